@@ -1,0 +1,117 @@
+/* qt.h — the contract of pi-question's core: the normalized request a model's `question`
+ * call becomes, the answers a person gives, and the one builder of the tool result.
+ *
+ * Ownership: every `qt_*_create`/`qt_*_parse` result is owned by the caller and released
+ * with the matching `qt_*_free`/`qt_*_destroy`, which accept NULL. Strings returned through
+ * `char **` are malloc'ed and released with free(). Nothing here aborts or exits: failures
+ * come back as a qt_status, with a sentence in a caller-provided qt_error where one fits.
+ * No function keeps a pointer to its inputs unless it says so. Not thread-safe per object;
+ * distinct objects may be used from distinct threads. */
+#ifndef QT_H
+#define QT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qt_limits.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status codes ------------------------------------------------------------------ */
+typedef enum qt_status {
+  QT_OK = 0,
+  QT_ERR_NOMEM = 1,   /* an allocation failed; the object is unchanged or freed */
+  QT_ERR_INVALID = 2, /* the model's arguments were rejected; qt_error says where and why */
+  QT_ERR_USAGE = 3,   /* the caller broke this contract (NULL where an object was needed, bad enum) */
+  QT_ERR_STATE = 4    /* the call does not fit the object's state (e.g. answers of a running engine) */
+} qt_status;
+
+/* "QT_OK", "QT_ENOMEM", "QT_EINVALID", "QT_EUSAGE", "QT_ESTATE": the `code` of a JS error. */
+const char *qt_status_code(qt_status status);
+
+/* Where and why the arguments were rejected. `message` is one or two sentences naming the
+ * JSON path, the problem and the fix, ready to show the model. */
+typedef struct qt_error {
+  char path[192];    /* e.g. "questions[2].options[0].label"; "" for the whole payload */
+  char message[896];
+} qt_error;
+
+/* ---- the normalized request --------------------------------------------------------- */
+typedef struct qt_option {
+  char *value;       /* machine value; defaults to the label */
+  char *label;       /* what the person reads */
+  char *description; /* NULL when absent */
+  char *preview;     /* multi-line text shown for the highlighted option; NULL when absent */
+} qt_option;
+
+typedef struct qt_question {
+  char *id;          /* unique within the request */
+  char *label;       /* short tab title; defaults to "Q<n>" */
+  char *prompt;      /* the full question */
+  qt_option *options;  /* the model's options; "Something else…" is NOT stored: it is always */
+  size_t option_count; /* the choice after the last option (index option_count + 1, 1-based) */
+  bool multi_select;
+} qt_question;
+
+/* One question's answer. A single-select answer has one index or custom text; a
+ * multi-select answer any number of indices plus optional custom text. */
+typedef struct qt_answer {
+  bool present;        /* false: not answered (yet) */
+  size_t *indices;     /* 1-based option indices, ascending; NULL when index_count is 0 */
+  size_t index_count;
+  char *custom;        /* typed text (trimmed, non-empty) or NULL */
+  char *note;          /* a note the person attached, or NULL */
+} qt_answer;
+
+typedef struct qt_request {
+  qt_question *questions;
+  size_t question_count;
+  char *metadata_json;  /* the normalized `metadata` object as JSON, or NULL */
+  qt_answer *preset;    /* pre-supplied answers, one per question, or NULL when none were given */
+} qt_request;
+
+/* Parses, normalizes and validates the tool arguments (canonical shape or any accepted
+ * alternative shape). On QT_ERR_INVALID, *err says why and *out is NULL. */
+qt_status qt_request_parse(const char *json, size_t len, qt_request **out, qt_error *err);
+void qt_request_free(qt_request *req);
+
+/* The canonical arguments of a request, as JSON (`prepareArguments` hands these to pi). */
+qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out_json);
+
+/* Resolves free-form answers (`{ id: string | string[] }`, as JSON) against a request: a
+ * string equal to an option's value or label picks it, anything else is typed text.
+ * *out has question_count entries (absent ones have present == false). */
+qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t len,
+                               qt_answer **out, qt_error *err);
+/* Frees the strings inside `count` answers, then the array. */
+void qt_answers_free(qt_answer *answers, size_t count);
+/* Deep copy of one answer into *dst (whose previous contents are not freed). */
+qt_status qt_answer_copy(qt_answer *dst, const qt_answer *src);
+void qt_answer_clear(qt_answer *a);
+
+/* ---- the tool result: one builder for every mode -------------------------------------- */
+typedef enum qt_outcome {
+  QT_ANSWERED = 0,
+  QT_DECLINED = 1,    /* the person lets the agent decide */
+  QT_CANCELLED = 2,   /* the person stopped the question; the turn ends */
+  QT_INTERRUPTED = 3, /* the agent was aborted while the question was open */
+  QT_UNAVAILABLE = 4  /* no way to ask in this mode */
+} qt_outcome;
+
+const char *qt_outcome_name(qt_outcome outcome); /* "answered", "declined", … */
+
+/* Builds `details` (JSON) and the text the model reads. `answers` holds question_count
+ * entries and may be NULL when the outcome is not QT_ANSWERED. `mode` is e.g.
+ * "interactive", "rpc", "print", "tty", "presupplied". `reason` (may be NULL) is appended to
+ * the sentence of a non-answered outcome. */
+qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_outcome outcome,
+                          const char *mode, int64_t answered_at_ms, const char *reason,
+                          char **details_json, char **text);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,97 @@
+/* qt_engine.h — the interaction engine: a question/answer state machine driven by raw input
+ * bytes, rendering styled lines for a given width. The host (pi's TUI through the addon, or
+ * the raw-tty runner) feeds bytes and asks for frames; the engine never does I/O.
+ *
+ * Styles are semantic: the host gives the open/close byte strings of each style (taken from
+ * pi's theme) and the engine wraps text in them; it holds no colours of its own. Every line
+ * of a frame has a visible width <= the width asked for. */
+#ifndef QT_ENGINE_H
+#define QT_ENGINE_H
+
+#include "qt.h"
+#include "qt_strings.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum qt_style {
+  QT_STYLE_ACCENT = 0,  /* the highlighted option, the cursor row marker, active tab */
+  QT_STYLE_MUTED,       /* descriptions, secondary text */
+  QT_STYLE_DIM,         /* help line, scroll hints, unanswered tabs */
+  QT_STYLE_SUCCESS,     /* answered marks, ticked boxes */
+  QT_STYLE_WARNING,     /* missing answers, long-answer confirmation */
+  QT_STYLE_ERROR,       /* errors */
+  QT_STYLE_TITLE,       /* the prompt / header */
+  QT_STYLE_BORDER,      /* horizontal rules */
+  QT_STYLE_SELECTED,    /* text of the highlighted row */
+  QT_STYLE_COUNT
+} qt_style;
+
+/* Actions whose keys the host may rebind (pi's keybindings). Defaults mirror pi's. */
+typedef enum qt_action {
+  QT_ACT_UP = 0,        /* tui.select.up: up */
+  QT_ACT_DOWN,          /* tui.select.down: down */
+  QT_ACT_PAGE_UP,       /* tui.select.pageUp: pageUp */
+  QT_ACT_PAGE_DOWN,     /* tui.select.pageDown: pageDown */
+  QT_ACT_CONFIRM,       /* tui.select.confirm: enter */
+  QT_ACT_CANCEL,        /* tui.select.cancel: escape, ctrl+c */
+  QT_ACT_NEXT,          /* next question: tab, right */
+  QT_ACT_PREV,          /* previous question: shift+tab, left */
+  QT_ACT_TOGGLE,        /* multi-select toggle: space */
+  QT_ACT_DECLINE,       /* let the agent decide: ctrl+d */
+  QT_ACT_NOTE,          /* attach a note: ctrl+n */
+  QT_ACT_FILTER,        /* filter the options: / */
+  QT_ACT_CURSOR_LEFT,   /* tui.editor.cursorLeft: left, ctrl+b */
+  QT_ACT_CURSOR_RIGHT,  /* tui.editor.cursorRight: right, ctrl+f */
+  QT_ACT_WORD_LEFT,     /* tui.editor.cursorWordLeft: alt+left, ctrl+left, alt+b */
+  QT_ACT_WORD_RIGHT,    /* tui.editor.cursorWordRight: alt+right, ctrl+right, alt+f */
+  QT_ACT_LINE_START,    /* tui.editor.cursorLineStart: home, ctrl+a */
+  QT_ACT_LINE_END,      /* tui.editor.cursorLineEnd: end, ctrl+e */
+  QT_ACT_DELETE_BACK,   /* tui.editor.deleteCharBackward: backspace */
+  QT_ACT_DELETE_FORWARD,/* tui.editor.deleteCharForward: delete, ctrl+d (only when text follows) */
+  QT_ACT_DELETE_WORD_BACK,    /* tui.editor.deleteWordBackward: ctrl+w, alt+backspace */
+  QT_ACT_DELETE_WORD_FORWARD, /* tui.editor.deleteWordForward: alt+d, alt+delete */
+  QT_ACT_DELETE_TO_START,     /* tui.editor.deleteToLineStart: ctrl+u */
+  QT_ACT_DELETE_TO_END,       /* tui.editor.deleteToLineEnd: ctrl+k */
+  QT_ACT_NEW_LINE,            /* tui.input.newLine: shift+enter */
+  QT_ACT_COUNT
+} qt_action;
+
+typedef struct qt_engine qt_engine;
+
+/* Creates an engine for `req`, which it borrows: req must outlive the engine. Pre-supplied
+ * answers in req->preset (if any) start as given answers. */
+qt_status qt_engine_create(const qt_request *req, qt_engine **out);
+void qt_engine_destroy(qt_engine *e);
+
+/* Host configuration; each invalidates the cached frame. */
+qt_status qt_engine_set_style(qt_engine *e, qt_style style, const char *open, const char *close);
+/* Replaces the keys of one action with `count` pi key ids (see qt_key_parse). Unknown ids
+ * are ignored and reported through *unknown (may be NULL). */
+qt_status qt_engine_bind(qt_engine *e, qt_action action, const char *const *keys, size_t count,
+                         size_t *unknown);
+/* Bytes emitted where the text cursor is while typing (pi's CURSOR_MARKER); "" for none. */
+qt_status qt_engine_set_cursor_marker(qt_engine *e, const char *marker);
+qt_status qt_engine_set_language(qt_engine *e, qt_language lang);
+
+/* Feeds raw input bytes (any number of sequences, or part of one). */
+qt_status qt_engine_feed(qt_engine *e, const char *bytes, size_t len);
+/* Ends the question at once with QT_INTERRUPTED (the agent was aborted). */
+void qt_engine_interrupt(qt_engine *e);
+
+bool qt_engine_done(const qt_engine *e);
+qt_outcome qt_engine_outcome(const qt_engine *e);  /* meaningful once done */
+/* The answers, question_count entries, valid until the next feed or destroy. */
+const qt_answer *qt_engine_answers(const qt_engine *e);
+/* Increments whenever what a frame would show changes: hosts cache frames by it. */
+uint64_t qt_engine_revision(const qt_engine *e);
+
+/* Renders the current state for `width` columns (clamped to >= 1). *lines stays valid until
+ * the next call on this engine; rendering twice with no change in between returns the cache. */
+qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,76 @@
+/* qt_text.h — text primitives of the core: a growable byte buffer, UTF-8 decoding,
+ * grapheme clusters and their terminal width (exactly as pi-tui's visibleWidth counts them),
+ * and the sanitizer that makes model-supplied text harmless on a terminal. */
+#ifndef QT_TEXT_H
+#define QT_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- growable buffer ------------------------------------------------------------------
+ * Appends never lose data silently: on out-of-memory the buffer keeps what it had, sets
+ * `failed`, and every later append is a no-op returning false. `data` is always
+ * NUL-terminated when `cap` > 0. Free with qt_buf_free. */
+typedef struct qt_buf {
+  char *data;
+  size_t len;
+  size_t cap;
+  bool failed;
+} qt_buf;
+
+void qt_buf_init(qt_buf *b);
+void qt_buf_free(qt_buf *b);
+void qt_buf_reset(qt_buf *b);                        /* len = 0, keeps the memory */
+bool qt_buf_reserve(qt_buf *b, size_t extra);
+bool qt_buf_append(qt_buf *b, const char *s, size_t n);
+bool qt_buf_puts(qt_buf *b, const char *s);
+bool qt_buf_putc(qt_buf *b, char c);
+bool qt_buf_printf(qt_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+bool qt_buf_put_cp(qt_buf *b, uint32_t cp);          /* appends a code point as UTF-8 */
+char *qt_buf_take(qt_buf *b);                        /* hands data to the caller; b is reset */
+
+/* ---- UTF-8 ---------------------------------------------------------------------------- */
+/* Strict validation: no overlongs, no surrogates, nothing above U+10FFFF. On failure
+ * *bad_offset (if not NULL) is the byte offset of the first invalid sequence. */
+bool qt_utf8_valid(const char *s, size_t len, size_t *bad_offset);
+/* Decodes one code point at s[0..len). Returns the code point and sets *adv to the bytes
+ * used (>= 1 when len >= 1). Invalid bytes decode to U+FFFD with *adv = 1. */
+uint32_t qt_utf8_decode(const char *s, size_t len, size_t *adv);
+/* Number of code points (invalid bytes count one each). */
+size_t qt_utf8_count(const char *s, size_t len);
+
+/* ---- graphemes and width ---------------------------------------------------------------
+ * Width follows pi-tui's visibleWidth: ANSI CSI/OSC/APC sequences count 0, a tab counts 3,
+ * RGI emoji and regional indicators 2, East Asian Wide/Fullwidth 2, zero-width clusters 0. */
+/* Byte offset of the end of the grapheme cluster starting at `pos` (pos < len). */
+size_t qt_grapheme_next(const char *s, size_t len, size_t pos);
+/* Width in columns of one grapheme cluster (no escape sequences inside). */
+int qt_grapheme_width(const char *s, size_t len);
+/* Width in columns of a whole string, skipping escape sequences. */
+size_t qt_visible_width(const char *s, size_t len);
+/* Length in bytes of the escape sequence at s[0] (CSI, OSC, APC, as pi-tui extracts them),
+ * or 0 when there is none. */
+size_t qt_escape_length(const char *s, size_t len);
+
+/* ---- sanitizing model-supplied text ------------------------------------------------------
+ * Appends `in` to `out` so that nothing in it can act on a terminal: ESC becomes "␛", other
+ * C0 controls their Control Pictures (U+2400 + c), DEL "␡", C1 controls and bidirectional
+ * overrides/isolates/marks a visible "<U+XXXX>", CR "␍", tab three spaces, invalid UTF-8
+ * U+FFFD. With QT_SANITIZE_NEWLINES a "\n" (and "\r\n") is kept as a line break; without it
+ * a newline becomes a space. The result's width is what qt_visible_width reports. */
+enum { QT_SANITIZE_NEWLINES = 1 };
+bool qt_sanitize(qt_buf *out, const char *in, size_t len, unsigned flags);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
