@@ -3,7 +3,7 @@
 # is there before node-gyp runs.
 {
   "variables": {
-    "qt_cflags": ["-std=c11", "-Wall", "-Wextra", "-Werror", "-fvisibility=hidden", "-D_POSIX_C_SOURCE=200809L"]
+    "qt_cflags": ["-std=c11", "-DNAPI_VERSION=8", "-Wall", "-Wextra", "-Werror", "-fvisibility=hidden", "-D_POSIX_C_SOURCE=200809L"]
   },
   "target_defaults": {
     "cflags_c": ["<@(qt_cflags)"],

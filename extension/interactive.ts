@@ -1,0 +1,171 @@
+// interactive.ts — adapts the C engine to pi's TUI: a Component whose handleInput feeds raw
+// bytes to the engine (one crossing per keystroke) and whose render returns the engine's frame
+// (one crossing per frame, cached by the engine's revision). Styles come from pi's theme and
+// keys from pi's keybindings manager; nothing here decides behaviour.
+import type { ExtensionContext, Theme } from "@mariozechner/pi-coding-agent";
+import { CURSOR_MARKER, type Component, type Focusable, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
+import type { NativeEngine, Outcome } from "./native.ts";
+import { UI } from "./text.ts";
+
+/** The engine's semantic styles, as pi theme colours. */
+const STYLE_COLOURS = {
+  accent: "accent",
+  muted: "muted",
+  dim: "dim",
+  success: "success",
+  warning: "warning",
+  error: "error",
+  border: "border",
+} as const;
+
+/** Engine actions and the pi keybinding ids that cover them (the rest keep the engine's defaults). */
+const ACTION_KEYBINDINGS: Record<string, string> = {
+  up: "tui.select.up",
+  down: "tui.select.down",
+  pageUp: "tui.select.pageUp",
+  pageDown: "tui.select.pageDown",
+  confirm: "tui.select.confirm",
+  cancel: "tui.select.cancel",
+  cursorLeft: "tui.editor.cursorLeft",
+  cursorRight: "tui.editor.cursorRight",
+  wordLeft: "tui.editor.cursorWordLeft",
+  wordRight: "tui.editor.cursorWordRight",
+  lineStart: "tui.editor.cursorLineStart",
+  lineEnd: "tui.editor.cursorLineEnd",
+  deleteBack: "tui.editor.deleteCharBackward",
+  deleteForward: "tui.editor.deleteCharForward",
+  deleteWordBack: "tui.editor.deleteWordBackward",
+  deleteWordForward: "tui.editor.deleteWordForward",
+  deleteToStart: "tui.editor.deleteToLineStart",
+  deleteToEnd: "tui.editor.deleteToLineEnd",
+  newLine: "tui.input.newLine",
+};
+
+function split(styled: string): [string, string] {
+  const at = styled.indexOf("\u0000");
+  return at < 0 ? ["", ""] : [styled.slice(0, at), styled.slice(at + 1)];
+}
+
+/** Hands pi's theme to the engine as open/close byte strings per semantic style. */
+export function applyTheme(engine: NativeEngine, theme: Theme): void {
+  for (const [style, colour] of Object.entries(STYLE_COLOURS)) {
+    const [open, close] = split(theme.fg(colour, "\u0000"));
+    engine.setStyle(style, open, close);
+  }
+  let [open, close] = split(theme.bold("\u0000"));
+  engine.setStyle("title", open, close);
+  [open, close] = split(theme.fg("accent", theme.bold("\u0000")));
+  engine.setStyle("selected", open, close);
+}
+
+interface KeyLookup {
+  getKeys(id: string): string[];
+}
+
+/** Hands the user's pi keybindings to the engine for the actions they cover. */
+export function applyKeybindings(engine: NativeEngine, keybindings: unknown): void {
+  const kb = keybindings as Partial<KeyLookup> | undefined;
+  if (!kb || typeof kb.getKeys !== "function") return;
+  for (const [action, id] of Object.entries(ACTION_KEYBINDINGS)) {
+    let keys: string[] = [];
+    try {
+      keys = kb.getKeys(id) ?? [];
+    } catch {
+      continue; // an id this pi version does not know: keep the engine's default keys
+    }
+    if (keys.length) engine.bind(action, keys);
+  }
+}
+
+/** The question as a pi-tui component. */
+export class QuestionView implements Component, Focusable {
+  private focusedState = false;
+  private lastFrame: string[] | undefined;
+  private safeFrame: string[] = [];
+  private lastWidth = -1;
+
+  constructor(
+    private readonly engine: NativeEngine,
+    private readonly theme: Theme,
+    private readonly requestRender: () => void,
+    private readonly finish: (outcome: Outcome) => void,
+  ) {
+    applyTheme(engine, theme);
+  }
+
+  get focused(): boolean {
+    return this.focusedState;
+  }
+
+  set focused(value: boolean) {
+    if (value === this.focusedState) return;
+    this.focusedState = value;
+    this.engine.setCursorMarker(value ? CURSOR_MARKER : "");
+  }
+
+  handleInput(data: string): void {
+    if (this.engine.feed(data)) {
+      this.finish(this.engine.outcome ?? "cancelled");
+      return;
+    }
+    this.requestRender();
+  }
+
+  render(width: number): string[] {
+    const frame = this.engine.render(width);
+    if (frame === this.lastFrame && width === this.lastWidth) return this.safeFrame;
+    this.lastFrame = frame;
+    this.lastWidth = width;
+    // Belt and braces: the engine guarantees the width, but an overwide line crashes pi, so a
+    // line that would overflow by pi-tui's own measure is cut rather than handed over.
+    let safe = frame;
+    for (let i = 0; i < frame.length; i++) {
+      if (visibleWidth(frame[i]) > width) {
+        if (safe === frame) safe = frame.slice();
+        safe[i] = truncateToWidth(frame[i], width, "");
+      }
+    }
+    this.safeFrame = safe;
+    return safe;
+  }
+
+  invalidate(): void {
+    applyTheme(this.engine, this.theme);
+    this.lastFrame = undefined;
+  }
+}
+
+/** Shows the question in pi's TUI and resolves with its outcome, or undefined when this pi
+ * cannot show custom components (RPC mode). */
+export async function askInTui(
+  engine: NativeEngine,
+  ctx: ExtensionContext,
+  signal: AbortSignal | undefined,
+): Promise<Outcome | undefined> {
+  if (signal?.aborted) {
+    engine.interrupt();
+    return "interrupted";
+  }
+  ctx.ui.setWorkingMessage(UI.waiting);
+  let onAbort: (() => void) | undefined;
+  try {
+    return await ctx.ui.custom<Outcome>((tui, theme, keybindings, done) => {
+      applyKeybindings(engine, keybindings);
+      let finished = false;
+      const finish = (outcome: Outcome) => {
+        if (finished) return;
+        finished = true;
+        done(outcome);
+      };
+      onAbort = () => {
+        engine.interrupt();
+        finish("interrupted");
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      return new QuestionView(engine, theme, () => tui.requestRender(), finish);
+    });
+  } finally {
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    ctx.ui.setWorkingMessage();
+  }
+}

@@ -1,0 +1,86 @@
+// render.ts — how a question call and its result look in pi's transcript: renderCall (tool
+// name, question count, short labels) and renderResult (one line per answer; the expanded view
+// shows every prompt with its options, the chosen ones marked). Colours come from pi's theme;
+// model-supplied text is sanitized by the C core before it reaches the terminal.
+import type { Theme } from "@mariozechner/pi-coding-agent";
+import { Text } from "@mariozechner/pi-tui";
+import type { NativeAddon } from "./native.ts";
+import type { QuestionDetails } from "./schema.ts";
+import { UI } from "./text.ts";
+
+type Clean = (text: unknown, keepNewlines?: boolean) => string;
+
+function cleaner(native: NativeAddon): Clean {
+  return (text, keepNewlines = false) => (typeof text === "string" ? native.sanitize(text, keepNewlines) : "");
+}
+
+function reuse(last: unknown): Text {
+  return last instanceof Text ? last : new Text("", 0, 0);
+}
+
+export function renderQuestionCall(native: NativeAddon, args: unknown, theme: Theme, lastComponent: unknown): Text {
+  const clean = cleaner(native);
+  const questions = Array.isArray((args as { questions?: unknown })?.questions)
+    ? ((args as { questions: unknown[] }).questions as Array<Record<string, unknown>>)
+    : (args as Record<string, unknown>)?.question
+      ? [args as Record<string, unknown>]
+      : [];
+  let line = theme.fg("toolTitle", theme.bold(UI.callTitle));
+  line += " " + theme.fg("muted", UI.questionCount(questions.length));
+  const labels = questions
+    .map((q, i) => clean(q?.label ?? q?.header ?? `Q${i + 1}`))
+    .filter((s) => s.length > 0)
+    .slice(0, 8);
+  if (labels.length) line += " " + theme.fg("dim", labels.join(" · ") + (questions.length > 8 ? " …" : ""));
+  const text = reuse(lastComponent);
+  text.setText(line);
+  return text;
+}
+
+export function renderQuestionResult(
+  native: NativeAddon,
+  details: QuestionDetails | undefined,
+  fallbackText: string,
+  expanded: boolean,
+  isError: boolean,
+  theme: Theme,
+  lastComponent: unknown,
+): Text {
+  const clean = cleaner(native);
+  const text = reuse(lastComponent);
+  if (isError || !details || !Array.isArray(details.questions)) {
+    text.setText(theme.fg("error", `${UI.error}: `) + theme.fg("muted", clean(fallbackText, true)));
+    return text;
+  }
+  const lines: string[] = [];
+  const byId = new Map(details.answers.map((a) => [a.id, a]));
+  if (details.status !== "answered") {
+    const colour = details.status === "declined" ? "warning" : details.status === "unavailable" ? "muted" : "error";
+    lines.push(theme.fg(colour, UI.status[details.status] ?? details.status));
+  }
+  for (const q of details.questions) {
+    const a = byId.get(q.id);
+    if (!a && !expanded) continue;
+    const head = theme.fg("accent", clean(q.label)) + theme.fg("dim", ": ");
+    if (!expanded) {
+      const wrote = a!.wasCustom ? " " + theme.fg("dim", UI.wrote) : "";
+      const note = a!.note ? theme.fg("dim", `  ${UI.note} `) + theme.fg("muted", clean(a!.note)) : "";
+      lines.push(head + theme.fg("text", clean(a!.label)) + wrote + note);
+      continue;
+    }
+    lines.push(head + theme.fg("text", clean(q.prompt, true)));
+    const chosen = new Set(a ? (a.indices ?? (a.index ? [a.index] : [])) : []);
+    (q.options ?? []).forEach((o, i) => {
+      const picked = chosen.has(i + 1);
+      const mark = picked ? theme.fg("success", UI.chosenMark) : theme.fg("dim", UI.otherMark);
+      lines.push(`  ${mark} ${picked ? theme.fg("text", clean(o.label)) : theme.fg("muted", clean(o.label))}`);
+    });
+    if (a?.wasCustom) {
+      const typed = a.values ? a.values.slice(a.indices?.length ?? 0).join(", ") : a.value;
+      lines.push(`  ${theme.fg("success", UI.chosenMark)} ${theme.fg("text", clean(typed, true))} ${theme.fg("dim", UI.wrote)}`);
+    }
+    if (a?.note) lines.push(`  ${theme.fg("dim", UI.note)} ${theme.fg("muted", clean(a.note, true))}`);
+  }
+  text.setText(lines.join("\n"));
+  return text;
+}

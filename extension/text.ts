@@ -1,0 +1,49 @@
+// text.ts — every user-visible string of the TypeScript side (the engine's own strings live
+// in native/strings.c) and the tool's instructions to the model.
+
+export const TOOL_LABEL = "Question";
+
+export const TOOL_DESCRIPTION = [
+  "Ask the user one or more questions and wait for the answers. Use it when you need a decision or a fact only the user has:",
+  "a choice between valid approaches, a preference, a missing requirement, or confirmation before a significant change.",
+  "Each question has a prompt and, usually, a few options ({ value, label, description? }); the user can always type",
+  "their own answer instead ('Something else…' is added automatically), tick several options when multiSelect is true,",
+  "or answer a question without options in free text. Several questions are shown one at a time with a review step.",
+  "The result lists each answer as `<id>: user selected: <n>. <label>` or `<id>: user wrote: <text>`.",
+  "If the user cancels, stop and wait for them; if they decline, decide yourself and state your assumptions.",
+].join(" ");
+
+export const PROMPT_SNIPPET = "Ask the user structured questions (options, multi-select or free text) and wait for the answers";
+
+export const PROMPT_GUIDELINES = [
+  "Use the question tool only for what you cannot infer from the conversation, the code or earlier answers; never re-ask something already answered.",
+  "Batch related questions into one question call instead of asking one at a time; keep each prompt short and specific.",
+  "In question options, put the option you recommend first and end its label with \"(Recommended)\".",
+  "Never add your own \"Other\" or \"None of the above\" option to a question call: the user can always type their own answer.",
+  "A question call must be the only tool call of its message: call it alone, after any other tool calls have finished.",
+  "When the question tool reports the user cancelled, end your turn and wait; when the user declined, decide yourself and state your assumptions.",
+];
+
+export const UI = {
+  callTitle: "question",
+  questionCount: (n: number) => (n === 1 ? "1 question" : `${n} questions`),
+  wrote: "(wrote)",
+  note: "note:",
+  status: {
+    answered: "Answered",
+    declined: "Declined: the agent decides",
+    cancelled: "Cancelled",
+    interrupted: "Interrupted",
+    unavailable: "Not asked: no interactive UI",
+  },
+  chosenMark: "●",
+  otherMark: "○",
+  waiting: "Waiting for your answer…",
+  error: "Error",
+};
+
+export const ERRORS = {
+  notAlone:
+    "The question tool must be the only tool call in its message, so the user is never asked while other tools run. Call the other tools first, then call question alone in a later message.",
+  busy: "Another question is already open; this one waits until it is answered.",
+};

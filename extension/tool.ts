@@ -1,0 +1,111 @@
+// tool.ts — the `question` tool: parameters, model instructions, argument preparation (every
+// accepted shape normalized and validated by the C core) and execute, which picks the way to
+// ask for the mode pi runs in and returns the one answer model the C core builds.
+import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { askInTui } from "./interactive.ts";
+import type { NativeAddon, Outcome } from "./native.ts";
+import { renderQuestionCall, renderQuestionResult } from "./render.ts";
+import { type QuestionArgs, type QuestionDetails, QuestionParams } from "./schema.ts";
+import { ERRORS, PROMPT_GUIDELINES, PROMPT_SNIPPET, TOOL_DESCRIPTION, TOOL_LABEL } from "./text.ts";
+
+export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
+
+/** Builds the tool result from the C core's { details, text }. A cancel ends the agent's turn. */
+export function toToolResult(built: { details: string; text: string }): QuestionResult {
+  const details = JSON.parse(built.details) as QuestionDetails;
+  return {
+    content: [{ type: "text", text: built.text }],
+    details,
+    ...(details.status === "cancelled" ? { terminate: true } : {}),
+  };
+}
+
+/** True when the assistant message holding this call has no other tool call. Unknown (no
+ * session, call not found) counts as alone: the check exists to protect the person's turn. */
+export function isOnlyToolCall(ctx: ExtensionContext, toolCallId: string): boolean {
+  let entries: unknown[] = [];
+  try {
+    entries = ctx.sessionManager?.getBranch?.() ?? [];
+  } catch {
+    return true;
+  }
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const message = (entries[i] as { type?: string; message?: { role?: string; content?: unknown } }).message;
+    if (!message || message.role !== "assistant" || !Array.isArray(message.content)) continue;
+    const calls = message.content.filter((c: { type?: string }) => c?.type === "toolCall") as Array<{ id?: string }>;
+    if (!calls.some((c) => c.id === toolCallId)) continue;
+    return calls.length === 1;
+  }
+  return true;
+}
+
+/** Serializes questions: two can never be on screen at once; a second call waits its turn. */
+function createQueue() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return function enqueue<T>(run: () => Promise<T>): Promise<T> {
+    const next = tail.then(run, run);
+    tail = next.catch(() => undefined);
+    return next;
+  };
+}
+
+function allPresupplied(canonical: { questions: Array<{ id: string }>; answers?: Record<string, unknown> }): boolean {
+  const answers = canonical.answers;
+  return !!answers && canonical.questions.every((q) => Object.prototype.hasOwnProperty.call(answers, q.id));
+}
+
+export function registerQuestionTool(pi: ExtensionAPI, native: NativeAddon): void {
+  const enqueue = createQueue();
+
+  pi.registerTool({
+    name: "question",
+    label: TOOL_LABEL,
+    description: TOOL_DESCRIPTION,
+    promptSnippet: PROMPT_SNIPPET,
+    promptGuidelines: PROMPT_GUIDELINES,
+    parameters: QuestionParams,
+    executionMode: "sequential",
+
+    // Every accepted shape becomes the canonical one here, normalized and validated in C. An
+    // invalid call throws the core's message (path, problem, fix), which pi reports to the
+    // model as an error result.
+    prepareArguments(args: unknown): QuestionArgs {
+      return JSON.parse(native.normalize(JSON.stringify(args ?? {}))) as QuestionArgs;
+    },
+
+    async execute(toolCallId, params, signal, _onUpdate, ctx): Promise<QuestionResult> {
+      const json = JSON.stringify(params);
+      const canonical = JSON.parse(native.normalize(json)) as QuestionArgs & { questions: Array<{ id: string }> };
+      if (!isOnlyToolCall(ctx, toolCallId)) throw new Error(ERRORS.notAlone);
+      if (allPresupplied(canonical)) return toToolResult(native.result(json, "answered", "presupplied", Date.now()));
+      return enqueue(async () => {
+        if (ctx.hasUI) {
+          const engine = native.createEngine(json);
+          const outcome: Outcome | undefined = await askInTui(engine, ctx, signal);
+          if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now()));
+        }
+        return toToolResult(
+          native.result(json, "unavailable", ctx.hasUI ? "rpc" : "print", Date.now(), "no interactive terminal UI in this mode"),
+        );
+      });
+    },
+
+    renderCall(args, theme, context) {
+      return renderQuestionCall(native, args, theme, context.lastComponent);
+    },
+
+    renderResult(result, options, theme, context) {
+      const first = result.content?.[0];
+      const text = first && first.type === "text" ? first.text : "";
+      return renderQuestionResult(
+        native,
+        result.details as QuestionDetails | undefined,
+        text,
+        options.expanded,
+        context.isError,
+        theme,
+        context.lastComponent,
+      );
+    },
+  });
+}

@@ -1,0 +1,233 @@
+/* answers.c — the answer model's plumbing: resolving free-form answers ({ id: string |
+ * string[] }, as the model pre-supplies them or a person writes them in the pending file)
+ * against a request, copying and freeing answers. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qt_internal.h"
+#include "qt_text.h"
+
+void qt_answer_clear(qt_answer *a) {
+  if (!a) return;
+  free(a->indices);
+  free(a->custom);
+  free(a->note);
+  memset(a, 0, sizeof *a);
+}
+
+void qt_answers_free(qt_answer *answers, size_t count) {
+  if (!answers) return;
+  for (size_t i = 0; i < count; i++) qt_answer_clear(&answers[i]);
+  free(answers);
+}
+
+qt_status qt_answer_copy(qt_answer *dst, const qt_answer *src) {
+  memset(dst, 0, sizeof *dst);
+  dst->present = src->present;
+  if (src->index_count) {
+    dst->indices = malloc(src->index_count * sizeof *dst->indices);
+    if (!dst->indices) return QT_ERR_NOMEM;
+    memcpy(dst->indices, src->indices, src->index_count * sizeof *dst->indices);
+    dst->index_count = src->index_count;
+  }
+  if ((src->custom && !(dst->custom = qt_strdup(src->custom))) || (src->note && !(dst->note = qt_strdup(src->note)))) {
+    qt_answer_clear(dst);
+    return QT_ERR_NOMEM;
+  }
+  return QT_OK;
+}
+
+/* 1-based index of the option `text` names (value, then label, then either loosely, then a
+ * bare option number), or 0 when it is typed text. */
+static size_t match_option(const qt_question *q, const char *text) {
+  for (size_t k = 0; k < q->option_count; k++)
+    if (strcmp(q->options[k].value, text) == 0) return k + 1;
+  for (size_t k = 0; k < q->option_count; k++)
+    if (strcmp(q->options[k].label, text) == 0) return k + 1;
+  for (size_t k = 0; k < q->option_count; k++)
+    if (qt_loose_equal(q->options[k].value, text) || qt_loose_equal(q->options[k].label, text)) return k + 1;
+  char *end;
+  long n = strtol(text, &end, 10);
+  if (end != text && *end == '\0' && n >= 1 && (size_t)n <= q->option_count) return (size_t)n;
+  return 0;
+}
+
+static int cmp_size(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Reads one answer string (numbers accepted). Returns QT_OK with *text NULL for "". */
+static qt_status answer_text(const cJSON *v, const char *path, char **text, qt_error *err) {
+  char num[64];
+  const char *s;
+  *text = NULL;
+  if (cJSON_IsString(v)) {
+    s = v->valuestring;
+  } else if (cJSON_IsNumber(v)) {
+    snprintf(num, sizeof num, "%.17g", v->valuedouble);
+    s = num;
+  } else {
+    return qt_fail(err, path, "%s must be a string (or, for a multi-select question, an array of strings), not %s.", path,
+                   cJSON_IsArray(v) ? "a nested array" : cJSON_IsObject(v) ? "an object" : cJSON_IsBool(v) ? "a boolean" : "null");
+  }
+  size_t n = strlen(s);
+  if (n > QT_MAX_ANSWER_BYTES)
+    return qt_fail(err, path, "%s is %zu bytes long; the limit is %d. Shorten the answer.", path, n, QT_MAX_ANSWER_BYTES);
+  if (!(*text = qt_strndup_trimmed(s, n))) return QT_ERR_NOMEM;
+  if (!**text) {
+    free(*text);
+    *text = NULL;
+  }
+  return QT_OK;
+}
+
+/* Adds one answer string to a: an option index or typed text (typed texts are joined ", "). */
+static qt_status add_choice(const qt_question *q, qt_answer *a, char *text) {
+  size_t idx = match_option(q, text);
+  if (idx) {
+    free(text);
+    for (size_t i = 0; i < a->index_count; i++)
+      if (a->indices[i] == idx) return QT_OK;
+    size_t *p = realloc(a->indices, (a->index_count + 1) * sizeof *p);
+    if (!p) return QT_ERR_NOMEM;
+    a->indices = p;
+    a->indices[a->index_count++] = idx;
+    qsort(a->indices, a->index_count, sizeof *p, cmp_size);
+    return QT_OK;
+  }
+  if (!a->custom) {
+    a->custom = text;
+    return QT_OK;
+  }
+  size_t n1 = strlen(a->custom), n2 = strlen(text);
+  char *joined = realloc(a->custom, n1 + 2 + n2 + 1);
+  if (!joined) {
+    free(text);
+    return QT_ERR_NOMEM;
+  }
+  memcpy(joined + n1, ", ", 2);
+  memcpy(joined + n1 + 2, text, n2 + 1);
+  a->custom = joined;
+  free(text);
+  return QT_OK;
+}
+
+qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, qt_answer **out,
+                                qt_error *err);
+
+qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, qt_answer **out,
+                                qt_error *err) {
+  *out = NULL;
+  if (!cJSON_IsObject(obj))
+    return qt_fail(err, path, "%s must be an object mapping question ids to answers, like { \"%s\": \"...\" }.", path,
+                   req->questions[0].id);
+  qt_answer *answers = calloc(req->question_count, sizeof *answers);
+  if (!answers) return QT_ERR_NOMEM;
+  qt_status st = QT_OK;
+  const cJSON *entry;
+  cJSON_ArrayForEach(entry, obj) {
+    char p[sizeof ((qt_error *)0)->path];
+    qt_pathf(p, sizeof p, "%s.%s", path, entry->string ? entry->string : "?");
+    size_t qi = req->question_count;
+    for (size_t i = 0; i < req->question_count; i++)
+      if (entry->string && strcmp(req->questions[i].id, entry->string) == 0) qi = i;
+    if (qi == req->question_count) {
+      st = qt_fail(err, p, "%s: there is no question with id \"%s\". Answer only the ids of the questions asked.", p,
+                   entry->string ? entry->string : "");
+      goto fail;
+    }
+    const qt_question *q = &req->questions[qi];
+    qt_answer *a = &answers[qi];
+    if (a->present) {
+      st = qt_fail(err, p, "%s is answered twice. Give one answer per question id.", p);
+      goto fail;
+    }
+    if (cJSON_IsNull(entry)) continue; /* explicitly unanswered */
+    if (cJSON_IsArray(entry)) {
+      int n = cJSON_GetArraySize(entry);
+      if (n > 1 && !q->multi_select) {
+        st = qt_fail(err, p, "%s has %d answers but question \"%s\" takes one. Give a single string.", p, n, q->id);
+        goto fail;
+      }
+      if (n > (int)q->option_count + 1) {
+        st = qt_fail(err, p, "%s has %d answers, more than the question's %zu options plus one typed answer.", p, n,
+                     q->option_count);
+        goto fail;
+      }
+      int k = 0;
+      const cJSON *v;
+      cJSON_ArrayForEach(v, entry) {
+        char pp[sizeof p];
+        qt_pathf(pp, sizeof pp, "%s[%d]", p, k++);
+        char *text;
+        if ((st = answer_text(v, pp, &text, err))) goto fail;
+        if (text && (st = add_choice(q, a, text))) goto fail;
+      }
+    } else {
+      char *text;
+      if ((st = answer_text(entry, p, &text, err))) goto fail;
+      if (text && (st = add_choice(q, a, text))) goto fail;
+    }
+    if (!a->index_count && !a->custom) {
+      st = qt_fail(err, p, "%s is empty. Give the answer as a non-empty string, or leave the id out.", p);
+      goto fail;
+    }
+    a->present = true;
+  }
+  *out = answers;
+  return QT_OK;
+fail:
+  qt_answers_free(answers, req->question_count);
+  return st;
+}
+
+qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t len, qt_answer **out, qt_error *err) {
+  if (!req || !out || (!json && len)) return QT_ERR_USAGE;
+  *out = NULL;
+  if (err) err->path[0] = err->message[0] = '\0';
+  if (len > QT_MAX_ARGUMENT_BYTES)
+    return qt_fail(err, "", "The answers are %zu bytes; the limit is %d.", len, QT_MAX_ARGUMENT_BYTES);
+  size_t bad;
+  if (!qt_utf8_valid(json, len, &bad)) return qt_fail(err, "", "The answers are not valid UTF-8 (byte %zu).", bad);
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
+  if (!root)
+    return qt_fail(err, "", "The answers are not valid JSON (near byte %zu).", end && end >= json ? (size_t)(end - json) : 0);
+  qt_status st = qt_answers_from_cjson(req, root, "answers", out, err);
+  cJSON_Delete(root);
+  return st;
+}
+
+cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers);
+
+cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers) {
+  cJSON *obj = cJSON_CreateObject();
+  if (!obj) return NULL;
+  for (size_t i = 0; i < req->question_count; i++) {
+    const qt_answer *a = &answers[i];
+    const qt_question *q = &req->questions[i];
+    if (!a->present) continue;
+    cJSON *v;
+    if (q->multi_select) {
+      v = cJSON_CreateArray();
+      if (!v || !cJSON_AddItemToObject(obj, q->id, v)) goto fail_v;
+      for (size_t k = 0; k < a->index_count; k++)
+        if (!cJSON_AddItemToArray(v, cJSON_CreateString(q->options[a->indices[k] - 1].value))) goto fail;
+      if (a->custom && !cJSON_AddItemToArray(v, cJSON_CreateString(a->custom))) goto fail;
+    } else {
+      v = cJSON_CreateString(a->index_count ? q->options[a->indices[0] - 1].value : a->custom ? a->custom : "");
+      if (!v || !cJSON_AddItemToObject(obj, q->id, v)) goto fail_v;
+    }
+    continue;
+  fail_v:
+    cJSON_Delete(v);
+    goto fail;
+  }
+  return obj;
+fail:
+  cJSON_Delete(obj);
+  return NULL;
+}

@@ -1,0 +1,729 @@
+/* binding.c — the only file that speaks Node-API: it exposes the C core to the extension.
+ * Every napi call goes through NAPI_CALL, which turns a failure into a JS exception with a
+ * `code` and returns; nothing here asserts or aborts (that would take pi down). Native
+ * objects are wrapped with a type tag and freed by their finalizer. No global state: pi's
+ * /reload may load this addon's exports again in the same process.
+ *
+ * Exports:
+ *   limits                                   the constants of qt_limits.h
+ *   normalize(json) -> string                canonical arguments JSON; throws on invalid
+ *   result(json, outcome, mode, at, reason?, answersJson?) -> { details: string, text }
+ *   createEngine(json) -> Engine             see the Engine methods below
+ *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
+ *   decodeKeys(chunks[]) -> [{ name, text?, paste?, repeat? }], parseKeyId(id) -> { key, mods } | null */
+#include <node_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qt.h"
+#include "qt_engine.h"
+#include "qt_keys.h"
+#include "qt_text.h"
+
+/* ---- error plumbing ----------------------------------------------------------------------- */
+static void throw_coded(napi_env env, const char *code, const char *msg, bool range) {
+  bool pending = false;
+  napi_is_exception_pending(env, &pending);
+  if (pending) return;
+  if (range)
+    napi_throw_range_error(env, code, msg);
+  else
+    napi_throw_error(env, code, msg);
+}
+
+/* A failed napi call: throw (unless an exception is already pending) and return NULL. */
+#define NAPI_CALL(env, call)                                                  \
+  do {                                                                        \
+    napi_status napi_status_ = (call);                                        \
+    if (napi_status_ != napi_ok) {                                            \
+      const napi_extended_error_info *info_ = NULL;                           \
+      napi_get_last_error_info((env), &info_);                                \
+      throw_coded((env), "QT_ENAPI",                                          \
+                  info_ && info_->error_message ? info_->error_message        \
+                                                : "a Node-API call failed",   \
+                  false);                                                     \
+      return NULL;                                                            \
+    }                                                                         \
+  } while (0)
+
+static napi_value throw_status(napi_env env, qt_status st, const qt_error *err) {
+  if (st == QT_ERR_INVALID && err) {
+    napi_value msg, code, path, error;
+    if (napi_create_string_utf8(env, err->message, NAPI_AUTO_LENGTH, &msg) == napi_ok &&
+        napi_create_string_utf8(env, qt_status_code(st), NAPI_AUTO_LENGTH, &code) == napi_ok &&
+        napi_create_string_utf8(env, err->path, NAPI_AUTO_LENGTH, &path) == napi_ok &&
+        napi_create_error(env, code, msg, &error) == napi_ok) {
+      napi_set_named_property(env, error, "path", path);
+      napi_throw(env, error);
+      return NULL;
+    }
+  }
+  const char *msg = st == QT_ERR_NOMEM   ? "pi-question: out of memory"
+                    : st == QT_ERR_USAGE ? "pi-question: invalid call into the native core"
+                    : st == QT_ERR_STATE ? "pi-question: the call does not fit the current state"
+                                         : "pi-question: invalid arguments";
+  throw_coded(env, qt_status_code(st), msg, false);
+  return NULL;
+}
+
+/* Reads a JS string argument as malloc'ed UTF-8 (lone surrogates become U+FFFD, as V8 does). */
+static char *get_string(napi_env env, napi_value v, size_t *len_out, const char *what) {
+  napi_valuetype t;
+  if (napi_typeof(env, v, &t) != napi_ok || t != napi_string) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "pi-question: %s must be a string", what);
+    napi_throw_type_error(env, "QT_ETYPE", msg);
+    return NULL;
+  }
+  size_t len = 0;
+  if (napi_get_value_string_utf8(env, v, NULL, 0, &len) != napi_ok) {
+    throw_coded(env, "QT_ENAPI", "pi-question: could not read a string", false);
+    return NULL;
+  }
+  char *s = malloc(len + 1);
+  if (!s) {
+    throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
+    return NULL;
+  }
+  if (napi_get_value_string_utf8(env, v, s, len + 1, &len) != napi_ok) {
+    free(s);
+    throw_coded(env, "QT_ENAPI", "pi-question: could not read a string", false);
+    return NULL;
+  }
+  if (len_out) *len_out = len;
+  return s;
+}
+
+static bool is_nullish(napi_env env, napi_value v) {
+  napi_valuetype t;
+  return napi_typeof(env, v, &t) != napi_ok || t == napi_undefined || t == napi_null;
+}
+
+static napi_value make_string(napi_env env, const char *s, size_t len) {
+  napi_value v;
+  NAPI_CALL(env, napi_create_string_utf8(env, s, len, &v));
+  return v;
+}
+
+static bool set_prop(napi_env env, napi_value obj, const char *key, napi_value v) {
+  return v && napi_set_named_property(env, obj, key, v) == napi_ok;
+}
+
+/* Reads up to `max` arguments; missing ones are undefined. */
+#define GET_ARGS(env, info, max, argv, self)                                        \
+  size_t argc_ = (max);                                                             \
+  napi_value argv[(max) > 0 ? (max) : 1];                                           \
+  napi_value self;                                                                  \
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc_, argv, &self, NULL));           \
+  for (size_t i_ = argc_; i_ < (size_t)(max); i_++) napi_get_undefined(env, &argv[i_])
+
+static qt_request *parse_request_arg(napi_env env, napi_value v) {
+  size_t len;
+  char *json = get_string(env, v, &len, "the arguments JSON");
+  if (!json) return NULL;
+  qt_request *req = NULL;
+  qt_error err;
+  qt_status st = qt_request_parse(json, len, &req, &err);
+  free(json);
+  if (st) {
+    throw_status(env, st, &err);
+    return NULL;
+  }
+  return req;
+}
+
+/* { details, text } from qt_result_build. */
+static napi_value result_object(napi_env env, const qt_request *req, const qt_answer *answers, qt_outcome outcome,
+                                const char *mode, int64_t at, const char *reason) {
+  char *details = NULL, *text = NULL;
+  qt_status st = qt_result_build(req, answers, outcome, mode, at, reason, &details, &text);
+  if (st) return throw_status(env, st, NULL);
+  napi_value obj = NULL;
+  bool ok = napi_create_object(env, &obj) == napi_ok && set_prop(env, obj, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
+            set_prop(env, obj, "text", make_string(env, text, NAPI_AUTO_LENGTH));
+  free(details);
+  free(text);
+  if (!ok) {
+    throw_coded(env, "QT_ENAPI", "pi-question: could not build the result object", false);
+    return NULL;
+  }
+  return obj;
+}
+
+static bool parse_outcome(napi_env env, napi_value v, qt_outcome *out) {
+  char *name = get_string(env, v, NULL, "the outcome");
+  if (!name) return false;
+  for (int o = QT_ANSWERED; o <= QT_UNAVAILABLE; o++)
+    if (strcmp(name, qt_outcome_name((qt_outcome)o)) == 0) {
+      *out = (qt_outcome)o;
+      free(name);
+      return true;
+    }
+  free(name);
+  napi_throw_range_error(env, "QT_ERANGE",
+                         "pi-question: outcome must be answered, declined, cancelled, interrupted or unavailable");
+  return false;
+}
+
+/* ---- normalize / result --------------------------------------------------------------------- */
+static napi_value js_normalize(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  qt_request *req = parse_request_arg(env, argv[0]);
+  if (!req) return NULL;
+  char *json = NULL;
+  qt_status st = qt_request_to_json(req, true, &json);
+  qt_request_free(req);
+  if (st) return throw_status(env, st, NULL);
+  napi_value v = make_string(env, json, NAPI_AUTO_LENGTH);
+  free(json);
+  return v;
+}
+
+static napi_value js_result(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 6, argv, self);
+  (void)self;
+  qt_outcome outcome;
+  if (!parse_outcome(env, argv[1], &outcome)) return NULL;
+  char *mode = get_string(env, argv[2], NULL, "the mode");
+  if (!mode) return NULL;
+  double at = 0;
+  if (napi_get_value_double(env, argv[3], &at) != napi_ok) {
+    free(mode);
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: answeredAt must be a number");
+    return NULL;
+  }
+  char *reason = NULL;
+  if (!is_nullish(env, argv[4]) && !(reason = get_string(env, argv[4], NULL, "the reason"))) {
+    free(mode);
+    return NULL;
+  }
+  napi_value out = NULL;
+  qt_request *req = parse_request_arg(env, argv[0]);
+  if (req) {
+    qt_answer *answers = req->preset;
+    qt_answer *given = NULL;
+    bool ok = true;
+    if (!is_nullish(env, argv[5])) {
+      size_t len;
+      char *json = get_string(env, argv[5], &len, "the answers JSON");
+      qt_error err;
+      qt_status st = json ? qt_answers_from_json(req, json, len, &given, &err) : QT_OK;
+      free(json);
+      if (!json || st) {
+        if (json) throw_status(env, st, &err);
+        ok = false;
+      }
+      answers = given;
+    }
+    if (ok) out = result_object(env, req, answers, outcome, mode, (int64_t)at, reason);
+    qt_answers_free(given, req->question_count);
+    qt_request_free(req);
+  }
+  free(mode);
+  free(reason);
+  return out;
+}
+
+/* ---- Engine ---------------------------------------------------------------------------------- */
+static const napi_type_tag ENGINE_TAG = {0x7069717565737469ULL, 0x6f6e2d656e67696eULL};
+
+typedef struct engine_box {
+  qt_request *req;
+  qt_engine *engine;
+  napi_ref frame;          /* cached JS array of the last frame */
+  uint64_t frame_revision;
+  int frame_width;
+} engine_box;
+
+static void engine_box_free(napi_env env, void *data, void *hint) {
+  (void)hint;
+  engine_box *box = data;
+  if (box->frame) napi_delete_reference(env, box->frame);
+  qt_engine_destroy(box->engine);
+  qt_request_free(box->req);
+  free(box);
+}
+
+static engine_box *unwrap_engine(napi_env env, napi_value self) {
+  bool ok = false;
+  if (napi_check_object_type_tag(env, self, &ENGINE_TAG, &ok) != napi_ok || !ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: not an Engine");
+    return NULL;
+  }
+  void *data = NULL;
+  if (napi_unwrap(env, self, &data) != napi_ok || !data) {
+    throw_coded(env, "QT_ENAPI", "pi-question: the Engine was already released", false);
+    return NULL;
+  }
+  return data;
+}
+
+#define ENGINE_METHOD_PROLOGUE(max)          \
+  GET_ARGS(env, info, max, argv, self);      \
+  engine_box *box = unwrap_engine(env, self); \
+  if (!box) return NULL
+
+static napi_value js_engine_feed(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  size_t len;
+  char *bytes = get_string(env, argv[0], &len, "the input");
+  if (!bytes) return NULL;
+  qt_status st = qt_engine_feed(box->engine, bytes, len);
+  free(bytes);
+  if (st) return throw_status(env, st, NULL);
+  napi_value done;
+  NAPI_CALL(env, napi_get_boolean(env, qt_engine_done(box->engine), &done));
+  return done;
+}
+
+static napi_value js_engine_render(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  int32_t width = 0;
+  NAPI_CALL(env, napi_get_value_int32(env, argv[0], &width));
+  uint64_t rev = qt_engine_revision(box->engine);
+  if (box->frame && rev == box->frame_revision && width == box->frame_width) {
+    napi_value cached;
+    NAPI_CALL(env, napi_get_reference_value(env, box->frame, &cached));
+    if (cached) return cached;
+  }
+  const char *const *lines = NULL;
+  size_t count = 0;
+  qt_status st = qt_engine_render(box->engine, width, &lines, &count);
+  if (st) return throw_status(env, st, NULL);
+  napi_value arr;
+  NAPI_CALL(env, napi_create_array_with_length(env, count, &arr));
+  for (size_t i = 0; i < count; i++) {
+    napi_value s;
+    NAPI_CALL(env, napi_create_string_utf8(env, lines[i], NAPI_AUTO_LENGTH, &s));
+    NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, s));
+  }
+  if (box->frame) {
+    napi_delete_reference(env, box->frame);
+    box->frame = NULL;
+  }
+  NAPI_CALL(env, napi_create_reference(env, arr, 1, &box->frame));
+  box->frame_revision = rev;
+  box->frame_width = width;
+  return arr;
+}
+
+static napi_value js_engine_done(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  napi_value v;
+  NAPI_CALL(env, napi_get_boolean(env, qt_engine_done(box->engine), &v));
+  return v;
+}
+
+static napi_value js_engine_outcome(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  if (!qt_engine_done(box->engine)) {
+    napi_value v;
+    NAPI_CALL(env, napi_get_null(env, &v));
+    return v;
+  }
+  return make_string(env, qt_outcome_name(qt_engine_outcome(box->engine)), NAPI_AUTO_LENGTH);
+}
+
+static napi_value js_engine_revision(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  napi_value v;
+  NAPI_CALL(env, napi_create_double(env, (double)qt_engine_revision(box->engine), &v));
+  return v;
+}
+
+static napi_value js_engine_result(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(3);
+  char *mode = get_string(env, argv[0], NULL, "the mode");
+  if (!mode) return NULL;
+  double at = 0;
+  if (!is_nullish(env, argv[1]) && napi_get_value_double(env, argv[1], &at) != napi_ok) {
+    free(mode);
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: answeredAt must be a number");
+    return NULL;
+  }
+  char *reason = NULL;
+  if (!is_nullish(env, argv[2]) && !(reason = get_string(env, argv[2], NULL, "the reason"))) {
+    free(mode);
+    return NULL;
+  }
+  qt_outcome outcome = qt_engine_done(box->engine) ? qt_engine_outcome(box->engine) : QT_INTERRUPTED;
+  napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, (int64_t)at, reason);
+  free(mode);
+  free(reason);
+  return out;
+}
+
+static napi_value js_engine_interrupt(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  qt_engine_interrupt(box->engine);
+  return NULL;
+}
+
+static const char *const STYLE_NAMES[QT_STYLE_COUNT] = {
+    [QT_STYLE_ACCENT] = "accent",   [QT_STYLE_MUTED] = "muted", [QT_STYLE_DIM] = "dim",
+    [QT_STYLE_SUCCESS] = "success", [QT_STYLE_WARNING] = "warning", [QT_STYLE_ERROR] = "error",
+    [QT_STYLE_TITLE] = "title",     [QT_STYLE_BORDER] = "border", [QT_STYLE_SELECTED] = "selected",
+};
+
+static const char *const ACTION_NAMES[QT_ACT_COUNT] = {
+    [QT_ACT_UP] = "up",
+    [QT_ACT_DOWN] = "down",
+    [QT_ACT_PAGE_UP] = "pageUp",
+    [QT_ACT_PAGE_DOWN] = "pageDown",
+    [QT_ACT_CONFIRM] = "confirm",
+    [QT_ACT_CANCEL] = "cancel",
+    [QT_ACT_NEXT] = "next",
+    [QT_ACT_PREV] = "prev",
+    [QT_ACT_TOGGLE] = "toggle",
+    [QT_ACT_DECLINE] = "decline",
+    [QT_ACT_NOTE] = "note",
+    [QT_ACT_FILTER] = "filter",
+    [QT_ACT_CURSOR_LEFT] = "cursorLeft",
+    [QT_ACT_CURSOR_RIGHT] = "cursorRight",
+    [QT_ACT_WORD_LEFT] = "wordLeft",
+    [QT_ACT_WORD_RIGHT] = "wordRight",
+    [QT_ACT_LINE_START] = "lineStart",
+    [QT_ACT_LINE_END] = "lineEnd",
+    [QT_ACT_DELETE_BACK] = "deleteBack",
+    [QT_ACT_DELETE_FORWARD] = "deleteForward",
+    [QT_ACT_DELETE_WORD_BACK] = "deleteWordBack",
+    [QT_ACT_DELETE_WORD_FORWARD] = "deleteWordForward",
+    [QT_ACT_DELETE_TO_START] = "deleteToStart",
+    [QT_ACT_DELETE_TO_END] = "deleteToEnd",
+    [QT_ACT_NEW_LINE] = "newLine",
+};
+
+/* Index of `name` in a table of `n` names, or -1 (after throwing a RangeError). */
+static int lookup_name(napi_env env, napi_value v, const char *const *table, int n, const char *what) {
+  char *name = get_string(env, v, NULL, what);
+  if (!name) return -1;
+  for (int i = 0; i < n; i++)
+    if (table[i] && strcmp(table[i], name) == 0) {
+      free(name);
+      return i;
+    }
+  char msg[160];
+  snprintf(msg, sizeof msg, "pi-question: unknown %s \"%.60s\"", what, name);
+  free(name);
+  napi_throw_range_error(env, "QT_ERANGE", msg);
+  return -1;
+}
+
+static napi_value js_engine_set_style(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(3);
+  int style = lookup_name(env, argv[0], STYLE_NAMES, QT_STYLE_COUNT, "style");
+  if (style < 0) return NULL;
+  char *open = get_string(env, argv[1], NULL, "the style's opening bytes");
+  char *close = open ? get_string(env, argv[2], NULL, "the style's closing bytes") : NULL;
+  qt_status st = open && close ? qt_engine_set_style(box->engine, (qt_style)style, open, close) : QT_OK;
+  bool ok = open && close;
+  free(open);
+  free(close);
+  if (!ok) return NULL;
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+static napi_value js_engine_bind(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(2);
+  int action = lookup_name(env, argv[0], ACTION_NAMES, QT_ACT_COUNT, "action");
+  if (action < 0) return NULL;
+  bool is_array = false;
+  NAPI_CALL(env, napi_is_array(env, argv[1], &is_array));
+  if (!is_array) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: keys must be an array of key ids");
+    return NULL;
+  }
+  uint32_t n = 0;
+  NAPI_CALL(env, napi_get_array_length(env, argv[1], &n));
+  if (n > 64) n = 64;
+  char *keys[64];
+  uint32_t got = 0;
+  napi_value ret = NULL;
+  for (; got < n; got++) {
+    napi_value k;
+    if (napi_get_element(env, argv[1], got, &k) != napi_ok || !(keys[got] = get_string(env, k, NULL, "a key id"))) goto out;
+  }
+  size_t unknown = 0;
+  qt_status st = qt_engine_bind(box->engine, (qt_action)action, (const char *const *)keys, got, &unknown);
+  if (st) {
+    throw_status(env, st, NULL);
+    goto out;
+  }
+  napi_create_uint32(env, (uint32_t)unknown, &ret);
+out:
+  for (uint32_t i = 0; i < got; i++) free(keys[i]);
+  return ret;
+}
+
+static napi_value js_engine_set_cursor_marker(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  char *marker = get_string(env, argv[0], NULL, "the cursor marker");
+  if (!marker) return NULL;
+  qt_status st = qt_engine_set_cursor_marker(box->engine, marker);
+  free(marker);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+static napi_value js_engine_set_language(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  char *tag = get_string(env, argv[0], NULL, "the language");
+  if (!tag) return NULL;
+  qt_status st = qt_engine_set_language(box->engine, qt_language_from_tag(tag));
+  free(tag);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+static napi_value js_create_engine(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  qt_request *req = parse_request_arg(env, argv[0]);
+  if (!req) return NULL;
+  engine_box *box = calloc(1, sizeof *box);
+  qt_status st = box ? qt_engine_create(req, &box->engine) : QT_ERR_NOMEM;
+  if (st) {
+    free(box);
+    qt_request_free(req);
+    return throw_status(env, st, NULL);
+  }
+  box->req = req;
+  box->frame_width = -1;
+  static const struct {
+    const char *name;
+    napi_callback fn;
+  } methods[] = {
+      {"feed", js_engine_feed},         {"render", js_engine_render},       {"result", js_engine_result},
+      {"interrupt", js_engine_interrupt}, {"setStyle", js_engine_set_style}, {"bind", js_engine_bind},
+      {"setCursorMarker", js_engine_set_cursor_marker}, {"setLanguage", js_engine_set_language},
+  };
+  napi_value obj;
+  if (napi_create_object(env, &obj) != napi_ok) goto fail;
+  if (napi_type_tag_object(env, obj, &ENGINE_TAG) != napi_ok) goto fail;
+  napi_property_descriptor props[sizeof methods / sizeof methods[0] + 3];
+  size_t np = 0;
+  for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+    props[np++] = (napi_property_descriptor){methods[i].name, NULL, methods[i].fn, NULL, NULL, NULL, napi_default, NULL};
+  props[np++] = (napi_property_descriptor){"done", NULL, NULL, js_engine_done, NULL, NULL, napi_default, NULL};
+  props[np++] = (napi_property_descriptor){"outcome", NULL, NULL, js_engine_outcome, NULL, NULL, napi_default, NULL};
+  props[np++] = (napi_property_descriptor){"revision", NULL, NULL, js_engine_revision, NULL, NULL, napi_default, NULL};
+  if (napi_define_properties(env, obj, np, props) != napi_ok) goto fail;
+  if (napi_wrap(env, obj, box, engine_box_free, NULL, NULL) != napi_ok) goto fail;
+  return obj;
+fail:
+  engine_box_free(env, box, NULL);
+  throw_coded(env, "QT_ENAPI", "pi-question: could not create the Engine object", false);
+  return NULL;
+}
+
+/* ---- text and keys (for tests and the shim) ---------------------------------------------------- */
+static napi_value js_visible_width(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  size_t len;
+  char *s = get_string(env, argv[0], &len, "the text");
+  if (!s) return NULL;
+  size_t w = qt_visible_width(s, len);
+  free(s);
+  napi_value v;
+  NAPI_CALL(env, napi_create_double(env, (double)w, &v));
+  return v;
+}
+
+static napi_value js_graphemes(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  size_t len;
+  char *s = get_string(env, argv[0], &len, "the text");
+  if (!s) return NULL;
+  napi_value arr = NULL;
+  if (napi_create_array(env, &arr) == napi_ok) {
+    uint32_t k = 0;
+    for (size_t pos = 0; pos < len;) {
+      size_t next = qt_grapheme_next(s, len, pos);
+      if (next <= pos || next > len) next = len; /* never loop forever on a bad boundary */
+      napi_value g;
+      if (napi_create_string_utf8(env, s + pos, next - pos, &g) != napi_ok || napi_set_element(env, arr, k++, g) != napi_ok) {
+        arr = NULL;
+        break;
+      }
+      pos = next;
+    }
+  }
+  free(s);
+  if (!arr) throw_coded(env, "QT_ENAPI", "pi-question: could not build the graphemes array", false);
+  return arr;
+}
+
+static napi_value js_sanitize(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 2, argv, self);
+  (void)self;
+  size_t len;
+  char *s = get_string(env, argv[0], &len, "the text");
+  if (!s) return NULL;
+  bool keep = false;
+  napi_get_value_bool(env, argv[1], &keep);
+  qt_buf out;
+  qt_buf_init(&out);
+  bool ok = qt_sanitize(&out, s, len, keep ? QT_SANITIZE_NEWLINES : 0);
+  free(s);
+  napi_value v = NULL;
+  if (ok) v = make_string(env, out.data ? out.data : "", out.len);
+  else throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
+  qt_buf_free(&out);
+  return v;
+}
+
+typedef struct decode_ctx {
+  napi_env env;
+  napi_value arr;
+  uint32_t n;
+  bool failed;
+} decode_ctx;
+
+static bool collect_event(void *user, const qt_key_event *ev) {
+  decode_ctx *c = user;
+  napi_env env = c->env;
+  napi_value obj, v;
+  char name[64];
+  if (napi_create_object(env, &obj) != napi_ok) goto fail;
+  if (ev->kind == QT_EV_PASTE) {
+    if (napi_create_string_utf8(env, ev->text ? ev->text : "", ev->text_len, &v) != napi_ok ||
+        napi_set_named_property(env, obj, "paste", v) != napi_ok)
+      goto fail;
+    if (napi_create_string_utf8(env, "paste", NAPI_AUTO_LENGTH, &v) != napi_ok ||
+        napi_set_named_property(env, obj, "name", v) != napi_ok)
+      goto fail;
+  } else {
+    size_t n = qt_key_name(ev, name, sizeof name);
+    if (napi_create_string_utf8(env, name, n, &v) != napi_ok || napi_set_named_property(env, obj, "name", v) != napi_ok)
+      goto fail;
+    if (ev->text && (napi_create_string_utf8(env, ev->text, ev->text_len, &v) != napi_ok ||
+                     napi_set_named_property(env, obj, "text", v) != napi_ok))
+      goto fail;
+    if (ev->repeat && (napi_get_boolean(env, true, &v) != napi_ok || napi_set_named_property(env, obj, "repeat", v) != napi_ok))
+      goto fail;
+  }
+  if (napi_set_element(env, c->arr, c->n++, obj) != napi_ok) goto fail;
+  return true;
+fail:
+  c->failed = true;
+  return false;
+}
+
+static napi_value js_decode_keys(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  bool is_array = false;
+  NAPI_CALL(env, napi_is_array(env, argv[0], &is_array));
+  if (!is_array) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: decodeKeys takes an array of strings");
+    return NULL;
+  }
+  uint32_t n = 0;
+  NAPI_CALL(env, napi_get_array_length(env, argv[0], &n));
+  decode_ctx c = {env, NULL, 0, false};
+  NAPI_CALL(env, napi_create_array(env, &c.arr));
+  qt_decoder *d = NULL;
+  qt_status st = qt_decoder_create(&d);
+  if (st) return throw_status(env, st, NULL);
+  for (uint32_t i = 0; i < n && !c.failed && !st; i++) {
+    napi_value chunk;
+    if (napi_get_element(env, argv[0], i, &chunk) != napi_ok) {
+      c.failed = true;
+      break;
+    }
+    size_t len;
+    char *bytes = get_string(env, chunk, &len, "a chunk");
+    if (!bytes) {
+      qt_decoder_destroy(d);
+      return NULL;
+    }
+    st = qt_decoder_feed(d, bytes, len, collect_event, &c);
+    free(bytes);
+  }
+  if (!st && !c.failed) st = qt_decoder_flush(d, collect_event, &c);
+  qt_decoder_destroy(d);
+  if (st) return throw_status(env, st, NULL);
+  if (c.failed) {
+    throw_coded(env, "QT_ENAPI", "pi-question: could not build the key events", false);
+    return NULL;
+  }
+  return c.arr;
+}
+
+static napi_value js_parse_key_id(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  char *id = get_string(env, argv[0], NULL, "the key id");
+  if (!id) return NULL;
+  uint32_t key = 0;
+  unsigned mods = 0;
+  bool ok = qt_key_parse(id, &key, &mods);
+  free(id);
+  napi_value v;
+  if (!ok) {
+    NAPI_CALL(env, napi_get_null(env, &v));
+    return v;
+  }
+  napi_value k, m;
+  NAPI_CALL(env, napi_create_object(env, &v));
+  NAPI_CALL(env, napi_create_uint32(env, key, &k));
+  NAPI_CALL(env, napi_create_uint32(env, mods, &m));
+  NAPI_CALL(env, napi_set_named_property(env, v, "key", k));
+  NAPI_CALL(env, napi_set_named_property(env, v, "mods", m));
+  return v;
+}
+
+/* ---- module ---------------------------------------------------------------------------------- */
+static napi_value limits_object(napi_env env) {
+  static const struct {
+    const char *name;
+    double value;
+  } limits[] = {
+      {"argumentBytes", QT_MAX_ARGUMENT_BYTES},   {"questions", QT_MAX_QUESTIONS},
+      {"options", QT_MAX_OPTIONS},                {"idBytes", QT_MAX_ID_BYTES},
+      {"labelBytes", QT_MAX_LABEL_BYTES},         {"promptBytes", QT_MAX_PROMPT_BYTES},
+      {"optionLabelBytes", QT_MAX_OPTION_LABEL_BYTES}, {"optionValueBytes", QT_MAX_OPTION_VALUE_BYTES},
+      {"descriptionBytes", QT_MAX_DESCRIPTION_BYTES}, {"previewBytes", QT_MAX_PREVIEW_BYTES},
+      {"metadataSourceBytes", QT_MAX_METADATA_SOURCE_BYTES}, {"answerBytes", QT_MAX_ANSWER_BYTES},
+      {"softAnswerChars", QT_SOFT_ANSWER_CHARS},  {"tabLabelColumns", QT_TAB_LABEL_COLUMNS},
+      {"jsonDepth", QT_MAX_JSON_DEPTH},           {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES},
+  };
+  napi_value obj;
+  NAPI_CALL(env, napi_create_object(env, &obj));
+  for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+    napi_value v;
+    NAPI_CALL(env, napi_create_double(env, limits[i].value, &v));
+    NAPI_CALL(env, napi_set_named_property(env, obj, limits[i].name, v));
+  }
+  NAPI_CALL(env, napi_object_freeze(env, obj));
+  return obj;
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+      {"normalize", NULL, js_normalize, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"result", NULL, js_result, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"createEngine", NULL, js_create_engine, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"visibleWidth", NULL, js_visible_width, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"graphemes", NULL, js_graphemes, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"sanitize", NULL, js_sanitize, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"decodeKeys", NULL, js_decode_keys, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"parseKeyId", NULL, js_parse_key_id, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  NAPI_CALL(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props));
+  napi_value limits = limits_object(env);
+  if (!limits) return NULL;
+  NAPI_CALL(env, napi_set_named_property(env, exports, "limits", limits));
+  return exports;
+}
+
+NAPI_MODULE_INIT() { return init(env, exports); }

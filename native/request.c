@@ -1,0 +1,573 @@
+/* request.c — turns a model's `question` arguments (JSON, canonical or one of the accepted
+ * alternative shapes) into a normalized, validated qt_request, and back into canonical JSON.
+ *
+ * Accepted shapes (all normalized to the canonical one):
+ *   canonical      { questions: [{ id, label?, prompt, options?: [{ value, label, description?,
+ *                    preview? }], multiSelect? }], metadata?: { source? }, answers? }
+ *   ask_user       { questions: [{ question, header?, options?: [{ label, description?,
+ *                    preview? }], multiSelect? }] }
+ *   single         { header?, question, options, multiple?, custom? }
+ *   plain options  options: ["A", "B"]; questionnaire's allowOther is accepted and ignored
+ *                  ("Something else…" is always offered). */
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qt_internal.h"
+#include "qt_strings.h"
+#include "qt_text.h"
+
+/* ---- shared helpers --------------------------------------------------------------------- */
+qt_status qt_fail(qt_error *err, const char *path, const char *fmt, ...) {
+  if (!err) return QT_ERR_INVALID;
+  snprintf(err->path, sizeof err->path, "%s", path ? path : "");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  va_end(ap);
+  return QT_ERR_INVALID;
+}
+
+void qt_pathf(char *dst, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(dst, cap, fmt, ap);
+  va_end(ap);
+}
+
+static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+char *qt_strndup_trimmed(const char *s, size_t n) {
+  while (n && is_space(*s)) s++, n--;
+  while (n && is_space(s[n - 1])) n--;
+  char *p = malloc(n + 1);
+  if (!p) return NULL;
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+char *qt_strdup(const char *s) {
+  size_t n = strlen(s);
+  char *p = malloc(n + 1);
+  if (p) memcpy(p, s, n + 1);
+  return p;
+}
+
+bool qt_loose_equal(const char *a, const char *b) {
+  while (is_space(*a)) a++;
+  while (is_space(*b)) b++;
+  size_t na = strlen(a), nb = strlen(b);
+  while (na && is_space(a[na - 1])) na--;
+  while (nb && is_space(b[nb - 1])) nb--;
+  if (na != nb) return false;
+  for (size_t i = 0; i < na; i++)
+    if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i])) return false;
+  return true;
+}
+
+const char *qt_status_code(qt_status status) {
+  switch (status) {
+    case QT_OK: return "QT_OK";
+    case QT_ERR_NOMEM: return "QT_ENOMEM";
+    case QT_ERR_INVALID: return "QT_EINVALID";
+    case QT_ERR_USAGE: return "QT_EUSAGE";
+    case QT_ERR_STATE: return "QT_ESTATE";
+  }
+  return "QT_EUNKNOWN";
+}
+
+/* ---- freeing ------------------------------------------------------------------------------ */
+static void option_free(qt_option *o) {
+  free(o->value);
+  free(o->label);
+  free(o->description);
+  free(o->preview);
+}
+
+static void question_free(qt_question *q) {
+  free(q->id);
+  free(q->label);
+  free(q->prompt);
+  for (size_t i = 0; i < q->option_count; i++) option_free(&q->options[i]);
+  free(q->options);
+}
+
+void qt_request_free(qt_request *req) {
+  if (!req) return;
+  if (req->preset) qt_answers_free(req->preset, req->question_count);
+  for (size_t i = 0; i < req->question_count; i++) question_free(&req->questions[i]);
+  free(req->questions);
+  free(req->metadata_json);
+  free(req);
+}
+
+/* ---- reading fields ----------------------------------------------------------------------- */
+typedef struct field_rule {
+  const char *what;   /* "prompt", "option label" … for messages */
+  size_t max_bytes;
+  bool required;      /* absent or empty after trimming is an error */
+  bool fold_newlines; /* newlines become spaces (one-line fields) */
+} field_rule;
+
+static const char *type_name(const cJSON *v) {
+  if (!v) return "nothing";
+  if (cJSON_IsString(v)) return "a string";
+  if (cJSON_IsNumber(v)) return "a number";
+  if (cJSON_IsBool(v)) return "a boolean";
+  if (cJSON_IsNull(v)) return "null";
+  if (cJSON_IsArray(v)) return "an array";
+  if (cJSON_IsObject(v)) return "an object";
+  return "an unknown value";
+}
+
+/* Reads a string field (numbers are accepted and written as text). *out is NULL when the
+ * field is absent/null and not required. */
+static qt_status read_text(const cJSON *v, const char *path, const field_rule *rule, char **out,
+                           qt_error *err) {
+  *out = NULL;
+  char numbuf[64];
+  const char *s;
+  if (!v || cJSON_IsNull(v)) {
+    if (rule->required)
+      return qt_fail(err, path, "%s: the %s is missing. Give it as a non-empty string.", path, rule->what);
+    return QT_OK;
+  }
+  if (cJSON_IsString(v)) {
+    s = v->valuestring;
+  } else if (cJSON_IsNumber(v)) {
+    double d = v->valuedouble;
+    if (d == (double)(long long)d && d > -1e15 && d < 1e15)
+      snprintf(numbuf, sizeof numbuf, "%lld", (long long)d);
+    else
+      snprintf(numbuf, sizeof numbuf, "%.17g", d);
+    s = numbuf;
+  } else {
+    return qt_fail(err, path, "%s: the %s must be a string, not %s. Send it as a JSON string.", path,
+                   rule->what, type_name(v));
+  }
+  size_t n = strlen(s);
+  if (n > rule->max_bytes)
+    return qt_fail(err, path, "%s: the %s is %zu bytes long; the limit is %zu. Shorten it.", path,
+                   rule->what, n, rule->max_bytes);
+  char *t = qt_strndup_trimmed(s, n);
+  if (!t) return QT_ERR_NOMEM;
+  if (rule->fold_newlines)
+    for (char *c = t; *c; c++)
+      if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
+  if (!*t) {
+    free(t);
+    if (rule->required)
+      return qt_fail(err, path, "%s: the %s is empty. Give it as a non-empty string.", path, rule->what);
+    return QT_OK;
+  }
+  *out = t;
+  return QT_OK;
+}
+
+static qt_status read_bool(const cJSON *v, const char *path, bool *out, qt_error *err) {
+  if (!v || cJSON_IsNull(v)) return QT_OK;
+  if (cJSON_IsBool(v)) {
+    *out = cJSON_IsTrue(v);
+    return QT_OK;
+  }
+  if (cJSON_IsString(v) && (strcmp(v->valuestring, "true") == 0 || strcmp(v->valuestring, "false") == 0)) {
+    *out = strcmp(v->valuestring, "true") == 0;
+    return QT_OK;
+  }
+  return qt_fail(err, path, "%s must be true or false, not %s.", path, type_name(v));
+}
+
+/* First of several alternative field names present in obj (canonical name first). */
+static const cJSON *field(const cJSON *obj, const char *const *names) {
+  for (; *names; names++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, *names);
+    if (v) return v;
+  }
+  return NULL;
+}
+
+/* Shortens s in place to at most max bytes at a UTF-8 boundary, ending it with "…" (a cosmetic
+ * normalization for labels). */
+static void shorten_label(char *s, size_t max) {
+  size_t n = strlen(s);
+  if (n <= max || max < 4) return;
+  size_t cut = max - 3;
+  while (cut && ((unsigned char)s[cut] & 0xC0) == 0x80) cut--;
+  memcpy(s + cut, "\xE2\x80\xA6", 4);
+}
+
+/* "Database Selection" → "database-selection"; "" when nothing usable remains. */
+static void slugify(const char *in, char *out, size_t cap) {
+  size_t j = 0;
+  bool dash = false;
+  for (const unsigned char *p = (const unsigned char *)in; *p && j + 1 < cap; p++) {
+    if (isalnum(*p) && *p < 0x80) {
+      if (dash && j) out[j++] = '-';
+      if (j + 1 >= cap) break;
+      out[j++] = (char)tolower(*p);
+      dash = false;
+    } else {
+      dash = true;
+    }
+  }
+  out[j] = '\0';
+}
+
+/* ---- options ------------------------------------------------------------------------------ */
+static const char *const K_VALUE[] = {"value", NULL};
+static const char *const K_LABEL[] = {"label", "text", "title", NULL};
+static const char *const K_DESCRIPTION[] = {"description", NULL};
+static const char *const K_PREVIEW[] = {"preview", NULL};
+
+static qt_status read_option(const cJSON *item, const char *path, qt_option *o, qt_error *err) {
+  static const field_rule label_rule = {"option label", QT_MAX_OPTION_LABEL_BYTES, true, true};
+  static const field_rule value_rule = {"option value", QT_MAX_OPTION_VALUE_BYTES, false, false};
+  static const field_rule desc_rule = {"option description", QT_MAX_DESCRIPTION_BYTES, false, false};
+  static const field_rule preview_rule = {"option preview", QT_MAX_PREVIEW_BYTES, false, false};
+  char p[sizeof ((qt_error *)0)->path];
+  qt_status st;
+  if (cJSON_IsString(item) || cJSON_IsNumber(item)) {
+    if ((st = read_text(item, path, &label_rule, &o->label, err))) return st;
+  } else if (cJSON_IsObject(item)) {
+    const cJSON *label = field(item, K_LABEL), *value = field(item, K_VALUE);
+    qt_pathf(p, sizeof p, "%s.label", path);
+    if (!label || cJSON_IsNull(label)) label = value; /* { value } alone: the value is the label */
+    if ((st = read_text(label, p, &label_rule, &o->label, err))) return st;
+    qt_pathf(p, sizeof p, "%s.value", path);
+    if ((st = read_text(value, p, &value_rule, &o->value, err))) return st;
+    qt_pathf(p, sizeof p, "%s.description", path);
+    if ((st = read_text(field(item, K_DESCRIPTION), p, &desc_rule, &o->description, err))) return st;
+    qt_pathf(p, sizeof p, "%s.preview", path);
+    if ((st = read_text(field(item, K_PREVIEW), p, &preview_rule, &o->preview, err))) return st;
+  } else {
+    return qt_fail(err, path, "%s: an option must be an object { value, label, description? } or a string, not %s.",
+                   path, type_name(item));
+  }
+  if (!o->value && !(o->value = qt_strdup(o->label))) return QT_ERR_NOMEM;
+  return QT_OK;
+}
+
+/* ---- questions ---------------------------------------------------------------------------- */
+static const char *const K_ID[] = {"id", NULL};
+static const char *const K_QLABEL[] = {"label", "header", "title", NULL};
+static const char *const K_PROMPT[] = {"prompt", "question", "text", NULL};
+static const char *const K_OPTIONS[] = {"options", "choices", "suggestions", NULL};
+static const char *const K_MULTI[] = {"multiSelect", "multiple", "multi_select", "multiselect", NULL};
+static const char *const K_QUESTIONS[] = {"questions", NULL};
+
+/* `path` is "questions[i]", or "" for the single-question shape (fields are then top-level). */
+static qt_status read_question(const cJSON *item, size_t index, const char *path, qt_question *q, qt_error *err) {
+  static const field_rule id_rule = {"question id", QT_MAX_ID_BYTES, false, true};
+  static const field_rule label_rule = {"question label", (size_t)-1, false, true};
+  static const field_rule prompt_rule = {"prompt", QT_MAX_PROMPT_BYTES, true, false};
+  char p[sizeof ((qt_error *)0)->path];
+  const char *dot = *path ? "." : "";
+  qt_status st;
+  if (!cJSON_IsObject(item))
+    return qt_fail(err, path,
+                   "%s must be an object like { \"id\": \"db\", \"prompt\": \"Which database?\", \"options\": [...] }, not %s.",
+                   path, type_name(item));
+  qt_pathf(p, sizeof p, "%s%sprompt", path, dot);
+  if ((st = read_text(field(item, K_PROMPT), p, &prompt_rule, &q->prompt, err))) return st;
+  qt_pathf(p, sizeof p, "%s%sid", path, dot);
+  if ((st = read_text(field(item, K_ID), p, &id_rule, &q->id, err))) return st;
+  qt_pathf(p, sizeof p, "%s%slabel", path, dot);
+  if ((st = read_text(field(item, K_QLABEL), p, &label_rule, &q->label, err))) return st;
+  if (q->label) {
+    shorten_label(q->label, QT_MAX_LABEL_BYTES);
+  } else {
+    char buf[32];
+    snprintf(buf, sizeof buf, "Q%zu", index + 1);
+    if (!(q->label = qt_strdup(buf))) return QT_ERR_NOMEM;
+  }
+  qt_pathf(p, sizeof p, "%s%smultiSelect", path, dot);
+  if ((st = read_bool(field(item, K_MULTI), p, &q->multi_select, err))) return st;
+  const cJSON *opts = field(item, K_OPTIONS);
+  qt_pathf(p, sizeof p, "%s%soptions", path, dot);
+  if (opts && !cJSON_IsNull(opts)) {
+    if (!cJSON_IsArray(opts))
+      return qt_fail(err, p, "%s must be an array of options, not %s. Omit it for a free-text question.", p,
+                     type_name(opts));
+    int n = cJSON_GetArraySize(opts);
+    if (n > QT_MAX_OPTIONS)
+      return qt_fail(err, p, "%s has %d options; the limit is %d. Offer fewer options, or ask a free-text question.",
+                     p, n, QT_MAX_OPTIONS);
+    if (n > 0) {
+      q->options = calloc((size_t)n, sizeof *q->options);
+      if (!q->options) return QT_ERR_NOMEM;
+    }
+    const cJSON *o;
+    cJSON_ArrayForEach(o, opts) {
+      size_t k = q->option_count;
+      char op[sizeof p];
+      qt_pathf(op, sizeof op, "%s%soptions[%zu]", path, dot, k);
+      q->option_count++; /* counted before reading, so a half-read option is freed too */
+      if ((st = read_option(o, op, &q->options[k], err))) return st;
+      for (size_t j = 0; j < k; j++) {
+        if (strcmp(q->options[j].label, q->options[k].label) == 0)
+          return qt_fail(err, op, "%s.label \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct label.",
+                         op, q->options[k].label, path, dot, j);
+        if (strcmp(q->options[j].value, q->options[k].value) == 0)
+          return qt_fail(err, op, "%s.value \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct value.",
+                         op, q->options[k].value, path, dot, j);
+      }
+    }
+  }
+  return QT_OK;
+}
+
+/* Gives every question without an id one: a slug of its label/header, else q<n>; unique. */
+static qt_status assign_ids(qt_request *req, const bool *explicit_id, qt_error *err) {
+  for (size_t i = 0; i < req->question_count; i++) {
+    if (!explicit_id[i]) continue;
+    for (size_t j = 0; j < i; j++)
+      if (explicit_id[j] && strcmp(req->questions[i].id, req->questions[j].id) == 0) {
+        char p[64];
+        qt_pathf(p, sizeof p, "questions[%zu].id", i);
+        return qt_fail(err, p, "%s \"%s\" repeats questions[%zu].id. Give every question a distinct id.", p,
+                       req->questions[i].id, j);
+      }
+  }
+  for (size_t i = 0; i < req->question_count; i++) {
+    qt_question *q = &req->questions[i];
+    if (explicit_id[i]) continue;
+    char base[QT_MAX_ID_BYTES - 8], cand[QT_MAX_ID_BYTES];
+    bool has_label = strncmp(q->label, "Q", 1) != 0 || strspn(q->label + 1, "0123456789") != strlen(q->label + 1);
+    base[0] = '\0';
+    if (has_label) slugify(q->label, base, sizeof base);
+    if (!base[0]) snprintf(base, sizeof base, "q%zu", i + 1);
+    snprintf(cand, sizeof cand, "%s", base);
+    for (unsigned n = 2;; n++) {
+      bool taken = false;
+      for (size_t j = 0; j < req->question_count && !taken; j++)
+        if (j != i && req->questions[j].id && strcmp(req->questions[j].id, cand) == 0) taken = true;
+      if (!taken) break;
+      snprintf(cand, sizeof cand, "%s-%u", base, n);
+    }
+    if (!(q->id = qt_strdup(cand))) return QT_ERR_NOMEM;
+  }
+  return QT_OK;
+}
+
+/* ---- the payload -------------------------------------------------------------------------- */
+/* Deepest nesting of arrays/objects, counted without parsing (strings are skipped). */
+static size_t json_depth(const char *s, size_t len) {
+  size_t depth = 0, max = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < len; i++) {
+    char c = s[i];
+    if (in_string) {
+      if (c == '\\') i++;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max) max = depth;
+    } else if (c == ']' || c == '}') {
+      if (depth) depth--;
+    }
+  }
+  return max;
+}
+
+static qt_status read_metadata(const cJSON *meta, qt_request *req, qt_error *err) {
+  static const field_rule source_rule = {"metadata source", QT_MAX_METADATA_SOURCE_BYTES, false, true};
+  if (!meta || cJSON_IsNull(meta)) return QT_OK;
+  if (!cJSON_IsObject(meta))
+    return qt_fail(err, "metadata", "metadata must be an object like { \"source\": \"setup\" }, not %s.", type_name(meta));
+  char *source = NULL;
+  qt_status st = read_text(cJSON_GetObjectItemCaseSensitive(meta, "source"), "metadata.source", &source_rule, &source, err);
+  if (st) return st;
+  cJSON *copy = cJSON_Duplicate(meta, true);
+  if (!copy) {
+    free(source);
+    return QT_ERR_NOMEM;
+  }
+  if (source) {
+    cJSON *s = cJSON_CreateString(source);
+    if (!s || !cJSON_ReplaceItemInObjectCaseSensitive(copy, "source", s)) {
+      cJSON_Delete(s);
+      cJSON_Delete(copy);
+      free(source);
+      return QT_ERR_NOMEM;
+    }
+  }
+  free(source);
+  req->metadata_json = cJSON_PrintUnformatted(copy);
+  cJSON_Delete(copy);
+  return req->metadata_json ? QT_OK : QT_ERR_NOMEM;
+}
+
+/* Implemented in answers.c: resolves a parsed `answers` object against req. */
+qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, qt_answer **out,
+                                qt_error *err);
+
+static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
+  if (!cJSON_IsObject(root))
+    return qt_fail(err, "", "The arguments must be a JSON object like { \"questions\": [...] }, not %s.", type_name(root));
+  const cJSON *questions = field(root, K_QUESTIONS);
+  cJSON *decoded = NULL; /* `questions` sent as a JSON string (double-encoded) */
+  if (cJSON_IsString(questions)) {
+    decoded = cJSON_Parse(questions->valuestring);
+    if (decoded && cJSON_IsArray(decoded)) questions = decoded;
+  }
+  const cJSON *single_root = NULL;
+  if (!questions || cJSON_IsNull(questions)) {
+    if (field(root, K_PROMPT)) single_root = root; /* the single-question shape */
+  } else if (!cJSON_IsArray(questions)) {
+    qt_status st = qt_fail(err, "questions", "questions must be an array of question objects, not %s.", type_name(questions));
+    cJSON_Delete(decoded);
+    return st;
+  }
+  size_t n = single_root ? 1 : (questions ? (size_t)cJSON_GetArraySize(questions) : 0);
+  qt_status st = QT_OK;
+  bool *explicit_id = NULL;
+  if (n == 0) {
+    st = qt_fail(err, "questions",
+                 "No questions provided. Pass questions: an array of 1 to %d objects, each with a prompt (and options, or none for a free-text answer).",
+                 QT_MAX_QUESTIONS);
+    goto done;
+  }
+  if (n > QT_MAX_QUESTIONS) {
+    st = qt_fail(err, "questions", "questions has %zu entries; the limit is %d. Ask the most important ones first and the rest in a later call.",
+                 n, QT_MAX_QUESTIONS);
+    goto done;
+  }
+  req->questions = calloc(n, sizeof *req->questions);
+  explicit_id = calloc(n, sizeof *explicit_id);
+  if (!req->questions || !explicit_id) {
+    st = QT_ERR_NOMEM;
+    goto done;
+  }
+  if (single_root) {
+    req->question_count = 1;
+    if ((st = read_question(single_root, 0, "", &req->questions[0], err))) goto done;
+    explicit_id[0] = req->questions[0].id != NULL;
+  } else {
+    const cJSON *item;
+    cJSON_ArrayForEach(item, questions) {
+      size_t i = req->question_count++;
+      char path[32];
+      qt_pathf(path, sizeof path, "questions[%zu]", i);
+      if ((st = read_question(item, i, path, &req->questions[i], err))) goto done;
+      explicit_id[i] = req->questions[i].id != NULL;
+    }
+  }
+  if ((st = assign_ids(req, explicit_id, err))) goto done;
+  if ((st = read_metadata(cJSON_GetObjectItemCaseSensitive(root, "metadata"), req, err))) goto done;
+  const cJSON *answers = cJSON_GetObjectItemCaseSensitive(root, "answers");
+  if (answers && !cJSON_IsNull(answers)) st = qt_answers_from_cjson(req, answers, "answers", &req->preset, err);
+done:
+  free(explicit_id);
+  cJSON_Delete(decoded);
+  return st;
+}
+
+qt_status qt_request_parse(const char *json, size_t len, qt_request **out, qt_error *err) {
+  if (!out || (!json && len)) return QT_ERR_USAGE;
+  *out = NULL;
+  if (err) err->path[0] = err->message[0] = '\0';
+  if (len > QT_MAX_ARGUMENT_BYTES)
+    return qt_fail(err, "", "The arguments are %zu bytes; the limit is %d. Ask fewer or shorter questions in one call.",
+                   len, QT_MAX_ARGUMENT_BYTES);
+  size_t bad;
+  if (!qt_utf8_valid(json, len, &bad))
+    return qt_fail(err, "", "The arguments are not valid UTF-8 (byte %zu). Send text as UTF-8.", bad);
+  if (json_depth(json, len) > QT_MAX_JSON_DEPTH)
+    return qt_fail(err, "", "The arguments nest deeper than %d levels. Send the flat shape { \"questions\": [...] }.",
+                   QT_MAX_JSON_DEPTH);
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
+  if (!root) {
+    size_t at = end && end >= json ? (size_t)(end - json) : 0;
+    return qt_fail(err, "", "The arguments are not valid JSON (near byte %zu). Send one JSON object.", at);
+  }
+  qt_request *req = calloc(1, sizeof *req);
+  if (!req) {
+    cJSON_Delete(root);
+    return QT_ERR_NOMEM;
+  }
+  qt_status st = parse_tree(root, req, err);
+  cJSON_Delete(root);
+  if (st) {
+    qt_request_free(req);
+    return st;
+  }
+  *out = req;
+  return QT_OK;
+}
+
+/* ---- back to canonical JSON -------------------------------------------------------------- */
+static bool add_string(cJSON *obj, const char *key, const char *value) {
+  return !value || cJSON_AddStringToObject(obj, key, value) != NULL;
+}
+
+/* Implemented in answers.c: the `answers` object form of preset answers. */
+cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers);
+
+cJSON *qt_questions_to_cjson(const qt_request *req, bool with_other_label);
+
+cJSON *qt_questions_to_cjson(const qt_request *req, bool with_other_label) {
+  cJSON *arr = cJSON_CreateArray();
+  if (!arr) return NULL;
+  for (size_t i = 0; i < req->question_count; i++) {
+    const qt_question *q = &req->questions[i];
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !cJSON_AddItemToArray(arr, o)) goto fail;
+    if (!add_string(o, "id", q->id) || !add_string(o, "label", q->label) || !add_string(o, "prompt", q->prompt))
+      goto fail;
+    if (q->option_count) {
+      cJSON *opts = cJSON_AddArrayToObject(o, "options");
+      if (!opts) goto fail;
+      for (size_t k = 0; k < q->option_count; k++) {
+        const qt_option *op = &q->options[k];
+        cJSON *x = cJSON_CreateObject();
+        if (!x || !cJSON_AddItemToArray(opts, x)) goto fail;
+        if (!add_string(x, "value", op->value) || !add_string(x, "label", op->label) ||
+            !add_string(x, "description", op->description) || !add_string(x, "preview", op->preview))
+          goto fail;
+      }
+      if (with_other_label && !add_string(o, "otherLabel", qt_string(QT_LANG_EN, QT_STR_SOMETHING_ELSE))) goto fail;
+    }
+    if (!cJSON_AddBoolToObject(o, "multiSelect", q->multi_select)) goto fail;
+  }
+  return arr;
+fail:
+  cJSON_Delete(arr);
+  return NULL;
+}
+
+qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out_json) {
+  if (!req || !out_json) return QT_ERR_USAGE;
+  *out_json = NULL;
+  cJSON *root = cJSON_CreateObject();
+  cJSON *qs = root ? qt_questions_to_cjson(req, false) : NULL;
+  if (!qs || !cJSON_AddItemToObject(root, "questions", qs)) {
+    cJSON_Delete(qs);
+    goto fail;
+  }
+  if (req->metadata_json) {
+    cJSON *m = cJSON_Parse(req->metadata_json);
+    if (!m || !cJSON_AddItemToObject(root, "metadata", m)) {
+      cJSON_Delete(m);
+      goto fail;
+    }
+  }
+  if (with_preset && req->preset) {
+    cJSON *a = qt_answers_to_cjson(req, req->preset);
+    if (!a || !cJSON_AddItemToObject(root, "answers", a)) {
+      cJSON_Delete(a);
+      goto fail;
+    }
+  }
+  *out_json = cJSON_PrintUnformatted(root);
+  cJSON_Delete(root);
+  return *out_json ? QT_OK : QT_ERR_NOMEM;
+fail:
+  cJSON_Delete(root);
+  return QT_ERR_NOMEM;
+}
