@@ -67,8 +67,27 @@ static napi_value throw_status(napi_env env, qt_status st, const qt_error *err) 
   return NULL;
 }
 
-/* Reads a JS string argument as malloc'ed UTF-8 (lone surrogates become U+FFFD, as V8 does). */
+/* Reads a JS string argument as malloc'ed UTF-8 (lone surrogates become U+FFFD, as V8 does),
+ * or a Buffer's bytes as they are (how tests and the tty runner pass raw, possibly invalid, input). */
 static char *get_string(napi_env env, napi_value v, size_t *len_out, const char *what) {
+  bool is_buffer = false;
+  if (napi_is_buffer(env, v, &is_buffer) == napi_ok && is_buffer) { /* raw bytes, unchecked */
+    void *data = NULL;
+    size_t n = 0;
+    if (napi_get_buffer_info(env, v, &data, &n) != napi_ok) {
+      throw_coded(env, "QT_ENAPI", "pi-question: could not read a buffer", false);
+      return NULL;
+    }
+    char *s = malloc(n + 1);
+    if (!s) {
+      throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
+      return NULL;
+    }
+    if (n) memcpy(s, data, n);
+    s[n] = '\0';
+    if (len_out) *len_out = n;
+    return s;
+  }
   napi_valuetype t;
   if (napi_typeof(env, v, &t) != napi_ok || t != napi_string) {
     char msg[128];

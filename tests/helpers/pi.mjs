@@ -1,0 +1,70 @@
+// pi.mjs — runs the real pi around this package with a scripted model: a throw-away HOME with
+// models.json pointing at the mock model, and helpers for print mode, RPC mode and tmux.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { root } from "./addon.mjs";
+
+export const piBin = join(root, "node_modules", ".bin", "pi");
+
+/** A temporary HOME (and working directory) wired to the mock model on `port`. */
+export function makeHome(port) {
+  const home = mkdtempSync(join(tmpdir(), "pi-question-home-"));
+  mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+  writeFileSync(
+    join(home, ".pi", "agent", "models.json"),
+    JSON.stringify({
+      providers: {
+        mock: {
+          baseUrl: `http://127.0.0.1:${port}/v1`,
+          api: "openai-completions",
+          apiKey: "x",
+          compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+          models: [{ id: "mock-1" }],
+        },
+      },
+    }),
+  );
+  const work = join(home, "work");
+  mkdirSync(work);
+  return { home, work, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+}
+
+export function piArgs(extra = []) {
+  return ["--offline", "--provider", "mock", "--model", "mock-1", "--no-session", "-e", root, ...extra];
+}
+
+export function piEnv(home, extra = {}) {
+  return { ...process.env, HOME: home, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", NO_COLOR: "1", ...extra };
+}
+
+/** Runs `pi -p` with no terminal (stdin /dev/null, own session) and collects its output. */
+export function runPrint(home, work, prompt, extraArgs = [], timeoutMs = 60000) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(piBin, [...piArgs(extraArgs), "-p", prompt], {
+      cwd: work,
+      env: piEnv(home),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let stdout = "", stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+      reject(new Error(`pi -p timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** tmux helpers; every session is killed by the returned cleanup. */
+export function tmux(args) {
+  return spawnSync("tmux", args, { encoding: "utf8" });
+}

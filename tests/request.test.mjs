@@ -1,0 +1,212 @@
+// request.test.mjs — normalization and validation of the model's arguments, through the addon.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { addon, thrown } from "./helpers/addon.mjs";
+
+const norm = (args) => JSON.parse(addon.normalize(typeof args === "string" ? args : JSON.stringify(args)));
+const rejects = (args) => {
+  const e = thrown(() => addon.normalize(typeof args === "string" || Buffer.isBuffer(args) ? args : JSON.stringify(args)));
+  assert.equal(e.code, "QT_EINVALID", `unexpected error: ${e.message}`);
+  return e;
+};
+const L = addon.limits;
+
+test("normalize: trims strings, defaults labels to Q1…, values to labels", () => {
+  const out = norm({
+    questions: [
+      { id: " db ", prompt: "  Which database?  ", options: [{ label: " SQLite " }, { value: "pg", label: "PostgreSQL" }] },
+      { id: "name", prompt: "Name?" },
+    ],
+  });
+  assert.deepEqual(out.questions[0], {
+    id: "db",
+    label: "Q1",
+    prompt: "Which database?",
+    options: [
+      { value: "SQLite", label: "SQLite" },
+      { value: "pg", label: "PostgreSQL" },
+    ],
+    multiSelect: false,
+  });
+  assert.equal(out.questions[1].label, "Q2");
+  assert.equal(out.questions[1].options, undefined, "no options makes a free-text question");
+});
+
+test("normalize: an empty options list makes a free-text question", () => {
+  assert.equal(norm({ questions: [{ id: "a", prompt: "Why?", options: [] }] }).questions[0].options, undefined);
+});
+
+test("normalize: accepts the AskUserQuestion shape (question, header, options without value, multiSelect)", () => {
+  const out = norm({
+    questions: [
+      { question: "Which database?", header: "Database Selection", options: [{ label: "PostgreSQL (Recommended)", description: "Relational" }] },
+      { question: "Features?", header: "Features", multiSelect: true, options: [{ label: "Auth" }, { label: "API" }] },
+      { question: "Anything else?" },
+    ],
+  });
+  assert.deepEqual(
+    out.questions.map((q) => [q.id, q.label, q.prompt, q.multiSelect]),
+    [
+      ["database-selection", "Database Selection", "Which database?", false],
+      ["features", "Features", "Features?", true],
+      ["q3", "Q3", "Anything else?", false],
+    ],
+  );
+  assert.deepEqual(out.questions[0].options[0], { value: "PostgreSQL (Recommended)", label: "PostgreSQL (Recommended)", description: "Relational" });
+});
+
+test("normalize: accepts the single-question shape { header, question, options, multiple, custom }", () => {
+  const out = norm({ header: "Deploy", question: "Where to?", options: ["staging", "prod"], multiple: true, custom: false });
+  assert.equal(out.questions.length, 1);
+  assert.deepEqual(out.questions[0], {
+    id: "deploy",
+    label: "Deploy",
+    prompt: "Where to?",
+    options: [
+      { value: "staging", label: "staging" },
+      { value: "prod", label: "prod" },
+    ],
+    multiSelect: true,
+  });
+});
+
+test("normalize: accepts options as plain strings and questionnaire's allowOther", () => {
+  const out = norm({ questions: [{ id: "x", prompt: "Pick", options: ["A", "B"], allowOther: false }] });
+  assert.deepEqual(out.questions[0].options, [
+    { value: "A", label: "A" },
+    { value: "B", label: "B" },
+  ]);
+});
+
+test("normalize: ids derived from headers stay unique", () => {
+  const out = norm({ questions: [{ question: "a?", header: "Scope" }, { question: "b?", header: "scope" }, { question: "c?" }] });
+  assert.deepEqual(out.questions.map((q) => q.id), ["scope", "scope-2", "q3"]);
+});
+
+test("normalize: a header too long for a tab is shortened, not rejected", () => {
+  const out = norm({ questions: [{ id: "a", label: "x".repeat(L.labelBytes + 50), prompt: "p" }] });
+  assert.ok(Buffer.byteLength(out.questions[0].label) <= L.labelBytes);
+  assert.ok(out.questions[0].label.endsWith("…"));
+});
+
+test("normalize: keeps metadata.source and pre-supplied answers", () => {
+  const out = norm({ questions: [{ id: "a", prompt: "p", options: ["X", "Y"] }], metadata: { source: " wizard " }, answers: { a: "Y" } });
+  assert.deepEqual(out.metadata, { source: "wizard" });
+  assert.deepEqual(out.answers, { a: "Y" });
+});
+
+test("validate: rejects no questions with 'No questions provided'", () => {
+  for (const args of [{}, { questions: [] }, { questions: null }]) {
+    const e = rejects(args);
+    assert.match(e.message, /^No questions provided/);
+    assert.equal(e.path, "questions");
+  }
+});
+
+test("validate: rejects non-object items, naming the index", () => {
+  const e = rejects({ questions: [{ id: "a", prompt: "ok" }, "what?"] });
+  assert.equal(e.path, "questions[1]");
+  assert.match(e.message, /questions\[1\] must be an object .* not a string/);
+});
+
+test("validate: rejects a missing or empty prompt", () => {
+  let e = rejects({ questions: [{ id: "a" }] });
+  assert.equal(e.path, "questions[0].prompt");
+  assert.match(e.message, /prompt is missing/);
+  e = rejects({ questions: [{ id: "a", prompt: "   " }] });
+  assert.match(e.message, /prompt is empty/);
+});
+
+test("validate: rejects duplicate question ids", () => {
+  const e = rejects({ questions: [{ id: "db", prompt: "a" }, { id: "db", prompt: "b" }] });
+  assert.equal(e.path, "questions[1].id");
+  assert.match(e.message, /"db" repeats questions\[0\]\.id\. Give every question a distinct id/);
+});
+
+test("validate: rejects duplicate option values and labels within a question", () => {
+  let e = rejects({ questions: [{ id: "a", prompt: "p", options: [{ value: "x", label: "X" }, { value: "x", label: "Y" }] }] });
+  assert.equal(e.path, "questions[0].options[1]");
+  assert.match(e.message, /value "x" repeats .*distinct value/);
+  e = rejects({ questions: [{ id: "a", prompt: "p", options: [{ value: "x", label: "Same" }, { value: "y", label: "Same" }] }] });
+  assert.match(e.message, /label "Same" repeats .*distinct label/);
+});
+
+test("validate: rejects wrong types, naming what was sent", () => {
+  const cases = [
+    [{ questions: "nope" }, "questions", /array/],
+    [{ questions: [{ id: "a", prompt: ["x"] }] }, "questions[0].prompt", /must be a string, not an array/],
+    [{ questions: [{ id: "a", prompt: "p", options: { a: 1 } }] }, "questions[0].options", /must be an array of options, not an object/],
+    [{ questions: [{ id: "a", prompt: "p", options: [true] }] }, "questions[0].options[0]", /not a boolean/],
+    [{ questions: [{ id: "a", prompt: "p", multiSelect: "sometimes" }] }, "questions[0].multiSelect", /true or false/],
+    [{ questions: [{ id: {}, prompt: "p" }] }, "questions[0].id", /must be a string, not an object/],
+    [{ questions: [{ id: "a", prompt: "p" }], metadata: "x" }, "metadata", /must be an object/],
+    [[1, 2], "", /must be a JSON object/],
+  ];
+  for (const [args, path, re] of cases) {
+    const e = rejects(args);
+    assert.equal(e.path, path, e.message);
+    assert.match(e.message, re);
+  }
+});
+
+test("validate: rejects strings over their limits, naming the limit", () => {
+  const e = rejects({ questions: [{ id: "a", prompt: "p".repeat(L.promptBytes + 1) }] });
+  assert.equal(e.path, "questions[0].prompt");
+  assert.match(e.message, new RegExp(`${L.promptBytes + 1} bytes long; the limit is ${L.promptBytes}`));
+  assert.match(rejects({ questions: [{ id: "i".repeat(L.idBytes + 1), prompt: "p" }] }).message, /limit is 64/);
+});
+
+test("validate: rejects more questions or options than the limits", () => {
+  const many = Array.from({ length: L.questions + 1 }, (_, i) => ({ id: `q${i}`, prompt: "p" }));
+  assert.match(rejects({ questions: many }).message, new RegExp(`limit is ${L.questions}`));
+  const opts = Array.from({ length: L.options + 1 }, (_, i) => `${i}`);
+  const e = rejects({ questions: [{ id: "a", prompt: "p", options: opts }] });
+  assert.equal(e.path, "questions[0].options");
+  assert.match(e.message, new RegExp(`limit is ${L.options}`));
+});
+
+test("validate: the limits are generous: 20 questions with 12 options each pass", () => {
+  const qs = Array.from({ length: 20 }, (_, i) => ({ id: `q${i}`, prompt: "p", options: Array.from({ length: 12 }, (_, k) => `o${k}`) }));
+  assert.equal(norm({ questions: qs }).questions.length, 20);
+});
+
+test("validate: rejects arguments over 100,000 bytes", () => {
+  const e = rejects(JSON.stringify({ questions: [{ id: "a", prompt: "p" }], pad: "x".repeat(100000) }));
+  assert.match(e.message, /limit is 100000/);
+});
+
+test("validate: rejects invalid UTF-8, naming the byte", () => {
+  const bytes = Buffer.concat([Buffer.from('{"questions":[{"id":"a","prompt":"ab'), Buffer.from([0xc3, 0x28]), Buffer.from('"}]}')]);
+  const e = rejects(bytes);
+  assert.match(e.message, /not valid UTF-8 \(byte 36\)/);
+  for (const bad of [[0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xff]]) {
+    const b = Buffer.concat([Buffer.from('{"questions":[{"id":"a","prompt":"'), Buffer.from(bad), Buffer.from('"}]}')]);
+    assert.match(rejects(b).message, /not valid UTF-8/, `bytes ${bad}`);
+  }
+  // An escaped lone surrogate is not valid JSON text for cJSON: rejected, not mangled.
+  assert.match(rejects('{"questions":[{"id":"a","prompt":"x\\ud800y"}]}').message, /not valid JSON/);
+});
+
+test("validate: rejects deeply nested JSON and malformed JSON", () => {
+  assert.match(rejects("[".repeat(200) + "]".repeat(200)).message, /nest deeper/);
+  assert.match(rejects('{"questions": [').message, /not valid JSON/);
+});
+
+test("validate: pre-supplied answers must name asked questions and fit their kind", () => {
+  const qs = [{ id: "a", prompt: "p", options: ["X", "Y"] }];
+  let e = rejects({ questions: qs, answers: { b: "X" } });
+  assert.equal(e.path, "answers.b");
+  assert.match(e.message, /no question with id "b"/);
+  e = rejects({ questions: qs, answers: { a: ["X", "Y"] } });
+  assert.match(e.message, /takes one/);
+  e = rejects({ questions: qs, answers: { a: "  " } });
+  assert.match(e.message, /empty/);
+  e = rejects({ questions: qs, answers: { a: { x: 1 } } });
+  assert.match(e.message, /must be a string/);
+});
+
+test("validate: __proto__ and constructor are ordinary ids and answer keys", () => {
+  const out = norm({ questions: [{ id: "__proto__", prompt: "p" }, { id: "constructor", prompt: "q" }], answers: JSON.parse('{"__proto__":"x"}') });
+  assert.deepEqual(out.questions.map((q) => q.id), ["__proto__", "constructor"]);
+  assert.equal(Object.getOwnPropertyDescriptor(out.answers, "__proto__")?.value, "x");
+});

@@ -1,0 +1,115 @@
+// result.test.mjs — the answer model: `details` and the text the model reads, for every outcome.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { addon } from "./helpers/addon.mjs";
+
+const args = {
+  questions: [
+    { id: "db", label: "Database", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "SQLite", label: "SQLite" }] },
+    { id: "features", prompt: "Features?", multiSelect: true, options: ["Auth", "API", "Admin"] },
+    { id: "name", prompt: "Service name?" },
+  ],
+  metadata: { source: "setup" },
+};
+const build = (outcome, answers, reason = null) => {
+  const r = addon.result(JSON.stringify(args), outcome, "interactive", 1700000000000, reason, answers ? JSON.stringify(answers) : null);
+  return { details: JSON.parse(r.details), text: r.text };
+};
+const full = { db: "pg", features: ["Auth", "Admin", "audit log"], name: "  order-processor  " };
+
+test("result: answered text has one line per question, in order", () => {
+  const { text } = build("answered", full);
+  assert.equal(
+    text,
+    [
+      "db: user selected: 1. PostgreSQL (value: pg)",
+      "features: user selected: 1. Auth, 3. Admin; user wrote: audit log",
+      "name: user wrote: order-processor",
+    ].join("\n"),
+  );
+});
+
+test("result: answered details follow the answer model", () => {
+  const { details } = build("answered", full);
+  assert.equal(details.status, "answered");
+  assert.equal(details.cancelled, false);
+  assert.equal(details.mode, "interactive");
+  assert.equal(details.answeredAt, 1700000000000);
+  assert.deepEqual(details.metadata, { source: "setup" });
+  assert.deepEqual(details.answers[0], { id: "db", value: "pg", label: "PostgreSQL", wasCustom: false, index: 1 });
+  assert.deepEqual(details.answers[1], {
+    id: "features",
+    value: "Auth, Admin, audit log",
+    label: "Auth, Admin, audit log",
+    wasCustom: true,
+    values: ["Auth", "Admin", "audit log"],
+    labels: ["Auth", "Admin", "audit log"],
+    indices: [1, 3],
+  });
+  assert.deepEqual(details.answers[2], { id: "name", value: "order-processor", label: "order-processor", wasCustom: true });
+  assert.equal(details.questions.length, 3);
+  assert.equal(details.questions[0].otherLabel, "Something else…", "every question with options offers Something else…");
+  assert.equal(details.questions[2].otherLabel, undefined);
+});
+
+test("result: an option answer may be given by label, value, loosely, or by number", () => {
+  for (const given of ["pg", "PostgreSQL", " postgresql ", "1"]) {
+    assert.equal(build("answered", { ...full, db: given }).details.answers[0].index, 1, given);
+  }
+});
+
+test("result: answered requires every question answered", () => {
+  assert.throws(() => build("answered", { db: "pg" }), (e) => e.code === "QT_ESTATE");
+});
+
+test("result: cancelled discards answers and tells the model to stop", () => {
+  const { details, text } = build("cancelled", full);
+  assert.equal(details.status, "cancelled");
+  assert.equal(details.cancelled, true);
+  assert.deepEqual(details.answers, []);
+  assert.match(text, /cancelled/);
+  assert.match(text, /end your turn and wait/);
+  assert.doesNotMatch(text, /best judgment/i);
+});
+
+test("result: declined tells the model to decide and state its assumptions; keeps given answers", () => {
+  let { details, text } = build("declined", null);
+  assert.equal(details.status, "declined");
+  assert.equal(details.cancelled, true);
+  assert.match(text, /declined.*Decide yourself, state the assumptions/s);
+  ({ details, text } = build("declined", { db: "SQLite" }));
+  assert.equal(details.answers.length, 1);
+  assert.match(text, /^db: user selected: 2\. SQLite\n/);
+  assert.match(text, /declined the others/);
+});
+
+test("result: interrupted and unavailable each get their own sentence", () => {
+  const i = build("interrupted", null);
+  assert.equal(i.details.status, "interrupted");
+  assert.match(i.text, /interrupted before the user answered/);
+  const u = build("unavailable", null, "no terminal");
+  assert.equal(u.details.status, "unavailable");
+  assert.match(u.text, /could not be shown.*\(no terminal\)$/s);
+});
+
+test("result: a note follows its answer", () => {
+  // Notes come from the UI; pre-supplied answers carry none.
+  const { text } = build("answered", full);
+  assert.doesNotMatch(text, /note:/);
+});
+
+test("result: typed text with newlines stays one indented entry", () => {
+  const { text } = build("answered", { ...full, name: "line one\nline two" });
+  assert.match(text, /name: user wrote: line one\n  line two$/);
+});
+
+test("result: the model's text is capped at 100,000 bytes with a visible mark", () => {
+  // 190 options of 500 bytes, all ticked, plus a typed answer: the lines exceed the cap.
+  const options = Array.from({ length: 190 }, (_, i) => `${String(i).padStart(3, "0")}${"é".repeat(248)}`);
+  const big = { questions: [{ id: "many", prompt: "p", multiSelect: true, options }, { id: "text", prompt: "q" }] };
+  const answers = { many: options.map((_, i) => `${i + 1}`), text: "x".repeat(10000) };
+  const r = addon.result(JSON.stringify(big), "answered", "print", 0, null, JSON.stringify(answers));
+  assert.ok(Buffer.byteLength(r.text) <= 100000, `${Buffer.byteLength(r.text)} bytes`);
+  assert.match(r.text, /\n\[result truncated: \d+ more bytes\]$/);
+  assert.ok(!r.text.includes("\ufffd"), "cut on a character boundary");
+});
