@@ -84,12 +84,16 @@ export class QuestionView implements Component, Focusable {
   private safeFrame: string[] = [];
   private lastWidth = -1;
 
-  constructor(
-    private readonly engine: NativeEngine,
-    private readonly theme: Theme,
-    private readonly requestRender: () => void,
-    private readonly finish: (outcome: Outcome) => void,
-  ) {
+  private readonly engine: NativeEngine;
+  private readonly theme: Theme;
+  private readonly requestRender: () => void;
+  private readonly finish: (outcome: Outcome) => void;
+
+  constructor(engine: NativeEngine, theme: Theme, requestRender: () => void, finish: (outcome: Outcome) => void) {
+    this.engine = engine;
+    this.theme = theme;
+    this.requestRender = requestRender;
+    this.finish = finish;
     applyTheme(engine, theme);
   }
 

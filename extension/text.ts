@@ -47,3 +47,36 @@ export const ERRORS = {
     "The question tool must be the only tool call in its message, so the user is never asked while other tools run. Call the other tools first, then call question alone in a later message.",
   busy: "Another question is already open; this one waits until it is answered.",
 };
+
+export const PENDING = {
+  fileInstructions:
+    "Questions from the pi agent. Write each answer in its \"answer\" field: an option's label or value, your own words, or a list of them for a multiSelect question. Then run `pi -c` to continue.",
+  unreadable: (path: string) => `The pending-questions file ${path} is not valid JSON; fix it or remove it with /questions clear.`,
+  flagNotJson:
+    "The --answers flag must be JSON: an object by question id ({\"db\": \"PostgreSQL\"}) or a list in question order ([\"PostgreSQL\", \"orders\"]).",
+  reason: (path: string, example: string) =>
+    `No terminal is attached, so the questions were saved to ${path}. The user answers by writing the "answer" fields there and running \`pi -c\`, or by running \`pi -c --answers '${example}'\`. End your turn now and tell the user how to answer; when they continue, call question again with exactly the same questions and their answers will be picked up.`,
+  stderr: (path: string, example: string) =>
+    `pi-question: questions are waiting for you in ${path}.\n  Answer them there (the "answer" fields) and run: pi -c\n  or run: pi -c --answers '${example}'\n`,
+  incomplete: (path: string, missing: string[]) => `Some questions in ${path} still have no answer: ${missing.join(", ")}.`,
+};
+
+export const DIALOG = {
+  title: (n: number, total: number, label: string, prompt: string) => `(${n}/${total}) ${label}: ${prompt}`,
+  somethingElse: "Something else…",
+  placeholder: "Type your answer",
+  ticked: "[x]",
+  unticked: "[ ]",
+  done: "Done",
+  reviewTitle: "Submit these answers?",
+};
+
+export const COMMANDS = {
+  description: "Show the questions waiting for answers (and those asked in this session); `/questions clear` removes them",
+  flagDescription: "Answers for pending questions, as JSON: {\"id\": \"answer\"} or a list in question order",
+  cleared: (path: string) => `Removed ${path}.`,
+  nonePending: (path: string) => `No questions are waiting (${path} is empty or absent).`,
+  pendingHeader: (path: string, at: string) => `Waiting in ${path} (asked ${at}):`,
+  unanswered: "(no answer yet)",
+  historyHeader: "Asked in this session:",
+};

@@ -2,10 +2,12 @@
 // accepted shape normalized and validated by the C core) and execute, which picks the way to
 // ask for the mode pi runs in and returns the one answer model the C core builds.
 import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { askWithDialogs } from "./dialogs.ts";
 import { askInTui } from "./interactive.ts";
+import { ANSWERS_FLAG, answerWithoutTerminal } from "./headless.ts";
 import type { NativeAddon, Outcome } from "./native.ts";
 import { renderQuestionCall, renderQuestionResult } from "./render.ts";
-import { type QuestionArgs, type QuestionDetails, QuestionParams } from "./schema.ts";
+import { type NormalizedQuestion, type QuestionArgs, type QuestionDetails, QuestionParams } from "./schema.ts";
 import { ERRORS, PROMPT_GUIDELINES, PROMPT_SNIPPET, TOOL_DESCRIPTION, TOOL_LABEL } from "./text.ts";
 
 export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
@@ -49,13 +51,37 @@ function createQueue() {
   };
 }
 
-function allPresupplied(canonical: { questions: Array<{ id: string }>; answers?: Record<string, unknown> }): boolean {
+function allPresupplied(canonical: { questions: Array<{ id: string }>; answers?: object }): boolean {
   const answers = canonical.answers;
   return !!answers && canonical.questions.every((q) => Object.prototype.hasOwnProperty.call(answers, q.id));
 }
 
-export function registerQuestionTool(pi: ExtensionAPI, native: NativeAddon): void {
+/** Asks in the way the mode allows: pi's TUI, pi's dialogs (RPC), or the pending file. */
+async function ask(
+  native: NativeAddon,
+  pi: ExtensionAPI,
+  json: string,
+  questions: NormalizedQuestion[],
+  ctx: ExtensionContext,
+  signal: AbortSignal | undefined,
+): Promise<QuestionResult> {
+  if (ctx.hasUI) {
+    const engine = native.createEngine(json);
+    const outcome: Outcome | undefined = await askInTui(engine, ctx, signal);
+    if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now()));
+    // No custom components here (RPC mode): the same questions through pi's dialogs.
+    const asked = await askWithDialogs(native, questions, ctx, signal);
+    return toToolResult(
+      native.result(json, asked.outcome, "rpc", Date.now(), null, asked.answers ? JSON.stringify(asked.answers) : null),
+    );
+  }
+  return answerWithoutTerminal(native, json, questions, ctx.cwd, pi.getFlag(ANSWERS_FLAG));
+}
+
+/** Registers the tool; returns the questions asked through it, newest last (for /questions). */
+export function registerQuestionTool(pi: ExtensionAPI, native: NativeAddon): { history: QuestionDetails[] } {
   const enqueue = createQueue();
+  const history: QuestionDetails[] = [];
 
   pi.registerTool({
     name: "question",
@@ -75,18 +101,13 @@ export function registerQuestionTool(pi: ExtensionAPI, native: NativeAddon): voi
 
     async execute(toolCallId, params, signal, _onUpdate, ctx): Promise<QuestionResult> {
       const json = JSON.stringify(params);
-      const canonical = JSON.parse(native.normalize(json)) as QuestionArgs & { questions: Array<{ id: string }> };
+      const canonical = JSON.parse(native.normalize(json)) as QuestionArgs & { questions: NormalizedQuestion[] };
       if (!isOnlyToolCall(ctx, toolCallId)) throw new Error(ERRORS.notAlone);
       if (allPresupplied(canonical)) return toToolResult(native.result(json, "answered", "presupplied", Date.now()));
       return enqueue(async () => {
-        if (ctx.hasUI) {
-          const engine = native.createEngine(json);
-          const outcome: Outcome | undefined = await askInTui(engine, ctx, signal);
-          if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now()));
-        }
-        return toToolResult(
-          native.result(json, "unavailable", ctx.hasUI ? "rpc" : "print", Date.now(), "no interactive terminal UI in this mode"),
-        );
+        const result = await ask(native, pi, json, canonical.questions, ctx, signal);
+        history.push(result.details);
+        return result;
       });
     },
 
@@ -108,4 +129,5 @@ export function registerQuestionTool(pi: ExtensionAPI, native: NativeAddon): voi
       );
     },
   });
+  return { history };
 }

@@ -24,8 +24,7 @@ static const char *const OUTCOME_SENTENCE[] = {
         "The question was interrupted before the user answered (the run was aborted). Nothing was answered; do not "
         "assume an answer.",
     [QT_UNAVAILABLE] =
-        "The question could not be shown to the user, so nothing was answered. Do not assume an answer; ask the user "
-        "in plain text instead.",
+        "The question could not be shown to the user, so nothing was answered. Do not assume an answer.",
 };
 static const char TRUNCATION_MARK[] = "\n[result truncated: %zu more bytes]";
 static const char *const OUTCOME_NAME[] = {"answered", "declined", "cancelled", "interrupted", "unavailable"};
@@ -183,9 +182,8 @@ static char *result_text(const qt_request *req, const qt_answer *answers, qt_out
     else
       qt_buf_puts(&b, OUTCOME_SENTENCE[outcome]);
     if (reason && *reason) {
-      qt_buf_puts(&b, " (");
+      qt_buf_putc(&b, ' ');
       qt_buf_puts(&b, reason);
-      qt_buf_putc(&b, ')');
     }
   } else if (b.len && b.data[b.len - 1] == '\n') {
     b.len--;

@@ -87,9 +87,9 @@ test("result: interrupted and unavailable each get their own sentence", () => {
   const i = build("interrupted", null);
   assert.equal(i.details.status, "interrupted");
   assert.match(i.text, /interrupted before the user answered/);
-  const u = build("unavailable", null, "no terminal");
+  const u = build("unavailable", null, "Ask in plain text.");
   assert.equal(u.details.status, "unavailable");
-  assert.match(u.text, /could not be shown.*\(no terminal\)$/s);
+  assert.match(u.text, /could not be shown.* Ask in plain text\.$/s);
 });
 
 test("result: a note follows its answer", () => {

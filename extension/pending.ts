@@ -1,0 +1,132 @@
+// pending.ts — answering without a terminal (CI, cron, pipes): the questions go to a pending
+// file a person edits (or answers come through the --answers flag), and the next call with the
+// same questions picks the answers up. The file is written atomically (temporary file, then
+// rename) and never loses answers a person already wrote in it.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import type { NormalizedQuestion } from "./schema.ts";
+import { PENDING } from "./text.ts";
+
+export const PENDING_FILE = join(".pi", "pending-questions.json");
+
+export interface PendingQuestion {
+  id: string;
+  prompt: string;
+  options?: string[];
+  multiSelect?: boolean;
+  /** What the person writes: an option's label or value, their own words, or (multiSelect) a list. */
+  answer: string | string[] | null;
+}
+
+export interface PendingSet {
+  key: string;
+  askedAt: string;
+  questions: PendingQuestion[];
+}
+
+export interface PendingFile {
+  instructions: string;
+  pending: PendingSet[];
+}
+
+/** A stable key for "the same questions": ids, prompts and option values. */
+export function questionsKey(questions: NormalizedQuestion[]): string {
+  const essence = questions.map((q) => [q.id, q.prompt, (q.options ?? []).map((o) => o.value), !!q.multiSelect]);
+  return createHash("sha256").update(JSON.stringify(essence)).digest("hex").slice(0, 16);
+}
+
+export function pendingPath(cwd: string, file = PENDING_FILE): string {
+  return join(cwd, file);
+}
+
+/** Reads the pending file; a missing file is empty, an unreadable one is reported, not lost. */
+export function readPending(path: string): { file: PendingFile; error?: string } {
+  const empty: PendingFile = { instructions: PENDING.fileInstructions, pending: [] };
+  if (!existsSync(path)) return { file: empty };
+  try {
+    const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<PendingFile>;
+    if (!parsed || !Array.isArray(parsed.pending)) return { file: empty, error: PENDING.unreadable(path) };
+    return { file: { instructions: PENDING.fileInstructions, pending: parsed.pending } };
+  } catch {
+    return { file: empty, error: PENDING.unreadable(path) };
+  }
+}
+
+export function writePending(path: string, file: PendingFile): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(tmp, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+function hasAnswer(q: PendingQuestion): boolean {
+  if (q.answer === null || q.answer === undefined) return false;
+  if (Array.isArray(q.answer)) return q.answer.some((a) => typeof a === "string" && a.trim() !== "");
+  return typeof q.answer === "string" && q.answer.trim() !== "";
+}
+
+/** The answers a person wrote for this set, as `{ id: answer }`, once every question has one. */
+export function completeAnswers(set: PendingSet): Record<string, string | string[]> | undefined {
+  if (!set.questions.every(hasAnswer)) return undefined;
+  const out: Record<string, string | string[]> = Object.create(null);
+  for (const q of set.questions) out[q.id] = q.answer as string | string[];
+  return out;
+}
+
+/** Turns the --answers flag into `{ id: answer }`: an object by id, or a list in question order. */
+export function answersFromFlag(raw: unknown, questions: NormalizedQuestion[]): Record<string, unknown> | string | undefined {
+  if (typeof raw !== "string" || raw.trim() === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return PENDING.flagNotJson;
+  }
+  if (Array.isArray(parsed)) {
+    const out: Record<string, unknown> = Object.create(null);
+    questions.forEach((q, i) => {
+      if (i < parsed.length && parsed[i] !== null) out[q.id] = parsed[i];
+    });
+    return out;
+  }
+  if (parsed && typeof parsed === "object") return parsed as Record<string, unknown>;
+  return PENDING.flagNotJson;
+}
+
+/** Adds (or refreshes) the set for these questions, keeping every answer already written. */
+export function rememberPending(path: string, questions: NormalizedQuestion[]): { file: PendingFile; set: PendingSet } {
+  const { file } = readPending(path);
+  const key = questionsKey(questions);
+  let set = file.pending.find((s) => s.key === key);
+  if (!set) {
+    set = {
+      key,
+      askedAt: new Date().toISOString(),
+      questions: questions.map((q) => ({
+        id: q.id,
+        prompt: q.prompt,
+        ...(q.options ? { options: q.options.map((o) => o.label) } : {}),
+        ...(q.multiSelect ? { multiSelect: true } : {}),
+        answer: null,
+      })),
+    };
+    file.pending.push(set);
+  }
+  writePending(path, file);
+  return { file, set };
+}
+
+/** Removes one answered set; removes the file when nothing is left. */
+export function forgetPending(path: string, key: string): void {
+  const { file, error } = readPending(path);
+  if (error) return;
+  file.pending = file.pending.filter((s) => s.key !== key);
+  if (file.pending.length === 0) rmSync(path, { force: true });
+  else writePending(path, file);
+}
+
+export function displayPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel.startsWith("..") ? path : rel;
+}

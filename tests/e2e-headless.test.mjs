@@ -1,0 +1,124 @@
+// e2e-headless.test.mjs — `pi -p` with no terminal at all (own session, stdin from /dev/null):
+// the pending-questions file appears, and answering through the file or through --answers
+// completes the next run that asks the same questions.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { startMockModel } from "./helpers/mock-model.mjs";
+import { makeHome, runPrint } from "./helpers/pi.mjs";
+
+const ARGS = {
+  questions: [
+    { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite" }] },
+    { id: "features", prompt: "Which features?", multiSelect: true, options: ["Auth", "API", "Admin"] },
+    { id: "name", prompt: "Service name?" },
+  ],
+};
+
+async function askOnce(home, work, extraArgs = []) {
+  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: ARGS }] }, { text: "noted" }]);
+  // The mock's port changes per run: rewrite models.json for this run.
+  const models = join(home, ".pi", "agent", "models.json");
+  const config = JSON.parse(readFileSync(models, "utf8"));
+  config.providers.mock.baseUrl = `http://127.0.0.1:${model.port}/v1`;
+  writeFileSync(models, JSON.stringify(config));
+  try {
+    const run = await runPrint(home, work, "ask", extraArgs);
+    await model.waitForRequests(1);
+    return { run, model };
+  } finally {
+    await model.close();
+  }
+}
+
+test("headless: questions go to .pi/pending-questions.json and the run ends with instructions", async () => {
+  const { home, work, cleanup } = makeHome(0);
+  try {
+    const { run, model } = await askOnce(home, work);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(model.requests.length, 1, "the turn ends after the question (terminate)");
+    const file = JSON.parse(readFileSync(join(work, ".pi", "pending-questions.json"), "utf8"));
+    assert.equal(file.pending.length, 1);
+    assert.deepEqual(
+      file.pending[0].questions.map((q) => [q.id, q.answer, q.options]),
+      [
+        ["db", null, ["PostgreSQL", "SQLite"]],
+        ["features", null, ["Auth", "API", "Admin"]],
+        ["name", null, undefined],
+      ],
+    );
+    assert.match(run.stderr, /questions are waiting for you in \.pi\/pending-questions\.json/);
+    assert.match(run.stderr, /pi -c --answers '\{"db":"PostgreSQL"/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("headless: answers written in the file complete the next run, and the file is cleared", async () => {
+  const { home, work, cleanup } = makeHome(0);
+  try {
+    await askOnce(home, work);
+    const path = join(work, ".pi", "pending-questions.json");
+    const file = JSON.parse(readFileSync(path, "utf8"));
+    const answers = { db: "SQLite", features: ["Auth", "Admin", "audit log"], name: "orders" };
+    for (const q of file.pending[0].questions) q.answer = answers[q.id];
+    writeFileSync(path, JSON.stringify(file, null, 2));
+    const { run, model } = await askOnce(home, work);
+    assert.equal(run.code, 0, run.stderr);
+    await model.waitForRequests(2);
+    assert.equal(
+      model.toolMessages(1)[0].content,
+      "db: user selected: 2. SQLite (value: lite)\nfeatures: user selected: 1. Auth, 3. Admin; user wrote: audit log\nname: user wrote: orders",
+    );
+    assert.equal(existsSync(path), false, "answered questions are removed from the pending file");
+  } finally {
+    cleanup();
+  }
+});
+
+test("headless: a partly answered file keeps the person's answers and asks for the rest", async () => {
+  const { home, work, cleanup } = makeHome(0);
+  try {
+    await askOnce(home, work);
+    const path = join(work, ".pi", "pending-questions.json");
+    const file = JSON.parse(readFileSync(path, "utf8"));
+    file.pending[0].questions[0].answer = "pg";
+    writeFileSync(path, JSON.stringify(file));
+    const { run } = await askOnce(home, work);
+    assert.match(run.stderr, /still have no answer: features, name/);
+    const again = JSON.parse(readFileSync(path, "utf8"));
+    assert.equal(again.pending.length, 1);
+    assert.equal(again.pending[0].questions[0].answer, "pg", "the written answer survives");
+  } finally {
+    cleanup();
+  }
+});
+
+test("headless: --answers on the command line completes the run", async () => {
+  const { home, work, cleanup } = makeHome(0);
+  try {
+    await askOnce(home, work);
+    const { run, model } = await askOnce(home, work, ["--answers", JSON.stringify({ db: "pg", features: ["API"], name: "svc" })]);
+    assert.equal(run.code, 0, run.stderr);
+    await model.waitForRequests(2);
+    assert.equal(
+      model.toolMessages(1)[0].content,
+      "db: user selected: 1. PostgreSQL (value: pg)\nfeatures: user selected: 2. API\nname: user wrote: svc",
+    );
+    assert.equal(existsSync(join(work, ".pi", "pending-questions.json")), false);
+  } finally {
+    cleanup();
+  }
+});
+
+test("headless: --answers as a list in question order works too", async () => {
+  const { home, work, cleanup } = makeHome(0);
+  try {
+    const { model } = await askOnce(home, work, ["--answers", JSON.stringify(["SQLite", ["Auth"], "x"])]);
+    await model.waitForRequests(2);
+    assert.match(model.toolMessages(1)[0].content, /^db: user selected: 2\. SQLite/);
+  } finally {
+    cleanup();
+  }
+});
