@@ -23,7 +23,14 @@
         "native/strings.c",
         "native/request.c",
         "native/answers.c",
-        "native/result.c"
+        "native/result.c",
+        "native/width.c",
+        "native/sanitize.c",
+        "native/keys.c",
+        "native/editor.c",
+        "native/engine.c",
+        "native/render.c",
+        "native/tty.c"
       ],
       "include_dirs": ["<!@(pkg-config --cflags-only-I libcjson | sed -e 's/-I//g')"],
       "direct_dependent_settings": {

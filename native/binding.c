@@ -10,16 +10,21 @@
  *   result(json, outcome, mode, at, reason?, answersJson?) -> { details: string, text }
  *   createEngine(json) -> Engine             see the Engine methods below
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
- *   decodeKeys(chunks[]) -> [{ name, text?, paste?, repeat? }], parseKeyId(id) -> { key, mods } | null */
+ *   decodeKeys(chunks[]) -> [{ name, text?, paste?, repeat? }], parseKeyId(id) -> { key, mods } | null
+ *   ttyAvailable(path) -> boolean
+ *   runTty(json, { path, color, mode }) -> { done: Promise<{ details, text }>, stop() }
+ *                                            the question on a terminal, on a worker thread */
 #include <node_api.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "qt.h"
 #include "qt_engine.h"
 #include "qt_keys.h"
 #include "qt_text.h"
+#include "qt_tty.h"
 
 /* ---- error plumbing ----------------------------------------------------------------------- */
 static void throw_coded(napi_env env, const char *code, const char *msg, bool range) {
@@ -701,6 +706,169 @@ static napi_value js_parse_key_id(napi_env env, napi_callback_info info) {
   return v;
 }
 
+
+/* ---- the question on a terminal (worker thread) -------------------------------------------- */
+typedef struct tty_job {
+  qt_request *req;
+  qt_engine *engine;
+  qt_tty *tty;
+  char mode[32];
+  qt_status status;      /* of qt_tty_run */
+  napi_async_work work;
+  napi_deferred deferred;
+  bool finished;         /* the promise was settled; stop() does nothing afterwards */
+  int refs;              /* the job is freed when both the work and the JS handle let go */
+} tty_job;
+
+static void tty_job_release(tty_job *job) {
+  if (--job->refs > 0) return;
+  qt_tty_close(job->tty);
+  qt_engine_destroy(job->engine);
+  qt_request_free(job->req);
+  free(job);
+}
+
+static void tty_execute(napi_env env, void *data) {
+  (void)env;
+  tty_job *job = data;
+  job->status = qt_tty_run(job->tty, job->engine);
+}
+
+static void tty_complete(napi_env env, napi_status status, void *data) {
+  tty_job *job = data;
+  job->finished = true;
+  napi_value value = NULL;
+  if (status == napi_ok && job->status == QT_OK) {
+    qt_outcome outcome = qt_engine_done(job->engine) ? qt_engine_outcome(job->engine) : QT_INTERRUPTED;
+    char *details = NULL, *text = NULL;
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    int64_t at = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+    qt_status st = qt_result_build(job->req, qt_engine_answers(job->engine), outcome, job->mode, at, NULL, &details,
+                                   &text);
+    if (!st && napi_create_object(env, &value) == napi_ok &&
+        set_prop(env, value, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
+        set_prop(env, value, "text", make_string(env, text, NAPI_AUTO_LENGTH))) {
+      napi_resolve_deferred(env, job->deferred, value);
+    } else {
+      napi_value msg, err;
+      napi_create_string_utf8(env, "pi-question: could not build the result", NAPI_AUTO_LENGTH, &msg);
+      napi_create_error(env, NULL, msg, &err);
+      napi_reject_deferred(env, job->deferred, err);
+    }
+    free(details);
+    free(text);
+  } else {
+    napi_value msg, err, code;
+    napi_create_string_utf8(env, "pi-question: the terminal could not be used", NAPI_AUTO_LENGTH, &msg);
+    napi_create_string_utf8(env, qt_status_code(job->status ? job->status : QT_ERR_STATE), NAPI_AUTO_LENGTH, &code);
+    napi_create_error(env, code, msg, &err);
+    napi_reject_deferred(env, job->deferred, err);
+  }
+  napi_delete_async_work(env, job->work);
+  tty_job_release(job);
+}
+
+static void tty_handle_free(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  tty_job_release(data);
+}
+
+static napi_value js_tty_stop(napi_env env, napi_callback_info info) {
+  size_t argc = 0;
+  void *data = NULL;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, NULL, NULL, &data));
+  tty_job *job = data;
+  if (job && !job->finished) qt_tty_stop(job->tty);
+  return NULL;
+}
+
+static napi_value js_tty_available(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  char *path = get_string(env, argv[0], NULL, "the terminal path");
+  if (!path) return NULL;
+  qt_tty *t = NULL;
+  bool ok = qt_tty_open(path, &t) == QT_OK;
+  qt_tty_close(t);
+  free(path);
+  napi_value v;
+  NAPI_CALL(env, napi_get_boolean(env, ok, &v));
+  return v;
+}
+
+static char *get_named_string(napi_env env, napi_value obj, const char *key) {
+  bool has = false;
+  napi_value v;
+  if (napi_has_named_property(env, obj, key, &has) != napi_ok || !has) return NULL;
+  if (napi_get_named_property(env, obj, key, &v) != napi_ok || is_nullish(env, v)) return NULL;
+  return get_string(env, v, NULL, key);
+}
+
+static napi_value js_run_tty(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 2, argv, self);
+  (void)self;
+  napi_valuetype t;
+  NAPI_CALL(env, napi_typeof(env, argv[1], &t));
+  if (t != napi_object) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: runTty takes (json, { path, color, mode })");
+    return NULL;
+  }
+  char *path = get_named_string(env, argv[1], "path");
+  char *mode = get_named_string(env, argv[1], "mode");
+  bool pending = false;
+  napi_is_exception_pending(env, &pending);
+  bool color = true;
+  napi_value cv;
+  bool has_color = false;
+  if (!pending && napi_has_named_property(env, argv[1], "color", &has_color) == napi_ok && has_color &&
+      napi_get_named_property(env, argv[1], "color", &cv) == napi_ok)
+    napi_get_value_bool(env, cv, &color);
+  tty_job *job = pending ? NULL : calloc(1, sizeof *job);
+  napi_value out = NULL;
+  if (!job) {
+    if (!pending) throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
+    goto done;
+  }
+  snprintf(job->mode, sizeof job->mode, "%s", mode ? mode : "tty");
+  job->refs = 1;
+  if (!(job->req = parse_request_arg(env, argv[0]))) goto fail;
+  qt_status st = qt_engine_create(job->req, &job->engine);
+  if (!st) st = qt_tty_open(path ? path : "/dev/tty", &job->tty);
+  if (st) {
+    throw_status(env, st, NULL);
+    goto fail;
+  }
+  qt_tty_set_color(job->tty, color);
+  napi_value promise, name, stop;
+  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok ||
+      napi_create_string_utf8(env, "pi-question-tty", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+      napi_create_async_work(env, NULL, name, tty_execute, tty_complete, job, &job->work) != napi_ok ||
+      napi_create_object(env, &out) != napi_ok ||
+      napi_create_function(env, "stop", NAPI_AUTO_LENGTH, js_tty_stop, job, &stop) != napi_ok ||
+      napi_set_named_property(env, out, "stop", stop) != napi_ok ||
+      napi_set_named_property(env, out, "done", promise) != napi_ok ||
+      napi_add_finalizer(env, out, job, tty_handle_free, NULL, NULL) != napi_ok) {
+    throw_coded(env, "QT_ENAPI", "pi-question: could not start the terminal question", false);
+    out = NULL;
+    goto fail;
+  }
+  job->refs = 2; /* the async work and the JS handle */
+  if (napi_queue_async_work(env, job->work) != napi_ok) {
+    job->refs = 1;
+    throw_coded(env, "QT_ENAPI", "pi-question: could not queue the terminal question", false);
+    out = NULL;
+  }
+  goto done;
+fail:
+  if (job) tty_job_release(job);
+done:
+  free(path);
+  free(mode);
+  return out;
+}
+
 /* ---- module ---------------------------------------------------------------------------------- */
 static napi_value limits_object(napi_env env) {
   static const struct {
@@ -737,6 +905,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"sanitize", NULL, js_sanitize, NULL, NULL, NULL, napi_enumerable, NULL},
       {"decodeKeys", NULL, js_decode_keys, NULL, NULL, NULL, napi_enumerable, NULL},
       {"parseKeyId", NULL, js_parse_key_id, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"ttyAvailable", NULL, js_tty_available, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"runTty", NULL, js_run_tty, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   NAPI_CALL(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props));
   napi_value limits = limits_object(env);

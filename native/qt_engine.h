@@ -25,6 +25,7 @@ typedef enum qt_style {
   QT_STYLE_TITLE,       /* the prompt / header */
   QT_STYLE_BORDER,      /* horizontal rules */
   QT_STYLE_SELECTED,    /* text of the highlighted row */
+  QT_STYLE_CURSOR,      /* the character under the text cursor (pi: reverse video, "\x1b[7m" … "\x1b[27m") */
   QT_STYLE_COUNT
 } qt_style;
 
@@ -39,7 +40,7 @@ typedef enum qt_action {
   QT_ACT_NEXT,          /* next question: tab, right */
   QT_ACT_PREV,          /* previous question: shift+tab, left */
   QT_ACT_TOGGLE,        /* multi-select toggle: space */
-  QT_ACT_DECLINE,       /* let the agent decide: ctrl+d */
+  QT_ACT_DECLINE,       /* let the agent decide: ctrl+d (in a text field only while it is empty) */
   QT_ACT_NOTE,          /* attach a note: ctrl+n */
   QT_ACT_FILTER,        /* filter the options: / */
   QT_ACT_CURSOR_LEFT,   /* tui.editor.cursorLeft: left, ctrl+b */
@@ -49,7 +50,7 @@ typedef enum qt_action {
   QT_ACT_LINE_START,    /* tui.editor.cursorLineStart: home, ctrl+a */
   QT_ACT_LINE_END,      /* tui.editor.cursorLineEnd: end, ctrl+e */
   QT_ACT_DELETE_BACK,   /* tui.editor.deleteCharBackward: backspace */
-  QT_ACT_DELETE_FORWARD,/* tui.editor.deleteCharForward: delete, ctrl+d (only when text follows) */
+  QT_ACT_DELETE_FORWARD,/* tui.editor.deleteCharForward: delete, ctrl+d (while the field has text) */
   QT_ACT_DELETE_WORD_BACK,    /* tui.editor.deleteWordBackward: ctrl+w, alt+backspace */
   QT_ACT_DELETE_WORD_FORWARD, /* tui.editor.deleteWordForward: alt+d, alt+delete */
   QT_ACT_DELETE_TO_START,     /* tui.editor.deleteToLineStart: ctrl+u */

@@ -1,0 +1,257 @@
+/* editor.c — the line editor of typed answers, notes and filters (see editor.h): cleaning
+ * input on the way in, moving and deleting by grapheme cluster and by word. */
+#include <string.h>
+
+#include "editor.h"
+
+/* ---- character classes ------------------------------------------------------------------ */
+bool qt_editor_is_space(uint32_t cp) {
+  return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
+         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F ||
+         cp == 0x3000;
+}
+
+/* pi-tui's punctuation set for word movement. */
+static bool is_punct(uint32_t cp) { return cp < 0x80 && cp && strchr("(){}[]<>.,;:'\"!?+-=*/\\|&%^$#@~`", (int)cp); }
+
+/* Code points before which a grapheme boundary is certain when the code point before them is
+ * one of these too: no Extend, ZWJ, Prepend, Hangul jamo or regional indicator among them. */
+static bool is_simple(uint32_t cp) {
+  return (cp >= 0x20 && cp < 0x7F) || cp == '\n' || cp == '\t' || (cp >= 0x3040 && cp <= 0x3098) ||
+         (cp >= 0x309B && cp <= 0x30FF) || (cp >= 0x4E00 && cp <= 0x9FFF);
+}
+
+/* Start of the code point that ends at pos (pos > 0). */
+static size_t cp_start(const char *s, size_t pos) {
+  size_t p = pos - 1;
+  while (p > 0 && pos - p < 4 && ((unsigned char)s[p] & 0xC0) == 0x80) p--;
+  return p;
+}
+
+static uint32_t cp_at(const char *s, size_t len, size_t pos) {
+  size_t adv;
+  return qt_utf8_decode(s + pos, len - pos, &adv);
+}
+
+/* ---- grapheme stepping ------------------------------------------------------------------ */
+size_t qt_editor_grapheme_prev(const char *s, size_t len, size_t pos) {
+  if (pos == 0) return 0;
+  /* Walk back to a certain boundary (at most a few hundred bytes), then step forward. */
+  size_t restart = 0, q = pos;
+  while (q > 0 && pos - q < 512) {
+    size_t c = cp_start(s, q);
+    if (c == 0) {
+      restart = 0;
+      break;
+    }
+    size_t b = cp_start(s, c);
+    if (c < pos && is_simple(cp_at(s, len, c)) && is_simple(cp_at(s, len, b))) {
+      restart = c;
+      break;
+    }
+    q = c;
+  }
+  size_t b = restart;
+  for (;;) {
+    size_t n = qt_grapheme_next(s, len, b);
+    if (n <= b) n = b + 1; /* never loop on a broken segmenter */
+    if (n >= pos) return b;
+    b = n;
+  }
+}
+
+static size_t next_g(const qt_editor *ed, size_t pos) {
+  size_t n = qt_grapheme_next(ed->text.data, ed->text.len, pos);
+  return n > pos ? n : pos + 1;
+}
+
+static size_t prev_g(const qt_editor *ed, size_t pos) { return qt_editor_grapheme_prev(ed->text.data, ed->text.len, pos); }
+
+/* Class of the grapheme starting at pos: 0 white space, 1 punctuation, 2 word. */
+static int class_at(const qt_editor *ed, size_t pos) {
+  uint32_t cp = cp_at(ed->text.data, ed->text.len, pos);
+  return qt_editor_is_space(cp) ? 0 : is_punct(cp) ? 1 : 2;
+}
+
+static size_t word_left_of(const qt_editor *ed, size_t pos) {
+  while (pos > 0 && class_at(ed, prev_g(ed, pos)) == 0) pos = prev_g(ed, pos);
+  if (pos > 0) {
+    int cls = class_at(ed, prev_g(ed, pos));
+    while (pos > 0 && class_at(ed, prev_g(ed, pos)) == cls) pos = prev_g(ed, pos);
+  }
+  return pos;
+}
+
+static size_t word_right_of(const qt_editor *ed, size_t pos) {
+  size_t len = ed->text.len;
+  while (pos < len && class_at(ed, pos) == 0) pos = next_g(ed, pos);
+  if (pos < len) {
+    int cls = class_at(ed, pos);
+    while (pos < len && class_at(ed, pos) == cls) pos = next_g(ed, pos);
+  }
+  return pos;
+}
+
+/* Start and end of the logical line around pos (lines end at '\n'). */
+static size_t line_start(const qt_editor *ed, size_t pos) {
+  while (pos > 0 && ed->text.data[pos - 1] != '\n') pos--;
+  return pos;
+}
+
+static size_t line_end(const qt_editor *ed, size_t pos) {
+  while (pos < ed->text.len && ed->text.data[pos] != '\n') pos++;
+  return pos;
+}
+
+/* ---- life cycle --------------------------------------------------------------------------- */
+void qt_editor_init(qt_editor *ed, size_t limit, bool multiline) {
+  qt_buf_init(&ed->text);
+  ed->cursor = 0;
+  ed->limit = limit;
+  ed->multiline = multiline;
+}
+
+void qt_editor_free(qt_editor *ed) {
+  qt_buf_free(&ed->text);
+  ed->cursor = 0;
+}
+
+void qt_editor_clear(qt_editor *ed) {
+  qt_buf_reset(&ed->text);
+  ed->cursor = 0;
+}
+
+/* ---- inserting ---------------------------------------------------------------------------- */
+/* Appends the cleaned form of s[0..n) to out, stopping before `room` bytes are passed. */
+static bool clean_into(qt_buf *out, const char *s, size_t n, bool multiline, size_t room, bool *cut) {
+  size_t i = 0;
+  while (i < n) {
+    size_t adv;
+    uint32_t cp = qt_utf8_decode(s + i, n - i, &adv);
+    if (cp == '\r') {
+      if (i + 1 < n && s[i + 1] == '\n') adv = 2;
+      cp = '\n';
+    }
+    i += adv;
+    if (cp == '\n') {
+      if (!multiline) cp = ' ';
+    } else if (cp != '\t' && (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))) {
+      continue;
+    }
+    size_t need = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    if (out->len + need > room) {
+      *cut = true;
+      break;
+    }
+    if (!qt_buf_put_cp(out, cp)) return false;
+  }
+  return true;
+}
+
+qt_status qt_editor_insert(qt_editor *ed, const char *s, size_t n, bool *cut) {
+  bool was_cut = false;
+  if (cut) *cut = false;
+  if (!n) return QT_OK;
+  size_t room = ed->limit > ed->text.len ? ed->limit - ed->text.len : 0;
+  qt_buf clean;
+  qt_buf_init(&clean);
+  if (!clean_into(&clean, s, n, ed->multiline, room, &was_cut) || clean.failed) {
+    qt_buf_free(&clean);
+    return QT_ERR_NOMEM;
+  }
+  if (clean.len) {
+    if (!qt_buf_reserve(&ed->text, clean.len)) {
+      ed->text.failed = false; /* the text itself is intact: keep it usable */
+      qt_buf_free(&clean);
+      return QT_ERR_NOMEM;
+    }
+    char *d = ed->text.data;
+    memmove(d + ed->cursor + clean.len, d + ed->cursor, ed->text.len - ed->cursor);
+    memcpy(d + ed->cursor, clean.data, clean.len);
+    ed->text.len += clean.len;
+    d[ed->text.len] = '\0';
+    ed->cursor += clean.len;
+  }
+  qt_buf_free(&clean);
+  if (cut) *cut = was_cut;
+  return QT_OK;
+}
+
+qt_status qt_editor_set(qt_editor *ed, const char *s, size_t n) {
+  qt_editor fresh;
+  qt_editor_init(&fresh, ed->limit, ed->multiline);
+  qt_status st = qt_editor_insert(&fresh, s, n, NULL);
+  if (st) {
+    qt_editor_free(&fresh);
+    return st;
+  }
+  qt_editor_free(ed);
+  *ed = fresh;
+  return QT_OK;
+}
+
+/* ---- deleting ----------------------------------------------------------------------------- */
+static bool erase(qt_editor *ed, size_t from, size_t to) {
+  if (to <= from) return false;
+  char *d = ed->text.data;
+  memmove(d + from, d + to, ed->text.len - to);
+  ed->text.len -= to - from;
+  d[ed->text.len] = '\0';
+  ed->cursor = from;
+  return true;
+}
+
+bool qt_editor_delete_back(qt_editor *ed) { return ed->cursor > 0 && erase(ed, prev_g(ed, ed->cursor), ed->cursor); }
+
+bool qt_editor_delete_forward(qt_editor *ed) {
+  return ed->cursor < ed->text.len && erase(ed, ed->cursor, next_g(ed, ed->cursor));
+}
+
+bool qt_editor_delete_word_back(qt_editor *ed) { return erase(ed, word_left_of(ed, ed->cursor), ed->cursor); }
+
+bool qt_editor_delete_word_forward(qt_editor *ed) { return erase(ed, ed->cursor, word_right_of(ed, ed->cursor)); }
+
+bool qt_editor_delete_to_start(qt_editor *ed) { return erase(ed, line_start(ed, ed->cursor), ed->cursor); }
+
+bool qt_editor_delete_to_end(qt_editor *ed) {
+  size_t end = line_end(ed, ed->cursor);
+  if (end <= ed->cursor) return false;
+  size_t keep = ed->cursor;
+  erase(ed, ed->cursor, end);
+  ed->cursor = keep;
+  return true;
+}
+
+/* ---- moving ------------------------------------------------------------------------------- */
+static bool move_to(qt_editor *ed, size_t pos) {
+  if (pos == ed->cursor) return false;
+  ed->cursor = pos;
+  return true;
+}
+
+bool qt_editor_left(qt_editor *ed) { return ed->cursor > 0 && move_to(ed, prev_g(ed, ed->cursor)); }
+bool qt_editor_right(qt_editor *ed) { return ed->cursor < ed->text.len && move_to(ed, next_g(ed, ed->cursor)); }
+bool qt_editor_word_left(qt_editor *ed) { return move_to(ed, word_left_of(ed, ed->cursor)); }
+bool qt_editor_word_right(qt_editor *ed) { return move_to(ed, word_right_of(ed, ed->cursor)); }
+bool qt_editor_home(qt_editor *ed) { return move_to(ed, line_start(ed, ed->cursor)); }
+bool qt_editor_end(qt_editor *ed) { return move_to(ed, line_end(ed, ed->cursor)); }
+
+/* ---- reading ------------------------------------------------------------------------------ */
+void qt_editor_trimmed(const qt_editor *ed, size_t *start, size_t *len) {
+  const char *s = qt_editor_text(ed);
+  size_t a = 0, b = ed->text.len, adv;
+  while (a < b && qt_editor_is_space(qt_utf8_decode(s + a, b - a, &adv))) a += adv;
+  while (b > a) {
+    size_t c = cp_start(s, b);
+    if (c < a || !qt_editor_is_space(qt_utf8_decode(s + c, b - c, &adv))) break;
+    b = c;
+  }
+  *start = a;
+  *len = b - a;
+}
+
+bool qt_editor_blank(const qt_editor *ed) {
+  size_t start, len;
+  qt_editor_trimmed(ed, &start, &len);
+  return len == 0;
+}

@@ -1,0 +1,979 @@
+/* engine.c — the interaction engine's state machine (qt_engine.h): creation from a request,
+ * host configuration, and what every key does in every state. Frames are drawn by render.c.
+ *
+ * Key rules where the specification left a choice:
+ *  - ↑/↓ wrap around the list; PageUp/PageDown move by a window and stop at the ends;
+ *    Tab/Shift+Tab (and →/← on the list) wrap around the tabs in a multi-question call.
+ *  - Number keys act on the list as shown (the filtered list while a filter is applied):
+ *    1–9 pick (single-select) or toggle (multi-select) that row, 0 and the number shown on
+ *    "Something else…" open text entry.
+ *  - In a text editor, a key bound to an editing action edits (→, ← move the cursor; Tab
+ *    still switches questions). Ctrl+D deletes forward while there is text and declines on
+ *    an empty text, like a shell's end-of-file; the decline key never throws typed text away.
+ *  - Esc leaves text entry (the draft stays), clears an applied filter, closes the note
+ *    editor, and otherwise cancels — after "Discard N answers?" when answers were given in
+ *    a multi-question call, or "Discard what you typed?" when typed text is no answer yet.
+ *  - Multi-select ticks count at once; typed text counts once submitted with Enter (Enter on
+ *    the list submits a changed draft too). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+static char *dup_range(const char *s, size_t n) {
+  char *p = malloc(n + 1);
+  if (!p) return NULL;
+  if (n) memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+/* Sanitized copy of model text into *out (NULL stays NULL). */
+static qt_status sanitized(const char *in, unsigned flags, char **out) {
+  *out = NULL;
+  if (!in) return QT_OK;
+  qt_buf b;
+  qt_buf_init(&b);
+  qt_sanitize(&b, in, strlen(in), flags);
+  if (!b.data) qt_buf_reserve(&b, 0);
+  if (b.failed) {
+    qt_buf_free(&b);
+    return QT_ERR_NOMEM;
+  }
+  *out = qt_buf_take(&b);
+  return *out ? QT_OK : QT_ERR_NOMEM;
+}
+
+/* A sanitized one-line label shortened to `cols` columns with a trailing "…". */
+static char *shortened(const char *s, int cols) {
+  size_t len = strlen(s), pos = 0, cut = 0;
+  int w = 0;
+  bool fits = true;
+  while (pos < len) {
+    size_t next = qt_grapheme_next(s, len, pos);
+    if (next <= pos) next = pos + 1;
+    int gw = qt_grapheme_width(s + pos, next - pos);
+    if (w + gw > cols) {
+      fits = false;
+      break;
+    }
+    w += gw;
+    pos = next;
+    if (w <= cols - 1) cut = pos;
+  }
+  if (fits) return dup_range(s, len);
+  char *p = malloc(cut + sizeof "…");
+  if (!p) return NULL;
+  memcpy(p, s, cut);
+  memcpy(p + cut, "…", sizeof "…");
+  return p;
+}
+
+void qt_lines_init(qt_lines *l) { memset(l, 0, sizeof *l); }
+
+void qt_lines_free(qt_lines *l) {
+  qt_buf_free(&l->buf);
+  free(l->off);
+  free(l->width);
+  qt_lines_init(l);
+}
+
+static void touch(qt_engine *e) { e->revision++; }
+
+/* ---- the list of one question --------------------------------------------------------------- */
+size_t qt_list_rows(const qt_qstate *s) { return (s->filter_on ? s->shown_count : s->q->option_count) + 1; }
+
+size_t qt_list_option_at(const qt_qstate *s, size_t row) {
+  size_t n = s->filter_on ? s->shown_count : s->q->option_count;
+  if (row >= n) return SIZE_MAX;
+  return s->filter_on ? s->shown[row] : row;
+}
+
+/* Keeps the highlighted row inside the list and inside the window. */
+static void keep_visible(qt_qstate *s) {
+  size_t rows = qt_list_rows(s), win = QT_LIST_WINDOW;
+  if (s->highlight >= rows) s->highlight = rows - 1;
+  if (s->scroll > s->highlight) s->scroll = s->highlight;
+  if (s->highlight >= s->scroll + win) s->scroll = s->highlight - win + 1;
+  if (s->scroll + win > rows) s->scroll = rows > win ? rows - win : 0;
+}
+
+/* Simple case folding: ASCII, Latin-1, Greek and Cyrillic capitals. */
+static uint32_t fold_cp(uint32_t cp) {
+  if (cp >= 'A' && cp <= 'Z') return cp + 32;
+  if (cp < 0x80) return cp;
+  if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) return cp + 32;
+  if (cp >= 0x391 && cp <= 0x3A9) return cp + 32;
+  if (cp >= 0x410 && cp <= 0x42F) return cp + 32;
+  if (cp >= 0x400 && cp <= 0x40F) return cp + 80;
+  return cp;
+}
+
+static bool fold_into(qt_buf *out, const char *s) {
+  size_t len = strlen(s), i = 0, adv;
+  while (i < len) {
+    uint32_t cp = qt_utf8_decode(s + i, len - i, &adv);
+    i += adv;
+    if (!qt_buf_put_cp(out, fold_cp(cp))) return false;
+  }
+  return true;
+}
+
+/* Makes the folded search text of every option of s (once). */
+static qt_status ensure_folded(qt_qstate *s) {
+  for (size_t k = 0; k < s->q->option_count; k++) {
+    qt_opt_text *o = &s->opts[k];
+    if (o->folded) continue;
+    qt_buf b;
+    qt_buf_init(&b);
+    fold_into(&b, o->label);
+    if (o->description) {
+      qt_buf_putc(&b, '\n');
+      fold_into(&b, o->description);
+    }
+    if (!b.data) qt_buf_reserve(&b, 0);
+    if (b.failed || !(o->folded = qt_buf_take(&b))) {
+      qt_buf_free(&b);
+      return QT_ERR_NOMEM;
+    }
+  }
+  return QT_OK;
+}
+
+/* Re-applies the filter text to the options (O(options), on filter edits only). */
+static qt_status apply_filter(qt_qstate *s) {
+  if (qt_editor_len(&s->filter) == 0) {
+    size_t opt = qt_list_option_at(s, s->highlight);
+    s->filter_on = false;
+    s->highlight = opt == SIZE_MAX ? s->q->option_count : opt;
+    keep_visible(s);
+    return QT_OK;
+  }
+  if (!s->shown) {
+    s->shown = malloc((s->q->option_count ? s->q->option_count : 1) * sizeof *s->shown);
+    if (!s->shown) return QT_ERR_NOMEM;
+  }
+  qt_status st = ensure_folded(s);
+  if (st) return st;
+  qt_buf needle;
+  qt_buf_init(&needle);
+  fold_into(&needle, qt_editor_text(&s->filter));
+  if (needle.failed) {
+    qt_buf_free(&needle);
+    return QT_ERR_NOMEM;
+  }
+  s->shown_count = 0;
+  for (size_t k = 0; k < s->q->option_count; k++)
+    if (strstr(s->opts[k].folded, needle.data)) s->shown[s->shown_count++] = k;
+  qt_buf_free(&needle);
+  s->filter_on = true;
+  s->highlight = 0;
+  s->scroll = 0;
+  keep_visible(s);
+  return QT_OK;
+}
+
+static void clear_filter(qt_qstate *s) {
+  qt_editor_clear(&s->filter);
+  apply_filter(s); /* an empty filter allocates nothing */
+}
+
+/* ---- answers ------------------------------------------------------------------------------ */
+static size_t tick_count(const qt_qstate *s) {
+  size_t n = 0;
+  for (size_t k = 0; k < s->q->option_count; k++) n += s->ticked[k];
+  return n;
+}
+
+/* Copies the note editor into the answer's note (NULL when blank). */
+static qt_status sync_note(qt_engine *e, size_t qi) {
+  qt_qstate *s = &e->qs[qi];
+  qt_answer *a = &e->answers[qi];
+  size_t start, len;
+  qt_editor_trimmed(&s->note, &start, &len);
+  char *note = NULL;
+  if (len && !(note = dup_range(qt_editor_text(&s->note) + start, len))) return QT_ERR_NOMEM;
+  free(a->note);
+  a->note = note;
+  return QT_OK;
+}
+
+/* Replaces the answer of question qi (the note is kept). custom may be NULL. */
+static qt_status set_answer(qt_engine *e, size_t qi, const size_t *indices, size_t count, const char *custom,
+                            size_t custom_len) {
+  qt_answer *a = &e->answers[qi];
+  size_t *idx = NULL;
+  char *text = NULL;
+  if (count && !(idx = malloc(count * sizeof *idx))) return QT_ERR_NOMEM;
+  if (count) memcpy(idx, indices, count * sizeof *idx);
+  if (custom && !(text = dup_range(custom, custom_len))) {
+    free(idx);
+    return QT_ERR_NOMEM;
+  }
+  free(a->indices);
+  free(a->custom);
+  a->indices = idx;
+  a->index_count = count;
+  a->custom = text;
+  a->present = count > 0 || text != NULL;
+  return QT_OK;
+}
+
+/* Rebuilds a multi-select answer from its ticks and the given typed text. */
+static qt_status set_multi_answer(qt_engine *e, size_t qi, const char *custom, size_t custom_len) {
+  qt_qstate *s = &e->qs[qi];
+  size_t n = tick_count(s), *idx = NULL, j = 0;
+  if (n && !(idx = malloc(n * sizeof *idx))) return QT_ERR_NOMEM;
+  for (size_t k = 0; k < s->q->option_count; k++)
+    if (s->ticked[k]) idx[j++] = k + 1;
+  qt_status st = set_answer(e, qi, idx, n, custom, custom_len);
+  free(idx);
+  return st;
+}
+
+bool qt_draft_pending(const qt_engine *e, size_t qi) {
+  const qt_qstate *s = &e->qs[qi];
+  size_t start, len;
+  qt_editor_trimmed(&s->draft, &start, &len);
+  const char *committed = e->answers[qi].custom ? e->answers[qi].custom : "";
+  return strlen(committed) != len || memcmp(committed, qt_editor_text(&s->draft) + start, len) != 0;
+}
+
+static size_t count_given(const qt_engine *e) {
+  size_t n = 0;
+  for (size_t i = 0; i < e->req->question_count; i++) n += e->answers[i].present && e->qs[i].touched;
+  return n;
+}
+
+/* ---- messages ------------------------------------------------------------------------------- */
+bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s) {
+  for (const char *t = tmpl; *t; t++) {
+    if (t[0] == '{' && t[1] == 'n' && t[2] == '}') {
+      qt_buf_printf(out, "%zu", n);
+      t += 2;
+    } else if (t[0] == '{' && t[1] == 's' && t[2] == '}') {
+      qt_buf_puts(out, s ? s : "");
+      t += 2;
+    } else {
+      qt_buf_putc(out, *t);
+    }
+  }
+  return !out->failed;
+}
+
+/* Sets the one-shot message: template `id` with {n} and {s} filled in. */
+static void flash(qt_engine *e, qt_style style, qt_string_id id, size_t n, const char *s) {
+  qt_buf_reset(&e->flash);
+  e->flash_style = style;
+  if (!qt_format(&e->flash, qt_str(e, id), n, s)) qt_buf_reset(&e->flash); /* a lost message loses no data */
+}
+
+/* ---- the flow ------------------------------------------------------------------------------- */
+static void finish(qt_engine *e, qt_outcome outcome) {
+  for (size_t i = 0; i < e->req->question_count; i++) sync_note(e, i); /* best effort */
+  e->done = true;
+  e->outcome = outcome;
+  e->overlay = QT_OVERLAY_NONE;
+}
+
+/* Question qi got its answer: end a single question, else go on to the next unanswered. */
+static void question_done(qt_engine *e, size_t qi) {
+  e->qs[qi].touched = true;
+  if (!e->multi) {
+    finish(e, QT_ANSWERED);
+    return;
+  }
+  size_t n = e->req->question_count, next = qi + 1;
+  while (next < n && e->answers[next].present) next++;
+  e->current = next; /* n: the review step */
+}
+
+static void request_cancel(qt_engine *e) {
+  size_t given = e->multi ? count_given(e) : 0;
+  bool typed = false;
+  for (size_t i = 0; i < e->req->question_count && !typed; i++)
+    typed = !qt_editor_blank(&e->qs[i].draft) && qt_draft_pending(e, i);
+  if (given || typed) {
+    e->overlay = QT_OVERLAY_DISCARD;
+    e->overlay_n = given;
+    return;
+  }
+  finish(e, QT_CANCELLED);
+}
+
+static void submit_review(qt_engine *e) {
+  size_t n = e->req->question_count, first = n;
+  qt_buf missing;
+  qt_buf_init(&missing);
+  for (size_t i = 0; i < n; i++) {
+    if (e->answers[i].present) continue;
+    if (first == n) first = i;
+    if (missing.len) qt_buf_puts(&missing, ", ");
+    qt_buf_puts(&missing, e->qs[i].label);
+  }
+  if (first == n) {
+    qt_buf_free(&missing);
+    finish(e, QT_ANSWERED);
+    return;
+  }
+  flash(e, QT_STYLE_WARNING, QT_STR_WARN_MISSING, 0, missing.failed ? "" : missing.data);
+  qt_buf_free(&missing);
+  e->current = first;
+}
+
+/* Enter on a typed answer of question qi (or confirming a multi-select question whose draft
+ * changed). `confirmed`: the long-answer question was already answered yes. */
+static qt_status submit_typed(qt_engine *e, size_t qi, bool confirmed) {
+  qt_qstate *s = &e->qs[qi];
+  size_t start, len;
+  qt_editor_trimmed(&s->draft, &start, &len);
+  const char *text = qt_editor_text(&s->draft) + start;
+  if (!len) {
+    if (s->q->multi_select && tick_count(s)) {
+      qt_status st = set_multi_answer(e, qi, NULL, 0);
+      if (st) return st;
+      if (s->q->option_count) s->view = QT_VIEW_LIST;
+      question_done(e, qi);
+      return QT_OK;
+    }
+    flash(e, QT_STYLE_WARNING, QT_STR_WARN_EMPTY, 0, NULL);
+    if (s->q->option_count) s->highlight = qt_list_rows(s) - 1;
+    s->view = QT_VIEW_ENTRY;
+    return QT_OK;
+  }
+  size_t chars = qt_utf8_count(text, len);
+  if (chars > QT_SOFT_ANSWER_CHARS && !confirmed) {
+    e->overlay = QT_OVERLAY_LONG;
+    e->overlay_n = chars;
+    return QT_OK;
+  }
+  qt_status st = s->q->multi_select ? set_multi_answer(e, qi, text, len) : set_answer(e, qi, NULL, 0, text, len);
+  if (st) return st;
+  if (s->q->option_count) s->view = QT_VIEW_LIST;
+  question_done(e, qi);
+  return QT_OK;
+}
+
+static qt_status pick_option(qt_engine *e, size_t qi, size_t k) {
+  size_t idx = k + 1;
+  qt_status st = set_answer(e, qi, &idx, 1, NULL, 0);
+  if (st) return st;
+  question_done(e, qi);
+  return QT_OK;
+}
+
+static qt_status toggle_option(qt_engine *e, size_t qi, size_t k) {
+  qt_qstate *s = &e->qs[qi];
+  s->ticked[k] = !s->ticked[k];
+  s->touched = true;
+  const char *custom = e->answers[qi].custom;
+  qt_status st = set_multi_answer(e, qi, custom, custom ? strlen(custom) : 0);
+  if (st) s->ticked[k] = !s->ticked[k];
+  return st;
+}
+
+/* Enter on an option row of a multi-select question. */
+static qt_status confirm_multi(qt_engine *e, size_t qi) {
+  qt_qstate *s = &e->qs[qi];
+  if (qt_draft_pending(e, qi)) return submit_typed(e, qi, false);
+  if (tick_count(s) || e->answers[qi].custom) {
+    question_done(e, qi);
+    return QT_OK;
+  }
+  flash(e, QT_STYLE_WARNING, QT_STR_WARN_NOTHING_CHOSEN, 0, NULL);
+  return QT_OK;
+}
+
+static void open_entry(qt_qstate *s) {
+  s->view = QT_VIEW_ENTRY;
+  s->highlight = qt_list_rows(s) - 1;
+  s->draft.cursor = qt_editor_len(&s->draft);
+  keep_visible(s);
+}
+
+static void open_note(qt_qstate *s) {
+  if (s->view == QT_VIEW_NOTE) return;
+  s->note_return = s->view == QT_VIEW_FILTER ? QT_VIEW_LIST : s->view;
+  s->view = QT_VIEW_NOTE;
+  s->note.cursor = qt_editor_len(&s->note);
+}
+
+/* Next or previous tab, wrapping around (the review step is the last tab). */
+static void switch_question(qt_engine *e, int delta) {
+  size_t n = e->req->question_count + 1;
+  e->current = delta > 0 ? (e->current + 1) % n : (e->current + n - 1) % n;
+}
+
+/* ---- input: matching keys ------------------------------------------------------------------- */
+static bool matches(const qt_engine *e, qt_action a, const qt_key_event *ev) {
+  if (ev->kind != QT_EV_KEY) return false;
+  const qt_keyset *ks = &e->keys[a];
+  for (size_t i = 0; i < ks->count; i++)
+    if (ks->key[i] == ev->key && ks->mods[i] == ev->mods) return true;
+  return false;
+}
+
+static bool is_printable(const qt_key_event *ev) {
+  return ev->kind == QT_EV_KEY && ev->text && ev->text_len &&
+         !(ev->mods & (QT_MOD_CTRL | QT_MOD_ALT | QT_MOD_SUPER));
+}
+
+/* The digit of a plain number key, or -1. */
+static int digit_of(const qt_key_event *ev) {
+  if (ev->kind != QT_EV_KEY || (ev->mods & ~(unsigned)QT_MOD_SHIFT) || ev->key < '0' || ev->key > '9') return -1;
+  if (ev->text && !(ev->text_len == 1 && ev->text[0] == (char)ev->key)) return -1;
+  return (int)(ev->key - '0');
+}
+
+/* True when the event is the letter of string `id` ("y", "n"), in either case. */
+static bool is_letter(const qt_engine *e, const qt_key_event *ev, qt_string_id id) {
+  if (ev->kind != QT_EV_KEY || (ev->mods & ~(unsigned)QT_MOD_SHIFT)) return false;
+  const char *s = qt_str(e, id);
+  size_t adv;
+  uint32_t cp = qt_utf8_decode(s, strlen(s), &adv);
+  if (fold_cp(ev->key) == fold_cp(cp)) return true;
+  if (ev->text && ev->text_len) return fold_cp(qt_utf8_decode(ev->text, ev->text_len, &adv)) == fold_cp(cp);
+  return false;
+}
+
+/* Inserts typed or pasted text into an editor, warning when it was cut at the limit. */
+static qt_status insert_text(qt_engine *e, qt_editor *ed, const char *s, size_t n) {
+  bool cut = false;
+  qt_status st = qt_editor_insert(ed, s, n, &cut);
+  if (!st && cut) flash(e, QT_STYLE_WARNING, QT_STR_WARN_CUT, ed->limit, NULL);
+  return st;
+}
+
+/* Editing keys shared by every editor. *handled says whether the key was an editing key;
+ * deleting forward counts only while there is text (so Ctrl+D can decline on an empty one). */
+static bool edit_key(const qt_engine *e, qt_editor *ed, const qt_key_event *ev, bool *handled) {
+  static const qt_action acts[] = {QT_ACT_CURSOR_LEFT,      QT_ACT_CURSOR_RIGHT,        QT_ACT_WORD_LEFT,
+                                   QT_ACT_WORD_RIGHT,       QT_ACT_LINE_START,          QT_ACT_LINE_END,
+                                   QT_ACT_DELETE_BACK,      QT_ACT_DELETE_FORWARD,      QT_ACT_DELETE_WORD_BACK,
+                                   QT_ACT_DELETE_WORD_FORWARD, QT_ACT_DELETE_TO_START, QT_ACT_DELETE_TO_END};
+  *handled = false;
+  for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++) {
+    if (!matches(e, acts[i], ev)) continue;
+    if (acts[i] == QT_ACT_DELETE_FORWARD && qt_editor_len(ed) == 0) continue;
+    *handled = true;
+    switch (acts[i]) {
+      case QT_ACT_CURSOR_LEFT: return qt_editor_left(ed);
+      case QT_ACT_CURSOR_RIGHT: return qt_editor_right(ed);
+      case QT_ACT_WORD_LEFT: return qt_editor_word_left(ed);
+      case QT_ACT_WORD_RIGHT: return qt_editor_word_right(ed);
+      case QT_ACT_LINE_START: return qt_editor_home(ed);
+      case QT_ACT_LINE_END: return qt_editor_end(ed);
+      case QT_ACT_DELETE_BACK: return qt_editor_delete_back(ed);
+      case QT_ACT_DELETE_FORWARD: return qt_editor_delete_forward(ed);
+      case QT_ACT_DELETE_WORD_BACK: return qt_editor_delete_word_back(ed);
+      case QT_ACT_DELETE_WORD_FORWARD: return qt_editor_delete_word_forward(ed);
+      case QT_ACT_DELETE_TO_START: return qt_editor_delete_to_start(ed);
+      case QT_ACT_DELETE_TO_END: return qt_editor_delete_to_end(ed);
+      default: return false;
+    }
+  }
+  return false;
+}
+
+/* ↑ ↓ PageUp PageDown on the list; false when the key is none of them. */
+static bool move_key(const qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
+  size_t rows = qt_list_rows(s), h = s->highlight;
+  if (matches(e, QT_ACT_UP, ev))
+    h = h == 0 ? rows - 1 : h - 1;
+  else if (matches(e, QT_ACT_DOWN, ev))
+    h = h + 1 >= rows ? 0 : h + 1;
+  else if (matches(e, QT_ACT_PAGE_UP, ev))
+    h = h > QT_LIST_WINDOW ? h - QT_LIST_WINDOW : 0;
+  else if (matches(e, QT_ACT_PAGE_DOWN, ev))
+    h = h + QT_LIST_WINDOW < rows ? h + QT_LIST_WINDOW : rows - 1;
+  else
+    return false;
+  s->highlight = h;
+  keep_visible(s);
+  return true;
+}
+
+/* ---- input: one handler per state ----------------------------------------------------------- */
+static qt_status on_overlay(qt_engine *e, const qt_key_event *ev) {
+  bool yes = matches(e, QT_ACT_CONFIRM, ev) || is_letter(e, ev, QT_STR_KEY_YES);
+  bool no = matches(e, QT_ACT_CANCEL, ev) || is_letter(e, ev, QT_STR_KEY_NO);
+  if (!yes && !no) return QT_OK;
+  qt_overlay was = e->overlay;
+  e->overlay = QT_OVERLAY_NONE;
+  touch(e);
+  if (was == QT_OVERLAY_DISCARD) {
+    if (yes) finish(e, QT_CANCELLED);
+    return QT_OK;
+  }
+  qt_qstate *s = &e->qs[e->current];
+  if (yes) return submit_typed(e, e->current, true);
+  open_entry(s); /* back to editing, the text as it was */
+  return QT_OK;
+}
+
+static qt_status on_review(qt_engine *e, const qt_key_event *ev) {
+  int d = digit_of(ev);
+  if (matches(e, QT_ACT_CONFIRM, ev))
+    submit_review(e);
+  else if (matches(e, QT_ACT_CANCEL, ev))
+    request_cancel(e);
+  else if (matches(e, QT_ACT_NEXT, ev))
+    switch_question(e, 1);
+  else if (matches(e, QT_ACT_PREV, ev))
+    switch_question(e, -1);
+  else if (matches(e, QT_ACT_DECLINE, ev))
+    finish(e, QT_DECLINED);
+  else if (d >= 1 && (size_t)d <= e->req->question_count)
+    e->current = (size_t)d - 1;
+  else
+    return QT_OK;
+  touch(e);
+  return QT_OK;
+}
+
+static qt_status on_list(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
+  size_t qi = e->current;
+  qt_status st = QT_OK;
+  int d = digit_of(ev);
+  if (matches(e, QT_ACT_CONFIRM, ev)) {
+    size_t k = qt_list_option_at(s, s->highlight);
+    if (k == SIZE_MAX)
+      open_entry(s);
+    else if (s->q->multi_select)
+      st = confirm_multi(e, qi);
+    else
+      st = pick_option(e, qi, k);
+  } else if (matches(e, QT_ACT_CANCEL, ev)) {
+    if (s->filter_on)
+      clear_filter(s);
+    else
+      request_cancel(e);
+  } else if (move_key(e, s, ev)) {
+  } else if (e->multi && matches(e, QT_ACT_NEXT, ev)) {
+    switch_question(e, 1);
+  } else if (e->multi && matches(e, QT_ACT_PREV, ev)) {
+    switch_question(e, -1);
+  } else if (s->q->multi_select && matches(e, QT_ACT_TOGGLE, ev)) {
+    size_t k = qt_list_option_at(s, s->highlight);
+    if (k == SIZE_MAX)
+      open_entry(s);
+    else
+      st = toggle_option(e, qi, k);
+  } else if (matches(e, QT_ACT_DECLINE, ev)) {
+    finish(e, QT_DECLINED);
+  } else if (matches(e, QT_ACT_NOTE, ev)) {
+    open_note(s);
+  } else if (matches(e, QT_ACT_FILTER, ev)) {
+    s->view = QT_VIEW_FILTER;
+    s->filter.cursor = qt_editor_len(&s->filter);
+  } else if (d >= 0) {
+    size_t shown = qt_list_rows(s) - 1;
+    if (d == 0 || (size_t)d == shown + 1) {
+      open_entry(s);
+    } else if ((size_t)d <= shown) {
+      s->highlight = (size_t)d - 1;
+      keep_visible(s);
+      size_t k = qt_list_option_at(s, s->highlight);
+      st = s->q->multi_select ? toggle_option(e, qi, k) : pick_option(e, qi, k);
+    } else {
+      flash(e, QT_STYLE_WARNING, QT_STR_WARN_NO_OPTION, (size_t)d, NULL);
+    }
+  } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
+    open_entry(s);
+    st = insert_text(e, &s->draft, ev->text, ev->text_len);
+  } else {
+    return QT_OK;
+  }
+  touch(e);
+  return st;
+}
+
+static qt_status on_entry(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
+  size_t qi = e->current;
+  bool free_text = s->q->option_count == 0, handled;
+  qt_status st = QT_OK;
+  if (matches(e, QT_ACT_CANCEL, ev)) {
+    if (free_text) {
+      request_cancel(e);
+    } else {
+      s->view = QT_VIEW_LIST;
+    }
+  } else if (matches(e, QT_ACT_CONFIRM, ev)) {
+    st = submit_typed(e, qi, false);
+  } else if (matches(e, QT_ACT_NEW_LINE, ev)) {
+    st = insert_text(e, &s->draft, "\n", 1);
+  } else if (edit_key(e, &s->draft, ev, &handled), handled) {
+  } else if (e->multi && matches(e, QT_ACT_NEXT, ev)) {
+    switch_question(e, 1);
+  } else if (e->multi && matches(e, QT_ACT_PREV, ev)) {
+    switch_question(e, -1);
+  } else if (!free_text && (matches(e, QT_ACT_UP, ev) || matches(e, QT_ACT_DOWN, ev))) {
+    s->view = QT_VIEW_LIST;
+    move_key(e, s, ev);
+  } else if (matches(e, QT_ACT_NOTE, ev)) {
+    open_note(s);
+  } else if (matches(e, QT_ACT_DECLINE, ev)) {
+    if (qt_editor_len(&s->draft)) return QT_OK; /* never throws typed text away */
+    finish(e, QT_DECLINED);
+  } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
+    st = insert_text(e, &s->draft, ev->text, ev->text_len);
+  } else {
+    return QT_OK;
+  }
+  touch(e);
+  return st;
+}
+
+static qt_status on_filter(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
+  bool handled;
+  qt_status st = QT_OK;
+  if (matches(e, QT_ACT_CANCEL, ev)) {
+    clear_filter(s);
+    s->view = QT_VIEW_LIST;
+  } else if (matches(e, QT_ACT_CONFIRM, ev)) {
+    s->view = QT_VIEW_LIST;
+  } else if (move_key(e, s, ev)) {
+  } else if (edit_key(e, &s->filter, ev, &handled), handled) {
+    st = apply_filter(s);
+  } else if (e->multi && matches(e, QT_ACT_NEXT, ev)) {
+    switch_question(e, 1);
+  } else if (e->multi && matches(e, QT_ACT_PREV, ev)) {
+    switch_question(e, -1);
+  } else if (matches(e, QT_ACT_NOTE, ev)) {
+    open_note(s);
+  } else if (matches(e, QT_ACT_DECLINE, ev)) {
+    if (qt_editor_len(&s->filter)) return QT_OK;
+    finish(e, QT_DECLINED);
+  } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
+    st = insert_text(e, &s->filter, ev->text, ev->text_len);
+    if (!st) st = apply_filter(s);
+  } else {
+    return QT_OK;
+  }
+  touch(e);
+  return st;
+}
+
+static qt_status on_note(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
+  size_t qi = e->current;
+  bool handled;
+  qt_status st = QT_OK;
+  if (matches(e, QT_ACT_CANCEL, ev) || matches(e, QT_ACT_CONFIRM, ev) || matches(e, QT_ACT_NOTE, ev)) {
+    s->view = s->note_return;
+  } else if (edit_key(e, &s->note, ev, &handled), handled) {
+    st = sync_note(e, qi);
+  } else if (e->multi && (matches(e, QT_ACT_NEXT, ev) || matches(e, QT_ACT_PREV, ev))) {
+    s->view = s->note_return;
+    switch_question(e, matches(e, QT_ACT_NEXT, ev) ? 1 : -1);
+  } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
+    st = insert_text(e, &s->note, ev->text, ev->text_len);
+    if (!st) st = sync_note(e, qi);
+  } else {
+    return QT_OK;
+  }
+  touch(e);
+  return st;
+}
+
+static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
+  if (e->flash.len) {
+    qt_buf_reset(&e->flash);
+    touch(e);
+  }
+  if (e->overlay != QT_OVERLAY_NONE) return on_overlay(e, ev);
+  if (e->current >= e->req->question_count) return on_review(e, ev);
+  qt_qstate *s = &e->qs[e->current];
+  switch (s->view) {
+    case QT_VIEW_ENTRY: return on_entry(e, s, ev);
+    case QT_VIEW_FILTER: return on_filter(e, s, ev);
+    case QT_VIEW_NOTE: return on_note(e, s, ev);
+    default: return on_list(e, s, ev);
+  }
+}
+
+static bool event_sink(void *user, const qt_key_event *ev) {
+  qt_engine *e = user;
+  if (e->done) return false;
+  qt_status st = handle_event(e, ev);
+  if (st) {
+    e->feed_status = st;
+    touch(e);
+    return false;
+  }
+  return !e->done;
+}
+
+/* ---- creation ------------------------------------------------------------------------------- */
+static const char *const DEFAULT_KEYS[QT_ACT_COUNT][4] = {
+    [QT_ACT_UP] = {"up"},
+    [QT_ACT_DOWN] = {"down"},
+    [QT_ACT_PAGE_UP] = {"pageUp"},
+    [QT_ACT_PAGE_DOWN] = {"pageDown"},
+    [QT_ACT_CONFIRM] = {"enter"},
+    [QT_ACT_CANCEL] = {"escape", "ctrl+c"},
+    [QT_ACT_NEXT] = {"tab", "right"},
+    [QT_ACT_PREV] = {"shift+tab", "left"},
+    [QT_ACT_TOGGLE] = {"space"},
+    [QT_ACT_DECLINE] = {"ctrl+d"},
+    [QT_ACT_NOTE] = {"ctrl+n"},
+    [QT_ACT_FILTER] = {"/"},
+    [QT_ACT_CURSOR_LEFT] = {"left", "ctrl+b"},
+    [QT_ACT_CURSOR_RIGHT] = {"right", "ctrl+f"},
+    [QT_ACT_WORD_LEFT] = {"alt+left", "ctrl+left", "alt+b"},
+    [QT_ACT_WORD_RIGHT] = {"alt+right", "ctrl+right", "alt+f"},
+    [QT_ACT_LINE_START] = {"home", "ctrl+a"},
+    [QT_ACT_LINE_END] = {"end", "ctrl+e"},
+    [QT_ACT_DELETE_BACK] = {"backspace"},
+    [QT_ACT_DELETE_FORWARD] = {"delete", "ctrl+d"},
+    [QT_ACT_DELETE_WORD_BACK] = {"ctrl+w", "alt+backspace"},
+    [QT_ACT_DELETE_WORD_FORWARD] = {"alt+d", "alt+delete"},
+    [QT_ACT_DELETE_TO_START] = {"ctrl+u"},
+    [QT_ACT_DELETE_TO_END] = {"ctrl+k"},
+    [QT_ACT_NEW_LINE] = {"shift+enter"},
+};
+
+/* Parses key ids into a key set; returns how many were not understood (or did not fit). */
+static size_t parse_keys(qt_keyset *ks, const char *const *names, size_t count) {
+  size_t unknown = 0;
+  ks->count = 0;
+  for (size_t i = 0; i < count; i++) {
+    uint32_t key;
+    unsigned mods;
+    if (!names[i] || !qt_key_parse(names[i], &key, &mods) || ks->count == QT_MAX_KEYS) {
+      unknown++;
+      continue;
+    }
+    bool dup = false;
+    for (size_t j = 0; j < ks->count; j++) dup |= ks->key[j] == key && ks->mods[j] == mods;
+    if (dup) continue;
+    ks->key[ks->count] = key;
+    ks->mods[ks->count++] = mods;
+  }
+  return unknown;
+}
+
+/* Sanitized display text and editing state of question i. */
+static qt_status init_question(qt_engine *e, size_t i) {
+  qt_qstate *s = &e->qs[i];
+  const qt_question *q = &e->req->questions[i];
+  qt_status st;
+  s->q = q;
+  qt_editor_init(&s->draft, QT_MAX_ANSWER_BYTES, true);
+  qt_editor_init(&s->note, QT_MAX_NOTE_BYTES, false);
+  qt_editor_init(&s->filter, QT_MAX_FILTER_BYTES, false);
+  if ((st = sanitized(q->prompt ? q->prompt : "", QT_SANITIZE_NEWLINES, &s->prompt))) return st;
+  if ((st = sanitized(q->label ? q->label : "", 0, &s->label))) return st;
+  if (!(s->tab = shortened(s->label, QT_TAB_LABEL_COLUMNS))) return QT_ERR_NOMEM;
+  if (q->option_count) {
+    if (!(s->opts = calloc(q->option_count, sizeof *s->opts))) return QT_ERR_NOMEM;
+    if (!(s->ticked = calloc(q->option_count, sizeof *s->ticked))) return QT_ERR_NOMEM;
+  }
+  for (size_t k = 0; k < q->option_count; k++) {
+    const qt_option *o = &q->options[k];
+    qt_opt_text *t = &s->opts[k];
+    if ((st = sanitized(o->label ? o->label : "", 0, &t->label))) return st;
+    if ((st = sanitized(o->description, QT_SANITIZE_NEWLINES, &t->description))) return st;
+    if ((st = sanitized(o->preview, QT_SANITIZE_NEWLINES, &t->preview))) return st;
+    if (t->preview) s->has_preview = true;
+  }
+  s->view = q->option_count ? QT_VIEW_LIST : QT_VIEW_ENTRY;
+  s->note_return = s->view;
+  /* a pre-supplied answer starts as given */
+  const qt_answer *pre = e->req->preset ? &e->req->preset[i] : NULL;
+  if (pre && pre->present) {
+    if ((st = qt_answer_copy(&e->answers[i], pre))) return st;
+    for (size_t j = 0; j < pre->index_count; j++)
+      if (pre->indices[j] >= 1 && pre->indices[j] <= q->option_count) s->ticked[pre->indices[j] - 1] = true;
+    if (pre->custom && (st = qt_editor_set(&s->draft, pre->custom, strlen(pre->custom)))) return st;
+    if (pre->index_count && pre->indices[0] >= 1 && pre->indices[0] <= q->option_count)
+      s->highlight = pre->indices[0] - 1;
+    else
+      s->highlight = q->option_count;
+  }
+  if (pre && pre->note && (st = qt_editor_set(&s->note, pre->note, strlen(pre->note)))) return st;
+  keep_visible(s);
+  return QT_OK;
+}
+
+qt_status qt_engine_create(const qt_request *req, qt_engine **out) {
+  if (!out) return QT_ERR_USAGE;
+  *out = NULL;
+  if (!req || !req->question_count || !req->questions) return QT_ERR_USAGE;
+  qt_engine *e = calloc(1, sizeof *e);
+  if (!e) return QT_ERR_NOMEM;
+  e->req = req;
+  e->multi = req->question_count > 1;
+  qt_buf_init(&e->flash);
+  qt_lines_init(&e->frame);
+  qt_lines_init(&e->scratch[0]);
+  qt_lines_init(&e->scratch[1]);
+  qt_buf_init(&e->cell_text);
+  qt_status st = QT_ERR_NOMEM;
+  e->qs = calloc(req->question_count, sizeof *e->qs);
+  e->answers = calloc(req->question_count, sizeof *e->answers);
+  if (!e->qs || !e->answers) goto fail;
+  for (size_t i = 0; i < req->question_count; i++)
+    if ((st = init_question(e, i))) goto fail;
+  st = QT_ERR_NOMEM;
+  for (int s = 0; s < QT_STYLE_COUNT; s++)
+    if (!(e->style_open[s] = dup_range("", 0)) || !(e->style_close[s] = dup_range("", 0))) goto fail;
+  if (!(e->cursor_marker = dup_range("", 0))) goto fail;
+  for (int a = 0; a < QT_ACT_COUNT; a++) {
+    size_t n = 0;
+    while (n < 4 && DEFAULT_KEYS[a][n]) n++;
+    parse_keys(&e->keys[a], DEFAULT_KEYS[a], n);
+  }
+  if ((st = qt_decoder_create(&e->decoder))) goto fail;
+  if (e->multi) {
+    e->current = 0;
+    while (e->current < req->question_count && e->answers[e->current].present) e->current++;
+  }
+  e->revision = 1;
+  *out = e;
+  return QT_OK;
+fail:
+  qt_engine_destroy(e);
+  return st;
+}
+
+void qt_engine_destroy(qt_engine *e) {
+  if (!e) return;
+  if (e->qs) {
+    for (size_t i = 0; i < e->req->question_count; i++) {
+      qt_qstate *s = &e->qs[i];
+      free(s->prompt);
+      free(s->label);
+      free(s->tab);
+      if (s->opts) {
+        for (size_t k = 0; k < s->q->option_count; k++) {
+          free(s->opts[k].label);
+          free(s->opts[k].description);
+          free(s->opts[k].preview);
+          free(s->opts[k].folded);
+        }
+      }
+      free(s->opts);
+      free(s->ticked);
+      free(s->shown);
+      qt_editor_free(&s->draft);
+      qt_editor_free(&s->note);
+      qt_editor_free(&s->filter);
+    }
+    free(e->qs);
+  }
+  qt_answers_free(e->answers, e->req->question_count);
+  for (int s = 0; s < QT_STYLE_COUNT; s++) {
+    free(e->style_open[s]);
+    free(e->style_close[s]);
+  }
+  free(e->cursor_marker);
+  qt_decoder_destroy(e->decoder);
+  qt_buf_free(&e->flash);
+  qt_lines_free(&e->frame);
+  qt_lines_free(&e->scratch[0]);
+  qt_lines_free(&e->scratch[1]);
+  free(e->line_ptrs);
+  free(e->cells);
+  qt_buf_free(&e->cell_text);
+  free(e->cell_lines);
+  free(e);
+}
+
+/* ---- host configuration ------------------------------------------------------------------- */
+/* Host bytes must not take up columns, or every width computed here would be wrong. */
+static bool zero_width(const char *s) { return qt_visible_width(s, strlen(s)) == 0; }
+
+qt_status qt_engine_set_style(qt_engine *e, qt_style style, const char *open, const char *close) {
+  if (!e || (int)style < 0 || style >= QT_STYLE_COUNT) return QT_ERR_USAGE;
+  if (!open) open = "";
+  if (!close) close = "";
+  if (!zero_width(open) || !zero_width(close)) return QT_ERR_USAGE;
+  char *o = dup_range(open, strlen(open)), *c = dup_range(close, strlen(close));
+  if (!o || !c) {
+    free(o);
+    free(c);
+    return QT_ERR_NOMEM;
+  }
+  free(e->style_open[style]);
+  free(e->style_close[style]);
+  e->style_open[style] = o;
+  e->style_close[style] = c;
+  touch(e);
+  return QT_OK;
+}
+
+qt_status qt_engine_bind(qt_engine *e, qt_action action, const char *const *keys, size_t count, size_t *unknown) {
+  if (unknown) *unknown = 0;
+  if (!e || (int)action < 0 || action >= QT_ACT_COUNT || (count && !keys)) return QT_ERR_USAGE;
+  size_t bad = parse_keys(&e->keys[action], keys, count);
+  if (unknown) *unknown = bad;
+  touch(e);
+  return QT_OK;
+}
+
+qt_status qt_engine_set_cursor_marker(qt_engine *e, const char *marker) {
+  if (!e) return QT_ERR_USAGE;
+  if (!marker) marker = "";
+  if (!zero_width(marker)) return QT_ERR_USAGE;
+  char *m = dup_range(marker, strlen(marker));
+  if (!m) return QT_ERR_NOMEM;
+  free(e->cursor_marker);
+  e->cursor_marker = m;
+  touch(e);
+  return QT_OK;
+}
+
+qt_status qt_engine_set_language(qt_engine *e, qt_language lang) {
+  if (!e || (int)lang < 0 || lang >= QT_LANG_COUNT) return QT_ERR_USAGE;
+  e->lang = lang;
+  touch(e);
+  return QT_OK;
+}
+
+/* ---- running -------------------------------------------------------------------------------- */
+qt_status qt_engine_feed(qt_engine *e, const char *bytes, size_t len) {
+  if (!e || (len && !bytes)) return QT_ERR_USAGE;
+  if (e->done || !len) return QT_OK;
+  e->feed_status = QT_OK;
+  qt_status st = qt_decoder_feed(e->decoder, bytes, len, event_sink, e);
+  return e->feed_status ? e->feed_status : st;
+}
+
+void qt_engine_interrupt(qt_engine *e) {
+  if (!e || e->done) return;
+  finish(e, QT_INTERRUPTED);
+  touch(e);
+}
+
+bool qt_engine_done(const qt_engine *e) { return e && e->done; }
+qt_outcome qt_engine_outcome(const qt_engine *e) { return e ? e->outcome : QT_CANCELLED; }
+const qt_answer *qt_engine_answers(const qt_engine *e) { return e ? e->answers : NULL; }
+uint64_t qt_engine_revision(const qt_engine *e) { return e ? e->revision : 0; }
+
+qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, size_t *count) {
+  if (!e || !lines || !count) return QT_ERR_USAGE;
+  if (width < 1) width = 1;
+  if (!(e->frame_width == width && e->frame_revision == e->revision)) {
+    qt_status st = qt_render_frame(e, width);
+    if (st) {
+      e->frame_width = 0;
+      return st;
+    }
+    if (e->line_ptr_cap < e->frame.count) {
+      const char **p = realloc(e->line_ptrs, e->frame.count * sizeof *p);
+      if (!p) {
+        e->frame_width = 0;
+        return QT_ERR_NOMEM;
+      }
+      e->line_ptrs = p;
+      e->line_ptr_cap = e->frame.count;
+    }
+    for (size_t i = 0; i < e->frame.count; i++) e->line_ptrs[i] = e->frame.buf.data + e->frame.off[i];
+    e->frame_width = width;
+    e->frame_revision = e->revision;
+  }
+  *lines = e->line_ptrs;
+  *count = e->frame.count;
+  return QT_OK;
+}

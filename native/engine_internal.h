@@ -1,0 +1,153 @@
+/* engine_internal.h — the interaction engine's state, shared by engine.c (input and state
+ * changes) and render.c (frames). Not part of the public contract: see qt_engine.h. */
+#ifndef QT_ENGINE_INTERNAL_H
+#define QT_ENGINE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "editor.h"
+#include "qt_engine.h"
+#include "qt_keys.h"
+#include "qt_text.h"
+
+/* ---- tunables ------------------------------------------------------------------------------ */
+/* Rows of an option list shown at once (the host's height is unknown, so this is fixed). */
+#define QT_LIST_WINDOW 8
+/* Lines of a typed answer shown at once; longer text scrolls with the cursor. */
+#define QT_EDITOR_WINDOW 10
+/* Lines of a preview shown at once. */
+#define QT_PREVIEW_LINES 16
+/* From this width on, a preview stands beside the list instead of below it. */
+#define QT_PREVIEW_BESIDE_WIDTH 100
+/* Keys one action may have. */
+#define QT_MAX_KEYS 8
+/* Bytes of a note and of a filter. */
+#define QT_MAX_NOTE_BYTES 2000
+#define QT_MAX_FILTER_BYTES 200
+
+/* ---- state --------------------------------------------------------------------------------- */
+/* What has the keyboard inside one question. */
+typedef enum qt_view {
+  QT_VIEW_LIST = 0, /* the option list */
+  QT_VIEW_ENTRY,    /* typing the "Something else…" answer (or a free-text answer) */
+  QT_VIEW_FILTER,   /* typing the filter of the option list */
+  QT_VIEW_NOTE      /* typing the note of the question */
+} qt_view;
+
+/* A question put to the person before they may go on. */
+typedef enum qt_overlay {
+  QT_OVERLAY_NONE = 0,
+  QT_OVERLAY_DISCARD, /* "Discard N answers?" before cancelling */
+  QT_OVERLAY_LONG     /* "Answer is long (N chars). Submit anyway?" */
+} qt_overlay;
+
+typedef struct qt_keyset {
+  uint32_t key[QT_MAX_KEYS];
+  unsigned mods[QT_MAX_KEYS];
+  size_t count;
+} qt_keyset;
+
+/* Display text of one option, sanitized once at creation. */
+typedef struct qt_opt_text {
+  char *label;       /* one line */
+  char *description; /* line breaks kept; NULL when absent */
+  char *preview;     /* line breaks kept; NULL when absent */
+  char *folded;      /* case-folded "label\ndescription" for the filter; made on first use */
+} qt_opt_text;
+
+/* Everything the engine keeps about one question. */
+typedef struct qt_qstate {
+  const qt_question *q; /* borrowed from the request */
+  char *prompt;         /* sanitized prompt, line breaks kept */
+  char *label;          /* sanitized label, one line (review) */
+  char *tab;            /* label shortened to QT_TAB_LABEL_COLUMNS (tab bar) */
+  qt_opt_text *opts;    /* option_count entries */
+  bool has_preview;     /* some option has a preview */
+  qt_view view;         /* what has the keyboard when this question is shown */
+  qt_view note_return;  /* the view to go back to when the note editor closes */
+  size_t highlight;     /* highlighted row of the current list (row_count - 1 = "Something else…") */
+  size_t scroll;        /* first row inside the list window */
+  bool *ticked;         /* multi-select: ticked options, option_count entries */
+  qt_editor draft;      /* the typed answer, kept whatever keys are pressed */
+  qt_editor note;       /* the note (empty: none) */
+  qt_editor filter;     /* the filter text */
+  bool filter_on;       /* the list is filtered (shown[] is valid) */
+  size_t *shown;        /* 0-based indices of the options the filter lets through */
+  size_t shown_count;
+  bool touched;         /* the person answered or changed this question */
+} qt_qstate;
+
+/* One finished frame or column: NUL-separated lines in one buffer. */
+typedef struct qt_lines {
+  qt_buf buf;    /* the bytes of all lines, each followed by '\0' */
+  size_t *off;   /* start of each line in buf */
+  int *width;    /* visible width of each line */
+  size_t count, cap;
+} qt_lines;
+
+struct qt_engine {
+  const qt_request *req;  /* borrowed: the questions */
+  qt_qstate *qs;          /* question_count entries */
+  qt_answer *answers;     /* question_count entries: what was answered so far */
+  size_t current;         /* shown question; question_count = the review step */
+  bool multi;             /* more than one question: tab bar and review */
+  qt_overlay overlay;     /* a yes/no question on top of the current screen */
+  size_t overlay_n;       /* N of the overlay: answers to discard (0: typed text), or characters */
+  bool done;              /* finished: input is ignored */
+  qt_outcome outcome;     /* how it finished */
+  qt_decoder *decoder;    /* raw bytes -> key events */
+  qt_status feed_status;  /* an error raised while handling one event */
+  qt_keyset keys[QT_ACT_COUNT];
+  char *style_open[QT_STYLE_COUNT];  /* host bytes around each style ("" by default) */
+  char *style_close[QT_STYLE_COUNT];
+  char *cursor_marker;    /* emitted where the text cursor is ("" by default) */
+  qt_language lang;       /* language of the string table */
+  qt_buf flash;           /* a one-shot message shown above the help line ("" for none) */
+  qt_style flash_style;   /* its style */
+  uint64_t revision;      /* bumped on every change a frame would show */
+  /* the frame cache */
+  qt_lines frame;
+  const char **line_ptrs; /* frame.count pointers into frame.buf, handed to the host */
+  size_t line_ptr_cap;
+  int frame_width;        /* width of the cached frame; 0 when there is none */
+  uint64_t frame_revision;
+  qt_lines scratch[2];    /* reusable columns for side-by-side previews */
+  /* editor layout scratch, reused between frames */
+  struct qt_cell *cells;  /* one per grapheme of the text being drawn */
+  size_t cell_cap;
+  qt_buf cell_text;       /* the sanitized display bytes of those cells */
+  size_t *cell_lines;     /* first cell of each wrapped line */
+  size_t cell_line_cap;
+};
+
+/* One grapheme of an editor's text as drawn. */
+typedef enum qt_cell_kind { QT_CELL_TEXT = 0, QT_CELL_SPACE, QT_CELL_NEWLINE, QT_CELL_END } qt_cell_kind;
+typedef struct qt_cell {
+  size_t raw;       /* byte offset in the editor's text */
+  size_t disp;      /* offset of its display bytes in cell_text */
+  size_t disp_len;
+  int width;        /* columns (1 for a newline and the end: room for the cursor) */
+  qt_cell_kind kind;
+} qt_cell;
+
+/* ---- shared helpers ------------------------------------------------------------------------ */
+static inline const char *qt_str(const qt_engine *e, qt_string_id id) { return qt_string(e->lang, id); }
+
+/* Rows of the current list of question i: the options shown plus "Something else…". */
+size_t qt_list_rows(const qt_qstate *s);
+/* 0-based option index at a row, or SIZE_MAX for the "Something else…" row. */
+size_t qt_list_option_at(const qt_qstate *s, size_t row);
+/* The trimmed draft counts as an answer not yet given (it differs from the committed one). */
+bool qt_draft_pending(const qt_engine *e, size_t qi);
+
+/* Appends template `tmpl` with "{n}" replaced by n and "{s}" by s. */
+bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s);
+
+/* render.c: builds the frame for `width` into e->frame. */
+qt_status qt_render_frame(qt_engine *e, int width);
+void qt_lines_init(qt_lines *l);
+void qt_lines_free(qt_lines *l);
+
+#endif

@@ -1,0 +1,370 @@
+/* width.c — grapheme clusters (UAX #29 extended clusters, split as Intl.Segmenter splits them)
+ * and their terminal width, counted exactly as pi-tui's visibleWidth counts them; plus the
+ * ANSI escape sequences (CSI, OSC, APC) that pi-tui's extractAnsiCode skips. The property
+ * tables come from scripts/gen-unicode-tables.mjs (native/unicode_tables.h). Nothing here
+ * allocates. */
+#include <limits.h>
+#include <string.h>
+
+#include "qt_text.h"
+#include "unicode_tables.h"
+
+/* ---- code point properties ------------------------------------------------------------ */
+
+static uint16_t props_of(uint32_t cp) {
+  if (cp < 0x80) return qt_ascii_value[cp];
+  /* last range whose start is <= cp */
+  size_t lo = 0, hi = QT_PROP_RANGES;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (qt_prop_start[mid] <= cp)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return qt_prop_value[lo];
+}
+
+#define GCB(p) ((unsigned)((p) & QT_P_GCB_MASK))
+#define INCB(p) ((unsigned)(((p) & QT_P_INCB_MASK) >> QT_P_INCB_SHIFT))
+
+static bool printable_ascii(unsigned char b) { return b >= 0x20 && b < 0x7F; }
+
+/* ---- segmentation: the state that the break rules look back on ------------------------- */
+
+typedef struct {
+  uint16_t prev;  /* properties of the previous code point */
+  size_t ri;      /* regional indicators in a row ending at prev (GB12, GB13) */
+  unsigned pict;  /* 1: ExtPict Extend* ends at prev, 2: ExtPict Extend* ZWJ (GB11) */
+  unsigned incb;  /* 1: Consonant [Extend Linker]* ends at prev, 2: with a Linker (GB9c) */
+} seg_state;
+
+static void seg_start(seg_state *st, uint16_t cur) {
+  memset(st, 0, sizeof *st);
+  st->prev = cur;
+  st->ri = GCB(cur) == QT_GCB_RI;
+  st->pict = (cur & QT_P_PICT) ? 1 : 0;
+  st->incb = INCB(cur) == QT_INCB_CONSONANT ? 1 : 0;
+}
+
+/* Is there a boundary between st->prev and cur? */
+static bool seg_breaks(const seg_state *st, uint16_t cur) {
+  unsigned p = GCB(st->prev), c = GCB(cur);
+  if (p == QT_GCB_CR && c == QT_GCB_LF) return false;                          /* GB3 */
+  if (p == QT_GCB_CR || p == QT_GCB_LF || p == QT_GCB_CONTROL) return true;    /* GB4 */
+  if (c == QT_GCB_CR || c == QT_GCB_LF || c == QT_GCB_CONTROL) return true;    /* GB5 */
+  if (p == QT_GCB_L &&
+      (c == QT_GCB_L || c == QT_GCB_V || c == QT_GCB_LV || c == QT_GCB_LVT))
+    return false;                                                              /* GB6 */
+  if ((p == QT_GCB_LV || p == QT_GCB_V) && (c == QT_GCB_V || c == QT_GCB_T)) return false; /* GB7 */
+  if ((p == QT_GCB_LVT || p == QT_GCB_T) && c == QT_GCB_T) return false;     /* GB8 */
+  if (c == QT_GCB_EXTEND || c == QT_GCB_ZWJ) return false;                    /* GB9 */
+  if (c == QT_GCB_SPACINGMARK) return false;                                  /* GB9a */
+  if (p == QT_GCB_PREPEND) return false;                                      /* GB9b */
+  if (st->incb == 2 && INCB(cur) == QT_INCB_CONSONANT) return false;         /* GB9c */
+  if (p == QT_GCB_ZWJ && st->pict == 2 && (cur & QT_P_PICT)) return false;   /* GB11 */
+  if (p == QT_GCB_RI && c == QT_GCB_RI && (st->ri & 1)) return false;        /* GB12, GB13 */
+  return true;                                                                 /* GB999 */
+}
+
+static void seg_push(seg_state *st, uint16_t cur) {
+  unsigned c = GCB(cur), ib = INCB(cur);
+  if (cur & QT_P_PICT)
+    st->pict = 1;
+  else if (st->pict == 1 && c == QT_GCB_EXTEND)
+    st->pict = 1;
+  else if (st->pict == 1 && c == QT_GCB_ZWJ)
+    st->pict = 2;
+  else
+    st->pict = 0;
+  st->ri = c == QT_GCB_RI ? st->ri + 1 : 0;
+  if (ib == QT_INCB_CONSONANT)
+    st->incb = 1;
+  else if (st->incb && ib == QT_INCB_LINKER)
+    st->incb = 2;
+  else if (!(st->incb && ib == QT_INCB_EXTEND))
+    st->incb = 0;
+  st->prev = cur;
+}
+
+/* ---- width of one cluster, gathered code point by code point ---------------------------
+ * Mirrors pi-tui's graphemeWidth(segment):
+ *   0 when every code point is Default_Ignorable, Cc, Mark (or a surrogate);
+ *   2 when couldBeEmoji(segment) and the segment is \p{RGI_Emoji};
+ *   otherwise the base (first code point that is not Default_Ignorable/Cc/Cf/Mark) decides:
+ *   none → 0, regional indicator → 2, else its East Asian width, plus for every code point
+ *   after the first: halfwidth/fullwidth forms U+FF00..U+FFEF their own East Asian width,
+ *   Thai/Lao AM (U+0E33, U+0EB3) one more. */
+
+typedef struct {
+  size_t n;        /* code points */
+  size_t u16;      /* length in UTF-16 units (couldBeEmoji's segment.length > 2) */
+  size_t extra;    /* columns from trailing halfwidth/fullwidth forms and AM vowels */
+  uint32_t first;  /* first code point */
+  uint16_t first_props;
+  bool all_zero;
+  bool fe0f;
+  bool has_base;
+  uint16_t base_props;
+  uint32_t base;
+  uint32_t cps[QT_RGI_MAX_CPS];
+} cluster;
+
+static void cluster_reset(cluster *k) {
+  k->n = 0;
+  k->u16 = 0;
+  k->extra = 0;
+  k->all_zero = true;
+  k->fe0f = false;
+  k->has_base = false;
+}
+
+static void cluster_add(cluster *k, uint32_t cp, uint16_t props) {
+  if (k->n == 0) {
+    k->first = cp;
+    k->first_props = props;
+  } else if (cp >= 0xFF00 && cp <= 0xFFEF) {
+    k->extra += (props & QT_P_WIDE) ? 2 : 1;
+  } else if (cp == 0x0E33 || cp == 0x0EB3) {
+    k->extra += 1;
+  }
+  if (k->n < QT_RGI_MAX_CPS) k->cps[k->n] = cp;
+  k->n++;
+  k->u16 += cp > 0xFFFF ? 2 : 1;
+  if (!(props & QT_P_ZERO)) k->all_zero = false;
+  if (cp == 0xFE0F) k->fe0f = true;
+  if (!k->has_base && !(props & QT_P_LEAD)) {
+    k->has_base = true;
+    k->base = cp;
+    k->base_props = props;
+  }
+}
+
+static int cmp_seq(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
+  size_t n = na < nb ? na : nb;
+  for (size_t i = 0; i < n; i++)
+    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  return na == nb ? 0 : (na < nb ? -1 : 1);
+}
+
+static bool cluster_is_rgi(const cluster *k) {
+  if (k->n == 1) return (k->first_props & QT_P_EMOJI) != 0;
+  if (k->n > QT_RGI_MAX_CPS) return false;
+  size_t lo = 0, hi = QT_RGI_COUNT;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = cmp_seq(qt_rgi_cps + qt_rgi_off[mid], (size_t)(qt_rgi_off[mid + 1] - qt_rgi_off[mid]),
+                    k->cps, k->n);
+    if (c == 0) return true;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return false;
+}
+
+static bool could_be_emoji(const cluster *k) {
+  uint32_t cp = k->first;
+  return (cp >= 0x1F000 && cp <= 0x1FBFF) || (cp >= 0x2300 && cp <= 0x23FF) ||
+         (cp >= 0x2600 && cp <= 0x27BF) || (cp >= 0x2B50 && cp <= 0x2B55) || k->fe0f ||
+         k->u16 > 2;
+}
+
+static size_t cluster_width(const cluster *k) {
+  if (k->n == 0 || k->all_zero) return 0;
+  if (could_be_emoji(k) && cluster_is_rgi(k)) return 2;
+  if (!k->has_base) return 0;
+  if (k->base >= 0x1F1E6 && k->base <= 0x1F1FF) return 2;
+  size_t w = (k->base_props & QT_P_WIDE) ? 2 : 1;
+  return w + k->extra;
+}
+
+/* ---- escape sequences ------------------------------------------------------------------ */
+
+/* Offset of the first of "mGKHJ" at or after j, or len. */
+static size_t csi_end(const char *s, size_t len, size_t j) {
+  for (; j < len; j++) {
+    char c = s[j];
+    if (c == 'm' || c == 'G' || c == 'K' || c == 'H' || c == 'J') return j;
+  }
+  return len;
+}
+
+/* Length up to and including the first BEL or ESC '\' at or after j (counted from 0), or 0. */
+static size_t string_end(const char *s, size_t len, size_t j) {
+  for (; j < len; j++) {
+    if (s[j] == '\x07') return j + 1;
+    if (s[j] == '\x1b' && j + 1 < len && s[j + 1] == '\\') return j + 2;
+  }
+  return 0;
+}
+
+size_t qt_escape_length(const char *s, size_t len) {
+  if (len < 2 || s[0] != '\x1b') return 0;
+  if (s[1] == '[') {
+    size_t j = csi_end(s, len, 2);
+    return j < len ? j + 1 : 0;
+  }
+  if (s[1] == ']' || s[1] == '_') return string_end(s, len, 2);
+  return 0;
+}
+
+/* ---- the code point stream that visibleWidth segments ----------------------------------
+ * pi-tui first turns each tab into three spaces, then drops the escape sequences, then
+ * segments what is left; escapes therefore do not split a cluster ("e", SGR, U+0301 is one
+ * cluster). Unterminated sequences are remembered so that many of them stay linear. */
+
+typedef struct {
+  const char *s;
+  size_t len;
+  size_t pos;
+  unsigned spaces;     /* spaces still owed for a tab */
+  bool skip_escapes;
+  size_t no_csi_from;  /* no CSI final byte at or after this offset */
+  size_t no_st_from;   /* no BEL / ESC '\' at or after this offset */
+} cp_stream;
+
+static void stream_init(cp_stream *t, const char *s, size_t len, bool skip_escapes) {
+  t->s = s;
+  t->len = len;
+  t->pos = 0;
+  t->spaces = 0;
+  t->skip_escapes = skip_escapes;
+  t->no_csi_from = SIZE_MAX;
+  t->no_st_from = SIZE_MAX;
+}
+
+/* Length of the escape at t->pos (as qt_escape_length), using what earlier scans learned. */
+static size_t stream_escape(cp_stream *t) {
+  const char *s = t->s + t->pos;
+  size_t len = t->len - t->pos;
+  if (len < 2) return 0;
+  if (s[1] == '[') {
+    if (t->pos + 2 >= t->no_csi_from) return 0;
+    size_t j = csi_end(s, len, 2);
+    if (j < len) return j + 1;
+    t->no_csi_from = t->pos + 2;
+    return 0;
+  }
+  if (s[1] == ']' || s[1] == '_') {
+    if (t->pos + 2 >= t->no_st_from) return 0;
+    size_t n = string_end(s, len, 2);
+    if (!n) t->no_st_from = t->pos + 2;
+    return n;
+  }
+  return 0;
+}
+
+static bool stream_next(cp_stream *t, uint32_t *cp) {
+  if (t->spaces) {
+    t->spaces--;
+    *cp = ' ';
+    return true;
+  }
+  while (t->pos < t->len) {
+    unsigned char b = (unsigned char)t->s[t->pos];
+    if (b == 0x1B && t->skip_escapes) {
+      size_t n = stream_escape(t);
+      if (n) {
+        t->pos += n;
+        continue;
+      }
+    }
+    if (b < 0x80) {
+      t->pos++;
+      if (b == '\t') {
+        t->spaces = 2;
+        b = ' ';
+      }
+      *cp = b;
+      return true;
+    }
+    size_t adv;
+    *cp = qt_utf8_decode(t->s + t->pos, t->len - t->pos, &adv);
+    t->pos += adv;
+    return true;
+  }
+  return false;
+}
+
+/* Width of everything the stream yields, cluster by cluster. */
+static size_t measure(const char *s, size_t len, bool skip_escapes) {
+  cp_stream t;
+  stream_init(&t, s, len, skip_escapes);
+  seg_state st;
+  cluster k;
+  cluster_reset(&k);
+  bool open = false; /* k holds a cluster and st its state */
+  size_t width = 0;
+  for (;;) {
+    /* A run of printable ASCII: every byte but the last is a cluster of width 1 of its own
+     * (Other × Other breaks), unless the cluster before it ends in a Prepend. The last one
+     * may still take combining marks, so it goes the normal way. */
+    if (!t.spaces && t.pos < t.len && printable_ascii((unsigned char)s[t.pos]) &&
+        (!open || GCB(st.prev) != QT_GCB_PREPEND)) {
+      size_t r = t.pos + 1;
+      while (r < len && printable_ascii((unsigned char)s[r])) r++;
+      if (r - t.pos >= 2) {
+        if (open) width += cluster_width(&k);
+        cluster_reset(&k);
+        open = false;
+        width += r - t.pos - 1;
+        t.pos = r - 1;
+      }
+    }
+    uint32_t cp;
+    if (!stream_next(&t, &cp)) break;
+    uint16_t p = props_of(cp);
+    if (!open) {
+      seg_start(&st, p);
+      open = true;
+    } else if (seg_breaks(&st, p)) {
+      width += cluster_width(&k);
+      cluster_reset(&k);
+      seg_push(&st, p);
+    } else {
+      seg_push(&st, p);
+    }
+    cluster_add(&k, cp, p);
+  }
+  if (open) width += cluster_width(&k);
+  return width;
+}
+
+/* ---- public ---------------------------------------------------------------------------- */
+
+size_t qt_grapheme_next(const char *s, size_t len, size_t pos) {
+  if (pos >= len) return len;
+  unsigned char b = (unsigned char)s[pos];
+  if (b < 0x80) {
+    if (b == '\r') return pos + 1 < len && s[pos + 1] == '\n' ? pos + 2 : pos + 1; /* GB3, GB4 */
+    if (b < 0x20 || b == 0x7F) return pos + 1;                                      /* GB4 */
+    if (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80) return pos + 1;         /* GB999 */
+  }
+  size_t adv;
+  uint32_t cp = qt_utf8_decode(s + pos, len - pos, &adv);
+  seg_state st;
+  seg_start(&st, props_of(cp));
+  size_t q = pos + adv;
+  while (q < len) {
+    cp = qt_utf8_decode(s + q, len - q, &adv);
+    uint16_t p = props_of(cp);
+    if (seg_breaks(&st, p)) break;
+    seg_push(&st, p);
+    q += adv;
+  }
+  return q;
+}
+
+int qt_grapheme_width(const char *s, size_t len) {
+  size_t w = measure(s, len, false);
+  return w > INT_MAX ? INT_MAX : (int)w;
+}
+
+size_t qt_visible_width(const char *s, size_t len) {
+  size_t i = 0;
+  while (i < len && printable_ascii((unsigned char)s[i])) i++;
+  if (i == len) return len;
+  return measure(s, len, true);
+}

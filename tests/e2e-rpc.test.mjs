@@ -1,0 +1,70 @@
+// e2e-rpc.test.mjs — `pi --mode rpc` with a real RPC client answering the extension UI dialogs:
+// single, multi-question, multi-select, typed and cancelled answers reach the model exactly.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { startMockModel } from "./helpers/mock-model.mjs";
+import { makeHome } from "./helpers/pi.mjs";
+import { startRpc } from "./helpers/rpc-client.mjs";
+
+async function rpcRound(args, answer) {
+  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: args }] }, { text: "ok" }]);
+  const { home, work, cleanup } = makeHome(model.port);
+  const rpc = startRpc(home, work, answer);
+  try {
+    rpc.send({ type: "prompt", message: "ask me" });
+    const end = await rpc.waitFor((e) => e.type === "tool_execution_end" && e.toolName === "question");
+    await rpc.waitFor((e) => e.type === "agent_end");
+    return { end, model, dialogs: rpc.dialogs };
+  } finally {
+    rpc.close();
+    cleanup();
+    await model.close();
+  }
+}
+
+const DB = { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite" }] };
+
+test("rpc: a single question is a select of the labels plus Something else…", async () => {
+  const { end, model, dialogs } = await rpcRound({ questions: [DB] }, (d) => ({ value: "SQLite" }));
+  assert.deepEqual(dialogs[0].options, ["PostgreSQL", "SQLite", "Something else…"]);
+  assert.equal(dialogs[0].title, "Which database?");
+  assert.equal(end.result.details.mode, "rpc");
+  await model.waitForRequests(2);
+  assert.equal(model.toolMessages(1)[0].content, "db: user selected: 2. SQLite (value: lite)");
+});
+
+test("rpc: Something else… asks for the typed text", async () => {
+  const { model, dialogs } = await rpcRound({ questions: [DB] }, (d) => (d.method === "select" ? { value: "Something else…" } : { value: "  DynamoDB " }));
+  assert.equal(dialogs[1].method, "input");
+  await model.waitForRequests(2);
+  assert.equal(model.toolMessages(1)[0].content, "db: user wrote: DynamoDB");
+});
+
+test("rpc: several questions, multi-select and free text, then the review confirm", async () => {
+  const args = {
+    questions: [DB, { id: "f", label: "Features", prompt: "Which features?", multiSelect: true, options: ["Auth", "API", "Admin"] }, { id: "name", prompt: "Name?" }],
+  };
+  const ticks = ["[ ] Auth", "[ ] Admin", "Done"];
+  const { model, dialogs } = await rpcRound(args, (d) => {
+    if (d.method === "confirm") return { confirmed: true };
+    if (d.method === "input") return { value: "orders" };
+    if (d.title.includes("Which database")) return { value: "PostgreSQL" };
+    return { value: ticks.shift() };
+  });
+  assert.match(dialogs[1].title, /^\(2\/3\) Features: Which features\?$/);
+  assert.deepEqual(dialogs[2].options.slice(0, 3), ["[x] Auth", "[ ] API", "[ ] Admin"]);
+  const confirm = dialogs.find((d) => d.method === "confirm");
+  assert.match(confirm.message, /Features: Auth, Admin/);
+  await model.waitForRequests(2);
+  assert.equal(
+    model.toolMessages(1)[0].content,
+    "db: user selected: 1. PostgreSQL (value: pg)\nf: user selected: 1. Auth, 3. Admin\nname: user wrote: orders",
+  );
+});
+
+test("rpc: a cancelled dialog cancels the whole call and ends the turn", async () => {
+  const { end, model } = await rpcRound({ questions: [DB, { id: "n", prompt: "Name?" }] }, () => ({ cancelled: true }));
+  assert.equal(end.result.details.status, "cancelled");
+  assert.match(end.result.content[0].text, /cancelled/);
+  assert.equal(model.requests.length, 1, "no further model call after a cancel");
+});

@@ -1,0 +1,304 @@
+// width.test.mjs — checks the native grapheme/width/sanitize code (native/width.c,
+// native/sanitize.c) against what pi itself computes: pi-tui's visibleWidth and
+// Intl.Segmenter. Evidence: a hand-made corpus (tests/fixtures/width-corpus.json), every code
+// point of planes 0–3 alone and next to one code point of each grapheme class, every RGI emoji
+// sequence of native/unicode_tables.h with its near misses, and seeded random mixes.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import test from "node:test";
+import { visibleWidth } from "@mariozechner/pi-tui";
+
+const addon = createRequire(import.meta.url)("../build/Release/pi_question.node");
+const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+const corpus = JSON.parse(readFileSync(new URL("./fixtures/width-corpus.json", import.meta.url), "utf8"));
+
+const graphemes = (s) => Array.from(segmenter.segment(s), (x) => x.segment);
+const hex = (s) => [...s].map((c) => "U+" + c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")).join(" ");
+const isSurrogate = (cp) => cp >= 0xd800 && cp <= 0xdfff;
+
+// Compares one string; returns a description of the difference or null.
+function differs(s) {
+  const want = visibleWidth(s);
+  const got = addon.visibleWidth(s);
+  if (got !== want) return `width ${got}, pi-tui ${want}: ${JSON.stringify(s)} (${hex(s)})`;
+  const wantG = graphemes(s);
+  const gotG = addon.graphemes(s);
+  if (gotG.length !== wantG.length || gotG.some((g, i) => g !== wantG[i])) {
+    return `clusters ${JSON.stringify(gotG.map(hex))}, Intl.Segmenter ${JSON.stringify(wantG.map(hex))}`;
+  }
+  return null;
+}
+
+function expectNoMismatch(label, mismatches, compared) {
+  assert.equal(mismatches.length, 0, `${label}: ${mismatches.length} of ${compared} differ:\n${mismatches.slice(0, 25).join("\n")}`);
+}
+
+// Deterministic PRNG (mulberry32).
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test("corpus: width and clusters match pi-tui and Intl.Segmenter", () => {
+  const bad = [];
+  let n = 0;
+  for (const { group, text } of corpus.cases) {
+    n++;
+    const d = differs(text);
+    if (d) bad.push(`[${group}] ${d}`);
+    // Each cluster measured alone, too (pi-tui's graphemeWidth).
+    if (!text.includes("\x1b") && !text.includes("\t")) {
+      for (const g of graphemes(text)) {
+        n++;
+        const w = addon.visibleWidth(g);
+        if (w !== visibleWidth(g)) bad.push(`[${group}] cluster ${hex(g)}: ${w}, pi-tui ${visibleWidth(g)}`);
+      }
+    }
+  }
+  expectNoMismatch("corpus", bad, n);
+  assert.ok(corpus.cases.length > 300);
+});
+
+test("every code point of planes 0-3 alone has pi-tui's width", () => {
+  const bad = [];
+  let n = 0;
+  for (let cp = 0; cp < 0x40000; cp++) {
+    if (isSurrogate(cp)) continue; // not representable in UTF-8
+    const s = String.fromCodePoint(cp);
+    n++;
+    const got = addon.visibleWidth(s);
+    const want = visibleWidth(s);
+    if (got !== want) bad.push(`${hex(s)}: ${got}, pi-tui ${want}`);
+  }
+  expectNoMismatch("single code points", bad, n);
+});
+
+// One code point of every Grapheme_Cluster_Break / InCB class and the width special cases.
+const PARTNERS = [
+  "a", "\u0301", "\u200d", "\u0903", "\u0600", "\u1100", "\u1161", "\u11a8", "\uac00", "\uac01",
+  "\u{1f1e6}", "\u{1f600}", "\u0915", "\u094d", "\r", "\n", "\u0007", "\ufe0f", "\u{1f3fb}",
+  "\u0e33", "\uff9e", "\u2764", "\u00ad", "\u{e0067}",
+];
+
+test("every code point of planes 0-3 next to each grapheme class segments and measures like pi-tui", () => {
+  const bad = [];
+  let n = 0;
+  for (let cp = 0; cp < 0x40000; cp++) {
+    if (isSurrogate(cp)) continue;
+    const x = String.fromCodePoint(cp);
+    // x P1 x P2 x ... x: every partner once before and once after x.
+    const s = x + PARTNERS.map((p) => p + x).join("");
+    n++;
+    const d = differs(s);
+    if (d) bad.push(`${hex(x)}: ${d}`);
+  }
+  expectNoMismatch("code points in context", bad, n);
+});
+
+test("planes 0-3 in runs of consecutive code points", () => {
+  const bad = [];
+  let n = 0;
+  for (let start = 0; start < 0x40000; start += 64) {
+    let s = "";
+    for (let cp = start; cp < start + 64; cp++) if (!isSurrogate(cp)) s += String.fromCodePoint(cp);
+    if (!s) continue;
+    n++;
+    const d = differs(s);
+    if (d) bad.push(`run from U+${start.toString(16)}: ${d}`);
+  }
+  expectNoMismatch("runs", bad, n);
+});
+
+function rgiSequencesOfHeader() {
+  const h = readFileSync(new URL("../native/unicode_tables.h", import.meta.url), "utf8");
+  const arr = (name) => {
+    const m = h.match(new RegExp(`${name}\\[[^\\]]*\\] = \\{([^}]*)\\}`));
+    assert.ok(m, `${name} in unicode_tables.h`);
+    return m[1].split(",").map((x) => x.trim()).filter(Boolean).map(Number);
+  };
+  const cps = arr("qt_rgi_cps");
+  const off = arr("qt_rgi_off");
+  const seqs = [];
+  for (let i = 0; i + 1 < off.length; i++) seqs.push(String.fromCodePoint(...cps.slice(off[i], off[i + 1])));
+  return seqs;
+}
+
+test("every RGI emoji sequence of the tables, and its near misses", () => {
+  const seqs = rgiSequencesOfHeader();
+  assert.ok(seqs.length > 2500, `${seqs.length} sequences`);
+  const rgi = /^\p{RGI_Emoji}$/v;
+  const bad = [];
+  let n = 0;
+  for (const s of seqs) {
+    if (!rgi.test(s)) bad.push(`not RGI in this Node: ${hex(s)}`);
+    const cps = [...s];
+    const variants = [
+      s,
+      s.replaceAll("\ufe0f", ""), // fully qualified minus FE0F: usually not RGI
+      s + "\ufe0f",
+      s + "\u{1f3fb}",
+      s + "\u200d",
+      s + "\u200d\u{1f600}",
+      cps.slice(0, -1).join(""),
+      cps.slice(1).join(""),
+      "a" + s + "b",
+      s + s,
+    ];
+    for (const v of variants) {
+      n++;
+      const d = differs(v);
+      if (d) bad.push(d);
+    }
+  }
+  expectNoMismatch("RGI sequences", bad, n);
+});
+
+// Material for random mixes: code points of every class plus escapes, tabs and ASCII.
+function pool() {
+  const items = [];
+  const add = (...xs) => items.push(...xs);
+  add(...PARTNERS, " ", "x", "Z", "#", "1", "\t", "\x1b", "[", "m", "]", "_", "\x07", "\\");
+  add("\x1b[31m", "\x1b[0m", "\x1b[1;2", "\x1b]8;;u\x07", "\x1b]8;;u\x1b\\", "\x1b_c\x07", "\x1b_", "\x1b]", "\x1b[");
+  add("日", "ｶ", "Ａ", "\uffe8", "\u0eb3", "\u0e01", "\u0e48", "\u0eb0", "\u0937", "\u093f", "\u0951", "\u0995", "\u09cd");
+  add("\u20e3", "\u2640", "\u2642", "\u27a1", "\u{1f468}", "\u{1f469}", "\u{1f466}", "\u{1f9d1}", "\u{1f48b}", "\u{1f525}");
+  add("\u{1f3f3}", "\u{1f3f4}", "\u{e0062}", "\u{e007f}", "\u{1f1ea}", "\u{1f1f8}", "\u{1f1fa}", "\u2b50", "\u231a", "\u00a9");
+  add("\ufe0e", "\u200b", "\u200c", "\u2060", "\u{e0001}", "\u0605", "\u{110bd}", "\u0d4e", "\u0e33", "\u115f", "\u1160");
+  add("\u3099", "\u302a", "\u{1f3ff}", "\u{1faf1}", "\u{1faf2}", "\u{1f91d}", "\u2695", "\u{1f9af}", "\u{1f308}", "\u26a7");
+  return items;
+}
+
+test("seeded random mixes segment and measure like pi-tui", () => {
+  const items = pool();
+  const rand = rng(0x5eed);
+  const bad = [];
+  const N = 40000;
+  for (let i = 0; i < N; i++) {
+    const k = 1 + Math.floor(rand() * 12);
+    let s = "";
+    for (let j = 0; j < k; j++) {
+      // mostly pool items, sometimes any code point of planes 0-3 or 14
+      const r = rand();
+      if (r < 0.85) s += items[Math.floor(rand() * items.length)];
+      else {
+        let cp = Math.floor(rand() * (r < 0.97 ? 0x40000 : 0x110000));
+        if (isSurrogate(cp)) cp = 0xfffd;
+        s += String.fromCodePoint(cp);
+      }
+    }
+    const d = differs(s);
+    if (d) bad.push(d);
+  }
+  expectNoMismatch("random mixes", bad, N);
+});
+
+test("long strings: ASCII fast path, many escapes, unterminated escapes", () => {
+  const cases = [
+    "x".repeat(100000),
+    "ab\u0301".repeat(20000),
+    "\x1b[31mred\x1b[0m ".repeat(5000),
+    "\x1b[".repeat(20000) + "tail",
+    "\x1b]".repeat(20000) + "tail",
+    "\x1b_x".repeat(20000),
+    "🇩".repeat(1001),
+    "👨‍👩‍👧‍👦".repeat(500),
+    "e" + "\u0301".repeat(50000),
+    "ก" + "\u0e33".repeat(1000),
+  ];
+  const t0 = Date.now();
+  for (const s of cases) assert.equal(differs(s), null);
+  // The unterminated-escape cases would be quadratic without the stream's memory.
+  const t1 = Date.now();
+  addon.visibleWidth("\x1b[".repeat(200000));
+  addon.visibleWidth("\x1b]".repeat(200000));
+  assert.ok(Date.now() - t1 < 2000, "unterminated escapes stay linear");
+  assert.ok(Date.now() - t0 < 20000);
+});
+
+// ---- sanitizer ---------------------------------------------------------------------------
+
+const pic = (c) => String.fromCodePoint(0x2400 + c);
+
+test("sanitize: each mapping", () => {
+  const s = (x, nl = false) => addon.sanitize(x, nl);
+  assert.equal(s("plain text 日本 👨‍👩‍👧"), "plain text 日本 👨‍👩‍👧");
+  assert.equal(s("\x1b[31mred\x1b[0m"), "␛[31mred␛[0m");
+  assert.equal(s("\x1b]8;;http://x\x07y"), "␛]8;;http://x␇y");
+  for (let c = 0; c < 0x20; c++) {
+    if (c === 0x0a || c === 0x0d || c === 0x09) continue;
+    assert.equal(s("a" + String.fromCharCode(c) + "b"), "a" + pic(c) + "b", `C0 ${c}`);
+  }
+  assert.equal(s("\x1b"), "␛");
+  assert.equal(s("\x00"), "␀");
+  assert.equal(s("\x7f"), "␡");
+  assert.equal(s("a\tb"), "a   b");
+  assert.equal(s("a\nb", true), "a\nb");
+  assert.equal(s("a\nb", false), "a b");
+  assert.equal(s("a\r\nb", true), "a\nb");
+  assert.equal(s("a\r\nb", false), "a b");
+  assert.equal(s("a\rb", true), "a␍b");
+  assert.equal(s("a\rb", false), "a␍b");
+  assert.equal(s("\r\r\n\n", true), "␍\n\n");
+  for (let c = 0x80; c <= 0x9f; c++) {
+    assert.equal(s(String.fromCharCode(c)), `<U+${c.toString(16).toUpperCase().padStart(4, "0")}>`);
+  }
+  for (const c of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c]) {
+    assert.equal(s("x" + String.fromCharCode(c) + "y"), `x<U+${c.toString(16).toUpperCase().padStart(4, "0")}>y`);
+  }
+  // Joiners, variation selectors and other format characters stay: emoji need them.
+  for (const keep of ["\u200d", "\u200c", "\ufe0f", "\ufe0e", "\u{e0100}", "\u{e0067}", "\u00ad", "\u2028", "\u0301", "\ufffd"]) {
+    assert.equal(s("a" + keep), "a" + keep, hex(keep));
+  }
+  assert.equal(s("❤️‍🔥 🏴󠁧󠁢󠁳󠁣󠁴󠁿 #️⃣"), "❤️‍🔥 🏴󠁧󠁢󠁳󠁣󠁴󠁿 #️⃣");
+  // A lone surrogate reaches C as U+FFFD (Node-API's UTF-8 conversion) and stays U+FFFD.
+  assert.equal(s("a\ud800b"), "a\ufffdb");
+  assert.equal(s(""), "");
+});
+
+test("sanitize: nothing that acts on a terminal survives; width is what visibleWidth says", () => {
+  const items = pool();
+  const rand = rng(0xc0ffee);
+  const bidi = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u0080-\u009f]/u;
+  let n = 0;
+  const bad = [];
+  const inputs = [...corpus.cases.map((c) => c.text)];
+  let all = "";
+  for (let c = 0; c < 0x100; c++) all += String.fromCharCode(c);
+  inputs.push(all, all + "\u202e\u2066\u200f\u061c");
+  for (let i = 0; i < 5000; i++) {
+    let x = "";
+    const k = 1 + Math.floor(rand() * 16);
+    for (let j = 0; j < k; j++) {
+      const r = rand();
+      x += r < 0.6 ? items[Math.floor(rand() * items.length)] : String.fromCharCode(Math.floor(rand() * 0xa0));
+    }
+    inputs.push(x);
+  }
+  for (const x of inputs) {
+    for (const nl of [false, true]) {
+      n++;
+      const out = addon.sanitize(x, nl);
+      const bytes = Buffer.from(out, "utf8");
+      for (const b of bytes) {
+        if ((b < 0x20 && !(nl && b === 0x0a)) || b === 0x7f) {
+          bad.push(`byte 0x${b.toString(16)} survives in ${hex(out)} from ${hex(x)}`);
+          break;
+        }
+      }
+      if (bidi.test(out)) bad.push(`bidi/C1 control survives: ${hex(out)}`);
+      if (Buffer.from(out, "utf8").toString("utf8") !== out || out.includes("\ud800")) bad.push(`invalid output ${hex(out)}`);
+      const line = nl ? out.split("\n") : [out];
+      for (const l of line) {
+        if (addon.visibleWidth(l) !== visibleWidth(l)) bad.push(`width of sanitized ${hex(l)}: ${addon.visibleWidth(l)}, pi-tui ${visibleWidth(l)}`);
+      }
+      if (addon.sanitize(out, nl) !== out) bad.push(`not idempotent: ${hex(x)}`);
+    }
+  }
+  expectNoMismatch("sanitize", bad, n);
+});
