@@ -1,6 +1,7 @@
-// headless.ts — print and JSON mode without a terminal: answers come from the --answers flag
-// or from the pending-questions file a person filled in; otherwise the questions are written
-// there and the result tells the model and the person how to answer.
+// headless.ts — print and JSON mode (no pi TUI): answers come from the --answers flag, from
+// the pending-questions file a person filled in, or from the terminal when one is reachable;
+// with no terminal the questions are written to the pending file and the result tells the
+// model and the person how to answer.
 import type { NativeAddon } from "./native.ts";
 import {
   answersFromFlag,
@@ -16,6 +17,7 @@ import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { PENDING } from "./text.ts";
 
 export const ANSWERS_FLAG = "answers";
+const TTY_PATH = "/dev/tty";
 
 type Result = { content: Array<{ type: "text"; text: string }>; details: QuestionDetails; terminate?: boolean };
 
@@ -43,13 +45,16 @@ function example(questions: NormalizedQuestion[]): string {
   return JSON.stringify(sample).replace(/'/g, "'\\''");
 }
 
-export function answerWithoutTerminal(
+/** Print and JSON mode: answers from the --answers flag, then from the pending file, then on
+ * the terminal when one is reachable, else the questions are left in the pending file. */
+export async function answerWithoutTui(
   native: NativeAddon,
   json: string,
   questions: NormalizedQuestion[],
   cwd: string,
   flag: unknown,
-): Result {
+  signal: AbortSignal | undefined,
+): Promise<Result> {
   const path = pendingPath(cwd);
   const shown = displayPath(cwd, path);
   const key = questionsKey(questions);
@@ -69,22 +74,38 @@ export function answerWithoutTerminal(
   const { file, error } = readPending(path);
   if (error) process.stderr.write(`pi-question: ${error}\n`);
   const set = file.pending.find((s) => s.key === key);
-  if (set) {
-    const written = completeAnswers(set);
-    if (written) {
-      const r = tryAnswers(native, json, written);
-      if (typeof r !== "string") {
-        forgetPending(path, key);
-        return r;
-      }
-      process.stderr.write(`pi-question: the answers in ${shown} were not used: ${r}\n`);
-    } else {
-      const missing = set.questions.filter((q) => !completeAnswers({ ...set, questions: [q] })).map((q) => q.id);
-      process.stderr.write(`pi-question: ${PENDING.incomplete(shown, missing)}\n`);
+  const written = set && completeAnswers(set);
+  if (written) {
+    const r = tryAnswers(native, json, written);
+    if (typeof r !== "string") {
+      forgetPending(path, key);
+      return r;
     }
+    process.stderr.write(`pi-question: the answers in ${shown} were not used: ${r}\n`);
   }
 
+  if (native.ttyAvailable(TTY_PATH)) return askOnTerminal(native, json, signal);
+
+  if (set && !written) {
+    const missing = set.questions.filter((q) => !completeAnswers({ ...set, questions: [q] })).map((q) => q.id);
+    process.stderr.write(`pi-question: ${PENDING.incomplete(shown, missing)}\n`);
+  }
   if (!error) rememberPending(path, questions);
   process.stderr.write(PENDING.stderr(shown, example(questions)));
   return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.reason(shown, example(questions))), true);
+}
+
+/** The question on the terminal itself (print mode run from a terminal): the C engine draws on
+ * /dev/tty in raw mode and never touches stdout, so `pi -p` output can still be piped. */
+async function askOnTerminal(native: NativeAddon, json: string, signal: AbortSignal | undefined): Promise<Result> {
+  const run = native.runTty(json, { path: TTY_PATH, color: !process.env.NO_COLOR, mode: "tty" });
+  const stop = () => run.stop();
+  signal?.addEventListener("abort", stop, { once: true });
+  try {
+    const built = await run.done;
+    const result = toResult(built);
+    return result.details.status === "cancelled" ? { ...result, terminate: true } : result;
+  } finally {
+    signal?.removeEventListener("abort", stop);
+  }
 }

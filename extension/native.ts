@@ -1,10 +1,5 @@
-// native.ts — loads the C addon and describes its surface. pi loads extensions through jiti,
-// which breaks the `bindings`/`node-gyp-build` path helpers, so the addon is required with
-// createRequire and explicit paths; a failure lists every place that was tried.
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+// native.ts — the typed surface of the C addon (loaded by load-addon.mjs from explicit paths).
+import { loadAddon } from "./load-addon.mjs";
 
 export type Outcome = "answered" | "declined" | "cancelled" | "interrupted" | "unavailable";
 
@@ -41,35 +36,15 @@ export interface NativeAddon {
   sanitize(text: string, keepNewlines: boolean): string;
   decodeKeys(chunks: string[]): Array<{ name: string; text?: string; paste?: string; repeat?: boolean }>;
   parseKeyId(id: string): { key: number; mods: number } | null;
+  ttyAvailable(path: string): boolean;
+  runTty(argsJson: string, options: { path?: string; color?: boolean; mode?: string }): {
+    done: Promise<{ details: string; text: string }>;
+    stop(): void;
+  };
 }
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const addonCandidates = [
-  join(root, "build", "Release", "pi_question.node"),
-  join(root, "build", "Debug", "pi_question.node"),
-];
-
-let loaded: NativeAddon | undefined;
 
 /** The addon, loaded once per module instance (pi's /reload gets a fresh module, and Node
  * returns the already-loaded shared object for the same path, so nothing loads twice). */
 export function loadNative(): NativeAddon {
-  if (loaded) return loaded;
-  const require = createRequire(import.meta.url);
-  const tried: string[] = [];
-  for (const candidate of process.env.PI_QUESTION_ADDON ? [process.env.PI_QUESTION_ADDON] : addonCandidates) {
-    if (!existsSync(candidate)) {
-      tried.push(`${candidate} (missing)`);
-      continue;
-    }
-    try {
-      loaded = require(candidate) as NativeAddon;
-      return loaded;
-    } catch (error) {
-      tried.push(`${candidate} (${error instanceof Error ? error.message : String(error)})`);
-    }
-  }
-  throw new Error(
-    `pi-question: the native addon is not built. Run "npm install" in ${root}. Looked in:\n  ${tried.join("\n  ")}`,
-  );
+  return loadAddon() as NativeAddon;
 }

@@ -4,7 +4,7 @@
 import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { askWithDialogs } from "./dialogs.ts";
 import { askInTui } from "./interactive.ts";
-import { ANSWERS_FLAG, answerWithoutTerminal } from "./headless.ts";
+import { ANSWERS_FLAG, answerWithoutTui } from "./headless.ts";
 import type { NativeAddon, Outcome } from "./native.ts";
 import { renderQuestionCall, renderQuestionResult } from "./render.ts";
 import { type NormalizedQuestion, type QuestionArgs, type QuestionDetails, QuestionParams } from "./schema.ts";
@@ -75,7 +75,7 @@ async function ask(
       native.result(json, asked.outcome, "rpc", Date.now(), null, asked.answers ? JSON.stringify(asked.answers) : null),
     );
   }
-  return answerWithoutTerminal(native, json, questions, ctx.cwd, pi.getFlag(ANSWERS_FLAG));
+  return answerWithoutTui(native, json, questions, ctx.cwd, pi.getFlag(ANSWERS_FLAG), signal);
 }
 
 /** Registers the tool; returns the questions asked through it, newest last (for /questions). */

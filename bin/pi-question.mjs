@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// pi-question — the question UI on your terminal, without pi or a model: reads questions
+// (the tool's arguments, any accepted shape) from a file or stdin, asks them on /dev/tty, and
+// prints the result JSON ({ ...details, text }) on stdout, so shell scripts can use it.
+//   pi-question questions.json          pi-question < questions.json
+// Exit status: 0 answered, 1 declined/cancelled/interrupted, 2 invalid questions, 3 no terminal.
+import { readFileSync } from "node:fs";
+import { loadAddon } from "../extension/load-addon.mjs";
+
+const USAGE = "usage: pi-question [questions.json | -]   (questions as the question tool's JSON arguments)";
+
+async function main() {
+  const arg = process.argv[2];
+  if (arg === "-h" || arg === "--help") {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  let input;
+  try {
+    input = readFileSync(arg && arg !== "-" ? arg : 0);
+  } catch (error) {
+    process.stderr.write(`pi-question: cannot read ${arg ?? "stdin"}: ${error.message}\n${USAGE}\n`);
+    return 2;
+  }
+  const addon = loadAddon();
+  try {
+    addon.normalize(input);
+  } catch (error) {
+    process.stderr.write(`pi-question: ${error.message}\n`);
+    return 2;
+  }
+  if (!addon.ttyAvailable("/dev/tty")) {
+    process.stderr.write("pi-question: no terminal to ask on (/dev/tty cannot be opened).\n");
+    return 3;
+  }
+  const run = addon.runTty(input.toString("utf8"), { path: "/dev/tty", color: !process.env.NO_COLOR, mode: "standalone" });
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.once(sig, () => run.stop());
+  const built = await run.done;
+  const details = JSON.parse(built.details);
+  process.stdout.write(JSON.stringify({ ...details, text: built.text }, null, 2) + "\n");
+  return details.status === "answered" ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`pi-question: ${error.message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,38 @@
+// load-addon.mjs — finds and loads the native addon by explicit path (pi loads extensions
+// through jiti, which breaks the `bindings`/`node-gyp-build` path helpers). Plain JavaScript so
+// the extension, the standalone command and the tests share it. PI_QUESTION_ADDON names a
+// specific build (the sanitizer build, for instance).
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const addonCandidates = [
+  join(packageRoot, "build", "Release", "pi_question.node"),
+  join(packageRoot, "build", "Debug", "pi_question.node"),
+];
+
+let loaded;
+
+export function loadAddon() {
+  if (loaded) return loaded;
+  const require = createRequire(import.meta.url);
+  const tried = [];
+  const candidates = process.env.PI_QUESTION_ADDON ? [process.env.PI_QUESTION_ADDON] : addonCandidates;
+  for (const candidate of candidates) {
+    if (!existsSync(candidate)) {
+      tried.push(`${candidate} (missing)`);
+      continue;
+    }
+    try {
+      loaded = require(candidate);
+      return loaded;
+    } catch (error) {
+      tried.push(`${candidate} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  throw new Error(
+    `pi-question: the native addon is not built. Run "npm install" in ${packageRoot}. Looked in:\n  ${tried.join("\n  ")}`,
+  );
+}
