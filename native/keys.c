@@ -10,8 +10,10 @@
  *
  * Where pi-tui's parseKey names the bytes, the event's key+mods are what that name means.
  * Where parseKey returns undefined (e.g. CSI 1~, modified F-keys, ESC + symbol, non-ASCII
- * text) the event carries the obvious key and the name is built the same way. The legacy
- * reading is used for the few bytes whose name depends on pi's isKittyProtocolActive()
+ * text) the event carries the obvious key and the name is built the same way. A name depends
+ * on key + modifiers only: a Shift-only letter is "A" (parseKey's name for the byte "A"), also
+ * when it arrives as a Kitty/modifyOtherKeys sequence, which parseKey calls "shift+a". The
+ * legacy reading is used for the few bytes whose name depends on pi's isKittyProtocolActive()
  * ("\n", "\x1b\r", ESC + letter): a real Kitty sequence is never ambiguous. */
 #include <stdlib.h>
 #include <string.h>
@@ -719,8 +721,9 @@ static size_t step_paste(run *r, const unsigned char *p, size_t len, bool *more)
   return 1;
 }
 
-/* OSC/DCS/APC reply: ends at BEL or ESC \; an ESC that starts something else, or a control
- * byte (a key typed after a stray ESC P), ends it without being swallowed. */
+/* OSC/DCS/APC reply: ends at BEL or ESC \; an ESC that starts something else, or any other
+ * control byte (Enter or Ctrl+C typed after a stray ESC P: replies never hold them), ends it
+ * without being swallowed. */
 static size_t step_string(run *r, const unsigned char *p, size_t len, bool force, bool *more) {
   for (size_t i = 0; i < len; i++) {
     unsigned char c = p[i];
@@ -741,7 +744,7 @@ static size_t step_string(run *r, const unsigned char *p, size_t len, bool force
       r->d->state = ST_GROUND;
       return p[i + 1] == '\\' ? i + 2 : i;
     }
-    if (c < 0x20 && (c < 0x08 || c > 0x0d)) {
+    if (c < 0x20) {
       r->d->state = ST_GROUND;
       return i;
     }
