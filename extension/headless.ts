@@ -14,6 +14,7 @@ import {
   rememberPending,
 } from "./pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
+import { resolveLanguage, type Settings } from "./settings.ts";
 import { PENDING } from "./text.ts";
 
 export const ANSWERS_FLAG = "answers";
@@ -54,8 +55,9 @@ export async function answerWithoutTui(
   cwd: string,
   flag: unknown,
   signal: AbortSignal | undefined,
+  settings: Settings,
 ): Promise<Result> {
-  const path = pendingPath(cwd);
+  const path = pendingPath(cwd, settings.pendingFile);
   const shown = displayPath(cwd, path);
   const key = questionsKey(questions);
 
@@ -84,7 +86,7 @@ export async function answerWithoutTui(
     process.stderr.write(`pi-question: the answers in ${shown} were not used: ${r}\n`);
   }
 
-  if (native.ttyAvailable(TTY_PATH)) return askOnTerminal(native, json, signal);
+  if (native.ttyAvailable(TTY_PATH)) return askOnTerminal(native, json, signal, settings);
 
   if (set && !written) {
     const missing = set.questions.filter((q) => !completeAnswers({ ...set, questions: [q] })).map((q) => q.id);
@@ -97,14 +99,24 @@ export async function answerWithoutTui(
 
 /** The question on the terminal itself (print mode run from a terminal): the C engine draws on
  * /dev/tty in raw mode and never touches stdout, so `pi -p` output can still be piped. */
-async function askOnTerminal(native: NativeAddon, json: string, signal: AbortSignal | undefined): Promise<Result> {
-  const run = native.runTty(json, { path: TTY_PATH, color: !process.env.NO_COLOR, mode: "tty" });
+async function askOnTerminal(
+  native: NativeAddon,
+  json: string,
+  signal: AbortSignal | undefined,
+  settings: Settings,
+): Promise<Result> {
+  const run = native.runTty(json, {
+    path: TTY_PATH,
+    color: !process.env.NO_COLOR,
+    mode: "tty",
+    language: resolveLanguage(settings.language),
+  });
   const stop = () => run.stop();
   signal?.addEventListener("abort", stop, { once: true });
   try {
     const built = await run.done;
     const result = toResult(built);
-    return result.details.status === "cancelled" ? { ...result, terminate: true } : result;
+    return result.details.status === "cancelled" && settings.escape !== "continue" ? { ...result, terminate: true } : result;
   } finally {
     signal?.removeEventListener("abort", stop);
   }

@@ -1,12 +1,15 @@
 // index.ts — the pi extension entry point (package.json "pi.extensions"): loads the native
-// core and registers the `question` tool, the /questions command and the --answers flag.
+// core and registers the `question` tool, the /questions and /answer commands and the
+// --answers flag.
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { loadNative } from "./native.ts";
+import { createAsker } from "./ask.ts";
 import { registerCommands } from "./commands.ts";
 import { registerQuestionTool } from "./tool.ts";
 
 export default function piQuestion(pi: ExtensionAPI): void {
   const native = loadNative();
-  const { history } = registerQuestionTool(pi, native);
-  registerCommands(pi, native, history);
+  const asker = createAsker(pi, native);
+  registerQuestionTool(pi, native, asker);
+  registerCommands(pi, native, asker);
 }

@@ -37,7 +37,7 @@ export interface NativeAddon {
   decodeKeys(chunks: string[]): Array<{ name: string; text?: string; paste?: string; repeat?: boolean }>;
   parseKeyId(id: string): { key: number; mods: number } | null;
   ttyAvailable(path: string): boolean;
-  runTty(argsJson: string, options: { path?: string; color?: boolean; mode?: string }): {
+  runTty(argsJson: string, options: { path?: string; color?: boolean; mode?: string; language?: string }): {
     done: Promise<{ details: string; text: string }>;
     stop(): void;
   };

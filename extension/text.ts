@@ -80,3 +80,25 @@ export const COMMANDS = {
   unanswered: "(no answer yet)",
   historyHeader: "Asked in this session:",
 };
+
+export const SETTINGS_TEXT = {
+  notObject: (path: string) => `pi-question: ${path} must hold a JSON object; using the defaults.`,
+  badJson: (path: string, why: string) => `pi-question: ${path} is not valid JSON (${why}); using the defaults.`,
+  badValue: (path: string, key: string, expected: string) =>
+    `pi-question: in ${path}, "${key}" must be ${expected}; using the default.`,
+  unknownKey: (path: string, key: string) =>
+    `pi-question: in ${path}, "${key}" is not a setting (known: escape, notice, language, limits, pendingFile); ignored.`,
+  overLimit: (what: string, count: number, limit: number) =>
+    `This call has ${count} ${what}; the user's settings allow at most ${limit}. Ask fewer (split the call, or offer fewer options).`,
+};
+
+export const NOTICE = {
+  title: (prompt: string) => `π ❓ ${prompt}`,
+  notify: (prompt: string) => `The agent is asking: ${prompt}`,
+};
+
+export const REOPEN = {
+  description: "Show the last cancelled or interrupted question again; your answers go to the agent as your next message",
+  nothing: "There is no cancelled or interrupted question to answer.",
+  message: (text: string) => `Here are my answers to the question you asked earlier:\n${text}`,
+};

@@ -12,7 +12,7 @@
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
  *   decodeKeys(chunks[]) -> [{ name, text?, paste?, repeat? }], parseKeyId(id) -> { key, mods } | null
  *   ttyAvailable(path) -> boolean
- *   runTty(json, { path, color, mode }) -> { done: Promise<{ details, text }>, stop() }
+ *   runTty(json, { path, color, mode, language }) -> { done: Promise<{ details, text }>, stop() }
  *                                            the question on a terminal, on a worker thread */
 #include <node_api.h>
 #include <stdio.h>
@@ -817,6 +817,7 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   }
   char *path = get_named_string(env, argv[1], "path");
   char *mode = get_named_string(env, argv[1], "mode");
+  char *language = get_named_string(env, argv[1], "language");
   bool pending = false;
   napi_is_exception_pending(env, &pending);
   bool color = true;
@@ -841,6 +842,7 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
     goto fail;
   }
   qt_tty_set_color(job->tty, color);
+  if (language) qt_engine_set_language(job->engine, qt_language_from_tag(language));
   napi_value promise, name, stop;
   if (napi_create_promise(env, &job->deferred, &promise) != napi_ok ||
       napi_create_string_utf8(env, "pi-question-tty", NAPI_AUTO_LENGTH, &name) != napi_ok ||
@@ -866,6 +868,7 @@ fail:
 done:
   free(path);
   free(mode);
+  free(language);
   return out;
 }
 

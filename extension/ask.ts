@@ -1,0 +1,114 @@
+// ask.ts — asking, in whatever way the mode allows, with the user's settings: pi's TUI
+// (interactive), pi's dialogs (RPC), or answers from the flag / pending file / terminal (print
+// and JSON mode). One queue per extension instance: two questions are never shown at once.
+import { basename } from "node:path";
+import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { askWithDialogs } from "./dialogs.ts";
+import { ANSWERS_FLAG, answerWithoutTui } from "./headless.ts";
+import { askInTui } from "./interactive.ts";
+import type { NativeAddon } from "./native.ts";
+import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
+import { loadSettings, resolveLanguage, type Settings } from "./settings.ts";
+import { NOTICE, SETTINGS_TEXT } from "./text.ts";
+
+export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
+
+/** The tool result from the C core's { details, text }. A cancel ends the agent's turn unless
+ * the user's settings say Esc should let the agent continue. */
+export function toToolResult(built: { details: string; text: string }, settings?: Settings): QuestionResult {
+  const details = JSON.parse(built.details) as QuestionDetails;
+  const terminate = details.status === "cancelled" && settings?.escape !== "continue";
+  return { content: [{ type: "text", text: built.text }], details, ...(terminate ? { terminate: true } : {}) };
+}
+
+export interface Asker {
+  /** Questions asked through this instance, newest last. */
+  readonly history: QuestionDetails[];
+  /** The arguments of the last question that ended cancelled or interrupted, if any. */
+  lastUnanswered(): string | undefined;
+  settings(ctx: ExtensionContext): Settings;
+  /** Throws when the call exceeds the user's own (lower) limits. */
+  checkLimits(questions: NormalizedQuestion[], settings: Settings): void;
+  ask(json: string, questions: NormalizedQuestion[], ctx: ExtensionContext, signal: AbortSignal | undefined): Promise<QuestionResult>;
+}
+
+export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
+  const history: QuestionDetails[] = [];
+  const warned = new Set<string>();
+  let unanswered: string | undefined;
+  let tail: Promise<unknown> = Promise.resolve();
+
+  const enqueue = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = tail.then(run, run);
+    tail = next.catch(() => undefined);
+    return next;
+  };
+
+  const settings = (ctx: ExtensionContext): Settings =>
+    loadSettings(ctx.cwd, (message) => {
+      if (warned.has(message)) return;
+      warned.add(message);
+      if (ctx.hasUI) ctx.ui.notify(message, "warning");
+      else process.stderr.write(message + "\n");
+    });
+
+  /** Gets the person's attention while a question waits; returns the way to undo it. */
+  const notice = (ctx: ExtensionContext, s: Settings, prompt: string): (() => void) => {
+    const short = native.sanitize(prompt, false).slice(0, 60);
+    if (s.notice.title) ctx.ui.setTitle(NOTICE.title(short));
+    if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07");
+    if (s.notice.notify) ctx.ui.notify(NOTICE.notify(short), "info");
+    return () => {
+      if (!s.notice.title) return;
+      const name = pi.getSessionName();
+      const dir = basename(ctx.cwd);
+      ctx.ui.setTitle(name ? `π - ${name} - ${dir}` : `π - ${dir}`);
+    };
+  };
+
+  const askNow = async (
+    json: string,
+    questions: NormalizedQuestion[],
+    ctx: ExtensionContext,
+    signal: AbortSignal | undefined,
+    s: Settings,
+  ): Promise<QuestionResult> => {
+    if (!ctx.hasUI) return answerWithoutTui(native, json, questions, ctx.cwd, pi.getFlag(ANSWERS_FLAG), signal, s);
+    const restore = notice(ctx, s, questions[0]?.prompt ?? "");
+    try {
+      const engine = native.createEngine(json);
+      engine.setLanguage(resolveLanguage(s.language));
+      const outcome = await askInTui(engine, ctx, signal);
+      if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now()), s);
+      // No custom components here (RPC mode): the same questions through pi's dialogs.
+      const asked = await askWithDialogs(native, questions, ctx, signal);
+      const answers = asked.answers ? JSON.stringify(asked.answers) : null;
+      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), null, answers), s);
+    } finally {
+      restore();
+    }
+  };
+
+  return {
+    history,
+    lastUnanswered: () => unanswered,
+    settings,
+    checkLimits(questions, s) {
+      const maxQ = s.limits.questions;
+      if (maxQ !== undefined && questions.length > maxQ) throw new Error(SETTINGS_TEXT.overLimit("questions", questions.length, maxQ));
+      const maxO = s.limits.options;
+      const most = Math.max(0, ...questions.map((q) => q.options?.length ?? 0));
+      if (maxO !== undefined && most > maxO) throw new Error(SETTINGS_TEXT.overLimit("options in one question", most, maxO));
+    },
+    ask(json, questions, ctx, signal) {
+      return enqueue(async () => {
+        const result = await askNow(json, questions, ctx, signal, settings(ctx));
+        history.push(result.details);
+        const status = result.details.status;
+        if (status === "cancelled" || status === "interrupted") unanswered = json;
+        else if (status === "answered" || status === "declined") unanswered = undefined;
+        return result;
+      });
+    },
+  };
+}
