@@ -18,7 +18,8 @@ import { resolveLanguage, type Settings } from "./settings.ts";
 import { PENDING } from "./text.ts";
 
 export const ANSWERS_FLAG = "answers";
-const TTY_PATH = "/dev/tty";
+/** The terminal to ask on; PI_QUESTION_TTY overrides it (tests point it nowhere). */
+const TTY_PATH = process.env.PI_QUESTION_TTY || "/dev/tty";
 
 type Result = { content: Array<{ type: "text"; text: string }>; details: QuestionDetails; terminate?: boolean };
 

@@ -1,0 +1,24 @@
+// fake-pi.mjs — a stand-in for pi's ExtensionAPI that records what the extension registers,
+// and a minimal ExtensionContext, for loading the shim the way pi does without starting pi.
+import { importShim } from "./shim.mjs";
+
+export async function loadExtension() {
+  const { default: factory } = await importShim("index.ts");
+  const tools = new Map(), commands = new Map(), flags = new Map(), flagValues = new Map(), sent = [];
+  const pi = {
+    registerTool: (t) => tools.set(t.name, t),
+    registerCommand: (name, c) => commands.set(name, c),
+    registerFlag: (name, f) => flags.set(name, f),
+    getFlag: (name) => flagValues.get(name),
+    getSessionName: () => undefined,
+    sendUserMessage: (text, options) => sent.push({ text, options }),
+    on: () => {},
+  };
+  factory(pi);
+  return { pi, tools, commands, flags, flagValues, sent };
+}
+
+/** A context without a UI (print mode) rooted at cwd. */
+export function headlessContext(cwd, branch = []) {
+  return { hasUI: false, cwd, sessionManager: { getBranch: () => branch }, ui: {}, isIdle: () => true };
+}
