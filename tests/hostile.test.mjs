@@ -1,0 +1,138 @@
+// hostile.test.mjs — hostile input end to end through the real tool (prepareArguments, execute)
+// and the engine: each case yields a precise validation error or renders harmlessly — never a
+// crash, never a raw control reaching the terminal, never a line over the width.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { visibleWidth } from "@mariozechner/pi-tui";
+import { addon } from "./helpers/addon.mjs";
+import { headlessContext, loadExtension } from "./helpers/fake-pi.mjs";
+
+process.env.PI_QUESTION_TTY = "/nonexistent/tty";
+const tool = (await loadExtension()).tools.get("question");
+
+const NASTY = [
+  "\u001b]0;PWNED\u0007", // window title
+  "\u001b]52;c;cm0gLXJmIH4=\u0007", // OSC 52 clipboard write
+  "\u001b]8;;http://evil.example\u001b\\click\u001b]8;;\u001b\\", // OSC 8 link
+  "\u001b[10;10H\u001b[2J\u001bc\u001b[?1049h", // cursor move, clear, reset, alt screen
+  "line\rOVERWRITE",
+  "back\b\b\bspace\u007f",
+  "\u0085next\u009b31mC1\u009d0;t\u009c",
+  "\u202eevil\u202c \u2066iso\u2069 \u200f\u200e\u061c",
+  "zero\u200bwidth\ufeff\u2060",
+  "nul\u0000byte",
+  "tab\tbell\u0007ff\u000cvt\u000b",
+  "日本語テキスト👨‍👩‍👧‍👦🇩🇪e\u0301",
+];
+
+/** No byte of a rendered line may act on the terminal (plain styles: no ESC at all). */
+function assertHarmless(lines, width, where) {
+  for (const line of lines) {
+    assert.ok(visibleWidth(line) <= width, `${where}: overwide line at ${width}: ${JSON.stringify(line)}`);
+    assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u, `${where}: control in ${JSON.stringify(line)}`);
+  }
+}
+
+/** Drives an engine through many states, checking every frame at several widths. */
+function exercise(args, where) {
+  const e = addon.createEngine(JSON.stringify(args));
+  const keys = ["", "\u001b[B", "\u001b[B", "x", "\u001b[200~" + NASTY.join("\n") + "\u001b[201~", "\u001b[D", "\r", "/", "a", "\u001b", "\t", "\u001b[Z", "\u001b[6~", "\u000e", "note\u001b[31m", "\r"];
+  for (const k of keys) {
+    if (e.done) break;
+    e.feed(k);
+    for (const width of [1, 7, 20, 33, 40, 80, 133, 200]) assertHarmless(e.render(width), width, `${where} after ${JSON.stringify(k)}`);
+  }
+}
+
+test("hostile: escape sequences, controls, bidi and zero-width text in every field render harmlessly", () => {
+  for (const [i, nasty] of NASTY.entries()) {
+    const args = {
+      questions: [
+        {
+          id: `q${i}`,
+          label: nasty.slice(0, 100),
+          prompt: `Prompt ${nasty}\nsecond line ${nasty}`,
+          options: [
+            { value: `v${i}`, label: `Label ${nasty}`, description: `Desc ${nasty}`, preview: `Preview\n${nasty}\n${nasty}` },
+            { value: "plain", label: "Plain" },
+          ],
+        },
+        { id: "free", prompt: nasty },
+      ],
+    };
+    exercise(tool.prepareArguments(args), `case ${i}`);
+  }
+});
+
+test("hostile: the tool's call and result renderers never pass controls through", async () => {
+  const args = tool.prepareArguments({ questions: [{ id: "a", label: NASTY.join(""), prompt: NASTY.join(""), options: NASTY.map((n, i) => `${i}${n}`) }], answers: { a: `0${NASTY[0]}` } });
+  const theme = { fg: (_c, s) => s, bold: (s) => s };
+  const result = await tool.execute("c", args, undefined, undefined, headlessContext("/"));
+  for (const width of [10, 40, 120]) {
+    assertHarmless(tool.renderCall(args, theme, {}).render(width), width, "renderCall");
+    for (const expanded of [false, true]) {
+      assertHarmless(tool.renderResult(result, { expanded }, theme, { isError: false }).render(width), width, "renderResult");
+    }
+  }
+});
+
+test("hostile: invalid and overlong UTF-8 and NUL bytes are rejected precisely", () => {
+  const wrap = (bytes) => Buffer.concat([Buffer.from('{"questions":[{"id":"a","prompt":"x'), Buffer.from(bytes), Buffer.from('"}]}')]);
+  for (const bad of [[0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80], [0xed, 0xbf, 0xbf], [0xc3]]) {
+    const e = (() => { try { addon.normalize(wrap(bad)); } catch (err) { return err; } })();
+    assert.ok(e, `bytes ${bad} accepted`);
+    assert.equal(e.code, "QT_EINVALID");
+    assert.match(e.message, /not valid UTF-8 \(byte 35\)/);
+  }
+  // A raw NUL inside a JSON string is not JSON; an escaped one is text that renders visibly.
+  assert.throws(() => addon.normalize(wrap([0x00])), /not valid JSON/);
+  exercise(JSON.parse(addon.normalize('{"questions":[{"id":"a","prompt":"x\\u0000y","options":["a\\u0000b"]}]}')), "escaped NUL");
+});
+
+test("hostile: huge strings, 10,000 options and deep nesting get limit errors, not crashes", () => {
+  const cases = [
+    [{ questions: [{ id: "a", prompt: "x".repeat(1 << 20) }] }, /limit is 100000/],
+    [{ questions: [{ id: "a", prompt: "p", options: Array.from({ length: 10000 }, (_, i) => `${i}`) }] }, /limit is 100000|limit is 1000/],
+    [JSON.parse("[".repeat(10) + "1" + "]".repeat(10)), /must be a JSON object/],
+  ];
+  for (const [args, re] of cases) assert.throws(() => tool.prepareArguments(args), re);
+  assert.throws(() => addon.normalize("{\"questions\":" + "[".repeat(5000) + "]".repeat(5000) + "}"), /nest deeper/);
+  // The most options that fit the byte limit still work, and rendering stays windowed.
+  const many = { questions: [{ id: "a", prompt: "p", options: Array.from({ length: 1000 }, (_, i) => `o${i}`) }] };
+  exercise(tool.prepareArguments(many), "1000 options");
+});
+
+test("hostile: wrong types everywhere get errors naming the path", () => {
+  const cases = [
+    [{ questions: [{ id: "a", prompt: "p", options: [{ value: "v", label: { x: 1 } }] }] }, "questions[0].options[0].label"],
+    [{ questions: [{ id: "a", prompt: "p", options: [{ value: [], label: "L" }] }] }, "questions[0].options[0].value"],
+    [{ questions: [{ id: "a", prompt: "p", options: [{ label: "L", description: 5e300 }] }] }, null],
+    [{ questions: [{ id: true, prompt: "p" }] }, "questions[0].id"],
+    [{ questions: [{ id: "a", prompt: 42 }] }, null],
+    [{ questions: [{ id: "a", prompt: "p", multiSelect: 1 }] }, "questions[0].multiSelect"],
+    [{ questions: [{ id: "a", prompt: "p" }], answers: ["x"] }, "answers"],
+    [{ questions: [{ id: "a", prompt: "p" }], metadata: { source: ["x"] } }, "metadata.source"],
+  ];
+  for (const [args, path] of cases) {
+    let error;
+    try {
+      exercise(tool.prepareArguments(args), JSON.stringify(args));
+    } catch (e) {
+      error = e;
+    }
+    if (path === null) assert.equal(error, undefined, `numbers are accepted as text: ${error?.message}`);
+    else {
+      assert.ok(error, `accepted: ${JSON.stringify(args)}`);
+      assert.equal(error.path, path, error.message);
+    }
+  }
+});
+
+test("hostile: __proto__ and constructor work as ids and answer keys end to end", async () => {
+  const args = tool.prepareArguments(JSON.parse('{"questions":[{"id":"__proto__","prompt":"p","options":["a","b"]},{"id":"constructor","prompt":"q"}],"answers":{"__proto__":"b","constructor":"toString"}}'));
+  const r = await tool.execute("c", args, undefined, undefined, headlessContext("/"));
+  assert.equal(r.content[0].text, "__proto__: user selected: 2. b\nconstructor: user wrote: toString");
+  assert.deepEqual(r.details.answers.map((a) => a.id), ["__proto__", "constructor"]);
+  assert.equal(Object.getPrototypeOf(r.details), Object.prototype, "no prototype pollution");
+  assert.equal({}.polluted, undefined);
+});
