@@ -56,6 +56,8 @@ export function applyTheme(engine: NativeEngine, theme: Theme): void {
   engine.setStyle("title", open, close);
   [open, close] = split(theme.fg("accent", theme.bold("\u0000")));
   engine.setStyle("selected", open, close);
+  [open, close] = split(theme.inverse("\u0000"));
+  engine.setStyle("cursor", open, close);
 }
 
 interface KeyLookup {

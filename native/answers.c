@@ -190,8 +190,8 @@ qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t l
   if (err) err->path[0] = err->message[0] = '\0';
   if (len > QT_MAX_ARGUMENT_BYTES)
     return qt_fail(err, "", "The answers are %zu bytes; the limit is %d.", len, QT_MAX_ARGUMENT_BYTES);
-  size_t bad;
-  if (!qt_utf8_valid(json, len, &bad)) return qt_fail(err, "", "The answers are not valid UTF-8 (byte %zu).", bad);
+  qt_status pre = qt_json_precheck(json, len, "answers", err);
+  if (pre) return pre;
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
   if (!root)

@@ -393,6 +393,7 @@ static const char *const STYLE_NAMES[QT_STYLE_COUNT] = {
     [QT_STYLE_ACCENT] = "accent",   [QT_STYLE_MUTED] = "muted", [QT_STYLE_DIM] = "dim",
     [QT_STYLE_SUCCESS] = "success", [QT_STYLE_WARNING] = "warning", [QT_STYLE_ERROR] = "error",
     [QT_STYLE_TITLE] = "title",     [QT_STYLE_BORDER] = "border", [QT_STYLE_SELECTED] = "selected",
+    [QT_STYLE_CURSOR] = "cursor",
 };
 
 static const char *const ACTION_NAMES[QT_ACT_COUNT] = {

@@ -70,13 +70,13 @@ static char *shortened(const char *s, int cols) {
   return p;
 }
 
-void qt_lines_init(qt_lines *l) { memset(l, 0, sizeof *l); }
+static void lines_init(qt_lines *l) { memset(l, 0, sizeof *l); }
 
-void qt_lines_free(qt_lines *l) {
+static void lines_free(qt_lines *l) {
   qt_buf_free(&l->buf);
   free(l->off);
   free(l->width);
-  qt_lines_init(l);
+  lines_init(l);
 }
 
 static void touch(qt_engine *e) { e->revision++; }
@@ -232,7 +232,8 @@ static qt_status set_multi_answer(qt_engine *e, size_t qi, const char *custom, s
   return st;
 }
 
-bool qt_draft_pending(const qt_engine *e, size_t qi) {
+/* The trimmed draft differs from the typed answer given (it is no answer yet). */
+static bool draft_pending(const qt_engine *e, size_t qi) {
   const qt_qstate *s = &e->qs[qi];
   size_t start, len;
   qt_editor_trimmed(&s->draft, &start, &len);
@@ -293,7 +294,7 @@ static void request_cancel(qt_engine *e) {
   size_t given = e->multi ? count_given(e) : 0;
   bool typed = false;
   for (size_t i = 0; i < e->req->question_count && !typed; i++)
-    typed = !qt_editor_blank(&e->qs[i].draft) && qt_draft_pending(e, i);
+    typed = !qt_editor_blank(&e->qs[i].draft) && draft_pending(e, i);
   if (given || typed) {
     e->overlay = QT_OVERLAY_DISCARD;
     e->overlay_n = given;
@@ -376,7 +377,7 @@ static qt_status toggle_option(qt_engine *e, size_t qi, size_t k) {
 /* Enter on an option row of a multi-select question. */
 static qt_status confirm_multi(qt_engine *e, size_t qi) {
   qt_qstate *s = &e->qs[qi];
-  if (qt_draft_pending(e, qi)) return submit_typed(e, qi, false);
+  if (draft_pending(e, qi)) return submit_typed(e, qi, false);
   if (tick_count(s) || e->answers[qi].custom) {
     question_done(e, qi);
     return QT_OK;
@@ -805,9 +806,9 @@ qt_status qt_engine_create(const qt_request *req, qt_engine **out) {
   e->req = req;
   e->multi = req->question_count > 1;
   qt_buf_init(&e->flash);
-  qt_lines_init(&e->frame);
-  qt_lines_init(&e->scratch[0]);
-  qt_lines_init(&e->scratch[1]);
+  lines_init(&e->frame);
+  lines_init(&e->scratch[0]);
+  lines_init(&e->scratch[1]);
   qt_buf_init(&e->cell_text);
   qt_status st = QT_ERR_NOMEM;
   e->qs = calloc(req->question_count, sizeof *e->qs);
@@ -870,9 +871,9 @@ void qt_engine_destroy(qt_engine *e) {
   free(e->cursor_marker);
   qt_decoder_destroy(e->decoder);
   qt_buf_free(&e->flash);
-  qt_lines_free(&e->frame);
-  qt_lines_free(&e->scratch[0]);
-  qt_lines_free(&e->scratch[1]);
+  lines_free(&e->frame);
+  lines_free(&e->scratch[0]);
+  lines_free(&e->scratch[1]);
   free(e->line_ptrs);
   free(e->cells);
   qt_buf_free(&e->cell_text);

@@ -139,15 +139,11 @@ static inline const char *qt_str(const qt_engine *e, qt_string_id id) { return q
 size_t qt_list_rows(const qt_qstate *s);
 /* 0-based option index at a row, or SIZE_MAX for the "Something else…" row. */
 size_t qt_list_option_at(const qt_qstate *s, size_t row);
-/* The trimmed draft counts as an answer not yet given (it differs from the committed one). */
-bool qt_draft_pending(const qt_engine *e, size_t qi);
 
 /* Appends template `tmpl` with "{n}" replaced by n and "{s}" by s. */
 bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s);
 
 /* render.c: builds the frame for `width` into e->frame. */
 qt_status qt_render_frame(qt_engine *e, int width);
-void qt_lines_init(qt_lines *l);
-void qt_lines_free(qt_lines *l);
 
 #endif

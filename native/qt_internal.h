@@ -21,6 +21,10 @@ void qt_pathf(char *dst, size_t cap, const char *fmt, ...)
 #endif
     ;
 
+/* Checks raw JSON before parsing: valid UTF-8, nesting within QT_MAX_JSON_DEPTH, no raw
+ * control characters or escaped NULs in strings. `what` names the payload in messages. */
+qt_status qt_json_precheck(const char *json, size_t len, const char *what, qt_error *err);
+
 /* malloc'ed copy of s[0..n) with ASCII whitespace trimmed at both ends; NULL on OOM. */
 char *qt_strndup_trimmed(const char *s, size_t n);
 char *qt_strdup(const char *s);

@@ -27,7 +27,7 @@ static const char TAB_SEP[] = "  ";
 static const char MORE_LEFT[] = "‹ ";
 static const char MORE_RIGHT[] = " ›";
 static const char COLUMN_SEP[] = " │ ";
-static const char PREVIEW_BAR[] = "│ ";
+static const char PREVIEW_BAR[] = " │ "; /* below the list; without the margin from [1] */
 
 #define PLAIN QT_STYLE_COUNT /* "no style" for the builder */
 
@@ -77,6 +77,21 @@ static void lb_end(lb *b) {
   l->width[l->count++] = b->w;
 }
 
+/* End of the grapheme cluster at pos and its width in *w. Printable ASCII followed by ASCII
+ * is a cluster of its own, one column wide: the fast path for most text. */
+static size_t cluster(const char *s, size_t n, size_t pos, int *w) {
+  unsigned char c = (unsigned char)s[pos];
+  if (c >= 0x20 && c < 0x7F && (pos + 1 == n || (unsigned char)s[pos + 1] < 0x80)) {
+    *w = 1;
+    return pos + 1;
+  }
+  size_t g = qt_grapheme_next(s, n, pos);
+  if (g <= pos) g = pos + 1;
+  int gw = qt_grapheme_width(s + pos, g - pos);
+  *w = gw < 0 ? 0 : gw;
+  return g;
+}
+
 /* Zero-width bytes (the cursor marker). */
 static void lb_raw(lb *b, const char *s) { qt_buf_puts(&b->r->out->buf, s); }
 
@@ -85,22 +100,18 @@ static size_t lb_text(lb *b, int style, const char *s, size_t n) {
   qt_engine *e = b->r->e;
   qt_buf *out = &b->r->out->buf;
   size_t pos = 0;
-  bool opened = false;
+  int w = b->w, gw;
   while (pos < n) {
-    size_t next = qt_grapheme_next(s, n, pos);
-    if (next <= pos) next = pos + 1;
-    int gw = qt_grapheme_width(s + pos, next - pos);
-    if (gw < 0) gw = 0;
-    if (b->w + gw > b->r->width) break;
-    if (!opened && style != PLAIN) {
-      qt_buf_puts(out, e->style_open[style]);
-      opened = true;
-    }
-    qt_buf_append(out, s + pos, next - pos);
-    b->w += gw;
+    size_t next = cluster(s, n, pos, &gw);
+    if (w + gw > b->r->width) break;
+    w += gw;
     pos = next;
   }
-  if (opened) qt_buf_puts(out, e->style_close[style]);
+  if (pos == 0) return 0;
+  if (style != PLAIN) qt_buf_puts(out, e->style_open[style]);
+  qt_buf_append(out, s, pos);
+  if (style != PLAIN) qt_buf_puts(out, e->style_close[style]);
+  b->w = w;
   return pos;
 }
 
@@ -124,7 +135,11 @@ static void rule_line(rctx *r) {
   lb_begin(r, &b);
   qt_buf *out = &r->out->buf;
   qt_buf_puts(out, r->e->style_open[QT_STYLE_BORDER]);
-  for (int i = 0; i < r->width; i++) qt_buf_append(out, RULE, sizeof RULE - 1);
+  if (qt_buf_reserve(out, (size_t)r->width * (sizeof RULE - 1))) {
+    for (int i = 0; i < r->width; i++) memcpy(out->data + out->len + (size_t)i * (sizeof RULE - 1), RULE, sizeof RULE - 1);
+    out->len += (size_t)r->width * (sizeof RULE - 1);
+    out->data[out->len] = '\0';
+  }
   qt_buf_puts(out, r->e->style_close[QT_STYLE_BORDER]);
   b.w = r->width;
   lb_end(&b);
@@ -146,10 +161,8 @@ static void wrap_line(const char *s, size_t n, size_t pos, int avail, size_t *en
       *next = i + 1;
       return;
     }
-    size_t g = qt_grapheme_next(s, n, i);
-    if (g <= i) g = i + 1;
-    int gw = qt_grapheme_width(s + i, g - i);
-    if (gw < 0) gw = 0;
+    int gw;
+    size_t g = cluster(s, n, i, &gw);
     if (w + gw > avail) {
       if (i == pos) {
         *end = *next = g;
@@ -242,13 +255,18 @@ static bool build_cells(qt_engine *e, const qt_editor *ed, bool with_end, size_t
   size_t len = qt_editor_len(ed), pos = 0, n = 0;
   qt_buf_reset(&e->cell_text);
   while (pos < len) {
-    size_t g = qt_grapheme_next(s, len, pos);
-    if (g <= pos) g = pos + 1;
+    int gw;
+    size_t g = cluster(s, len, pos, &gw);
     qt_cell c = {.raw = pos, .disp = e->cell_text.len};
     if (s[pos] == '\n') {
       c.kind = QT_CELL_NEWLINE;
       c.width = 1;
       g = pos + 1;
+    } else if (g == pos + 1 && gw == 1) { /* printable ASCII: shown as it is */
+      qt_buf_putc(&e->cell_text, s[pos]);
+      c.disp_len = 1;
+      c.width = 1;
+      c.kind = s[pos] == ' ' ? QT_CELL_SPACE : QT_CELL_TEXT;
     } else {
       qt_sanitize(&e->cell_text, s + pos, g - pos, 0);
       c.disp_len = e->cell_text.len - c.disp;
@@ -778,12 +796,7 @@ static void draw_question(rctx *r, size_t qi) {
     size_t k = qt_list_option_at(s, s->highlight);
     if (k != SIZE_MAX && s->opts[k].preview) {
       blank_line(r);
-      qt_buf_reset(&r->tmp);
-      for (int i = 0; i < m; i++) qt_buf_putc(&r->tmp, ' ');
-      qt_buf_puts(&r->tmp, PREVIEW_BAR);
-      char bar[16];
-      snprintf(bar, sizeof bar, "%s", r->tmp.data ? r->tmp.data : "");
-      draw_preview(r, s, bar, false);
+      draw_preview(r, s, m ? PREVIEW_BAR : PREVIEW_BAR + 1, false);
     }
   }
   draw_note(r, s, qi);

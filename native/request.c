@@ -354,24 +354,42 @@ static qt_status assign_ids(qt_request *req, const bool *explicit_id, qt_error *
 }
 
 /* ---- the payload -------------------------------------------------------------------------- */
-/* Deepest nesting of arrays/objects, counted without parsing (strings are skipped). */
-static size_t json_depth(const char *s, size_t len) {
-  size_t depth = 0, max = 0;
+/* What a quick scan of the raw JSON finds before cJSON is asked: the deepest nesting of
+ * arrays/objects, and the first string byte a C string cannot carry faithfully (a raw control
+ * character, which JSON forbids, or an escaped NUL, which would silently cut the text). */
+typedef struct json_scan {
+  size_t depth;
+  size_t bad_at;   /* byte offset of the first problem, or SIZE_MAX */
+  bool bad_is_nul; /* the problem is "\u0000" (else a raw control character) */
+} json_scan;
+
+static json_scan scan_json(const char *s, size_t len) {
+  json_scan r = {0, SIZE_MAX, false};
+  size_t depth = 0;
   bool in_string = false;
   for (size_t i = 0; i < len; i++) {
-    char c = s[i];
+    unsigned char c = (unsigned char)s[i];
     if (in_string) {
-      if (c == '\\') i++;
-      else if (c == '"') in_string = false;
+      if (c == '\\') {
+        if (r.bad_at == SIZE_MAX && i + 5 < len && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0) {
+          r.bad_at = i;
+          r.bad_is_nul = true;
+        }
+        i++;
+      } else if (c == '"') {
+        in_string = false;
+      } else if (c < 0x20 && r.bad_at == SIZE_MAX) {
+        r.bad_at = i;
+      }
     } else if (c == '"') {
       in_string = true;
     } else if (c == '[' || c == '{') {
-      if (++depth > max) max = depth;
+      if (++depth > r.depth) r.depth = depth;
     } else if (c == ']' || c == '}') {
       if (depth) depth--;
     }
   }
-  return max;
+  return r;
 }
 
 static qt_status read_metadata(const cJSON *meta, qt_request *req, qt_error *err) {
@@ -411,7 +429,8 @@ static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
     return qt_fail(err, "", "The arguments must be a JSON object like { \"questions\": [...] }, not %s.", type_name(root));
   const cJSON *questions = field(root, K_QUESTIONS);
   cJSON *decoded = NULL; /* `questions` sent as a JSON string (double-encoded) */
-  if (cJSON_IsString(questions)) {
+  if (cJSON_IsString(questions) &&
+      qt_json_precheck(questions->valuestring, strlen(questions->valuestring), "questions", NULL) == QT_OK) {
     decoded = cJSON_Parse(questions->valuestring);
     if (decoded && cJSON_IsArray(decoded)) questions = decoded;
   }
@@ -467,6 +486,23 @@ done:
   return st;
 }
 
+qt_status qt_json_precheck(const char *json, size_t len, const char *what, qt_error *err) {
+  size_t bad;
+  if (!qt_utf8_valid(json, len, &bad))
+    return qt_fail(err, "", "The %s are not valid UTF-8 (byte %zu). Send text as UTF-8.", what, bad);
+  json_scan scan = scan_json(json, len);
+  if (scan.depth > QT_MAX_JSON_DEPTH)
+    return qt_fail(err, "", "The %s nest deeper than %d levels. Send the flat shape { \"questions\": [...] }.", what,
+                   QT_MAX_JSON_DEPTH);
+  if (scan.bad_at != SIZE_MAX)
+    return qt_fail(err, "",
+                   scan.bad_is_nul
+                       ? "The %s contain a NUL character (\\u0000, byte %zu), which cannot be shown. Remove it."
+                       : "The %s contain a raw control character inside a string (byte %zu). Escape it (\\n, \\t) or remove it.",
+                   what, scan.bad_at);
+  return QT_OK;
+}
+
 qt_status qt_request_parse(const char *json, size_t len, qt_request **out, qt_error *err) {
   if (!out || (!json && len)) return QT_ERR_USAGE;
   *out = NULL;
@@ -474,12 +510,8 @@ qt_status qt_request_parse(const char *json, size_t len, qt_request **out, qt_er
   if (len > QT_MAX_ARGUMENT_BYTES)
     return qt_fail(err, "", "The arguments are %zu bytes; the limit is %d. Ask fewer or shorter questions in one call.",
                    len, QT_MAX_ARGUMENT_BYTES);
-  size_t bad;
-  if (!qt_utf8_valid(json, len, &bad))
-    return qt_fail(err, "", "The arguments are not valid UTF-8 (byte %zu). Send text as UTF-8.", bad);
-  if (json_depth(json, len) > QT_MAX_JSON_DEPTH)
-    return qt_fail(err, "", "The arguments nest deeper than %d levels. Send the flat shape { \"questions\": [...] }.",
-                   QT_MAX_JSON_DEPTH);
+  qt_status pre = qt_json_precheck(json, len, "arguments", err);
+  if (pre) return pre;
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
   if (!root) {

@@ -34,7 +34,7 @@ static const struct {
     {QT_STYLE_DIM, "\x1b[2m", "\x1b[22m"},       {QT_STYLE_SUCCESS, "\x1b[32m", "\x1b[39m"},
     {QT_STYLE_WARNING, "\x1b[33m", "\x1b[39m"}, {QT_STYLE_ERROR, "\x1b[31m", "\x1b[39m"},
     {QT_STYLE_TITLE, "\x1b[1m", "\x1b[22m"},     {QT_STYLE_BORDER, "\x1b[90m", "\x1b[39m"},
-    {QT_STYLE_SELECTED, "\x1b[1;36m", "\x1b[22;39m"},
+    {QT_STYLE_SELECTED, "\x1b[1;36m", "\x1b[22;39m"}, {QT_STYLE_CURSOR, "\x1b[7m", "\x1b[27m"},
 };
 
 struct qt_tty {

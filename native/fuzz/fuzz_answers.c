@@ -16,7 +16,7 @@ static const char *const SEED_REQUESTS[] = {
     "{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which database?\",\"options\":[{\"value\":\"pg\",\"label\":\"PostgreSQL\"},"
     "{\"value\":\"lite\",\"label\":\"SQLite\"},{\"value\":\"none\",\"label\":\"No database\"}]}]}",
     /* multi select */
-    "{\"questions\":[{\"id\":\"f\",\"prompt\":\"Features?\",\"multiSelect\":true,\"options\":[\"Auth\",\"Billing\",\"Search\",\"x, y\"]}]}",
+    "{\"questions\":[{\"id\":\"f\",\"prompt\":\"Features?\",\"multiSelect\":true,\"options\":[\"Auth\",\"Billing\",\"Search\",{\"value\":\"xy\",\"label\":\"x, y\"}]}]}",
     /* free text only, two questions */
     "{\"questions\":[{\"id\":\"name\",\"prompt\":\"Service name?\"},{\"id\":\"why\",\"prompt\":\"Why?\"}]}",
     /* numbers as labels and values that are other options' numbers */
