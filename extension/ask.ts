@@ -9,7 +9,8 @@ import { askInTui } from "./interactive.ts";
 import type { NativeAddon } from "./native.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { loadSettings, resolveLanguage, type Settings } from "./settings.ts";
-import { NOTICE, SETTINGS_TEXT } from "./text.ts";
+import { fill, stringsFor, useLanguage } from "./i18n.ts";
+import { SETTINGS_TEXT } from "./text.ts";
 
 export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
 
@@ -55,9 +56,10 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
   /** Gets the person's attention while a question waits; returns the way to undo it. */
   const notice = (ctx: ExtensionContext, s: Settings, prompt: string): (() => void) => {
     const short = native.sanitize(prompt, false).slice(0, 60);
-    if (s.notice.title) ctx.ui.setTitle(NOTICE.title(short));
+    const t = stringsFor(native);
+    if (s.notice.title) ctx.ui.setTitle(fill(t.NOTICE_TITLE, { s: short }));
     if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07");
-    if (s.notice.notify) ctx.ui.notify(NOTICE.notify(short), "info");
+    if (s.notice.notify) ctx.ui.notify(fill(t.NOTICE_NOTIFY, { s: short }), "info");
     return () => {
       if (!s.notice.title) return;
       const name = pi.getSessionName();
@@ -73,12 +75,14 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
     signal: AbortSignal | undefined,
     s: Settings,
   ): Promise<QuestionResult> => {
+    const language = resolveLanguage(s.language);
+    useLanguage(language);
     if (!ctx.hasUI) return answerWithoutTui(native, json, questions, ctx.cwd, pi.getFlag(ANSWERS_FLAG), signal, s);
     const restore = notice(ctx, s, questions[0]?.prompt ?? "");
     try {
       const engine = native.createEngine(json);
-      engine.setLanguage(resolveLanguage(s.language));
-      const outcome = await askInTui(engine, ctx, signal);
+      engine.setLanguage(language);
+      const outcome = await askInTui(native, engine, ctx, signal);
       if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now()), s);
       // No custom components here (RPC mode): the same questions through pi's dialogs.
       const asked = await askWithDialogs(native, questions, ctx, signal);

@@ -9,6 +9,7 @@ import { ANSWERS_FLAG } from "./headless.ts";
 import type { NativeAddon } from "./native.ts";
 import { displayPath, pendingPath, readPending } from "./pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
+import { fill, stringsFor } from "./i18n.ts";
 import { COMMANDS, REOPEN } from "./text.ts";
 
 /** The arguments of the newest question in this branch that ended cancelled or interrupted. */
@@ -37,27 +38,28 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
     getArgumentCompletions: (prefix: string) => ("clear".startsWith(prefix) ? [{ value: "clear", label: "clear" }] : null),
     handler: async (args: string, ctx: ExtensionCommandContext) => {
       const clean = (s: string) => native.sanitize(s, false);
+      const t = stringsFor(native);
       const path = pendingPath(ctx.cwd, asker.settings(ctx).pendingFile);
       const shown = displayPath(ctx.cwd, path);
       const say = (text: string) => (ctx.hasUI ? ctx.ui.notify(text, "info") : process.stdout.write(text + "\n"));
       if (args.trim() === "clear") {
         rmSync(path, { force: true });
-        say(COMMANDS.cleared(shown));
+        say(fill(t.CMD_CLEARED, { s: shown }));
         return;
       }
       const lines: string[] = [];
       const { file, error } = readPending(path);
       if (error) lines.push(error);
-      if (file.pending.length === 0) lines.push(COMMANDS.nonePending(shown));
+      if (file.pending.length === 0) lines.push(fill(t.CMD_NONE_PENDING, { s: shown }));
       for (const set of file.pending) {
-        lines.push(COMMANDS.pendingHeader(shown, set.askedAt));
+        lines.push(`${fill(t.CMD_PENDING, { s: shown })} (${set.askedAt})`);
         for (const q of set.questions) {
-          const a = q.answer === null ? COMMANDS.unanswered : Array.isArray(q.answer) ? q.answer.join(", ") : q.answer;
+          const a = q.answer === null ? t.CMD_NO_ANSWER : Array.isArray(q.answer) ? q.answer.join(", ") : q.answer;
           lines.push(`  ${clean(q.id)}: ${clean(q.prompt)} → ${clean(String(a))}`);
         }
       }
       if (asker.history.length) {
-        lines.push(COMMANDS.historyHeader);
+        lines.push(t.CMD_HISTORY);
         for (const d of asker.history) {
           for (const q of d.questions) {
             const a = d.answers.find((x) => x.id === q.id);
@@ -74,8 +76,9 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
     handler: async (_args: string, ctx: ExtensionCommandContext) => {
       const json = asker.lastUnanswered() ?? unansweredFromSession(ctx);
       if (!json) {
-        if (ctx.hasUI) ctx.ui.notify(REOPEN.nothing, "info");
-        else process.stdout.write(REOPEN.nothing + "\n");
+        const nothing = stringsFor(native).CMD_NOTHING_TO_REOPEN;
+        if (ctx.hasUI) ctx.ui.notify(nothing, "info");
+        else process.stdout.write(nothing + "\n");
         return;
       }
       const canonical = JSON.parse(native.normalize(json)) as { questions: NormalizedQuestion[] };

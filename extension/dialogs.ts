@@ -7,6 +7,7 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { NativeAddon, Outcome } from "./native.ts";
 import type { NormalizedQuestion } from "./schema.ts";
+import { stringsFor } from "./i18n.ts";
 import { DIALOG } from "./text.ts";
 
 type Answers = Record<string, string | string[]>;
@@ -31,6 +32,7 @@ export async function askWithDialogs(
   signal: AbortSignal | undefined,
 ): Promise<DialogOutcome> {
   const clean = (s: string) => native.sanitize(s, true);
+  const t = stringsFor(native);
   const opts = signal ? { signal } : undefined;
   const check = <T>(value: T | undefined): T => {
     if (signal?.aborted) throw new Stop("interrupted");
@@ -42,7 +44,7 @@ export async function askWithDialogs(
     for (let i = 0; i < questions.length; i++) {
       const q = questions[i];
       const title = clean(questions.length > 1 ? DIALOG.title(i + 1, questions.length, q.label, q.prompt) : q.prompt);
-      const other = q.otherLabel ?? DIALOG.somethingElse;
+      const other = t.SOMETHING_ELSE;
       const labels = (q.options ?? []).map((o) => clean(o.label));
       if (!q.options?.length) {
         answers[q.id] = await askText(title);
@@ -59,8 +61,8 @@ export async function askWithDialogs(
       for (;;) {
         const entries = labels.map((l, k) => `${ticked.has(k) ? DIALOG.ticked : DIALOG.unticked} ${l}`);
         const otherEntry = typed ? `${DIALOG.ticked} ${other} ${typed}` : `${DIALOG.unticked} ${other}`;
-        const picked = check(await ctx.ui.select(title, [...entries, otherEntry, DIALOG.done], opts));
-        if (picked === DIALOG.done) {
+        const picked = check(await ctx.ui.select(title, [...entries, otherEntry, t.DIALOG_DONE], opts));
+        if (picked === t.DIALOG_DONE) {
           if (ticked.size || typed) break;
           continue; // nothing chosen yet: show the list again
         }
@@ -81,7 +83,7 @@ export async function askWithDialogs(
           return `${clean(q.label)}: ${clean(Array.isArray(a) ? a.join(", ") : a)}`;
         })
         .join("\n");
-      const ok = check(await ctx.ui.confirm(DIALOG.reviewTitle, review, opts));
+      const ok = check(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts));
       if (!ok) return { outcome: "cancelled" };
     }
     return { outcome: "answered", answers };
@@ -93,7 +95,7 @@ export async function askWithDialogs(
 
   async function askText(title: string): Promise<string> {
     for (;;) {
-      const text = check(await ctx.ui.input(title, DIALOG.placeholder, opts));
+      const text = check(await ctx.ui.input(title, t.DIALOG_PLACEHOLDER, opts));
       if (text.trim()) return text.trim();
     }
   }

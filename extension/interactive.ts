@@ -4,8 +4,8 @@
 // keys from pi's keybindings manager; nothing here decides behaviour.
 import type { ExtensionContext, Theme } from "@mariozechner/pi-coding-agent";
 import { CURSOR_MARKER, type Component, type Focusable, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
-import type { NativeEngine, Outcome } from "./native.ts";
-import { UI } from "./text.ts";
+import type { NativeAddon, NativeEngine, Outcome } from "./native.ts";
+import { stringsFor } from "./i18n.ts";
 
 /** The engine's semantic styles, as pi theme colours. */
 const STYLE_COLOURS = {
@@ -144,6 +144,7 @@ export class QuestionView implements Component, Focusable {
 /** Shows the question in pi's TUI and resolves with its outcome, or undefined when this pi
  * cannot show custom components (RPC mode). */
 export async function askInTui(
+  native: NativeAddon,
   engine: NativeEngine,
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
@@ -152,7 +153,7 @@ export async function askInTui(
     engine.interrupt();
     return "interrupted";
   }
-  ctx.ui.setWorkingMessage(UI.waiting);
+  ctx.ui.setWorkingMessage(stringsFor(native).WAITING);
   let onAbort: (() => void) | undefined;
   try {
     return await ctx.ui.custom<Outcome>((tui, theme, keybindings, done) => {

@@ -37,6 +37,7 @@ export interface NativeAddon {
   decodeKeys(chunks: string[]): Array<{ name: string; text?: string; paste?: string; repeat?: boolean }>;
   parseKeyId(id: string): { key: number; mods: number } | null;
   ttyAvailable(path: string): boolean;
+  strings(language: string): Readonly<Record<string, string>>;
   runTty(argsJson: string, options: { path?: string; color?: boolean; mode?: string; language?: string }): {
     done: Promise<{ details: string; text: string }>;
     stop(): void;

@@ -6,7 +6,8 @@ import type { Theme } from "@mariozechner/pi-coding-agent";
 import { Text } from "@mariozechner/pi-tui";
 import type { NativeAddon } from "./native.ts";
 import type { QuestionDetails } from "./schema.ts";
-import { UI } from "./text.ts";
+import { fill, stringsFor } from "./i18n.ts";
+import { MARKS } from "./text.ts";
 
 type Clean = (text: unknown, keepNewlines?: boolean) => string;
 
@@ -25,8 +26,10 @@ export function renderQuestionCall(native: NativeAddon, args: unknown, theme: Th
     : (args as Record<string, unknown>)?.question
       ? [args as Record<string, unknown>]
       : [];
-  let line = theme.fg("toolTitle", theme.bold(UI.callTitle));
-  line += " " + theme.fg("muted", UI.questionCount(questions.length));
+  const t = stringsFor(native);
+  const count = questions.length === 1 ? t.CALL_ONE_QUESTION : fill(t.CALL_QUESTIONS, { n: questions.length });
+  let line = theme.fg("toolTitle", theme.bold("question"));
+  line += " " + theme.fg("muted", count);
   const labels = questions
     .map((q, i) => clean(q?.label ?? q?.header ?? `Q${i + 1}`))
     .filter((s) => s.length > 0)
@@ -47,24 +50,25 @@ export function renderQuestionResult(
   lastComponent: unknown,
 ): Text {
   const clean = cleaner(native);
+  const t = stringsFor(native);
   const text = reuse(lastComponent);
   if (isError || !details || !Array.isArray(details.questions)) {
-    text.setText(theme.fg("error", `${UI.error}: `) + theme.fg("muted", clean(fallbackText, true)));
+    text.setText(theme.fg("error", `${t.RESULT_ERROR}: `) + theme.fg("muted", clean(fallbackText, true)));
     return text;
   }
   const lines: string[] = [];
   const byId = new Map(details.answers.map((a) => [a.id, a]));
   if (details.status !== "answered") {
     const colour = details.status === "declined" ? "warning" : details.status === "unavailable" ? "muted" : "error";
-    lines.push(theme.fg(colour, UI.status[details.status] ?? details.status));
+    lines.push(theme.fg(colour, t[`STATUS_${details.status.toUpperCase()}`] ?? details.status));
   }
   for (const q of details.questions) {
     const a = byId.get(q.id);
     if (!a && !expanded) continue;
     const head = theme.fg("accent", clean(q.label)) + theme.fg("dim", ": ");
     if (!expanded) {
-      const wrote = a!.wasCustom ? " " + theme.fg("dim", UI.wrote) : "";
-      const note = a!.note ? theme.fg("dim", `  ${UI.note} `) + theme.fg("muted", clean(a!.note)) : "";
+      const wrote = a!.wasCustom ? " " + theme.fg("dim", t.RESULT_WROTE) : "";
+      const note = a!.note ? theme.fg("dim", `  ${t.RESULT_NOTE} `) + theme.fg("muted", clean(a!.note)) : "";
       lines.push(head + theme.fg("text", clean(a!.label)) + wrote + note);
       continue;
     }
@@ -72,14 +76,14 @@ export function renderQuestionResult(
     const chosen = new Set(a ? (a.indices ?? (a.index ? [a.index] : [])) : []);
     (q.options ?? []).forEach((o, i) => {
       const picked = chosen.has(i + 1);
-      const mark = picked ? theme.fg("success", UI.chosenMark) : theme.fg("dim", UI.otherMark);
+      const mark = picked ? theme.fg("success", MARKS.chosen) : theme.fg("dim", MARKS.notChosen);
       lines.push(`  ${mark} ${picked ? theme.fg("text", clean(o.label)) : theme.fg("muted", clean(o.label))}`);
     });
     if (a?.wasCustom) {
       const typed = a.values ? a.values.slice(a.indices?.length ?? 0).join(", ") : a.value;
-      lines.push(`  ${theme.fg("success", UI.chosenMark)} ${theme.fg("text", clean(typed, true))} ${theme.fg("dim", UI.wrote)}`);
+      lines.push(`  ${theme.fg("success", MARKS.chosen)} ${theme.fg("text", clean(typed, true))} ${theme.fg("dim", t.RESULT_WROTE)}`);
     }
-    if (a?.note) lines.push(`  ${theme.fg("dim", UI.note)} ${theme.fg("muted", clean(a.note, true))}`);
+    if (a?.note) lines.push(`  ${theme.fg("dim", t.RESULT_NOTE)} ${theme.fg("muted", clean(a.note, true))}`);
   }
   text.setText(lines.join("\n"));
   return text;

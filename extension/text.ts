@@ -1,5 +1,6 @@
-// text.ts — every user-visible string of the TypeScript side (the engine's own strings live
-// in native/strings.c) and the tool's instructions to the model.
+// text.ts — what the TypeScript side says in English only: the tool's instructions and
+// messages to the model, command descriptions, and diagnostics (settings, pending file).
+// Everything shown on the person's screens comes from the C string table (i18n.ts).
 
 export const TOOL_LABEL = "Question";
 
@@ -24,23 +25,8 @@ export const PROMPT_GUIDELINES = [
   "When the question tool reports the user cancelled, end your turn and wait; when the user declined, decide yourself and state your assumptions.",
 ];
 
-export const UI = {
-  callTitle: "question",
-  questionCount: (n: number) => (n === 1 ? "1 question" : `${n} questions`),
-  wrote: "(wrote)",
-  note: "note:",
-  status: {
-    answered: "Answered",
-    declined: "Declined: the agent decides",
-    cancelled: "Cancelled",
-    interrupted: "Interrupted",
-    unavailable: "Not asked: no interactive UI",
-  },
-  chosenMark: "●",
-  otherMark: "○",
-  waiting: "Waiting for your answer…",
-  error: "Error",
-};
+/** Marks of the expanded result view (symbols, the same in every language). */
+export const MARKS = { chosen: "●", notChosen: "○" };
 
 export const ERRORS = {
   notAlone:
@@ -61,24 +47,16 @@ export const PENDING = {
   incomplete: (path: string, missing: string[]) => `Some questions in ${path} still have no answer: ${missing.join(", ")}.`,
 };
 
+/** RPC dialog decorations (symbols and layout, the same in every language). */
 export const DIALOG = {
   title: (n: number, total: number, label: string, prompt: string) => `(${n}/${total}) ${label}: ${prompt}`,
-  somethingElse: "Something else…",
-  placeholder: "Type your answer",
   ticked: "[x]",
   unticked: "[ ]",
-  done: "Done",
-  reviewTitle: "Submit these answers?",
 };
 
 export const COMMANDS = {
   description: "Show the questions waiting for answers (and those asked in this session); `/questions clear` removes them",
   flagDescription: "Answers for pending questions, as JSON: {\"id\": \"answer\"} or a list in question order",
-  cleared: (path: string) => `Removed ${path}.`,
-  nonePending: (path: string) => `No questions are waiting (${path} is empty or absent).`,
-  pendingHeader: (path: string, at: string) => `Waiting in ${path} (asked ${at}):`,
-  unanswered: "(no answer yet)",
-  historyHeader: "Asked in this session:",
 };
 
 export const SETTINGS_TEXT = {
@@ -92,13 +70,8 @@ export const SETTINGS_TEXT = {
     `This call has ${count} ${what}; the user's settings allow at most ${limit}. Ask fewer (split the call, or offer fewer options).`,
 };
 
-export const NOTICE = {
-  title: (prompt: string) => `π ❓ ${prompt}`,
-  notify: (prompt: string) => `The agent is asking: ${prompt}`,
-};
 
 export const REOPEN = {
   description: "Show the last cancelled or interrupted question again; your answers go to the agent as your next message",
-  nothing: "There is no cancelled or interrupted question to answer.",
   message: (text: string) => `Here are my answers to the question you asked earlier:\n${text}`,
 };

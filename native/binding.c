@@ -11,6 +11,7 @@
  *   createEngine(json) -> Engine             see the Engine methods below
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
  *   decodeKeys(chunks[]) -> [{ name, text?, paste?, repeat? }], parseKeyId(id) -> { key, mods } | null
+ *   strings(languageTag) -> { ID: text, $language }   the user-visible string table
  *   ttyAvailable(path) -> boolean
  *   runTty(json, { path, color, mode, language }) -> { done: Promise<{ details, text }>, stop() }
  *                                            the question on a terminal, on a worker thread */
@@ -873,6 +874,25 @@ done:
   return out;
 }
 
+/* ---- strings ------------------------------------------------------------------------------------ */
+static napi_value js_strings(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  char *tag = get_string(env, argv[0], NULL, "the language");
+  if (!tag) return NULL;
+  qt_language lang = qt_language_from_tag(tag);
+  free(tag);
+  napi_value obj, v;
+  NAPI_CALL(env, napi_create_object(env, &obj));
+  for (int id = 0; id < QT_STR_COUNT; id++) {
+    NAPI_CALL(env, napi_create_string_utf8(env, qt_string(lang, (qt_string_id)id), NAPI_AUTO_LENGTH, &v));
+    NAPI_CALL(env, napi_set_named_property(env, obj, qt_string_name((qt_string_id)id), v));
+  }
+  NAPI_CALL(env, napi_create_string_utf8(env, qt_language_tag(lang), NAPI_AUTO_LENGTH, &v));
+  NAPI_CALL(env, napi_set_named_property(env, obj, "$language", v));
+  return obj;
+}
+
 /* ---- module ---------------------------------------------------------------------------------- */
 static napi_value limits_object(napi_env env) {
   static const struct {
@@ -911,6 +931,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"parseKeyId", NULL, js_parse_key_id, NULL, NULL, NULL, napi_enumerable, NULL},
       {"ttyAvailable", NULL, js_tty_available, NULL, NULL, NULL, napi_enumerable, NULL},
       {"runTty", NULL, js_run_tty, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"strings", NULL, js_strings, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   NAPI_CALL(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props));
   napi_value limits = limits_object(env);

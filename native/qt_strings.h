@@ -1,5 +1,5 @@
-/* qt_strings.h — every user-visible string of the engine and of the result text, one table
- * per language. The code refers to strings by id only.
+/* qt_strings.h — every user-visible string of the engine and the extension, one table per
+ * language (the model-facing result text stays English: see result.c). The code refers to strings by id only.
  *
  * Placeholders: "{n}" is replaced by a number and "{s}" by a text (see the comment of each
  * id). Translations keep the placeholders and may move them. */
@@ -10,95 +10,123 @@
 extern "C" {
 #endif
 
-typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_COUNT } qt_language;
+typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT } qt_language;
+
+/* Every string id, in one list: X(ID) for each (the enum and the name table are made from it). */
+#define QT_STRING_LIST(X) \
+  X(SOMETHING_ELSE) /* "Something else…": the always-present last choice */ \
+  /* ---- the screen ---- */ \
+  X(TAB_REVIEW) /* tab of the review step while answers are missing */ \
+  X(TAB_SUBMIT) /* tab of the review step once everything is answered */ \
+  X(REVIEW_TITLE) /* heading of the review step */ \
+  X(NOT_ANSWERED) /* review: a question without an answer */ \
+  X(TYPED) /* review: after a typed answer, "(typed)" */ \
+  X(NOTE_PREFIX) /* before a note, "Note: " */ \
+  X(FILTER_PREFIX) /* before the filter text, "Filter: " */ \
+  X(NO_MATCHES) /* the filter lets no option through */ \
+  X(MORE_ABOVE) /* "↑ {n} more": rows above the list window */ \
+  X(MORE_BELOW) /* "↓ {n} more": rows below the list window */ \
+  X(LINES_ABOVE) /* "↑ {n} more lines": typed text above the shown lines */ \
+  X(LINES_BELOW) /* "↓ {n} more lines": typed text below the shown lines */ \
+  X(PREVIEW_MORE) /* last line of a preview that goes on: "… {n} more lines" */ \
+  X(NO_PREVIEW) /* the highlighted option has no preview */ \
+  /* ---- messages ---- */ \
+  X(WARN_EMPTY) /* Enter on an empty typed answer */ \
+  X(WARN_NOTHING_CHOSEN) /* Enter on a multi-select question with nothing ticked */ \
+  X(WARN_MISSING) /* "Not answered yet: {s}" ({s}: the labels) */ \
+  X(WARN_NO_OPTION) /* "There is no option {n}" */ \
+  X(WARN_CUT) /* "Text cut at the limit of {n} bytes" */ \
+  X(CONFIRM_DISCARD_ONE) /* "Discard 1 answer?" */ \
+  X(CONFIRM_DISCARD_MANY) /* "Discard {n} answers?" */ \
+  X(CONFIRM_DISCARD_TEXT) /* cancelling would drop typed text that is no answer yet */ \
+  X(CONFIRM_LONG) /* "Answer is long ({n} chars). Submit anyway?" */ \
+  X(YES_NO) /* "(y/n)" after a confirmation */ \
+  X(KEY_YES) /* the letter that answers yes: "y" */ \
+  X(KEY_NO) /* the letter that answers no: "n" */ \
+  /* ---- help line: what a key does ---- */ \
+  X(HELP_MOVE) /* ↑↓ "move" */ \
+  X(HELP_SELECT) /* Enter "select" */ \
+  X(HELP_CONFIRM) /* Enter "confirm" (multi-select) */ \
+  X(HELP_TOGGLE) /* Space "toggle" */ \
+  X(HELP_QUICK_PICK) /* the whole item "1-9 pick" */ \
+  X(HELP_QUICK_TOGGLE) /* the whole item "1-9 toggle" */ \
+  X(HELP_TYPE) /* the whole item "type to answer" */ \
+  X(HELP_FILTER) /* / "filter" */ \
+  X(HELP_TYPE_FILTER) /* the whole item "type to filter" */ \
+  X(HELP_NOTE) /* Ctrl+N "note" */ \
+  X(HELP_DECLINE) /* Ctrl+D "let the agent decide" */ \
+  X(HELP_CANCEL) /* Esc "cancel" */ \
+  X(HELP_BACK) /* Esc "back to the options" */ \
+  X(HELP_CLEAR_FILTER) /* Esc "clear filter" */ \
+  X(HELP_NEXT) /* Tab "next question" */ \
+  X(HELP_PREV) /* Shift+Tab "previous question" */ \
+  X(HELP_SUBMIT) /* Enter "submit" */ \
+  X(HELP_NEW_LINE) /* Shift+Enter "new line" */ \
+  X(HELP_DONE) /* Enter "done" */ \
+  X(HELP_GOTO) /* the whole item "1-9 go to question" */ \
+  X(HELP_YES) /* y "yes" */ \
+  X(HELP_NO) /* n "no" */ \
+  /* ---- key names on the help line ---- */ \
+  X(KEY_ENTER)  \
+  X(KEY_ESCAPE)  \
+  X(KEY_TAB)  \
+  X(KEY_SPACE)  \
+  X(KEY_BACKSPACE)  \
+  X(KEY_DELETE)  \
+  X(KEY_INSERT)  \
+  X(KEY_CLEAR)  \
+  X(KEY_HOME)  \
+  X(KEY_END)  \
+  X(KEY_PAGE_UP)  \
+  X(KEY_PAGE_DOWN)  \
+  X(KEY_UP)  \
+  X(KEY_DOWN)  \
+  X(KEY_LEFT)  \
+  X(KEY_RIGHT)  \
+  X(KEY_F) /* "F{n}" */ \
+  X(MOD_CTRL) /* "Ctrl+" */ \
+  X(MOD_ALT) /* "Alt+" */ \
+  X(MOD_SHIFT) /* "Shift+" */ \
+  X(MOD_SUPER) /* "Super+" */ \
+  /* ---- the extension's own screens (transcript rows, dialogs, commands, notices) ---- */ \
+  X(STATUS_ANSWERED)     /* renderResult: "Answered" */ \
+  X(STATUS_DECLINED)     /* "Declined: the agent decides" */ \
+  X(STATUS_CANCELLED)    /* "Cancelled" */ \
+  X(STATUS_INTERRUPTED)  /* "Interrupted" */ \
+  X(STATUS_UNAVAILABLE)  /* "Not asked: no interactive UI" */ \
+  X(RESULT_WROTE)        /* after a typed answer in the transcript: "(wrote)" */ \
+  X(RESULT_NOTE)         /* before a note in the transcript: "note:" */ \
+  X(RESULT_ERROR)        /* before an error in the transcript: "Error" */ \
+  X(CALL_ONE_QUESTION)   /* renderCall: "1 question" */ \
+  X(CALL_QUESTIONS)      /* renderCall: "{n} questions" */ \
+  X(WAITING)             /* pi's working message while a question waits */ \
+  X(DIALOG_PLACEHOLDER)  /* RPC input placeholder: "Type your answer" */ \
+  X(DIALOG_DONE)         /* RPC multi-select: "Done" */ \
+  X(DIALOG_REVIEW)       /* RPC confirm title: "Submit these answers?" */ \
+  X(NOTICE_TITLE)        /* terminal title while waiting: "π ❓ {s}" */ \
+  X(NOTICE_NOTIFY)       /* pi notification: "The agent is asking: {s}" */ \
+  X(CMD_CLEARED)         /* /questions clear: "Removed {s}." */ \
+  X(CMD_NONE_PENDING)    /* "No questions are waiting in {s}." */ \
+  X(CMD_PENDING)         /* "Waiting in {s}:" */ \
+  X(CMD_NO_ANSWER)       /* "(no answer yet)" */ \
+  X(CMD_HISTORY)         /* "Asked in this session:" */ \
+  X(CMD_NOTHING_TO_REOPEN) /* /answer with nothing to reopen */
 
 typedef enum qt_string_id {
-  QT_STR_SOMETHING_ELSE = 0,  /* "Something else…": the always-present last choice */
-
-  /* ---- the screen ---- */
-  QT_STR_TAB_REVIEW,          /* tab of the review step while answers are missing */
-  QT_STR_TAB_SUBMIT,          /* tab of the review step once everything is answered */
-  QT_STR_REVIEW_TITLE,        /* heading of the review step */
-  QT_STR_NOT_ANSWERED,        /* review: a question without an answer */
-  QT_STR_TYPED,               /* review: after a typed answer, "(typed)" */
-  QT_STR_NOTE_PREFIX,         /* before a note, "Note: " */
-  QT_STR_FILTER_PREFIX,       /* before the filter text, "Filter: " */
-  QT_STR_NO_MATCHES,          /* the filter lets no option through */
-  QT_STR_MORE_ABOVE,          /* "↑ {n} more": rows above the list window */
-  QT_STR_MORE_BELOW,          /* "↓ {n} more": rows below the list window */
-  QT_STR_LINES_ABOVE,         /* "↑ {n} more lines": typed text above the shown lines */
-  QT_STR_LINES_BELOW,         /* "↓ {n} more lines": typed text below the shown lines */
-  QT_STR_PREVIEW_MORE,        /* last line of a preview that goes on: "… {n} more lines" */
-  QT_STR_NO_PREVIEW,          /* the highlighted option has no preview */
-
-  /* ---- messages ---- */
-  QT_STR_WARN_EMPTY,          /* Enter on an empty typed answer */
-  QT_STR_WARN_NOTHING_CHOSEN, /* Enter on a multi-select question with nothing ticked */
-  QT_STR_WARN_MISSING,        /* "Not answered yet: {s}" ({s}: the labels) */
-  QT_STR_WARN_NO_OPTION,      /* "There is no option {n}" */
-  QT_STR_WARN_CUT,            /* "Text cut at the limit of {n} bytes" */
-  QT_STR_CONFIRM_DISCARD_ONE, /* "Discard 1 answer?" */
-  QT_STR_CONFIRM_DISCARD_MANY,/* "Discard {n} answers?" */
-  QT_STR_CONFIRM_DISCARD_TEXT,/* cancelling would drop typed text that is no answer yet */
-  QT_STR_CONFIRM_LONG,        /* "Answer is long ({n} chars). Submit anyway?" */
-  QT_STR_YES_NO,              /* "(y/n)" after a confirmation */
-  QT_STR_KEY_YES,             /* the letter that answers yes: "y" */
-  QT_STR_KEY_NO,              /* the letter that answers no: "n" */
-
-  /* ---- help line: what a key does ---- */
-  QT_STR_HELP_MOVE,           /* ↑↓ "move" */
-  QT_STR_HELP_SELECT,         /* Enter "select" */
-  QT_STR_HELP_CONFIRM,        /* Enter "confirm" (multi-select) */
-  QT_STR_HELP_TOGGLE,         /* Space "toggle" */
-  QT_STR_HELP_QUICK_PICK,     /* the whole item "1-9 pick" */
-  QT_STR_HELP_QUICK_TOGGLE,   /* the whole item "1-9 toggle" */
-  QT_STR_HELP_TYPE,           /* the whole item "type to answer" */
-  QT_STR_HELP_FILTER,         /* / "filter" */
-  QT_STR_HELP_TYPE_FILTER,    /* the whole item "type to filter" */
-  QT_STR_HELP_NOTE,           /* Ctrl+N "note" */
-  QT_STR_HELP_DECLINE,        /* Ctrl+D "let the agent decide" */
-  QT_STR_HELP_CANCEL,         /* Esc "cancel" */
-  QT_STR_HELP_BACK,           /* Esc "back to the options" */
-  QT_STR_HELP_CLEAR_FILTER,   /* Esc "clear filter" */
-  QT_STR_HELP_NEXT,           /* Tab "next question" */
-  QT_STR_HELP_PREV,           /* Shift+Tab "previous question" */
-  QT_STR_HELP_SUBMIT,         /* Enter "submit" */
-  QT_STR_HELP_NEW_LINE,       /* Shift+Enter "new line" */
-  QT_STR_HELP_DONE,           /* Enter "done" */
-  QT_STR_HELP_GOTO,           /* the whole item "1-9 go to question" */
-  QT_STR_HELP_YES,            /* y "yes" */
-  QT_STR_HELP_NO,             /* n "no" */
-
-  /* ---- key names on the help line ---- */
-  QT_STR_KEY_ENTER,
-  QT_STR_KEY_ESCAPE,
-  QT_STR_KEY_TAB,
-  QT_STR_KEY_SPACE,
-  QT_STR_KEY_BACKSPACE,
-  QT_STR_KEY_DELETE,
-  QT_STR_KEY_INSERT,
-  QT_STR_KEY_CLEAR,
-  QT_STR_KEY_HOME,
-  QT_STR_KEY_END,
-  QT_STR_KEY_PAGE_UP,
-  QT_STR_KEY_PAGE_DOWN,
-  QT_STR_KEY_UP,
-  QT_STR_KEY_DOWN,
-  QT_STR_KEY_LEFT,
-  QT_STR_KEY_RIGHT,
-  QT_STR_KEY_F,               /* "F{n}" */
-  QT_STR_MOD_CTRL,            /* "Ctrl+" */
-  QT_STR_MOD_ALT,             /* "Alt+" */
-  QT_STR_MOD_SHIFT,           /* "Shift+" */
-  QT_STR_MOD_SUPER,           /* "Super+" */
-
+#define QT_STRING_ENUM(id) QT_STR_##id,
+  QT_STRING_LIST(QT_STRING_ENUM)
+#undef QT_STRING_ENUM
   QT_STR_COUNT
 } qt_string_id;
 
 /* The string for `id` in `lang` (falls back to English). Never NULL. */
 const char *qt_string(qt_language lang, qt_string_id id);
-/* "en", "de", "zh" → language; unknown → QT_LANG_EN. */
+/* "en", "de", "zh" (also "de_DE.UTF-8", "zh-CN") → language; unknown → QT_LANG_EN. */
 qt_language qt_language_from_tag(const char *tag);
+/* The id's name without its prefix ("SOMETHING_ELSE"): the key of the table the addon exports. */
+const char *qt_string_name(qt_string_id id);
+/* The tag of a language: "en", "de", "zh". */
+const char *qt_language_tag(qt_language lang);
 
 #ifdef __cplusplus
 }

@@ -60,7 +60,7 @@ export async function startMockModel(replies) {
     port,
     requests,
     /** Resolves once `n` requests have arrived. */
-    async waitForRequests(n, timeoutMs = 20000) {
+    async waitForRequests(n, timeoutMs = 60000) {
       const until = Date.now() + timeoutMs;
       while (requests.length < n) {
         if (Date.now() > until) throw new Error(`mock model: ${requests.length} of ${n} requests arrived`);

@@ -1,0 +1,29 @@
+// i18n.ts — the user-visible strings of the extension's own screens, taken from the C core's
+// string table (native/strings.c: one table per language, shared with the engine), and the
+// language currently in use.
+import type { NativeAddon } from "./native.ts";
+
+export type Strings = Readonly<Record<string, string>>;
+
+const tables = new Map<string, Strings>();
+let current = "en";
+
+/** The table of a language tag ("en", "de", "zh"); unknown tags give English. */
+export function stringsFor(native: NativeAddon, language = current): Strings {
+  let table = tables.get(language);
+  if (!table) {
+    table = native.strings(language);
+    tables.set(language, table);
+  }
+  return table;
+}
+
+/** Remembers the language of the latest question, for screens drawn without a context. */
+export function useLanguage(language: string): void {
+  current = language;
+}
+
+/** Fills "{n}" and "{s}" placeholders. */
+export function fill(template: string, values: { n?: number; s?: string }): string {
+  return template.replace("{n}", String(values.n ?? "")).replace("{s}", values.s ?? "");
+}
