@@ -68,3 +68,31 @@ test("rpc: a cancelled dialog cancels the whole call and ends the turn", async (
   assert.match(end.result.content[0].text, /cancelled/);
   assert.equal(model.requests.length, 1, "no further model call after a cancel");
 });
+
+test("rpc: /answer reopens a cancelled question and sends the answers as the user's next message", async () => {
+  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "thanks for answering" }]);
+  const { home, work, cleanup } = makeHome(model.port);
+  let cancelFirst = true;
+  const rpc = startRpc(home, work, () => {
+    if (cancelFirst) {
+      cancelFirst = false;
+      return { cancelled: true };
+    }
+    return { value: "SQLite" };
+  });
+  try {
+    rpc.send({ type: "prompt", message: "ask me" });
+    await rpc.waitFor((e) => e.type === "agent_end");
+    assert.equal(model.requests.length, 1, "the cancel ended the turn");
+    rpc.send({ type: "prompt", message: "/answer" });
+    await model.waitForRequests(2);
+    const last = model.requests[1].messages.at(-1);
+    assert.equal(last.role, "user");
+    const text = typeof last.content === "string" ? last.content : last.content.map((c) => c.text).join("");
+    assert.equal(text, "Here are my answers to the question you asked earlier:\ndb: user selected: 2. SQLite (value: lite)");
+  } finally {
+    rpc.close();
+    cleanup();
+    await model.close();
+  }
+});
