@@ -46,18 +46,21 @@ function split(styled: string): [string, string] {
   return at < 0 ? ["", ""] : [styled.slice(0, at), styled.slice(at + 1)];
 }
 
-/** Hands pi's theme to the engine as open/close byte strings per semantic style. */
+/** Hands pi's theme to the engine as open/close byte strings per semantic style. A style the
+ * engine refuses (one that would take up columns) falls back to plain text. */
 export function applyTheme(engine: NativeEngine, theme: Theme): void {
-  for (const [style, colour] of Object.entries(STYLE_COLOURS)) {
-    const [open, close] = split(theme.fg(colour, "\u0000"));
-    engine.setStyle(style, open, close);
-  }
-  let [open, close] = split(theme.bold("\u0000"));
-  engine.setStyle("title", open, close);
-  [open, close] = split(theme.fg("accent", theme.bold("\u0000")));
-  engine.setStyle("selected", open, close);
-  [open, close] = split(theme.inverse("\u0000"));
-  engine.setStyle("cursor", open, close);
+  const set = (style: string, styled: string) => {
+    const [open, close] = split(styled);
+    try {
+      engine.setStyle(style, open, close);
+    } catch {
+      engine.setStyle(style, "", "");
+    }
+  };
+  for (const [style, colour] of Object.entries(STYLE_COLOURS)) set(style, theme.fg(colour, "\u0000"));
+  set("title", theme.bold("\u0000"));
+  set("selected", theme.fg("accent", theme.bold("\u0000")));
+  set("cursor", theme.inverse("\u0000"));
 }
 
 interface KeyLookup {

@@ -1,0 +1,136 @@
+// shim-ui.test.mjs — the pi-tui adapter driven through the real tool with a fake TUI context:
+// keys from the user's pi keybindings, theme styles, the working message and title notice,
+// one question at a time, and interruption by the agent's abort signal.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { CURSOR_MARKER, visibleWidth } from "@mariozechner/pi-tui";
+import { loadExtension } from "./helpers/fake-pi.mjs";
+
+const { tools } = await loadExtension();
+const tool = tools.get("question");
+// Zero-width styles like a real theme's; each colour gets its own recognizable SGR code.
+const CODES = { accent: 31, muted: 32, dim: 33, success: 34, warning: 35, error: 36, border: 37 };
+const theme = {
+  fg: (c, s) => `\u001b[${CODES[c] ?? 39}m${s}\u001b[39m`,
+  bold: (s) => `\u001b[1m${s}\u001b[22m`,
+  inverse: (s) => `\u001b[7m${s}\u001b[27m`,
+  italic: (s) => s,
+};
+
+/** A TUI context whose custom() hands the component to `drive` (after pi's own set-up). */
+function tuiContext(drive, keys = {}) {
+  const log = [];
+  let open = 0, maxOpen = 0;
+  const ctx = {
+    hasUI: true,
+    cwd: "/nonexistent",
+    sessionManager: { getBranch: () => [] },
+    isIdle: () => true,
+    ui: {
+      setWorkingMessage: (m) => log.push(["working", m]),
+      setTitle: (t) => log.push(["title", t]),
+      notify: (m) => log.push(["notify", m]),
+      custom: (factory) =>
+        new Promise((resolve) => {
+          open++;
+          maxOpen = Math.max(maxOpen, open);
+          const kb = { getKeys: (id) => keys[id] ?? [] };
+          const component = factory({ requestRender: () => {} }, theme, kb, (v) => {
+            open--;
+            resolve(v);
+          });
+          component.focused = true;
+          queueMicrotask(() => drive(component));
+        }),
+    },
+  };
+  return { ctx, log, maxOpen: () => maxOpen };
+}
+
+const ARGS = tool.prepareArguments({ questions: [{ id: "db", prompt: "Which?", options: ["A", "B", "C"] }] });
+
+test("tui: the user's pi keybindings drive the list (tui.select.down rebound to ctrl+o)", async () => {
+  const { ctx } = tuiContext((c) => {
+    c.handleInput("\u000f"); // ctrl+o
+    c.handleInput("\r");
+  }, { "tui.select.down": ["ctrl+o"] });
+  const r = await tool.execute("1", ARGS, undefined, undefined, ctx);
+  assert.equal(r.content[0].text, "db: user selected: 2. B");
+});
+
+test("tui: a theme style that would take columns falls back to plain text instead of failing", async () => {
+  const odd = { ...theme, fg: (c, s) => `<${c}>${s}` };
+  const { ctx } = tuiContext((c) => {
+    for (const line of c.render(40)) assert.ok(!line.includes("<accent>"), line);
+    c.handleInput("\r");
+  });
+  ctx.ui.custom = ((orig) => (factory) => orig((tui, _t, kb, done) => factory(tui, odd, kb, done)))(ctx.ui.custom);
+  const r = await tool.execute("1", ARGS, undefined, undefined, ctx);
+  assert.equal(r.details.status, "answered");
+});
+
+test("tui: styles come from pi's theme and the cursor marker appears only while typing", async () => {
+  let frames = [];
+  const { ctx } = tuiContext((c) => {
+    frames.push(c.render(60));
+    c.handleInput("0");
+    frames.push(c.render(60));
+    c.handleInput("\u001b");
+    c.handleInput("1");
+  });
+  await tool.execute("1", ARGS, undefined, undefined, ctx);
+  assert.ok(frames[0].some((l) => l.includes("\u001b[31m")), "the accent colour of the theme is used");
+  assert.ok(!frames[0].some((l) => l.includes(CURSOR_MARKER)));
+  assert.ok(frames[1].some((l) => l.includes(CURSOR_MARKER)), "text entry shows pi's cursor marker");
+});
+
+test("tui: the working message and the terminal title tell the user the agent waits, then are restored", async () => {
+  const { ctx, log } = tuiContext((c) => c.handleInput("\r"));
+  await tool.execute("1", ARGS, undefined, undefined, ctx);
+  assert.deepEqual(log[0], ["title", "π ❓ Which?"]);
+  assert.equal(log[1][0], "working");
+  assert.match(log[1][1], /Waiting for your answer/);
+  assert.deepEqual(log.at(-2), ["working", undefined]);
+  assert.deepEqual(log.at(-1), ["title", "π - nonexistent"]);
+});
+
+test("tui: two calls never show two questions at once; the second waits its turn", async () => {
+  const { ctx, maxOpen } = tuiContext((c) => setTimeout(() => c.handleInput("\r"), 20));
+  const [a, b] = await Promise.all([tool.execute("1", ARGS, undefined, undefined, ctx), tool.execute("2", ARGS, undefined, undefined, ctx)]);
+  assert.equal(maxOpen(), 1);
+  assert.equal(a.details.status, "answered");
+  assert.equal(b.details.status, "answered");
+});
+
+test("tui: the agent's abort closes the question at once with status interrupted", async () => {
+  const controller = new AbortController();
+  const { ctx } = tuiContext(() => setTimeout(() => controller.abort(), 10));
+  const r = await tool.execute("1", ARGS, controller.signal, undefined, ctx);
+  assert.equal(r.details.status, "interrupted");
+  assert.match(r.content[0].text, /interrupted before the user answered/);
+  assert.equal(r.terminate, undefined);
+});
+
+test("tui: Esc cancels and ends the turn (terminate)", async () => {
+  const { ctx } = tuiContext((c) => c.handleInput("\u001b"));
+  const r = await tool.execute("1", ARGS, undefined, undefined, ctx);
+  assert.equal(r.details.status, "cancelled");
+  assert.equal(r.terminate, true);
+});
+
+test("tui: Ctrl+D declines and the agent continues", async () => {
+  const { ctx } = tuiContext((c) => c.handleInput("\u0004"));
+  const r = await tool.execute("1", ARGS, undefined, undefined, ctx);
+  assert.equal(r.details.status, "declined");
+  assert.equal(r.terminate, undefined);
+  assert.match(r.content[0].text, /state the assumptions/);
+});
+
+test("tui: rendered lines never exceed the width pi passes", async () => {
+  const big = tool.prepareArguments({ questions: [{ id: "x", prompt: "日本語".repeat(50), options: Array.from({ length: 30 }, (_, i) => `选项 ${i} 👨‍👩‍👧`) }] });
+  const { ctx } = tuiContext((c) => {
+    for (let w = 1; w <= 120; w++) for (const line of c.render(w)) assert.ok(visibleWidth(line) <= w, `${w}: ${line}`);
+    c.handleInput("\u001b");
+  });
+  await tool.execute("1", big, undefined, undefined, ctx);
+});
