@@ -1,6 +1,8 @@
 // e2e-print.test.mjs — the real pi (print mode, no terminal) with a scripted model: the exact
 // tool result pi sends back for pre-supplied answers and for an invalid call.
 import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { startMockModel } from "./helpers/mock-model.mjs";
 import { makeHome, runPrint } from "./helpers/pi.mjs";
@@ -70,6 +72,32 @@ test("e2e: a question that is not the only tool call of its message is refused w
     const q = model.toolMessages(1).find((m) => m.content.includes("question"));
     assert.ok(q, JSON.stringify(model.toolMessages(1)));
     assert.match(q.content, /must be the only tool call in its message/);
+  } finally {
+    cleanup();
+    await model.close();
+  }
+});
+
+test("e2e: the session file keeps each question and its answer in the tool result's details", async () => {
+  const model = await startMockModel([
+    { toolCalls: [{ name: "question", arguments: { questions: [{ id: "db", prompt: "Which?", options: ["pg", "lite"] }], answers: { db: "lite" }, metadata: { source: "e2e" } } }] },
+    { text: "ok" },
+  ]);
+  const { home, work, cleanup } = makeHome(model.port);
+  try {
+    const sessions = join(home, "sessions");
+    const run = await runPrint(home, work, "ask", ["--session-dir", sessions]);
+    assert.equal(run.code, 0, run.stderr);
+    const files = readdirSync(sessions, { recursive: true }).filter((f) => String(f).endsWith(".jsonl"));
+    assert.equal(files.length, 1);
+    const entries = readFileSync(join(sessions, String(files[0])), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const result = entries.find((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "question");
+    assert.ok(result, "a question tool result is in the session");
+    const d = result.message.details;
+    assert.equal(d.status, "answered");
+    assert.equal(d.questions[0].prompt, "Which?");
+    assert.deepEqual(d.answers, [{ id: "db", value: "lite", label: "lite", wasCustom: false, index: 2 }]);
+    assert.deepEqual(d.metadata, { source: "e2e" });
   } finally {
     cleanup();
     await model.close();

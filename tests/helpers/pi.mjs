@@ -31,8 +31,10 @@ export function makeHome(port) {
   return { home, work, cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
+/** pi's arguments for the mock model; `--session-dir DIR` in extra replaces --no-session. */
 export function piArgs(extra = []) {
-  return ["--offline", "--provider", "mock", "--model", "mock-1", "--no-session", "-e", root, ...extra];
+  const session = extra.includes("--session-dir") ? [] : ["--no-session"];
+  return ["--offline", "--provider", "mock", "--model", "mock-1", ...session, "-e", root, ...extra];
 }
 
 export function piEnv(home, extra = {}) {

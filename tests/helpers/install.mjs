@@ -1,0 +1,183 @@
+// install.mjs — helpers for the installation end-to-end tests: copies of this checkout, npm and
+// pi run in a throw-away HOME (with the environment npm needs to build the addon offline), the
+// scripted model, and the real pi in print mode with no package flag of its own (the package
+// must come from wherever the case installed it).
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { packageRoot as root } from "../../extension/load-addon.mjs";
+import { startMockModel } from "./mock-model.mjs";
+
+export { root };
+export const piBin = join(root, "node_modules", ".bin", "pi");
+export const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+
+/** The question every case asks, with pre-supplied answers (no UI), and the exact tool result. */
+export const QUESTION_CALL = {
+  name: "question",
+  arguments: {
+    questions: [
+      { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite" }] },
+    ],
+    answers: { db: "lite" },
+  },
+};
+export const EXPECTED_RESULT = "db: user selected: 2. SQLite (value: lite)";
+
+// What the machine's npm is configured with, read before any child gets a throw-away HOME: the
+// user config (registry, proxy, nodedir for offline node-gyp) and node-gyp's header cache.
+const realHome = process.env.HOME || homedir();
+const realUserConfig = process.env.npm_config_userconfig || join(realHome, ".npmrc");
+const realGypDir = process.env.npm_config_devdir || join(realHome, ".cache", "node-gyp");
+
+/** process.env without npm's lifecycle variables (an `npm test` parent would leak its config). */
+function cleanEnv() {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== "INIT_CWD") env[k] = v;
+  return env;
+}
+
+/**
+ * pi's optional peer dependency: when package.json does not mark `@mariozechner/pi-coding-agent`
+ * optional, npm 7+ installs a second pi (≈190 packages) with every install of this package, from
+ * the network. The tests then install like `--legacy-peer-deps` so they stay offline; once the
+ * peer is optional they install exactly as users do.
+ */
+export const peerIsOptional = pkg.peerDependenciesMeta?.["@mariozechner/pi-coding-agent"]?.optional === true;
+
+/** Environment for npm and pi in a throw-away HOME; npm's global prefix is `prefix`. */
+export function installEnv(home, { prefix, cache, extra = {} } = {}) {
+  const env = {
+    ...cleanEnv(),
+    HOME: home,
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    NO_COLOR: "1",
+    npm_config_cache: cache ?? join(home, ".npm"),
+    npm_config_prefix: prefix ?? join(home, ".npm-global"),
+    npm_config_offline: "true",
+    npm_config_update_notifier: "false",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_loglevel: "warn",
+  };
+  if (existsSync(realUserConfig)) env.npm_config_userconfig = realUserConfig;
+  if (existsSync(realGypDir)) env.npm_config_devdir = realGypDir;
+  if (!peerIsOptional) env.npm_config_legacy_peer_deps = "true";
+  return { ...env, ...extra };
+}
+
+/** Runs a command to completion (its own process group, killed on timeout). */
+export function run(cmd, args, { cwd, env, timeoutMs = 180000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+      reject(new Error(`${cmd} ${args.join(" ")} timed out after ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, output: `${stdout}${stderr}` });
+    });
+  });
+}
+
+/** Throws with the command's output unless it exited 0. */
+export async function mustRun(cmd, args, options) {
+  const r = await run(cmd, args, options);
+  if (r.code !== 0) throw new Error(`${cmd} ${args.join(" ")} (in ${options?.cwd}) exited ${r.code}\n${r.output}`);
+  return r;
+}
+
+/**
+ * Copies this checkout as a user would get it from git: the tracked files, plus new files under
+ * native/, extension/, bin/ and scripts/ not committed yet (never build/ or node_modules/).
+ */
+export function copyCheckout(dest) {
+  const list = (args) => {
+    const r = spawnSync("git", ["-C", root, ...args, "-z"], { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+    return r.stdout.split("\0").filter(Boolean);
+  };
+  const files = new Set([
+    ...list(["ls-files"]),
+    ...list(["ls-files", "--others", "--exclude-standard"]).filter((f) => /^(native|extension|bin|scripts)\//.test(f)),
+  ]);
+  mkdirSync(dest, { recursive: true });
+  for (const f of files) {
+    const from = join(root, f);
+    if (!existsSync(from)) continue; // deleted in the working tree
+    mkdirSync(dirname(join(dest, f)), { recursive: true });
+    cpSync(from, join(dest, f));
+  }
+  return dest;
+}
+
+/** A throw-away HOME (models.json is written per run) with an empty project directory. */
+export function newHome(base, name, envExtra) {
+  const home = mkdtempSync(join(base, `${name}-`));
+  mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+  const project = join(home, "project");
+  mkdirSync(project);
+  return { home, project, env: installEnv(home, envExtra) };
+}
+
+/** Points the mock provider of HOME's models.json at `port`. */
+export function writeModels(home, port) {
+  mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+  writeFileSync(
+    join(home, ".pi", "agent", "models.json"),
+    JSON.stringify({
+      providers: {
+        mock: {
+          baseUrl: `http://127.0.0.1:${port}/v1`,
+          api: "openai-completions",
+          apiKey: "x",
+          compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+          models: [{ id: "mock-1" }],
+        },
+      },
+    }),
+  );
+}
+
+export const PI_MODEL_ARGS = ["--offline", "--provider", "mock", "--model", "mock-1"];
+
+/** Runs `pi <args>` (install, list, …) in `cwd` with the throw-away HOME's environment. */
+export function pi(args, { cwd, env }) {
+  return run(piBin, args, { cwd, env, timeoutMs: 60000 });
+}
+
+/**
+ * The real pi in print mode (no terminal, no -e unless `extraArgs` says so) with a scripted
+ * model that calls `question` once: pi's exit and output, the tool names the model was offered
+ * at start-up, and the tool messages the model read back.
+ */
+export async function askPrint({ home, cwd, env, extraArgs = [] }) {
+  const model = await startMockModel([{ toolCalls: [QUESTION_CALL] }, { text: "thanks" }]);
+  try {
+    writeModels(home, model.port);
+    const r = await run(piBin, [...PI_MODEL_ARGS, "--no-session", ...extraArgs, "-p", "ask me"], { cwd, env, timeoutMs: 60000 });
+    const offered = (model.requests[0]?.tools ?? []).map((t) => t.function?.name);
+    return { ...r, offered, tools: model.toolMessages(1), requests: model.requests.length };
+  } finally {
+    await model.close();
+  }
+}
+
+/** A tmp root for one test file; remove() deletes it. */
+export function makeTmpRoot(prefix = "pi-question-install-") {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}

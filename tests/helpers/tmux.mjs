@@ -1,0 +1,203 @@
+// tmux.mjs — the real pi in interactive mode inside a tmux session, driven like a person at a
+// terminal: a scripted model (mock-model.mjs), a throw-away HOME (pi.mjs), keys and text sent
+// with `tmux send-keys`, the screen read with `tmux capture-pane`. Everything polls for state;
+// nothing sleeps a fixed time except the tiny settle delay between two keys.
+//
+// Sessions live on their own tmux server (socket `-L piq-e2e`) so they never touch a person's
+// tmux, and are named `piq-e2e-<pid>-<n>`: a leftover session of a test process that is gone
+// (a crashed run) is killed at the start of the next run, never one of a live process.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import { startMockModel } from "./mock-model.mjs";
+import { makeHome, piArgs, piBin } from "./pi.mjs";
+
+export const SOCKET = "piq-e2e";
+const PREFIX = "piq-e2e-";
+let counter = 0;
+
+export function tmux(...args) {
+  return spawnSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
+}
+
+function shellQuote(s) {
+  return `'${String(s).replace(/'/g, `'\\''`)}'`;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Kills sessions left by test processes that no longer exist. */
+export function killStaleSessions() {
+  const list = tmux("list-sessions", "-F", "#{session_name}");
+  if (list.status !== 0) return;
+  for (const name of list.stdout.split("\n")) {
+    const m = name.match(/^piq-e2e-(\d+)-\d+$/);
+    if (!m || Number(m[1]) === process.pid) continue;
+    let alive = true;
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch (error) {
+      alive = error.code === "EPERM";
+    }
+    if (!alive) tmux("kill-session", "-t", `=${name}`);
+  }
+}
+
+/**
+ * Starts a scripted model and the real pi in a new tmux session.
+ * options: replies (mock model script), cols, rows, session (true: --session-dir instead of
+ * --no-session, for reading `details`), homeFiles ({ name: content } written into the temporary
+ * HOME first), extensions (extra `-e` paths; relative ones are in HOME), extraArgs.
+ */
+export async function startPi({ replies, cols = 100, rows = 40, session = false, homeFiles = {}, extensions = [], extraArgs = [] } = {}) {
+  const model = await startMockModel(replies);
+  const { home, work, cleanup } = makeHome(model.port);
+  for (const [file, content] of Object.entries(homeFiles)) writeFileSync(join(home, file), content);
+  extensions = extensions.map((e) => (isAbsolute(e) ? e : join(home, e)));
+  const name = `${PREFIX}${process.pid}-${++counter}`;
+  const sessionDir = join(home, "sessions");
+  let args = piArgs([...extensions.flatMap((e) => ["-e", e]), ...extraArgs]);
+  if (session) args = args.map((a) => (a === "--no-session" ? ["--session-dir", sessionDir] : [a])).flat();
+  const env = {
+    HOME: home,
+    PATH: process.env.PATH,
+    PI_OFFLINE: "1",
+    PI_SKIP_VERSION_CHECK: "1",
+    NO_COLOR: "1",
+    LANG: "C.UTF-8",
+    LC_ALL: "C.UTF-8",
+  };
+  const command = [
+    "cd",
+    shellQuote(work),
+    "&&",
+    "exec",
+    "env",
+    ...Object.entries(env).map(([k, v]) => shellQuote(`${k}=${v}`)),
+    shellQuote(piBin),
+    ...args.map(shellQuote),
+  ].join(" ");
+  // remain-on-exit keeps the pane (and its last screen) when pi exits or crashes, so a test
+  // can tell "pi died" from "pi is still running" and show what it printed.
+  const started = tmux(
+    "new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), command,
+    ";", "set-option", "-t", name, "remain-on-exit", "on",
+  );
+  if (started.status !== 0) {
+    cleanup();
+    await model.close();
+    throw new Error(`tmux new-session failed: ${started.stderr}`);
+  }
+
+  const pi = {
+    name,
+    model,
+    home,
+    work,
+    sessionDir,
+    /** The visible screen, lines joined by "\n" (trailing spaces trimmed by tmux). */
+    screen() {
+      const r = tmux("capture-pane", "-p", "-t", name);
+      if (r.status !== 0) throw new Error(`capture-pane: ${r.stderr}`);
+      return r.stdout;
+    },
+    /** Polls the screen until `pattern` (RegExp or predicate on the screen) matches. */
+    async waitForScreen(pattern, timeoutMs = 20000) {
+      const test = typeof pattern === "function" ? pattern : (s) => pattern.test(s);
+      const until = Date.now() + timeoutMs;
+      let last = "";
+      for (;;) {
+        last = pi.screen();
+        if (test(last)) return last;
+        if (pi.dead()) throw new Error(`pi exited (status ${pi.exitStatus()}) while waiting for ${pattern}\n--- screen ---\n${last}`);
+        if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}\n--- screen ---\n${last}`);
+        await sleep(50);
+      }
+    },
+    /** Sends named keys (tmux key names: Enter Escape Down Up Tab BTab Space C-d …), one at a time. */
+    async keys(...names) {
+      for (const k of names) {
+        const r = tmux("send-keys", "-t", name, k);
+        if (r.status !== 0) throw new Error(`send-keys ${k}: ${r.stderr}`);
+        // An Escape followed at once by another byte reads as Alt+key: let it be read alone.
+        await sleep(k === "Escape" ? 150 : 40);
+      }
+    },
+    /** Types literal text. */
+    async text(s) {
+      const r = tmux("send-keys", "-t", name, "-l", s);
+      if (r.status !== 0) throw new Error(`send-keys -l: ${r.stderr}`);
+      await sleep(40);
+    },
+    /** Waits for pi's editor, types the prompt and presses Enter: the model gets its first request. */
+    async prompt(s = "ask me") {
+      await pi.waitForScreen(/mock-1/);
+      await pi.text(s);
+      await pi.waitForScreen((screen) => screen.includes(s));
+      await pi.keys("Enter");
+      await model.waitForRequests(1);
+    },
+    /** The terminal cursor as [column, row] (0-based): where pi put it for CURSOR_MARKER. */
+    cursor() {
+      const r = tmux("display-message", "-p", "-t", name, "#{cursor_x},#{cursor_y}");
+      return r.stdout.trim().split(",").map(Number);
+    },
+    title() {
+      return tmux("display-message", "-p", "-t", name, "#{pane_title}").stdout.replace(/\n$/, "");
+    },
+    dead() {
+      const r = tmux("display-message", "-p", "-t", name, "#{pane_dead}");
+      return r.status !== 0 || r.stdout.trim() === "1";
+    },
+    exitStatus() {
+      return tmux("display-message", "-p", "-t", name, "#{pane_dead_status}").stdout.trim();
+    },
+    /** pi-tui's crash log (written when a rendered line is wider than the terminal), if any. */
+    crashLog() {
+      const p = join(home, ".pi", "agent", "pi-crash.log");
+      return existsSync(p) ? readFileSync(p, "utf8") : null;
+    },
+    /** Every entry of the saved session(s) (session: true). */
+    sessionEntries() {
+      if (!existsSync(sessionDir)) return [];
+      const files = [];
+      const walk = (dir) => {
+        for (const e of readdirSync(dir, { withFileTypes: true })) {
+          if (e.isDirectory()) walk(join(dir, e.name));
+          else if (e.name.endsWith(".jsonl")) files.push(join(dir, e.name));
+        }
+      };
+      walk(sessionDir);
+      return files.flatMap((f) =>
+        readFileSync(f, "utf8")
+          .split("\n")
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l)),
+      );
+    },
+    /** The toolResult messages of the `question` tool saved in the session, oldest first. */
+    questionResults() {
+      return pi
+        .sessionEntries()
+        .filter((e) => e.type === "message" && e.message?.role === "toolResult" && e.message.toolName === "question")
+        .map((e) => e.message);
+    },
+    /** Polls the session file until the question's toolResult is saved. */
+    async waitForQuestionResult(timeoutMs = 20000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const results = pi.questionResults();
+        if (results.length) return results[results.length - 1];
+        if (Date.now() > until) throw new Error(`no question toolResult in the session\n--- screen ---\n${pi.screen()}`);
+        await sleep(50);
+      }
+    },
+    /** Kills the tmux session, stops the model and removes the temporary HOME. */
+    async kill() {
+      tmux("kill-session", "-t", `=${name}`);
+      cleanup();
+      await model.close();
+    },
+  };
+  return pi;
+}
