@@ -1,8 +1,9 @@
 // width.test.mjs — checks the native grapheme/width/sanitize code (native/width.c,
 // native/sanitize.c) against what pi itself computes: pi-tui's visibleWidth and
 // Intl.Segmenter. Evidence: a hand-made corpus (tests/fixtures/width-corpus.json), every code
-// point of planes 0–3 alone and next to one code point of each grapheme class, every RGI emoji
-// sequence of native/unicode_tables.h with its near misses, and seeded random mixes.
+// point of planes 0–3 and 14 alone, and of planes 0-3 next to one code point of each grapheme
+// class and in runs, every RGI emoji sequence of native/unicode_tables.h with its near misses,
+// and seeded random mixes. Surrogates are left out: UTF-8 cannot carry them.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -66,11 +67,17 @@ test("corpus: width and clusters match pi-tui and Intl.Segmenter", () => {
   assert.ok(corpus.cases.length > 300);
 });
 
-test("every code point of planes 0-3 alone has pi-tui's width", () => {
+// Planes 0-3 and 14 (tags, variation selectors supplement); the other planes hold nothing
+// but unassigned and private-use code points.
+const ALL_CPS = [[0, 0x40000], [0xe0000, 0xf0000]];
+const everyCodePoint = function* (ranges = ALL_CPS) {
+  for (const [a, b] of ranges) for (let cp = a; cp < b; cp++) if (!isSurrogate(cp)) yield cp; // surrogates are not UTF-8
+};
+
+test("every code point of planes 0-3 and 14 alone has pi-tui's width", () => {
   const bad = [];
   let n = 0;
-  for (let cp = 0; cp < 0x40000; cp++) {
-    if (isSurrogate(cp)) continue; // not representable in UTF-8
+  for (const cp of everyCodePoint()) {
     const s = String.fromCodePoint(cp);
     n++;
     const got = addon.visibleWidth(s);
@@ -80,8 +87,7 @@ test("every code point of planes 0-3 alone has pi-tui's width", () => {
   expectNoMismatch("single code points", bad, n);
 });
 
-// One code point of every Grapheme_Cluster_Break / InCB class and the width special cases.
-// Other, Extend, ZWJ, SpacingMark, Prepend, L, V, T, LV, LVT, Regional_Indicator,
+// One code point of every Grapheme_Cluster_Break / InCB class: Other, Extend, ZWJ, SpacingMark, Prepend, L, V, T, LV, LVT, Regional_Indicator,
 // Extended_Pictographic, InCB Consonant and Linker, CR, LF, Control.
 const PARTNERS = [
   "a", "\u0301", "\u200d", "\u0903", "\u0600", "\u1100", "\u1161", "\u11a8", "\uac00", "\uac01",
@@ -92,11 +98,10 @@ const PARTNERS = [
 // trailing halfwidth forms and AM vowels, emoji sequences); these partners exercise it.
 const WIDTH_PARTNERS = ["a", "\u0301", "\ufe0f", "\u{1f3fb}", "\u200d", "\u0e33", "\uff9e", "\u094d", "\u{1f1e6}", "\u{e0067}"];
 
-test("every code point of planes 0-3 next to each grapheme class segments and measures like pi-tui", () => {
+test("every code point of planes 0-3 and U+E0000..U+E0FFF next to each grapheme class segments and measures like pi-tui", () => {
   const bad = [];
   let n = 0;
-  for (let cp = 0; cp < 0x40000; cp++) {
-    if (isSurrogate(cp)) continue;
+  for (const cp of everyCodePoint([[0, 0x40000], [0xe0000, 0xe1000]])) {
     const x = String.fromCodePoint(cp);
     n++;
     // x P1 x P2 x ... x: every partner once before and once after x.
