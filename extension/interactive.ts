@@ -85,6 +85,7 @@ export function applyKeybindings(engine: NativeEngine, keybindings: unknown): vo
 /** The question as a pi-tui component. */
 export class QuestionView implements Component, Focusable {
   private focusedState = false;
+  private highSurrogate = "";
   private lastFrame: string[] | undefined;
   private safeFrame: string[] = [];
   private lastWidth = -1;
@@ -113,7 +114,17 @@ export class QuestionView implements Component, Focusable {
   }
 
   handleInput(data: string): void {
-    if (this.engine.feed(data)) {
+    // pi-tui hands typed text over one UTF-16 unit at a time, so a character outside the BMP
+    // (an emoji) arrives as two calls: hold a trailing high surrogate until its other half.
+    let input = this.highSurrogate + data;
+    this.highSurrogate = "";
+    const last = input.charCodeAt(input.length - 1);
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.highSurrogate = input.slice(-1);
+      input = input.slice(0, -1);
+      if (!input) return;
+    }
+    if (this.engine.feed(input)) {
       this.finish(this.engine.outcome ?? "cancelled");
       return;
     }

@@ -134,3 +134,13 @@ test("tui: rendered lines never exceed the width pi passes", async () => {
   });
   await tool.execute("1", big, undefined, undefined, ctx);
 });
+
+test("tui: an emoji typed as two UTF-16 halves (as pi-tui delivers it) arrives whole", async () => {
+  const free = tool.prepareArguments({ questions: [{ id: "note", prompt: "Say it" }] });
+  const { ctx } = tuiContext((c) => {
+    for (const unit of "ok 🙂👍 done".split("")) c.handleInput(unit);
+    c.handleInput("\r");
+  });
+  const r = await tool.execute("1", free, undefined, undefined, ctx);
+  assert.equal(r.content[0].text, "note: user wrote: ok 🙂👍 done");
+});
