@@ -367,11 +367,12 @@ test("interactive: a free-text question opens text entry straight away", async (
     assert.match(area, /Enter submit/);
     assert.doesNotMatch(area, /Something else…/);
     await pi.text("order-processor");
-    const lines = (await pi.waitForScreen(/> order-processor/)).split("\n");
+    await pi.waitForScreen(/> order-processor/);
     // The terminal cursor sits where the next character goes (CURSOR_MARKER: IME input works).
-    const [x, y] = pi.cursor();
-    assert.equal(lines[y], " > order-processor");
-    assert.equal(x, " > order-processor".length);
+    // pi moves the cursor after drawing the text: wait for it rather than read it once.
+    const x = " > order-processor".length;
+    const lines = (await pi.waitForScreen(() => pi.cursor()[0] === x)).split("\n");
+    assert.equal(lines[pi.cursor()[1]], " > order-processor");
     await pi.keys("Left", "Left", "Left");
     await pi.waitForScreen(() => pi.cursor()[0] === x - 3);
     await pi.keys("End");
