@@ -2,6 +2,7 @@
 // two things a fresh machine lacks most often — a C compiler and the cJSON library — and, if
 // one is missing, says in one sentence what to install on which system.
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -29,12 +30,38 @@ if (!has("pkg-config", ["--exists", "libcjson"])) {
   );
 }
 
-// npm passes the path of its own node-gyp to lifecycle scripts; fall back to one on PATH.
-const gyp = process.env.npm_config_node_gyp;
-const extra = process.argv.slice(2);
-const r = gyp
-  ? spawnSync(process.execPath, [gyp, "rebuild", ...extra], { cwd: root, stdio: "inherit" })
-  : spawnSync("node-gyp", ["rebuild", ...extra], { cwd: root, stdio: "inherit" });
+// npm passes the path of its own node-gyp to lifecycle scripts; outside npm, use node-gyp from
+// PATH, else the one bundled with the npm next to this node.
+function findNodeGyp() {
+  if (process.env.npm_config_node_gyp && existsSync(process.env.npm_config_node_gyp)) {
+    return [process.execPath, [process.env.npm_config_node_gyp]];
+  }
+  if (has("node-gyp", ["--version"])) return ["node-gyp", []];
+  const prefix = dirname(dirname(process.execPath));
+  for (const lib of [join(prefix, "lib", "node_modules"), join(prefix, "node_modules"), "/usr/share/nodejs", "/usr/lib/node_modules"]) {
+    const script = join(lib, "npm", "node_modules", "node-gyp", "bin", "node-gyp.js");
+    if (existsSync(script)) return [process.execPath, [script]];
+  }
+  return undefined;
+}
+
+const gyp = findNodeGyp();
+if (!gyp) {
+  fail('node-gyp was not found; run "npm install" (npm brings its own node-gyp) or install it with "npm install -g node-gyp".');
+}
+const [command, prefixArgs] = gyp;
+// Build against the headers installed with this node when there are some, so nothing is
+// downloaded (npm passes its own nodedir setting, if any, through the environment).
+const extra = [];
+const nodePrefix = dirname(dirname(process.execPath));
+if (!process.env.npm_config_nodedir && existsSync(join(nodePrefix, "include", "node", "node_api.h"))) {
+  extra.push(`--nodedir=${nodePrefix}`);
+}
+const r = spawnSync(command, [...prefixArgs, "rebuild", ...extra, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
 if (r.status !== 0) {
-  fail("building the native addon failed (see the compiler output above).");
+  fail(
+    r.error
+      ? `node-gyp could not be started (${r.error.message}).`
+      : "building the native addon failed (see the compiler output above).",
+  );
 }
