@@ -35,6 +35,7 @@ async function main() {
   }
   const run = addon.runTty(input.toString("utf8"), { path: "/dev/tty", color: !process.env.NO_COLOR, mode: "standalone" });
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.once(sig, () => run.stop());
+  process.once("exit", () => run.stop()); // Node waits for worker threads at exit: never leave one asking
   const built = await run.done;
   const details = JSON.parse(built.details);
   process.stdout.write(JSON.stringify({ ...details, text: built.text }, null, 2) + "\n");

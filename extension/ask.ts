@@ -6,7 +6,7 @@ import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozech
 import { askWithDialogs } from "./dialogs.ts";
 import { ANSWERS_FLAG, answerWithoutTui } from "./headless.ts";
 import { askInTui } from "./interactive.ts";
-import type { NativeAddon } from "./native.ts";
+import { CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, stringsFor, useLanguage } from "./i18n.ts";
@@ -55,7 +55,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
 
   /** Gets the person's attention while a question waits; returns the way to undo it. */
   const notice = (ctx: ExtensionContext, s: Settings, prompt: string): (() => void) => {
-    const short = native.sanitize(prompt, false).slice(0, 60);
+    const short = Array.from(native.sanitize(prompt, false)).slice(0, 60).join("");
     const t = stringsFor(native);
     if (s.notice.title) ctx.ui.setTitle(fill(t.NOTICE_TITLE, { s: short }));
     if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07");
@@ -83,11 +83,13 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       const engine = native.createEngine(json);
       engine.setLanguage(language);
       const outcome = await askInTui(native, engine, ctx, signal);
-      if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now()), s);
+      const flags = s.escape === "continue" ? CANCEL_CONTINUES : 0;
+      if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now(), null, flags), s);
       // No custom components here (RPC mode): the same questions through pi's dialogs.
-      const asked = await askWithDialogs(native, questions, ctx, signal);
+      const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
+      const asked = await askWithDialogs(native, questions, ctx, signal, preset);
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;
-      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), null, answers), s);
+      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), null, answers, flags), s);
     } finally {
       restore();
     }

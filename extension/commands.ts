@@ -2,30 +2,41 @@
 // /questions lists the questions waiting in the pending file (and, in an interactive session,
 // those asked so far); `/questions clear` removes the file. /answer shows the last cancelled
 // or interrupted question again and sends the answers to the agent as the user's next message.
-import { rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import type { Asker } from "./ask.ts";
 import { ANSWERS_FLAG } from "./headless.ts";
 import type { NativeAddon } from "./native.ts";
-import { displayPath, pendingPath, readPending } from "./pending.ts";
+import { displayPath, PENDING_FILE, pendingPath, readPending } from "./pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { fill, stringsFor } from "./i18n.ts";
 import { COMMANDS, REOPEN } from "./text.ts";
 
-/** The arguments of the newest question in this branch that ended cancelled or interrupted. */
-function unansweredFromSession(ctx: ExtensionCommandContext): string | undefined {
-  let entries: unknown[] = [];
+/** The custom session entry that marks a reopened question as answered. */
+const REOPENED = "pi-question-reopened";
+
+/** The newest question in this branch that ended cancelled or interrupted and was not answered
+ * through /answer since: its arguments and tool call id. undefined: none; null: no session. */
+function unansweredFromSession(ctx: ExtensionCommandContext): { json: string; toolCallId: string } | undefined | null {
+  let entries: unknown[];
   try {
     entries = ctx.sessionManager.getBranch();
   } catch {
-    return undefined;
+    return null;
+  }
+  if (!Array.isArray(entries) || entries.length === 0) return null;
+  const reopened = new Set<string>();
+  for (const e of entries as Array<{ type?: string; customType?: string; data?: { toolCallId?: string } }>) {
+    if (e.type === "custom" && e.customType === REOPENED && e.data?.toolCallId) reopened.add(e.data.toolCallId);
   }
   for (let i = entries.length - 1; i >= 0; i--) {
-    const m = (entries[i] as { message?: { role?: string; toolName?: string; details?: QuestionDetails } }).message;
+    const m = (entries[i] as { message?: { role?: string; toolName?: string; toolCallId?: string; details?: QuestionDetails } }).message;
     if (m?.role !== "toolResult" || m.toolName !== "question" || !m.details?.questions) continue;
     const { status, questions, metadata } = m.details;
-    if (status !== "cancelled" && status !== "interrupted") return undefined;
-    return JSON.stringify({ questions: questions.map(({ otherLabel: _other, ...q }) => q), ...(metadata ? { metadata } : {}) });
+    if ((status !== "cancelled" && status !== "interrupted") || reopened.has(m.toolCallId ?? "")) return undefined;
+    const json = JSON.stringify({ questions: questions.map(({ otherLabel: _other, ...q }) => q), ...(metadata ? { metadata } : {}) });
+    return { json, toolCallId: m.toolCallId ?? "" };
   }
   return undefined;
 }
@@ -43,8 +54,13 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
       const shown = displayPath(ctx.cwd, path);
       const say = (text: string) => (ctx.hasUI ? ctx.ui.notify(text, "info") : process.stdout.write(text + "\n"));
       if (args.trim() === "clear") {
-        rmSync(path, { force: true });
-        say(fill(t.CMD_CLEARED, { s: shown }));
+        // Only a pending-questions file is removed (the setting could name any file).
+        const { error } = readPending(path);
+        if (error && existsSync(path) && basename(path) !== basename(PENDING_FILE)) say(error);
+        else {
+          rmSync(path, { force: true });
+          say(fill(t.CMD_CLEARED, { s: shown }));
+        }
         return;
       }
       const lines: string[] = [];
@@ -52,7 +68,7 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
       if (error) lines.push(error);
       if (file.pending.length === 0) lines.push(fill(t.CMD_NONE_PENDING, { s: shown }));
       for (const set of file.pending) {
-        lines.push(`${fill(t.CMD_PENDING, { s: shown })} (${set.askedAt})`);
+        lines.push(`${fill(t.CMD_PENDING, { s: shown })} (${clean(String(set.askedAt))})`);
         for (const q of set.questions) {
           const a = q.answer === null ? t.CMD_NO_ANSWER : Array.isArray(q.answer) ? q.answer.join(", ") : q.answer;
           lines.push(`  ${clean(q.id)}: ${clean(q.prompt)} → ${clean(String(a))}`);
@@ -74,7 +90,9 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
   pi.registerCommand("answer", {
     description: REOPEN.description,
     handler: async (_args: string, ctx: ExtensionCommandContext) => {
-      const json = asker.lastUnanswered() ?? unansweredFromSession(ctx);
+      // This session's branch decides; memory only serves runs without a session.
+      const found = unansweredFromSession(ctx);
+      const json = found === null ? asker.lastUnanswered() : found?.json;
       if (!json) {
         const nothing = stringsFor(native).CMD_NOTHING_TO_REOPEN;
         if (ctx.hasUI) ctx.ui.notify(nothing, "info");
@@ -86,6 +104,7 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
       const status = result.details.status;
       if (status !== "answered" && status !== "declined") return;
       const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+      if (found?.toolCallId) pi.appendEntry(REOPENED, { toolCallId: found.toolCallId });
       if (ctx.isIdle()) pi.sendUserMessage(REOPEN.message(text));
       else pi.sendUserMessage(REOPEN.message(text), { deliverAs: "followUp" });
     },

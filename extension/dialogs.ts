@@ -10,7 +10,10 @@ import type { NormalizedQuestion } from "./schema.ts";
 import { stringsFor } from "./i18n.ts";
 import { DIALOG } from "./text.ts";
 
-type Answers = Record<string, string | string[]>;
+/** Answers in the core's structured form: option values picked, and typed text kept apart so it
+ * is never mistaken for an option. */
+type Answer = { selected: string[]; wrote?: string } | unknown;
+type Answers = Record<string, Answer>;
 
 export interface DialogOutcome {
   outcome: Outcome;
@@ -30,6 +33,7 @@ export async function askWithDialogs(
   questions: NormalizedQuestion[],
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
+  preset: Readonly<Record<string, unknown>> = {},
 ): Promise<DialogOutcome> {
   const clean = (s: string) => native.sanitize(s, true);
   const t = stringsFor(native);
@@ -43,17 +47,21 @@ export async function askWithDialogs(
   try {
     for (let i = 0; i < questions.length; i++) {
       const q = questions[i];
+      if (Object.prototype.hasOwnProperty.call(preset, q.id)) {
+        answers[q.id] = preset[q.id]; // pre-supplied by the model: not asked again
+        continue;
+      }
       const title = clean(questions.length > 1 ? DIALOG.title(i + 1, questions.length, q.label, q.prompt) : q.prompt);
       const other = t.SOMETHING_ELSE;
       const labels = (q.options ?? []).map((o) => clean(o.label));
       if (!q.options?.length) {
-        answers[q.id] = await askText(title);
+        answers[q.id] = { selected: [], wrote: await askText(title) };
         continue;
       }
       if (!q.multiSelect) {
         const picked = check(await ctx.ui.select(title, [...labels, other], opts));
         const index = labels.indexOf(picked);
-        answers[q.id] = index >= 0 ? q.options[index].value : await askText(title);
+        answers[q.id] = index >= 0 ? { selected: [q.options[index].value] } : { selected: [], wrote: await askText(title) };
         continue;
       }
       const ticked = new Set<number>();
@@ -74,14 +82,12 @@ export async function askWithDialogs(
           typed = typed ? "" : await askText(title);
         }
       }
-      answers[q.id] = [...[...ticked].sort((a, b) => a - b).map((k) => q.options![k].value), ...(typed ? [typed] : [])];
+      const selected = [...ticked].sort((a, b) => a - b).map((k) => q.options![k].value);
+      answers[q.id] = typed ? { selected, wrote: typed } : { selected };
     }
     if (questions.length > 1) {
       const review = questions
-        .map((q) => {
-          const a = answers[q.id];
-          return `${clean(q.label)}: ${clean(Array.isArray(a) ? a.join(", ") : a)}`;
-        })
+        .map((q) => `${clean(q.label)}: ${clean(describe(q, answers[q.id]))}`)
         .join("\n");
       const ok = check(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts));
       if (!ok) return { outcome: "cancelled" };
@@ -99,4 +105,13 @@ export async function askWithDialogs(
       if (text.trim()) return text.trim();
     }
   }
+}
+
+/** An answer as the person reads it in the review: option labels, then typed text. */
+function describe(q: NormalizedQuestion, answer: unknown): string {
+  const label = (value: string) => q.options?.find((o) => o.value === value)?.label ?? value;
+  if (typeof answer === "string") return label(answer);
+  if (Array.isArray(answer)) return answer.map((a) => label(String(a))).join(", ");
+  const a = answer as { selected?: string[]; wrote?: string };
+  return [...(a.selected ?? []).map(label), ...(a.wrote ? [a.wrote] : [])].join(", ");
 }

@@ -2,13 +2,14 @@
 // the pending-questions file a person filled in, or from the terminal when one is reachable;
 // with no terminal the questions are written to the pending file and the result tells the
 // model and the person how to answer.
-import type { NativeAddon } from "./native.ts";
+import { CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
 import {
   answersFromFlag,
   completeAnswers,
   displayPath,
   forgetPending,
   pendingPath,
+  type PendingSet,
   questionsKey,
   readPending,
   rememberPending,
@@ -22,6 +23,9 @@ export const ANSWERS_FLAG = "answers";
 const TTY_PATH = process.env.PI_QUESTION_TTY || "/dev/tty";
 
 type Result = { content: Array<{ type: "text"; text: string }>; details: QuestionDetails; terminate?: boolean };
+
+/** The --answers flag answers one call per run: the first it fits. */
+let flagUsed = false;
 
 function toResult(built: { details: string; text: string }, terminate = false): Result {
   return {
@@ -37,7 +41,7 @@ function tryAnswers(native: NativeAddon, json: string, answers: unknown): Result
     return toResult(native.result(json, "answered", "print", Date.now(), null, JSON.stringify(answers)));
   } catch (error) {
     const e = error as { code?: string; message?: string };
-    return e.code === "QT_ESTATE" ? "not every question has an answer" : (e.message ?? String(error));
+    return e.message ?? String(error);
   }
 }
 
@@ -58,25 +62,32 @@ export async function answerWithoutTui(
   signal: AbortSignal | undefined,
   settings: Settings,
 ): Promise<Result> {
+  // Everything said on stderr may quote model text: sanitize it like anything on a terminal.
+  const say = (message: string) => process.stderr.write(`pi-question: ${native.sanitize(message, true)}\n`);
   const path = pendingPath(cwd, settings.pendingFile);
   const shown = displayPath(cwd, path);
   const key = questionsKey(questions);
+  const { file, error } = readPending(path);
+  const set: PendingSet | undefined = file.pending.find((s) => s.key === key);
 
-  const fromFlag = answersFromFlag(flag, questions);
-  if (typeof fromFlag === "string") {
-    process.stderr.write(`pi-question: ${fromFlag}\n`);
-  } else if (fromFlag) {
-    const r = tryAnswers(native, json, fromFlag);
-    if (typeof r !== "string") {
-      forgetPending(path, key);
-      return r;
+  // The flag answers the pending questions it was given for (a list needs them: it is only
+  // positional), or, given by id, the first call it fits; never a later, different question.
+  if (!flagUsed) {
+    const fromFlag = answersFromFlag(flag, questions, !!set);
+    if (typeof fromFlag === "string") {
+      say(fromFlag);
+    } else if (fromFlag) {
+      const r = tryAnswers(native, json, fromFlag);
+      if (typeof r !== "string") {
+        flagUsed = true;
+        if (set) forgetPending(path, key);
+        return r;
+      }
+      say(`the --answers flag was not used for this question: ${r}`);
     }
-    process.stderr.write(`pi-question: the --answers flag was not used: ${r}\n`);
   }
 
-  const { file, error } = readPending(path);
-  if (error) process.stderr.write(`pi-question: ${error}\n`);
-  const set = file.pending.find((s) => s.key === key);
+  if (error) say(error);
   const written = set && completeAnswers(set);
   if (written) {
     const r = tryAnswers(native, json, written);
@@ -84,17 +95,25 @@ export async function answerWithoutTui(
       forgetPending(path, key);
       return r;
     }
-    process.stderr.write(`pi-question: the answers in ${shown} were not used: ${r}\n`);
+    say(`the answers in ${shown} were not used: ${r}`);
   }
 
   if (native.ttyAvailable(TTY_PATH)) return askOnTerminal(native, json, signal, settings);
 
+  if (error) {
+    // The file is there but unreadable: do not pretend the questions were saved.
+    return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), true);
+  }
   if (set && !written) {
     const missing = set.questions.filter((q) => !completeAnswers({ ...set, questions: [q] })).map((q) => q.id);
-    process.stderr.write(`pi-question: ${PENDING.incomplete(shown, missing)}\n`);
+    say(PENDING.incomplete(shown, missing));
   }
-  if (!error) rememberPending(path, questions);
-  process.stderr.write(PENDING.stderr(shown, example(questions)));
+  const saved = rememberPending(path, questions);
+  if (typeof saved === "string") {
+    say(saved);
+    return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), true);
+  }
+  process.stderr.write(native.sanitize(PENDING.stderr(shown, example(questions)), true));
   return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.reason(shown, example(questions))), true);
 }
 
@@ -106,19 +125,27 @@ async function askOnTerminal(
   signal: AbortSignal | undefined,
   settings: Settings,
 ): Promise<Result> {
+  const cancelContinues = settings.escape === "continue";
+  if (signal?.aborted) {
+    return toResult(native.result(json, "interrupted", "tty", Date.now(), null, null, cancelContinues ? CANCEL_CONTINUES : 0));
+  }
   const run = native.runTty(json, {
     path: TTY_PATH,
     color: !process.env.NO_COLOR,
     mode: "tty",
     language: resolveLanguage(settings.language),
+    cancelContinues,
   });
+  // Stop the terminal loop on abort, and before the process exits (Node waits for its worker
+  // threads at exit: a question left open would hold the process and the terminal).
   const stop = () => run.stop();
   signal?.addEventListener("abort", stop, { once: true });
+  process.once("exit", stop);
   try {
-    const built = await run.done;
-    const result = toResult(built);
-    return result.details.status === "cancelled" && settings.escape !== "continue" ? { ...result, terminate: true } : result;
+    const result = toResult(await run.done);
+    return result.details.status === "cancelled" && !cancelContinues ? { ...result, terminate: true } : result;
   } finally {
     signal?.removeEventListener("abort", stop);
+    process.removeListener("exit", stop);
   }
 }

@@ -25,5 +25,6 @@ export function useLanguage(language: string): void {
 
 /** Fills "{n}" and "{s}" placeholders. */
 export function fill(template: string, values: { n?: number; s?: string }): string {
-  return template.replace("{n}", String(values.n ?? "")).replace("{s}", values.s ?? "");
+  // Replacer functions: a "$" in the values (model text) is text, not a replacement pattern.
+  return template.replace("{n}", () => String(values.n ?? "")).replace("{s}", () => values.s ?? "");
 }

@@ -32,7 +32,10 @@ export function loadAddon() {
       tried.push(`${candidate} (${error instanceof Error ? error.message : String(error)})`);
     }
   }
+  const built = tried.some((t) => !t.endsWith("(missing)"));
   throw new Error(
-    `pi-question: the native addon is not built. Run "npm install" in ${packageRoot}. Looked in:\n  ${tried.join("\n  ")}`,
+    built
+      ? `pi-question: the native addon could not be loaded (rebuild it with "npm rebuild" in ${packageRoot}; if libcjson is missing, install libcjson1 / cjson). Tried:\n  ${tried.join("\n  ")}`
+      : `pi-question: the native addon is not built. Run "npm install" in ${packageRoot}. Looked in:\n  ${tried.join("\n  ")}`,
   );
 }

@@ -3,11 +3,14 @@ import { loadAddon } from "./load-addon.mjs";
 
 export type Outcome = "answered" | "declined" | "cancelled" | "interrupted" | "unavailable";
 
+/** Flags of the result builders: a cancel lets the agent continue (settings: escape "continue"). */
+export const CANCEL_CONTINUES = 1;
+
 export interface NativeEngine {
   /** Feeds raw input; returns true once the question is finished. */
   feed(data: string): boolean;
   render(width: number): string[];
-  result(mode: string, answeredAt?: number, reason?: string | null): { details: string; text: string };
+  result(mode: string, answeredAt?: number, reason?: string | null, flags?: number): { details: string; text: string };
   interrupt(): void;
   setStyle(name: string, open: string, close: string): void;
   bind(action: string, keys: string[]): number;
@@ -29,6 +32,7 @@ export interface NativeAddon {
     answeredAt: number,
     reason?: string | null,
     answersJson?: string | null,
+    flags?: number,
   ): { details: string; text: string };
   createEngine(argsJson: string): NativeEngine;
   visibleWidth(text: string): number;
@@ -38,7 +42,10 @@ export interface NativeAddon {
   parseKeyId(id: string): { key: number; mods: number } | null;
   ttyAvailable(path: string): boolean;
   strings(language: string): Readonly<Record<string, string>>;
-  runTty(argsJson: string, options: { path?: string; color?: boolean; mode?: string; language?: string }): {
+  runTty(
+    argsJson: string,
+    options: { path?: string; color?: boolean; mode?: string; language?: string; cancelContinues?: boolean },
+  ): {
     done: Promise<{ details: string; text: string }>;
     stop(): void;
   };

@@ -16,7 +16,7 @@ export interface PendingQuestion {
   options?: string[];
   multiSelect?: boolean;
   /** What the person writes: an option's label or value, their own words, or (multiSelect) a list. */
-  answer: string | string[] | null;
+  answer: string | number | Array<string | number> | null;
 }
 
 export interface PendingSet {
@@ -40,30 +40,59 @@ export function pendingPath(cwd: string, file = PENDING_FILE): string {
   return join(cwd, file);
 }
 
+/** Why a set from the file cannot be used, or undefined when it is well-formed. */
+function badSet(set: unknown, index: number): string | undefined {
+  const where = `pending[${index}]`;
+  if (!set || typeof set !== "object") return `${where} is not an object`;
+  const s = set as Partial<PendingSet>;
+  if (typeof s.key !== "string") return `${where}.key is not a string`;
+  if (!Array.isArray(s.questions)) return `${where}.questions is not a list`;
+  for (const [k, q] of s.questions.entries()) {
+    if (!q || typeof q !== "object" || typeof (q as PendingQuestion).id !== "string") return `${where}.questions[${k}] has no string "id"`;
+  }
+  return undefined;
+}
+
 /** Reads the pending file; a missing file is empty, an unreadable one is reported, not lost. */
 export function readPending(path: string): { file: PendingFile; error?: string } {
   const empty: PendingFile = { instructions: PENDING.fileInstructions, pending: [] };
   if (!existsSync(path)) return { file: empty };
+  let parsed: Partial<PendingFile>;
   try {
-    const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<PendingFile>;
-    if (!parsed || !Array.isArray(parsed.pending)) return { file: empty, error: PENDING.unreadable(path) };
-    return { file: { instructions: PENDING.fileInstructions, pending: parsed.pending } };
-  } catch {
-    return { file: empty, error: PENDING.unreadable(path) };
+    parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<PendingFile>;
+  } catch (error) {
+    const why = error instanceof SyntaxError ? "is not valid JSON" : `cannot be read (${(error as Error).message})`;
+    return { file: empty, error: PENDING.unreadable(path, why) };
+  }
+  if (!parsed || typeof parsed !== "object" || !Array.isArray(parsed.pending)) {
+    return { file: empty, error: PENDING.unreadable(path, 'has no "pending" list') };
+  }
+  for (const [i, set] of parsed.pending.entries()) {
+    const why = badSet(set, i);
+    if (why) return { file: empty, error: PENDING.unreadable(path, why) };
+  }
+  return { file: { instructions: PENDING.fileInstructions, pending: parsed.pending } };
+}
+
+/** Writes the file atomically (temporary file, then rename); returns why it failed, if it did. */
+export function writePending(path: string, file: PendingFile): string | undefined {
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(tmp, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
+    renameSync(tmp, path);
+    return undefined;
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    return PENDING.unwritable(path, (error as Error).message);
   }
 }
 
-export function writePending(path: string, file: PendingFile): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
-  renameSync(tmp, path);
-}
-
 function hasAnswer(q: PendingQuestion): boolean {
+  const given = (a: unknown) => (typeof a === "string" && a.trim() !== "") || typeof a === "number";
   if (q.answer === null || q.answer === undefined) return false;
-  if (Array.isArray(q.answer)) return q.answer.some((a) => typeof a === "string" && a.trim() !== "");
-  return typeof q.answer === "string" && q.answer.trim() !== "";
+  if (Array.isArray(q.answer)) return q.answer.some(given);
+  return given(q.answer);
 }
 
 /** The answers a person wrote for this set, as `{ id: answer }`, once every question has one. */
@@ -74,8 +103,14 @@ export function completeAnswers(set: PendingSet): Record<string, string | string
   return out;
 }
 
-/** Turns the --answers flag into `{ id: answer }`: an object by id, or a list in question order. */
-export function answersFromFlag(raw: unknown, questions: NormalizedQuestion[]): Record<string, unknown> | string | undefined {
+/** Turns the --answers flag into `{ id: answer }`: an object by id, or — only for questions
+ * that are pending (a person saw them in order) — a list in question order. A string is the
+ * reason the flag cannot be used. */
+export function answersFromFlag(
+  raw: unknown,
+  questions: NormalizedQuestion[],
+  pending: boolean,
+): Record<string, unknown> | string | undefined {
   if (typeof raw !== "string" || raw.trim() === "") return undefined;
   let parsed: unknown;
   try {
@@ -84,6 +119,7 @@ export function answersFromFlag(raw: unknown, questions: NormalizedQuestion[]): 
     return PENDING.flagNotJson;
   }
   if (Array.isArray(parsed)) {
+    if (!pending) return PENDING.flagListNeedsPending;
     const out: Record<string, unknown> = Object.create(null);
     questions.forEach((q, i) => {
       if (i < parsed.length && parsed[i] !== null) out[q.id] = parsed[i];
@@ -94,27 +130,27 @@ export function answersFromFlag(raw: unknown, questions: NormalizedQuestion[]): 
   return PENDING.flagNotJson;
 }
 
-/** Adds (or refreshes) the set for these questions, keeping every answer already written. */
-export function rememberPending(path: string, questions: NormalizedQuestion[]): { file: PendingFile; set: PendingSet } {
-  const { file } = readPending(path);
+/** Adds (or keeps) the set for these questions, never touching answers already written.
+ * Returns why the file could not be written, if it could not. */
+export function rememberPending(path: string, questions: NormalizedQuestion[]): PendingSet | string {
+  const { file, error } = readPending(path);
+  if (error) return error;
   const key = questionsKey(questions);
   let set = file.pending.find((s) => s.key === key);
-  if (!set) {
-    set = {
-      key,
-      askedAt: new Date().toISOString(),
-      questions: questions.map((q) => ({
-        id: q.id,
-        prompt: q.prompt,
-        ...(q.options ? { options: q.options.map((o) => o.label) } : {}),
-        ...(q.multiSelect ? { multiSelect: true } : {}),
-        answer: null,
-      })),
-    };
-    file.pending.push(set);
-  }
-  writePending(path, file);
-  return { file, set };
+  if (set) return set;
+  set = {
+    key,
+    askedAt: new Date().toISOString(),
+    questions: questions.map((q) => ({
+      id: q.id,
+      prompt: q.prompt,
+      ...(q.options ? { options: q.options.map((o) => o.label) } : {}),
+      ...(q.multiSelect ? { multiSelect: true } : {}),
+      answer: null,
+    })),
+  };
+  file.pending.push(set);
+  return writePending(path, file) ?? set;
 }
 
 /** Removes one answered set; removes the file when nothing is left. */
@@ -122,8 +158,12 @@ export function forgetPending(path: string, key: string): void {
   const { file, error } = readPending(path);
   if (error) return;
   file.pending = file.pending.filter((s) => s.key !== key);
-  if (file.pending.length === 0) rmSync(path, { force: true });
-  else writePending(path, file);
+  try {
+    if (file.pending.length === 0) rmSync(path, { force: true });
+    else writePending(path, file);
+  } catch {
+    // Answered anyway; a stale entry in the file is harmless and shows in /questions.
+  }
 }
 
 export function displayPath(cwd: string, path: string): string {

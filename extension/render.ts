@@ -52,7 +52,7 @@ export function renderQuestionResult(
   const clean = cleaner(native);
   const t = stringsFor(native);
   const text = reuse(lastComponent);
-  if (isError || !details || !Array.isArray(details.questions)) {
+  if (isError || !details || !Array.isArray(details.questions) || !Array.isArray(details.answers)) {
     text.setText(theme.fg("error", `${t.RESULT_ERROR}: `) + theme.fg("muted", clean(fallbackText, true)));
     return text;
   }

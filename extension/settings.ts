@@ -3,7 +3,7 @@
 // (what, where, which default is used instead) and never stops a question.
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join, normalize } from "node:path";
 import { SETTINGS_TEXT } from "./text.ts";
 
 export interface Settings {
@@ -42,7 +42,8 @@ function readJson(path: string, warn: Warn): Record<string, unknown> | undefined
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
     warn(SETTINGS_TEXT.notObject(path));
   } catch (error) {
-    warn(SETTINGS_TEXT.badJson(path, error instanceof Error ? error.message : String(error)));
+    if (error instanceof SyntaxError) warn(SETTINGS_TEXT.badJson(path, error.message));
+    else warn(SETTINGS_TEXT.unreadable(path, error instanceof Error ? error.message : String(error)));
   }
   return undefined;
 }
@@ -76,8 +77,10 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, warn:
         } else bad(key, "an object like { \"questions\": 10, \"options\": 50 }");
         break;
       case "pendingFile":
-        if (typeof value === "string" && value.trim() !== "") into.pendingFile = value.trim();
-        else bad(key, "a path relative to the working directory");
+        // Relative and inside the project: `/questions clear` removes this file.
+        if (typeof value === "string" && value.trim() !== "" && !isAbsolute(value.trim()) && !normalize(value.trim()).startsWith(".."))
+          into.pendingFile = value.trim();
+        else bad(key, "a path relative to the working directory, inside it");
         break;
       default:
         warn(SETTINGS_TEXT.unknownKey(path, key));

@@ -37,11 +37,17 @@ export const ERRORS = {
 export const PENDING = {
   fileInstructions:
     "Questions from the pi agent. Write each answer in its \"answer\" field: an option's label or value, your own words, or a list of them for a multiSelect question. Then run `pi -c` to continue.",
-  unreadable: (path: string) => `The pending-questions file ${path} is not valid JSON; fix it or remove it with /questions clear.`,
+  unreadable: (path: string, why: string) =>
+    `The pending-questions file ${path} ${why}; fix it, or remove it with /questions clear (answers written in it are then lost).`,
+  unwritable: (path: string, why: string) => `The pending-questions file ${path} could not be written (${why}).`,
+  flagListNeedsPending:
+    "The --answers flag is a list, which answers pending questions in their order, but these questions are not pending; give the answers by id instead ({\"id\": \"answer\"}).",
   flagNotJson:
     "The --answers flag must be JSON: an object by question id ({\"db\": \"PostgreSQL\"}) or a list in question order ([\"PostgreSQL\", \"orders\"]).",
   reason: (path: string, example: string) =>
-    `No terminal is attached, so the questions were saved to ${path}. The user answers by writing the "answer" fields there and running \`pi -c\`, or by running \`pi -c --answers '${example}'\`. End your turn now and tell the user how to answer; when they continue, call question again with exactly the same questions and their answers will be picked up.`,
+    `No terminal is attached, so the questions were saved to ${path} and the turn ends here; the user has been told how to answer: by writing the "answer" fields there and running \`pi -c\`, or by running \`pi -c --answers '${example}'\`. When they continue, call question again with exactly the same questions: their answers will be picked up.`,
+  unsaved: (path: string, example: string) =>
+    `No terminal is attached and the questions could not be saved to ${path} (see the message on stderr). The user can answer by running \`pi -c --answers '${example}'\` after fixing or removing that file; when they continue, call question again with exactly the same questions.`,
   stderr: (path: string, example: string) =>
     `pi-question: questions are waiting for you in ${path}.\n  Answer them there (the "answer" fields) and run: pi -c\n  or run: pi -c --answers '${example}'\n`,
   incomplete: (path: string, missing: string[]) => `Some questions in ${path} still have no answer: ${missing.join(", ")}.`,
@@ -62,6 +68,7 @@ export const COMMANDS = {
 export const SETTINGS_TEXT = {
   notObject: (path: string) => `pi-question: ${path} must hold a JSON object; using the defaults.`,
   badJson: (path: string, why: string) => `pi-question: ${path} is not valid JSON (${why}); using the defaults.`,
+  unreadable: (path: string, why: string) => `pi-question: ${path} cannot be read (${why}); using the defaults.`,
   badValue: (path: string, key: string, expected: string) =>
     `pi-question: in ${path}, "${key}" must be ${expected}; using the default.`,
   unknownKey: (path: string, key: string) =>

@@ -39,8 +39,8 @@ qt_status qt_answer_copy(qt_answer *dst, const qt_answer *src) {
   return QT_OK;
 }
 
-/* 1-based index of the option `text` names (value, then label, then either loosely, then a
- * bare option number), or 0 when it is typed text. */
+/* 1-based index of the option `text` names (its value, then its label, then either compared
+ * loosely: trimmed, ASCII case ignored), or 0 when it is typed text. */
 static size_t match_option(const qt_question *q, const char *text) {
   for (size_t k = 0; k < q->option_count; k++)
     if (strcmp(q->options[k].value, text) == 0) return k + 1;
@@ -48,10 +48,16 @@ static size_t match_option(const qt_question *q, const char *text) {
     if (strcmp(q->options[k].label, text) == 0) return k + 1;
   for (size_t k = 0; k < q->option_count; k++)
     if (qt_loose_equal(q->options[k].value, text) || qt_loose_equal(q->options[k].label, text)) return k + 1;
-  char *end;
-  long n = strtol(text, &end, 10);
-  if (end != text && *end == '\0' && n >= 1 && (size_t)n <= q->option_count) return (size_t)n;
   return 0;
+}
+
+void qt_number_text(double d, char *out, size_t cap) {
+  if (d > -1e15 && d < 1e15 && d == (double)(long long)d) {
+    snprintf(out, cap, "%lld", (long long)d);
+    return;
+  }
+  snprintf(out, cap, "%.15g", d); /* the shortest form that reads back the same */
+  if (strtod(out, NULL) != d) snprintf(out, cap, "%.17g", d);
 }
 
 static int cmp_size(const void *a, const void *b) {
@@ -67,7 +73,7 @@ static qt_status answer_text(const cJSON *v, const char *path, char **text, qt_e
   if (cJSON_IsString(v)) {
     s = v->valuestring;
   } else if (cJSON_IsNumber(v)) {
-    snprintf(num, sizeof num, "%.17g", v->valuedouble);
+    qt_number_text(v->valuedouble, num, sizeof num);
     s = num;
   } else {
     return qt_fail(err, path, "%s must be a string (or, for a multi-select question, an array of strings), not %s.", path,
@@ -84,9 +90,10 @@ static qt_status answer_text(const cJSON *v, const char *path, char **text, qt_e
   return QT_OK;
 }
 
-/* Adds one answer string to a: an option index or typed text (typed texts are joined ", "). */
-static qt_status add_choice(const qt_question *q, qt_answer *a, char *text) {
-  size_t idx = match_option(q, text);
+/* Adds one answer string to a: an option index or typed text (typed texts are joined ", ").
+ * With `typed` the text is never matched against the options. */
+static qt_status add_choice(const qt_question *q, qt_answer *a, char *text, bool typed) {
+  size_t idx = typed ? 0 : match_option(q, text);
   if (idx) {
     free(text);
     for (size_t i = 0; i < a->index_count; i++)
@@ -146,7 +153,47 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
       goto fail;
     }
     if (cJSON_IsNull(entry)) continue; /* explicitly unanswered */
-    if (cJSON_IsArray(entry)) {
+    if (cJSON_IsObject(entry)) { /* { "selected": [values or labels], "wrote": "typed text" } */
+      const cJSON *sel = cJSON_GetObjectItemCaseSensitive(entry, "selected");
+      const cJSON *wrote = cJSON_GetObjectItemCaseSensitive(entry, "wrote");
+      if ((sel && !cJSON_IsArray(sel) && !cJSON_IsNull(sel)) || (!sel && !wrote)) {
+        st = qt_fail(err, p, "%s must be a string, an array of strings, or { \"selected\": [...], \"wrote\": \"...\" }.", p);
+        goto fail;
+      }
+      int n = sel && cJSON_IsArray(sel) ? cJSON_GetArraySize(sel) : 0;
+      if (n > 1 && !q->multi_select) {
+        st = qt_fail(err, p, "%s.selected has %d options but question \"%s\" takes one.", p, n, q->id);
+        goto fail;
+      }
+      int k = 0;
+      const cJSON *v;
+      if (n) cJSON_ArrayForEach(v, sel) {
+        char pp[sizeof p];
+        qt_pathf(pp, sizeof pp, "%s.selected[%d]", p, k++);
+        char *text;
+        if ((st = answer_text(v, pp, &text, err))) goto fail;
+        if (!text) continue;
+        if (!match_option(q, text)) {
+          st = qt_fail(err, pp, "%s \"%s\" is not an option of question \"%s\". Use an option's value or label, or put typed text in \"wrote\".",
+                       pp, text, q->id);
+          free(text);
+          goto fail;
+        }
+        if ((st = add_choice(q, a, text, false))) goto fail;
+      }
+      if (wrote && !cJSON_IsNull(wrote)) {
+        char pp[sizeof p];
+        qt_pathf(pp, sizeof pp, "%s.wrote", p);
+        char *text;
+        if ((st = answer_text(wrote, pp, &text, err))) goto fail;
+        if (text && a->index_count && !q->multi_select) {
+          free(text);
+          st = qt_fail(err, pp, "%s: question \"%s\" takes one answer: an option or typed text, not both.", pp, q->id);
+          goto fail;
+        }
+        if (text && (st = add_choice(q, a, text, true))) goto fail;
+      }
+    } else if (cJSON_IsArray(entry)) {
       int n = cJSON_GetArraySize(entry);
       if (n > 1 && !q->multi_select) {
         st = qt_fail(err, p, "%s has %d answers but question \"%s\" takes one. Give a single string.", p, n, q->id);
@@ -164,12 +211,12 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
         qt_pathf(pp, sizeof pp, "%s[%d]", p, k++);
         char *text;
         if ((st = answer_text(v, pp, &text, err))) goto fail;
-        if (text && (st = add_choice(q, a, text))) goto fail;
+        if (text && (st = add_choice(q, a, text, false))) goto fail;
       }
     } else {
       char *text;
       if ((st = answer_text(entry, p, &text, err))) goto fail;
-      if (text && (st = add_choice(q, a, text))) goto fail;
+      if (text && (st = add_choice(q, a, text, false))) goto fail;
     }
     if (!a->index_count && !a->custom) {
       st = qt_fail(err, p, "%s is empty. Give the answer as a non-empty string, or leave the id out.", p);
@@ -196,6 +243,12 @@ qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t l
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
   if (!root)
     return qt_fail(err, "", "The answers are not valid JSON (near byte %zu).", end && end >= json ? (size_t)(end - json) : 0);
+  size_t used = (size_t)(end - json);
+  while (used < len && (json[used] == ' ' || json[used] == '\n' || json[used] == '\r' || json[used] == '\t')) used++;
+  if (used < len) {
+    cJSON_Delete(root);
+    return qt_fail(err, "", "The answers have text after the JSON value (byte %zu). Send one JSON object.", used);
+  }
   qt_status st = qt_answers_from_cjson(req, root, "answers", out, err);
   cJSON_Delete(root);
   return st;
@@ -211,7 +264,16 @@ cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers) {
     const qt_question *q = &req->questions[i];
     if (!a->present) continue;
     cJSON *v;
-    if (q->multi_select) {
+    bool ambiguous = a->custom && match_option(q, a->custom); /* typed text that reads like an option */
+    if (ambiguous) {
+      v = cJSON_CreateObject();
+      if (!v || !cJSON_AddItemToObject(obj, q->id, v)) goto fail_v;
+      cJSON *sel = cJSON_AddArrayToObject(v, "selected");
+      if (!sel) goto fail;
+      for (size_t k = 0; k < a->index_count; k++)
+        if (!cJSON_AddItemToArray(sel, cJSON_CreateString(q->options[a->indices[k] - 1].value))) goto fail;
+      if (!cJSON_AddStringToObject(v, "wrote", a->custom)) goto fail;
+    } else if (q->multi_select) {
       v = cJSON_CreateArray();
       if (!v || !cJSON_AddItemToObject(obj, q->id, v)) goto fail_v;
       for (size_t k = 0; k < a->index_count; k++)

@@ -7,13 +7,14 @@
  * Exports:
  *   limits                                   the constants of qt_limits.h
  *   normalize(json) -> string                canonical arguments JSON; throws on invalid
- *   result(json, outcome, mode, at, reason?, answersJson?) -> { details: string, text }
+ *   result(json, outcome, mode, at, reason?, answersJson?, flags?) -> { details: string, text }
+ *                                            flags: 1 = a cancel lets the agent continue
  *   createEngine(json) -> Engine             see the Engine methods below
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
  *   decodeKeys(chunks[]) -> [{ name, text?, paste?, repeat? }], parseKeyId(id) -> { key, mods } | null
  *   strings(languageTag) -> { ID: text, $language }   the user-visible string table
  *   ttyAvailable(path) -> boolean
- *   runTty(json, { path, color, mode, language }) -> { done: Promise<{ details, text }>, stop() }
+ *   runTty(json, { path, color, mode, language, cancelContinues }) -> { done: Promise<{ details, text }>, stop() }
  *                                            the question on a terminal, on a worker thread */
 #include <node_api.h>
 #include <stdio.h>
@@ -135,6 +136,32 @@ static bool set_prop(napi_env env, napi_value obj, const char *key, napi_value v
   return v && napi_set_named_property(env, obj, key, v) == napi_ok;
 }
 
+/* A timestamp argument in milliseconds: a finite number (undefined/null: 0). */
+static bool get_timestamp(napi_env env, napi_value v, int64_t *out) {
+  double d = 0;
+  *out = 0;
+  if (is_nullish(env, v)) return true;
+  if (napi_get_value_double(env, v, &d) != napi_ok || !(d > -9.2e18 && d < 9.2e18)) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: answeredAt must be a finite number of milliseconds");
+    return false;
+  }
+  *out = (int64_t)d;
+  return true;
+}
+
+/* Reads an optional flags argument (a small non-negative integer; undefined: 0). */
+static bool get_flags(napi_env env, napi_value v, unsigned *out) {
+  uint32_t f = 0;
+  *out = 0;
+  if (is_nullish(env, v)) return true;
+  if (napi_get_value_uint32(env, v, &f) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: flags must be a number (1: a cancel lets the agent continue)");
+    return false;
+  }
+  *out = f;
+  return true;
+}
+
 /* Reads up to `max` arguments; missing ones are undefined. */
 #define GET_ARGS(env, info, max, argv, self)                                        \
   size_t argc_ = (max);                                                             \
@@ -160,9 +187,19 @@ static qt_request *parse_request_arg(napi_env env, napi_value v) {
 
 /* { details, text } from qt_result_build. */
 static napi_value result_object(napi_env env, const qt_request *req, const qt_answer *answers, qt_outcome outcome,
-                                const char *mode, int64_t at, const char *reason) {
+                                const char *mode, int64_t at, const char *reason, unsigned flags) {
   char *details = NULL, *text = NULL;
-  qt_status st = qt_result_build(req, answers, outcome, mode, at, reason, &details, &text);
+  qt_status st = qt_result_build_ex(req, answers, outcome, mode, at, reason, flags, &details, &text);
+  if (st == QT_ERR_STATE) { /* "answered" with questions left open: say which */
+    qt_buf b;
+    qt_buf_init(&b);
+    qt_buf_puts(&b, "pi-question: an answered result needs an answer to every question; missing:");
+    for (size_t i = 0; i < req->question_count; i++)
+      if (!answers || !answers[i].present) qt_buf_printf(&b, " %s", req->questions[i].id);
+    throw_coded(env, qt_status_code(st), b.failed ? "pi-question: answers are missing" : b.data, false);
+    qt_buf_free(&b);
+    return NULL;
+  }
   if (st) return throw_status(env, st, NULL);
   napi_value obj = NULL;
   bool ok = napi_create_object(env, &obj) == napi_ok && set_prop(env, obj, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
@@ -207,18 +244,15 @@ static napi_value js_normalize(napi_env env, napi_callback_info info) {
 }
 
 static napi_value js_result(napi_env env, napi_callback_info info) {
-  GET_ARGS(env, info, 6, argv, self);
+  GET_ARGS(env, info, 7, argv, self);
   (void)self;
   qt_outcome outcome;
   if (!parse_outcome(env, argv[1], &outcome)) return NULL;
+  int64_t at;
+  unsigned flags;
+  if (!get_timestamp(env, argv[3], &at) || !get_flags(env, argv[6], &flags)) return NULL;
   char *mode = get_string(env, argv[2], NULL, "the mode");
   if (!mode) return NULL;
-  double at = 0;
-  if (napi_get_value_double(env, argv[3], &at) != napi_ok) {
-    free(mode);
-    napi_throw_type_error(env, "QT_ETYPE", "pi-question: answeredAt must be a number");
-    return NULL;
-  }
   char *reason = NULL;
   if (!is_nullish(env, argv[4]) && !(reason = get_string(env, argv[4], NULL, "the reason"))) {
     free(mode);
@@ -242,7 +276,7 @@ static napi_value js_result(napi_env env, napi_callback_info info) {
       }
       answers = given;
     }
-    if (ok) out = result_object(env, req, answers, outcome, mode, (int64_t)at, reason);
+    if (ok) out = result_object(env, req, answers, outcome, mode, at, reason, flags);
     qt_answers_free(given, req->question_count);
     qt_request_free(req);
   }
@@ -362,22 +396,19 @@ static napi_value js_engine_revision(napi_env env, napi_callback_info info) {
 }
 
 static napi_value js_engine_result(napi_env env, napi_callback_info info) {
-  ENGINE_METHOD_PROLOGUE(3);
+  ENGINE_METHOD_PROLOGUE(4);
+  int64_t at;
+  unsigned flags;
+  if (!get_timestamp(env, argv[1], &at) || !get_flags(env, argv[3], &flags)) return NULL;
   char *mode = get_string(env, argv[0], NULL, "the mode");
   if (!mode) return NULL;
-  double at = 0;
-  if (!is_nullish(env, argv[1]) && napi_get_value_double(env, argv[1], &at) != napi_ok) {
-    free(mode);
-    napi_throw_type_error(env, "QT_ETYPE", "pi-question: answeredAt must be a number");
-    return NULL;
-  }
   char *reason = NULL;
   if (!is_nullish(env, argv[2]) && !(reason = get_string(env, argv[2], NULL, "the reason"))) {
     free(mode);
     return NULL;
   }
   qt_outcome outcome = qt_engine_done(box->engine) ? qt_engine_outcome(box->engine) : QT_INTERRUPTED;
-  napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, (int64_t)at, reason);
+  napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at, reason, flags);
   free(mode);
   free(reason);
   return out;
@@ -715,6 +746,7 @@ typedef struct tty_job {
   qt_engine *engine;
   qt_tty *tty;
   char mode[32];
+  unsigned flags;        /* qt_result_build_ex flags */
   qt_status status;      /* of qt_tty_run */
   napi_async_work work;
   napi_deferred deferred;
@@ -746,8 +778,8 @@ static void tty_complete(napi_env env, napi_status status, void *data) {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     int64_t at = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-    qt_status st = qt_result_build(job->req, qt_engine_answers(job->engine), outcome, job->mode, at, NULL, &details,
-                                   &text);
+    qt_status st = qt_result_build_ex(job->req, qt_engine_answers(job->engine), outcome, job->mode, at, NULL,
+                                      job->flags, &details, &text);
     if (!st && napi_create_object(env, &value) == napi_ok &&
         set_prop(env, value, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
         set_prop(env, value, "text", make_string(env, text, NAPI_AUTO_LENGTH))) {
@@ -762,7 +794,10 @@ static void tty_complete(napi_env env, napi_status status, void *data) {
     free(text);
   } else {
     napi_value msg, err, code;
-    napi_create_string_utf8(env, "pi-question: the terminal could not be used", NAPI_AUTO_LENGTH, &msg);
+    const char *why = job->status == QT_ERR_STATE   ? "pi-question: the terminal could not be used (another question holds it, or it refused raw mode)"
+                      : job->status == QT_ERR_NOMEM ? "pi-question: out of memory while asking on the terminal"
+                                                    : "pi-question: the terminal question failed";
+    napi_create_string_utf8(env, why, NAPI_AUTO_LENGTH, &msg);
     napi_create_string_utf8(env, qt_status_code(job->status ? job->status : QT_ERR_STATE), NAPI_AUTO_LENGTH, &code);
     napi_create_error(env, code, msg, &err);
     napi_reject_deferred(env, job->deferred, err);
@@ -822,12 +857,15 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   char *language = get_named_string(env, argv[1], "language");
   bool pending = false;
   napi_is_exception_pending(env, &pending);
-  bool color = true;
+  bool color = true, cancel_continues = false;
   napi_value cv;
-  bool has_color = false;
-  if (!pending && napi_has_named_property(env, argv[1], "color", &has_color) == napi_ok && has_color &&
+  bool has = false;
+  if (!pending && napi_has_named_property(env, argv[1], "color", &has) == napi_ok && has &&
       napi_get_named_property(env, argv[1], "color", &cv) == napi_ok)
     napi_get_value_bool(env, cv, &color);
+  if (!pending && napi_has_named_property(env, argv[1], "cancelContinues", &has) == napi_ok && has &&
+      napi_get_named_property(env, argv[1], "cancelContinues", &cv) == napi_ok)
+    napi_get_value_bool(env, cv, &cancel_continues);
   tty_job *job = pending ? NULL : calloc(1, sizeof *job);
   napi_value out = NULL;
   if (!job) {
@@ -835,6 +873,7 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
     goto done;
   }
   snprintf(job->mode, sizeof job->mode, "%s", mode ? mode : "tty");
+  job->flags = cancel_continues ? QT_RESULT_CANCEL_CONTINUES : 0;
   job->refs = 1;
   if (!(job->req = parse_request_arg(env, argv[0]))) goto fail;
   qt_status st = qt_engine_create(job->req, &job->engine);
@@ -859,8 +898,20 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
     goto fail;
   }
   job->refs = 2; /* the async work and the JS handle */
+  /* stop() carries the job too and may outlive the handle (destructuring): its own reference. */
+  if (napi_add_finalizer(env, stop, job, tty_handle_free, NULL, NULL) != napi_ok) {
+    /* The job stays allocated (stop() may still point at it): a small leak beats a dangling pointer. */
+    napi_delete_async_work(env, job->work);
+    job->finished = true;
+    throw_coded(env, "QT_ENAPI", "pi-question: could not start the terminal question", false);
+    out = NULL;
+    goto done;
+  }
+  job->refs++;
   if (napi_queue_async_work(env, job->work) != napi_ok) {
-    job->refs = 1;
+    napi_delete_async_work(env, job->work);
+    job->finished = true;
+    job->refs--; /* the work will never complete; the handle and stop() release the rest */
     throw_coded(env, "QT_ENAPI", "pi-question: could not queue the terminal question", false);
     out = NULL;
   }

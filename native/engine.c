@@ -941,6 +941,16 @@ qt_status qt_engine_feed(qt_engine *e, const char *bytes, size_t len) {
   return e->feed_status ? e->feed_status : st;
 }
 
+qt_status qt_engine_flush(qt_engine *e) {
+  if (!e) return QT_ERR_USAGE;
+  if (e->done) return QT_OK;
+  e->feed_status = QT_OK;
+  qt_status st = qt_decoder_flush(e->decoder, event_sink, e);
+  return e->feed_status ? e->feed_status : st;
+}
+
+bool qt_engine_pending(const qt_engine *e) { return e && !e->done && qt_decoder_pending(e->decoder); }
+
 void qt_engine_interrupt(qt_engine *e) {
   if (!e || e->done) return;
   finish(e, QT_INTERRUPTED);

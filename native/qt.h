@@ -81,8 +81,10 @@ void qt_request_free(qt_request *req);
 /* The canonical arguments of a request, as JSON (`prepareArguments` hands these to pi). */
 qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out_json);
 
-/* Resolves free-form answers (`{ id: string | string[] }`, as JSON) against a request: a
- * string equal to an option's value or label picks it, anything else is typed text.
+/* Resolves free-form answers (`{ id: string | string[] | { selected?: string[], wrote?: string } }`,
+ * as JSON) against a request: a string equal to an option's value or label (exactly, then
+ * trimmed and ignoring ASCII case) picks it, anything else is typed text; in the object form
+ * `selected` must name options and `wrote` is always typed text.
  * *out has question_count entries (absent ones have present == false). */
 qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t len,
                                qt_answer **out, qt_error *err);
@@ -110,6 +112,14 @@ const char *qt_outcome_name(qt_outcome outcome); /* "answered", "declined", … 
 qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_outcome outcome,
                           const char *mode, int64_t answered_at_ms, const char *reason,
                           char **details_json, char **text);
+
+/* Flags of qt_result_build_ex. */
+enum {
+  QT_RESULT_CANCEL_CONTINUES = 1 /* the user's settings let the agent go on after a cancel */
+};
+qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt_outcome outcome,
+                             const char *mode, int64_t answered_at_ms, const char *reason, unsigned flags,
+                             char **details_json, char **text);
 
 #ifdef __cplusplus
 }

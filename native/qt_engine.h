@@ -78,6 +78,10 @@ qt_status qt_engine_set_language(qt_engine *e, qt_language lang);
 
 /* Feeds raw input bytes (any number of sequences, or part of one). */
 qt_status qt_engine_feed(qt_engine *e, const char *bytes, size_t len);
+/* Delivers input bytes held back as the start of an unfinished sequence (call after a short
+ * quiet time on a raw terminal), and whether any are held. */
+qt_status qt_engine_flush(qt_engine *e);
+bool qt_engine_pending(const qt_engine *e);
 /* Ends the question at once with QT_INTERRUPTED (the agent was aborted). */
 void qt_engine_interrupt(qt_engine *e);
 

@@ -25,6 +25,9 @@ void qt_pathf(char *dst, size_t cap, const char *fmt, ...)
  * control characters or escaped NULs in strings. `what` names the payload in messages. */
 qt_status qt_json_precheck(const char *json, size_t len, const char *what, qt_error *err);
 
+/* A JSON number as text: integers exactly, others in the shortest form that reads back the same. */
+void qt_number_text(double d, char *out, size_t cap);
+
 /* malloc'ed copy of s[0..n) with ASCII whitespace trimmed at both ends; NULL on OOM. */
 char *qt_strndup_trimmed(const char *s, size_t n);
 char *qt_strdup(const char *s);

@@ -21,11 +21,21 @@ static const char *const OUTCOME_SENTENCE[] = {
         "The user cancelled the question without answering. Do not guess an answer and do not continue the task: end "
         "your turn and wait for the user's next message.",
     [QT_INTERRUPTED] =
-        "The question was interrupted before the user answered (the run was aborted). Nothing was answered; do not "
-        "assume an answer.",
+        "The question was interrupted before the user answered (the run was aborted). Nothing was answered: do not "
+        "assume an answer, and wait for the user before acting on anything this question was about.",
     [QT_UNAVAILABLE] =
         "The question could not be shown to the user, so nothing was answered. Do not assume an answer.",
 };
+/* A cancel when the user's settings let the agent go on after Esc. */
+static const char CANCEL_CONTINUES[] =
+    "The user dismissed the question without answering and lets you continue. Go on without this information: do "
+    "not assume an answer, and do not ask the same question again right away.";
+static const char DECLINED_SOME[] =
+    "The user answered the questions above and declined the others, leaving them to you. Decide those yourself, "
+    "state the assumptions you made in your reply, and continue.";
+static const char DECLINED_AFTER_ANSWERING[] =
+    "The user answered every question above but declined to confirm them, leaving the decision to you. Treat these "
+    "answers as their preference, state any assumptions you make, and continue.";
 static const char TRUNCATION_MARK[] = "\n[result truncated: %zu more bytes]";
 static const char *const OUTCOME_NAME[] = {"answered", "declined", "cancelled", "interrupted", "unavailable"};
 
@@ -164,21 +174,25 @@ static void answer_line(qt_buf *b, const qt_question *q, const qt_answer *a) {
   qt_buf_putc(b, '\n');
 }
 
-static char *result_text(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *reason) {
+static char *result_text(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *reason,
+                         unsigned flags) {
   qt_buf b;
   qt_buf_init(&b);
-  bool any = false;
-  if (answers && outcome != QT_CANCELLED && outcome != QT_INTERRUPTED) {
+  size_t given = 0;
+  if (answers && (outcome == QT_ANSWERED || outcome == QT_DECLINED)) { /* as `details` keeps them */
     for (size_t i = 0; i < req->question_count; i++) {
       if (!answers[i].present) continue;
       answer_line(&b, &req->questions[i], &answers[i]);
-      any = true;
+      given++;
     }
   }
   if (outcome != QT_ANSWERED) {
-    if (any && outcome == QT_DECLINED)
-      qt_buf_puts(&b, "The user answered the questions above and declined the others, leaving them to you. "
-                      "Decide those yourself, state the assumptions you made in your reply, and continue.");
+    if (outcome == QT_DECLINED && given == req->question_count)
+      qt_buf_puts(&b, DECLINED_AFTER_ANSWERING);
+    else if (outcome == QT_DECLINED && given)
+      qt_buf_puts(&b, DECLINED_SOME);
+    else if (outcome == QT_CANCELLED && (flags & QT_RESULT_CANCEL_CONTINUES))
+      qt_buf_puts(&b, CANCEL_CONTINUES);
     else
       qt_buf_puts(&b, OUTCOME_SENTENCE[outcome]);
     if (reason && *reason) {
@@ -210,6 +224,12 @@ static char *result_text(const qt_request *req, const qt_answer *answers, qt_out
 
 qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
                           int64_t answered_at_ms, const char *reason, char **details, char **text) {
+  return qt_result_build_ex(req, answers, outcome, mode, answered_at_ms, reason, 0, details, text);
+}
+
+qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
+                             int64_t answered_at_ms, const char *reason, unsigned flags, char **details,
+                             char **text) {
   if (!req || !details || !text || (unsigned)outcome > QT_UNAVAILABLE) return QT_ERR_USAGE;
   *details = *text = NULL;
   if (outcome == QT_ANSWERED) {
@@ -219,7 +239,7 @@ qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_ou
   }
   bool keep = outcome == QT_ANSWERED || outcome == QT_DECLINED; /* a cancel discards everything */
   *details = details_json(req, answers, outcome, mode, answered_at_ms, keep);
-  *text = *details ? result_text(req, answers, outcome, reason) : NULL;
+  *text = *details ? result_text(req, answers, outcome, reason, flags) : NULL;
   if (!*details || !*text) {
     free(*details);
     free(*text);

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -41,7 +42,8 @@ struct qt_tty {
   int fd;                  /* the terminal, opened read-write */
   int wake[2];             /* self-pipe: stop and signals write one byte */
   struct termios saved;    /* the terminal's settings before raw mode */
-  volatile sig_atomic_t raw;       /* raw mode is on: restore on the way out */
+  volatile sig_atomic_t raw;       /* raw mode may be on: a signal handler restores it */
+  bool entered;                    /* this run switched the terminal (erase and leave on exit) */
   volatile sig_atomic_t stopped;   /* qt_tty_stop or a terminating signal */
   volatile sig_atomic_t resized;   /* SIGWINCH arrived */
   bool color;
@@ -50,7 +52,7 @@ struct qt_tty {
 };
 
 /* ---- signals: the one static pointer ------------------------------------------------------- */
-static qt_tty *volatile active;
+static _Atomic(qt_tty *) active;
 static struct sigaction previous[4];
 static const int HANDLED[4] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH};
 
@@ -78,7 +80,7 @@ static void restore_terminal(qt_tty *t) {
 
 static void on_signal(int sig, siginfo_t *info, void *uctx) {
   int saved_errno = errno;
-  qt_tty *t = active;
+  qt_tty *t = atomic_load(&active);
   int i = 0;
   while (i < 4 && HANDLED[i] != sig) i++;
   if (t) {
@@ -118,8 +120,15 @@ static void install_signals(void) {
   for (int i = 0; i < 4; i++) sigaction(HANDLED[i], &sa, &previous[i]);
 }
 
+/* Puts back what was there before, unless someone (Node, pi) installed a handler of their own
+ * while the question ran: theirs stays. */
 static void remove_signals(void) {
-  for (int i = 0; i < 4; i++) sigaction(HANDLED[i], &previous[i], NULL);
+  for (int i = 0; i < 4; i++) {
+    struct sigaction current;
+    if (sigaction(HANDLED[i], NULL, &current) == 0 && (current.sa_flags & SA_SIGINFO) &&
+        current.sa_sigaction == on_signal)
+      sigaction(HANDLED[i], &previous[i], NULL);
+  }
 }
 
 /* ---- opening and closing ---------------------------------------------------------------- */
@@ -255,11 +264,22 @@ static qt_status enter_raw(qt_tty *t) {
   raw.c_cflag |= CS8;
   raw.c_cc[VMIN] = 1;
   raw.c_cc[VTIME] = 0;
-  if (tcsetattr(t->fd, TCSAFLUSH, &raw) != 0) return QT_ERR_STATE;
-  t->raw = 1;
+  t->raw = 1; /* before the switch: a signal arriving in between still restores */
+  t->entered = true;
+  if (tcsetattr(t->fd, TCSAFLUSH, &raw) != 0) {
+    t->raw = 0;
+    t->entered = false;
+    return QT_ERR_STATE;
+  }
   static const char ENTER[] = "\x1b[?2004h";
   write_all(t->fd, ENTER, sizeof ENTER - 1);
   return QT_OK;
+}
+
+/* Waits up to `ms` for input on the terminal; true when some is there. */
+static bool input_within(qt_tty *t, int ms) {
+  struct pollfd more = {t->fd, POLLIN, 0};
+  return poll(&more, 1, ms) > 0 && (more.revents & POLLIN);
 }
 
 static void apply_styles(qt_tty *t, qt_engine *e) {
@@ -270,24 +290,31 @@ static void apply_styles(qt_tty *t, qt_engine *e) {
 
 qt_status qt_tty_run(qt_tty *t, qt_engine *e) {
   if (!t || !e) return QT_ERR_USAGE;
-  if (active) return QT_ERR_STATE;
-  active = t;
-  t->stopped = t->resized = 0;
+  qt_tty *none = NULL;
+  if (!atomic_compare_exchange_strong(&active, &none, t)) return QT_ERR_STATE;
+  t->resized = 0; /* `stopped` is left alone: a stop that came before the run still counts */
   install_signals();
   apply_styles(t, e);
   qt_status st = enter_raw(t);
   char drain[64];
   while (read(t->wake[0], drain, sizeof drain) > 0) {
   }
-  if (!st) st = draw(t, e);
+  if (!st && !t->stopped) st = draw(t, e);
   char buf[4096];
+  size_t carry = 0; /* a trailing ESC kept for the next read (the buffer was full) */
   while (!st && !t->stopped && !qt_engine_done(e)) {
     struct pollfd fds[2] = {{t->fd, POLLIN, 0}, {t->wake[0], POLLIN, 0}};
-    int n = poll(fds, 2, -1);
+    /* Held bytes of an unfinished sequence: give the rest 50 ms, then take them as they are. */
+    int n = poll(fds, 2, qt_engine_pending(e) ? 50 : -1);
     if (n < 0) {
       if (errno == EINTR) continue;
       st = QT_ERR_STATE;
       break;
+    }
+    if (n == 0) {
+      st = qt_engine_flush(e);
+      if (!st) st = draw(t, e);
+      continue;
     }
     if (fds[1].revents) {
       while (read(t->wake[0], drain, sizeof drain) > 0) {
@@ -299,39 +326,48 @@ qt_status qt_tty_run(qt_tty *t, qt_engine *e) {
       break;
     }
     if (fds[0].revents & POLLIN) {
-      ssize_t got = read(t->fd, buf, sizeof buf);
-      if (got < 0 && errno != EINTR && errno != EAGAIN) {
-        t->stopped = 1;
+      ssize_t got = read(t->fd, buf + carry, sizeof buf - carry);
+      if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) {
+        t->stopped = 1; /* end of input: the terminal is gone */
         break;
       }
       if (got > 0) {
-        size_t len = (size_t)got;
-        /* An ESC at the end of a read may be the start of a sequence still on its way. */
-        if (buf[len - 1] == '\x1b' && len < sizeof buf) {
-          struct pollfd more = {t->fd, POLLIN, 0};
-          if (poll(&more, 1, 30) > 0) {
+        size_t len = carry + (size_t)got;
+        carry = 0;
+        if (buf[len - 1] == '\x1b') {
+          if (len == sizeof buf) {
+            carry = 1; /* keep the ESC with what follows it in the next read */
+            len--;
+          } else if (input_within(t, 30)) {
+            /* An ESC at the end of a read may start a sequence still on its way. */
             ssize_t extra = read(t->fd, buf + len, sizeof buf - len);
             if (extra > 0) len += (size_t)extra;
           }
         }
         st = qt_engine_feed(e, buf, len);
+        if (carry) buf[0] = '\x1b';
       }
     }
-    if (!st && (t->resized || qt_engine_done(e) == false)) {
+    if (!st && !qt_engine_done(e)) {
       t->resized = 0;
       st = draw(t, e);
     }
   }
   if (!qt_engine_done(e)) qt_engine_interrupt(e);
-  if (t->raw) {
+  if (t->entered) {
+    /* Erase the question and leave raw mode on every way out, even if a signal handler already
+     * restored the settings (the frame may have been drawn after it). */
     qt_buf out;
     qt_buf_init(&out);
     erase_frame(t, &out);
     if (!out.failed) write_all(t->fd, out.data, out.len);
     qt_buf_free(&out);
+    write_all(t->fd, LEAVE, sizeof LEAVE - 1);
+    tcsetattr(t->fd, TCSAFLUSH, &t->saved);
+    t->raw = 0;
+    t->entered = false;
   }
-  restore_terminal(t);
   remove_signals();
-  active = NULL;
+  atomic_store(&active, NULL);
   return st;
 }

@@ -112,9 +112,11 @@ test("headless: --answers on the command line completes the run", async () => {
   }
 });
 
-test("headless: --answers as a list in question order works too", async () => {
+test("headless: --answers as a list answers the pending questions in their order", async () => {
   const { home, work, cleanup } = makeHome(0);
   try {
+    const first = await askOnce(home, work, ["--answers", JSON.stringify(["SQLite", ["Auth"], "x"])]);
+    assert.match(first.run.stderr, /a list, which answers pending questions in their order/, "no pending questions yet: refused");
     const { model } = await askOnce(home, work, ["--answers", JSON.stringify(["SQLite", ["Auth"], "x"])]);
     await model.waitForRequests(2);
     assert.match(model.toolMessages(1)[0].content, /^db: user selected: 2\. SQLite/);

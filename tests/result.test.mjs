@@ -52,14 +52,51 @@ test("result: answered details follow the answer model", () => {
   assert.equal(details.questions[2].otherLabel, undefined);
 });
 
-test("result: an option answer may be given by label, value, loosely, or by number", () => {
-  for (const given of ["pg", "PostgreSQL", " postgresql ", "1"]) {
+test("result: an option answer may be given by value, by label, or loosely", () => {
+  for (const given of ["pg", "PostgreSQL", " postgresql "]) {
     assert.equal(build("answered", { ...full, db: given }).details.answers[0].index, 1, given);
   }
 });
 
-test("result: answered requires every question answered", () => {
-  assert.throws(() => build("answered", { db: "pg" }), (e) => e.code === "QT_ESTATE");
+test("result: a bare number is typed text, never an option number", () => {
+  const { details, text } = build("answered", { ...full, db: "1" });
+  assert.deepEqual(details.answers[0], { id: "db", value: "1", label: "1", wasCustom: true });
+  assert.match(text, /^db: user wrote: 1$/m);
+});
+
+test("result: the structured form keeps typed text apart from the options", () => {
+  const { details, text } = build("answered", { ...full, db: { selected: [], wrote: "SQLite" }, features: { selected: ["API"], wrote: "Auth" } });
+  assert.equal(details.answers[0].wasCustom, true, "typed 'SQLite' stays typed");
+  assert.match(text, /^db: user wrote: SQLite$/m);
+  assert.match(text, /^features: user selected: 2\. API; user wrote: Auth$/m);
+  assert.throws(() => build("answered", { ...full, db: { selected: ["Oracle"] } }), /is not an option of question "db"/);
+  assert.throws(() => build("answered", { ...full, db: { selected: ["pg"], wrote: "x" } }), /takes one answer/);
+});
+
+test("result: numbers in answers read back exactly", () => {
+  assert.match(build("answered", { ...full, name: 0.1 }).text, /name: user wrote: 0\.1$/);
+});
+
+test("result: answered requires every question answered, and says which are missing", () => {
+  assert.throws(() => build("answered", { db: "pg" }), (e) => e.code === "QT_ESTATE" && /missing: features name$/.test(e.message));
+});
+
+test("result: unavailable never lists pre-supplied answers as the user's", () => {
+  const { details, text } = build("unavailable", { db: "pg" });
+  assert.deepEqual(details.answers, []);
+  assert.doesNotMatch(text, /user selected/);
+});
+
+test("result: a cancel that lets the agent continue says so (settings: escape continue)", () => {
+  const r = addon.result(JSON.stringify(args), "cancelled", "interactive", 0, null, null, 1);
+  assert.match(r.text, /lets you continue\. Go on without this information/);
+  assert.doesNotMatch(r.text, /end your turn/);
+});
+
+test("result: declining after answering everything keeps the answers as preferences", () => {
+  const { text } = build("declined", full);
+  assert.match(text, /declined to confirm them/);
+  assert.doesNotMatch(text, /declined the others/);
 });
 
 test("result: cancelled discards answers and tells the model to stop", () => {
@@ -104,10 +141,10 @@ test("result: typed text with newlines stays one indented entry", () => {
 });
 
 test("result: the model's text is capped at 100,000 bytes with a visible mark", () => {
-  // 190 options of 500 bytes, all ticked, plus a typed answer: the lines exceed the cap.
-  const options = Array.from({ length: 190 }, (_, i) => `${String(i).padStart(3, "0")}${"é".repeat(248)}`);
+  // 185 options with 500-byte labels, all ticked, plus a typed answer: the lines exceed the cap.
+  const options = Array.from({ length: 185 }, (_, i) => ({ value: `v${i}`, label: `${String(i).padStart(3, "0")}${"é".repeat(248)}` }));
   const big = { questions: [{ id: "many", prompt: "p", multiSelect: true, options }, { id: "text", prompt: "q" }] };
-  const answers = { many: options.map((_, i) => `${i + 1}`), text: "x".repeat(10000) };
+  const answers = { many: options.map((o) => o.value), text: "x".repeat(10000) };
   const r = addon.result(JSON.stringify(big), "answered", "print", 0, null, JSON.stringify(answers));
   assert.ok(Buffer.byteLength(r.text) <= 100000, `${Buffer.byteLength(r.text)} bytes`);
   assert.match(r.text, /\n\[result truncated: \d+ more bytes\]$/);
