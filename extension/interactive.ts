@@ -82,6 +82,12 @@ export function applyKeybindings(engine: NativeEngine, keybindings: unknown): vo
   }
 }
 
+// pi loads this file through jiti, which turns each use of an imported binding into a read
+// through a Proxy of the module namespace (a trap and an invariant check per call): the
+// render path reads the two functions it calls for every line once, here.
+const measureWidth = visibleWidth;
+const cutToWidth = truncateToWidth;
+
 /** The question as a pi-tui component. */
 export class QuestionView implements Component, Focusable {
   private focusedState = false;
@@ -134,17 +140,25 @@ export class QuestionView implements Component, Focusable {
   render(width: number): string[] {
     const frame = this.engine.render(width);
     if (frame === this.lastFrame && width === this.lastWidth) return this.safeFrame;
-    this.lastFrame = frame;
-    this.lastWidth = width;
     // Belt and braces: the engine guarantees the width, but an overwide line crashes pi, so a
-    // line that would overflow by pi-tui's own measure is cut rather than handed over.
+    // line that would overflow by pi-tui's own measure is cut rather than handed over. Only
+    // lines that changed are measured: one equal to the same row of the last frame, at the
+    // same width, was measured then (a keystroke changes two or three lines of a frame).
+    const previous = width === this.lastWidth ? this.lastFrame : undefined;
+    const previousSafe = this.safeFrame;
     let safe = frame;
     for (let i = 0; i < frame.length; i++) {
-      if (visibleWidth(frame[i]) > width) {
+      const line = frame[i];
+      let fitted: string;
+      if (previous !== undefined && previous[i] === line) fitted = previousSafe[i];
+      else fitted = measureWidth(line) > width ? cutToWidth(line, width, "") : line;
+      if (fitted !== line) {
         if (safe === frame) safe = frame.slice();
-        safe[i] = truncateToWidth(frame[i], width, "");
+        safe[i] = fitted;
       }
     }
+    this.lastFrame = frame;
+    this.lastWidth = width;
     this.safeFrame = safe;
     return safe;
   }

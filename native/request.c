@@ -251,6 +251,52 @@ static qt_status read_option(const cJSON *item, const char *path, qt_option *o, 
   return QT_OK;
 }
 
+/* ---- repeated options --------------------------------------------------------------------- */
+/* An open-addressing hash index of the labels (or the values) of a question's options read so
+ * far. The strings are borrowed from the options. At most half full, so probes stay short. */
+typedef struct option_index {
+  struct option_slot {
+    const char *text; /* NULL: empty slot */
+    uint32_t hash;
+    uint32_t option;  /* index of the option it belongs to */
+  } *slots;
+  size_t mask;
+} option_index;
+
+static uint32_t hash_text(const char *s) { /* FNV-1a */
+  uint32_t h = 2166136261u;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h;
+}
+
+static bool option_index_init(option_index *ix, size_t count) {
+  size_t cap = 8;
+  while (cap < 2 * count) cap *= 2;
+  ix->slots = calloc(cap, sizeof *ix->slots);
+  ix->mask = cap - 1;
+  return ix->slots != NULL;
+}
+
+static void option_index_free(option_index *ix) {
+  free(ix->slots);
+  ix->slots = NULL;
+}
+
+/* The option an equal text was recorded for, or SIZE_MAX after recording `text` for option k.
+ * Options are added in order and reading stops at the first repeat, so the recorded texts are
+ * distinct and a match is the one earlier option with that text. */
+static size_t option_index_add(option_index *ix, const char *text, size_t k) {
+  uint32_t h = hash_text(text);
+  for (size_t i = h & ix->mask;; i = (i + 1) & ix->mask) {
+    struct option_slot *slot = &ix->slots[i];
+    if (!slot->text) {
+      *slot = (struct option_slot){text, h, (uint32_t)k};
+      return SIZE_MAX;
+    }
+    if (slot->hash == h && strcmp(slot->text, text) == 0) return slot->option;
+  }
+}
+
 /* ---- questions ---------------------------------------------------------------------------- */
 static const char *const K_ID[] = {"id", NULL};
 static const char *const K_QLABEL[] = {"label", "header", "title", NULL};
@@ -300,22 +346,38 @@ static qt_status read_question(const cJSON *item, size_t index, const char *path
       q->options = calloc((size_t)n, sizeof *q->options);
       if (!q->options) return QT_ERR_NOMEM;
     }
+    /* Repeats are found through two hash indexes (labels, values) of the options read so far:
+     * the same report as comparing each option with every earlier one — the first option that
+     * repeats an earlier one, naming the earliest earlier option it matches, its label checked
+     * before its value — in linear time (1,000 options were ~500,000 comparisons). */
+    option_index labels, values;
+    if (!option_index_init(&labels, (size_t)n) || !option_index_init(&values, (size_t)n)) {
+      option_index_free(&labels);
+      return QT_ERR_NOMEM;
+    }
     const cJSON *o;
     cJSON_ArrayForEach(o, opts) {
       size_t k = q->option_count;
       char op[sizeof p];
       qt_pathf(op, sizeof op, "%s%soptions[%zu]", path, dot, k);
       q->option_count++; /* counted before reading, so a half-read option is freed too */
-      if ((st = read_option(o, op, &q->options[k], err))) return st;
-      for (size_t j = 0; j < k; j++) {
-        if (strcmp(q->options[j].label, q->options[k].label) == 0)
-          return qt_fail(err, op, "%s.label \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct label.",
-                         op, q->options[k].label, path, dot, j);
-        if (strcmp(q->options[j].value, q->options[k].value) == 0)
-          return qt_fail(err, op, "%s.value \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct value.",
-                         op, q->options[k].value, path, dot, j);
+      if ((st = read_option(o, op, &q->options[k], err))) break;
+      size_t jl = option_index_add(&labels, q->options[k].label, k);
+      size_t jv = option_index_add(&values, q->options[k].value, k);
+      if (jl != SIZE_MAX && jl <= jv) {
+        st = qt_fail(err, op, "%s.label \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct label.",
+                     op, q->options[k].label, path, dot, jl);
+        break;
+      }
+      if (jv != SIZE_MAX) {
+        st = qt_fail(err, op, "%s.value \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct value.",
+                     op, q->options[k].value, path, dot, jv);
+        break;
       }
     }
+    option_index_free(&labels);
+    option_index_free(&values);
+    if (st) return st;
   }
   return QT_OK;
 }

@@ -1,0 +1,225 @@
+// harness.mjs — what the benchmark shares with its helpers: loading a pi extension the way pi
+// does (jiti with pi's own options), a fake `pi` that captures what the factory registers, a
+// fake interactive context whose ui.custom builds the component with pi's real theme and
+// keybindings, the question payloads of each size and the key sequences fed to both tools.
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const PI_DIR = join(root, "node_modules", "@mariozechner", "pi-coding-agent");
+export const OUR_EXTENSION = join(root, "extension", "index.ts");
+export const EXAMPLE_EXTENSION = join(PI_DIR, "examples", "extensions", "questionnaire.ts");
+export const ADDON_PATH = join(root, "build", "Release", "pi_question.node");
+
+// ---- keys as a terminal sends them --------------------------------------------------------
+export const K = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", tab: "\t", shiftTab: "\x1b[Z" };
+
+// ---- loading an extension as pi does ------------------------------------------------------
+/** pi's loader aliases (dist/core/extensions/loader.js getAliases, Node.js mode). */
+export function piAliases() {
+  const require = createRequire(join(PI_DIR, "dist", "core", "extensions", "loader.js"));
+  const mz = join(root, "node_modules", "@mariozechner");
+  const typebox = require.resolve("typebox");
+  return {
+    "@mariozechner/pi-coding-agent": join(PI_DIR, "dist", "index.js"),
+    "@mariozechner/pi-agent-core": join(mz, "pi-agent-core", "dist", "index.js"),
+    "@mariozechner/pi-tui": join(mz, "pi-tui", "dist", "index.js"),
+    "@mariozechner/pi-ai": join(mz, "pi-ai", "dist", "index.js"),
+    "@mariozechner/pi-ai/oauth": join(mz, "pi-ai", "dist", "oauth.js"),
+    typebox,
+    "typebox/compile": require.resolve("typebox/compile"),
+    "typebox/value": require.resolve("typebox/value"),
+    "@sinclair/typebox": typebox,
+    "@sinclair/typebox/compile": require.resolve("typebox/compile"),
+    "@sinclair/typebox/value": require.resolve("typebox/value"),
+  };
+}
+
+/** The extension's default-export factory, imported with jiti as pi's loader does
+ * (moduleCache off, pi's aliases). `fsCache` may name a transpile-cache directory. */
+export async function importExtension(path, { fsCache } = {}) {
+  const { createJiti } = await import("jiti/static");
+  const jiti = createJiti(import.meta.url, {
+    moduleCache: false,
+    alias: piAliases(),
+    ...(fsCache !== undefined ? { fsCache } : {}),
+  });
+  const factory = await jiti.import(path, { default: true });
+  if (typeof factory !== "function") throw new Error(`${path}: no default-export factory`);
+  return factory;
+}
+
+/** `methods`, with every other method a no-op returning undefined (the rest of pi's API). */
+function withNoOps(methods) {
+  return new Proxy(methods, {
+    get: (target, key) => (key in target || typeof key === "symbol" ? target[key] : () => undefined),
+  });
+}
+
+/** A fake ExtensionAPI that records what the factory registers. */
+export function fakePi() {
+  const registered = { tools: new Map(), commands: new Map(), flags: new Map(), handlers: [] };
+  const pi = withNoOps({
+    registerTool: (tool) => registered.tools.set(tool.name, tool),
+    registerCommand: (name, command) => registered.commands.set(name, command),
+    registerFlag: (name, flag) => registered.flags.set(name, flag),
+    on: (event, handler) => registered.handlers.push([event, handler]),
+    events: withNoOps({}),
+  });
+  return { pi, registered };
+}
+
+// ---- pi's theme and keybindings -------------------------------------------------------------
+let piUi;
+/** pi's real dark theme (the object interactive mode hands to ui.custom) and a
+ * KeybindingsManager with pi's defaults (no user keybindings.json). */
+export async function loadPiUi() {
+  if (piUi) return piUi;
+  const dist = join(PI_DIR, "dist");
+  const themeModule = await import(pathToFileURL(join(dist, "modes", "interactive", "theme", "theme.js")).href);
+  const { KeybindingsManager } = await import(pathToFileURL(join(dist, "core", "keybindings.js")).href);
+  const tui = await import("@mariozechner/pi-tui");
+  themeModule.initTheme("dark");
+  const keybindings = new KeybindingsManager();
+  tui.setKeybindings(keybindings); // what pi's main does for pi-tui's own components (Editor)
+  piUi = { theme: themeModule.theme, keybindings, tui };
+  return piUi;
+}
+
+// ---- an interactive context -----------------------------------------------------------------
+/** Calls the tool's execute with a context whose ui.custom builds the component the way pi's
+ * interactive mode does (factory(tui, theme, keybindings, done), then setFocus). Resolves once
+ * the component exists: { component, finished (execute's promise), isDone() }. */
+export async function openComponent(tool, params, { theme, keybindings }) {
+  let component;
+  let done = false;
+  let ready;
+  const readyPromise = new Promise((resolve) => (ready = resolve));
+  const tui = {
+    requestRender() {},
+    terminal: { rows: 40, columns: 100 },
+    setFocus() {},
+  };
+  const ctx = {
+    hasUI: true,
+    cwd: root,
+    sessionManager: { getBranch: () => [] },
+    ui: {
+      custom: (factory) =>
+        new Promise((resolve, reject) => {
+          const close = (result) => {
+            done = true;
+            resolve(result);
+          };
+          Promise.resolve(factory(tui, theme, keybindings, close)).then((c) => {
+            component = c;
+            if (c && "focused" in c) c.focused = true; // pi-tui's TUI.setFocus
+            ready();
+          }, reject);
+        }),
+      select: async () => undefined,
+      confirm: async () => false,
+      input: async () => undefined,
+    },
+  };
+  ctx.ui = withNoOps(ctx.ui); // setWorkingMessage, setTitle, notify, setStatus …: no-ops
+  const controller = new AbortController();
+  const finished = tool.execute("bench-call", params, controller.signal, () => {}, ctx);
+  finished.catch(() => {});
+  const returnedEarly = finished.then((r) => {
+    throw new Error(`execute returned before showing a component: ${JSON.stringify(r).slice(0, 300)}`);
+  });
+  await Promise.race([readyPromise, returnedEarly]);
+  return { component, finished, isDone: () => done, abort: () => controller.abort() };
+}
+
+/** Closes a component opened by openComponent (Esc until it reports done), then awaits execute. */
+export async function closeComponent(opened) {
+  for (let i = 0; i < 10 && !opened.isDone(); i++) opened.component.handleInput(K.esc);
+  if (!opened.isDone()) opened.abort();
+  await opened.finished;
+}
+
+// ---- payloads -------------------------------------------------------------------------------
+const WORDS = "the quick brown fox jumps over the lazy dog while seven wizards quietly judge boxing matches".split(" ");
+
+/** Question arguments in the shape both tools accept: { questions: [{ id, label, prompt,
+ * options: [{ value, label, description? }] }] }. With `compact` the options are bare numbers
+ * (our tool's plain-options shape; toExampleArgs makes objects of them for the example), which
+ * keeps 20 × 1,000 options under the 100 KB argument limit. */
+export function questionArgs(questionCount, optionCount, { compact = false } = {}) {
+  const questions = [];
+  for (let q = 0; q < questionCount; q++) {
+    const options = [];
+    for (let o = 0; o < optionCount; o++) {
+      if (compact) {
+        options.push(o); // our tool: a bare number is an option whose value and label are its text
+      } else if (optionCount <= 4) {
+        options.push({
+          value: `choice-${o + 1}`,
+          label: `Choice ${o + 1}: ${WORDS[o % WORDS.length]} ${WORDS[(o + 3) % WORDS.length]}`,
+          description: `What choosing ${o + 1} means, in one line of ${WORDS[(o + 5) % WORDS.length]} help`,
+        });
+      } else {
+        options.push({ value: `v${o}`, label: `Option ${o + 1}` });
+      }
+    }
+    questions.push({ id: `q${q + 1}`, label: `Topic ${q + 1}`, prompt: `Question ${q + 1}: which one should we use?`, options });
+  }
+  return { questions };
+}
+
+/** The same questions in the example's schema (options must be { value, label } objects). */
+export function toExampleArgs(args) {
+  return {
+    questions: args.questions.map((q) => ({
+      ...q,
+      options: q.options.map((o) => (typeof o === "object" ? o : { value: String(o), label: String(o) })),
+    })),
+  };
+}
+
+// ---- key sequences ----------------------------------------------------------------------------
+/** Keys that move without answering: in each question Down×d then Up×d (back to the first
+ * row, where Tab leaves both tools), Tab to the next question up to the last, then the same
+ * with Shift+Tab back to the first. Never reaches the submit/review tab, never selects. */
+export function navigationKeys(questionCount, optionCount, total) {
+  const rows = optionCount + 1; // the options and "Something else…" / "Type something."
+  const d = Math.min(rows - 1, 12);
+  const cycle = [];
+  const wiggle = () => {
+    for (let i = 0; i < d; i++) cycle.push(K.down);
+    for (let i = 0; i < d; i++) cycle.push(K.up);
+  };
+  for (let q = 0; q < questionCount; q++) {
+    wiggle();
+    if (q < questionCount - 1) cycle.push(K.tab);
+  }
+  for (let q = questionCount - 1; q > 0; q--) {
+    cycle.push(K.shiftTab);
+    wiggle();
+  }
+  const keys = [];
+  while (keys.length < total) keys.push(...cycle);
+  return keys.slice(0, total);
+}
+
+/** 500 characters of prose, one per keystroke. */
+export function typedText(n = 500) {
+  let s = "";
+  for (let i = 0; s.length < n; i++) s += (s ? " " : "") + WORDS[i % WORDS.length];
+  return [...s.slice(0, n)];
+}
+
+// ---- statistics --------------------------------------------------------------------------------
+export function percentile(sorted, p) {
+  if (!sorted.length) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  return percentile(s, 50);
+}
