@@ -6,7 +6,7 @@ import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozech
 import { askWithDialogs } from "./dialogs.ts";
 import { ANSWERS_FLAG, answerWithoutTui } from "./headless.ts";
 import { askInTui } from "./interactive.ts";
-import { CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, stringsFor, useLanguage } from "./i18n.ts";
@@ -26,17 +26,17 @@ export interface Asker {
   /** Questions asked through this instance, newest last. */
   readonly history: QuestionDetails[];
   /** The arguments of the last question that ended cancelled or interrupted, if any. */
-  lastUnanswered(): string | undefined;
+  lastUnanswered(): ArgsJson | undefined;
   settings(ctx: ExtensionContext): Settings;
   /** Throws when the call exceeds the user's own (lower) limits. */
   checkLimits(questions: NormalizedQuestion[], settings: Settings): void;
-  ask(json: string, questions: NormalizedQuestion[], ctx: ExtensionContext, signal: AbortSignal | undefined): Promise<QuestionResult>;
+  ask(json: ArgsJson, questions: NormalizedQuestion[], ctx: ExtensionContext, signal: AbortSignal | undefined): Promise<QuestionResult>;
 }
 
 export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
   const history: QuestionDetails[] = [];
   const warned = new Set<string>();
-  let unanswered: string | undefined;
+  let unanswered: ArgsJson | undefined;
   let tail: Promise<unknown> = Promise.resolve();
 
   const enqueue = <T>(run: () => Promise<T>): Promise<T> => {
@@ -69,7 +69,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
   };
 
   const askNow = async (
-    json: string,
+    json: ArgsJson,
     questions: NormalizedQuestion[],
     ctx: ExtensionContext,
     signal: AbortSignal | undefined,
@@ -80,11 +80,16 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
     if (!ctx.hasUI) return answerWithoutTui(native, json, questions, ctx.cwd, pi.getFlag(ANSWERS_FLAG), signal, s);
     const restore = notice(ctx, s, questions[0]?.prompt ?? "");
     try {
-      const engine = native.createEngine(json);
-      engine.setLanguage(language);
-      const outcome = await askInTui(native, engine, ctx, signal);
       const flags = s.escape === "continue" ? CANCEL_CONTINUES : 0;
-      if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now(), null, flags), s);
+      const engine = native.createEngine(json);
+      let outcome;
+      try {
+        engine.setLanguage(language);
+        outcome = await askInTui(native, engine, ctx, signal);
+        if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now(), null, flags), s);
+      } finally {
+        engine.dispose();
+      }
       // No custom components here (RPC mode): the same questions through pi's dialogs.
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
       const asked = await askWithDialogs(native, questions, ctx, signal, preset);

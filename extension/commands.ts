@@ -7,7 +7,7 @@ import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import type { Asker } from "./ask.ts";
 import { ANSWERS_FLAG } from "./headless.ts";
-import type { NativeAddon } from "./native.ts";
+import type { ArgsJson, NativeAddon } from "./native.ts";
 import { displayPath, PENDING_FILE, pendingPath, readPending } from "./pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { fill, stringsFor } from "./i18n.ts";
@@ -18,7 +18,7 @@ const REOPENED = "pi-question-reopened";
 
 /** The newest question in this branch that ended cancelled or interrupted and was not answered
  * through /answer since: its arguments and tool call id. undefined: none; null: no session. */
-function unansweredFromSession(ctx: ExtensionCommandContext): { json: string; toolCallId: string } | undefined | null {
+function unansweredFromSession(ctx: ExtensionCommandContext): { json: ArgsJson; toolCallId: string } | undefined | null {
   let entries: unknown[];
   try {
     entries = ctx.sessionManager.getBranch();
@@ -36,7 +36,7 @@ function unansweredFromSession(ctx: ExtensionCommandContext): { json: string; to
     const { status, questions, metadata } = m.details;
     if ((status !== "cancelled" && status !== "interrupted") || reopened.has(m.toolCallId ?? "")) return undefined;
     const json = JSON.stringify({ questions: questions.map(({ otherLabel: _other, ...q }) => q), ...(metadata ? { metadata } : {}) });
-    return { json, toolCallId: m.toolCallId ?? "" };
+    return { json: { prepared: json }, toolCallId: m.toolCallId ?? "" };
   }
   return undefined;
 }

@@ -2,7 +2,7 @@
 // the pending-questions file a person filled in, or from the terminal when one is reachable;
 // with no terminal the questions are written to the pending file and the result tells the
 // model and the person how to answer.
-import { CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
 import {
   answersFromFlag,
   completeAnswers,
@@ -36,7 +36,7 @@ function toResult(built: { details: string; text: string }, terminate = false): 
 }
 
 /** Tries answers: returns the result, or the reason they could not be used. */
-function tryAnswers(native: NativeAddon, json: string, answers: unknown): Result | string {
+function tryAnswers(native: NativeAddon, json: ArgsJson, answers: unknown): Result | string {
   try {
     return toResult(native.result(json, "answered", "print", Date.now(), null, JSON.stringify(answers)));
   } catch (error) {
@@ -55,7 +55,7 @@ function example(questions: NormalizedQuestion[]): string {
  * the terminal when one is reachable, else the questions are left in the pending file. */
 export async function answerWithoutTui(
   native: NativeAddon,
-  json: string,
+  json: ArgsJson,
   questions: NormalizedQuestion[],
   cwd: string,
   flag: unknown,
@@ -121,7 +121,7 @@ export async function answerWithoutTui(
  * /dev/tty in raw mode and never touches stdout, so `pi -p` output can still be piped. */
 async function askOnTerminal(
   native: NativeAddon,
-  json: string,
+  json: ArgsJson,
   signal: AbortSignal | undefined,
   settings: Settings,
 ): Promise<Result> {

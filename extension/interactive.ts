@@ -95,6 +95,8 @@ export class QuestionView implements Component, Focusable {
   private lastFrame: string[] | undefined;
   private safeFrame: string[] = [];
   private lastWidth = -1;
+  /** The question ended: the engine may be disposed, the view only shows its last frame. */
+  private closed = false;
 
   private readonly engine: NativeEngine;
   private readonly theme: Theme;
@@ -116,10 +118,17 @@ export class QuestionView implements Component, Focusable {
   set focused(value: boolean) {
     if (value === this.focusedState) return;
     this.focusedState = value;
-    this.engine.setCursorMarker(value ? CURSOR_MARKER : "");
+    if (!this.closed) this.engine.setCursorMarker(value ? CURSOR_MARKER : "");
+  }
+
+  /** Called once the question ends (answered, cancelled, interrupted): nothing reaches the
+   * engine any more, which lets the caller dispose of it at once. */
+  close(): void {
+    this.closed = true;
   }
 
   handleInput(data: string): void {
+    if (this.closed) return;
     // pi-tui hands typed text over one UTF-16 unit at a time, so a character outside the BMP
     // (an emoji) arrives as two calls: hold a trailing high surrogate until its other half.
     let input = this.highSurrogate + data;
@@ -131,6 +140,7 @@ export class QuestionView implements Component, Focusable {
       if (!input) return;
     }
     if (this.engine.feed(input)) {
+      this.close();
       this.finish(this.engine.outcome ?? "cancelled");
       return;
     }
@@ -138,6 +148,7 @@ export class QuestionView implements Component, Focusable {
   }
 
   render(width: number): string[] {
+    if (this.closed) return this.safeFrame.map((line) => (measureWidth(line) > width ? cutToWidth(line, width, "") : line));
     const frame = this.engine.render(width);
     if (frame === this.lastFrame && width === this.lastWidth) return this.safeFrame;
     // Belt and braces: the engine guarantees the width, but an overwide line crashes pi, so a
@@ -164,6 +175,7 @@ export class QuestionView implements Component, Focusable {
   }
 
   invalidate(): void {
+    if (this.closed) return;
     applyTheme(this.engine, this.theme);
     this.lastFrame = undefined;
   }
@@ -187,9 +199,11 @@ export async function askInTui(
     return await ctx.ui.custom<Outcome>((tui, theme, keybindings, done) => {
       applyKeybindings(engine, keybindings);
       let finished = false;
+      let view: QuestionView | undefined;
       const finish = (outcome: Outcome) => {
         if (finished) return;
         finished = true;
+        view?.close();
         done(outcome);
       };
       onAbort = () => {
@@ -197,7 +211,8 @@ export async function askInTui(
         finish("interrupted");
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      return new QuestionView(engine, theme, () => tui.requestRender(), finish);
+      view = new QuestionView(engine, theme, () => tui.requestRender(), finish);
+      return view;
     });
   } finally {
     if (onAbort) signal?.removeEventListener("abort", onAbort);

@@ -3,6 +3,10 @@ import { loadAddon } from "./load-addon.mjs";
 
 export type Outcome = "answered" | "declined" | "cancelled" | "interrupted" | "unavailable";
 
+/** Tool arguments for the core: JSON as the model sent it (the argument size limit applies), or
+ * pi's prepared arguments — the core's own canonical JSON, which may be longer. */
+export type ArgsJson = string | Buffer | { prepared: string };
+
 /** Flags of the result builders: a cancel lets the agent continue (settings: escape "continue"). */
 export const CANCEL_CONTINUES = 1;
 
@@ -16,6 +20,8 @@ export interface NativeEngine {
   bind(action: string, keys: string[]): number;
   setCursorMarker(marker: string): void;
   setLanguage(tag: string): void;
+  /** Frees the native engine now (it is freed by the garbage collector otherwise). */
+  dispose(): void;
   readonly done: boolean;
   readonly outcome: Outcome | null;
   readonly revision: number;
@@ -24,9 +30,9 @@ export interface NativeEngine {
 export interface NativeAddon {
   readonly limits: Readonly<Record<string, number>>;
   /** Canonical arguments JSON; throws an Error with `code` "QT_EINVALID" and `path` when invalid. */
-  normalize(argsJson: string): string;
+  normalize(argsJson: ArgsJson): string;
   result(
-    argsJson: string,
+    argsJson: ArgsJson,
     outcome: Outcome,
     mode: string,
     answeredAt: number,
@@ -34,7 +40,7 @@ export interface NativeAddon {
     answersJson?: string | null,
     flags?: number,
   ): { details: string; text: string };
-  createEngine(argsJson: string): NativeEngine;
+  createEngine(argsJson: ArgsJson): NativeEngine;
   visibleWidth(text: string): number;
   graphemes(text: string): string[];
   sanitize(text: string, keepNewlines: boolean): string;
@@ -43,7 +49,7 @@ export interface NativeAddon {
   ttyAvailable(path: string): boolean;
   strings(language: string): Readonly<Record<string, string>>;
   runTty(
-    argsJson: string,
+    argsJson: ArgsJson,
     options: { path?: string; color?: boolean; mode?: string; language?: string; cancelContinues?: boolean },
   ): {
     done: Promise<{ details: string; text: string }>;

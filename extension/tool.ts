@@ -52,7 +52,9 @@ export function registerQuestionTool(pi: ExtensionAPI, native: NativeAddon, aske
     },
 
     async execute(toolCallId, params, signal, _onUpdate, ctx): Promise<QuestionResult> {
-      const json = JSON.stringify(params);
+      // pi hands back what prepareArguments returned: the core's canonical JSON (it may be longer
+      // than what the model sent, whose size was checked there).
+      const json = { prepared: JSON.stringify(params) };
       const canonical = JSON.parse(native.normalize(json)) as QuestionArgs & { questions: NormalizedQuestion[] };
       if (!isOnlyToolCall(ctx, toolCallId)) throw new Error(ERRORS.notAlone);
       const settings = asker.settings(ctx);

@@ -7,6 +7,8 @@
  * Exports:
  *   limits                                   the constants of qt_limits.h
  *   normalize(json) -> string                canonical arguments JSON; throws on invalid
+ *                                            (every `json` below may also be { prepared: json },
+ *                                            pi's prepared arguments: see QT_PARSE_PREPARED)
  *   result(json, outcome, mode, at, reason?, answersJson?, flags?) -> { details: string, text }
  *                                            flags: 1 = a cancel lets the agent continue
  *   createEngine(json) -> Engine             see the Engine methods below
@@ -170,13 +172,28 @@ static bool get_flags(napi_env env, napi_value v, unsigned *out) {
   NAPI_CALL(env, napi_get_cb_info(env, info, &argc_, argv, &self, NULL));           \
   for (size_t i_ = argc_; i_ < (size_t)(max); i_++) napi_get_undefined(env, &argv[i_])
 
+/* The arguments JSON: a string (as the model sent it), or { prepared: string } for pi's prepared
+ * arguments (this core's canonical output, allowed to be longer: QT_PARSE_PREPARED). */
 static qt_request *parse_request_arg(napi_env env, napi_value v) {
+  unsigned flags = 0;
+  napi_valuetype t;
+  bool is_buffer = false;
+  napi_is_buffer(env, v, &is_buffer);
+  if (!is_buffer && napi_typeof(env, v, &t) == napi_ok && t == napi_object) {
+    napi_value inner;
+    if (napi_get_named_property(env, v, "prepared", &inner) != napi_ok) {
+      throw_coded(env, "QT_ENAPI", "pi-question: could not read the prepared arguments", false);
+      return NULL;
+    }
+    v = inner;
+    flags = QT_PARSE_PREPARED;
+  }
   size_t len;
   char *json = get_string(env, v, &len, "the arguments JSON");
   if (!json) return NULL;
   qt_request *req = NULL;
   qt_error err;
-  qt_status st = qt_request_parse(json, len, &req, &err);
+  qt_status st = qt_request_parse_ex(json, len, flags, &req, &err);
   free(json);
   if (st) {
     throw_status(env, st, &err);
@@ -312,8 +329,8 @@ static engine_box *unwrap_engine(napi_env env, napi_value self) {
     return NULL;
   }
   void *data = NULL;
-  if (napi_unwrap(env, self, &data) != napi_ok || !data) {
-    throw_coded(env, "QT_ENAPI", "pi-question: the Engine was already released", false);
+  if (napi_unwrap(env, self, &data) != napi_ok || !data || !((engine_box *)data)->engine) {
+    throw_coded(env, "QT_ESTATE", "pi-question: the Engine was already disposed", false);
     return NULL;
   }
   return data;
@@ -412,6 +429,19 @@ static napi_value js_engine_result(napi_env env, napi_callback_info info) {
   free(mode);
   free(reason);
   return out;
+}
+
+/* Frees the native engine now instead of when the garbage collector gets to it. */
+static napi_value js_engine_dispose(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  if (box->frame) napi_delete_reference(env, box->frame);
+  box->frame = NULL;
+  qt_engine_destroy(box->engine);
+  qt_request_free(box->req);
+  box->engine = NULL;
+  box->req = NULL;
+  return NULL;
 }
 
 static napi_value js_engine_interrupt(napi_env env, napi_callback_info info) {
@@ -560,6 +590,7 @@ static napi_value js_create_engine(napi_env env, napi_callback_info info) {
       {"feed", js_engine_feed},         {"render", js_engine_render},       {"result", js_engine_result},
       {"interrupt", js_engine_interrupt}, {"setStyle", js_engine_set_style}, {"bind", js_engine_bind},
       {"setCursorMarker", js_engine_set_cursor_marker}, {"setLanguage", js_engine_set_language},
+      {"dispose", js_engine_dispose},
   };
   napi_value obj;
   if (napi_create_object(env, &obj) != napi_ok) goto fail;
@@ -957,7 +988,7 @@ static napi_value limits_object(napi_env env) {
       {"descriptionBytes", QT_MAX_DESCRIPTION_BYTES}, {"previewBytes", QT_MAX_PREVIEW_BYTES},
       {"metadataSourceBytes", QT_MAX_METADATA_SOURCE_BYTES}, {"answerBytes", QT_MAX_ANSWER_BYTES},
       {"softAnswerChars", QT_SOFT_ANSWER_CHARS},  {"tabLabelColumns", QT_TAB_LABEL_COLUMNS},
-      {"jsonDepth", QT_MAX_JSON_DEPTH},           {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES},
+      {"jsonDepth", QT_MAX_JSON_DEPTH},           {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES}, {"preparedBytes", QT_MAX_PREPARED_BYTES},
   };
   napi_value obj;
   NAPI_CALL(env, napi_create_object(env, &obj));

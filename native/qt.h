@@ -76,6 +76,15 @@ typedef struct qt_request {
 /* Parses, normalizes and validates the tool arguments (canonical shape or any accepted
  * alternative shape). On QT_ERR_INVALID, *err says why and *out is NULL. */
 qt_status qt_request_parse(const char *json, size_t len, qt_request **out, qt_error *err);
+
+/* Flags of qt_request_parse_ex. */
+enum {
+  /* The JSON is this core's own canonical output for a payload that passed the argument limit
+   * (pi's prepared arguments): canonical options are longer than short-hand ones, so the size
+   * limit is QT_MAX_PREPARED_BYTES instead of QT_MAX_ARGUMENT_BYTES. */
+  QT_PARSE_PREPARED = 1
+};
+qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_request **out, qt_error *err);
 void qt_request_free(qt_request *req);
 
 /* The canonical arguments of a request, as JSON (`prepareArguments` hands these to pi). */

@@ -8,6 +8,11 @@
 #ifndef QT_MAX_ARGUMENT_BYTES
 #define QT_MAX_ARGUMENT_BYTES 100000
 #endif
+/* The same payload after normalization (options spelled out in full: "A" becomes
+ * {"value":"A","label":"A"}), as pi hands the prepared arguments back. */
+#ifndef QT_MAX_PREPARED_BYTES
+#define QT_MAX_PREPARED_BYTES 1000000
+#endif
 /* Questions in one call (peers allow 4; users ask for more). */
 #ifndef QT_MAX_QUESTIONS
 #define QT_MAX_QUESTIONS 50

@@ -139,11 +139,7 @@ static qt_status read_text(const cJSON *v, const char *path, const field_rule *r
   if (cJSON_IsString(v)) {
     s = v->valuestring;
   } else if (cJSON_IsNumber(v)) {
-    double d = v->valuedouble;
-    if (d == (double)(long long)d && d > -1e15 && d < 1e15)
-      snprintf(numbuf, sizeof numbuf, "%lld", (long long)d);
-    else
-      snprintf(numbuf, sizeof numbuf, "%.17g", d);
+    qt_number_text(v->valuedouble, numbuf, sizeof numbuf);
     s = numbuf;
   } else {
     return qt_fail(err, path, "%s: the %s must be a string, not %s. Send it as a JSON string.", path,
@@ -566,12 +562,17 @@ qt_status qt_json_precheck(const char *json, size_t len, const char *what, qt_er
 }
 
 qt_status qt_request_parse(const char *json, size_t len, qt_request **out, qt_error *err) {
+  return qt_request_parse_ex(json, len, 0, out, err);
+}
+
+qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_request **out, qt_error *err) {
   if (!out || (!json && len)) return QT_ERR_USAGE;
   *out = NULL;
   if (err) err->path[0] = err->message[0] = '\0';
-  if (len > QT_MAX_ARGUMENT_BYTES)
-    return qt_fail(err, "", "The arguments are %zu bytes; the limit is %d. Ask fewer or shorter questions in one call.",
-                   len, QT_MAX_ARGUMENT_BYTES);
+  size_t limit = (flags & QT_PARSE_PREPARED) ? QT_MAX_PREPARED_BYTES : QT_MAX_ARGUMENT_BYTES;
+  if (len > limit)
+    return qt_fail(err, "", "The arguments are %zu bytes; the limit is %zu. Ask fewer or shorter questions in one call.",
+                   len, limit);
   qt_status pre = qt_json_precheck(json, len, "arguments", err);
   if (pre) return pre;
   const char *end = NULL;
@@ -579,6 +580,12 @@ qt_status qt_request_parse(const char *json, size_t len, qt_request **out, qt_er
   if (!root) {
     size_t at = end && end >= json ? (size_t)(end - json) : 0;
     return qt_fail(err, "", "The arguments are not valid JSON (near byte %zu). Send one JSON object.", at);
+  }
+  size_t used = (size_t)(end - json);
+  while (used < len && (json[used] == ' ' || json[used] == '\n' || json[used] == '\r' || json[used] == '\t')) used++;
+  if (used < len) {
+    cJSON_Delete(root);
+    return qt_fail(err, "", "The arguments have text after the JSON object (byte %zu). Send one JSON object.", used);
   }
   qt_request *req = calloc(1, sizeof *req);
   if (!req) {

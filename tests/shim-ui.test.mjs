@@ -144,3 +144,27 @@ test("tui: an emoji typed as two UTF-16 halves (as pi-tui delivers it) arrives w
   const r = await tool.execute("1", free, undefined, undefined, ctx);
   assert.equal(r.content[0].text, "note: user wrote: ok 🙂👍 done");
 });
+
+test("tui: a call whose short-hand options expand past 100 KB once prepared still works", async () => {
+  const options = Array.from({ length: 1000 }, (_, i) => i); // bare numbers: ~5 KB as sent
+  const raw = { questions: Array.from({ length: 5 }, (_, q) => ({ id: `q${q}`, prompt: "Pick", options })) };
+  const prepared = tool.prepareArguments(raw);
+  assert.ok(JSON.stringify(prepared).length > 100000, "the prepared form is longer than the argument limit");
+  const { ctx } = tuiContext((c) => c.handleInput("\u0004"));
+  const r = await tool.execute("1", prepared, undefined, undefined, ctx);
+  assert.equal(r.details.status, "declined");
+});
+
+test("tui: rendering after the question ended shows the last frame instead of touching the freed engine", async () => {
+  let view;
+  const { ctx } = tuiContext((c) => {
+    view = c;
+    c.render(60);
+    c.handleInput("\r");
+  });
+  await tool.execute("1", ARGS, undefined, undefined, ctx);
+  assert.ok(view.render(60).length > 0);
+  assert.ok(view.render(10).every((l) => visibleWidth(l) <= 10));
+  view.handleInput("x"); // ignored
+  view.invalidate();
+});

