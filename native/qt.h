@@ -67,6 +67,7 @@ typedef struct qt_answer {
 } qt_answer;
 
 typedef struct qt_request {
+  struct qt_arena *arena; /* owns every string of `questions` (never free those one by one) */
   qt_question *questions;
   size_t question_count;
   char *metadata_json;  /* the normalized `metadata` object as JSON, or NULL */

@@ -69,6 +69,59 @@ bool qt_loose_equal(const char *a, const char *b) {
   return true;
 }
 
+/* ---- the request's string arena ------------------------------------------------------------
+ * Every string of a request's questions and options lives in one arena freed with the request:
+ * a 100 KB call has thousands of short strings, and one malloc each was a third of validating
+ * it. Strings are never freed one by one (an option's value may share its label's bytes). */
+typedef struct arena_chunk {
+  struct arena_chunk *next;
+  size_t used, cap;
+  char data[];
+} arena_chunk;
+
+struct qt_arena {
+  arena_chunk *head;
+};
+
+static void arena_free(struct qt_arena *a) {
+  if (!a) return;
+  for (arena_chunk *c = a->head, *next; c; c = next) {
+    next = c->next;
+    free(c);
+  }
+  free(a);
+}
+
+static char *arena_alloc(struct qt_arena *a, size_t n) {
+  arena_chunk *c = a->head;
+  if (!c || c->cap - c->used < n) {
+    size_t cap = n > 32768 ? n : 32768;
+    if (cap > SIZE_MAX - sizeof *c) return NULL;
+    c = malloc(sizeof *c + cap);
+    if (!c) return NULL;
+    c->next = a->head;
+    c->used = 0;
+    c->cap = cap;
+    a->head = c;
+  }
+  char *p = c->data + c->used;
+  c->used += n;
+  return p;
+}
+
+/* Copy of s[0..n) with ASCII whitespace trimmed at both ends, in the arena. */
+static char *arena_trimmed(struct qt_arena *a, const char *s, size_t n) {
+  while (n && is_space(*s)) s++, n--;
+  while (n && is_space(s[n - 1])) n--;
+  char *p = arena_alloc(a, n + 1);
+  if (!p) return NULL;
+  memcpy(p, s, n);
+  p[n] = '\0';
+  return p;
+}
+
+static char *arena_strdup(struct qt_arena *a, const char *s) { return arena_trimmed(a, s, strlen(s)); }
+
 const char *qt_status_code(qt_status status) {
   switch (status) {
     case QT_OK: return "QT_OK";
@@ -81,27 +134,13 @@ const char *qt_status_code(qt_status status) {
 }
 
 /* ---- freeing ------------------------------------------------------------------------------ */
-static void option_free(qt_option *o) {
-  free(o->value);
-  free(o->label);
-  free(o->description);
-  free(o->preview);
-}
-
-static void question_free(qt_question *q) {
-  free(q->id);
-  free(q->label);
-  free(q->prompt);
-  for (size_t i = 0; i < q->option_count; i++) option_free(&q->options[i]);
-  free(q->options);
-}
-
 void qt_request_free(qt_request *req) {
   if (!req) return;
   if (req->preset) qt_answers_free(req->preset, req->question_count);
-  for (size_t i = 0; i < req->question_count; i++) question_free(&req->questions[i]);
+  for (size_t i = 0; i < req->question_count; i++) free(req->questions[i].options);
   free(req->questions);
   free(req->metadata_json);
+  arena_free(req->arena);
   free(req);
 }
 
@@ -124,17 +163,33 @@ static const char *type_name(const cJSON *v) {
   return "an unknown value";
 }
 
+/* Where a field is, formatted only when something is wrong with it (paths cost a printf per
+ * field, and a 100 KB call has thousands of fields): base[.options[option]][.field]. */
+typedef struct where {
+  const char *base;  /* "questions[2]", or "" for the single-question shape */
+  size_t option;     /* SIZE_MAX: not inside an option */
+  const char *field; /* NULL: the item itself */
+} where;
+
+static void where_text(const where *w, char *out, size_t cap) {
+  const char *dot = *w->base ? "." : "";
+  if (w->option != SIZE_MAX && w->field) qt_pathf(out, cap, "%s%soptions[%zu].%s", w->base, dot, w->option, w->field);
+  else if (w->option != SIZE_MAX) qt_pathf(out, cap, "%s%soptions[%zu]", w->base, dot, w->option);
+  else if (w->field) qt_pathf(out, cap, "%s%s%s", w->base, dot, w->field);
+  else qt_pathf(out, cap, "%s", w->base);
+}
+
 /* Reads a string field (numbers are accepted and written as text). *out is NULL when the
  * field is absent/null and not required. */
-static qt_status read_text(const cJSON *v, const char *path, const field_rule *rule, char **out,
+static qt_status read_text(struct qt_arena *arena, const cJSON *v, const where *w, const field_rule *rule, char **out,
                            qt_error *err) {
   *out = NULL;
-  char numbuf[64];
+  char numbuf[64], path[sizeof ((qt_error *)0)->path];
   const char *s;
   if (!v || cJSON_IsNull(v)) {
-    if (rule->required)
-      return qt_fail(err, path, "%s: the %s is missing. Give it as a non-empty string.", path, rule->what);
-    return QT_OK;
+    if (!rule->required) return QT_OK;
+    where_text(w, path, sizeof path);
+    return qt_fail(err, path, "%s: the %s is missing. Give it as a non-empty string.", path, rule->what);
   }
   if (cJSON_IsString(v)) {
     s = v->valuestring;
@@ -142,23 +197,25 @@ static qt_status read_text(const cJSON *v, const char *path, const field_rule *r
     qt_number_text(v->valuedouble, numbuf, sizeof numbuf);
     s = numbuf;
   } else {
-    return qt_fail(err, path, "%s: the %s must be a string, not %s. Send it as a JSON string.", path,
-                   rule->what, type_name(v));
+    where_text(w, path, sizeof path);
+    return qt_fail(err, path, "%s: the %s must be a string, not %s. Send it as a JSON string.", path, rule->what,
+                   type_name(v));
   }
   size_t n = strlen(s);
-  if (n > rule->max_bytes)
-    return qt_fail(err, path, "%s: the %s is %zu bytes long; the limit is %zu. Shorten it.", path,
-                   rule->what, n, rule->max_bytes);
-  char *t = qt_strndup_trimmed(s, n);
+  if (n > rule->max_bytes) {
+    where_text(w, path, sizeof path);
+    return qt_fail(err, path, "%s: the %s is %zu bytes long; the limit is %zu. Shorten it.", path, rule->what, n,
+                   rule->max_bytes);
+  }
+  char *t = arena_trimmed(arena, s, n);
   if (!t) return QT_ERR_NOMEM;
   if (rule->fold_newlines)
     for (char *c = t; *c; c++)
       if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
   if (!*t) {
-    free(t);
-    if (rule->required)
-      return qt_fail(err, path, "%s: the %s is empty. Give it as a non-empty string.", path, rule->what);
-    return QT_OK;
+    if (!rule->required) return QT_OK;
+    where_text(w, path, sizeof path);
+    return qt_fail(err, path, "%s: the %s is empty. Give it as a non-empty string.", path, rule->what);
   }
   *out = t;
   return QT_OK;
@@ -219,31 +276,34 @@ static const char *const K_LABEL[] = {"label", "text", "title", NULL};
 static const char *const K_DESCRIPTION[] = {"description", NULL};
 static const char *const K_PREVIEW[] = {"preview", NULL};
 
-static qt_status read_option(const cJSON *item, const char *path, qt_option *o, qt_error *err) {
+static qt_status read_option(struct qt_arena *arena, const cJSON *item, const char *base, size_t k, qt_option *o,
+                             qt_error *err) {
   static const field_rule label_rule = {"option label", QT_MAX_OPTION_LABEL_BYTES, true, true};
   static const field_rule value_rule = {"option value", QT_MAX_OPTION_VALUE_BYTES, false, false};
   static const field_rule desc_rule = {"option description", QT_MAX_DESCRIPTION_BYTES, false, false};
   static const field_rule preview_rule = {"option preview", QT_MAX_PREVIEW_BYTES, false, false};
-  char p[sizeof ((qt_error *)0)->path];
   qt_status st;
   if (cJSON_IsString(item) || cJSON_IsNumber(item)) {
-    if ((st = read_text(item, path, &label_rule, &o->label, err))) return st;
+    where w = {base, k, NULL};
+    if ((st = read_text(arena, item, &w, &label_rule, &o->label, err))) return st;
   } else if (cJSON_IsObject(item)) {
     const cJSON *label = field(item, K_LABEL), *value = field(item, K_VALUE);
-    qt_pathf(p, sizeof p, "%s.label", path);
     if (!label || cJSON_IsNull(label)) label = value; /* { value } alone: the value is the label */
-    if ((st = read_text(label, p, &label_rule, &o->label, err))) return st;
-    qt_pathf(p, sizeof p, "%s.value", path);
-    if ((st = read_text(value, p, &value_rule, &o->value, err))) return st;
-    qt_pathf(p, sizeof p, "%s.description", path);
-    if ((st = read_text(field(item, K_DESCRIPTION), p, &desc_rule, &o->description, err))) return st;
-    qt_pathf(p, sizeof p, "%s.preview", path);
-    if ((st = read_text(field(item, K_PREVIEW), p, &preview_rule, &o->preview, err))) return st;
+    where w = {base, k, "label"};
+    if ((st = read_text(arena, label, &w, &label_rule, &o->label, err))) return st;
+    w.field = "value";
+    if ((st = read_text(arena, value, &w, &value_rule, &o->value, err))) return st;
+    w.field = "description";
+    if ((st = read_text(arena, field(item, K_DESCRIPTION), &w, &desc_rule, &o->description, err))) return st;
+    w.field = "preview";
+    if ((st = read_text(arena, field(item, K_PREVIEW), &w, &preview_rule, &o->preview, err))) return st;
   } else {
+    char path[sizeof ((qt_error *)0)->path];
+    where_text(&(where){base, k, NULL}, path, sizeof path);
     return qt_fail(err, path, "%s: an option must be an object { value, label, description? } or a string, not %s.",
                    path, type_name(item));
   }
-  if (!o->value && !(o->value = qt_strdup(o->label))) return QT_ERR_NOMEM;
+  if (!o->value) o->value = o->label; /* the arena owns both: sharing the bytes is safe */
   return QT_OK;
 }
 
@@ -302,7 +362,8 @@ static const char *const K_MULTI[] = {"multiSelect", "multiple", "multi_select",
 static const char *const K_QUESTIONS[] = {"questions", NULL};
 
 /* `path` is "questions[i]", or "" for the single-question shape (fields are then top-level). */
-static qt_status read_question(const cJSON *item, size_t index, const char *path, qt_question *q, qt_error *err) {
+static qt_status read_question(struct qt_arena *arena, const cJSON *item, size_t index, const char *path,
+                               qt_question *q, qt_error *err) {
   static const field_rule id_rule = {"question id", QT_MAX_ID_BYTES, false, true};
   static const field_rule label_rule = {"question label", (size_t)-1, false, true};
   static const field_rule prompt_rule = {"prompt", QT_MAX_PROMPT_BYTES, true, false};
@@ -313,18 +374,18 @@ static qt_status read_question(const cJSON *item, size_t index, const char *path
     return qt_fail(err, path,
                    "%s must be an object like { \"id\": \"db\", \"prompt\": \"Which database?\", \"options\": [...] }, not %s.",
                    path, type_name(item));
-  qt_pathf(p, sizeof p, "%s%sprompt", path, dot);
-  if ((st = read_text(field(item, K_PROMPT), p, &prompt_rule, &q->prompt, err))) return st;
-  qt_pathf(p, sizeof p, "%s%sid", path, dot);
-  if ((st = read_text(field(item, K_ID), p, &id_rule, &q->id, err))) return st;
-  qt_pathf(p, sizeof p, "%s%slabel", path, dot);
-  if ((st = read_text(field(item, K_QLABEL), p, &label_rule, &q->label, err))) return st;
+  where w = {path, SIZE_MAX, "prompt"};
+  if ((st = read_text(arena, field(item, K_PROMPT), &w, &prompt_rule, &q->prompt, err))) return st;
+  w.field = "id";
+  if ((st = read_text(arena, field(item, K_ID), &w, &id_rule, &q->id, err))) return st;
+  w.field = "label";
+  if ((st = read_text(arena, field(item, K_QLABEL), &w, &label_rule, &q->label, err))) return st;
   if (q->label) {
     shorten_label(q->label, QT_MAX_LABEL_BYTES);
   } else {
     char buf[32];
     snprintf(buf, sizeof buf, "Q%zu", index + 1);
-    if (!(q->label = qt_strdup(buf))) return QT_ERR_NOMEM;
+    if (!(q->label = arena_strdup(arena, buf))) return QT_ERR_NOMEM;
   }
   qt_pathf(p, sizeof p, "%s%smultiSelect", path, dot);
   if ((st = read_bool(field(item, K_MULTI), p, &q->multi_select, err))) return st;
@@ -354,12 +415,12 @@ static qt_status read_question(const cJSON *item, size_t index, const char *path
     const cJSON *o;
     cJSON_ArrayForEach(o, opts) {
       size_t k = q->option_count;
-      char op[sizeof p];
-      qt_pathf(op, sizeof op, "%s%soptions[%zu]", path, dot, k);
       q->option_count++; /* counted before reading, so a half-read option is freed too */
-      if ((st = read_option(o, op, &q->options[k], err))) break;
+      if ((st = read_option(arena, o, path, k, &q->options[k], err))) break;
       size_t jl = option_index_add(&labels, q->options[k].label, k);
       size_t jv = option_index_add(&values, q->options[k].value, k);
+      char op[sizeof p];
+      if (jl != SIZE_MAX || jv != SIZE_MAX) where_text(&(where){path, k, NULL}, op, sizeof op);
       if (jl != SIZE_MAX && jl <= jv) {
         st = qt_fail(err, op, "%s.label \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct label.",
                      op, q->options[k].label, path, dot, jl);
@@ -406,7 +467,7 @@ static qt_status assign_ids(qt_request *req, const bool *explicit_id, qt_error *
       if (!taken) break;
       snprintf(cand, sizeof cand, "%s-%u", base, n);
     }
-    if (!(q->id = qt_strdup(cand))) return QT_ERR_NOMEM;
+    if (!(q->id = arena_strdup(req->arena, cand))) return QT_ERR_NOMEM;
   }
   return QT_OK;
 }
@@ -456,23 +517,19 @@ static qt_status read_metadata(const cJSON *meta, qt_request *req, qt_error *err
   if (!cJSON_IsObject(meta))
     return qt_fail(err, "metadata", "metadata must be an object like { \"source\": \"setup\" }, not %s.", type_name(meta));
   char *source = NULL;
-  qt_status st = read_text(cJSON_GetObjectItemCaseSensitive(meta, "source"), "metadata.source", &source_rule, &source, err);
+  where w = {"metadata", SIZE_MAX, "source"};
+  qt_status st = read_text(req->arena, cJSON_GetObjectItemCaseSensitive(meta, "source"), &w, &source_rule, &source, err);
   if (st) return st;
   cJSON *copy = cJSON_Duplicate(meta, true);
-  if (!copy) {
-    free(source);
-    return QT_ERR_NOMEM;
-  }
+  if (!copy) return QT_ERR_NOMEM;
   if (source) {
     cJSON *s = cJSON_CreateString(source);
     if (!s || !cJSON_ReplaceItemInObjectCaseSensitive(copy, "source", s)) {
       cJSON_Delete(s);
       cJSON_Delete(copy);
-      free(source);
       return QT_ERR_NOMEM;
     }
   }
-  free(source);
   req->metadata_json = cJSON_PrintUnformatted(copy);
   cJSON_Delete(copy);
   return req->metadata_json ? QT_OK : QT_ERR_NOMEM;
@@ -522,7 +579,7 @@ static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
   }
   if (single_root) {
     req->question_count = 1;
-    if ((st = read_question(single_root, 0, "", &req->questions[0], err))) goto done;
+    if ((st = read_question(req->arena, single_root, 0, "", &req->questions[0], err))) goto done;
     explicit_id[0] = req->questions[0].id != NULL;
   } else {
     const cJSON *item;
@@ -530,7 +587,7 @@ static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
       size_t i = req->question_count++;
       char path[32];
       qt_pathf(path, sizeof path, "questions[%zu]", i);
-      if ((st = read_question(item, i, path, &req->questions[i], err))) goto done;
+      if ((st = read_question(req->arena, item, i, path, &req->questions[i], err))) goto done;
       explicit_id[i] = req->questions[i].id != NULL;
     }
   }
@@ -588,6 +645,10 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
     return qt_fail(err, "", "The arguments have text after the JSON object (byte %zu). Send one JSON object.", used);
   }
   qt_request *req = calloc(1, sizeof *req);
+  if (req && !(req->arena = calloc(1, sizeof *req->arena))) {
+    free(req);
+    req = NULL;
+  }
   if (!req) {
     cJSON_Delete(root);
     return QT_ERR_NOMEM;
@@ -642,33 +703,88 @@ fail:
   return NULL;
 }
 
+/* Appends s as a JSON string: quotes, backslashes and control characters escaped; UTF-8 as is. */
+static void json_put_string(qt_buf *b, const char *s) {
+  static const char hex[] = "0123456789abcdef";
+  qt_buf_putc(b, '"');
+  const char *run = s;
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    qt_buf_append(b, run, (size_t)(s - run));
+    run = s + 1;
+    switch (c) {
+      case '"': qt_buf_puts(b, "\\\""); break;
+      case '\\': qt_buf_puts(b, "\\\\"); break;
+      case '\n': qt_buf_puts(b, "\\n"); break;
+      case '\r': qt_buf_puts(b, "\\r"); break;
+      case '\t': qt_buf_puts(b, "\\t"); break;
+      default: {
+        char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+        qt_buf_append(b, u, sizeof u);
+      }
+    }
+  }
+  qt_buf_append(b, run, (size_t)(s - run));
+  qt_buf_putc(b, '"');
+}
+
+static void json_put_field(qt_buf *b, const char *key, const char *value, bool comma) {
+  if (!value) return;
+  if (comma) qt_buf_putc(b, ',');
+  json_put_string(b, key);
+  qt_buf_putc(b, ':');
+  json_put_string(b, value);
+}
+
+/* The canonical arguments, written straight into a buffer (a cJSON tree of a 100 KB call costs
+ * about as much as validating it). */
 qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out_json) {
   if (!req || !out_json) return QT_ERR_USAGE;
   *out_json = NULL;
-  cJSON *root = cJSON_CreateObject();
-  cJSON *qs = root ? qt_questions_to_cjson(req, false) : NULL;
-  if (!qs || !cJSON_AddItemToObject(root, "questions", qs)) {
-    cJSON_Delete(qs);
-    goto fail;
-  }
-  if (req->metadata_json) {
-    cJSON *m = cJSON_Parse(req->metadata_json);
-    if (!m || !cJSON_AddItemToObject(root, "metadata", m)) {
-      cJSON_Delete(m);
-      goto fail;
+  qt_buf b;
+  qt_buf_init(&b);
+  qt_buf_puts(&b, "{\"questions\":[");
+  for (size_t i = 0; i < req->question_count; i++) {
+    const qt_question *q = &req->questions[i];
+    qt_buf_puts(&b, i ? ",{" : "{");
+    json_put_field(&b, "id", q->id, false);
+    json_put_field(&b, "label", q->label, true);
+    json_put_field(&b, "prompt", q->prompt, true);
+    if (q->option_count) {
+      qt_buf_puts(&b, ",\"options\":[");
+      for (size_t k = 0; k < q->option_count; k++) {
+        const qt_option *o = &q->options[k];
+        qt_buf_puts(&b, k ? ",{" : "{");
+        json_put_field(&b, "value", o->value, false);
+        json_put_field(&b, "label", o->label, true);
+        json_put_field(&b, "description", o->description, true);
+        json_put_field(&b, "preview", o->preview, true);
+        qt_buf_putc(&b, '}');
+      }
+      qt_buf_putc(&b, ']');
     }
+    qt_buf_puts(&b, q->multi_select ? ",\"multiSelect\":true}" : ",\"multiSelect\":false}");
+  }
+  qt_buf_putc(&b, ']');
+  if (req->metadata_json) {
+    qt_buf_puts(&b, ",\"metadata\":");
+    qt_buf_puts(&b, req->metadata_json);
   }
   if (with_preset && req->preset) {
     cJSON *a = qt_answers_to_cjson(req, req->preset);
-    if (!a || !cJSON_AddItemToObject(root, "answers", a)) {
-      cJSON_Delete(a);
-      goto fail;
+    char *text = a ? cJSON_PrintUnformatted(a) : NULL;
+    cJSON_Delete(a);
+    if (!text) {
+      qt_buf_free(&b);
+      return QT_ERR_NOMEM;
     }
+    qt_buf_puts(&b, ",\"answers\":");
+    qt_buf_puts(&b, text);
+    free(text);
   }
-  *out_json = cJSON_PrintUnformatted(root);
-  cJSON_Delete(root);
+  qt_buf_putc(&b, '}');
+  *out_json = qt_buf_take(&b);
+  qt_buf_free(&b);
   return *out_json ? QT_OK : QT_ERR_NOMEM;
-fail:
-  cJSON_Delete(root);
-  return QT_ERR_NOMEM;
 }
