@@ -3,6 +3,7 @@
 // question becomes a select of its option labels plus "Something else…" (then an input for
 // the typed text); a free-text question an input; a multi-select question repeated selects
 // with ticked labels and a "Done" entry; several questions end with a confirm of the review.
+// Every select also offers "Let the agent decide" (declined, keeping the answers given so far).
 // The answers go through the C answer model like every other mode.
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { NativeAddon, Outcome } from "./native.ts";
@@ -59,7 +60,8 @@ export async function askWithDialogs(
         continue;
       }
       if (!q.multiSelect) {
-        const picked = check(await ctx.ui.select(title, [...labels, other], opts));
+        const picked = check(await ctx.ui.select(title, [...labels, other, t.DIALOG_DECLINE], opts));
+        if (picked === t.DIALOG_DECLINE) return { outcome: "declined", answers };
         const index = labels.indexOf(picked);
         answers[q.id] = index >= 0 ? { selected: [q.options[index].value] } : { selected: [], wrote: await askText(title) };
         continue;
@@ -69,7 +71,8 @@ export async function askWithDialogs(
       for (;;) {
         const entries = labels.map((l, k) => `${ticked.has(k) ? DIALOG.ticked : DIALOG.unticked} ${l}`);
         const otherEntry = typed ? `${DIALOG.ticked} ${other} ${typed}` : `${DIALOG.unticked} ${other}`;
-        const picked = check(await ctx.ui.select(title, [...entries, otherEntry, t.DIALOG_DONE], opts));
+        const picked = check(await ctx.ui.select(title, [...entries, otherEntry, t.DIALOG_DONE, t.DIALOG_DECLINE], opts));
+        if (picked === t.DIALOG_DECLINE) return { outcome: "declined", answers };
         if (picked === t.DIALOG_DONE) {
           if (ticked.size || typed) break;
           continue; // nothing chosen yet: show the list again

@@ -104,17 +104,23 @@ static char *get_string(napi_env env, napi_value v, size_t *len_out, const char 
     napi_throw_type_error(env, "QT_ETYPE", msg);
     return NULL;
   }
-  size_t len = 0;
-  if (napi_get_value_string_utf8(env, v, NULL, 0, &len) != napi_ok) {
+  /* One conversion, not two: the UTF-16 length is known at once, and UTF-8 needs at most three
+   * bytes per UTF-16 unit (a surrogate pair, two units, becomes four). */
+  size_t units = 0, len = 0;
+  if (napi_get_value_string_utf16(env, v, NULL, 0, &units) != napi_ok) {
     throw_coded(env, "QT_ENAPI", "pi-question: could not read a string", false);
     return NULL;
   }
-  char *s = malloc(len + 1);
+  if (units > (SIZE_MAX - 1) / 3) {
+    throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
+    return NULL;
+  }
+  char *s = malloc(3 * units + 1);
   if (!s) {
     throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
     return NULL;
   }
-  if (napi_get_value_string_utf8(env, v, s, len + 1, &len) != napi_ok) {
+  if (napi_get_value_string_utf8(env, v, s, 3 * units + 1, &len) != napi_ok) {
     free(s);
     throw_coded(env, "QT_ENAPI", "pi-question: could not read a string", false);
     return NULL;

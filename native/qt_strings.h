@@ -103,6 +103,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(DIALOG_PLACEHOLDER)  /* RPC input placeholder: "Type your answer" */ \
   X(DIALOG_DONE)         /* RPC multi-select: "Done" */ \
   X(DIALOG_REVIEW)       /* RPC confirm title: "Submit these answers?" */ \
+  X(DIALOG_DECLINE)      /* RPC select entry: "Let the agent decide" */ \
   X(NOTICE_TITLE)        /* terminal title while waiting: "π ❓ {s}" */ \
   X(NOTICE_NOTIFY)       /* pi notification: "The agent is asking: {s}" */ \
   X(CMD_CLEARED)         /* /questions clear: "Removed {s}." */ \

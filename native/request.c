@@ -271,10 +271,6 @@ static void slugify(const char *in, char *out, size_t cap) {
 }
 
 /* ---- options ------------------------------------------------------------------------------ */
-static const char *const K_VALUE[] = {"value", NULL};
-static const char *const K_LABEL[] = {"label", "text", "title", NULL};
-static const char *const K_DESCRIPTION[] = {"description", NULL};
-static const char *const K_PREVIEW[] = {"preview", NULL};
 
 static qt_status read_option(struct qt_arena *arena, const cJSON *item, const char *base, size_t k, qt_option *o,
                              qt_error *err) {
@@ -287,16 +283,27 @@ static qt_status read_option(struct qt_arena *arena, const cJSON *item, const ch
     where w = {base, k, NULL};
     if ((st = read_text(arena, item, &w, &label_rule, &o->label, err))) return st;
   } else if (cJSON_IsObject(item)) {
-    const cJSON *label = field(item, K_LABEL), *value = field(item, K_VALUE);
+    /* One walk over the option's members (an option is read thousands of times in a large call);
+     * the first of each name wins, and "label" beats its alternatives "text" and "title". */
+    const cJSON *label = NULL, *alt_label = NULL, *value = NULL, *description = NULL, *preview = NULL;
+    for (const cJSON *m = item->child; m; m = m->next) {
+      const char *key = m->string ? m->string : "";
+      if (!label && strcmp(key, "label") == 0) label = m;
+      else if (!value && strcmp(key, "value") == 0) value = m;
+      else if (!description && strcmp(key, "description") == 0) description = m;
+      else if (!preview && strcmp(key, "preview") == 0) preview = m;
+      else if (!alt_label && (strcmp(key, "text") == 0 || strcmp(key, "title") == 0)) alt_label = m;
+    }
+    if (!label) label = alt_label;
     if (!label || cJSON_IsNull(label)) label = value; /* { value } alone: the value is the label */
     where w = {base, k, "label"};
     if ((st = read_text(arena, label, &w, &label_rule, &o->label, err))) return st;
     w.field = "value";
     if ((st = read_text(arena, value, &w, &value_rule, &o->value, err))) return st;
     w.field = "description";
-    if ((st = read_text(arena, field(item, K_DESCRIPTION), &w, &desc_rule, &o->description, err))) return st;
+    if ((st = read_text(arena, description, &w, &desc_rule, &o->description, err))) return st;
     w.field = "preview";
-    if ((st = read_text(arena, field(item, K_PREVIEW), &w, &preview_rule, &o->preview, err))) return st;
+    if ((st = read_text(arena, preview, &w, &preview_rule, &o->preview, err))) return st;
   } else {
     char path[sizeof ((qt_error *)0)->path];
     where_text(&(where){base, k, NULL}, path, sizeof path);
@@ -478,30 +485,54 @@ static qt_status assign_ids(qt_request *req, const bool *explicit_id, qt_error *
  * character, which JSON forbids, or an escaped NUL, which would silently cut the text). */
 typedef struct json_scan {
   size_t depth;
-  size_t bad_at;   /* byte offset of the first problem, or SIZE_MAX */
+  size_t bad_utf8; /* byte offset of the first invalid UTF-8 sequence, or SIZE_MAX */
+  size_t bad_at;   /* byte offset of the first string problem, or SIZE_MAX */
   bool bad_is_nul; /* the problem is "\u0000" (else a raw control character) */
 } json_scan;
 
-static json_scan scan_json(const char *s, size_t len) {
-  json_scan r = {0, SIZE_MAX, false};
-  size_t depth = 0;
-  bool in_string = false;
-  for (size_t i = 0; i < len; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (in_string) {
-      if (c == '\\') {
-        if (r.bad_at == SIZE_MAX && i + 5 < len && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0) {
-          r.bad_at = i;
-          r.bad_is_nul = true;
+/* One pass over the raw bytes (validating UTF-8 on the way): plain string bytes are skipped in a
+ * tight loop, since they are nearly all of a large call. */
+static json_scan scan_json(const char *text, size_t len) {
+  const unsigned char *s = (const unsigned char *)text;
+  json_scan r = {0, SIZE_MAX, SIZE_MAX, false};
+  size_t depth = 0, i = 0;
+  while (i < len) {
+    unsigned char c = s[i];
+    if (c >= 0x80) {
+      size_t adv;
+      if (qt_utf8_decode(text + i, len - i, &adv) == 0xFFFD && adv == 1 && r.bad_utf8 == SIZE_MAX) r.bad_utf8 = i;
+      i += adv;
+      continue;
+    }
+    i++;
+    if (c == '"') { /* a string: run to its closing quote */
+      while (i < len) {
+        c = s[i];
+        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+          i++;
+          continue;
         }
+        if (c >= 0x80) {
+          size_t adv;
+          if (qt_utf8_decode(text + i, len - i, &adv) == 0xFFFD && adv == 1 && r.bad_utf8 == SIZE_MAX) r.bad_utf8 = i;
+          i += adv;
+          continue;
+        }
+        if (c == '"') {
+          i++;
+          break;
+        }
+        if (c == '\\') {
+          if (r.bad_at == SIZE_MAX && i + 5 < len && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0) {
+            r.bad_at = i;
+            r.bad_is_nul = true;
+          }
+          i += 2;
+          continue;
+        }
+        if (r.bad_at == SIZE_MAX) r.bad_at = i; /* a raw control character */
         i++;
-      } else if (c == '"') {
-        in_string = false;
-      } else if (c < 0x20 && r.bad_at == SIZE_MAX) {
-        r.bad_at = i;
       }
-    } else if (c == '"') {
-      in_string = true;
     } else if (c == '[' || c == '{') {
       if (++depth > r.depth) r.depth = depth;
     } else if (c == ']' || c == '}') {
@@ -602,10 +633,9 @@ done:
 }
 
 qt_status qt_json_precheck(const char *json, size_t len, const char *what, qt_error *err) {
-  size_t bad;
-  if (!qt_utf8_valid(json, len, &bad))
-    return qt_fail(err, "", "The %s are not valid UTF-8 (byte %zu). Send text as UTF-8.", what, bad);
   json_scan scan = scan_json(json, len);
+  if (scan.bad_utf8 != SIZE_MAX)
+    return qt_fail(err, "", "The %s are not valid UTF-8 (byte %zu). Send text as UTF-8.", what, scan.bad_utf8);
   if (scan.depth > QT_MAX_JSON_DEPTH)
     return qt_fail(err, "", "The %s nest deeper than %d levels. Send the flat shape { \"questions\": [...] }.", what,
                    QT_MAX_JSON_DEPTH);

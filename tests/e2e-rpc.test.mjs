@@ -26,7 +26,7 @@ const DB = { id: "db", prompt: "Which database?", options: [{ value: "pg", label
 
 test("rpc: a single question is a select of the labels plus Something else…", async () => {
   const { end, model, dialogs } = await rpcRound({ questions: [DB] }, (d) => ({ value: "SQLite" }));
-  assert.deepEqual(dialogs[0].options, ["PostgreSQL", "SQLite", "Something else…"]);
+  assert.deepEqual(dialogs[0].options, ["PostgreSQL", "SQLite", "Something else…", "Let the agent decide"]);
   assert.equal(dialogs[0].title, "Which database?");
   assert.equal(end.result.details.mode, "rpc");
   await model.waitForRequests(2);
@@ -95,4 +95,11 @@ test("rpc: /answer reopens a cancelled question and sends the answers as the use
     cleanup();
     await model.close();
   }
+});
+
+test("rpc: 'Let the agent decide' declines; the agent is told to decide and state its assumptions", async () => {
+  const { end, model } = await rpcRound({ questions: [DB] }, () => ({ value: "Let the agent decide" }));
+  assert.equal(end.result.details.status, "declined");
+  await model.waitForRequests(2);
+  assert.match(model.toolMessages(1)[0].content, /declined to answer and left the decision to you/);
 });
