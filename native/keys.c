@@ -476,6 +476,10 @@ static size_t scan_csi(run *r, const unsigned char *p, size_t len, size_t i0, un
     *more = true;
     return 0;
   }
+  if (j + 1 > QT_KEYS_HOLD_BYTES) { /* too long for any key: skipped to its end, as when split */
+    r->d->state = ST_SKIP;
+    return j;
+  }
   unsigned char f = p[j];
   if (!rxvt_dollar && (f < 0x40 || f > 0x7E)) { /* malformed: drop what we have */
     if (j == i0 && !alt) {
@@ -811,6 +815,8 @@ static void save_backlog(run *r, const unsigned char *a, size_t na, const unsign
 }
 
 static void process_input(run *r, const unsigned char *in, size_t n, bool force) {
+  static const unsigned char nothing[1];
+  if (!in) in = nothing; /* a flush passes no bytes: keep pointer arithmetic defined */
   qt_decoder *d = r->d;
   size_t off = 0;
   if (d->held_len) { /* finish the held sequence with the first bytes of this feed */

@@ -1,0 +1,168 @@
+/* native-leaks.c — the C leak check of `npm run test:leaks` (and, shortened, of
+ * `npm run test:asan`): 100,000 cycles of everything the core allocates — parse (valid and
+ * rejected), canonical JSON, answers, an engine created, configured, fed a key script that
+ * ends in each outcome, rendered at several widths, its result built, destroyed — plus key
+ * decoders. Built with -fsanitize=address, LeakSanitizer reports anything not freed at exit
+ * (exit code 23); the RSS after warm-up and at the end is printed as well.
+ *
+ * Usage: native-leaks [cycles]   (default 100000; NATIVE_TEST_QUICK=1 in the environment: 2000)
+ * NATIVE_LEAKS_MAX_GROWTH_KB=N fails the run when RSS grows more than N kB after warm-up (use it
+ * with a build without sanitizers: ASan's quarantine holds freed memory on purpose). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qt.h"
+#include "qt_engine.h"
+#include "qt_keys.h"
+#include "qt_text.h"
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "native-leaks: %s failed at %s:%d\n", #cond, __FILE__, __LINE__); \
+      exit(1);                                                                 \
+    }                                                                          \
+  } while (0)
+
+static const char *const REQUESTS[] = {
+    "{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which database?\",\"options\":[{\"value\":\"pg\",\"label\":\"PostgreSQL\","
+    "\"description\":\"Solid\",\"preview\":\"CREATE TABLE t (\\n  id serial\\n);\"},{\"value\":\"lite\",\"label\":\"SQLite\"}]}]}",
+    "{\"questions\":[{\"id\":\"f\",\"prompt\":\"Features?\",\"multiSelect\":true,\"options\":[\"Auth\",\"Billing\",\"Search\"]},"
+    "{\"id\":\"name\",\"prompt\":\"Service name?\"},{\"question\":\"Deploy where?\",\"header\":\"Target\",\"options\":[{\"label\":"
+    "\"staging\"},{\"label\":\"prod\"}]}],\"metadata\":{\"source\":\"setup\"}}",
+    "{\"question\":\"\\u001b]0;evil\\u0007 Pick \\u4e2d\\u6587 \\ud83d\\udc4d\",\"options\":[\"a\\u202eb\",\"c\\td\",\"e\\u0301\"],"
+    "\"answers\":{\"q1\":\"c\\td\"}}",
+};
+#define REQUEST_COUNT (sizeof REQUESTS / sizeof *REQUESTS)
+
+static const char *const INVALID[] = {
+    "{\"questions\":[{\"id\":\"a\",\"prompt\":\"x\"},{\"id\":\"a\",\"prompt\":\"y\"}]}",
+    "{\"questions\":[{\"prompt\":\"x\",\"options\":[\"A\",\"A\"]}]}",
+    "{\"questions\":[]}",
+    "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+    "{\"questions\":[{\"prompt\":\"x\"}],\"answers\":{\"nope\":\"y\"}}",
+    "not json",
+};
+#define INVALID_COUNT (sizeof INVALID / sizeof *INVALID)
+
+/* Key scripts: each ends one way (answered, typed, multi, declined, cancelled, left open). */
+static const char *const SCRIPTS[] = {
+    "\x1b[B\r",                                                   /* pick the second option */
+    "\x1b[B\x1b[B\rmy own answer \xe4\xb8\xad\x1b[D\x7f\r",          /* Something else…, typed */
+    " \x1b[B \r\tsvc\r\t\x1b[B\r\r\r",                            /* multi: tick two, next, ... */
+    "\x0enote text\r\x1b[B\r",                                    /* a note, then pick */
+    "/sq\x1b[B\r",                                                /* filter, pick */
+    "\x04",                                                       /* let the agent decide */
+    "\x1b[B\x1b",                                                 /* Esc: cancel (maybe a confirm) */
+    "\x1b[Bx\x1by",                                               /* typed, Esc, yes */
+    "\x1b[200~pasted\r\nlines\x1b[201~",                          /* a paste, left open */
+    "\x1b[13;2u\x1b[1;5D\x17\x15\x0b",                            /* editing keys, left open */
+};
+#define SCRIPT_COUNT (sizeof SCRIPTS / sizeof *SCRIPTS)
+
+static long rss_kb(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  long kb = -1;
+  if (!f) return -1;
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, "VmRSS:", 6) == 0) kb = strtol(line + 6, NULL, 10);
+  fclose(f);
+  return kb;
+}
+
+static bool count_event(void *user, const qt_key_event *ev) {
+  (void)ev;
+  ++*(size_t *)user;
+  return true;
+}
+
+static size_t outcomes[QT_UNAVAILABLE + 1];
+
+static void one_cycle(size_t i) {
+  const char *json = REQUESTS[i % REQUEST_COUNT];
+  qt_request *req = NULL;
+  qt_error err;
+  CHECK(qt_request_parse(json, strlen(json), &req, &err) == QT_OK);
+
+  char *canon = NULL;
+  CHECK(qt_request_to_json(req, true, &canon) == QT_OK);
+  free(canon);
+
+  const char *bad = INVALID[i % INVALID_COUNT];
+  qt_request *none = NULL;
+  CHECK(qt_request_parse(bad, strlen(bad), &none, &err) == QT_ERR_INVALID && !none);
+
+  qt_answer *given = NULL;
+  char answers[160];
+  snprintf(answers, sizeof answers, "{\"%s\":[\"typed %zu\"]}", req->questions[0].id, i);
+  qt_status st = qt_answers_from_json(req, answers, strlen(answers), &given, &err);
+  CHECK(st == QT_OK || st == QT_ERR_INVALID);
+  if (st == QT_OK) qt_answers_free(given, req->question_count);
+
+  qt_engine *e = NULL;
+  CHECK(qt_engine_create(req, &e) == QT_OK);
+  CHECK(qt_engine_set_style(e, QT_STYLE_ACCENT, "\x1b[36m", "\x1b[39m") == QT_OK);
+  CHECK(qt_engine_set_style(e, QT_STYLE_TITLE, "\x1b[1m", "\x1b[22m") == QT_OK);
+  CHECK(qt_engine_set_cursor_marker(e, "\x1b_pi:c\x07") == QT_OK);
+  const char *keys[] = {"j", "down"};
+  CHECK(qt_engine_bind(e, QT_ACT_DOWN, keys, 2, NULL) == QT_OK);
+  const char *const *lines;
+  size_t count;
+  CHECK(qt_engine_render(e, 80, &lines, &count) == QT_OK);
+  const char *script = SCRIPTS[i % SCRIPT_COUNT];
+  size_t n = strlen(script), half = n / 2;
+  CHECK(qt_engine_feed(e, script, half) == QT_OK);
+  CHECK(qt_engine_render(e, 1 + (int)(i % 200), &lines, &count) == QT_OK);
+  CHECK(qt_engine_feed(e, script + half, n - half) == QT_OK);
+  CHECK(qt_engine_render(e, 120, &lines, &count) == QT_OK);
+  CHECK(qt_engine_render(e, 30, &lines, &count) == QT_OK);
+  if (!qt_engine_done(e)) qt_engine_interrupt(e);
+  outcomes[qt_engine_outcome(e)]++;
+  char *details = NULL, *text = NULL;
+  CHECK(qt_result_build(req, qt_engine_answers(e), qt_engine_outcome(e), "interactive", 1, NULL, &details, &text) ==
+        QT_OK);
+  free(details);
+  free(text);
+  qt_engine_destroy(e);
+
+  /* the result of every outcome with the pre-supplied answers */
+  for (int o = QT_DECLINED; o <= QT_UNAVAILABLE; o++) {
+    CHECK(qt_result_build(req, req->preset, (qt_outcome)o, "print", 2, "why", &details, &text) == QT_OK);
+    free(details);
+    free(text);
+  }
+  qt_request_free(req);
+
+  /* a decoder on its own, with a paste left open at the end */
+  qt_decoder *d = NULL;
+  size_t events = 0;
+  CHECK(qt_decoder_create(&d) == QT_OK);
+  CHECK(qt_decoder_feed(d, "\x1b[A\x1b[200~abc", 12, count_event, &events) == QT_OK);
+  CHECK(qt_decoder_flush(d, count_event, &events) == QT_OK);
+  qt_decoder_destroy(d);
+}
+
+int main(int argc, char **argv) {
+  size_t cycles = 100000;
+  if (getenv("NATIVE_TEST_QUICK")) cycles = 2000;
+  if (argc > 1) cycles = strtoul(argv[1], NULL, 10);
+  size_t warm = cycles < 5000 ? cycles / 5 : 5000;
+  long start = rss_kb();
+  for (size_t i = 0; i < warm; i++) one_cycle(i);
+  long warmed = rss_kb();
+  for (size_t i = warm; i < cycles; i++) one_cycle(i);
+  long end = rss_kb();
+  printf("native-leaks: %zu cycles; RSS %ld kB at start, %ld kB after %zu warm-up cycles, %ld kB at the end "
+         "(%+ld kB after warm-up)\n",
+         cycles, start, warmed, warm, end, end - warmed);
+  printf("native-leaks: sessions ended answered %zu, declined %zu, cancelled %zu, interrupted %zu\n",
+         outcomes[QT_ANSWERED], outcomes[QT_DECLINED], outcomes[QT_CANCELLED], outcomes[QT_INTERRUPTED]);
+  const char *max = getenv("NATIVE_LEAKS_MAX_GROWTH_KB");
+  if (max && end - warmed > strtol(max, NULL, 10)) {
+    fprintf(stderr, "native-leaks: RSS grew %ld kB after warm-up, more than the %s kB allowed\n", end - warmed, max);
+    return 1;
+  }
+  return 0;
+}
