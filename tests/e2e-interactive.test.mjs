@@ -41,7 +41,7 @@ const DECLINED =
 const CANCELLED =
   "The user cancelled the question without answering. Do not guess an answer and do not continue the task: end your turn and wait for the user's next message.";
 const INTERRUPTED =
-  "The question was interrupted before the user answered (the run was aborted). Nothing was answered; do not assume an answer.";
+  "The question was interrupted before the user answered (the run was aborted). Nothing was answered: do not assume an answer, and wait for the user before acting on anything this question was about.";
 
 /** The model calls question with these arguments, then answers "thanks". */
 const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
