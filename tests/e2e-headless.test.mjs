@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { startMockModel } from "./helpers/mock-model.mjs";
-import { makeHome, runPrint } from "./helpers/pi.mjs";
+import { makeHome, runPrint, writeModels } from "./helpers/pi.mjs";
 
 const ARGS = {
   questions: [
@@ -18,11 +18,7 @@ const ARGS = {
 
 async function askOnce(home, work, extraArgs = []) {
   const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: ARGS }] }, { text: "noted" }]);
-  // The mock's port changes per run: rewrite models.json for this run.
-  const models = join(home, ".pi", "agent", "models.json");
-  const config = JSON.parse(readFileSync(models, "utf8"));
-  config.providers.mock.baseUrl = `http://127.0.0.1:${model.port}/v1`;
-  writeFileSync(models, JSON.stringify(config));
+  writeModels(home, model.port); // the mock's port changes per run
   try {
     const run = await runPrint(home, work, "ask", extraArgs);
     await model.waitForRequests(1);

@@ -8,6 +8,9 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { packageRoot as root } from "../../extension/load-addon.mjs";
 import { startMockModel } from "./mock-model.mjs";
+import { writeModels } from "./pi.mjs";
+
+export { writeModels };
 
 export { root };
 export const piBin = join(root, "node_modules", ".bin", "pi");
@@ -131,25 +134,6 @@ export function newHome(base, name, envExtra) {
   const project = join(home, "project");
   mkdirSync(project);
   return { home, project, env: installEnv(home, envExtra) };
-}
-
-/** Points the mock provider of HOME's models.json at `port`. */
-export function writeModels(home, port) {
-  mkdirSync(join(home, ".pi", "agent"), { recursive: true });
-  writeFileSync(
-    join(home, ".pi", "agent", "models.json"),
-    JSON.stringify({
-      providers: {
-        mock: {
-          baseUrl: `http://127.0.0.1:${port}/v1`,
-          api: "openai-completions",
-          apiKey: "x",
-          compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-          models: [{ id: "mock-1" }],
-        },
-      },
-    }),
-  );
 }
 
 export const PI_MODEL_ARGS = ["--offline", "--provider", "mock", "--model", "mock-1"];

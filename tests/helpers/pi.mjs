@@ -8,9 +8,8 @@ import { root } from "./addon.mjs";
 
 export const piBin = join(root, "node_modules", ".bin", "pi");
 
-/** A temporary HOME (and working directory) wired to the mock model on `port`. */
-export function makeHome(port) {
-  const home = mkdtempSync(join(tmpdir(), "pi-question-home-"));
+/** Points the mock provider of HOME's models.json at `port`. */
+export function writeModels(home, port) {
   mkdirSync(join(home, ".pi", "agent"), { recursive: true });
   writeFileSync(
     join(home, ".pi", "agent", "models.json"),
@@ -26,6 +25,12 @@ export function makeHome(port) {
       },
     }),
   );
+}
+
+/** A temporary HOME (and working directory) wired to the mock model on `port`. */
+export function makeHome(port) {
+  const home = mkdtempSync(join(tmpdir(), "pi-question-home-"));
+  writeModels(home, port);
   const work = join(home, "work");
   mkdirSync(work);
   return { home, work, cleanup: () => rmSync(home, { recursive: true, force: true }) };
