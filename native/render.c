@@ -268,7 +268,7 @@ static bool build_cells(qt_engine *e, const qt_editor *ed, bool with_end, size_t
       c.width = 1;
       c.kind = s[pos] == ' ' ? QT_CELL_SPACE : QT_CELL_TEXT;
     } else {
-      qt_sanitize(&e->cell_text, s + pos, g - pos, 0);
+      if (!qt_sanitize(&e->cell_text, s + pos, g - pos, 0) || !e->cell_text.data) return false; /* out of memory */
       c.disp_len = e->cell_text.len - c.disp;
       c.width = (int)qt_visible_width(e->cell_text.data + c.disp, c.disp_len);
       c.kind = g - pos == 1 && s[pos] == ' ' ? QT_CELL_SPACE : QT_CELL_TEXT;

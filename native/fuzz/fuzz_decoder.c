@@ -7,7 +7,8 @@
  * split falls right after an ESC (a lone ESC at the end of a feed is Escape by contract).
  *
  * Input: byte 0 — bits 0-3 the number of split points, bit 4 stop the sink every n-th event
- * (n from byte 1), bit 5 skip the whole-stream comparison; then one byte per split point
+ * (n from byte 1), bit 5 skip the whole-stream comparison (-DFUZZ_ALLOW_SPLIT_DRIFT: always);
+ * then one byte per split point
  * (its position as a fraction of the stream, /256); the rest is the stream. */
 #include "fuzz_common.h"
 #include "qt_keys.h"
@@ -145,6 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   bool after_esc = false;
   for (size_t i = 0; i < ncut; i++)
     if (pos[i] > 0 && s[pos[i] - 1] == 0x1b) after_esc = true;
+#ifdef FUZZ_ALLOW_SPLIT_DRIFT /* look past a known split dependence while it is being fixed */
+  after_esc = true;
+#endif
   if (!after_esc && !(flags & 0x20)) {
     decode(s, NULL, 0, len, 0, &whole);
     FUZZ_CHECK_MSG(same_log(&split.log, &whole.log),
