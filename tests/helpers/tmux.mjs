@@ -108,7 +108,13 @@ export async function startPi({ replies, cols = 100, rows = 40, session = false,
       let last = "";
       for (;;) {
         last = pi.screen();
-        if (test(last)) return last;
+        // A match must also hold on a second look: pi may be half-way through drawing a frame.
+        if (test(last)) {
+          await sleep(30);
+          const again = pi.screen();
+          if (test(again)) return again;
+          last = again;
+        }
         if (pi.dead()) throw new Error(`pi exited (status ${pi.exitStatus()}) while waiting for ${pattern}\n--- screen ---\n${last}`);
         if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}\n--- screen ---\n${last}`);
         await sleep(50);
