@@ -21,21 +21,37 @@
 #include "qt_text.h"
 
 /* ---- shared helpers --------------------------------------------------------------------- */
+/* A string cut by snprintf may end inside a UTF-8 character: drop the partial character so the
+ * text stays valid UTF-8 (the model reads it). `full` is the length snprintf wanted. */
+static void cut_to_character(char *s, size_t cap, int full) {
+  if (full < 0 || (size_t)full < cap) return; /* not cut */
+  size_t n = strlen(s), start = n;
+  while (start && ((unsigned char)s[start - 1] & 0xC0) == 0x80) start--;
+  if (start && (unsigned char)s[start - 1] >= 0xC0) {
+    unsigned char lead = (unsigned char)s[start - 1];
+    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+    if (n - (start - 1) < need) s[start - 1] = '\0';
+  }
+}
+
 qt_status qt_fail(qt_error *err, const char *path, const char *fmt, ...) {
   if (!err) return QT_ERR_INVALID;
-  snprintf(err->path, sizeof err->path, "%s", path ? path : "");
+  int full = snprintf(err->path, sizeof err->path, "%s", path ? path : "");
+  cut_to_character(err->path, sizeof err->path, full);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  full = vsnprintf(err->message, sizeof err->message, fmt, ap);
   va_end(ap);
+  cut_to_character(err->message, sizeof err->message, full);
   return QT_ERR_INVALID;
 }
 
 void qt_pathf(char *dst, size_t cap, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(dst, cap, fmt, ap);
+  int full = vsnprintf(dst, cap, fmt, ap);
   va_end(ap);
+  cut_to_character(dst, cap, full);
 }
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
@@ -733,10 +749,20 @@ fail:
   return NULL;
 }
 
+/* One byte into a buffer with room reserved beforehand (the slow path grows it). */
+static inline void put_byte(qt_buf *b, char c) {
+  if (b->len + 1 < b->cap) {
+    b->data[b->len++] = c;
+    b->data[b->len] = '\0';
+  } else {
+    qt_buf_putc(b, c);
+  }
+}
+
 /* Appends s as a JSON string: quotes, backslashes and control characters escaped; UTF-8 as is. */
 static void json_put_string(qt_buf *b, const char *s) {
   static const char hex[] = "0123456789abcdef";
-  qt_buf_putc(b, '"');
+  put_byte(b, '"');
   const char *run = s;
   for (; *s; s++) {
     unsigned char c = (unsigned char)*s;
@@ -756,14 +782,14 @@ static void json_put_string(qt_buf *b, const char *s) {
     }
   }
   qt_buf_append(b, run, (size_t)(s - run));
-  qt_buf_putc(b, '"');
+  put_byte(b, '"');
 }
 
 static void json_put_field(qt_buf *b, const char *key, const char *value, bool comma) {
   if (!value) return;
-  if (comma) qt_buf_putc(b, ',');
+  if (comma) put_byte(b, ',');
   json_put_string(b, key);
-  qt_buf_putc(b, ':');
+  put_byte(b, ':');
   json_put_string(b, value);
 }
 
@@ -774,6 +800,9 @@ qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out
   *out_json = NULL;
   qt_buf b;
   qt_buf_init(&b);
+  size_t estimate = 64;
+  for (size_t i = 0; i < req->question_count; i++) estimate += 96 + 48 * req->questions[i].option_count;
+  qt_buf_reserve(&b, estimate); /* a guess; the buffer grows if it is short */
   qt_buf_puts(&b, "{\"questions\":[");
   for (size_t i = 0; i < req->question_count; i++) {
     const qt_question *q = &req->questions[i];
