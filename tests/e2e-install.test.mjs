@@ -259,17 +259,13 @@ test(
   },
 );
 
-test(
-  "tarball: installing it does not pull a second pi (the peer dependency is optional)",
-  {
-    todo:
-      'package.json lacks "peerDependenciesMeta": {"@mariozechner/pi-coding-agent": {"optional": true}}: npm 7+ then installs ' +
-      "pi and ~190 packages (205 MB, 3 more install scripts) with every install, from the network",
-  },
-  () => {
-    assert.ok(peerIsOptional);
-  },
-);
+test("tarball: installing it does not pull a second pi (the peer dependency is optional)", async () => {
+  assert.ok(peerIsOptional, 'package.json must mark the pi peer dependency optional ("peerDependenciesMeta")');
+  const p = await fixtures.projectTgz;
+  const modules = join(p.project, ".pi", "npm", "node_modules");
+  assert.ok(existsSync(join(modules, "pi-question")), p.output);
+  assert.equal(existsSync(join(modules, "@mariozechner")), false, "npm installed pi (and its ~190 dependencies) alongside");
+});
 
 test("tarball: with cJSON missing the install fails with one sentence naming the package to install", async () => {
   const tgz = await fixtures.tarball;

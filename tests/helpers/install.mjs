@@ -2,15 +2,15 @@
 // pi run in a throw-away HOME (with the environment npm needs to build the addon offline), the
 // scripted model, and the real pi in print mode with no package flag of its own (the package
 // must come from wherever the case installed it).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { packageRoot as root } from "../../extension/load-addon.mjs";
 import { startMockModel } from "./mock-model.mjs";
-import { writeModels } from "./pi.mjs";
+import { run, writeModels } from "./pi.mjs";
 
-export { writeModels };
+export { run, writeModels };
 
 export { root };
 export const piBin = join(root, "node_modules", ".bin", "pi");
@@ -69,31 +69,6 @@ export function installEnv(home, { prefix, cache, extra = {} } = {}) {
   if (existsSync(realGypDir)) env.npm_config_devdir = realGypDir;
   if (!peerIsOptional) env.npm_config_legacy_peer_deps = "true";
   return { ...env, ...extra };
-}
-
-/** Runs a command to completion (its own process group, killed on timeout). */
-export function run(cmd, args, { cwd, env, timeoutMs = 180000 } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid, "SIGKILL");
-      } catch {}
-      reject(new Error(`${cmd} ${args.join(" ")} timed out after ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, timeoutMs);
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, output: `${stdout}${stderr}` });
-    });
-  });
 }
 
 /** Throws with the command's output unless it exited 0. */

@@ -46,29 +46,35 @@ export function piEnv(home, extra = {}) {
   return { ...process.env, HOME: home, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", NO_COLOR: "1", ...extra };
 }
 
-/** Runs `pi -p` with no terminal (stdin /dev/null, own session) and collects its output. */
-export function runPrint(home, work, prompt, extraArgs = [], timeoutMs = 60000) {
+/** Runs a command to completion with no terminal (stdin /dev/null, its own process group and
+ * session, killed on timeout) and collects its output. */
+export function run(cmd, args, { cwd, env, timeoutMs = 180000 } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(piBin, [...piArgs(extraArgs), "-p", prompt], {
-      cwd: work,
-      env: piEnv(home),
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    let stdout = "", stderr = "";
+    const child = spawn(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     const timer = setTimeout(() => {
       try {
         process.kill(-child.pid, "SIGKILL");
       } catch {}
-      reject(new Error(`pi -p timed out\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(new Error(`${cmd} ${args.join(" ")} timed out after ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
     }, timeoutMs);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
     child.on("close", (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout, stderr, output: `${stdout}${stderr}` });
     });
   });
+}
+
+/** Runs `pi -p` with no terminal against the mock model of `home`. */
+export function runPrint(home, work, prompt, extraArgs = [], timeoutMs = 60000) {
+  return run(piBin, [...piArgs(extraArgs), "-p", prompt], { cwd: work, env: piEnv(home), timeoutMs });
 }
 
 /** tmux helpers; every session is killed by the returned cleanup. */
