@@ -4,13 +4,14 @@
 import { basename } from "node:path";
 import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { askWithDialogs } from "./dialogs.ts";
-import { ANSWERS_FLAG, answerWithoutTui } from "./headless.ts";
+import { ANSWERS_FLAG, answerWithoutTui, askOnTerminal, terminalReachable } from "./headless.ts";
 import { askInTui } from "./interactive.ts";
 import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, stringsFor, useLanguage } from "./i18n.ts";
 import { SETTINGS_TEXT } from "./text.ts";
+import { askThroughRelay, isOwnRelay, ownAskerName, parseRelayVariable, RELAY_ENV, type RelayAsker, shortDirectory } from "./relay.ts";
 
 export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
 
@@ -22,19 +23,41 @@ export function toToolResult(built: { details: string; text: string }, settings?
   return { content: [{ type: "text", text: built.text }], details, ...(terminate ? { terminate: true } : {}) };
 }
 
+/** A question asked through this instance: its details, and who asked it when a subagent did. */
+export interface Asked {
+  details: QuestionDetails;
+  askedBy?: string;
+}
+
 export interface Asker {
   /** Questions asked through this instance, newest last. */
-  readonly history: QuestionDetails[];
+  readonly history: Asked[];
+  /** Relayed questions waiting now (shown or queued): who asks, and the prompts. */
+  readonly waiting: ReadonlySet<{ askedBy: string; questions: NormalizedQuestion[] }>;
   /** The arguments of the last question that ended cancelled or interrupted, if any. */
   lastUnanswered(): ArgsJson | undefined;
   settings(ctx: ExtensionContext): Settings;
   /** Throws when the call exceeds the user's own (lower) limits. */
   checkLimits(questions: NormalizedQuestion[], settings: Settings): void;
-  ask(json: ArgsJson, questions: NormalizedQuestion[], ctx: ExtensionContext, signal: AbortSignal | undefined): Promise<QuestionResult>;
+  /** Asks in the queue, one question at a time. `from`: a subagent asks through the relay. */
+  ask(
+    json: ArgsJson,
+    questions: NormalizedQuestion[],
+    ctx: ExtensionContext,
+    signal: AbortSignal | undefined,
+    from?: RelayAsker,
+  ): Promise<QuestionResult>;
+}
+
+/** How the screen names a relayed question's asker: its name, else where it runs. */
+export function askerParts(from: RelayAsker): { name: string | null; where: string | null } {
+  if (from.name) return { name: from.name, where: null };
+  return { name: null, where: from.cwd ? shortDirectory(from.cwd) : `pid ${from.pid ?? "?"}` };
 }
 
 export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
-  const history: QuestionDetails[] = [];
+  const history: Asked[] = [];
+  const waiting = new Set<{ askedBy: string; questions: NormalizedQuestion[] }>();
   const warned = new Set<string>();
   let unanswered: ArgsJson | undefined;
   let tail: Promise<unknown> = Promise.resolve();
@@ -68,23 +91,76 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
     };
   };
 
+  /** "Asked by worker" / "Asked by a subagent in ~/proj", sanitized, in the current language. */
+  const askedBy = (from: RelayAsker): string => {
+    const { name, where } = askerParts(from);
+    const t = stringsFor(native);
+    return native.sanitize(name ? fill(t.ASKED_BY, { s: name }) : fill(t.ASKED_BY_SUBAGENT, { s: where ?? "" }), false);
+  };
+
+  /** No UI of this pi's own: a subagent asks through the pi above it, when there is one. */
+  const askAbove = async (json: ArgsJson, ctx: ExtensionContext, signal: AbortSignal | undefined, s: Settings) => {
+    const variable = process.env[RELAY_ENV];
+    const endpoint = parseRelayVariable(variable);
+    if (!endpoint || isOwnRelay(variable)) return undefined;
+    const flags = s.escape === "continue" ? CANCEL_CONTINUES : 0;
+    const asker: RelayAsker = { pid: process.pid, cwd: ctx.cwd };
+    const name = ownAskerName();
+    if (name) asker.name = name;
+    const reply = await askThroughRelay(endpoint, native.normalize(json), asker, signal, native.limits.preparedBytes);
+    switch (reply.type) {
+      case "answer":
+        try {
+          const answers = reply.answers ? JSON.stringify(reply.answers) : null;
+          return toToolResult(native.result(json, reply.outcome, "relay", Date.now(), null, answers, flags), s);
+        } catch (error) {
+          // An answer this pi cannot read (a different version above?): nothing was answered.
+          process.stderr.write(`pi-question: ${native.sanitize(`the answer from the pi above could not be used: ${(error as Error).message}`, true)}\n`);
+          return toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, flags), s);
+        }
+      case "interrupted":
+        return toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, flags), s);
+      case "error":
+        throw new Error(reply.message);
+      case "unreachable":
+        process.stderr.write(`pi-question: ${native.sanitize(`the question relay named by ${RELAY_ENV} is not reachable (${reply.reason}); asking here instead`, true)}\n`);
+        return undefined;
+      default:
+        return undefined; // the pi above cannot ask either: the usual way
+    }
+  };
+
   const askNow = async (
     json: ArgsJson,
     questions: NormalizedQuestion[],
     ctx: ExtensionContext,
     signal: AbortSignal | undefined,
     s: Settings,
+    from: RelayAsker | undefined,
   ): Promise<QuestionResult> => {
     const language = resolveLanguage(s.language);
     useLanguage(language);
-    if (!ctx.hasUI) return answerWithoutTui(native, json, questions, ctx.cwd, pi.getFlag(ANSWERS_FLAG), signal, s);
+    const flags = s.escape === "continue" ? CANCEL_CONTINUES : 0;
+    if (!ctx.hasUI) {
+      if (from) {
+        // A subagent's question in print mode: this pi's own terminal, or nobody.
+        if (terminalReachable(native)) return askOnTerminal(native, json, signal, s, askerParts(from));
+        return toToolResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), s);
+      }
+      const relayed = await askAbove(json, ctx, signal, s);
+      if (relayed) return relayed;
+      return answerWithoutTui(native, json, questions, ctx.cwd, pi.getFlag(ANSWERS_FLAG), signal, s);
+    }
     const restore = notice(ctx, s, questions[0]?.prompt ?? "");
     try {
-      const flags = s.escape === "continue" ? CANCEL_CONTINUES : 0;
       const engine = native.createEngine(json);
       let outcome;
       try {
         engine.setLanguage(language);
+        if (from) {
+          const { name, where } = askerParts(from);
+          engine.setAsker(name, where);
+        }
         outcome = await askInTui(native, engine, ctx, signal);
         if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now(), null, flags), s);
       } finally {
@@ -92,7 +168,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       }
       // No custom components here (RPC mode): the same questions through pi's dialogs.
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
-      const asked = await askWithDialogs(native, questions, ctx, signal, preset);
+      const asked = await askWithDialogs(native, questions, ctx, signal, preset, from ? askedBy(from) : undefined);
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;
       return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), null, answers, flags), s);
     } finally {
@@ -102,6 +178,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
 
   return {
     history,
+    waiting,
     lastUnanswered: () => unanswered,
     settings,
     checkLimits(questions, s) {
@@ -111,14 +188,30 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       const most = Math.max(0, ...questions.map((q) => q.options?.length ?? 0));
       if (maxO !== undefined && most > maxO) throw new Error(SETTINGS_TEXT.overLimit("options in one question", most, maxO));
     },
-    ask(json, questions, ctx, signal) {
+    ask(json, questions, ctx, signal, from) {
+      const entry = from ? { askedBy: askedBy(from), questions } : undefined;
+      if (entry) {
+        waiting.add(entry);
+        // A subagent that goes away withdraws its question at once, shown or still queued.
+        signal?.addEventListener("abort", () => waiting.delete(entry), { once: true });
+      }
       return enqueue(async () => {
-        const result = await askNow(json, questions, ctx, signal, settings(ctx));
-        history.push(result.details);
-        const status = result.details.status;
-        if (status === "cancelled" || status === "interrupted") unanswered = json;
-        else if (status === "answered" || status === "declined") unanswered = undefined;
-        return result;
+        if (from && signal?.aborted) {
+          return toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
+        }
+        try {
+          const result = await askNow(json, questions, ctx, signal, settings(ctx), from);
+          history.push({ details: result.details, ...(entry ? { askedBy: entry.askedBy } : {}) });
+          // /answer reopens this pi's own questions only: a subagent's answer goes back to it.
+          if (!from) {
+            const status = result.details.status;
+            if (status === "cancelled" || status === "interrupted") unanswered = json;
+            else if (status === "answered" || status === "declined") unanswered = undefined;
+          }
+          return result;
+        } finally {
+          if (entry) waiting.delete(entry);
+        }
       });
     },
   };

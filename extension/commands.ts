@@ -74,12 +74,19 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
           lines.push(`  ${clean(q.id)}: ${clean(q.prompt)} → ${clean(String(a))}`);
         }
       }
+      if (asker.waiting.size) {
+        lines.push(t.CMD_WAITING);
+        for (const w of asker.waiting) {
+          for (const q of w.questions) lines.push(`  ${clean(q.label)}: ${clean(q.prompt)} (${w.askedBy})`);
+        }
+      }
       if (asker.history.length) {
         lines.push(t.CMD_HISTORY);
-        for (const d of asker.history) {
+        for (const { details: d, askedBy } of asker.history) {
+          const by = askedBy ? ` (${askedBy})` : "";
           for (const q of d.questions) {
             const a = d.answers.find((x) => x.id === q.id);
-            lines.push(`  ${clean(q.label)}: ${clean(q.prompt)} → ${a ? clean(a.label) : d.status}`);
+            lines.push(`  ${clean(q.label)}: ${clean(q.prompt)} → ${a ? clean(a.label) : d.status}${by}`);
           }
         }
       }

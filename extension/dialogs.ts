@@ -35,6 +35,7 @@ export async function askWithDialogs(
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
   preset: Readonly<Record<string, unknown>> = {},
+  askedBy?: string,
 ): Promise<DialogOutcome> {
   const clean = (s: string) => native.sanitize(s, true);
   const t = stringsFor(native);
@@ -52,7 +53,8 @@ export async function askWithDialogs(
         answers[q.id] = preset[q.id]; // pre-supplied by the model: not asked again
         continue;
       }
-      const title = clean(questions.length > 1 ? DIALOG.title(i + 1, questions.length, q.label, q.prompt) : q.prompt);
+      const asked = clean(questions.length > 1 ? DIALOG.title(i + 1, questions.length, q.label, q.prompt) : q.prompt);
+      const title = askedBy ? `${askedBy}\n${asked}` : asked; // askedBy comes sanitized
       const other = t.SOMETHING_ELSE;
       const labels = (q.options ?? []).map((o) => clean(o.label));
       if (!q.options?.length) {

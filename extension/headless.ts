@@ -98,7 +98,7 @@ export async function answerWithoutTui(
     say(`the answers in ${shown} were not used: ${r}`);
   }
 
-  if (native.ttyAvailable(TTY_PATH)) return askOnTerminal(native, json, signal, settings);
+  if (terminalReachable(native)) return askOnTerminal(native, json, signal, settings);
 
   if (error) {
     // The file is there but unreadable: do not pretend the questions were saved.
@@ -117,13 +117,20 @@ export async function answerWithoutTui(
   return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.reason(shown, example(questions))), true);
 }
 
+/** True when this process may ask on its terminal (one is reachable and no other program owns it). */
+export function terminalReachable(native: NativeAddon): boolean {
+  return native.ttyAvailable(TTY_PATH);
+}
+
 /** The question on the terminal itself (print mode run from a terminal): the C engine draws on
- * /dev/tty in raw mode and never touches stdout, so `pi -p` output can still be piped. */
-async function askOnTerminal(
+ * /dev/tty in raw mode and never touches stdout, so `pi -p` output can still be piped. `asker`
+ * names the subagent whose question this is, for a relayed one. */
+export async function askOnTerminal(
   native: NativeAddon,
   json: ArgsJson,
   signal: AbortSignal | undefined,
   settings: Settings,
+  asker?: { name: string | null; where: string | null },
 ): Promise<Result> {
   const cancelContinues = settings.escape === "continue";
   if (signal?.aborted) {
@@ -135,6 +142,8 @@ async function askOnTerminal(
     mode: "tty",
     language: resolveLanguage(settings.language),
     cancelContinues,
+    askerName: asker?.name ?? null,
+    askerWhere: asker?.where ?? null,
   });
   // Stop the terminal loop on abort, and before the process exits (Node waits for its worker
   // threads at exit: a question left open would hold the process and the terminal).

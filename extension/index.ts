@@ -1,10 +1,11 @@
 // index.ts — the pi extension entry point (package.json "pi.extensions"): loads the native
-// core and registers the `question` tool, the /questions and /answer commands and the
-// --answers flag.
+// core and registers the `question` tool, the /questions and /answer commands, the --answers
+// flag, and the relay that brings subagents' questions to this pi.
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { loadNative } from "./native.ts";
 import { createAsker } from "./ask.ts";
 import { registerCommands } from "./commands.ts";
+import { hostRelay } from "./relay-host.ts";
 import { registerQuestionTool } from "./tool.ts";
 
 export default function piQuestion(pi: ExtensionAPI): void {
@@ -12,4 +13,5 @@ export default function piQuestion(pi: ExtensionAPI): void {
   const asker = createAsker(pi, native);
   registerQuestionTool(pi, native, asker);
   registerCommands(pi, native, asker);
+  hostRelay(pi, native, asker);
 }

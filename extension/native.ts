@@ -20,6 +20,8 @@ export interface NativeEngine {
   bind(action: string, keys: string[]): number;
   setCursorMarker(marker: string): void;
   setLanguage(tag: string): void;
+  /** Who asks a relayed question: a subagent's name, else where it runs (null for none). */
+  setAsker(name: string | null, where: string | null): void;
   /** Frees the native engine now (it is freed by the garbage collector otherwise). */
   dispose(): void;
   readonly done: boolean;
@@ -50,7 +52,15 @@ export interface NativeAddon {
   strings(language: string): Readonly<Record<string, string>>;
   runTty(
     argsJson: ArgsJson,
-    options: { path?: string; color?: boolean; mode?: string; language?: string; cancelContinues?: boolean },
+    options: {
+      path?: string;
+      color?: boolean;
+      mode?: string;
+      language?: string;
+      cancelContinues?: boolean;
+      askerName?: string | null;
+      askerWhere?: string | null;
+    },
   ): {
     done: Promise<{ details: string; text: string }>;
     stop(): void;

@@ -153,7 +153,7 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
       goto fail;
     }
     if (cJSON_IsNull(entry)) continue; /* explicitly unanswered */
-    if (cJSON_IsObject(entry)) { /* { "selected": [values or labels], "wrote": "typed text" } */
+    if (cJSON_IsObject(entry)) { /* { "selected": [values or labels], "wrote": "typed text", "note": "…" } */
       const cJSON *sel = cJSON_GetObjectItemCaseSensitive(entry, "selected");
       const cJSON *wrote = cJSON_GetObjectItemCaseSensitive(entry, "wrote");
       if ((sel && !cJSON_IsArray(sel) && !cJSON_IsNull(sel)) || (!sel && !wrote)) {
@@ -192,6 +192,12 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
           goto fail;
         }
         if (text && (st = add_choice(q, a, text, true))) goto fail;
+      }
+      const cJSON *note = cJSON_GetObjectItemCaseSensitive(entry, "note");
+      if (note && !cJSON_IsNull(note)) { /* the person's note on the answer (a relayed answer keeps it) */
+        char pp[sizeof p];
+        qt_pathf(pp, sizeof pp, "%s.note", p);
+        if ((st = answer_text(note, pp, &a->note, err))) goto fail;
       }
     } else if (cJSON_IsArray(entry)) {
       int n = cJSON_GetArraySize(entry);

@@ -575,6 +575,23 @@ static napi_value js_engine_set_language(napi_env env, napi_callback_info info) 
   return NULL;
 }
 
+/* setAsker(name, where): who asks a relayed question; null/undefined for either. */
+static napi_value js_engine_set_asker(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(2);
+  char *name = is_nullish(env, argv[0]) ? NULL : get_string(env, argv[0], NULL, "the asker's name");
+  if (!name && !is_nullish(env, argv[0])) return NULL;
+  char *where = is_nullish(env, argv[1]) ? NULL : get_string(env, argv[1], NULL, "the asker's directory");
+  if (!where && !is_nullish(env, argv[1])) {
+    free(name);
+    return NULL;
+  }
+  qt_status st = qt_engine_set_asker(box->engine, name, where);
+  free(name);
+  free(where);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
 static napi_value js_create_engine(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
@@ -596,7 +613,7 @@ static napi_value js_create_engine(napi_env env, napi_callback_info info) {
       {"feed", js_engine_feed},         {"render", js_engine_render},       {"result", js_engine_result},
       {"interrupt", js_engine_interrupt}, {"setStyle", js_engine_set_style}, {"bind", js_engine_bind},
       {"setCursorMarker", js_engine_set_cursor_marker}, {"setLanguage", js_engine_set_language},
-      {"dispose", js_engine_dispose},
+      {"setAsker", js_engine_set_asker},  {"dispose", js_engine_dispose},
   };
   napi_value obj;
   if (napi_create_object(env, &obj) != napi_ok) goto fail;
@@ -892,6 +909,8 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   char *path = get_named_string(env, argv[1], "path");
   char *mode = get_named_string(env, argv[1], "mode");
   char *language = get_named_string(env, argv[1], "language");
+  char *asker_name = get_named_string(env, argv[1], "askerName");
+  char *asker_where = get_named_string(env, argv[1], "askerWhere");
   bool pending = false;
   napi_is_exception_pending(env, &pending);
   bool color = true, cancel_continues = false;
@@ -921,6 +940,10 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   }
   qt_tty_set_color(job->tty, color);
   if (language) qt_engine_set_language(job->engine, qt_language_from_tag(language));
+  if ((asker_name || asker_where) && (st = qt_engine_set_asker(job->engine, asker_name, asker_where))) {
+    throw_status(env, st, NULL);
+    goto fail;
+  }
   napi_value promise, name, stop;
   if (napi_create_promise(env, &job->deferred, &promise) != napi_ok ||
       napi_create_string_utf8(env, "pi-question-tty", NAPI_AUTO_LENGTH, &name) != napi_ok ||
@@ -959,6 +982,8 @@ done:
   free(path);
   free(mode);
   free(language);
+  free(asker_name);
+  free(asker_where);
   return out;
 }
 
@@ -992,7 +1017,7 @@ static napi_value limits_object(napi_env env) {
       {"labelBytes", QT_MAX_LABEL_BYTES},         {"promptBytes", QT_MAX_PROMPT_BYTES},
       {"optionLabelBytes", QT_MAX_OPTION_LABEL_BYTES}, {"optionValueBytes", QT_MAX_OPTION_VALUE_BYTES},
       {"descriptionBytes", QT_MAX_DESCRIPTION_BYTES}, {"previewBytes", QT_MAX_PREVIEW_BYTES},
-      {"metadataSourceBytes", QT_MAX_METADATA_SOURCE_BYTES}, {"answerBytes", QT_MAX_ANSWER_BYTES},
+      {"metadataSourceBytes", QT_MAX_METADATA_SOURCE_BYTES}, {"askerBytes", QT_MAX_ASKER_BYTES}, {"answerBytes", QT_MAX_ANSWER_BYTES},
       {"softAnswerChars", QT_SOFT_ANSWER_CHARS},  {"tabLabelColumns", QT_TAB_LABEL_COLUMNS},
       {"jsonDepth", QT_MAX_JSON_DEPTH},           {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES}, {"preparedBytes", QT_MAX_PREPARED_BYTES},
   };

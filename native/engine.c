@@ -869,6 +869,8 @@ void qt_engine_destroy(qt_engine *e) {
     free(e->style_close[s]);
   }
   free(e->cursor_marker);
+  free(e->asker_name);
+  free(e->asker_where);
   qt_decoder_destroy(e->decoder);
   qt_buf_free(&e->flash);
   lines_free(&e->frame);
@@ -921,6 +923,42 @@ qt_status qt_engine_set_cursor_marker(qt_engine *e, const char *marker) {
   if (!m) return QT_ERR_NOMEM;
   free(e->cursor_marker);
   e->cursor_marker = m;
+  touch(e);
+  return QT_OK;
+}
+
+/* A sanitized one-line copy of s (NULL for NULL or ""). */
+static qt_status sanitized_line(const char *s, char **out) {
+  *out = NULL;
+  if (!s || !*s) return QT_OK;
+  size_t n = strlen(s);
+  if (n > QT_MAX_ASKER_BYTES) { /* cut at a character boundary */
+    n = QT_MAX_ASKER_BYTES;
+    while (n && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
+  }
+  qt_buf b;
+  qt_buf_init(&b);
+  if (!qt_sanitize(&b, s, n, 0) || b.failed || !b.data) {
+    qt_buf_free(&b);
+    return QT_ERR_NOMEM;
+  }
+  *out = b.data; /* the buffer's bytes, NUL-terminated, now owned by the caller */
+  return QT_OK;
+}
+
+qt_status qt_engine_set_asker(qt_engine *e, const char *name, const char *where) {
+  if (!e) return QT_ERR_USAGE;
+  char *n, *w;
+  qt_status st = sanitized_line(name, &n);
+  if (st) return st;
+  if ((st = sanitized_line(where, &w))) {
+    free(n);
+    return st;
+  }
+  free(e->asker_name);
+  free(e->asker_where);
+  e->asker_name = n;
+  e->asker_where = w;
   touch(e);
   return QT_OK;
 }

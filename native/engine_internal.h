@@ -103,6 +103,8 @@ struct qt_engine {
   char *style_open[QT_STYLE_COUNT];  /* host bytes around each style ("" by default) */
   char *style_close[QT_STYLE_COUNT];
   char *cursor_marker;    /* emitted where the text cursor is ("" by default) */
+  char *asker_name;       /* who asks, for a relayed question (sanitized; NULL: the agent itself) */
+  char *asker_where;      /* where the asking subagent runs, when it has no name (sanitized) */
   qt_language lang;       /* language of the string table */
   qt_buf flash;           /* a one-shot message shown above the help line ("" for none) */
   qt_style flash_style;   /* its style */

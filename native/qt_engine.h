@@ -75,6 +75,10 @@ qt_status qt_engine_bind(qt_engine *e, qt_action action, const char *const *keys
 /* Bytes emitted where the text cursor is while typing (pi's CURSOR_MARKER); "" for none. */
 qt_status qt_engine_set_cursor_marker(qt_engine *e, const char *marker);
 qt_status qt_engine_set_language(qt_engine *e, qt_language lang);
+/* Who asks a relayed question (a subagent's): its name, else where it runs (a directory). The
+ * frame says so under the top rule; both NULL (the default): the agent itself asks. Both are
+ * sanitized and kept on one line. */
+qt_status qt_engine_set_asker(qt_engine *e, const char *name, const char *where);
 
 /* Feeds raw input bytes (any number of sequences, or part of one). */
 qt_status qt_engine_feed(qt_engine *e, const char *bytes, size_t len);

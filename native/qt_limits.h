@@ -43,6 +43,10 @@
 #ifndef QT_MAX_PREVIEW_BYTES
 #define QT_MAX_PREVIEW_BYTES 20000
 #endif
+/* Who asks a relayed question (a subagent's name or directory), in bytes; longer is cut. */
+#ifndef QT_MAX_ASKER_BYTES
+#define QT_MAX_ASKER_BYTES 200
+#endif
 #ifndef QT_MAX_METADATA_SOURCE_BYTES
 #define QT_MAX_METADATA_SOURCE_BYTES 200
 #endif

@@ -111,7 +111,11 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(CMD_PENDING)         /* "Waiting in {s}:" */ \
   X(CMD_NO_ANSWER)       /* "(no answer yet)" */ \
   X(CMD_HISTORY)         /* "Asked in this session:" */ \
-  X(CMD_NOTHING_TO_REOPEN) /* /answer with nothing to reopen */
+  X(CMD_NOTHING_TO_REOPEN) /* /answer with nothing to reopen */ \
+  X(CMD_WAITING)         /* /questions: "Waiting for your answer now:" (relayed questions) */ \
+  /* ---- relayed questions (a subagent asks through this pi) ---- */ \
+  X(ASKED_BY)            /* under the top rule: "Asked by {s}" ({s}: the subagent's name) */ \
+  X(ASKED_BY_SUBAGENT)   /* "Asked by a subagent in {s}" ({s}: its directory) */
 
 typedef enum qt_string_id {
 #define QT_STRING_ENUM(id) QT_STR_##id,

@@ -879,6 +879,11 @@ qt_status qt_render_frame(qt_engine *e, int width) {
   qt_buf_init(&r.tmp);
   lines_reset(&e->frame);
   rule_line(&r);
+  if (e->asker_name || e->asker_where) {
+    const char *who = e->asker_name ? fmt(&r, QT_STR_ASKED_BY, 0, e->asker_name)
+                                    : fmt(&r, QT_STR_ASKED_BY_SUBAGENT, 0, e->asker_where);
+    paragraph(&r, margin(&r), QT_STYLE_MUTED, who, strlen(who));
+  }
   if (e->multi) {
     draw_tabs(&r);
     blank_line(&r);

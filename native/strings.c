@@ -103,6 +103,9 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_CMD_PENDING] = "Waiting in {s}:",
     [QT_STR_CMD_NO_ANSWER] = "(no answer yet)",
     [QT_STR_CMD_HISTORY] = "Asked in this session:",
+    [QT_STR_CMD_WAITING] = "Waiting for your answer now:",
+    [QT_STR_ASKED_BY] = "Asked by {s}",
+    [QT_STR_ASKED_BY_SUBAGENT] = "Asked by a subagent in {s}",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "There is no cancelled or interrupted question to answer.",
 };
 
@@ -204,6 +207,9 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_CMD_PENDING] = "Wartet in {s}:",
     [QT_STR_CMD_NO_ANSWER] = "(noch keine Antwort)",
     [QT_STR_CMD_HISTORY] = "In dieser Sitzung gefragt:",
+    [QT_STR_CMD_WAITING] = "Wartet jetzt auf deine Antwort:",
+    [QT_STR_ASKED_BY] = "Gefragt von {s}",
+    [QT_STR_ASKED_BY_SUBAGENT] = "Gefragt von einem Subagenten in {s}",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "Es gibt keine abgebrochene oder unterbrochene Frage zu beantworten.",
 };
 
@@ -286,6 +292,9 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_CMD_PENDING] = "在 {s} 中等待：",
     [QT_STR_CMD_NO_ANSWER] = "（尚无回答）",
     [QT_STR_CMD_HISTORY] = "本次会话中的提问：",
+    [QT_STR_CMD_WAITING] = "正在等待你的回答：",
+    [QT_STR_ASKED_BY] = "由 {s} 提问",
+    [QT_STR_ASKED_BY_SUBAGENT] = "由 {s} 中的子代理提问",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "没有已取消或已中断的问题可以回答。",
 };
 

@@ -3,7 +3,9 @@
 // (the last message of the request after a tool call is exactly what the model would read).
 import { createServer } from "node:http";
 
-/** reply: { text } | { toolCalls: [{ name, arguments (object or raw string) }] } */
+/** reply: { text } | { toolCalls: [{ name, arguments (object or raw string) }] }. `replies` is a
+ * list served in order, or a function (request body, index) => reply, for several pi processes
+ * (a parent and its subagents) talking to one model at once. */
 export async function startMockModel(replies) {
   const requests = [];
   const waiters = [];
@@ -19,7 +21,10 @@ export async function startMockModel(replies) {
       const parsed = JSON.parse(body);
       requests.push(parsed);
       for (const w of waiters.splice(0)) w();
-      const reply = replies[Math.min(served, replies.length - 1)] ?? { text: "done" };
+      const reply =
+        (typeof replies === "function" ? replies(parsed, served) : replies[Math.min(served, replies.length - 1)]) ?? {
+          text: "done",
+        };
       served++;
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       const chunk = (delta, finish = null) =>

@@ -36,10 +36,11 @@ export function makeHome(port) {
   return { home, work, cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-/** pi's arguments for the mock model; `--session-dir DIR` in extra replaces --no-session. */
-export function piArgs(extra = []) {
+/** pi's arguments for the mock model; `--session-dir DIR` in extra replaces --no-session;
+ * `loadPackage` false leaves this package out (a test that installs it another way). */
+export function piArgs(extra = [], { loadPackage = true } = {}) {
   const session = extra.includes("--session-dir") ? [] : ["--no-session"];
-  return ["--offline", "--provider", "mock", "--model", "mock-1", ...session, "-e", root, ...extra];
+  return ["--offline", "--provider", "mock", "--model", "mock-1", ...session, ...(loadPackage ? ["-e", root] : []), ...extra];
 }
 
 export function piEnv(home, extra = {}) {

@@ -7,8 +7,8 @@
 // tmux, and are named `piq-e2e-<pid>-<n>`: a leftover session of a test process that is gone
 // (a crashed run) is killed at the start of the next run, never one of a live process.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join } from "node:path";
 import { startMockModel } from "./mock-model.mjs";
 import { makeHome, piArgs, piBin } from "./pi.mjs";
 
@@ -47,16 +47,34 @@ export function killStaleSessions() {
  * Starts a scripted model and the real pi in a new tmux session.
  * options: replies (mock model script), cols, rows, session (true: --session-dir instead of
  * --no-session, for reading `details`), homeFiles ({ name: content } written into the temporary
- * HOME first), extensions (extra `-e` paths; relative ones are in HOME), extraArgs.
+ * HOME first), prepareHome (home, work) => void, run after them, extensions (extra `-e` paths;
+ * relative ones are in HOME), extraArgs, env (added to pi's environment), loadPackage (false:
+ * no `-e` for this package — the test installs it another way).
  */
-export async function startPi({ replies, cols = 100, rows = 40, session = false, homeFiles = {}, extensions = [], extraArgs = [] } = {}) {
+export async function startPi({
+  replies,
+  cols = 100,
+  rows = 40,
+  session = false,
+  homeFiles = {},
+  extensions = [],
+  extraArgs = [],
+  loadPackage = true,
+  env: extraEnv = {},
+  prepareHome,
+} = {}) {
   const model = await startMockModel(replies);
   const { home, work, cleanup } = makeHome(model.port);
-  for (const [file, content] of Object.entries(homeFiles)) writeFileSync(join(home, file), content);
+  for (const [file, content] of Object.entries(homeFiles)) {
+    mkdirSync(dirname(join(home, file)), { recursive: true });
+    writeFileSync(join(home, file), content);
+  }
+  if (prepareHome) prepareHome(home, work);
   extensions = extensions.map((e) => (isAbsolute(e) ? e : join(home, e)));
   const name = `${PREFIX}${process.pid}-${++counter}`;
   const sessionDir = join(home, "sessions");
-  let args = piArgs([...extensions.flatMap((e) => ["-e", e]), ...extraArgs]);
+  // loadPackage false: this package is not passed with -e (a test installs it another way).
+  let args = piArgs([...extensions.flatMap((e) => ["-e", e]), ...extraArgs], { loadPackage });
   if (session) args = args.map((a) => (a === "--no-session" ? ["--session-dir", sessionDir] : [a])).flat();
   const env = {
     HOME: home,
@@ -66,6 +84,7 @@ export async function startPi({ replies, cols = 100, rows = 40, session = false,
     NO_COLOR: "1",
     LANG: "C.UTF-8",
     LC_ALL: "C.UTF-8",
+    ...extraEnv,
   };
   const command = [
     "cd",

@@ -1,0 +1,60 @@
+// relay-host.ts — the parent side of the subagent relay (relay.ts has the protocol): when this
+// pi can ask a person — pi's TUI, RPC dialogs, or print mode on its own terminal — it offers
+// the endpoint to its child processes and asks what arrives there in its one-at-a-time queue,
+// exactly as it asks its own questions. A pi that cannot ask keeps the variable it inherited,
+// so its children's questions go further up.
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { Asker } from "./ask.ts";
+import { terminalReachable } from "./headless.ts";
+import type { NativeAddon } from "./native.ts";
+import { isOwnRelay, parseRelayVariable, RELAY_ENV, type RelayAnswer, type RelayRequest, type RelayServer, startRelayServer, structuredAnswers } from "./relay.ts";
+import type { NormalizedQuestion } from "./schema.ts";
+
+export function hostRelay(pi: ExtensionAPI, native: NativeAddon, asker: Asker): void {
+  let server: RelayServer | undefined;
+  let inherited: string | undefined;
+  let ctx: ExtensionContext | undefined;
+
+  /** One relayed question: re-validated here (the child is untrusted), then asked in the queue. */
+  const handle = async ({ args, asker: from, signal }: RelayRequest): Promise<RelayAnswer> => {
+    const current = ctx;
+    if (!current) return { type: "unavailable" };
+    let canonical: string;
+    try {
+      canonical = native.normalize({ prepared: args });
+    } catch (error) {
+      return { type: "error", message: (error as Error).message };
+    }
+    const questions = (JSON.parse(canonical) as { questions: NormalizedQuestion[] }).questions;
+    const result = await asker.ask({ prepared: canonical }, questions, current, signal, from);
+    const d = result.details;
+    if (d.status === "unavailable") return { type: "unavailable" };
+    return { type: "answer", outcome: d.status, answers: d.status === "cancelled" ? null : structuredAnswers(d) };
+  };
+
+  const stop = () => {
+    if (!server) return;
+    if (process.env[RELAY_ENV] === server.variable) {
+      if (inherited === undefined) delete process.env[RELAY_ENV];
+      else process.env[RELAY_ENV] = inherited;
+    }
+    server.close();
+    server = undefined;
+  };
+
+  pi.on("session_start", async (_event, eventCtx) => {
+    ctx = eventCtx;
+    if (server) return;
+    const variable = process.env[RELAY_ENV];
+    // Can this pi ask a person? Its UI, or (print mode, not itself a subagent) its terminal.
+    const above = parseRelayVariable(variable) && !isOwnRelay(variable);
+    const canAsk = eventCtx.hasUI || (!above && terminalReachable(native));
+    if (!canAsk) return;
+    server = await startRelayServer(native.limits.preparedBytes, handle);
+    if (!server) return;
+    inherited = isOwnRelay(variable) ? undefined : variable;
+    process.env[RELAY_ENV] = server.variable;
+  });
+
+  pi.on("session_shutdown", async () => stop());
+}
