@@ -3,9 +3,15 @@
 import { spawn } from "node:child_process";
 import { piArgs, piBin, piEnv } from "./pi.mjs";
 
-/** answer(request) returns the response fields ({ value } | { confirmed } | { cancelled }) or undefined to ignore. */
-export function startRpc(home, work, answer) {
-  const child = spawn(piBin, [...piArgs(), "--mode", "rpc"], { cwd: work, env: piEnv(home), stdio: ["pipe", "pipe", "pipe"], detached: true });
+/** answer(request) returns the response fields ({ value } | { confirmed } | { cancelled }) or undefined to ignore.
+ * loadPackage false: this package is not passed with -e (the test installs it another way). */
+export function startRpc(home, work, answer, { loadPackage = true } = {}) {
+  const child = spawn(piBin, [...piArgs([], { loadPackage }), "--mode", "rpc"], {
+    cwd: work,
+    env: piEnv(home),
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
   const events = [];
   const dialogs = [];
   let buffer = "";

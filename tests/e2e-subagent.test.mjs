@@ -1,0 +1,219 @@
+// e2e-subagent.test.mjs — questions from subagents, with the real pi and pi's own subagent
+// example (children run as `pi --mode json -p --no-session`, stdin ignored, environment
+// inherited), both extensions auto-discovered as a user installs them. A child's question must
+// reach the person through the parent — once, saying who asks — and never be drawn by the
+// child on the terminal the parent's TUI owns; every ending travels back to the child.
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { after, before, test } from "node:test";
+import { startMockModel } from "./helpers/mock-model.mjs";
+import { makeHome } from "./helpers/pi.mjs";
+import { startRpc } from "./helpers/rpc-client.mjs";
+import { childQuestionResults, prepareSubagentHome, routedModel, subagentExample, subagentHomeFiles } from "./helpers/subagent.mjs";
+import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
+
+before(() => killStaleSessions());
+after(() => killStaleSessions());
+
+const CANCELLED =
+  "The user cancelled the question without answering. Do not guess an answer and do not continue the task: end your turn and wait for the user's next message.";
+
+const question = (id, prompt, options = ["SQLite", "Postgres"]) => ({
+  toolCalls: [{ name: "question", arguments: { questions: [{ id, prompt, options }] } }],
+});
+const subagent = (args) => ({ toolCalls: [{ name: "subagent", arguments: args }] });
+
+/** The question UI: between the last two horizontal rules of the screen. */
+function questionArea(screen) {
+  const lines = screen.split("\n");
+  const rules = lines.map((l, i) => (/^─{10,}$/.test(l.trim()) ? i : -1)).filter((i) => i >= 0);
+  if (rules.length < 2) return "";
+  return lines.slice(rules[rules.length - 2] + 1, rules[rules.length - 1]).join("\n");
+}
+
+const count = (s, needle) => s.split(needle).length - 1;
+
+/** Runs fn with a parent pi (TUI) whose subagents ask; always cleans up. */
+async function withParent(options, fn) {
+  const pi = await startPi({
+    session: true,
+    loadPackage: false,
+    ...options,
+    homeFiles: { ...subagentHomeFiles, ...(options.homeFiles ?? {}) },
+    prepareHome: (home) => prepareSubagentHome(home),
+  });
+  try {
+    await fn(pi);
+    assert.equal(pi.crashLog(), null, "pi-tui wrote a crash log");
+  } catch (error) {
+    let screen = "";
+    try {
+      screen = pi.screen();
+    } catch {}
+    error.message += `\n--- screen (${pi.name}) ---\n${screen}`;
+    throw error;
+  } finally {
+    await pi.kill();
+  }
+}
+
+test("subagent: its question appears once in the parent, says who asks, and typed text arrives whole", async () => {
+  const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
+  await withParent({ replies }, async (pi) => {
+    await pi.prompt("go");
+    const screen = await pi.waitForScreen((s) => /Which database for the worker\?/.test(questionArea(s)), 30000);
+    const area = questionArea(screen);
+    assert.match(area, /Asked by worker/);
+    assert.equal(count(area, "Which database for the worker?"), 1, "drawn once");
+    assert.equal(count(screen, "Asked by worker"), 1, "one question frame");
+    // Typed slowly, key by key: every character reaches the one question on screen.
+    for (const ch of "hello world typed slowly") await pi.text(ch);
+    await pi.waitForScreen((s) => questionArea(s).includes("hello world typed slowly"));
+    await pi.keys("Enter");
+    const done = await pi.waitForScreen(/parent saw: child pick got: db: user wrote: hello world typed slowly/, 30000);
+    // The parent's editor received nothing of what was typed.
+    assert.doesNotMatch(questionArea(done), /\S/);
+    const [child] = childQuestionResults(pi.sessionEntries());
+    assert.equal(child.message.content[0].text, "db: user wrote: hello world typed slowly");
+    assert.equal(child.message.details.mode, "relay");
+    assert.equal(child.message.details.status, "answered");
+  });
+});
+
+test("subagent: two parallel subagents ask one at a time, and each answer goes to the child that asked", async () => {
+  const replies = routedModel(
+    subagent({ tasks: [{ agent: "worker", task: "alpha" }, { agent: "worker", task: "beta" }] }),
+    { alpha: question("a", "Alpha question?", ["A1", "A2"]), beta: question("b", "Beta question?", ["B1", "B2"]) },
+  );
+  await withParent({ replies }, async (pi) => {
+    await pi.prompt("go");
+    const first = await pi.waitForScreen((s) => /Alpha question\?|Beta question\?/.test(questionArea(s)), 30000);
+    const firstIsAlpha = /Alpha question\?/.test(questionArea(first));
+    // Exactly one question on screen, even once both children have asked.
+    await pi.model.waitForRequests(3);
+    const both = questionArea(pi.screen());
+    assert.equal(/Alpha question\?/.test(both) && /Beta question\?/.test(both), false, "two questions at once");
+    await pi.keys("2"); // the second option of whichever is shown
+    const next = firstIsAlpha ? /Beta question\?/ : /Alpha question\?/;
+    const second = await pi.waitForScreen((s) => next.test(questionArea(s)), 30000);
+    assert.doesNotMatch(questionArea(second), firstIsAlpha ? /Alpha question\?/ : /Beta question\?/);
+    await pi.keys("1");
+    await pi.waitForScreen(/parent saw:/, 30000);
+    const results = childQuestionResults(pi.sessionEntries());
+    const byTask = Object.fromEntries(results.map((r) => [r.task, r.message.content[0].text]));
+    assert.equal(byTask.alpha, firstIsAlpha ? "a: user selected: 2. A2" : "a: user selected: 1. A1");
+    assert.equal(byTask.beta, firstIsAlpha ? "b: user selected: 1. B1" : "b: user selected: 2. B2");
+  });
+});
+
+test("subagent: cancel in the parent ends the child's turn with the cancelled sentence; the parent keeps working", async () => {
+  const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
+  await withParent({ replies }, async (pi) => {
+    await pi.prompt("go");
+    await pi.waitForScreen(/Which database for the worker\?/, 30000);
+    await pi.keys("Escape");
+    await pi.waitForScreen(/parent saw:/, 30000);
+    const [child] = childQuestionResults(pi.sessionEntries());
+    assert.equal(child.message.content[0].text, CANCELLED);
+    assert.equal(child.message.details.status, "cancelled");
+    // The child's turn ended at the cancel: it never asked its model again.
+    assert.equal(pi.model.requests.filter((r) => JSON.stringify(r.messages).includes("Task: pick")).length, 1);
+  });
+});
+
+const ABORT_EXTENSION = `
+// Test-only: Ctrl+G aborts the agent run, as another extension (or a host) would.
+export default function (pi) {
+  pi.on("session_start", (_event, ctx) => {
+    ctx.ui.onTerminalInput((data) => {
+      if (data !== "\\x07") return undefined;
+      ctx.abort();
+      return { consume: true };
+    });
+  });
+}
+`;
+
+test("subagent: aborting the subagent while its question is shown removes the question at once", async () => {
+  const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
+  await withParent({ replies, homeFiles: { "abort-ext.ts": ABORT_EXTENSION }, extensions: ["abort-ext.ts"] }, async (pi) => {
+    await pi.prompt("go");
+    await pi.waitForScreen(/Which database for the worker\?/, 30000);
+    await pi.text("half an answ");
+    await pi.waitForScreen((s) => questionArea(s).includes("half an answ"));
+    await pi.keys("C-g"); // the parent's run is aborted: the subagent tool kills its child
+    await pi.waitForScreen((s) => !/Which database for the worker\?/.test(questionArea(s)) && !/Asked by worker/.test(s), 20000);
+    // The parent's editor is back and empty: nothing typed for the question leaked into it.
+    await pi.text("next");
+    await pi.waitForScreen((s) => questionArea(s).trim() === "next");
+  });
+});
+
+test("subagent: a nested subagent's question reaches the top pi", async () => {
+  const replies = routedModel(subagent({ agent: "worker", task: "nest" }), {
+    pick: question("db", "Deep question?"),
+    nest: subagent({ agent: "worker", task: "pick" }),
+  });
+  await withParent({ replies }, async (pi) => {
+    await pi.prompt("go");
+    const screen = await pi.waitForScreen(/Deep question\?/, 40000);
+    assert.match(questionArea(screen), /Asked by worker/);
+    await pi.keys("1");
+    await pi.waitForScreen(/parent saw: child nest got: child pick got: db: user selected: 1\. SQLite/, 40000);
+  });
+});
+
+test("subagent: a parent in RPC mode asks the child's question as RPC dialogs", async () => {
+  const model = await startMockModel(
+    routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") }),
+  );
+  const { home, work, cleanup } = makeHome(model.port);
+  for (const [file, content] of Object.entries(subagentHomeFiles)) {
+    mkdirSync(dirname(join(home, file)), { recursive: true });
+    writeFileSync(join(home, file), content);
+  }
+  prepareSubagentHome(home);
+  const rpc = startRpc(
+    home,
+    work,
+    (req) => {
+      if (req.method === "select" && /Which database for the worker\?/.test(req.title)) {
+        return { value: req.options.find((o) => /Postgres/.test(o)) };
+      }
+      return { cancelled: true };
+    },
+    { loadPackage: false },
+  );
+  try {
+    rpc.send({ type: "prompt", message: "go" });
+    const dialog = await rpc.waitFor((e) => e.type === "extension_ui_request" && e.method === "select", 40000);
+    assert.match(dialog.title, /^Asked by worker\n/);
+    await rpc.waitFor((e) => e.type === "agent_end", 40000);
+    const last = model.requests[model.requests.length - 1].messages.at(-1);
+    assert.match(String(last.content), /child pick got: db: user selected: 2\. Postgres/);
+  } finally {
+    rpc.close();
+    cleanup();
+    await model.close();
+  }
+});
+
+test("subagent: without pi-question in the parent, a child never draws on the terminal the parent's TUI owns", async () => {
+  // The parent runs only the subagent example; its children still discover pi-question (it sits
+  // in ~/.pi/agent/extensions, which the parent is told to skip).
+  const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
+  await withParent(
+    { replies, extensions: [join(subagentExample, "index.ts")], extraArgs: ["--no-extensions"] },
+    async (pi) => {
+      await pi.prompt("go");
+      const done = await pi.waitForScreen(/parent saw:/, 40000);
+      assert.doesNotMatch(done, /Which database for the worker\?|Something else…/);
+      const [child] = childQuestionResults(pi.sessionEntries());
+      assert.equal(child.message.details.status, "unavailable");
+      // Every key still reaches the parent's editor, whole.
+      await pi.text("every key reaches the parent");
+      await pi.waitForScreen((s) => questionArea(s).trim() === "every key reaches the parent");
+    },
+  );
+});
