@@ -2,7 +2,8 @@
 // and a minimal ExtensionContext, for loading the shim the way pi does without starting pi.
 import { importShim } from "./shim.mjs";
 
-export async function loadExtension() {
+/** `overrides` replace members of the fake API (e.g. `on`, to capture event handlers). */
+export async function loadExtension(overrides = {}) {
   const { default: factory } = await importShim("index.ts");
   const tools = new Map(), commands = new Map(), flags = new Map(), flagValues = new Map(), sent = [];
   const pi = {
@@ -13,6 +14,7 @@ export async function loadExtension() {
     getSessionName: () => undefined,
     sendUserMessage: (text, options) => sent.push({ text, options }),
     on: () => {},
+    ...overrides,
   };
   factory(pi);
   return { pi, tools, commands, flags, flagValues, sent };

@@ -1,0 +1,217 @@
+// relay.test.mjs — the subagent relay's protocol on its own: the endpoint variable, framing and
+// size caps, the secret, every way a connection ends, and the structured answers that carry a
+// person's answer back to the child exactly. Hostile clients must never touch anyone else's
+// question. (End to end with the real pi: e2e-subagent.test.mjs.)
+import assert from "node:assert/strict";
+import { existsSync, statSync } from "node:fs";
+import { createConnection } from "node:net";
+import { dirname } from "node:path";
+import { test } from "node:test";
+import { addon } from "./helpers/addon.mjs";
+import { importShim } from "./helpers/shim.mjs";
+
+const relay = await importShim("relay.ts");
+
+const ARGS = JSON.stringify({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
+
+/** A server whose handler records each request and answers when the test says so. */
+async function serve(cap = 1000) {
+  const requests = [];
+  const server = await relay.startRelayServer(cap, (request) => {
+    return new Promise((resolve) => requests.push({ ...request, resolve }));
+  });
+  assert.ok(server, "the relay could not listen");
+  return { server, requests, endpoint: relay.parseRelayVariable(server.variable) };
+}
+
+/** A raw client: sends `data`, resolves with what came back once the server closes it. */
+function rawClient(path, data, { end = false } = {}) {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    let got = "";
+    socket.on("data", (d) => (got += d));
+    socket.on("error", () => undefined);
+    socket.on("close", () => resolve(got));
+    socket.on("connect", () => {
+      socket.write(data, () => {
+        if (end) socket.end();
+      });
+    });
+  });
+}
+
+const until = async (check, what, ms = 5000) => {
+  const stop = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+test("relay: the variable holds a 64-hex secret and the socket path; anything else is ignored", () => {
+  const secret = "a".repeat(64);
+  assert.deepEqual(relay.parseRelayVariable(`v1:${secret}:/tmp/x/relay.sock`), { secret, path: "/tmp/x/relay.sock" });
+  for (const bad of [undefined, "", "/tmp/x.sock", `v1:${"a".repeat(63)}:/x`, `v2:${secret}:/x`, `v1:${secret}:`]) {
+    assert.equal(relay.parseRelayVariable(bad), undefined, String(bad));
+  }
+});
+
+test("relay: the asker's name comes from PI_QUESTION_ASKER, else from pi's subagent example's prompt file", () => {
+  assert.equal(relay.ownAskerName([], { PI_QUESTION_ASKER: " reviewer " }), "reviewer");
+  const argv = ["node", "pi", "--mode", "json", "--append-system-prompt", "/tmp/pi-subagent-Ab12/prompt-scout.md", "Task: x"];
+  assert.equal(relay.ownAskerName(argv, {}), "scout");
+  assert.equal(relay.ownAskerName(["node", "pi", "--append-system-prompt", "/home/me/prompt.md"], {}), undefined);
+  assert.equal(relay.ownAskerName(["node", "pi"], {}), undefined);
+});
+
+test("relay: lines are split across chunks, and a line over the cap is refused once, without buffering it", () => {
+  const lines = [];
+  let tooLong = 0;
+  const read = relay.lineReader(10, (l) => lines.push(l), () => tooLong++);
+  read(Buffer.from("ab"));
+  read(Buffer.from("c\nde\n\nf"));
+  read(Buffer.from("g\n"));
+  assert.deepEqual(lines, ["abc", "de", "", "fg"]);
+  read(Buffer.from("0123456789"));
+  assert.equal(tooLong, 0, "exactly the cap is allowed");
+  read(Buffer.from("x"));
+  read(Buffer.from("more\nand more\n"));
+  assert.equal(tooLong, 1);
+  assert.deepEqual(lines, ["abc", "de", "", "fg"], "nothing after an over-long line is read");
+});
+
+test("relay: the socket sits in a private directory (0700) and is removed on close", async () => {
+  const { server, endpoint } = await serve();
+  const dir = dirname(endpoint.path);
+  assert.equal(statSync(dir).mode & 0o777, 0o700);
+  assert.ok(existsSync(endpoint.path));
+  server.close();
+  assert.equal(existsSync(dir), false);
+});
+
+test("relay: a question and its answer travel, with who asks", async () => {
+  const { server, requests, endpoint } = await serve(ARGS.length);
+  try {
+    const asking = relay.askThroughRelay(endpoint, ARGS, { name: "worker", pid: 42, cwd: "/p" }, undefined, 1000);
+    await until(() => requests.length === 1, "the request");
+    assert.equal(requests[0].args, ARGS);
+    assert.deepEqual(requests[0].asker, { name: "worker", pid: 42, cwd: "/p" });
+    requests[0].resolve({ type: "answer", outcome: "answered", answers: { db: { selected: ["SQLite"] } } });
+    assert.deepEqual(await asking, { type: "answer", outcome: "answered", answers: { db: { selected: ["SQLite"] } } });
+  } finally {
+    server.close();
+  }
+});
+
+test("relay: hostile clients (garbage, a 10 MB line, a wrong secret, half a message) never touch another question", async () => {
+  const { server, requests, endpoint } = await serve(ARGS.length);
+  try {
+    // A real question is waiting while the hostile clients come and go.
+    const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
+    await until(() => requests.length === 1, "the real request");
+
+    assert.equal(await rawClient(endpoint.path, "garbage\n"), "");
+    assert.equal(await rawClient(endpoint.path, "x".repeat(10 * 1024 * 1024)), "");
+    const wrong = JSON.stringify({ type: "ask", secret: "b".repeat(64), args: ARGS, asker: {} });
+    assert.equal(await rawClient(endpoint.path, wrong + "\n"), "");
+    const shortSecret = JSON.stringify({ type: "ask", secret: "b", args: ARGS, asker: {} });
+    assert.equal(await rawClient(endpoint.path, shortSecret + "\n"), "");
+    const notAsk = JSON.stringify({ type: "answer", secret: endpoint.secret, args: ARGS });
+    assert.equal(await rawClient(endpoint.path, notAsk + "\n"), "");
+    const good = JSON.stringify({ type: "ask", secret: endpoint.secret, args: ARGS, asker: {} });
+    assert.equal(await rawClient(endpoint.path, good.slice(0, 40), { end: true }), "");
+
+    assert.equal(requests.length, 1, "no hostile client reached the handler");
+    assert.equal(requests[0].signal.aborted, false, "the real question is still waiting");
+    requests[0].resolve({ type: "answer", outcome: "declined", answers: {} });
+    assert.deepEqual(await asking, { type: "answer", outcome: "declined", answers: {} });
+  } finally {
+    server.close();
+  }
+});
+
+test("relay: a child that goes away withdraws its question (the handler's signal aborts)", async () => {
+  const { server, requests, endpoint } = await serve(ARGS.length);
+  try {
+    const abort = new AbortController();
+    const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, abort.signal, 1000);
+    await until(() => requests.length === 1, "the request");
+    abort.abort();
+    assert.deepEqual(await asking, { type: "interrupted" });
+    await until(() => requests[0].signal.aborted, "the parent to see the child leave");
+  } finally {
+    server.close();
+  }
+});
+
+test("relay: the parent going away reaches the child as interrupted; no endpoint is `unreachable`", async () => {
+  const { server, requests, endpoint } = await serve(ARGS.length);
+  const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
+  await until(() => requests.length === 1, "the request");
+  server.close();
+  assert.deepEqual(await asking, { type: "interrupted" });
+  const gone = await relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
+  assert.equal(gone.type, "unreachable");
+});
+
+test("relay: an over-long or malformed reply ends the child's question as interrupted", async () => {
+  const { server, requests, endpoint } = await serve(ARGS.length);
+  try {
+    const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 50);
+    await until(() => requests.length === 1, "the request");
+    requests[0].resolve({ type: "error", message: "x".repeat(100) });
+    assert.deepEqual(await asking, { type: "interrupted" });
+  } finally {
+    server.close();
+  }
+});
+
+test("relay: structured answers give the child exactly the parent's answers, typed text and notes included", () => {
+  const args = JSON.stringify({
+    questions: [
+      { id: "db", prompt: "Which?", options: [{ value: "lite", label: "SQLite" }, { value: "pg", label: "Postgres" }] },
+      { id: "f", prompt: "Features?", multiSelect: true, options: ["A", "B", "C"] },
+      { id: "name", prompt: "Name?" },
+      // Typed text that equals an option's label stays typed text.
+      { id: "t", prompt: "Typed?", options: ["SQLite"] },
+    ],
+  });
+  const given = {
+    db: { selected: ["pg"], note: "the team knows it" },
+    f: { selected: ["A", "C"], wrote: "audit log" },
+    name: { selected: [], wrote: "orders" },
+    t: { selected: [], wrote: "SQLite" },
+  };
+  const built = addon.result(args, "answered", "interactive", 1, null, JSON.stringify(given));
+  const details = JSON.parse(built.details);
+  const structured = relay.structuredAnswers(details);
+  const again = addon.result(args, "answered", "relay", 1, null, JSON.stringify(structured));
+  assert.equal(again.text, built.text);
+  assert.deepEqual(JSON.parse(again.details).answers, details.answers);
+  assert.match(again.text, /note: the team knows it/);
+  assert.match(again.text, /t: user wrote: SQLite/);
+});
+
+test("relay: the parent re-validates a child's arguments with the C core and says what is wrong", async () => {
+  const { loadExtension } = await import("./helpers/fake-pi.mjs");
+  const handlers = new Map();
+  const saved = process.env.PI_QUESTION_RELAY;
+  const { pi } = await loadExtension({ on: (name, fn) => handlers.set(name, fn) });
+  try {
+    await handlers.get("session_start")({ reason: "startup" }, { hasUI: true, cwd: process.cwd(), ui: {} });
+    const endpoint = relay.parseRelayVariable(process.env.PI_QUESTION_RELAY);
+    assert.ok(endpoint, "an interactive pi offers the relay");
+    assert.ok(pi);
+    const bad = JSON.stringify({ questions: [{ id: "db", prompt: "" }] });
+    const reply = await relay.askThroughRelay(endpoint, bad, { pid: 1 }, undefined, 100000);
+    assert.equal(reply.type, "error");
+    assert.match(reply.message, /questions\[0\]\.prompt/);
+    const nul = JSON.stringify({ questions: [{ id: "db", prompt: "a\u001b]52;c;x\u0007" }], junk: "x".repeat(2_000_000) });
+    const big = await relay.askThroughRelay(endpoint, nul, { pid: 1 }, undefined, 100000);
+    assert.equal(big.type, "interrupted", "a message over the cap closes the connection");
+  } finally {
+    await handlers.get("session_shutdown")?.({}, {});
+    if (saved === undefined) delete process.env.PI_QUESTION_RELAY;
+    else process.env.PI_QUESTION_RELAY = saved;
+  }
+});
