@@ -78,6 +78,21 @@ test("subagent: its question appears once in the parent, says who asks, and type
     assert.equal(child.message.content[0].text, "db: user wrote: hello world typed slowly");
     assert.equal(child.message.details.mode, "relay");
     assert.equal(child.message.details.status, "answered");
+    // The parent's /questions lists the subagent's question, saying who asked it.
+    await pi.text("/questions");
+    await pi.keys("Enter");
+    await pi.waitForScreen(/Which database for the worker\? → hello world typed slowly \(Asked by worker\)/);
+  });
+});
+
+test("subagent: a parent in print mode on a terminal asks the child's question there", async () => {
+  const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
+  await withParent({ replies, extraArgs: ["-p", "go"] }, async (pi) => {
+    const screen = await pi.waitForScreen(/Which database for the worker\?/, 40000);
+    assert.match(screen, /Asked by worker/);
+    assert.equal(count(screen, "Which database for the worker?"), 1);
+    await pi.keys("2");
+    await pi.waitForScreen(/parent saw: child pick got: db: user selected: 2\. Postgres/, 40000);
   });
 });
 

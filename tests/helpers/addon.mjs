@@ -1,4 +1,5 @@
 // addon.mjs — the built addon for tests, loaded exactly as the extension loads it.
+import "./isolate.mjs";
 import { loadAddon, packageRoot } from "../../extension/load-addon.mjs";
 
 export const root = packageRoot;

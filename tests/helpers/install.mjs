@@ -2,6 +2,7 @@
 // pi run in a throw-away HOME (with the environment npm needs to build the addon offline), the
 // scripted model, and the real pi in print mode with no package flag of its own (the package
 // must come from wherever the case installed it).
+import "./isolate.mjs";
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";

@@ -1,5 +1,6 @@
 // pi.mjs — runs the real pi around this package with a scripted model: a throw-away HOME with
 // models.json pointing at the mock model, and helpers for print mode, RPC mode and tmux.
+import "./isolate.mjs";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

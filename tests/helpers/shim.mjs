@@ -1,5 +1,6 @@
 // shim.mjs — imports the TypeScript extension modules the way pi does (through jiti), so
 // tests exercise the very files pi loads.
+import "./isolate.mjs";
 import { createJiti } from "jiti";
 
 const jiti = createJiti(import.meta.url, { moduleCache: false });
