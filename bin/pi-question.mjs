@@ -4,10 +4,20 @@
 // prints the result JSON ({ ...details, text }) on stdout, so shell scripts can use it.
 //   pi-question questions.json          pi-question < questions.json
 // Exit status: 0 answered, 1 declined/cancelled/interrupted, 2 invalid questions, 3 no terminal.
+// And the questions waiting in your running pis (see remote.mjs):
+//   pi-question pending                 pi-question answer [n ['{"db":"SQLite"}']]
+// Exit status: 0 taken, 1 not taken (answered elsewhere first), 2 invalid answer, 3 no
+// terminal, 4 no such waiting question.
 import { readFileSync } from "node:fs";
 import { loadAddon } from "../extension/load-addon.mjs";
+import { answer, pending } from "./remote.mjs";
 
-const USAGE = "usage: pi-question [questions.json | -]   (questions as the question tool's JSON arguments)";
+const USAGE = [
+  "usage: pi-question [questions.json | -]   ask questions (the question tool's JSON arguments) on this terminal",
+  "       pi-question pending                list the questions your running pis are waiting on",
+  "       pi-question answer [n [answers]]   answer waiting question n (default: the oldest) here,",
+  "                                          or at once with answers like '{\"db\":\"SQLite\"}'",
+].join("\n");
 
 async function main() {
   const arg = process.argv[2];
@@ -15,6 +25,8 @@ async function main() {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (arg === "pending") return pending(loadAddon());
+  if (arg === "answer") return answer(loadAddon(), process.argv.slice(3));
   let input;
   try {
     input = readFileSync(arg && arg !== "-" ? arg : 0);

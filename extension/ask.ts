@@ -1,12 +1,13 @@
 // ask.ts — asking, in whatever way the mode allows, with the user's settings: pi's TUI
 // (interactive), pi's dialogs (RPC), or answers from the flag / pending file / terminal (print
 // and JSON mode). One queue per extension instance: two questions are never shown at once.
+import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { askWithDialogs } from "./dialogs.ts";
 import { ANSWERS_FLAG, answerWithoutTui, askOnTerminal, terminalReachable } from "./headless.ts";
 import { askInTui } from "./interactive.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, type Outcome } from "./native.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, stringsFor, useLanguage } from "./i18n.ts";
@@ -32,8 +33,13 @@ export interface Asked {
 export interface Asker {
   /** Questions asked through this instance, newest last. */
   readonly history: Asked[];
-  /** Relayed questions waiting now (shown or queued): who asks, and the prompts. */
-  readonly waiting: ReadonlySet<{ askedBy: string; questions: NormalizedQuestion[] }>;
+  /** The questions waiting now (shown or queued), oldest first. */
+  readonly waiting: ReadonlyMap<string, Waiting>;
+  /** An answer from elsewhere (another terminal, the relay's `answer`): taken only if the question
+   * is still waiting and nobody answered it first — exactly once. */
+  answerFromElsewhere(qid: string, outcome: string, answersJson: string | null): RemoteVerdict;
+  /** Calls `closed` once question `qid` ends (at once if it is not waiting); returns the way to stop. */
+  watch(qid: string, closed: () => void): () => void;
   /** The arguments of the last question that ended cancelled or interrupted, if any. */
   lastUnanswered(): ArgsJson | undefined;
   settings(ctx: ExtensionContext): Settings;
@@ -49,6 +55,33 @@ export interface Asker {
   ): Promise<QuestionResult>;
 }
 
+/** What became of an answer from elsewhere: taken, or refused with a code and a sentence. */
+export type RemoteVerdict = { ok: true } | { ok: false; code: "not_waiting" | "already" | "invalid"; reason: string };
+
+/** A question waiting for its answer, shown or queued. */
+export interface Waiting {
+  qid: string;
+  askedAt: number;
+  /** "Asked by worker" for a subagent's question (sanitized); undefined for this pi's own. */
+  askedBy?: string;
+  questions: NormalizedQuestion[];
+  /** The canonical arguments. */
+  args: string;
+}
+
+interface Live extends Waiting {
+  json: ArgsJson;
+  flags: number;
+  settings: Settings;
+  /** Answered (here or elsewhere) or ended: nothing else may answer it. */
+  settled: boolean;
+  /** The result of an answer from elsewhere, when one won. */
+  elsewhere?: QuestionResult;
+  /** Aborted when an answer from elsewhere wins: the local UI closes. */
+  stop: AbortController;
+  watchers: Set<() => void>;
+}
+
 /** How the screen names a relayed question's asker: its name, else where it runs. */
 export function askerParts(from: RelayAsker): { name: string | null; where: string | null } {
   if (from.name) return { name: from.name, where: null };
@@ -57,7 +90,7 @@ export function askerParts(from: RelayAsker): { name: string | null; where: stri
 
 export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
   const history: Asked[] = [];
-  const waiting = new Set<{ askedBy: string; questions: NormalizedQuestion[] }>();
+  const waiting = new Map<string, Live>();
   const warned = new Set<string>();
   let unanswered: ArgsJson | undefined;
   let tail: Promise<unknown> = Promise.resolve();
@@ -112,7 +145,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       case "answer":
         try {
           const answers = reply.answers ? JSON.stringify(reply.answers) : null;
-          return toToolResult(native.result(json, reply.outcome, "relay", Date.now(), null, answers, flags), s);
+          return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), null, answers, flags), s);
         } catch (error) {
           // An answer this pi cannot read (a different version above?): nothing was answered.
           process.stderr.write(`pi-question: ${native.sanitize(`the answer from the pi above could not be used: ${(error as Error).message}`, true)}\n`);
@@ -137,6 +170,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
     signal: AbortSignal | undefined,
     s: Settings,
     from: RelayAsker | undefined,
+    claim: () => boolean,
   ): Promise<QuestionResult> => {
     const language = resolveLanguage(s.language);
     useLanguage(language);
@@ -161,7 +195,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
           const { name, where } = askerParts(from);
           engine.setAsker(name, where);
         }
-        outcome = await askInTui(native, engine, ctx, signal);
+        outcome = await askInTui(native, engine, ctx, signal, claim);
         if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now(), null, flags), s);
       } finally {
         engine.dispose();
@@ -188,20 +222,74 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       const most = Math.max(0, ...questions.map((q) => q.options?.length ?? 0));
       if (maxO !== undefined && most > maxO) throw new Error(SETTINGS_TEXT.overLimit("options in one question", most, maxO));
     },
-    ask(json, questions, ctx, signal, from) {
-      const entry = from ? { askedBy: askedBy(from), questions } : undefined;
-      if (entry) {
-        waiting.add(entry);
-        // A subagent that goes away withdraws its question at once, shown or still queued.
-        signal?.addEventListener("abort", () => waiting.delete(entry), { once: true });
+    answerFromElsewhere(qid, outcome, answersJson) {
+      const live = waiting.get(qid);
+      const t = stringsFor(native);
+      if (!live) return { ok: false, code: "not_waiting", reason: t.REMOTE_NOT_WAITING };
+      if (live.settled) return { ok: false, code: "already", reason: t.REMOTE_ALREADY };
+      if (outcome !== "answered" && outcome !== "declined" && outcome !== "cancelled") {
+        return { ok: false, code: "invalid", reason: `outcome must be answered, declined or cancelled, not ${JSON.stringify(outcome)}` };
       }
+      let built;
+      try {
+        built = native.result(live.json, outcome as Outcome, "remote", Date.now(), null, answersJson, live.flags);
+      } catch (error) {
+        return { ok: false, code: "invalid", reason: (error as Error).message };
+      }
+      live.settled = true;
+      live.elsewhere = toToolResult(built, live.settings);
+      live.stop.abort(); // the question closes wherever it is shown here
+      return { ok: true };
+    },
+    watch(qid, closed) {
+      const live = waiting.get(qid);
+      if (!live) {
+        closed();
+        return () => undefined;
+      }
+      live.watchers.add(closed);
+      return () => live.watchers.delete(closed);
+    },
+    ask(json, questions, ctx, signal, from) {
+      const s = settings(ctx);
+      const live: Live = {
+        qid: randomBytes(4).toString("hex"),
+        askedAt: Date.now(),
+        ...(from ? { askedBy: askedBy(from) } : {}),
+        questions,
+        args: native.normalize(json),
+        json,
+        flags: s.escape === "continue" ? CANCEL_CONTINUES : 0,
+        settings: s,
+        settled: false,
+        stop: new AbortController(),
+        watchers: new Set(),
+      };
+      const end = () => {
+        if (waiting.get(live.qid) !== live) return;
+        live.settled = true;
+        waiting.delete(live.qid);
+        for (const w of live.watchers) w();
+      };
+      waiting.set(live.qid, live);
+      // A subagent that goes away withdraws its question at once, shown or still queued.
+      if (from) signal?.addEventListener("abort", end, { once: true });
+      const claim = () => {
+        if (live.settled) return false;
+        live.settled = true;
+        return true;
+      };
       return enqueue(async () => {
-        if (from && signal?.aborted) {
-          return toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
-        }
         try {
-          const result = await askNow(json, questions, ctx, signal, settings(ctx), from);
-          history.push({ details: result.details, ...(entry ? { askedBy: entry.askedBy } : {}) });
+          if (from && signal?.aborted) {
+            return toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
+          }
+          // Answered elsewhere while it waited in the queue: never shown here.
+          const stops = signal ? AbortSignal.any([signal, live.stop.signal]) : live.stop.signal;
+          const local = live.elsewhere ?? (await askNow(json, questions, ctx, stops, s, from, claim));
+          const result = live.elsewhere ?? local;
+          claim();
+          history.push({ details: result.details, ...(live.askedBy ? { askedBy: live.askedBy } : {}) });
           // /answer reopens this pi's own questions only: a subagent's answer goes back to it.
           if (!from) {
             const status = result.details.status;
@@ -210,7 +298,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
           }
           return result;
         } finally {
-          if (entry) waiting.delete(entry);
+          end();
         }
       });
     },

@@ -76,8 +76,9 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
       }
       if (asker.waiting.size) {
         lines.push(t.CMD_WAITING);
-        for (const w of asker.waiting) {
-          for (const q of w.questions) lines.push(`  ${clean(q.label)}: ${clean(q.prompt)} (${w.askedBy})`);
+        for (const w of asker.waiting.values()) {
+          const by = w.askedBy ? ` (${w.askedBy})` : "";
+          for (const q of w.questions) lines.push(`  ${clean(q.label)}: ${clean(q.prompt)}${by}`);
         }
       }
       if (asker.history.length) {

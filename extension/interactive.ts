@@ -182,12 +182,13 @@ export class QuestionView implements Component, Focusable {
 }
 
 /** Shows the question in pi's TUI and resolves with its outcome, or undefined when this pi
- * cannot show custom components (RPC mode). */
+ * cannot show custom components (RPC mode). `claim` is called when the person ends it. */
 export async function askInTui(
   native: NativeAddon,
   engine: NativeEngine,
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
+  claim?: () => boolean,
 ): Promise<Outcome | undefined> {
   if (signal?.aborted) {
     engine.interrupt();
@@ -203,6 +204,9 @@ export async function askInTui(
       const finish = (outcome: Outcome) => {
         if (finished) return;
         finished = true;
+        // The person's answer takes the question at the very key that ends it: an answer from
+        // elsewhere arriving later is refused (exactly once).
+        if (outcome !== "interrupted") claim?.();
         view?.close();
         done(outcome);
       };

@@ -1,17 +1,30 @@
-// relay-host.ts — the parent side of the subagent relay (relay.ts has the protocol): when this
-// pi can ask a person — pi's TUI, RPC dialogs, or print mode on its own terminal — it offers
-// the endpoint to its child processes and asks what arrives there in its one-at-a-time queue,
+// relay-host.ts — the endpoint side of the relay (relay.ts has the protocol): when this pi can
+// ask a person — pi's TUI, RPC dialogs, or print mode on its own terminal — it offers the
+// endpoint to its child processes and asks what arrives there in its one-at-a-time queue,
 // exactly as it asks its own questions. A pi that cannot ask keeps the variable it inherited,
-// so its children's questions go further up.
+// so its children's questions go further up. The endpoint is also registered for other
+// terminals (`pi-question pending` / `answer`): they list the waiting questions and answer one,
+// exactly once, whoever is first.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { Asker } from "./ask.ts";
 import { terminalReachable } from "./headless.ts";
 import type { NativeAddon } from "./native.ts";
-import { isOwnRelay, parseRelayVariable, RELAY_ENV, type RelayAnswer, type RelayRequest, type RelayServer, startRelayServer, structuredAnswers } from "./relay.ts";
+import {
+  isOwnRelay,
+  parseRelayVariable,
+  RELAY_ENV,
+  type RelayAnswer,
+  type RelayRequest,
+  type RelayServer,
+  startRelayServer,
+  structuredAnswers,
+} from "./relay.ts";
+import { registerEndpoint } from "./relay-wire.mjs";
 import type { NormalizedQuestion } from "./schema.ts";
 
 export function hostRelay(pi: ExtensionAPI, native: NativeAddon, asker: Asker): void {
   let server: RelayServer | undefined;
+  let unregister: (() => void) | undefined;
   let inherited: string | undefined;
   let ctx: ExtensionContext | undefined;
 
@@ -32,7 +45,27 @@ export function hostRelay(pi: ExtensionAPI, native: NativeAddon, asker: Asker): 
     return { type: "answer", outcome: d.status, answers: d.status === "cancelled" ? null : structuredAnswers(d) };
   };
 
+  const handlers = {
+    ask: handle,
+    list: () => ({
+      type: "pending",
+      cwd: ctx?.cwd ?? process.cwd(),
+      ...(pi.getSessionName() ? { session: pi.getSessionName() } : {}),
+      questions: [...asker.waiting.values()].map((w) => ({
+        qid: w.qid,
+        askedAt: w.askedAt,
+        ...(w.askedBy ? { askedBy: w.askedBy } : {}),
+        args: w.args,
+      })),
+    }),
+    answer: (qid: string, outcome: string, answers: unknown) =>
+      asker.answerFromElsewhere(qid, outcome, answers === null || answers === undefined ? null : JSON.stringify(answers)),
+    watch: (qid: string, closed: () => void) => asker.watch(qid, closed),
+  };
+
   const stop = () => {
+    unregister?.();
+    unregister = undefined;
     if (!server) return;
     if (process.env[RELAY_ENV] === server.variable) {
       if (inherited === undefined) delete process.env[RELAY_ENV];
@@ -50,10 +83,11 @@ export function hostRelay(pi: ExtensionAPI, native: NativeAddon, asker: Asker): 
     const above = parseRelayVariable(variable) && !isOwnRelay(variable);
     const canAsk = eventCtx.hasUI || (!above && terminalReachable(native));
     if (!canAsk) return;
-    server = await startRelayServer(native.limits.preparedBytes, handle);
+    server = await startRelayServer(native.limits.preparedBytes, handlers);
     if (!server) return;
     inherited = isOwnRelay(variable) ? undefined : variable;
     process.env[RELAY_ENV] = server.variable;
+    unregister = registerEndpoint({ variable: server.variable, pid: process.pid, cwd: eventCtx.cwd, startedAt: Date.now() });
   });
 
   pi.on("session_shutdown", async () => stop());

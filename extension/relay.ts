@@ -8,30 +8,31 @@
 // terminal, and keeps the variable for its own children, so every question reaches the
 // top-most pi with a person in front of it.
 //
-// The protocol, one JSON object per line (the shape of pi's RPC protocol), one question per
-// connection:
-//   child → parent  {"type":"ask","secret":"…","args":"<canonical arguments JSON>",
-//                    "asker":{"name"?:"worker","pid":123,"cwd":"/home/me/proj"}}
-//   parent → child  {"type":"answer","outcome":"answered|declined|cancelled|interrupted",
-//                    "answers":{ id: {"selected":[values],"wrote"?,"note"?} } | null}
-//                 | {"type":"unavailable"}           (the parent cannot ask after all)
-//                 | {"type":"error","message":"…"}   (the parent refused the arguments)
-// Closing the connection withdraws the question (the child was aborted or died); the parent
+// The protocol, one JSON object per line (the shape of pi's RPC protocol), one request per
+// connection, every request carrying the secret:
+//   {"type":"ask","args":"<canonical arguments JSON>","asker":{"name"?,"pid","cwd"}}   (a child)
+//     → {"type":"answer","outcome":"answered|declined|cancelled|interrupted",
+//        "answers":{ id: {"selected":[values],"wrote"?,"note"?} } | null}
+//     | {"type":"unavailable"} (the parent cannot ask after all) | {"type":"error","message"}
+//   {"type":"list"}                         (another terminal: pi-question pending)
+//     → {"type":"pending","cwd","session"?,"questions":[{"qid","askedAt","askedBy"?,"args"}]}
+//   {"type":"answer","qid","outcome","answers"}   (another terminal: pi-question answer)
+//     → {"type":"result","ok":true}
+//     | {"type":"result","ok":false,"code":"already|not_waiting|invalid","reason"}  (exactly once)
+//   {"type":"watch","qid"}  → {"type":"closed","qid"} once that question ends, wherever.
+// Closing an `ask` connection withdraws the question (the child was aborted or died); the parent
 // closing it without an answer (it exited) reaches the child as `interrupted`. A line over the
 // size cap, a wrong secret or anything malformed closes that one connection and nothing else.
-// The server is unref'ed: it never keeps pi alive, and costs nothing until a child connects.
+// The server is unref'ed: it never keeps pi alive, and costs nothing until someone connects.
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { createServer, type Server, type Socket } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Outcome } from "./native.ts";
-import type { QuestionDetails } from "./schema.ts";
+import { ASKER_ENV, lineReader } from "./relay-wire.mjs";
 
-/** The variable that announces the endpoint to child processes. */
-export const RELAY_ENV = "PI_QUESTION_RELAY";
-/** A subagent launcher may name the agent a child runs as: "asked by <name>". */
-export const ASKER_ENV = "PI_QUESTION_ASKER";
+export { askThroughRelay, lineReader, parseRelayVariable, RELAY_ENV, structuredAnswers } from "./relay-wire.mjs";
 const VERSION = "v1";
 /** Slack above the arguments' own limit for the rest of a message. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -60,13 +61,6 @@ export function isOwnRelay(variable: string | undefined): boolean {
   return variable !== undefined && own.has(variable);
 }
 
-/** The endpoint a variable names. undefined when the variable is absent or malformed. */
-export function parseRelayVariable(value: string | undefined): { secret: string; path: string } | undefined {
-  if (!value) return undefined;
-  const m = /^v1:([0-9a-f]{64}):(.+)$/s.exec(value);
-  return m ? { secret: m[1], path: m[2] } : undefined;
-}
-
 /** The agent name of this process, when known: PI_QUESTION_ASKER, else the name pi's subagent
  * example gives its prompt file (`--append-system-prompt …/pi-subagent-*\/prompt-<name>.md`). */
 export function ownAskerName(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -85,60 +79,25 @@ export function shortDirectory(dir: string): string {
   return dir;
 }
 
-/** The details' answers in the structured form the C answer model reads back exactly: option
- * values (never re-matched by text), typed text apart, notes kept. */
-export function structuredAnswers(details: QuestionDetails): Record<string, StructuredAnswer> {
-  const out: Record<string, StructuredAnswer> = Object.create(null);
-  for (const a of details.answers) {
-    const q = details.questions.find((x) => x.id === a.id);
-    if (!q) continue;
-    const indices = a.indices ?? (a.index ? [a.index] : []);
-    const selected = indices.map((i) => q.options?.[i - 1]?.value).filter((v): v is string => typeof v === "string");
-    const entry: StructuredAnswer = { selected };
-    if (a.wasCustom) entry.wrote = a.values ? a.values[a.values.length - 1] : a.value;
-    if (a.note) entry.note = a.note;
-    out[a.id] = entry;
-  }
-  return out;
-}
-
-/** Splits a byte stream into lines of at most `cap` bytes; `onLine` gets each line, `onTooLong`
- * fires (once) when a line goes over the cap. */
-export function lineReader(cap: number, onLine: (line: string) => void, onTooLong: () => void): (chunk: Buffer) => void {
-  let parts: Buffer[] = [];
-  let size = 0;
-  let broken = false;
-  return (chunk: Buffer) => {
-    if (broken) return;
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(10, start);
-      const end = nl < 0 ? chunk.length : nl;
-      size += end - start;
-      if (size > cap) {
-        broken = true;
-        parts = [];
-        onTooLong();
-        return;
-      }
-      parts.push(chunk.subarray(start, end));
-      if (nl < 0) return;
-      const line = Buffer.concat(parts).toString("utf8");
-      parts = [];
-      size = 0;
-      onLine(line);
-      if (broken) return;
-      start = nl + 1;
-    }
-  };
-}
-
 // ---- the parent: the endpoint ----------------------------------------------------------------
 
 export interface RelayRequest {
   args: string;
   asker: RelayAsker;
   signal: AbortSignal;
+}
+
+/** What the endpoint serves; each request type has its handler. */
+export interface RelayHandlers {
+  /** A child's question: asked in the queue; `signal` aborts when the child goes away. */
+  ask(request: RelayRequest): Promise<RelayAnswer>;
+  /** The questions waiting now, for another terminal. */
+  list(): Record<string, unknown>;
+  /** An answer from another terminal (exactly once: a later one is refused with a reason). */
+  answer(qid: string, outcome: string, answers: unknown): { ok: true } | { ok: false; code: string; reason: string };
+  /** Calls `closed` once question `qid` ends (at once when it is not waiting); returns the way
+   * to stop watching. */
+  watch(qid: string, closed: () => void): () => void;
 }
 
 export interface RelayServer {
@@ -148,14 +107,10 @@ export interface RelayServer {
 }
 
 /**
- * Offers the endpoint. `handle` asks one relayed question and resolves with what goes back to
- * the child; its signal aborts when the child goes away. Returns undefined when no socket can
- * be made here (the tool then works as before, without a relay).
+ * Offers the endpoint. Returns undefined when no socket can be made here (the tool then works
+ * as before, without a relay).
  */
-export async function startRelayServer(
-  argsCap: number,
-  handle: (request: RelayRequest) => Promise<RelayAnswer>,
-): Promise<RelayServer | undefined> {
+export async function startRelayServer(argsCap: number, handlers: RelayHandlers): Promise<RelayServer | undefined> {
   let dir: string;
   try {
     dir = mkdtempSync(join(tmpdir(), "pi-question-")); // mkdtemp makes it mode 0700
@@ -163,18 +118,51 @@ export async function startRelayServer(
     return undefined;
   }
   const path = join(dir, "relay.sock");
-  const secret = randomBytes(32);
+  const secret = Buffer.from(randomBytes(32).toString("hex"), "utf8");
   const cap = argsCap + ENVELOPE_BYTES;
   const sockets = new Set<Socket>();
+
+  const serve = (socket: Socket, m: Record<string, unknown>, gone: AbortSignal) => {
+    const reply = (message: Record<string, unknown>) => {
+      if (!socket.destroyed) socket.end(JSON.stringify(message) + "\n");
+    };
+    switch (m.type) {
+      case "ask": {
+        if (typeof m.args !== "string") return socket.destroy();
+        const a = (m.asker && typeof m.asker === "object" ? m.asker : {}) as Record<string, unknown>;
+        const asker: RelayAsker = {
+          ...(typeof a.name === "string" && a.name.trim() ? { name: a.name } : {}),
+          ...(typeof a.pid === "number" && Number.isInteger(a.pid) ? { pid: a.pid } : {}),
+          ...(typeof a.cwd === "string" && a.cwd ? { cwd: a.cwd } : {}),
+        };
+        handlers.ask({ args: m.args, asker, signal: gone }).then(
+          (answer) => reply(answer),
+          (error: unknown) => reply({ type: "error", message: error instanceof Error ? error.message : String(error) }),
+        );
+        return;
+      }
+      case "list":
+        return reply(handlers.list());
+      case "answer":
+        if (typeof m.qid !== "string" || typeof m.outcome !== "string") return socket.destroy();
+        return reply({ type: "result", ...handlers.answer(m.qid, m.outcome, m.answers) });
+      case "watch": {
+        if (typeof m.qid !== "string") return socket.destroy();
+        const qid = m.qid;
+        const stop = handlers.watch(qid, () => reply({ type: "closed", qid }));
+        gone.addEventListener("abort", stop, { once: true });
+        return;
+      }
+      default:
+        return socket.destroy();
+    }
+  };
 
   const server: Server = createServer({ allowHalfOpen: false }, (socket) => {
     socket.unref();
     sockets.add(socket);
     const gone = new AbortController();
-    let asked = false;
-    const send = (message: RelayAnswer) => {
-      if (!socket.destroyed) socket.end(JSON.stringify(message) + "\n");
-    };
+    let seen = false;
     socket.on("close", () => {
       sockets.delete(socket);
       gone.abort();
@@ -183,28 +171,18 @@ export async function startRelayServer(
     const read = lineReader(
       cap,
       (line) => {
-        if (asked) return socket.destroy(); // one question per connection
-        asked = true;
-        let m: { type?: unknown; secret?: unknown; args?: unknown; asker?: unknown };
+        if (seen) return socket.destroy(); // one request per connection
+        seen = true;
+        let m: Record<string, unknown>;
         try {
           m = JSON.parse(line);
         } catch {
           return socket.destroy();
         }
-        if (!m || typeof m !== "object" || m.type !== "ask" || typeof m.secret !== "string" || typeof m.args !== "string") {
-          return socket.destroy();
-        }
+        if (!m || typeof m !== "object" || typeof m.secret !== "string") return socket.destroy();
         const given = Buffer.from(m.secret, "utf8");
-        if (given.length !== 64 || !timingSafeEqual(given, Buffer.from(secret.toString("hex"), "utf8"))) return socket.destroy();
-        const a = (m.asker && typeof m.asker === "object" ? m.asker : {}) as Record<string, unknown>;
-        const asker: RelayAsker = {
-          ...(typeof a.name === "string" && a.name.trim() ? { name: a.name } : {}),
-          ...(typeof a.pid === "number" && Number.isInteger(a.pid) ? { pid: a.pid } : {}),
-          ...(typeof a.cwd === "string" && a.cwd ? { cwd: a.cwd } : {}),
-        };
-        handle({ args: m.args, asker, signal: gone.signal }).then(send, (error: unknown) =>
-          send({ type: "error", message: error instanceof Error ? error.message : String(error) }),
-        );
+        if (given.length !== secret.length || !timingSafeEqual(given, secret)) return socket.destroy();
+        serve(socket, m, gone.signal);
       },
       () => socket.destroy(),
     );
@@ -225,7 +203,7 @@ export async function startRelayServer(
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once("exit", remove);
   let closed = false;
-  const variable = `${VERSION}:${secret.toString("hex")}:${path}`;
+  const variable = `${VERSION}:${secret.toString("utf8")}:${path}`;
   own.add(variable);
   return {
     variable,
@@ -240,61 +218,4 @@ export async function startRelayServer(
       remove();
     },
   };
-}
-
-// ---- the child: asking through the endpoint ---------------------------------------------------
-
-/** What asking through the relay gave: the parent's answer, `interrupted` (the connection
- * ended without one, or this run was aborted), or `unreachable` (no endpoint there: ask the
- * usual way). */
-export type RelayOutcome = RelayAnswer | { type: "interrupted" } | { type: "unreachable"; reason: string };
-
-export function askThroughRelay(
-  endpoint: { secret: string; path: string },
-  args: string,
-  asker: RelayAsker,
-  signal: AbortSignal | undefined,
-  replyCap: number,
-): Promise<RelayOutcome> {
-  return new Promise((resolve) => {
-    let settled = false;
-    let connected = false;
-    const finish = (outcome: RelayOutcome) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener("abort", onAbort);
-      socket.destroy();
-      resolve(outcome);
-    };
-    const onAbort = () => finish({ type: "interrupted" });
-    const socket = createConnection(endpoint.path);
-    if (signal?.aborted) return finish({ type: "interrupted" });
-    signal?.addEventListener("abort", onAbort, { once: true });
-    socket.on("connect", () => {
-      connected = true;
-      socket.write(JSON.stringify({ type: "ask", secret: endpoint.secret, args, asker }) + "\n");
-    });
-    socket.on(
-      "data",
-      lineReader(
-        replyCap,
-        (line) => {
-          let m: RelayAnswer;
-          try {
-            m = JSON.parse(line) as RelayAnswer;
-          } catch {
-            return finish({ type: "interrupted" });
-          }
-          if (m?.type === "answer" || m?.type === "unavailable" || m?.type === "error") finish(m);
-          else finish({ type: "interrupted" });
-        },
-        () => finish({ type: "interrupted" }),
-      ),
-    );
-    socket.on("error", (error: NodeJS.ErrnoException) => {
-      if (!connected) finish({ type: "unreachable", reason: error.code ?? error.message });
-      else finish({ type: "interrupted" });
-    });
-    socket.on("close", () => finish(connected ? { type: "interrupted" } : { type: "unreachable", reason: "closed" }));
-  });
 }

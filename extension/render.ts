@@ -58,6 +58,7 @@ export function renderQuestionResult(
   }
   const lines: string[] = [];
   const byId = new Map(details.answers.map((a) => [a.id, a]));
+  if (details.mode === "remote") lines.push(theme.fg("muted", t.REMOTE_ANSWERED_HERE));
   if (details.status !== "answered") {
     const colour = details.status === "declined" ? "warning" : details.status === "unavailable" ? "muted" : "error";
     lines.push(theme.fg(colour, t[`STATUS_${details.status.toUpperCase()}`] ?? details.status));

@@ -115,7 +115,14 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(CMD_WAITING)         /* /questions: "Waiting for your answer now:" (relayed questions) */ \
   /* ---- relayed questions (a subagent asks through this pi) ---- */ \
   X(ASKED_BY)            /* under the top rule: "Asked by {s}" ({s}: the subagent's name) */ \
-  X(ASKED_BY_SUBAGENT)   /* "Asked by a subagent in {s}" ({s}: its directory) */
+  X(ASKED_BY_SUBAGENT)   /* "Asked by a subagent in {s}" ({s}: its directory) */ \
+  /* ---- answering from another terminal (pi-question pending / answer) ---- */ \
+  X(REMOTE_ANSWERED_HERE) /* transcript: the question was answered from another terminal */ \
+  X(REMOTE_NOT_WAITING)  /* that question is no longer waiting */ \
+  X(REMOTE_ALREADY)      /* someone answered it first: "already answered" */ \
+  X(REMOTE_NONE)         /* pi-question pending: no question waits anywhere */ \
+  X(REMOTE_TAKEN)        /* pi-question answer: the answer was taken */ \
+  X(REMOTE_CLOSED)       /* pi-question answer: answered elsewhere while shown here */
 
 typedef enum qt_string_id {
 #define QT_STRING_ENUM(id) QT_STR_##id,

@@ -106,6 +106,12 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_CMD_WAITING] = "Waiting for your answer now:",
     [QT_STR_ASKED_BY] = "Asked by {s}",
     [QT_STR_ASKED_BY_SUBAGENT] = "Asked by a subagent in {s}",
+    [QT_STR_REMOTE_ANSWERED_HERE] = "answered from another terminal",
+    [QT_STR_REMOTE_NOT_WAITING] = "That question is no longer waiting (answered, cancelled or withdrawn).",
+    [QT_STR_REMOTE_ALREADY] = "already answered",
+    [QT_STR_REMOTE_NONE] = "No question is waiting in any pi.",
+    [QT_STR_REMOTE_TAKEN] = "Answer taken.",
+    [QT_STR_REMOTE_CLOSED] = "The question was answered elsewhere.",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "There is no cancelled or interrupted question to answer.",
 };
 
@@ -210,6 +216,12 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_CMD_WAITING] = "Wartet jetzt auf deine Antwort:",
     [QT_STR_ASKED_BY] = "Gefragt von {s}",
     [QT_STR_ASKED_BY_SUBAGENT] = "Gefragt von einem Subagenten in {s}",
+    [QT_STR_REMOTE_ANSWERED_HERE] = "in einem anderen Terminal beantwortet",
+    [QT_STR_REMOTE_NOT_WAITING] = "Diese Frage wartet nicht mehr (beantwortet, abgebrochen oder zurückgezogen).",
+    [QT_STR_REMOTE_ALREADY] = "bereits beantwortet",
+    [QT_STR_REMOTE_NONE] = "In keinem pi wartet eine Frage.",
+    [QT_STR_REMOTE_TAKEN] = "Antwort übernommen.",
+    [QT_STR_REMOTE_CLOSED] = "Die Frage wurde anderswo beantwortet.",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "Es gibt keine abgebrochene oder unterbrochene Frage zu beantworten.",
 };
 
@@ -295,6 +307,12 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_CMD_WAITING] = "正在等待你的回答：",
     [QT_STR_ASKED_BY] = "由 {s} 提问",
     [QT_STR_ASKED_BY_SUBAGENT] = "由 {s} 中的子代理提问",
+    [QT_STR_REMOTE_ANSWERED_HERE] = "已在另一个终端回答",
+    [QT_STR_REMOTE_NOT_WAITING] = "该问题已不再等待（已回答、已取消或已撤回）。",
+    [QT_STR_REMOTE_ALREADY] = "已被回答",
+    [QT_STR_REMOTE_NONE] = "没有任何 pi 在等待问题。",
+    [QT_STR_REMOTE_TAKEN] = "回答已采用。",
+    [QT_STR_REMOTE_CLOSED] = "该问题已在别处回答。",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "没有已取消或已中断的问题可以回答。",
 };
 

@@ -17,8 +17,14 @@ const ARGS = JSON.stringify({ questions: [{ id: "db", prompt: "Which database?",
 /** A server whose handler records each request and answers when the test says so. */
 async function serve(cap = 1000) {
   const requests = [];
-  const server = await relay.startRelayServer(cap, (request) => {
-    return new Promise((resolve) => requests.push({ ...request, resolve }));
+  const server = await relay.startRelayServer(cap, {
+    ask: (request) => new Promise((resolve) => requests.push({ ...request, resolve })),
+    list: () => ({ type: "pending", questions: [] }),
+    answer: () => ({ ok: false, code: "not_waiting", reason: "no" }),
+    watch: (_qid, closed) => {
+      closed();
+      return () => undefined;
+    },
   });
   assert.ok(server, "the relay could not listen");
   return { server, requests, endpoint: relay.parseRelayVariable(server.variable) };

@@ -1,0 +1,46 @@
+// relay-wire.d.mts — types of relay-wire.mjs for the TypeScript side.
+export declare const RELAY_ENV: "PI_QUESTION_RELAY";
+export declare const ASKER_ENV: "PI_QUESTION_ASKER";
+export interface Endpoint {
+  secret: string;
+  path: string;
+}
+export declare function parseRelayVariable(value: string | undefined): Endpoint | undefined;
+export declare function lineReader(cap: number, onLine: (line: string) => void, onTooLong: () => void): (chunk: Buffer) => void;
+export type RequestOutcome =
+  | { type: "reply"; message: { type: string; [key: string]: unknown } }
+  | { type: "interrupted" }
+  | { type: "unreachable"; reason: string };
+export declare function request(
+  endpoint: Endpoint,
+  message: Record<string, unknown>,
+  options?: { cap?: number; signal?: AbortSignal },
+): Promise<RequestOutcome>;
+export declare function askThroughRelay(
+  endpoint: Endpoint,
+  args: string,
+  asker: object,
+  signal: AbortSignal | undefined,
+  cap: number,
+): Promise<
+  | { type: "answer"; outcome: string; answers: Record<string, unknown> | null }
+  | { type: "unavailable" }
+  | { type: "error"; message: string }
+  | { type: "interrupted" }
+  | { type: "unreachable"; reason: string }
+>;
+export interface RegistryEntry {
+  variable: string;
+  pid: number;
+  cwd: string;
+  session?: string;
+  startedAt: number;
+}
+export declare function registryDirectory(env?: NodeJS.ProcessEnv): string;
+export declare function registerEndpoint(entry: RegistryEntry, env?: NodeJS.ProcessEnv): () => void;
+export declare function listEndpoints(env?: NodeJS.ProcessEnv): Array<RegistryEntry & { endpoint: Endpoint }>;
+export type StructuredAnswer = { selected: string[]; wrote?: string; note?: string };
+export declare function structuredAnswers(details: {
+  questions: Array<{ id: string; options?: Array<{ value: string }> }>;
+  answers: Array<{ id: string; value: string; wasCustom: boolean; index?: number; indices?: number[]; values?: string[]; note?: string }>;
+}): Record<string, StructuredAnswer>;

@@ -1,0 +1,197 @@
+// relay-wire.mjs — the wire side of the question endpoint every asking pi offers (relay.ts has
+// the server): the endpoint variable, JSON-line framing with a size cap, one request and its
+// reply, and the per-user registry of endpoints that `pi-question pending` / `answer` read.
+// Plain JavaScript, so the extension (through jiti) and the standalone command share it.
+import { randomBytes } from "node:crypto";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createConnection } from "node:net";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** The variable that announces an endpoint to child processes. */
+export const RELAY_ENV = "PI_QUESTION_RELAY";
+/** A subagent launcher may name the agent a child runs as: "asked by <name>". */
+export const ASKER_ENV = "PI_QUESTION_ASKER";
+
+/** The endpoint a variable names ("v1:<64 hex secret>:<socket path>"); undefined when absent or
+ * malformed. */
+export function parseRelayVariable(value) {
+  if (!value) return undefined;
+  const m = /^v1:([0-9a-f]{64}):(.+)$/s.exec(value);
+  return m ? { secret: m[1], path: m[2] } : undefined;
+}
+
+/** Splits a byte stream into lines of at most `cap` bytes: `onLine` gets each line, `onTooLong`
+ * fires once when a line goes over the cap (nothing more is read after it). */
+export function lineReader(cap, onLine, onTooLong) {
+  let parts = [];
+  let size = 0;
+  let broken = false;
+  return (chunk) => {
+    if (broken) return;
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      const end = nl < 0 ? chunk.length : nl;
+      size += end - start;
+      if (size > cap) {
+        broken = true;
+        parts = [];
+        onTooLong();
+        return;
+      }
+      parts.push(chunk.subarray(start, end));
+      if (nl < 0) return;
+      const line = Buffer.concat(parts).toString("utf8");
+      parts = [];
+      size = 0;
+      onLine(line);
+      if (broken) return;
+      start = nl + 1;
+    }
+  };
+}
+
+/**
+ * Sends one message to an endpoint and waits for one reply line.
+ * Resolves { type: "reply", message } | { type: "interrupted" } (the connection ended without a
+ * reply, the reply was malformed or over `cap`, or `signal` aborted) | { type: "unreachable",
+ * reason } (nothing listens there).
+ */
+export function request(endpoint, message, { cap, signal } = {}) {
+  return new Promise((resolve) => {
+    let settled = false;
+    let connected = false;
+    const socket = createConnection(endpoint.path);
+    const finish = (outcome) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener("abort", onAbort);
+      socket.destroy();
+      resolve(outcome);
+    };
+    const onAbort = () => finish({ type: "interrupted" });
+    if (signal?.aborted) return finish({ type: "interrupted" });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    socket.on("connect", () => {
+      connected = true;
+      socket.write(JSON.stringify({ ...message, secret: endpoint.secret }) + "\n");
+    });
+    socket.on(
+      "data",
+      lineReader(
+        cap ?? 1024 * 1024,
+        (line) => {
+          let m;
+          try {
+            m = JSON.parse(line);
+          } catch {
+            return finish({ type: "interrupted" });
+          }
+          finish(m && typeof m === "object" && typeof m.type === "string" ? { type: "reply", message: m } : { type: "interrupted" });
+        },
+        () => finish({ type: "interrupted" }),
+      ),
+    );
+    socket.on("error", (error) => finish(connected ? { type: "interrupted" } : { type: "unreachable", reason: error.code ?? error.message }));
+    socket.on("close", () => finish(connected ? { type: "interrupted" } : { type: "unreachable", reason: "closed" }));
+  });
+}
+
+/** A child's question through the endpoint: the parent's answer, `interrupted`, or `unreachable`. */
+export async function askThroughRelay(endpoint, args, asker, signal, cap) {
+  const r = await request(endpoint, { type: "ask", args, asker }, { cap, signal });
+  if (r.type !== "reply") return r;
+  const m = r.message;
+  return m.type === "answer" || m.type === "unavailable" || m.type === "error" ? m : { type: "interrupted" };
+}
+
+/** The details' answers in the structured form the C answer model reads back exactly: option
+ * values (never re-matched by text), typed text apart, notes kept. */
+export function structuredAnswers(details) {
+  const out = Object.create(null);
+  for (const a of details.answers) {
+    const q = details.questions.find((x) => x.id === a.id);
+    if (!q) continue;
+    const indices = a.indices ?? (a.index ? [a.index] : []);
+    const selected = indices.map((i) => q.options?.[i - 1]?.value).filter((v) => typeof v === "string");
+    const entry = { selected };
+    if (a.wasCustom) entry.wrote = a.values ? a.values[a.values.length - 1] : a.value;
+    if (a.note) entry.note = a.note;
+    out[a.id] = entry;
+  }
+  return out;
+}
+
+// ---- the registry: every asking pi's endpoint, for other terminals ---------------------------
+
+/** The per-user directory of endpoints: $XDG_RUNTIME_DIR/pi-question, else ~/.pi/agent/run.
+ * Created mode 0700; refused when it is a symlink or not ours. */
+export function registryDirectory(env = process.env) {
+  const base = env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, "pi-question") : join(env.HOME || homedir(), ".pi", "agent", "run");
+  mkdirSync(base, { recursive: true, mode: 0o700 });
+  const st = lstatSync(base);
+  if (!st.isDirectory() || (typeof process.getuid === "function" && st.uid !== process.getuid())) {
+    throw new Error(`${base} is not a directory of this user's; remove it`);
+  }
+  if ((st.mode & 0o077) !== 0) chmodSync(base, 0o700);
+  return base;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
+  }
+}
+
+/** Registers an endpoint ({ variable, pid, cwd, session?, startedAt }); returns the way to remove
+ * it. Never throws: without a registry, other terminals just cannot see this pi. */
+export function registerEndpoint(entry, env = process.env) {
+  try {
+    const dir = registryDirectory(env);
+    const file = join(dir, `${entry.pid}-${randomBytes(4).toString("hex")}.json`);
+    const tmp = `${file}.tmp`;
+    writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
+    renameSync(tmp, file);
+    const remove = () => rmSync(file, { force: true });
+    process.once("exit", remove);
+    return () => {
+      process.removeListener("exit", remove);
+      remove();
+    };
+  } catch {
+    return () => undefined;
+  }
+}
+
+/** The registered endpoints of live processes (entries of dead ones are removed). */
+export function listEndpoints(env = process.env) {
+  let dir;
+  try {
+    dir = registryDirectory(env);
+  } catch {
+    return [];
+  }
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith(".json")) continue;
+    const file = join(dir, name);
+    let entry;
+    try {
+      entry = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      continue;
+    }
+    const endpoint = parseRelayVariable(entry?.variable);
+    if (!endpoint || !Number.isInteger(entry.pid)) continue;
+    if (!alive(entry.pid)) {
+      rmSync(file, { force: true });
+      continue;
+    }
+    out.push({ ...entry, endpoint });
+  }
+  return out;
+}

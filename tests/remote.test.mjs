@@ -1,0 +1,158 @@
+// remote.test.mjs — answering a waiting question from elsewhere (another terminal), exactly once:
+// the real tool with a fake TUI, its endpoint reached through the wire module as
+// `pi-question pending` / `answer` reach it. Whoever answers first wins; everyone later is told
+// "already answered" (or "no longer waiting") and changes nothing. End to end with the real pi:
+// e2e-remote.test.mjs.
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { listEndpoints, parseRelayVariable, request } from "../extension/relay-wire.mjs";
+import { loadExtension } from "./helpers/fake-pi.mjs";
+
+// The endpoint registry goes to a throw-away runtime directory.
+const runtime = mkdtempSync(join(tmpdir(), "pi-question-runtime-"));
+process.env.XDG_RUNTIME_DIR = runtime;
+after(() => rmSync(runtime, { recursive: true, force: true }));
+
+const handlers = new Map();
+const { tools } = await loadExtension({ on: (name, fn) => handlers.set(name, fn) });
+const tool = tools.get("question");
+const theme = { fg: (_c, s) => s, bold: (s) => s, inverse: (s) => s, italic: (s) => s };
+
+let shown = [];
+const ctx = {
+  hasUI: true,
+  cwd: "/nonexistent",
+  sessionManager: { getBranch: () => [] },
+  isIdle: () => true,
+  ui: {
+    setWorkingMessage: () => undefined,
+    setTitle: () => undefined,
+    notify: () => undefined,
+    custom: (factory) =>
+      new Promise((resolve) => {
+        const component = factory({ requestRender: () => {} }, theme, { getKeys: () => [] }, resolve);
+        component.focused = true;
+        shown.push(component);
+      }),
+  },
+};
+await handlers.get("session_start")({ reason: "startup" }, ctx);
+after(() => handlers.get("session_shutdown")({}, ctx));
+const endpoint = parseRelayVariable(process.env.PI_QUESTION_RELAY);
+
+const ARGS = tool.prepareArguments({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
+
+const until = async (check, what) => {
+  const stop = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+async function list() {
+  const r = await request(endpoint, { type: "list" });
+  assert.equal(r.type, "reply");
+  return r.message.questions;
+}
+
+const answerRemotely = async (qid, answers, outcome = "answered") =>
+  (await request(endpoint, { type: "answer", qid, outcome, answers })).message;
+
+test("remote: an asking pi registers its endpoint for other terminals", () => {
+  const mine = listEndpoints().filter((e) => e.pid === process.pid);
+  assert.equal(mine.length, 1);
+  assert.deepEqual(mine[0].endpoint, endpoint);
+});
+
+test("remote: a waiting question is listed, answered from elsewhere, and closes here with mode remote", async () => {
+  shown = [];
+  const asking = tool.execute("1", ARGS, undefined, undefined, ctx);
+  await until(() => shown.length === 1, "the question on screen");
+  const [q] = await list();
+  assert.equal(JSON.parse(q.args).questions[0].prompt, "Which database?");
+  assert.deepEqual(await answerRemotely(q.qid, { db: "Postgres" }), { type: "result", ok: true });
+  const result = await asking;
+  assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
+  assert.equal(result.details.mode, "remote");
+  assert.equal(result.details.status, "answered");
+  // The question closed here: the view takes no more keys.
+  shown[0].handleInput("1");
+  assert.deepEqual(await list(), []);
+  const again = await answerRemotely(q.qid, { db: "SQLite" });
+  assert.equal(again.ok, false);
+  assert.equal(again.code, "not_waiting");
+});
+
+test("remote: two answers at once — exactly one wins, the other is told", async () => {
+  shown = [];
+  const asking = tool.execute("2", ARGS, undefined, undefined, ctx);
+  await until(() => shown.length === 1, "the question on screen");
+  const [q] = await list();
+  const verdicts = await Promise.all([answerRemotely(q.qid, { db: "SQLite" }), answerRemotely(q.qid, { db: "Postgres" })]);
+  assert.deepEqual(verdicts.map((v) => v.ok).sort(), [false, true]);
+  const loser = verdicts.find((v) => !v.ok);
+  assert.ok(loser.code === "already" || loser.code === "not_waiting", JSON.stringify(loser));
+  const winner = verdicts[0].ok ? "1. SQLite" : "2. Postgres";
+  assert.equal((await asking).content[0].text, `db: user selected: ${winner}`);
+});
+
+test("remote: the person answering here first wins; a later answer from elsewhere is refused", async () => {
+  shown = [];
+  const asking = tool.execute("3", ARGS, undefined, undefined, ctx);
+  await until(() => shown.length === 1, "the question on screen");
+  const [q] = await list();
+  shown[0].handleInput("1"); // the key that ends the question, before the other answer arrives
+  const late = await answerRemotely(q.qid, { db: "Postgres" });
+  assert.equal(late.ok, false);
+  assert.equal((await asking).content[0].text, "db: user selected: 1. SQLite");
+});
+
+test("remote: an invalid answer from elsewhere is refused with the core's message and the question keeps waiting", async () => {
+  shown = [];
+  const asking = tool.execute("4", ARGS, undefined, undefined, ctx);
+  await until(() => shown.length === 1, "the question on screen");
+  const [q] = await list();
+  const bad = await answerRemotely(q.qid, { nope: "x" });
+  assert.equal(bad.ok, false);
+  assert.equal(bad.code, "invalid");
+  assert.match(bad.reason, /nope/);
+  const weird = await answerRemotely(q.qid, null, "interrupted");
+  assert.equal(weird.code, "invalid");
+  assert.equal((await list()).length, 1, "still waiting");
+  shown[0].handleInput("2");
+  assert.equal((await asking).content[0].text, "db: user selected: 2. Postgres");
+});
+
+test("remote: a question queued behind another can be answered from elsewhere and is never shown", async () => {
+  shown = [];
+  const first = tool.execute("5", ARGS, undefined, undefined, ctx);
+  const second = tool.execute("6", tool.prepareArguments({ questions: [{ id: "name", prompt: "Name?" }] }), undefined, undefined, ctx);
+  await until(() => shown.length === 1, "the first question on screen");
+  const waiting = await list();
+  assert.equal(waiting.length, 2);
+  const queued = waiting.find((w) => JSON.parse(w.args).questions[0].id === "name");
+  assert.equal((await answerRemotely(queued.qid, { name: "orders" })).ok, true);
+  shown[0].handleInput("1");
+  assert.equal((await first).content[0].text, "db: user selected: 1. SQLite");
+  assert.equal((await second).content[0].text, "name: user wrote: orders");
+  assert.equal(shown.length, 1, "the answered question was never shown");
+});
+
+test("remote: watching a question reports when it is answered anywhere", async () => {
+  shown = [];
+  const asking = tool.execute("7", ARGS, undefined, undefined, ctx);
+  await until(() => shown.length === 1, "the question on screen");
+  const [q] = await list();
+  const watched = request(endpoint, { type: "watch", qid: q.qid });
+  shown[0].handleInput("1");
+  await asking;
+  const r = await watched;
+  assert.equal(r.type, "reply");
+  assert.deepEqual(r.message, { type: "closed", qid: q.qid });
+  // A question that is not waiting is reported closed at once.
+  assert.deepEqual((await request(endpoint, { type: "watch", qid: "gone" })).message, { type: "closed", qid: "gone" });
+});
