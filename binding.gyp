@@ -26,6 +26,7 @@
         "native/result.c",
         "native/width.c",
         "native/sanitize.c",
+        "native/notice.c",
         "native/keys.c",
         "native/editor.c",
         "native/engine.c",

@@ -4,8 +4,9 @@
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { desktopNotice, sendDesktopNotice } from "./desktop.ts";
 import { askWithDialogs } from "./dialogs.ts";
-import { ANSWERS_FLAG, answerWithoutTui, askOnTerminal, terminalReachable } from "./headless.ts";
+import { ANSWERS_FLAG, answerWithoutTui, askOnTerminal, terminalReachable, TTY_PATH } from "./headless.ts";
 import { askInTui } from "./interactive.ts";
 import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, type Outcome } from "./native.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
@@ -116,6 +117,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
     if (s.notice.title) ctx.ui.setTitle(fill(t.NOTICE_TITLE, { s: short }));
     if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07");
     if (s.notice.notify) ctx.ui.notify(fill(t.NOTICE_NOTIFY, { s: short }), "info");
+    sendDesktopNotice(desktopNotice(native, s.notice.desktop, prompt), false);
     return () => {
       if (!s.notice.title) return;
       const name = pi.getSessionName();
@@ -178,7 +180,10 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
     if (!ctx.hasUI) {
       if (from) {
         // A subagent's question in print mode: this pi's own terminal, or nobody.
-        if (terminalReachable(native)) return askOnTerminal(native, json, signal, s, askerParts(from));
+        if (terminalReachable(native)) {
+          sendDesktopNotice(desktopNotice(native, s.notice.desktop, questions[0]?.prompt ?? ""), true, TTY_PATH);
+          return askOnTerminal(native, json, signal, s, askerParts(from));
+        }
         return toToolResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), s);
       }
       const relayed = await askAbove(json, ctx, signal, s);

@@ -2,6 +2,7 @@
 // the pending-questions file a person filled in, or from the terminal when one is reachable;
 // with no terminal the questions are written to the pending file and the result tells the
 // model and the person how to answer.
+import { desktopNotice, sendDesktopNotice } from "./desktop.ts";
 import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
 import {
   answersFromFlag,
@@ -20,7 +21,7 @@ import { PENDING } from "./text.ts";
 
 export const ANSWERS_FLAG = "answers";
 /** The terminal to ask on; PI_QUESTION_TTY overrides it (tests point it nowhere). */
-const TTY_PATH = process.env.PI_QUESTION_TTY || "/dev/tty";
+export const TTY_PATH = process.env.PI_QUESTION_TTY || "/dev/tty";
 
 type Result = { content: Array<{ type: "text"; text: string }>; details: QuestionDetails; terminate?: boolean };
 
@@ -98,7 +99,10 @@ export async function answerWithoutTui(
     say(`the answers in ${shown} were not used: ${r}`);
   }
 
-  if (terminalReachable(native)) return askOnTerminal(native, json, signal, settings);
+  if (terminalReachable(native)) {
+    sendDesktopNotice(desktopNotice(native, settings.notice.desktop, questions[0]?.prompt ?? ""), true, TTY_PATH);
+    return askOnTerminal(native, json, signal, settings);
+  }
 
   if (error) {
     // The file is there but unreadable: do not pretend the questions were saved.

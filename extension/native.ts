@@ -46,6 +46,8 @@ export interface NativeAddon {
   visibleWidth(text: string): number;
   graphemes(text: string): string[];
   sanitize(text: string, keepNewlines: boolean): string;
+  /** The escape sequence of a desktop notification (title and body sanitized; tmux: wrapped). */
+  desktopNotice(kind: "osc777" | "osc9" | "osc99", title: string, body: string, tmux: boolean): string;
   decodeKeys(chunks: string[]): Array<{ name: string; text?: string; paste?: string; repeat?: boolean }>;
   parseKeyId(id: string): { key: number; mods: number } | null;
   ttyAvailable(path: string): boolean;

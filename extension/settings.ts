@@ -6,11 +6,16 @@ import { homedir } from "node:os";
 import { isAbsolute, join, normalize } from "node:path";
 import { SETTINGS_TEXT } from "./text.ts";
 
+/** A desktop notification through the terminal: off, the protocol the terminal is known to
+ * speak (true), or one named. */
+export type DesktopNotice = boolean | "osc777" | "osc9" | "osc99";
+export const DESKTOP_KINDS: readonly string[] = ["osc777", "osc9", "osc99"];
+
 export interface Settings {
   /** What Esc on a question does: "cancel" ends the agent's turn; "continue" lets it go on. */
   escape: "cancel" | "continue";
   /** How a waiting question gets attention: terminal title (restored after), bell, pi notification. */
-  notice: { title: boolean; bell: boolean; notify: boolean };
+  notice: { title: boolean; bell: boolean; notify: boolean; desktop: DesktopNotice };
   /** "auto" (from LC_ALL / LC_MESSAGES / LANG) or a language tag: "en", "de", "zh". */
   language: string;
   /** Lower limits than the built-in ones, if you want them. */
@@ -21,7 +26,7 @@ export interface Settings {
 
 export const DEFAULT_SETTINGS: Settings = {
   escape: "cancel",
-  notice: { title: true, bell: false, notify: false },
+  notice: { title: true, bell: false, notify: false, desktop: false },
   language: "auto",
   limits: {},
   pendingFile: join(".pi", "pending-questions.json"),
@@ -60,7 +65,10 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, warn:
         if (value && typeof value === "object" && !Array.isArray(value)) {
           for (const [k, v] of Object.entries(value)) {
             if ((k === "title" || k === "bell" || k === "notify") && typeof v === "boolean") into.notice = { ...into.notice, [k]: v };
-            else bad(`notice.${k}`, "title, bell or notify set to true or false");
+            else if (k === "desktop" && (typeof v === "boolean" || DESKTOP_KINDS.includes(v as string))) {
+              into.notice = { ...into.notice, desktop: v as DesktopNotice };
+            } else if (k === "desktop") bad("notice.desktop", 'true, false, "osc777", "osc9" or "osc99"');
+            else bad(`notice.${k}`, "title, bell, notify or desktop set to true or false");
           }
         } else bad(key, "an object like { \"title\": true, \"bell\": false, \"notify\": false }");
         break;

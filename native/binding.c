@@ -28,6 +28,7 @@
 #include "qt_engine.h"
 #include "qt_keys.h"
 #include "qt_text.h"
+#include "qt_notice.h"
 #include "qt_tty.h"
 
 /* ---- error plumbing ----------------------------------------------------------------------- */
@@ -673,6 +674,34 @@ static napi_value js_graphemes(napi_env env, napi_callback_info info) {
   return arr;
 }
 
+/* desktopNotice(kind, title, body, tmux): the escape sequence of a desktop notification (see
+ * qt_notice.h); kind is "osc777", "osc9" or "osc99". */
+static napi_value js_desktop_notice(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 4, argv, self);
+  (void)self;
+  static const char *const KINDS[QT_NOTICE_KIND_COUNT] = {"osc777", "osc9", "osc99"};
+  int kind = lookup_name(env, argv[0], KINDS, QT_NOTICE_KIND_COUNT, "the notification kind");
+  if (kind < 0) return NULL;
+  char *title = get_string(env, argv[1], NULL, "the title");
+  if (!title) return NULL;
+  char *body = get_string(env, argv[2], NULL, "the body");
+  if (!body) {
+    free(title);
+    return NULL;
+  }
+  bool tmux = false;
+  napi_get_value_bool(env, argv[3], &tmux);
+  qt_buf out;
+  qt_buf_init(&out);
+  bool ok = qt_notice_build(&out, (qt_notice_kind)kind, title, body, tmux);
+  free(title);
+  free(body);
+  napi_value v = ok ? make_string(env, out.data, out.len) : NULL;
+  qt_buf_free(&out);
+  if (!ok) throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
+  return v;
+}
+
 static napi_value js_sanitize(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 2, argv, self);
   (void)self;
@@ -1040,6 +1069,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"visibleWidth", NULL, js_visible_width, NULL, NULL, NULL, napi_enumerable, NULL},
       {"graphemes", NULL, js_graphemes, NULL, NULL, NULL, napi_enumerable, NULL},
       {"sanitize", NULL, js_sanitize, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"desktopNotice", NULL, js_desktop_notice, NULL, NULL, NULL, napi_enumerable, NULL},
       {"decodeKeys", NULL, js_decode_keys, NULL, NULL, NULL, napi_enumerable, NULL},
       {"parseKeyId", NULL, js_parse_key_id, NULL, NULL, NULL, napi_enumerable, NULL},
       {"ttyAvailable", NULL, js_tty_available, NULL, NULL, NULL, napi_enumerable, NULL},

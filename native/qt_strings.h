@@ -106,6 +106,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(DIALOG_DECLINE)      /* RPC select entry: "Let the agent decide" */ \
   X(NOTICE_TITLE)        /* terminal title while waiting: "π ❓ {s}" */ \
   X(NOTICE_NOTIFY)       /* pi notification: "The agent is asking: {s}" */ \
+  X(NOTICE_DESKTOP_TITLE) /* title of the desktop notification: "pi is asking" */ \
   X(CMD_CLEARED)         /* /questions clear: "Removed {s}." */ \
   X(CMD_NONE_PENDING)    /* "No questions are waiting in {s}." */ \
   X(CMD_PENDING)         /* "Waiting in {s}:" */ \

@@ -24,7 +24,7 @@ test("settings: no files gives the documented defaults", () => {
     assert.deepEqual(loadSettings(cwd, (w) => warnings.push(w), home), DEFAULT_SETTINGS);
     assert.deepEqual(DEFAULT_SETTINGS, {
       escape: "cancel",
-      notice: { title: true, bell: false, notify: false },
+      notice: { title: true, bell: false, notify: false, desktop: false },
       language: "auto",
       limits: {},
       pendingFile: join(".pi", "pending-questions.json"),
@@ -43,7 +43,7 @@ test("settings: the project file overrides the user file key by key", () => {
     const s = loadSettings(cwd, () => {}, home);
     assert.equal(s.escape, "continue");
     assert.equal(s.language, "zh");
-    assert.deepEqual(s.notice, { title: true, bell: true, notify: false });
+    assert.deepEqual(s.notice, { title: true, bell: true, notify: false, desktop: false });
     assert.deepEqual(s.limits, { options: 20 });
   } finally {
     cleanup();
