@@ -10,6 +10,7 @@ import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, stringsFor, useLanguage } from "./i18n.ts";
+import { screenOf } from "./screen.ts";
 import { SETTINGS_TEXT } from "./text.ts";
 
 export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
@@ -49,22 +50,22 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
     loadSettings(ctx.cwd, (message) => {
       if (warned.has(message)) return;
       warned.add(message);
-      if (ctx.hasUI) ctx.ui.notify(message, "warning");
-      else process.stderr.write(message + "\n");
+      screenOf(native, ctx).notify(message, "warning"); // quotes the settings file: sanitized there
     });
 
   /** Gets the person's attention while a question waits; returns the way to undo it. */
   const notice = (ctx: ExtensionContext, s: Settings, prompt: string): (() => void) => {
     const short = Array.from(native.sanitize(prompt, false)).slice(0, 60).join("");
     const t = stringsFor(native);
-    if (s.notice.title) ctx.ui.setTitle(fill(t.NOTICE_TITLE, { s: short }));
-    if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07");
-    if (s.notice.notify) ctx.ui.notify(fill(t.NOTICE_NOTIFY, { s: short }), "info");
+    const screen = screenOf(native, ctx);
+    if (s.notice.title) screen.title(fill(t.NOTICE_TITLE, { s: short }));
+    if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07"); // the bell itself, nothing quoted
+    if (s.notice.notify) screen.notify(fill(t.NOTICE_NOTIFY, { s: short }), "info");
     return () => {
       if (!s.notice.title) return;
       const name = pi.getSessionName();
       const dir = basename(ctx.cwd);
-      ctx.ui.setTitle(name ? `π - ${name} - ${dir}` : `π - ${dir}`);
+      screen.title(name ? `π - ${name} - ${dir}` : `π - ${dir}`);
     };
   };
 
