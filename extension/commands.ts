@@ -106,8 +106,10 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
       if (status !== "answered" && status !== "declined") return;
       const text = result.content[0]?.type === "text" ? result.content[0].text : "";
       if (found?.toolCallId) pi.appendEntry(REOPENED, { toolCallId: found.toolCallId });
-      if (ctx.isIdle()) pi.sendUserMessage(REOPEN.message(text));
-      else pi.sendUserMessage(REOPEN.message(text), { deliverAs: "followUp" });
+      // pi shows this as the user's message, unfiltered: the labels in it are the model's text.
+      const message = native.sanitize(REOPEN.message(text), true);
+      if (ctx.isIdle()) pi.sendUserMessage(message);
+      else pi.sendUserMessage(message, { deliverAs: "followUp" });
     },
   });
 }

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const { tools } = await loadExtension();
+const { tools, commands, sent } = await loadExtension();
 const tool = tools.get("question");
 const { menu } = await importShim("dialogs.ts");
 
@@ -173,4 +173,17 @@ test("dialogs: menu numbers a plain entry that would read like another one", () 
   assert.deepEqual(menu(["x"], ["1. x", "Done", "Done"]), ["1. x", "2. 1. x", "Done", "4. Done"]);
   const tricky = menu(["[ ] 1. a", "Done"], ["Done", "3. Done", "3. Done"], false);
   assert.equal(new Set(tricky).size, tricky.length, JSON.stringify(tricky));
+});
+
+test("/answer: the reopened answers, shown by pi as the user's message, carry no raw controls", async () => {
+  const q = { id: "k", prompt: "Key\u001b]0;t\u0007?", options: [{ value: "a", label: "A\u001b]52;c;eA==\u0007" }, { value: "b", label: "B" }] };
+  const cancelled = await ask([q], () => undefined);
+  assert.equal(cancelled.r.details.status, "cancelled");
+  const branch = [{ type: "message", message: { role: "toolResult", toolName: "question", toolCallId: "t1", details: cancelled.r.details } }];
+  const { ctx } = rpcContext((_m, _t, entries) => entries[0]);
+  ctx.sessionManager = { getBranch: () => branch };
+  await commands.get("answer").handler("", ctx);
+  assert.equal(sent.length, 1);
+  assert.match(sent[0].text, /k: user selected: 1\. A␛\]52;c;eA==␇/);
+  assert.ok(!UNSAFE.test(sent[0].text), JSON.stringify(sent[0].text));
 });

@@ -4,7 +4,7 @@ import { importShim } from "./shim.mjs";
 
 export async function loadExtension() {
   const { default: factory } = await importShim("index.ts");
-  const tools = new Map(), commands = new Map(), flags = new Map(), flagValues = new Map(), sent = [];
+  const tools = new Map(), commands = new Map(), flags = new Map(), flagValues = new Map(), sent = [], entries = [];
   const pi = {
     registerTool: (t) => tools.set(t.name, t),
     registerCommand: (name, c) => commands.set(name, c),
@@ -12,10 +12,11 @@ export async function loadExtension() {
     getFlag: (name) => flagValues.get(name),
     getSessionName: () => undefined,
     sendUserMessage: (text, options) => sent.push({ text, options }),
+    appendEntry: (customType, data) => entries.push({ customType, data }),
     on: () => {},
   };
   factory(pi);
-  return { pi, tools, commands, flags, flagValues, sent };
+  return { pi, tools, commands, flags, flagValues, sent, entries };
 }
 
 /** A context without a UI (print mode) rooted at cwd. */
