@@ -89,7 +89,11 @@ export function pendingFileProblem(cwd: string, value: string): string | undefin
       ? `leads outside the project through a symbolic link (to ${target.real})`
       : `leads outside the project (to ${target.real})`;
   }
-  if (target.exists && statSync(target.real).isDirectory()) return `is a directory (${target.real})`;
+  try {
+    if (target.exists && statSync(target.real).isDirectory()) return `is a directory (${target.real})`;
+  } catch {
+    // gone since: it is no directory
+  }
   return undefined;
 }
 
