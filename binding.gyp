@@ -31,7 +31,8 @@
         "native/editor.c",
         "native/engine.c",
         "native/render.c",
-        "native/tty.c"
+        "native/tty.c",
+        "native/filelock.c"
       ],
       "include_dirs": ["<!@(pkg-config --cflags-only-I libcjson | sed -e 's/-I//g')"],
       "direct_dependent_settings": {

@@ -38,7 +38,7 @@ async function main() {
   try {
     addon.normalize(input);
   } catch (error) {
-    process.stderr.write(`pi-question: ${error.message}\n`);
+    process.stderr.write(`pi-question: ${addon.sanitize(error.message, true)}\n`); // quotes the questions
     return 2;
   }
   if (!addon.ttyAvailable("/dev/tty")) {

@@ -12,6 +12,7 @@ import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, type Outcome } from 
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, stringsFor, useLanguage } from "./i18n.ts";
+import { screenOf, print } from "./screen.ts";
 import { SETTINGS_TEXT } from "./text.ts";
 import { askThroughRelay, isOwnRelay, ownAskerName, parseRelayVariable, RELAY_ENV, type RelayAsker, shortDirectory } from "./relay.ts";
 
@@ -106,23 +107,23 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
     loadSettings(ctx.cwd, (message) => {
       if (warned.has(message)) return;
       warned.add(message);
-      if (ctx.hasUI) ctx.ui.notify(message, "warning");
-      else process.stderr.write(message + "\n");
+      screenOf(native, ctx).notify(message, "warning"); // quotes the settings file: sanitized there
     });
 
   /** Gets the person's attention while a question waits; returns the way to undo it. */
   const notice = (ctx: ExtensionContext, s: Settings, prompt: string): (() => void) => {
     const short = Array.from(native.sanitize(prompt, false)).slice(0, 60).join("");
     const t = stringsFor(native);
-    if (s.notice.title) ctx.ui.setTitle(fill(t.NOTICE_TITLE, { s: short }));
-    if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07");
-    if (s.notice.notify) ctx.ui.notify(fill(t.NOTICE_NOTIFY, { s: short }), "info");
-    sendDesktopNotice(desktopNotice(native, s.notice.desktop, prompt), false);
+    const screen = screenOf(native, ctx);
+    if (s.notice.title) screen.title(fill(t.NOTICE_TITLE, { s: short }));
+    if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07"); // the bell itself, nothing quoted
+    if (s.notice.notify) screen.notify(fill(t.NOTICE_NOTIFY, { s: short }), "info");
+    sendDesktopNotice(desktopNotice(native, s.notice.desktop, prompt), false); // built in C from sanitized text
     return () => {
       if (!s.notice.title) return;
       const name = pi.getSessionName();
       const dir = basename(ctx.cwd);
-      ctx.ui.setTitle(name ? `π - ${name} - ${dir}` : `π - ${dir}`);
+      screen.title(name ? `π - ${name} - ${dir}` : `π - ${dir}`);
     };
   };
 
@@ -150,7 +151,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
           return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), null, answers, flags), s);
         } catch (error) {
           // An answer this pi cannot read (a different version above?): nothing was answered.
-          process.stderr.write(`pi-question: ${native.sanitize(`the answer from the pi above could not be used: ${(error as Error).message}`, true)}\n`);
+          print(native, process.stderr, `pi-question: the answer from the pi above could not be used: ${(error as Error).message}\n`);
           return toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, flags), s);
         }
       case "interrupted":
@@ -158,7 +159,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       case "error":
         throw new Error(reply.message);
       case "unreachable":
-        process.stderr.write(`pi-question: ${native.sanitize(`the question relay named by ${RELAY_ENV} is not reachable (${reply.reason}); asking here instead`, true)}\n`);
+        print(native, process.stderr, `pi-question: the question relay named by ${RELAY_ENV} is not reachable (${reply.reason}); asking here instead\n`);
         return undefined;
       default:
         return undefined; // the pi above cannot ask either: the usual way

@@ -2,15 +2,16 @@
 // /questions lists the questions waiting in the pending file (and, in an interactive session,
 // those asked so far); `/questions clear` removes the file. /answer shows the last cancelled
 // or interrupted question again and sends the answers to the agent as the user's next message.
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import type { Asker } from "./ask.ts";
 import { ANSWERS_FLAG } from "./headless.ts";
 import type { ArgsJson, NativeAddon } from "./native.ts";
-import { displayPath, PENDING_FILE, pendingPath, readPending } from "./pending.ts";
+import { clearPending, displayPath, PENDING_FILE, pendingPath, readPending } from "./pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { fill, stringsFor } from "./i18n.ts";
+import { screenOf } from "./screen.ts";
 import { COMMANDS, REOPEN } from "./text.ts";
 
 /** The custom session entry that marks a reopened question as answered. */
@@ -48,18 +49,20 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
     description: COMMANDS.description,
     getArgumentCompletions: (prefix: string) => ("clear".startsWith(prefix) ? [{ value: "clear", label: "clear" }] : null),
     handler: async (args: string, ctx: ExtensionCommandContext) => {
+      // Each answer on one line (its own newlines would break the list); the whole text is
+      // sanitized once more on its way out (paths and file contents are quoted in it).
       const clean = (s: string) => native.sanitize(s, false);
       const t = stringsFor(native);
       const path = pendingPath(ctx.cwd, asker.settings(ctx).pendingFile);
       const shown = displayPath(ctx.cwd, path);
-      const say = (text: string) => (ctx.hasUI ? ctx.ui.notify(text, "info") : process.stdout.write(text + "\n"));
+      const say = (text: string) => screenOf(native, ctx, process.stdout).notify(text, "info");
       if (args.trim() === "clear") {
         // Only a pending-questions file is removed (the setting could name any file).
         const { error } = readPending(path);
         if (error && existsSync(path) && basename(path) !== basename(PENDING_FILE)) say(error);
         else {
-          rmSync(path, { force: true });
-          say(fill(t.CMD_CLEARED, { s: shown }));
+          const failed = clearPending(native, path);
+          say(failed ?? fill(t.CMD_CLEARED, { s: shown }));
         }
         return;
       }
@@ -102,9 +105,7 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
       const found = unansweredFromSession(ctx);
       const json = found === null ? asker.lastUnanswered() : found?.json;
       if (!json) {
-        const nothing = stringsFor(native).CMD_NOTHING_TO_REOPEN;
-        if (ctx.hasUI) ctx.ui.notify(nothing, "info");
-        else process.stdout.write(nothing + "\n");
+        screenOf(native, ctx, process.stdout).notify(stringsFor(native).CMD_NOTHING_TO_REOPEN, "info");
         return;
       }
       const canonical = JSON.parse(native.normalize(json)) as { questions: NormalizedQuestion[] };
@@ -113,8 +114,10 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
       if (status !== "answered" && status !== "declined") return;
       const text = result.content[0]?.type === "text" ? result.content[0].text : "";
       if (found?.toolCallId) pi.appendEntry(REOPENED, { toolCallId: found.toolCallId });
-      if (ctx.isIdle()) pi.sendUserMessage(REOPEN.message(text));
-      else pi.sendUserMessage(REOPEN.message(text), { deliverAs: "followUp" });
+      // pi shows this as the user's message, unfiltered: the labels in it are the model's text.
+      const message = native.sanitize(REOPEN.message(text), true);
+      if (ctx.isIdle()) pi.sendUserMessage(message);
+      else pi.sendUserMessage(message, { deliverAs: "followUp" });
     },
   });
 }

@@ -1,9 +1,12 @@
 // dialogs.ts — asking through pi's dialog methods (select / input / confirm) where custom
 // components are unavailable: RPC mode, whose client shows each dialog its own way. Each
-// question becomes a select of its option labels plus "Something else…" (then an input for
-// the typed text); a free-text question an input; a multi-select question repeated selects
-// with ticked labels and a "Done" entry; several questions end with a confirm of the review.
-// Every select also offers "Let the agent decide" (declined, keeping the answers given so far).
+// question becomes a select of its numbered option labels plus "Something else…" (then an
+// input for the typed text); a free-text question an input; a multi-select question repeated
+// selects with ticked labels and a "Done" entry; several questions end with a confirm of the
+// review. Every select also offers "Let the agent decide" (declined, keeping the answers given
+// so far). A reply is identified by its position among the entries offered, never by what it
+// says: options are numbered as in the TUI, so no two entries read the same (two labels that
+// sanitize alike, a label that reads "Let the agent decide" or "Something else…").
 // The answers go through the C answer model like every other mode.
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { NativeAddon, Outcome } from "./native.ts";
@@ -38,6 +41,7 @@ export async function askWithDialogs(
   askedBy?: string,
 ): Promise<DialogOutcome> {
   const clean = (s: string) => native.sanitize(s, true);
+  const line = (s: string) => native.sanitize(s, false); // one select entry, one line
   const t = stringsFor(native);
   const opts = signal ? { signal } : undefined;
   const check = <T>(value: T | undefined): T => {
@@ -56,33 +60,35 @@ export async function askWithDialogs(
       const asked = clean(questions.length > 1 ? DIALOG.title(i + 1, questions.length, q.label, q.prompt) : q.prompt);
       const title = askedBy ? `${askedBy}\n${asked}` : asked; // askedBy comes sanitized
       const other = t.SOMETHING_ELSE;
-      const labels = (q.options ?? []).map((o) => clean(o.label));
+      const labels = (q.options ?? []).map((o) => line(o.label));
       if (!q.options?.length) {
         answers[q.id] = { selected: [], wrote: await askText(title) };
         continue;
       }
+      const n = labels.length; // entries: options 0..n-1, "Something else…" n, then the plain ones
       if (!q.multiSelect) {
-        const picked = check(await ctx.ui.select(title, [...labels, other, t.DIALOG_DECLINE], opts));
-        if (picked === t.DIALOG_DECLINE) return { outcome: "declined", answers };
-        const index = labels.indexOf(picked);
-        answers[q.id] = index >= 0 ? { selected: [q.options[index].value] } : { selected: [], wrote: await askText(title) };
+        const entries = menu([...labels, other], [t.DIALOG_DECLINE]);
+        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts)));
+        if (at === n + 1) return { outcome: "declined", answers };
+        // Not an entry offered (a client that rewrote it): asked as typed text, like "Something else…".
+        answers[q.id] = at >= 0 && at < n ? { selected: [q.options[at].value] } : { selected: [], wrote: await askText(title) };
         continue;
       }
       const ticked = new Set<number>();
       let typed = "";
       for (;;) {
-        const entries = labels.map((l, k) => `${ticked.has(k) ? DIALOG.ticked : DIALOG.unticked} ${l}`);
-        const otherEntry = typed ? `${DIALOG.ticked} ${other} ${typed}` : `${DIALOG.unticked} ${other}`;
-        const picked = check(await ctx.ui.select(title, [...entries, otherEntry, t.DIALOG_DONE, t.DIALOG_DECLINE], opts));
-        if (picked === t.DIALOG_DECLINE) return { outcome: "declined", answers };
-        if (picked === t.DIALOG_DONE) {
+        const marked = labels.map((l, k) => `${ticked.has(k) ? DIALOG.ticked : DIALOG.unticked} ${k + 1}. ${l}`);
+        marked.push(typed ? `${DIALOG.ticked} ${n + 1}. ${other} ${line(typed)}` : `${DIALOG.unticked} ${n + 1}. ${other}`);
+        const entries = menu(marked, [t.DIALOG_DONE, t.DIALOG_DECLINE], false);
+        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts)));
+        if (at === n + 2) return { outcome: "declined", answers };
+        if (at === n + 1) {
           if (ticked.size || typed) break;
           continue; // nothing chosen yet: show the list again
         }
-        const k = entries.indexOf(picked);
-        if (k >= 0) {
-          if (ticked.has(k)) ticked.delete(k);
-          else ticked.add(k);
+        if (at >= 0 && at < n) {
+          if (ticked.has(at)) ticked.delete(at);
+          else ticked.add(at);
         } else {
           typed = typed ? "" : await askText(title);
         }
@@ -110,6 +116,19 @@ export async function askWithDialogs(
       if (text.trim()) return text.trim();
     }
   }
+}
+
+/** A select's entries, all different texts: `numbered` ("1. PostgreSQL", or as given when
+ * `number` is false, the caller numbering them itself) then `plain` ("Let the agent decide"),
+ * each plain one numbered too should it read like an entry before it. */
+export function menu(numbered: string[], plain: string[], number = true): string[] {
+  const entries = number ? numbered.map((text, k) => `${k + 1}. ${text}`) : [...numbered];
+  for (const text of plain) {
+    let entry = text;
+    for (let k = entries.length + 1; entries.includes(entry); k++) entry = `${k}. ${text}`;
+    entries.push(entry);
+  }
+  return entries;
 }
 
 /** An answer as the person reads it in the review: option labels, then typed text. */

@@ -16,6 +16,7 @@ import {
   rememberPending,
 } from "./pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
+import { print } from "./screen.ts";
 import { resolveLanguage, type Settings } from "./settings.ts";
 import { PENDING } from "./text.ts";
 
@@ -63,8 +64,8 @@ export async function answerWithoutTui(
   signal: AbortSignal | undefined,
   settings: Settings,
 ): Promise<Result> {
-  // Everything said on stderr may quote model text: sanitize it like anything on a terminal.
-  const say = (message: string) => process.stderr.write(`pi-question: ${native.sanitize(message, true)}\n`);
+  // Everything said on stderr may quote model text, paths and files: sanitized in print().
+  const say = (message: string) => print(native, process.stderr, `pi-question: ${message}\n`);
   const path = pendingPath(cwd, settings.pendingFile);
   const shown = displayPath(cwd, path);
   const key = questionsKey(questions);
@@ -81,7 +82,7 @@ export async function answerWithoutTui(
       const r = tryAnswers(native, json, fromFlag);
       if (typeof r !== "string") {
         flagUsed = true;
-        if (set) forgetPending(path, key);
+        if (set) forgetPending(native, path, key);
         return r;
       }
       say(`the --answers flag was not used for this question: ${r}`);
@@ -93,7 +94,8 @@ export async function answerWithoutTui(
   if (written) {
     const r = tryAnswers(native, json, written);
     if (typeof r !== "string") {
-      forgetPending(path, key);
+      const stale = forgetPending(native, path, key);
+      if (stale) say(stale);
       return r;
     }
     say(`the answers in ${shown} were not used: ${r}`);
@@ -112,12 +114,12 @@ export async function answerWithoutTui(
     const missing = set.questions.filter((q) => !completeAnswers({ ...set, questions: [q] })).map((q) => q.id);
     say(PENDING.incomplete(shown, missing));
   }
-  const saved = rememberPending(path, questions);
+  const saved = rememberPending(native, path, questions);
   if (typeof saved === "string") {
     say(saved);
     return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), true);
   }
-  process.stderr.write(native.sanitize(PENDING.stderr(shown, example(questions)), true));
+  print(native, process.stderr, PENDING.stderr(shown, example(questions)));
   return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.reason(shown, example(questions))), true);
 }
 

@@ -51,6 +51,12 @@ export interface NativeAddon {
   decodeKeys(chunks: string[]): Array<{ name: string; text?: string; paste?: string; repeat?: boolean }>;
   parseKeyId(id: string): { key: number; mods: number } | null;
   ttyAvailable(path: string): boolean;
+  /** An exclusive lock (flock) on `path`, created if missing, waiting at most timeoutMs (the
+   * thread blocks meanwhile). Throws code "QT_ELOCKED" when another holder kept it past the
+   * deadline, "QT_ELOCK" when the lock file cannot be opened (message says why). release(true)
+   * removes the lock file first; the lock is also dropped if the handle is collected or the
+   * process dies. */
+  lockFile(path: string, timeoutMs: number): { release(remove?: boolean): void };
   strings(language: string): Readonly<Record<string, string>>;
   runTty(
     argsJson: ArgsJson,

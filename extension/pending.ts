@@ -1,10 +1,14 @@
 // pending.ts — answering without a terminal (CI, cron, pipes): the questions go to a pending
 // file a person edits (or answers come through the --answers flag), and the next call with the
 // same questions picks the answers up. The file is written atomically (temporary file, then
-// rename) and never loses answers a person already wrote in it.
+// rename) and never loses answers a person already wrote in it. Several pi processes may share
+// it (parallel CI jobs, subagents): every read-modify-write holds an exclusive lock on the lock
+// file beside it (flock through the addon; the kernel drops it if the holder dies), so no
+// update overwrites another; readers need no lock (a rename is atomic).
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import type { NativeAddon } from "./native.ts";
 import type { NormalizedQuestion } from "./schema.ts";
 import { PENDING } from "./text.ts";
 
@@ -88,6 +92,54 @@ export function writePending(path: string, file: PendingFile): string | undefine
   }
 }
 
+// ---- the lock: one read-modify-write at a time, across processes ----------------------------
+
+/** How long an update waits for another process's update of the same file (each holds the
+ * lock for one read and one write: milliseconds). */
+export const LOCK_WAIT_MS = 5000;
+
+/** The lock file of a pending file: beside it, removed with it. */
+export function lockPath(path: string): string {
+  return `${path}.lock`;
+}
+
+/** Runs `update` holding the pending file's lock. `update` returns its result and whether it
+ * removed the pending file (the lock file then goes too). `why`: the lock could not be had. */
+export function withPendingLock<T>(
+  native: NativeAddon,
+  path: string,
+  update: () => { value: T; removed?: boolean },
+  waitMs = LOCK_WAIT_MS,
+): { value: T } | { why: string } {
+  let lock: { release(remove?: boolean): void };
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    lock = native.lockFile(lockPath(path), waitMs);
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    if (e.code === "QT_ELOCKED") return { why: PENDING.locked(path, waitMs) };
+    return { why: PENDING.unwritable(path, e.message ?? String(error)) };
+  }
+  let removed = false;
+  try {
+    const out = update();
+    removed = !!out.removed;
+    return { value: out.value };
+  } finally {
+    lock.release(removed);
+  }
+}
+
+/** Removes the pending file, for an update running under its lock. */
+function removeFile(path: string): { value: string | undefined; removed?: boolean } {
+  try {
+    rmSync(path, { force: true });
+    return { value: undefined, removed: true };
+  } catch (error) {
+    return { value: PENDING.unwritable(path, (error as Error).message) };
+  }
+}
+
 function hasAnswer(q: PendingQuestion): boolean {
   const given = (a: unknown) => (typeof a === "string" && a.trim() !== "") || typeof a === "number";
   if (q.answer === null || q.answer === undefined) return false;
@@ -132,7 +184,13 @@ export function answersFromFlag(
 
 /** Adds (or keeps) the set for these questions, never touching answers already written.
  * Returns why the file could not be written, if it could not. */
-export function rememberPending(path: string, questions: NormalizedQuestion[]): PendingSet | string {
+export function rememberPending(native: NativeAddon, path: string, questions: NormalizedQuestion[]): PendingSet | string {
+  const done = withPendingLock(native, path, () => ({ value: addSet(path, questions) }));
+  return "why" in done ? done.why : done.value;
+}
+
+/** rememberPending's update, run under the lock. */
+function addSet(path: string, questions: NormalizedQuestion[]): PendingSet | string {
   const { file, error } = readPending(path);
   if (error) return error;
   const key = questionsKey(questions);
@@ -153,17 +211,28 @@ export function rememberPending(path: string, questions: NormalizedQuestion[]): 
   return writePending(path, file) ?? set;
 }
 
-/** Removes one answered set; removes the file when nothing is left. */
-export function forgetPending(path: string, key: string): void {
-  const { file, error } = readPending(path);
-  if (error) return;
-  file.pending = file.pending.filter((s) => s.key !== key);
-  try {
-    if (file.pending.length === 0) rmSync(path, { force: true });
-    else writePending(path, file);
-  } catch {
-    // Answered anyway; a stale entry in the file is harmless and shows in /questions.
-  }
+/** Removes one answered set; removes the file when nothing is left. Returns why the set is
+ * still in the file, if it is (the questions were answered anyway: a stale entry is harmless
+ * and shows in /questions). */
+export function forgetPending(native: NativeAddon, path: string, key: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  const done = withPendingLock(native, path, () => {
+    const { file, error } = readPending(path);
+    if (error) return { value: error };
+    const left = file.pending.filter((s) => s.key !== key);
+    if (left.length === file.pending.length) return { value: undefined };
+    if (left.length === 0) return removeFile(path);
+    return { value: writePending(path, { ...file, pending: left }) };
+  });
+  return "why" in done ? done.why : done.value;
+}
+
+/** Removes the pending file (`/questions clear`) under its lock, so an update running now
+ * ends first. Returns why it could not, if it could not. */
+export function clearPending(native: NativeAddon, path: string): string | undefined {
+  if (!existsSync(path)) return undefined;
+  const done = withPendingLock(native, path, () => removeFile(path));
+  return "why" in done ? done.why : done.value;
 }
 
 export function displayPath(cwd: string, path: string): string {

@@ -61,7 +61,9 @@ export function renderQuestionResult(
   if (details.mode === "remote") lines.push(theme.fg("muted", t.REMOTE_ANSWERED_HERE));
   if (details.status !== "answered") {
     const colour = details.status === "declined" ? "warning" : details.status === "unavailable" ? "muted" : "error";
-    lines.push(theme.fg(colour, t[`STATUS_${details.status.toUpperCase()}`] ?? details.status));
+    // details may come from a session file: an unknown status is shown as text, sanitized.
+    const status = String(details.status);
+    lines.push(theme.fg(colour, t[`STATUS_${status.toUpperCase()}`] ?? clean(status)));
   }
   for (const q of details.questions) {
     const a = byId.get(q.id);

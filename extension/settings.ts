@@ -1,9 +1,9 @@
 // settings.ts — the settings a user owns: ~/.pi/agent/question.json, overridden key by key by
 // the project's .pi/question.json. Every key is optional; a bad file or value is reported once
 // (what, where, which default is used instead) and never stops a question.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, normalize } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { SETTINGS_TEXT } from "./text.ts";
 
 /** A desktop notification through the terminal: off, the protocol the terminal is known to
@@ -40,6 +40,68 @@ export function settingsPaths(cwd: string, home = homedir()): string[] {
 
 type Warn = (message: string) => void;
 
+/** The real path `path` names: the real path of its deepest existing ancestor plus the rest.
+ * A string: why it cannot be decided (a broken symbolic link, a file where a directory must
+ * be, an unreadable directory). */
+function realTarget(path: string): { real: string; exists: boolean } | string {
+  const rest: string[] = [];
+  let head = path;
+  for (;;) {
+    try {
+      const real = realpathSync(head);
+      if (rest.length && !statSync(real).isDirectory()) return `goes through ${real}, which is a file, not a directory`;
+      return { real: join(real, ...rest.reverse()), exists: rest.length === 0 };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") return `cannot be checked (${(error as Error).message})`;
+      let entry = false;
+      try {
+        entry = lstatSync(head).isSymbolicLink();
+      } catch {
+        // no entry at all: look at its parent
+      }
+      if (entry) return `is or goes through the broken symbolic link ${head}`;
+      const parent = dirname(head);
+      if (parent === head) return `cannot be checked (${(error as Error).message})`;
+      rest.push(basename(head));
+      head = parent;
+    }
+  }
+}
+
+/** Why `value` cannot be the pending file of the project in `cwd`, or undefined when it can: it
+ * must name a file (not a directory) whose real path, symbolic links resolved, lies inside the
+ * project's real directory (`/questions clear` removes it). */
+export function pendingFileProblem(cwd: string, value: string): string | undefined {
+  if (value === "") return "is empty";
+  if (isAbsolute(value)) return "is an absolute path";
+  if (/[\\/]$/.test(value)) return "ends with a path separator, so it names a directory";
+  let root: string;
+  try {
+    root = realpathSync(cwd);
+  } catch {
+    root = resolve(cwd);
+  }
+  const lexical = resolve(cwd, value);
+  const target = realTarget(lexical);
+  if (typeof target === "string") return target;
+  const rel = relative(root, target.real);
+  if (rel === "") return "names the project directory itself, not a file in it";
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    const inside = relative(resolve(cwd), lexical);
+    const viaLink = inside !== "" && inside !== ".." && !inside.startsWith(`..${sep}`);
+    return viaLink
+      ? `leads outside the project through a symbolic link (to ${target.real})`
+      : `leads outside the project (to ${target.real})`;
+  }
+  try {
+    if (target.exists && statSync(target.real).isDirectory()) return `is a directory (${target.real})`;
+  } catch {
+    // gone since: it is no directory
+  }
+  return undefined;
+}
+
 function readJson(path: string, warn: Warn): Record<string, unknown> | undefined {
   if (!existsSync(path)) return undefined;
   try {
@@ -53,7 +115,7 @@ function readJson(path: string, warn: Warn): Record<string, unknown> | undefined
   return undefined;
 }
 
-function apply(into: Settings, raw: Record<string, unknown>, path: string, warn: Warn): void {
+function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: string, warn: Warn): void {
   const bad = (key: string, expected: string) => warn(SETTINGS_TEXT.badValue(path, key, expected));
   for (const [key, value] of Object.entries(raw)) {
     switch (key) {
@@ -84,12 +146,17 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, warn:
           }
         } else bad(key, "an object like { \"questions\": 10, \"options\": 50 }");
         break;
-      case "pendingFile":
-        // Relative and inside the project: `/questions clear` removes this file.
-        if (typeof value === "string" && value.trim() !== "" && !isAbsolute(value.trim()) && !normalize(value.trim()).startsWith(".."))
-          into.pendingFile = value.trim();
-        else bad(key, "a path relative to the working directory, inside it");
+      case "pendingFile": {
+        // A file inside the project, decided on real paths: `/questions clear` removes it.
+        if (typeof value !== "string") {
+          bad(key, "a path relative to the working directory, inside it");
+          break;
+        }
+        const problem = pendingFileProblem(cwd, value.trim());
+        if (problem) warn(SETTINGS_TEXT.badPendingFile(path, value, problem, cwd));
+        else into.pendingFile = value.trim();
         break;
+      }
       default:
         warn(SETTINGS_TEXT.unknownKey(path, key));
     }
@@ -101,7 +168,7 @@ export function loadSettings(cwd: string, warn: Warn, home = homedir()): Setting
   const settings: Settings = { ...DEFAULT_SETTINGS, notice: { ...DEFAULT_SETTINGS.notice }, limits: {} };
   for (const path of settingsPaths(cwd, home)) {
     const raw = readJson(path, warn);
-    if (raw) apply(settings, raw, path, warn);
+    if (raw) apply(settings, raw, path, cwd, warn);
   }
   return settings;
 }

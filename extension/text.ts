@@ -40,6 +40,8 @@ export const PENDING = {
   unreadable: (path: string, why: string) =>
     `The pending-questions file ${path} ${why}; fix it, or remove it with /questions clear (answers written in it are then lost).`,
   unwritable: (path: string, why: string) => `The pending-questions file ${path} could not be written (${why}).`,
+  locked: (path: string, waitedMs: number) =>
+    `Another pi is updating the pending-questions file ${path} and did not finish within ${waitedMs / 1000} s; try again.`,
   flagListNeedsPending:
     "The --answers flag is a list, which answers pending questions in their order, but these questions are not pending; give the answers by id instead ({\"id\": \"answer\"}).",
   flagNotJson:
@@ -65,14 +67,23 @@ export const COMMANDS = {
   flagDescription: "Answers for pending questions, as JSON: {\"id\": \"answer\"} or a list in question order",
 };
 
+/** A name from a settings file as a message quotes it: JSON-quoted (control characters become
+ * escapes) and cut after 60 characters. */
+function quote(name: string): string {
+  const chars = Array.from(name);
+  return chars.length > 60 ? `${JSON.stringify(chars.slice(0, 60).join(""))}…` : JSON.stringify(name);
+}
+
 export const SETTINGS_TEXT = {
   notObject: (path: string) => `pi-question: ${path} must hold a JSON object; using the defaults.`,
   badJson: (path: string, why: string) => `pi-question: ${path} is not valid JSON (${why}); using the defaults.`,
   unreadable: (path: string, why: string) => `pi-question: ${path} cannot be read (${why}); using the defaults.`,
   badValue: (path: string, key: string, expected: string) =>
-    `pi-question: in ${path}, "${key}" must be ${expected}; using the default.`,
+    `pi-question: in ${path}, ${quote(key)} must be ${expected}; using the default.`,
+  badPendingFile: (path: string, value: string, why: string, cwd: string) =>
+    `pi-question: in ${path}, "pendingFile" must name a file inside the project (${cwd}), relative to it, like ".pi/pending-questions.json"; ${quote(value)} ${why}; ignored.`,
   unknownKey: (path: string, key: string) =>
-    `pi-question: in ${path}, "${key}" is not a setting (known: escape, notice, language, limits, pendingFile); ignored.`,
+    `pi-question: in ${path}, ${quote(key)} is not a setting (known: escape, notice, language, limits, pendingFile); ignored.`,
   overLimit: (what: string, count: number, limit: number) =>
     `This call has ${count} ${what}; the user's settings allow at most ${limit}. Ask fewer (split the call, or offer fewer options).`,
 };

@@ -120,3 +120,28 @@ test("headless: --answers as a list answers the pending questions in their order
     cleanup();
   }
 });
+
+test("headless: four runs at once in one project each leave their questions in the pending file", async () => {
+  // Four `pi -p` without a terminal, each asked different questions by its own model (parallel
+  // CI jobs or subagents in one checkout): every update of the shared file holds its lock.
+  const { home, work, cleanup } = makeHome(0);
+  const runs = [];
+  try {
+    for (let i = 0; i < 4; i++) {
+      const args = { questions: [{ id: `job${i}`, prompt: `Question of run ${i}?`, options: ["yes", "no"] }] };
+      const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: args }] }, { text: "noted" }]);
+      const own = join(home, `home${i}`);
+      writeModels(own, model.port);
+      runs.push({ model, own });
+    }
+    const results = await Promise.all(runs.map(({ own }) => runPrint(own, work, "ask", [], 120000)));
+    for (const run of results) assert.equal(run.code, 0, run.stderr);
+    for (const run of results) assert.doesNotMatch(run.stderr, /could not be (saved|written)|try again/);
+    const file = JSON.parse(readFileSync(join(work, ".pi", "pending-questions.json"), "utf8"));
+    assert.deepEqual(file.pending.map((s) => s.questions[0].id).sort(), ["job0", "job1", "job2", "job3"]);
+    assert.equal(existsSync(join(work, ".pi", "pending-questions.json.lock")), true, "the lock file stays while questions wait");
+  } finally {
+    for (const { model } of runs) await model.close();
+    cleanup();
+  }
+});

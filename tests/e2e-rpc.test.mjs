@@ -1,20 +1,25 @@
 // e2e-rpc.test.mjs — `pi --mode rpc` with a real RPC client answering the extension UI dialogs:
-// single, multi-question, multi-select, typed and cancelled answers reach the model exactly.
+// single, multi-question, multi-select, typed and cancelled answers reach the model exactly;
+// choices are known by position (an option may read like a special entry); what a project's
+// settings file says reaches the client's notifications sanitized.
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { startMockModel } from "./helpers/mock-model.mjs";
 import { makeHome } from "./helpers/pi.mjs";
 import { startRpc } from "./helpers/rpc-client.mjs";
 
-async function rpcRound(args, answer) {
+async function rpcRound(args, answer, setup = () => {}) {
   const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: args }] }, { text: "ok" }]);
   const { home, work, cleanup } = makeHome(model.port);
+  setup(work);
   const rpc = startRpc(home, work, answer);
   try {
     rpc.send({ type: "prompt", message: "ask me" });
     const end = await rpc.waitFor((e) => e.type === "tool_execution_end" && e.toolName === "question");
     await rpc.waitFor((e) => e.type === "agent_end");
-    return { end, model, dialogs: rpc.dialogs };
+    return { end, model, dialogs: rpc.dialogs, events: rpc.events };
   } finally {
     rpc.close();
     cleanup();
@@ -24,9 +29,9 @@ async function rpcRound(args, answer) {
 
 const DB = { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite" }] };
 
-test("rpc: a single question is a select of the labels plus Something else…", async () => {
-  const { end, model, dialogs } = await rpcRound({ questions: [DB] }, (d) => ({ value: "SQLite" }));
-  assert.deepEqual(dialogs[0].options, ["PostgreSQL", "SQLite", "Something else…", "Let the agent decide"]);
+test("rpc: a single question is a select of the numbered labels plus Something else…", async () => {
+  const { end, model, dialogs } = await rpcRound({ questions: [DB] }, (d) => ({ value: "2. SQLite" }));
+  assert.deepEqual(dialogs[0].options, ["1. PostgreSQL", "2. SQLite", "3. Something else…", "Let the agent decide"]);
   assert.equal(dialogs[0].title, "Which database?");
   assert.equal(end.result.details.mode, "rpc");
   await model.waitForRequests(2);
@@ -34,7 +39,7 @@ test("rpc: a single question is a select of the labels plus Something else…", 
 });
 
 test("rpc: Something else… asks for the typed text", async () => {
-  const { model, dialogs } = await rpcRound({ questions: [DB] }, (d) => (d.method === "select" ? { value: "Something else…" } : { value: "  DynamoDB " }));
+  const { model, dialogs } = await rpcRound({ questions: [DB] }, (d) => (d.method === "select" ? { value: "3. Something else…" } : { value: "  DynamoDB " }));
   assert.equal(dialogs[1].method, "input");
   await model.waitForRequests(2);
   assert.equal(model.toolMessages(1)[0].content, "db: user wrote: DynamoDB");
@@ -44,15 +49,15 @@ test("rpc: several questions, multi-select and free text, then the review confir
   const args = {
     questions: [DB, { id: "f", label: "Features", prompt: "Which features?", multiSelect: true, options: ["Auth", "API", "Admin"] }, { id: "name", prompt: "Name?" }],
   };
-  const ticks = ["[ ] Auth", "[ ] Admin", "Done"];
+  const ticks = ["[ ] 1. Auth", "[ ] 3. Admin", "Done"];
   const { model, dialogs } = await rpcRound(args, (d) => {
     if (d.method === "confirm") return { confirmed: true };
     if (d.method === "input") return { value: "orders" };
-    if (d.title.includes("Which database")) return { value: "PostgreSQL" };
+    if (d.title.includes("Which database")) return { value: "1. PostgreSQL" };
     return { value: ticks.shift() };
   });
   assert.match(dialogs[1].title, /^\(2\/3\) Features: Which features\?$/);
-  assert.deepEqual(dialogs[2].options.slice(0, 3), ["[x] Auth", "[ ] API", "[ ] Admin"]);
+  assert.deepEqual(dialogs[2].options.slice(0, 3), ["[x] 1. Auth", "[ ] 2. API", "[ ] 3. Admin"]);
   const confirm = dialogs.find((d) => d.method === "confirm");
   assert.match(confirm.message, /Features: Auth, Admin/);
   await model.waitForRequests(2);
@@ -78,7 +83,7 @@ test("rpc: /answer reopens a cancelled question and sends the answers as the use
       cancelFirst = false;
       return { cancelled: true };
     }
-    return { value: "SQLite" };
+    return { value: "2. SQLite" };
   });
   try {
     rpc.send({ type: "prompt", message: "ask me" });
@@ -102,4 +107,30 @@ test("rpc: 'Let the agent decide' declines; the agent is told to decide and stat
   assert.equal(end.result.details.status, "declined");
   await model.waitForRequests(2);
   assert.match(model.toolMessages(1)[0].content, /declined to answer and left the decision to you/);
+});
+
+test("rpc: an option labelled 'Let the agent decide' is an answer, not a decline", async () => {
+  const args = { questions: [{ id: "who", prompt: "Who picks the name?", options: [{ value: "agent", label: "Let the agent decide" }, { value: "me", label: "Me" }] }] };
+  const { end, model, dialogs } = await rpcRound(args, (d) => ({ value: d.options[0] }));
+  assert.deepEqual(dialogs[0].options, ["1. Let the agent decide", "2. Me", "3. Something else…", "Let the agent decide"]);
+  assert.equal(end.result.details.status, "answered");
+  await model.waitForRequests(2);
+  assert.equal(model.toolMessages(1)[0].content, "who: user selected: 1. Let the agent decide (value: agent)");
+});
+
+test("rpc: a project's hostile settings key reaches the client's notification sanitized", async () => {
+  const osc52 = "\u001b]52;c;cHduZWQ=\u0007";
+  const { end, events } = await rpcRound({ questions: [DB] }, (d) => ({ value: d.options[0] }), (work) => {
+    mkdirSync(join(work, ".pi"), { recursive: true });
+    writeFileSync(join(work, ".pi", "question.json"), JSON.stringify({ [osc52]: true, language: "\u009b2J", notice: { notify: true } }));
+  });
+  assert.equal(end.result.details.status, "answered");
+  const shown = events.filter((e) => e.type === "extension_ui_request" && ["notify", "setTitle", "setStatus"].includes(e.method));
+  const notes = shown.filter((e) => e.method === "notify").map((e) => e.message);
+  assert.ok(notes.some((m) => m.includes('"\\u001b]52;c;cHduZWQ=\\u0007" is not a setting')), JSON.stringify(notes));
+  assert.ok(notes.some((m) => m.includes('"language" must be')), JSON.stringify(notes));
+  for (const e of shown) {
+    const text = e.message ?? e.title ?? e.statusText ?? "";
+    assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(text), `raw control in ${e.method}: ${JSON.stringify(text)}`);
+  }
 });

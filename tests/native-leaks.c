@@ -2,8 +2,9 @@
  * `npm run test:asan`): 100,000 cycles of everything the core allocates — parse (valid and
  * rejected), canonical JSON, answers, an engine created, configured, fed a key script that
  * ends in each outcome, rendered at several widths, its result built, destroyed — plus key
- * decoders. Built with -fsanitize=address, LeakSanitizer reports anything not freed at exit
- * (exit code 23); the RSS after warm-up and at the end is printed as well.
+ * decoders, and file locks taken, contended and released (a leaked descriptor ends the run at
+ * the process's file limit). Built with -fsanitize=address, LeakSanitizer reports anything not
+ * freed at exit (exit code 23); the RSS after warm-up and at the end is printed as well.
  *
  * Usage: native-leaks [cycles]   (default 100000; NATIVE_TEST_QUICK=1 in the environment: 2000)
  * NATIVE_LEAKS_MAX_GROWTH_KB=N fails the run when RSS grows more than N kB after warm-up (use it
@@ -12,8 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include "qt.h"
 #include "qt_engine.h"
+#include "qt_filelock.h"
 #include "qt_keys.h"
 #include "qt_text.h"
 
@@ -144,16 +148,28 @@ static void one_cycle(size_t i) {
   qt_decoder_destroy(d);
 }
 
+/* a lock taken, refused to a second taker (no wait), released, sometimes with its file */
+static char lock_path[64];
+static void lock_cycle(size_t i) {
+  qt_filelock *held = NULL, *second = NULL;
+  int why = -1;
+  CHECK(qt_filelock_acquire(lock_path, 0, &held, &why) == QT_OK && held);
+  CHECK(qt_filelock_acquire(lock_path, 0, &second, &why) == QT_ERR_STATE && !second && why == 0);
+  qt_filelock_release(held, i % 2 == 0);
+}
+
 int main(int argc, char **argv) {
+  snprintf(lock_path, sizeof lock_path, "/tmp/native-leaks-%ld.lock", (long)getpid());
   size_t cycles = 100000;
   if (getenv("NATIVE_TEST_QUICK")) cycles = 2000;
   if (argc > 1) cycles = strtoul(argv[1], NULL, 10);
   size_t warm = cycles < 5000 ? cycles / 5 : 5000;
   long start = rss_kb();
-  for (size_t i = 0; i < warm; i++) one_cycle(i);
+  for (size_t i = 0; i < warm; i++) one_cycle(i), lock_cycle(i);
   long warmed = rss_kb();
-  for (size_t i = warm; i < cycles; i++) one_cycle(i);
+  for (size_t i = warm; i < cycles; i++) one_cycle(i), lock_cycle(i);
   long end = rss_kb();
+  unlink(lock_path);
   printf("native-leaks: %zu cycles; RSS %ld kB at start, %ld kB after %zu warm-up cycles, %ld kB at the end "
          "(%+ld kB after warm-up)\n",
          cycles, start, warmed, warm, end, end - warmed);

@@ -81,3 +81,203 @@ test("settings: the language comes from the setting, else LC_ALL / LC_MESSAGES /
   assert.equal(resolveLanguage("auto", { LANG: "fr_FR.UTF-8" }), "en");
   assert.equal(resolveLanguage("auto", {}), "en");
 });
+
+// ---- untrusted text on the way to the screen ------------------------------------------------
+// A cloned repository controls .pi/question.json; the project's directory name and the
+// pending-questions path are not ours either. Nothing of them may act on a terminal.
+
+const { loadExtension } = await import("./helpers/fake-pi.mjs");
+const { symlinkSync } = await import("node:fs");
+
+/** C0 controls (newline allowed), DEL, C1 controls, bidirectional overrides and isolates. */
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+function assertHarmless(text, what) {
+  assert.ok(!UNSAFE.test(text), `${what} carries a raw control: ${JSON.stringify(text)}`);
+}
+
+const OSC52 = "\u001b]52;c;cHduZWQ=\u0007"; // a clipboard write
+const HOSTILE_SETTINGS = {
+  [OSC52]: true,
+  "\u009b2J\u202e": 1, // C1 CSI (clear screen), a bidi override
+  language: "\u001b[2J",
+  notice: { ["\u001b]0;title\u0007"]: true },
+  limits: { ["\u0090q\u009c"]: 3 },
+};
+
+/** A home and a project whose own directory name holds an escape sequence. */
+function hostileHomes(settings = HOSTILE_SETTINGS, userFile = "{ \u001b]52;c;eA==\u0007 not json") {
+  const h = homes();
+  const cwd = join(h.home, "proj\u001b]0;owned\u0007");
+  mkdirSync(join(cwd, ".pi"), { recursive: true });
+  writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify(settings));
+  if (userFile) writeFileSync(join(h.home, ".pi", "agent", "question.json"), userFile);
+  return { ...h, cwd };
+}
+
+const ext = await loadExtension();
+const tool = ext.tools.get("question");
+const PRESUPPLIED = tool.prepareArguments({ questions: [{ id: "a", prompt: "p", options: ["X"] }], answers: { a: "X" } });
+
+test("settings: hostile keys, values, JSON errors and paths reach pi's notifications sanitized", async () => {
+  const { cwd, home, cleanup } = hostileHomes();
+  const oldHome = process.env.HOME;
+  process.env.HOME = home;
+  try {
+    const shown = [];
+    const ctx = {
+      hasUI: true,
+      cwd,
+      sessionManager: { getBranch: () => [] },
+      ui: { notify: (m, level) => shown.push([m, level]) },
+    };
+    const r = await tool.execute("c", PRESUPPLIED, undefined, undefined, ctx);
+    assert.equal(r.details.status, "answered", "bad settings never stop a question");
+    assert.ok(shown.length >= 6, JSON.stringify(shown));
+    for (const [m, level] of shown) {
+      assert.equal(level, "warning");
+      assertHarmless(m, "a settings warning");
+    }
+    const all = shown.map(([m]) => m).join("\n");
+    assert.match(all, /"\\u001b\]52;c;cHduZWQ=\\u0007" is not a setting/, "the key is quoted with its escapes visible");
+    assert.match(all, /not valid JSON/);
+    assert.match(all, /proj␛\]0;owned␇/, "the path is shown, its controls as visible pictures");
+  } finally {
+    process.env.HOME = oldHome;
+    cleanup();
+  }
+});
+
+test("settings: without a UI the same warnings go to stderr sanitized", async () => {
+  const { cwd, home, cleanup } = hostileHomes();
+  const oldHome = process.env.HOME;
+  const write = process.stderr.write;
+  const written = [];
+  process.env.HOME = home;
+  process.stderr.write = (chunk) => written.push(String(chunk)) > 0;
+  try {
+    await tool.execute("c", PRESUPPLIED, undefined, undefined, { hasUI: false, cwd, sessionManager: { getBranch: () => [] }, ui: {} });
+  } finally {
+    process.stderr.write = write;
+    process.env.HOME = oldHome;
+    cleanup();
+  }
+  assert.ok(written.length >= 6, JSON.stringify(written));
+  for (const w of written) assertHarmless(w, "stderr");
+});
+
+test("settings: a very long key is quoted cut, not whole", () => {
+  const { home, cwd, cleanup } = homes();
+  try {
+    writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ ["k".repeat(100000)]: 1 }));
+    const warnings = [];
+    loadSettings(cwd, (w) => warnings.push(w), home);
+    assert.equal(warnings.length, 1);
+    assert.ok(warnings[0].length < 400, warnings[0].length);
+    assert.match(warnings[0], /"k{60}"… is not a setting/);
+  } finally {
+    cleanup();
+  }
+});
+
+// ---- pendingFile: a file inside the project, decided on real paths ---------------------------
+
+/** The warnings loading `pendingFile: value` gives, and the effective setting. */
+function pendingSetting(cwd, home, value) {
+  writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ pendingFile: value }));
+  const warnings = [];
+  const s = loadSettings(cwd, (w) => warnings.push(w), home);
+  return { warnings, pendingFile: s.pendingFile };
+}
+
+test("settings: pendingFile is refused unless it names a file inside the project, symbolic links resolved", () => {
+  const { home, cwd, cleanup } = homes();
+  const outside = join(home, "outside");
+  mkdirSync(outside);
+  mkdirSync(join(cwd, "sub", "dir"), { recursive: true });
+  symlinkSync(outside, join(cwd, "linkdir")); // a directory inside that leads outside
+  writeFileSync(join(outside, "x.json"), "{}");
+  symlinkSync(join(outside, "x.json"), join(cwd, "linkfile.json")); // a file inside that leads outside
+  symlinkSync(join(home, "nowhere", "x"), join(cwd, "broken")); // leads nowhere
+  try {
+    const refused = {
+      ".": /names the project directory itself, not a file in it/,
+      "./": /ends with a path separator/,
+      "..": /leads outside the project \(to /,
+      "../x.json": /leads outside the project \(to /,
+      "sub/../../x.json": /leads outside the project \(to /,
+      [join(outside, "p.json")]: /is an absolute path/,
+      "linkdir/p.json": /leads outside the project through a symbolic link \(to .*outside\/p\.json\)/,
+      "linkfile.json": /leads outside the project through a symbolic link \(to .*outside\/x\.json\)/,
+      "broken/p.json": /is or goes through the broken symbolic link .*broken/,
+      "sub/dir": /is a directory/,
+      "": /is empty/,
+    };
+    for (const [value, why] of Object.entries(refused)) {
+      const { warnings, pendingFile } = pendingSetting(cwd, home, value);
+      assert.equal(pendingFile, DEFAULT_SETTINGS.pendingFile, `${value} must be refused`);
+      assert.equal(warnings.length, 1, `${value}: ${warnings.join("\n")}`);
+      const w = warnings[0];
+      assert.match(w, why, `${value}: ${w}`);
+      assert.ok(w.includes(join(cwd, ".pi", "question.json")), `names the settings file: ${w}`);
+      assert.ok(w.includes(`"pendingFile" must name a file inside the project (${cwd})`), `says what is expected: ${w}`);
+      assert.ok(w.includes(JSON.stringify(value)), `quotes the value: ${w}`);
+    }
+    for (const value of ["sub/dir/pending.json", "new/deeper/p.json", ".pi/pending-questions.json", "..odd-name.json"]) {
+      const { warnings, pendingFile } = pendingSetting(cwd, home, value);
+      assert.deepEqual(warnings, [], value);
+      assert.equal(pendingFile, value);
+    }
+  } finally {
+    cleanup();
+  }
+});
+
+test("settings: a project reached through a symbolic link keeps paths inside it", () => {
+  const { home, cwd, cleanup } = homes();
+  const alias = join(home, "alias");
+  symlinkSync(cwd, alias);
+  try {
+    writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ pendingFile: "q/pending.json" }));
+    const warnings = [];
+    assert.equal(loadSettings(alias, (w) => warnings.push(w), home).pendingFile, "q/pending.json");
+    assert.deepEqual(warnings, []);
+  } finally {
+    cleanup();
+  }
+});
+
+// ---- /questions -------------------------------------------------------------------------------
+
+test("/questions: paths, file contents and answers are shown sanitized", async () => {
+  const { cwd, home, cleanup } = hostileHomes({ pendingFile: "q\u001b]0;x\u0007\u009b.json" }, null);
+  const pending = join(cwd, "q\u001b]0;x\u0007\u009b.json");
+  const oldHome = process.env.HOME;
+  process.env.HOME = home;
+  const shown = [];
+  const ctx = { hasUI: true, cwd, sessionManager: { getBranch: () => [] }, ui: { notify: (m) => shown.push(m) } };
+  const handler = ext.commands.get("questions").handler;
+  try {
+    await handler("", ctx); // nothing waiting
+    writeFileSync(pending, JSON.stringify({ pending: [{ key: "k", askedAt: "\u001b[2J", questions: [{ id: "a\u0007", prompt: "p\u202e", answer: "\u001b]52;c;eA==\u0007" }] }] }));
+    await handler("", ctx); // one set
+    writeFileSync(pending, "{ \u001b]0;broken\u0007");
+    await handler("", ctx); // unreadable: the error quotes the path
+    await handler("clear", ctx);
+    const write = process.stdout.write;
+    process.stdout.write = (chunk) => shown.push(String(chunk)) > 0;
+    try {
+      await handler("", { ...ctx, hasUI: false }); // without a UI: stdout
+    } finally {
+      process.stdout.write = write;
+    }
+  } finally {
+    process.env.HOME = oldHome;
+    cleanup();
+  }
+  assert.equal(shown.length, 5, JSON.stringify(shown));
+  for (const m of shown) assertHarmless(m, "/questions output");
+  assert.match(shown[0], /No questions are waiting in q␛\]0;x␇<U\+009B>\.json/);
+  assert.match(shown[1], /a␇: p<U\+202E> → ␛\]52;c;eA==␇/);
+  assert.match(shown[3], /is not valid JSON/);
+  assert.match(shown[3], /proj␛\]0;owned␇/);
+});

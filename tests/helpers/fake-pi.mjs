@@ -5,7 +5,7 @@ import { importShim } from "./shim.mjs";
 /** `overrides` replace members of the fake API (e.g. `on`, to capture event handlers). */
 export async function loadExtension(overrides = {}) {
   const { default: factory } = await importShim("index.ts");
-  const tools = new Map(), commands = new Map(), flags = new Map(), flagValues = new Map(), sent = [];
+  const tools = new Map(), commands = new Map(), flags = new Map(), flagValues = new Map(), sent = [], entries = [];
   const pi = {
     registerTool: (t) => tools.set(t.name, t),
     registerCommand: (name, c) => commands.set(name, c),
@@ -13,11 +13,12 @@ export async function loadExtension(overrides = {}) {
     getFlag: (name) => flagValues.get(name),
     getSessionName: () => undefined,
     sendUserMessage: (text, options) => sent.push({ text, options }),
+    appendEntry: (customType, data) => entries.push({ customType, data }),
     on: () => {},
     ...overrides,
   };
   factory(pi);
-  return { pi, tools, commands, flags, flagValues, sent };
+  return { pi, tools, commands, flags, flagValues, sent, entries };
 }
 
 /** A context without a UI (print mode) rooted at cwd. */

@@ -1,0 +1,189 @@
+// dialogs.test.mjs — the RPC dialogs (dialogs.ts) through the real tool with a fake dialog UI
+// that answers with the exact strings it was offered: a choice is known by its position, never
+// by its text, so options whose labels read like the special entries, or alike once sanitized,
+// are all pickable, and the special entries still do what they say.
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { loadExtension } from "./helpers/fake-pi.mjs";
+import { importShim } from "./helpers/shim.mjs";
+
+const { tools, commands, sent } = await loadExtension();
+const tool = tools.get("question");
+const { menu } = await importShim("dialogs.ts");
+
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+
+/** An RPC-like context (custom() gives undefined) whose dialogs are answered by `pick`, which
+ * gets the method, title and entries and returns an entry (or typed text for input). */
+function rpcContext(pick, cwd = "/nonexistent") {
+  const dialogs = [];
+  const answer = (method) => async (title, second) => {
+    dialogs.push({ method, title, options: second });
+    return pick(method, title, second, dialogs.length - 1);
+  };
+  return {
+    dialogs,
+    ctx: {
+      hasUI: true,
+      cwd,
+      sessionManager: { getBranch: () => [] },
+      isIdle: () => true,
+      ui: {
+        custom: async () => undefined,
+        select: answer("select"),
+        input: answer("input"),
+        confirm: answer("confirm"),
+        notify: () => {},
+        setTitle: () => {},
+        setWorkingMessage: () => {},
+      },
+    },
+  };
+}
+
+const ask = (questions, pick, cwd) => {
+  const { ctx, dialogs } = rpcContext(pick, cwd);
+  return tool.execute("c", tool.prepareArguments({ questions }), undefined, undefined, ctx).then((r) => ({ r, dialogs }));
+};
+
+/** A project whose settings pick the UI language. */
+function projectIn(language) {
+  const cwd = mkdtempSync(join(tmpdir(), "pq-dialogs-"));
+  mkdirSync(join(cwd, ".pi"));
+  writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ language }));
+  return { cwd, cleanup: () => rmSync(cwd, { recursive: true, force: true }) };
+}
+
+test("dialogs: options are numbered and the special entries follow them", async () => {
+  const { r, dialogs } = await ask([{ id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] }], (_m, _t, entries) => entries[1]);
+  assert.deepEqual(dialogs[0].options, ["1. PostgreSQL", "2. SQLite", "3. Something else…", "Let the agent decide"]);
+  assert.equal(r.content[0].text, "db: user selected: 2. SQLite");
+});
+
+for (const [language, decline, other] of [
+  ["en", "Let the agent decide", "Something else…"],
+  ["de", "Der Agent soll entscheiden", "Etwas anderes…"],
+  ["zh", "让助手决定", "其他…"],
+]) {
+  test(`dialogs (${language}): an option labelled like "let the agent decide" is answered, not declined`, async () => {
+    const { cwd, cleanup } = projectIn(language);
+    try {
+      const q = { id: "who", prompt: "Who decides?", options: [{ value: "agent", label: decline }, { value: "me", label: "Me" }] };
+      const { r, dialogs } = await ask([q], (_m, _t, entries) => entries[0], cwd);
+      assert.equal(dialogs[0].options.at(-1), decline, "the real decline entry is there too");
+      assert.equal(r.details.status, "answered");
+      assert.equal(r.content[0].text, `who: user selected: 1. ${decline} (value: agent)`);
+      const again = await ask([q], (_m, _t, entries) => entries.at(-1), cwd);
+      assert.equal(again.r.details.status, "declined", "the last entry still declines");
+    } finally {
+      cleanup();
+    }
+  });
+
+  test(`dialogs (${language}): an option labelled like "Something else…" leaves the typed-answer entry reachable`, async () => {
+    const { cwd, cleanup } = projectIn(language);
+    try {
+      const q = { id: "x", prompt: "Pick", options: [{ value: "o", label: other }, { value: "b", label: "B" }] };
+      const typed = await ask([q], (m, _t, entries) => (m === "select" ? entries[2] : "my own words"), cwd);
+      assert.equal(typed.dialogs[1].method, "input", "the real entry asks for text");
+      assert.equal(typed.r.content[0].text, "x: user wrote: my own words");
+      const picked = await ask([q], (_m, _t, entries) => entries[0], cwd);
+      assert.equal(picked.r.content[0].text, `x: user selected: 1. ${other} (value: o)`);
+    } finally {
+      cleanup();
+    }
+  });
+}
+
+test("dialogs: two labels that sanitize to the same text are both pickable", async () => {
+  const q = { id: "k", prompt: "Key?", options: [{ value: "esc", label: "X\u001b" }, { value: "pic", label: "X␛" }] };
+  const { r, dialogs } = await ask([q], (_m, _t, entries) => entries[1]);
+  assert.deepEqual(dialogs[0].options.slice(0, 2), ["1. X␛", "2. X␛"]);
+  assert.equal(r.details.answers[0].value, "pic");
+});
+
+test("dialogs: multi-select ticks by position; options named Done or like the special entries are options", async () => {
+  const q = {
+    id: "f",
+    prompt: "Which?",
+    multiSelect: true,
+    options: [{ value: "done", label: "Done" }, { value: "decide", label: "Let the agent decide" }, { value: "dup", label: "Done\u001b" }, { value: "other", label: "Something else…" }],
+  };
+  const script = [0, 1, 2, 3, "done"];
+  const { r, dialogs } = await ask([q], (_m, _t, entries) => {
+    const step = script.shift();
+    return step === "done" ? entries.at(-2) : entries[step];
+  });
+  assert.deepEqual(dialogs[0].options, [
+    "[ ] 1. Done",
+    "[ ] 2. Let the agent decide",
+    "[ ] 3. Done␛",
+    "[ ] 4. Something else…",
+    "[ ] 5. Something else…",
+    "Done",
+    "Let the agent decide",
+  ]);
+  assert.deepEqual(dialogs[4].options.slice(0, 4), ["[x] 1. Done", "[x] 2. Let the agent decide", "[x] 3. Done␛", "[x] 4. Something else…"]);
+  assert.equal(r.details.status, "answered");
+  assert.deepEqual(r.details.answers[0].values, ["done", "decide", "dup", "other"]);
+});
+
+test("dialogs: multi-select's own typed entry and decline still work", async () => {
+  const q = { id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] };
+  const steps = ["other", "done"];
+  const { r, dialogs } = await ask([q], (m, _t, entries) => {
+    if (m === "input") return "mine\u001b[2J";
+    return steps.shift() === "other" ? entries[2] : entries.at(-2);
+  });
+  const second = dialogs.filter((d) => d.method === "select")[1].options;
+  assert.equal(second[2], "[x] 3. Something else… mine␛[2J", "the typed text is shown sanitized");
+  assert.equal(r.details.status, "answered");
+  const declined = await ask([q], (_m, _t, entries) => entries.at(-1));
+  assert.equal(declined.r.details.status, "declined");
+});
+
+test("dialogs: every title and entry offered is free of controls and entries are all different", async () => {
+  const hostile = "\u001b]52;c;eA==\u0007\u009b2J\u202e";
+  const questions = [
+    { id: "a", label: `L${hostile}`, prompt: `P${hostile}\nsecond line`, options: [`A${hostile}`, `A${hostile}`.replace("\u0007", "␇"), "Let the agent decide"] },
+    { id: "b", prompt: `M${hostile}`, multiSelect: true, options: [`B${hostile}`, "Done"] },
+    { id: "c", prompt: `T${hostile}` },
+  ];
+  const seen = [];
+  let multi = 0;
+  const { r } = await ask(questions, (m, title, second) => {
+    seen.push(title, ...(Array.isArray(second) ? second : [second ?? ""]));
+    if (m === "select") {
+      assert.equal(new Set(second).size, second.length, `entries all different: ${JSON.stringify(second)}`);
+      if (title.includes("(1/3)")) return second[1];
+      return multi++ === 0 ? second[0] : second.at(-2);
+    }
+    if (m === "input") return `typed${hostile}`;
+    return true; // confirm
+  });
+  assert.equal(r.details.status, "answered");
+  for (const text of seen) assert.ok(!UNSAFE.test(text), JSON.stringify(text));
+});
+
+test("dialogs: menu numbers a plain entry that would read like another one", () => {
+  assert.deepEqual(menu(["a", "b"], ["Done", "Decide"]), ["1. a", "2. b", "Done", "Decide"]);
+  assert.deepEqual(menu(["x"], ["1. x", "Done", "Done"]), ["1. x", "2. 1. x", "Done", "4. Done"]);
+  const tricky = menu(["[ ] 1. a", "Done"], ["Done", "3. Done", "3. Done"], false);
+  assert.equal(new Set(tricky).size, tricky.length, JSON.stringify(tricky));
+});
+
+test("/answer: the reopened answers, shown by pi as the user's message, carry no raw controls", async () => {
+  const q = { id: "k", prompt: "Key\u001b]0;t\u0007?", options: [{ value: "a", label: "A\u001b]52;c;eA==\u0007" }, { value: "b", label: "B" }] };
+  const cancelled = await ask([q], () => undefined);
+  assert.equal(cancelled.r.details.status, "cancelled");
+  const branch = [{ type: "message", message: { role: "toolResult", toolName: "question", toolCallId: "t1", details: cancelled.r.details } }];
+  const { ctx } = rpcContext((_m, _t, entries) => entries[0]);
+  ctx.sessionManager = { getBranch: () => branch };
+  await commands.get("answer").handler("", ctx);
+  assert.equal(sent.length, 1);
+  assert.match(sent[0].text, /k: user selected: 1\. A␛\]52;c;eA==␇/);
+  assert.ok(!UNSAFE.test(sent[0].text), JSON.stringify(sent[0].text));
+});

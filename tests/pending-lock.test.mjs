@@ -1,0 +1,163 @@
+// pending-lock.test.mjs — the pending-questions file shared by several processes (parallel CI
+// jobs, subagents): every update holds the flock of the lock file beside it (native/filelock.c),
+// so concurrent writers lose nothing, readers never see a half-written file, the lock dies with
+// its holder, and a lock held too long is a clear error rather than a lost update.
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { addon, thrown } from "./helpers/addon.mjs";
+import { importShim } from "./helpers/shim.mjs";
+
+const pending = await importShim("pending.ts");
+const WORKER = new URL("./helpers/pending-worker.mjs", import.meta.url).pathname;
+
+function tempDir() {
+  const dir = mkdtempSync(join(tmpdir(), "pq-lock-"));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A worker process; `line()` resolves with its next line of output. */
+function worker(...args) {
+  const child = spawn(process.execPath, [WORKER, ...args], { stdio: ["pipe", "pipe", "pipe"] });
+  let buffer = "";
+  let stderr = "";
+  const waiting = [];
+  const lines = [];
+  child.stderr.on("data", (d) => (stderr += d));
+  child.stdout.on("data", (d) => {
+    buffer += d;
+    let at;
+    while ((at = buffer.indexOf("\n")) >= 0) {
+      lines.push(buffer.slice(0, at));
+      buffer = buffer.slice(at + 1);
+    }
+    while (lines.length && waiting.length) waiting.shift().resolve(lines.shift());
+  });
+  const exited = new Promise((resolve) => child.on("exit", resolve));
+  exited.then(() => {
+    for (const w of waiting.splice(0)) w.reject(new Error(`worker ${args.join(" ")} exited: ${stderr}`));
+  });
+  return {
+    child,
+    exited,
+    line: () => (lines.length ? Promise.resolve(lines.shift()) : new Promise((resolve, reject) => waiting.push({ resolve, reject }))),
+  };
+}
+
+const Q = (id) => [{ id, prompt: `${id}?`, options: [{ value: "y", label: "Yes" }] }];
+
+test("lock: a second holder waits and then gets a clear error; release lets it in", () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const path = join(dir, "f.lock");
+    const first = addon.lockFile(path, 0);
+    const e = thrown(() => addon.lockFile(path, 20));
+    assert.equal(e.code, "QT_ELOCKED");
+    assert.match(e.message, /f\.lock is held by another lock holder \(waited 20 ms\)/);
+    first.release();
+    first.release(); // twice: nothing happens
+    addon.lockFile(path, 0).release(true);
+    assert.equal(existsSync(path), false, "release(true) removes the lock file");
+  } finally {
+    cleanup();
+  }
+});
+
+test("lock: bad arguments and unusable lock files are errors, never a lock through a symbolic link", () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    assert.equal(thrown(() => addon.lockFile(join(dir, "x.lock"), -1)).code, "QT_ERANGE");
+    assert.equal(thrown(() => addon.lockFile(join(dir, "x.lock"), 60001)).code, "QT_ERANGE");
+    assert.equal(thrown(() => addon.lockFile(42, 10)).code, "QT_ETYPE");
+    const missing = thrown(() => addon.lockFile(join(dir, "no", "x.lock"), 10));
+    assert.equal(missing.code, "QT_ELOCK");
+    assert.match(missing.message, /could not lock .*no\/x\.lock: No such file or directory/);
+    symlinkSync(join(dir, "target"), join(dir, "link.lock"));
+    assert.equal(thrown(() => addon.lockFile(join(dir, "link.lock"), 10)).code, "QT_ELOCK");
+    assert.equal(existsSync(join(dir, "target")), false, "nothing is created where the link points");
+    const lock = addon.lockFile(join(dir, "y.lock"), 0);
+    assert.equal(thrown(() => lock.release.call({})).code, "QT_ETYPE");
+    lock.release();
+  } finally {
+    cleanup();
+  }
+});
+
+test("lock: a holder that dies (SIGKILL) leaves no stale lock", async () => {
+  const { dir, cleanup } = tempDir();
+  const holder = worker("holder", join(dir, "p.lock"));
+  try {
+    assert.equal(await holder.line(), "locked");
+    assert.equal(thrown(() => addon.lockFile(join(dir, "p.lock"), 0)).code, "QT_ELOCKED");
+    holder.child.kill("SIGKILL");
+    await holder.exited;
+    addon.lockFile(join(dir, "p.lock"), 0).release(true);
+  } finally {
+    holder.child.kill("SIGKILL");
+    cleanup();
+  }
+});
+
+test("pending: an update that cannot get the lock says so and changes nothing", () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const path = join(dir, ".pi", "pending-questions.json");
+    assert.equal(typeof pending.rememberPending(addon, path, Q("a")), "object");
+    const before = readFileSync(path, "utf8");
+    const held = addon.lockFile(pending.lockPath(path), 0);
+    try {
+      const out = pending.withPendingLock(addon, path, () => ({ value: "ran" }), 10);
+      assert.deepEqual(out, {
+        why: `Another pi is updating the pending-questions file ${path} and did not finish within 0.01 s; try again.`,
+      });
+    } finally {
+      held.release();
+    }
+    assert.equal(readFileSync(path, "utf8"), before);
+    assert.equal(pending.forgetPending(addon, path, pending.questionsKey(Q("a"))), undefined);
+    assert.equal(existsSync(path), false, "the last set forgotten: the file goes");
+    assert.equal(existsSync(pending.lockPath(path)), false, "and its lock file with it");
+    writeFileSync(path, "{}");
+    assert.equal(pending.clearPending(addon, path), undefined);
+    assert.equal(existsSync(path) || existsSync(pending.lockPath(path)), false);
+  } finally {
+    cleanup();
+  }
+});
+
+test("pending: 8 writers, 2 emptiers and 2 readers at once, 5 rounds: nothing lost, nothing torn", async () => {
+  const { dir, cleanup } = tempDir();
+  const ROUNDS = 5, SETS = 12, WRITERS = 8, EMPTIERS = 2;
+  mkdirSync(dir, { recursive: true });
+  const writers = Array.from({ length: WRITERS }, (_, w) => worker("writer", dir, `w${w}`, String(ROUNDS), String(SETS)));
+  const emptiers = Array.from({ length: EMPTIERS }, (_, w) => worker("emptier", dir, `e${w}`, String(ROUNDS), String(SETS)));
+  const readers = Array.from({ length: 2 }, () => worker("reader", dir, String(ROUNDS)));
+  const all = [...writers, ...emptiers, ...readers];
+  try {
+    for (const p of all) assert.equal(await p.line(), "ready");
+    for (const p of all) p.child.stdin.write("go\n");
+    for (const p of [...writers, ...emptiers]) assert.deepEqual(JSON.parse(await p.line()), { failures: [] });
+    for (const p of readers) p.child.stdin.end();
+    for (const p of readers) {
+      const { reads, errors } = JSON.parse(await p.line());
+      assert.ok(reads > 0);
+      assert.deepEqual(errors, [], "a reader never sees a half-written file");
+    }
+    for (let r = 0; r < ROUNDS; r++) {
+      const path = join(dir, `round-${r}`, "pending.json");
+      const ids = JSON.parse(readFileSync(path, "utf8")).pending.map((s) => s.questions[0].id).sort();
+      const expected = [];
+      for (let w = 0; w < WRITERS; w++) for (let k = 0; k < SETS; k += 2) expected.push(`w${w}-${k}`);
+      assert.deepEqual(ids, expected.sort(), `round ${r}: every set kept, every forgotten one gone`);
+      const emptied = join(dir, `emptied-${r}`, "pending.json");
+      assert.equal(existsSync(emptied), false, `round ${r}: all forgotten, the file is gone`);
+      assert.equal(existsSync(pending.lockPath(emptied)), false, `round ${r}: and its lock file`);
+    }
+  } finally {
+    for (const p of all) p.child.kill("SIGKILL");
+    cleanup();
+  }
+});
