@@ -34,6 +34,10 @@ function questionArea(screen) {
 
 const count = (s, needle) => s.split(needle).length - 1;
 
+/** How long to wait for anything a child pi does: each one starts a whole pi (seconds on a
+ * loaded 2-core machine). */
+const CHILD_MS = 90000;
+
 /** Runs fn with a parent pi (TUI) whose subagents ask; always cleans up. */
 async function withParent(options, fn) {
   const pi = await startPi({
@@ -62,7 +66,7 @@ test("subagent: its question appears once in the parent, says who asks, and type
   const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
   await withParent({ replies }, async (pi) => {
     await pi.prompt("go");
-    const screen = await pi.waitForScreen((s) => /Which database for the worker\?/.test(questionArea(s)), 30000);
+    const screen = await pi.waitForScreen((s) => /Which database for the worker\?/.test(questionArea(s)), CHILD_MS);
     const area = questionArea(screen);
     assert.match(area, /Asked by worker/);
     assert.equal(count(area, "Which database for the worker?"), 1, "drawn once");
@@ -71,7 +75,7 @@ test("subagent: its question appears once in the parent, says who asks, and type
     for (const ch of "hello world typed slowly") await pi.text(ch);
     await pi.waitForScreen((s) => questionArea(s).includes("hello world typed slowly"));
     await pi.keys("Enter");
-    const done = await pi.waitForScreen(/parent saw: child pick got: db: user wrote: hello world typed slowly/, 30000);
+    const done = await pi.waitForScreen(/parent saw: child pick got: db: user wrote: hello world typed slowly/, CHILD_MS);
     // The parent's editor received nothing of what was typed.
     assert.doesNotMatch(questionArea(done), /\S/);
     const [child] = childQuestionResults(pi.sessionEntries());
@@ -88,11 +92,11 @@ test("subagent: its question appears once in the parent, says who asks, and type
 test("subagent: a parent in print mode on a terminal asks the child's question there", async () => {
   const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
   await withParent({ replies, extraArgs: ["-p", "go"] }, async (pi) => {
-    const screen = await pi.waitForScreen(/Which database for the worker\?/, 40000);
+    const screen = await pi.waitForScreen(/Which database for the worker\?/, CHILD_MS);
     assert.match(screen, /Asked by worker/);
     assert.equal(count(screen, "Which database for the worker?"), 1);
     await pi.keys("2");
-    await pi.waitForScreen(/parent saw: child pick got: db: user selected: 2\. Postgres/, 40000);
+    await pi.waitForScreen(/parent saw: child pick got: db: user selected: 2\. Postgres/, CHILD_MS);
   });
 });
 
@@ -103,18 +107,18 @@ test("subagent: two parallel subagents ask one at a time, and each answer goes t
   );
   await withParent({ replies }, async (pi) => {
     await pi.prompt("go");
-    const first = await pi.waitForScreen((s) => /Alpha question\?|Beta question\?/.test(questionArea(s)), 30000);
+    const first = await pi.waitForScreen((s) => /Alpha question\?|Beta question\?/.test(questionArea(s)), CHILD_MS);
     const firstIsAlpha = /Alpha question\?/.test(questionArea(first));
     // Exactly one question on screen, even once both children have asked.
-    await pi.model.waitForRequests(3);
+    await pi.model.waitForRequests(3, CHILD_MS);
     const both = questionArea(pi.screen());
     assert.equal(/Alpha question\?/.test(both) && /Beta question\?/.test(both), false, "two questions at once");
     await pi.keys("2"); // the second option of whichever is shown
     const next = firstIsAlpha ? /Beta question\?/ : /Alpha question\?/;
-    const second = await pi.waitForScreen((s) => next.test(questionArea(s)), 30000);
+    const second = await pi.waitForScreen((s) => next.test(questionArea(s)), CHILD_MS);
     assert.doesNotMatch(questionArea(second), firstIsAlpha ? /Alpha question\?/ : /Beta question\?/);
     await pi.keys("1");
-    await pi.waitForScreen(/parent saw:/, 30000);
+    await pi.waitForScreen(/parent saw:/, CHILD_MS);
     const results = childQuestionResults(pi.sessionEntries());
     const byTask = Object.fromEntries(results.map((r) => [r.task, r.message.content[0].text]));
     assert.equal(byTask.alpha, firstIsAlpha ? "a: user selected: 2. A2" : "a: user selected: 1. A1");
@@ -126,9 +130,9 @@ test("subagent: cancel in the parent ends the child's turn with the cancelled se
   const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
   await withParent({ replies }, async (pi) => {
     await pi.prompt("go");
-    await pi.waitForScreen(/Which database for the worker\?/, 30000);
+    await pi.waitForScreen((s) => /Which database for the worker\?/.test(questionArea(s)), CHILD_MS);
     await pi.keys("Escape");
-    await pi.waitForScreen(/parent saw:/, 30000);
+    await pi.waitForScreen(/parent saw:/, CHILD_MS);
     const [child] = childQuestionResults(pi.sessionEntries());
     assert.equal(child.message.content[0].text, CANCELLED);
     assert.equal(child.message.details.status, "cancelled");
@@ -154,11 +158,11 @@ test("subagent: aborting the subagent while its question is shown removes the qu
   const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
   await withParent({ replies, homeFiles: { "abort-ext.ts": ABORT_EXTENSION }, extensions: ["abort-ext.ts"] }, async (pi) => {
     await pi.prompt("go");
-    await pi.waitForScreen(/Which database for the worker\?/, 30000);
+    await pi.waitForScreen((s) => /Which database for the worker\?/.test(questionArea(s)), CHILD_MS);
     await pi.text("half an answ");
     await pi.waitForScreen((s) => questionArea(s).includes("half an answ"));
     await pi.keys("C-g"); // the parent's run is aborted: the subagent tool kills its child
-    await pi.waitForScreen((s) => !/Which database for the worker\?/.test(questionArea(s)) && !/Asked by worker/.test(s), 20000);
+    await pi.waitForScreen((s) => !/Which database for the worker\?/.test(questionArea(s)) && !/Asked by worker/.test(s), CHILD_MS);
     // The parent's editor is back and empty: nothing typed for the question leaked into it.
     await pi.text("next");
     await pi.waitForScreen((s) => questionArea(s).trim() === "next");
@@ -172,10 +176,10 @@ test("subagent: a nested subagent's question reaches the top pi", async () => {
   });
   await withParent({ replies }, async (pi) => {
     await pi.prompt("go");
-    const screen = await pi.waitForScreen(/Deep question\?/, 40000);
+    const screen = await pi.waitForScreen(/Deep question\?/, CHILD_MS);
     assert.match(questionArea(screen), /Asked by worker/);
     await pi.keys("1");
-    await pi.waitForScreen(/parent saw: child nest got: child pick got: db: user selected: 1\. SQLite/, 40000);
+    await pi.waitForScreen(/parent saw: child nest got: child pick got: db: user selected: 1\. SQLite/, CHILD_MS);
   });
 });
 
@@ -202,9 +206,9 @@ test("subagent: a parent in RPC mode asks the child's question as RPC dialogs", 
   );
   try {
     rpc.send({ type: "prompt", message: "go" });
-    const dialog = await rpc.waitFor((e) => e.type === "extension_ui_request" && e.method === "select", 40000);
+    const dialog = await rpc.waitFor((e) => e.type === "extension_ui_request" && e.method === "select", CHILD_MS);
     assert.match(dialog.title, /^Asked by worker\n/);
-    await rpc.waitFor((e) => e.type === "agent_end", 40000);
+    await rpc.waitFor((e) => e.type === "agent_end", CHILD_MS);
     const last = model.requests[model.requests.length - 1].messages.at(-1);
     assert.match(String(last.content), /child pick got: db: user selected: 2\. Postgres/);
   } finally {
@@ -222,7 +226,7 @@ test("subagent: without pi-question in the parent, a child never draws on the te
     { replies, extensions: [join(subagentExample, "index.ts")], extraArgs: ["--no-extensions"] },
     async (pi) => {
       await pi.prompt("go");
-      const done = await pi.waitForScreen(/parent saw:/, 40000);
+      const done = await pi.waitForScreen(/parent saw:/, CHILD_MS);
       assert.doesNotMatch(done, /Which database for the worker\?|Something else…/);
       const [child] = childQuestionResults(pi.sessionEntries());
       assert.equal(child.message.details.status, "unavailable");
