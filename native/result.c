@@ -9,8 +9,6 @@
 #include "qt_internal.h"
 #include "qt_text.h"
 
-cJSON *qt_questions_to_cjson(const qt_request *req, bool with_other_label);
-
 /* ---- what the model reads when nothing (or not everything) was answered -------------------- */
 static const char *const OUTCOME_SENTENCE[] = {
     [QT_ANSWERED] = "",
@@ -128,7 +126,7 @@ static char *details_json(const qt_request *req, const qt_answer *answers, qt_ou
       goto fail;
     }
   }
-  char *s = cJSON_PrintUnformatted(root);
+  char *s = qt_cjson_print(root); /* malloc'ed: qt.h's strings are released with free() */
   cJSON_Delete(root);
   return s;
 fail:
