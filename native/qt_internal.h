@@ -42,11 +42,14 @@ void qt_number_text(double d, char *out, size_t cap);
 
 /* ---- common.c: reading a JSON payload --------------------------------------------------- */
 /* Checks raw JSON before parsing: valid UTF-8, nesting within QT_MAX_JSON_DEPTH, no raw
- * control characters or escaped NULs in strings. `what` names the payload in messages. */
-qt_status qt_json_precheck(const char *json, size_t len, const char *what, qt_error *err);
+ * control characters, escaped NULs or lone UTF-16 surrogates in strings (all refused, never
+ * mended). `what` names the payload in messages ("arguments", "answers"); `base` is the JSON
+ * path of its root ("" or "answers"): an error names the path of the bad string under it. */
+qt_status qt_json_precheck(const char *json, size_t len, const char *what, const char *base, qt_error *err);
 /* qt_json_precheck, then cJSON on exactly len bytes: one value, only whitespace after it.
  * *out is the parsed tree (cJSON_Delete it) or NULL on failure. */
-qt_status qt_json_parse(const char *json, size_t len, const char *what, struct cJSON **out, qt_error *err);
+qt_status qt_json_parse(const char *json, size_t len, const char *what, const char *base, struct cJSON **out,
+                        qt_error *err);
 
 /* ---- answers.c -------------------------------------------------------------------------- */
 /* Resolves a parsed `answers` object against req (see qt_answers_from_json); `path` names the

@@ -461,7 +461,7 @@ static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
   const cJSON *questions = field(root, K_QUESTIONS);
   cJSON *decoded = NULL; /* `questions` sent as a JSON string (double-encoded) */
   if (cJSON_IsString(questions) &&
-      qt_json_parse(questions->valuestring, strlen(questions->valuestring), "questions", &decoded, NULL) == QT_OK &&
+      qt_json_parse(questions->valuestring, strlen(questions->valuestring), "questions", "questions", &decoded, NULL) == QT_OK &&
       cJSON_IsArray(decoded))
     questions = decoded;
   const cJSON *single_root = NULL;
@@ -529,7 +529,7 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
     return qt_fail(err, "", "The arguments are %zu bytes; the limit is %zu. Ask fewer or shorter questions in one call.",
                    len, limit);
   cJSON *root;
-  qt_status pre = qt_json_parse(json, len, "arguments", &root, err);
+  qt_status pre = qt_json_parse(json, len, "arguments", "", &root, err);
   if (pre) return pre;
   qt_request *req = calloc(1, sizeof *req);
   if (req && !(req->arena = calloc(1, sizeof *req->arena))) {
