@@ -56,6 +56,7 @@ sources_of() {
 flags_of() {
   case "$1" in
     fuzz_oom) echo "-include $N/fuzz/fuzz_alloc.h" ;; # every malloc of the core may fail
+    fuzz_answers) echo "-DQT_MAX_RESULT_TEXT_BYTES=4096" ;; # inputs this short still reach the cap of the model's text
   esac
 }
 maxlen_of() {
