@@ -39,7 +39,7 @@ typedef enum qt_view {
 /* A question put to the person before they may go on. */
 typedef enum qt_overlay {
   QT_OVERLAY_NONE = 0,
-  QT_OVERLAY_DISCARD, /* "Discard N answers?" before cancelling */
+  QT_OVERLAY_DISCARD, /* "Discard N answers?" / "Discard what you typed?" before ending the call */
   QT_OVERLAY_LONG     /* "Answer is long (N chars). Submit anyway?" */
 } qt_overlay;
 
@@ -95,6 +95,8 @@ struct qt_engine {
   bool multi;             /* more than one question: tab bar and review */
   qt_overlay overlay;     /* a yes/no question on top of the current screen */
   size_t overlay_n;       /* N of the overlay: answers to discard (0: typed text), or characters */
+  qt_outcome overlay_then; /* QT_OVERLAY_DISCARD: how the call ends on "yes" */
+  size_t overlay_pick;    /* QT_OVERLAY_DISCARD: the option (0-based) "yes" picks first, or SIZE_MAX */
   bool done;              /* finished: input is ignored */
   qt_outcome outcome;     /* how it finished */
   qt_decoder *decoder;    /* raw bytes -> key events */
