@@ -325,7 +325,24 @@ typedef struct engine_box {
   uint64_t frame_revision;
   int frame_width;
   bool busy;               /* inside a method that may run JS: nested calls throw QT_ESTATE */
+  size_t request_bytes;    /* qt_request_footprint of req (a request never changes) */
+  int64_t reported;        /* native bytes V8 was told this engine holds */
 } engine_box;
+
+/* V8 sees only a small object for an engine that holds hundreds of kilobytes of native memory:
+ * told nothing, it would not collect the engines pi drops (without dispose) until RSS had
+ * climbed far. So every engine reports what it holds (napi_adjust_external_memory) — on
+ * creation, when it has grown or shrunk by a step since the last report, and all of it back
+ * when it is freed — in steps, so a keystroke costs no call into V8. */
+#define EXTERNAL_MEMORY_STEP (64 * 1024)
+
+static void report_memory(napi_env env, engine_box *box) {
+  int64_t now = box->engine ? (int64_t)(box->request_bytes + qt_engine_footprint(box->engine)) : 0;
+  int64_t delta = now - box->reported;
+  if (!delta || (now && delta < EXTERNAL_MEMORY_STEP && delta > -EXTERNAL_MEMORY_STEP)) return;
+  int64_t total;
+  if (napi_adjust_external_memory(env, delta, &total) == napi_ok) box->reported = now;
+}
 
 static void engine_box_free(napi_env env, void *data, void *hint) {
   (void)hint;
@@ -333,6 +350,8 @@ static void engine_box_free(napi_env env, void *data, void *hint) {
   if (box->frame) napi_delete_reference(env, box->frame);
   qt_engine_destroy(box->engine);
   qt_request_free(box->req);
+  box->engine = NULL;
+  report_memory(env, box); /* gives back what was reported */
   free(box);
 }
 
@@ -366,6 +385,7 @@ static napi_value js_engine_feed(napi_env env, napi_callback_info info) {
   if (!bytes) return NULL;
   qt_status st = qt_engine_feed(box->engine, bytes, len);
   free(bytes);
+  report_memory(env, box);
   if (st) return throw_status(env, st, NULL);
   napi_value done;
   NAPI_CALL(env, napi_get_boolean(env, qt_engine_done(box->engine), &done));
@@ -412,6 +432,7 @@ static napi_value js_engine_render(napi_env env, napi_callback_info info) {
   const char *const *lines = NULL;
   size_t count = 0;
   qt_status st = qt_engine_render(box->engine, width, &lines, &count);
+  report_memory(env, box);
   if (st) return throw_status(env, st, NULL);
   napi_value arr = frame_array(env, lines, count);
   if (!arr) return NULL;
@@ -483,6 +504,7 @@ static napi_value js_engine_dispose(napi_env env, napi_callback_info info) {
   qt_request_free(box->req);
   box->engine = NULL;
   box->req = NULL;
+  report_memory(env, box);
   return NULL;
 }
 
@@ -628,6 +650,7 @@ static napi_value js_create_engine(napi_env env, napi_callback_info info) {
   }
   box->req = req;
   box->frame_width = -1;
+  box->request_bytes = qt_request_footprint(req);
   static const struct {
     const char *name;
     napi_callback fn;
@@ -649,6 +672,7 @@ static napi_value js_create_engine(napi_env env, napi_callback_info info) {
   props[np++] = (napi_property_descriptor){"revision", NULL, NULL, js_engine_revision, NULL, NULL, napi_default, NULL};
   if (napi_define_properties(env, obj, np, props) != napi_ok) goto fail;
   if (napi_wrap(env, obj, box, engine_box_free, NULL, NULL) != napi_ok) goto fail;
+  report_memory(env, box);
   return obj;
 fail:
   engine_box_free(env, box, NULL);

@@ -139,10 +139,12 @@ static qt_status ensure_folded(qt_qstate *s) {
       fold_into(&b, o->description);
     }
     if (!b.data) qt_buf_reserve(&b, 0);
+    size_t cap = b.cap;
     if (b.failed || !(o->folded = qt_buf_take(&b))) {
       qt_buf_free(&b);
       return QT_ERR_NOMEM;
     }
+    s->folded_bytes += cap;
   }
   return QT_OK;
 }
@@ -739,6 +741,37 @@ static bool event_sink(void *user, const qt_key_event *ev) {
   return !e->done;
 }
 
+/* ---- memory ---------------------------------------------------------------------------------- */
+static size_t text_bytes(const char *s) { return s ? strlen(s) + 1 : 0; }
+
+/* What creation allocates for question i and keeps to the end. */
+static size_t question_bytes(const qt_qstate *s) {
+  size_t n = text_bytes(s->prompt) + text_bytes(s->label) + text_bytes(s->tab);
+  size_t options = s->q->option_count;
+  n += options * (sizeof *s->opts + sizeof *s->ticked);
+  for (size_t k = 0; s->opts && k < options; k++)
+    n += text_bytes(s->opts[k].label) + text_bytes(s->opts[k].description) + text_bytes(s->opts[k].preview);
+  return n;
+}
+
+static size_t lines_bytes(const qt_lines *l) { return l->buf.cap + l->cap * (sizeof *l->off + sizeof *l->width); }
+
+size_t qt_engine_footprint(const qt_engine *e) {
+  if (!e) return 0;
+  size_t n = e->fixed_bytes + e->flash.cap;
+  for (size_t i = 0; i < e->req->question_count; i++) {
+    const qt_qstate *s = &e->qs[i];
+    const qt_answer *a = &e->answers[i];
+    n += s->draft.text.cap + s->note.text.cap + s->filter.text.cap + s->folded_bytes;
+    if (s->shown) n += s->q->option_count * sizeof *s->shown;
+    n += a->index_count * sizeof *a->indices + text_bytes(a->custom) + text_bytes(a->note);
+  }
+  n += lines_bytes(&e->frame) + lines_bytes(&e->scratch[0]) + lines_bytes(&e->scratch[1]);
+  n += e->line_ptr_cap * sizeof *e->line_ptrs + e->cell_cap * sizeof *e->cells + e->cell_text.cap +
+       e->cell_line_cap * sizeof *e->cell_lines;
+  return n;
+}
+
 /* ---- creation ------------------------------------------------------------------------------- */
 static const char *const DEFAULT_KEYS[QT_ACT_COUNT][4] = {
     [QT_ACT_UP] = {"up"},
@@ -860,6 +893,8 @@ qt_status qt_engine_create(const qt_request *req, qt_engine **out) {
     parse_keys(&e->keys[a], DEFAULT_KEYS[a], n);
   }
   if ((st = qt_decoder_create(&e->decoder))) goto fail;
+  e->fixed_bytes = sizeof *e + req->question_count * (sizeof *e->qs + sizeof *e->answers) + 1024; /* the decoder, about */
+  for (size_t i = 0; i < req->question_count; i++) e->fixed_bytes += question_bytes(&e->qs[i]);
   if (e->multi) {
     e->current = 0;
     while (e->current < req->question_count && e->answers[e->current].present) e->current++;

@@ -76,6 +76,7 @@ typedef struct qt_qstate {
   bool filter_on;       /* the list is filtered (shown[] is valid) */
   size_t *shown;        /* 0-based indices of the options the filter lets through */
   size_t shown_count;
+  size_t folded_bytes;  /* bytes of the opts[].folded texts made so far (qt_engine_footprint) */
   bool touched;         /* the person answered or changed this question */
 } qt_qstate;
 
@@ -109,6 +110,7 @@ struct qt_engine {
   qt_buf flash;           /* a one-shot message shown above the help line ("" for none) */
   qt_style flash_style;   /* its style */
   uint64_t revision;      /* bumped on every change a frame would show */
+  size_t fixed_bytes;     /* what creation allocated and nothing frees before destroy (qt_engine_footprint) */
   /* the frame cache */
   qt_lines frame;
   const char **line_ptrs; /* frame.count pointers into frame.buf, handed to the host */

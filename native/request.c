@@ -96,6 +96,21 @@ void qt_request_free(qt_request *req) {
   free(req);
 }
 
+size_t qt_request_footprint(const qt_request *req) {
+  if (!req) return 0;
+  size_t n = sizeof *req + req->question_count * sizeof *req->questions;
+  for (size_t i = 0; i < req->question_count; i++) n += req->questions[i].option_count * sizeof(qt_option);
+  if (req->arena)
+    for (const arena_chunk *c = req->arena->head; c; c = c->next) n += sizeof *c + c->cap;
+  if (req->metadata_json) n += strlen(req->metadata_json) + 1;
+  for (size_t i = 0; req->preset && i < req->question_count; i++) {
+    const qt_answer *a = &req->preset[i];
+    n += sizeof *a + a->index_count * sizeof *a->indices + (a->custom ? strlen(a->custom) + 1 : 0) +
+         (a->note ? strlen(a->note) + 1 : 0);
+  }
+  return n;
+}
+
 /* ---- reading fields ----------------------------------------------------------------------- */
 typedef struct field_rule {
   const char *what;   /* "prompt", "option label" … for messages */
