@@ -21,6 +21,7 @@
         "native/buf.c",
         "native/utf8.c",
         "native/strings.c",
+        "native/common.c",
         "native/request.c",
         "native/answers.c",
         "native/result.c",

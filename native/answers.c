@@ -51,15 +51,6 @@ static size_t match_option(const qt_question *q, const char *text) {
   return 0;
 }
 
-void qt_number_text(double d, char *out, size_t cap) {
-  if (d > -1e15 && d < 1e15 && d == (double)(long long)d) {
-    snprintf(out, cap, "%lld", (long long)d);
-    return;
-  }
-  snprintf(out, cap, "%.15g", d); /* the shortest form that reads back the same */
-  if (strtod(out, NULL) != d) snprintf(out, cap, "%.17g", d);
-}
-
 static int cmp_size(const void *a, const void *b) {
   size_t x = *(const size_t *)a, y = *(const size_t *)b;
   return x < y ? -1 : x > y;
@@ -121,9 +112,6 @@ static qt_status add_choice(const qt_question *q, qt_answer *a, char *text, bool
   free(text);
   return QT_OK;
 }
-
-qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, qt_answer **out,
-                                qt_error *err);
 
 qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, qt_answer **out,
                                 qt_error *err) {
@@ -243,24 +231,13 @@ qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t l
   if (err) err->path[0] = err->message[0] = '\0';
   if (len > QT_MAX_ARGUMENT_BYTES)
     return qt_fail(err, "", "The answers are %zu bytes; the limit is %d.", len, QT_MAX_ARGUMENT_BYTES);
-  qt_status pre = qt_json_precheck(json, len, "answers", err);
+  cJSON *root;
+  qt_status pre = qt_json_parse(json, len, "answers", "answers", &root, err);
   if (pre) return pre;
-  const char *end = NULL;
-  cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
-  if (!root)
-    return qt_fail(err, "", "The answers are not valid JSON (near byte %zu).", end && end >= json ? (size_t)(end - json) : 0);
-  size_t used = (size_t)(end - json);
-  while (used < len && (json[used] == ' ' || json[used] == '\n' || json[used] == '\r' || json[used] == '\t')) used++;
-  if (used < len) {
-    cJSON_Delete(root);
-    return qt_fail(err, "", "The answers have text after the JSON value (byte %zu). Send one JSON object.", used);
-  }
   qt_status st = qt_answers_from_cjson(req, root, "answers", out, err);
   cJSON_Delete(root);
   return st;
 }
-
-cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers);
 
 cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers) {
   cJSON *obj = cJSON_CreateObject();

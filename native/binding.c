@@ -143,8 +143,11 @@ static napi_value make_string(napi_env env, const char *s, size_t len) {
   return v;
 }
 
+/* Gives a fresh object an own data property. Defined, not assigned: assigning runs any setter a
+ * script put on Object.prototype (JS in the middle of our C), defining runs no JS at all. */
 static bool set_prop(napi_env env, napi_value obj, const char *key, napi_value v) {
-  return v && napi_set_named_property(env, obj, key, v) == napi_ok;
+  napi_property_descriptor p = {key, NULL, NULL, NULL, NULL, v, napi_default_jsproperty, NULL};
+  return v && napi_define_properties(env, obj, 1, &p) == napi_ok;
 }
 
 /* A timestamp argument in milliseconds: a finite number (undefined/null: 0). */
@@ -314,13 +317,35 @@ static napi_value js_result(napi_env env, napi_callback_info info) {
 /* ---- Engine ---------------------------------------------------------------------------------- */
 static const napi_type_tag ENGINE_TAG = {0x7069717565737469ULL, 0x6f6e2d656e67696eULL};
 
+/* Re-entrancy: a method that lets JS run before it is done with the engine (a getter on the keys
+ * array bind() reads) marks the box busy meanwhile, and every method called while it is busy —
+ * dispose() included — throws QT_ESTATE instead of changing or freeing memory still in use.
+ * Methods that hand results back build them without running JS (set_prop, frame_array). */
 typedef struct engine_box {
   qt_request *req;
   qt_engine *engine;
   napi_ref frame;          /* cached JS array of the last frame */
   uint64_t frame_revision;
   int frame_width;
+  bool busy;               /* inside a method that may run JS: nested calls throw QT_ESTATE */
+  size_t request_bytes;    /* qt_request_footprint of req (a request never changes) */
+  int64_t reported;        /* native bytes V8 was told this engine holds */
 } engine_box;
+
+/* V8 sees only a small object for an engine that holds hundreds of kilobytes of native memory:
+ * told nothing, it would not collect the engines pi drops (without dispose) until RSS had
+ * climbed far. So every engine reports what it holds (napi_adjust_external_memory) — on
+ * creation, when it has grown or shrunk by a step since the last report, and all of it back
+ * when it is freed — in steps, so a keystroke costs no call into V8. */
+#define EXTERNAL_MEMORY_STEP (64 * 1024)
+
+static void report_memory(napi_env env, engine_box *box) {
+  int64_t now = box->engine ? (int64_t)(box->request_bytes + qt_engine_footprint(box->engine)) : 0;
+  int64_t delta = now - box->reported;
+  if (!delta || (now && delta < EXTERNAL_MEMORY_STEP && delta > -EXTERNAL_MEMORY_STEP)) return;
+  int64_t total;
+  if (napi_adjust_external_memory(env, delta, &total) == napi_ok) box->reported = now;
+}
 
 static void engine_box_free(napi_env env, void *data, void *hint) {
   (void)hint;
@@ -328,6 +353,8 @@ static void engine_box_free(napi_env env, void *data, void *hint) {
   if (box->frame) napi_delete_reference(env, box->frame);
   qt_engine_destroy(box->engine);
   qt_request_free(box->req);
+  box->engine = NULL;
+  report_memory(env, box); /* gives back what was reported */
   free(box);
 }
 
@@ -340,6 +367,10 @@ static engine_box *unwrap_engine(napi_env env, napi_value self) {
   void *data = NULL;
   if (napi_unwrap(env, self, &data) != napi_ok || !data || !((engine_box *)data)->engine) {
     throw_coded(env, "QT_ESTATE", "pi-question: the Engine was already disposed", false);
+    return NULL;
+  }
+  if (((engine_box *)data)->busy) {
+    throw_coded(env, "QT_ESTATE", "pi-question: the Engine is busy: it was called from code one of its own calls ran", false);
     return NULL;
   }
   return data;
@@ -357,10 +388,38 @@ static napi_value js_engine_feed(napi_env env, napi_callback_info info) {
   if (!bytes) return NULL;
   qt_status st = qt_engine_feed(box->engine, bytes, len);
   free(bytes);
+  report_memory(env, box);
   if (st) return throw_status(env, st, NULL);
   napi_value done;
   NAPI_CALL(env, napi_get_boolean(env, qt_engine_done(box->engine), &done));
   return done;
+}
+
+/* The lines of a frame as a JS array. The elements are defined, not assigned: assigning an
+ * element of a fresh array runs any setter a script put on Array.prototype, and such a setter
+ * could dispose of the engine whose memory `lines` points into. No JS runs here. */
+static napi_value frame_array(napi_env env, const char *const *lines, size_t count) {
+  napi_value arr;
+  NAPI_CALL(env, napi_create_array_with_length(env, count, &arr));
+  if (!count) return arr;
+  napi_property_descriptor *props = malloc(count * sizeof *props);
+  char(*names)[24] = malloc(count * sizeof *names);
+  bool ok = props && names;
+  for (size_t i = 0; ok && i < count; i++) {
+    napi_value line;
+    snprintf(names[i], sizeof names[i], "%zu", i);
+    ok = napi_create_string_utf8(env, lines[i], NAPI_AUTO_LENGTH, &line) == napi_ok;
+    props[i] = (napi_property_descriptor){names[i], NULL, NULL, NULL, NULL, line, napi_default_jsproperty, NULL};
+  }
+  if (ok) ok = napi_define_properties(env, arr, count, props) == napi_ok;
+  bool nomem = !props || !names;
+  free(props);
+  free(names);
+  if (!ok) {
+    throw_coded(env, nomem ? "QT_ENOMEM" : "QT_ENAPI", nomem ? "pi-question: out of memory" : "pi-question: could not build the frame", false);
+    return NULL;
+  }
+  return arr;
 }
 
 static napi_value js_engine_render(napi_env env, napi_callback_info info) {
@@ -376,14 +435,10 @@ static napi_value js_engine_render(napi_env env, napi_callback_info info) {
   const char *const *lines = NULL;
   size_t count = 0;
   qt_status st = qt_engine_render(box->engine, width, &lines, &count);
+  report_memory(env, box);
   if (st) return throw_status(env, st, NULL);
-  napi_value arr;
-  NAPI_CALL(env, napi_create_array_with_length(env, count, &arr));
-  for (size_t i = 0; i < count; i++) {
-    napi_value s;
-    NAPI_CALL(env, napi_create_string_utf8(env, lines[i], NAPI_AUTO_LENGTH, &s));
-    NAPI_CALL(env, napi_set_element(env, arr, (uint32_t)i, s));
-  }
+  napi_value arr = frame_array(env, lines, count);
+  if (!arr) return NULL;
   if (box->frame) {
     napi_delete_reference(env, box->frame);
     box->frame = NULL;
@@ -434,7 +489,9 @@ static napi_value js_engine_result(napi_env env, napi_callback_info info) {
     return NULL;
   }
   qt_outcome outcome = qt_engine_done(box->engine) ? qt_engine_outcome(box->engine) : QT_INTERRUPTED;
+  box->busy = true; /* result_object runs no JS (set_prop); should that change, nothing nested frees the engine */
   napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at, reason, flags);
+  box->busy = false;
   free(mode);
   free(reason);
   return out;
@@ -450,6 +507,7 @@ static napi_value js_engine_dispose(napi_env env, napi_callback_info info) {
   qt_request_free(box->req);
   box->engine = NULL;
   box->req = NULL;
+  report_memory(env, box);
   return NULL;
 }
 
@@ -542,10 +600,13 @@ static napi_value js_engine_bind(napi_env env, napi_callback_info info) {
   char *keys[64];
   uint32_t got = 0;
   napi_value ret = NULL;
+  box->busy = true; /* reading the array runs its getters (JS): nested calls throw QT_ESTATE */
   for (; got < n; got++) {
     napi_value k;
-    if (napi_get_element(env, argv[1], got, &k) != napi_ok || !(keys[got] = get_string(env, k, NULL, "a key id"))) goto out;
+    if (napi_get_element(env, argv[1], got, &k) != napi_ok || !(keys[got] = get_string(env, k, NULL, "a key id"))) break;
   }
+  box->busy = false;
+  if (got < n) goto out;
   size_t unknown = 0;
   qt_status st = qt_engine_bind(box->engine, (qt_action)action, (const char *const *)keys, got, &unknown);
   if (st) {
@@ -609,6 +670,7 @@ static napi_value js_create_engine(napi_env env, napi_callback_info info) {
   }
   box->req = req;
   box->frame_width = -1;
+  box->request_bytes = qt_request_footprint(req);
   static const struct {
     const char *name;
     napi_callback fn;
@@ -630,6 +692,7 @@ static napi_value js_create_engine(napi_env env, napi_callback_info info) {
   props[np++] = (napi_property_descriptor){"revision", NULL, NULL, js_engine_revision, NULL, NULL, napi_default, NULL};
   if (napi_define_properties(env, obj, np, props) != napi_ok) goto fail;
   if (napi_wrap(env, obj, box, engine_box_free, NULL, NULL) != napi_ok) goto fail;
+  report_memory(env, box);
   return obj;
 fail:
   engine_box_free(env, box, NULL);

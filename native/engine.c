@@ -9,12 +9,18 @@
  *    "Something else…" open text entry.
  *  - In a text editor, a key bound to an editing action edits (→, ← move the cursor; Tab
  *    still switches questions). Ctrl+D deletes forward while there is text and declines on
- *    an empty text, like a shell's end-of-file; the decline key never throws typed text away.
+ *    an empty text, like a shell's end-of-file.
  *  - Esc leaves text entry (the draft stays), clears an applied filter, closes the note
  *    editor, and otherwise cancels — after "Discard N answers?" when answers were given in
- *    a multi-question call, or "Discard what you typed?" when typed text is no answer yet.
+ *    a multi-question call.
  *  - Multi-select ticks count at once; typed text counts once submitted with Enter (Enter on
- *    the list submits a changed draft too). */
+ *    the list submits a changed draft too). Switching questions, opening and closing the
+ *    filter or the note, and leaving text entry keep every draft as it is.
+ *  - Typed text is never dropped unasked: a key that would end the call (cancel, decline,
+ *    submit at the review, picking an option of a single question) while some typed text
+ *    would not reach the result — a draft that is not its question's answer, or a note on a
+ *    question left without one (on cancel: any note) — first asks "Discard what you typed?";
+ *    "n" goes back to where the person was, every draft as it was. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,10 +139,12 @@ static qt_status ensure_folded(qt_qstate *s) {
       fold_into(&b, o->description);
     }
     if (!b.data) qt_buf_reserve(&b, 0);
+    size_t cap = b.cap;
     if (b.failed || !(o->folded = qt_buf_take(&b))) {
       qt_buf_free(&b);
       return QT_ERR_NOMEM;
     }
+    s->folded_bytes += cap;
   }
   return QT_OK;
 }
@@ -290,18 +298,30 @@ static void question_done(qt_engine *e, size_t qi) {
   e->current = next; /* n: the review step */
 }
 
-static void request_cancel(qt_engine *e) {
-  size_t given = e->multi ? count_given(e) : 0;
-  bool typed = false;
-  for (size_t i = 0; i < e->req->question_count && !typed; i++)
-    typed = !qt_editor_blank(&e->qs[i].draft) && draft_pending(e, i);
-  if (given || typed) {
-    e->overlay = QT_OVERLAY_DISCARD;
-    e->overlay_n = given;
-    return;
+/* Typed text the result would not carry if the call ended now with `outcome` (after question
+ * e->current got option `pick`, unless SIZE_MAX): a draft that is not its question's answer,
+ * or a note on a question without an answer (on a cancel, any note: nothing is kept). */
+static bool typed_would_be_lost(const qt_engine *e, qt_outcome outcome, size_t pick) {
+  for (size_t i = 0; i < e->req->question_count; i++) {
+    const qt_qstate *s = &e->qs[i];
+    bool picked = pick != SIZE_MAX && i == e->current;
+    if (!qt_editor_blank(&s->draft) && (picked || draft_pending(e, i))) return true;
+    bool answered = e->answers[i].present || picked;
+    if (!qt_editor_blank(&s->note) && (outcome == QT_CANCELLED || !answered)) return true;
   }
-  finish(e, QT_CANCELLED);
+  return false;
 }
+
+/* Ends the call with `outcome` (after picking option `pick` of the current question, unless
+ * SIZE_MAX), first asking "Discard …?" when answers given (`given`, on a cancel) or typed text
+ * would be lost. */
+static qt_status end_call(qt_engine *e, qt_outcome outcome, size_t given, size_t pick);
+
+static void request_cancel(qt_engine *e) {
+  end_call(e, QT_CANCELLED, e->multi ? count_given(e) : 0, SIZE_MAX); /* allocates nothing */
+}
+
+static void request_decline(qt_engine *e) { end_call(e, QT_DECLINED, 0, SIZE_MAX); }
 
 static void submit_review(qt_engine *e) {
   size_t n = e->req->question_count, first = n;
@@ -315,7 +335,7 @@ static void submit_review(qt_engine *e) {
   }
   if (first == n) {
     qt_buf_free(&missing);
-    finish(e, QT_ANSWERED);
+    end_call(e, QT_ANSWERED, 0, SIZE_MAX); /* allocates nothing */
     return;
   }
   flash(e, QT_STYLE_WARNING, QT_STR_WARN_MISSING, 0, missing.failed ? "" : missing.data);
@@ -356,11 +376,27 @@ static qt_status submit_typed(qt_engine *e, size_t qi, bool confirmed) {
   return QT_OK;
 }
 
-static qt_status pick_option(qt_engine *e, size_t qi, size_t k) {
+/* Answers question qi with option k (0-based). `confirmed`: losing typed text was agreed to. */
+static qt_status pick_option(qt_engine *e, size_t qi, size_t k, bool confirmed) {
+  if (!e->multi && !confirmed && typed_would_be_lost(e, QT_ANSWERED, k)) /* picking ends the call */
+    return end_call(e, QT_ANSWERED, 0, k);
   size_t idx = k + 1;
   qt_status st = set_answer(e, qi, &idx, 1, NULL, 0);
   if (st) return st;
   question_done(e, qi);
+  return QT_OK;
+}
+
+static qt_status end_call(qt_engine *e, qt_outcome outcome, size_t given, size_t pick) {
+  if (given || typed_would_be_lost(e, outcome, pick)) {
+    e->overlay = QT_OVERLAY_DISCARD;
+    e->overlay_n = given;
+    e->overlay_then = outcome;
+    e->overlay_pick = pick;
+    return QT_OK;
+  }
+  if (pick != SIZE_MAX) return pick_option(e, e->current, pick, true);
+  finish(e, outcome);
   return QT_OK;
 }
 
@@ -503,8 +539,10 @@ static qt_status on_overlay(qt_engine *e, const qt_key_event *ev) {
   qt_overlay was = e->overlay;
   e->overlay = QT_OVERLAY_NONE;
   touch(e);
-  if (was == QT_OVERLAY_DISCARD) {
-    if (yes) finish(e, QT_CANCELLED);
+  if (was == QT_OVERLAY_DISCARD) { /* "no": back where the person was, every draft as it was */
+    if (!yes) return QT_OK;
+    if (e->overlay_pick != SIZE_MAX) return pick_option(e, e->current, e->overlay_pick, true);
+    finish(e, e->overlay_then);
     return QT_OK;
   }
   qt_qstate *s = &e->qs[e->current];
@@ -524,7 +562,7 @@ static qt_status on_review(qt_engine *e, const qt_key_event *ev) {
   else if (matches(e, QT_ACT_PREV, ev))
     switch_question(e, -1);
   else if (matches(e, QT_ACT_DECLINE, ev))
-    finish(e, QT_DECLINED);
+    request_decline(e);
   else if (d >= 1 && (size_t)d <= e->req->question_count)
     e->current = (size_t)d - 1;
   else
@@ -544,7 +582,7 @@ static qt_status on_list(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
     else if (s->q->multi_select)
       st = confirm_multi(e, qi);
     else
-      st = pick_option(e, qi, k);
+      st = pick_option(e, qi, k, false);
   } else if (matches(e, QT_ACT_CANCEL, ev)) {
     if (s->filter_on)
       clear_filter(s);
@@ -562,7 +600,7 @@ static qt_status on_list(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
     else
       st = toggle_option(e, qi, k);
   } else if (matches(e, QT_ACT_DECLINE, ev)) {
-    finish(e, QT_DECLINED);
+    request_decline(e);
   } else if (matches(e, QT_ACT_NOTE, ev)) {
     open_note(s);
   } else if (matches(e, QT_ACT_FILTER, ev)) {
@@ -576,7 +614,7 @@ static qt_status on_list(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
       s->highlight = (size_t)d - 1;
       keep_visible(s);
       size_t k = qt_list_option_at(s, s->highlight);
-      st = s->q->multi_select ? toggle_option(e, qi, k) : pick_option(e, qi, k);
+      st = s->q->multi_select ? toggle_option(e, qi, k) : pick_option(e, qi, k, false);
     } else {
       flash(e, QT_STYLE_WARNING, QT_STR_WARN_NO_OPTION, (size_t)d, NULL);
     }
@@ -615,8 +653,7 @@ static qt_status on_entry(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   } else if (matches(e, QT_ACT_NOTE, ev)) {
     open_note(s);
   } else if (matches(e, QT_ACT_DECLINE, ev)) {
-    if (qt_editor_len(&s->draft)) return QT_OK; /* never throws typed text away */
-    finish(e, QT_DECLINED);
+    request_decline(e); /* on the key that also deletes forward, only once the text is empty */
   } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
     st = insert_text(e, &s->draft, ev->text, ev->text_len);
   } else {
@@ -644,8 +681,7 @@ static qt_status on_filter(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   } else if (matches(e, QT_ACT_NOTE, ev)) {
     open_note(s);
   } else if (matches(e, QT_ACT_DECLINE, ev)) {
-    if (qt_editor_len(&s->filter)) return QT_OK;
-    finish(e, QT_DECLINED);
+    request_decline(e);
   } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
     st = insert_text(e, &s->filter, ev->text, ev->text_len);
     if (!st) st = apply_filter(s);
@@ -703,6 +739,37 @@ static bool event_sink(void *user, const qt_key_event *ev) {
     return false;
   }
   return !e->done;
+}
+
+/* ---- memory ---------------------------------------------------------------------------------- */
+static size_t text_bytes(const char *s) { return s ? strlen(s) + 1 : 0; }
+
+/* What creation allocates for question i and keeps to the end. */
+static size_t question_bytes(const qt_qstate *s) {
+  size_t n = text_bytes(s->prompt) + text_bytes(s->label) + text_bytes(s->tab);
+  size_t options = s->q->option_count;
+  n += options * (sizeof *s->opts + sizeof *s->ticked);
+  for (size_t k = 0; s->opts && k < options; k++)
+    n += text_bytes(s->opts[k].label) + text_bytes(s->opts[k].description) + text_bytes(s->opts[k].preview);
+  return n;
+}
+
+static size_t lines_bytes(const qt_lines *l) { return l->buf.cap + l->cap * (sizeof *l->off + sizeof *l->width); }
+
+size_t qt_engine_footprint(const qt_engine *e) {
+  if (!e) return 0;
+  size_t n = e->fixed_bytes + e->flash.cap;
+  for (size_t i = 0; i < e->req->question_count; i++) {
+    const qt_qstate *s = &e->qs[i];
+    const qt_answer *a = &e->answers[i];
+    n += s->draft.text.cap + s->note.text.cap + s->filter.text.cap + s->folded_bytes;
+    if (s->shown) n += s->q->option_count * sizeof *s->shown;
+    n += a->index_count * sizeof *a->indices + text_bytes(a->custom) + text_bytes(a->note);
+  }
+  n += lines_bytes(&e->frame) + lines_bytes(&e->scratch[0]) + lines_bytes(&e->scratch[1]);
+  n += e->line_ptr_cap * sizeof *e->line_ptrs + e->cell_cap * sizeof *e->cells + e->cell_text.cap +
+       e->cell_line_cap * sizeof *e->cell_lines;
+  return n;
 }
 
 /* ---- creation ------------------------------------------------------------------------------- */
@@ -826,6 +893,8 @@ qt_status qt_engine_create(const qt_request *req, qt_engine **out) {
     parse_keys(&e->keys[a], DEFAULT_KEYS[a], n);
   }
   if ((st = qt_decoder_create(&e->decoder))) goto fail;
+  e->fixed_bytes = sizeof *e + req->question_count * (sizeof *e->qs + sizeof *e->answers) + 1024; /* the decoder, about */
+  for (size_t i = 0; i < req->question_count; i++) e->fixed_bytes += question_bytes(&e->qs[i]);
   if (e->multi) {
     e->current = 0;
     while (e->current < req->question_count && e->answers[e->current].present) e->current++;

@@ -39,7 +39,7 @@ typedef enum qt_view {
 /* A question put to the person before they may go on. */
 typedef enum qt_overlay {
   QT_OVERLAY_NONE = 0,
-  QT_OVERLAY_DISCARD, /* "Discard N answers?" before cancelling */
+  QT_OVERLAY_DISCARD, /* "Discard N answers?" / "Discard what you typed?" before ending the call */
   QT_OVERLAY_LONG     /* "Answer is long (N chars). Submit anyway?" */
 } qt_overlay;
 
@@ -76,6 +76,7 @@ typedef struct qt_qstate {
   bool filter_on;       /* the list is filtered (shown[] is valid) */
   size_t *shown;        /* 0-based indices of the options the filter lets through */
   size_t shown_count;
+  size_t folded_bytes;  /* bytes of the opts[].folded texts made so far (qt_engine_footprint) */
   bool touched;         /* the person answered or changed this question */
 } qt_qstate;
 
@@ -95,6 +96,8 @@ struct qt_engine {
   bool multi;             /* more than one question: tab bar and review */
   qt_overlay overlay;     /* a yes/no question on top of the current screen */
   size_t overlay_n;       /* N of the overlay: answers to discard (0: typed text), or characters */
+  qt_outcome overlay_then; /* QT_OVERLAY_DISCARD: how the call ends on "yes" */
+  size_t overlay_pick;    /* QT_OVERLAY_DISCARD: the option (0-based) "yes" picks first, or SIZE_MAX */
   bool done;              /* finished: input is ignored */
   qt_outcome outcome;     /* how it finished */
   qt_decoder *decoder;    /* raw bytes -> key events */
@@ -109,6 +112,7 @@ struct qt_engine {
   qt_buf flash;           /* a one-shot message shown above the help line ("" for none) */
   qt_style flash_style;   /* its style */
   uint64_t revision;      /* bumped on every change a frame would show */
+  size_t fixed_bytes;     /* what creation allocated and nothing frees before destroy (qt_engine_footprint) */
   /* the frame cache */
   qt_lines frame;
   const char **line_ptrs; /* frame.count pointers into frame.buf, handed to the host */

@@ -87,6 +87,8 @@ enum {
 };
 qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_request **out, qt_error *err);
 void qt_request_free(qt_request *req);
+/* About how many bytes of native memory a request holds (see qt_engine_footprint). */
+size_t qt_request_footprint(const qt_request *req);
 
 /* The canonical arguments of a request, as JSON (`prepareArguments` hands these to pi). */
 qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out_json);

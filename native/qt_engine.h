@@ -96,6 +96,11 @@ const qt_answer *qt_engine_answers(const qt_engine *e);
 /* Increments whenever what a frame would show changes: hosts cache frames by it. */
 uint64_t qt_engine_revision(const qt_engine *e);
 
+/* About how many bytes of native memory the engine holds now, its request not counted (which
+ * qt_request_footprint tells): hosts with a garbage collector report it, so dropped engines
+ * are collected before the native memory piles up. O(questions). */
+size_t qt_engine_footprint(const qt_engine *e);
+
 /* Renders the current state for `width` columns (clamped to >= 1). *lines stays valid until
  * the next call on this engine; rendering twice with no change in between returns the cache. */
 qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, size_t *count);

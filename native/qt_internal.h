@@ -1,4 +1,6 @@
-/* qt_internal.h — helpers shared by the core's .c files (not part of the public contract). */
+/* qt_internal.h — what the core's .c files share beyond the public contract of qt.h: the
+ * helpers of common.c and the cJSON forms of requests and answers that request.c, answers.c
+ * and result.c hand each other. Not part of the public contract. */
 #ifndef QT_INTERNAL_H
 #define QT_INTERNAL_H
 
@@ -7,6 +9,9 @@
 
 #include "qt.h"
 
+struct cJSON; /* <cjson/cJSON.h>: only the files that build JSON include it */
+
+/* ---- common.c: errors ------------------------------------------------------------------- */
 /* Fills *err (if not NULL) with a path and a printf-formatted message; returns QT_ERR_INVALID. */
 qt_status qt_fail(qt_error *err, const char *path, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -21,18 +26,41 @@ void qt_pathf(char *dst, size_t cap, const char *fmt, ...)
 #endif
     ;
 
-/* Checks raw JSON before parsing: valid UTF-8, nesting within QT_MAX_JSON_DEPTH, no raw
- * control characters or escaped NULs in strings. `what` names the payload in messages. */
-qt_status qt_json_precheck(const char *json, size_t len, const char *what, qt_error *err);
+/* ---- common.c: strings ------------------------------------------------------------------ */
+/* malloc'ed copy of s[0..n) with ASCII whitespace trimmed at both ends; NULL on OOM. */
+char *qt_strndup_trimmed(const char *s, size_t n);
+char *qt_strdup(const char *s);
+/* cJSON_PrintUnformatted as a malloc'ed string (released with free(), unlike cJSON's own,
+ * which cJSON_free releases); NULL on OOM. */
+char *qt_cjson_print(const struct cJSON *item);
+
+/* Case-insensitive (ASCII) equality after trimming both. */
+bool qt_loose_equal(const char *a, const char *b);
 
 /* A JSON number as text: integers exactly, others in the shortest form that reads back the same. */
 void qt_number_text(double d, char *out, size_t cap);
 
-/* malloc'ed copy of s[0..n) with ASCII whitespace trimmed at both ends; NULL on OOM. */
-char *qt_strndup_trimmed(const char *s, size_t n);
-char *qt_strdup(const char *s);
+/* ---- common.c: reading a JSON payload --------------------------------------------------- */
+/* Checks raw JSON before parsing: valid UTF-8, nesting within QT_MAX_JSON_DEPTH, no raw
+ * control characters, escaped NULs or lone UTF-16 surrogates in strings (all refused, never
+ * mended). `what` names the payload in messages ("arguments", "answers"); `base` is the JSON
+ * path of its root ("" or "answers"): an error names the path of the bad string under it. */
+qt_status qt_json_precheck(const char *json, size_t len, const char *what, const char *base, qt_error *err);
+/* qt_json_precheck, then cJSON on exactly len bytes: one value, only whitespace after it.
+ * *out is the parsed tree (cJSON_Delete it) or NULL on failure. */
+qt_status qt_json_parse(const char *json, size_t len, const char *what, const char *base, struct cJSON **out,
+                        qt_error *err);
 
-/* Case-insensitive (ASCII) equality after trimming both. */
-bool qt_loose_equal(const char *a, const char *b);
+/* ---- answers.c -------------------------------------------------------------------------- */
+/* Resolves a parsed `answers` object against req (see qt_answers_from_json); `path` names the
+ * object in messages. */
+qt_status qt_answers_from_cjson(const qt_request *req, const struct cJSON *obj, const char *path, qt_answer **out,
+                                qt_error *err);
+/* The `answers` object form of answers (the shape qt_answers_from_cjson reads back). */
+struct cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers);
+
+/* ---- request.c -------------------------------------------------------------------------- */
+/* The questions as a JSON array (canonical fields; `otherLabel` with with_other_label). */
+struct cJSON *qt_questions_to_cjson(const qt_request *req, bool with_other_label);
 
 #endif

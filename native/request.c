@@ -11,7 +11,6 @@
  *                  ("Something else…" is always offered). */
 #include <cjson/cJSON.h>
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,70 +19,7 @@
 #include "qt_strings.h"
 #include "qt_text.h"
 
-/* ---- shared helpers --------------------------------------------------------------------- */
-/* A string cut by snprintf may end inside a UTF-8 character: drop the partial character so the
- * text stays valid UTF-8 (the model reads it). `full` is the length snprintf wanted. */
-static void cut_to_character(char *s, size_t cap, int full) {
-  if (full < 0 || (size_t)full < cap) return; /* not cut */
-  size_t n = strlen(s), start = n;
-  while (start && ((unsigned char)s[start - 1] & 0xC0) == 0x80) start--;
-  if (start && (unsigned char)s[start - 1] >= 0xC0) {
-    unsigned char lead = (unsigned char)s[start - 1];
-    size_t need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-    if (n - (start - 1) < need) s[start - 1] = '\0';
-  }
-}
-
-qt_status qt_fail(qt_error *err, const char *path, const char *fmt, ...) {
-  if (!err) return QT_ERR_INVALID;
-  int full = snprintf(err->path, sizeof err->path, "%s", path ? path : "");
-  cut_to_character(err->path, sizeof err->path, full);
-  va_list ap;
-  va_start(ap, fmt);
-  full = vsnprintf(err->message, sizeof err->message, fmt, ap);
-  va_end(ap);
-  cut_to_character(err->message, sizeof err->message, full);
-  return QT_ERR_INVALID;
-}
-
-void qt_pathf(char *dst, size_t cap, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  int full = vsnprintf(dst, cap, fmt, ap);
-  va_end(ap);
-  cut_to_character(dst, cap, full);
-}
-
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-char *qt_strndup_trimmed(const char *s, size_t n) {
-  while (n && is_space(*s)) s++, n--;
-  while (n && is_space(s[n - 1])) n--;
-  char *p = malloc(n + 1);
-  if (!p) return NULL;
-  memcpy(p, s, n);
-  p[n] = '\0';
-  return p;
-}
-
-char *qt_strdup(const char *s) {
-  size_t n = strlen(s);
-  char *p = malloc(n + 1);
-  if (p) memcpy(p, s, n + 1);
-  return p;
-}
-
-bool qt_loose_equal(const char *a, const char *b) {
-  while (is_space(*a)) a++;
-  while (is_space(*b)) b++;
-  size_t na = strlen(a), nb = strlen(b);
-  while (na && is_space(a[na - 1])) na--;
-  while (nb && is_space(b[nb - 1])) nb--;
-  if (na != nb) return false;
-  for (size_t i = 0; i < na; i++)
-    if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i])) return false;
-  return true;
-}
 
 /* ---- the request's string arena ------------------------------------------------------------
  * Every string of a request's questions and options lives in one arena freed with the request:
@@ -158,6 +94,21 @@ void qt_request_free(qt_request *req) {
   free(req->metadata_json);
   arena_free(req->arena);
   free(req);
+}
+
+size_t qt_request_footprint(const qt_request *req) {
+  if (!req) return 0;
+  size_t n = sizeof *req + req->question_count * sizeof *req->questions;
+  for (size_t i = 0; i < req->question_count; i++) n += req->questions[i].option_count * sizeof(qt_option);
+  if (req->arena)
+    for (const arena_chunk *c = req->arena->head; c; c = c->next) n += sizeof *c + c->cap;
+  if (req->metadata_json) n += strlen(req->metadata_json) + 1;
+  for (size_t i = 0; req->preset && i < req->question_count; i++) {
+    const qt_answer *a = &req->preset[i];
+    n += sizeof *a + a->index_count * sizeof *a->indices + (a->custom ? strlen(a->custom) + 1 : 0) +
+         (a->note ? strlen(a->note) + 1 : 0);
+  }
+  return n;
 }
 
 /* ---- reading fields ----------------------------------------------------------------------- */
@@ -495,69 +446,6 @@ static qt_status assign_ids(qt_request *req, const bool *explicit_id, qt_error *
   return QT_OK;
 }
 
-/* ---- the payload -------------------------------------------------------------------------- */
-/* What a quick scan of the raw JSON finds before cJSON is asked: the deepest nesting of
- * arrays/objects, and the first string byte a C string cannot carry faithfully (a raw control
- * character, which JSON forbids, or an escaped NUL, which would silently cut the text). */
-typedef struct json_scan {
-  size_t depth;
-  size_t bad_utf8; /* byte offset of the first invalid UTF-8 sequence, or SIZE_MAX */
-  size_t bad_at;   /* byte offset of the first string problem, or SIZE_MAX */
-  bool bad_is_nul; /* the problem is "\u0000" (else a raw control character) */
-} json_scan;
-
-/* One pass over the raw bytes (validating UTF-8 on the way): plain string bytes are skipped in a
- * tight loop, since they are nearly all of a large call. */
-static json_scan scan_json(const char *text, size_t len) {
-  const unsigned char *s = (const unsigned char *)text;
-  json_scan r = {0, SIZE_MAX, SIZE_MAX, false};
-  size_t depth = 0, i = 0;
-  while (i < len) {
-    unsigned char c = s[i];
-    if (c >= 0x80) {
-      size_t adv;
-      if (qt_utf8_decode(text + i, len - i, &adv) == 0xFFFD && adv == 1 && r.bad_utf8 == SIZE_MAX) r.bad_utf8 = i;
-      i += adv;
-      continue;
-    }
-    i++;
-    if (c == '"') { /* a string: run to its closing quote */
-      while (i < len) {
-        c = s[i];
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-          i++;
-          continue;
-        }
-        if (c >= 0x80) {
-          size_t adv;
-          if (qt_utf8_decode(text + i, len - i, &adv) == 0xFFFD && adv == 1 && r.bad_utf8 == SIZE_MAX) r.bad_utf8 = i;
-          i += adv;
-          continue;
-        }
-        if (c == '"') {
-          i++;
-          break;
-        }
-        if (c == '\\') {
-          if (r.bad_at == SIZE_MAX && i + 5 < len && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0) {
-            r.bad_at = i;
-            r.bad_is_nul = true;
-          }
-          i += 2;
-          continue;
-        }
-        if (r.bad_at == SIZE_MAX) r.bad_at = i; /* a raw control character */
-        i++;
-      }
-    } else if (c == '[' || c == '{') {
-      if (++depth > r.depth) r.depth = depth;
-    } else if (c == ']' || c == '}') {
-      if (depth) depth--;
-    }
-  }
-  return r;
-}
-
 static qt_status read_metadata(const cJSON *meta, qt_request *req, qt_error *err) {
   static const field_rule source_rule = {"metadata source", QT_MAX_METADATA_SOURCE_BYTES, false, true};
   if (!meta || cJSON_IsNull(meta)) return QT_OK;
@@ -577,14 +465,10 @@ static qt_status read_metadata(const cJSON *meta, qt_request *req, qt_error *err
       return QT_ERR_NOMEM;
     }
   }
-  req->metadata_json = cJSON_PrintUnformatted(copy);
+  req->metadata_json = qt_cjson_print(copy);
   cJSON_Delete(copy);
   return req->metadata_json ? QT_OK : QT_ERR_NOMEM;
 }
-
-/* Implemented in answers.c: resolves a parsed `answers` object against req. */
-qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, qt_answer **out,
-                                qt_error *err);
 
 static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
   if (!cJSON_IsObject(root))
@@ -592,10 +476,9 @@ static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
   const cJSON *questions = field(root, K_QUESTIONS);
   cJSON *decoded = NULL; /* `questions` sent as a JSON string (double-encoded) */
   if (cJSON_IsString(questions) &&
-      qt_json_precheck(questions->valuestring, strlen(questions->valuestring), "questions", NULL) == QT_OK) {
-    decoded = cJSON_Parse(questions->valuestring);
-    if (decoded && cJSON_IsArray(decoded)) questions = decoded;
-  }
+      qt_json_parse(questions->valuestring, strlen(questions->valuestring), "questions", "questions", &decoded, NULL) == QT_OK &&
+      cJSON_IsArray(decoded))
+    questions = decoded;
   const cJSON *single_root = NULL;
   if (!questions || cJSON_IsNull(questions)) {
     if (field(root, K_PROMPT)) single_root = root; /* the single-question shape */
@@ -648,22 +531,6 @@ done:
   return st;
 }
 
-qt_status qt_json_precheck(const char *json, size_t len, const char *what, qt_error *err) {
-  json_scan scan = scan_json(json, len);
-  if (scan.bad_utf8 != SIZE_MAX)
-    return qt_fail(err, "", "The %s are not valid UTF-8 (byte %zu). Send text as UTF-8.", what, scan.bad_utf8);
-  if (scan.depth > QT_MAX_JSON_DEPTH)
-    return qt_fail(err, "", "The %s nest deeper than %d levels. Send the flat shape { \"questions\": [...] }.", what,
-                   QT_MAX_JSON_DEPTH);
-  if (scan.bad_at != SIZE_MAX)
-    return qt_fail(err, "",
-                   scan.bad_is_nul
-                       ? "The %s contain a NUL character (\\u0000, byte %zu), which cannot be shown. Remove it."
-                       : "The %s contain a raw control character inside a string (byte %zu). Escape it (\\n, \\t) or remove it.",
-                   what, scan.bad_at);
-  return QT_OK;
-}
-
 qt_status qt_request_parse(const char *json, size_t len, qt_request **out, qt_error *err) {
   return qt_request_parse_ex(json, len, 0, out, err);
 }
@@ -676,20 +543,9 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
   if (len > limit)
     return qt_fail(err, "", "The arguments are %zu bytes; the limit is %zu. Ask fewer or shorter questions in one call.",
                    len, limit);
-  qt_status pre = qt_json_precheck(json, len, "arguments", err);
+  cJSON *root;
+  qt_status pre = qt_json_parse(json, len, "arguments", "", &root, err);
   if (pre) return pre;
-  const char *end = NULL;
-  cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
-  if (!root) {
-    size_t at = end && end >= json ? (size_t)(end - json) : 0;
-    return qt_fail(err, "", "The arguments are not valid JSON (near byte %zu). Send one JSON object.", at);
-  }
-  size_t used = (size_t)(end - json);
-  while (used < len && (json[used] == ' ' || json[used] == '\n' || json[used] == '\r' || json[used] == '\t')) used++;
-  if (used < len) {
-    cJSON_Delete(root);
-    return qt_fail(err, "", "The arguments have text after the JSON object (byte %zu). Send one JSON object.", used);
-  }
   qt_request *req = calloc(1, sizeof *req);
   if (req && !(req->arena = calloc(1, sizeof *req->arena))) {
     free(req);
@@ -713,11 +569,6 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
 static bool add_string(cJSON *obj, const char *key, const char *value) {
   return !value || cJSON_AddStringToObject(obj, key, value) != NULL;
 }
-
-/* Implemented in answers.c: the `answers` object form of preset answers. */
-cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers);
-
-cJSON *qt_questions_to_cjson(const qt_request *req, bool with_other_label);
 
 cJSON *qt_questions_to_cjson(const qt_request *req, bool with_other_label) {
   cJSON *arr = cJSON_CreateArray();
@@ -840,7 +691,7 @@ qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out
     }
     qt_buf_puts(&b, ",\"answers\":");
     qt_buf_puts(&b, text);
-    free(text);
+    cJSON_free(text);
   }
   qt_buf_putc(&b, '}');
   *out_json = qt_buf_take(&b);

@@ -9,8 +9,6 @@
 #include "qt_internal.h"
 #include "qt_text.h"
 
-cJSON *qt_questions_to_cjson(const qt_request *req, bool with_other_label);
-
 /* ---- what the model reads when nothing (or not everything) was answered -------------------- */
 static const char *const OUTCOME_SENTENCE[] = {
     [QT_ANSWERED] = "",
@@ -128,7 +126,7 @@ static char *details_json(const qt_request *req, const qt_answer *answers, qt_ou
       goto fail;
     }
   }
-  char *s = cJSON_PrintUnformatted(root);
+  char *s = qt_cjson_print(root); /* malloc'ed: qt.h's strings are released with free() */
   cJSON_Delete(root);
   return s;
 fail:
@@ -136,7 +134,14 @@ fail:
   return NULL;
 }
 
-/* ---- the text the model reads ------------------------------------------------------------------ */
+/* ---- the text the model reads ------------------------------------------------------------------
+ * One line per given answer, in question order, then the outcome's sentence. The text is capped
+ * at QT_MAX_RESULT_TEXT_BYTES without losing a line: the parts of a line that can be long (the
+ * options picked, the typed text, the note, and the host's reason) are its pieces; when the
+ * whole does not fit, the longest pieces are cut to one common length — as long as the cap
+ * allows — each ending in SHORTENED_MARK with the bytes left out. */
+static const char SHORTENED_MARK[] = "… [shortened: %zu more bytes]";
+
 /* Appends text with every line break followed by an indent, so one answer stays one entry. */
 static void put_indented(qt_buf *b, const char *s) {
   for (; *s; s++) {
@@ -146,79 +151,180 @@ static void put_indented(qt_buf *b, const char *s) {
   }
 }
 
-static void answer_line(qt_buf *b, const qt_question *q, const qt_answer *a) {
-  qt_buf_printf(b, "%s: ", q->id);
-  if (a->index_count) {
-    qt_buf_puts(b, "user selected: ");
-    for (size_t k = 0; k < a->index_count; k++) {
-      const qt_option *op = &q->options[a->indices[k] - 1];
-      if (k) qt_buf_puts(b, ", ");
-      qt_buf_printf(b, "%zu. ", a->indices[k]);
-      put_indented(b, op->label);
-      if (strcmp(op->value, op->label) != 0) {
-        qt_buf_puts(b, " (value: ");
-        put_indented(b, op->value);
-        qt_buf_putc(b, ')');
-      }
+/* The pieces of question i's line, and the last one, the reason. */
+enum { PIECE_SELECTED = 0, PIECE_WROTE, PIECE_NOTE, PIECES_PER_LINE };
+
+/* Bytes of SHORTENED_MARK for a piece of `len` bytes (at most: fewer bytes may be left out). */
+static size_t mark_bytes(size_t len) {
+  size_t digits = 1;
+  for (; len >= 10; len /= 10) digits++;
+  return sizeof SHORTENED_MARK - 1 - 3 + digits; /* "%zu" becomes the digits */
+}
+
+/* What a piece of `len` bytes costs when pieces are cut to `level` bytes. */
+static size_t piece_cost(size_t len, size_t level) {
+  if (len <= level) return len;
+  size_t mark = mark_bytes(len);
+  return level > mark ? level : mark;
+}
+
+/* Appends a piece whole (keep == SIZE_MAX) or its first `keep` bytes, cut back to a character
+ * boundary and to no trailing line break or indent, then the mark. */
+static void put_piece(qt_buf *b, const qt_buf *piece, size_t keep) {
+  if (!piece->len) return;
+  if (keep >= piece->len) {
+    qt_buf_append(b, piece->data, piece->len);
+    return;
+  }
+  const char *s = piece->data;
+  while (keep && ((unsigned char)s[keep] & 0xC0) == 0x80) keep--; /* whole characters only */
+  while (keep && (s[keep - 1] == '\n' || s[keep - 1] == ' ')) keep--; /* the line stays one entry */
+  qt_buf_append(b, s, keep);
+  qt_buf_printf(b, SHORTENED_MARK, piece->len - keep);
+}
+
+/* Writes the text with piece k cut to keep[k] bytes (SIZE_MAX: whole); with keep NULL, writes
+ * only what is not a piece (to measure it). */
+static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers, bool lines, const char *sentence,
+                     const qt_buf *pieces, const size_t *keep) {
+  size_t n = req->question_count;
+  for (size_t i = 0; lines && i < n; i++) {
+    const qt_answer *a = &answers[i];
+    if (!a->present) continue;
+    const qt_buf *p = &pieces[i * PIECES_PER_LINE];
+    const size_t *k = keep ? &keep[i * PIECES_PER_LINE] : NULL;
+    qt_buf_printf(b, "%s: ", req->questions[i].id);
+    if (a->index_count) {
+      qt_buf_puts(b, "user selected: ");
+      if (keep) put_piece(b, &p[PIECE_SELECTED], k[PIECE_SELECTED]);
+    }
+    if (a->custom) {
+      if (a->index_count) qt_buf_puts(b, "; ");
+      qt_buf_puts(b, "user wrote: ");
+      if (keep) put_piece(b, &p[PIECE_WROTE], k[PIECE_WROTE]);
+    }
+    if (a->note) {
+      qt_buf_puts(b, "; note: ");
+      if (keep) put_piece(b, &p[PIECE_NOTE], k[PIECE_NOTE]);
+    }
+    qt_buf_putc(b, '\n');
+  }
+  if (!sentence) { /* answered: no sentence, no last line break */
+    if (b->len && b->data[b->len - 1] == '\n') b->data[--b->len] = '\0';
+    return;
+  }
+  qt_buf_puts(b, sentence);
+  const qt_buf *reason = &pieces[n * PIECES_PER_LINE];
+  if (reason->len) {
+    qt_buf_putc(b, ' ');
+    if (keep) put_piece(b, reason, keep[n * PIECES_PER_LINE]);
+  }
+}
+
+/* The pieces of one answer's line. */
+static void answer_pieces(qt_buf *p, const qt_question *q, const qt_answer *a) {
+  for (size_t k = 0; k < a->index_count; k++) {
+    const qt_option *op = &q->options[a->indices[k] - 1];
+    if (k) qt_buf_puts(&p[PIECE_SELECTED], ", ");
+    qt_buf_printf(&p[PIECE_SELECTED], "%zu. ", a->indices[k]);
+    put_indented(&p[PIECE_SELECTED], op->label);
+    if (strcmp(op->value, op->label) != 0) {
+      qt_buf_puts(&p[PIECE_SELECTED], " (value: ");
+      put_indented(&p[PIECE_SELECTED], op->value);
+      qt_buf_putc(&p[PIECE_SELECTED], ')');
     }
   }
-  if (a->custom) {
-    if (a->index_count) qt_buf_puts(b, "; ");
-    qt_buf_puts(b, "user wrote: ");
-    put_indented(b, a->custom);
+  if (a->custom) put_indented(&p[PIECE_WROTE], a->custom);
+  if (a->note) put_indented(&p[PIECE_NOTE], a->note);
+}
+
+/* Chooses keep[] so the text fits the cap: the longest level such that every piece longer than
+ * it, cut to it, leaves the whole within `room` (the cap less what is not a piece). False when
+ * not even the marks fit (only a request far beyond the limits gets there). */
+static bool fit_pieces(const qt_buf *pieces, size_t count, size_t room, size_t *keep) {
+  size_t total = 0, longest = 0;
+  for (size_t k = 0; k < count; k++) {
+    total += pieces[k].len;
+    if (pieces[k].len > longest) longest = pieces[k].len;
+    keep[k] = SIZE_MAX;
   }
-  if (a->note) {
-    qt_buf_puts(b, "; note: ");
-    put_indented(b, a->note);
+  if (total <= room) return true;
+  size_t lo = 0, hi = longest; /* the answer is in [lo, hi): cost(hi) > room */
+  size_t cost = 0;
+  for (size_t k = 0; k < count; k++) cost += piece_cost(pieces[k].len, 0);
+  if (cost > room) return false;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    cost = 0;
+    for (size_t k = 0; k < count && cost <= room; k++) cost += piece_cost(pieces[k].len, mid);
+    if (cost <= room)
+      lo = mid;
+    else
+      hi = mid;
   }
-  qt_buf_putc(b, '\n');
+  for (size_t k = 0; k < count; k++) {
+    size_t len = pieces[k].len, mark = mark_bytes(len);
+    if (len > lo) keep[k] = lo > mark ? lo - mark : 0;
+  }
+  return true;
 }
 
 static char *result_text(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *reason,
                          unsigned flags) {
+  size_t n = req->question_count, count = n * PIECES_PER_LINE + 1;
+  bool lines = answers && (outcome == QT_ANSWERED || outcome == QT_DECLINED); /* as `details` keeps them */
+  size_t given = 0;
+  for (size_t i = 0; lines && i < n; i++) given += answers[i].present;
+  const char *sentence = NULL;
+  if (outcome == QT_DECLINED && given && given == n)
+    sentence = DECLINED_AFTER_ANSWERING;
+  else if (outcome == QT_DECLINED && given)
+    sentence = DECLINED_SOME;
+  else if (outcome == QT_CANCELLED && (flags & QT_RESULT_CANCEL_CONTINUES))
+    sentence = CANCEL_CONTINUES;
+  else if (outcome != QT_ANSWERED)
+    sentence = OUTCOME_SENTENCE[outcome];
+
+  qt_buf *pieces = calloc(count, sizeof *pieces);
+  size_t *keep = calloc(count, sizeof *keep);
   qt_buf b;
   qt_buf_init(&b);
-  size_t given = 0;
-  if (answers && (outcome == QT_ANSWERED || outcome == QT_DECLINED)) { /* as `details` keeps them */
-    for (size_t i = 0; i < req->question_count; i++) {
-      if (!answers[i].present) continue;
-      answer_line(&b, &req->questions[i], &answers[i]);
-      given++;
-    }
+  bool ok = pieces && keep;
+  if (ok) {
+    for (size_t i = 0; lines && i < n; i++)
+      if (answers[i].present) answer_pieces(&pieces[i * PIECES_PER_LINE], &req->questions[i], &answers[i]);
+    if (sentence && reason) qt_buf_puts(&pieces[n * PIECES_PER_LINE], reason);
+    for (size_t k = 0; k < count; k++) ok &= !pieces[k].failed;
   }
-  if (outcome != QT_ANSWERED) {
-    if (outcome == QT_DECLINED && given == req->question_count)
-      qt_buf_puts(&b, DECLINED_AFTER_ANSWERING);
-    else if (outcome == QT_DECLINED && given)
-      qt_buf_puts(&b, DECLINED_SOME);
-    else if (outcome == QT_CANCELLED && (flags & QT_RESULT_CANCEL_CONTINUES))
-      qt_buf_puts(&b, CANCEL_CONTINUES);
-    else
-      qt_buf_puts(&b, OUTCOME_SENTENCE[outcome]);
-    if (reason && *reason) {
-      qt_buf_putc(&b, ' ');
-      qt_buf_puts(&b, reason);
+  if (ok) {
+    put_text(&b, req, answers, lines, sentence, pieces, NULL); /* what is not a piece */
+    size_t fixed = b.len;
+    qt_buf_reset(&b);
+    if (fixed <= QT_MAX_RESULT_TEXT_BYTES && fit_pieces(pieces, count, QT_MAX_RESULT_TEXT_BYTES - fixed, keep)) {
+      put_text(&b, req, answers, lines, sentence, pieces, keep);
+    } else { /* only a request far beyond its limits gets here: cut the end (lines may be lost) */
+      for (size_t k = 0; k < count; k++) keep[k] = SIZE_MAX;
+      put_text(&b, req, answers, lines, sentence, pieces, keep);
+      if (b.len > QT_MAX_RESULT_TEXT_BYTES) {
+        char mark[96];
+        size_t cut = QT_MAX_RESULT_TEXT_BYTES - sizeof mark;
+        while (cut && ((unsigned char)b.data[cut] & 0xC0) == 0x80) cut--;
+        snprintf(mark, sizeof mark, TRUNCATION_MARK, b.len - cut);
+        b.len = cut;
+        qt_buf_puts(&b, mark);
+      }
     }
-  } else if (b.len && b.data[b.len - 1] == '\n') {
-    b.len--;
-    b.data[b.len] = '\0';
+    ok = !b.failed;
   }
-  if (b.failed) {
+  if (pieces)
+    for (size_t k = 0; k < count; k++) qt_buf_free(&pieces[k]);
+  free(pieces);
+  free(keep);
+  if (!ok) {
     qt_buf_free(&b);
     return NULL;
   }
-  if (b.len > QT_MAX_RESULT_TEXT_BYTES) {
-    char mark[96];
-    size_t keep = QT_MAX_RESULT_TEXT_BYTES - sizeof mark;
-    while (keep && ((unsigned char)b.data[keep] & 0xC0) == 0x80) keep--; /* whole characters only */
-    snprintf(mark, sizeof mark, TRUNCATION_MARK, b.len - keep);
-    b.len = keep;
-    qt_buf_puts(&b, mark);
-    if (b.failed) {
-      qt_buf_free(&b);
-      return NULL;
-    }
-  }
+  if (!b.data) qt_buf_reserve(&b, 0);
   return qt_buf_take(&b);
 }
 

@@ -35,7 +35,7 @@ pkg-config --exists libcjson 2>/dev/null ||
   die "the cJSON library was not found; install it: Debian/Ubuntu \"sudo apt-get install libcjson-dev pkg-config\"."
 
 N=native
-CORE="$N/buf.c $N/utf8.c $N/strings.c $N/request.c $N/answers.c $N/result.c"
+CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/request.c $N/answers.c $N/result.c"
 TEXT="$N/width.c $N/sanitize.c"
 KEYS="$N/keys.c"
 ENGINE="$N/engine.c $N/editor.c $N/render.c"
@@ -56,6 +56,7 @@ sources_of() {
 flags_of() {
   case "$1" in
     fuzz_oom) echo "-include $N/fuzz/fuzz_alloc.h" ;; # every malloc of the core may fail
+    fuzz_answers) echo "-DQT_MAX_RESULT_TEXT_BYTES=4096" ;; # inputs this short still reach the cap of the model's text
   esac
 }
 maxlen_of() {

@@ -544,6 +544,32 @@ test("interactive: Ctrl+D declines — status declined, the model continues and 
   });
 });
 
+test("interactive: Ctrl+D with a typed draft asks “Discard what you typed?” first; n keeps the draft, y declines", async () => {
+  await withPi({ replies: script({ questions: [DB] }) }, async (pi) => {
+    await open(pi, /3\. Something else…/);
+    await pi.keys("3"); // Something else…
+    await pi.text("Cockroach");
+    await pi.waitForScreen((s) => questionArea(s).includes("Cockroach"));
+    await pi.keys("Escape"); // back to the list, the draft kept
+    await pi.waitForScreen((s) => /Esc cancel/.test(questionArea(s)));
+    await pi.keys("C-d"); // let the agent decide: the draft would be lost, so it asks
+    let area = questionArea(await pi.waitForScreen((s) => /Discard what you typed\? \(y\/n\)/.test(questionArea(s))));
+    assert.match(area, /y yes • n no/);
+    assert.match(area, /Cockroach/);
+    assert.equal(pi.model.requests.length, 1, "the question is still open");
+    await pi.keys("n");
+    area = questionArea(await pi.waitForScreen((s) => /Esc cancel/.test(questionArea(s))));
+    assert.doesNotMatch(area, /Discard/);
+    assert.match(area, /Cockroach/, "the draft is intact");
+    await pi.keys("C-d");
+    await pi.waitForScreen((s) => /Discard what you typed\?/.test(questionArea(s)));
+    await pi.keys("y");
+    assert.equal(await toolResultText(pi), DECLINED);
+    const result = await pi.waitForQuestionResult();
+    assert.equal(result.details.status, "declined");
+  });
+});
+
 const ABORT_EXTENSION = `
 // Test-only: Ctrl+G aborts the agent run, as another extension (or a host) would.
 export default function (pi) {

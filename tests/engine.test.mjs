@@ -916,6 +916,7 @@ const CASES = [
   { name: "preview", args: PREVIEW, keys: [] },
   { name: "notes", args: DB, keys: [K.ctrl("n"), ..."keep the old backups"] },
   { name: "discard", args: THREE, keys: ["1", K.esc] },
+  { name: "decline-typed", args: DB, keys: ["0", ..."Cockroach", K.esc, K.ctrl("d")] },
   { name: "long-answer", args: DB, keys: ["0", K.paste("z".repeat(2100)), K.enter] },
   { name: "long-text", args: LONG_TEXT, keys: [K.down, K.down] },
   { name: "hostile", args: HOSTILE, keys: [K.down] },

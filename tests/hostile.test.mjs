@@ -138,3 +138,93 @@ test("hostile: __proto__ and constructor work as ids and answer keys end to end"
   assert.equal(Object.getPrototypeOf(r.details), Object.prototype, "no prototype pollution");
   assert.equal({}.polluted, undefined);
 });
+
+// ---- scripts running inside the addon's own calls (issue 10, item 9) -----------------------------
+// pi runs other extensions in the same process: a setter a script puts on Array.prototype or
+// Object.prototype runs whenever native code assigns to a fresh array or object. One that
+// disposes of the engine freed the frame render() was still reading (a use-after-free; the
+// sanitizer build, `npm run test:asan`, reports any that remain).
+const SMALL = JSON.stringify({ questions: [{ id: "db", prompt: "Which database?", options: ["Postgres", "SQLite"] }] });
+
+/** Runs fn with setters on the given prototypes' keys; always removes them. */
+function withSetters(targets, set, fn) {
+  for (const [proto, key] of targets) Object.defineProperty(proto, key, { configurable: true, set });
+  try {
+    return fn();
+  } finally {
+    for (const [proto, key] of targets) delete proto[key];
+  }
+}
+
+test("hostile: setters on Array.prototype and Object.prototype that dispose of the engine never run inside its calls", () => {
+  const plain = addon.createEngine(SMALL);
+  const wantFirst = plain.render(80);
+  plain.feed("\u001b[B");
+  const wantSecond = plain.render(60);
+  plain.feed("\r");
+  const wantResult = plain.result("test", 1);
+  plain.dispose();
+
+  const engine = addon.createEngine(SMALL);
+  let calls = 0;
+  const targets = [[Array.prototype, "0"], [Array.prototype, "1"], [Object.prototype, "details"], [Object.prototype, "text"]];
+  const got = withSetters(targets, () => { calls++; engine.dispose(); }, () => {
+    const first = engine.render(80);
+    engine.feed("\u001b[B");
+    const second = engine.render(60);
+    engine.feed("\r");
+    const result = engine.result("test", 1);
+    const other = addon.result(SMALL, "declined", "print", 1, null, null);
+    return { first, second, result, other };
+  });
+  assert.equal(calls, 0, "no setter ran inside the addon");
+  assert.deepEqual(got.first, wantFirst, "every line is an element of the frame");
+  assert.deepEqual(got.second, wantSecond);
+  assert.deepEqual(Object.keys(got.result), ["details", "text"]);
+  assert.equal(got.result.text, wantResult.text);
+  assert.equal(got.result.details, wantResult.details);
+  assert.match(got.other.text, /^The user declined/);
+  assert.equal(engine.outcome, "answered", "the engine is still there");
+  engine.dispose();
+});
+
+test("hostile: an engine called again from JS its own call ran throws QT_ESTATE and stays usable", () => {
+  // bind() reads the key ids from the caller's array: a getter there runs inside the call.
+  const engine = addon.createEngine(SMALL);
+  const codes = {};
+  const keys = ["j", "down"];
+  Object.defineProperty(keys, 1, {
+    get() {
+      for (const [name, call] of Object.entries({
+        feed: () => engine.feed("\r"),
+        render: () => engine.render(80),
+        result: () => engine.result("test"),
+        interrupt: () => engine.interrupt(),
+        done: () => engine.done,
+        dispose: () => engine.dispose(),
+      })) {
+        try {
+          call();
+          codes[name] = "no error";
+        } catch (error) {
+          codes[name] = error.code;
+        }
+      }
+      return "down";
+    },
+  });
+  assert.equal(engine.bind("down", keys), 0);
+  assert.deepEqual(codes, { feed: "QT_ESTATE", render: "QT_ESTATE", result: "QT_ESTATE", interrupt: "QT_ESTATE", done: "QT_ESTATE", dispose: "QT_ESTATE" });
+  // nothing nested happened, and the engine works: the new binding included
+  assert.equal(engine.done, false);
+  engine.feed("j");
+  engine.feed("\r");
+  assert.equal(engine.outcome, "answered");
+  assert.match(engine.result("test").text, /^db: user selected: 2\. SQLite$/);
+  // a getter that throws ends bind() with its error, and the engine is not left busy
+  const bad = ["j"];
+  Object.defineProperty(bad, 0, { get() { throw new Error("no keys for you"); } });
+  assert.throws(() => engine.bind("up", bad), /no keys for you/);
+  assert.equal(engine.done, true);
+  engine.dispose();
+});

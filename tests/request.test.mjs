@@ -183,8 +183,58 @@ test("validate: rejects invalid UTF-8, naming the byte", () => {
     const b = Buffer.concat([Buffer.from('{"questions":[{"id":"a","prompt":"'), Buffer.from(bad), Buffer.from('"}]}')]);
     assert.match(rejects(b).message, /not valid UTF-8/, `bytes ${bad}`);
   }
-  // An escaped lone surrogate is not valid JSON text for cJSON: rejected, not mangled.
-  assert.match(rejects('{"questions":[{"id":"a","prompt":"x\\ud800y"}]}').message, /not valid JSON/);
+});
+
+test("validate: a string's bad bytes are reported with its JSON path, not just a byte offset", () => {
+  // invalid UTF-8, a raw control character, an escaped NUL: each names the field it is in
+  const utf8 = Buffer.concat([Buffer.from('{"questions":[{"id":"a","prompt":"ab'), Buffer.from([0xc3, 0x28]), Buffer.from('"}]}')]);
+  let e = rejects(utf8);
+  assert.equal(e.path, "questions[0].prompt");
+  assert.match(e.message, /^questions\[0\]\.prompt: the arguments are not valid UTF-8 \(byte 36\)/);
+  e = rejects(Buffer.from('{"questions":[{"id":"a","prompt":"ok"},{"id":"b","prompt":"p","options":["x","y\x01"]}]}'));
+  assert.equal(e.path, "questions[1].options[1]");
+  assert.match(e.message, /^questions\[1\]\.options\[1\]: the arguments contain a raw control character/);
+  e = rejects('{"questions":[{"id":"a","prompt":"x\\u0000y"}]}');
+  assert.equal(e.path, "questions[0].prompt");
+  assert.match(e.message, /^questions\[0\]\.prompt: the arguments contain a NUL character \(\\u0000, byte 35\)/);
+  // other shapes name the fields as the model sent them
+  e = rejects({ question: "Deploy?", header: "x\u0000", options: ["a"] });
+  assert.equal(e.path, "header");
+  e = rejects({ questions: [{ question: "q", options: [{ label: "a", description: "d\u0000" }] }] });
+  assert.equal(e.path, "questions[0].options[0].description");
+  // inside a key: the path ends with that key; escapes and controls in it stay readable
+  e = rejects('{"questions":[{"id":"a","pr\\u0000ompt":"x"}]}');
+  assert.equal(e.path, "questions[0].pr\\u0000ompt");
+  // pre-supplied answers (in the arguments or on their own) are under "answers"
+  e = rejects({ questions: [{ id: "db", prompt: "p" }], answers: { db: "x\u0000" } });
+  assert.equal(e.path, "answers.db");
+  e = thrown(() => addon.result('{"questions":[{"id":"a","prompt":"x"}]}', "answered", "print", 0, null, '{"a":["x","y\\u0000"]}'));
+  assert.equal(e.path, "answers.a[1]");
+  assert.match(e.message, /^answers\.a\[1\]: the answers contain a NUL character/);
+  // malformed JSON says where it broke when that is inside a question
+  e = rejects('{"questions":[{"id":"a","prompt":"x",,}]}');
+  assert.equal(e.path, "questions[0]");
+  assert.match(e.message, /^questions\[0\]: the arguments are not valid JSON \(near byte 38\)/);
+});
+
+test("validate: a lone UTF-16 surrogate (a broken emoji) is refused naming its path and what it is", () => {
+  // JSON.stringify writes half an emoji as an escaped lone surrogate, which is no character:
+  // refused (never mended into U+FFFD behind the model's back), with the path and the fix.
+  const broken = "Ship it? \u{1F680}".slice(0, -1); // the high half of 🚀 only
+  let e = rejects({ questions: [{ id: "a", prompt: "p", options: ["ok", broken] }] });
+  assert.equal(e.path, "questions[0].options[1]");
+  assert.match(e.message, /^questions\[0\]\.options\[1\]: the arguments contain a lone UTF-16 surrogate \(\\ud83d, byte \d+\): half of a character such as an emoji/);
+  assert.match(e.message, /Send the whole character/);
+  assert.doesNotMatch(e.message, /not valid JSON/);
+  for (const lone of ["\\ud800", "\\udfff", "\\ude00\\ud83d", "\\ud83d\\u0041", "\\ud83d\\ud83d\\ude00"]) {
+    e = rejects(`{"questions":[{"id":"a","prompt":"x${lone}y"}]}`);
+    assert.equal(e.path, "questions[0].prompt", lone);
+    assert.match(e.message, /lone UTF-16 surrogate \(\\u[dD][89a-fA-F][0-9a-fA-F]{2}, byte 35\)/, lone);
+  }
+  // a whole pair, escaped in either case, is the character it stands for
+  assert.equal(norm('{"questions":[{"id":"a","prompt":"x\\ud83d\\ude80 \\uD83D\\uDE80"}]}').questions[0].prompt, "x🚀 🚀");
+  // an escaped backslash before "u" is no escape at all
+  assert.equal(norm('{"questions":[{"id":"a","prompt":"x\\\\ud83d"}]}').questions[0].prompt, "x\\ud83d");
 });
 
 test("validate: rejects deeply nested JSON and malformed JSON", () => {

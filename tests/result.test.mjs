@@ -140,13 +140,92 @@ test("result: typed text with newlines stays one indented entry", () => {
   assert.match(text, /name: user wrote: line one\n  line two$/);
 });
 
-test("result: the model's text is capped at 100,000 bytes with a visible mark", () => {
+const CAP = 100000;
+const SHORTENED = /… \[shortened: (\d+) more bytes\]/;
+
+/** Types `text` (pasted) as the answer of the current free-text question and submits it,
+ * confirming a long answer; with `note`, attaches it first. */
+function answerTyped(engine, text, note) {
+  engine.feed(`\x1b[200~${text}\x1b[201~`);
+  if (note) engine.feed(`\x0e\x1b[200~${note}\x1b[201~\r`); // Ctrl+N, the note, Enter closes it
+  engine.feed("\r");
+  if (!engine.done) engine.feed("y"); // "Answer is long … Submit anyway?"
+}
+
+/** The typed text of a line "id: user wrote: …" as kept, and the bytes left out (0: whole). */
+function typedPart(line, id) {
+  const m = line.match(new RegExp(`^${id}: user wrote: (.*?)(?:${SHORTENED.source})?(?:; note: .*)?$`, "s"));
+  assert.ok(m, `no typed answer in ${JSON.stringify(line.slice(0, 80))}`);
+  return { kept: m[1], left: Number(m[2] ?? 0) };
+}
+
+test("result: a long typed answer is shortened with a mark and pushes no other answer out", () => {
+  // The reproduction: one 99,990-byte typed answer plus `deploy: no`. The model used to read
+  // no deploy line at all, only "[result truncated: 134 more bytes]".
+  const q = { questions: [{ id: "answer", prompt: "Tell me" }, { id: "deploy", prompt: "Deploy?", options: ["yes", "no"] }] };
+  const engine = addon.createEngine(JSON.stringify(q));
+  const typed = "a".repeat(99990);
+  answerTyped(engine, typed);
+  engine.feed("2\r"); // deploy: no, then submit the review
+  assert.equal(engine.outcome, "answered");
+  const { text } = engine.result("interactive", 0, null);
+  engine.dispose();
+  assert.ok(Buffer.byteLength(text) <= CAP, `${Buffer.byteLength(text)} bytes`);
+  const lines = text.split("\n");
+  assert.equal(lines.length, 2);
+  assert.equal(lines[1], "deploy: user selected: 2. no");
+  const { kept, left } = typedPart(lines[0], "answer");
+  assert.ok(left > 0, "the long answer carries the mark");
+  assert.equal(kept.length + left, typed.length, "the mark counts exactly the bytes left out");
+  assert.ok(typed.startsWith(kept));
+  assert.doesNotMatch(text, /result truncated/);
+});
+
+test("result: 50 huge typed answers with notes all keep their line, cut to one length at character boundaries", () => {
+  const n = addon.limits.questions;
+  const q = { questions: Array.from({ length: n }, (_, i) => ({ id: `q${i}`, prompt: `Question ${i}?` })) };
+  const engine = addon.createEngine(JSON.stringify(q));
+  // two-byte characters, so a cut in the middle of one would show as U+FFFD
+  const typed = Array.from({ length: n }, (_, i) => `${i}:` + "é".repeat(49000));
+  const notes = Array.from({ length: n }, (_, i) => `note ${i} ` + "ü".repeat(990));
+  for (let i = 0; i < n; i++) answerTyped(engine, typed[i], notes[i]);
+  engine.feed("\r"); // the review: submit
+  assert.equal(engine.outcome, "answered");
+  const { text, details } = engine.result("interactive", 0, null);
+  engine.dispose();
+  assert.equal(JSON.parse(details).answers[n - 1].value, typed[n - 1], "details keep every answer whole");
+  assert.ok(Buffer.byteLength(text) <= CAP, `${Buffer.byteLength(text)} bytes`);
+  assert.ok(!text.includes("\ufffd"), "cut on character boundaries");
+  const lines = text.split("\n");
+  assert.equal(lines.length, n, "one line per question");
+  const sizes = [];
+  for (let i = 0; i < n; i++) {
+    const { kept, left } = typedPart(lines[i], `q${i}`);
+    assert.ok(left > 0 && typed[i].startsWith(kept), `q${i} is shortened from its start`);
+    assert.equal(Buffer.byteLength(kept) + left, Buffer.byteLength(typed[i]), `q${i}: the mark counts the bytes left out`);
+    const note = lines[i].slice(lines[i].indexOf("; note: ") + 8);
+    assert.match(note, new RegExp(`^note ${i} ü+${SHORTENED.source}$`), `q${i} keeps its note, shortened`);
+    sizes.push(Buffer.byteLength(kept));
+  }
+  // the longest pieces are cut to one common length (less a mark and a character's bytes)
+  assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 2, `kept ${Math.min(...sizes)}…${Math.max(...sizes)} bytes`);
+  assert.ok(Math.min(...sizes) > 500, "the room is shared, not given to the first answers");
+});
+
+test("result: ticked options and the host's reason are shortened too, every line kept", () => {
   // 185 options with 500-byte labels, all ticked, plus a typed answer: the lines exceed the cap.
   const options = Array.from({ length: 185 }, (_, i) => ({ value: `v${i}`, label: `${String(i).padStart(3, "0")}${"é".repeat(248)}` }));
   const big = { questions: [{ id: "many", prompt: "p", multiSelect: true, options }, { id: "text", prompt: "q" }] };
   const answers = { many: options.map((o) => o.value), text: "x".repeat(10000) };
   const r = addon.result(JSON.stringify(big), "answered", "print", 0, null, JSON.stringify(answers));
-  assert.ok(Buffer.byteLength(r.text) <= 100000, `${Buffer.byteLength(r.text)} bytes`);
-  assert.match(r.text, /\n\[result truncated: \d+ more bytes\]$/);
+  assert.ok(Buffer.byteLength(r.text) <= CAP, `${Buffer.byteLength(r.text)} bytes`);
   assert.ok(!r.text.includes("\ufffd"), "cut on a character boundary");
+  const [many, text, ...rest] = r.text.split("\n");
+  assert.deepEqual(rest, []);
+  assert.match(many, new RegExp(`^many: user selected: 1\\. 000é+ \\(value: v0\\), .*${SHORTENED.source}$`));
+  assert.equal(text, `text: user wrote: ${answers.text}`, "the shorter answer stays whole");
+  // a declined result keeps its sentence; a huge reason is one more piece
+  const d = addon.result(JSON.stringify(big), "declined", "print", 0, "r".repeat(300000), JSON.stringify(answers));
+  assert.ok(Buffer.byteLength(d.text) <= CAP, `${Buffer.byteLength(d.text)} bytes`);
+  assert.match(d.text, /^many: .*\ntext: user wrote: x+.*\nThe user answered every question above but declined to confirm them.* r+… \[shortened: \d+ more bytes\]$/s);
 });

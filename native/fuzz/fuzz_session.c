@@ -299,7 +299,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char *json = build_request_json(&in);
     FUZZ_CHECK(json != NULL);
     if (strlen(json) > QT_MAX_ARGUMENT_BYTES) { /* the same questions without the long texts */
-      free(json);
+      cJSON_free(json);
       in = start;
       allow_long = false;
       json = build_request_json(&in);
@@ -308,7 +308,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     qt_error err;
     qt_status st = qt_request_parse(json, strlen(json), &req, &err);
     FUZZ_CHECK_MSG(st == QT_OK, "generated request rejected: %s: %s\n  %.2000s", err.path, err.message, json);
-    free(json);
+    cJSON_free(json); /* cJSON_Print's */
   }
 
   session s = {NULL, (head & 0x3F) * 6 + 1, !(head & 0x40)};
