@@ -15,11 +15,16 @@
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
  *   decodeKeys(chunks[]) -> [{ name, text?, paste?, repeat? }], parseKeyId(id) -> { key, mods } | null
  *   strings(languageTag) -> { ID: text, $language }   the user-visible string table
- *   ttyAvailable(path) -> boolean
+ *   ttyAvailable(path) -> boolean            true when ttyStatus(path) is "free"
+ *   ttyStatus(path) -> "free" | "absent" | "owned"   may this process take the terminal (qt_tty.h)
  *   lockFile(path, timeoutMs) -> { release(remove?) }   an exclusive flock, bounded wait (qt_filelock.h)
  *   runTty(json, { path, color, mode, language, cancelContinues }) -> { done: Promise<{ details, text }>, stop() }
- *                                            the question on a terminal, on a worker thread */
+ *                                            the question on a terminal, on a thread of its own;
+ *                                            `done` rejects with code QT_ETTYOWNED when another
+ *                                            program owns the terminal (it was not touched) */
 #include <node_api.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +34,7 @@
 #include "qt_engine.h"
 #include "qt_filelock.h"
 #include "qt_keys.h"
+#include "qt_limits.h"
 #include "qt_text.h"
 #include "qt_notice.h"
 #include "qt_tty.h"
@@ -888,18 +894,40 @@ static napi_value js_parse_key_id(napi_env env, napi_callback_info info) {
 }
 
 
-/* ---- the question on a terminal (worker thread) -------------------------------------------- */
+/* ---- the question on a terminal (a thread of its own) -------------------------------------- */
+/* The run blocks a thread for as long as the person takes, so it gets a thread of its own, not
+ * one of libuv's pool (Node joins the pool at exit: a question left open would hold the
+ * process). Its signals are blocked (they go to Node's threads; tty.c's handlers reach the run
+ * through the wake pipe). The result comes back through a thread-safe function, which keeps the
+ * event loop alive while the question is open, like any pending I/O.
+ *
+ * Lifetime: the job is freed when the run (released by the thread-safe function's finalizer),
+ * the JS handle and its stop() have all let go. At environment teardown (a worker terminated,
+ * the main environment freed) the cleanup hook — registered after the thread-safe function, so
+ * it runs before that function is torn down — stops the run and joins the thread, waiting at
+ * most QT_TTY_EXIT_WAIT_MS; a thread still running then is abandoned with its job (never freed,
+ * never called back). process.exit does not tear environments down: tty.c's exit hook stops the
+ * run there, and the thread calls nothing once qt_tty_exiting() says so. */
 typedef struct tty_job {
   qt_request *req;
   qt_engine *engine;
   qt_tty *tty;
   char mode[32];
-  unsigned flags;        /* qt_result_build_ex flags */
-  qt_status status;      /* of qt_tty_run */
-  napi_async_work work;
+  unsigned flags;          /* qt_result_build_ex flags */
+  qt_status status;        /* of qt_tty_run (written by the thread before it reports) */
+  qt_tty_access refusal;   /* why the run refused to start, if it did */
+  napi_env env;
+  napi_threadsafe_function done_fn;
   napi_deferred deferred;
-  bool finished;         /* the promise was settled; stop() does nothing afterwards */
-  int refs;              /* the job is freed when both the work and the JS handle let go */
+  pthread_t thread;
+  pthread_mutex_t lock;    /* guards ended and abandoned */
+  pthread_cond_t cond;
+  bool ended;              /* the thread is past its last use of the engine and the terminal */
+  bool abandoned;          /* teardown gave up waiting: the thread calls nothing, the job is kept */
+  bool joined;
+  bool hooked;             /* the env cleanup hook is registered */
+  bool finished;           /* the promise was settled (main thread); stop() does nothing afterwards */
+  int refs;                /* main thread only: the run, the JS handle, stop() */
 } tty_job;
 
 static void tty_job_release(tty_job *job) {
@@ -907,20 +935,59 @@ static void tty_job_release(tty_job *job) {
   qt_tty_close(job->tty);
   qt_engine_destroy(job->engine);
   qt_request_free(job->req);
+  pthread_mutex_destroy(&job->lock);
+  pthread_cond_destroy(&job->cond);
   free(job);
 }
 
-static void tty_execute(napi_env env, void *data) {
-  (void)env;
+static void *tty_thread(void *data) {
   tty_job *job = data;
-  job->status = qt_tty_run(job->tty, job->engine);
+  qt_status st = qt_tty_run(job->tty, job->engine);
+  pthread_mutex_lock(&job->lock);
+  job->status = st;
+  job->refusal = qt_tty_refusal(job->tty);
+  job->ended = true;
+  if (!job->abandoned && !qt_tty_exiting())
+    napi_call_threadsafe_function(job->done_fn, NULL, napi_tsfn_nonblocking);
+  pthread_cond_broadcast(&job->cond);
+  pthread_mutex_unlock(&job->lock);
+  return NULL;
 }
 
-static void tty_complete(napi_env env, napi_status status, void *data) {
+static void tty_join(tty_job *job) {
+  if (job->joined) return;
+  pthread_join(job->thread, NULL);
+  job->joined = true;
+}
+
+/* Environment teardown with the run still open: stop it and wait (bounded) for the thread. */
+static void tty_env_cleanup(void *data) {
   tty_job *job = data;
+  job->hooked = false;
+  qt_tty_stop(job->tty);
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += QT_TTY_EXIT_WAIT_MS / 1000;
+  until.tv_nsec += (long)(QT_TTY_EXIT_WAIT_MS % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+  pthread_mutex_lock(&job->lock);
+  while (!job->ended && pthread_cond_timedwait(&job->cond, &job->lock, &until) == 0) {
+  }
+  bool ended = job->ended;
+  if (!ended) job->abandoned = true;
+  pthread_mutex_unlock(&job->lock);
+  if (ended) {
+    tty_join(job);
+  } else {
+    pthread_detach(job->thread);
+    job->joined = true;
+  }
+}
+
+static void tty_settle(napi_env env, tty_job *job) {
   job->finished = true;
   napi_value value = NULL;
-  if (status == napi_ok && job->status == QT_OK) {
+  if (job->status == QT_OK) {
     qt_outcome outcome = qt_engine_done(job->engine) ? qt_engine_outcome(job->engine) : QT_INTERRUPTED;
     char *details = NULL, *text = NULL;
     struct timespec now;
@@ -942,16 +1009,45 @@ static void tty_complete(napi_env env, napi_status status, void *data) {
     free(text);
   } else {
     napi_value msg, err, code;
-    const char *why = job->status == QT_ERR_STATE   ? "pi-question: the terminal could not be used (another question holds it, or it refused raw mode)"
+    bool owned = job->refusal == QT_TTY_OWNED;
+    const char *why = owned ? "pi-question: another program owns the terminal (it is in raw mode, or this process is not in its foreground process group); not asking there"
+                      : job->status == QT_ERR_STATE ? "pi-question: the terminal could not be used (another question holds it, or it refused raw mode)"
                       : job->status == QT_ERR_NOMEM ? "pi-question: out of memory while asking on the terminal"
                                                     : "pi-question: the terminal question failed";
     napi_create_string_utf8(env, why, NAPI_AUTO_LENGTH, &msg);
-    napi_create_string_utf8(env, qt_status_code(job->status ? job->status : QT_ERR_STATE), NAPI_AUTO_LENGTH, &code);
+    napi_create_string_utf8(env, owned ? "QT_ETTYOWNED" : qt_status_code(job->status ? job->status : QT_ERR_STATE),
+                            NAPI_AUTO_LENGTH, &code);
     napi_create_error(env, code, msg, &err);
     napi_reject_deferred(env, job->deferred, err);
   }
-  napi_delete_async_work(env, job->work);
-  tty_job_release(job);
+}
+
+/* On the main thread once the thread reported (env NULL: the function is being torn down). */
+static void tty_done_js(napi_env env, napi_value js_cb, void *context, void *data) {
+  (void)js_cb;
+  (void)data;
+  tty_job *job = context;
+  if (!env) return;
+  tty_join(job); /* the thread is at its last lines */
+  if (job->hooked) {
+    napi_remove_env_cleanup_hook(env, tty_env_cleanup, job);
+    job->hooked = false;
+  }
+  tty_settle(env, job);
+  napi_release_threadsafe_function(job->done_fn, napi_tsfn_release);
+}
+
+static void tty_done_finalize(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  tty_job *job = data;
+  if (job->hooked) {
+    napi_remove_env_cleanup_hook(env, tty_env_cleanup, job);
+    job->hooked = false;
+  }
+  /* Torn down before the thread reported (normally the hook did this already): stop, wait. */
+  if (!job->joined) tty_env_cleanup(job);
+  if (!job->abandoned) tty_job_release(job);
 }
 
 static void tty_handle_free(napi_env env, void *data, void *hint) {
@@ -969,14 +1065,24 @@ static napi_value js_tty_stop(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+static napi_value js_tty_status(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  char *path = get_string(env, argv[0], NULL, "the terminal path");
+  if (!path) return NULL;
+  qt_tty_access a = qt_tty_probe(path);
+  free(path);
+  napi_value v;
+  NAPI_CALL(env, napi_create_string_utf8(env, qt_tty_access_name(a), NAPI_AUTO_LENGTH, &v));
+  return v;
+}
+
 static napi_value js_tty_available(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
   char *path = get_string(env, argv[0], NULL, "the terminal path");
   if (!path) return NULL;
-  qt_tty *t = NULL;
-  bool ok = qt_tty_open(path, &t) == QT_OK;
-  qt_tty_close(t);
+  bool ok = qt_tty_probe(path) == QT_TTY_FREE;
   free(path);
   napi_value v;
   NAPI_CALL(env, napi_get_boolean(env, ok, &v));
@@ -989,6 +1095,16 @@ static char *get_named_string(napi_env env, napi_value obj, const char *key) {
   if (napi_has_named_property(env, obj, key, &has) != napi_ok || !has) return NULL;
   if (napi_get_named_property(env, obj, key, &v) != napi_ok || is_nullish(env, v)) return NULL;
   return get_string(env, v, NULL, key);
+}
+
+/* Starts the thread with every signal blocked in it. */
+static bool tty_start_thread(tty_job *job) {
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  int rc = pthread_create(&job->thread, NULL, tty_thread, job);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return rc == 0;
 }
 
 static napi_value js_run_tty(napi_env env, napi_callback_info info) {
@@ -1022,8 +1138,12 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
     if (!pending) throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
     goto done;
   }
+  pthread_mutex_init(&job->lock, NULL);
+  pthread_cond_init(&job->cond, NULL);
   snprintf(job->mode, sizeof job->mode, "%s", mode ? mode : "tty");
   job->flags = cancel_continues ? QT_RESULT_CANCEL_CONTINUES : 0;
+  job->env = env;
+  job->joined = true; /* no thread yet */
   job->refs = 1;
   if (!(job->req = parse_request_arg(env, argv[0]))) goto fail;
   qt_status st = qt_engine_create(job->req, &job->engine);
@@ -1040,8 +1160,6 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   }
   napi_value promise, name, stop;
   if (napi_create_promise(env, &job->deferred, &promise) != napi_ok ||
-      napi_create_string_utf8(env, "pi-question-tty", NAPI_AUTO_LENGTH, &name) != napi_ok ||
-      napi_create_async_work(env, NULL, name, tty_execute, tty_complete, job, &job->work) != napi_ok ||
       napi_create_object(env, &out) != napi_ok ||
       napi_create_function(env, "stop", NAPI_AUTO_LENGTH, js_tty_stop, job, &stop) != napi_ok ||
       napi_set_named_property(env, out, "stop", stop) != napi_ok ||
@@ -1051,23 +1169,36 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
     out = NULL;
     goto fail;
   }
-  job->refs = 2; /* the async work and the JS handle */
-  /* stop() carries the job too and may outlive the handle (destructuring): its own reference. */
+  /* From here the JS handle holds the first reference. stop() carries the job too and may
+   * outlive the handle (destructuring): its own reference. */
   if (napi_add_finalizer(env, stop, job, tty_handle_free, NULL, NULL) != napi_ok) {
     /* The job stays allocated (stop() may still point at it): a small leak beats a dangling pointer. */
-    napi_delete_async_work(env, job->work);
     job->finished = true;
     throw_coded(env, "QT_ENAPI", "pi-question: could not start the terminal question", false);
     out = NULL;
     goto done;
   }
   job->refs++;
-  if (napi_queue_async_work(env, job->work) != napi_ok) {
-    napi_delete_async_work(env, job->work);
-    job->finished = true;
-    job->refs--; /* the work will never complete; the handle and stop() release the rest */
-    throw_coded(env, "QT_ENAPI", "pi-question: could not queue the terminal question", false);
+  if (napi_create_string_utf8(env, "pi-question-tty", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+      napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, job, tty_done_finalize, job, tty_done_js,
+                                      &job->done_fn) != napi_ok) {
+    job->finished = true; /* the handle and stop() release the rest */
+    throw_coded(env, "QT_ENAPI", "pi-question: could not start the terminal question", false);
     out = NULL;
+    goto done;
+  }
+  job->refs++; /* the run: released by tty_done_finalize */
+  /* After the function: cleanup hooks run in reverse order, so this one comes before its teardown. */
+  job->hooked = napi_add_env_cleanup_hook(env, tty_env_cleanup, job) == napi_ok;
+  job->joined = false;
+  if (!tty_start_thread(job)) {
+    job->joined = true;
+    job->ended = true;
+    job->status = QT_ERR_NOMEM;
+    if (job->hooked) napi_remove_env_cleanup_hook(env, tty_env_cleanup, job);
+    job->hooked = false;
+    tty_settle(env, job); /* rejects the promise */
+    napi_release_threadsafe_function(job->done_fn, napi_tsfn_release);
   }
   goto done;
 fail:
@@ -1232,6 +1363,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"decodeKeys", NULL, js_decode_keys, NULL, NULL, NULL, napi_enumerable, NULL},
       {"parseKeyId", NULL, js_parse_key_id, NULL, NULL, NULL, napi_enumerable, NULL},
       {"ttyAvailable", NULL, js_tty_available, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"ttyStatus", NULL, js_tty_status, NULL, NULL, NULL, napi_enumerable, NULL},
       {"runTty", NULL, js_run_tty, NULL, NULL, NULL, napi_enumerable, NULL},
       {"strings", NULL, js_strings, NULL, NULL, NULL, napi_enumerable, NULL},
       {"lockFile", NULL, js_lock_file, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -71,4 +71,19 @@
 #define QT_MAX_RESULT_TEXT_BYTES 100000
 #endif
 
+/* The terminal runner (tty.c), in milliseconds. A frame waits at most QT_TTY_WRITE_WAIT_MS for a
+ * terminal that takes no output (then the rest of that frame is dropped; the question goes on);
+ * the last write of a run (erase the question, leave raw mode) at most QT_TTY_LEAVE_WAIT_MS;
+ * process exit waits at most QT_TTY_EXIT_WAIT_MS for a running question to put the terminal
+ * back. A stop or a terminating signal ends a frame's wait at once. */
+#ifndef QT_TTY_WRITE_WAIT_MS
+#define QT_TTY_WRITE_WAIT_MS 2000
+#endif
+#ifndef QT_TTY_LEAVE_WAIT_MS
+#define QT_TTY_LEAVE_WAIT_MS 250
+#endif
+#ifndef QT_TTY_EXIT_WAIT_MS
+#define QT_TTY_EXIT_WAIT_MS 1000
+#endif
+
 #endif
