@@ -50,7 +50,11 @@ export interface NativeAddon {
   desktopNotice(kind: "osc777" | "osc9" | "osc99", title: string, body: string, tmux: boolean): string;
   decodeKeys(chunks: string[]): Array<{ name: string; text?: string; paste?: string; repeat?: boolean }>;
   parseKeyId(id: string): { key: number; mods: number } | null;
+  /** True when ttyStatus(path) is "free". */
   ttyAvailable(path: string): boolean;
+  /** May this process take the terminal: "absent" (none), "owned" (another program owns it:
+   * raw mode already, or this process is not in its foreground process group), "free". */
+  ttyStatus(path: string): "free" | "absent" | "owned";
   /** An exclusive lock (flock) on `path`, created if missing, waiting at most timeoutMs (the
    * thread blocks meanwhile). Throws code "QT_ELOCKED" when another holder kept it past the
    * deadline, "QT_ELOCK" when the lock file cannot be opened (message says why). release(true)
@@ -70,6 +74,7 @@ export interface NativeAddon {
       askerWhere?: string | null;
     },
   ): {
+    /** Rejects with code "QT_ETTYOWNED" when another program owns the terminal (not touched). */
     done: Promise<{ details: string; text: string }>;
     stop(): void;
   };

@@ -1,0 +1,114 @@
+// tty-runner.test.mjs — the terminal runner (native/tty.c) on a pseudo-terminal that nobody
+// reads (tests/helpers/pty-host.py fills its output first): stop(), signals, process.exit and a
+// terminated worker all end the run within a bound and put the terminal back (issue 10 item 2);
+// and a terminal another program owns is never taken (issue 11, "never fight over a terminal").
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { root } from "./helpers/addon.mjs";
+
+const HOST = join(root, "tests", "helpers", "pty-host.py");
+const CHILD = join(root, "tests", "helpers", "tty-child.mjs");
+const BIN = join(root, "bin", "pi-question.mjs");
+const python = spawnSync("python3", ["-c", "import pty"]).status === 0;
+const skip = python ? false : "python3 with the pty module is needed";
+
+/** A run is over this long after it was told to end, at most (the runner's own waits are 250 ms). */
+const BOUND_MS = 3000;
+
+function host(spec) {
+  const dir = mkdtempSync(join(tmpdir(), "pq-tty-runner-"));
+  try {
+    const r = spawnSync("python3", [HOST, JSON.stringify({ stdout: join(dir, "out"), limitMs: 8000, ...spec(dir) })], {
+      encoding: "utf8",
+      timeout: 60000,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const report = JSON.parse(r.stdout);
+    const read = (f) => {
+      try {
+        return readFileSync(join(dir, f), "utf8");
+      } catch {
+        return "";
+      }
+    };
+    report.output = read("out");
+    report.result = read("result") ? JSON.parse(read("result")) : null;
+    return report;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const child = (mode, delay = 300) => (dir) => ({ argv: [process.execPath, CHILD, mode, join(dir, "result"), String(delay)] });
+
+test("runner: stop() ends a run on a terminal that stopped reading; nothing keeps node alive", { skip }, () => {
+  const r = host((dir) => ({ ...child("stop")(dir), fill: true }));
+  assert.ok(r.ready, "the runner switched the terminal to raw mode");
+  assert.ok(r.exited && r.exitMs < BOUND_MS, `exited within ${BOUND_MS} ms: ${JSON.stringify(r)}`);
+  assert.equal(r.status, 0, r.output);
+  assert.deepEqual(r.result, { status: "interrupted" });
+  assert.ok(r.restored, "the terminal's settings are back");
+});
+
+test("runner: process.exit during a run (no stop()) ends the process and restores the terminal", { skip }, () => {
+  const r = host((dir) => ({ ...child("exit")(dir), fill: true }));
+  assert.ok(r.ready);
+  assert.ok(r.exited && r.exitMs < BOUND_MS, `exited within ${BOUND_MS} ms: ${JSON.stringify(r)}`);
+  assert.equal(r.status, 0, r.output);
+  assert.ok(r.restored, "the terminal's settings are back");
+});
+
+test("runner: a worker thread asking is terminated at once (environment teardown stops the run)", { skip }, () => {
+  const r = host((dir) => ({ ...child("worker")(dir), fill: true }));
+  assert.ok(r.ready);
+  assert.ok(r.exited && r.exitMs < BOUND_MS, `exited within ${BOUND_MS} ms: ${JSON.stringify(r)}`);
+  assert.equal(r.status, 0, r.output);
+  assert.deepEqual(r.result, { terminated: true });
+  assert.ok(r.restored, "the terminal's settings are back");
+});
+
+test("runner: SIGTERM with no handler of the program ends it at once, terminal restored", { skip }, () => {
+  const r = host((dir) => ({ ...child("hold")(dir), fill: true, actions: [{ afterMs: 200, signal: "SIGTERM" }] }));
+  assert.ok(r.ready);
+  assert.ok(r.exited && r.exitMs < BOUND_MS, `exited within ${BOUND_MS} ms: ${JSON.stringify(r)}`);
+  assert.equal(r.signal, 15);
+  assert.ok(r.restored, "the terminal's settings are back");
+});
+
+test("runner: pi-question on a terminal that stopped reading ends on SIGTERM (a second one at most)", { skip }, () => {
+  const r = host(() => ({
+    argv: [process.execPath, BIN, join(root, "examples", "demo.json")],
+    fill: true,
+    actions: [
+      { afterMs: 200, signal: "SIGTERM" },
+      { afterMs: 2200, signal: "SIGTERM" },
+    ],
+  }));
+  assert.ok(r.ready);
+  assert.ok(r.exited && r.exitMs < BOUND_MS, `exited within ${BOUND_MS} ms: ${JSON.stringify(r)}`);
+  assert.ok(r.restored, "the terminal's settings are back");
+});
+
+test("runner: a terminal in raw mode belongs to another program: not available, and runTty does not touch it", { skip }, () => {
+  const probe = host((dir) => ({ ...child("probe")(dir), raw: true, readyMs: 0 }));
+  assert.deepEqual(probe.result, { status: "owned", available: false });
+  const run = host((dir) => ({ ...child("hold")(dir), raw: true, readyMs: 0 }));
+  assert.ok(run.exited, JSON.stringify(run));
+  assert.equal(run.status, 0, run.output);
+  assert.deepEqual(run.result, { error: "QT_ETTYOWNED" });
+  assert.ok(run.restored && run.rawAtEnd, "the other program's raw mode is left as it was");
+});
+
+test("runner: a process outside the terminal's foreground process group does not take it", { skip }, () => {
+  const r = host((dir) => ({ ...child("probe")(dir), background: true, readyMs: 0 }));
+  assert.deepEqual(r.result, { status: "owned", available: false });
+});
+
+test("runner: a free terminal is free", { skip }, () => {
+  const r = host((dir) => ({ ...child("probe")(dir), readyMs: 0 }));
+  assert.deepEqual(r.result, { status: "free", available: true });
+});
