@@ -27,8 +27,10 @@ async function waitFor(pred, what, timeoutMs = 20000) {
 
 const waitScreen = (name, re) => waitFor(() => re.test(screen(name)), `${re} on screen:\n${screen(name)}`);
 
-/** Runs `command` in a tmux window, recording stty -g before and after it and its exit code. */
-function startInTmux(name, dir, command, env = {}) {
+/** Runs `command` in a tmux window, recording stty -g before and after it and its exit code.
+ * `finished` appears only once everything is written (stty-after exists as soon as the shell
+ * opens it, before stty has written a byte: waiting for it raced with stty under load). */
+function startInTmux(name, dir, command, env = {}, { cols = 100, rows = 40 } = {}) {
   tmux("kill-session", "-t", name);
   const script = join(dir, "run.sh");
   const exports = Object.entries(env)
@@ -36,12 +38,12 @@ function startInTmux(name, dir, command, env = {}) {
     .join("\n");
   writeFileSync(
     script,
-    `${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\nsleep 60\n`,
+    `${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\n: > ${dir}/finished\nsleep 60\n`,
   );
-  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", `bash ${script}`);
+  tmux("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), `bash ${script}`);
 }
 
-const finished = (dir) => waitFor(() => existsSync(join(dir, "stty-after")), "the command to finish");
+const finished = (dir) => waitFor(() => existsSync(join(dir, "finished")), "the command to finish");
 const read = (dir, f) => readFileSync(join(dir, f), "utf8");
 
 const QUESTIONS = {
@@ -51,10 +53,10 @@ const QUESTIONS = {
   ],
 };
 
-function standalone(name) {
+function standalone(name, questions = QUESTIONS, size = undefined) {
   const dir = mkdtempSync(join(tmpdir(), "pi-question-tty-"));
-  writeFileSync(join(dir, "q.json"), JSON.stringify(QUESTIONS));
-  startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`);
+  writeFileSync(join(dir, "q.json"), JSON.stringify(questions));
+  startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, {}, size);
   return { dir, cleanup: () => (tmux("kill-session", "-t", name), rmSync(dir, { recursive: true, force: true })) };
 }
 
@@ -105,6 +107,37 @@ test("standalone: SIGTERM in the middle of a question restores the terminal", as
     await finished(dir);
     assert.equal(read(dir, "stty-after"), read(dir, "stty-before"));
     assert.equal(JSON.parse(read(dir, "stdout")).status, "interrupted");
+  } finally {
+    cleanup();
+  }
+});
+
+test("standalone 80x24: after /opt on 12 options with descriptions, the filter line and the prompt stay on screen, cursor on the filter", async () => {
+  // Descriptions that wrap at 80 columns make the frame far taller than 24 rows.
+  const options = Array.from({ length: 12 }, (_, i) => ({
+    value: `o${i + 1}`,
+    label: `Option ${i + 1}`,
+    description: `Option ${i + 1} has a description long enough to take two rows of an eighty-column terminal by itself`,
+  }));
+  const questions = { questions: [{ id: "pick", prompt: "Which option should the build use?", options }] };
+  const name = "pq-tty-window";
+  const { dir, cleanup } = standalone(name, questions, { cols: 80, rows: 24 });
+  try {
+    await waitScreen(name, /Option \d+/);
+    tmux("send-keys", "-t", name, "-l", "/opt");
+    await waitScreen(name, /Filter: opt/);
+    const shown = screen(name);
+    assert.match(shown, /Which option should the build use\?/, `the prompt's first line is on screen:\n${shown}`);
+    const rows = shown.split("\n");
+    const filterRow = rows.findIndex((l) => l.includes("Filter: opt"));
+    const [x, y] = tmux("display-message", "-p", "-t", name, "#{cursor_x},#{cursor_y}").stdout.trim().split(",").map(Number);
+    assert.equal(y, filterRow, `the cursor is on the edited line:\n${shown}`);
+    assert.equal(x, rows[filterRow].indexOf("Filter: opt") + "Filter: opt".length, "the cursor sits after the typed text");
+    tmux("send-keys", "-t", name, "Escape"); // clears the filter
+    await waitFor(() => !screen(name).includes("Filter:"), "the filter to close");
+    tmux("send-keys", "-t", name, "Escape"); // cancels
+    await finished(dir);
+    assert.equal(read(dir, "stty-after"), read(dir, "stty-before"));
   } finally {
     cleanup();
   }
