@@ -82,8 +82,14 @@ static _Atomic(qt_tty *) active;
 static atomic_int users;
 static atomic_bool exiting;
 static atomic_flag exit_hook_added = ATOMIC_FLAG_INIT;
-static struct sigaction previous[4];
+static struct sigaction previous[4]; /* the run's thread only (install, remove) */
 static const int HANDLED[4] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH};
+/* What the handler chains to, as atomics (a handler never reads `previous`, which the next
+ * run rewrites): the previous handler's address and whether it takes siginfo. */
+enum { CHAIN_DFL, CHAIN_IGN, CHAIN_HANDLER, CHAIN_SIGINFO };
+static atomic_int chain_kind[4];
+static _Atomic(void (*)(int)) chain_handler[4];
+static _Atomic(void (*)(int, siginfo_t *, void *)) chain_sigaction[4];
 
 static void wake(qt_tty *t) {
   char c = 's';
@@ -148,9 +154,7 @@ static int handled_index(int sig) {
 static void on_signal(int sig, siginfo_t *info, void *uctx) {
   int saved_errno = errno;
   int i = handled_index(sig);
-  struct sigaction *old = i < 4 ? &previous[i] : NULL;
-  bool dfl = old && !(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_DFL;
-  bool ign = old && !(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_IGN;
+  int kind = i < 4 ? atomic_load(&chain_kind[i]) : CHAIN_IGN;
   bool end_process = false;
   atomic_fetch_add(&users, 1);
   qt_tty *t = atomic_load(&active);
@@ -162,28 +166,27 @@ static void on_signal(int sig, siginfo_t *info, void *uctx) {
       int before = atomic_fetch_add(&t->terminations, 1);
       /* The process is about to end (the default action, or a second signal the host did not
        * answer): put the terminal back first, without waiting. */
-      end_process = !ign && (dfl || before >= 1);
+      end_process = kind != CHAIN_IGN && (kind == CHAIN_DFL || before >= 1);
       if (end_process) restore_terminal(t, NULL, 0, 0);
     }
     wake(t);
   }
   atomic_fetch_sub(&users, 1); /* the runner is not touched after this */
-  if (end_process) {
+  if (end_process || (kind == CHAIN_DFL && sig != SIGWINCH)) {
+    /* The default action (also when no run is active any more: as if we had never been here). */
     struct sigaction dflt;
     memset(&dflt, 0, sizeof dflt);
     dflt.sa_handler = SIG_DFL;
     sigemptyset(&dflt.sa_mask);
     sigaction(sig, &dflt, NULL);
     raise(sig); /* delivered when this handler returns */
-  } else if (old && sig != SIGWINCH && dfl) {
-    /* no run (it just ended): the default action, as if we had never been there */
-    sigaction(sig, old, NULL);
-    raise(sig);
-  } else if (old && (old->sa_flags & SA_SIGINFO)) {
+  } else if (kind == CHAIN_SIGINFO) {
     /* Chain to whoever handled this signal before us (Node, pi). */
-    if (old->sa_sigaction) old->sa_sigaction(sig, info, uctx);
-  } else if (old && !dfl && !ign && old->sa_handler) {
-    old->sa_handler(sig);
+    void (*f)(int, siginfo_t *, void *) = atomic_load(&chain_sigaction[i]);
+    if (f) f(sig, info, uctx);
+  } else if (kind == CHAIN_HANDLER) {
+    void (*f)(int) = atomic_load(&chain_handler[i]);
+    if (f) f(sig);
   }
   errno = saved_errno;
 }
@@ -194,9 +197,18 @@ static void install_signals(void) {
   sa.sa_sigaction = on_signal;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  /* `previous` is filled before our handler goes in: a signal right after finds it complete. */
+  /* What to chain to is known before our handler goes in: a signal right after finds it. */
   for (int i = 0; i < 4; i++) {
     sigaction(HANDLED[i], NULL, &previous[i]);
+    struct sigaction *old = &previous[i];
+    int kind = (old->sa_flags & SA_SIGINFO) ? CHAIN_SIGINFO
+               : old->sa_handler == SIG_DFL ? CHAIN_DFL
+               : old->sa_handler == SIG_IGN ? CHAIN_IGN
+                                            : CHAIN_HANDLER;
+    if (kind == CHAIN_SIGINFO && old->sa_sigaction == on_signal) kind = CHAIN_IGN; /* never ourselves */
+    atomic_store(&chain_sigaction[i], kind == CHAIN_SIGINFO ? old->sa_sigaction : NULL);
+    atomic_store(&chain_handler[i], kind == CHAIN_HANDLER ? old->sa_handler : NULL);
+    atomic_store(&chain_kind[i], kind);
     sigaction(HANDLED[i], &sa, NULL);
   }
 }
