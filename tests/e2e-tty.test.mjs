@@ -53,10 +53,10 @@ const QUESTIONS = {
   ],
 };
 
-function standalone(name, questions = QUESTIONS, size = undefined) {
+function standalone(name, questions = QUESTIONS, size = undefined, env = {}) {
   const dir = mkdtempSync(join(tmpdir(), "pi-question-tty-"));
   writeFileSync(join(dir, "q.json"), JSON.stringify(questions));
-  startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, {}, size);
+  startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, env, size);
   return { dir, cleanup: () => (tmux("kill-session", "-t", name), rmSync(dir, { recursive: true, force: true })) };
 }
 
@@ -93,6 +93,27 @@ test("standalone: Esc cancels, exits 1, and restores the terminal", async () => 
     assert.equal(read(dir, "stty-after"), read(dir, "stty-before"));
   } finally {
     cleanup();
+  }
+});
+
+test("standalone: Esc cancels and the terminal is restored on a loaded machine (stty slow to answer)", async () => {
+  // The flake in CI: the result files were read while the shell had created stty-after but stty
+  // (slow under load) had not written it yet. A stty that takes 0.5 s makes that window certain.
+  const slow = mkdtempSync(join(tmpdir(), "pi-question-slow-"));
+  const real = spawnSync("sh", ["-c", "command -v stty"], { encoding: "utf8" }).stdout.trim();
+  writeFileSync(join(slow, "stty"), `#!/bin/sh\nsleep 0.5\nexec ${real} "$@"\n`, { mode: 0o755 });
+  const { dir, cleanup } = standalone("pq-tty-slow", QUESTIONS, undefined, { PATH: `${slow}:${process.env.PATH}` });
+  try {
+    await waitScreen("pq-tty-slow", /Which database\?/);
+    tmux("send-keys", "-t", "pq-tty-slow", "Escape");
+    await finished(dir);
+    assert.equal(read(dir, "code").trim(), "1");
+    assert.equal(JSON.parse(read(dir, "stdout")).status, "cancelled");
+    assert.notEqual(read(dir, "stty-after"), "");
+    assert.equal(read(dir, "stty-after"), read(dir, "stty-before"));
+  } finally {
+    cleanup();
+    rmSync(slow, { recursive: true, force: true });
   }
 });
 
