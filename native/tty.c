@@ -383,7 +383,8 @@ static void put_line(qt_buf *out, const char *line, size_t *cursor_at) {
 /* The window of `keep` rows on a frame of `count` rows: it keeps the line being edited, then
  * the prompt's first line, then the highlighted option (each only if it fits together with the
  * ones before it), and among the windows that keep them the one nearest the frame's end (the
- * help lines). SIZE_MAX: no such row. Returns the frame row the window starts at. */
+ * help lines). SIZE_MAX: no such row. Returns the frame row the window starts at. choose_view
+ * pins the prompt's first line above it when they do not fit together. */
 static size_t window_start(size_t count, size_t keep, size_t edited, size_t prompt, size_t selected) {
   if (count <= keep) return 0;
   const size_t want[3] = {edited, prompt, selected};
@@ -401,6 +402,31 @@ static size_t window_start(size_t count, size_t keep, size_t edited, size_t prom
   return first;
 }
 
+/* What a frame of `count` rows shows on `keep` rows: the slice [first, first + n) — and, when
+ * the prompt's first line cannot share one slice with the line being edited and the
+ * highlighted option, that line pinned on the top row above a slice that has them. */
+typedef struct {
+  size_t pinned; /* SIZE_MAX: none */
+  size_t first, n;
+} view;
+
+static bool shows(size_t row, size_t first, size_t n) { return row == SIZE_MAX || (row >= first && row - first < n); }
+
+static view choose_view(size_t count, size_t keep, size_t edited, size_t prompt, size_t selected) {
+  view v = {SIZE_MAX, 0, count < keep ? count : keep};
+  if (count <= keep) return v;
+  v.first = window_start(count, keep, edited, prompt, selected);
+  if (prompt == SIZE_MAX || keep < 2 ||
+      (shows(edited, v.first, keep) && shows(selected, v.first, keep) && shows(prompt, v.first, keep)))
+    return v;
+  size_t first = window_start(count, keep - 1, edited, SIZE_MAX, selected);
+  if (first + (keep - 1) <= prompt || shows(prompt, first, keep - 1)) return v; /* nothing to pin above */
+  v.pinned = prompt;
+  v.first = first;
+  v.n = keep - 1;
+  return v;
+}
+
 static qt_status draw(qt_tty *t, qt_engine *e) {
   int cols, rows;
   terminal_size(t, &cols, &rows);
@@ -416,29 +442,33 @@ static qt_status draw(qt_tty *t, qt_engine *e) {
     if (prompt == SIZE_MAX && strstr(lines[i], TITLE_MARK)) prompt = i;
     if (selected == SIZE_MAX && strstr(lines[i], SELECTED_MARK)) selected = i;
   }
-  size_t first = window_start(count, keep, edited, prompt, selected);
-  size_t shown = count - first < keep ? count - first : keep;
+  view v = choose_view(count, keep, edited, prompt, selected);
+  size_t top = v.pinned != SIZE_MAX ? 1 : 0, shown = top + v.n;
+  /* the screen row of frame row `edited`, if it is shown */
+  size_t cursor_row = edited == SIZE_MAX ? SIZE_MAX
+                      : edited == v.pinned ? 0
+                      : shows(edited, v.first, v.n) ? top + (edited - v.first)
+                                                     : SIZE_MAX;
   qt_buf out;
   qt_buf_init(&out);
   erase_frame(t, &out);
-  bool cursor = edited != SIZE_MAX && edited >= first && edited - first < shown;
-  qt_buf_puts(&out, cursor ? "\x1b[?25h" : "\x1b[?25l");
+  qt_buf_puts(&out, cursor_row != SIZE_MAX ? "\x1b[?25h" : "\x1b[?25l");
   size_t cursor_col = 0;
   for (size_t i = 0; i < shown; i++) {
+    size_t row = i < top ? v.pinned : v.first + (i - top);
     size_t start = out.len, at = SIZE_MAX;
-    put_line(&out, lines[first + i], &at);
-    if (first + i == edited && at != SIZE_MAX && !out.failed) cursor_col = qt_visible_width(out.data + start, at - start);
+    put_line(&out, lines[row], &at);
+    if (i == cursor_row && at != SIZE_MAX && !out.failed) cursor_col = qt_visible_width(out.data + start, at - start);
     if (i + 1 < shown) qt_buf_puts(&out, "\r\n");
   }
   size_t last = shown ? shown - 1 : 0;
   t->drawn_rows = shown;
   t->cursor_row = last;
-  if (cursor) {
-    size_t row = edited - first;
-    if (last > row) qt_buf_printf(&out, "\x1b[%zuA", last - row);
+  if (cursor_row != SIZE_MAX) {
+    if (last > cursor_row) qt_buf_printf(&out, "\x1b[%zuA", last - cursor_row);
     qt_buf_puts(&out, "\r");
     if (cursor_col) qt_buf_printf(&out, "\x1b[%zuC", cursor_col);
-    t->cursor_row = row;
+    t->cursor_row = cursor_row;
   }
   if (out.failed) {
     qt_buf_free(&out);

@@ -133,7 +133,7 @@ test("standalone: SIGTERM in the middle of a question restores the terminal", as
   }
 });
 
-test("standalone 80x24: after /opt on 12 options with descriptions, the filter line and the prompt stay on screen, cursor on the filter", async () => {
+test("standalone 80x24: after /opt on 12 options with descriptions, the filter line and the prompt stay on screen, cursor on the filter; the highlighted option too", async () => {
   // Descriptions that wrap at 80 columns make the frame far taller than 24 rows.
   const options = Array.from({ length: 12 }, (_, i) => ({
     value: `o${i + 1}`,
@@ -156,6 +156,11 @@ test("standalone 80x24: after /opt on 12 options with descriptions, the filter l
     assert.equal(x, rows[filterRow].indexOf("Filter: opt") + "Filter: opt".length, "the cursor sits after the typed text");
     tmux("send-keys", "-t", name, "Escape"); // clears the filter
     await waitFor(() => !screen(name).includes("Filter:"), "the filter to close");
+    // Down to the 8th option, too far below the prompt for one window: the prompt's first line
+    // stays pinned on top and the highlighted option is on screen too.
+    for (let i = 0; i < 7; i++) tmux("send-keys", "-t", name, "Down");
+    await waitScreen(name, /> 8\. Option 8/);
+    assert.match(screen(name), /Which option should the build use\?/, `the prompt stays:\n${screen(name)}`);
     tmux("send-keys", "-t", name, "Escape"); // cancels
     await finished(dir);
     assert.equal(read(dir, "stty-after"), read(dir, "stty-before"));
