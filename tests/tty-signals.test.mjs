@@ -12,8 +12,10 @@ import { test } from "node:test";
 import { root } from "./helpers/addon.mjs";
 
 const clang = process.env.CC || "clang";
-const cjson = spawnSync("pkg-config", ["--cflags", "--libs", "libcjson"], { encoding: "utf8" });
-const probe = spawnSync(clang, ["-fsanitize=thread", "-x", "c", "-", "-o", "/dev/null"], { input: "int main(void){return 0;}", encoding: "utf8" });
+/** Without a sanitizer preload of `npm run test:asan` (ASan's runtime and TSan's do not mix). */
+const { LD_PRELOAD: _preload, ...env } = process.env;
+const cjson = spawnSync("pkg-config", ["--cflags", "--libs", "libcjson"], { encoding: "utf8", env });
+const probe = spawnSync(clang, ["-fsanitize=thread", "-x", "c", "-", "-o", "/dev/null"], { input: "int main(void){return 0;}", encoding: "utf8", env });
 const skip = process.platform !== "linux" ? "Linux only" : probe.status !== 0 || cjson.status !== 0 ? "clang with -fsanitize=thread and libcjson are needed" : false;
 
 function coreSources() {
@@ -36,10 +38,10 @@ test("runner: stop, close and signals on other threads race with nothing (Thread
       clang,
       ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-g", "-O1", "-fsanitize=thread", `-I${join(root, "native")}`,
         join(root, "tests", "native-tty.c"), ...coreSources(), "-o", exe, ...flags, "-lpthread"],
-      { encoding: "utf8" },
+      { encoding: "utf8", env },
     );
     assert.equal(built.status, 0, built.stderr);
-    const ran = spawnSync(exe, ["200"], { encoding: "utf8", env: { ...process.env, TSAN_OPTIONS: "halt_on_error=1" }, timeout: 120000 });
+    const ran = spawnSync(exe, ["200"], { encoding: "utf8", env: { ...env, TSAN_OPTIONS: "halt_on_error=1" }, timeout: 120000 });
     assert.doesNotMatch(ran.stderr, /ThreadSanitizer/, ran.stderr);
     assert.equal(ran.status, 0, ran.stderr + ran.stdout);
     assert.match(ran.stdout, /200 cycles/);

@@ -14,6 +14,8 @@ usage: pty-host.py SPEC   where SPEC is JSON:
   actions     [{ "afterMs": n, "signal": "SIGTERM" }]: signals sent n ms after the terminal
               went raw (or after readyMs passed without it)
   limitMs     how long the command may take to exit after the last action (default 5000)
+  env         variables added to the command's environment only (e.g. LD_PRELOAD, which
+              would otherwise be python's too)
 Prints one JSON line: { ready, exited, status, signal, exitMs, restored, rawAtEnd } where
 exitMs counts from the last action, and restored says whether the terminal's settings at the
 end equal those before the command ran. A command still running at the limit is killed
@@ -79,6 +81,7 @@ def main():
                     os._exit(os.waitstatus_to_exitcode(st) & 0xFF)
                 os.setpgid(0, 0)
             os.closerange(3, 256)
+            os.environ.update(spec.get("env", {}))
             os.execvp(spec["argv"][0], spec["argv"])
         finally:
             os._exit(127)
