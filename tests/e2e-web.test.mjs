@@ -179,3 +179,44 @@ test("web e2e: a request without the token and a cross-origin POST from another 
     assert.equal(await toolText(pi), "db: user selected: 2. Postgres (value: pg)");
   });
 });
+
+test("web e2e: several questions on the page — multi-select, a typed answer, a warning for what is missing, then 'let the agent decide'", { skip }, async () => {
+  const TWO = {
+    questions: [
+      { id: "f", label: "Features", prompt: "Which features?", multiSelect: true, options: ["Auth", "API", "Jobs"] },
+      { id: "name", label: "Name", prompt: "Name of the service?" },
+      { id: "db", label: "Database", prompt: "Which database?", options: ["SQLite", "Postgres"] },
+    ],
+  };
+  const replies = [...script(TWO).slice(0, 1), ...script(TWO)];
+  await withPi({ replies }, async (pi, context) => {
+    const url = await turnOnWeb(pi);
+    await pi.prompt("ask me");
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByText("Which features?").waitFor();
+    await page.getByText("Auth", { exact: true }).click();
+    await page.getByText("Jobs", { exact: true }).click();
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText(/Not answered yet: .*Name.*Database/).waitFor();
+    await page.locator("fieldset").nth(1).locator("textarea").first().fill("orders");
+    const db = page.locator("fieldset").nth(2);
+    await db.getByText("Something else…").click();
+    await db.locator("textarea.wrote").fill("DuckDB");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText("Answer taken.").waitFor();
+    assert.equal(await toolText(pi), "f: user selected: 1. Auth, 3. Jobs\nname: user wrote: orders\ndb: user wrote: DuckDB");
+    await pi.waitForScreen(/answered from the web page/);
+
+    // The model asks again; this time the agent decides.
+    await pi.model.waitForRequests(2);
+    await page.getByText("Which features?").nth(0).waitFor();
+    await page.locator(".card:not(.closed)").getByRole("button", { name: "Let the agent decide" }).click();
+    await page.locator(".card:not(.closed)").waitFor({ state: "detached" }).catch(() => undefined);
+    await pi.model.waitForRequests(3);
+    assert.match(pi.model.toolMessages(2).at(-1).content, /decide/i);
+    const results = pi.questionResults();
+    assert.equal(results.at(-1).details.status, "declined");
+    assert.equal(results.at(-1).details.mode, "web");
+  });
+});
