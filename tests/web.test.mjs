@@ -19,8 +19,13 @@ const runtime = mkdtempSync(join(tmpdir(), "pi-question-web-"));
 process.env.XDG_RUNTIME_DIR = runtime;
 after(() => rmSync(runtime, { recursive: true, force: true }));
 
+// Every handler of an event, in order (the relay and the web page both listen to the session).
 const handlers = new Map();
-const { tools, commands } = await loadExtension({ on: (name, fn) => handlers.set(name, fn) });
+const on = (name, fn) => handlers.set(name, [...(handlers.get(name) ?? []), fn]);
+const fire = async (name, event) => {
+  for (const fn of handlers.get(name) ?? []) await fn(event, ctx);
+};
+const { tools, commands } = await loadExtension({ on });
 const tool = tools.get("question");
 const theme = { fg: (_c, s) => s, bold: (s) => s, inverse: (s) => s, italic: (s) => s };
 
@@ -44,8 +49,8 @@ const ctx = {
   },
 };
 mkdirSync(ctx.cwd);
-await handlers.get("session_start")({ reason: "startup" }, ctx);
-after(() => handlers.get("session_shutdown")({}, ctx));
+await fire("session_start", { reason: "startup" });
+after(() => fire("session_shutdown", {}));
 const endpoint = parseRelayVariable(process.env.PI_QUESTION_RELAY);
 
 const ARGS = tool.prepareArguments({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
@@ -380,6 +385,54 @@ test("web: turning it off ends the events stream with 'off' and closes the port"
   await until(() => stream.named.includes("off"), "the off event");
   await assert.rejects(http("GET", `/q/${token}`), /ECONNREFUSED/);
   stream.close();
+});
+
+test("web: with the setting on, the session starts the page and its end stops it", async () => {
+  await questions("web off");
+  await fire("session_shutdown", {});
+  mkdirSync(join(ctx.cwd, ".pi"), { recursive: true });
+  writeFileSync(join(ctx.cwd, ".pi", "question.json"), JSON.stringify({ web: { enabled: true } }));
+  try {
+    const before = notes.length;
+    await fire("session_start", { reason: "startup" });
+    const said = notes.slice(before).map((n) => n.message).join("\n");
+    const m = /(http:\/\/127\.0\.0\.1:\d+)\/q\/([A-Za-z0-9_-]+)/.exec(said);
+    assert.ok(m, said);
+    [url, base, token] = m;
+    assert.equal((await http("GET", `/q/${token}`)).status, 200);
+    await fire("session_shutdown", {});
+    await assert.rejects(http("GET", `/q/${token}`), /ECONNREFUSED/);
+  } finally {
+    rmSync(join(ctx.cwd, ".pi"), { recursive: true, force: true });
+    await fire("session_start", { reason: "startup" });
+  }
+});
+
+test("web: the setting web.host names the address it listens on, and the URL shows it", async () => {
+  mkdirSync(join(ctx.cwd, ".pi"), { recursive: true });
+  writeFileSync(join(ctx.cwd, ".pi", "question.json"), JSON.stringify({ web: { host: "127.0.0.3" } }));
+  try {
+    await questions("web off");
+    const said = await questions("web on");
+    const m = /(http:\/\/127\.0\.0\.3:\d+)\/q\/([A-Za-z0-9_-]+)/.exec(said);
+    assert.ok(m, said);
+    const page = await new Promise((resolve, reject) => {
+      const u = new URL(m[0]);
+      httpRequest({ host: u.hostname, port: u.port, path: u.pathname, agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on("error", reject).end();
+    });
+    assert.equal(page, 200);
+    await assert.rejects(
+      new Promise((resolve, reject) => httpRequest({ host: "127.0.0.1", port: new URL(m[0]).port, path: "/", agent: false }, resolve).on("error", reject).end()),
+      /ECONNREFUSED/,
+      "not on 127.0.0.1 then",
+    );
+  } finally {
+    await questions("web off");
+    rmSync(join(ctx.cwd, ".pi"), { recursive: true, force: true });
+  }
 });
 
 // ---- settings --------------------------------------------------------------------------------
