@@ -230,6 +230,28 @@ test("web: the events stream sends the waiting questions at once and again when 
   }
 });
 
+test("web: at most QT_WEB_MAX_EVENT_STREAMS pages follow the live updates at once", async () => {
+  const open = [];
+  try {
+    for (let i = 0; i < addon.limits.webEventStreams; i++) {
+      const stream = events();
+      open.push(stream);
+      await stream.until(() => true, `stream ${i}`);
+    }
+    const r = await http("GET", `/q/${token}/events`);
+    assert.equal(r.status, 503);
+  } finally {
+    for (const stream of open) stream.close();
+  }
+  await new Promise((r) => setTimeout(r, 50));
+  const again = events();
+  try {
+    await again.until(() => true, "a stream once the others closed");
+  } finally {
+    again.close();
+  }
+});
+
 test("web: an answer from the page closes the question here with mode web; a second is told already answered", async () => {
   shown = [];
   const asking = ask("w1", tool.prepareArguments({
