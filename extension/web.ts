@@ -108,6 +108,17 @@ function refuse(res: ServerResponse, status: number, reason: string, extra: Reco
   sendJson(res, status, { ok: false, code: "refused", reason }, { connection: "close", ...extra });
 }
 
+/** Runs a request's handler; whatever it throws becomes a refusal (or a dropped connection once
+ * the answer has begun), never an exception in pi. */
+function guarded(res: ServerResponse, handle: () => void): void {
+  try {
+    handle();
+  } catch {
+    if (!res.headersSent) refuse(res, 400, "the request could not be handled");
+    else res.destroy();
+  }
+}
+
 /** Starts the server; rejects when it cannot listen (the message says why). */
 export async function startWebServer({ native, asker, host, language }: WebServerOptions): Promise<WebServer> {
   const limits = native.limits;
@@ -204,7 +215,7 @@ export async function startWebServer({ native, asker, host, language }: WebServe
       }
       parts.push(chunk);
     });
-    req.on("end", () => {
+    req.on("end", () => guarded(res, () => {
       if (over) return;
       let m: Record<string, unknown>;
       try {
@@ -215,24 +226,34 @@ export async function startWebServer({ native, asker, host, language }: WebServe
       if (!m || typeof m !== "object" || Array.isArray(m)) return refuse(res, 400, "the request must be a JSON object");
       if (!tokenMatches(m.token)) return refuse(res, 403, "wrong or missing token");
       if (typeof m.qid !== "string" || typeof m.outcome !== "string") return refuse(res, 400, "qid and outcome must be strings");
-      const answers = m.answers === undefined || m.answers === null ? null : JSON.stringify(m.answers);
+      let answers: string | null = null;
+      try {
+        if (m.answers !== undefined && m.answers !== null) answers = JSON.stringify(m.answers);
+      } catch {
+        return refuse(res, 400, "the answers cannot be read (nested too deeply)");
+      }
       const verdict = asker.answerFromElsewhere(m.qid, m.outcome, answers, "web");
       if (verdict.ok) return sendJson(res, 200, { ok: true });
       return sendJson(res, verdict.code === "invalid" ? 400 : 409, { ok: false, code: verdict.code, reason: verdict.reason });
-    });
+    }));
   };
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer((req, res) => guarded(res, () => {
     req.socket.unref();
     if (!allow(req.socket.remoteAddress ?? "?")) return refuse(res, 429, "too many requests", { "retry-after": "5" });
     if (!hostAllowed(req.headers.host, port, host)) return refuse(res, 421, "unexpected Host header");
-    const url = new URL(req.url ?? "/", "http://x");
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://x");
+    } catch {
+      return refuse(res, 400, "malformed request target");
+    }
     if (req.method === "POST" && url.pathname === "/answer") return answer(req, res);
     const m = /^\/q\/([^/]*)(\/events)?$/.exec(url.pathname);
     if (req.method !== "GET" || !m) return refuse(res, 404, "not found");
     if (!tokenMatches(m[1])) return refuse(res, 403, "wrong or missing token");
     return m[2] ? events(req, res) : page(res);
-  });
+  }));
   server.requestTimeout = 30000;
   server.headersTimeout = 15000;
   server.maxHeadersCount = 64;

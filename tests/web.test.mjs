@@ -368,6 +368,29 @@ test("web: a Host header other than an address or localhost is refused (DNS rebi
   assert.equal((await http("GET", `/q/${token}`, { headers: { host: `localhost:${port}` } })).status, 200);
 });
 
+test("web: hostile requests (absolute targets, deep nesting, odd methods, a bad token of any length) are refused and the server lives on", async () => {
+  const { connect } = await import("node:net");
+  const port = Number(new URL(base).port);
+  const raw = (text) =>
+    new Promise((resolve) => {
+      const socket = connect({ host: "127.0.0.1", port, localAddress: source }, () => socket.end(text));
+      let out = "";
+      socket.on("data", (d) => (out += d));
+      socket.on("close", () => resolve(out));
+      socket.on("error", () => resolve(out));
+    });
+  for (const target of ["http://[", "http://x/%", "*", "/q/%E0%A4%A"]) {
+    const out = await raw(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+    assert.match(out, /^HTTP\/1\.1 4\d\d/, target);
+  }
+  const deep = "[".repeat(100000) + "]".repeat(100000);
+  const r = await post(`{"token":"${token}","qid":"x","outcome":"answered","answers":${deep}}`);
+  assert.equal(r.status, 400);
+  for (const method of ["PUT", "DELETE", "OPTIONS", "HEAD"]) assert.ok([403, 404].includes((await http(method, `/q/${token}`)).status), method);
+  assert.equal((await http("GET", `/q/${"x".repeat(5000)}`)).status, 403);
+  assert.equal((await http("GET", `/q/${token}`)).status, 200, "still serving");
+});
+
 test("web: a body over the size limit is refused with 413, declared or not", async () => {
   const big = JSON.stringify({ token, qid: "x", outcome: "answered", answers: { db: "a".repeat(addon.limits.webBodyBytes) } });
   const declared = await post(big);
