@@ -82,7 +82,12 @@ function rateLimiter(burst: number, perMinute: number) {
     b.at = now;
     buckets.set(address, b);
     if (buckets.size > 1024) {
-      for (const [k, v] of buckets) if (v.tokens >= burst) buckets.delete(k);
+      // Forget the addresses whose bucket has filled up again; past 4096, the oldest.
+      for (const [k, v] of buckets) if (v.tokens + ((now - v.at) * perMinute) / 60000 >= burst) buckets.delete(k);
+      for (const k of buckets.keys()) {
+        if (buckets.size <= 4096) break;
+        buckets.delete(k);
+      }
     }
     if (b.tokens < 1) return false;
     b.tokens -= 1;
