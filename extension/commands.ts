@@ -1,8 +1,8 @@
 // commands.ts — the /questions and /answer commands and the --answers flag.
 // /questions lists the questions waiting in the pending file (and, in an interactive session,
 // those asked so far); `/questions clear` removes the file; `/questions web [on|off]` turns the
-// web page on or off (web-host.ts). /answer shows the last cancelled
-// or interrupted question again and sends the answers to the agent as the user's next message.
+// web page on or off (web-host.ts). /answer shows the last cancelled or interrupted question
+// again and sends the answers to the agent as the user's next message.
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
