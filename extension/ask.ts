@@ -39,9 +39,12 @@ export interface Asker {
   readonly waiting: ReadonlyMap<string, Waiting>;
   /** An answer from elsewhere (another terminal, the relay's `answer`): taken only if the question
    * is still waiting and nobody answered it first — exactly once. */
-  answerFromElsewhere(qid: string, outcome: string, answersJson: string | null): RemoteVerdict;
+  answerFromElsewhere(qid: string, outcome: string, answersJson: string | null, mode?: ElsewhereMode): RemoteVerdict;
   /** Calls `closed` once question `qid` ends (at once if it is not waiting); returns the way to stop. */
   watch(qid: string, closed: () => void): () => void;
+  /** Calls `changed` whenever a question starts waiting, is answered or ends (the web page's live
+   * updates); returns the way to stop. */
+  subscribe(changed: () => void): () => void;
   /** The arguments of the last question that ended cancelled or interrupted, if any. */
   lastUnanswered(): ArgsJson | undefined;
   settings(ctx: ExtensionContext): Settings;
@@ -57,6 +60,9 @@ export interface Asker {
   ): Promise<QuestionResult>;
 }
 
+/** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web page. */
+export type ElsewhereMode = "remote" | "web";
+
 /** What became of an answer from elsewhere: taken, or refused with a code and a sentence. */
 export type RemoteVerdict = { ok: true } | { ok: false; code: "not_waiting" | "already" | "invalid"; reason: string };
 
@@ -69,13 +75,14 @@ export interface Waiting {
   questions: NormalizedQuestion[];
   /** The canonical arguments. */
   args: string;
+  /** Answered (here or elsewhere) or ended: nothing else may answer it. */
+  readonly settled: boolean;
 }
 
 interface Live extends Waiting {
   json: ArgsJson;
   flags: number;
   settings: Settings;
-  /** Answered (here or elsewhere) or ended: nothing else may answer it. */
   settled: boolean;
   /** The result of an answer from elsewhere, when one won. */
   elsewhere?: QuestionResult;
@@ -96,6 +103,16 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
   const warned = new Set<string>();
   let unanswered: ArgsJson | undefined;
   let tail: Promise<unknown> = Promise.resolve();
+  const subscribers = new Set<() => void>();
+  const changed = () => {
+    for (const s of [...subscribers]) {
+      try {
+        s();
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  };
 
   const enqueue = <T>(run: () => Promise<T>): Promise<T> => {
     const next = tail.then(run, run);
@@ -228,7 +245,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       const most = Math.max(0, ...questions.map((q) => q.options?.length ?? 0));
       if (maxO !== undefined && most > maxO) throw new Error(SETTINGS_TEXT.overLimit("options in one question", most, maxO));
     },
-    answerFromElsewhere(qid, outcome, answersJson) {
+    answerFromElsewhere(qid, outcome, answersJson, mode = "remote") {
       const live = waiting.get(qid);
       const t = stringsFor(native);
       if (!live) return { ok: false, code: "not_waiting", reason: t.REMOTE_NOT_WAITING };
@@ -238,14 +255,19 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       }
       let built;
       try {
-        built = native.result(live.json, outcome as Outcome, "remote", Date.now(), null, answersJson, live.flags);
+        built = native.result(live.json, outcome as Outcome, mode, Date.now(), null, answersJson, live.flags);
       } catch (error) {
         return { ok: false, code: "invalid", reason: (error as Error).message };
       }
       live.settled = true;
       live.elsewhere = toToolResult(built, live.settings);
       live.stop.abort(); // the question closes wherever it is shown here
+      changed();
       return { ok: true };
+    },
+    subscribe(listener) {
+      subscribers.add(listener);
+      return () => subscribers.delete(listener);
     },
     watch(qid, closed) {
       const live = waiting.get(qid);
@@ -276,13 +298,16 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
         live.settled = true;
         waiting.delete(live.qid);
         for (const w of live.watchers) w();
+        changed();
       };
       waiting.set(live.qid, live);
+      changed();
       // A subagent that goes away withdraws its question at once, shown or still queued.
       if (from) signal?.addEventListener("abort", end, { once: true });
       const claim = () => {
         if (live.settled) return false;
         live.settled = true;
+        changed();
         return true;
       };
       return enqueue(async () => {

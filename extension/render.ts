@@ -59,6 +59,7 @@ export function renderQuestionResult(
   const lines: string[] = [];
   const byId = new Map(details.answers.map((a) => [a.id, a]));
   if (details.mode === "remote") lines.push(theme.fg("muted", t.REMOTE_ANSWERED_HERE));
+  if (details.mode === "web") lines.push(theme.fg("muted", t.WEB_ANSWERED_HERE));
   if (details.status !== "answered") {
     const colour = details.status === "declined" ? "warning" : details.status === "unavailable" ? "muted" : "error";
     // details may come from a session file: an unknown status is shown as text, sanitized.

@@ -2,6 +2,7 @@
 // the project's .pi/question.json. Every key is optional; a bad file or value is reported once
 // (what, where, which default is used instead) and never stops a question.
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { isIP } from "node:net";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { SETTINGS_TEXT } from "./text.ts";
@@ -22,6 +23,8 @@ export interface Settings {
   limits: { questions?: number; options?: number };
   /** Where the pending-questions file goes, relative to the working directory. */
   pendingFile: string;
+  /** The web page (/questions web): on from the start, and the address it listens on. */
+  web: { enabled: boolean; host: string };
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -30,7 +33,20 @@ export const DEFAULT_SETTINGS: Settings = {
   language: "auto",
   limits: {},
   pendingFile: join(".pi", "pending-questions.json"),
+  web: { enabled: false, host: "127.0.0.1" },
 };
+
+/** Why `value` cannot be the web page's listening address, or undefined when it can: an IP
+ * address or a host name (letters, digits, dots, hyphens). */
+export function webHostProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.trim() === "") return "is not a non-empty string";
+  const v = value.trim();
+  if (isIP(v) !== 0) return undefined;
+  if (v.length > 253 || !/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(v)) {
+    return "is neither an IP address nor a host name";
+  }
+  return undefined;
+}
 
 export const SUPPORTED_LANGUAGES = ["en", "de", "zh"];
 
@@ -157,6 +173,17 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
         else into.pendingFile = value.trim();
         break;
       }
+      case "web":
+        if (value && typeof value === "object" && !Array.isArray(value)) {
+          for (const [k, v] of Object.entries(value)) {
+            if (k === "enabled" && typeof v === "boolean") into.web = { ...into.web, enabled: v };
+            else if (k === "enabled") bad("web.enabled", "true or false");
+            else if (k === "host" && !webHostProblem(v)) into.web = { ...into.web, host: (v as string).trim() };
+            else if (k === "host") bad("web.host", `an IP address or host name to listen on, like "127.0.0.1" (${JSON.stringify(v)} ${webHostProblem(v)})`);
+            else bad(`web.${k}`, "enabled (true or false) or host (an address to listen on)");
+          }
+        } else bad(key, 'an object like { "enabled": true, "host": "127.0.0.1" }');
+        break;
       default:
         warn(SETTINGS_TEXT.unknownKey(path, key));
     }
@@ -165,7 +192,7 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
 
 /** The effective settings for `cwd`, with every problem passed to warn. */
 export function loadSettings(cwd: string, warn: Warn, home = homedir()): Settings {
-  const settings: Settings = { ...DEFAULT_SETTINGS, notice: { ...DEFAULT_SETTINGS.notice }, limits: {} };
+  const settings: Settings = { ...DEFAULT_SETTINGS, notice: { ...DEFAULT_SETTINGS.notice }, limits: {}, web: { ...DEFAULT_SETTINGS.web } };
   for (const path of settingsPaths(cwd, home)) {
     const raw = readJson(path, warn);
     if (raw) apply(settings, raw, path, cwd, warn);

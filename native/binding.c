@@ -1339,6 +1339,9 @@ static napi_value limits_object(napi_env env) {
       {"metadataSourceBytes", QT_MAX_METADATA_SOURCE_BYTES}, {"askerBytes", QT_MAX_ASKER_BYTES}, {"answerBytes", QT_MAX_ANSWER_BYTES},
       {"softAnswerChars", QT_SOFT_ANSWER_CHARS},  {"tabLabelColumns", QT_TAB_LABEL_COLUMNS},
       {"jsonDepth", QT_MAX_JSON_DEPTH},           {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES}, {"preparedBytes", QT_MAX_PREPARED_BYTES},
+      {"webBodyBytes", QT_WEB_MAX_BODY_BYTES},    {"webRateBurst", QT_WEB_RATE_BURST},
+      {"webRatePerMinute", QT_WEB_RATE_PER_MINUTE}, {"webEventStreams", QT_WEB_MAX_EVENT_STREAMS},
+      {"webTokenBytes", QT_WEB_TOKEN_BYTES},
   };
   napi_value obj;
   NAPI_CALL(env, napi_create_object(env, &obj));

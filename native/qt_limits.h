@@ -86,4 +86,25 @@
 #define QT_TTY_EXIT_WAIT_MS 1000
 #endif
 
+/* ---- the web page (/questions web) ---- */
+/* A request body (an answer POSTed as JSON), in bytes; larger is refused with 413. */
+#ifndef QT_WEB_MAX_BODY_BYTES
+#define QT_WEB_MAX_BODY_BYTES 262144
+#endif
+/* Requests per client address: a bucket of this many, refilled at QT_WEB_RATE_PER_MINUTE. */
+#ifndef QT_WEB_RATE_BURST
+#define QT_WEB_RATE_BURST 30
+#endif
+#ifndef QT_WEB_RATE_PER_MINUTE
+#define QT_WEB_RATE_PER_MINUTE 120
+#endif
+/* Live-update connections (server-sent events) open at once. */
+#ifndef QT_WEB_MAX_EVENT_STREAMS
+#define QT_WEB_MAX_EVENT_STREAMS 8
+#endif
+/* Random bytes in the page's token (256 bits). */
+#ifndef QT_WEB_TOKEN_BYTES
+#define QT_WEB_TOKEN_BYTES 32
+#endif
+
 #endif

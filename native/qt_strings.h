@@ -123,7 +123,21 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_ALREADY)      /* someone answered it first: "already answered" */ \
   X(REMOTE_NONE)         /* pi-question pending: no question waits anywhere */ \
   X(REMOTE_TAKEN)        /* pi-question answer: the answer was taken */ \
-  X(REMOTE_CLOSED)       /* pi-question answer: answered elsewhere while shown here */
+  X(REMOTE_CLOSED)       /* pi-question answer: answered elsewhere while shown here */ \
+  /* ---- the web page (/questions web) ---- */ \
+  X(WEB_ANSWERED_HERE)   /* transcript: the question was answered from the web page */ \
+  X(WEB_STARTED)         /* "Answer in a browser (…): {s}" ({s}: the URL) */ \
+  X(WEB_STOPPED)         /* the web page was turned off */ \
+  X(WEB_FAILED)          /* "The web page could not start: {s}" ({s}: why) */ \
+  X(WEB_TITLE)           /* the page's title and heading */ \
+  X(WEB_NONE)            /* the page: no question is waiting */ \
+  X(WEB_SUBMIT)          /* the page: the button that sends the answers */ \
+  X(WEB_CANCEL)          /* the page: the button that cancels the question */ \
+  X(WEB_NOTE)            /* the page: label of the note field */ \
+  X(WEB_PREVIEW)         /* the page: "Preview" (an option's preview, folded) */ \
+  X(WEB_CLOSED)          /* the page: the question was answered or ended elsewhere */ \
+  X(WEB_OFFLINE)         /* the page: the connection to pi is lost, retrying */ \
+  X(WEB_OFF)             /* the page: pi turned the page off or exited */
 
 typedef enum qt_string_id {
 #define QT_STRING_ENUM(id) QT_STR_##id,

@@ -28,6 +28,7 @@ test("settings: no files gives the documented defaults", () => {
       language: "auto",
       limits: {},
       pendingFile: join(".pi", "pending-questions.json"),
+      web: { enabled: false, host: "127.0.0.1" },
     });
     assert.deepEqual(warnings, []);
   } finally {
