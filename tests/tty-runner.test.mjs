@@ -114,3 +114,11 @@ test("runner: a free terminal is free", { skip }, () => {
   const r = host((dir) => ({ ...child("probe")(dir), readyMs: 0 }));
   assert.deepEqual(r.result, { status: "free", available: true });
 });
+
+test("runner: tty.c puts the terminal back in exactly one place (restore_terminal)", () => {
+  const source = readFileSync(join(root, "native", "tty.c"), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+  assert.equal(source.match(/tcsetattr\([^;]*saved/g)?.length, 1, "one tcsetattr back to the saved settings");
+  assert.equal(source.match(/\bLEAVE\b(?!\[\])/g)?.length, 2, "LEAVE defined once and written once");
+  const body = source.slice(source.indexOf("static void restore_terminal"));
+  assert.match(body.slice(0, body.indexOf("\n}\n")), /tcsetattr\([^;]*saved/);
+});
