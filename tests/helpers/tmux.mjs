@@ -49,7 +49,8 @@ export function killStaleSessions() {
  * --no-session, for reading `details`), homeFiles ({ name: content } written into the temporary
  * HOME first), prepareHome (home, work) => void, run after them, extensions (extra `-e` paths;
  * relative ones are in HOME), extraArgs, env (added to pi's environment), loadPackage (false:
- * no `-e` for this package — the test installs it another way).
+ * no `-e` for this package — the test installs it another way), namePrefix (the session's name
+ * starts with it instead of "piq-e2e-": helpers working side by side keep theirs apart).
  */
 export async function startPi({
   replies,
@@ -62,6 +63,7 @@ export async function startPi({
   loadPackage = true,
   env: extraEnv = {},
   prepareHome,
+  namePrefix = PREFIX,
 } = {}) {
   const model = await startMockModel(replies);
   const { home, work, cleanup } = makeHome(model.port);
@@ -71,7 +73,7 @@ export async function startPi({
   }
   if (prepareHome) prepareHome(home, work);
   extensions = extensions.map((e) => (isAbsolute(e) ? e : join(home, e)));
-  const name = `${PREFIX}${process.pid}-${++counter}`;
+  const name = `${namePrefix}${process.pid}-${++counter}`;
   const sessionDir = join(home, "sessions");
   // loadPackage false: this package is not passed with -e (a test installs it another way).
   let args = piArgs([...extensions.flatMap((e) => ["-e", e]), ...extraArgs], { loadPackage });
