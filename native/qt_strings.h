@@ -156,6 +156,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(PLAIN_KEYS_LIST)     /* the keys, in words, on a single-select list */ \
   X(PLAIN_KEYS_MULTI)    /* on a multi-select list */ \
   X(PLAIN_KEYS_ENTRY)    /* typing an answer */ \
+  X(PLAIN_KEYS_FREE)     /* typing the answer of a question without options */ \
   X(PLAIN_KEYS_FILTER)   /* typing the filter */ \
   X(PLAIN_KEYS_NOTE)     /* typing a note */ \
   X(PLAIN_KEYS_REVIEW)   /* the review */ \

@@ -280,7 +280,7 @@ static void plain_keys(pctx *p) {
   } else {
     const qt_qstate *s = &e->qs[e->current];
     switch (s->view) {
-      case QT_VIEW_ENTRY: id = QT_STR_PLAIN_KEYS_ENTRY; break;
+      case QT_VIEW_ENTRY: id = s->q->option_count ? QT_STR_PLAIN_KEYS_ENTRY : QT_STR_PLAIN_KEYS_FREE; break;
       case QT_VIEW_FILTER: id = QT_STR_PLAIN_KEYS_FILTER; break;
       case QT_VIEW_NOTE: id = QT_STR_PLAIN_KEYS_NOTE; break;
       default: id = s->q->multi_select ? QT_STR_PLAIN_KEYS_MULTI : QT_STR_PLAIN_KEYS_LIST; break;
