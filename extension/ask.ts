@@ -156,7 +156,9 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       case "answer":
         try {
           const answers = reply.answers ? JSON.stringify(reply.answers) : null;
-          return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), null, answers, flags), s);
+          const then = (reply as { timeout?: unknown }).timeout;
+          const timeoutFlags = reply.outcome !== "timed_out" ? 0 : then === "recommended" ? TIMEOUT_RECOMMENDED : then === "decline" ? TIMEOUT_DECLINE : 0;
+          return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), null, answers, flags | timeoutFlags), s);
         } catch (error) {
           // An answer this pi cannot read (a different version above?): nothing was answered.
           print(native, process.stderr, `pi-question: the answer from the pi above could not be used: ${(error as Error).message}\n`);
