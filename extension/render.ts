@@ -72,8 +72,9 @@ export function renderQuestionResult(
     const head = theme.fg("accent", clean(q.label)) + theme.fg("dim", ": ");
     if (!expanded) {
       const wrote = a!.wasCustom ? " " + theme.fg("dim", t.RESULT_WROTE) : "";
+      const applied = a!.appliedByTimeout ? " " + theme.fg("warning", t.RESULT_APPLIED_BY_TIMEOUT) : "";
       const note = a!.note ? theme.fg("dim", `  ${t.RESULT_NOTE} `) + theme.fg("muted", clean(a!.note)) : "";
-      lines.push(head + theme.fg("text", clean(a!.label)) + wrote + note);
+      lines.push(head + theme.fg("text", clean(a!.label)) + wrote + applied + note);
       continue;
     }
     lines.push(head + theme.fg("text", clean(q.prompt, true)));
@@ -81,7 +82,8 @@ export function renderQuestionResult(
     (q.options ?? []).forEach((o, i) => {
       const picked = chosen.has(i + 1);
       const mark = picked ? theme.fg("success", MARKS.chosen) : theme.fg("dim", MARKS.notChosen);
-      lines.push(`  ${mark} ${picked ? theme.fg("text", clean(o.label)) : theme.fg("muted", clean(o.label))}`);
+      const applied = picked && a?.appliedByTimeout ? " " + theme.fg("warning", t.RESULT_APPLIED_BY_TIMEOUT) : "";
+      lines.push(`  ${mark} ${picked ? theme.fg("text", clean(o.label)) : theme.fg("muted", clean(o.label))}${applied}`);
     });
     if (a?.wasCustom) {
       const typed = a.values ? a.values.slice(a.indices?.length ?? 0).join(", ") : a.value;

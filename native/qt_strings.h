@@ -130,6 +130,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(COUNTDOWN_RECOMMENDED) /* "Answers itself in {s} with the recommended option — any key stops the clock" */ \
   X(CLOCK_STOPPED)       /* accessible mode: a key stopped the clock */ \
   X(STATUS_TIMED_OUT)    /* renderResult: "Not answered in time" */ \
+  X(RESULT_APPLIED_BY_TIMEOUT) /* after an option the timeout applied: "(applied by the timeout, not chosen)" */ \
   X(HELP_EDITOR)         /* Ctrl+G "editor" */ \
   X(EDITOR_FAILED)       /* "Editor: {s}. Your text is kept." ({s}: why) */ \
   X(EDITOR_NOT_SET)      /* why: no $VISUAL or $EDITOR */ \

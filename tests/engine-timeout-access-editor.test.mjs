@@ -12,6 +12,7 @@ import { join } from "node:path";
 import test from "node:test";
 import { visibleWidth } from "@mariozechner/pi-tui";
 import { addon } from "./helpers/addon.mjs";
+import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
 const { runExternalEditor } = await importShim("external-editor.ts");
@@ -191,6 +192,19 @@ test("timeout: the RPC path builds the same result from the arguments (addon.res
 test("timeout: the transcript status reads in every language", () => {
   for (const lang of LANGS) assert.ok(addon.strings(lang).STATUS_TIMED_OUT.length > 0);
   assert.equal(addon.strings("de").STATUS_TIMED_OUT, "Nicht rechtzeitig beantwortet");
+});
+
+test("timeout: the transcript shows the status and marks the applied option as not chosen", async () => {
+  const { tools } = await loadExtension();
+  const tool = tools.get("question");
+  const theme = { fg: (_c, t) => t, bold: (t) => t, italic: (t) => t };
+  const built = addon.result(JSON.stringify(DB), "timed_out", "interactive", 1, null, null, 4);
+  const result = { content: [{ type: "text", text: built.text }], details: JSON.parse(built.details) };
+  for (const expanded of [false, true]) {
+    const shown = tool.renderResult(result, { expanded, isPartial: false }, theme, { isError: false, lastComponent: undefined }).render(120).join("\n");
+    assert.match(shown, /Not answered in time/);
+    assert.match(shown, /SQLite \(Recommended\).*\(applied by the timeout, not chosen\)/);
+  }
 });
 
 // ---- item 6: Ctrl+G --------------------------------------------------------------------------------
