@@ -17,7 +17,6 @@ typedef struct pctx {
   qt_engine *e;
   int width;
   qt_buf tmp;  /* one logical line being put together */
-  qt_buf say;  /* scratch for formatted strings */
   bool failed;
 } pctx;
 
@@ -298,7 +297,6 @@ qt_status qt_render_plain_frame(qt_engine *e, int width) {
   if (width > 4096) width = 4096;
   pctx p = {.e = e, .width = width};
   qt_buf_init(&p.tmp);
-  qt_buf_init(&p.say);
   qt_buf_reset(&e->frame.buf);
   e->frame.count = 0;
   if (e->asker_name || e->asker_where) {
@@ -329,7 +327,6 @@ qt_status qt_render_plain_frame(qt_engine *e, int width) {
   plain_keys(&p);
   bool failed = p.failed || p.tmp.failed || e->frame.buf.failed;
   qt_buf_free(&p.tmp);
-  qt_buf_free(&p.say);
   if (failed) {
     qt_buf_reset(&e->frame.buf);
     e->frame.count = 0;
