@@ -45,7 +45,12 @@ async function main() {
     process.stderr.write("pi-question: no terminal to ask on (/dev/tty cannot be opened).\n");
     return 3;
   }
-  const run = addon.runTty(input.toString("utf8"), { path: "/dev/tty", color: !process.env.NO_COLOR, mode: "standalone" });
+  const run = addon.runTty(input.toString("utf8"), {
+    path: "/dev/tty",
+    color: !process.env.NO_COLOR,
+    mode: "standalone",
+    accessible: process.env.TERM === "dumb", // plain lines for screen readers (issue 14 item 7)
+  });
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.once(sig, () => run.stop());
   process.once("exit", () => run.stop()); // Node waits for worker threads at exit: never leave one asking
   const built = await run.done;

@@ -17,7 +17,7 @@ import {
 } from "./pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { print } from "./screen.ts";
-import { resolveLanguage, type Settings } from "./settings.ts";
+import { accessibleMode, resolveLanguage, type Settings } from "./settings.ts";
 import { PENDING } from "./text.ts";
 
 export const ANSWERS_FLAG = "answers";
@@ -150,6 +150,8 @@ export async function askOnTerminal(
     cancelContinues,
     askerName: asker?.name ?? null,
     askerWhere: asker?.where ?? null,
+    accessible: accessibleMode(settings),
+    ...(settings.timeout ? { timeoutMs: settings.timeout.ms, timeoutThen: settings.timeout.then } : {}),
   });
   // Stop the terminal loop on abort, and before the process exits (Node waits for its worker
   // threads at exit: a question left open would hold the process and the terminal).
@@ -158,7 +160,8 @@ export async function askOnTerminal(
   process.once("exit", stop);
   try {
     const result = toResult(await run.done);
-    return result.details.status === "cancelled" && !cancelContinues ? { ...result, terminate: true } : result;
+    const timedOutCancel = result.details.status === "timed_out" && (result.details.timeout ?? "cancel") === "cancel";
+    return (result.details.status === "cancelled" && !cancelContinues) || timedOutCancel ? { ...result, terminate: true } : result;
   } finally {
     signal?.removeEventListener("abort", stop);
     process.removeListener("exit", stop);
