@@ -48,7 +48,12 @@ async function main() {
     process.stderr.write(status === "owned" ? OWNED : "pi-question: no terminal to ask on (/dev/tty cannot be opened).\n");
     return 3;
   }
-  const run = addon.runTty(input.toString("utf8"), { path: "/dev/tty", color: !process.env.NO_COLOR, mode: "standalone" });
+  const run = addon.runTty(input.toString("utf8"), {
+    path: "/dev/tty",
+    color: !process.env.NO_COLOR,
+    mode: "standalone",
+    accessible: process.env.TERM === "dumb", // plain lines for screen readers (issue 14 item 7)
+  });
   // A signal ends the question (interrupted) and the result is still printed. Nothing is needed
   // at exit: the runner never keeps the process alive.
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.once(sig, () => run.stop());

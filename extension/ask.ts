@@ -8,9 +8,9 @@ import { desktopNotice, sendDesktopNotice } from "./desktop.ts";
 import { askWithDialogs } from "./dialogs.ts";
 import { ANSWERS_FLAG, answerWithoutTui, askOnTerminal, terminalReachable, TTY_PATH } from "./headless.ts";
 import { askInTui } from "./interactive.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, type Outcome } from "./native.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, type Outcome, TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED } from "./native.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
-import { loadSettings, resolveLanguage, type Settings } from "./settings.ts";
+import { accessibleMode, loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, stringsFor, useLanguage } from "./i18n.ts";
 import { screenOf, print } from "./screen.ts";
 import { SETTINGS_TEXT } from "./text.ts";
@@ -22,8 +22,16 @@ export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: bo
  * the user's settings say Esc should let the agent continue. */
 export function toToolResult(built: { details: string; text: string }, settings?: Settings): QuestionResult {
   const details = JSON.parse(built.details) as QuestionDetails;
-  const terminate = details.status === "cancelled" && settings?.escape !== "continue";
+  const terminate =
+    (details.status === "cancelled" && settings?.escape !== "continue") ||
+    (details.status === "timed_out" && (details.timeout ?? "cancel") === "cancel");
   return { content: [{ type: "text", text: built.text }], details, ...(terminate ? { terminate: true } : {}) };
+}
+
+/** The result flags of a "timed_out" built outside an engine: the timeout's "then". */
+export function timeoutResultFlags(settings: Settings): number {
+  const then = settings.timeout?.then;
+  return then === "recommended" ? TIMEOUT_RECOMMENDED : then === "decline" ? TIMEOUT_DECLINE : 0;
 }
 
 /** A question asked through this instance: its details, and who asked it when a subagent did. */
@@ -165,7 +173,9 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       case "answer":
         try {
           const answers = reply.answers ? JSON.stringify(reply.answers) : null;
-          return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), null, answers, flags), s);
+          const then = (reply as { timeout?: unknown }).timeout;
+          const timeoutFlags = reply.outcome !== "timed_out" ? 0 : then === "recommended" ? TIMEOUT_RECOMMENDED : then === "decline" ? TIMEOUT_DECLINE : 0;
+          return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), null, answers, flags | timeoutFlags), s);
         } catch (error) {
           // An answer this pi cannot read (a different version above?): nothing was answered.
           print(native, process.stderr, `pi-question: the answer from the pi above could not be used: ${(error as Error).message}\n`);
@@ -218,16 +228,20 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
           const { name, where } = askerParts(from);
           engine.setAsker(name, where);
         }
-        outcome = await askInTui(native, engine, ctx, signal, claim);
+        outcome = await askInTui(native, engine, ctx, signal, claim, {
+          accessible: accessibleMode(s),
+          ...(s.timeout ? { timeout: { ms: s.timeout.ms, then: s.timeout.then } } : {}),
+        });
         if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now(), null, flags), s);
       } finally {
         engine.dispose();
       }
       // No custom components here (RPC mode): the same questions through pi's dialogs.
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
-      const asked = await askWithDialogs(native, questions, ctx, signal, preset, from ? askedBy(from) : undefined);
+      const asked = await askWithDialogs(native, questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout);
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;
-      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), null, answers, flags), s);
+      const timeoutFlags = asked.outcome === "timed_out" ? timeoutResultFlags(s) : 0;
+      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), null, answers, flags | timeoutFlags), s);
     } finally {
       restore();
     }
@@ -324,7 +338,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
           // /answer reopens this pi's own questions only: a subagent's answer goes back to it.
           if (!from) {
             const status = result.details.status;
-            if (status === "cancelled" || status === "interrupted") unanswered = json;
+            if (status === "cancelled" || status === "interrupted" || status === "timed_out") unanswered = json;
             else if (status === "answered" || status === "declined") unanswered = undefined;
           }
           return result;

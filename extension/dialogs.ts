@@ -39,13 +39,24 @@ export async function askWithDialogs(
   signal: AbortSignal | undefined,
   preset: Readonly<Record<string, unknown>> = {},
   askedBy?: string,
+  timeout?: { ms: number },
 ): Promise<DialogOutcome> {
   const clean = (s: string) => native.sanitize(s, true);
   const line = (s: string) => native.sanitize(s, false); // one select entry, one line
   const t = stringsFor(native);
-  const opts = signal ? { signal } : undefined;
+  // The person's timeout (issue 14 item 3), the nearest RPC equivalent: pi's dialog `timeout`
+  // (the client shows its own countdown) on the first dialog only; answering it stops the clock.
+  let deadline = timeout ? Date.now() + timeout.ms : undefined;
+  const opts = (): { signal?: AbortSignal; timeout?: number } | undefined => {
+    const o: { signal?: AbortSignal; timeout?: number } = {};
+    if (signal) o.signal = signal;
+    if (deadline !== undefined) o.timeout = Math.max(1, deadline - Date.now());
+    return signal || deadline !== undefined ? o : undefined;
+  };
   const check = <T>(value: T | undefined): T => {
     if (signal?.aborted) throw new Stop("interrupted");
+    if (value === undefined && deadline !== undefined && Date.now() >= deadline - 250) throw new Stop("timed_out");
+    deadline = undefined; // the person answered: the clock stops for good
     if (value === undefined) throw new Stop("cancelled");
     return value;
   };
@@ -68,7 +79,7 @@ export async function askWithDialogs(
       const n = labels.length; // entries: options 0..n-1, "Something else…" n, then the plain ones
       if (!q.multiSelect) {
         const entries = menu([...labels, other], [t.DIALOG_DECLINE]);
-        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts)));
+        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts())));
         if (at === n + 1) return { outcome: "declined", answers };
         // Not an entry offered (a client that rewrote it): asked as typed text, like "Something else…".
         answers[q.id] = at >= 0 && at < n ? { selected: [q.options[at].value] } : { selected: [], wrote: await askText(title) };
@@ -80,7 +91,7 @@ export async function askWithDialogs(
         const marked = labels.map((l, k) => `${ticked.has(k) ? DIALOG.ticked : DIALOG.unticked} ${k + 1}. ${l}`);
         marked.push(typed ? `${DIALOG.ticked} ${n + 1}. ${other} ${line(typed)}` : `${DIALOG.unticked} ${n + 1}. ${other}`);
         const entries = menu(marked, [t.DIALOG_DONE, t.DIALOG_DECLINE], false);
-        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts)));
+        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts())));
         if (at === n + 2) return { outcome: "declined", answers };
         if (at === n + 1) {
           if (ticked.size || typed) break;
@@ -100,19 +111,19 @@ export async function askWithDialogs(
       const review = questions
         .map((q) => `${clean(q.label)}: ${clean(describe(q, answers[q.id]))}`)
         .join("\n");
-      const ok = check(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts));
+      const ok = check(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts()));
       if (!ok) return { outcome: "cancelled" };
     }
     return { outcome: "answered", answers };
   } catch (error) {
-    if (error instanceof Stop) return { outcome: error.outcome };
+    if (error instanceof Stop) return error.outcome === "timed_out" ? { outcome: error.outcome, answers } : { outcome: error.outcome };
     if (signal?.aborted) return { outcome: "interrupted" };
     throw error;
   }
 
   async function askText(title: string): Promise<string> {
     for (;;) {
-      const text = check(await ctx.ui.input(title, t.DIALOG_PLACEHOLDER, opts));
+      const text = check(await ctx.ui.input(title, t.DIALOG_PLACEHOLDER, opts()));
       if (text.trim()) return text.trim();
     }
   }

@@ -17,7 +17,7 @@ import {
 } from "./pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { print } from "./screen.ts";
-import { resolveLanguage, type Settings } from "./settings.ts";
+import { accessibleMode, resolveLanguage, type Settings } from "./settings.ts";
 import { PENDING } from "./text.ts";
 
 export const ANSWERS_FLAG = "answers";
@@ -173,6 +173,8 @@ async function runOnTerminal(
     cancelContinues,
     askerName: asker?.name ?? null,
     askerWhere: asker?.where ?? null,
+    accessible: accessibleMode(settings),
+    ...(settings.timeout ? { timeoutMs: settings.timeout.ms, timeoutThen: settings.timeout.then } : {}),
   });
   const stop = () => run.stop();
   signal?.addEventListener("abort", stop, { once: true });
@@ -185,7 +187,8 @@ async function runOnTerminal(
       throw error;
     }
     const result = toResult(built);
-    return result.details.status === "cancelled" && !cancelContinues ? { ...result, terminate: true } : result;
+    const timedOutCancel = result.details.status === "timed_out" && (result.details.timeout ?? "cancel") === "cancel";
+    return (result.details.status === "cancelled" && !cancelContinues) || timedOutCancel ? { ...result, terminate: true } : result;
   } finally {
     signal?.removeEventListener("abort", stop);
   }

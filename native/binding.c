@@ -251,7 +251,7 @@ static napi_value result_object(napi_env env, const qt_request *req, const qt_an
 static bool parse_outcome(napi_env env, napi_value v, qt_outcome *out) {
   char *name = get_string(env, v, NULL, "the outcome");
   if (!name) return false;
-  for (int o = QT_ANSWERED; o <= QT_UNAVAILABLE; o++)
+  for (int o = QT_ANSWERED; o <= QT_OUTCOME_LAST; o++)
     if (strcmp(name, qt_outcome_name((qt_outcome)o)) == 0) {
       *out = (qt_outcome)o;
       free(name);
@@ -259,7 +259,7 @@ static bool parse_outcome(napi_env env, napi_value v, qt_outcome *out) {
     }
   free(name);
   napi_throw_range_error(env, "QT_ERANGE",
-                         "pi-question: outcome must be answered, declined, cancelled, interrupted or unavailable");
+                         "pi-question: outcome must be answered, declined, cancelled, interrupted, unavailable or timed_out");
   return false;
 }
 
@@ -496,7 +496,8 @@ static napi_value js_engine_result(napi_env env, napi_callback_info info) {
   }
   qt_outcome outcome = qt_engine_done(box->engine) ? qt_engine_outcome(box->engine) : QT_INTERRUPTED;
   box->busy = true; /* result_object runs no JS (set_prop); should that change, nothing nested frees the engine */
-  napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at, reason, flags);
+  napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at, reason,
+                                  flags | qt_engine_result_flags(box->engine));
   box->busy = false;
   free(mode);
   free(reason);
@@ -557,6 +558,7 @@ static const char *const ACTION_NAMES[QT_ACT_COUNT] = {
     [QT_ACT_DELETE_TO_START] = "deleteToStart",
     [QT_ACT_DELETE_TO_END] = "deleteToEnd",
     [QT_ACT_NEW_LINE] = "newLine",
+  [QT_ACT_EXTERNAL_EDITOR] = "externalEditor",
 };
 
 /* Index of `name` in a table of `n` names, or -1 (after throwing a RangeError). */
@@ -662,6 +664,92 @@ static napi_value js_engine_set_asker(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* ---- issue 14 items 3, 6, 7: the person's timeout, the external editor, accessible mode ----- */
+static const char *const TIMEOUT_THEN_NAMES[] = {"cancel", "decline", "recommended"};
+
+/* setTimeout(afterMs, then): arms the clock (it starts with the first tick). */
+static napi_value js_engine_set_timeout(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(2);
+  double after = 0;
+  if (napi_get_value_double(env, argv[0], &after) != napi_ok || !(after >= 1 && after <= 9.0e15)) {
+    napi_throw_range_error(env, "QT_ERANGE", "pi-question: the timeout must be a positive number of milliseconds");
+    return NULL;
+  }
+  int then = lookup_name(env, argv[1], TIMEOUT_THEN_NAMES, 3, "timeout action");
+  if (then < 0) return NULL;
+  qt_status st = qt_engine_set_timeout(box->engine, (int64_t)after, (qt_timeout_then)then);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+/* tick(nowMs): the time now; returns true once the question is finished. */
+static napi_value js_engine_tick(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  int64_t now;
+  if (!get_timestamp(env, argv[0], &now)) return NULL;
+  qt_status st = qt_engine_tick(box->engine, now);
+  if (st) return throw_status(env, st, NULL);
+  napi_value done;
+  NAPI_CALL(env, napi_get_boolean(env, qt_engine_done(box->engine), &done));
+  return done;
+}
+
+/* nextTick(nowMs): milliseconds until the countdown changes, or -1 when no clock runs. */
+static napi_value js_engine_next_tick(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  int64_t now;
+  if (!get_timestamp(env, argv[0], &now)) return NULL;
+  napi_value v;
+  NAPI_CALL(env, napi_create_double(env, (double)qt_engine_next_tick(box->engine, now), &v));
+  return v;
+}
+
+static napi_value js_engine_set_accessible(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  bool on = false;
+  if (napi_get_value_bool(env, argv[0], &on) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: setAccessible takes true or false");
+    return NULL;
+  }
+  qt_status st = qt_engine_set_accessible(box->engine, on);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+/* editorRequest(): the text to open in the external editor (Ctrl+G was pressed), or null. */
+static napi_value js_engine_editor_request(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  const char *text = NULL;
+  size_t len = 0;
+  if (!qt_engine_editor_request(box->engine, &text, &len)) {
+    napi_value v;
+    NAPI_CALL(env, napi_get_null(env, &v));
+    return v;
+  }
+  return make_string(env, text, len);
+}
+
+/* editorDone(ok, text, why): the editor's outcome; with ok false the field is kept. */
+static napi_value js_engine_editor_done(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(3);
+  bool ok = false;
+  if (napi_get_value_bool(env, argv[0], &ok) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: editorDone takes (ok, text, why)");
+    return NULL;
+  }
+  size_t len = 0;
+  char *text = NULL, *why = NULL;
+  if (ok && !(text = get_string(env, argv[1], &len, "the edited text"))) return NULL;
+  if (!ok && !is_nullish(env, argv[2]) && !(why = get_string(env, argv[2], NULL, "the reason"))) return NULL;
+  qt_status st = qt_engine_editor_done(box->engine, ok, text, len, why);
+  free(text);
+  free(why);
+  report_memory(env, box);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
 static napi_value js_create_engine(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
@@ -685,6 +773,9 @@ static napi_value js_create_engine(napi_env env, napi_callback_info info) {
       {"interrupt", js_engine_interrupt}, {"setStyle", js_engine_set_style}, {"bind", js_engine_bind},
       {"setCursorMarker", js_engine_set_cursor_marker}, {"setLanguage", js_engine_set_language},
       {"setAsker", js_engine_set_asker},  {"dispose", js_engine_dispose},
+      {"setTimeout", js_engine_set_timeout}, {"tick", js_engine_tick}, {"nextTick", js_engine_next_tick},
+      {"setAccessible", js_engine_set_accessible}, {"editorRequest", js_engine_editor_request},
+      {"editorDone", js_engine_editor_done},
   };
   napi_value obj;
   if (napi_create_object(env, &obj) != napi_ok) goto fail;
@@ -994,7 +1085,7 @@ static void tty_settle(napi_env env, tty_job *job) {
     clock_gettime(CLOCK_REALTIME, &now);
     int64_t at = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
     qt_status st = qt_result_build_ex(job->req, qt_engine_answers(job->engine), outcome, job->mode, at, NULL,
-                                      job->flags, &details, &text);
+                                      job->flags | qt_engine_result_flags(job->engine), &details, &text);
     if (!st && napi_create_object(env, &value) == napi_ok &&
         set_prop(env, value, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
         set_prop(env, value, "text", make_string(env, text, NAPI_AUTO_LENGTH))) {
@@ -1132,6 +1223,21 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   if (!pending && napi_has_named_property(env, argv[1], "cancelContinues", &has) == napi_ok && has &&
       napi_get_named_property(env, argv[1], "cancelContinues", &cv) == napi_ok)
     napi_get_value_bool(env, cv, &cancel_continues);
+  /* issue 14: accessible (bool), timeoutMs (number), timeoutThen ("cancel" | "decline" | "recommended") */
+  bool accessible = false;
+  double timeout_ms = 0;
+  int timeout_then = 0;
+  char *then_name = pending ? NULL : get_named_string(env, argv[1], "timeoutThen");
+  if (!pending && napi_has_named_property(env, argv[1], "accessible", &has) == napi_ok && has &&
+      napi_get_named_property(env, argv[1], "accessible", &cv) == napi_ok)
+    napi_get_value_bool(env, cv, &accessible);
+  if (!pending && napi_has_named_property(env, argv[1], "timeoutMs", &has) == napi_ok && has &&
+      napi_get_named_property(env, argv[1], "timeoutMs", &cv) == napi_ok && !is_nullish(env, cv))
+    napi_get_value_double(env, cv, &timeout_ms);
+  for (int i = 0; then_name && i < 3; i++)
+    if (strcmp(then_name, TIMEOUT_THEN_NAMES[i]) == 0) timeout_then = i;
+  free(then_name);
+  napi_is_exception_pending(env, &pending);
   tty_job *job = pending ? NULL : calloc(1, sizeof *job);
   napi_value out = NULL;
   if (!job) {
@@ -1154,6 +1260,8 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   }
   qt_tty_set_color(job->tty, color);
   if (language) qt_engine_set_language(job->engine, qt_language_from_tag(language));
+  if (accessible) qt_engine_set_accessible(job->engine, true);
+  if (timeout_ms >= 1 && timeout_ms <= 9.0e15) qt_engine_set_timeout(job->engine, (int64_t)timeout_ms, (qt_timeout_then)timeout_then);
   if ((asker_name || asker_where) && (st = qt_engine_set_asker(job->engine, asker_name, asker_where))) {
     throw_status(env, st, NULL);
     goto fail;

@@ -137,7 +137,46 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(WEB_PREVIEW)         /* the page: "Preview" (an option's preview, folded) */ \
   X(WEB_CLOSED)          /* the page: the question was answered or ended elsewhere */ \
   X(WEB_OFFLINE)         /* the page: the connection to pi is lost, retrying */ \
-  X(WEB_OFF)             /* the page: pi turned the page off or exited */
+  X(WEB_OFF)             /* the page: pi turned the page off or exited */ \
+  /* ---- issue 14 items 3, 6, 7: the person's timeout, the external editor, accessible mode ---- */ \
+  X(COUNTDOWN_CANCEL)    /* "Closes itself in {s} — any key stops the clock" ({s}: "4:59") */ \
+  X(COUNTDOWN_DECLINE)   /* "Leaves it to the agent in {s} — any key stops the clock" */ \
+  X(COUNTDOWN_RECOMMENDED) /* "Answers itself in {s} with the recommended option — any key stops the clock" */ \
+  X(CLOCK_STOPPED)       /* accessible mode: a key stopped the clock */ \
+  X(STATUS_TIMED_OUT)    /* renderResult: "Not answered in time" */ \
+  X(RESULT_APPLIED_BY_TIMEOUT) /* after an option the timeout applied: "(applied by the timeout, not chosen)" */ \
+  X(HELP_EDITOR)         /* Ctrl+G "editor" */ \
+  X(EDITOR_FAILED)       /* "Editor: {s}. Your text is kept." ({s}: why) */ \
+  X(EDITOR_NOT_SET)      /* why: no $VISUAL or $EDITOR */ \
+  X(EDITOR_EXIT)         /* why: "exited with status {n}" */ \
+  X(EDITOR_NOT_STARTED)  /* why: "could not be started ({s})" */ \
+  X(PLAIN_QUESTION_N)    /* accessible: "Question {n} of {s}." */ \
+  X(PLAIN_REVIEW)        /* accessible: "Review of {n} questions." */ \
+  X(PLAIN_CHOOSE_ONE)    /* "Choose one of {n} options." */ \
+  X(PLAIN_CHOOSE_MANY)   /* "Check any of {n} options." */ \
+  X(PLAIN_TYPE_ANSWER)   /* free-text question: "Type your answer." */ \
+  X(PLAIN_OPTION_N)      /* "Option {n} of {s}" (the focused one; ": label" follows) */ \
+  X(PLAIN_SELECTED)      /* the chosen option of a single-select question: "selected" */ \
+  X(PLAIN_CHECKED)       /* a ticked option: "checked" */ \
+  X(PLAIN_NOT_CHECKED)   /* "not checked" */ \
+  X(PLAIN_NOW_CHECKED)   /* state change: "Checked: {s}" */ \
+  X(PLAIN_NOW_UNCHECKED) /* state change: "Unchecked: {s}" */ \
+  X(PLAIN_MORE_ABOVE)    /* "{n} more options above" */ \
+  X(PLAIN_MORE_BELOW)    /* "{n} more options below" */ \
+  X(PLAIN_TYPING)        /* "Your answer: " (then the text) */ \
+  X(PLAIN_EMPTY)         /* an empty text field: "empty" */ \
+  X(PLAIN_MATCHES)       /* "{n} options match" */ \
+  X(PLAIN_PREVIEW)       /* "Preview: " */ \
+  X(PLAIN_ANSWERED)      /* review: "answered" */ \
+  X(PLAIN_KEYS_LIST)     /* the keys, in words, on a single-select list */ \
+  X(PLAIN_KEYS_MULTI)    /* on a multi-select list */ \
+  X(PLAIN_KEYS_ENTRY)    /* typing an answer */ \
+  X(PLAIN_KEYS_FREE)     /* typing the answer of a question without options */ \
+  X(PLAIN_KEYS_FILTER)   /* typing the filter */ \
+  X(PLAIN_KEYS_NOTE)     /* typing a note */ \
+  X(PLAIN_KEYS_REVIEW)   /* the review */ \
+  X(PLAIN_KEYS_TABS)     /* appended with several questions: Tab, Shift+Tab */ \
+  X(PLAIN_KEYS_CONFIRM)  /* a yes/no question */
 
 typedef enum qt_string_id {
 #define QT_STRING_ENUM(id) QT_STR_##id,

@@ -500,6 +500,7 @@ static void collect_help(const qt_engine *e, help *h) {
     case QT_VIEW_ENTRY:
       help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_SUBMIT);
       help_key(e, h, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
+      help_key(e, h, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
       if (e->multi) {
         help_key(e, h, QT_ACT_NEXT, QT_STR_HELP_NEXT);
         help_key(e, h, QT_ACT_PREV, QT_STR_HELP_PREV);
@@ -516,6 +517,7 @@ static void collect_help(const qt_engine *e, help *h) {
       break;
     case QT_VIEW_NOTE:
       help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_DONE);
+      help_key(e, h, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
       break;
   }
 }
@@ -873,6 +875,17 @@ static void draw_overlay(rctx *r) {
   paragraph(r, margin(r), QT_STYLE_WARNING, r->tmp.data, r->tmp.len);
 }
 
+/* The person's timeout: "Answers itself in 4:59 — any key stops the clock" (issue 14 item 3). */
+static void draw_countdown(rctx *r) {
+  qt_buf_reset(&r->tmp);
+  if (!qt_countdown_text(r->e, &r->tmp)) return;
+  if (r->tmp.failed || !r->tmp.data) {
+    r->failed = true;
+    return;
+  }
+  paragraph(r, margin(r), QT_STYLE_WARNING, r->tmp.data, r->tmp.len);
+}
+
 qt_status qt_render_frame(qt_engine *e, int width) {
   if (width > 4096) width = 4096; /* lines may be narrower than asked, never wider */
   rctx r = {.e = e, .out = &e->frame, .width = width};
@@ -893,6 +906,7 @@ qt_status qt_render_frame(qt_engine *e, int width) {
   else
     draw_question(&r, e->current);
   blank_line(&r);
+  draw_countdown(&r);
   if (e->overlay != QT_OVERLAY_NONE)
     draw_overlay(&r);
   else if (e->flash.len)

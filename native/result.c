@@ -35,16 +35,65 @@ static const char DECLINED_AFTER_ANSWERING[] =
     "The user answered every question above but declined to confirm them, leaving the decision to you. Treat these "
     "answers as their preference, state any assumptions you make, and continue.";
 static const char TRUNCATION_MARK[] = "\n[result truncated: %zu more bytes]";
-static const char *const OUTCOME_NAME[] = {"answered", "declined", "cancelled", "interrupted", "unavailable"};
+static const char *const OUTCOME_NAME[] = {"answered",    "declined",    "cancelled",
+                                            "interrupted", "unavailable", "timed_out"};
 
 const char *qt_outcome_name(qt_outcome outcome) {
-  return (unsigned)outcome <= QT_UNAVAILABLE ? OUTCOME_NAME[outcome] : "unknown";
+  return (unsigned)outcome <= QT_OUTCOME_LAST ? OUTCOME_NAME[outcome] : "unknown";
+}
+
+/* ---- the person's timeout ran out (QT_TIMED_OUT) ----------------------------------------------
+ * Said plainly: the person did not answer in time, and what their setting applied. Never that
+ * they chose anything. */
+static const char TIMEOUT_CANCEL[] =
+    "The user did not answer within the time limit they set, so the question closed itself as their timeout "
+    "setting asks (\"then\": \"cancel\"). Nothing was answered: do not guess an answer and do not continue the "
+    "task: end your turn and wait for the user's next message.";
+static const char TIMEOUT_DECLINE[] =
+    "The user did not answer within the time limit they set; their timeout setting (\"then\": \"decline\") "
+    "leaves the decision to you. The user chose nothing: decide yourself, state the assumptions you made in your "
+    "reply, and continue.";
+static const char TIMEOUT_RECOMMENDED[] =
+    "The user did not answer within the time limit they set; their timeout setting (\"then\": \"recommended\") "
+    "applied the recommended option shown above. The user did not choose it: treat it as a default, say in your "
+    "reply that it was applied because nobody answered in time, and continue.";
+static const char TIMEOUT_RECOMMENDED_SOME[] =
+    "The user did not answer within the time limit they set; their timeout setting (\"then\": \"recommended\") "
+    "applied the recommended option where a question had one (shown above). The user did not choose it: treat it "
+    "as a default and say so in your reply. The questions without a recommended option are left to you: decide "
+    "those yourself, state your assumptions, and continue.";
+static const char TIMEOUT_APPLIED[] = "not answered in time; the timeout applied the recommended option: ";
+static const char TIMEOUT_THEN[][12] = {"cancel", "decline", "recommended"};
+
+/* 0 cancel, 1 decline, 2 recommended: the "then" of a QT_TIMED_OUT result's flags. */
+static int timeout_then(unsigned flags) {
+  return (flags & QT_RESULT_TIMEOUT_RECOMMENDED) ? 2 : (flags & QT_RESULT_TIMEOUT_DECLINE) ? 1 : 0;
+}
+
+size_t qt_recommended_option(const qt_question *q) {
+  static const char MARK[] = "(recommended)";
+  const size_t mark = sizeof MARK - 1;
+  for (size_t k = 0; q && k < q->option_count; k++) {
+    const char *l = q->options[k].label;
+    size_t n = l ? strlen(l) : 0;
+    while (n && (l[n - 1] == ' ' || l[n - 1] == '\t')) n--;
+    if (n < mark) continue;
+    size_t i = 0;
+    while (i < mark) {
+      char c = l[n - mark + i];
+      if (c >= 'A' && c <= 'Z') c = (char)(c + 32);
+      if (c != MARK[i]) break;
+      i++;
+    }
+    if (i == mark) return k;
+  }
+  return SIZE_MAX;
 }
 
 /* ---- details ---------------------------------------------------------------------------------- */
 static bool add_str(cJSON *o, const char *k, const char *v) { return cJSON_AddStringToObject(o, k, v) != NULL; }
 
-static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a) {
+static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a, bool applied) {
   cJSON *o = cJSON_CreateObject();
   qt_buf value, label;
   qt_buf_init(&value);
@@ -84,6 +133,7 @@ static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a) {
       goto fail;
   }
   if (a->note && !add_str(o, "note", a->note)) goto fail;
+  if (applied && !cJSON_AddBoolToObject(o, "appliedByTimeout", true)) goto fail;
   qt_buf_free(&value);
   qt_buf_free(&label);
   return o;
@@ -94,8 +144,8 @@ fail:
   return NULL;
 }
 
-static char *details_json(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
-                          int64_t answered_at_ms, bool keep_answers) {
+static char *details_json(const qt_request *req, const qt_answer *answers, const bool *applied, qt_outcome outcome,
+                          const char *mode, int64_t answered_at_ms, bool keep_answers, unsigned flags) {
   cJSON *root = cJSON_CreateObject(), *qs = NULL;
   if (!root) return NULL;
   qs = qt_questions_to_cjson(req, true);
@@ -108,7 +158,7 @@ static char *details_json(const qt_request *req, const qt_answer *answers, qt_ou
   if (keep_answers && answers) {
     for (size_t i = 0; i < req->question_count; i++) {
       if (!answers[i].present) continue;
-      cJSON *a = answer_to_cjson(&req->questions[i], &answers[i]);
+      cJSON *a = answer_to_cjson(&req->questions[i], &answers[i], applied && applied[i]);
       if (!a || !cJSON_AddItemToArray(arr, a)) {
         cJSON_Delete(a);
         goto fail;
@@ -119,6 +169,7 @@ static char *details_json(const qt_request *req, const qt_answer *answers, qt_ou
       !add_str(root, "status", qt_outcome_name(outcome)) || !add_str(root, "mode", mode ? mode : "unknown") ||
       !cJSON_AddNumberToObject(root, "answeredAt", (double)answered_at_ms))
     goto fail;
+  if (outcome == QT_TIMED_OUT && !add_str(root, "timeout", TIMEOUT_THEN[timeout_then(flags)])) goto fail;
   if (req->metadata_json) {
     cJSON *m = cJSON_Parse(req->metadata_json);
     if (!m || !cJSON_AddItemToObject(root, "metadata", m)) {
@@ -185,8 +236,8 @@ static void put_piece(qt_buf *b, const qt_buf *piece, size_t keep) {
 
 /* Writes the text with piece k cut to keep[k] bytes (SIZE_MAX: whole); with keep NULL, writes
  * only what is not a piece (to measure it). */
-static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers, bool lines, const char *sentence,
-                     const qt_buf *pieces, const size_t *keep) {
+static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers, const bool *applied, bool lines,
+                     const char *sentence, const qt_buf *pieces, const size_t *keep) {
   size_t n = req->question_count;
   for (size_t i = 0; lines && i < n; i++) {
     const qt_answer *a = &answers[i];
@@ -195,7 +246,7 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
     const size_t *k = keep ? &keep[i * PIECES_PER_LINE] : NULL;
     qt_buf_printf(b, "%s: ", req->questions[i].id);
     if (a->index_count) {
-      qt_buf_puts(b, "user selected: ");
+      qt_buf_puts(b, applied && applied[i] ? TIMEOUT_APPLIED : "user selected: ");
       if (keep) put_piece(b, &p[PIECE_SELECTED], k[PIECE_SELECTED]);
     }
     if (a->custom) {
@@ -269,10 +320,15 @@ static bool fit_pieces(const qt_buf *pieces, size_t count, size_t room, size_t *
   return true;
 }
 
-static char *result_text(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *reason,
-                         unsigned flags) {
+/* `details` keeps the answers of these outcomes, and the text says them. */
+static bool keeps_answers(qt_outcome outcome, unsigned flags) {
+  return outcome == QT_ANSWERED || outcome == QT_DECLINED || (outcome == QT_TIMED_OUT && timeout_then(flags) != 0);
+}
+
+static char *result_text(const qt_request *req, const qt_answer *answers, const bool *applied, qt_outcome outcome,
+                         const char *reason, unsigned flags) {
   size_t n = req->question_count, count = n * PIECES_PER_LINE + 1;
-  bool lines = answers && (outcome == QT_ANSWERED || outcome == QT_DECLINED); /* as `details` keeps them */
+  bool lines = answers && keeps_answers(outcome, flags);
   size_t given = 0;
   for (size_t i = 0; lines && i < n; i++) given += answers[i].present;
   const char *sentence = NULL;
@@ -282,6 +338,15 @@ static char *result_text(const qt_request *req, const qt_answer *answers, qt_out
     sentence = DECLINED_SOME;
   else if (outcome == QT_CANCELLED && (flags & QT_RESULT_CANCEL_CONTINUES))
     sentence = CANCEL_CONTINUES;
+  else if (outcome == QT_TIMED_OUT) {
+    size_t applied_count = 0;
+    for (size_t i = 0; applied && i < n; i++) applied_count += applied[i];
+    int then = timeout_then(flags);
+    sentence = then == 0                    ? TIMEOUT_CANCEL
+               : then == 1 || !applied_count ? TIMEOUT_DECLINE
+               : given < n                   ? TIMEOUT_RECOMMENDED_SOME
+                                             : TIMEOUT_RECOMMENDED;
+  }
   else if (outcome != QT_ANSWERED)
     sentence = OUTCOME_SENTENCE[outcome];
 
@@ -297,14 +362,14 @@ static char *result_text(const qt_request *req, const qt_answer *answers, qt_out
     for (size_t k = 0; k < count; k++) ok &= !pieces[k].failed;
   }
   if (ok) {
-    put_text(&b, req, answers, lines, sentence, pieces, NULL); /* what is not a piece */
+    put_text(&b, req, answers, applied, lines, sentence, pieces, NULL); /* what is not a piece */
     size_t fixed = b.len;
     qt_buf_reset(&b);
     if (fixed <= QT_MAX_RESULT_TEXT_BYTES && fit_pieces(pieces, count, QT_MAX_RESULT_TEXT_BYTES - fixed, keep)) {
-      put_text(&b, req, answers, lines, sentence, pieces, keep);
+      put_text(&b, req, answers, applied, lines, sentence, pieces, keep);
     } else { /* only a request far beyond its limits gets here: cut the end (lines may be lost) */
       for (size_t k = 0; k < count; k++) keep[k] = SIZE_MAX;
-      put_text(&b, req, answers, lines, sentence, pieces, keep);
+      put_text(&b, req, answers, applied, lines, sentence, pieces, keep);
       if (b.len > QT_MAX_RESULT_TEXT_BYTES) {
         char mark[96];
         size_t cut = QT_MAX_RESULT_TEXT_BYTES - sizeof mark;
@@ -336,16 +401,48 @@ qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_ou
 qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
                              int64_t answered_at_ms, const char *reason, unsigned flags, char **details,
                              char **text) {
-  if (!req || !details || !text || (unsigned)outcome > QT_UNAVAILABLE) return QT_ERR_USAGE;
+  if (!req || !details || !text || (unsigned)outcome > QT_OUTCOME_LAST) return QT_ERR_USAGE;
   *details = *text = NULL;
   if (outcome == QT_ANSWERED) {
     if (!answers) return QT_ERR_STATE;
     for (size_t i = 0; i < req->question_count; i++)
       if (!answers[i].present) return QT_ERR_STATE;
   }
-  bool keep = outcome == QT_ANSWERED || outcome == QT_DECLINED; /* a cancel discards everything */
-  *details = details_json(req, answers, outcome, mode, answered_at_ms, keep);
-  *text = *details ? result_text(req, answers, outcome, reason, flags) : NULL;
+  /* A timeout with "then": "recommended" answers every open question that has a recommended
+   * option with it: a shallow copy of the answers (the indices of applied ones point at `picked`). */
+  qt_answer *merged = NULL;
+  bool *applied = NULL;
+  size_t *picked = NULL;
+  if (outcome == QT_TIMED_OUT && timeout_then(flags) == 2) {
+    size_t n = req->question_count;
+    merged = calloc(n, sizeof *merged);
+    applied = calloc(n, sizeof *applied);
+    picked = calloc(n, sizeof *picked);
+    if (!merged || !applied || !picked) {
+      free(merged);
+      free(applied);
+      free(picked);
+      return QT_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+      if (answers && answers[i].present) {
+        merged[i] = answers[i];
+        continue;
+      }
+      size_t k = qt_recommended_option(&req->questions[i]);
+      if (k == SIZE_MAX) continue;
+      picked[i] = k + 1;
+      merged[i] = (qt_answer){.present = true, .indices = &picked[i], .index_count = 1};
+      applied[i] = true;
+    }
+    answers = merged;
+  }
+  bool keep = keeps_answers(outcome, flags); /* a cancel discards everything */
+  *details = details_json(req, answers, applied, outcome, mode, answered_at_ms, keep, flags);
+  *text = *details ? result_text(req, answers, applied, outcome, reason, flags) : NULL;
+  free(merged);
+  free(applied);
+  free(picked);
   if (!*details || !*text) {
     free(*details);
     free(*text);

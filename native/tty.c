@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "qt_external_edit.h"
 #include "qt_limits.h"
 #include "qt_text.h"
 #include "qt_tty.h"
@@ -526,6 +527,47 @@ static void apply_styles(qt_tty *t, qt_engine *e) {
 
 static bool stopped(qt_tty *t) { return atomic_load(&t->stopped); }
 
+/* ---- issue 14: the person's timeout and the external editor ---------------------------------- */
+static int64_t clock_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* How long poll may wait: held input bytes get 50 ms, a running countdown its next change. */
+static int poll_wait(qt_engine *e) {
+  int64_t clock = qt_engine_next_tick(e, clock_ms());
+  int wait = qt_engine_pending(e) ? 50 : -1;
+  if (clock >= 0 && (wait < 0 || clock < wait)) wait = (int)(clock > 60000 ? 60000 : clock);
+  return wait;
+}
+
+/* Ctrl+G asked for the editor: it gets the terminal as it was before the question (put back by
+ * restore_terminal, and blocking again: the editor shares the runner's open terminal, and
+ * reads and writes it like any program), then raw mode again. The editor runs for as long as
+ * the person takes; a stop counts once it exits. */
+static qt_status run_editor(qt_tty *t, qt_engine *e) {
+  const char *text;
+  size_t len;
+  if (!qt_engine_editor_request(e, &text, &len)) return QT_OK;
+  qt_buf out, why, edited;
+  qt_buf_init(&out);
+  qt_buf_init(&why);
+  qt_buf_init(&edited);
+  erase_frame(t, &out);
+  restore_terminal(t, out.failed ? NULL : out.data, out.failed ? 0 : out.len, QT_TTY_LEAVE_WAIT_MS);
+  int flags = fcntl(t->fd, F_GETFL);
+  if (flags >= 0) fcntl(t->fd, F_SETFL, flags & ~O_NONBLOCK);
+  bool ok = qt_external_edit(e, t->fd, text, len, &edited, &why);
+  if (flags >= 0) fcntl(t->fd, F_SETFL, flags);
+  qt_status st = enter_raw(t);
+  qt_status done = qt_engine_editor_done(e, ok, edited.data ? edited.data : "", edited.len, why.data);
+  qt_buf_free(&out);
+  qt_buf_free(&why);
+  qt_buf_free(&edited);
+  return st ? st : done;
+}
+
 qt_status qt_tty_run(qt_tty *t, qt_engine *e) {
   if (!t || !e) return QT_ERR_USAGE;
   t->refusal = owner_of(t->fd);
@@ -541,6 +583,7 @@ qt_status qt_tty_run(qt_tty *t, qt_engine *e) {
   apply_styles(t, e);
   qt_status st = enter_raw(t);
   drain_wake(t);
+  if (!st) st = qt_engine_tick(e, clock_ms()); /* the person's timeout starts now */
   if (!st && !stopped(t)) st = draw(t, e);
   char buf[4096];
   size_t carry = 0; /* a trailing ESC kept for the next read (the buffer was full) */
@@ -551,15 +594,16 @@ qt_status qt_tty_run(qt_tty *t, qt_engine *e) {
     }
     struct pollfd fds[2] = {{t->fd, POLLIN, 0}, {t->wake[0], POLLIN, 0}};
     /* Held bytes of an unfinished sequence: give the rest 50 ms, then take them as they are. */
-    int n = poll(fds, 2, qt_engine_pending(e) ? 50 : -1);
+    int n = poll(fds, 2, poll_wait(e));
     if (n < 0) {
       if (errno == EINTR) continue;
       st = QT_ERR_STATE;
       break;
     }
     if (n == 0) {
-      st = qt_engine_flush(e);
-      if (!st) st = draw(t, e);
+      st = qt_engine_pending(e) ? qt_engine_flush(e) : QT_OK;
+      if (!st) st = qt_engine_tick(e, clock_ms());
+      if (!st && !qt_engine_done(e)) st = draw(t, e);
       continue;
     }
     if (fds[1].revents) drain_wake(t);
@@ -588,6 +632,7 @@ qt_status qt_tty_run(qt_tty *t, qt_engine *e) {
       }
     }
     st = qt_engine_feed(e, buf, len);
+    if (!st) st = run_editor(t, e);
     if (carry) buf[0] = '\x1b';
     if (!st && !qt_engine_done(e)) {
       atomic_store(&t->resized, false);

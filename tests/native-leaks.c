@@ -82,7 +82,7 @@ static bool count_event(void *user, const qt_key_event *ev) {
   return true;
 }
 
-static size_t outcomes[QT_UNAVAILABLE + 1];
+static size_t outcomes[QT_OUTCOME_LAST + 1];
 
 static void one_cycle(size_t i) {
   const char *json = REQUESTS[i % REQUEST_COUNT];
@@ -122,17 +122,27 @@ static void one_cycle(size_t i) {
   CHECK(qt_engine_feed(e, script + half, n - half) == QT_OK);
   CHECK(qt_engine_render(e, 120, &lines, &count) == QT_OK);
   CHECK(qt_engine_render(e, 30, &lines, &count) == QT_OK);
+  /* issue 14: accessible frames, Ctrl+G's editor outcome, and the person's timeout */
+  CHECK(qt_engine_set_accessible(e, i % 2 == 0) == QT_OK);
+  CHECK(qt_engine_feed(e, "0x\x07", 3) == QT_OK);
+  CHECK(qt_engine_editor_done(e, i % 3 != 0, "from the editor\n", 16, "exited with status 1") == QT_OK);
+  CHECK(qt_engine_render(e, 60, &lines, &count) == QT_OK);
+  if (!qt_engine_done(e) && i % 4 == 0) {
+    CHECK(qt_engine_set_timeout(e, 1000, (qt_timeout_then)(i % 3)) == QT_OK);
+    CHECK(qt_engine_tick(e, 0) == QT_OK && qt_engine_tick(e, 1000) == QT_OK);
+    CHECK(qt_engine_done(e));
+  }
   if (!qt_engine_done(e)) qt_engine_interrupt(e);
   outcomes[qt_engine_outcome(e)]++;
   char *details = NULL, *text = NULL;
-  CHECK(qt_result_build(req, qt_engine_answers(e), qt_engine_outcome(e), "interactive", 1, NULL, &details, &text) ==
-        QT_OK);
+  CHECK(qt_result_build_ex(req, qt_engine_answers(e), qt_engine_outcome(e), "interactive", 1, NULL,
+                           qt_engine_result_flags(e), &details, &text) == QT_OK);
   free(details);
   free(text);
   qt_engine_destroy(e);
 
   /* the result of every outcome with the pre-supplied answers */
-  for (int o = QT_DECLINED; o <= QT_UNAVAILABLE; o++) {
+  for (int o = QT_DECLINED; o <= QT_OUTCOME_LAST; o++) {
     CHECK(qt_result_build(req, req->preset, (qt_outcome)o, "print", 2, "why", &details, &text) == QT_OK);
     free(details);
     free(text);
@@ -173,8 +183,9 @@ int main(int argc, char **argv) {
   printf("native-leaks: %zu cycles; RSS %ld kB at start, %ld kB after %zu warm-up cycles, %ld kB at the end "
          "(%+ld kB after warm-up)\n",
          cycles, start, warmed, warm, end, end - warmed);
-  printf("native-leaks: sessions ended answered %zu, declined %zu, cancelled %zu, interrupted %zu\n",
-         outcomes[QT_ANSWERED], outcomes[QT_DECLINED], outcomes[QT_CANCELLED], outcomes[QT_INTERRUPTED]);
+  printf("native-leaks: sessions ended answered %zu, declined %zu, cancelled %zu, interrupted %zu, timed out %zu\n",
+         outcomes[QT_ANSWERED], outcomes[QT_DECLINED], outcomes[QT_CANCELLED], outcomes[QT_INTERRUPTED],
+         outcomes[QT_TIMED_OUT]);
   const char *max = getenv("NATIVE_LEAKS_MAX_GROWTH_KB");
   if (max && end - warmed > strtol(max, NULL, 10)) {
     fprintf(stderr, "native-leaks: RSS grew %ld kB after warm-up, more than the %s kB allowed\n", end - warmed, max);
