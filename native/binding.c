@@ -16,6 +16,8 @@
  *   decodeKeys(chunks[]) -> [{ name, text?, paste?, repeat? }], parseKeyId(id) -> { key, mods } | null
  *   strings(languageTag) -> { ID: text, $language }   the user-visible string table
  *   ttyAvailable(path) -> boolean
+ *   _textWork() -> number                    tests only: code points the segmenter looked at
+ *   _graphemesBackward(str)                  tests only: graphemes(str), stepping back from the end
  *   lockFile(path, timeoutMs) -> { release(remove?) }   an exclusive flock, bounded wait (qt_filelock.h)
  *   runTty(json, { path, color, mode, language, cancelContinues }) -> { done: Promise<{ details, text }>, stop() }
  *                                            the question on a terminal, on a worker thread */
@@ -701,6 +703,14 @@ fail:
 }
 
 /* ---- text and keys (for tests and the shim) ---------------------------------------------------- */
+/* Tests only (not enumerable): code points the segmenter looked at on this thread so far. */
+static napi_value js_text_work(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value v;
+  NAPI_CALL(env, napi_create_double(env, (double)qt_text_work(), &v));
+  return v;
+}
+
 static napi_value js_visible_width(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
@@ -712,6 +722,38 @@ static napi_value js_visible_width(napi_env env, napi_callback_info info) {
   napi_value v;
   NAPI_CALL(env, napi_create_double(env, (double)w, &v));
   return v;
+}
+
+/* Tests only (not enumerable): graphemes(str) found by stepping back from the end. */
+static napi_value js_graphemes_backward(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  size_t len;
+  char *s = get_string(env, argv[0], &len, "the text");
+  if (!s) return NULL;
+  size_t count = 0, *starts = malloc((len + 1) * sizeof *starts);
+  qt_seg_memo memo = {0, 0};
+  for (size_t pos = len; starts && pos > 0;) {
+    size_t prev = qt_grapheme_prev(s, len, pos, &memo);
+    if (prev >= pos) prev = 0; /* never loop forever on a bad boundary */
+    starts[count++] = prev;
+    pos = prev;
+  }
+  napi_value arr = NULL;
+  if (starts && napi_create_array(env, &arr) == napi_ok) {
+    for (size_t k = 0; k < count; k++) {
+      size_t from = starts[count - 1 - k], to = k + 1 < count ? starts[count - 2 - k] : len;
+      napi_value g;
+      if (napi_create_string_utf8(env, s + from, to - from, &g) != napi_ok || napi_set_element(env, arr, (uint32_t)k, g) != napi_ok) {
+        arr = NULL;
+        break;
+      }
+    }
+  }
+  free(starts);
+  free(s);
+  if (!arr) throw_coded(env, "QT_ENAPI", "pi-question: could not build the graphemes array", false);
+  return arr;
 }
 
 static napi_value js_graphemes(napi_env env, napi_callback_info info) {
@@ -1235,6 +1277,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"runTty", NULL, js_run_tty, NULL, NULL, NULL, napi_enumerable, NULL},
       {"strings", NULL, js_strings, NULL, NULL, NULL, napi_enumerable, NULL},
       {"lockFile", NULL, js_lock_file, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"_textWork", NULL, js_text_work, NULL, NULL, NULL, napi_default, NULL},
+      {"_graphemesBackward", NULL, js_graphemes_backward, NULL, NULL, NULL, napi_default, NULL},
   };
   NAPI_CALL(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props));
   napi_value limits = limits_object(env);

@@ -14,13 +14,6 @@ bool qt_editor_is_space(uint32_t cp) {
 /* pi-tui's punctuation set for word movement. */
 static bool is_punct(uint32_t cp) { return cp < 0x80 && cp && strchr("(){}[]<>.,;:'\"!?+-=*/\\|&%^$#@~`", (int)cp); }
 
-/* Code points before which a grapheme boundary is certain when the code point before them is
- * one of these too: no Extend, ZWJ, Prepend, Hangul jamo or regional indicator among them. */
-static bool is_simple(uint32_t cp) {
-  return (cp >= 0x20 && cp < 0x7F) || cp == '\n' || cp == '\t' || (cp >= 0x3040 && cp <= 0x3098) ||
-         (cp >= 0x309B && cp <= 0x30FF) || (cp >= 0x4E00 && cp <= 0x9FFF);
-}
-
 /* Start of the code point that ends at pos (pos > 0). */
 static size_t cp_start(const char *s, size_t pos) {
   size_t p = pos - 1;
@@ -33,39 +26,18 @@ static uint32_t cp_at(const char *s, size_t len, size_t pos) {
   return qt_utf8_decode(s + pos, len - pos, &adv);
 }
 
-/* ---- grapheme stepping ------------------------------------------------------------------ */
-size_t qt_editor_grapheme_prev(const char *s, size_t len, size_t pos) {
-  if (pos == 0) return 0;
-  /* Walk back to a certain boundary (at most a few hundred bytes), then step forward. */
-  size_t restart = 0, q = pos;
-  while (q > 0 && pos - q < 512) {
-    size_t c = cp_start(s, q);
-    if (c == 0) {
-      restart = 0;
-      break;
-    }
-    size_t b = cp_start(s, c);
-    if (c < pos && is_simple(cp_at(s, len, c)) && is_simple(cp_at(s, len, b))) {
-      restart = c;
-      break;
-    }
-    q = c;
-  }
-  size_t b = restart;
-  for (;;) {
-    size_t n = qt_grapheme_next(s, len, b);
-    if (n <= b) n = b + 1; /* never loop on a broken segmenter */
-    if (n >= pos) return b;
-    b = n;
-  }
-}
-
+/* ---- grapheme stepping ------------------------------------------------------------------
+ * Both directions cost what they step over: forward from a boundary, back by deciding each
+ * boundary locally (qt_grapheme_prev), never by rescanning from the start of the text. */
 static size_t next_g(const qt_editor *ed, size_t pos) {
   size_t n = qt_grapheme_next(ed->text.data, ed->text.len, pos);
   return n > pos ? n : pos + 1;
 }
 
-static size_t prev_g(const qt_editor *ed, size_t pos) { return qt_editor_grapheme_prev(ed->text.data, ed->text.len, pos); }
+static size_t prev_g(qt_editor *ed, size_t pos) { return qt_grapheme_prev(ed->text.data, ed->text.len, pos, &ed->memo); }
+
+/* The text changed at or after `at`: what stepping back learned before it still holds. */
+static void changed(qt_editor *ed, size_t at) { qt_seg_memo_changed(&ed->memo, at); }
 
 /* Class of the grapheme starting at pos: 0 white space, 1 punctuation, 2 word. */
 static int class_at(const qt_editor *ed, size_t pos) {
@@ -73,11 +45,18 @@ static int class_at(const qt_editor *ed, size_t pos) {
   return qt_editor_is_space(cp) ? 0 : is_punct(cp) ? 1 : 2;
 }
 
-static size_t word_left_of(const qt_editor *ed, size_t pos) {
-  while (pos > 0 && class_at(ed, prev_g(ed, pos)) == 0) pos = prev_g(ed, pos);
-  if (pos > 0) {
-    int cls = class_at(ed, prev_g(ed, pos));
-    while (pos > 0 && class_at(ed, prev_g(ed, pos)) == cls) pos = prev_g(ed, pos);
+/* Back over white space, then over the graphemes of the class before it. Each grapheme is
+ * stepped over once (and the one that ends the word looked at once). */
+static size_t word_left_of(qt_editor *ed, size_t pos) {
+  size_t p = 0;
+  int cls = 0;
+  while (pos > 0 && (cls = class_at(ed, p = prev_g(ed, pos))) == 0) pos = p;
+  if (pos == 0) return 0;
+  pos = p;
+  while (pos > 0) {
+    p = prev_g(ed, pos);
+    if (class_at(ed, p) != cls) break;
+    pos = p;
   }
   return pos;
 }
@@ -106,6 +85,7 @@ static size_t line_end(const qt_editor *ed, size_t pos) {
 /* ---- life cycle --------------------------------------------------------------------------- */
 void qt_editor_init(qt_editor *ed, size_t limit, bool multiline) {
   qt_buf_init(&ed->text);
+  ed->memo = (qt_seg_memo){0, 0};
   ed->cursor = 0;
   ed->limit = limit;
   ed->multiline = multiline;
@@ -118,6 +98,7 @@ void qt_editor_free(qt_editor *ed) {
 
 void qt_editor_clear(qt_editor *ed) {
   qt_buf_reset(&ed->text);
+  changed(ed, 0);
   ed->cursor = 0;
 }
 
@@ -170,6 +151,7 @@ qt_status qt_editor_insert(qt_editor *ed, const char *s, size_t n, bool *cut) {
     memcpy(d + ed->cursor, clean.data, clean.len);
     ed->text.len += clean.len;
     d[ed->text.len] = '\0';
+    changed(ed, ed->cursor);
     ed->cursor += clean.len;
   }
   qt_buf_free(&clean);
@@ -198,6 +180,7 @@ static bool erase(qt_editor *ed, size_t from, size_t to) {
   ed->text.len -= to - from;
   d[ed->text.len] = '\0';
   ed->cursor = from;
+  changed(ed, from);
   return true;
 }
 

@@ -20,6 +20,7 @@ typedef struct qt_editor {
   size_t cursor;  /* byte offset into text, on a grapheme boundary */
   size_t limit;   /* most bytes the text may hold; longer input is cut (see qt_editor_insert) */
   bool multiline; /* newlines are kept (typed answers) or become spaces (notes, filters) */
+  qt_seg_memo memo; /* what stepping back learned about the text; reset on every change */
 } qt_editor;
 
 void qt_editor_init(qt_editor *ed, size_t limit, bool multiline);
@@ -35,7 +36,9 @@ void qt_editor_clear(qt_editor *ed);
 static inline const char *qt_editor_text(const qt_editor *ed) { return ed->text.data ? ed->text.data : ""; }
 static inline size_t qt_editor_len(const qt_editor *ed) { return ed->text.len; }
 
-/* Cursor movement and deletion; each returns true when the text or the cursor changed. */
+/* Cursor movement and deletion; each returns true when the text or the cursor changed. Each
+ * costs work in proportion to what it moves over or removes (plus moving the text after a
+ * deletion), never to the length of the whole text. */
 bool qt_editor_left(qt_editor *ed);
 bool qt_editor_right(qt_editor *ed);
 bool qt_editor_word_left(qt_editor *ed);
@@ -55,8 +58,6 @@ void qt_editor_trimmed(const qt_editor *ed, size_t *start, size_t *len);
 /* True when the text is empty or only white space. */
 bool qt_editor_blank(const qt_editor *ed);
 
-/* Start of the grapheme cluster that ends at `pos` (pos > 0) in s[0..len). */
-size_t qt_editor_grapheme_prev(const char *s, size_t len, size_t pos);
 /* True for Unicode White_Space code points. */
 bool qt_editor_is_space(uint32_t cp);
 

@@ -53,6 +53,23 @@ size_t qt_utf8_count(const char *s, size_t len);
  * RGI emoji and regional indicators 2, East Asian Wide/Fullwidth 2, zero-width clusters 0. */
 /* Byte offset of the end of the grapheme cluster starting at `pos` (pos < len). */
 size_t qt_grapheme_next(const char *s, size_t len, size_t pos);
+/* What stepping back learned about a run of regional indicators (flags pair up from the start
+ * of their run, so the parity of a long run is counted once and then remembered): the
+ * indicators from ri_start up to ri_end form one run (ri_start is its start). ri_end == 0:
+ * nothing known. The memo belongs to one text: when bytes at or after offset `at` change,
+ * qt_seg_memo_changed keeps what still holds. */
+typedef struct qt_seg_memo {
+  size_t ri_start, ri_end;
+} qt_seg_memo;
+static inline void qt_seg_memo_changed(qt_seg_memo *m, size_t at) {
+  if (m->ri_end > at) m->ri_end = at;
+  if (m->ri_end <= m->ri_start) m->ri_start = m->ri_end = 0;
+}
+/* Byte offset of the start of the grapheme cluster that ends at `pos` (a cluster boundary;
+ * 0 when pos is 0), as qt_grapheme_next would split s[0..len) from its start. Decided locally:
+ * the work is in proportion to the cluster (and the run of joiners or indicators it depends
+ * on), never to what precedes it. `memo` may be NULL. */
+size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo);
 /* Width in columns of one grapheme cluster (no escape sequences inside). */
 int qt_grapheme_width(const char *s, size_t len);
 /* Width in columns of a whole string, skipping escape sequences. */
@@ -60,6 +77,11 @@ size_t qt_visible_width(const char *s, size_t len);
 /* Length in bytes of the escape sequence at s[0] (CSI, OSC, APC, as pi-tui extracts them),
  * or 0 when there is none. */
 size_t qt_escape_length(const char *s, size_t len);
+
+/* Code points the segmenter has looked at on this thread (grapheme stepping both ways and
+ * width measuring): a work counter for tests, which check that an editing key costs work in
+ * proportion to what it moves over or changes, never to the length of the whole text. */
+size_t qt_text_work(void);
 
 /* ---- sanitizing model-supplied text ------------------------------------------------------
  * Appends `in` to `out` so that nothing in it can act on a terminal: ESC becomes "␛", other

@@ -9,6 +9,11 @@
 #include "qt_text.h"
 #include "unicode_tables.h"
 
+/* ---- work counter (tests) ---------------------------------------------------------------- */
+static _Thread_local size_t work;
+
+size_t qt_text_work(void) { return work; }
+
 /* ---- code point properties ------------------------------------------------------------ */
 
 static uint16_t props_of(uint32_t cp) {
@@ -273,6 +278,7 @@ static bool stream_next(cp_stream *t, uint32_t *cp) {
     }
     if (b < 0x80) {
       t->pos++;
+      work++;
       if (b == '\t') {
         t->spaces = 2;
         b = ' ';
@@ -283,6 +289,7 @@ static bool stream_next(cp_stream *t, uint32_t *cp) {
     size_t adv;
     *cp = qt_utf8_decode(t->s + t->pos, t->len - t->pos, &adv);
     t->pos += adv;
+    work++;
     return true;
   }
   return false;
@@ -310,6 +317,7 @@ static size_t measure(const char *s, size_t len, bool skip_escapes) {
         cluster_reset(&k);
         open = false;
         width += r - t.pos - 1;
+        work += r - t.pos - 1;
         t.pos = r - 1;
       }
     }
@@ -336,6 +344,7 @@ static size_t measure(const char *s, size_t len, bool skip_escapes) {
 
 size_t qt_grapheme_next(const char *s, size_t len, size_t pos) {
   if (pos >= len) return len;
+  work++;
   unsigned char b = (unsigned char)s[pos];
   if (b < 0x80) {
     if (b == '\r') return pos + 1 < len && s[pos + 1] == '\n' ? pos + 2 : pos + 1; /* GB3, GB4 */
@@ -349,12 +358,118 @@ size_t qt_grapheme_next(const char *s, size_t len, size_t pos) {
   size_t q = pos + adv;
   while (q < len) {
     cp = qt_utf8_decode(s + q, len - q, &adv);
+    work++;
     uint16_t p = props_of(cp);
     if (seg_breaks(&st, p)) break;
     seg_push(&st, p);
     q += adv;
   }
   return q;
+}
+
+/* ---- stepping back ----------------------------------------------------------------------
+ * Whether a boundary lies between two code points depends on the two alone, except for three
+ * rules that look further back: GB9c (a consonant after a linker: back over [Extend Linker]*
+ * to a consonant), GB11 (a pictograph after ZWJ: back over Extend* to a pictograph) and
+ * GB12/13 (regional indicators pair from the start of their run). Those runs join the cluster
+ * before the boundary (GB9), so looking over them costs no more than the step itself, except
+ * a run of indicators, which the memo remembers. */
+
+/* Start of the code point that ends at pos (pos > 0), as forward decoding splits it (every
+ * byte of an invalid sequence is a code point of its own). */
+static size_t cp_back(const char *s, size_t len, size_t pos) {
+  size_t p = pos - 1;
+  while (p > 0 && pos - p < 4 && ((unsigned char)s[p] & 0xC0) == 0x80) p--;
+  if (p + 1 < pos) {
+    size_t adv;
+    qt_utf8_decode(s + p, len - p, &adv);
+    if (p + adv != pos) p = pos - 1;
+  }
+  return p;
+}
+
+static uint16_t props_at(const char *s, size_t len, size_t pos) {
+  size_t adv;
+  work++;
+  return props_of(qt_utf8_decode(s + pos, len - pos, &adv));
+}
+
+/* Regional indicators in a row ending with the one at a (which is one). */
+static size_t ri_run(const char *s, size_t len, size_t a, qt_seg_memo *memo) {
+  if (memo && memo->ri_end > a && a >= memo->ri_start && (a - memo->ri_start) % 4 == 0)
+    return (a - memo->ri_start) / 4 + 1;
+  bool known = memo && memo->ri_end > memo->ri_start && a >= memo->ri_end && (a - memo->ri_end) % 4 == 0;
+  size_t start = a, n = 1;
+  while (start > 0) {
+    if (known && start == memo->ri_end) { /* the rest of the run is known */
+      n += (start - memo->ri_start) / 4;
+      start = memo->ri_start;
+      break;
+    }
+    size_t b = cp_back(s, len, start);
+    if (GCB(props_at(s, len, b)) != QT_GCB_RI) break;
+    start = b;
+    n++;
+  }
+  if (memo && a + 4 <= len) {
+    memo->ri_start = start;
+    memo->ri_end = a + 4;
+  }
+  return n;
+}
+
+/* Is there a boundary between the code point at a (properties pa) and the one at c (pc)? */
+static bool boundary_between(const char *s, size_t len, size_t a, uint16_t pa, uint16_t pc, qt_seg_memo *memo) {
+  seg_state st;
+  memset(&st, 0, sizeof st);
+  st.prev = pa;
+  unsigned ga = GCB(pa), gc = GCB(pc);
+  if (ga == QT_GCB_RI && gc == QT_GCB_RI) st.ri = ri_run(s, len, a, memo);
+  if (ga == QT_GCB_ZWJ && (pc & QT_P_PICT)) { /* GB11: ExtPict Extend* ZWJ × ExtPict */
+    size_t x = a;
+    while (x > 0) {
+      x = cp_back(s, len, x);
+      uint16_t px = props_at(s, len, x);
+      if (px & QT_P_PICT) {
+        st.pict = 2;
+        break;
+      }
+      if (GCB(px) != QT_GCB_EXTEND) break;
+    }
+  }
+  unsigned ia = INCB(pa);
+  if (INCB(pc) == QT_INCB_CONSONANT && (ia == QT_INCB_LINKER || ia == QT_INCB_EXTEND)) { /* GB9c */
+    bool linker = ia == QT_INCB_LINKER;
+    size_t x = a;
+    while (x > 0) {
+      x = cp_back(s, len, x);
+      unsigned ix = INCB(props_at(s, len, x));
+      if (ix == QT_INCB_CONSONANT) {
+        st.incb = linker ? 2 : 1;
+        break;
+      }
+      if (ix == QT_INCB_LINKER)
+        linker = true;
+      else if (ix != QT_INCB_EXTEND)
+        break;
+    }
+  }
+  return seg_breaks(&st, pc);
+}
+
+size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo) {
+  if (pos == 0 || !s) return 0;
+  if (pos > len) pos = len;
+  size_t c = cp_back(s, len, pos);
+  uint16_t pc = props_at(s, len, c);
+  while (c > 0) {
+    size_t a = cp_back(s, len, c);
+    uint16_t pa = props_at(s, len, a);
+    if (boundary_between(s, len, a, pa, pc, memo)) return c;
+    c = a;
+    pc = pa;
+  }
+  return 0;
 }
 
 int qt_grapheme_width(const char *s, size_t len) {
