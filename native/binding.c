@@ -13,7 +13,9 @@
  *                                            flags: 1 = a cancel lets the agent continue
  *   createEngine(json) -> Engine             see the Engine methods below
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
- *   decodeKeys(chunks[]) -> [{ name, text?, paste?, repeat? }], parseKeyId(id) -> { key, mods } | null
+ *   decodeKeys(chunks[], { wholeKeys }?) -> [{ name, text?, paste?, repeat? }]
+ *                                            wholeKeys: each chunk is whole keys, as pi's TUI hands them
+ *   parseKeyId(id) -> { key, mods } | null
  *   strings(languageTag) -> { ID: text, $language }   the user-visible string table
  *   ttyAvailable(path) -> boolean
  *   _textWork() -> number                    tests only: code points the segmenter looked at
@@ -641,6 +643,18 @@ static napi_value js_engine_set_language(napi_env env, napi_callback_info info) 
   return NULL;
 }
 
+/* setWholeKeys(on): every feed is whole key sequences (pi's TUI); see qt_engine_set_whole_keys. */
+static napi_value js_engine_set_whole_keys(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  bool on = false;
+  if (napi_get_value_bool(env, argv[0], &on) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: setWholeKeys takes a boolean");
+    return NULL;
+  }
+  qt_engine_set_whole_keys(box->engine, on);
+  return NULL;
+}
+
 /* setAsker(name, where): who asks a relayed question; null/undefined for either. */
 static napi_value js_engine_set_asker(napi_env env, napi_callback_info info) {
   ENGINE_METHOD_PROLOGUE(2);
@@ -681,6 +695,7 @@ static napi_value js_create_engine(napi_env env, napi_callback_info info) {
       {"interrupt", js_engine_interrupt}, {"setStyle", js_engine_set_style}, {"bind", js_engine_bind},
       {"setCursorMarker", js_engine_set_cursor_marker}, {"setLanguage", js_engine_set_language},
       {"setAsker", js_engine_set_asker},  {"dispose", js_engine_dispose},
+      {"setWholeKeys", js_engine_set_whole_keys},
   };
   napi_value obj;
   if (napi_create_object(env, &obj) != napi_ok) goto fail;
@@ -866,7 +881,16 @@ fail:
 }
 
 static napi_value js_decode_keys(napi_env env, napi_callback_info info) {
-  GET_ARGS(env, info, 1, argv, self);
+  GET_ARGS(env, info, 2, argv, self);
+  bool whole_keys = false;
+  if (!is_nullish(env, argv[1])) {
+    napi_value v;
+    bool has = false;
+    if (napi_has_named_property(env, argv[1], "wholeKeys", &has) == napi_ok && has &&
+        napi_get_named_property(env, argv[1], "wholeKeys", &v) == napi_ok &&
+        napi_coerce_to_bool(env, v, &v) == napi_ok && napi_get_value_bool(env, v, &whole_keys) != napi_ok)
+      whole_keys = false;
+  }
   (void)self;
   bool is_array = false;
   NAPI_CALL(env, napi_is_array(env, argv[0], &is_array));
@@ -881,6 +905,7 @@ static napi_value js_decode_keys(napi_env env, napi_callback_info info) {
   qt_decoder *d = NULL;
   qt_status st = qt_decoder_create(&d);
   if (st) return throw_status(env, st, NULL);
+  qt_decoder_set_whole_keys(d, whole_keys);
   for (uint32_t i = 0; i < n && !c.failed && !st; i++) {
     napi_value chunk;
     if (napi_get_element(env, argv[0], i, &chunk) != napi_ok) {

@@ -1056,6 +1056,10 @@ qt_status qt_engine_flush(qt_engine *e) {
   return e->feed_status ? e->feed_status : st;
 }
 
+void qt_engine_set_whole_keys(qt_engine *e, bool on) {
+  if (e) qt_decoder_set_whole_keys(e->decoder, on);
+}
+
 bool qt_engine_pending(const qt_engine *e) { return e && !e->done && qt_decoder_pending(e->decoder); }
 
 void qt_engine_interrupt(qt_engine *e) {
