@@ -749,7 +749,7 @@ static napi_value js_graphemes_backward(napi_env env, napi_callback_info info) {
   size_t count = 0, *starts = malloc((len + 1) * sizeof *starts);
   qt_seg_memo memo = {0, 0};
   for (size_t pos = len; starts && pos > 0;) {
-    size_t prev = qt_grapheme_prev(s, len, pos, &memo);
+    size_t prev = qt_grapheme_prev(s, len, pos, &memo, NULL);
     if (prev >= pos) prev = 0; /* never loop forever on a bad boundary */
     starts[count++] = prev;
     pos = prev;

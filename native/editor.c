@@ -1,5 +1,7 @@
 /* editor.c — the line editor of typed answers, notes and filters (see editor.h): cleaning
  * input on the way in, moving and deleting by grapheme cluster and by word. */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "editor.h"
@@ -34,28 +36,44 @@ static size_t next_g(const qt_editor *ed, size_t pos) {
   return n > pos ? n : pos + 1;
 }
 
-static size_t prev_g(qt_editor *ed, size_t pos) { return qt_grapheme_prev(ed->text.data, ed->text.len, pos, &ed->memo); }
+static size_t prev_g(qt_editor *ed, size_t pos) { return qt_grapheme_prev(ed->text.data, ed->text.len, pos, &ed->memo, NULL); }
 
-/* The text changed at or after `at`: what stepping back learned before it still holds. */
-static void changed(qt_editor *ed, size_t at) { qt_seg_memo_changed(&ed->memo, at); }
+/* Class of a grapheme by its first code point: 0 white space, 1 punctuation, 2 word. */
+static int class_of(uint32_t cp) { return qt_editor_is_space(cp) ? 0 : is_punct(cp) ? 1 : 2; }
+
+/* Start of the grapheme before pos, and its class in *cls. */
+static size_t prev_class(qt_editor *ed, size_t pos, int *cls) {
+  uint32_t first;
+  size_t p = qt_grapheme_prev(ed->text.data, ed->text.len, pos, &ed->memo, &first);
+  *cls = class_of(first);
+  return p;
+}
+
+/* The text changed at or after `at`: what stepping back learned, and the layout, before it
+ * still hold. */
+static void changed(qt_editor *ed, size_t at) {
+  qt_seg_memo_changed(&ed->memo, at);
+  if (at < ed->wrap.dirty) ed->wrap.dirty = at;
+}
 
 /* Class of the grapheme starting at pos: 0 white space, 1 punctuation, 2 word. */
-static int class_at(const qt_editor *ed, size_t pos) {
-  uint32_t cp = cp_at(ed->text.data, ed->text.len, pos);
-  return qt_editor_is_space(cp) ? 0 : is_punct(cp) ? 1 : 2;
-}
+static int class_at(const qt_editor *ed, size_t pos) { return class_of(cp_at(ed->text.data, ed->text.len, pos)); }
 
 /* Back over white space, then over the graphemes of the class before it. Each grapheme is
  * stepped over once (and the one that ends the word looked at once). */
 static size_t word_left_of(qt_editor *ed, size_t pos) {
   size_t p = 0;
-  int cls = 0;
-  while (pos > 0 && (cls = class_at(ed, p = prev_g(ed, pos))) == 0) pos = p;
+  int cls = 0, c;
+  while (pos > 0) {
+    p = prev_class(ed, pos, &cls);
+    if (cls != 0) break;
+    pos = p;
+  }
   if (pos == 0) return 0;
   pos = p;
   while (pos > 0) {
-    p = prev_g(ed, pos);
-    if (class_at(ed, p) != cls) break;
+    p = prev_class(ed, pos, &c);
+    if (c != cls) break;
     pos = p;
   }
   return pos;
@@ -86,6 +104,8 @@ static size_t line_end(const qt_editor *ed, size_t pos) {
 void qt_editor_init(qt_editor *ed, size_t limit, bool multiline) {
   qt_buf_init(&ed->text);
   ed->memo = (qt_seg_memo){0, 0};
+  memset(&ed->wrap, 0, sizeof ed->wrap);
+  ed->wrap.dirty = SIZE_MAX;
   ed->cursor = 0;
   ed->limit = limit;
   ed->multiline = multiline;
@@ -93,6 +113,11 @@ void qt_editor_init(qt_editor *ed, size_t limit, bool multiline) {
 
 void qt_editor_free(qt_editor *ed) {
   qt_buf_free(&ed->text);
+  free(ed->wrap.start);
+  free(ed->wrap.reach);
+  memset(&ed->wrap, 0, sizeof ed->wrap);
+  ed->wrap.dirty = SIZE_MAX;
+  ed->memo = (qt_seg_memo){0, 0};
   ed->cursor = 0;
 }
 

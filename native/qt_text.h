@@ -68,8 +68,11 @@ static inline void qt_seg_memo_changed(qt_seg_memo *m, size_t at) {
 /* Byte offset of the start of the grapheme cluster that ends at `pos` (a cluster boundary;
  * 0 when pos is 0), as qt_grapheme_next would split s[0..len) from its start. Decided locally:
  * the work is in proportion to the cluster (and the run of joiners or indicators it depends
- * on), never to what precedes it. `memo` may be NULL. */
-size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo);
+ * on), never to what precedes it. `memo` may be NULL; *first (may be NULL) is set to the
+ * cluster's first code point. */
+size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo, uint32_t *first);
+/* qt_grapheme_next and the qt_grapheme_width of that cluster, in one pass. */
+size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width);
 /* Width in columns of one grapheme cluster (no escape sequences inside). */
 int qt_grapheme_width(const char *s, size_t len);
 /* Width in columns of a whole string, skipping escape sequences. */

@@ -16,8 +16,14 @@ size_t qt_text_work(void) { return work; }
 
 /* ---- code point properties ------------------------------------------------------------ */
 
+/* The range the last look-up found: text tends to stay in one script, so the next code point
+ * is often in it (Cyrillic letters, a run of combining marks) and needs no search. */
+static _Thread_local size_t last_range;
+
 static uint16_t props_of(uint32_t cp) {
   if (cp < 0x80) return qt_ascii_value[cp];
+  size_t r = last_range;
+  if (qt_prop_start[r] <= cp && (r + 1 == QT_PROP_RANGES || cp < qt_prop_start[r + 1])) return qt_prop_value[r];
   /* last range whose start is <= cp */
   size_t lo = 0, hi = QT_PROP_RANGES;
   while (hi - lo > 1) {
@@ -27,6 +33,7 @@ static uint16_t props_of(uint32_t cp) {
     else
       hi = mid;
   }
+  last_range = lo;
   return qt_prop_value[lo];
 }
 
@@ -376,22 +383,20 @@ size_t qt_grapheme_next(const char *s, size_t len, size_t pos) {
  * a run of indicators, which the memo remembers. */
 
 /* Start of the code point that ends at pos (pos > 0), as forward decoding splits it (every
- * byte of an invalid sequence is a code point of its own). */
-static size_t cp_back(const char *s, size_t len, size_t pos) {
-  size_t p = pos - 1;
+ * byte of an invalid sequence is a code point of its own), and its properties in *props and
+ * the code point in *cp. */
+static size_t cp_back(const char *s, size_t len, size_t pos, uint16_t *props, uint32_t *cp) {
+  size_t p = pos - 1, adv;
   while (p > 0 && pos - p < 4 && ((unsigned char)s[p] & 0xC0) == 0x80) p--;
-  if (p + 1 < pos) {
-    size_t adv;
-    qt_utf8_decode(s + p, len - p, &adv);
-    if (p + adv != pos) p = pos - 1;
+  uint32_t c = qt_utf8_decode(s + p, len - p, &adv);
+  if (p + adv != pos) {
+    p = pos - 1;
+    c = qt_utf8_decode(s + p, len - p, &adv);
   }
-  return p;
-}
-
-static uint16_t props_at(const char *s, size_t len, size_t pos) {
-  size_t adv;
   work++;
-  return props_of(qt_utf8_decode(s + pos, len - pos, &adv));
+  *cp = c;
+  *props = props_of(c);
+  return p;
 }
 
 /* Regional indicators in a row ending with the one at a (which is one). */
@@ -406,8 +411,10 @@ static size_t ri_run(const char *s, size_t len, size_t a, qt_seg_memo *memo) {
       start = memo->ri_start;
       break;
     }
-    size_t b = cp_back(s, len, start);
-    if (GCB(props_at(s, len, b)) != QT_GCB_RI) break;
+    uint16_t pb;
+    uint32_t cp;
+    size_t b = cp_back(s, len, start, &pb, &cp);
+    if (GCB(pb) != QT_GCB_RI) break;
     start = b;
     n++;
   }
@@ -418,18 +425,23 @@ static size_t ri_run(const char *s, size_t len, size_t a, qt_seg_memo *memo) {
   return n;
 }
 
-/* Is there a boundary between the code point at a (properties pa) and the one at c (pc)? */
+/* Is there a boundary between the code point at a (properties pa) and the one after it (pc)? */
 static bool boundary_between(const char *s, size_t len, size_t a, uint16_t pa, uint16_t pc, qt_seg_memo *memo) {
-  seg_state st;
-  memset(&st, 0, sizeof st);
-  st.prev = pa;
   unsigned ga = GCB(pa), gc = GCB(pc);
+  if (ga == QT_GCB_CR || ga == QT_GCB_LF || ga == QT_GCB_CONTROL) return !(ga == QT_GCB_CR && gc == QT_GCB_LF);
+  if (gc == QT_GCB_EXTEND || gc == QT_GCB_ZWJ || gc == QT_GCB_SPACINGMARK) return false; /* GB9, GB9a */
+  seg_state st;
+  st.prev = pa;
+  st.ri = 0;
+  st.pict = 0;
+  st.incb = 0;
   if (ga == QT_GCB_RI && gc == QT_GCB_RI) st.ri = ri_run(s, len, a, memo);
   if (ga == QT_GCB_ZWJ && (pc & QT_P_PICT)) { /* GB11: ExtPict Extend* ZWJ × ExtPict */
     size_t x = a;
     while (x > 0) {
-      x = cp_back(s, len, x);
-      uint16_t px = props_at(s, len, x);
+      uint16_t px;
+      uint32_t cp;
+      x = cp_back(s, len, x, &px, &cp);
       if (px & QT_P_PICT) {
         st.pict = 2;
         break;
@@ -442,8 +454,10 @@ static bool boundary_between(const char *s, size_t len, size_t a, uint16_t pa, u
     bool linker = ia == QT_INCB_LINKER;
     size_t x = a;
     while (x > 0) {
-      x = cp_back(s, len, x);
-      unsigned ix = INCB(props_at(s, len, x));
+      uint16_t px;
+      uint32_t cp;
+      x = cp_back(s, len, x, &px, &cp);
+      unsigned ix = INCB(px);
       if (ix == QT_INCB_CONSONANT) {
         st.incb = linker ? 2 : 1;
         break;
@@ -457,19 +471,67 @@ static bool boundary_between(const char *s, size_t len, size_t a, uint16_t pa, u
   return seg_breaks(&st, pc);
 }
 
-size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo) {
+size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo, uint32_t *first) {
+  uint32_t dummy;
+  if (!first) first = &dummy;
+  *first = 0;
   if (pos == 0 || !s) return 0;
   if (pos > len) pos = len;
-  size_t c = cp_back(s, len, pos);
-  uint16_t pc = props_at(s, len, c);
+  unsigned char z = (unsigned char)s[pos - 1];
+  if (z < 0x80 && (pos == 1 || ((unsigned char)s[pos - 2] < 0x80 && !(z == '\n' && s[pos - 2] == '\r')))) {
+    work++; /* two ASCII code points: always a boundary between them but in CR LF */
+    *first = z;
+    return pos - 1;
+  }
+  uint16_t pc, pa;
+  uint32_t cc, ca;
+  size_t c = cp_back(s, len, pos, &pc, &cc);
   while (c > 0) {
-    size_t a = cp_back(s, len, c);
-    uint16_t pa = props_at(s, len, a);
-    if (boundary_between(s, len, a, pa, pc, memo)) return c;
+    size_t a = cp_back(s, len, c, &pa, &ca);
+    if (boundary_between(s, len, a, pa, pc, memo)) break;
     c = a;
     pc = pa;
+    cc = ca;
   }
-  return 0;
+  *first = cc;
+  return c;
+}
+
+size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width) {
+  *width = 0;
+  if (pos >= len) return len;
+  unsigned char b = (unsigned char)s[pos];
+  if (b >= 0x20 && b < 0x7F && (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80)) {
+    work++;
+    *width = 1;
+    return pos + 1;
+  }
+  size_t adv;
+  uint32_t cp = qt_utf8_decode(s + pos, len - pos, &adv);
+  work++;
+  uint16_t p = props_of(cp);
+  seg_state st;
+  cluster k;
+  cluster_reset(&k);
+  seg_start(&st, p);
+  cluster_add(&k, cp, p);
+  size_t q = pos + adv;
+  while (q < len) {
+    cp = qt_utf8_decode(s + q, len - q, &adv);
+    work++;
+    p = props_of(cp);
+    if (seg_breaks(&st, p)) break;
+    seg_push(&st, p);
+    cluster_add(&k, cp, p);
+    q += adv;
+  }
+  if (b == '\t') {
+    *width = 3; /* as visibleWidth counts a tab */
+  } else {
+    size_t w = cluster_width(&k);
+    *width = w > INT_MAX ? INT_MAX : (int)w;
+  }
+  return q;
 }
 
 int qt_grapheme_width(const char *s, size_t len) {

@@ -204,3 +204,47 @@ test("what stepping back remembers about a run of flags follows edits inside the
   assert.ok(e.render(400).some((line) => line.includes(`a${run(0, 2)} `)), "after removing I K and C D");
   e.dispose();
 });
+
+// ---- the renderer lays out again only what changed ---------------------------------------------
+test("a frame drawn from the layout cache equals one laid out from scratch, after any key", () => {
+  let seed = 12345;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed % n;
+  };
+  const words = ["alpha", "ж", "e\u0301e\u0301", "\u4e2d\u6587\u5b57", "\u{1F468}\u200D\u{1F469}", "x".repeat(30), "\t", "\u202E", "a,b;c", "\u{1F1E9}\u{1F1EA}"];
+  const keys = [K.left, K.right, K.home, K.end, K.backspace, K.del, K.altB, K.altF, K.altD, K.ctrlW, K.ctrlU, K.ctrlK, "\x1b[13;2u", " ", "q"];
+  for (const width of [13, 40, 80]) {
+    const e = typed("start of the answer with some words " + words.join(" ").repeat(3));
+    e.render(width);
+    for (let step = 0; step < 400; step++) {
+      const r = rand(10);
+      if (r < 4) e.feed(K.paste(words[rand(words.length)] + (rand(2) ? " " : "")));
+      else e.feed(keys[rand(keys.length)]);
+      const cached = e.render(width).slice();
+      e.render(width + 1); // other columns: the next frame at `width` is laid out from scratch
+      assert.deepEqual(cached, e.render(width), `width ${width}, step ${step}`);
+    }
+    e.dispose();
+  }
+});
+
+test("after a cursor move or an edit at the end, a frame lays out only the lines in view", () => {
+  const e = typed("ж".repeat(40000));
+  e.render(80);
+  let before = addon._textWork();
+  e.feed(K.altB); // to the start: 40,000 steps back (the key's own work)
+  const moved = addon._textWork() - before;
+  before = addon._textWork();
+  e.render(80);
+  const drawn = addon._textWork() - before;
+  assert.ok(drawn < 4000, `a frame after a cursor move looked at ${drawn} code points (the key itself ${moved})`);
+  e.feed(K.end);
+  e.render(80);
+  e.feed("ы");
+  before = addon._textWork();
+  e.render(80);
+  const afterTyping = addon._textWork() - before;
+  assert.ok(afterTyping < 4000, `a frame after typing at the end looked at ${afterTyping} code points`);
+  e.dispose();
+});
