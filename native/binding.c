@@ -747,7 +747,7 @@ static napi_value js_graphemes_backward(napi_env env, napi_callback_info info) {
   char *s = get_string(env, argv[0], &len, "the text");
   if (!s) return NULL;
   size_t count = 0, *starts = malloc((len + 1) * sizeof *starts);
-  qt_seg_memo memo = {0, 0};
+  qt_seg_memo memo = {0};
   for (size_t pos = len; starts && pos > 0;) {
     size_t prev = qt_grapheme_prev(s, len, pos, &memo, NULL);
     if (prev >= pos) prev = 0; /* never loop forever on a bad boundary */

@@ -8,13 +8,18 @@
 
 /* ---- character classes ------------------------------------------------------------------ */
 bool qt_editor_is_space(uint32_t cp) {
+  if (cp > ' ' && cp < 0x85) return false; /* the common case: printable ASCII */
   return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
          (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F ||
          cp == 0x3000;
 }
 
 /* pi-tui's punctuation set for word movement. */
-static bool is_punct(uint32_t cp) { return cp < 0x80 && cp && strchr("(){}[]<>.,;:'\"!?+-=*/\\|&%^$#@~`", (int)cp); }
+static bool is_punct(uint32_t cp) {
+  /* one bit per character: ( ) { } [ ] < > . , ; : ' " ! ? + - = * / \ | & % ^ $ # @ ~ ` */
+  static const uint64_t bits[2] = {0xfc00fffe00000000ull, 0x7800000178000001ull};
+  return cp < 0x80 && (bits[cp >> 6] >> (cp & 63) & 1);
+}
 
 /* Start of the code point that ends at pos (pos > 0). */
 static size_t cp_start(const char *s, size_t pos) {
@@ -103,7 +108,7 @@ static size_t line_end(const qt_editor *ed, size_t pos) {
 /* ---- life cycle --------------------------------------------------------------------------- */
 void qt_editor_init(qt_editor *ed, size_t limit, bool multiline) {
   qt_buf_init(&ed->text);
-  ed->memo = (qt_seg_memo){0, 0};
+  ed->memo = (qt_seg_memo){0};
   memset(&ed->wrap, 0, sizeof ed->wrap);
   ed->wrap.dirty = SIZE_MAX;
   ed->cursor = 0;
@@ -117,7 +122,7 @@ void qt_editor_free(qt_editor *ed) {
   free(ed->wrap.reach);
   memset(&ed->wrap, 0, sizeof ed->wrap);
   ed->wrap.dirty = SIZE_MAX;
-  ed->memo = (qt_seg_memo){0, 0};
+  ed->memo = (qt_seg_memo){0};
   ed->cursor = 0;
 }
 

@@ -56,14 +56,20 @@ size_t qt_grapheme_next(const char *s, size_t len, size_t pos);
 /* What stepping back learned about a run of regional indicators (flags pair up from the start
  * of their run, so the parity of a long run is counted once and then remembered): the
  * indicators from ri_start up to ri_end form one run (ri_start is its start). ri_end == 0:
- * nothing known. The memo belongs to one text: when bytes at or after offset `at` change,
+ * nothing known. Zero-initialise it. The memo belongs to one text: when bytes at or after offset `at` change,
  * qt_seg_memo_changed keeps what still holds. */
 typedef struct qt_seg_memo {
   size_t ri_start, ri_end;
+  /* the code point [cp_start, cp_end) that the last step back looked at before the cluster it
+   * found (the next step back starts there); cp_end == 0: none */
+  size_t cp_start, cp_end;
+  uint32_t cp;
+  uint16_t cp_props;
 } qt_seg_memo;
 static inline void qt_seg_memo_changed(qt_seg_memo *m, size_t at) {
   if (m->ri_end > at) m->ri_end = at;
   if (m->ri_end <= m->ri_start) m->ri_start = m->ri_end = 0;
+  if (m->cp_end > at) m->cp_end = 0;
 }
 /* Byte offset of the start of the grapheme cluster that ends at `pos` (a cluster boundary;
  * 0 when pos is 0), as qt_grapheme_next would split s[0..len) from its start. Decided locally:

@@ -4,25 +4,54 @@
  * tables come from scripts/gen-unicode-tables.mjs (native/unicode_tables.h). Nothing here
  * allocates. */
 #include <limits.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "qt_text.h"
 #include "unicode_tables.h"
 
 /* ---- work counter (tests) ---------------------------------------------------------------- */
-static _Thread_local size_t work;
+/* Relaxed atomic loads and stores (plain moves, no locked instruction): threads that segment
+ * at the same time may lose each other's counts, which a test counter can afford. */
+static _Atomic size_t work_count;
 
-size_t qt_text_work(void) { return work; }
+static inline void add_work(size_t n) {
+  atomic_store_explicit(&work_count, atomic_load_explicit(&work_count, memory_order_relaxed) + n, memory_order_relaxed);
+}
+
+size_t qt_text_work(void) { return atomic_load_explicit(&work_count, memory_order_relaxed); }
+
+/* ---- decoding -------------------------------------------------------------------------- */
+/* qt_utf8_decode, with the common well-formed two- and three-byte forms decoded here (the
+ * segmenter's inner loops decode every code point of a 100 KB answer). */
+static inline uint32_t decode(const char *p, size_t len, size_t *adv) {
+  const unsigned char *s = (const unsigned char *)p;
+  if (!len) return qt_utf8_decode(p, len, adv);
+  unsigned char b = s[0];
+  if (b < 0x80) {
+    *adv = 1;
+    return b;
+  }
+  if (b >= 0xC2 && b <= 0xDF && len >= 2 && (s[1] & 0xC0) == 0x80) {
+    *adv = 2;
+    return ((uint32_t)(b & 0x1F) << 6) | (s[1] & 0x3F);
+  }
+  if (b >= 0xE1 && b <= 0xEC && len >= 3 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80) {
+    *adv = 3;
+    return ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+  }
+  return qt_utf8_decode(p, len, adv);
+}
 
 /* ---- code point properties ------------------------------------------------------------ */
 
 /* The range the last look-up found: text tends to stay in one script, so the next code point
  * is often in it (Cyrillic letters, a run of combining marks) and needs no search. */
-static _Thread_local size_t last_range;
+static _Atomic size_t last_range; /* relaxed: a stale index only costs a search */
 
 static uint16_t props_of(uint32_t cp) {
   if (cp < 0x80) return qt_ascii_value[cp];
-  size_t r = last_range;
+  size_t r = atomic_load_explicit(&last_range, memory_order_relaxed);
   if (qt_prop_start[r] <= cp && (r + 1 == QT_PROP_RANGES || cp < qt_prop_start[r + 1])) return qt_prop_value[r];
   /* last range whose start is <= cp */
   size_t lo = 0, hi = QT_PROP_RANGES;
@@ -33,7 +62,7 @@ static uint16_t props_of(uint32_t cp) {
     else
       hi = mid;
   }
-  last_range = lo;
+  atomic_store_explicit(&last_range, lo, memory_order_relaxed);
   return qt_prop_value[lo];
 }
 
@@ -285,7 +314,7 @@ static bool stream_next(cp_stream *t, uint32_t *cp) {
     }
     if (b < 0x80) {
       t->pos++;
-      work++;
+      add_work(1);
       if (b == '\t') {
         t->spaces = 2;
         b = ' ';
@@ -294,9 +323,9 @@ static bool stream_next(cp_stream *t, uint32_t *cp) {
       return true;
     }
     size_t adv;
-    *cp = qt_utf8_decode(t->s + t->pos, t->len - t->pos, &adv);
+    *cp = decode(t->s + t->pos, t->len - t->pos, &adv);
     t->pos += adv;
-    work++;
+    add_work(1);
     return true;
   }
   return false;
@@ -324,7 +353,7 @@ static size_t measure(const char *s, size_t len, bool skip_escapes) {
         cluster_reset(&k);
         open = false;
         width += r - t.pos - 1;
-        work += r - t.pos - 1;
+        add_work(r - t.pos - 1);
         t.pos = r - 1;
       }
     }
@@ -351,7 +380,7 @@ static size_t measure(const char *s, size_t len, bool skip_escapes) {
 
 size_t qt_grapheme_next(const char *s, size_t len, size_t pos) {
   if (pos >= len) return len;
-  work++;
+  add_work(1);
   unsigned char b = (unsigned char)s[pos];
   if (b < 0x80) {
     if (b == '\r') return pos + 1 < len && s[pos + 1] == '\n' ? pos + 2 : pos + 1; /* GB3, GB4 */
@@ -359,13 +388,13 @@ size_t qt_grapheme_next(const char *s, size_t len, size_t pos) {
     if (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80) return pos + 1;         /* GB999 */
   }
   size_t adv;
-  uint32_t cp = qt_utf8_decode(s + pos, len - pos, &adv);
+  uint32_t cp = decode(s + pos, len - pos, &adv);
   seg_state st;
   seg_start(&st, props_of(cp));
   size_t q = pos + adv;
   while (q < len) {
-    cp = qt_utf8_decode(s + q, len - q, &adv);
-    work++;
+    cp = decode(s + q, len - q, &adv);
+    add_work(1);
     uint16_t p = props_of(cp);
     if (seg_breaks(&st, p)) break;
     seg_push(&st, p);
@@ -385,15 +414,15 @@ size_t qt_grapheme_next(const char *s, size_t len, size_t pos) {
 /* Start of the code point that ends at pos (pos > 0), as forward decoding splits it (every
  * byte of an invalid sequence is a code point of its own), and its properties in *props and
  * the code point in *cp. */
-static size_t cp_back(const char *s, size_t len, size_t pos, uint16_t *props, uint32_t *cp) {
+static inline size_t cp_back(const char *s, size_t len, size_t pos, uint16_t *props, uint32_t *cp) {
   size_t p = pos - 1, adv;
   while (p > 0 && pos - p < 4 && ((unsigned char)s[p] & 0xC0) == 0x80) p--;
-  uint32_t c = qt_utf8_decode(s + p, len - p, &adv);
+  uint32_t c = decode(s + p, len - p, &adv);
   if (p + adv != pos) {
     p = pos - 1;
-    c = qt_utf8_decode(s + p, len - p, &adv);
+    c = decode(s + p, len - p, &adv);
   }
-  work++;
+  add_work(1);
   *cp = c;
   *props = props_of(c);
   return p;
@@ -430,6 +459,7 @@ static bool boundary_between(const char *s, size_t len, size_t a, uint16_t pa, u
   unsigned ga = GCB(pa), gc = GCB(pc);
   if (ga == QT_GCB_CR || ga == QT_GCB_LF || ga == QT_GCB_CONTROL) return !(ga == QT_GCB_CR && gc == QT_GCB_LF);
   if (gc == QT_GCB_EXTEND || gc == QT_GCB_ZWJ || gc == QT_GCB_SPACINGMARK) return false; /* GB9, GB9a */
+  if (gc == QT_GCB_OTHER && !(pc & QT_P_PICT) && INCB(pc) != QT_INCB_CONSONANT) return ga != QT_GCB_PREPEND; /* GB9b, GB999 */
   seg_state st;
   st.prev = pa;
   st.ri = 0;
@@ -479,19 +509,32 @@ size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo
   if (pos > len) pos = len;
   unsigned char z = (unsigned char)s[pos - 1];
   if (z < 0x80 && (pos == 1 || ((unsigned char)s[pos - 2] < 0x80 && !(z == '\n' && s[pos - 2] == '\r')))) {
-    work++; /* two ASCII code points: always a boundary between them but in CR LF */
+    add_work(1); /* two ASCII code points: always a boundary between them but in CR LF */
     *first = z;
     return pos - 1;
   }
-  uint16_t pc, pa;
-  uint32_t cc, ca;
-  size_t c = cp_back(s, len, pos, &pc, &cc);
+  uint16_t pc, pa = 0;
+  uint32_t cc, ca = 0;
+  size_t c, a = 0;
+  if (memo && memo->cp_end == pos) { /* the last step back looked at this one already */
+    c = memo->cp_start;
+    pc = memo->cp_props;
+    cc = memo->cp;
+  } else {
+    c = cp_back(s, len, pos, &pc, &cc);
+  }
   while (c > 0) {
-    size_t a = cp_back(s, len, c, &pa, &ca);
+    a = cp_back(s, len, c, &pa, &ca);
     if (boundary_between(s, len, a, pa, pc, memo)) break;
     c = a;
     pc = pa;
     cc = ca;
+  }
+  if (memo && c > 0) {
+    memo->cp_start = a;
+    memo->cp_end = c;
+    memo->cp = ca;
+    memo->cp_props = pa;
   }
   *first = cc;
   return c;
@@ -502,13 +545,13 @@ size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width)
   if (pos >= len) return len;
   unsigned char b = (unsigned char)s[pos];
   if (b >= 0x20 && b < 0x7F && (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80)) {
-    work++;
+    add_work(1);
     *width = 1;
     return pos + 1;
   }
   size_t adv;
-  uint32_t cp = qt_utf8_decode(s + pos, len - pos, &adv);
-  work++;
+  uint32_t cp = decode(s + pos, len - pos, &adv);
+  add_work(1);
   uint16_t p = props_of(cp);
   seg_state st;
   cluster k;
@@ -517,8 +560,8 @@ size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width)
   cluster_add(&k, cp, p);
   size_t q = pos + adv;
   while (q < len) {
-    cp = qt_utf8_decode(s + q, len - q, &adv);
-    work++;
+    cp = decode(s + q, len - q, &adv);
+    add_work(1);
     p = props_of(cp);
     if (seg_breaks(&st, p)) break;
     seg_push(&st, p);
