@@ -77,6 +77,10 @@ static inline void qt_seg_memo_changed(qt_seg_memo *m, size_t at) {
  * on), never to what precedes it. `memo` may be NULL; *first (may be NULL) is set to the
  * cluster's first code point. */
 size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo, uint32_t *first);
+/* The same for the common shape of cluster only: a base character no break rule looks back on,
+ * then marks that add no width — one that displays as it is (no control inside). 0 for any
+ * other shape (use qt_grapheme_next_width). */
+size_t qt_grapheme_next_plain(const char *s, size_t len, size_t pos, int *width);
 /* qt_grapheme_next and the qt_grapheme_width of that cluster, in one pass. */
 size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width);
 /* Width in columns of one grapheme cluster (no escape sequences inside). */

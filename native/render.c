@@ -264,7 +264,18 @@ static bool cell_at(qt_engine *e, const char *s, size_t len, size_t pos, bool sh
     return true;
   }
   int gw;
-  size_t g = s[pos] == '\n' ? pos + 1 : qt_grapheme_next_width(s, len, pos, &gw);
+  size_t g = qt_grapheme_next_plain(s, len, pos, &gw);
+  if (g > pos) { /* the common shape: shown as it is */
+    *next = g;
+    c->kind = g == pos + 1 && s[pos] == ' ' ? QT_CELL_SPACE : QT_CELL_TEXT;
+    c->width = gw;
+    if (show) {
+      qt_buf_append(&e->cell_text, s + pos, g - pos);
+      c->disp_len = g - pos;
+    }
+    return !e->cell_text.failed;
+  }
+  g = s[pos] == '\n' ? pos + 1 : qt_grapheme_next_width(s, len, pos, &gw);
   if (g <= pos) g = pos + 1;
   *next = g;
   if (s[pos] == '\n') {

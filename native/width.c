@@ -387,6 +387,9 @@ size_t qt_grapheme_next(const char *s, size_t len, size_t pos) {
     if (b < 0x20 || b == 0x7F) return pos + 1;                                      /* GB4 */
     if (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80) return pos + 1;         /* GB999 */
   }
+  int w;
+  size_t plain = qt_grapheme_next_plain(s, len, pos, &w);
+  if (plain > pos) return plain;
   size_t adv;
   uint32_t cp = decode(s + pos, len - pos, &adv);
   seg_state st;
@@ -538,6 +541,42 @@ size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo
   }
   *first = cc;
   return c;
+}
+
+/* A base no rule looks back on or emoji reading could change: Other, not pictographic, not an
+ * emoji alone, not zero-width or a format character, no Indic conjunct role, outside the ranges
+ * where couldBeEmoji looks. */
+static inline bool simple_base(uint32_t cp, uint16_t p) {
+  return GCB(p) == QT_GCB_OTHER && !(p & (QT_P_PICT | QT_P_EMOJI | QT_P_LEAD | QT_P_INCB_MASK)) &&
+         !(cp >= 0x2300 && cp <= 0x23FF) && !(cp >= 0x2600 && cp <= 0x27BF) && !(cp >= 0x2B50 && cp <= 0x2B55) &&
+         !(cp >= 0x1F000 && cp <= 0x1FBFF);
+}
+
+/* A mark that only joins the cluster before it and adds no width: Extend, zero-width, neither
+ * pictographic nor an emoji, not VS16, not a halfwidth/fullwidth form or a Thai/Lao AM. */
+static inline bool simple_mark(uint32_t cp, uint16_t p) {
+  return GCB(p) == QT_GCB_EXTEND && (p & QT_P_ZERO) && !(p & (QT_P_PICT | QT_P_EMOJI)) && cp != 0xFE0F &&
+         !(cp >= 0xFF00 && cp <= 0xFFEF) && cp != 0x0E33 && cp != 0x0EB3;
+}
+
+size_t qt_grapheme_next_plain(const char *s, size_t len, size_t pos, int *width) {
+  if (pos >= len) return 0;
+  size_t adv, q;
+  uint32_t cp = decode(s + pos, len - pos, &adv);
+  uint16_t p = props_of(cp);
+  if (!simple_base(cp, p)) return 0;
+  int w = (p & QT_P_WIDE) ? 2 : 1;
+  size_t n = 1;
+  for (q = pos + adv; q < len; q += adv, n++) {
+    cp = decode(s + q, len - q, &adv);
+    p = props_of(cp);
+    unsigned g = GCB(p);
+    if (g != QT_GCB_EXTEND && g != QT_GCB_ZWJ && g != QT_GCB_SPACINGMARK) break; /* GB999: nothing joins */
+    if (!simple_mark(cp, p)) return 0;
+  }
+  add_work(n);
+  *width = w;
+  return q;
 }
 
 size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width) {
