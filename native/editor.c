@@ -30,7 +30,7 @@ static size_t cp_start(const char *s, size_t pos) {
 
 static uint32_t cp_at(const char *s, size_t len, size_t pos) {
   size_t adv;
-  return qt_utf8_decode(s + pos, len - pos, &adv);
+  return qt_utf8_decode_fast(s + pos, len - pos, &adv);
 }
 
 /* ---- grapheme stepping ------------------------------------------------------------------
@@ -133,29 +133,51 @@ void qt_editor_clear(qt_editor *ed) {
 }
 
 /* ---- inserting ---------------------------------------------------------------------------- */
-/* Appends the cleaned form of s[0..n) to out, stopping before `room` bytes are passed. */
+/* Appends the cleaned form of s[0..n) to out, stopping before `room` bytes are passed. Runs of
+ * bytes that stay as they are (printable text, tabs, kept newlines) are copied in one go. */
 static bool clean_into(qt_buf *out, const char *s, size_t n, bool multiline, size_t room, bool *cut) {
-  size_t i = 0;
+  size_t i = 0, run = 0; /* s[run, i) is copied as it is */
   while (i < n) {
-    size_t adv;
-    uint32_t cp = qt_utf8_decode(s + i, n - i, &adv);
-    if (cp == '\r') {
+    unsigned char b = (unsigned char)s[i];
+    size_t adv = 1;
+    uint32_t cp = b;
+    bool keep;
+    if (b >= 0x20 && b < 0x7F) {
+      keep = true;
+    } else if (b >= 0x80) {
+      cp = qt_utf8_decode_fast(s + i, n - i, &adv);
+      keep = !(cp == 0xFFFD && adv == 1) && !(cp >= 0x80 && cp <= 0x9F); /* valid, not C1 */
+    } else {
+      keep = b == '\t' || (b == '\n' && multiline);
+    }
+    if (keep) {
+      if (out->len + (i - run) + adv > room) { /* the limit: cut at a character boundary */
+        *cut = true;
+        break;
+      }
+      i += adv;
+      continue;
+    }
+    if (i > run && !qt_buf_append(out, s + run, i - run)) return false;
+    if (b == '\r') {
       if (i + 1 < n && s[i + 1] == '\n') adv = 2;
       cp = '\n';
     }
     i += adv;
+    run = i;
     if (cp == '\n') {
-      if (!multiline) cp = ' ';
-    } else if (cp != '\t' && (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))) {
-      continue;
+      cp = multiline ? '\n' : ' ';
+    } else if (cp != 0xFFFD) {
+      continue; /* a control character: dropped */
     }
-    size_t need = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    size_t need = cp < 0x80 ? 1 : 3; /* a newline, a space or U+FFFD */
     if (out->len + need > room) {
       *cut = true;
-      break;
+      return true;
     }
     if (!qt_buf_put_cp(out, cp)) return false;
   }
+  if (i > run && !qt_buf_append(out, s + run, i - run)) return false;
   return true;
 }
 

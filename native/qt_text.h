@@ -45,6 +45,27 @@ bool qt_utf8_valid(const char *s, size_t len, size_t *bad_offset);
 /* Decodes one code point at s[0..len). Returns the code point and sets *adv to the bytes
  * used (>= 1 when len >= 1). Invalid bytes decode to U+FFFD with *adv = 1. */
 uint32_t qt_utf8_decode(const char *s, size_t len, size_t *adv);
+/* qt_utf8_decode with the common well-formed one-, two- and three-byte forms decoded inline
+ * (for loops that decode every code point of a long text). */
+static inline uint32_t qt_utf8_decode_fast(const char *p, size_t len, size_t *adv) {
+  const unsigned char *s = (const unsigned char *)p;
+  if (len) {
+    unsigned char b = s[0];
+    if (b < 0x80) {
+      *adv = 1;
+      return b;
+    }
+    if (b >= 0xC2 && b <= 0xDF && len >= 2 && (s[1] & 0xC0) == 0x80) {
+      *adv = 2;
+      return ((uint32_t)(b & 0x1F) << 6) | (s[1] & 0x3F);
+    }
+    if (b >= 0xE1 && b <= 0xEC && len >= 3 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80) {
+      *adv = 3;
+      return ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+    }
+  }
+  return qt_utf8_decode(p, len, adv);
+}
 /* Number of code points (invalid bytes count one each). */
 size_t qt_utf8_count(const char *s, size_t len);
 

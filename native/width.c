@@ -22,26 +22,7 @@ static inline void add_work(size_t n) {
 size_t qt_text_work(void) { return atomic_load_explicit(&work_count, memory_order_relaxed); }
 
 /* ---- decoding -------------------------------------------------------------------------- */
-/* qt_utf8_decode, with the common well-formed two- and three-byte forms decoded here (the
- * segmenter's inner loops decode every code point of a 100 KB answer). */
-static inline uint32_t decode(const char *p, size_t len, size_t *adv) {
-  const unsigned char *s = (const unsigned char *)p;
-  if (!len) return qt_utf8_decode(p, len, adv);
-  unsigned char b = s[0];
-  if (b < 0x80) {
-    *adv = 1;
-    return b;
-  }
-  if (b >= 0xC2 && b <= 0xDF && len >= 2 && (s[1] & 0xC0) == 0x80) {
-    *adv = 2;
-    return ((uint32_t)(b & 0x1F) << 6) | (s[1] & 0x3F);
-  }
-  if (b >= 0xE1 && b <= 0xEC && len >= 3 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80) {
-    *adv = 3;
-    return ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
-  }
-  return qt_utf8_decode(p, len, adv);
-}
+#define decode qt_utf8_decode_fast
 
 /* ---- code point properties ------------------------------------------------------------ */
 
