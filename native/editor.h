@@ -33,7 +33,7 @@ typedef struct qt_editor {
   size_t cursor;  /* byte offset into text, on a grapheme boundary */
   size_t limit;   /* most bytes the text may hold; longer input is cut (see qt_editor_insert) */
   bool multiline; /* newlines are kept (typed answers) or become spaces (notes, filters) */
-  qt_seg_memo memo; /* what stepping back learned about the text; reset on every change */
+  qt_seg_memo memo; /* what stepping back learned about the text, kept up to where it changes */
   qt_editor_wrap wrap; /* the renderer's layout of the text (see above) */
 } qt_editor;
 

@@ -5,10 +5,8 @@
 // difference across one feed. Also: stepping back by grapheme (decided locally, without
 // rescanning from the start of the text) splits text exactly as stepping forward does.
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import test from "node:test";
-
-const addon = createRequire(import.meta.url)("../build/Release/pi_question.node");
+import { addon } from "./helpers/addon.mjs"; // PI_QUESTION_ADDON (the sanitizer build) when set
 
 const K = {
   up: "\x1b[A",
