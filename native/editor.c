@@ -64,6 +64,48 @@ static void changed(qt_editor *ed, size_t at) {
 /* Class of the grapheme starting at pos: 0 white space, 1 punctuation, 2 word. */
 static int class_at(const qt_editor *ed, size_t pos) { return class_of(cp_at(ed->text.data, ed->text.len, pos)); }
 
+/* A run of word graphemes (class 2) is scanned code point by code point: a grapheme's class is
+ * that of its first code point, so the run ends only at a white-space or punctuation code point
+ * that starts a grapheme, and only there is a boundary decided. (A word is most of a long text:
+ * this keeps Alt+B / Alt+F / Ctrl+W / Alt+D over 100 KB well under a millisecond.) */
+
+/* Start of the run of word graphemes that ends with the one starting at pos. */
+static size_t word_run_start(qt_editor *ed, size_t pos) {
+  const char *s = ed->text.data;
+  size_t len = ed->text.len, x = pos, looked = 0, start = 0;
+  while (x > 0) {
+    size_t p = x - 1, adv;
+    while (p > 0 && x - p < 4 && ((unsigned char)s[p] & 0xC0) == 0x80) p--;
+    uint32_t cp = qt_utf8_decode_fast(s + p, len - p, &adv);
+    if (p + adv != x) { /* not a whole code point: its last byte is one of its own */
+      p = x - 1;
+      cp = qt_utf8_decode_fast(s + p, len - p, &adv);
+    }
+    looked++;
+    if (class_of(cp) != 2 && qt_grapheme_boundary(s, len, p, &ed->memo)) { /* the grapheme before the run */
+      start = qt_grapheme_next(s, len, p);
+      break;
+    }
+    x = p;
+  }
+  qt_text_add_work(looked);
+  return start;
+}
+
+/* End of the run of word graphemes that starts with the one at pos. */
+static size_t word_run_end(qt_editor *ed, size_t pos) {
+  const char *s = ed->text.data;
+  size_t len = ed->text.len, x = pos, adv, looked = 0;
+  qt_utf8_decode_fast(s + x, len - x, &adv); /* the run's first code point */
+  for (x += adv; x < len; x += adv) {
+    uint32_t cp = qt_utf8_decode_fast(s + x, len - x, &adv);
+    looked++;
+    if (class_of(cp) != 2 && qt_grapheme_boundary(s, len, x, &ed->memo)) break;
+  }
+  qt_text_add_work(looked);
+  return x < len ? x : len;
+}
+
 /* Back over white space, then over the graphemes of the class before it. Each grapheme is
  * stepped over once (and the one that ends the word looked at once). */
 static size_t word_left_of(qt_editor *ed, size_t pos) {
@@ -75,6 +117,7 @@ static size_t word_left_of(qt_editor *ed, size_t pos) {
     pos = p;
   }
   if (pos == 0) return 0;
+  if (cls == 2) return word_run_start(ed, p);
   pos = p;
   while (pos > 0) {
     p = prev_class(ed, pos, &c);
@@ -84,11 +127,12 @@ static size_t word_left_of(qt_editor *ed, size_t pos) {
   return pos;
 }
 
-static size_t word_right_of(const qt_editor *ed, size_t pos) {
+static size_t word_right_of(qt_editor *ed, size_t pos) {
   size_t len = ed->text.len;
   while (pos < len && class_at(ed, pos) == 0) pos = next_g(ed, pos);
   if (pos < len) {
     int cls = class_at(ed, pos);
+    if (cls == 2) return word_run_end(ed, pos);
     while (pos < len && class_at(ed, pos) == cls) pos = next_g(ed, pos);
   }
   return pos;

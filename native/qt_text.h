@@ -102,6 +102,9 @@ size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo
  * then marks that add no width — one that displays as it is (no control inside). 0 for any
  * other shape (use qt_grapheme_next_width). */
 size_t qt_grapheme_next_plain(const char *s, size_t len, size_t pos, int *width);
+/* True when a grapheme cluster starts at pos (a code point boundary; 0 and len are). Decided
+ * as qt_grapheme_prev decides it, locally. `memo` may be NULL. */
+bool qt_grapheme_boundary(const char *s, size_t len, size_t pos, qt_seg_memo *memo);
 /* qt_grapheme_next and the qt_grapheme_width of that cluster, in one pass. */
 size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width);
 /* Width in columns of one grapheme cluster (no escape sequences inside). */
@@ -116,6 +119,8 @@ size_t qt_escape_length(const char *s, size_t len);
  * width measuring): a work counter for tests, which check that an editing key costs work in
  * proportion to what it moves over or changes, never to the length of the whole text. */
 size_t qt_text_work(void);
+/* Adds to that counter: code points a caller looked at on its own (the editor's word scans). */
+void qt_text_add_work(size_t n);
 
 /* ---- sanitizing model-supplied text ------------------------------------------------------
  * Appends `in` to `out` so that nothing in it can act on a terminal: ESC becomes "␛", other

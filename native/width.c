@@ -21,6 +21,8 @@ static inline void add_work(size_t n) {
 
 size_t qt_text_work(void) { return atomic_load_explicit(&work_count, memory_order_relaxed); }
 
+void qt_text_add_work(size_t n) { add_work(n); }
+
 /* ---- decoding -------------------------------------------------------------------------- */
 #define decode qt_utf8_decode_fast
 
@@ -483,6 +485,16 @@ static bool boundary_between(const char *s, size_t len, size_t a, uint16_t pa, u
     }
   }
   return seg_breaks(&st, pc);
+}
+
+bool qt_grapheme_boundary(const char *s, size_t len, size_t pos, qt_seg_memo *memo) {
+  if (!s || pos == 0 || pos >= len) return true;
+  size_t adv;
+  uint32_t cc = decode(s + pos, len - pos, &adv), ca;
+  add_work(1);
+  uint16_t pc = props_of(cc), pa;
+  size_t a = cp_back(s, len, pos, &pa, &ca);
+  return boundary_between(s, len, a, pa, pc, memo);
 }
 
 size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo, uint32_t *first) {
