@@ -329,10 +329,14 @@ static bool wrap_from(qt_engine *e, qt_editor_wrap *w, const char *s, size_t len
       qt_cell c;
       size_t next;
       unsigned char b = pos < len ? (unsigned char)s[pos] : 0;
+      int gw;
       if (b > 0x20 && b < 0x7F && (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80)) { /* the common case */
         c.kind = QT_CELL_TEXT;
         c.width = 1;
         next = pos + 1;
+      } else if (b > 0x20 && (next = qt_grapheme_next_plain(s, len, pos, &gw)) > pos) { /* the next most common */
+        c.kind = QT_CELL_TEXT;
+        c.width = gw;
       } else if (!cell_at(e, s, len, pos, false, &c, &next)) {
         return false;
       }
