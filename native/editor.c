@@ -145,8 +145,9 @@ static size_t line_start(const qt_editor *ed, size_t pos) {
 }
 
 static size_t line_end(const qt_editor *ed, size_t pos) {
-  while (pos < ed->text.len && ed->text.data[pos] != '\n') pos++;
-  return pos;
+  if (pos >= ed->text.len) return ed->text.len;
+  const char *nl = memchr(ed->text.data + pos, '\n', ed->text.len - pos);
+  return nl ? (size_t)(nl - ed->text.data) : ed->text.len;
 }
 
 /* ---- life cycle --------------------------------------------------------------------------- */
