@@ -32,6 +32,7 @@ import {
   toExampleArgs,
   typedText,
 } from "./harness.mjs";
+import { editingWorstCase, reportEditing } from "./editing.mjs";
 
 const quick = process.argv.includes("--quick");
 const TIMED_KEYS = Number(process.env.BENCH_KEYS ?? (quick ? 500 : 2000));
@@ -120,6 +121,9 @@ for (const cs of cases) {
   const b = await timeKeystrokes(example, exampleArgs, { ...plan.example, budgetMs: EXAMPLE_BUDGET_MS });
   rows.push({ ...cs, ours: a, example: b.n >= Math.min(MIN_SAMPLES, plan.example.timed.length) ? b : null, exampleRaw: b });
 }
+
+// ---- worst-case editing (bench/editing.mjs): a 100 KB typed answer, one key at a time ------------
+const editing = await editingWorstCase(ours, ui, { quick });
 
 // ---- validation of a 100 KB call ----------------------------------------------------------------
 const addon = createRequire(import.meta.url)(ADDON_PATH);
@@ -235,6 +239,9 @@ console.log(
 );
 console.log("");
 
+const editingTargets = reportEditing(editing);
+console.log("");
+
 const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
 const growth = mem.end - mem.warm;
 const targets = [
@@ -245,6 +252,7 @@ const targets = [
     .map((r) => [`≥ 10× faster than the example, ${r.name} (${(r.example.median / r.ours.median).toFixed(1)}×)`, r.example.median / r.ours.median >= 10]),
   [`cold load < 15 ms (${coldOurs.totalMs.toFixed(2)} ms)`, coldOurs.totalMs < 15],
   [`100 KB validation < 1 ms (${us(normalizeUs)} µs)`, normalizeUs < 1000],
+  ...editingTargets,
   [`no memory growth over ${(2 * memCycles).toLocaleString("en")} cycles after warm-up (RSS ${growth >= 0 ? "+" : ""}${mb(growth)}; limit +4 MB, 20 B a cycle)`, growth < 4 * 1048576],
 ];
 for (const [what, ok] of targets) console.log(`${ok ? "PASS" : "FAIL"}  ${what}`);

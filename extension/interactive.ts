@@ -119,6 +119,10 @@ export class QuestionView implements Component, Focusable {
     this.requestRender = requestRender;
     this.finish = finish;
     this.openEditor = openEditor;
+    // pi's TUI has already waited for the rest of each escape sequence and hands over whole
+    // keys: a "\x1b]" (Alt+]) must not be held as the start of a terminal reply that swallows
+    // the typing after it. (A lone high surrogate is still held below, in handleInput.)
+    engine.setWholeKeys(true);
     applyTheme(engine, theme);
   }
 

@@ -23,6 +23,9 @@ export interface NativeEngine {
   setStyle(name: string, open: string, close: string): void;
   bind(action: string, keys: string[]): number;
   setCursorMarker(marker: string): void;
+  /** Every feed is whole key sequences, as pi's TUI hands them: nothing is held across feeds
+   * (a raw terminal's bytes, the default, may split a sequence anywhere). */
+  setWholeKeys(on: boolean): void;
   setLanguage(tag: string): void;
   /** Who asks a relayed question: a subagent's name, else where it runs (null for none). */
   setAsker(name: string | null, where: string | null): void;

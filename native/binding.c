@@ -13,10 +13,14 @@
  *                                            flags: 1 = a cancel lets the agent continue
  *   createEngine(json) -> Engine             see the Engine methods below
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
- *   decodeKeys(chunks[]) -> [{ name, text?, paste?, repeat? }], parseKeyId(id) -> { key, mods } | null
+ *   decodeKeys(chunks[], { wholeKeys }?) -> [{ name, text?, paste?, repeat? }]
+ *                                            wholeKeys: each chunk is whole keys, as pi's TUI hands them
+ *   parseKeyId(id) -> { key, mods } | null
  *   strings(languageTag) -> { ID: text, $language }   the user-visible string table
  *   ttyAvailable(path) -> boolean            true when ttyStatus(path) is "free"
  *   ttyStatus(path) -> "free" | "absent" | "owned"   may this process take the terminal (qt_tty.h)
+ *   _textWork() -> number                    tests only: code points the segmenter looked at
+ *   _graphemesBackward(str)                  tests only: graphemes(str), stepping back from the end
  *   lockFile(path, timeoutMs) -> { release(remove?) }   an exclusive flock, bounded wait (qt_filelock.h)
  *   runTty(json, { path, color, mode, language, cancelContinues }) -> { done: Promise<{ details, text }>, stop() }
  *                                            the question on a terminal, on a thread of its own;
@@ -647,6 +651,18 @@ static napi_value js_engine_set_language(napi_env env, napi_callback_info info) 
   return NULL;
 }
 
+/* setWholeKeys(on): every feed is whole key sequences (pi's TUI); see qt_engine_set_whole_keys. */
+static napi_value js_engine_set_whole_keys(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  bool on = false;
+  if (napi_get_value_bool(env, argv[0], &on) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: setWholeKeys takes a boolean");
+    return NULL;
+  }
+  qt_engine_set_whole_keys(box->engine, on);
+  return NULL;
+}
+
 /* setAsker(name, where): who asks a relayed question; null/undefined for either. */
 static napi_value js_engine_set_asker(napi_env env, napi_callback_info info) {
   ENGINE_METHOD_PROLOGUE(2);
@@ -776,6 +792,7 @@ static napi_value js_create_engine(napi_env env, napi_callback_info info) {
       {"setTimeout", js_engine_set_timeout}, {"tick", js_engine_tick}, {"nextTick", js_engine_next_tick},
       {"setAccessible", js_engine_set_accessible}, {"editorRequest", js_engine_editor_request},
       {"editorDone", js_engine_editor_done},
+      {"setWholeKeys", js_engine_set_whole_keys},
   };
   napi_value obj;
   if (napi_create_object(env, &obj) != napi_ok) goto fail;
@@ -798,6 +815,14 @@ fail:
 }
 
 /* ---- text and keys (for tests and the shim) ---------------------------------------------------- */
+/* Tests only (not enumerable): code points the segmenter looked at on this thread so far. */
+static napi_value js_text_work(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value v;
+  NAPI_CALL(env, napi_create_double(env, (double)qt_text_work(), &v));
+  return v;
+}
+
 static napi_value js_visible_width(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
@@ -809,6 +834,38 @@ static napi_value js_visible_width(napi_env env, napi_callback_info info) {
   napi_value v;
   NAPI_CALL(env, napi_create_double(env, (double)w, &v));
   return v;
+}
+
+/* Tests only (not enumerable): graphemes(str) found by stepping back from the end. */
+static napi_value js_graphemes_backward(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  size_t len;
+  char *s = get_string(env, argv[0], &len, "the text");
+  if (!s) return NULL;
+  size_t count = 0, *starts = malloc((len + 1) * sizeof *starts);
+  qt_seg_memo memo = {0};
+  for (size_t pos = len; starts && pos > 0;) {
+    size_t prev = qt_grapheme_prev(s, len, pos, &memo, NULL);
+    if (prev >= pos) prev = 0; /* never loop forever on a bad boundary */
+    starts[count++] = prev;
+    pos = prev;
+  }
+  napi_value arr = NULL;
+  if (starts && napi_create_array(env, &arr) == napi_ok) {
+    for (size_t k = 0; k < count; k++) {
+      size_t from = starts[count - 1 - k], to = k + 1 < count ? starts[count - 2 - k] : len;
+      napi_value g;
+      if (napi_create_string_utf8(env, s + from, to - from, &g) != napi_ok || napi_set_element(env, arr, (uint32_t)k, g) != napi_ok) {
+        arr = NULL;
+        break;
+      }
+    }
+  }
+  free(starts);
+  free(s);
+  if (!arr) throw_coded(env, "QT_ENAPI", "pi-question: could not build the graphemes array", false);
+  return arr;
 }
 
 static napi_value js_graphemes(napi_env env, napi_callback_info info) {
@@ -921,7 +978,16 @@ fail:
 }
 
 static napi_value js_decode_keys(napi_env env, napi_callback_info info) {
-  GET_ARGS(env, info, 1, argv, self);
+  GET_ARGS(env, info, 2, argv, self);
+  bool whole_keys = false;
+  if (!is_nullish(env, argv[1])) {
+    napi_value v;
+    bool has = false;
+    if (napi_has_named_property(env, argv[1], "wholeKeys", &has) == napi_ok && has &&
+        napi_get_named_property(env, argv[1], "wholeKeys", &v) == napi_ok &&
+        napi_coerce_to_bool(env, v, &v) == napi_ok && napi_get_value_bool(env, v, &whole_keys) != napi_ok)
+      whole_keys = false;
+  }
   (void)self;
   bool is_array = false;
   NAPI_CALL(env, napi_is_array(env, argv[0], &is_array));
@@ -936,6 +1002,7 @@ static napi_value js_decode_keys(napi_env env, napi_callback_info info) {
   qt_decoder *d = NULL;
   qt_status st = qt_decoder_create(&d);
   if (st) return throw_status(env, st, NULL);
+  qt_decoder_set_whole_keys(d, whole_keys);
   for (uint32_t i = 0; i < n && !c.failed && !st; i++) {
     napi_value chunk;
     if (napi_get_element(env, argv[0], i, &chunk) != napi_ok) {
@@ -1478,6 +1545,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"runTty", NULL, js_run_tty, NULL, NULL, NULL, napi_enumerable, NULL},
       {"strings", NULL, js_strings, NULL, NULL, NULL, napi_enumerable, NULL},
       {"lockFile", NULL, js_lock_file, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"_textWork", NULL, js_text_work, NULL, NULL, NULL, napi_default, NULL},
+      {"_graphemesBackward", NULL, js_graphemes_backward, NULL, NULL, NULL, napi_default, NULL},
   };
   NAPI_CALL(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props));
   napi_value limits = limits_object(env);

@@ -1,24 +1,24 @@
 /* editor.c — the line editor of typed answers, notes and filters (see editor.h): cleaning
  * input on the way in, moving and deleting by grapheme cluster and by word. */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "editor.h"
 
 /* ---- character classes ------------------------------------------------------------------ */
 bool qt_editor_is_space(uint32_t cp) {
+  if (cp > ' ' && cp < 0x85) return false; /* the common case: printable ASCII */
   return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
          (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F ||
          cp == 0x3000;
 }
 
 /* pi-tui's punctuation set for word movement. */
-static bool is_punct(uint32_t cp) { return cp < 0x80 && cp && strchr("(){}[]<>.,;:'\"!?+-=*/\\|&%^$#@~`", (int)cp); }
-
-/* Code points before which a grapheme boundary is certain when the code point before them is
- * one of these too: no Extend, ZWJ, Prepend, Hangul jamo or regional indicator among them. */
-static bool is_simple(uint32_t cp) {
-  return (cp >= 0x20 && cp < 0x7F) || cp == '\n' || cp == '\t' || (cp >= 0x3040 && cp <= 0x3098) ||
-         (cp >= 0x309B && cp <= 0x30FF) || (cp >= 0x4E00 && cp <= 0x9FFF);
+static bool is_punct(uint32_t cp) {
+  /* one bit per character: ( ) { } [ ] < > . , ; : ' " ! ? + - = * / \ | & % ^ $ # @ ~ ` */
+  static const uint64_t bits[2] = {0xfc00fffe00000000ull, 0x7800000178000001ull};
+  return cp < 0x80 && (bits[cp >> 6] >> (cp & 63) & 1);
 }
 
 /* Start of the code point that ends at pos (pos > 0). */
@@ -30,63 +30,109 @@ static size_t cp_start(const char *s, size_t pos) {
 
 static uint32_t cp_at(const char *s, size_t len, size_t pos) {
   size_t adv;
-  return qt_utf8_decode(s + pos, len - pos, &adv);
+  return qt_utf8_decode_fast(s + pos, len - pos, &adv);
 }
 
-/* ---- grapheme stepping ------------------------------------------------------------------ */
-size_t qt_editor_grapheme_prev(const char *s, size_t len, size_t pos) {
-  if (pos == 0) return 0;
-  /* Walk back to a certain boundary (at most a few hundred bytes), then step forward. */
-  size_t restart = 0, q = pos;
-  while (q > 0 && pos - q < 512) {
-    size_t c = cp_start(s, q);
-    if (c == 0) {
-      restart = 0;
-      break;
-    }
-    size_t b = cp_start(s, c);
-    if (c < pos && is_simple(cp_at(s, len, c)) && is_simple(cp_at(s, len, b))) {
-      restart = c;
-      break;
-    }
-    q = c;
-  }
-  size_t b = restart;
-  for (;;) {
-    size_t n = qt_grapheme_next(s, len, b);
-    if (n <= b) n = b + 1; /* never loop on a broken segmenter */
-    if (n >= pos) return b;
-    b = n;
-  }
-}
-
+/* ---- grapheme stepping ------------------------------------------------------------------
+ * Both directions cost what they step over: forward from a boundary, back by deciding each
+ * boundary locally (qt_grapheme_prev), never by rescanning from the start of the text. */
 static size_t next_g(const qt_editor *ed, size_t pos) {
   size_t n = qt_grapheme_next(ed->text.data, ed->text.len, pos);
   return n > pos ? n : pos + 1;
 }
 
-static size_t prev_g(const qt_editor *ed, size_t pos) { return qt_editor_grapheme_prev(ed->text.data, ed->text.len, pos); }
+static size_t prev_g(qt_editor *ed, size_t pos) { return qt_grapheme_prev(ed->text.data, ed->text.len, pos, &ed->memo, NULL); }
 
-/* Class of the grapheme starting at pos: 0 white space, 1 punctuation, 2 word. */
-static int class_at(const qt_editor *ed, size_t pos) {
-  uint32_t cp = cp_at(ed->text.data, ed->text.len, pos);
-  return qt_editor_is_space(cp) ? 0 : is_punct(cp) ? 1 : 2;
+/* Class of a grapheme by its first code point: 0 white space, 1 punctuation, 2 word. */
+static int class_of(uint32_t cp) { return qt_editor_is_space(cp) ? 0 : is_punct(cp) ? 1 : 2; }
+
+/* Start of the grapheme before pos, and its class in *cls. */
+static size_t prev_class(qt_editor *ed, size_t pos, int *cls) {
+  uint32_t first;
+  size_t p = qt_grapheme_prev(ed->text.data, ed->text.len, pos, &ed->memo, &first);
+  *cls = class_of(first);
+  return p;
 }
 
-static size_t word_left_of(const qt_editor *ed, size_t pos) {
-  while (pos > 0 && class_at(ed, prev_g(ed, pos)) == 0) pos = prev_g(ed, pos);
-  if (pos > 0) {
-    int cls = class_at(ed, prev_g(ed, pos));
-    while (pos > 0 && class_at(ed, prev_g(ed, pos)) == cls) pos = prev_g(ed, pos);
+/* The text changed at or after `at`: what stepping back learned, and the layout, before it
+ * still hold. */
+static void changed(qt_editor *ed, size_t at) {
+  qt_seg_memo_changed(&ed->memo, at);
+  if (at < ed->wrap.dirty) ed->wrap.dirty = at;
+}
+
+/* Class of the grapheme starting at pos: 0 white space, 1 punctuation, 2 word. */
+static int class_at(const qt_editor *ed, size_t pos) { return class_of(cp_at(ed->text.data, ed->text.len, pos)); }
+
+/* A run of word graphemes (class 2) is scanned code point by code point: a grapheme's class is
+ * that of its first code point, so the run ends only at a white-space or punctuation code point
+ * that starts a grapheme, and only there is a boundary decided. (A word is most of a long text:
+ * this keeps Alt+B / Alt+F / Ctrl+W / Alt+D over 100 KB well under a millisecond.) */
+
+/* Start of the run of word graphemes that ends with the one starting at pos. */
+static size_t word_run_start(qt_editor *ed, size_t pos) {
+  const char *s = ed->text.data;
+  size_t len = ed->text.len, x = pos, looked = 0, start = 0;
+  while (x > 0) {
+    size_t p = x - 1, adv;
+    while (p > 0 && x - p < 4 && ((unsigned char)s[p] & 0xC0) == 0x80) p--;
+    uint32_t cp = qt_utf8_decode_fast(s + p, len - p, &adv);
+    if (p + adv != x) { /* not a whole code point: its last byte is one of its own */
+      p = x - 1;
+      cp = qt_utf8_decode_fast(s + p, len - p, &adv);
+    }
+    looked++;
+    if (class_of(cp) != 2 && qt_grapheme_boundary(s, len, p, &ed->memo)) { /* the grapheme before the run */
+      start = qt_grapheme_next(s, len, p);
+      break;
+    }
+    x = p;
+  }
+  qt_text_add_work(looked);
+  return start;
+}
+
+/* End of the run of word graphemes that starts with the one at pos. */
+static size_t word_run_end(qt_editor *ed, size_t pos) {
+  const char *s = ed->text.data;
+  size_t len = ed->text.len, x = pos, adv, looked = 0;
+  qt_utf8_decode_fast(s + x, len - x, &adv); /* the run's first code point */
+  for (x += adv; x < len; x += adv) {
+    uint32_t cp = qt_utf8_decode_fast(s + x, len - x, &adv);
+    looked++;
+    if (class_of(cp) != 2 && qt_grapheme_boundary(s, len, x, &ed->memo)) break;
+  }
+  qt_text_add_work(looked);
+  return x < len ? x : len;
+}
+
+/* Back over white space, then over the graphemes of the class before it. Each grapheme is
+ * stepped over once (and the one that ends the word looked at once). */
+static size_t word_left_of(qt_editor *ed, size_t pos) {
+  size_t p = 0;
+  int cls = 0, c;
+  while (pos > 0) {
+    p = prev_class(ed, pos, &cls);
+    if (cls != 0) break;
+    pos = p;
+  }
+  if (pos == 0) return 0;
+  if (cls == 2) return word_run_start(ed, p);
+  pos = p;
+  while (pos > 0) {
+    p = prev_class(ed, pos, &c);
+    if (c != cls) break;
+    pos = p;
   }
   return pos;
 }
 
-static size_t word_right_of(const qt_editor *ed, size_t pos) {
+static size_t word_right_of(qt_editor *ed, size_t pos) {
   size_t len = ed->text.len;
   while (pos < len && class_at(ed, pos) == 0) pos = next_g(ed, pos);
   if (pos < len) {
     int cls = class_at(ed, pos);
+    if (cls == 2) return word_run_end(ed, pos);
     while (pos < len && class_at(ed, pos) == cls) pos = next_g(ed, pos);
   }
   return pos;
@@ -99,13 +145,17 @@ static size_t line_start(const qt_editor *ed, size_t pos) {
 }
 
 static size_t line_end(const qt_editor *ed, size_t pos) {
-  while (pos < ed->text.len && ed->text.data[pos] != '\n') pos++;
-  return pos;
+  if (pos >= ed->text.len) return ed->text.len;
+  const char *nl = memchr(ed->text.data + pos, '\n', ed->text.len - pos);
+  return nl ? (size_t)(nl - ed->text.data) : ed->text.len;
 }
 
 /* ---- life cycle --------------------------------------------------------------------------- */
 void qt_editor_init(qt_editor *ed, size_t limit, bool multiline) {
   qt_buf_init(&ed->text);
+  ed->memo = (qt_seg_memo){0};
+  memset(&ed->wrap, 0, sizeof ed->wrap);
+  ed->wrap.dirty = SIZE_MAX;
   ed->cursor = 0;
   ed->limit = limit;
   ed->multiline = multiline;
@@ -113,38 +163,66 @@ void qt_editor_init(qt_editor *ed, size_t limit, bool multiline) {
 
 void qt_editor_free(qt_editor *ed) {
   qt_buf_free(&ed->text);
+  free(ed->wrap.start);
+  free(ed->wrap.reach);
+  memset(&ed->wrap, 0, sizeof ed->wrap);
+  ed->wrap.dirty = SIZE_MAX;
+  ed->memo = (qt_seg_memo){0};
   ed->cursor = 0;
 }
 
 void qt_editor_clear(qt_editor *ed) {
   qt_buf_reset(&ed->text);
+  changed(ed, 0);
   ed->cursor = 0;
 }
 
 /* ---- inserting ---------------------------------------------------------------------------- */
-/* Appends the cleaned form of s[0..n) to out, stopping before `room` bytes are passed. */
+/* Appends the cleaned form of s[0..n) to out, stopping before `room` bytes are passed. Runs of
+ * bytes that stay as they are (printable text, tabs, kept newlines) are copied in one go. */
 static bool clean_into(qt_buf *out, const char *s, size_t n, bool multiline, size_t room, bool *cut) {
-  size_t i = 0;
+  size_t i = 0, run = 0; /* s[run, i) is copied as it is */
   while (i < n) {
-    size_t adv;
-    uint32_t cp = qt_utf8_decode(s + i, n - i, &adv);
-    if (cp == '\r') {
+    unsigned char b = (unsigned char)s[i];
+    size_t adv = 1;
+    uint32_t cp = b;
+    bool keep;
+    if (b >= 0x20 && b < 0x7F) {
+      keep = true;
+    } else if (b >= 0x80) {
+      cp = qt_utf8_decode_fast(s + i, n - i, &adv);
+      keep = !(cp == 0xFFFD && adv == 1) && !(cp >= 0x80 && cp <= 0x9F); /* valid, not C1 */
+    } else {
+      keep = b == '\t' || (b == '\n' && multiline);
+    }
+    if (keep) {
+      if (out->len + (i - run) + adv > room) { /* the limit: cut at a character boundary */
+        *cut = true;
+        break;
+      }
+      i += adv;
+      continue;
+    }
+    if (i > run && !qt_buf_append(out, s + run, i - run)) return false;
+    if (b == '\r') {
       if (i + 1 < n && s[i + 1] == '\n') adv = 2;
       cp = '\n';
     }
     i += adv;
+    run = i;
     if (cp == '\n') {
-      if (!multiline) cp = ' ';
-    } else if (cp != '\t' && (cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F))) {
-      continue;
+      cp = multiline ? '\n' : ' ';
+    } else if (cp != 0xFFFD) {
+      continue; /* a control character: dropped */
     }
-    size_t need = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+    size_t need = cp < 0x80 ? 1 : 3; /* a newline, a space or U+FFFD */
     if (out->len + need > room) {
       *cut = true;
-      break;
+      return true;
     }
     if (!qt_buf_put_cp(out, cp)) return false;
   }
+  if (i > run && !qt_buf_append(out, s + run, i - run)) return false;
   return true;
 }
 
@@ -170,6 +248,7 @@ qt_status qt_editor_insert(qt_editor *ed, const char *s, size_t n, bool *cut) {
     memcpy(d + ed->cursor, clean.data, clean.len);
     ed->text.len += clean.len;
     d[ed->text.len] = '\0';
+    changed(ed, ed->cursor);
     ed->cursor += clean.len;
   }
   qt_buf_free(&clean);
@@ -198,6 +277,7 @@ static bool erase(qt_editor *ed, size_t from, size_t to) {
   ed->text.len -= to - from;
   d[ed->text.len] = '\0';
   ed->cursor = from;
+  changed(ed, from);
   return true;
 }
 

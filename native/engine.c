@@ -774,13 +774,12 @@ size_t qt_engine_footprint(const qt_engine *e) {
   for (size_t i = 0; i < e->req->question_count; i++) {
     const qt_qstate *s = &e->qs[i];
     const qt_answer *a = &e->answers[i];
-    n += s->draft.text.cap + s->note.text.cap + s->filter.text.cap + s->folded_bytes;
+    n += qt_editor_bytes(&s->draft) + qt_editor_bytes(&s->note) + qt_editor_bytes(&s->filter) + s->folded_bytes;
     if (s->shown) n += s->q->option_count * sizeof *s->shown;
     n += a->index_count * sizeof *a->indices + text_bytes(a->custom) + text_bytes(a->note);
   }
   n += lines_bytes(&e->frame) + lines_bytes(&e->scratch[0]) + lines_bytes(&e->scratch[1]);
-  n += e->line_ptr_cap * sizeof *e->line_ptrs + e->cell_cap * sizeof *e->cells + e->cell_text.cap +
-       e->cell_line_cap * sizeof *e->cell_lines;
+  n += e->line_ptr_cap * sizeof *e->line_ptrs + e->cell_text.cap;
   return n;
 }
 
@@ -959,9 +958,7 @@ void qt_engine_destroy(qt_engine *e) {
   lines_free(&e->scratch[0]);
   lines_free(&e->scratch[1]);
   free(e->line_ptrs);
-  free(e->cells);
   qt_buf_free(&e->cell_text);
-  free(e->cell_lines);
   free(e);
 }
 
@@ -1067,6 +1064,10 @@ qt_status qt_engine_flush(qt_engine *e) {
   e->feed_status = QT_OK;
   qt_status st = qt_decoder_flush(e->decoder, event_sink, e);
   return e->feed_status ? e->feed_status : st;
+}
+
+void qt_engine_set_whole_keys(qt_engine *e, bool on) {
+  if (e) qt_decoder_set_whole_keys(e->decoder, on);
 }
 
 bool qt_engine_pending(const qt_engine *e) { return e && !e->done && qt_decoder_pending(e->decoder); }

@@ -120,12 +120,8 @@ struct qt_engine {
   int frame_width;        /* width of the cached frame; 0 when there is none */
   uint64_t frame_revision;
   qt_lines scratch[2];    /* reusable columns for side-by-side previews */
-  /* editor layout scratch, reused between frames */
-  struct qt_cell *cells;  /* one per grapheme of the text being drawn */
-  size_t cell_cap;
-  qt_buf cell_text;       /* the sanitized display bytes of those cells */
-  size_t *cell_lines;     /* first cell of each wrapped line */
-  size_t cell_line_cap;
+  /* editor drawing scratch, reused between frames (each editor caches its own layout) */
+  qt_buf cell_text;       /* the display bytes of the graphemes of a line being drawn */
   /* the person's timeout (issue 14 item 3; engine.c "the clock") */
   bool clock_on;          /* a timeout is armed and no key has stopped it */
   bool clock_started;     /* the first tick fixed the deadline */

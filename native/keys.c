@@ -47,6 +47,7 @@ struct qt_decoder {
   unsigned char held[QT_KEYS_HOLD_BYTES];
   qt_buf paste;
   qt_buf backlog;      /* non-empty only after a sink stopped; then held_len == 0 */
+  bool whole_keys;     /* every feed ends on a key boundary (pi's TUI): see qt_keys.h */
   char text[80];       /* text of an event that is not a slice of the input */
 };
 
@@ -876,6 +877,23 @@ void qt_decoder_destroy(qt_decoder *d) {
   free(d);
 }
 
+void qt_decoder_set_whole_keys(qt_decoder *d, bool on) {
+  if (d) d->whole_keys = on;
+}
+
+/* Whole keys: what the feed left unfinished (held bytes, a terminal string, an over-long
+ * sequence) is decided now; an open paste stays open, and so does input a sink stopped. */
+static void end_of_whole_keys(run *r) {
+  qt_decoder *d = r->d;
+  if (!d->whole_keys || r->stopped || d->backlog.len || d->state == ST_PASTE) return;
+  if (!d->held_len && d->state == ST_GROUND) return;
+  process_input(r, NULL, 0, true);
+  if (!r->stopped && d->state != ST_PASTE) {
+    d->state = ST_GROUND;
+    d->held_len = 0;
+  }
+}
+
 qt_status qt_decoder_feed(qt_decoder *d, const char *bytes, size_t len, qt_key_sink sink, void *user) {
   if (!d || !sink || (!bytes && len)) return QT_ERR_USAGE;
   run r = {d, sink, user, false, QT_OK};
@@ -885,9 +903,10 @@ qt_status qt_decoder_feed(qt_decoder *d, const char *bytes, size_t len, qt_key_s
       return QT_ERR_NOMEM;
     }
     process_backlog(&r, false);
-    return r.st;
+  } else {
+    process_input(&r, (const unsigned char *)bytes, len, false);
   }
-  process_input(&r, (const unsigned char *)bytes, len, false);
+  end_of_whole_keys(&r);
   return r.st;
 }
 

@@ -81,6 +81,9 @@ qt_status qt_engine_set_language(qt_engine *e, qt_language lang);
  * sanitized and kept on one line. */
 qt_status qt_engine_set_asker(qt_engine *e, const char *name, const char *where);
 
+/* Whole keys: every feed ends on a key boundary (pi's TUI, which has already waited for the
+ * rest of each sequence); off by default (a raw terminal). See qt_decoder_set_whole_keys. */
+void qt_engine_set_whole_keys(qt_engine *e, bool on);
 /* Feeds raw input bytes (any number of sequences, or part of one). */
 qt_status qt_engine_feed(qt_engine *e, const char *bytes, size_t len);
 /* Delivers input bytes held back as the start of an unfinished sequence (call after a short

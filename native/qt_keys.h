@@ -70,6 +70,12 @@ void qt_decoder_destroy(qt_decoder *d);
  * A lone ESC at the end of a feed is delivered as Escape at once (pi hands one sequence per
  * call). Returns QT_ERR_NOMEM if buffering failed (the bytes are then dropped, not half-kept). */
 qt_status qt_decoder_feed(qt_decoder *d, const char *bytes, size_t len, qt_key_sink sink, void *user);
+/* Whole keys (off by default, for raw terminal bytes): every feed ends on a key boundary, as
+ * pi's TUI hands its components whole key sequences (its own input buffer has already waited
+ * for the rest of each). Whatever a feed leaves unfinished is decided at its end, as a flush
+ * decides it: "\x1b]" alone is Alt+], never the start of a terminal reply that would swallow
+ * the typing after it. An open bracketed paste still waits for its end marker. */
+void qt_decoder_set_whole_keys(qt_decoder *d, bool on);
 /* Delivers whatever is pending as best it can (used after an input timeout on a raw tty). */
 qt_status qt_decoder_flush(qt_decoder *d, qt_key_sink sink, void *user);
 /* True while bytes are held back waiting for the rest of a sequence. */

@@ -45,6 +45,27 @@ bool qt_utf8_valid(const char *s, size_t len, size_t *bad_offset);
 /* Decodes one code point at s[0..len). Returns the code point and sets *adv to the bytes
  * used (>= 1 when len >= 1). Invalid bytes decode to U+FFFD with *adv = 1. */
 uint32_t qt_utf8_decode(const char *s, size_t len, size_t *adv);
+/* qt_utf8_decode with the common well-formed one-, two- and three-byte forms decoded inline
+ * (for loops that decode every code point of a long text). */
+static inline uint32_t qt_utf8_decode_fast(const char *p, size_t len, size_t *adv) {
+  const unsigned char *s = (const unsigned char *)p;
+  if (len) {
+    unsigned char b = s[0];
+    if (b < 0x80) {
+      *adv = 1;
+      return b;
+    }
+    if (b >= 0xC2 && b <= 0xDF && len >= 2 && (s[1] & 0xC0) == 0x80) {
+      *adv = 2;
+      return ((uint32_t)(b & 0x1F) << 6) | (s[1] & 0x3F);
+    }
+    if (b >= 0xE1 && b <= 0xEC && len >= 3 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80) {
+      *adv = 3;
+      return ((uint32_t)(b & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+    }
+  }
+  return qt_utf8_decode(p, len, adv);
+}
 /* Number of code points (invalid bytes count one each). */
 size_t qt_utf8_count(const char *s, size_t len);
 
@@ -53,6 +74,39 @@ size_t qt_utf8_count(const char *s, size_t len);
  * RGI emoji and regional indicators 2, East Asian Wide/Fullwidth 2, zero-width clusters 0. */
 /* Byte offset of the end of the grapheme cluster starting at `pos` (pos < len). */
 size_t qt_grapheme_next(const char *s, size_t len, size_t pos);
+/* What stepping back learned about a run of regional indicators (flags pair up from the start
+ * of their run, so the parity of a long run is counted once and then remembered): the
+ * indicators from ri_start up to ri_end form one run (ri_start is its start). ri_end == 0:
+ * nothing known. Zero-initialise it. The memo belongs to one text: when bytes at or after offset `at` change,
+ * qt_seg_memo_changed keeps what still holds. */
+typedef struct qt_seg_memo {
+  size_t ri_start, ri_end;
+  /* the code point [cp_start, cp_end) that the last step back looked at before the cluster it
+   * found (the next step back starts there); cp_end == 0: none */
+  size_t cp_start, cp_end;
+  uint32_t cp;
+  uint16_t cp_props;
+} qt_seg_memo;
+static inline void qt_seg_memo_changed(qt_seg_memo *m, size_t at) {
+  if (m->ri_end > at) m->ri_end = at;
+  if (m->ri_end <= m->ri_start) m->ri_start = m->ri_end = 0;
+  if (m->cp_end > at) m->cp_end = 0;
+}
+/* Byte offset of the start of the grapheme cluster that ends at `pos` (a cluster boundary;
+ * 0 when pos is 0), as qt_grapheme_next would split s[0..len) from its start. Decided locally:
+ * the work is in proportion to the cluster (and the run of joiners or indicators it depends
+ * on), never to what precedes it. `memo` may be NULL; *first (may be NULL) is set to the
+ * cluster's first code point. */
+size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo, uint32_t *first);
+/* The same for the common shape of cluster only: a base character no break rule looks back on,
+ * then marks that add no width — one that displays as it is (no control inside). 0 for any
+ * other shape (use qt_grapheme_next_width). */
+size_t qt_grapheme_next_plain(const char *s, size_t len, size_t pos, int *width);
+/* True when a grapheme cluster starts at pos (a code point boundary; 0 and len are). Decided
+ * as qt_grapheme_prev decides it, locally. `memo` may be NULL. */
+bool qt_grapheme_boundary(const char *s, size_t len, size_t pos, qt_seg_memo *memo);
+/* qt_grapheme_next and the qt_grapheme_width of that cluster, in one pass. */
+size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width);
 /* Width in columns of one grapheme cluster (no escape sequences inside). */
 int qt_grapheme_width(const char *s, size_t len);
 /* Width in columns of a whole string, skipping escape sequences. */
@@ -60,6 +114,13 @@ size_t qt_visible_width(const char *s, size_t len);
 /* Length in bytes of the escape sequence at s[0] (CSI, OSC, APC, as pi-tui extracts them),
  * or 0 when there is none. */
 size_t qt_escape_length(const char *s, size_t len);
+
+/* Code points the segmenter has looked at on this thread (grapheme stepping both ways and
+ * width measuring): a work counter for tests, which check that an editing key costs work in
+ * proportion to what it moves over or changes, never to the length of the whole text. */
+size_t qt_text_work(void);
+/* Adds to that counter: code points a caller looked at on its own (the editor's word scans). */
+void qt_text_add_work(size_t n);
 
 /* ---- sanitizing model-supplied text ------------------------------------------------------
  * Appends `in` to `out` so that nothing in it can act on a terminal: ESC becomes "␛", other

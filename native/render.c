@@ -232,106 +232,190 @@ static const char *fmt(rctx *r, qt_string_id id, size_t n, const char *s) {
 }
 
 /* ---- text editors --------------------------------------------------------------------------- */
-static bool grow(void **p, size_t *cap, size_t need, size_t size) {
-  if (need <= *cap) return true;
-  size_t c = *cap ? *cap : 64;
-  while (c < need) c *= 2;
-  void *q = realloc(*p, c * size);
-  if (!q) return false;
-  *p = q;
-  *cap = c;
-  return true;
-}
-
-static bool add_cell(qt_engine *e, size_t *n, qt_cell cell) {
-  if (!grow((void **)&e->cells, &e->cell_cap, *n + 1, sizeof *e->cells)) return false;
-  e->cells[(*n)++] = cell;
-  return true;
-}
-
-/* Lays the editor's text out in cells (one per grapheme, sanitized for display). */
-static bool build_cells(qt_engine *e, const qt_editor *ed, bool with_end, size_t *count) {
-  const char *s = qt_editor_text(ed);
-  size_t len = qt_editor_len(ed), pos = 0, n = 0;
-  qt_buf_reset(&e->cell_text);
-  while (pos < len) {
-    int gw;
-    size_t g = cluster(s, len, pos, &gw);
-    qt_cell c = {.raw = pos, .disp = e->cell_text.len};
-    if (s[pos] == '\n') {
-      c.kind = QT_CELL_NEWLINE;
-      c.width = 1;
-      g = pos + 1;
-    } else if (g == pos + 1 && gw == 1) { /* printable ASCII: shown as it is */
-      qt_buf_putc(&e->cell_text, s[pos]);
-      c.disp_len = 1;
-      c.width = 1;
-      c.kind = s[pos] == ' ' ? QT_CELL_SPACE : QT_CELL_TEXT;
-    } else {
-      if (!qt_sanitize(&e->cell_text, s + pos, g - pos, 0) || !e->cell_text.data) return false; /* out of memory */
-      c.disp_len = e->cell_text.len - c.disp;
-      c.width = (int)qt_visible_width(e->cell_text.data + c.disp, c.disp_len);
-      c.kind = g - pos == 1 && s[pos] == ' ' ? QT_CELL_SPACE : QT_CELL_TEXT;
+/* True when qt_sanitize would change the cluster s[0..n): a control byte (a tab: the editor
+ * keeps no other), a C1 control or a bidirectional control. Everything else is shown as it is. */
+static bool needs_sanitizing(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned char b = (unsigned char)s[i];
+    if (b < 0x20 || b == 0x7F) return true;
+    if (b == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] <= 0x9F) return true;      /* C1 */
+    if (b == 0xD8 && i + 1 < n && (unsigned char)s[i + 1] == 0x9C) return true;      /* U+061C */
+    if (b == 0xE2 && i + 2 < n) {
+      unsigned char c = (unsigned char)s[i + 1], d = (unsigned char)s[i + 2];
+      if (c == 0x80 && (d == 0x8E || d == 0x8F || (d >= 0xAA && d <= 0xAE))) return true; /* U+200E/F, U+202A..E */
+      if (c == 0x81 && d >= 0xA6 && d <= 0xA9) return true;                          /* U+2066..9 */
     }
-    if (!add_cell(e, &n, c)) return false;
-    pos = g;
   }
-  if (with_end && !add_cell(e, &n, (qt_cell){.raw = len, .width = 1, .kind = QT_CELL_END})) return false;
-  *count = n;
-  return !e->cell_text.failed;
+  return false;
+}
+
+/* The cell at `pos` of an editor's text: one grapheme, or (pos == len, with_end) the end, a
+ * column for the cursor. Positions run to len + 1 when the end is a cell. With `show` the
+ * display bytes (sanitized when they must be) are appended to e->cell_text and c->disp/disp_len
+ * say where; without, only the width and kind are worked out (the fast path of laying out). */
+static bool cell_at(qt_engine *e, const char *s, size_t len, size_t pos, bool show, qt_cell *c, size_t *next) {
+  c->raw = pos;
+  c->disp = e->cell_text.len;
+  c->disp_len = 0;
+  if (pos >= len) {
+    c->kind = QT_CELL_END;
+    c->width = 1;
+    *next = len + 1;
+    return true;
+  }
+  int gw;
+  size_t g = qt_grapheme_next_plain(s, len, pos, &gw);
+  if (g > pos) { /* the common shape: shown as it is */
+    *next = g;
+    c->kind = g == pos + 1 && s[pos] == ' ' ? QT_CELL_SPACE : QT_CELL_TEXT;
+    c->width = gw;
+    if (show) {
+      qt_buf_append(&e->cell_text, s + pos, g - pos);
+      c->disp_len = g - pos;
+    }
+    return !e->cell_text.failed;
+  }
+  g = s[pos] == '\n' ? pos + 1 : qt_grapheme_next_width(s, len, pos, &gw);
+  if (g <= pos) g = pos + 1;
+  *next = g;
+  if (s[pos] == '\n') {
+    c->kind = QT_CELL_NEWLINE;
+    c->width = 1;
+    return true;
+  }
+  c->kind = g == pos + 1 && s[pos] == ' ' ? QT_CELL_SPACE : QT_CELL_TEXT;
+  if (!needs_sanitizing(s + pos, g - pos)) {
+    c->width = gw;
+    if (show) {
+      qt_buf_append(&e->cell_text, s + pos, g - pos);
+      c->disp_len = g - pos;
+    }
+    return !e->cell_text.failed;
+  }
+  size_t mark = e->cell_text.len;
+  if (!qt_sanitize(&e->cell_text, s + pos, g - pos, 0) || !e->cell_text.data) return false; /* out of memory */
+  c->width = (int)qt_visible_width(e->cell_text.data + mark, e->cell_text.len - mark);
+  if (show)
+    c->disp_len = e->cell_text.len - mark;
+  else
+    e->cell_text.len = mark;
+  return true;
+}
+
+/* Lays out the lines of an editor's text from line `from` on (the ones before it are kept):
+ * w->start[l] is where line l starts (a position, see cell_at), w->reach[l] the position after
+ * the last grapheme the decision where it ends looked at. The first line has w->first columns,
+ * the others w->avail; a line breaks after its last space when the next grapheme does not fit,
+ * and after a newline. Keeps nothing per grapheme. */
+static bool wrap_from(qt_engine *e, qt_editor_wrap *w, const char *s, size_t len, size_t from) {
+  size_t total = w->with_end ? len + 1 : len, lines = from;
+  size_t pos = from ? w->start[from] : 0;
+  int room = from ? w->avail : w->first;
+  qt_buf_reset(&e->cell_text);
+  while (pos < total || lines == 0) {
+    if (lines + 2 > w->cap) {
+      size_t cap = w->cap ? w->cap * 2 : 64;
+      size_t *st = realloc(w->start, cap * sizeof *st);
+      if (st) w->start = st;
+      size_t *re = st ? realloc(w->reach, cap * sizeof *re) : NULL;
+      if (re) w->reach = re;
+      if (!st || !re) return false;
+      w->cap = cap;
+    }
+    w->start[lines] = pos;
+    size_t start = pos, after_space = SIZE_MAX, reach = total;
+    int used = 0;
+    while (pos < total) {
+      qt_cell c;
+      size_t next;
+      unsigned char b = pos < len ? (unsigned char)s[pos] : 0;
+      int gw;
+      if (b > 0x20 && b < 0x7F && (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80)) { /* the common case */
+        c.kind = QT_CELL_TEXT;
+        c.width = 1;
+        next = pos + 1;
+      } else if (b > 0x20 && (next = qt_grapheme_next_plain(s, len, pos, &gw)) > pos) { /* the next most common */
+        c.kind = QT_CELL_TEXT;
+        c.width = gw;
+      } else if (!cell_at(e, s, len, pos, false, &c, &next)) {
+        return false;
+      }
+      if (used + c.width > room && pos > start) {
+        reach = next;
+        if (after_space != SIZE_MAX) pos = after_space;
+        break;
+      }
+      used += c.width;
+      pos = next;
+      if (c.kind == QT_CELL_SPACE) after_space = pos;
+      if (c.kind == QT_CELL_NEWLINE) {
+        reach = pos;
+        break;
+      }
+    }
+    w->reach[lines++] = reach;
+    room = w->avail;
+    if (pos >= total) break;
+  }
+  w->start[lines] = total;
+  w->count = lines;
+  return true;
+}
+
+/* The editor's layout for these columns, laid out again only from the first line whose
+ * decision looked at text that changed since (every line after a change at the end, none
+ * after a cursor move). The layout is a cache, not part of the editor's value: hence the cast. */
+static qt_editor_wrap *wrap_editor(qt_engine *e, const qt_editor *ced, bool with_end, int first, int avail) {
+  qt_editor *ed = (qt_editor *)ced;
+  qt_editor_wrap *w = &ed->wrap;
+  size_t from = 0;
+  if (w->valid && w->first == first && w->avail == avail && w->with_end == with_end) {
+    if (w->dirty == SIZE_MAX) return w;
+    while (from < w->count && w->reach[from] < w->dirty) from++;
+  }
+  w->valid = false;
+  w->first = first;
+  w->avail = avail;
+  w->with_end = with_end;
+  w->dirty = SIZE_MAX;
+  if (!wrap_from(e, w, qt_editor_text(ed), qt_editor_len(ed), from)) return NULL;
+  w->valid = true;
+  return w;
 }
 
 /* Draws an editor. *b is the open line (its prefix written); later lines start at `indent`.
  * A focused editor shows the cursor (the host's marker, then the cursor style around the
- * character under it) and scrolls to keep it in view. Ends the last line. */
+ * character under it) and scrolls to keep it in view. Ends the last line. Only the lines in
+ * view are turned into cells; where the lines wrap comes from the editor's layout cache. */
 static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool focused, int style) {
   qt_engine *e = r->e;
-  size_t n = 0;
+  const char *s = qt_editor_text(ed);
+  size_t len = qt_editor_len(ed);
   if (indent >= r->width) indent = 0;
-  if (!build_cells(e, ed, focused, &n)) {
-    r->failed = true;
-    lb_end(b);
-    return;
-  }
   if (r->width - b->w < 1) { /* no room after the prefix */
     lb_end(b);
     lb_begin(r, b);
     lb_spaces(b, indent);
   }
-  /* wrap the cells into lines */
-  size_t lines = 0, i = 0;
-  int avail = r->width - b->w;
-  while (i < n || lines == 0) {
-    if (!grow((void **)&e->cell_lines, &e->cell_line_cap, lines + 2, sizeof *e->cell_lines)) {
-      r->failed = true;
-      lb_end(b);
-      return;
-    }
-    e->cell_lines[lines++] = i;
-    size_t start = i, space = SIZE_MAX;
-    int w = 0;
-    while (i < n) {
-      const qt_cell *c = &e->cells[i];
-      if (w + c->width > avail && i > start) {
-        if (space != SIZE_MAX) i = space + 1;
-        break;
-      }
-      w += c->width;
-      i++;
-      if (c->kind == QT_CELL_SPACE) space = i - 1;
-      if (c->kind == QT_CELL_NEWLINE) break;
-    }
-    avail = r->width - indent;
-    if (i >= n) break;
+  const qt_editor_wrap *w = wrap_editor(e, ed, focused, r->width - b->w, r->width - indent);
+  if (!w) {
+    r->failed = true;
+    lb_end(b);
+    return;
   }
-  e->cell_lines[lines] = n;
-  /* the cursor's cell and line */
-  size_t cur = SIZE_MAX, cur_line = 0;
+  size_t lines = w->count;
+  /* the cursor's line: the last one starting at or before it */
+  size_t cur_line = 0;
   if (focused) {
-    for (size_t k = 0; k < n; k++)
-      if (e->cells[k].raw <= ed->cursor && (k + 1 == n || e->cells[k + 1].raw > ed->cursor)) cur = k;
-    for (size_t l = 0; l < lines; l++)
-      if (e->cell_lines[l] <= cur) cur_line = l;
+    size_t lo = 0, hi = lines;
+    while (hi - lo > 1) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (w->start[mid] <= ed->cursor)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    cur_line = lo;
   }
   size_t first = 0, last = lines;
   if (lines > QT_EDITOR_WINDOW) {
@@ -350,17 +434,22 @@ static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool fo
       lb_begin(r, b);
       lb_spaces(b, indent);
     }
-    for (size_t k = e->cell_lines[l]; k < e->cell_lines[l + 1]; k++) {
-      const qt_cell *c = &e->cells[k];
-      bool text = c->kind == QT_CELL_TEXT || c->kind == QT_CELL_SPACE;
-      if (k == cur) {
+    qt_buf_reset(&e->cell_text);
+    for (size_t pos = w->start[l], next; pos < w->start[l + 1]; pos = next) {
+      qt_cell c;
+      if (!cell_at(e, s, len, pos, true, &c, &next)) {
+        r->failed = true;
+        break;
+      }
+      bool text = c.kind == QT_CELL_TEXT || c.kind == QT_CELL_SPACE;
+      if (focused && c.raw <= ed->cursor && ed->cursor < next) {
         lb_raw(b, e->cursor_marker);
         if (text)
-          lb_text(b, QT_STYLE_CURSOR, e->cell_text.data + c->disp, c->disp_len);
+          lb_text(b, QT_STYLE_CURSOR, e->cell_text.data + c.disp, c.disp_len);
         else
           lb_text(b, QT_STYLE_CURSOR, " ", 1);
       } else if (text) {
-        lb_text(b, style, e->cell_text.data + c->disp, c->disp_len);
+        lb_text(b, style, e->cell_text.data + c.disp, c.disp_len);
       }
     }
   }

@@ -4,15 +4,38 @@
  * tables come from scripts/gen-unicode-tables.mjs (native/unicode_tables.h). Nothing here
  * allocates. */
 #include <limits.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "qt_text.h"
 #include "unicode_tables.h"
 
+/* ---- work counter (tests) ---------------------------------------------------------------- */
+/* Relaxed atomic loads and stores (plain moves, no locked instruction): threads that segment
+ * at the same time may lose each other's counts, which a test counter can afford. */
+static _Atomic size_t work_count;
+
+static inline void add_work(size_t n) {
+  atomic_store_explicit(&work_count, atomic_load_explicit(&work_count, memory_order_relaxed) + n, memory_order_relaxed);
+}
+
+size_t qt_text_work(void) { return atomic_load_explicit(&work_count, memory_order_relaxed); }
+
+void qt_text_add_work(size_t n) { add_work(n); }
+
+/* ---- decoding -------------------------------------------------------------------------- */
+#define decode qt_utf8_decode_fast
+
 /* ---- code point properties ------------------------------------------------------------ */
+
+/* The range the last look-up found: text tends to stay in one script, so the next code point
+ * is often in it (Cyrillic letters, a run of combining marks) and needs no search. */
+static _Atomic size_t last_range; /* relaxed: a stale index only costs a search */
 
 static uint16_t props_of(uint32_t cp) {
   if (cp < 0x80) return qt_ascii_value[cp];
+  size_t r = atomic_load_explicit(&last_range, memory_order_relaxed);
+  if (qt_prop_start[r] <= cp && (r + 1 == QT_PROP_RANGES || cp < qt_prop_start[r + 1])) return qt_prop_value[r];
   /* last range whose start is <= cp */
   size_t lo = 0, hi = QT_PROP_RANGES;
   while (hi - lo > 1) {
@@ -22,6 +45,7 @@ static uint16_t props_of(uint32_t cp) {
     else
       hi = mid;
   }
+  atomic_store_explicit(&last_range, lo, memory_order_relaxed);
   return qt_prop_value[lo];
 }
 
@@ -273,6 +297,7 @@ static bool stream_next(cp_stream *t, uint32_t *cp) {
     }
     if (b < 0x80) {
       t->pos++;
+      add_work(1);
       if (b == '\t') {
         t->spaces = 2;
         b = ' ';
@@ -281,8 +306,9 @@ static bool stream_next(cp_stream *t, uint32_t *cp) {
       return true;
     }
     size_t adv;
-    *cp = qt_utf8_decode(t->s + t->pos, t->len - t->pos, &adv);
+    *cp = decode(t->s + t->pos, t->len - t->pos, &adv);
     t->pos += adv;
+    add_work(1);
     return true;
   }
   return false;
@@ -310,6 +336,7 @@ static size_t measure(const char *s, size_t len, bool skip_escapes) {
         cluster_reset(&k);
         open = false;
         width += r - t.pos - 1;
+        add_work(r - t.pos - 1);
         t.pos = r - 1;
       }
     }
@@ -336,23 +363,248 @@ static size_t measure(const char *s, size_t len, bool skip_escapes) {
 
 size_t qt_grapheme_next(const char *s, size_t len, size_t pos) {
   if (pos >= len) return len;
+  add_work(1);
   unsigned char b = (unsigned char)s[pos];
   if (b < 0x80) {
     if (b == '\r') return pos + 1 < len && s[pos + 1] == '\n' ? pos + 2 : pos + 1; /* GB3, GB4 */
     if (b < 0x20 || b == 0x7F) return pos + 1;                                      /* GB4 */
     if (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80) return pos + 1;         /* GB999 */
   }
+  int w;
+  size_t plain = qt_grapheme_next_plain(s, len, pos, &w);
+  if (plain > pos) return plain;
   size_t adv;
-  uint32_t cp = qt_utf8_decode(s + pos, len - pos, &adv);
+  uint32_t cp = decode(s + pos, len - pos, &adv);
   seg_state st;
   seg_start(&st, props_of(cp));
   size_t q = pos + adv;
   while (q < len) {
-    cp = qt_utf8_decode(s + q, len - q, &adv);
+    cp = decode(s + q, len - q, &adv);
+    add_work(1);
     uint16_t p = props_of(cp);
     if (seg_breaks(&st, p)) break;
     seg_push(&st, p);
     q += adv;
+  }
+  return q;
+}
+
+/* ---- stepping back ----------------------------------------------------------------------
+ * Whether a boundary lies between two code points depends on the two alone, except for three
+ * rules that look further back: GB9c (a consonant after a linker: back over [Extend Linker]*
+ * to a consonant), GB11 (a pictograph after ZWJ: back over Extend* to a pictograph) and
+ * GB12/13 (regional indicators pair from the start of their run). Those runs join the cluster
+ * before the boundary (GB9), so looking over them costs no more than the step itself, except
+ * a run of indicators, which the memo remembers. */
+
+/* Start of the code point that ends at pos (pos > 0), as forward decoding splits it (every
+ * byte of an invalid sequence is a code point of its own), and its properties in *props and
+ * the code point in *cp. */
+static inline size_t cp_back(const char *s, size_t len, size_t pos, uint16_t *props, uint32_t *cp) {
+  size_t p = pos - 1, adv;
+  while (p > 0 && pos - p < 4 && ((unsigned char)s[p] & 0xC0) == 0x80) p--;
+  uint32_t c = decode(s + p, len - p, &adv);
+  if (p + adv != pos) {
+    p = pos - 1;
+    c = decode(s + p, len - p, &adv);
+  }
+  add_work(1);
+  *cp = c;
+  *props = props_of(c);
+  return p;
+}
+
+/* Regional indicators in a row ending with the one at a (which is one). */
+static size_t ri_run(const char *s, size_t len, size_t a, qt_seg_memo *memo) {
+  if (memo && memo->ri_end > a && a >= memo->ri_start && (a - memo->ri_start) % 4 == 0)
+    return (a - memo->ri_start) / 4 + 1;
+  bool known = memo && memo->ri_end > memo->ri_start && a >= memo->ri_end && (a - memo->ri_end) % 4 == 0;
+  size_t start = a, n = 1;
+  while (start > 0) {
+    if (known && start == memo->ri_end) { /* the rest of the run is known */
+      n += (start - memo->ri_start) / 4;
+      start = memo->ri_start;
+      break;
+    }
+    uint16_t pb;
+    uint32_t cp;
+    size_t b = cp_back(s, len, start, &pb, &cp);
+    if (GCB(pb) != QT_GCB_RI) break;
+    start = b;
+    n++;
+  }
+  if (memo && a + 4 <= len) {
+    memo->ri_start = start;
+    memo->ri_end = a + 4;
+  }
+  return n;
+}
+
+/* Is there a boundary between the code point at a (properties pa) and the one after it (pc)? */
+static bool boundary_between(const char *s, size_t len, size_t a, uint16_t pa, uint16_t pc, qt_seg_memo *memo) {
+  unsigned ga = GCB(pa), gc = GCB(pc);
+  if (ga == QT_GCB_CR || ga == QT_GCB_LF || ga == QT_GCB_CONTROL) return !(ga == QT_GCB_CR && gc == QT_GCB_LF);
+  if (gc == QT_GCB_EXTEND || gc == QT_GCB_ZWJ || gc == QT_GCB_SPACINGMARK) return false; /* GB9, GB9a */
+  if (gc == QT_GCB_OTHER && !(pc & QT_P_PICT) && INCB(pc) != QT_INCB_CONSONANT) return ga != QT_GCB_PREPEND; /* GB9b, GB999 */
+  seg_state st;
+  st.prev = pa;
+  st.ri = 0;
+  st.pict = 0;
+  st.incb = 0;
+  if (ga == QT_GCB_RI && gc == QT_GCB_RI) st.ri = ri_run(s, len, a, memo);
+  if (ga == QT_GCB_ZWJ && (pc & QT_P_PICT)) { /* GB11: ExtPict Extend* ZWJ × ExtPict */
+    size_t x = a;
+    while (x > 0) {
+      uint16_t px;
+      uint32_t cp;
+      x = cp_back(s, len, x, &px, &cp);
+      if (px & QT_P_PICT) {
+        st.pict = 2;
+        break;
+      }
+      if (GCB(px) != QT_GCB_EXTEND) break;
+    }
+  }
+  unsigned ia = INCB(pa);
+  if (INCB(pc) == QT_INCB_CONSONANT && (ia == QT_INCB_LINKER || ia == QT_INCB_EXTEND)) { /* GB9c */
+    bool linker = ia == QT_INCB_LINKER;
+    size_t x = a;
+    while (x > 0) {
+      uint16_t px;
+      uint32_t cp;
+      x = cp_back(s, len, x, &px, &cp);
+      unsigned ix = INCB(px);
+      if (ix == QT_INCB_CONSONANT) {
+        st.incb = linker ? 2 : 1;
+        break;
+      }
+      if (ix == QT_INCB_LINKER)
+        linker = true;
+      else if (ix != QT_INCB_EXTEND)
+        break;
+    }
+  }
+  return seg_breaks(&st, pc);
+}
+
+bool qt_grapheme_boundary(const char *s, size_t len, size_t pos, qt_seg_memo *memo) {
+  if (!s || pos == 0 || pos >= len) return true;
+  size_t adv;
+  uint32_t cc = decode(s + pos, len - pos, &adv), ca;
+  add_work(1);
+  uint16_t pc = props_of(cc), pa;
+  size_t a = cp_back(s, len, pos, &pa, &ca);
+  return boundary_between(s, len, a, pa, pc, memo);
+}
+
+size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo, uint32_t *first) {
+  uint32_t dummy;
+  if (!first) first = &dummy;
+  *first = 0;
+  if (pos == 0 || !s) return 0;
+  if (pos > len) pos = len;
+  unsigned char z = (unsigned char)s[pos - 1];
+  if (z < 0x80 && (pos == 1 || ((unsigned char)s[pos - 2] < 0x80 && !(z == '\n' && s[pos - 2] == '\r')))) {
+    add_work(1); /* two ASCII code points: always a boundary between them but in CR LF */
+    *first = z;
+    return pos - 1;
+  }
+  uint16_t pc, pa = 0;
+  uint32_t cc, ca = 0;
+  size_t c, a = 0;
+  if (memo && memo->cp_end == pos) { /* the last step back looked at this one already */
+    c = memo->cp_start;
+    pc = memo->cp_props;
+    cc = memo->cp;
+  } else {
+    c = cp_back(s, len, pos, &pc, &cc);
+  }
+  while (c > 0) {
+    a = cp_back(s, len, c, &pa, &ca);
+    if (boundary_between(s, len, a, pa, pc, memo)) break;
+    c = a;
+    pc = pa;
+    cc = ca;
+  }
+  if (memo && c > 0) {
+    memo->cp_start = a;
+    memo->cp_end = c;
+    memo->cp = ca;
+    memo->cp_props = pa;
+  }
+  *first = cc;
+  return c;
+}
+
+/* A base no rule looks back on or emoji reading could change: Other, not pictographic, not an
+ * emoji alone, not zero-width or a format character, no Indic conjunct role, outside the ranges
+ * where couldBeEmoji looks. */
+static inline bool simple_base(uint32_t cp, uint16_t p) {
+  return GCB(p) == QT_GCB_OTHER && !(p & (QT_P_PICT | QT_P_EMOJI | QT_P_LEAD | QT_P_INCB_MASK)) &&
+         !(cp >= 0x2300 && cp <= 0x23FF) && !(cp >= 0x2600 && cp <= 0x27BF) && !(cp >= 0x2B50 && cp <= 0x2B55) &&
+         !(cp >= 0x1F000 && cp <= 0x1FBFF);
+}
+
+/* A mark that only joins the cluster before it and adds no width: Extend, zero-width, neither
+ * pictographic nor an emoji, not VS16, not a halfwidth/fullwidth form or a Thai/Lao AM. */
+static inline bool simple_mark(uint32_t cp, uint16_t p) {
+  return GCB(p) == QT_GCB_EXTEND && (p & QT_P_ZERO) && !(p & (QT_P_PICT | QT_P_EMOJI)) && cp != 0xFE0F &&
+         !(cp >= 0xFF00 && cp <= 0xFFEF) && cp != 0x0E33 && cp != 0x0EB3;
+}
+
+size_t qt_grapheme_next_plain(const char *s, size_t len, size_t pos, int *width) {
+  if (pos >= len) return 0;
+  size_t adv, q;
+  uint32_t cp = decode(s + pos, len - pos, &adv);
+  uint16_t p = props_of(cp);
+  if (!simple_base(cp, p)) return 0;
+  int w = (p & QT_P_WIDE) ? 2 : 1;
+  size_t n = 1;
+  for (q = pos + adv; q < len; q += adv, n++) {
+    cp = decode(s + q, len - q, &adv);
+    p = props_of(cp);
+    unsigned g = GCB(p);
+    if (g != QT_GCB_EXTEND && g != QT_GCB_ZWJ && g != QT_GCB_SPACINGMARK) break; /* GB999: nothing joins */
+    if (!simple_mark(cp, p)) return 0;
+  }
+  add_work(n);
+  *width = w;
+  return q;
+}
+
+size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width) {
+  *width = 0;
+  if (pos >= len) return len;
+  unsigned char b = (unsigned char)s[pos];
+  if (b >= 0x20 && b < 0x7F && (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80)) {
+    add_work(1);
+    *width = 1;
+    return pos + 1;
+  }
+  size_t adv;
+  uint32_t cp = decode(s + pos, len - pos, &adv);
+  add_work(1);
+  uint16_t p = props_of(cp);
+  seg_state st;
+  cluster k;
+  cluster_reset(&k);
+  seg_start(&st, p);
+  cluster_add(&k, cp, p);
+  size_t q = pos + adv;
+  while (q < len) {
+    cp = decode(s + q, len - q, &adv);
+    add_work(1);
+    p = props_of(cp);
+    if (seg_breaks(&st, p)) break;
+    seg_push(&st, p);
+    cluster_add(&k, cp, p);
+    q += adv;
+  }
+  if (b == '\t') {
+    *width = 3; /* as visibleWidth counts a tab */
+  } else {
+    size_t w = cluster_width(&k);
+    *width = w > INT_MAX ? INT_MAX : (int)w;
   }
   return q;
 }

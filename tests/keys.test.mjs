@@ -325,3 +325,48 @@ test('the keys pi binds by default decode to what those ids parse to', () => {
     assert.ok(matchesKey(bytes, id), `pi-tui agrees that ${JSON.stringify(bytes)} is ${id}`);
   }
 });
+
+// ---- whole keys (pi's TUI): nothing is held across feeds (issue 10 item 3) --------------------
+test('whole keys: Alt+] then typing arrives (pi hands "\\x1b]" over as one key)', () => {
+  const chunks = ['\x1b]', 'a', 'b', '\x7f', 'c'];
+  // A raw terminal's bytes may split a reply anywhere: there, "\x1b]" starts one and is held.
+  assert.deepEqual(names(...chunks), []);
+  const whole = addon.decodeKeys(chunks, { wholeKeys: true });
+  assert.deepEqual(whole.map((e) => e.name), ['alt+]', 'a', 'b', 'backspace', 'c']);
+  assert.deepEqual(whole.filter((e) => e.text).map((e) => e.text).join(''), 'abc');
+});
+
+test('whole keys: every unfinished sequence is decided at the end of its chunk', () => {
+  const whole = (...chunks) => addon.decodeKeys(chunks, { wholeKeys: true }).map((e) => e.name);
+  assert.deepEqual(whole('\x1bP', 'x', '\x1b_', 'y', '\x1b[', 'z', '\x1bO', 'w'), ['shift+alt+p', 'x', 'alt+_', 'y', 'alt+[', 'z', 'shift+alt+o', 'w']);
+  assert.deepEqual(whole('\x1b', 'q'), ['escape', 'q']);
+  // a whole terminal reply is still swallowed, and what follows it is not
+  assert.deepEqual(whole('\x1b]11;rgb:0000/0000/0000\x07', 'q', '\x1bP>|xterm(1)\x1b\\', 'r'), ['q', 'r']);
+  // an unterminated one ends with its chunk
+  assert.deepEqual(whole('\x1b]11;rgb', 's'), ['s']);
+  // keys packed in one chunk decode as usual
+  assert.deepEqual(whole('\x1b[A\x1b[Bab'), ['up', 'down', 'a', 'b']);
+  // a bracketed paste still waits for its end marker
+  const paste = addon.decodeKeys(['\x1b[200~one', ' two\x1b[201~', 'k'], { wholeKeys: true });
+  assert.deepEqual(paste, [{ name: 'paste', paste: 'one two' }, { name: 'k', text: 'k' }]);
+});
+
+test('whole keys: an engine set by the TUI adapter keeps the text typed after Alt+]', () => {
+  const args = JSON.stringify({ questions: [{ id: 'q', prompt: 'Say something', options: ['a', 'b'] }] });
+  const run = (wholeKeys) => {
+    const e = addon.createEngine(args);
+    if (wholeKeys) e.setWholeKeys(true);
+    for (const key of ['\x1b[A', '\r', 'h', 'i', '\x1b]', 't', 'h', 'e', 'r', 'e', '\r']) e.feed(key);
+    const out = { done: e.done, details: e.done ? JSON.parse(e.result('interactive').details) : null };
+    e.dispose();
+    return out;
+  };
+  // A raw terminal's decoder holds "\x1b]" as the start of a reply: "there" is swallowed, and
+  // the Enter (a control key ends a reply) submits "hi".
+  const raw = run(false);
+  assert.equal(raw.done, true);
+  assert.doesNotMatch(JSON.stringify(raw.details), /there/);
+  const whole = run(true);
+  assert.equal(whole.done, true);
+  assert.match(JSON.stringify(whole.details), /hithere/);
+});

@@ -1,0 +1,46 @@
+// e2e-whole-keys.test.mjs — the real pi in tmux (issue 10 item 3): pi's TUI hands the question
+// whole key sequences, so Alt+] ("\x1b]", which a raw terminal decoder would hold as the start of
+// a terminal reply) is one key, and the text typed after it arrives in the answer.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
+
+before(() => killStaleSessions());
+after(() => killStaleSessions());
+
+const DB = { id: "db", label: "Database", prompt: "Which database?", options: ["PostgreSQL", "SQLite"] };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+test("interactive: Alt+] then typing — the typed text arrives (nothing is swallowed)", async () => {
+  const pi = await startPi({ session: true, replies: [{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "thanks" }] });
+  try {
+    await pi.prompt("ask me");
+    await pi.waitForScreen(/3\. Something else…/);
+    await pi.keys("Down", "Down", "Enter");
+    await pi.waitForScreen(/Enter submit/);
+    await pi.text("hi");
+    await pi.waitForScreen(/hi/);
+    await pi.keys("M-]");
+    // pi's input buffer waits 10 ms for the rest of an unfinished sequence before it hands
+    // "\x1b]" over alone; a person's next key comes later than that.
+    await sleep(150);
+    await pi.text("there");
+    await pi.waitForScreen(/hithere/, 5000);
+    await pi.keys("BSpace", "BSpace");
+    await pi.waitForScreen((s) => /hithe/.test(s) && !/hither/.test(s)); // DEL is not swallowed either
+    await pi.keys("Enter");
+    await pi.model.waitForRequests(2);
+    assert.equal(pi.model.toolMessages(1)[0].content, "db: user wrote: hithe");
+    assert.equal(pi.crashLog(), null, "pi-tui wrote a crash log");
+    assert.equal(pi.dead(), false, "pi exited");
+  } catch (error) {
+    let screen = "";
+    try {
+      screen = pi.screen();
+    } catch {}
+    error.message += `\n--- screen (${pi.name}) ---\n${screen}`;
+    throw error;
+  } finally {
+    await pi.kill();
+  }
+});
