@@ -30,7 +30,9 @@ import {
   newHome,
   peerIsOptional,
   pi,
-  piBin,
+  PI_PACKAGE_NAMES,
+  lineEnv,
+  piArgv,
   pkg,
   run,
   writeModels,
@@ -264,7 +266,9 @@ test("tarball: installing it does not pull a second pi (the peer dependency is o
   const p = await fixtures.projectTgz;
   const modules = join(p.project, ".pi", "npm", "node_modules");
   assert.ok(existsSync(join(modules, "pi-question")), p.output);
-  assert.equal(existsSync(join(modules, "@mariozechner")), false, "npm installed pi (and its ~190 dependencies) alongside");
+  for (const name of PI_PACKAGE_NAMES) {
+    assert.equal(existsSync(join(modules, ...name.split("/"))), false, `npm installed ${name} (and its ~190 dependencies) alongside`);
+  }
 });
 
 test("tarball: with cJSON missing the install fails with one sentence naming the package to install", async () => {
@@ -403,8 +407,8 @@ test("reload: after /reload the tool still answers, the addon is mapped once, no
   const name = `piq-e2e-${process.pid}-9${Date.now() % 100000}`;
   try {
     writeModels(home, model.port);
-    const env = { HOME: home, PATH: process.env.PATH, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", NO_COLOR: "1", TERM: "xterm-256color", LANG: "C.UTF-8", LC_ALL: "C.UTF-8" };
-    const command = ["cd", shellQuote(project), "&&", "exec", "env", ...Object.entries(env).map(([k, v]) => shellQuote(`${k}=${v}`)), shellQuote(piBin), ...[...PI_MODEL_ARGS, "--no-session"].map(shellQuote)].join(" ");
+    const env = { HOME: home, PATH: lineEnv().PATH, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", NO_COLOR: "1", TERM: "xterm-256color", LANG: "C.UTF-8", LC_ALL: "C.UTF-8" };
+    const command = ["cd", shellQuote(project), "&&", "exec", "env", ...Object.entries(env).map(([k, v]) => shellQuote(`${k}=${v}`)), ...piArgv([...PI_MODEL_ARGS, "--no-session"]).map(shellQuote)].join(" ");
     const started = tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", command, ";", "set-option", "-t", name, "remain-on-exit", "on");
     assert.equal(started.status, 0, started.stderr);
     tmuxSessions.add(name);

@@ -18,8 +18,11 @@
 // AbortSignal fires while the question is on screen.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { visibleWidth } from "@mariozechner/pi-tui";
+import { importPiTui } from "./helpers/pi-line.mjs";
 import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
+
+/** pi-tui of the pi line under test, to measure what that pi draws. */
+const { visibleWidth } = await importPiTui();
 
 before(() => killStaleSessions());
 after(() => killStaleSessions());
