@@ -34,6 +34,7 @@ import {
   lineEnv,
   piArgv,
   pkg,
+  trustProject,
   run,
   writeModels,
 } from "./helpers/install.mjs";
@@ -163,6 +164,7 @@ test("install: `pi install <checkout>` (global settings) registers the tool", as
 test("install: `pi install -l <checkout>` (project settings) registers the tool in that project only", async () => {
   const checkout = await fixtures.checkout;
   const { home, project, env } = newHome(base, "project-checkout");
+  trustProject(home, project); // the person trusts the project (pi's /trust)
   const inst = await pi(["install", "-l", checkout], { cwd: project, env });
   assert.equal(inst.code, 0, inst.output);
   const settings = readJson(join(project, ".pi", "settings.json"));
@@ -243,6 +245,7 @@ test("tarball: `npm install --prefix .pi/npm <tarball>` then `pi install -l` reg
   assert.ok(existsSync(join(p.dir, ADDON)), `our install script did not build the addon\n${p.output}`);
   noteInstallScriptsGate(t, p.output);
   const { home, env } = newHome(base, "project-tarball");
+  trustProject(home, p.project);
   const inst = await pi(["install", "-l", "./.pi/npm/node_modules/pi-question"], { cwd: p.project, env });
   assert.equal(inst.code, 0, inst.output);
   assert.deepEqual(readJson(join(p.project, ".pi", "settings.json")).packages, ["npm/node_modules/pi-question"]);
@@ -334,6 +337,7 @@ test("discovery: a checkout in a project's .pi/extensions/question/ after `npm i
   const p = await fixtures.projectExt;
   assert.ok(existsSync(join(p.dir, ADDON)), "npm install in .pi/extensions/question built no addon");
   const { home, project, env } = newHome(base, "project-copy");
+  trustProject(home, p.project);
   assertAnswered(await askPrint({ home, cwd: p.project, env }));
   assertAbsent(await askPrint({ home, cwd: project, env }));
 });
@@ -341,6 +345,7 @@ test("discovery: a checkout in a project's .pi/extensions/question/ after `npm i
 test("discovery: a symlink in a project's .pi/extensions/question -> checkout", async () => {
   const checkout = await fixtures.checkout;
   const { home, project, env } = newHome(base, "project-link");
+  trustProject(home, project);
   mkdirSync(join(project, ".pi", "extensions"), { recursive: true });
   symlinkSync(checkout, join(project, ".pi", "extensions", "question"));
   assertAnswered(await askPrint({ home, cwd: project, env }));

@@ -9,7 +9,7 @@
 // Tests never name pi's package or its path: they start pi with piCommand(), give it lineEnv()
 // (Node's directory first in PATH, so whatever pi starts — npm, subagents — runs on the same
 // Node), and find pi's own files (its examples) under line.packageDir.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot as root } from "../../extension/load-addon.mjs";
@@ -101,4 +101,19 @@ export async function importPiTui() {
   const dir = dependencyDir(name);
   const main = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).main ?? "index.js";
   return import(pathToFileURL(join(dir, main)).href);
+}
+
+/**
+ * The person trusts project `dir` in HOME `home`, as pi's `/trust` records it
+ * (~/.pi/agent/trust.json, keyed by the real path). Lines with project trust (the current one)
+ * load a project's .pi/settings.json packages and .pi/extensions only then — in print and RPC
+ * mode there is nobody to ask, so an untrusted project's resources are skipped; lines before it
+ * ignore the file.
+ */
+export function trustProject(home, dir) {
+  const file = join(home, ".pi", "agent", "trust.json");
+  const data = existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : {};
+  data[realpathSync(dir)] = true;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
 }
