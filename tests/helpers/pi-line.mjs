@@ -56,6 +56,27 @@ export const line = Object.freeze({
   },
 });
 
+function atLeast(version, min) {
+  const a = version.split(/[.-]/).map(Number);
+  const b = min.split(".").map(Number);
+  for (let i = 0; i < 3; i++) if ((a[i] || 0) !== b[i]) return (a[i] || 0) > b[i];
+  return true;
+}
+
+/**
+ * What differs between the lines in ways a test sees (pi's behaviour, not ours). Each flag names
+ * the oldest version it was seen in; it may have started earlier (the versions between 0.73.1
+ * and 0.87.1 are not run).
+ */
+export const features = Object.freeze({
+  /** Project-local resources (.pi/settings.json packages, .pi/extensions) load only in a trusted
+   * project (~/.pi/agent/trust.json, `/trust`, --approve); print and RPC mode skip them otherwise. */
+  projectTrust: atLeast(line.version, "0.87.1"),
+  /** The working indicator ("Working…", or what ctx.ui.setWorkingMessage says) lives in the
+   * editor's frame, which a ctx.ui.custom() component replaces: not on screen while a question is. */
+  workingIndicatorInEditor: atLeast(line.version, "0.87.1"),
+});
+
 /** [command, args] that start pi with `args`, on the line's Node. */
 export function piCommand(args = []) {
   return [line.node, [line.cli, ...args]];
