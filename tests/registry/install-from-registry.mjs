@@ -80,15 +80,19 @@ function freshUser(name) {
     npm_config_audit: "false",
     npm_config_fund: "false",
   };
-  return { home, prefix, env: lineEnv(env) };
+  // Nothing but what npm itself does: no nodedir (our install script builds against the headers
+  // next to the Node that runs it).
+  const { npm_config_nodedir, ...clean } = lineEnv(env);
+  return { home, prefix, env: clean };
 }
 
-/** Runs a command to completion (synchronously: used while preparing a tmux pi's HOME). */
+/** Runs a command to completion (synchronously: used while preparing a tmux pi's HOME);
+ * returns { stdout, output }. */
 function mustRunSync(cmd, args, { cwd, env }) {
   const r = spawnSync(cmd, args, { cwd, env, encoding: "utf8", timeout: INSTALL_MS, stdio: ["ignore", "pipe", "pipe"] });
-  const out = `${r.stdout ?? ""}${r.stderr ?? ""}`;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status ?? r.signal ?? r.error?.message}\n${out}`);
-  return out;
+  const output = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status ?? r.signal ?? r.error?.message}\n${output}`);
+  return { stdout: r.stdout, output };
 }
 
 before(async () => {
@@ -200,10 +204,16 @@ test(`registry: \`pi install npm:pi-question\` in a fresh HOME, answered in pi's
   const user = freshUser("pi-install-npm");
   await askInTui(user, (env, work) => {
     const [cmd, args] = piCommand(["install", "npm:pi-question"]);
-    const out = mustRunSync(cmd, args, { cwd: work, env });
+    const out = mustRunSync(cmd, args, { cwd: work, env }).output;
     const settings = JSON.parse(readFileSync(join(env.HOME, ".pi", "agent", "settings.json"), "utf8"));
     assert.deepEqual(settings.packages, ["npm:pi-question"], out);
-    assert.ok(existsSync(join(user.prefix, "lib", "node_modules", "pi-question", ADDON)), `the install built no addon\n${out}`);
+    // Where pi put it: npm's global prefix (0.73.1), or pi's own npm directory in its agent
+    // directory (the current line).
+    const places = [join(user.prefix, "lib", "node_modules"), join(env.HOME, ".pi", "agent", "npm", "node_modules")]
+      .map((dir) => join(dir, "pi-question"))
+      .filter((dir) => existsSync(join(dir, "package.json")));
+    assert.equal(places.length, 1, `pi-question installed in ${places.length} places\n${out}`);
+    assert.ok(existsSync(join(places[0], ADDON)), `the install built no addon in ${places[0]}\n${out}`);
   });
 });
 
@@ -211,7 +221,7 @@ test(`registry: \`npm install -g pi-question\` + \`pi install "$(npm root -g)/pi
   const user = freshUser("npm-install-g");
   await askInTui(user, (env, work) => {
     mustRunSync("npm", ["install", "-g", "pi-question"], { cwd: work, env });
-    const root = mustRunSync("npm", ["root", "-g"], { cwd: work, env }).trim().split("\n").pop();
+    const root = mustRunSync("npm", ["root", "-g"], { cwd: work, env }).stdout.trim();
     assert.equal(root, join(user.prefix, "lib", "node_modules"));
     assert.ok(existsSync(join(root, "pi-question", ADDON)), "npm install -g built no addon");
     const [cmd, args] = piCommand(["install", join(root, "pi-question")]);
