@@ -5,6 +5,8 @@
 //   node scripts/current-pi.mjs            install (idempotent) and print where things are
 //   node scripts/current-pi.mjs e2e        … then run every tests/e2e-*.test.mjs on the current line
 //   node scripts/current-pi.mjs registry   … then run the registry test (PI_LINE picks the line)
+//   node scripts/current-pi.mjs typecheck  … then typecheck extension/ against the current line's
+//                                          types (the old names mapped to it, as pi's loader does)
 //
 // What "current" means is the one setting below. The old line is the devDependency in
 // package.json (run on the machine's Node by plain `npm test`); tests/helpers/pi-line.mjs
@@ -143,10 +145,47 @@ function runTests(files, env) {
   return r.status ?? 1;
 }
 
+/** tsc over extension/ with the names it imports resolved to the current line's packages. */
+function typecheck(line) {
+  const modules = join(line.dir, "node_modules");
+  const scope = line.piPackage.split("/")[0];
+  const types = (pkg) => {
+    const dir = join(modules, ...pkg.split("/"));
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    const entry = manifest.exports?.["."]?.types ?? manifest.exports?.["."]?.import?.types ?? manifest.types ?? manifest.typings;
+    if (!entry) throw new Error(`${pkg} declares no types`);
+    return join(dir, entry);
+  };
+  const config = join(line.dir, "tsconfig.extension.json");
+  writeFileSync(
+    config,
+    `${JSON.stringify(
+      {
+        extends: join(root, "tsconfig.json"),
+        compilerOptions: {
+          typeRoots: [join(root, "node_modules", "@types")],
+          paths: {
+            "@mariozechner/pi-coding-agent": [types(line.piPackage)],
+            "@mariozechner/pi-tui": [types(`${scope}/pi-tui`)],
+            typebox: [types("typebox")],
+          },
+        },
+        include: [join(root, "extension", "**", "*.ts")],
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  log(`tsc --noEmit -p ${config}`);
+  const r = spawnSync(process.execPath, [tsc, "--noEmit", "-p", config], { cwd: root, stdio: "inherit" });
+  return r.status ?? 1;
+}
+
 function main(argv) {
   const what = argv[0] ?? "install";
-  if (!["install", "e2e", "registry"].includes(what)) {
-    log(`unknown command ${what}: use install, e2e or registry`);
+  if (!["install", "e2e", "registry", "typecheck"].includes(what)) {
+    log(`unknown command ${what}: use install, e2e, registry or typecheck`);
     return 2;
   }
   const line = ensureCurrentLine();
@@ -157,6 +196,7 @@ function main(argv) {
     log(`verdaccio ${VERDACCIO.version} at ${tools.verdaccio}`);
   }
   if (what === "e2e") return runTests([...e2eSuites(), ...argv.slice(1)], { PI_LINE: "current" });
+  if (what === "typecheck") return typecheck(line);
   if (what === "registry") return runTests([join("tests", "registry", "install-from-registry.mjs")], {});
   return 0;
 }
