@@ -58,6 +58,8 @@ export function currentLine() {
     },
     nodeDir,
     node: join(nodeDir, "bin", "node"),
+    /** A `pi` command for this line: runs pi's entry point on this Node (written on install). */
+    bin: join(dir, "bin", "pi"),
     piDir,
     piPackage: CURRENT.pi.name,
     piVersion: CURRENT.pi.version,
@@ -118,6 +120,11 @@ export function ensureCurrentLine() {
   if (v.status !== 0 || v.stdout.trim() !== `v${CURRENT.node}`) {
     throw new Error(`${line.node} does not run (${v.error?.message ?? (v.stderr || v.stdout).trim()})`);
   }
+  const manifest = JSON.parse(readFileSync(join(line.piDir, "package.json"), "utf8"));
+  const entry = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.pi;
+  const quote = (p) => `'${p.replace(/'/g, `'\\''`)}'`;
+  mkdirSync(dirname(line.bin), { recursive: true });
+  writeFileSync(line.bin, `#!/bin/sh\nexec ${quote(line.node)} ${quote(join(line.piDir, entry))} "$@"\n`, { mode: 0o755 });
   return line;
 }
 
@@ -191,6 +198,7 @@ function main(argv) {
   const line = ensureCurrentLine();
   log(`pi ${line.piPackage}@${line.piVersion} in ${line.piDir}`);
   log(`node v${line.nodeVersion} at ${line.node}`);
+  log(`pi on that node: ${line.bin}`);
   if (what === "registry" || (what === "install" && argv.includes("--registry"))) {
     const tools = ensureRegistryTools();
     log(`verdaccio ${VERDACCIO.version} at ${tools.verdaccio}`);

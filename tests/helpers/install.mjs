@@ -10,9 +10,9 @@ import { dirname, join } from "node:path";
 import { packageRoot as root } from "../../extension/load-addon.mjs";
 import { startMockModel } from "./mock-model.mjs";
 import { PI_PACKAGE_NAMES, trustProject } from "./pi-line.mjs";
-import { lineEnv, piArgv, piCommand, run, writeModels } from "./pi.mjs";
+import { lineEnv, piArgv, piBin, piCommand, run, writeModels } from "./pi.mjs";
 
-export { lineEnv, piArgv, run, trustProject, writeModels };
+export { lineEnv, piArgv, piBin, run, trustProject, writeModels };
 
 export { root };
 export const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));

@@ -21,15 +21,15 @@ function devLine() {
   const name = Object.keys(pkg.devDependencies ?? {}).find((n) => n.endsWith("/pi-coding-agent"));
   if (!name) throw new Error("package.json has no pi-coding-agent devDependency");
   const packageDir = join(root, "node_modules", ...name.split("/"));
-  return { id: "dev", packageName: name, packageDir, node: process.execPath, nodeDir: null };
+  return { id: "dev", packageName: name, packageDir, node: process.execPath, nodeDir: null, bin: join(root, "node_modules", ".bin", "pi") };
 }
 
 function current() {
   const c = currentLine();
-  if (!existsSync(c.node) || !existsSync(join(c.piDir, "package.json"))) {
+  if (!existsSync(c.node) || !existsSync(c.bin) || !existsSync(join(c.piDir, "package.json"))) {
     throw new Error(`PI_LINE=current: the current pi line is not installed in ${c.dir}; run "node scripts/current-pi.mjs" first`);
   }
-  return { id: "current", packageName: c.piPackage, packageDir: c.piDir, node: c.node, nodeDir: c.nodeDir };
+  return { id: "current", packageName: c.piPackage, packageDir: c.piDir, node: c.node, nodeDir: c.nodeDir, bin: c.bin };
 }
 
 function resolveLine(id) {
@@ -76,6 +76,9 @@ export const features = Object.freeze({
    * editor's frame, which a ctx.ui.custom() component replaces: not on screen while a question is. */
   workingIndicatorInEditor: atLeast(line.version, "0.87.1"),
 });
+
+/** A `pi` executable of the line (for a test that needs one command; piCommand() is preferred). */
+export const piBin = line.bin;
 
 /** [command, args] that start pi with `args`, on the line's Node. */
 export function piCommand(args = []) {

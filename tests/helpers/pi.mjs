@@ -7,9 +7,9 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "./addon.mjs";
-import { line, lineEnv, piArgv, piCommand } from "./pi-line.mjs";
+import { line, lineEnv, piArgv, piBin, piCommand } from "./pi-line.mjs";
 
-export { line, lineEnv, piArgv, piCommand };
+export { line, lineEnv, piArgv, piBin, piCommand };
 
 /** Points the mock provider of HOME's models.json at `port`. */
 export function writeModels(home, port) {
