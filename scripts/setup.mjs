@@ -169,7 +169,8 @@ function runCommand(argv, dryRun) {
   if (dryRun) return;
   const r = spawnSync(argv[0], argv.slice(1), { stdio: ["inherit", "inherit", "inherit"], cwd: root });
   if (r.error || r.status !== 0) {
-    throw new Error(`${argv[0]} ${r.error ? `could not run (${r.error.message})` : `exited ${r.status}`}`);
+    const hint = argv[0] === "sudo" && argv[1] === "-n" ? " (sudo -n: sudo wants a password and there is no terminal to ask on; run this from a terminal, or as root)" : "";
+    throw new Error(`${argv[0]} ${r.error ? `could not run (${r.error.message})` : `exited ${r.status}`}${hint}`);
   }
 }
 
