@@ -36,7 +36,7 @@ export function makeHome(port) {
   writeModels(home, port);
   const work = join(home, "work");
   mkdirSync(work);
-  return { home, work, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  return { home, work, cleanup: () => rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }) };
 }
 
 /** pi's arguments for the mock model; `--session-dir DIR` in extra replaces --no-session;

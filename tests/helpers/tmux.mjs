@@ -219,8 +219,13 @@ export async function startPi({
     /** Kills the tmux session, stops the model and removes the temporary HOME. */
     async kill() {
       tmux("kill-session", "-t", `=${name}`);
-      cleanup();
-      await model.close();
+      // The model always closes: a HOME that cannot be removed (a child pi still writing
+      // there) must not leave its server keeping the test process alive.
+      try {
+        cleanup();
+      } finally {
+        await model.close();
+      }
     },
   };
   return pi;
