@@ -41,7 +41,8 @@ function startInTmux(name, dir, command, env = {}) {
   tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", `bash ${script}`);
 }
 
-const finished = (dir) => waitFor(() => existsSync(join(dir, "stty-after")), "the command to finish");
+// The shell creates stty-after before stty writes into it: finished once it holds the line.
+const finished = (dir) => waitFor(() => existsSync(join(dir, "stty-after")) && readFileSync(join(dir, "stty-after"), "utf8").endsWith("\n"), "the command to finish");
 const read = (dir, f) => readFileSync(join(dir, f), "utf8");
 
 const QUESTIONS = {
