@@ -221,6 +221,10 @@ export async function askInTui(
     engine.interrupt();
     return "interrupted";
   }
+  // pi ≥ the current line says which mode it runs in (ctx.mode); custom components are for
+  // "tui" only. Older pi has no ctx.mode, and its ctx.ui.custom() resolves undefined in RPC mode.
+  const mode = (ctx as { mode?: string }).mode;
+  if (mode !== undefined && mode !== "tui") return undefined;
   ctx.ui.setWorkingMessage(stringsFor(native).WAITING);
   let onAbort: (() => void) | undefined;
   let clock: ReturnType<typeof setTimeout> | undefined;

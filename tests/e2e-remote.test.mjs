@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { root } from "./helpers/addon.mjs";
-import { run } from "./helpers/pi.mjs";
+import { line, lineEnv, run } from "./helpers/pi.mjs";
 import { killStaleSessions, startPi, tmux } from "./helpers/tmux.mjs";
 
 before(() => killStaleSessions());
@@ -17,9 +17,10 @@ const CLI = join(root, "bin", "pi-question.mjs");
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
 const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
 
-/** Runs the standalone command with pi's HOME (where the endpoint registry is). */
+/** Runs the standalone command (on the pi line's Node) with pi's HOME (where the endpoint
+ * registry is). */
 const cli = (pi, ...args) =>
-  run(process.execPath, [CLI, ...args], { cwd: pi.work, env: { PATH: process.env.PATH, HOME: pi.home, NO_COLOR: "1" }, timeoutMs: 30000 });
+  run(line.node, [CLI, ...args], { cwd: pi.work, env: { PATH: lineEnv().PATH, HOME: pi.home, NO_COLOR: "1" }, timeoutMs: 30000 });
 
 async function withPi(fn) {
   const pi = await startPi({ replies: script({ questions: [DB] }), session: true });
@@ -63,7 +64,7 @@ test("remote: pi-question answer asks the question on another terminal with the 
   await withPi(async (pi, extra) => {
     const name = `${pi.name}-remote`;
     extra.push(name);
-    const command = `cd '${pi.work}' && HOME='${pi.home}' NO_COLOR=1 '${process.execPath}' '${CLI}' answer; echo "exit=$?"; sleep 600`;
+    const command = `cd '${pi.work}' && HOME='${pi.home}' NO_COLOR=1 '${line.node}' '${CLI}' answer; echo "exit=$?"; sleep 600`;
     tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command);
     const screen = () => tmux("capture-pane", "-p", "-t", name).stdout;
     const until = async (re) => {
@@ -87,7 +88,7 @@ test("remote: a question shown on another terminal closes there when it is answe
   await withPi(async (pi, extra) => {
     const name = `${pi.name}-remote`;
     extra.push(name);
-    const command = `cd '${pi.work}' && HOME='${pi.home}' NO_COLOR=1 '${process.execPath}' '${CLI}' answer; echo "exit=$?"; sleep 600`;
+    const command = `cd '${pi.work}' && HOME='${pi.home}' NO_COLOR=1 '${line.node}' '${CLI}' answer; echo "exit=$?"; sleep 600`;
     tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command);
     const screen = () => tmux("capture-pane", "-p", "-t", name).stdout;
     const until = async (re) => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { root } from "./helpers/addon.mjs";
 import { startMockModel } from "./helpers/mock-model.mjs";
-import { makeHome, piArgs, piBin } from "./helpers/pi.mjs";
+import { line, lineEnv, makeHome, piArgs, piArgv } from "./helpers/pi.mjs";
 
 const tmux = (...args) => spawnSync("tmux", args, { encoding: "utf8" });
 const screen = (name) => tmux("capture-pane", "-p", "-t", name).stdout ?? "";
@@ -56,7 +56,7 @@ const QUESTIONS = {
 function standalone(name, questions = QUESTIONS, size = undefined, env = {}) {
   const dir = mkdtempSync(join(tmpdir(), "pi-question-tty-"));
   writeFileSync(join(dir, "q.json"), JSON.stringify(questions));
-  startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, env, size);
+  startInTmux(name, dir, `'${line.node}' ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, env, size);
   return { dir, cleanup: () => (tmux("kill-session", "-t", name), rmSync(dir, { recursive: true, force: true })) };
 }
 
@@ -174,8 +174,8 @@ test("pi -p from a terminal: the question is asked on the terminal, stdout carri
   const { home, work, cleanup } = makeHome(model.port);
   const name = "pq-tty-print";
   try {
-    const cmd = [piBin, ...piArgs(), "-p", "ask"].map((a) => `'${a}'`).join(" ");
-    startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1" });
+    const cmd = piArgv([...piArgs(), "-p", "ask"]).map((a) => `'${a}'`).join(" ");
+    startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1", PATH: lineEnv().PATH });
     await waitScreen(name, /Which database\?/);
     tmux("send-keys", "-t", name, "Enter");
     await waitScreen(name, /Service name\?/);

@@ -9,12 +9,12 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { packageRoot as root } from "../../extension/load-addon.mjs";
 import { startMockModel } from "./mock-model.mjs";
-import { run, writeModels } from "./pi.mjs";
+import { PI_PACKAGE_NAMES, trustProject } from "./pi-line.mjs";
+import { lineEnv, piArgv, piBin, piCommand, run, writeModels } from "./pi.mjs";
 
-export { run, writeModels };
+export { lineEnv, piArgv, piBin, run, trustProject, writeModels };
 
 export { root };
-export const piBin = join(root, "node_modules", ".bin", "pi");
 export const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
 /** The question every case asks, with pre-supplied answers (no UI), and the exact tool result. */
@@ -43,12 +43,14 @@ function cleanEnv() {
 }
 
 /**
- * pi's optional peer dependency: when package.json does not mark `@mariozechner/pi-coding-agent`
- * optional, npm 7+ installs a second pi (≈190 packages) with every install of this package, from
- * the network. The tests then install like `--legacy-peer-deps` so they stay offline; once the
- * peer is optional they install exactly as users do.
+ * pi's optional peer dependencies (the package of each pi line, PI_PACKAGE_NAMES): when
+ * package.json does not mark them optional, npm 7+ installs a second pi (≈190 packages) with
+ * every install of this package, from the network. The tests then install like
+ * `--legacy-peer-deps` so they stay offline; once the peers are optional they install exactly as
+ * users do.
  */
-export const peerIsOptional = pkg.peerDependenciesMeta?.["@mariozechner/pi-coding-agent"]?.optional === true;
+export const peerIsOptional = PI_PACKAGE_NAMES.every((n) => pkg.peerDependencies?.[n] && pkg.peerDependenciesMeta?.[n]?.optional === true);
+export { PI_PACKAGE_NAMES };
 
 /** Environment for npm and pi in a throw-away HOME; npm's global prefix is `prefix`. */
 export function installEnv(home, { prefix, cache, extra = {} } = {}) {
@@ -69,7 +71,8 @@ export function installEnv(home, { prefix, cache, extra = {} } = {}) {
   if (existsSync(realUserConfig)) env.npm_config_userconfig = realUserConfig;
   if (existsSync(realGypDir)) env.npm_config_devdir = realGypDir;
   if (!peerIsOptional) env.npm_config_legacy_peer_deps = "true";
-  return { ...env, ...extra };
+  // npm, node-gyp and pi on the pi line's Node (pi-line.mjs).
+  return lineEnv({ ...env, ...extra });
 }
 
 /** Throws with the command's output unless it exited 0. */
@@ -116,7 +119,8 @@ export const PI_MODEL_ARGS = ["--offline", "--provider", "mock", "--model", "moc
 
 /** Runs `pi <args>` (install, list, …) in `cwd` with the throw-away HOME's environment. */
 export function pi(args, { cwd, env }) {
-  return run(piBin, args, { cwd, env, timeoutMs: 60000 });
+  const [cmd, argv] = piCommand(args);
+  return run(cmd, argv, { cwd, env, timeoutMs: 60000 });
 }
 
 /**
@@ -128,7 +132,8 @@ export async function askPrint({ home, cwd, env, extraArgs = [] }) {
   const model = await startMockModel([{ toolCalls: [QUESTION_CALL] }, { text: "thanks" }]);
   try {
     writeModels(home, model.port);
-    const r = await run(piBin, [...PI_MODEL_ARGS, "--no-session", ...extraArgs, "-p", "ask me"], { cwd, env, timeoutMs: 60000 });
+    const [cmd, args] = piCommand([...PI_MODEL_ARGS, "--no-session", ...extraArgs, "-p", "ask me"]);
+    const r = await run(cmd, args, { cwd, env, timeoutMs: 60000 });
     const offered = (model.requests[0]?.tools ?? []).map((t) => t.function?.name);
     return { ...r, offered, tools: model.toolMessages(1), requests: model.requests.length };
   } finally {

@@ -79,6 +79,11 @@ export async function startMockModel(replies) {
     toolMessages(i) {
       return (requests[i]?.messages ?? []).filter((m) => m.role === "tool");
     },
-    close: () => new Promise((r) => server.close(r)),
+    /** Stops the server, ending the connections of any pi still holding one. */
+    close: () =>
+      new Promise((r) => {
+        server.close(r);
+        server.closeAllConnections();
+      }),
   };
 }

@@ -1,13 +1,15 @@
 // pi.mjs — runs the real pi around this package with a scripted model: a throw-away HOME with
-// models.json pointing at the mock model, and helpers for print mode, RPC mode and tmux.
+// models.json pointing at the mock model, and helpers for print mode, RPC mode and tmux. Which
+// pi and which Node: pi-line.mjs (PI_LINE).
 import "./isolate.mjs";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "./addon.mjs";
+import { line, lineEnv, piArgv, piBin, piCommand } from "./pi-line.mjs";
 
-export const piBin = join(root, "node_modules", ".bin", "pi");
+export { line, lineEnv, piArgv, piBin, piCommand };
 
 /** Points the mock provider of HOME's models.json at `port`. */
 export function writeModels(home, port) {
@@ -34,7 +36,7 @@ export function makeHome(port) {
   writeModels(home, port);
   const work = join(home, "work");
   mkdirSync(work);
-  return { home, work, cleanup: () => rmSync(home, { recursive: true, force: true }) };
+  return { home, work, cleanup: () => rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }) };
 }
 
 /** pi's arguments for the mock model; `--session-dir DIR` in extra replaces --no-session;
@@ -45,7 +47,7 @@ export function piArgs(extra = [], { loadPackage = true } = {}) {
 }
 
 export function piEnv(home, extra = {}) {
-  return { ...process.env, HOME: home, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", NO_COLOR: "1", ...extra };
+  return lineEnv({ ...process.env, HOME: home, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", NO_COLOR: "1", ...extra });
 }
 
 /** Runs a command to completion with no terminal (stdin /dev/null, its own process group and
@@ -76,7 +78,8 @@ export function run(cmd, args, { cwd, env, timeoutMs = 180000 } = {}) {
 
 /** Runs `pi -p` with no terminal against the mock model of `home`. */
 export function runPrint(home, work, prompt, extraArgs = [], timeoutMs = 60000) {
-  return run(piBin, [...piArgs(extraArgs), "-p", prompt], { cwd: work, env: piEnv(home), timeoutMs });
+  const [cmd, args] = piCommand([...piArgs(extraArgs), "-p", prompt]);
+  return run(cmd, args, { cwd: work, env: piEnv(home), timeoutMs });
 }
 
 /** tmux helpers; every session is killed by the returned cleanup. */

@@ -1,12 +1,13 @@
 // rpc-client.mjs — a minimal client of `pi --mode rpc`: JSON lines on stdin/stdout, split on
 // "\n" only (as the protocol requires), with a handler answering extension UI dialogs.
 import { spawn } from "node:child_process";
-import { piArgs, piBin, piEnv } from "./pi.mjs";
+import { piArgs, piCommand, piEnv } from "./pi.mjs";
 
 /** answer(request) returns the response fields ({ value } | { confirmed } | { cancelled }) or undefined to ignore.
  * loadPackage false: this package is not passed with -e (the test installs it another way). */
 export function startRpc(home, work, answer, { loadPackage = true } = {}) {
-  const child = spawn(piBin, [...piArgs([], { loadPackage }), "--mode", "rpc"], {
+  const [cmd, args] = piCommand([...piArgs([], { loadPackage }), "--mode", "rpc"]);
+  const child = spawn(cmd, args, {
     cwd: work,
     env: piEnv(home),
     stdio: ["pipe", "pipe", "pipe"],

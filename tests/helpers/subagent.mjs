@@ -5,9 +5,10 @@
 import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./addon.mjs";
+import { piPackageFile } from "./pi-line.mjs";
 
 /** The subagent example of the pi that the tests run. */
-export const subagentExample = join(root, "node_modules", "@mariozechner", "pi-coding-agent", "examples", "extensions", "subagent");
+export const subagentExample = piPackageFile("examples", "extensions", "subagent");
 
 /** HOME files: the mock model as the default (children get no --model), the worker agent. */
 export const subagentHomeFiles = {

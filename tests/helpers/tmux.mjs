@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join } from "node:path";
 import { startMockModel } from "./mock-model.mjs";
-import { makeHome, piArgs, piBin } from "./pi.mjs";
+import { lineEnv, makeHome, piArgs, piArgv } from "./pi.mjs";
 
 export const SOCKET = "piq-e2e";
 const PREFIX = "piq-e2e-";
@@ -80,7 +80,7 @@ export async function startPi({
   if (session) args = args.map((a) => (a === "--no-session" ? ["--session-dir", sessionDir] : [a])).flat();
   const env = {
     HOME: home,
-    PATH: process.env.PATH,
+    PATH: lineEnv().PATH,
     PI_OFFLINE: "1",
     PI_SKIP_VERSION_CHECK: "1",
     NO_COLOR: "1",
@@ -95,8 +95,7 @@ export async function startPi({
     "exec",
     "env",
     ...Object.entries(env).map(([k, v]) => shellQuote(`${k}=${v}`)),
-    shellQuote(piBin),
-    ...args.map(shellQuote),
+    ...piArgv(args).map(shellQuote),
   ].join(" ");
   // remain-on-exit keeps the pane (and its last screen) when pi exits or crashes, so a test
   // can tell "pi died" from "pi is still running" and show what it printed.
@@ -222,8 +221,13 @@ export async function startPi({
     /** Kills the tmux session, stops the model and removes the temporary HOME. */
     async kill() {
       tmux("kill-session", "-t", `=${name}`);
-      cleanup();
-      await model.close();
+      // The model always closes: a HOME that cannot be removed (a child pi still writing
+      // there) must not leave its server keeping the test process alive.
+      try {
+        cleanup();
+      } finally {
+        await model.close();
+      }
     },
   };
   return pi;

@@ -1,0 +1,219 @@
+#!/usr/bin/env node
+// current-pi.mjs — the current pi line for the end-to-end runs, and the tools of the registry
+// test, installed from the npm registry into a cache directory (never the repo's node_modules):
+//
+//   node scripts/current-pi.mjs            install (idempotent) and print where things are
+//   node scripts/current-pi.mjs e2e        … then run every tests/e2e-*.test.mjs on the current line
+//   node scripts/current-pi.mjs registry   … then run the registry test (PI_LINE picks the line)
+//   node scripts/current-pi.mjs typecheck  … then typecheck extension/ against the current line's
+//                                          types (the old names mapped to it, as pi's loader does)
+//
+// What "current" means is the one setting below. The old line is the devDependency in
+// package.json (run on the machine's Node by plain `npm test`); tests/helpers/pi-line.mjs
+// decides per run which line a test uses (PI_LINE=current for this one).
+//
+// Cache: $PI_QUESTION_CACHE, else $XDG_CACHE_HOME/pi-question, else ~/.cache/pi-question. Each
+// tool set lives in its own directory named after its versions, with a stamp of the manifest it
+// was installed from: a second run with the same versions installs nothing.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The current pi line: change these to move up (the newest the registry serves completely). */
+export const CURRENT = {
+  pi: { name: "@earendil-works/pi-coding-agent", version: "0.87.1" },
+  /** pi ≥ 0.76 needs Node ≥ 22.19; the Node binary comes in the npm package node-<os>-<cpu>. */
+  node: "24.21.0",
+};
+
+/** The local registry of the registry test (needs Node ≥ 22: it runs on the Node above). Its
+ * dependency `node-fetch@cjs` (a dist-tag) is not resolvable from the registry here: pinned. */
+export const VERDACCIO = { version: "6.10.4", overrides: { "node-fetch": "2.7.0" } };
+
+export function cacheRoot() {
+  if (process.env.PI_QUESTION_CACHE) return process.env.PI_QUESTION_CACHE;
+  const base = process.env.XDG_CACHE_HOME || join(process.env.HOME || homedir(), ".cache");
+  return join(base, "pi-question");
+}
+
+const nodePackage = `node-${process.platform}-${process.arch}`;
+
+/** Where the current line is (or will be) installed, and the files that matter in it. */
+export function currentLine() {
+  const dir = join(cacheRoot(), `pi-${CURRENT.pi.version}-node-${CURRENT.node}`);
+  const modules = join(dir, "node_modules");
+  const nodeDir = join(modules, nodePackage);
+  const piDir = join(modules, ...CURRENT.pi.name.split("/"));
+  return {
+    dir,
+    manifest: {
+      name: "pi-question-current-line",
+      private: true,
+      description: "The current pi line and its Node for pi-question's end-to-end runs (scripts/current-pi.mjs).",
+      dependencies: { [nodePackage]: CURRENT.node, [CURRENT.pi.name]: CURRENT.pi.version },
+    },
+    nodeDir,
+    node: join(nodeDir, "bin", "node"),
+    /** A `pi` command for this line: runs pi's entry point on this Node (written on install). */
+    bin: join(dir, "bin", "pi"),
+    piDir,
+    piPackage: CURRENT.pi.name,
+    piVersion: CURRENT.pi.version,
+    nodeVersion: CURRENT.node,
+  };
+}
+
+/** Where Verdaccio is (or will be) installed. */
+export function registryTools() {
+  const dir = join(cacheRoot(), `verdaccio-${VERDACCIO.version}`);
+  return {
+    dir,
+    manifest: {
+      name: "pi-question-registry-tools",
+      private: true,
+      description: "Verdaccio for pi-question's registry test (scripts/current-pi.mjs).",
+      dependencies: { verdaccio: VERDACCIO.version },
+      overrides: VERDACCIO.overrides,
+    },
+    verdaccio: join(dir, "node_modules", "verdaccio", "bin", "verdaccio"),
+  };
+}
+
+function log(message) {
+  process.stderr.write(`current-pi: ${message}\n`);
+}
+
+/** Installs `set` (a { dir, manifest }) unless the same manifest is installed already. */
+function ensure(set, mustExist) {
+  const manifest = `${JSON.stringify(set.manifest, null, 2)}\n`;
+  const stamp = join(set.dir, ".installed");
+  if (existsSync(stamp) && readFileSync(stamp, "utf8") === manifest && mustExist.every((f) => existsSync(f))) {
+    return false;
+  }
+  log(`installing ${Object.entries(set.manifest.dependencies).map(([n, v]) => `${n}@${v}`).join(" ")} into ${set.dir}`);
+  rmSync(join(set.dir, "node_modules"), { recursive: true, force: true });
+  rmSync(stamp, { force: true });
+  mkdirSync(set.dir, { recursive: true });
+  writeFileSync(join(set.dir, "package.json"), manifest);
+  const started = Date.now();
+  const args = ["install", "--no-audit", "--no-fund", "--no-package-lock", "--no-save", "--loglevel=error"];
+  log(`npm ${args.join(" ")}   (in ${set.dir})`);
+  // npm_config_* of an `npm run` parent (its prefix, global flag, …) must not steer this install.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  const r = spawnSync("npm", args, { cwd: set.dir, stdio: ["ignore", "inherit", "inherit"], env });
+  if (r.status !== 0) throw new Error(`npm install in ${set.dir} failed (${r.error?.message ?? `exit ${r.status}`})`);
+  for (const f of mustExist) if (!existsSync(f)) throw new Error(`npm install in ${set.dir} made no ${f}`);
+  writeFileSync(stamp, manifest);
+  log(`installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return true;
+}
+
+/** Installs the current line (Node + pi) if needed; returns currentLine(). */
+export function ensureCurrentLine() {
+  const line = currentLine();
+  ensure(line, [line.node, join(line.piDir, "package.json")]);
+  const v = spawnSync(line.node, ["--version"], { encoding: "utf8" });
+  if (v.status !== 0 || v.stdout.trim() !== `v${CURRENT.node}`) {
+    throw new Error(`${line.node} does not run (${v.error?.message ?? (v.stderr || v.stdout).trim()})`);
+  }
+  const manifest = JSON.parse(readFileSync(join(line.piDir, "package.json"), "utf8"));
+  const entry = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.pi;
+  const quote = (p) => `'${p.replace(/'/g, `'\\''`)}'`;
+  mkdirSync(dirname(line.bin), { recursive: true });
+  writeFileSync(line.bin, `#!/bin/sh\nexec ${quote(line.node)} ${quote(join(line.piDir, entry))} "$@"\n`, { mode: 0o755 });
+  return line;
+}
+
+/** Installs Verdaccio if needed; returns registryTools(). */
+export function ensureRegistryTools() {
+  const tools = registryTools();
+  ensure(tools, [tools.verdaccio]);
+  return tools;
+}
+
+/** The end-to-end suites, by name, so a new tests/e2e-*.test.mjs is picked up. */
+export function e2eSuites() {
+  return readdirSync(join(root, "tests"))
+    .filter((f) => /^e2e-.*\.test\.mjs$/.test(f))
+    .sort()
+    .map((f) => join("tests", f));
+}
+
+function runTests(files, env) {
+  const args = ["--test", "--test-concurrency=1", ...files];
+  log(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(" ")} node ${args.join(" ")}`);
+  const started = Date.now();
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  log(`finished in ${((Date.now() - started) / 1000).toFixed(0)} s (exit ${r.status})`);
+  return r.status ?? 1;
+}
+
+/** tsc over extension/ with the names it imports resolved to the current line's packages. */
+function typecheck(line) {
+  const modules = join(line.dir, "node_modules");
+  const scope = line.piPackage.split("/")[0];
+  const types = (pkg) => {
+    const dir = join(modules, ...pkg.split("/"));
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    const entry = manifest.exports?.["."]?.types ?? manifest.exports?.["."]?.import?.types ?? manifest.types ?? manifest.typings;
+    if (!entry) throw new Error(`${pkg} declares no types`);
+    return join(dir, entry);
+  };
+  const config = join(line.dir, "tsconfig.extension.json");
+  writeFileSync(
+    config,
+    `${JSON.stringify(
+      {
+        extends: join(root, "tsconfig.json"),
+        compilerOptions: {
+          typeRoots: [join(root, "node_modules", "@types")],
+          paths: {
+            "@mariozechner/pi-coding-agent": [types(line.piPackage)],
+            "@mariozechner/pi-tui": [types(`${scope}/pi-tui`)],
+            typebox: [types("typebox")],
+          },
+        },
+        include: [join(root, "extension", "**", "*.ts")],
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  log(`tsc --noEmit -p ${config}`);
+  const r = spawnSync(process.execPath, [tsc, "--noEmit", "-p", config], { cwd: root, stdio: "inherit" });
+  return r.status ?? 1;
+}
+
+function main(argv) {
+  const what = argv[0] ?? "install";
+  if (!["install", "e2e", "registry", "typecheck"].includes(what)) {
+    log(`unknown command ${what}: use install, e2e, registry or typecheck`);
+    return 2;
+  }
+  const line = ensureCurrentLine();
+  log(`pi ${line.piPackage}@${line.piVersion} in ${line.piDir}`);
+  log(`node v${line.nodeVersion} at ${line.node}`);
+  log(`pi on that node: ${line.bin}`);
+  if (what === "registry" || (what === "install" && argv.includes("--registry"))) {
+    const tools = ensureRegistryTools();
+    log(`verdaccio ${VERDACCIO.version} at ${tools.verdaccio}`);
+  }
+  if (what === "e2e") return runTests([...e2eSuites(), ...argv.slice(1)], { PI_LINE: "current" });
+  if (what === "typecheck") return typecheck(line);
+  if (what === "registry") return runTests([join("tests", "registry", "install-from-registry.mjs")], {});
+  return 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  try {
+    process.exitCode = main(process.argv.slice(2));
+  } catch (error) {
+    log(error.message);
+    process.exitCode = 1;
+  }
+}
