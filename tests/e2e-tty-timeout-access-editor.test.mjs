@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { root } from "./helpers/addon.mjs";
 import { startMockModel } from "./helpers/mock-model.mjs";
-import { makeHome, piArgs, piBin } from "./helpers/pi.mjs";
+import { line, makeHome, piArgs, piArgv } from "./helpers/pi.mjs";
 
 const tmux = (...args) => spawnSync("tmux", args, { encoding: "utf8" });
 const screen = (name) => tmux("capture-pane", "-p", "-t", name).stdout ?? "";
@@ -51,7 +51,7 @@ async function printMode(name, { settings, env = {}, prepare }, fn) {
   try {
     if (settings) writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify(settings));
     if (prepare) prepare(home);
-    const cmd = [piBin, ...piArgs(), "-p", "ask"].map((a) => `'${a}'`).join(" ");
+    const cmd = piArgv([...piArgs(), "-p", "ask"]).map((a) => `'${a}'`).join(" ");
     startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1", ...env });
     await fn({ model, home, work });
   } finally {
@@ -109,7 +109,7 @@ test("tty: the standalone command under TERM=dumb draws plain lines and announce
   const dir = mkdtempSync(join(tmpdir(), "pq-uxb-tty-"));
   try {
     writeFileSync(join(dir, "q.json"), JSON.stringify(DB));
-    startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, { TERM: "dumb" });
+    startInTmux(name, dir, `'${line.node}' ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, { TERM: "dumb" });
     await waitScreen(name, /Option 1 of 3: PostgreSQL/);
     tmux("send-keys", "-t", name, "Down");
     await waitScreen(name, /Option 2 of 3: SQLite \(Recommended\)/);
