@@ -121,6 +121,12 @@ export async function startPi({
       if (r.status !== 0) throw new Error(`capture-pane: ${r.stderr}`);
       return r.stdout;
     },
+    /** The screen with the whole scroll-back history above it. */
+    history() {
+      const r = tmux("capture-pane", "-p", "-S", "-", "-t", name);
+      if (r.status !== 0) throw new Error(`capture-pane: ${r.stderr}`);
+      return r.stdout;
+    },
     /** Polls the screen until `pattern` (RegExp or predicate on the screen) matches. */
     async waitForScreen(pattern, timeoutMs = 20000) {
       const test = typeof pattern === "function" ? pattern : (s) => pattern.test(s);
@@ -135,7 +141,13 @@ export async function startPi({
           if (test(again)) return again;
           last = again;
         }
-        if (pi.dead()) throw new Error(`pi exited (status ${pi.exitStatus()}) while waiting for ${pattern}\n--- screen ---\n${last}`);
+        if (pi.dead()) {
+          // tmux writes "Pane is dead" at the bottom when pi exits, scrolling what pi printed
+          // last (print mode's answer) into the history: the final look includes the history.
+          const final = pi.history();
+          if (test(final)) return final;
+          throw new Error(`pi exited (status ${pi.exitStatus()}) while waiting for ${pattern}\n--- screen and history ---\n${final}`);
+        }
         if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}\n--- screen ---\n${last}`);
         await sleep(50);
       }
