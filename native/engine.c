@@ -663,6 +663,23 @@ static qt_status on_entry(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   return st;
 }
 
+/* Enter while typing the filter (issue 14 item 1). Single-select: picks the highlighted match at
+ * once, as pi's selectors and fzf do; on "Something else…" it opens text entry, the filter text
+ * becoming the draft when no option matched and nothing was typed yet. Multi-select: leaves the
+ * filter typing, the list stays filtered. */
+static qt_status confirm_filter(qt_engine *e, qt_qstate *s) {
+  s->view = QT_VIEW_LIST;
+  if (s->q->multi_select) return QT_OK;
+  size_t k = qt_list_option_at(s, s->highlight);
+  if (k != SIZE_MAX) return pick_option(e, e->current, k, false);
+  if (s->filter_on && s->shown_count == 0 && qt_editor_len(&s->draft) == 0) {
+    qt_status st = qt_editor_set(&s->draft, qt_editor_text(&s->filter), qt_editor_len(&s->filter));
+    if (st) return st;
+  }
+  open_entry(s);
+  return QT_OK;
+}
+
 static qt_status on_filter(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   bool handled;
   qt_status st = QT_OK;
@@ -670,7 +687,7 @@ static qt_status on_filter(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
     clear_filter(s);
     s->view = QT_VIEW_LIST;
   } else if (matches(e, QT_ACT_CONFIRM, ev)) {
-    s->view = QT_VIEW_LIST;
+    st = confirm_filter(e, s);
   } else if (move_key(e, s, ev)) {
   } else if (edit_key(e, &s->filter, ev, &handled), handled) {
     st = apply_filter(s);

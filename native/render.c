@@ -511,7 +511,7 @@ static void collect_help(const qt_engine *e, help *h) {
     case QT_VIEW_FILTER:
       help_text(e, h, QT_STR_HELP_TYPE_FILTER);
       help_pair(e, h, QT_ACT_UP, QT_ACT_DOWN, QT_STR_HELP_MOVE);
-      help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_DONE);
+      help_key(e, h, QT_ACT_CONFIRM, multi_select ? QT_STR_HELP_DONE : QT_STR_HELP_SELECT);
       help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_CLEAR_FILTER);
       break;
     case QT_VIEW_NOTE:

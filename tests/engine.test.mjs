@@ -659,10 +659,10 @@ test("long list: ↑ from the top wraps to the end of a long list", () => {
   assert.equal(answers(e)[0].value, "fw15");
 });
 
-test("filter: / filters by label and description, case-insensitively; keys act on what is shown", () => {
+test("filter: / filters by label and description, case-insensitively", () => {
   const e = press(engine(LONG_LIST), "/");
   type(e, "JS");
-  let s = screen(e);
+  const s = screen(e);
   assert.match(s, /Filter: JS/);
   assert.match(s, /1\. Express\.js/);
   assert.match(s, /2\. NestJS/);
@@ -670,34 +670,86 @@ test("filter: / filters by label and description, case-insensitively; keys act o
   assert.match(s, /4\. AdonisJS/);
   assert.match(s, /5\. Something else…/);
   assert.doesNotMatch(s, /Fastify/);
-  press(e, K.enter); // done filtering: the filter stays
-  press(e, "3");
-  assert.equal(answers(e)[0].value, "fw6");
   const f = press(engine(LONG_LIST), "/");
   type(f, "number 13");
   assert.match(screen(f), /1\. Sails/);
-  press(f, K.enter, K.enter);
-  assert.equal(answers(f)[0].value, "fw13");
+});
+
+test("filter: in a single-select question Enter picks the highlighted match at once", () => {
+  const e = press(engine(LONG_LIST), "/");
+  type(e, "number 13");
+  press(e, K.enter);
+  assert.equal(e.done, true);
+  assert.equal(e.outcome, "answered");
+  assert.equal(answers(e)[0].value, "fw13");
+  const g = press(engine(LONG_LIST), "/");
+  type(g, "js");
+  press(g, K.down, K.down, K.enter);
+  assert.equal(answers(g)[0].value, "fw6", "↑/↓ move while typing; Enter picks the highlighted match (Next.js)");
+});
+
+test("filter: with no match, Enter in a single-select question types the filter text as the answer", () => {
+  const e = press(engine(LONG_LIST), "/");
+  type(e, "Deno Fresh");
+  assert.match(screen(e), /No option matches/);
+  press(e, K.enter);
+  assert.equal(e.done, false);
+  assert.match(screen(e), /> 1\. Something else…\n\s+Deno Fresh/);
+  press(e, K.enter);
+  assert.equal(answers(e)[0].value, "Deno Fresh");
+  assert.equal(answers(e)[0].wasCustom, true);
+});
+
+test("filter: in a multi-select question Enter leaves filter typing and keeps the list filtered", () => {
+  const e = press(engine(FEATURES), "/");
+  type(e, "api");
+  press(e, K.enter);
+  assert.equal(e.done, false);
+  let s = screen(e);
+  assert.match(s, /Filter: api/);
+  assert.match(s, /1\. REST API/);
+  assert.doesNotMatch(s, /Authentication/);
+  assert.match(s, /Space toggle/, "back on the list: the list keys work");
+  press(e, "1");
+  assert.match(screen(e), /\[x\] 1\. REST API/);
+  press(e, K.esc); // clears the filter, the tick stays
+  s = screen(e);
+  assert.doesNotMatch(s, /Filter:/);
+  assert.match(s, /\[x\] 2\. REST API/);
+  press(e, K.enter);
+  assert.deepEqual(answers(e)[0].values, ["rest"]);
 });
 
 test("filter: Esc clears the filter first; the next Esc cancels", () => {
-  const e = press(engine(LONG_LIST), "/");
+  const e = press(engine(FEATURES), "/");
   type(e, "zzz");
   assert.match(screen(e), /No option matches/);
   assert.match(screen(e), /1\. Something else…/);
   press(e, K.enter, K.esc);
   assert.equal(e.done, false);
   assert.doesNotMatch(screen(e), /Filter:/);
-  assert.match(screen(e), /> 16\. Something else…/, "the highlight stays on the same row");
+  assert.match(screen(e), /> \[ \] 4\. Something else…/, "the highlight stays on the same row");
   press(e, K.esc);
   assert.equal(e.outcome, "cancelled");
+  const f = press(engine(LONG_LIST), "/");
+  type(f, "zzz");
+  press(f, K.esc);
+  assert.doesNotMatch(screen(f), /Filter:/, "Esc while typing clears the filter at once");
+  press(f, K.esc);
+  assert.equal(f.outcome, "cancelled");
 });
 
-test("filter: ↑/↓ move while typing; the highlighted option is picked after Enter, Enter", () => {
-  const e = press(engine(LONG_LIST), "/");
-  type(e, "s");
-  press(e, K.down, K.enter, K.enter);
-  assert.equal(answers(e)[0].value, "fw2"); // Express.js, Fastify, ...
+test("filter: the help line says what Enter does while typing the filter", () => {
+  const single = press(engine(LONG_LIST), "/");
+  assert.match(screen(single, 120), /Enter select/);
+  const multi = press(engine(FEATURES), "/");
+  assert.match(screen(multi, 120), /Enter done/);
+  for (const [lang, word] of [["de", "auswählen"], ["zh", "选择"]]) {
+    const e = engine(LONG_LIST);
+    e.setLanguage(lang);
+    press(e, "/");
+    assert.ok(screen(e, 120).includes(addon.strings(lang).HELP_SELECT), `${lang}: ${word}`);
+  }
 });
 
 // ---- preview and notes -----------------------------------------------------------------------------
@@ -912,7 +964,12 @@ const CASES = [
   { name: "free-text", args: FREE, keys: [..."order-processor"] },
   { name: "long-list", args: LONG_LIST, keys: [K.pageDown, K.down, K.down] },
   { name: "filter", args: LONG_LIST, keys: ["/", ..."js"] },
-  { name: "filter-applied", args: LONG_LIST, keys: ["/", ..."js", K.enter, K.down] },
+  { name: "filter-applied", args: FEATURES, keys: ["/", ..."a", K.enter, K.down] },
+  { name: "filter-no-match", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
+  { name: "filter-typing.de", lang: "de", args: LONG_LIST, keys: ["/", ..."js"] },
+  { name: "filter-typing.zh", lang: "zh", args: LONG_LIST, keys: ["/", ..."js"] },
+  { name: "filter-applied.de", lang: "de", args: FEATURES, keys: ["/", ..."a", K.enter, K.down] },
+  { name: "filter-applied.zh", lang: "zh", args: FEATURES, keys: ["/", ..."a", K.enter, K.down] },
   { name: "preview", args: PREVIEW, keys: [] },
   { name: "notes", args: DB, keys: [K.ctrl("n"), ..."keep the old backups"] },
   { name: "discard", args: THREE, keys: ["1", K.esc] },
@@ -926,10 +983,12 @@ test("golden screens at 40, 80 and 120 columns", () => {
   if (UPDATE) mkdirSync(SCREENS, { recursive: true });
   const stale = [];
   for (const c of CASES) {
-    const e = press(engine(c.args), c.keys);
+    const e = engine(c.args);
+    if (c.lang) e.setLanguage(c.lang);
+    press(e, c.keys);
     for (const w of [40, 80, 120]) {
       const file = new URL(`${c.name}.${w}.txt`, SCREENS);
-      const got = e.render(w).join("\n") + "\n";
+      const got = (c.rows ? e.render(w, c.rows) : e.render(w)).join("\n") + "\n";
       if (UPDATE) {
         writeFileSync(file, got);
         continue;
@@ -949,6 +1008,7 @@ test("golden screens at 40, 80 and 120 columns", () => {
 test("width: no line is wider than asked, at every width from 1 to 200, in every golden state", () => {
   for (const c of CASES) {
     const e = engine(c.args);
+    if (c.lang) e.setLanguage(c.lang);
     assertFits(e, `${c.name} (start)`);
     for (const [i, k] of c.keys.entries()) {
       e.feed(k);
