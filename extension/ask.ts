@@ -148,7 +148,8 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       case "answer":
         try {
           const answers = reply.answers ? JSON.stringify(reply.answers) : null;
-          return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), null, answers, flags), s);
+          const said = reply.outcome === "discuss" ? String(reply.discussion ?? "") : null; // the person's words
+          return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), said, answers, flags), s);
         } catch (error) {
           // An answer this pi cannot read (a different version above?): nothing was answered.
           print(native, process.stderr, `pi-question: the answer from the pi above could not be used: ${(error as Error).message}\n`);
@@ -210,7 +211,8 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
       const asked = await askWithDialogs(native, questions, ctx, signal, preset, from ? askedBy(from) : undefined);
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;
-      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), null, answers, flags), s);
+      const said = asked.outcome === "discuss" ? (asked.discussion ?? "") : null; // "Discuss first…": their words
+      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), said, answers, flags), s);
     } finally {
       restore();
     }

@@ -42,7 +42,9 @@ export function hostRelay(pi: ExtensionAPI, native: NativeAddon, asker: Asker): 
     const result = await asker.ask({ prepared: canonical }, questions, current, signal, from);
     const d = result.details;
     if (d.status === "unavailable") return { type: "unavailable" };
-    return { type: "answer", outcome: d.status, answers: d.status === "cancelled" ? null : structuredAnswers(d) };
+    const answer: RelayAnswer = { type: "answer", outcome: d.status, answers: d.status === "cancelled" ? null : structuredAnswers(d) };
+    if (d.status === "discuss") answer.discussion = d.discussion ?? ""; // what the person wrote goes down to the child
+    return answer;
   };
 
   const handlers = {

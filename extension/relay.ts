@@ -47,7 +47,7 @@ export interface RelayAsker {
 /** A structured answer: option values picked, typed text kept apart, the person's note. */
 export type StructuredAnswer = { selected: string[]; wrote?: string; note?: string };
 export type RelayAnswer =
-  | { type: "answer"; outcome: Outcome; answers: Record<string, StructuredAnswer> | null }
+  | { type: "answer"; outcome: Outcome; answers: Record<string, StructuredAnswer> | null; discussion?: string }
   | { type: "unavailable" }
   | { type: "error"; message: string };
 

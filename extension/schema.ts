@@ -66,7 +66,9 @@ export interface QuestionDetails {
   questions: NormalizedQuestion[];
   answers: AnswerDetails[];
   cancelled: boolean;
-  status: "answered" | "declined" | "cancelled" | "interrupted" | "unavailable";
+  status: "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "discuss";
+  /** status "discuss": what the person wrote to the agent instead of answering. */
+  discussion?: string;
   mode: string;
   answeredAt: number;
   metadata?: { source?: string; [key: string]: unknown };

@@ -309,7 +309,7 @@ static bool typed_would_be_lost(const qt_engine *e, qt_outcome outcome, size_t p
     bool answered = e->answers[i].present || picked;
     if (!qt_editor_blank(&s->note) && (outcome == QT_CANCELLED || !answered)) return true;
   }
-  return false;
+  return outcome != QT_DISCUSS && !qt_editor_blank(&e->discuss); /* words for the agent not sent */
 }
 
 /* Ends the call with `outcome` (after picking option `pick` of the current question, unless
@@ -730,12 +730,79 @@ static qt_status on_note(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   return st;
 }
 
+/* ---- talk first: Ctrl+T (issue 14 item 5) ----------------------------------------------------- */
+/* Enter in the discussion field: ends the call with QT_DISCUSS and the trimmed text. */
+static qt_status send_discussion(qt_engine *e) {
+  size_t start, len;
+  qt_editor_trimmed(&e->discuss, &start, &len);
+  if (!len) {
+    flash(e, QT_STYLE_WARNING, QT_STR_WARN_DISCUSS_EMPTY, 0, NULL);
+    return QT_OK;
+  }
+  char *text = dup_range(qt_editor_text(&e->discuss) + start, len);
+  if (!text) return QT_ERR_NOMEM;
+  free(e->discussion);
+  e->discussion = text;
+  return end_call(e, QT_DISCUSS, 0, SIZE_MAX); /* asks first when a draft or a note would be lost */
+}
+
+/* The discussion field has the keyboard: Esc (or Ctrl+T again) closes it, keeping the text. */
+static qt_status on_discuss(qt_engine *e, const qt_key_event *ev) {
+  bool handled;
+  qt_status st = QT_OK;
+  if (matches(e, QT_ACT_CANCEL, ev) || matches(e, QT_ACT_DISCUSS, ev)) {
+    e->discuss_open = false;
+  } else if (matches(e, QT_ACT_CONFIRM, ev)) {
+    st = send_discussion(e);
+  } else if (matches(e, QT_ACT_NEW_LINE, ev)) {
+    st = insert_text(e, &e->discuss, "\n", 1);
+  } else if (edit_key(e, &e->discuss, ev, &handled), handled) {
+  } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
+    st = insert_text(e, &e->discuss, ev->text, ev->text_len);
+  } else {
+    return QT_OK;
+  }
+  touch(e);
+  return st;
+}
+
+/* ---- the question fits the screen (issue 14 item 2) ----------------------------------------- */
+/* PageUp/PageDown read a prompt (or the review) that the last frame cut to fit the rows: they
+ * move it by the lines shown; the renderer keeps the scroll inside the text. */
+static bool scroll_key(qt_engine *e, const qt_key_event *ev) {
+  bool up = matches(e, QT_ACT_PAGE_UP, ev), down = !up && matches(e, QT_ACT_PAGE_DOWN, ev);
+  if (!up && !down) return false;
+  size_t *scroll, window;
+  if (e->current >= e->req->question_count) {
+    scroll = &e->review_scroll;
+    window = e->review_window;
+  } else {
+    scroll = &e->qs[e->current].prompt_scroll;
+    window = e->qs[e->current].prompt_window;
+  }
+  if (!window) return false;
+  if (down)
+    *scroll += window;
+  else
+    *scroll = *scroll > window ? *scroll - window : 0;
+  touch(e);
+  return true;
+}
+
 static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
   if (e->flash.len) {
     qt_buf_reset(&e->flash);
     touch(e);
   }
   if (e->overlay != QT_OVERLAY_NONE) return on_overlay(e, ev);
+  if (e->discuss_open) return on_discuss(e, ev);
+  if (matches(e, QT_ACT_DISCUSS, ev)) {
+    e->discuss_open = true;
+    e->discuss.cursor = qt_editor_len(&e->discuss);
+    touch(e);
+    return QT_OK;
+  }
+  if (scroll_key(e, ev)) return QT_OK;
   if (e->current >= e->req->question_count) return on_review(e, ev);
   qt_qstate *s = &e->qs[e->current];
   switch (s->view) {
@@ -775,7 +842,7 @@ static size_t lines_bytes(const qt_lines *l) { return l->buf.cap + l->cap * (siz
 
 size_t qt_engine_footprint(const qt_engine *e) {
   if (!e) return 0;
-  size_t n = e->fixed_bytes + e->flash.cap;
+  size_t n = e->fixed_bytes + e->flash.cap + e->discuss.text.cap + text_bytes(e->discussion);
   for (size_t i = 0; i < e->req->question_count; i++) {
     const qt_qstate *s = &e->qs[i];
     const qt_answer *a = &e->answers[i];
@@ -816,6 +883,7 @@ static const char *const DEFAULT_KEYS[QT_ACT_COUNT][4] = {
     [QT_ACT_DELETE_TO_START] = {"ctrl+u"},
     [QT_ACT_DELETE_TO_END] = {"ctrl+k"},
     [QT_ACT_NEW_LINE] = {"shift+enter"},
+    [QT_ACT_DISCUSS] = {"ctrl+t"},
 };
 
 /* Parses key ids into a key set; returns how many were not understood (or did not fit). */
@@ -894,6 +962,7 @@ qt_status qt_engine_create(const qt_request *req, qt_engine **out) {
   lines_init(&e->scratch[0]);
   lines_init(&e->scratch[1]);
   qt_buf_init(&e->cell_text);
+  qt_editor_init(&e->discuss, QT_MAX_DISCUSS_BYTES, true);
   qt_status st = QT_ERR_NOMEM;
   e->qs = calloc(req->question_count, sizeof *e->qs);
   e->answers = calloc(req->question_count, sizeof *e->answers);
@@ -966,6 +1035,8 @@ void qt_engine_destroy(qt_engine *e) {
   free(e->cells);
   qt_buf_free(&e->cell_text);
   free(e->cell_lines);
+  qt_editor_free(&e->discuss);
+  free(e->discussion);
   free(e);
 }
 
@@ -1082,6 +1153,19 @@ void qt_engine_interrupt(qt_engine *e) {
 }
 
 bool qt_engine_done(const qt_engine *e) { return e && e->done; }
+const char *qt_engine_discussion(const qt_engine *e) {
+  return e && e->done && e->outcome == QT_DISCUSS && e->discussion ? e->discussion : "";
+}
+
+qt_status qt_engine_set_rows(qt_engine *e, int rows) {
+  if (!e) return QT_ERR_USAGE;
+  if (rows < 0) rows = 0;
+  if (rows != e->rows) {
+    e->rows = rows;
+    touch(e);
+  }
+  return QT_OK;
+}
 qt_outcome qt_engine_outcome(const qt_engine *e) { return e ? e->outcome : QT_CANCELLED; }
 const qt_answer *qt_engine_answers(const qt_engine *e) { return e ? e->answers : NULL; }
 uint64_t qt_engine_revision(const qt_engine *e) { return e ? e->revision : 0; }

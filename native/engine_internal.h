@@ -78,6 +78,8 @@ typedef struct qt_qstate {
   size_t shown_count;
   size_t folded_bytes;  /* bytes of the opts[].folded texts made so far (qt_engine_footprint) */
   bool touched;         /* the person answered or changed this question */
+  size_t prompt_scroll; /* first line of the prompt shown when it is cut to fit the rows */
+  size_t prompt_window; /* lines of the prompt shown when it was last cut; 0: not cut */
 } qt_qstate;
 
 /* One finished frame or column: NUL-separated lines in one buffer. */
@@ -126,6 +128,14 @@ struct qt_engine {
   qt_buf cell_text;       /* the sanitized display bytes of those cells */
   size_t *cell_lines;     /* first cell of each wrapped line */
   size_t cell_line_cap;
+  /* talk first: Ctrl+T (issue 14 item 5) */
+  bool discuss_open;      /* the "What do you want to tell the agent?" field has the keyboard */
+  qt_editor discuss;      /* its text, kept when the field is closed */
+  char *discussion;       /* the trimmed text sent with QT_DISCUSS (NULL before) */
+  /* the question fits the screen (issue 14 item 2) */
+  int rows;               /* rows the frame may take; 0: no limit */
+  size_t review_scroll;   /* first line of the review shown when it is cut */
+  size_t review_window;   /* lines of the review shown when it was last cut; 0: not cut */
 };
 
 /* One grapheme of an editor's text as drawn. */

@@ -71,4 +71,9 @@
 #define QT_MAX_RESULT_TEXT_BYTES 100000
 #endif
 
+/* What the person writes when they want to talk first (Ctrl+T, status "discuss"), in bytes. */
+#ifndef QT_MAX_DISCUSS_BYTES
+#define QT_MAX_DISCUSS_BYTES 4000
+#endif
+
 #endif

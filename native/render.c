@@ -145,6 +145,9 @@ static void rule_line(rctx *r) {
   lb_end(&b);
 }
 
+/* The question's own text fields have the keyboard: not finished, no discussion field open. */
+static bool typing_live(const qt_engine *e) { return !e->done && !e->discuss_open; }
+
 /* The left margin: one column, unless the width has no room for it. */
 static int margin(const rctx *r) { return r->width > 2 ? 1 : 0; }
 
@@ -453,6 +456,13 @@ static void help_text(const qt_engine *e, help *h, qt_string_id what) {
   help_end_item(h);
 }
 
+/* The discussion field (issue 14 item 5). */
+static void help_discussing(const qt_engine *e, help *h) {
+  help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_SEND);
+  help_key(e, h, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
+  help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_BACK_TO_QUESTION);
+}
+
 /* The keys that work in the current state. */
 static void collect_help(const qt_engine *e, help *h) {
   if (e->overlay != QT_OVERLAY_NONE) {
@@ -470,12 +480,17 @@ static void collect_help(const qt_engine *e, help *h) {
     }
     return;
   }
+  if (e->discuss_open) {
+    help_discussing(e, h);
+    return;
+  }
   if (e->current >= e->req->question_count) {
     help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_SUBMIT);
     help_key(e, h, QT_ACT_NEXT, QT_STR_HELP_NEXT);
     help_key(e, h, QT_ACT_PREV, QT_STR_HELP_PREV);
     help_text(e, h, QT_STR_HELP_GOTO);
     help_key(e, h, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
+    help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
     help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_CANCEL);
     return;
   }
@@ -495,6 +510,7 @@ static void collect_help(const qt_engine *e, help *h) {
       }
       help_key(e, h, QT_ACT_NOTE, QT_STR_HELP_NOTE);
       help_key(e, h, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
+      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
       help_key(e, h, QT_ACT_CANCEL, s->filter_on ? QT_STR_HELP_CLEAR_FILTER : QT_STR_HELP_CANCEL);
       break;
     case QT_VIEW_ENTRY:
@@ -506,6 +522,7 @@ static void collect_help(const qt_engine *e, help *h) {
       }
       help_key(e, h, QT_ACT_NOTE, QT_STR_HELP_NOTE);
       if (!qt_editor_len(&s->draft)) help_key(e, h, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
+      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
       help_key(e, h, QT_ACT_CANCEL, s->q->option_count ? QT_STR_HELP_BACK : QT_STR_HELP_CANCEL);
       break;
     case QT_VIEW_FILTER:
@@ -649,7 +666,7 @@ static void draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
   } else if (other && (s->view == QT_VIEW_ENTRY || !qt_editor_blank(&s->draft))) {
     lb_begin(r, &b);
     lb_spaces(&b, indent < r->width ? indent : 0);
-    draw_editor(r, &b, &s->draft, indent, s->view == QT_VIEW_ENTRY && e->current == qi && !e->done,
+    draw_editor(r, &b, &s->draft, indent, s->view == QT_VIEW_ENTRY && e->current == qi && typing_live(e),
                 s->view == QT_VIEW_ENTRY ? PLAIN : QT_STYLE_MUTED);
   }
 }
@@ -665,7 +682,7 @@ static void draw_list(rctx *r, const qt_qstate *s, size_t qi) {
     lb_str(&b, QT_STYLE_DIM, prefix);
     int indent = m + (int)qt_visible_width(prefix, strlen(prefix));
     if (s->view == QT_VIEW_FILTER) {
-      draw_editor(r, &b, &s->filter, indent, !r->e->done, PLAIN);
+      draw_editor(r, &b, &s->filter, indent, typing_live(r->e), PLAIN);
     } else {
       draw_editor(r, &b, &s->filter, indent, false, QT_STYLE_DIM);
     }
@@ -774,7 +791,7 @@ static void draw_note(rctx *r, const qt_qstate *s, size_t qi) {
   lb_begin(r, &b);
   lb_spaces(&b, m);
   lb_str(&b, QT_STYLE_MUTED, prefix);
-  draw_editor(r, &b, &s->note, indent, editing && !r->e->done, editing ? PLAIN : QT_STYLE_MUTED);
+  draw_editor(r, &b, &s->note, indent, editing && typing_live(r->e), editing ? PLAIN : QT_STYLE_MUTED);
 }
 
 static void draw_question(rctx *r, size_t qi) {
@@ -788,7 +805,7 @@ static void draw_question(rctx *r, size_t qi) {
     lb_begin(r, &b);
     lb_spaces(&b, m);
     lb_str(&b, QT_STYLE_ACCENT, POINTER);
-    draw_editor(r, &b, &s->draft, m + 2, s->view == QT_VIEW_ENTRY && !e->done, PLAIN);
+    draw_editor(r, &b, &s->draft, m + 2, s->view == QT_VIEW_ENTRY && typing_live(e), PLAIN);
   } else if (s->has_preview && r->width >= QT_PREVIEW_BESIDE_WIDTH) {
     draw_beside(r, s, qi);
   } else {
@@ -856,6 +873,21 @@ static void draw_review(rctx *r) {
   }
 }
 
+/* The discussion field under the question (issue 14 item 5): "What do you want to tell the
+ * agent?" and the text being typed. */
+static void draw_discussion(rctx *r) {
+  qt_engine *e = r->e;
+  int m = margin(r);
+  const char *title = qt_str(e, QT_STR_DISCUSS_PROMPT);
+  blank_line(r);
+  paragraph(r, m, QT_STYLE_ACCENT, title, strlen(title));
+  lb b;
+  lb_begin(r, &b);
+  lb_spaces(&b, m);
+  lb_str(&b, QT_STYLE_ACCENT, POINTER);
+  draw_editor(r, &b, &e->discuss, m + 2, !e->done, PLAIN);
+}
+
 /* The confirmation in place of the message line. */
 static void draw_overlay(rctx *r) {
   qt_engine *e = r->e;
@@ -892,6 +924,7 @@ qt_status qt_render_frame(qt_engine *e, int width) {
     draw_review(&r);
   else
     draw_question(&r, e->current);
+  if (e->discuss_open) draw_discussion(&r);
   blank_line(&r);
   if (e->overlay != QT_OVERLAY_NONE)
     draw_overlay(&r);

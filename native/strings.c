@@ -114,6 +114,17 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_REMOTE_TAKEN] = "Answer taken.",
     [QT_STR_REMOTE_CLOSED] = "The question was answered elsewhere.",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "There is no cancelled or interrupted question to answer.",
+    /* the question fits the screen (issue 14 item 2) */
+    [QT_STR_HELP_READ_PROMPT] = "read the question",
+    [QT_STR_HELP_SCROLL] = "scroll",
+    /* talk first: Ctrl+T (issue 14 item 5) */
+    [QT_STR_DISCUSS_PROMPT] = "What do you want to tell the agent?",
+    [QT_STR_HELP_DISCUSS] = "talk first",
+    [QT_STR_HELP_SEND] = "send to the agent",
+    [QT_STR_HELP_BACK_TO_QUESTION] = "back to the question",
+    [QT_STR_WARN_DISCUSS_EMPTY] = "Type what you want to tell the agent (Esc goes back)",
+    [QT_STR_STATUS_DISCUSS] = "Wants to talk first",
+    [QT_STR_DIALOG_DISCUSS] = "Discuss first…",
 };
 
 static const char *const german[QT_STR_COUNT] = {
@@ -225,6 +236,17 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_REMOTE_TAKEN] = "Antwort übernommen.",
     [QT_STR_REMOTE_CLOSED] = "Die Frage wurde anderswo beantwortet.",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "Es gibt keine abgebrochene oder unterbrochene Frage zu beantworten.",
+    /* the question fits the screen (issue 14 item 2) */
+    [QT_STR_HELP_READ_PROMPT] = "Frage lesen",
+    [QT_STR_HELP_SCROLL] = "blättern",
+    /* talk first: Ctrl+T (issue 14 item 5) */
+    [QT_STR_DISCUSS_PROMPT] = "Was möchtest du dem Agenten sagen?",
+    [QT_STR_HELP_DISCUSS] = "erst besprechen",
+    [QT_STR_HELP_SEND] = "an den Agenten senden",
+    [QT_STR_HELP_BACK_TO_QUESTION] = "zurück zur Frage",
+    [QT_STR_WARN_DISCUSS_EMPTY] = "Erst tippen, was du dem Agenten sagen möchtest (Esc geht zurück)",
+    [QT_STR_STATUS_DISCUSS] = "Möchte erst darüber sprechen",
+    [QT_STR_DIALOG_DISCUSS] = "Erst besprechen…",
 };
 
 static const char *const chinese[QT_STR_COUNT] = {
@@ -317,6 +339,17 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_REMOTE_TAKEN] = "回答已采用。",
     [QT_STR_REMOTE_CLOSED] = "该问题已在别处回答。",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "没有已取消或已中断的问题可以回答。",
+    /* the question fits the screen (issue 14 item 2) */
+    [QT_STR_HELP_READ_PROMPT] = "阅读问题",
+    [QT_STR_HELP_SCROLL] = "滚动",
+    /* talk first: Ctrl+T (issue 14 item 5) */
+    [QT_STR_DISCUSS_PROMPT] = "你想对助手说什么？",
+    [QT_STR_HELP_DISCUSS] = "先讨论",
+    [QT_STR_HELP_SEND] = "发送给助手",
+    [QT_STR_HELP_BACK_TO_QUESTION] = "返回问题",
+    [QT_STR_WARN_DISCUSS_EMPTY] = "请先输入你想对助手说的话（Esc 返回）",
+    [QT_STR_STATUS_DISCUSS] = "想先讨论",
+    [QT_STR_DIALOG_DISCUSS] = "先讨论…",
 };
 
 static const char *const names[QT_STR_COUNT] = {

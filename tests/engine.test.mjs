@@ -637,6 +637,112 @@ test("multi-select: Space on “Something else…” opens text entry", () => {
   assert.deepEqual(answers(e)[0].values, ["x"]);
 });
 
+// ---- talk first: Ctrl+T (issue 14 item 5) ---------------------------------------------------------
+const DISCUSS_TEXT = (words) =>
+  "The user wants to talk about this question before answering it, and wrote to you:\n  " +
+  words +
+  "\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.";
+
+test("discuss: Ctrl+T opens “What do you want to tell the agent?”; Enter ends the question with status discuss and the text", () => {
+  const e = press(engine(DB), K.ctrl("t"));
+  let s = screen(e);
+  assert.match(s, /What do you want to tell the agent\?\n > +$/m);
+  assert.match(s, /Enter send to the agent • Shift\+Enter new line • Esc back to the question/);
+  type(e, "  Why not both?");
+  press(e, K.shiftEnter);
+  type(e, "We already run SQLite.  ");
+  assert.equal(e.done, false);
+  press(e, K.enter);
+  assert.equal(e.done, true);
+  assert.equal(e.outcome, "discuss");
+  const r = e.result("interactive");
+  assert.equal(r.text, DISCUSS_TEXT("Why not both?\n  We already run SQLite."));
+  const d = JSON.parse(r.details);
+  assert.equal(d.status, "discuss");
+  assert.equal(d.discussion, "Why not both?\nWe already run SQLite.");
+  assert.deepEqual(d.answers, []);
+});
+
+test("discuss: the help line offers Ctrl+T on the list, in text entry and on the review", () => {
+  assert.match(screen(engine(DB), 160), /Ctrl\+T talk first/);
+  assert.match(screen(press(engine(DB), "0"), 160), /Ctrl\+T talk first/);
+  assert.match(screen(press(engine(THREE), K.shiftTab), 160), /Ctrl\+T talk first/);
+  for (const lang of ["de", "zh"]) {
+    const e = engine(DB);
+    e.setLanguage(lang);
+    const t = addon.strings(lang);
+    assert.ok(screen(e, 160).includes(`${t.MOD_CTRL}T ${t.HELP_DISCUSS}`), lang);
+    press(e, K.ctrl("t"));
+    assert.ok(screen(e, 160).includes(t.DISCUSS_PROMPT), lang);
+    assert.ok(screen(e, 160).includes(`Enter ${t.HELP_SEND}`), lang);
+  }
+});
+
+test("discuss: Esc closes the field and keeps the text; an empty text is refused with a warning", () => {
+  const e = press(engine(DB), K.ctrl("t"), K.enter);
+  assert.equal(e.done, false);
+  assert.match(screen(e), /Type what you want to tell the agent \(Esc goes back\)/);
+  type(e, "hold on");
+  press(e, K.esc);
+  assert.doesNotMatch(screen(e), /What do you want to tell the agent/);
+  assert.match(screen(e), /Enter select/);
+  press(e, K.ctrl("t"));
+  assert.match(screen(e), / > hold on/);
+  press(e, K.ctrl("t")); // Ctrl+T again closes it too
+  assert.doesNotMatch(screen(e), /What do you want to tell the agent/);
+});
+
+test("discuss: words for the agent that were not sent are not dropped unasked", () => {
+  const e = press(engine(DB), K.ctrl("t"));
+  type(e, "wait");
+  press(e, K.esc, K.enter); // picking ends the call: the words would be lost
+  assert.equal(e.done, false);
+  assert.match(screen(e), /Discard what you typed\? \(y\/n\)/);
+  press(e, "n", K.ctrl("t"), K.enter);
+  assert.equal(e.outcome, "discuss");
+  assert.equal(JSON.parse(e.result("interactive").details).discussion, "wait");
+});
+
+test("discuss: in several questions the answers given so far are kept and the model reads them", () => {
+  const e = press(engine(THREE), "2", K.ctrl("t"));
+  type(e, "what is the name for?");
+  press(e, K.enter);
+  assert.equal(e.outcome, "discuss");
+  const r = e.result("interactive");
+  assert.equal(
+    r.text,
+    "db: user selected: 2. SQLite (value: sqlite)\n" +
+      "The user answered the questions above and wants to talk about the rest before answering, and wrote to you:\n  what is the name for?" +
+      "\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
+  );
+  assert.deepEqual(JSON.parse(r.details).answers.map((a) => a.id), ["db"]);
+});
+
+test("discuss: a draft not yet submitted asks first; the keys of the field do not reach the question", () => {
+  const e = press(engine(DB), "0");
+  type(e, "Cockroach");
+  press(e, K.ctrl("t"));
+  type(e, "1"); // typed into the field, not a quick pick
+  assert.equal(e.done, false);
+  press(e, K.enter);
+  assert.match(screen(e), /Discard what you typed\?/);
+  press(e, "y");
+  assert.equal(e.outcome, "discuss");
+  assert.equal(JSON.parse(e.result("interactive").details).discussion, "1");
+});
+
+test("discuss: Ctrl+T can be rebound; the addon's result() builds discuss with the person's words", () => {
+  const e = engine(DB);
+  assert.equal(e.bind("discuss", ["ctrl+o"]), 0);
+  assert.match(screen(e, 160), /Ctrl\+O talk first/);
+  press(e, K.ctrl("o"));
+  assert.match(screen(e), /What do you want to tell the agent\?/);
+  const built = addon.result(JSON.stringify(DB), "discuss", "rpc", 1, "a\nb");
+  assert.equal(built.text, DISCUSS_TEXT("a\n  b"));
+  assert.equal(JSON.parse(built.details).discussion, "a\nb");
+  assert.equal(addon.limits.discussBytes, 4000);
+});
+
 // ---- long lists and the filter ---------------------------------------------------------------------
 test("long list: a window of rows with “↑ N more” / “↓ N more”", () => {
   const e = engine(LONG_LIST);
@@ -966,6 +1072,11 @@ const CASES = [
   { name: "filter", args: LONG_LIST, keys: ["/", ..."js"] },
   { name: "filter-applied", args: FEATURES, keys: ["/", ..."a", K.enter, K.down] },
   { name: "filter-no-match", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
+  { name: "discuss", args: DB, keys: [K.ctrl("t"), ..."Why not both?"] },
+  { name: "discuss.de", lang: "de", args: DB, keys: [K.ctrl("t"), ..."Warum nicht beide?"] },
+  { name: "discuss.zh", lang: "zh", args: DB, keys: [K.ctrl("t"), ..."为什么不两个都用？"] },
+  { name: "discuss-empty.de", lang: "de", args: DB, keys: [K.ctrl("t"), K.enter] },
+  { name: "discuss-empty.zh", lang: "zh", args: DB, keys: [K.ctrl("t"), K.enter] },
   { name: "filter-typing.de", lang: "de", args: LONG_LIST, keys: ["/", ..."js"] },
   { name: "filter-typing.zh", lang: "zh", args: LONG_LIST, keys: ["/", ..."js"] },
   { name: "filter-applied.de", lang: "de", args: FEATURES, keys: ["/", ..."a", K.enter, K.down] },
