@@ -850,7 +850,7 @@ size_t qt_engine_footprint(const qt_engine *e) {
     if (s->shown) n += s->q->option_count * sizeof *s->shown;
     n += a->index_count * sizeof *a->indices + text_bytes(a->custom) + text_bytes(a->note);
   }
-  n += lines_bytes(&e->frame) + lines_bytes(&e->scratch[0]) + lines_bytes(&e->scratch[1]);
+  n += lines_bytes(&e->frame) + lines_bytes(&e->scratch[0]) + lines_bytes(&e->scratch[1]) + lines_bytes(&e->measure);
   n += e->line_ptr_cap * sizeof *e->line_ptrs + e->cell_cap * sizeof *e->cells + e->cell_text.cap +
        e->cell_line_cap * sizeof *e->cell_lines;
   return n;
@@ -961,6 +961,7 @@ qt_status qt_engine_create(const qt_request *req, qt_engine **out) {
   lines_init(&e->frame);
   lines_init(&e->scratch[0]);
   lines_init(&e->scratch[1]);
+  lines_init(&e->measure);
   qt_buf_init(&e->cell_text);
   qt_editor_init(&e->discuss, QT_MAX_DISCUSS_BYTES, true);
   qt_status st = QT_ERR_NOMEM;
@@ -1031,6 +1032,7 @@ void qt_engine_destroy(qt_engine *e) {
   lines_free(&e->frame);
   lines_free(&e->scratch[0]);
   lines_free(&e->scratch[1]);
+  lines_free(&e->measure);
   free(e->line_ptrs);
   free(e->cells);
   qt_buf_free(&e->cell_text);

@@ -136,6 +136,7 @@ struct qt_engine {
   int rows;               /* rows the frame may take; 0: no limit */
   size_t review_scroll;   /* first line of the review shown when it is cut */
   size_t review_window;   /* lines of the review shown when it was last cut; 0: not cut */
+  qt_lines measure;       /* lines drawn aside to be measured or windowed (render.c) */
 };
 
 /* One grapheme of an editor's text as drawn. */
