@@ -1267,8 +1267,13 @@ static void fit_rows(rctx *r) {
     squeeze++;
     fixed -= squeeze == 1 ? spacers : squeeze == 2 ? rules : header;
   }
+  /* each pass starts from the scroll positions the keys left (a pass writes back what it shows) */
+  qt_qstate *cur = review ? NULL : &e->qs[e->current];
+  size_t prompt_scroll = cur ? cur->prompt_scroll : 0, list_scroll = cur ? cur->scroll : 0, review_scroll = e->review_scroll;
   for (int pass = 0; pass < 3; pass++) {
     int budget[SEC_COUNT];
+    if (cur) cur->prompt_scroll = prompt_scroll, cur->scroll = list_scroll;
+    e->review_scroll = review_scroll;
     plan_rows(r, rows - fixed, natural, least, focus, budget);
     memcpy(r->limit, budget, sizeof budget);
     r->squeeze = squeeze;
