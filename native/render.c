@@ -1204,7 +1204,8 @@ static void draw_frame(rctx *r) {
  * A frame taller than e->rows is drawn again with a line budget for each part: what always
  * stays (rules, tab bar, message, help) is counted first; the parts get their least (the
  * prompt's first line and a hint, the highlighted row, the line being typed), the part with
- * the keyboard first; the rest of the rows go to the focused part up to half of them, then to
+ * the keyboard first; the rest of the rows go to the focused part up to two thirds of them, to
+ * the option list up to half of them (when the keyboard is elsewhere), then to
  * the prompt, the other fields, the preview, and back to the focused part. When even the least
  * does not fit, spacer lines go, then the rules, then the tab bar. Whatever is still over
  * (a help line that grew, tiny terminals) is cut from the top, the cursor's line kept. */
@@ -1223,7 +1224,7 @@ static void plan_rows(rctx *r, int avail, const int *natural, const int *least, 
     left -= budget[sec];
   }
   struct { int sec, cap; } grow[] = {
-      {focus, avail / 2}, {SEC_BODY, avail / 2}, {SEC_PROMPT, INT_MAX}, {SEC_DISCUSS, INT_MAX},
+      {focus, avail * 2 / 3}, {SEC_BODY, avail / 2}, {SEC_PROMPT, INT_MAX}, {SEC_DISCUSS, INT_MAX},
       {SEC_NOTE, INT_MAX}, {SEC_PREVIEW, INT_MAX}, {SEC_BODY, INT_MAX}, {focus, INT_MAX},
   };
   for (size_t i = 0; i < sizeof grow / sizeof grow[0] && left > 0; i++) {

@@ -743,6 +743,172 @@ test("discuss: Ctrl+T can be rebound; the addon's result() builds discuss with t
   assert.equal(addon.limits.discussBytes, 4000);
 });
 
+// ---- the question fits the screen (issue 14 item 2) -----------------------------------------------
+const LONG_PROMPT = {
+  questions: [
+    {
+      id: "pick",
+      label: "Pick",
+      prompt: `FIRST-LINE ${Array.from({ length: 300 }, (_, i) => `w${i + 1}`).join(" ")} LAST-WORD`,
+      options: [{ value: "a", label: "Alpha", description: "the first" }, "Beta", "Gamma"],
+    },
+  ],
+};
+
+test("rows: a long prompt keeps its first line, the highlighted row and the whole help line", () => {
+  const e = engine(LONG_PROMPT);
+  const lines = e.render(80, 16);
+  assert.equal(lines.length, 16);
+  const s = lines.join("\n");
+  assert.match(lines[1], /^ FIRST-LINE w1 w2/);
+  assert.match(s, /↓ \d+ more lines/);
+  assert.match(s, /> 1\. Alpha/);
+  assert.match(s, /4\. Something else…/);
+  assert.match(s, /PgUp\/PgDn read the question/);
+  assert.match(s, /Esc cancel/);
+  assert.match(lines.at(-1), /^─+$/);
+  assert.ok(e.render(80).length > 25 && e.render(80).join("\n").includes("LAST-WORD"), "without rows the whole prompt is drawn");
+});
+
+test("rows: PageDown reads the cut prompt to its end, PageUp back to its first line; the list keeps its keys", () => {
+  const e = engine(LONG_PROMPT);
+  e.render(80, 16);
+  let seen = 0;
+  for (let i = 0; i < 30 && !screenRows(e, 80, 16).includes("LAST-WORD"); i++) {
+    press(e, K.pageDown);
+    seen++;
+    const s = screenRows(e, 80, 16);
+    assert.match(s, /↑ \d+ more lines/);
+    assert.doesNotMatch(s, /FIRST-LINE/);
+  }
+  assert.ok(seen > 2 && screenRows(e, 80, 16).includes("LAST-WORD"), `${seen} pages`);
+  assert.doesNotMatch(screenRows(e, 80, 16), /↓ \d+ more lines/);
+  for (let i = 0; i < 30; i++) press(e, K.pageUp);
+  assert.match(e.render(80, 16)[1], /^ FIRST-LINE/);
+  press(e, K.down, K.enter);
+  assert.equal(answers(e)[0].value, "Beta");
+});
+
+/** The screen at a width and a number of rows. */
+function screenRows(e, width, rows) {
+  return e.render(width, rows).join("\n");
+}
+
+test("rows: PageUp/PageDown page the list as before when the prompt is not cut", () => {
+  const e = engine(LONG_LIST);
+  press(e, K.pageDown);
+  assert.match(screenRows(e, 80, 40), /> 9\. Nuxt/);
+  assert.doesNotMatch(screenRows(e, 80, 40), /PgUp\/PgDn/);
+});
+
+test("rows: a long list narrows its window; the highlighted row stays in view while moving", () => {
+  const e = engine(LONG_LIST);
+  for (let i = 0; i < 15; i++) {
+    const lines = e.render(80, 14);
+    assert.ok(lines.length <= 14, `${lines.length} lines`);
+    const s = lines.join("\n");
+    assert.match(s, /^ > \d+\. /m, `the highlighted row is shown after ${i} downs:\n${s}`);
+    assert.match(s, /Which framework should we use\?/);
+    press(e, K.down);
+  }
+  const s = screenRows(e, 80, 14);
+  assert.match(s, /↑ \d+ more/);
+  assert.match(s, /^ > 16\. Something else…/m);
+  press(e, K.up, K.up, K.up);
+  assert.match(screenRows(e, 80, 14), /^ > 13\. Sails/m);
+});
+
+test("rows: the line being typed stays visible, in a long draft under Something else… and in a free-text answer", () => {
+  const draft = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n");
+  const e = press(engine(DB), "0", K.paste(draft));
+  e.setCursorMarker(PI_CURSOR);
+  for (const rows of [8, 10, 14, 20]) {
+    const lines = e.render(60, rows);
+    assert.ok(lines.length <= rows, `${lines.length} > ${rows}`);
+    const cursor = lines.find((l) => l.includes(PI_CURSOR));
+    assert.ok(cursor && cursor.includes("line 30"), `rows ${rows}: the cursor's line is shown:\n${lines.join("\n")}`);
+    assert.match(lines.join("\n"), /Enter submit/);
+  }
+  const f = press(engine(FREE), K.paste(draft), K.home);
+  f.setCursorMarker(PI_CURSOR);
+  for (let i = 0; i < 20; i++) press(f, K.up);
+  const lines = f.render(60, 9);
+  assert.ok(lines.length <= 9);
+  assert.ok(lines.some((l) => l.includes(PI_CURSOR)), lines.join("\n"));
+});
+
+test("rows: the preview gets what is left; the review is cut and scrolls with PageUp/PageDown", () => {
+  const p = engine(PREVIEW);
+  const lines = p.render(80, 16);
+  assert.ok(lines.length <= 16);
+  assert.match(lines.join("\n"), /> 1\. Connection pool/);
+  const many = {
+    questions: Array.from({ length: 12 }, (_, i) => ({ id: `q${i}`, label: `Question ${i + 1}`, prompt: `Prompt ${i + 1}?`, options: ["Yes", "No"] })),
+  };
+  const e = engine(many);
+  for (let i = 0; i < 12; i++) press(e, "1");
+  let s = screenRows(e, 80, 12);
+  assert.ok(s.split("\n").length <= 12);
+  assert.match(s, /Review your answers/);
+  assert.match(s, /↓ \d+ more lines/);
+  assert.match(s, /PgUp\/PgDn scroll/);
+  assert.doesNotMatch(s, /Question 12: Yes/);
+  for (let i = 0; i < 20 && !/Question 12: Yes/.test(s); i++) {
+    press(e, K.pageDown);
+    s = screenRows(e, 80, 12);
+    assert.ok(s.split("\n").length <= 12);
+  }
+  assert.match(s, /Question 12: Yes/);
+  press(e, K.enter);
+  assert.equal(e.outcome, "answered");
+});
+
+test("rows: the discussion field and a note being typed keep their line when the rows are few", () => {
+  const e = press(engine(LONG_PROMPT), K.ctrl("t"));
+  type(e, "a few words");
+  e.setCursorMarker(PI_CURSOR);
+  for (const rows of [10, 14, 20]) {
+    const lines = e.render(80, rows);
+    assert.ok(lines.length <= rows);
+    assert.ok(lines.some((l) => l.includes(PI_CURSOR) && l.includes("a few words")), lines.join("\n"));
+    assert.match(lines.join("\n"), /Esc back to the question/);
+  }
+  const n = press(engine(LONG_PROMPT), K.ctrl("n"));
+  type(n, "my note");
+  n.setCursorMarker(PI_CURSOR);
+  const lines = n.render(80, 12);
+  assert.ok(lines.length <= 12);
+  assert.ok(lines.some((l) => l.includes(PI_CURSOR) && l.includes("my note")), lines.join("\n"));
+});
+
+test("rows: no frame is taller than the rows given, in every golden state, at rows 1–40 and widths 10–130", () => {
+  for (const c of CASES) {
+    const e = engine(c.args);
+    if (c.lang) e.setLanguage(c.lang);
+    press(e, c.keys);
+    for (let rows = 1; rows <= 40; rows++) {
+      for (let w = 10; w <= 130; w += 15) {
+        const lines = e.render(w, rows);
+        assert.ok(lines.length >= 1 && lines.length <= rows, `${c.name} @${w}x${rows}: ${lines.length} lines`);
+        for (const line of lines) assert.ok(visibleWidth(line) <= w, `${c.name} @${w}x${rows}: ${JSON.stringify(line)}`);
+      }
+    }
+  }
+});
+
+test("rows: help and hints in German and Chinese fit as well", () => {
+  for (const lang of ["de", "zh"]) {
+    const e = engine(LONG_PROMPT);
+    e.setLanguage(lang);
+    const t = addon.strings(lang);
+    const s = screenRows(e, 80, 16);
+    assert.ok(s.includes(t.HELP_READ_PROMPT), `${lang}: ${s}`);
+    assert.ok(e.render(80, 16).length <= 16);
+    press(e, K.pageDown);
+    assert.ok(screenRows(e, 80, 16).includes(t.LINES_ABOVE.split("{n}")[1].trim()), lang);
+  }
+});
+
 // ---- long lists and the filter ---------------------------------------------------------------------
 test("long list: a window of rows with “↑ N more” / “↓ N more”", () => {
   const e = engine(LONG_LIST);
@@ -1077,6 +1243,14 @@ const CASES = [
   { name: "discuss.zh", lang: "zh", args: DB, keys: [K.ctrl("t"), ..."为什么不两个都用？"] },
   { name: "discuss-empty.de", lang: "de", args: DB, keys: [K.ctrl("t"), K.enter] },
   { name: "discuss-empty.zh", lang: "zh", args: DB, keys: [K.ctrl("t"), K.enter] },
+  { name: "fit-prompt", rows: 16, args: LONG_PROMPT, keys: [] },
+  { name: "fit-prompt-paged", rows: 16, args: LONG_PROMPT, keys: [K.pageDown, K.pageDown] },
+  { name: "fit-prompt.de", lang: "de", rows: 16, args: LONG_PROMPT, keys: [K.pageDown] },
+  { name: "fit-prompt.zh", lang: "zh", rows: 16, args: LONG_PROMPT, keys: [K.pageDown] },
+  { name: "fit-list", rows: 12, args: LONG_LIST, keys: [K.down, K.down, K.down, K.down, K.down] },
+  { name: "fit-entry", rows: 12, args: DB, keys: ["0", K.paste(Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n"))] },
+  { name: "fit-review", rows: 10, args: THREE, keys: ["2", ..."billing", K.enter, K.ctrl("n"), ..."soon", K.enter, "1", "3", K.enter] },
+  { name: "fit-discuss", rows: 12, args: LONG_PROMPT, keys: [K.ctrl("t"), ..."hold on"] },
   { name: "filter-typing.de", lang: "de", args: LONG_LIST, keys: ["/", ..."js"] },
   { name: "filter-typing.zh", lang: "zh", args: LONG_LIST, keys: ["/", ..."js"] },
   { name: "filter-applied.de", lang: "de", args: FEATURES, keys: ["/", ..."a", K.enter, K.down] },
@@ -1096,7 +1270,10 @@ test("golden screens at 40, 80 and 120 columns", () => {
   for (const c of CASES) {
     const e = engine(c.args);
     if (c.lang) e.setLanguage(c.lang);
-    press(e, c.keys);
+    for (const k of c.keys) {
+      if (c.rows) e.render(80, c.rows); // as a host does: the person sees a frame before each key
+      e.feed(k);
+    }
     for (const w of [40, 80, 120]) {
       const file = new URL(`${c.name}.${w}.txt`, SCREENS);
       const got = (c.rows ? e.render(w, c.rows) : e.render(w)).join("\n") + "\n";
