@@ -97,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (st == QT_OK) {
     FUZZ_CHECK(answers != NULL);
     for (size_t i = 0; i < req->question_count; i++) fuzz_check_answer(&req->questions[i], &answers[i]);
-    for (int o = QT_ANSWERED; o <= QT_UNAVAILABLE; o++)
+    for (int o = QT_ANSWERED; o <= QT_OUTCOME_LAST; o++)
       fuzz_check_result(req, answers, (qt_outcome)o, o == QT_DECLINED ? "the person went for coffee" : NULL);
     check_round_trip(req, answers);
     qt_answers_free(answers, req->question_count);

@@ -76,14 +76,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   /* the result, for every outcome */
   const char *reason = size & 1 ? "aborted by \x1b[31mthe host\x1b[0m" : NULL;
-  for (int o = QT_ANSWERED; o <= QT_UNAVAILABLE; o++) {
+  for (int o = QT_ANSWERED; o <= QT_OUTCOME_LAST; o++) {
     fuzz_check_result(req, req->preset, (qt_outcome)o, reason);
     fuzz_check_result(req, NULL, (qt_outcome)o, reason);
   }
   qt_answer *full = complete_answers(req, size ? data[size - 1] : 0);
   FUZZ_CHECK(full != NULL);
   for (size_t i = 0; i < req->question_count; i++) fuzz_check_answer(&req->questions[i], &full[i]);
-  for (int o = QT_ANSWERED; o <= QT_UNAVAILABLE; o++) fuzz_check_result(req, full, (qt_outcome)o, NULL);
+  for (int o = QT_ANSWERED; o <= QT_OUTCOME_LAST; o++) fuzz_check_result(req, full, (qt_outcome)o, NULL);
   /* copies are deep and equal */
   for (size_t i = 0; i < req->question_count; i++) {
     qt_answer c;
