@@ -748,6 +748,10 @@ static void draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
 /* ---- fitting the rows: windows of lines (issue 14 item 2) ------------------------------------ */
 /* Copies lines [from, to) of src to the target (the focused editor's cursor line moves along). */
 static void copy_lines(rctx *r, const qt_lines *src, size_t from, size_t to) {
+  if (src->buf.failed || !src->buf.data) { /* out of memory while drawing it */
+    r->failed = r->failed || src->count || src->buf.failed;
+    return;
+  }
   for (size_t i = from; i < to && i < src->count; i++) {
     lb b;
     lb_begin(r, &b);
