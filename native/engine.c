@@ -20,7 +20,14 @@
  *    submit at the review, picking an option of a single question) while some typed text
  *    would not reach the result — a draft that is not its question's answer, or a note on a
  *    question left without one (on cancel: any note) — first asks "Discard what you typed?";
- *    "n" goes back to where the person was, every draft as it was. */
+ *    "n" goes back to where the person was, every draft as it was.
+ *  - Enter while typing the filter picks the highlighted match of a single-select question at
+ *    once; in a multi-select question it leaves the filter typing, the list still filtered.
+ *  - Ctrl+T, anywhere but a confirmation, opens "What do you want to tell the agent?"; Enter
+ *    there ends the call with QT_DISCUSS and the trimmed text (answers given so far kept), Esc
+ *    or Ctrl+T closes the field and keeps the text.
+ *  - While the last frame cut the prompt (or the review) to fit the host's rows, PageUp and
+ *    PageDown scroll it instead of paging the list. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -7,7 +7,10 @@
  * width. Text is wrapped (preferring spaces) before it would be cut; only at widths too small
  * for a prefix does anything get cut. The only bytes emitted besides text are the host's
  * style strings and cursor marker. The cost of a frame follows the lines drawn, not the
- * number of options: only the rows inside the list window are laid out. */
+ * number of options: only the rows inside the list window are laid out.
+ *
+ * With a row limit (qt_engine_set_rows) no frame is taller: a frame drawn too tall is drawn
+ * again with a line budget for each part (see fit_rows). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
