@@ -678,7 +678,13 @@ static qt_status confirm_filter(qt_engine *e, qt_qstate *s) {
   s->view = QT_VIEW_LIST;
   if (s->q->multi_select) return QT_OK;
   size_t k = qt_list_option_at(s, s->highlight);
-  if (k != SIZE_MAX) return pick_option(e, e->current, k, false);
+  if (k != SIZE_MAX) {
+    qt_status st = pick_option(e, e->current, k, false);
+    /* picked (the call goes on to the next question): the filter is used up; coming back shows
+     * the whole list, the pick highlighted */
+    if (!st && !e->done && e->overlay == QT_OVERLAY_NONE) clear_filter(s);
+    return st;
+  }
   if (s->filter_on && s->shown_count == 0 && qt_editor_len(&s->draft) == 0) {
     qt_status st = qt_editor_set(&s->draft, qt_editor_text(&s->filter), qt_editor_len(&s->filter));
     if (st) return st;

@@ -960,6 +960,18 @@ test("filter: in a single-select question Enter picks the highlighted match at o
   assert.equal(answers(g)[0].value, "fw6", "↑/↓ move while typing; Enter picks the highlighted match (Next.js)");
 });
 
+test("filter: in several questions Enter picks, moves on, and the list comes back whole with the pick highlighted", () => {
+  const e = press(engine(THREE), "/");
+  type(e, "lite");
+  press(e, K.enter);
+  assert.match(screen(e), /What should we name this service\?/);
+  press(e, K.shiftTab);
+  const s = screen(e);
+  assert.doesNotMatch(s, /Filter:/);
+  assert.match(s, /> 2\. SQLite ✓/);
+  assert.match(s, /1\. PostgreSQL/);
+});
+
 test("filter: with no match, Enter in a single-select question types the filter text as the answer", () => {
   const e = press(engine(LONG_LIST), "/");
   type(e, "Deno Fresh");
