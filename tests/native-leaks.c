@@ -62,6 +62,8 @@ static const char *const SCRIPTS[] = {
     "\x1b[Bx\x1by",                                               /* typed, Esc, yes */
     "\x1b[200~pasted\r\nlines\x1b[201~",                          /* a paste, left open */
     "\x1b[13;2u\x1b[1;5D\x17\x15\x0b",                            /* editing keys, left open */
+    "\x14why not both?\x1b[13;2uand more\r",                        /* talk first: Ctrl+T, Enter */
+    "\x1b[6~\x1b[6~\x1b[5~\x1b[B\r",                                /* PageDown/PageUp, then pick */
 };
 #define SCRIPT_COUNT (sizeof SCRIPTS / sizeof *SCRIPTS)
 
@@ -82,7 +84,7 @@ static bool count_event(void *user, const qt_key_event *ev) {
   return true;
 }
 
-static size_t outcomes[QT_UNAVAILABLE + 1];
+static size_t outcomes[QT_OUTCOME_LAST + 1];
 
 static void one_cycle(size_t i) {
   const char *json = REQUESTS[i % REQUEST_COUNT];
@@ -117,6 +119,8 @@ static void one_cycle(size_t i) {
   CHECK(qt_engine_render(e, 80, &lines, &count) == QT_OK);
   const char *script = SCRIPTS[i % SCRIPT_COUNT];
   size_t n = strlen(script), half = n / 2;
+  CHECK(qt_engine_set_rows(e, (int)(i % 24)) == QT_OK); /* fitted to rows (0: none) */
+  CHECK(qt_engine_render(e, 80, &lines, &count) == QT_OK);
   CHECK(qt_engine_feed(e, script, half) == QT_OK);
   CHECK(qt_engine_render(e, 1 + (int)(i % 200), &lines, &count) == QT_OK);
   CHECK(qt_engine_feed(e, script + half, n - half) == QT_OK);
@@ -125,14 +129,15 @@ static void one_cycle(size_t i) {
   if (!qt_engine_done(e)) qt_engine_interrupt(e);
   outcomes[qt_engine_outcome(e)]++;
   char *details = NULL, *text = NULL;
-  CHECK(qt_result_build(req, qt_engine_answers(e), qt_engine_outcome(e), "interactive", 1, NULL, &details, &text) ==
-        QT_OK);
+  CHECK(qt_result_build(req, qt_engine_answers(e), qt_engine_outcome(e), "interactive", 1,
+                        qt_engine_outcome(e) == QT_DISCUSS ? qt_engine_discussion(e) : NULL, &details, &text) == QT_OK);
   free(details);
   free(text);
   qt_engine_destroy(e);
 
   /* the result of every outcome with the pre-supplied answers */
-  for (int o = QT_DECLINED; o <= QT_UNAVAILABLE; o++) {
+  for (int o = QT_DECLINED; o <= QT_OUTCOME_LAST; o++) {
+    if (strcmp(qt_outcome_name((qt_outcome)o), "unknown") == 0) continue; /* a value no outcome has */
     CHECK(qt_result_build(req, req->preset, (qt_outcome)o, "print", 2, "why", &details, &text) == QT_OK);
     free(details);
     free(text);
