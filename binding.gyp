@@ -32,6 +32,8 @@
         "native/editor.c",
         "native/engine.c",
         "native/render.c",
+        "native/render_plain.c",
+        "native/external_edit.c",
         "native/tty.c",
         "native/filelock.c"
       ],

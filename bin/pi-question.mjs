@@ -3,7 +3,8 @@
 // (the tool's arguments, any accepted shape) from a file or stdin, asks them on /dev/tty, and
 // prints the result JSON ({ ...details, text }) on stdout, so shell scripts can use it.
 //   pi-question questions.json          pi-question < questions.json
-// Exit status: 0 answered, 1 declined/cancelled/interrupted/discuss, 2 invalid questions, 3 no terminal.
+// Exit status: 0 answered, 1 declined/cancelled/interrupted/discuss, 2 invalid questions, 3 no terminal
+// (or one another program owns: in raw mode already, or pi-question is in the background).
 // And the questions waiting in your running pis (see remote.mjs):
 //   pi-question pending                 pi-question answer [n ['{"db":"SQLite"}']]
 // Exit status: 0 taken, 1 not taken (answered elsewhere first), 2 invalid answer, 3 no
@@ -41,14 +42,29 @@ async function main() {
     process.stderr.write(`pi-question: ${addon.sanitize(error.message, true)}\n`); // quotes the questions
     return 2;
   }
-  if (!addon.ttyAvailable("/dev/tty")) {
-    process.stderr.write("pi-question: no terminal to ask on (/dev/tty cannot be opened).\n");
+  const OWNED = "pi-question: another program owns this terminal (it is in raw mode, or pi-question runs in the background); not asking there.\n";
+  const status = addon.ttyStatus("/dev/tty");
+  if (status !== "free") {
+    process.stderr.write(status === "owned" ? OWNED : "pi-question: no terminal to ask on (/dev/tty cannot be opened).\n");
     return 3;
   }
-  const run = addon.runTty(input.toString("utf8"), { path: "/dev/tty", color: !process.env.NO_COLOR, mode: "standalone" });
+  const run = addon.runTty(input.toString("utf8"), {
+    path: "/dev/tty",
+    color: !process.env.NO_COLOR,
+    mode: "standalone",
+    accessible: process.env.TERM === "dumb", // plain lines for screen readers (issue 14 item 7)
+  });
+  // A signal ends the question (interrupted) and the result is still printed. Nothing is needed
+  // at exit: the runner never keeps the process alive.
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.once(sig, () => run.stop());
-  process.once("exit", () => run.stop()); // Node waits for worker threads at exit: never leave one asking
-  const built = await run.done;
+  let built;
+  try {
+    built = await run.done;
+  } catch (error) {
+    if (error.code !== "QT_ETTYOWNED") throw error;
+    process.stderr.write(OWNED);
+    return 3;
+  }
   const details = JSON.parse(built.details);
   process.stdout.write(JSON.stringify({ ...details, text: built.text }, null, 2) + "\n");
   return details.status === "answered" ? 0 : 1;

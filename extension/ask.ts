@@ -8,9 +8,9 @@ import { desktopNotice, sendDesktopNotice } from "./desktop.ts";
 import { askWithDialogs } from "./dialogs.ts";
 import { ANSWERS_FLAG, answerWithoutTui, askOnTerminal, terminalReachable, TTY_PATH } from "./headless.ts";
 import { askInTui } from "./interactive.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, type Outcome } from "./native.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, type Outcome, TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED } from "./native.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
-import { loadSettings, resolveLanguage, type Settings } from "./settings.ts";
+import { accessibleMode, loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, stringsFor, useLanguage } from "./i18n.ts";
 import { screenOf, print } from "./screen.ts";
 import { SETTINGS_TEXT } from "./text.ts";
@@ -22,8 +22,16 @@ export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: bo
  * the user's settings say Esc should let the agent continue. */
 export function toToolResult(built: { details: string; text: string }, settings?: Settings): QuestionResult {
   const details = JSON.parse(built.details) as QuestionDetails;
-  const terminate = details.status === "cancelled" && settings?.escape !== "continue";
+  const terminate =
+    (details.status === "cancelled" && settings?.escape !== "continue") ||
+    (details.status === "timed_out" && (details.timeout ?? "cancel") === "cancel");
   return { content: [{ type: "text", text: built.text }], details, ...(terminate ? { terminate: true } : {}) };
+}
+
+/** The result flags of a "timed_out" built outside an engine: the timeout's "then". */
+export function timeoutResultFlags(settings: Settings): number {
+  const then = settings.timeout?.then;
+  return then === "recommended" ? TIMEOUT_RECOMMENDED : then === "decline" ? TIMEOUT_DECLINE : 0;
 }
 
 /** A question asked through this instance: its details, and who asked it when a subagent did. */
@@ -39,9 +47,12 @@ export interface Asker {
   readonly waiting: ReadonlyMap<string, Waiting>;
   /** An answer from elsewhere (another terminal, the relay's `answer`): taken only if the question
    * is still waiting and nobody answered it first — exactly once. */
-  answerFromElsewhere(qid: string, outcome: string, answersJson: string | null): RemoteVerdict;
+  answerFromElsewhere(qid: string, outcome: string, answersJson: string | null, mode?: ElsewhereMode): RemoteVerdict;
   /** Calls `closed` once question `qid` ends (at once if it is not waiting); returns the way to stop. */
   watch(qid: string, closed: () => void): () => void;
+  /** Calls `changed` whenever a question starts waiting, is answered or ends (the web page's live
+   * updates); returns the way to stop. */
+  subscribe(changed: () => void): () => void;
   /** The arguments of the last question that ended cancelled or interrupted, if any. */
   lastUnanswered(): ArgsJson | undefined;
   settings(ctx: ExtensionContext): Settings;
@@ -57,6 +68,9 @@ export interface Asker {
   ): Promise<QuestionResult>;
 }
 
+/** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web page. */
+export type ElsewhereMode = "remote" | "web";
+
 /** What became of an answer from elsewhere: taken, or refused with a code and a sentence. */
 export type RemoteVerdict = { ok: true } | { ok: false; code: "not_waiting" | "already" | "invalid"; reason: string };
 
@@ -69,13 +83,14 @@ export interface Waiting {
   questions: NormalizedQuestion[];
   /** The canonical arguments. */
   args: string;
+  /** Answered (here or elsewhere) or ended: nothing else may answer it. */
+  readonly settled: boolean;
 }
 
 interface Live extends Waiting {
   json: ArgsJson;
   flags: number;
   settings: Settings;
-  /** Answered (here or elsewhere) or ended: nothing else may answer it. */
   settled: boolean;
   /** The result of an answer from elsewhere, when one won. */
   elsewhere?: QuestionResult;
@@ -96,6 +111,16 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
   const warned = new Set<string>();
   let unanswered: ArgsJson | undefined;
   let tail: Promise<unknown> = Promise.resolve();
+  const subscribers = new Set<() => void>();
+  const changed = () => {
+    for (const s of [...subscribers]) {
+      try {
+        s();
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  };
 
   const enqueue = <T>(run: () => Promise<T>): Promise<T> => {
     const next = tail.then(run, run);
@@ -149,7 +174,9 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
         try {
           const answers = reply.answers ? JSON.stringify(reply.answers) : null;
           const said = reply.outcome === "discuss" ? String(reply.discussion ?? "") : null; // the person's words
-          return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), said, answers, flags), s);
+          const then = (reply as { timeout?: unknown }).timeout;
+          const timeoutFlags = reply.outcome !== "timed_out" ? 0 : then === "recommended" ? TIMEOUT_RECOMMENDED : then === "decline" ? TIMEOUT_DECLINE : 0;
+          return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), said, answers, flags | timeoutFlags), s);
         } catch (error) {
           // An answer this pi cannot read (a different version above?): nothing was answered.
           print(native, process.stderr, `pi-question: the answer from the pi above could not be used: ${(error as Error).message}\n`);
@@ -202,17 +229,21 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
           const { name, where } = askerParts(from);
           engine.setAsker(name, where);
         }
-        outcome = await askInTui(native, engine, ctx, signal, claim);
+        outcome = await askInTui(native, engine, ctx, signal, claim, {
+          accessible: accessibleMode(s),
+          ...(s.timeout ? { timeout: { ms: s.timeout.ms, then: s.timeout.then } } : {}),
+        });
         if (outcome !== undefined) return toToolResult(engine.result("interactive", Date.now(), null, flags), s);
       } finally {
         engine.dispose();
       }
       // No custom components here (RPC mode): the same questions through pi's dialogs.
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
-      const asked = await askWithDialogs(native, questions, ctx, signal, preset, from ? askedBy(from) : undefined);
+      const asked = await askWithDialogs(native, questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout);
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;
       const said = asked.outcome === "discuss" ? (asked.discussion ?? "") : null; // "Discuss first…": their words
-      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), said, answers, flags), s);
+      const timeoutFlags = asked.outcome === "timed_out" ? timeoutResultFlags(s) : 0;
+      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), said, answers, flags | timeoutFlags), s);
     } finally {
       restore();
     }
@@ -230,7 +261,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       const most = Math.max(0, ...questions.map((q) => q.options?.length ?? 0));
       if (maxO !== undefined && most > maxO) throw new Error(SETTINGS_TEXT.overLimit("options in one question", most, maxO));
     },
-    answerFromElsewhere(qid, outcome, answersJson) {
+    answerFromElsewhere(qid, outcome, answersJson, mode = "remote") {
       const live = waiting.get(qid);
       const t = stringsFor(native);
       if (!live) return { ok: false, code: "not_waiting", reason: t.REMOTE_NOT_WAITING };
@@ -240,14 +271,19 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       }
       let built;
       try {
-        built = native.result(live.json, outcome as Outcome, "remote", Date.now(), null, answersJson, live.flags);
+        built = native.result(live.json, outcome as Outcome, mode, Date.now(), null, answersJson, live.flags);
       } catch (error) {
         return { ok: false, code: "invalid", reason: (error as Error).message };
       }
       live.settled = true;
       live.elsewhere = toToolResult(built, live.settings);
       live.stop.abort(); // the question closes wherever it is shown here
+      changed();
       return { ok: true };
+    },
+    subscribe(listener) {
+      subscribers.add(listener);
+      return () => subscribers.delete(listener);
     },
     watch(qid, closed) {
       const live = waiting.get(qid);
@@ -278,13 +314,16 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
         live.settled = true;
         waiting.delete(live.qid);
         for (const w of live.watchers) w();
+        changed();
       };
       waiting.set(live.qid, live);
+      changed();
       // A subagent that goes away withdraws its question at once, shown or still queued.
       if (from) signal?.addEventListener("abort", end, { once: true });
       const claim = () => {
         if (live.settled) return false;
         live.settled = true;
+        changed();
         return true;
       };
       return enqueue(async () => {
@@ -301,7 +340,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
           // /answer reopens this pi's own questions only: a subagent's answer goes back to it.
           if (!from) {
             const status = result.details.status;
-            if (status === "cancelled" || status === "interrupted") unanswered = json;
+            if (status === "cancelled" || status === "interrupted" || status === "timed_out") unanswered = json;
             else if (status === "answered" || status === "declined") unanswered = undefined;
           }
           return result;

@@ -1,7 +1,8 @@
 // commands.ts — the /questions and /answer commands and the --answers flag.
 // /questions lists the questions waiting in the pending file (and, in an interactive session,
-// those asked so far); `/questions clear` removes the file. /answer shows the last cancelled
-// or interrupted question again and sends the answers to the agent as the user's next message.
+// those asked so far); `/questions clear` removes the file; `/questions web [on|off]` turns the
+// web page on or off (web-host.ts). /answer shows the last cancelled or interrupted question
+// again and sends the answers to the agent as the user's next message.
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
@@ -13,6 +14,7 @@ import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { fill, stringsFor } from "./i18n.ts";
 import { screenOf } from "./screen.ts";
 import { COMMANDS, REOPEN } from "./text.ts";
+import type { WebControl } from "./web-host.ts";
 
 /** The custom session entry that marks a reopened question as answered. */
 const REOPENED = "pi-question-reopened";
@@ -42,12 +44,17 @@ function unansweredFromSession(ctx: ExtensionCommandContext): { json: ArgsJson; 
   return undefined;
 }
 
-export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: Asker): void {
+const SUBCOMMANDS = ["clear", "web", "web on", "web off"];
+
+export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: Asker, web?: WebControl): void {
   pi.registerFlag(ANSWERS_FLAG, { description: COMMANDS.flagDescription, type: "string" });
 
   pi.registerCommand("questions", {
     description: COMMANDS.description,
-    getArgumentCompletions: (prefix: string) => ("clear".startsWith(prefix) ? [{ value: "clear", label: "clear" }] : null),
+    getArgumentCompletions: (prefix: string) => {
+      const found = SUBCOMMANDS.filter((c) => c.startsWith(prefix)).map((c) => ({ value: c, label: c }));
+      return found.length ? found : null;
+    },
     handler: async (args: string, ctx: ExtensionCommandContext) => {
       // Each answer on one line (its own newlines would break the list); the whole text is
       // sanitized once more on its way out (paths and file contents are quoted in it).
@@ -56,6 +63,11 @@ export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: A
       const path = pendingPath(ctx.cwd, asker.settings(ctx).pendingFile);
       const shown = displayPath(ctx.cwd, path);
       const say = (text: string) => screenOf(native, ctx, process.stdout).notify(text, "info");
+      const words = args.trim().split(/\s+/);
+      if (words[0] === "web" && web && words.length <= 2 && (words[1] === undefined || words[1] === "on" || words[1] === "off")) {
+        await web.toggle(ctx, words[1] === undefined ? undefined : words[1] === "on");
+        return;
+      }
       if (args.trim() === "clear") {
         // Only a pending-questions file is removed (the setting could name any file).
         const { error } = readPending(path);

@@ -42,13 +42,24 @@ export async function askWithDialogs(
   signal: AbortSignal | undefined,
   preset: Readonly<Record<string, unknown>> = {},
   askedBy?: string,
+  timeout?: { ms: number },
 ): Promise<DialogOutcome> {
   const clean = (s: string) => native.sanitize(s, true);
   const line = (s: string) => native.sanitize(s, false); // one select entry, one line
   const t = stringsFor(native);
-  const opts = signal ? { signal } : undefined;
+  // The person's timeout (issue 14 item 3), the nearest RPC equivalent: pi's dialog `timeout`
+  // (the client shows its own countdown) on the first dialog only; answering it stops the clock.
+  let deadline = timeout ? Date.now() + timeout.ms : undefined;
+  const opts = (): { signal?: AbortSignal; timeout?: number } | undefined => {
+    const o: { signal?: AbortSignal; timeout?: number } = {};
+    if (signal) o.signal = signal;
+    if (deadline !== undefined) o.timeout = Math.max(1, deadline - Date.now());
+    return signal || deadline !== undefined ? o : undefined;
+  };
   const check = <T>(value: T | undefined): T => {
     if (signal?.aborted) throw new Stop("interrupted");
+    if (value === undefined && deadline !== undefined && Date.now() >= deadline - 250) throw new Stop("timed_out");
+    deadline = undefined; // the person answered: the clock stops for good
     if (value === undefined) throw new Stop("cancelled");
     return value;
   };
@@ -71,7 +82,7 @@ export async function askWithDialogs(
       const n = labels.length; // entries: options 0..n-1, "Something else…" n, then the plain ones
       if (!q.multiSelect) {
         const entries = menu([...labels, other], [t.DIALOG_DECLINE, t.DIALOG_DISCUSS]);
-        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts)));
+        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts())));
         if (at === n + 1) return { outcome: "declined", answers };
         if (at === n + 2) {
           const said = await askDiscussion();
@@ -89,7 +100,7 @@ export async function askWithDialogs(
         const marked = labels.map((l, k) => `${ticked.has(k) ? DIALOG.ticked : DIALOG.unticked} ${k + 1}. ${l}`);
         marked.push(typed ? `${DIALOG.ticked} ${n + 1}. ${other} ${line(typed)}` : `${DIALOG.unticked} ${n + 1}. ${other}`);
         const entries = menu(marked, [t.DIALOG_DONE, t.DIALOG_DECLINE, t.DIALOG_DISCUSS], false);
-        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts)));
+        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts())));
         if (at === n + 2) return { outcome: "declined", answers };
         if (at === n + 3) {
           const said = await askDiscussion();
@@ -114,26 +125,26 @@ export async function askWithDialogs(
       const review = questions
         .map((q) => `${clean(q.label)}: ${clean(describe(q, answers[q.id]))}`)
         .join("\n");
-      const ok = check(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts));
+      const ok = check(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts()));
       if (!ok) return { outcome: "cancelled" };
     }
     return { outcome: "answered", answers };
   } catch (error) {
-    if (error instanceof Stop) return { outcome: error.outcome };
+    if (error instanceof Stop) return error.outcome === "timed_out" ? { outcome: error.outcome, answers } : { outcome: error.outcome };
     if (signal?.aborted) return { outcome: "interrupted" };
     throw error;
   }
 
   /** "Discuss first…": what the person wants to tell the agent; "" when they wrote nothing. */
   async function askDiscussion(): Promise<string> {
-    const text = await ctx.ui.input(t.DISCUSS_PROMPT, "", opts);
+    const text = await ctx.ui.input(t.DISCUSS_PROMPT, "", opts()); // the clock stopped when they picked the entry
     if (signal?.aborted) throw new Stop("interrupted");
     return (text ?? "").trim();
   }
 
   async function askText(title: string): Promise<string> {
     for (;;) {
-      const text = check(await ctx.ui.input(title, t.DIALOG_PLACEHOLDER, opts));
+      const text = check(await ctx.ui.input(title, t.DIALOG_PLACEHOLDER, opts()));
       if (text.trim()) return text.trim();
     }
   }

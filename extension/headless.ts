@@ -17,12 +17,14 @@ import {
 } from "./pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { print } from "./screen.ts";
-import { resolveLanguage, type Settings } from "./settings.ts";
+import { accessibleMode, resolveLanguage, type Settings } from "./settings.ts";
 import { PENDING } from "./text.ts";
 
 export const ANSWERS_FLAG = "answers";
 /** The terminal to ask on; PI_QUESTION_TTY overrides it (tests point it nowhere). */
 export const TTY_PATH = process.env.PI_QUESTION_TTY || "/dev/tty";
+/** The code runTty's promise rejects with when another program owns the terminal. */
+const TTY_OWNED = "QT_ETTYOWNED";
 
 type Result = { content: Array<{ type: "text"; text: string }>; details: QuestionDetails; terminate?: boolean };
 
@@ -103,7 +105,9 @@ export async function answerWithoutTui(
 
   if (terminalReachable(native)) {
     sendDesktopNotice(desktopNotice(native, settings.notice.desktop, questions[0]?.prompt ?? ""), true, TTY_PATH);
-    return askOnTerminal(native, json, signal, settings);
+    const asked = await runOnTerminal(native, json, signal, settings);
+    if (asked) return asked;
+    // Another program took the terminal in the meantime: as if there were none.
   }
 
   if (error) {
@@ -123,14 +127,17 @@ export async function answerWithoutTui(
   return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.reason(shown, example(questions))), true);
 }
 
-/** True when this process may ask on its terminal (one is reachable and no other program owns it). */
+/** True when this process may ask on its terminal: one is reachable and no other program owns
+ * it (the C side says "owned" when it is in raw mode already, e.g. a parent pi's TUI, or when
+ * this process is not in its foreground process group). */
 export function terminalReachable(native: NativeAddon): boolean {
-  return native.ttyAvailable(TTY_PATH);
+  return native.ttyStatus(TTY_PATH) === "free";
 }
 
 /** The question on the terminal itself (print mode run from a terminal): the C engine draws on
  * /dev/tty in raw mode and never touches stdout, so `pi -p` output can still be piped. `asker`
- * names the subagent whose question this is, for a relayed one. */
+ * names the subagent whose question this is, for a relayed one. When another program owns the
+ * terminal the result is `unavailable` (nothing was drawn). */
 export async function askOnTerminal(
   native: NativeAddon,
   json: ArgsJson,
@@ -138,6 +145,22 @@ export async function askOnTerminal(
   settings: Settings,
   asker?: { name: string | null; where: string | null },
 ): Promise<Result> {
+  const asked = await runOnTerminal(native, json, signal, settings, asker);
+  if (asked) return asked;
+  const flags = settings.escape === "continue" ? CANCEL_CONTINUES : 0;
+  return toResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), true);
+}
+
+/** askOnTerminal, or undefined when the C side refused the terminal (QT_ETTYOWNED: another
+ * program owns it; the terminal was not touched). The runner needs no stop() at exit: it never
+ * keeps the process alive (see native/qt_tty.h). */
+async function runOnTerminal(
+  native: NativeAddon,
+  json: ArgsJson,
+  signal: AbortSignal | undefined,
+  settings: Settings,
+  asker?: { name: string | null; where: string | null },
+): Promise<Result | undefined> {
   const cancelContinues = settings.escape === "continue";
   if (signal?.aborted) {
     return toResult(native.result(json, "interrupted", "tty", Date.now(), null, null, cancelContinues ? CANCEL_CONTINUES : 0));
@@ -150,17 +173,23 @@ export async function askOnTerminal(
     cancelContinues,
     askerName: asker?.name ?? null,
     askerWhere: asker?.where ?? null,
+    accessible: accessibleMode(settings),
+    ...(settings.timeout ? { timeoutMs: settings.timeout.ms, timeoutThen: settings.timeout.then } : {}),
   });
-  // Stop the terminal loop on abort, and before the process exits (Node waits for its worker
-  // threads at exit: a question left open would hold the process and the terminal).
   const stop = () => run.stop();
   signal?.addEventListener("abort", stop, { once: true });
-  process.once("exit", stop);
   try {
-    const result = toResult(await run.done);
-    return result.details.status === "cancelled" && !cancelContinues ? { ...result, terminate: true } : result;
+    let built;
+    try {
+      built = await run.done;
+    } catch (error) {
+      if ((error as { code?: string }).code === TTY_OWNED) return undefined;
+      throw error;
+    }
+    const result = toResult(built);
+    const timedOutCancel = result.details.status === "timed_out" && (result.details.timeout ?? "cancel") === "cancel";
+    return (result.details.status === "cancelled" && !cancelContinues) || timedOutCancel ? { ...result, terminate: true } : result;
   } finally {
     signal?.removeEventListener("abort", stop);
-    process.removeListener("exit", stop);
   }
 }

@@ -6,6 +6,7 @@ import type { ExtensionContext, Theme } from "@mariozechner/pi-coding-agent";
 import { CURSOR_MARKER, type Component, type Focusable, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import type { NativeAddon, NativeEngine, Outcome } from "./native.ts";
 import { stringsFor } from "./i18n.ts";
+import { runExternalEditor } from "./external-editor.ts";
 
 /** The engine's semantic styles, as pi theme colours. */
 const STYLE_COLOURS = {
@@ -39,6 +40,7 @@ const ACTION_KEYBINDINGS: Record<string, string> = {
   deleteToStart: "tui.editor.deleteToLineStart",
   deleteToEnd: "tui.editor.deleteToLineEnd",
   newLine: "tui.input.newLine",
+  externalEditor: "app.editor.external",
 };
 
 function split(styled: string): [string, string] {
@@ -135,6 +137,8 @@ export class QuestionView implements Component, Focusable {
   private readonly finish: (outcome: Outcome) => void;
   /** The rows the frame may take at a width (0: no limit). */
   private readonly rows: (width: number) => number;
+  /** Ctrl+G: runs the external editor on the text and hands the outcome to the engine. */
+  private readonly openEditor?: (text: string) => void;
 
   constructor(
     engine: NativeEngine,
@@ -142,12 +146,14 @@ export class QuestionView implements Component, Focusable {
     requestRender: () => void,
     finish: (outcome: Outcome) => void,
     rows: (width: number) => number = () => 0,
+    openEditor?: (text: string) => void,
   ) {
     this.engine = engine;
     this.theme = theme;
     this.requestRender = requestRender;
     this.finish = finish;
     this.rows = rows;
+    this.openEditor = openEditor;
     applyTheme(engine, theme);
   }
 
@@ -183,6 +189,11 @@ export class QuestionView implements Component, Focusable {
       this.close();
       this.finish(this.engine.outcome ?? "cancelled");
       return;
+    }
+    const draft = this.engine.editorRequest();
+    if (draft !== null) {
+      if (this.openEditor) this.openEditor(draft);
+      else this.engine.editorDone(false, null, "-");
     }
     this.requestRender();
   }
@@ -227,6 +238,12 @@ export class QuestionView implements Component, Focusable {
   }
 }
 
+/** What the person's settings add to a question shown in the TUI (issue 14 items 3 and 7). */
+export interface TuiOptions {
+  timeout?: { ms: number; then: "cancel" | "decline" | "recommended" };
+  accessible?: boolean;
+}
+
 /** Shows the question in pi's TUI and resolves with its outcome, or undefined when this pi
  * cannot show custom components (RPC mode). `claim` is called when the person ends it. */
 export async function askInTui(
@@ -235,6 +252,7 @@ export async function askInTui(
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
   claim?: () => boolean,
+  options: TuiOptions = {},
 ): Promise<Outcome | undefined> {
   if (signal?.aborted) {
     engine.interrupt();
@@ -242,6 +260,9 @@ export async function askInTui(
   }
   ctx.ui.setWorkingMessage(stringsFor(native).WAITING);
   let onAbort: (() => void) | undefined;
+  let clock: ReturnType<typeof setTimeout> | undefined;
+  if (options.accessible) engine.setAccessible(true);
+  if (options.timeout) engine.setTimeout(options.timeout.ms, options.timeout.then);
   try {
     return await ctx.ui.custom<Outcome>((tui, theme, keybindings, done) => {
       applyKeybindings(engine, keybindings);
@@ -250,6 +271,7 @@ export async function askInTui(
       const finish = (outcome: Outcome) => {
         if (finished) return;
         finished = true;
+        if (clock) clearTimeout(clock);
         // The person's answer takes the question at the very key that ends it: an answer from
         // elsewhere arriving later is refused (exactly once).
         if (outcome !== "interrupted") claim?.();
@@ -261,14 +283,47 @@ export async function askInTui(
         finish("interrupted");
       };
       signal?.addEventListener("abort", onAbort, { once: true });
+      // Ctrl+G: pi's terminal is stopped around the editor and fully redrawn after, as pi's own
+      // editor does it; the editor's outcome goes back to the engine (the draft stays on failure).
+      const openEditor = (text: string) => {
+        let outcome: ReturnType<typeof runExternalEditor>;
+        tui.stop();
+        try {
+          outcome = runExternalEditor(text, stringsFor(native));
+        } finally {
+          tui.start();
+          tui.requestRender(true);
+        }
+        if (!finished) engine.editorDone(outcome.ok, outcome.ok ? outcome.text : null, outcome.ok ? null : outcome.why);
+      };
       const self = (): QuestionView | undefined => view;
-      view = new QuestionView(engine, theme, () => tui.requestRender(), finish, (width) => {
+      const rows = (width: number) => {
         const v = self();
         return v ? rowsFor(tui, v, width) : 0;
-      });
+      };
+      view = new QuestionView(engine, theme, () => tui.requestRender(), finish, rows, openEditor);
+      // The person's timeout: the engine counts, this unref'ed timer tells it the time at each
+      // change of the countdown and redraws; any key stops the engine's clock (nextTick -1).
+      const tick = () => {
+        clock = undefined;
+        if (finished) return;
+        if (engine.tick(Date.now())) {
+          view?.close();
+          finish(engine.outcome ?? "timed_out");
+          return;
+        }
+        tui.requestRender();
+        const wait = engine.nextTick(Date.now());
+        if (wait >= 0) {
+          clock = setTimeout(tick, Math.max(wait, 5));
+          clock.unref?.();
+        }
+      };
+      if (options.timeout) tick();
       return view;
     });
   } finally {
+    if (clock) clearTimeout(clock);
     if (onAbort) signal?.removeEventListener("abort", onAbort);
     ctx.ui.setWorkingMessage();
   }

@@ -1,8 +1,9 @@
 // native.ts — the typed surface of the C addon (loaded by load-addon.mjs from explicit paths).
 import { loadAddon } from "./load-addon.mjs";
 
-/** "discuss": the person wants to talk first (Ctrl+T); the result carries what they wrote. */
-export type Outcome = "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "discuss";
+/** "discuss": the person wants to talk first (Ctrl+T); the result carries what they wrote.
+ * "timed_out": the person's own timeout ran out before they pressed a key. */
+export type Outcome = "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out" | "discuss";
 
 /** Tool arguments for the core: JSON as the model sent it (the argument size limit applies), or
  * pi's prepared arguments — the core's own canonical JSON, which may be longer. */
@@ -10,6 +11,10 @@ export type ArgsJson = string | Buffer | { prepared: string };
 
 /** Flags of the result builders: a cancel lets the agent continue (settings: escape "continue"). */
 export const CANCEL_CONTINUES = 1;
+/** Flags of a "timed_out" result built outside an engine (RPC): what the person's timeout applies
+ * (neither: cancel). The engine adds its own. */
+export const TIMEOUT_DECLINE = 2;
+export const TIMEOUT_RECOMMENDED = 4;
 
 export interface NativeEngine {
   /** Feeds raw input; returns true once the question is finished. */
@@ -26,6 +31,18 @@ export interface NativeEngine {
   setAsker(name: string | null, where: string | null): void;
   /** Frees the native engine now (it is freed by the garbage collector otherwise). */
   dispose(): void;
+  /** The person's timeout: armed here, started by the first tick (issue 14 item 3). */
+  setTimeout(afterMs: number, then: "cancel" | "decline" | "recommended"): void;
+  /** The time now (any steady clock, ms); true once the question has ended (timed out). */
+  tick(nowMs: number): boolean;
+  /** Milliseconds until the countdown shown changes, -1 when no clock runs. */
+  nextTick(nowMs: number): number;
+  /** Accessible mode: plain lines for screen readers (issue 14 item 7). */
+  setAccessible(on: boolean): void;
+  /** The text Ctrl+G wants opened in the external editor, or null (issue 14 item 6). */
+  editorRequest(): string | null;
+  /** The editor's outcome: ok with the new text, or not ok with a short reason (text kept). */
+  editorDone(ok: boolean, text: string | null, why: string | null): void;
   readonly done: boolean;
   readonly outcome: Outcome | null;
   readonly revision: number;
@@ -53,7 +70,11 @@ export interface NativeAddon {
   desktopNotice(kind: "osc777" | "osc9" | "osc99", title: string, body: string, tmux: boolean): string;
   decodeKeys(chunks: string[]): Array<{ name: string; text?: string; paste?: string; repeat?: boolean }>;
   parseKeyId(id: string): { key: number; mods: number } | null;
+  /** True when ttyStatus(path) is "free". */
   ttyAvailable(path: string): boolean;
+  /** May this process take the terminal: "absent" (none), "owned" (another program owns it:
+   * raw mode already, or this process is not in its foreground process group), "free". */
+  ttyStatus(path: string): "free" | "absent" | "owned";
   /** An exclusive lock (flock) on `path`, created if missing, waiting at most timeoutMs (the
    * thread blocks meanwhile). Throws code "QT_ELOCKED" when another holder kept it past the
    * deadline, "QT_ELOCK" when the lock file cannot be opened (message says why). release(true)
@@ -71,8 +92,12 @@ export interface NativeAddon {
       cancelContinues?: boolean;
       askerName?: string | null;
       askerWhere?: string | null;
+      accessible?: boolean;
+      timeoutMs?: number | null;
+      timeoutThen?: "cancel" | "decline" | "recommended";
     },
   ): {
+    /** Rejects with code "QT_ETTYOWNED" when another program owns the terminal (not touched). */
     done: Promise<{ details: string; text: string }>;
     stop(): void;
   };

@@ -42,6 +42,13 @@ export function hostRelay(pi: ExtensionAPI, native: NativeAddon, asker: Asker): 
     const result = await asker.ask({ prepared: canonical }, questions, current, signal, from);
     const d = result.details;
     if (d.status === "unavailable") return { type: "unavailable" };
+    if (d.status === "timed_out") {
+      // The person's timeout ran out here: the child is told what it applied ("then") and only the
+      // answers the person gave; its own result builder applies the recommended options again,
+      // marked as applied by the timeout (never as the person's choice).
+      const given = { ...d, answers: d.answers.filter((a) => !a.appliedByTimeout) };
+      return { type: "answer", outcome: d.status, answers: structuredAnswers(given), timeout: d.timeout ?? "cancel" };
+    }
     const answer: RelayAnswer = { type: "answer", outcome: d.status, answers: d.status === "cancelled" ? null : structuredAnswers(d) };
     if (d.status === "discuss") answer.discussion = d.discussion ?? ""; // what the person wrote goes down to the child
     return answer;

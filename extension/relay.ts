@@ -47,7 +47,15 @@ export interface RelayAsker {
 /** A structured answer: option values picked, typed text kept apart, the person's note. */
 export type StructuredAnswer = { selected: string[]; wrote?: string; note?: string };
 export type RelayAnswer =
-  | { type: "answer"; outcome: Outcome; answers: Record<string, StructuredAnswer> | null; discussion?: string }
+  | {
+      type: "answer";
+      outcome: Outcome;
+      answers: Record<string, StructuredAnswer> | null;
+      /** With outcome "timed_out": what the person's timeout applied (issue 14 item 3). */
+      timeout?: "cancel" | "decline" | "recommended";
+      /** With outcome "discuss": what the person wrote to the agent (issue 14 item 5). */
+      discussion?: string;
+    }
   | { type: "unavailable" }
   | { type: "error"; message: string };
 

@@ -59,9 +59,16 @@ export function renderQuestionResult(
   const lines: string[] = [];
   const byId = new Map(details.answers.map((a) => [a.id, a]));
   if (details.mode === "remote") lines.push(theme.fg("muted", t.REMOTE_ANSWERED_HERE));
+  if (details.mode === "web") lines.push(theme.fg("muted", t.WEB_ANSWERED_HERE));
   if (details.status !== "answered") {
     const colour =
-      details.status === "declined" ? "warning" : details.status === "unavailable" ? "muted" : details.status === "discuss" ? "accent" : "error";
+      details.status === "declined" || details.status === "timed_out"
+        ? "warning"
+        : details.status === "unavailable"
+          ? "muted"
+          : details.status === "discuss"
+            ? "accent"
+            : "error";
     // details may come from a session file: an unknown status is shown as text, sanitized.
     const status = String(details.status);
     lines.push(theme.fg(colour, t[`STATUS_${status.toUpperCase()}`] ?? clean(status)));
@@ -75,8 +82,9 @@ export function renderQuestionResult(
     const head = theme.fg("accent", clean(q.label)) + theme.fg("dim", ": ");
     if (!expanded) {
       const wrote = a!.wasCustom ? " " + theme.fg("dim", t.RESULT_WROTE) : "";
+      const applied = a!.appliedByTimeout ? " " + theme.fg("warning", t.RESULT_APPLIED_BY_TIMEOUT) : "";
       const note = a!.note ? theme.fg("dim", `  ${t.RESULT_NOTE} `) + theme.fg("muted", clean(a!.note)) : "";
-      lines.push(head + theme.fg("text", clean(a!.label)) + wrote + note);
+      lines.push(head + theme.fg("text", clean(a!.label)) + wrote + applied + note);
       continue;
     }
     lines.push(head + theme.fg("text", clean(q.prompt, true)));
@@ -84,7 +92,8 @@ export function renderQuestionResult(
     (q.options ?? []).forEach((o, i) => {
       const picked = chosen.has(i + 1);
       const mark = picked ? theme.fg("success", MARKS.chosen) : theme.fg("dim", MARKS.notChosen);
-      lines.push(`  ${mark} ${picked ? theme.fg("text", clean(o.label)) : theme.fg("muted", clean(o.label))}`);
+      const applied = picked && a?.appliedByTimeout ? " " + theme.fg("warning", t.RESULT_APPLIED_BY_TIMEOUT) : "";
+      lines.push(`  ${mark} ${picked ? theme.fg("text", clean(o.label)) : theme.fg("muted", clean(o.label))}${applied}`);
     });
     if (a?.wasCustom) {
       const typed = a.values ? a.values.slice(a.indices?.length ?? 0).join(", ") : a.value;

@@ -51,6 +51,8 @@ export interface AnswerDetails {
   labels?: string[];
   indices?: number[];
   note?: string;
+  /** Applied by the person's timeout ("then": "recommended"), not chosen by them. */
+  appliedByTimeout?: boolean;
 }
 
 export interface NormalizedQuestion {
@@ -66,7 +68,9 @@ export interface QuestionDetails {
   questions: NormalizedQuestion[];
   answers: AnswerDetails[];
   cancelled: boolean;
-  status: "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "discuss";
+  status: "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out" | "discuss";
+  /** With status "timed_out": what the person's timeout applied. */
+  timeout?: "cancel" | "decline" | "recommended";
   /** status "discuss": what the person wrote to the agent instead of answering. */
   discussion?: string;
   mode: string;

@@ -2,6 +2,7 @@
 // the project's .pi/question.json. Every key is optional; a bad file or value is reported once
 // (what, where, which default is used instead) and never stops a question.
 import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { isIP } from "node:net";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { SETTINGS_TEXT } from "./text.ts";
@@ -10,6 +11,12 @@ import { SETTINGS_TEXT } from "./text.ts";
  * speak (true), or one named. */
 export type DesktopNotice = boolean | "osc777" | "osc9" | "osc99";
 export const DESKTOP_KINDS: readonly string[] = ["osc777", "osc9", "osc99"];
+
+/** What the person's own timeout applies when it runs out (issue 14 item 3). */
+export type TimeoutThen = "cancel" | "decline" | "recommended";
+export const TIMEOUT_THENS: readonly TimeoutThen[] = ["cancel", "decline", "recommended"];
+/** The longest timeout accepted: a day. */
+export const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 export interface Settings {
   /** What Esc on a question does: "cancel" ends the agent's turn; "continue" lets it go on. */
@@ -22,6 +29,12 @@ export interface Settings {
   limits: { questions?: number; options?: number };
   /** Where the pending-questions file goes, relative to the working directory. */
   pendingFile: string;
+  /** The web page (/questions web): on from the start, and the address it listens on. */
+  web: { enabled: boolean; host: string };
+  /** The person's own timeout: off (undefined) by default. `after` as written ("5m"), `ms` parsed. */
+  timeout?: { after: string; ms: number; then: TimeoutThen };
+  /** Plain lines for screen readers (also on with TERM=dumb). */
+  accessible: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -30,7 +43,42 @@ export const DEFAULT_SETTINGS: Settings = {
   language: "auto",
   limits: {},
   pendingFile: join(".pi", "pending-questions.json"),
+  web: { enabled: false, host: "127.0.0.1" },
+  accessible: false,
 };
+
+/** Why `value` cannot be the web page's listening address, or undefined when it can: an IP
+ * address or a host name (letters, digits, dots, hyphens). */
+export function webHostProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.trim() === "") return "is not a non-empty string";
+  const v = value.trim();
+  if (isIP(v) !== 0) return undefined;
+  if (v.length > 253 || !/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(v)) {
+    return "is neither an IP address nor a host name";
+  }
+  return undefined;
+}
+
+/** Milliseconds of a duration like "5m", "90s", "1h30m", "2m30s" (units h, m, s, ms; at least
+ * one), or a string saying why not. */
+export function parseDuration(value: unknown): number | string {
+  if (typeof value !== "string") return `is ${JSON.stringify(value) ?? String(value)}, not a string`;
+  const text = value.trim();
+  const match = /^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+)s)?(?:(\d+)ms)?$/.exec(text);
+  if (!text || !match || match.slice(1).every((part) => part === undefined)) {
+    return `${JSON.stringify(value)} is not a duration`;
+  }
+  const [h, m, sec, ms] = match.slice(1).map((part) => Number(part ?? 0));
+  const total = ((h * 60 + m) * 60 + sec) * 1000 + ms;
+  if (total < 1000) return `${JSON.stringify(value)} is shorter than a second`;
+  if (total > MAX_TIMEOUT_MS) return `${JSON.stringify(value)} is longer than a day (24h)`;
+  return total;
+}
+
+/** Whether questions are shown in accessible mode: the setting, or TERM=dumb. */
+export function accessibleMode(settings: Settings, env: NodeJS.ProcessEnv = process.env): boolean {
+  return settings.accessible || env.TERM === "dumb";
+}
 
 export const SUPPORTED_LANGUAGES = ["en", "de", "zh"];
 
@@ -157,6 +205,50 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
         else into.pendingFile = value.trim();
         break;
       }
+      case "web":
+        if (value && typeof value === "object" && !Array.isArray(value)) {
+          for (const [k, v] of Object.entries(value)) {
+            if (k === "enabled" && typeof v === "boolean") into.web = { ...into.web, enabled: v };
+            else if (k === "enabled") bad("web.enabled", "true or false");
+            else if (k === "host" && !webHostProblem(v)) into.web = { ...into.web, host: (v as string).trim() };
+            else if (k === "host") bad("web.host", `an IP address or host name to listen on, like "127.0.0.1" (${JSON.stringify(v)} ${webHostProblem(v)})`);
+            else bad(`web.${k}`, "enabled (true or false) or host (an address to listen on)");
+          }
+        } else bad(key, 'an object like { "enabled": true, "host": "127.0.0.1" }');
+        break;
+      case "timeout": {
+        // { "after": "5m", "then": "cancel" | "decline" | "recommended" }; false or null: off.
+        if (value === false || value === null) {
+          delete into.timeout;
+          break;
+        }
+        if (!value || typeof value !== "object" || Array.isArray(value)) {
+          warn(SETTINGS_TEXT.badTimeout(path, "is not an object"));
+          break;
+        }
+        const raw = value as Record<string, unknown>;
+        const extra = Object.keys(raw).filter((k) => k !== "after" && k !== "then");
+        if (extra.length) {
+          warn(SETTINGS_TEXT.badTimeout(path, `has ${extra.map((k) => JSON.stringify(k)).join(", ")}, which is not "after" or "then"`));
+          break;
+        }
+        const ms = parseDuration(raw.after);
+        if (typeof ms === "string") {
+          warn(SETTINGS_TEXT.badTimeout(path, `"after" ${ms}`));
+          break;
+        }
+        const then = raw.then ?? "cancel";
+        if (!TIMEOUT_THENS.includes(then as TimeoutThen)) {
+          warn(SETTINGS_TEXT.badTimeout(path, `"then" is ${JSON.stringify(then)}`));
+          break;
+        }
+        into.timeout = { after: String(raw.after).trim(), ms, then: then as TimeoutThen };
+        break;
+      }
+      case "accessible":
+        if (typeof value === "boolean") into.accessible = value;
+        else bad(key, "true or false");
+        break;
       default:
         warn(SETTINGS_TEXT.unknownKey(path, key));
     }
@@ -165,7 +257,7 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
 
 /** The effective settings for `cwd`, with every problem passed to warn. */
 export function loadSettings(cwd: string, warn: Warn, home = homedir()): Settings {
-  const settings: Settings = { ...DEFAULT_SETTINGS, notice: { ...DEFAULT_SETTINGS.notice }, limits: {} };
+  const settings: Settings = { ...DEFAULT_SETTINGS, notice: { ...DEFAULT_SETTINGS.notice }, limits: {}, web: { ...DEFAULT_SETTINGS.web } };
   for (const path of settingsPaths(cwd, home)) {
     const raw = readJson(path, warn);
     if (raw) apply(settings, raw, path, cwd, warn);

@@ -63,7 +63,7 @@ export const DIALOG = {
 };
 
 export const COMMANDS = {
-  description: "Show the questions waiting for answers (and those asked in this session); `/questions clear` removes them",
+  description: "Show the questions waiting for answers (and those asked in this session); `/questions clear` removes them; `/questions web` turns the web page on or off",
   flagDescription: "Answers for pending questions, as JSON: {\"id\": \"answer\"} or a list in question order",
 };
 
@@ -83,7 +83,9 @@ export const SETTINGS_TEXT = {
   badPendingFile: (path: string, value: string, why: string, cwd: string) =>
     `pi-question: in ${path}, "pendingFile" must name a file inside the project (${cwd}), relative to it, like ".pi/pending-questions.json"; ${quote(value)} ${why}; ignored.`,
   unknownKey: (path: string, key: string) =>
-    `pi-question: in ${path}, ${quote(key)} is not a setting (known: escape, notice, language, limits, pendingFile); ignored.`,
+    `pi-question: in ${path}, ${quote(key)} is not a setting (known: escape, notice, language, limits, pendingFile, web, timeout, accessible); ignored.`,
+  badTimeout: (path: string, why: string) =>
+    `pi-question: in ${path}, "timeout" ${why}; write it like { "after": "5m", "then": "cancel" } (after: a duration such as "90s", "5m" or "1h30m", from 1s to 24h; then: "cancel", "decline" or "recommended"); no timeout is used.`,
   overLimit: (what: string, count: number, limit: number) =>
     `This call has ${count} ${what}; the user's settings allow at most ${limit}. Ask fewer (split the call, or offer fewer options).`,
 };

@@ -16,11 +16,16 @@
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
  *   decodeKeys(chunks[]) -> [{ name, text?, paste?, repeat? }], parseKeyId(id) -> { key, mods } | null
  *   strings(languageTag) -> { ID: text, $language }   the user-visible string table
- *   ttyAvailable(path) -> boolean
+ *   ttyAvailable(path) -> boolean            true when ttyStatus(path) is "free"
+ *   ttyStatus(path) -> "free" | "absent" | "owned"   may this process take the terminal (qt_tty.h)
  *   lockFile(path, timeoutMs) -> { release(remove?) }   an exclusive flock, bounded wait (qt_filelock.h)
  *   runTty(json, { path, color, mode, language, cancelContinues }) -> { done: Promise<{ details, text }>, stop() }
- *                                            the question on a terminal, on a worker thread */
+ *                                            the question on a terminal, on a thread of its own;
+ *                                            `done` rejects with code QT_ETTYOWNED when another
+ *                                            program owns the terminal (it was not touched) */
 #include <node_api.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +35,7 @@
 #include "qt_engine.h"
 #include "qt_filelock.h"
 #include "qt_keys.h"
+#include "qt_limits.h"
 #include "qt_text.h"
 #include "qt_notice.h"
 #include "qt_tty.h"
@@ -254,7 +260,7 @@ static bool parse_outcome(napi_env env, napi_value v, qt_outcome *out) {
     }
   free(name);
   napi_throw_range_error(env, "QT_ERANGE",
-                         "pi-question: outcome must be answered, declined, cancelled, interrupted, unavailable or discuss");
+                         "pi-question: outcome must be answered, declined, cancelled, interrupted, unavailable, timed_out or discuss");
   return false;
 }
 
@@ -498,7 +504,8 @@ static napi_value js_engine_result(napi_env env, napi_callback_info info) {
   }
   box->busy = true; /* result_object runs no JS (set_prop); should that change, nothing nested frees the engine */
   napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at,
-                                 outcome == QT_DISCUSS ? qt_engine_discussion(box->engine) : reason, flags);
+                                 outcome == QT_DISCUSS ? qt_engine_discussion(box->engine) : reason,
+                                 flags | qt_engine_result_flags(box->engine));
   box->busy = false;
   free(mode);
   free(reason);
@@ -560,6 +567,7 @@ static const char *const ACTION_NAMES[QT_ACT_COUNT] = {
     [QT_ACT_DELETE_TO_END] = "deleteToEnd",
     [QT_ACT_NEW_LINE] = "newLine",
     [QT_ACT_DISCUSS] = "discuss",
+    [QT_ACT_EXTERNAL_EDITOR] = "externalEditor",
 };
 
 /* Index of `name` in a table of `n` names, or -1 (after throwing a RangeError). */
@@ -665,6 +673,92 @@ static napi_value js_engine_set_asker(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* ---- issue 14 items 3, 6, 7: the person's timeout, the external editor, accessible mode ----- */
+static const char *const TIMEOUT_THEN_NAMES[] = {"cancel", "decline", "recommended"};
+
+/* setTimeout(afterMs, then): arms the clock (it starts with the first tick). */
+static napi_value js_engine_set_timeout(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(2);
+  double after = 0;
+  if (napi_get_value_double(env, argv[0], &after) != napi_ok || !(after >= 1 && after <= 9.0e15)) {
+    napi_throw_range_error(env, "QT_ERANGE", "pi-question: the timeout must be a positive number of milliseconds");
+    return NULL;
+  }
+  int then = lookup_name(env, argv[1], TIMEOUT_THEN_NAMES, 3, "timeout action");
+  if (then < 0) return NULL;
+  qt_status st = qt_engine_set_timeout(box->engine, (int64_t)after, (qt_timeout_then)then);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+/* tick(nowMs): the time now; returns true once the question is finished. */
+static napi_value js_engine_tick(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  int64_t now;
+  if (!get_timestamp(env, argv[0], &now)) return NULL;
+  qt_status st = qt_engine_tick(box->engine, now);
+  if (st) return throw_status(env, st, NULL);
+  napi_value done;
+  NAPI_CALL(env, napi_get_boolean(env, qt_engine_done(box->engine), &done));
+  return done;
+}
+
+/* nextTick(nowMs): milliseconds until the countdown changes, or -1 when no clock runs. */
+static napi_value js_engine_next_tick(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  int64_t now;
+  if (!get_timestamp(env, argv[0], &now)) return NULL;
+  napi_value v;
+  NAPI_CALL(env, napi_create_double(env, (double)qt_engine_next_tick(box->engine, now), &v));
+  return v;
+}
+
+static napi_value js_engine_set_accessible(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  bool on = false;
+  if (napi_get_value_bool(env, argv[0], &on) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: setAccessible takes true or false");
+    return NULL;
+  }
+  qt_status st = qt_engine_set_accessible(box->engine, on);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+/* editorRequest(): the text to open in the external editor (Ctrl+G was pressed), or null. */
+static napi_value js_engine_editor_request(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  const char *text = NULL;
+  size_t len = 0;
+  if (!qt_engine_editor_request(box->engine, &text, &len)) {
+    napi_value v;
+    NAPI_CALL(env, napi_get_null(env, &v));
+    return v;
+  }
+  return make_string(env, text, len);
+}
+
+/* editorDone(ok, text, why): the editor's outcome; with ok false the field is kept. */
+static napi_value js_engine_editor_done(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(3);
+  bool ok = false;
+  if (napi_get_value_bool(env, argv[0], &ok) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: editorDone takes (ok, text, why)");
+    return NULL;
+  }
+  size_t len = 0;
+  char *text = NULL, *why = NULL;
+  if (ok && !(text = get_string(env, argv[1], &len, "the edited text"))) return NULL;
+  if (!ok && !is_nullish(env, argv[2]) && !(why = get_string(env, argv[2], NULL, "the reason"))) return NULL;
+  qt_status st = qt_engine_editor_done(box->engine, ok, text, len, why);
+  free(text);
+  free(why);
+  report_memory(env, box);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
 static napi_value js_create_engine(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
@@ -688,6 +782,9 @@ static napi_value js_create_engine(napi_env env, napi_callback_info info) {
       {"interrupt", js_engine_interrupt}, {"setStyle", js_engine_set_style}, {"bind", js_engine_bind},
       {"setCursorMarker", js_engine_set_cursor_marker}, {"setLanguage", js_engine_set_language},
       {"setAsker", js_engine_set_asker},  {"dispose", js_engine_dispose},
+      {"setTimeout", js_engine_set_timeout}, {"tick", js_engine_tick}, {"nextTick", js_engine_next_tick},
+      {"setAccessible", js_engine_set_accessible}, {"editorRequest", js_engine_editor_request},
+      {"editorDone", js_engine_editor_done},
   };
   napi_value obj;
   if (napi_create_object(env, &obj) != napi_ok) goto fail;
@@ -897,18 +994,40 @@ static napi_value js_parse_key_id(napi_env env, napi_callback_info info) {
 }
 
 
-/* ---- the question on a terminal (worker thread) -------------------------------------------- */
+/* ---- the question on a terminal (a thread of its own) -------------------------------------- */
+/* The run blocks a thread for as long as the person takes, so it gets a thread of its own, not
+ * one of libuv's pool (Node joins the pool at exit: a question left open would hold the
+ * process). Its signals are blocked (they go to Node's threads; tty.c's handlers reach the run
+ * through the wake pipe). The result comes back through a thread-safe function, which keeps the
+ * event loop alive while the question is open, like any pending I/O.
+ *
+ * Lifetime: the job is freed when the run (released by the thread-safe function's finalizer),
+ * the JS handle and its stop() have all let go. At environment teardown (a worker terminated,
+ * the main environment freed) the cleanup hook — registered after the thread-safe function, so
+ * it runs before that function is torn down — stops the run and joins the thread, waiting at
+ * most QT_TTY_EXIT_WAIT_MS; a thread still running then is abandoned with its job (never freed,
+ * never called back). process.exit does not tear environments down: tty.c's exit hook stops the
+ * run there, and the thread calls nothing once qt_tty_exiting() says so. */
 typedef struct tty_job {
   qt_request *req;
   qt_engine *engine;
   qt_tty *tty;
   char mode[32];
-  unsigned flags;        /* qt_result_build_ex flags */
-  qt_status status;      /* of qt_tty_run */
-  napi_async_work work;
+  unsigned flags;          /* qt_result_build_ex flags */
+  qt_status status;        /* of qt_tty_run (written by the thread before it reports) */
+  qt_tty_access refusal;   /* why the run refused to start, if it did */
+  napi_env env;
+  napi_threadsafe_function done_fn;
   napi_deferred deferred;
-  bool finished;         /* the promise was settled; stop() does nothing afterwards */
-  int refs;              /* the job is freed when both the work and the JS handle let go */
+  pthread_t thread;
+  pthread_mutex_t lock;    /* guards ended and abandoned */
+  pthread_cond_t cond;
+  bool ended;              /* the thread is past its last use of the engine and the terminal */
+  bool abandoned;          /* teardown gave up waiting: the thread calls nothing, the job is kept */
+  bool joined;
+  bool hooked;             /* the env cleanup hook is registered */
+  bool finished;           /* the promise was settled (main thread); stop() does nothing afterwards */
+  int refs;                /* main thread only: the run, the JS handle, stop() */
 } tty_job;
 
 static void tty_job_release(tty_job *job) {
@@ -916,28 +1035,67 @@ static void tty_job_release(tty_job *job) {
   qt_tty_close(job->tty);
   qt_engine_destroy(job->engine);
   qt_request_free(job->req);
+  pthread_mutex_destroy(&job->lock);
+  pthread_cond_destroy(&job->cond);
   free(job);
 }
 
-static void tty_execute(napi_env env, void *data) {
-  (void)env;
+static void *tty_thread(void *data) {
   tty_job *job = data;
-  job->status = qt_tty_run(job->tty, job->engine);
+  qt_status st = qt_tty_run(job->tty, job->engine);
+  pthread_mutex_lock(&job->lock);
+  job->status = st;
+  job->refusal = qt_tty_refusal(job->tty);
+  job->ended = true;
+  if (!job->abandoned && !qt_tty_exiting())
+    napi_call_threadsafe_function(job->done_fn, NULL, napi_tsfn_nonblocking);
+  pthread_cond_broadcast(&job->cond);
+  pthread_mutex_unlock(&job->lock);
+  return NULL;
 }
 
-static void tty_complete(napi_env env, napi_status status, void *data) {
+static void tty_join(tty_job *job) {
+  if (job->joined) return;
+  pthread_join(job->thread, NULL);
+  job->joined = true;
+}
+
+/* Environment teardown with the run still open: stop it and wait (bounded) for the thread. */
+static void tty_env_cleanup(void *data) {
   tty_job *job = data;
+  job->hooked = false;
+  qt_tty_stop(job->tty);
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += QT_TTY_EXIT_WAIT_MS / 1000;
+  until.tv_nsec += (long)(QT_TTY_EXIT_WAIT_MS % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+  pthread_mutex_lock(&job->lock);
+  while (!job->ended && pthread_cond_timedwait(&job->cond, &job->lock, &until) == 0) {
+  }
+  bool ended = job->ended;
+  if (!ended) job->abandoned = true;
+  pthread_mutex_unlock(&job->lock);
+  if (ended) {
+    tty_join(job);
+  } else {
+    pthread_detach(job->thread);
+    job->joined = true;
+  }
+}
+
+static void tty_settle(napi_env env, tty_job *job) {
   job->finished = true;
   napi_value value = NULL;
-  if (status == napi_ok && job->status == QT_OK) {
+  if (job->status == QT_OK) {
     qt_outcome outcome = qt_engine_done(job->engine) ? qt_engine_outcome(job->engine) : QT_INTERRUPTED;
     char *details = NULL, *text = NULL;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     int64_t at = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
     qt_status st = qt_result_build_ex(job->req, qt_engine_answers(job->engine), outcome, job->mode, at,
-                                      outcome == QT_DISCUSS ? qt_engine_discussion(job->engine) : NULL, job->flags,
-                                      &details, &text);
+                                      outcome == QT_DISCUSS ? qt_engine_discussion(job->engine) : NULL,
+                                      job->flags | qt_engine_result_flags(job->engine), &details, &text);
     if (!st && napi_create_object(env, &value) == napi_ok &&
         set_prop(env, value, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
         set_prop(env, value, "text", make_string(env, text, NAPI_AUTO_LENGTH))) {
@@ -952,16 +1110,45 @@ static void tty_complete(napi_env env, napi_status status, void *data) {
     free(text);
   } else {
     napi_value msg, err, code;
-    const char *why = job->status == QT_ERR_STATE   ? "pi-question: the terminal could not be used (another question holds it, or it refused raw mode)"
+    bool owned = job->refusal == QT_TTY_OWNED;
+    const char *why = owned ? "pi-question: another program owns the terminal (it is in raw mode, or this process is not in its foreground process group); not asking there"
+                      : job->status == QT_ERR_STATE ? "pi-question: the terminal could not be used (another question holds it, or it refused raw mode)"
                       : job->status == QT_ERR_NOMEM ? "pi-question: out of memory while asking on the terminal"
                                                     : "pi-question: the terminal question failed";
     napi_create_string_utf8(env, why, NAPI_AUTO_LENGTH, &msg);
-    napi_create_string_utf8(env, qt_status_code(job->status ? job->status : QT_ERR_STATE), NAPI_AUTO_LENGTH, &code);
+    napi_create_string_utf8(env, owned ? "QT_ETTYOWNED" : qt_status_code(job->status ? job->status : QT_ERR_STATE),
+                            NAPI_AUTO_LENGTH, &code);
     napi_create_error(env, code, msg, &err);
     napi_reject_deferred(env, job->deferred, err);
   }
-  napi_delete_async_work(env, job->work);
-  tty_job_release(job);
+}
+
+/* On the main thread once the thread reported (env NULL: the function is being torn down). */
+static void tty_done_js(napi_env env, napi_value js_cb, void *context, void *data) {
+  (void)js_cb;
+  (void)data;
+  tty_job *job = context;
+  if (!env) return;
+  tty_join(job); /* the thread is at its last lines */
+  if (job->hooked) {
+    napi_remove_env_cleanup_hook(env, tty_env_cleanup, job);
+    job->hooked = false;
+  }
+  tty_settle(env, job);
+  napi_release_threadsafe_function(job->done_fn, napi_tsfn_release);
+}
+
+static void tty_done_finalize(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  tty_job *job = data;
+  if (job->hooked) {
+    napi_remove_env_cleanup_hook(env, tty_env_cleanup, job);
+    job->hooked = false;
+  }
+  /* Torn down before the thread reported (normally the hook did this already): stop, wait. */
+  if (!job->joined) tty_env_cleanup(job);
+  if (!job->abandoned) tty_job_release(job);
 }
 
 static void tty_handle_free(napi_env env, void *data, void *hint) {
@@ -979,14 +1166,24 @@ static napi_value js_tty_stop(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+static napi_value js_tty_status(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  char *path = get_string(env, argv[0], NULL, "the terminal path");
+  if (!path) return NULL;
+  qt_tty_access a = qt_tty_probe(path);
+  free(path);
+  napi_value v;
+  NAPI_CALL(env, napi_create_string_utf8(env, qt_tty_access_name(a), NAPI_AUTO_LENGTH, &v));
+  return v;
+}
+
 static napi_value js_tty_available(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
   char *path = get_string(env, argv[0], NULL, "the terminal path");
   if (!path) return NULL;
-  qt_tty *t = NULL;
-  bool ok = qt_tty_open(path, &t) == QT_OK;
-  qt_tty_close(t);
+  bool ok = qt_tty_probe(path) == QT_TTY_FREE;
   free(path);
   napi_value v;
   NAPI_CALL(env, napi_get_boolean(env, ok, &v));
@@ -999,6 +1196,16 @@ static char *get_named_string(napi_env env, napi_value obj, const char *key) {
   if (napi_has_named_property(env, obj, key, &has) != napi_ok || !has) return NULL;
   if (napi_get_named_property(env, obj, key, &v) != napi_ok || is_nullish(env, v)) return NULL;
   return get_string(env, v, NULL, key);
+}
+
+/* Starts the thread with every signal blocked in it. */
+static bool tty_start_thread(tty_job *job) {
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  int rc = pthread_create(&job->thread, NULL, tty_thread, job);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return rc == 0;
 }
 
 static napi_value js_run_tty(napi_env env, napi_callback_info info) {
@@ -1026,14 +1233,33 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   if (!pending && napi_has_named_property(env, argv[1], "cancelContinues", &has) == napi_ok && has &&
       napi_get_named_property(env, argv[1], "cancelContinues", &cv) == napi_ok)
     napi_get_value_bool(env, cv, &cancel_continues);
+  /* issue 14: accessible (bool), timeoutMs (number), timeoutThen ("cancel" | "decline" | "recommended") */
+  bool accessible = false;
+  double timeout_ms = 0;
+  int timeout_then = 0;
+  char *then_name = pending ? NULL : get_named_string(env, argv[1], "timeoutThen");
+  if (!pending && napi_has_named_property(env, argv[1], "accessible", &has) == napi_ok && has &&
+      napi_get_named_property(env, argv[1], "accessible", &cv) == napi_ok)
+    napi_get_value_bool(env, cv, &accessible);
+  if (!pending && napi_has_named_property(env, argv[1], "timeoutMs", &has) == napi_ok && has &&
+      napi_get_named_property(env, argv[1], "timeoutMs", &cv) == napi_ok && !is_nullish(env, cv))
+    napi_get_value_double(env, cv, &timeout_ms);
+  for (int i = 0; then_name && i < 3; i++)
+    if (strcmp(then_name, TIMEOUT_THEN_NAMES[i]) == 0) timeout_then = i;
+  free(then_name);
+  napi_is_exception_pending(env, &pending);
   tty_job *job = pending ? NULL : calloc(1, sizeof *job);
   napi_value out = NULL;
   if (!job) {
     if (!pending) throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
     goto done;
   }
+  pthread_mutex_init(&job->lock, NULL);
+  pthread_cond_init(&job->cond, NULL);
   snprintf(job->mode, sizeof job->mode, "%s", mode ? mode : "tty");
   job->flags = cancel_continues ? QT_RESULT_CANCEL_CONTINUES : 0;
+  job->env = env;
+  job->joined = true; /* no thread yet */
   job->refs = 1;
   if (!(job->req = parse_request_arg(env, argv[0]))) goto fail;
   qt_status st = qt_engine_create(job->req, &job->engine);
@@ -1044,14 +1270,14 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   }
   qt_tty_set_color(job->tty, color);
   if (language) qt_engine_set_language(job->engine, qt_language_from_tag(language));
+  if (accessible) qt_engine_set_accessible(job->engine, true);
+  if (timeout_ms >= 1 && timeout_ms <= 9.0e15) qt_engine_set_timeout(job->engine, (int64_t)timeout_ms, (qt_timeout_then)timeout_then);
   if ((asker_name || asker_where) && (st = qt_engine_set_asker(job->engine, asker_name, asker_where))) {
     throw_status(env, st, NULL);
     goto fail;
   }
   napi_value promise, name, stop;
   if (napi_create_promise(env, &job->deferred, &promise) != napi_ok ||
-      napi_create_string_utf8(env, "pi-question-tty", NAPI_AUTO_LENGTH, &name) != napi_ok ||
-      napi_create_async_work(env, NULL, name, tty_execute, tty_complete, job, &job->work) != napi_ok ||
       napi_create_object(env, &out) != napi_ok ||
       napi_create_function(env, "stop", NAPI_AUTO_LENGTH, js_tty_stop, job, &stop) != napi_ok ||
       napi_set_named_property(env, out, "stop", stop) != napi_ok ||
@@ -1061,23 +1287,36 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
     out = NULL;
     goto fail;
   }
-  job->refs = 2; /* the async work and the JS handle */
-  /* stop() carries the job too and may outlive the handle (destructuring): its own reference. */
+  /* From here the JS handle holds the first reference. stop() carries the job too and may
+   * outlive the handle (destructuring): its own reference. */
   if (napi_add_finalizer(env, stop, job, tty_handle_free, NULL, NULL) != napi_ok) {
     /* The job stays allocated (stop() may still point at it): a small leak beats a dangling pointer. */
-    napi_delete_async_work(env, job->work);
     job->finished = true;
     throw_coded(env, "QT_ENAPI", "pi-question: could not start the terminal question", false);
     out = NULL;
     goto done;
   }
   job->refs++;
-  if (napi_queue_async_work(env, job->work) != napi_ok) {
-    napi_delete_async_work(env, job->work);
-    job->finished = true;
-    job->refs--; /* the work will never complete; the handle and stop() release the rest */
-    throw_coded(env, "QT_ENAPI", "pi-question: could not queue the terminal question", false);
+  if (napi_create_string_utf8(env, "pi-question-tty", NAPI_AUTO_LENGTH, &name) != napi_ok ||
+      napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, job, tty_done_finalize, job, tty_done_js,
+                                      &job->done_fn) != napi_ok) {
+    job->finished = true; /* the handle and stop() release the rest */
+    throw_coded(env, "QT_ENAPI", "pi-question: could not start the terminal question", false);
     out = NULL;
+    goto done;
+  }
+  job->refs++; /* the run: released by tty_done_finalize */
+  /* After the function: cleanup hooks run in reverse order, so this one comes before its teardown. */
+  job->hooked = napi_add_env_cleanup_hook(env, tty_env_cleanup, job) == napi_ok;
+  job->joined = false;
+  if (!tty_start_thread(job)) {
+    job->joined = true;
+    job->ended = true;
+    job->status = QT_ERR_NOMEM;
+    if (job->hooked) napi_remove_env_cleanup_hook(env, tty_env_cleanup, job);
+    job->hooked = false;
+    tty_settle(env, job); /* rejects the promise */
+    napi_release_threadsafe_function(job->done_fn, napi_tsfn_release);
   }
   goto done;
 fail:
@@ -1219,6 +1458,9 @@ static napi_value limits_object(napi_env env) {
       {"softAnswerChars", QT_SOFT_ANSWER_CHARS},  {"tabLabelColumns", QT_TAB_LABEL_COLUMNS},
       {"jsonDepth", QT_MAX_JSON_DEPTH},           {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES}, {"preparedBytes", QT_MAX_PREPARED_BYTES},
       {"discussBytes", QT_MAX_DISCUSS_BYTES},
+      {"webBodyBytes", QT_WEB_MAX_BODY_BYTES},    {"webRateBurst", QT_WEB_RATE_BURST},
+      {"webRatePerMinute", QT_WEB_RATE_PER_MINUTE}, {"webEventStreams", QT_WEB_MAX_EVENT_STREAMS},
+      {"webTokenBytes", QT_WEB_TOKEN_BYTES},
   };
   napi_value obj;
   NAPI_CALL(env, napi_create_object(env, &obj));
@@ -1243,6 +1485,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"decodeKeys", NULL, js_decode_keys, NULL, NULL, NULL, napi_enumerable, NULL},
       {"parseKeyId", NULL, js_parse_key_id, NULL, NULL, NULL, napi_enumerable, NULL},
       {"ttyAvailable", NULL, js_tty_available, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"ttyStatus", NULL, js_tty_status, NULL, NULL, NULL, napi_enumerable, NULL},
       {"runTty", NULL, js_run_tty, NULL, NULL, NULL, napi_enumerable, NULL},
       {"strings", NULL, js_strings, NULL, NULL, NULL, napi_enumerable, NULL},
       {"lockFile", NULL, js_lock_file, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -28,6 +28,7 @@
  *    or Ctrl+T closes the field and keeps the text.
  *  - While the last frame cut the prompt (or the review) to fit the host's rows, PageUp and
  *    PageDown scroll it instead of paging the list. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -414,6 +415,9 @@ static qt_status toggle_option(qt_engine *e, size_t qi, size_t k) {
   const char *custom = e->answers[qi].custom;
   qt_status st = set_multi_answer(e, qi, custom, custom ? strlen(custom) : 0);
   if (st) s->ticked[k] = !s->ticked[k];
+  else if (e->accessible) /* a state change is a short line of its own */
+    flash(e, QT_STYLE_SUCCESS, s->ticked[k] ? QT_STR_PLAIN_NOW_CHECKED : QT_STR_PLAIN_NOW_UNCHECKED, k + 1,
+          s->opts[k].label);
   return st;
 }
 
@@ -647,6 +651,8 @@ static qt_status on_entry(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
     }
   } else if (matches(e, QT_ACT_CONFIRM, ev)) {
     st = submit_typed(e, qi, false);
+  } else if (matches(e, QT_ACT_EXTERNAL_EDITOR, ev)) {
+    e->editor_want = 1;
   } else if (matches(e, QT_ACT_NEW_LINE, ev)) {
     st = insert_text(e, &s->draft, "\n", 1);
   } else if (edit_key(e, &s->draft, ev, &handled), handled) {
@@ -728,6 +734,8 @@ static qt_status on_note(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   qt_status st = QT_OK;
   if (matches(e, QT_ACT_CANCEL, ev) || matches(e, QT_ACT_CONFIRM, ev) || matches(e, QT_ACT_NOTE, ev)) {
     s->view = s->note_return;
+  } else if (matches(e, QT_ACT_EXTERNAL_EDITOR, ev)) {
+    e->editor_want = 2;
   } else if (edit_key(e, &s->note, ev, &handled), handled) {
     st = sync_note(e, qi);
   } else if (e->multi && (matches(e, QT_ACT_NEXT, ev) || matches(e, QT_ACT_PREV, ev))) {
@@ -767,6 +775,8 @@ static qt_status on_discuss(qt_engine *e, const qt_key_event *ev) {
     e->discuss_open = false;
   } else if (matches(e, QT_ACT_CONFIRM, ev)) {
     st = send_discussion(e);
+  } else if (matches(e, QT_ACT_EXTERNAL_EDITOR, ev)) {
+    e->editor_want = 3; /* Ctrl+G: the host runs the external editor on the words */
   } else if (matches(e, QT_ACT_NEW_LINE, ev)) {
     st = insert_text(e, &e->discuss, "\n", 1);
   } else if (edit_key(e, &e->discuss, ev, &handled), handled) {
@@ -802,11 +812,15 @@ static bool scroll_key(qt_engine *e, const qt_key_event *ev) {
   return true;
 }
 
+static void stop_clock(qt_engine *e);
+
 static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
+  if (e->editor_want) return QT_OK; /* the host is running the external editor */
   if (e->flash.len) {
     qt_buf_reset(&e->flash);
     touch(e);
   }
+  if (e->clock_on) stop_clock(e); /* any key stops the person's timeout for good */
   if (e->overlay != QT_OVERLAY_NONE) return on_overlay(e, ev);
   if (e->discuss_open) return on_discuss(e, ev);
   if (matches(e, QT_ACT_DISCUSS, ev)) {
@@ -897,6 +911,7 @@ static const char *const DEFAULT_KEYS[QT_ACT_COUNT][4] = {
     [QT_ACT_DELETE_TO_END] = {"ctrl+k"},
     [QT_ACT_NEW_LINE] = {"shift+enter"},
     [QT_ACT_DISCUSS] = {"ctrl+t"},
+    [QT_ACT_EXTERNAL_EDITOR] = {"ctrl+g"},
 };
 
 /* Parses key ids into a key set; returns how many were not understood (or did not fit). */
@@ -1189,7 +1204,7 @@ qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, s
   if (!e || !lines || !count) return QT_ERR_USAGE;
   if (width < 1) width = 1;
   if (!(e->frame_width == width && e->frame_revision == e->revision)) {
-    qt_status st = qt_render_frame(e, width);
+    qt_status st = e->accessible ? qt_render_plain_frame(e, width) : qt_render_frame(e, width);
     if (st) {
       e->frame_width = 0;
       return st;
@@ -1209,5 +1224,136 @@ qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, s
   }
   *lines = e->line_ptrs;
   *count = e->frame.count;
+  return QT_OK;
+}
+
+/* ---- the clock: the person's timeout (issue 14 item 3) --------------------------------------- */
+static void stop_clock(qt_engine *e) {
+  e->clock_on = false;
+  touch(e);
+  if (e->accessible) flash(e, QT_STYLE_DIM, QT_STR_CLOCK_STOPPED, 0, NULL);
+}
+
+qt_status qt_engine_set_timeout(qt_engine *e, int64_t after_ms, qt_timeout_then then) {
+  if (!e || after_ms <= 0 || (int)then < 0 || then > QT_TIMEOUT_RECOMMENDED) return QT_ERR_USAGE;
+  if (e->done) return QT_ERR_STATE;
+  e->clock_on = true;
+  e->clock_started = false;
+  e->clock_after = after_ms;
+  e->clock_then = then;
+  touch(e);
+  return QT_OK;
+}
+
+/* Whole seconds left, rounded up (what the countdown shows). */
+static int64_t seconds_left(const qt_engine *e) {
+  int64_t left = e->clock_started ? e->clock_deadline - e->clock_now : e->clock_after;
+  return left <= 0 ? 0 : (left + 999) / 1000;
+}
+
+qt_status qt_engine_tick(qt_engine *e, int64_t now_ms) {
+  if (!e) return QT_ERR_USAGE;
+  if (!e->clock_on || e->done) return QT_OK;
+  int64_t before = seconds_left(e);
+  if (!e->clock_started) {
+    e->clock_started = true;
+    e->clock_deadline = now_ms + e->clock_after;
+  }
+  e->clock_now = now_ms;
+  if (now_ms >= e->clock_deadline) {
+    e->clock_on = false;
+    e->timed_out = true;
+    finish(e, QT_TIMED_OUT);
+    touch(e);
+    return QT_OK;
+  }
+  if (seconds_left(e) != before) touch(e);
+  return QT_OK;
+}
+
+int64_t qt_engine_next_tick(const qt_engine *e, int64_t now_ms) {
+  if (!e || !e->clock_on || e->done) return -1;
+  if (!e->clock_started) return 0;
+  int64_t left = e->clock_deadline - now_ms;
+  if (left <= 0) return 0;
+  int64_t to_change = left % 1000;
+  return to_change ? to_change : 1000;
+}
+
+unsigned qt_engine_result_flags(const qt_engine *e) {
+  if (!e || !e->done || e->outcome != QT_TIMED_OUT) return 0;
+  return e->clock_then == QT_TIMEOUT_RECOMMENDED ? QT_RESULT_TIMEOUT_RECOMMENDED
+         : e->clock_then == QT_TIMEOUT_DECLINE   ? QT_RESULT_TIMEOUT_DECLINE
+                                                 : 0;
+}
+
+bool qt_countdown_text(const qt_engine *e, qt_buf *out) {
+  if (!e->clock_on || e->done) return false;
+  int64_t secs = seconds_left(e);
+  char clock[32];
+  if (secs >= 3600)
+    snprintf(clock, sizeof clock, "%lld:%02lld:%02lld", (long long)(secs / 3600), (long long)(secs / 60 % 60),
+             (long long)(secs % 60));
+  else
+    snprintf(clock, sizeof clock, "%lld:%02lld", (long long)(secs / 60), (long long)(secs % 60));
+  qt_string_id id = e->clock_then == QT_TIMEOUT_RECOMMENDED ? QT_STR_COUNTDOWN_RECOMMENDED
+                    : e->clock_then == QT_TIMEOUT_DECLINE   ? QT_STR_COUNTDOWN_DECLINE
+                                                            : QT_STR_COUNTDOWN_CANCEL;
+  return qt_format(out, qt_str(e, id), 0, clock);
+}
+
+/* ---- accessible mode (issue 14 item 7) ------------------------------------------------------- */
+qt_status qt_engine_set_accessible(qt_engine *e, bool on) {
+  if (!e) return QT_ERR_USAGE;
+  e->accessible = on;
+  touch(e);
+  return QT_OK;
+}
+
+/* ---- the external editor (issue 14 item 6) --------------------------------------------------- */
+static qt_editor *editor_target(qt_engine *e) {
+  if (!e->editor_want || e->done) return NULL;
+  if (e->editor_want == 3) return &e->discuss; /* the discussion field (Ctrl+T) */
+  if (e->current >= e->req->question_count) return NULL;
+  qt_qstate *s = &e->qs[e->current];
+  return e->editor_want == 2 ? &s->note : &s->draft;
+}
+
+bool qt_engine_editor_request(const qt_engine *e, const char **text, size_t *len) {
+  qt_editor *ed = e ? editor_target((qt_engine *)e) : NULL;
+  if (!ed) return false;
+  if (text) *text = qt_editor_text(ed);
+  if (len) *len = qt_editor_len(ed);
+  return true;
+}
+
+qt_status qt_engine_editor_done(qt_engine *e, bool ok, const char *text, size_t len, const char *why) {
+  if (!e || (ok && len && !text)) return QT_ERR_USAGE;
+  qt_editor *ed = editor_target(e);
+  int want = e->editor_want;
+  e->editor_want = 0;
+  touch(e);
+  if (!ed) return QT_OK;
+  if (!ok) {
+    flash(e, QT_STYLE_WARNING, QT_STR_EDITOR_FAILED, 0, why && *why ? why : "?");
+    return QT_OK;
+  }
+  /* editors end the file with a line break: one is dropped, as pi's own editor does */
+  if (len && text[len - 1] == '\n') len--;
+  if (len && text[len - 1] == '\r') len--;
+  qt_editor fresh;
+  qt_editor_init(&fresh, ed->limit, ed->multiline);
+  bool cut = false;
+  qt_status st = qt_editor_insert(&fresh, text ? text : "", len, &cut);
+  if (st) {
+    qt_editor_free(&fresh);
+    flash(e, QT_STYLE_WARNING, QT_STR_EDITOR_FAILED, 0, "out of memory");
+    return st; /* the field is as it was */
+  }
+  qt_editor_free(ed);
+  *ed = fresh;
+  ed->cursor = qt_editor_len(ed);
+  if (cut) flash(e, QT_STYLE_WARNING, QT_STR_WARN_CUT, ed->limit, NULL);
+  if (want == 2) return sync_note(e, e->current);
   return QT_OK;
 }

@@ -137,6 +137,18 @@ struct qt_engine {
   size_t review_scroll;   /* first line of the review shown when it is cut */
   size_t review_window;   /* lines of the review shown when it was last cut; 0: not cut */
   qt_lines measure;       /* lines drawn aside to be measured or windowed (render.c) */
+  /* the person's timeout (issue 14 item 3; engine.c "the clock") */
+  bool clock_on;          /* a timeout is armed and no key has stopped it */
+  bool clock_started;     /* the first tick fixed the deadline */
+  int64_t clock_after;    /* milliseconds from the first tick to the deadline */
+  int64_t clock_deadline; /* on the host's clock */
+  int64_t clock_now;      /* the last tick */
+  qt_timeout_then clock_then;
+  bool timed_out;         /* finished by the clock (outcome QT_TIMED_OUT) */
+  /* accessible mode (issue 14 item 7; render_plain.c) */
+  bool accessible;
+  /* the external editor (issue 14 item 6): 0 none, 1 the draft, 2 the note, 3 the discussion is asked for */
+  int editor_want;
 };
 
 /* One grapheme of an editor's text as drawn. */
@@ -162,5 +174,11 @@ bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s);
 
 /* render.c: builds the frame for `width` into e->frame. */
 qt_status qt_render_frame(qt_engine *e, int width);
+
+/* render_plain.c: the accessible frame (plain lines, words for markers) into e->frame. */
+qt_status qt_render_plain_frame(qt_engine *e, int width);
+/* Appends the countdown ("Answers itself in 4:59 — any key stops the clock"); false when no
+ * clock runs (nothing appended). */
+bool qt_countdown_text(const qt_engine *e, qt_buf *out);
 
 #endif

@@ -113,7 +113,7 @@ typedef enum qt_outcome {
   QT_CANCELLED = 2,   /* the person stopped the question; the turn ends */
   QT_INTERRUPTED = 3, /* the agent was aborted while the question was open */
   QT_UNAVAILABLE = 4, /* no way to ask in this mode */
-  /* 5 is wt-uxb's QT_TIMED_OUT (issue 14 item 3) */
+  QT_TIMED_OUT = 5,   /* the person's own timeout ran out before they pressed a key (issue 14 item 3) */
   QT_DISCUSS = 6      /* the person wants to talk first (Ctrl+T): their words instead of an answer; the turn goes on */
 } qt_outcome;
 #define QT_OUTCOME_LAST QT_DISCUSS
@@ -131,8 +131,17 @@ qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_ou
 
 /* Flags of qt_result_build_ex. */
 enum {
-  QT_RESULT_CANCEL_CONTINUES = 1 /* the user's settings let the agent go on after a cancel */
+  QT_RESULT_CANCEL_CONTINUES = 1, /* the user's settings let the agent go on after a cancel */
+  /* QT_TIMED_OUT: what the person's timeout setting applies ("then"); neither flag: cancel.
+   * With RECOMMENDED, every question left without an answer gets its option whose label ends
+   * in "(Recommended)" (marked as applied by the timeout, never as chosen by the person); a
+   * question without one is left to the agent, as with DECLINE. */
+  QT_RESULT_TIMEOUT_DECLINE = 2,
+  QT_RESULT_TIMEOUT_RECOMMENDED = 4
 };
+/* The 0-based index of option k of q whose label ends in "(Recommended)" (ASCII case ignored,
+ * trailing spaces ignored), the first such one; SIZE_MAX for none. */
+size_t qt_recommended_option(const qt_question *q);
 qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt_outcome outcome,
                              const char *mode, int64_t answered_at_ms, const char *reason, unsigned flags,
                              char **details_json, char **text);

@@ -57,6 +57,7 @@ typedef enum qt_action {
   QT_ACT_DELETE_TO_END,       /* tui.editor.deleteToLineEnd: ctrl+k */
   QT_ACT_NEW_LINE,            /* tui.input.newLine: shift+enter */
   QT_ACT_DISCUSS,             /* talk first, instead of answering: ctrl+t (issue 14 item 5) */
+  QT_ACT_EXTERNAL_EDITOR,     /* app.editor.external: ctrl+g (typing an answer or a note) */
   QT_ACT_COUNT
 } qt_action;
 
@@ -110,6 +111,42 @@ uint64_t qt_engine_revision(const qt_engine *e);
  * qt_request_footprint tells): hosts with a garbage collector report it, so dropped engines
  * are collected before the native memory piles up. O(questions). */
 size_t qt_engine_footprint(const qt_engine *e);
+
+/* ---- the person's timeout (issue 14 item 3) -------------------------------------------------
+ * The engine keeps no clock of its own: the host tells it the time (milliseconds of any steady
+ * clock), so tests are deterministic. */
+typedef enum qt_timeout_then {
+  QT_TIMEOUT_CANCEL = 0,     /* the question closes as cancelled */
+  QT_TIMEOUT_DECLINE,        /* the agent decides */
+  QT_TIMEOUT_RECOMMENDED     /* the option labelled "… (Recommended)" is applied (none: as DECLINE) */
+} qt_timeout_then;
+/* Arms the clock: `after_ms` (> 0) from the first qt_engine_tick, the question ends with
+ * QT_TIMED_OUT unless a key arrives first — any key stops the clock for good. */
+qt_status qt_engine_set_timeout(qt_engine *e, int64_t after_ms, qt_timeout_then then);
+/* The time now. The first call starts the clock; on the deadline the engine finishes with
+ * QT_TIMED_OUT. Bumps the revision when the countdown shown changes. */
+qt_status qt_engine_tick(qt_engine *e, int64_t now_ms);
+/* Milliseconds from `now_ms` until the countdown shown changes (or the deadline), -1 when no
+ * clock runs (off, stopped by a key, or done). */
+int64_t qt_engine_next_tick(const qt_engine *e, int64_t now_ms);
+/* The qt_result_build_ex flags this engine's outcome needs (the timeout's "then"), 0 unless
+ * it ended with QT_TIMED_OUT. */
+unsigned qt_engine_result_flags(const qt_engine *e);
+
+/* ---- accessible mode (issue 14 item 7) --------------------------------------------------------
+ * Plain lines a screen reader can follow: no box drawing or symbols, no styles (no meaning in
+ * colour), markers as words ("selected", "checked"), the focused option announced as "Option 2
+ * of 4: SQLite", each state change a short line. */
+qt_status qt_engine_set_accessible(qt_engine *e, bool on);
+
+/* ---- the external editor (issue 14 item 6) ----------------------------------------------------
+ * Ctrl+G while typing an answer or a note asks the host to open $VISUAL / $EDITOR on the text.
+ * After each feed the host checks qt_engine_editor_request; when it returns true (*text: the
+ * draft, valid until the next call on the engine) it runs the editor and hands the outcome to
+ * qt_engine_editor_done: ok with the new text (replaces the field), or not ok with a short
+ * reason (the field is kept as it was and the reason shown). Input fed meanwhile is ignored. */
+bool qt_engine_editor_request(const qt_engine *e, const char **text, size_t *len);
+qt_status qt_engine_editor_done(qt_engine *e, bool ok, const char *text, size_t len, const char *why);
 
 /* Renders the current state for `width` columns (clamped to >= 1). *lines stays valid until
  * the next call on this engine; rendering twice with no change in between returns the cache. */

@@ -76,4 +76,40 @@
 #define QT_MAX_DISCUSS_BYTES 4000
 #endif
 
+/* The terminal runner (tty.c), in milliseconds. A frame waits at most QT_TTY_WRITE_WAIT_MS for a
+ * terminal that takes no output (then the rest of that frame is dropped; the question goes on);
+ * the last write of a run (erase the question, leave raw mode) at most QT_TTY_LEAVE_WAIT_MS;
+ * process exit waits at most QT_TTY_EXIT_WAIT_MS for a running question to put the terminal
+ * back. A stop or a terminating signal ends a frame's wait at once. */
+#ifndef QT_TTY_WRITE_WAIT_MS
+#define QT_TTY_WRITE_WAIT_MS 2000
+#endif
+#ifndef QT_TTY_LEAVE_WAIT_MS
+#define QT_TTY_LEAVE_WAIT_MS 250
+#endif
+#ifndef QT_TTY_EXIT_WAIT_MS
+#define QT_TTY_EXIT_WAIT_MS 1000
+#endif
+
+/* ---- the web page (/questions web) ---- */
+/* A request body (an answer POSTed as JSON), in bytes; larger is refused with 413. */
+#ifndef QT_WEB_MAX_BODY_BYTES
+#define QT_WEB_MAX_BODY_BYTES 262144
+#endif
+/* Requests per client address: a bucket of this many, refilled at QT_WEB_RATE_PER_MINUTE. */
+#ifndef QT_WEB_RATE_BURST
+#define QT_WEB_RATE_BURST 30
+#endif
+#ifndef QT_WEB_RATE_PER_MINUTE
+#define QT_WEB_RATE_PER_MINUTE 120
+#endif
+/* Live-update connections (server-sent events) open at once. */
+#ifndef QT_WEB_MAX_EVENT_STREAMS
+#define QT_WEB_MAX_EVENT_STREAMS 8
+#endif
+/* Random bytes in the page's token (256 bits). */
+#ifndef QT_WEB_TOKEN_BYTES
+#define QT_WEB_TOKEN_BYTES 32
+#endif
+
 #endif

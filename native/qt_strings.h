@@ -124,6 +124,59 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_NONE)         /* pi-question pending: no question waits anywhere */ \
   X(REMOTE_TAKEN)        /* pi-question answer: the answer was taken */ \
   X(REMOTE_CLOSED)       /* pi-question answer: answered elsewhere while shown here */ \
+  /* ---- the web page (/questions web) ---- */ \
+  X(WEB_ANSWERED_HERE)   /* transcript: the question was answered from the web page */ \
+  X(WEB_STARTED)         /* "Answer in a browser (…): {s}" ({s}: the URL) */ \
+  X(WEB_STOPPED)         /* the web page was turned off */ \
+  X(WEB_FAILED)          /* "The web page could not start: {s}" ({s}: why) */ \
+  X(WEB_TITLE)           /* the page's title and heading */ \
+  X(WEB_NONE)            /* the page: no question is waiting */ \
+  X(WEB_SUBMIT)          /* the page: the button that sends the answers */ \
+  X(WEB_CANCEL)          /* the page: the button that cancels the question */ \
+  X(WEB_NOTE)            /* the page: label of the note field */ \
+  X(WEB_PREVIEW)         /* the page: "Preview" (an option's preview, folded) */ \
+  X(WEB_CLOSED)          /* the page: the question was answered or ended elsewhere */ \
+  X(WEB_OFFLINE)         /* the page: the connection to pi is lost, retrying */ \
+  X(WEB_OFF)             /* the page: pi turned the page off or exited */ \
+  /* ---- issue 14 items 3, 6, 7: the person's timeout, the external editor, accessible mode ---- */ \
+  X(COUNTDOWN_CANCEL)    /* "Closes itself in {s} — any key stops the clock" ({s}: "4:59") */ \
+  X(COUNTDOWN_DECLINE)   /* "Leaves it to the agent in {s} — any key stops the clock" */ \
+  X(COUNTDOWN_RECOMMENDED) /* "Answers itself in {s} with the recommended option — any key stops the clock" */ \
+  X(CLOCK_STOPPED)       /* accessible mode: a key stopped the clock */ \
+  X(STATUS_TIMED_OUT)    /* renderResult: "Not answered in time" */ \
+  X(RESULT_APPLIED_BY_TIMEOUT) /* after an option the timeout applied: "(applied by the timeout, not chosen)" */ \
+  X(HELP_EDITOR)         /* Ctrl+G "editor" */ \
+  X(EDITOR_FAILED)       /* "Editor: {s}. Your text is kept." ({s}: why) */ \
+  X(EDITOR_NOT_SET)      /* why: no $VISUAL or $EDITOR */ \
+  X(EDITOR_EXIT)         /* why: "exited with status {n}" */ \
+  X(EDITOR_NOT_STARTED)  /* why: "could not be started ({s})" */ \
+  X(PLAIN_QUESTION_N)    /* accessible: "Question {n} of {s}." */ \
+  X(PLAIN_REVIEW)        /* accessible: "Review of {n} questions." */ \
+  X(PLAIN_CHOOSE_ONE)    /* "Choose one of {n} options." */ \
+  X(PLAIN_CHOOSE_MANY)   /* "Check any of {n} options." */ \
+  X(PLAIN_TYPE_ANSWER)   /* free-text question: "Type your answer." */ \
+  X(PLAIN_OPTION_N)      /* "Option {n} of {s}" (the focused one; ": label" follows) */ \
+  X(PLAIN_SELECTED)      /* the chosen option of a single-select question: "selected" */ \
+  X(PLAIN_CHECKED)       /* a ticked option: "checked" */ \
+  X(PLAIN_NOT_CHECKED)   /* "not checked" */ \
+  X(PLAIN_NOW_CHECKED)   /* state change: "Checked: {s}" */ \
+  X(PLAIN_NOW_UNCHECKED) /* state change: "Unchecked: {s}" */ \
+  X(PLAIN_MORE_ABOVE)    /* "{n} more options above" */ \
+  X(PLAIN_MORE_BELOW)    /* "{n} more options below" */ \
+  X(PLAIN_TYPING)        /* "Your answer: " (then the text) */ \
+  X(PLAIN_EMPTY)         /* an empty text field: "empty" */ \
+  X(PLAIN_MATCHES)       /* "{n} options match" */ \
+  X(PLAIN_PREVIEW)       /* "Preview: " */ \
+  X(PLAIN_ANSWERED)      /* review: "answered" */ \
+  X(PLAIN_KEYS_LIST)     /* the keys, in words, on a single-select list */ \
+  X(PLAIN_KEYS_MULTI)    /* on a multi-select list */ \
+  X(PLAIN_KEYS_ENTRY)    /* typing an answer */ \
+  X(PLAIN_KEYS_FREE)     /* typing the answer of a question without options */ \
+  X(PLAIN_KEYS_FILTER)   /* typing the filter */ \
+  X(PLAIN_KEYS_NOTE)     /* typing a note */ \
+  X(PLAIN_KEYS_REVIEW)   /* the review */ \
+  X(PLAIN_KEYS_TABS)     /* appended with several questions: Tab, Shift+Tab */ \
+  X(PLAIN_KEYS_CONFIRM)  /* a yes/no question */ \
   /* ---- the question fits the screen (issue 14 item 2) ---- */ \
   X(HELP_READ_PROMPT)    /* PgUp/PgDn "read the question" (the prompt is cut to fit the screen) */ \
   X(HELP_SCROLL)         /* PgUp/PgDn "scroll" (the review is cut to fit the screen) */ \
@@ -131,6 +184,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(DISCUSS_PROMPT)      /* above the text field: "What do you want to tell the agent?" */ \
   X(HELP_DISCUSS)        /* Ctrl+T "talk first" */ \
   X(HELP_SEND)           /* Enter "send to the agent" (in the discussion field) */ \
+  X(PLAIN_KEYS_DISCUSS)  /* accessible mode: the keys, in words, in the discussion field */ \
   X(HELP_BACK_TO_QUESTION) /* Esc "back to the question" (closes the discussion field) */ \
   X(WARN_DISCUSS_EMPTY)  /* Enter on an empty discussion field */ \
   X(STATUS_DISCUSS)      /* renderResult: "Wants to talk first" */ \

@@ -1,11 +1,34 @@
 /* qt_tty.h — running the interaction engine directly on a terminal: pi's print mode when a
  * terminal is reachable, and the standalone `pi-question` command. The runner owns the
  * terminal while it runs (raw mode, bracketed paste, redraw in place) and restores it on every
- * way out: answer, cancel, error, qt_tty_stop, SIGINT, SIGTERM and SIGHUP (SIGWINCH re-renders).
- * It writes only to the terminal it opened, never to stdout.
+ * way out: answer, cancel, error, qt_tty_stop, SIGINT, SIGTERM and SIGHUP (SIGWINCH re-renders),
+ * and exit() of the process while a run is active. It writes only to the terminal it opened,
+ * never to stdout.
  *
- * One runner at a time per process: signal handlers need to find it (the one static pointer
- * of the core, set only while qt_tty_run runs). */
+ * Never fight over a terminal: a terminal another program owns (it is in raw mode already, or
+ * this process is not in its foreground process group) is not taken — qt_tty_probe says
+ * QT_TTY_OWNED and qt_tty_run refuses to start; the caller asks another way.
+ *
+ * A terminal that stops reading never hangs the runner: the terminal is non-blocking, every
+ * write waits for room with poll and a bound (qt_limits.h: QT_TTY_*_WAIT_MS), and qt_tty_stop
+ * or a terminating signal ends a wait at once. Nothing in a signal handler blocks.
+ *
+ * Lifetimes and threads (the rules the implementation relies on):
+ *  - One run at a time per process: the signal handlers find it through the one static pointer
+ *    of the core, set by qt_tty_run while it runs and cleared before it returns. qt_tty_run
+ *    returns only once no signal handler (nor the exit hook) can still be using the runner, so
+ *    after qt_tty_run returns the runner may be closed, and its wake pipe's file descriptors
+ *    may be reused, safely.
+ *  - qt_tty_run blocks the thread that calls it (a thread of the host's own, not a shared pool:
+ *    see binding.c). Terminating signals are best handled elsewhere: a host blocks them in that
+ *    thread.
+ *  - qt_tty_stop may be called from any thread or a signal handler while the runner is open
+ *    (before, during or after its run); qt_tty_close must not race with any other call on the
+ *    same runner.
+ *  - Flags shared between threads and handlers are C11 atomics (lock-free, so async-signal-safe).
+ *  - At process exit (exit(), e.g. Node's process.exit) an active run is stopped and exit waits
+ *    up to QT_TTY_EXIT_WAIT_MS for it to put the terminal back; after that qt_tty_exiting() is
+ *    true and the host must not call into its runtime from the run's thread. */
 #ifndef QT_TTY_H
 #define QT_TTY_H
 
@@ -17,8 +40,20 @@ extern "C" {
 
 typedef struct qt_tty qt_tty;
 
-/* Opens `path` (normally "/dev/tty"). QT_ERR_STATE when it cannot be opened or is not a
- * terminal (no terminal is reachable: the caller uses another way to ask). */
+/* Whether this process may take a terminal. */
+typedef enum qt_tty_access {
+  QT_TTY_FREE = 0, /* a terminal in normal (canonical) mode whose foreground group this process is in */
+  QT_TTY_ABSENT,   /* none: it cannot be opened, or it is not a terminal */
+  QT_TTY_OWNED     /* another program owns it: raw mode already, or this process is in the background */
+} qt_tty_access;
+
+/* Looks at `path` (normally "/dev/tty") without changing anything. */
+qt_tty_access qt_tty_probe(const char *path);
+/* "free", "absent", "owned" (the addon's ttyStatus). */
+const char *qt_tty_access_name(qt_tty_access access);
+
+/* Opens `path`. QT_ERR_STATE when it cannot be opened or is not a terminal (no terminal is
+ * reachable: the caller uses another way to ask). Ownership is checked by qt_tty_run. */
 qt_status qt_tty_open(const char *path, qt_tty **out);
 /* Closes the terminal (restoring it if a run was cut short). Accepts NULL. */
 void qt_tty_close(qt_tty *t);
@@ -28,11 +63,20 @@ void qt_tty_set_color(qt_tty *t, bool color);
 
 /* Runs `e` on the terminal until it is done, qt_tty_stop is called, or a terminating signal
  * arrives (then the engine ends as QT_INTERRUPTED). Blocks the calling thread. QT_ERR_STATE if
- * another run is active in this process. */
+ * another run is active in this process, or if the terminal is owned by another program (then
+ * qt_tty_refusal says QT_TTY_OWNED and the terminal was not touched). A second terminating
+ * signal during one run ends the process (after the terminal is put back), whatever handler
+ * the host has. */
 qt_status qt_tty_run(qt_tty *t, qt_engine *e);
+/* Why the last qt_tty_run refused to start: QT_TTY_OWNED, else QT_TTY_FREE. */
+qt_tty_access qt_tty_refusal(const qt_tty *t);
 
-/* Ends a run from another thread (or a signal handler): async-signal-safe. */
+/* Ends a run from another thread (or a signal handler): async-signal-safe. A stop that comes
+ * before the run starts still counts. */
 void qt_tty_stop(qt_tty *t);
+
+/* True once the process is exiting (see the lifetime rules above). */
+bool qt_tty_exiting(void);
 
 #ifdef __cplusplus
 }

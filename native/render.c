@@ -528,6 +528,7 @@ static void help_text(const qt_engine *e, help *h, qt_string_id what) {
 static void help_discussing(const qt_engine *e, help *h) {
   help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_SEND);
   help_key(e, h, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
+  help_key(e, h, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
   help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_BACK_TO_QUESTION);
 }
 
@@ -592,6 +593,7 @@ static void collect_help(const qt_engine *e, help *h) {
     case QT_VIEW_ENTRY:
       help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_SUBMIT);
       help_key(e, h, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
+      help_key(e, h, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
       if (e->multi) {
         help_key(e, h, QT_ACT_NEXT, QT_STR_HELP_NEXT);
         help_key(e, h, QT_ACT_PREV, QT_STR_HELP_PREV);
@@ -609,6 +611,7 @@ static void collect_help(const qt_engine *e, help *h) {
       break;
     case QT_VIEW_NOTE:
       help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_DONE);
+      help_key(e, h, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
       break;
   }
 }
@@ -1174,7 +1177,19 @@ static void draw_overlay(rctx *r) {
   paragraph(r, margin(r), QT_STYLE_WARNING, r->tmp.data, r->tmp.len);
 }
 
-/* One frame into e->frame, each part within r->limit (all NO_LIMIT: as tall as it is). */
+/* The person's timeout: "Answers itself in 4:59 — any key stops the clock" (issue 14 item 3). */
+static void draw_countdown(rctx *r) {
+  qt_buf_reset(&r->tmp);
+  if (!qt_countdown_text(r->e, &r->tmp)) return;
+  if (r->tmp.failed || !r->tmp.data) {
+    r->failed = true;
+    return;
+  }
+  paragraph(r, margin(r), QT_STYLE_WARNING, r->tmp.data, r->tmp.len);
+}
+
+/* One frame into e->frame, each part within r->limit (all NO_LIMIT: as tall as it is). The
+ * countdown line is one of the lines that always stay (fit_rows counts it with the help). */
 static void draw_frame(rctx *r) {
   qt_engine *e = r->e;
   lines_reset(&e->frame);
@@ -1199,6 +1214,7 @@ static void draw_frame(rctx *r) {
     draw_question(r, e->current);
   if (e->discuss_open) draw_discussion(r);
   spacer_line(r);
+  draw_countdown(r);
   if (e->overlay != QT_OVERLAY_NONE)
     draw_overlay(r);
   else if (e->flash.len)
@@ -1209,7 +1225,7 @@ static void draw_frame(rctx *r) {
 
 /* ---- the question fits the screen (issue 14 item 2) ---------------------------------------------
  * A frame taller than e->rows is drawn again with a line budget for each part: what always
- * stays (rules, tab bar, message, help) is counted first; the parts get their least (the
+ * stays (rules, tab bar, the timeout's countdown, message, help) is counted first; the parts get their least (the
  * prompt's first line and a hint, the highlighted row, the line being typed), the part with
  * the keyboard first; the rest of the rows go to the focused part up to two thirds of them, to
  * the option list up to half of them (when the keyboard is elsewhere), then to

@@ -37,11 +37,60 @@ static const char DECLINED_AFTER_ANSWERING[] =
 static const char TRUNCATION_MARK[] = "\n[result truncated: %zu more bytes]";
 static const char *const OUTCOME_NAME[QT_OUTCOME_LAST + 1] = {
     [QT_ANSWERED] = "answered",       [QT_DECLINED] = "declined",       [QT_CANCELLED] = "cancelled",
-    [QT_INTERRUPTED] = "interrupted", [QT_UNAVAILABLE] = "unavailable", [QT_DISCUSS] = "discuss",
+    [QT_INTERRUPTED] = "interrupted", [QT_UNAVAILABLE] = "unavailable", [QT_TIMED_OUT] = "timed_out",
+    [QT_DISCUSS] = "discuss",
 };
 
 const char *qt_outcome_name(qt_outcome outcome) {
   return (unsigned)outcome <= QT_OUTCOME_LAST && OUTCOME_NAME[outcome] ? OUTCOME_NAME[outcome] : "unknown";
+}
+
+/* ---- the person's timeout ran out (QT_TIMED_OUT) ----------------------------------------------
+ * Said plainly: the person did not answer in time, and what their setting applied. Never that
+ * they chose anything. */
+static const char TIMEOUT_CANCEL[] =
+    "The user did not answer within the time limit they set, so the question closed itself as their timeout "
+    "setting asks (\"then\": \"cancel\"). Nothing was answered: do not guess an answer and do not continue the "
+    "task: end your turn and wait for the user's next message.";
+static const char TIMEOUT_DECLINE[] =
+    "The user did not answer within the time limit they set; their timeout setting (\"then\": \"decline\") "
+    "leaves the decision to you. The user chose nothing: decide yourself, state the assumptions you made in your "
+    "reply, and continue.";
+static const char TIMEOUT_RECOMMENDED[] =
+    "The user did not answer within the time limit they set; their timeout setting (\"then\": \"recommended\") "
+    "applied the recommended option shown above. The user did not choose it: treat it as a default, say in your "
+    "reply that it was applied because nobody answered in time, and continue.";
+static const char TIMEOUT_RECOMMENDED_SOME[] =
+    "The user did not answer within the time limit they set; their timeout setting (\"then\": \"recommended\") "
+    "applied the recommended option where a question had one (shown above). The user did not choose it: treat it "
+    "as a default and say so in your reply. The questions without a recommended option are left to you: decide "
+    "those yourself, state your assumptions, and continue.";
+static const char TIMEOUT_APPLIED[] = "not answered in time; the timeout applied the recommended option: ";
+static const char TIMEOUT_THEN[][12] = {"cancel", "decline", "recommended"};
+
+/* 0 cancel, 1 decline, 2 recommended: the "then" of a QT_TIMED_OUT result's flags. */
+static int timeout_then(unsigned flags) {
+  return (flags & QT_RESULT_TIMEOUT_RECOMMENDED) ? 2 : (flags & QT_RESULT_TIMEOUT_DECLINE) ? 1 : 0;
+}
+
+size_t qt_recommended_option(const qt_question *q) {
+  static const char MARK[] = "(recommended)";
+  const size_t mark = sizeof MARK - 1;
+  for (size_t k = 0; q && k < q->option_count; k++) {
+    const char *l = q->options[k].label;
+    size_t n = l ? strlen(l) : 0;
+    while (n && (l[n - 1] == ' ' || l[n - 1] == '\t')) n--;
+    if (n < mark) continue;
+    size_t i = 0;
+    while (i < mark) {
+      char c = l[n - mark + i];
+      if (c >= 'A' && c <= 'Z') c = (char)(c + 32);
+      if (c != MARK[i]) break;
+      i++;
+    }
+    if (i == mark) return k;
+  }
+  return SIZE_MAX;
 }
 
 /* ---- the person wants to talk first (QT_DISCUSS, issue 14 item 5) ------------------------------
@@ -57,7 +106,7 @@ static const char DISCUSS_AFTER[] =
 /* ---- details ---------------------------------------------------------------------------------- */
 static bool add_str(cJSON *o, const char *k, const char *v) { return cJSON_AddStringToObject(o, k, v) != NULL; }
 
-static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a) {
+static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a, bool applied) {
   cJSON *o = cJSON_CreateObject();
   qt_buf value, label;
   qt_buf_init(&value);
@@ -97,6 +146,7 @@ static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a) {
       goto fail;
   }
   if (a->note && !add_str(o, "note", a->note)) goto fail;
+  if (applied && !cJSON_AddBoolToObject(o, "appliedByTimeout", true)) goto fail;
   qt_buf_free(&value);
   qt_buf_free(&label);
   return o;
@@ -107,8 +157,9 @@ fail:
   return NULL;
 }
 
-static char *details_json(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
-                          int64_t answered_at_ms, bool keep_answers, const char *discussion) {
+static char *details_json(const qt_request *req, const qt_answer *answers, const bool *applied, qt_outcome outcome,
+                          const char *mode, int64_t answered_at_ms, bool keep_answers, unsigned flags,
+                          const char *discussion) {
   cJSON *root = cJSON_CreateObject(), *qs = NULL;
   if (!root) return NULL;
   qs = qt_questions_to_cjson(req, true);
@@ -121,7 +172,7 @@ static char *details_json(const qt_request *req, const qt_answer *answers, qt_ou
   if (keep_answers && answers) {
     for (size_t i = 0; i < req->question_count; i++) {
       if (!answers[i].present) continue;
-      cJSON *a = answer_to_cjson(&req->questions[i], &answers[i]);
+      cJSON *a = answer_to_cjson(&req->questions[i], &answers[i], applied && applied[i]);
       if (!a || !cJSON_AddItemToArray(arr, a)) {
         cJSON_Delete(a);
         goto fail;
@@ -133,6 +184,7 @@ static char *details_json(const qt_request *req, const qt_answer *answers, qt_ou
       !cJSON_AddNumberToObject(root, "answeredAt", (double)answered_at_ms))
     goto fail;
   if (discussion && !add_str(root, "discussion", discussion)) goto fail; /* QT_DISCUSS: what the person wrote */
+  if (outcome == QT_TIMED_OUT && !add_str(root, "timeout", TIMEOUT_THEN[timeout_then(flags)])) goto fail;
   if (req->metadata_json) {
     cJSON *m = cJSON_Parse(req->metadata_json);
     if (!m || !cJSON_AddItemToObject(root, "metadata", m)) {
@@ -199,8 +251,8 @@ static void put_piece(qt_buf *b, const qt_buf *piece, size_t keep) {
 
 /* Writes the text with piece k cut to keep[k] bytes (SIZE_MAX: whole); with keep NULL, writes
  * only what is not a piece (to measure it). */
-static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers, bool lines, const char *sentence,
-                     const char *tail, const qt_buf *pieces, const size_t *keep) {
+static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers, const bool *applied, bool lines,
+                     const char *sentence, const char *tail, const qt_buf *pieces, const size_t *keep) {
   size_t n = req->question_count;
   for (size_t i = 0; lines && i < n; i++) {
     const qt_answer *a = &answers[i];
@@ -209,7 +261,7 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
     const size_t *k = keep ? &keep[i * PIECES_PER_LINE] : NULL;
     qt_buf_printf(b, "%s: ", req->questions[i].id);
     if (a->index_count) {
-      qt_buf_puts(b, "user selected: ");
+      qt_buf_puts(b, applied && applied[i] ? TIMEOUT_APPLIED : "user selected: ");
       if (keep) put_piece(b, &p[PIECE_SELECTED], k[PIECE_SELECTED]);
     }
     if (a->custom) {
@@ -288,10 +340,16 @@ static bool fit_pieces(const qt_buf *pieces, size_t count, size_t room, size_t *
   return true;
 }
 
-static char *result_text(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *reason,
-                         unsigned flags) {
+/* `details` keeps the answers of these outcomes, and the text says them. */
+static bool keeps_answers(qt_outcome outcome, unsigned flags) {
+  return outcome == QT_ANSWERED || outcome == QT_DECLINED || outcome == QT_DISCUSS ||
+         (outcome == QT_TIMED_OUT && timeout_then(flags) != 0);
+}
+
+static char *result_text(const qt_request *req, const qt_answer *answers, const bool *applied, qt_outcome outcome,
+                         const char *reason, unsigned flags) {
   size_t n = req->question_count, count = n * PIECES_PER_LINE + 1;
-  bool lines = answers && (outcome == QT_ANSWERED || outcome == QT_DECLINED || outcome == QT_DISCUSS); /* as `details` keeps them */
+  bool lines = answers && keeps_answers(outcome, flags);
   size_t given = 0;
   for (size_t i = 0; lines && i < n; i++) given += answers[i].present;
   const char *sentence = NULL;
@@ -303,6 +361,15 @@ static char *result_text(const qt_request *req, const qt_answer *answers, qt_out
     sentence = CANCEL_CONTINUES;
   else if (outcome == QT_DISCUSS)
     sentence = given ? DISCUSS_BEFORE_SOME : DISCUSS_BEFORE;
+  else if (outcome == QT_TIMED_OUT) {
+    size_t applied_count = 0;
+    for (size_t i = 0; applied && i < n; i++) applied_count += applied[i];
+    int then = timeout_then(flags);
+    sentence = then == 0                    ? TIMEOUT_CANCEL
+               : then == 1 || !applied_count ? TIMEOUT_DECLINE
+               : given < n                   ? TIMEOUT_RECOMMENDED_SOME
+                                             : TIMEOUT_RECOMMENDED;
+  }
   else if (outcome != QT_ANSWERED)
     sentence = OUTCOME_SENTENCE[outcome];
   const char *tail = outcome == QT_DISCUSS ? DISCUSS_AFTER : NULL;
@@ -322,14 +389,14 @@ static char *result_text(const qt_request *req, const qt_answer *answers, qt_out
     for (size_t k = 0; k < count; k++) ok &= !pieces[k].failed;
   }
   if (ok) {
-    put_text(&b, req, answers, lines, sentence, tail, pieces, NULL); /* what is not a piece */
+    put_text(&b, req, answers, applied, lines, sentence, tail, pieces, NULL); /* what is not a piece */
     size_t fixed = b.len;
     qt_buf_reset(&b);
     if (fixed <= QT_MAX_RESULT_TEXT_BYTES && fit_pieces(pieces, count, QT_MAX_RESULT_TEXT_BYTES - fixed, keep)) {
-      put_text(&b, req, answers, lines, sentence, tail, pieces, keep);
+      put_text(&b, req, answers, applied, lines, sentence, tail, pieces, keep);
     } else { /* only a request far beyond its limits gets here: cut the end (lines may be lost) */
       for (size_t k = 0; k < count; k++) keep[k] = SIZE_MAX;
-      put_text(&b, req, answers, lines, sentence, tail, pieces, keep);
+      put_text(&b, req, answers, applied, lines, sentence, tail, pieces, keep);
       if (b.len > QT_MAX_RESULT_TEXT_BYTES) {
         char mark[96];
         size_t cut = QT_MAX_RESULT_TEXT_BYTES - sizeof mark;
@@ -368,9 +435,42 @@ qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt
     for (size_t i = 0; i < req->question_count; i++)
       if (!answers[i].present) return QT_ERR_STATE;
   }
-  bool keep = outcome == QT_ANSWERED || outcome == QT_DECLINED || outcome == QT_DISCUSS; /* a cancel discards everything */
-  *details = details_json(req, answers, outcome, mode, answered_at_ms, keep, outcome == QT_DISCUSS ? (reason ? reason : "") : NULL);
-  *text = *details ? result_text(req, answers, outcome, reason, flags) : NULL;
+  /* A timeout with "then": "recommended" answers every open question that has a recommended
+   * option with it: a shallow copy of the answers (the indices of applied ones point at `picked`). */
+  qt_answer *merged = NULL;
+  bool *applied = NULL;
+  size_t *picked = NULL;
+  if (outcome == QT_TIMED_OUT && timeout_then(flags) == 2) {
+    size_t n = req->question_count;
+    merged = calloc(n, sizeof *merged);
+    applied = calloc(n, sizeof *applied);
+    picked = calloc(n, sizeof *picked);
+    if (!merged || !applied || !picked) {
+      free(merged);
+      free(applied);
+      free(picked);
+      return QT_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+      if (answers && answers[i].present) {
+        merged[i] = answers[i];
+        continue;
+      }
+      size_t k = qt_recommended_option(&req->questions[i]);
+      if (k == SIZE_MAX) continue;
+      picked[i] = k + 1;
+      merged[i] = (qt_answer){.present = true, .indices = &picked[i], .index_count = 1};
+      applied[i] = true;
+    }
+    answers = merged;
+  }
+  bool keep = keeps_answers(outcome, flags); /* a cancel discards everything */
+  *details = details_json(req, answers, applied, outcome, mode, answered_at_ms, keep, flags,
+                          outcome == QT_DISCUSS ? (reason ? reason : "") : NULL);
+  *text = *details ? result_text(req, answers, applied, outcome, reason, flags) : NULL;
+  free(merged);
+  free(applied);
+  free(picked);
   if (!*details || !*text) {
     free(*details);
     free(*text);

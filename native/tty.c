@@ -1,4 +1,4 @@
-/* tty.c — the raw-terminal host of the engine (see qt_tty.h).
+/* tty.c — the raw-terminal host of the engine (see qt_tty.h for the lifetime rules).
  *
  * Escape sequences this file emits (and only these):
  *   ESC[?2004h / ESC[?2004l   bracketed paste on / off
@@ -7,23 +7,43 @@
  *   \r, \r\n, ESC[J           column 0, next line, clear to the end of the screen
  *   ESC[<n>m                  the default palette below (not with NO_COLOR)
  * Input is read in raw mode (no echo, no canonical mode, no signals from keys: Ctrl+C arrives
- * as a key and the engine treats it as cancel). */
+ * as a key and the engine treats it as cancel).
+ *
+ * The terminal is opened non-blocking: reads and writes never wait in the kernel; every wait
+ * is a poll with a bound that also watches the wake pipe (qt_tty_stop, signals). The terminal
+ * is put back in exactly one place, restore_terminal. */
+#define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "qt_external_edit.h"
+#include "qt_limits.h"
 #include "qt_text.h"
 #include "qt_tty.h"
 
-/* The marker the engine puts where the text cursor is; found and stripped before writing. */
-static const char CURSOR_MARK[] = "\x1b_qt:c\x07";
+/* Signal handlers and other threads share these flags: they must be lock-free to be
+ * async-signal-safe. */
+_Static_assert(ATOMIC_BOOL_LOCK_FREE == 2 && ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2,
+               "the runner's flags must be lock-free atomics");
+
+/* Markers put into the engine's frame and stripped before writing (never reach the terminal):
+ * where the text cursor is (the engine's cursor marker), the prompt's first line (the title
+ * style) and the highlighted option (the selected style). They keep the window on a frame
+ * taller than the terminal on what matters. */
+#define MARK_PREFIX "\x1b_qt:"
+static const char CURSOR_MARK[] = MARK_PREFIX "c\x07";
+static const char TITLE_MARK[] = MARK_PREFIX "t\x07";
+static const char SELECTED_MARK[] = MARK_PREFIX "s\x07";
 
 /* The host's palette: basic ANSI colours every terminal has. */
 static const struct {
@@ -39,74 +59,135 @@ static const struct {
 };
 
 struct qt_tty {
-  int fd;                  /* the terminal, opened read-write */
-  int wake[2];             /* self-pipe: stop and signals write one byte */
+  int fd;                  /* the terminal, opened read-write and non-blocking */
+  int wake[2];             /* self-pipe (non-blocking, close-on-exec): stop and signals write one byte */
   struct termios saved;    /* the terminal's settings before raw mode */
-  volatile sig_atomic_t raw;       /* raw mode may be on: a signal handler restores it */
-  bool entered;                    /* this run switched the terminal (erase and leave on exit) */
-  volatile sig_atomic_t stopped;   /* qt_tty_stop or a terminating signal */
-  volatile sig_atomic_t resized;   /* SIGWINCH arrived */
+  atomic_bool raw;         /* raw mode is (about to be) on: whoever clears it restores the terminal */
+  atomic_bool stopped;     /* qt_tty_stop or a terminating signal */
+  atomic_bool resized;     /* SIGWINCH arrived */
+  atomic_int terminations; /* terminating signals during this run: the second ends the process */
+  qt_tty_access refusal;   /* why the last run refused to start */
   bool color;
   size_t drawn_rows;       /* rows of the frame on screen */
   size_t cursor_row;       /* the row of the frame the cursor sits on */
 };
 
-/* ---- signals: the one static pointer ------------------------------------------------------- */
-static _Atomic(qt_tty *) active;
-static struct sigaction previous[4];
-static const int HANDLED[4] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH};
+static const char LEAVE[] = "\x1b[?2004l\x1b[?25h\x1b[0m";
 
-static void write_all(int fd, const char *s, size_t n) {
-  while (n) {
-    ssize_t w = write(fd, s, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return;
-    }
-    s += w;
-    n -= (size_t)w;
+/* ---- the one static pointer, and who may be using it --------------------------------------- */
+/* `active` is the running runner. A signal handler (or the exit hook) announces itself in
+ * `users` before it loads `active` and leaves after its last use of the runner; a run clears
+ * `active` and then waits until `users` is 0 before it returns, so no handler ever touches a
+ * runner that may be closed (sequentially consistent atomics order the two). */
+static _Atomic(qt_tty *) active;
+static atomic_int users;
+static atomic_bool exiting;
+static atomic_flag exit_hook_added = ATOMIC_FLAG_INIT;
+static struct sigaction previous[4]; /* the run's thread only (install, remove) */
+static const int HANDLED[4] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH};
+/* What the handler chains to, as atomics (a handler never reads `previous`, which the next
+ * run rewrites): the previous handler's address and whether it takes siginfo. */
+enum { CHAIN_DFL, CHAIN_IGN, CHAIN_HANDLER, CHAIN_SIGINFO };
+static atomic_int chain_kind[4];
+static _Atomic(void (*)(int)) chain_handler[4];
+static _Atomic(void (*)(int, siginfo_t *, void *)) chain_sigaction[4];
+
+static void wake(qt_tty *t) {
+  char c = 's';
+  ssize_t ignored = write(t->wake[1], &c, 1); /* non-blocking: a full pipe already wakes */
+  (void)ignored;
+}
+
+static void drain_wake(qt_tty *t) {
+  char drain[64];
+  while (read(t->wake[0], drain, sizeof drain) > 0) {
   }
 }
 
-static const char LEAVE[] = "\x1b[?2004l\x1b[?25h\x1b[0m";
+/* Writes all of s[0..n) unless the terminal takes nothing for `wait_ms` (progress restarts the
+ * wait) or, when `stoppable`, a stop arrives. True when everything went out. Only write, poll
+ * and read: async-signal-safe (a signal handler passes wait_ms 0: one try, no waiting). */
+static bool write_tty(qt_tty *t, const char *s, size_t n, int wait_ms, bool stoppable) {
+  while (n) {
+    ssize_t w = write(t->fd, s, n);
+    if (w > 0) {
+      s += w;
+      n -= (size_t)w;
+      continue;
+    }
+    if (w < 0 && errno == EINTR) continue;
+    if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return false;
+    if (wait_ms <= 0 || (stoppable && atomic_load(&t->stopped))) return false;
+    struct pollfd p[2] = {{t->fd, POLLOUT, 0}, {t->wake[0], POLLIN, 0}};
+    int r = poll(p, stoppable ? 2 : 1, wait_ms);
+    if (r == 0) return false; /* the terminal stopped reading */
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) return false;
+    if (stoppable && (p[1].revents & POLLIN)) drain_wake(t); /* the flags say why; checked above */
+  }
+  return true;
+}
 
-/* Async-signal-safe: puts the terminal back as it was. */
-static void restore_terminal(qt_tty *t) {
-  if (!t->raw) return;
-  write_all(t->fd, LEAVE, sizeof LEAVE - 1);
-  tcsetattr(t->fd, TCSAFLUSH, &t->saved);
-  t->raw = 0;
+/* The one place the terminal is put back as it was: `erase` (the frame's erase sequence, may
+ * be empty), then bracketed paste off, cursor shown, attributes reset, unread input dropped,
+ * and the saved settings applied at once (TCSANOW: never waits for a terminal that stopped
+ * reading). Whoever clears `raw` does it, once: the run on its way out, qt_tty_close after a
+ * run cut short, a signal handler about to end the process, or the exit hook. Async-signal-safe
+ * (write, poll, tcflush, tcsetattr) with wait_ms 0. */
+static void restore_terminal(qt_tty *t, const char *erase, size_t n, int wait_ms) {
+  if (!atomic_exchange(&t->raw, false)) return;
+  bool taken = !n || write_tty(t, erase, n, wait_ms, false);
+  write_tty(t, LEAVE, sizeof LEAVE - 1, taken ? wait_ms : 0, false); /* one wait in all */
+  tcflush(t->fd, TCIFLUSH);
+  tcsetattr(t->fd, TCSANOW, &t->saved);
+}
+
+/* ---- signals --------------------------------------------------------------------------------- */
+static int handled_index(int sig) {
+  int i = 0;
+  while (i < 4 && HANDLED[i] != sig) i++;
+  return i;
 }
 
 static void on_signal(int sig, siginfo_t *info, void *uctx) {
   int saved_errno = errno;
+  int i = handled_index(sig);
+  int kind = i < 4 ? atomic_load(&chain_kind[i]) : CHAIN_IGN;
+  bool end_process = false;
+  atomic_fetch_add(&users, 1);
   qt_tty *t = atomic_load(&active);
-  int i = 0;
-  while (i < 4 && HANDLED[i] != sig) i++;
   if (t) {
     if (sig == SIGWINCH) {
-      t->resized = 1;
+      atomic_store(&t->resized, true);
     } else {
-      restore_terminal(t);
-      t->stopped = 1;
+      atomic_store(&t->stopped, true);
+      int before = atomic_fetch_add(&t->terminations, 1);
+      /* The process is about to end (the default action, or a second signal the host did not
+       * answer): put the terminal back first, without waiting. */
+      end_process = kind != CHAIN_IGN && (kind == CHAIN_DFL || before >= 1);
+      if (end_process) restore_terminal(t, NULL, 0, 0);
     }
-    char c = 's';
-    ssize_t ignored = write(t->wake[1], &c, 1);
-    (void)ignored;
+    wake(t);
   }
-  /* Chain to whoever handled this signal before us (Node, pi, or the default action). */
-  if (i < 4) {
-    struct sigaction *old = &previous[i];
-    if (old->sa_flags & SA_SIGINFO) {
-      if (old->sa_sigaction) old->sa_sigaction(sig, info, uctx);
-    } else if (old->sa_handler == SIG_DFL) {
-      if (sig != SIGWINCH) {
-        sigaction(sig, old, NULL);
-        raise(sig);
-      }
-    } else if (old->sa_handler != SIG_IGN && old->sa_handler) {
-      old->sa_handler(sig);
-    }
+  atomic_fetch_sub(&users, 1); /* the runner is not touched after this */
+  if (end_process || (kind == CHAIN_DFL && sig != SIGWINCH)) {
+    /* The default action (also when no run is active any more: as if we had never been here). */
+    struct sigaction dflt;
+    memset(&dflt, 0, sizeof dflt);
+    dflt.sa_handler = SIG_DFL;
+    sigemptyset(&dflt.sa_mask);
+    sigaction(sig, &dflt, NULL);
+    raise(sig); /* delivered when this handler returns */
+  } else if (kind == CHAIN_SIGINFO) {
+    /* Chain to whoever handled this signal before us (Node, pi). */
+    void (*f)(int, siginfo_t *, void *) = atomic_load(&chain_sigaction[i]);
+    if (f) f(sig, info, uctx);
+  } else if (kind == CHAIN_HANDLER) {
+    void (*f)(int) = atomic_load(&chain_handler[i]);
+    if (f) f(sig);
   }
   errno = saved_errno;
 }
@@ -117,7 +198,20 @@ static void install_signals(void) {
   sa.sa_sigaction = on_signal;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  for (int i = 0; i < 4; i++) sigaction(HANDLED[i], &sa, &previous[i]);
+  /* What to chain to is known before our handler goes in: a signal right after finds it. */
+  for (int i = 0; i < 4; i++) {
+    sigaction(HANDLED[i], NULL, &previous[i]);
+    struct sigaction *old = &previous[i];
+    int kind = (old->sa_flags & SA_SIGINFO) ? CHAIN_SIGINFO
+               : old->sa_handler == SIG_DFL ? CHAIN_DFL
+               : old->sa_handler == SIG_IGN ? CHAIN_IGN
+                                            : CHAIN_HANDLER;
+    if (kind == CHAIN_SIGINFO && old->sa_sigaction == on_signal) kind = CHAIN_IGN; /* never ourselves */
+    atomic_store(&chain_sigaction[i], kind == CHAIN_SIGINFO ? old->sa_sigaction : NULL);
+    atomic_store(&chain_handler[i], kind == CHAIN_HANDLER ? old->sa_handler : NULL);
+    atomic_store(&chain_kind[i], kind);
+    sigaction(HANDLED[i], &sa, NULL);
+  }
 }
 
 /* Puts back what was there before, unless someone (Node, pi) installed a handler of their own
@@ -131,11 +225,78 @@ static void remove_signals(void) {
   }
 }
 
+/* ---- process exit -------------------------------------------------------------------------- */
+static void sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+/* exit() while a question runs (Node's process.exit does not wait for other threads): stop the
+ * run and give it QT_TTY_EXIT_WAIT_MS to put the terminal back; if it cannot, put it back from
+ * here. */
+static void at_exit(void) {
+  atomic_store(&exiting, true);
+  atomic_fetch_add(&users, 1);
+  qt_tty *t = atomic_load(&active);
+  if (t) qt_tty_stop(t);
+  atomic_fetch_sub(&users, 1);
+  if (!t) return;
+  for (int waited = 0; waited < QT_TTY_EXIT_WAIT_MS && atomic_load(&active); waited++) sleep_ms(1);
+  atomic_fetch_add(&users, 1);
+  if ((t = atomic_load(&active))) restore_terminal(t, NULL, 0, 0);
+  atomic_fetch_sub(&users, 1);
+}
+
+bool qt_tty_exiting(void) { return atomic_load(&exiting); }
+
 /* ---- opening and closing ---------------------------------------------------------------- */
+/* Another program owns the terminal when it is in raw (non-canonical) mode already, or when
+ * this process is not in its foreground process group. */
+static qt_tty_access owner_of(int fd) {
+  struct termios tio;
+  if (tcgetattr(fd, &tio) != 0) return QT_TTY_ABSENT;
+  if (!(tio.c_lflag & ICANON)) return QT_TTY_OWNED;
+  pid_t fg = tcgetpgrp(fd); /* -1 (ENOTTY) when it is not this process's controlling terminal */
+  if (fg > 0 && fg != getpgrp()) return QT_TTY_OWNED;
+  return QT_TTY_FREE;
+}
+
+qt_tty_access qt_tty_probe(const char *path) {
+  if (!path) return QT_TTY_ABSENT;
+  int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return QT_TTY_ABSENT;
+  qt_tty_access a = isatty(fd) ? owner_of(fd) : QT_TTY_ABSENT;
+  close(fd);
+  return a;
+}
+
+const char *qt_tty_access_name(qt_tty_access access) {
+  switch (access) {
+    case QT_TTY_FREE: return "free";
+    case QT_TTY_OWNED: return "owned";
+    default: return "absent";
+  }
+}
+
+static int make_wake_pipe(int fds[2]) {
+#if defined(__APPLE__)
+  /* no pipe2: nothing else in this process forks while a runner opens */
+  if (pipe(fds) != 0) return -1;
+  for (int i = 0; i < 2; i++) {
+    fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[i], F_SETFL, O_NONBLOCK);
+  }
+  return 0;
+#else
+  return pipe2(fds, O_CLOEXEC | O_NONBLOCK);
+#endif
+}
+
 qt_status qt_tty_open(const char *path, qt_tty **out) {
   if (!path || !out) return QT_ERR_USAGE;
   *out = NULL;
-  int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return QT_ERR_STATE;
   if (!isatty(fd)) {
     close(fd);
@@ -148,14 +309,14 @@ qt_status qt_tty_open(const char *path, qt_tty **out) {
   }
   t->fd = fd;
   t->color = true;
-  if (pipe(t->wake) != 0) {
+  atomic_init(&t->raw, false);
+  atomic_init(&t->stopped, false);
+  atomic_init(&t->resized, false);
+  atomic_init(&t->terminations, 0);
+  if (make_wake_pipe(t->wake) != 0) {
     close(fd);
     free(t);
     return QT_ERR_NOMEM;
-  }
-  for (int i = 0; i < 2; i++) {
-    fcntl(t->wake[i], F_SETFD, FD_CLOEXEC);
-    fcntl(t->wake[i], F_SETFL, O_NONBLOCK);
   }
   *out = t;
   return QT_OK;
@@ -163,7 +324,7 @@ qt_status qt_tty_open(const char *path, qt_tty **out) {
 
 void qt_tty_close(qt_tty *t) {
   if (!t) return;
-  restore_terminal(t);
+  restore_terminal(t, NULL, 0, QT_TTY_LEAVE_WAIT_MS);
   close(t->fd);
   close(t->wake[0]);
   close(t->wake[1]);
@@ -174,12 +335,12 @@ void qt_tty_set_color(qt_tty *t, bool color) {
   if (t) t->color = color;
 }
 
+qt_tty_access qt_tty_refusal(const qt_tty *t) { return t ? t->refusal : QT_TTY_FREE; }
+
 void qt_tty_stop(qt_tty *t) {
   if (!t) return;
-  t->stopped = 1;
-  char c = 's';
-  ssize_t ignored = write(t->wake[1], &c, 1);
-  (void)ignored;
+  atomic_store(&t->stopped, true);
+  wake(t);
 }
 
 /* ---- drawing ------------------------------------------------------------------------------ */
@@ -201,6 +362,72 @@ static void erase_frame(qt_tty *t, qt_buf *out) {
   t->drawn_rows = t->cursor_row = 0;
 }
 
+/* Appends `line` without the markers; *cursor_at gets the byte offset in `out` where the
+ * cursor marker was (unchanged when there is none). */
+static void put_line(qt_buf *out, const char *line, size_t *cursor_at) {
+  const char *p = line;
+  for (;;) {
+    const char *m = strstr(p, MARK_PREFIX);
+    if (!m) break;
+    qt_buf_append(out, p, (size_t)(m - p));
+    if (strncmp(m, CURSOR_MARK, sizeof CURSOR_MARK - 1) == 0) *cursor_at = out->len;
+    const char *end = strchr(m, '\x07');
+    if (!end) { /* not one of ours after all: keep the rest as it is */
+      p = m;
+      break;
+    }
+    p = end + 1;
+  }
+  qt_buf_puts(out, p);
+}
+
+/* The window of `keep` rows on a frame of `count` rows: it keeps the line being edited, then
+ * the prompt's first line, then the highlighted option (each only if it fits together with the
+ * ones before it), and among the windows that keep them the one nearest the frame's end (the
+ * help lines). SIZE_MAX: no such row. Returns the frame row the window starts at. choose_view
+ * pins the prompt's first line above it when they do not fit together. */
+static size_t window_start(size_t count, size_t keep, size_t edited, size_t prompt, size_t selected) {
+  if (count <= keep) return 0;
+  const size_t want[3] = {edited, prompt, selected};
+  size_t lo = SIZE_MAX, hi = 0;
+  for (int i = 0; i < 3; i++) {
+    if (want[i] >= count) continue;
+    size_t nlo = lo == SIZE_MAX || want[i] < lo ? want[i] : lo;
+    size_t nhi = lo == SIZE_MAX || want[i] > hi ? want[i] : hi;
+    if (nhi - nlo + 1 > keep) continue;
+    lo = nlo;
+    hi = nhi;
+  }
+  size_t first = count - keep;
+  if (lo != SIZE_MAX && first > lo) first = lo; /* still >= hi + 1 - keep: hi - lo < keep */
+  return first;
+}
+
+/* What a frame of `count` rows shows on `keep` rows: the slice [first, first + n) — and, when
+ * the prompt's first line cannot share one slice with the line being edited and the
+ * highlighted option, that line pinned on the top row above a slice that has them. */
+typedef struct {
+  size_t pinned; /* SIZE_MAX: none */
+  size_t first, n;
+} view;
+
+static bool shows(size_t row, size_t first, size_t n) { return row == SIZE_MAX || (row >= first && row - first < n); }
+
+static view choose_view(size_t count, size_t keep, size_t edited, size_t prompt, size_t selected) {
+  view v = {SIZE_MAX, 0, count < keep ? count : keep};
+  if (count <= keep) return v;
+  v.first = window_start(count, keep, edited, prompt, selected);
+  if (prompt == SIZE_MAX || keep < 2 ||
+      (shows(edited, v.first, keep) && shows(selected, v.first, keep) && shows(prompt, v.first, keep)))
+    return v;
+  size_t first = window_start(count, keep - 1, edited, SIZE_MAX, selected);
+  if (first + (keep - 1) <= prompt || shows(prompt, first, keep - 1)) return v; /* nothing to pin above */
+  v.pinned = prompt;
+  v.first = first;
+  v.n = keep - 1;
+  return v;
+}
+
 static qt_status draw(qt_tty *t, qt_engine *e) {
   int cols, rows;
   terminal_size(t, &cols, &rows);
@@ -209,52 +436,58 @@ static qt_status draw(qt_tty *t, qt_engine *e) {
   qt_engine_set_rows(e, rows > 1 ? rows - 1 : 1); /* the frame fits the screen (issue 14 item 2) */
   qt_status st = qt_engine_render(e, cols, &lines, &count);
   if (st) return st;
-  size_t first = 0, keep = (size_t)(rows > 1 ? rows - 1 : 1);
-  size_t mark_row = (size_t)-1, mark_col = 0;
+  size_t keep = (size_t)(rows > 1 ? rows - 1 : 1);
+  size_t edited = SIZE_MAX, prompt = SIZE_MAX, selected = SIZE_MAX;
   for (size_t i = 0; i < count; i++) {
-    const char *m = strstr(lines[i], CURSOR_MARK);
-    if (m) {
-      mark_row = i;
-      mark_col = qt_visible_width(lines[i], (size_t)(m - lines[i]));
-    }
+    if (!strstr(lines[i], MARK_PREFIX)) continue;
+    if (edited == SIZE_MAX && strstr(lines[i], CURSOR_MARK)) edited = i;
+    if (prompt == SIZE_MAX && strstr(lines[i], TITLE_MARK)) prompt = i;
+    if (selected == SIZE_MAX && strstr(lines[i], SELECTED_MARK)) selected = i;
   }
-  if (count > keep) first = mark_row != (size_t)-1 && mark_row >= keep ? mark_row + 1 - keep : count - keep;
+  view v = choose_view(count, keep, edited, prompt, selected);
+  size_t top = v.pinned != SIZE_MAX ? 1 : 0, shown = top + v.n;
+  /* the screen row of frame row `edited`, if it is shown */
+  size_t cursor_row = edited == SIZE_MAX ? SIZE_MAX
+                      : edited == v.pinned ? 0
+                      : shows(edited, v.first, v.n) ? top + (edited - v.first)
+                                                     : SIZE_MAX;
   qt_buf out;
   qt_buf_init(&out);
   erase_frame(t, &out);
-  qt_buf_puts(&out, mark_row == (size_t)-1 ? "\x1b[?25l" : "\x1b[?25h");
-  size_t shown = count - first < keep ? count - first : keep;
+  qt_buf_puts(&out, cursor_row != SIZE_MAX ? "\x1b[?25h" : "\x1b[?25l");
+  size_t cursor_col = 0;
   for (size_t i = 0; i < shown; i++) {
-    const char *line = lines[first + i];
-    const char *m = strstr(line, CURSOR_MARK);
-    if (m) {
-      qt_buf_append(&out, line, (size_t)(m - line));
-      qt_buf_puts(&out, m + sizeof CURSOR_MARK - 1);
-    } else {
-      qt_buf_puts(&out, line);
-    }
+    size_t row = i < top ? v.pinned : v.first + (i - top);
+    size_t start = out.len, at = SIZE_MAX;
+    put_line(&out, lines[row], &at);
+    if (i == cursor_row && at != SIZE_MAX && !out.failed) cursor_col = qt_visible_width(out.data + start, at - start);
     if (i + 1 < shown) qt_buf_puts(&out, "\r\n");
   }
   size_t last = shown ? shown - 1 : 0;
   t->drawn_rows = shown;
   t->cursor_row = last;
-  if (mark_row != (size_t)-1 && mark_row >= first && mark_row - first < shown) {
-    size_t row = mark_row - first;
-    if (last > row) qt_buf_printf(&out, "\x1b[%zuA", last - row);
+  if (cursor_row != SIZE_MAX) {
+    if (last > cursor_row) qt_buf_printf(&out, "\x1b[%zuA", last - cursor_row);
     qt_buf_puts(&out, "\r");
-    if (mark_col) qt_buf_printf(&out, "\x1b[%zuC", mark_col);
-    t->cursor_row = row;
+    if (cursor_col) qt_buf_printf(&out, "\x1b[%zuC", cursor_col);
+    t->cursor_row = cursor_row;
   }
   if (out.failed) {
     qt_buf_free(&out);
     return QT_ERR_NOMEM;
   }
-  write_all(t->fd, out.data, out.len);
+  /* A terminal that takes nothing for QT_TTY_WRITE_WAIT_MS loses the rest of this frame; the
+   * question goes on (a stop ends the wait at once). */
+  write_tty(t, out.data, out.len, QT_TTY_WRITE_WAIT_MS, true);
   qt_buf_free(&out);
   return QT_OK;
 }
 
 /* ---- the loop ----------------------------------------------------------------------------- */
+/* Raw mode, switched at once (TCSANOW: no wait for pending output) before the first frame is
+ * drawn. Input typed before the question was on screen is dropped first (tcflush), on purpose:
+ * a stray Enter must not answer a question nobody saw; a key pressed once the frame is visible
+ * always arrives. */
 static qt_status enter_raw(qt_tty *t) {
   if (tcgetattr(t->fd, &t->saved) != 0) return QT_ERR_STATE;
   struct termios raw = t->saved;
@@ -265,15 +498,14 @@ static qt_status enter_raw(qt_tty *t) {
   raw.c_cflag |= CS8;
   raw.c_cc[VMIN] = 1;
   raw.c_cc[VTIME] = 0;
-  t->raw = 1; /* before the switch: a signal arriving in between still restores */
-  t->entered = true;
-  if (tcsetattr(t->fd, TCSAFLUSH, &raw) != 0) {
-    t->raw = 0;
-    t->entered = false;
+  atomic_store(&t->raw, true); /* before the switch: a signal arriving in between still restores */
+  tcflush(t->fd, TCIFLUSH);
+  if (tcsetattr(t->fd, TCSANOW, &raw) != 0) {
+    atomic_store(&t->raw, false);
     return QT_ERR_STATE;
   }
   static const char ENTER[] = "\x1b[?2004h";
-  write_all(t->fd, ENTER, sizeof ENTER - 1);
+  write_tty(t, ENTER, sizeof ENTER - 1, QT_TTY_WRITE_WAIT_MS, true);
   return QT_OK;
 }
 
@@ -284,91 +516,140 @@ static bool input_within(qt_tty *t, int ms) {
 }
 
 static void apply_styles(qt_tty *t, qt_engine *e) {
-  for (size_t i = 0; i < sizeof PALETTE / sizeof PALETTE[0]; i++)
-    qt_engine_set_style(e, PALETTE[i].style, t->color ? PALETTE[i].open : "", t->color ? PALETTE[i].close : "");
+  char open[64];
+  for (size_t i = 0; i < sizeof PALETTE / sizeof PALETTE[0]; i++) {
+    qt_style s = PALETTE[i].style;
+    const char *mark = s == QT_STYLE_TITLE ? TITLE_MARK : s == QT_STYLE_SELECTED ? SELECTED_MARK : "";
+    snprintf(open, sizeof open, "%s%s", mark, t->color ? PALETTE[i].open : "");
+    qt_engine_set_style(e, s, open, t->color ? PALETTE[i].close : "");
+  }
   qt_engine_set_cursor_marker(e, CURSOR_MARK);
+}
+
+static bool stopped(qt_tty *t) { return atomic_load(&t->stopped); }
+
+/* ---- issue 14: the person's timeout and the external editor ---------------------------------- */
+static int64_t clock_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* How long poll may wait: held input bytes get 50 ms, a running countdown its next change. */
+static int poll_wait(qt_engine *e) {
+  int64_t clock = qt_engine_next_tick(e, clock_ms());
+  int wait = qt_engine_pending(e) ? 50 : -1;
+  if (clock >= 0 && (wait < 0 || clock < wait)) wait = (int)(clock > 60000 ? 60000 : clock);
+  return wait;
+}
+
+/* Ctrl+G asked for the editor: it gets the terminal as it was before the question (put back by
+ * restore_terminal, and blocking again: the editor shares the runner's open terminal, and
+ * reads and writes it like any program), then raw mode again. The editor runs for as long as
+ * the person takes; a stop counts once it exits. */
+static qt_status run_editor(qt_tty *t, qt_engine *e) {
+  const char *text;
+  size_t len;
+  if (!qt_engine_editor_request(e, &text, &len)) return QT_OK;
+  qt_buf out, why, edited;
+  qt_buf_init(&out);
+  qt_buf_init(&why);
+  qt_buf_init(&edited);
+  erase_frame(t, &out);
+  restore_terminal(t, out.failed ? NULL : out.data, out.failed ? 0 : out.len, QT_TTY_LEAVE_WAIT_MS);
+  int flags = fcntl(t->fd, F_GETFL);
+  if (flags >= 0) fcntl(t->fd, F_SETFL, flags & ~O_NONBLOCK);
+  bool ok = qt_external_edit(e, t->fd, text, len, &edited, &why);
+  if (flags >= 0) fcntl(t->fd, F_SETFL, flags);
+  qt_status st = enter_raw(t);
+  qt_status done = qt_engine_editor_done(e, ok, edited.data ? edited.data : "", edited.len, why.data);
+  qt_buf_free(&out);
+  qt_buf_free(&why);
+  qt_buf_free(&edited);
+  return st ? st : done;
 }
 
 qt_status qt_tty_run(qt_tty *t, qt_engine *e) {
   if (!t || !e) return QT_ERR_USAGE;
+  t->refusal = owner_of(t->fd);
+  if (t->refusal == QT_TTY_OWNED) return QT_ERR_STATE; /* never fight over a terminal */
+  t->refusal = QT_TTY_FREE;
   qt_tty *none = NULL;
   if (!atomic_compare_exchange_strong(&active, &none, t)) return QT_ERR_STATE;
-  t->resized = 0; /* `stopped` is left alone: a stop that came before the run still counts */
+  if (!atomic_flag_test_and_set(&exit_hook_added)) atexit(at_exit);
+  /* `stopped` is left alone: a stop that came before the run still counts */
+  atomic_store(&t->resized, false);
+  atomic_store(&t->terminations, 0);
   install_signals();
   apply_styles(t, e);
   qt_status st = enter_raw(t);
-  char drain[64];
-  while (read(t->wake[0], drain, sizeof drain) > 0) {
-  }
-  if (!st && !t->stopped) st = draw(t, e);
+  drain_wake(t);
+  if (!st) st = qt_engine_tick(e, clock_ms()); /* the person's timeout starts now */
+  if (!st && !stopped(t)) st = draw(t, e);
   char buf[4096];
   size_t carry = 0; /* a trailing ESC kept for the next read (the buffer was full) */
-  while (!st && !t->stopped && !qt_engine_done(e)) {
+  while (!st && !stopped(t) && !qt_engine_done(e)) {
+    if (atomic_exchange(&t->resized, false)) {
+      st = draw(t, e);
+      continue;
+    }
     struct pollfd fds[2] = {{t->fd, POLLIN, 0}, {t->wake[0], POLLIN, 0}};
     /* Held bytes of an unfinished sequence: give the rest 50 ms, then take them as they are. */
-    int n = poll(fds, 2, qt_engine_pending(e) ? 50 : -1);
+    int n = poll(fds, 2, poll_wait(e));
     if (n < 0) {
       if (errno == EINTR) continue;
       st = QT_ERR_STATE;
       break;
     }
     if (n == 0) {
-      st = qt_engine_flush(e);
-      if (!st) st = draw(t, e);
+      st = qt_engine_pending(e) ? qt_engine_flush(e) : QT_OK;
+      if (!st) st = qt_engine_tick(e, clock_ms());
+      if (!st && !qt_engine_done(e)) st = draw(t, e);
       continue;
     }
-    if (fds[1].revents) {
-      while (read(t->wake[0], drain, sizeof drain) > 0) {
-      }
-    }
-    if (t->stopped) break;
+    if (fds[1].revents) drain_wake(t);
+    if (stopped(t)) break;
     if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
-      t->stopped = 1; /* the terminal went away */
+      atomic_store(&t->stopped, true); /* the terminal went away */
       break;
     }
-    if (fds[0].revents & POLLIN) {
-      ssize_t got = read(t->fd, buf + carry, sizeof buf - carry);
-      if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) {
-        t->stopped = 1; /* end of input: the terminal is gone */
-        break;
-      }
-      if (got > 0) {
-        size_t len = carry + (size_t)got;
-        carry = 0;
-        if (buf[len - 1] == '\x1b') {
-          if (len == sizeof buf) {
-            carry = 1; /* keep the ESC with what follows it in the next read */
-            len--;
-          } else if (input_within(t, 30)) {
-            /* An ESC at the end of a read may start a sequence still on its way. */
-            ssize_t extra = read(t->fd, buf + len, sizeof buf - len);
-            if (extra > 0) len += (size_t)extra;
-          }
-        }
-        st = qt_engine_feed(e, buf, len);
-        if (carry) buf[0] = '\x1b';
+    if (!(fds[0].revents & POLLIN)) continue; /* woken for a resize: drawn above */
+    ssize_t got = read(t->fd, buf + carry, sizeof buf - carry);
+    if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)) {
+      atomic_store(&t->stopped, true); /* end of input: the terminal is gone */
+      break;
+    }
+    if (got < 0) continue;
+    size_t len = carry + (size_t)got;
+    carry = 0;
+    if (buf[len - 1] == '\x1b') {
+      if (len == sizeof buf) {
+        carry = 1; /* keep the ESC with what follows it in the next read */
+        len--;
+      } else if (input_within(t, 30)) {
+        /* An ESC at the end of a read may start a sequence still on its way. */
+        ssize_t extra = read(t->fd, buf + len, sizeof buf - len);
+        if (extra > 0) len += (size_t)extra;
       }
     }
+    st = qt_engine_feed(e, buf, len);
+    if (!st) st = run_editor(t, e);
+    if (carry) buf[0] = '\x1b';
     if (!st && !qt_engine_done(e)) {
-      t->resized = 0;
+      atomic_store(&t->resized, false);
       st = draw(t, e);
     }
   }
   if (!qt_engine_done(e)) qt_engine_interrupt(e);
-  if (t->entered) {
-    /* Erase the question and leave raw mode on every way out, even if a signal handler already
-     * restored the settings (the frame may have been drawn after it). */
-    qt_buf out;
-    qt_buf_init(&out);
-    erase_frame(t, &out);
-    if (!out.failed) write_all(t->fd, out.data, out.len);
-    qt_buf_free(&out);
-    write_all(t->fd, LEAVE, sizeof LEAVE - 1);
-    tcsetattr(t->fd, TCSAFLUSH, &t->saved);
-    t->raw = 0;
-    t->entered = false;
-  }
+  /* Erase the question and leave raw mode on every way out (unless a signal handler already
+   * did, with the process about to end). */
+  qt_buf out;
+  qt_buf_init(&out);
+  erase_frame(t, &out);
+  restore_terminal(t, out.failed ? NULL : out.data, out.failed ? 0 : out.len, QT_TTY_LEAVE_WAIT_MS);
+  qt_buf_free(&out);
   remove_signals();
   atomic_store(&active, NULL);
+  while (atomic_load(&users)) sleep_ms(1); /* a handler still holding this runner finishes first */
   return st;
 }

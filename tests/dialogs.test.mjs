@@ -221,3 +221,68 @@ test("/answer: the reopened answers, shown by pi as the user's message, carry no
   assert.match(sent[0].text, /k: user selected: 1\. A␛\]52;c;eA==␇/);
   assert.ok(!UNSAFE.test(sent[0].text), JSON.stringify(sent[0].text));
 });
+
+// ---- issue 14 item 3: the person's timeout in RPC mode --------------------------------------------
+/** A project whose settings set a timeout, and an RPC context whose dialogs see the options. */
+function timedProject(then) {
+  const cwd = mkdtempSync(join(tmpdir(), "pq-uxb-rpc-"));
+  mkdirSync(join(cwd, ".pi"), { recursive: true });
+  writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ timeout: { after: "1s", then } }));
+  return { cwd, cleanup: () => rmSync(cwd, { recursive: true, force: true }) };
+}
+
+function timedContext(cwd, answerFirst) {
+  const seen = [];
+  const dialog = (method) => async (title, second, opts) => {
+    seen.push({ method, timeout: opts?.timeout });
+    if (answerFirst || seen.length > 1) return method === "select" ? second[0] : method === "confirm" ? true : "typed";
+    // a client that lets pi's dialog timeout run out: undefined once it has passed
+    await new Promise((resolve) => setTimeout(resolve, opts?.timeout ?? 0));
+    return undefined;
+  };
+  const { ctx } = rpcContext(() => undefined, cwd);
+  ctx.ui.select = dialog("select");
+  ctx.ui.input = dialog("input");
+  ctx.ui.confirm = dialog("confirm");
+  return { ctx, seen };
+}
+
+const OPTIONS = [{ question: "Which database?", options: ["PostgreSQL", "SQLite (Recommended)"] }];
+
+for (const then of ["cancel", "decline", "recommended"]) {
+  test(`rpc timeout: the first dialog carries pi's timeout; when it runs out the status is timed_out (then ${then})`, async () => {
+    const { cwd, cleanup } = timedProject(then);
+    try {
+      const { ctx, seen } = timedContext(cwd, false);
+      const r = await tool.execute("c", tool.prepareArguments({ questions: OPTIONS }), undefined, undefined, ctx);
+      assert.ok(seen[0].timeout > 0 && seen[0].timeout <= 1000, `timeout ${seen[0].timeout}`);
+      assert.equal(r.details.status, "timed_out");
+      assert.equal(r.details.timeout, then);
+      assert.equal(r.details.mode, "rpc");
+      assert.match(r.content[0].text, /did not answer within the time limit/);
+      if (then === "recommended") {
+        assert.equal(r.details.answers[0].value, "SQLite (Recommended)");
+        assert.equal(r.details.answers[0].appliedByTimeout, true);
+      } else {
+        assert.deepEqual(r.details.answers, []);
+      }
+      assert.equal(r.terminate === true, then === "cancel");
+    } finally {
+      cleanup();
+    }
+  });
+}
+
+test("rpc timeout: answering the first dialog stops the clock; later dialogs carry none", async () => {
+  const { cwd, cleanup } = timedProject("decline");
+  try {
+    const { ctx, seen } = timedContext(cwd, true);
+    const questions = [...OPTIONS, { question: "Name?", id: "name" }];
+    const r = await tool.execute("c", tool.prepareArguments({ questions }), undefined, undefined, ctx);
+    assert.equal(r.details.status, "answered");
+    assert.ok(seen[0].timeout > 0);
+    assert.ok(seen.slice(1).every((d) => d.timeout === undefined), JSON.stringify(seen));
+  } finally {
+    cleanup();
+  }
+});

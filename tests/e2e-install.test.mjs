@@ -15,7 +15,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { after, before, test } from "node:test";
 import { startMockModel } from "./helpers/mock-model.mjs";
 import {
@@ -206,9 +206,12 @@ test("tarball: `npm pack` ships the sources, the extension, bin and README, and 
   assert.ok(native.some((f) => f.endsWith(".c")) && native.some((f) => f.endsWith(".h")));
   for (const f of native) assert.ok(has.has(`native/${f}`), `the tarball lacks native/${f}`);
   for (const dir of ["extension", "bin"]) {
-    const files = readdirSync(join(clean, dir));
+    const files = readdirSync(join(clean, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     assert.ok(files.length > 0);
-    for (const f of files) assert.ok(has.has(`${dir}/${f}`), `the tarball lacks ${dir}/${f}`);
+    for (const e of files) {
+      const f = relative(clean, join(e.parentPath ?? e.path, e.name)).split(sep).join("/");
+      assert.ok(has.has(f), `the tarball lacks ${f}`);
+    }
   }
   // Every source binding.gyp compiles is shipped.
   const gypSources = readFileSync(join(clean, "binding.gyp"), "utf8").match(/native\/[\w.-]+\.c/g);

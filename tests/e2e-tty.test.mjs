@@ -27,8 +27,10 @@ async function waitFor(pred, what, timeoutMs = 20000) {
 
 const waitScreen = (name, re) => waitFor(() => re.test(screen(name)), `${re} on screen:\n${screen(name)}`);
 
-/** Runs `command` in a tmux window, recording stty -g before and after it and its exit code. */
-function startInTmux(name, dir, command, env = {}, size = ["100", "40"]) {
+/** Runs `command` in a tmux window, recording stty -g before and after it and its exit code.
+ * `finished` appears only once everything is written (stty-after exists as soon as the shell
+ * opens it, before stty has written a byte: waiting for it raced with stty under load). */
+function startInTmux(name, dir, command, env = {}, { cols = 100, rows = 40 } = {}) {
   tmux("kill-session", "-t", name);
   const script = join(dir, "run.sh");
   const exports = Object.entries(env)
@@ -36,12 +38,12 @@ function startInTmux(name, dir, command, env = {}, size = ["100", "40"]) {
     .join("\n");
   writeFileSync(
     script,
-    `${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\nsleep 60\n`,
+    `${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\n: > ${dir}/finished\nsleep 60\n`,
   );
-  tmux("new-session", "-d", "-s", name, "-x", size[0], "-y", size[1], `bash ${script}`);
+  tmux("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), `bash ${script}`);
 }
 
-const finished = (dir) => waitFor(() => existsSync(join(dir, "stty-after")), "the command to finish");
+const finished = (dir) => waitFor(() => existsSync(join(dir, "finished")), "the command to finish");
 const read = (dir, f) => readFileSync(join(dir, f), "utf8");
 
 const QUESTIONS = {
@@ -51,10 +53,10 @@ const QUESTIONS = {
   ],
 };
 
-function standalone(name) {
+function standalone(name, questions = QUESTIONS, size = undefined, env = {}) {
   const dir = mkdtempSync(join(tmpdir(), "pi-question-tty-"));
-  writeFileSync(join(dir, "q.json"), JSON.stringify(QUESTIONS));
-  startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`);
+  writeFileSync(join(dir, "q.json"), JSON.stringify(questions));
+  startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, env, size);
   return { dir, cleanup: () => (tmux("kill-session", "-t", name), rmSync(dir, { recursive: true, force: true })) };
 }
 
@@ -94,6 +96,27 @@ test("standalone: Esc cancels, exits 1, and restores the terminal", async () => 
   }
 });
 
+test("standalone: Esc cancels and the terminal is restored on a loaded machine (stty slow to answer)", async () => {
+  // The flake in CI: the result files were read while the shell had created stty-after but stty
+  // (slow under load) had not written it yet. A stty that takes 0.5 s makes that window certain.
+  const slow = mkdtempSync(join(tmpdir(), "pi-question-slow-"));
+  const real = spawnSync("sh", ["-c", "command -v stty"], { encoding: "utf8" }).stdout.trim();
+  writeFileSync(join(slow, "stty"), `#!/bin/sh\nsleep 0.5\nexec ${real} "$@"\n`, { mode: 0o755 });
+  const { dir, cleanup } = standalone("pq-tty-slow", QUESTIONS, undefined, { PATH: `${slow}:${process.env.PATH}` });
+  try {
+    await waitScreen("pq-tty-slow", /Which database\?/);
+    tmux("send-keys", "-t", "pq-tty-slow", "Escape");
+    await finished(dir);
+    assert.equal(read(dir, "code").trim(), "1");
+    assert.equal(JSON.parse(read(dir, "stdout")).status, "cancelled");
+    assert.notEqual(read(dir, "stty-after"), "");
+    assert.equal(read(dir, "stty-after"), read(dir, "stty-before"));
+  } finally {
+    cleanup();
+    rmSync(slow, { recursive: true, force: true });
+  }
+});
+
 test("standalone: SIGTERM in the middle of a question restores the terminal", async () => {
   const { dir, cleanup } = standalone("pq-tty-term");
   try {
@@ -105,6 +128,42 @@ test("standalone: SIGTERM in the middle of a question restores the terminal", as
     await finished(dir);
     assert.equal(read(dir, "stty-after"), read(dir, "stty-before"));
     assert.equal(JSON.parse(read(dir, "stdout")).status, "interrupted");
+  } finally {
+    cleanup();
+  }
+});
+
+test("standalone 80x24: after /opt on 12 options with descriptions, the filter line and the prompt stay on screen, cursor on the filter; the highlighted option too", async () => {
+  // Descriptions that wrap at 80 columns make the frame far taller than 24 rows.
+  const options = Array.from({ length: 12 }, (_, i) => ({
+    value: `o${i + 1}`,
+    label: `Option ${i + 1}`,
+    description: `Option ${i + 1} has a description long enough to take two rows of an eighty-column terminal by itself`,
+  }));
+  const questions = { questions: [{ id: "pick", prompt: "Which option should the build use?", options }] };
+  const name = "pq-tty-window";
+  const { dir, cleanup } = standalone(name, questions, { cols: 80, rows: 24 });
+  try {
+    await waitScreen(name, /Option \d+/);
+    tmux("send-keys", "-t", name, "-l", "/opt");
+    await waitScreen(name, /Filter: opt/);
+    const shown = screen(name);
+    assert.match(shown, /Which option should the build use\?/, `the prompt's first line is on screen:\n${shown}`);
+    const rows = shown.split("\n");
+    const filterRow = rows.findIndex((l) => l.includes("Filter: opt"));
+    const [x, y] = tmux("display-message", "-p", "-t", name, "#{cursor_x},#{cursor_y}").stdout.trim().split(",").map(Number);
+    assert.equal(y, filterRow, `the cursor is on the edited line:\n${shown}`);
+    assert.equal(x, rows[filterRow].indexOf("Filter: opt") + "Filter: opt".length, "the cursor sits after the typed text");
+    tmux("send-keys", "-t", name, "Escape"); // clears the filter
+    await waitFor(() => !screen(name).includes("Filter:"), "the filter to close");
+    // Down to the 8th option, too far below the prompt for one window: the prompt's first line
+    // stays pinned on top and the highlighted option is on screen too.
+    for (let i = 0; i < 7; i++) tmux("send-keys", "-t", name, "Down");
+    await waitScreen(name, /> 8\. Option 8/);
+    assert.match(screen(name), /Which option should the build use\?/, `the prompt stays:\n${screen(name)}`);
+    tmux("send-keys", "-t", name, "Escape"); // cancels
+    await finished(dir);
+    assert.equal(read(dir, "stty-after"), read(dir, "stty-before"));
   } finally {
     cleanup();
   }
@@ -143,7 +202,7 @@ test("standalone: a 2,000-character prompt on a 20-row terminal keeps its first 
   const words = Array.from({ length: 400 }, (_, i) => `w${String(i + 1).padStart(3, "0")}`);
   const prompt = `FIRST-LINE-MARK ${words.join(" ")} LAST-WORD-MARK`;
   writeFileSync(join(dir, "q.json"), JSON.stringify({ questions: [{ id: "pick", prompt, options: ["Alpha", "Beta", "Gamma"] }] }));
-  startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, {}, ["80", "20"]);
+  startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, {}, { cols: 80, rows: 20 });
   try {
     await waitScreen(name, /FIRST-LINE-MARK/);
     let s = screen(name);

@@ -647,7 +647,7 @@ test("discuss: Ctrl+T opens “What do you want to tell the agent?”; Enter end
   const e = press(engine(DB), K.ctrl("t"));
   let s = screen(e);
   assert.match(s, /What do you want to tell the agent\?\n > +$/m);
-  assert.match(s, /Enter send to the agent • Shift\+Enter new line • Esc back to the question/);
+  assert.match(s, /Enter send to the agent • Shift\+Enter new line • Ctrl\+G editor\n Esc back to the question/);
   type(e, "  Why not both?");
   press(e, K.shiftEnter);
   type(e, "We already run SQLite.  ");
@@ -661,6 +661,27 @@ test("discuss: Ctrl+T opens “What do you want to tell the agent?”; Enter end
   assert.equal(d.status, "discuss");
   assert.equal(d.discussion, "Why not both?\nWe already run SQLite.");
   assert.deepEqual(d.answers, []);
+});
+
+test("discuss: Ctrl+G in the field hands the words to the external editor; what comes back replaces them", () => {
+  const e = press(engine(DB), K.ctrl("t"));
+  type(e, "first thoughts");
+  assert.equal(e.editorRequest(), null);
+  press(e, K.ctrl("g"));
+  assert.equal(e.editorRequest(), "first thoughts");
+  e.editorDone(true, "Why not both?\nWe run SQLite.\n", null);
+  assert.equal(e.editorRequest(), null);
+  assert.match(screen(e), /What do you want to tell the agent\?/);
+  press(e, K.enter);
+  assert.equal(e.outcome, "discuss");
+  assert.equal(JSON.parse(e.result("interactive").details).discussion, "Why not both?\nWe run SQLite.");
+  // a failed editor keeps the words and says why
+  const f = press(engine(DB), K.ctrl("t"));
+  type(f, "kept");
+  press(f, K.ctrl("g"));
+  f.editorDone(false, null, "exited with status 1");
+  assert.match(screen(f, 160), /Editor: exited with status 1\. Your text is kept\./);
+  assert.match(screen(f, 160), / > kept/);
 });
 
 test("discuss: the help line offers Ctrl+T on the list, in text entry and on the review", () => {

@@ -62,7 +62,8 @@ static const char *const SCRIPTS[] = {
     "\x1b[Bx\x1by",                                               /* typed, Esc, yes */
     "\x1b[200~pasted\r\nlines\x1b[201~",                          /* a paste, left open */
     "\x1b[13;2u\x1b[1;5D\x17\x15\x0b",                            /* editing keys, left open */
-    "\x14why not both?\x1b[13;2uand more\r",                        /* talk first: Ctrl+T, Enter */
+    "\x14why not\x1b[13;2uboth? and more\r",                        /* talk first: Ctrl+T, Enter (the half
+                                                                   * falls after Shift+Enter, not on its ESC) */
     "\x1b[6~\x1b[6~\x1b[5~\x1b[B\r",                                /* PageDown/PageUp, then pick */
 };
 #define SCRIPT_COUNT (sizeof SCRIPTS / sizeof *SCRIPTS)
@@ -126,11 +127,22 @@ static void one_cycle(size_t i) {
   CHECK(qt_engine_feed(e, script + half, n - half) == QT_OK);
   CHECK(qt_engine_render(e, 120, &lines, &count) == QT_OK);
   CHECK(qt_engine_render(e, 30, &lines, &count) == QT_OK);
+  /* issue 14: accessible frames, Ctrl+G's editor outcome, and the person's timeout */
+  CHECK(qt_engine_set_accessible(e, i % 2 == 0) == QT_OK);
+  CHECK(qt_engine_feed(e, "0x\x07", 3) == QT_OK);
+  CHECK(qt_engine_editor_done(e, i % 3 != 0, "from the editor\n", 16, "exited with status 1") == QT_OK);
+  CHECK(qt_engine_render(e, 60, &lines, &count) == QT_OK);
+  if (!qt_engine_done(e) && i % 4 == 0) {
+    CHECK(qt_engine_set_timeout(e, 1000, (qt_timeout_then)(i % 3)) == QT_OK);
+    CHECK(qt_engine_tick(e, 0) == QT_OK && qt_engine_tick(e, 1000) == QT_OK);
+    CHECK(qt_engine_done(e));
+  }
   if (!qt_engine_done(e)) qt_engine_interrupt(e);
   outcomes[qt_engine_outcome(e)]++;
   char *details = NULL, *text = NULL;
-  CHECK(qt_result_build(req, qt_engine_answers(e), qt_engine_outcome(e), "interactive", 1,
-                        qt_engine_outcome(e) == QT_DISCUSS ? qt_engine_discussion(e) : NULL, &details, &text) == QT_OK);
+  CHECK(qt_result_build_ex(req, qt_engine_answers(e), qt_engine_outcome(e), "interactive", 1,
+                           qt_engine_outcome(e) == QT_DISCUSS ? qt_engine_discussion(e) : NULL,
+                           qt_engine_result_flags(e), &details, &text) == QT_OK);
   free(details);
   free(text);
   qt_engine_destroy(e);
@@ -178,8 +190,10 @@ int main(int argc, char **argv) {
   printf("native-leaks: %zu cycles; RSS %ld kB at start, %ld kB after %zu warm-up cycles, %ld kB at the end "
          "(%+ld kB after warm-up)\n",
          cycles, start, warmed, warm, end, end - warmed);
-  printf("native-leaks: sessions ended answered %zu, declined %zu, cancelled %zu, interrupted %zu\n",
-         outcomes[QT_ANSWERED], outcomes[QT_DECLINED], outcomes[QT_CANCELLED], outcomes[QT_INTERRUPTED]);
+  printf("native-leaks: sessions ended answered %zu, declined %zu, cancelled %zu, interrupted %zu, timed out %zu, "
+         "discuss %zu\n",
+         outcomes[QT_ANSWERED], outcomes[QT_DECLINED], outcomes[QT_CANCELLED], outcomes[QT_INTERRUPTED],
+         outcomes[QT_TIMED_OUT], outcomes[QT_DISCUSS]);
   const char *max = getenv("NATIVE_LEAKS_MAX_GROWTH_KB");
   if (max && end - warmed > strtol(max, NULL, 10)) {
     fprintf(stderr, "native-leaks: RSS grew %ld kB after warm-up, more than the %s kB allowed\n", end - warmed, max);

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { importShim } from "./helpers/shim.mjs";
 
-const { loadSettings, resolveLanguage, DEFAULT_SETTINGS } = await importShim("settings.ts");
+const { loadSettings, resolveLanguage, DEFAULT_SETTINGS, parseDuration, accessibleMode } = await importShim("settings.ts");
 
 function homes() {
   const home = mkdtempSync(join(tmpdir(), "pq-settings-"));
@@ -28,6 +28,8 @@ test("settings: no files gives the documented defaults", () => {
       language: "auto",
       limits: {},
       pendingFile: join(".pi", "pending-questions.json"),
+      web: { enabled: false, host: "127.0.0.1" },
+      accessible: false,
     });
     assert.deepEqual(warnings, []);
   } finally {
@@ -280,4 +282,76 @@ test("/questions: paths, file contents and answers are shown sanitized", async (
   assert.match(shown[1], /a␇: p<U\+202E> → ␛\]52;c;eA==␇/);
   assert.match(shown[3], /is not valid JSON/);
   assert.match(shown[3], /proj␛\]0;owned␇/);
+});
+
+// ---- issue 14: the person's timeout and accessible mode ------------------------------------------
+test("settings: timeout is off by default and read as { after, then }", () => {
+  const { home, cwd, cleanup } = homes();
+  try {
+    const warnings = [];
+    assert.equal(loadSettings(cwd, (w) => warnings.push(w), home).timeout, undefined);
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: { after: "5m", then: "recommended" } }));
+    assert.deepEqual(loadSettings(cwd, (w) => warnings.push(w), home).timeout, { after: "5m", ms: 300000, then: "recommended" });
+    writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ timeout: false }));
+    assert.equal(loadSettings(cwd, (w) => warnings.push(w), home).timeout, undefined, "the project turns it off");
+    writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ timeout: { after: "90s" } }));
+    assert.deepEqual(loadSettings(cwd, (w) => warnings.push(w), home).timeout, { after: "90s", ms: 90000, then: "cancel" });
+    assert.deepEqual(warnings, []);
+  } finally {
+    cleanup();
+  }
+});
+
+test("settings: durations", () => {
+  assert.equal(parseDuration("5m"), 300000);
+  assert.equal(parseDuration("1h30m"), 5400000);
+  assert.equal(parseDuration("2m30s"), 150000);
+  assert.equal(parseDuration(" 3s "), 3000);
+  assert.equal(parseDuration("1500ms"), 1500);
+  assert.match(parseDuration("5"), /not a duration/);
+  assert.match(parseDuration(300), /not a string/);
+  assert.match(parseDuration("500ms"), /shorter than a second/);
+  assert.match(parseDuration("25h"), /longer than a day/);
+  assert.match(parseDuration("5 minutes"), /not a duration/);
+});
+
+test("settings: a bad timeout says what, where and how to fix it, and no timeout is used", () => {
+  const { home, cwd, cleanup } = homes();
+  try {
+    const file = join(home, ".pi", "agent", "question.json");
+    for (const [value, why] of [
+      [{ after: "5" }, /"after" "5" is not a duration/],
+      [{ after: "5m", then: "later" }, /"then" is "later"/],
+      [{ after: "5m", when: "x" }, /has "when", which is not "after" or "then"/],
+      ["5m", /is not an object/],
+    ]) {
+      writeFileSync(file, JSON.stringify({ timeout: value }));
+      const warnings = [];
+      assert.equal(loadSettings(cwd, (w) => warnings.push(w), home).timeout, undefined);
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0], why);
+      assert.ok(warnings[0].includes(file), "where");
+      assert.match(warnings[0], /write it like \{ "after": "5m", "then": "cancel" \}/, "how to fix");
+    }
+  } finally {
+    cleanup();
+  }
+});
+
+test("settings: accessible is a boolean, and TERM=dumb turns accessible mode on", () => {
+  const { home, cwd, cleanup } = homes();
+  try {
+    const warnings = [];
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ accessible: true }));
+    const s = loadSettings(cwd, (w) => warnings.push(w), home);
+    assert.equal(s.accessible, true);
+    assert.equal(accessibleMode(s, { TERM: "xterm" }), true);
+    assert.equal(accessibleMode({ ...s, accessible: false }, { TERM: "dumb" }), true);
+    assert.equal(accessibleMode({ ...s, accessible: false }, { TERM: "xterm-256color" }), false);
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ accessible: "yes" }));
+    assert.equal(loadSettings(cwd, (w) => warnings.push(w), home).accessible, false);
+    assert.match(warnings.at(-1), /"accessible" must be true or false/);
+  } finally {
+    cleanup();
+  }
 });

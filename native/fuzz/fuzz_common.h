@@ -172,6 +172,21 @@ static inline void fuzz_check_result(const qt_request *req, const qt_answer *ans
     FUZZ_CHECK(st == QT_ERR_USAGE && !details && !text);
     return;
   }
+  if (outcome == QT_TIMED_OUT) { /* the other "then"s of the person's timeout build too */
+    for (unsigned f = QT_RESULT_TIMEOUT_DECLINE; f <= QT_RESULT_TIMEOUT_RECOMMENDED; f += 2) {
+      char *d2 = NULL, *t2 = NULL;
+      qt_status s2 = qt_result_build_ex(req, answers, outcome, "interactive", 1, reason, f, &d2, &t2);
+      FUZZ_CHECK_MSG(s2 == QT_OK || s2 == QT_ERR_NOMEM, "qt_result_build_ex (timeout): %s", qt_status_code(s2));
+      if (s2 == QT_OK) {
+        FUZZ_CHECK_TEXT(d2);
+        FUZZ_CHECK_TEXT(t2);
+        FUZZ_CHECK(strlen(t2) <= QT_MAX_RESULT_TEXT_BYTES);
+        FUZZ_CHECK(strstr(t2, "did not answer within the time limit") != NULL);
+      }
+      free(d2);
+      free(t2);
+    }
+  }
   bool all = answers != NULL;
   for (size_t i = 0; all && i < req->question_count; i++) all = answers[i].present;
   if (outcome == QT_ANSWERED && !all) {

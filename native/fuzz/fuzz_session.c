@@ -241,6 +241,8 @@ typedef struct session {
   int width;
   int rows; /* the rows the frame may take; 0: no limit */
   bool styled;
+  bool accessible; /* issue 14 item 7 */
+  int64_t now;     /* the host's clock for the person's timeout (issue 14 item 3) */
 } session;
 
 static void feed(session *s, const char *bytes, size_t n) {
@@ -249,7 +251,9 @@ static void feed(session *s, const char *bytes, size_t n) {
 }
 
 /* One operation: < 0x80 a known key, < 0xE0 a raw chunk of 1..32 input bytes, < 0xF0 a new
- * width, < 0xF8 a rebinding, 0xFF an interrupt, anything else only a render. */
+ * width, < 0xF8 a rebinding, 0xF8 accessible mode on/off, 0xF9 a timeout armed, 0xFA the clock
+ * moved on, 0xFB Ctrl+G, 0xFC the editor gave text back, 0xFD the editor failed, 0xFF an
+ * interrupt, anything else only a render. */
 static void run_op(session *s, fuzz_input *in) {
   uint8_t op = fuzz_byte(in);
   if (op < 0x80) {
@@ -266,6 +270,23 @@ static void run_op(session *s, fuzz_input *in) {
     const char *names[2] = {KEY_NAMES[fuzz_byte(in) % KEY_NAME_COUNT], KEY_NAMES[fuzz_byte(in) % KEY_NAME_COUNT]};
     size_t unknown = 0;
     FUZZ_CHECK(qt_engine_bind(s->e, (qt_action)(op % QT_ACT_COUNT), names, (size_t)(op & 1) + 1, &unknown) == QT_OK);
+  } else if (op == 0xF8) {
+    s->accessible = !s->accessible;
+    FUZZ_CHECK(qt_engine_set_accessible(s->e, s->accessible) == QT_OK);
+  } else if (op == 0xF9) {
+    qt_status st = qt_engine_set_timeout(s->e, (int64_t)fuzz_u16(in) + 1, (qt_timeout_then)(fuzz_byte(in) % 3));
+    FUZZ_CHECK(st == QT_OK || (st == QT_ERR_STATE && qt_engine_done(s->e)));
+  } else if (op == 0xFA) {
+    s->now += fuzz_u16(in);
+    FUZZ_CHECK(qt_engine_tick(s->e, s->now) == QT_OK);
+    FUZZ_CHECK(qt_engine_next_tick(s->e, s->now) <= 1000);
+  } else if (op == 0xFB) {
+    feed(s, "\x07", 1);
+  } else if (op == 0xFC || op == 0xFD) {
+    size_t got = 0;
+    const char *b = op == 0xFC ? fuzz_bytes(in, fuzz_byte(in), &got) : NULL;
+    qt_status st = qt_engine_editor_done(s->e, op == 0xFC, b ? b : "", got, op == 0xFC ? NULL : "exited with status 1");
+    FUZZ_CHECK(st == QT_OK || st == QT_ERR_NOMEM);
   } else if (op == 0xFF) {
     qt_engine_interrupt(s->e);
     FUZZ_CHECK(qt_engine_done(s->e) && qt_engine_outcome(s->e) == QT_INTERRUPTED);
@@ -315,7 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     cJSON_free(json); /* cJSON_Print's */
   }
 
-  session s = {NULL, (head & 0x3F) * 6 + 1, 0, !(head & 0x40)};
+  session s = {NULL, (head & 0x3F) * 6 + 1, 0, !(head & 0x40), false, 0};
   FUZZ_CHECK(qt_engine_create(req, &s.e) == QT_OK && s.e);
   if (s.styled)
     for (int i = 0; i < QT_STYLE_COUNT; i++)

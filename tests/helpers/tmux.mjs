@@ -31,7 +31,7 @@ export function killStaleSessions() {
   const list = tmux("list-sessions", "-F", "#{session_name}");
   if (list.status !== 0) return;
   for (const name of list.stdout.split("\n")) {
-    const m = name.match(/^piq-e2e-(\d+)-\d+$/);
+    const m = name.match(/^(?:piq-e2e|pq-[a-z]+)-(\d+)-\d+$/);
     if (!m || Number(m[1]) === process.pid) continue;
     let alive = true;
     try {
@@ -49,7 +49,8 @@ export function killStaleSessions() {
  * --no-session, for reading `details`), homeFiles ({ name: content } written into the temporary
  * HOME first), prepareHome (home, work) => void, run after them, extensions (extra `-e` paths;
  * relative ones are in HOME), extraArgs, env (added to pi's environment), loadPackage (false:
- * no `-e` for this package — the test installs it another way).
+ * no `-e` for this package — the test installs it another way), namePrefix (the session name's
+ * prefix, "piq-e2e-" unless a test file names its own, like "pq-web-").
  */
 export async function startPi({
   replies,
@@ -62,6 +63,7 @@ export async function startPi({
   loadPackage = true,
   env: extraEnv = {},
   prepareHome,
+  namePrefix = PREFIX,
 } = {}) {
   const model = await startMockModel(replies);
   const { home, work, cleanup } = makeHome(model.port);
@@ -71,7 +73,7 @@ export async function startPi({
   }
   if (prepareHome) prepareHome(home, work);
   extensions = extensions.map((e) => (isAbsolute(e) ? e : join(home, e)));
-  const name = `${PREFIX}${process.pid}-${++counter}`;
+  const name = `${namePrefix}${process.pid}-${++counter}`;
   const sessionDir = join(home, "sessions");
   // loadPackage false: this package is not passed with -e (a test installs it another way).
   let args = piArgs([...extensions.flatMap((e) => ["-e", e]), ...extraArgs], { loadPackage });

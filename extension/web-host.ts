@@ -1,0 +1,82 @@
+// web-host.ts — when the web page runs (web.ts has the server): turned on at session start by
+// the setting `"web": { "enabled": true }`, toggled by `/questions web`, stopped when the session
+// ends or pi exits. Turning it on shows the one URL and its QR code (qr.ts) in pi.
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { Asker } from "./ask.ts";
+import { fill, stringsFor } from "./i18n.ts";
+import type { NativeAddon } from "./native.ts";
+import { encodeQr, qrToHalfBlocks } from "./qr.ts";
+import { screenOf } from "./screen.ts";
+import { resolveLanguage } from "./settings.ts";
+import { startWebServer, type WebServer } from "./web.ts";
+
+export interface WebControl {
+  /** The page's URL while it runs. */
+  readonly url: string | undefined;
+  /** Turns the page on (true), off (false) or over (undefined), and says so on the screen. */
+  toggle(ctx: ExtensionContext, on?: boolean): Promise<void>;
+}
+
+/** The lines announcing the page: the sentence with the URL, then its QR code. */
+export function announcement(native: NativeAddon, url: string): string {
+  let qr: string[] = [];
+  try {
+    qr = qrToHalfBlocks(encodeQr(url, "M"));
+  } catch {
+    // a URL too long for a QR code (a very long host name): the link alone
+  }
+  return [fill(stringsFor(native).WEB_STARTED, { s: url }), ...(qr.length ? ["", ...qr] : [])].join("\n");
+}
+
+export function hostWeb(pi: ExtensionAPI, native: NativeAddon, asker: Asker): WebControl {
+  let server: WebServer | undefined;
+  let starting: Promise<void> | undefined;
+  let current: ExtensionContext | undefined;
+
+  const language = () => (current ? resolveLanguage(asker.settings(current).language) : "en");
+
+  const stop = () => {
+    server?.close();
+    server = undefined;
+  };
+
+  const start = async (ctx: ExtensionContext) => {
+    const screen = screenOf(native, ctx, process.stdout);
+    const host = asker.settings(ctx).web.host;
+    try {
+      server = await startWebServer({ native, asker, host, language });
+      screen.notify(announcement(native, server.url), "info");
+    } catch (error) {
+      screen.notify(fill(stringsFor(native, language()).WEB_FAILED, { s: (error as Error).message }), "error");
+    }
+  };
+
+  const control: WebControl = {
+    get url() {
+      return server?.url;
+    },
+    async toggle(ctx, on) {
+      current = ctx;
+      await starting;
+      const want = on ?? !server;
+      if (want && !server) {
+        starting = start(ctx);
+        await starting;
+        starting = undefined;
+      } else if (!want && server) {
+        stop();
+        screenOf(native, ctx, process.stdout).notify(stringsFor(native, language()).WEB_STOPPED, "info");
+      } else if (want && server) {
+        screenOf(native, ctx, process.stdout).notify(announcement(native, server.url), "info");
+      }
+    },
+  };
+
+  pi.on("session_start", async (_event, ctx) => {
+    current = ctx;
+    if (server || !ctx.hasUI || !asker.settings(ctx).web.enabled) return;
+    await control.toggle(ctx, true);
+  });
+  pi.on("session_shutdown", async () => stop());
+  return control;
+}

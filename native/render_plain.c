@@ -1,0 +1,371 @@
+/* render_plain.c — the accessible frame (issue 14 item 7): plain lines a screen reader can
+ * follow. No box drawing, no symbols standing for a state, no styles at all (so no meaning is
+ * carried by colour): markers are words ("selected", "checked"), the focused option is
+ * announced on a line of its own ("Option 2 of 4: SQLite"), and each state change is a short
+ * line (the engine's one-shot message). The option rows do not change when the focus moves,
+ * so a screen reader that reads what changed reads only the announcement.
+ *
+ * Every line is wrapped to the width (at spaces where possible, else between graphemes); the
+ * only bytes besides text are the host's cursor marker where the text cursor is. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+
+typedef struct pctx {
+  qt_engine *e;
+  int width;
+  qt_buf tmp;  /* one logical line being put together */
+  bool failed;
+} pctx;
+
+/* ---- lines ------------------------------------------------------------------------------------ */
+static void put_line(pctx *p, const char *s, size_t n) {
+  qt_lines *l = &p->e->frame;
+  size_t start = l->buf.len;
+  if (n) qt_buf_append(&l->buf, s, n);
+  qt_buf_putc(&l->buf, '\0');
+  if (l->count == l->cap) {
+    size_t cap = l->cap ? l->cap * 2 : 64;
+    size_t *off = realloc(l->off, cap * sizeof *off);
+    if (off) l->off = off;
+    int *w = off ? realloc(l->width, cap * sizeof *w) : NULL;
+    if (w) l->width = w;
+    if (!off || !w) {
+      p->failed = true;
+      return;
+    }
+    l->cap = cap;
+  }
+  l->off[l->count] = start;
+  l->width[l->count++] = (int)qt_visible_width(s, n);
+}
+
+static size_t marker_at(const pctx *p, const char *s, size_t n, size_t pos) {
+  const char *m = p->e->cursor_marker;
+  size_t ml = m ? strlen(m) : 0;
+  return ml && n - pos >= ml && memcmp(s + pos, m, ml) == 0 ? ml : 0;
+}
+
+/* Writes s[0..n) as lines of at most p->width columns: a line break starts a new line, a line
+ * too long breaks after its last space that fits, else between graphemes. */
+static void text_lines(pctx *p, const char *s, size_t n) {
+  size_t pos = 0;
+  do {
+    size_t start = pos, brk = SIZE_MAX, end, next;
+    int w = 0;
+    for (;;) {
+      if (pos >= n) {
+        end = next = n;
+        break;
+      }
+      if (s[pos] == '\n') {
+        end = pos;
+        next = pos + 1;
+        break;
+      }
+      size_t ml = marker_at(p, s, n, pos);
+      if (ml) {
+        pos += ml;
+        continue;
+      }
+      size_t g = qt_grapheme_next(s, n, pos);
+      if (g <= pos) g = pos + 1;
+      int gw = qt_grapheme_width(s + pos, g - pos);
+      if (gw < 0) gw = 0;
+      if (w + gw > p->width) {
+        if (brk != SIZE_MAX) {
+          end = brk;
+          next = brk + 1;
+        } else if (pos == start) { /* wider than any line can be: left out */
+          end = start;
+          next = g;
+        } else {
+          end = next = pos;
+        }
+        break;
+      }
+      if (s[pos] == ' ') brk = pos;
+      w += gw;
+      pos = g;
+    }
+    put_line(p, s + start, end - start);
+    pos = next;
+  } while (pos < n);
+}
+
+/* The logical line in p->tmp, then cleared. */
+static void flush(pctx *p) {
+  if (p->tmp.failed) p->failed = true;
+  if (p->tmp.len) text_lines(p, p->tmp.data, p->tmp.len);
+  qt_buf_reset(&p->tmp);
+}
+
+/* Template `id` with {n} and {s}, into p->tmp. */
+static void say(pctx *p, qt_string_id id, size_t n, const char *s) {
+  qt_format(&p->tmp, qt_str(p->e, id), n, s);
+}
+
+/* Template with two numbers ("Option {n} of {s}"). */
+static void say2(pctx *p, qt_string_id id, size_t n, size_t of) {
+  char total[32];
+  snprintf(total, sizeof total, "%zu", of);
+  say(p, id, n, total);
+}
+
+/* Model or person text, sanitized, line breaks kept (or made spaces). */
+static void put_text(pctx *p, const char *s, size_t n, bool newlines) {
+  qt_sanitize(&p->tmp, s, n, newlines ? QT_SANITIZE_NEWLINES : 0);
+}
+
+/* An editor's text with the host's cursor marker at the cursor when focused. */
+static void put_editor(pctx *p, const qt_editor *ed, bool focused) {
+  const char *s = qt_editor_text(ed);
+  size_t n = qt_editor_len(ed), c = ed->cursor <= n ? ed->cursor : n;
+  if (!n && !focused) {
+    qt_buf_puts(&p->tmp, qt_str(p->e, QT_STR_PLAIN_EMPTY));
+    return;
+  }
+  put_text(p, s, c, ed->multiline);
+  if (focused) qt_buf_puts(&p->tmp, p->e->cursor_marker);
+  put_text(p, s + c, n - c, ed->multiline);
+}
+
+/* ---- one question -------------------------------------------------------------------------- */
+/* ", checked" / ", selected" / ", not checked" after an option's label. */
+static void put_state(pctx *p, const qt_qstate *s, size_t qi, size_t k) {
+  const qt_answer *a = &p->e->answers[qi];
+  bool other = k == SIZE_MAX;
+  if (s->q->multi_select) {
+    bool on = other ? a->custom != NULL : s->ticked[k];
+    qt_buf_puts(&p->tmp, ", ");
+    qt_buf_puts(&p->tmp, qt_str(p->e, on ? QT_STR_PLAIN_CHECKED : QT_STR_PLAIN_NOT_CHECKED));
+    return;
+  }
+  bool chosen = a->present && (other ? a->custom != NULL : a->index_count && a->indices[0] == k + 1);
+  if (chosen) {
+    qt_buf_puts(&p->tmp, ", ");
+    qt_buf_puts(&p->tmp, qt_str(p->e, QT_STR_PLAIN_SELECTED));
+  }
+}
+
+static const char *option_label(const pctx *p, const qt_qstate *s, size_t k) {
+  return k == SIZE_MAX ? qt_str(p->e, QT_STR_SOMETHING_ELSE) : s->opts[k].label;
+}
+
+static void plain_list(pctx *p, const qt_qstate *s, size_t qi) {
+  qt_engine *e = p->e;
+  bool filtering = s->view == QT_VIEW_FILTER && e->current == qi && !e->done && !e->discuss_open;
+  if (filtering || s->filter_on) {
+    qt_buf_puts(&p->tmp, qt_str(e, QT_STR_FILTER_PREFIX));
+    put_editor(p, &s->filter, filtering);
+    qt_buf_puts(&p->tmp, ". ");
+    say(p, QT_STR_PLAIN_MATCHES, s->filter_on ? s->shown_count : s->q->option_count, NULL);
+    flush(p);
+  }
+  size_t rows = qt_list_rows(s), end = s->scroll + QT_LIST_WINDOW;
+  if (end > rows) end = rows;
+  if (s->scroll > 0) {
+    say(p, QT_STR_PLAIN_MORE_ABOVE, s->scroll, NULL);
+    flush(p);
+  }
+  for (size_t row = s->scroll; row < end; row++) {
+    size_t k = qt_list_option_at(s, row);
+    qt_buf_printf(&p->tmp, "%zu. ", row + 1);
+    qt_buf_puts(&p->tmp, option_label(p, s, k));
+    put_state(p, s, qi, k);
+    flush(p);
+  }
+  if (end < rows) {
+    say(p, QT_STR_PLAIN_MORE_BELOW, rows - end, NULL);
+    flush(p);
+  }
+  /* the focused option, announced */
+  size_t k = qt_list_option_at(s, s->highlight);
+  say2(p, QT_STR_PLAIN_OPTION_N, s->highlight + 1, rows);
+  qt_buf_puts(&p->tmp, ": ");
+  qt_buf_puts(&p->tmp, option_label(p, s, k));
+  put_state(p, s, qi, k);
+  if (k != SIZE_MAX && s->opts[k].description) {
+    qt_buf_puts(&p->tmp, ". ");
+    put_text(p, s->opts[k].description, strlen(s->opts[k].description), false);
+  }
+  flush(p);
+  if (k != SIZE_MAX && s->opts[k].preview) {
+    qt_buf_puts(&p->tmp, qt_str(e, QT_STR_PLAIN_PREVIEW));
+    put_text(p, s->opts[k].preview, strlen(s->opts[k].preview), true);
+    flush(p);
+  }
+}
+
+static void plain_question(pctx *p, size_t qi) {
+  qt_engine *e = p->e;
+  const qt_qstate *s = &e->qs[qi];
+  if (e->multi) {
+    say2(p, QT_STR_PLAIN_QUESTION_N, qi + 1, e->req->question_count);
+    qt_buf_putc(&p->tmp, ' ');
+    qt_buf_puts(&p->tmp, s->label);
+    flush(p);
+  }
+  qt_buf_puts(&p->tmp, s->prompt);
+  flush(p);
+  if (s->q->option_count == 0) {
+    say(p, QT_STR_PLAIN_TYPE_ANSWER, 0, NULL);
+    flush(p);
+  } else {
+    say(p, s->q->multi_select ? QT_STR_PLAIN_CHOOSE_MANY : QT_STR_PLAIN_CHOOSE_ONE, s->q->option_count, NULL);
+    flush(p);
+    plain_list(p, s, qi);
+  }
+  bool typing = s->view == QT_VIEW_ENTRY && e->current == qi && !e->done && !e->discuss_open;
+  if (typing || !qt_editor_blank(&s->draft)) {
+    qt_buf_puts(&p->tmp, qt_str(e, QT_STR_PLAIN_TYPING));
+    put_editor(p, &s->draft, typing);
+    flush(p);
+  }
+  bool noting = s->view == QT_VIEW_NOTE && e->current == qi && !e->done && !e->discuss_open;
+  if (noting || !qt_editor_blank(&s->note)) {
+    qt_buf_puts(&p->tmp, qt_str(e, QT_STR_NOTE_PREFIX));
+    put_editor(p, &s->note, noting);
+    flush(p);
+  }
+}
+
+static void plain_review(pctx *p) {
+  qt_engine *e = p->e;
+  say(p, QT_STR_PLAIN_REVIEW, e->req->question_count, NULL);
+  flush(p);
+  for (size_t i = 0; i < e->req->question_count; i++) {
+    const qt_qstate *s = &e->qs[i];
+    const qt_answer *a = &e->answers[i];
+    qt_buf_printf(&p->tmp, "%zu. ", i + 1);
+    qt_buf_puts(&p->tmp, s->label);
+    qt_buf_puts(&p->tmp, ": ");
+    if (!a->present) {
+      qt_buf_puts(&p->tmp, qt_str(e, QT_STR_NOT_ANSWERED));
+    } else {
+      qt_buf_puts(&p->tmp, qt_str(e, QT_STR_PLAIN_ANSWERED));
+      qt_buf_puts(&p->tmp, ", ");
+      for (size_t j = 0; j < a->index_count; j++) {
+        if (j) qt_buf_puts(&p->tmp, ", ");
+        if (a->indices[j] >= 1 && a->indices[j] <= s->q->option_count)
+          qt_buf_puts(&p->tmp, s->opts[a->indices[j] - 1].label);
+      }
+      if (a->custom) {
+        if (a->index_count) qt_buf_puts(&p->tmp, ", ");
+        put_text(p, a->custom, strlen(a->custom), false);
+        qt_buf_putc(&p->tmp, ' ');
+        qt_buf_puts(&p->tmp, qt_str(e, QT_STR_TYPED));
+      }
+    }
+    if (a->note) {
+      qt_buf_puts(&p->tmp, ". ");
+      qt_buf_puts(&p->tmp, qt_str(e, QT_STR_NOTE_PREFIX));
+      put_text(p, a->note, strlen(a->note), false);
+    }
+    flush(p);
+  }
+}
+
+/* Talk first (Ctrl+T, issue 14 item 5): the field's title, then its text. */
+static void plain_discussion(pctx *p) {
+  qt_engine *e = p->e;
+  qt_buf_puts(&p->tmp, qt_str(e, QT_STR_DISCUSS_PROMPT));
+  flush(p);
+  put_editor(p, &e->discuss, !e->done);
+  flush(p);
+}
+
+/* The question fits the screen (issue 14 item 2): a frame taller than e->rows keeps its last
+ * rows (the announcement, the countdown, the message and the keys are at the end), or those
+ * from the line with the text cursor on when it is above them. */
+static void plain_fit_rows(qt_engine *e) {
+  qt_lines *f = &e->frame;
+  if (e->rows < 1 || f->count <= (size_t)e->rows) return;
+  size_t rows = (size_t)e->rows, start = f->count - rows;
+  const char *m = e->cursor_marker;
+  if (m && *m)
+    for (size_t i = 0; i < start; i++)
+      if (strstr(f->buf.data + f->off[i], m)) {
+        start = i;
+        break;
+      }
+  memmove(f->off, f->off + start, rows * sizeof *f->off);
+  memmove(f->width, f->width + start, rows * sizeof *f->width);
+  f->count = rows;
+}
+
+/* The keys, in words, for what has the keyboard. */
+static void plain_keys(pctx *p) {
+  qt_engine *e = p->e;
+  qt_string_id id;
+  if (e->overlay != QT_OVERLAY_NONE) {
+    id = QT_STR_PLAIN_KEYS_CONFIRM;
+  } else if (e->discuss_open) {
+    id = QT_STR_PLAIN_KEYS_DISCUSS;
+  } else if (e->current >= e->req->question_count) {
+    id = QT_STR_PLAIN_KEYS_REVIEW;
+  } else {
+    const qt_qstate *s = &e->qs[e->current];
+    switch (s->view) {
+      case QT_VIEW_ENTRY: id = s->q->option_count ? QT_STR_PLAIN_KEYS_ENTRY : QT_STR_PLAIN_KEYS_FREE; break;
+      case QT_VIEW_FILTER: id = QT_STR_PLAIN_KEYS_FILTER; break;
+      case QT_VIEW_NOTE: id = QT_STR_PLAIN_KEYS_NOTE; break;
+      default: id = s->q->multi_select ? QT_STR_PLAIN_KEYS_MULTI : QT_STR_PLAIN_KEYS_LIST; break;
+    }
+  }
+  qt_buf_puts(&p->tmp, qt_str(e, id));
+  if (e->multi && e->overlay == QT_OVERLAY_NONE && !e->discuss_open) {
+    qt_buf_putc(&p->tmp, ' ');
+    qt_buf_puts(&p->tmp, qt_str(e, QT_STR_PLAIN_KEYS_TABS));
+  }
+  flush(p);
+}
+
+qt_status qt_render_plain_frame(qt_engine *e, int width) {
+  if (width > 4096) width = 4096;
+  pctx p = {.e = e, .width = width};
+  qt_buf_init(&p.tmp);
+  qt_buf_reset(&e->frame.buf);
+  e->frame.count = 0;
+  if (e->asker_name || e->asker_where) {
+    if (e->asker_name)
+      say(&p, QT_STR_ASKED_BY, 0, e->asker_name);
+    else
+      say(&p, QT_STR_ASKED_BY_SUBAGENT, 0, e->asker_where);
+    flush(&p);
+  }
+  if (e->current >= e->req->question_count)
+    plain_review(&p);
+  else
+    plain_question(&p, e->current);
+  if (e->discuss_open) plain_discussion(&p);
+  /* nothing is cut to fit here: PageUp/PageDown page the list, never a prompt */
+  e->review_window = 0;
+  if (e->current < e->req->question_count) e->qs[e->current].prompt_window = 0;
+  if (qt_countdown_text(e, &p.tmp)) flush(&p);
+  if (e->overlay != QT_OVERLAY_NONE) {
+    qt_string_id id = e->overlay == QT_OVERLAY_LONG ? QT_STR_CONFIRM_LONG
+                      : e->overlay_n == 0           ? QT_STR_CONFIRM_DISCARD_TEXT
+                      : e->overlay_n == 1           ? QT_STR_CONFIRM_DISCARD_ONE
+                                                    : QT_STR_CONFIRM_DISCARD_MANY;
+    say(&p, id, e->overlay_n, NULL);
+    qt_buf_putc(&p.tmp, ' ');
+    qt_buf_puts(&p.tmp, qt_str(e, QT_STR_YES_NO));
+    flush(&p);
+  } else if (e->flash.len) {
+    qt_buf_append(&p.tmp, e->flash.data, e->flash.len);
+    flush(&p);
+  }
+  plain_keys(&p);
+  if (!p.failed && !e->frame.buf.failed) plain_fit_rows(e);
+  bool failed = p.failed || p.tmp.failed || e->frame.buf.failed;
+  qt_buf_free(&p.tmp);
+  if (failed) {
+    qt_buf_reset(&e->frame.buf);
+    e->frame.count = 0;
+    return QT_ERR_NOMEM;
+  }
+  return QT_OK;
+}

@@ -1,0 +1,175 @@
+// e2e-timeout-access-editor.test.mjs — issue 14 items 3, 6 and 7 with the real pi in tmux and a
+// scripted model: a 3-second timeout with each `then` (the countdown on screen, the tool result
+// the model reads), Ctrl+G with an EDITOR script that writes a known text, and accessible mode
+// (setting, and TERM=dumb) with no box drawing and no colour escapes in the question
+// (`tmux capture-pane -e -p`). Sessions are named pq-uxb-….
+import assert from "node:assert/strict";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { startPi, tmux } from "./helpers/tmux.mjs";
+
+const DB = {
+  id: "db",
+  label: "Database",
+  prompt: "Which database?",
+  options: [
+    { value: "pg", label: "PostgreSQL" },
+    { value: "lite", label: "SQLite (Recommended)" },
+  ],
+};
+const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
+const settings = (value) => ({ ".pi/agent/question.json": JSON.stringify(value) });
+
+async function withPi(options, fn) {
+  const pi = await startPi({ session: true, namePrefix: "pq-uxb-", ...options });
+  try {
+    await fn(pi);
+    assert.equal(pi.crashLog(), null, "pi-tui wrote a crash log");
+    assert.equal(pi.dead(), false, "pi exited");
+  } catch (error) {
+    let screen = "";
+    try {
+      screen = pi.screen();
+    } catch {}
+    error.message += `\n--- screen (${pi.name}) ---\n${screen}`;
+    throw error;
+  } finally {
+    await pi.kill();
+  }
+}
+
+/** The tool message the model reads in its second request. */
+async function toolResultText(pi) {
+  await pi.model.waitForRequests(2, 30000);
+  const tools = pi.model.toolMessages(1);
+  assert.equal(tools.length, 1);
+  return tools[0].content;
+}
+
+// ---- item 3: a 3-second timeout with each `then` ----------------------------------------------------
+test("e2e timeout: then recommended — the countdown runs, and the model reads that the recommended option was applied", async () => {
+  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "3s", then: "recommended" } }) }, async (pi) => {
+    await pi.prompt();
+    await pi.waitForScreen(/Answers itself in 0:0\d with the recommended option — any key stops the clock/);
+    const text = await toolResultText(pi);
+    assert.equal(
+      text,
+      'db: not answered in time; the timeout applied the recommended option: 2. SQLite (Recommended) (value: lite)\n' +
+        'The user did not answer within the time limit they set; their timeout setting ("then": "recommended") applied the recommended option shown above. The user did not choose it: treat it as a default, say in your reply that it was applied because nobody answered in time, and continue.',
+    );
+    const result = await pi.waitForQuestionResult();
+    assert.equal(result.details.status, "timed_out");
+    assert.equal(result.details.timeout, "recommended");
+    assert.equal(result.details.answers[0].appliedByTimeout, true);
+    await pi.waitForScreen(/thanks/);
+  });
+});
+
+test("e2e timeout: then decline — the agent decides, and the model reads that nobody answered", async () => {
+  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "3s", then: "decline" } }) }, async (pi) => {
+    await pi.prompt();
+    await pi.waitForScreen(/Leaves it to the agent in 0:0\d/);
+    const text = await toolResultText(pi);
+    assert.match(text, /^The user did not answer within the time limit they set; their timeout setting \("then": "decline"\) leaves the decision to you\./);
+    assert.doesNotMatch(text, /user selected/);
+    assert.equal((await pi.waitForQuestionResult()).details.status, "timed_out");
+  });
+});
+
+test("e2e timeout: then cancel — the question closes, the turn ends, the result says nobody answered in time", async () => {
+  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "3s", then: "cancel" } }) }, async (pi) => {
+    await pi.prompt();
+    await pi.waitForScreen(/Closes itself in 0:0\d — any key stops the clock/);
+    const result = await pi.waitForQuestionResult(30000);
+    assert.equal(result.details.status, "timed_out");
+    assert.equal(result.details.timeout, "cancel");
+    assert.match(result.content[0].text, /^The user did not answer within the time limit they set, so the question closed itself/);
+    await pi.waitForScreen((s) => !/Working|Waiting for your answer/.test(s));
+    assert.equal(pi.model.requests.length, 1, "the turn ended: the model was not called again");
+  });
+});
+
+test("e2e timeout: any key stops the clock; the person answers later", async () => {
+  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "3s", then: "cancel" } }) }, async (pi) => {
+    await pi.prompt();
+    await pi.waitForScreen(/Closes itself in/);
+    await pi.keys("Down");
+    await pi.waitForScreen((s) => !/Closes itself in/.test(s) && /> 2\. SQLite/.test(s));
+    await new Promise((r) => setTimeout(r, 4000));
+    assert.equal(pi.model.requests.length, 1, "nothing answered itself");
+    await pi.keys("Enter");
+    assert.equal(await toolResultText(pi), "db: user selected: 2. SQLite (Recommended) (value: lite)");
+  });
+});
+
+// ---- item 6: Ctrl+G with an EDITOR script ----------------------------------------------------------
+test("e2e editor: Ctrl+G opens $EDITOR on the draft; the text it writes comes back and is submitted", async () => {
+  await withPi(
+    {
+      replies: script({ questions: [DB] }),
+      prepareHome: (home) => {
+        const editor = join(home, "editor.sh");
+        writeFileSync(editor, `#!/bin/sh\ncp "$1" "${join(home, "seen.txt")}"\nprintf 'written by the editor\\n' > "$1"\n`);
+        chmodSync(editor, 0o755);
+      },
+      env: { EDITOR: "$HOME/editor.sh" },
+    },
+    async (pi) => {
+      await pi.prompt();
+      await pi.waitForScreen(/3\. Something else…/);
+      await pi.text("my draft");
+      await pi.waitForScreen(/Ctrl\+G editor/);
+      await pi.keys("C-g");
+      await pi.waitForScreen(/written by the editor/);
+      assert.equal(readFileSync(join(pi.home, "seen.txt"), "utf8"), "my draft");
+      await pi.keys("Enter");
+      assert.equal(await toolResultText(pi), "db: user wrote: written by the editor");
+    },
+  );
+});
+
+test("e2e editor: an editor that fails keeps the draft and says so", async () => {
+  await withPi({ replies: script({ questions: [DB] }), env: { EDITOR: "false" } }, async (pi) => {
+    await pi.prompt();
+    await pi.waitForScreen(/3\. Something else…/);
+    await pi.text("keep me");
+    await pi.waitForScreen(/Ctrl\+G editor/);
+    await pi.keys("C-g");
+    await pi.waitForScreen(/Editor: exited with status 1\. Your text is kept\./);
+    await pi.keys("Enter");
+    assert.equal(await toolResultText(pi), "db: user wrote: keep me");
+  });
+});
+
+// ---- item 7: accessible mode -------------------------------------------------------------------------
+/** The question's lines of a screen captured with its escapes: from the prompt to the keys line. */
+function questionLines(screen) {
+  const lines = screen.split("\n");
+  const start = lines.findIndex((l) => l.includes("Which database?"));
+  let end = lines.findIndex((l, i) => i > start && /Escape cancels\./.test(l));
+  assert.ok(start >= 0 && end >= start, screen);
+  return lines.slice(start, end + 1).join("\n");
+}
+
+for (const [how, options] of [
+  ["the accessible setting", { homeFiles: settings({ accessible: true }) }],
+  ["TERM=dumb", { env: { TERM: "dumb" } }],
+]) {
+  test(`e2e accessible (${how}): plain lines, no box drawing, no colour; focus announced, words for markers`, async () => {
+    await withPi({ replies: script({ questions: [DB] }), ...options, env: { ...(options.env ?? {}), NO_COLOR: "" } }, async (pi) => {
+      await pi.prompt();
+      await pi.waitForScreen(/Option 1 of 3: PostgreSQL/);
+      await pi.keys("Down");
+      await pi.waitForScreen(/Option 2 of 3: SQLite \(Recommended\)/);
+      const captured = tmux("capture-pane", "-e", "-p", "-t", pi.name).stdout;
+      const question = questionLines(captured);
+      assert.doesNotMatch(question, /[\u2500-\u257f■□✓›‹│↑↓]/, "no box drawing or symbols");
+      assert.doesNotMatch(question, /\x1b\[[0-9;]*m/, "no colour escapes");
+      assert.match(question, /^Choose one of 2 options\.$/m);
+      assert.match(question, /^2\. SQLite \(Recommended\)$/m);
+      await pi.keys("Enter");
+      assert.equal(await toolResultText(pi), "db: user selected: 2. SQLite (Recommended) (value: lite)");
+    });
+  });
+}

@@ -1,0 +1,127 @@
+// e2e-tty-timeout-access-editor.test.mjs — issue 14 items 3, 6 and 7 in the terminal runner
+// (tty.c): `pi -p` from a terminal with a timeout (the runner's poll wakes for the clock), Ctrl+G
+// with an EDITOR script (raw mode left around the editor, the terminal settings the same after),
+// and the standalone command under TERM=dumb drawing plain lines. Sessions are named pq-uxb-….
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { root } from "./helpers/addon.mjs";
+import { startMockModel } from "./helpers/mock-model.mjs";
+import { makeHome, piArgs, piBin } from "./helpers/pi.mjs";
+
+const tmux = (...args) => spawnSync("tmux", args, { encoding: "utf8" });
+const screen = (name) => tmux("capture-pane", "-p", "-t", name).stdout ?? "";
+
+async function waitFor(pred, what, timeoutMs = 30000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = pred();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const waitScreen = (name, re) => waitFor(() => re.test(screen(name)), `${re} on screen:\n${screen(name)}`);
+
+/** Runs `command` in a tmux window, recording stty -g before and after it. */
+function startInTmux(name, dir, command, env = {}) {
+  tmux("kill-session", "-t", name);
+  const script = join(dir, "run.sh");
+  const exports = Object.entries(env)
+    .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, "'\\''")}'`)
+    .join("\n");
+  writeFileSync(
+    script,
+    `${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\n: > ${dir}/finished\nsleep 60\n`,
+  );
+  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", `bash ${script}`);
+}
+// `finished` is written after stty-after: the shell creates stty-after before stty writes it.
+const finished = (dir) => waitFor(() => existsSync(join(dir, "finished")), "the command to finish");
+const read = (dir, f) => readFileSync(join(dir, f), "utf8");
+
+const DB = { questions: [{ id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite (Recommended)" }] }] };
+
+async function printMode(name, { settings, env = {}, prepare }, fn) {
+  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: DB }] }, { text: "FINAL-ANSWER" }]);
+  const { home, work, cleanup } = makeHome(model.port);
+  try {
+    if (settings) writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify(settings));
+    if (prepare) prepare(home);
+    const cmd = [piBin, ...piArgs(), "-p", "ask"].map((a) => `'${a}'`).join(" ");
+    startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1", ...env });
+    await fn({ model, home, work });
+  } finally {
+    tmux("kill-session", "-t", name);
+    cleanup();
+    await model.close();
+  }
+}
+
+test("tty: a 2-second timeout with then recommended answers itself; the model is told; the terminal is restored", async () => {
+  const name = "pq-uxb-tty-timeout";
+  await printMode(name, { settings: { timeout: { after: "2s", then: "recommended" } } }, async ({ model, work }) => {
+    await waitScreen(name, /Answers itself in 0:0\d with the recommended option/);
+    await finished(work);
+    await model.waitForRequests(2);
+    assert.match(model.toolMessages(1)[0].content, /^db: not answered in time; the timeout applied the recommended option: 2\. SQLite \(Recommended\)/);
+    assert.equal(read(work, "stdout").trim(), "FINAL-ANSWER");
+    assert.equal(read(work, "stty-after"), read(work, "stty-before"));
+  });
+});
+
+test("tty: Ctrl+G runs $EDITOR outside raw mode; its text comes back; the terminal is restored", async () => {
+  const name = "pq-uxb-tty-editor";
+  await printMode(
+    name,
+    {
+      prepare: (home) => {
+        const editor = join(home, "editor.sh");
+        // the editor sees a cooked terminal (icanon on) and the draft
+        writeFileSync(editor, `#!/bin/sh\nstty -a < /dev/tty | grep -o -- '-\\?icanon' > "${join(home, "icanon.txt")}"\ncp "$1" "${join(home, "seen.txt")}"\nprintf 'from the editor\\n' > "$1"\n`);
+        chmodSync(editor, 0o755);
+      },
+      env: { EDITOR: "$HOME/editor.sh" }, // expanded by the shell that runs it, where HOME is the test's
+    },
+    async ({ model, home, work }) => {
+      await waitScreen(name, /Which database\?/);
+      tmux("send-keys", "-t", name, "-l", "draft");
+      await waitScreen(name, /Ctrl\+G editor/);
+      tmux("send-keys", "-t", name, "C-g");
+      await waitScreen(name, /(from the editor|Editor: )/);
+      assert.match(screen(name), /from the editor/);
+      assert.equal(read(home, "seen.txt"), "draft");
+      assert.equal(read(home, "icanon.txt").trim(), "icanon");
+      tmux("send-keys", "-t", name, "Enter");
+      await finished(work);
+      await model.waitForRequests(2);
+      assert.equal(model.toolMessages(1)[0].content, "db: user wrote: from the editor");
+      assert.equal(read(work, "stty-after"), read(work, "stty-before"));
+    },
+  );
+});
+
+test("tty: the standalone command under TERM=dumb draws plain lines and announces the focus", async () => {
+  const name = "pq-uxb-tty-dumb";
+  const dir = mkdtempSync(join(tmpdir(), "pq-uxb-tty-"));
+  try {
+    writeFileSync(join(dir, "q.json"), JSON.stringify(DB));
+    startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, { TERM: "dumb" });
+    await waitScreen(name, /Option 1 of 3: PostgreSQL/);
+    tmux("send-keys", "-t", name, "Down");
+    await waitScreen(name, /Option 2 of 3: SQLite \(Recommended\)/);
+    const captured = tmux("capture-pane", "-e", "-p", "-t", name).stdout;
+    assert.doesNotMatch(captured, /[\u2500-\u257f■□✓›‹│↑↓]/);
+    assert.doesNotMatch(captured, /\x1b\[[0-9;]*m/);
+    tmux("send-keys", "-t", name, "Enter");
+    await finished(dir);
+    assert.equal(JSON.parse(read(dir, "stdout")).status, "answered");
+    assert.equal(read(dir, "stty-after"), read(dir, "stty-before"));
+  } finally {
+    tmux("kill-session", "-t", name);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,222 @@
+// e2e-web.test.mjs — the web page with the real pi (TUI, in tmux) and a real browser: Debian's
+// Chromium, headless, driven by playwright-core (no browser download). `/questions web` (or the
+// setting) prints the URL; the page shows the waiting question with the model's text as text,
+// an option is picked and submitted, and the question in pi closes "answered from the web page"
+// while the model reads the same text as for a local answer. The page follows pi live (a question
+// answered in the TUI closes on the page); a request without the token and a cross-origin POST
+// from another page in the same browser are refused.
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import { after, before, test } from "node:test";
+import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
+
+const CHROMIUM = "/usr/bin/chromium";
+const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed`;
+
+let browser;
+before(async () => {
+  killStaleSessions();
+  if (skip) return;
+  const { chromium } = await import("playwright-core");
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+});
+after(async () => {
+  await browser?.close();
+  killStaleSessions();
+});
+
+const HOSTILE = '<img src=x onerror="window.pwned=1">';
+const DB = {
+  id: "db",
+  prompt: "Which database? <script>window.pwned=2</script>",
+  options: [
+    { value: "sqlite", label: `SQLite ${HOSTILE}`, description: "<b>embedded</b> & small", preview: "<iframe src=//example.com></iframe>\nline 2" },
+    { value: "pg", label: "Postgres" },
+  ],
+};
+const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
+const URL_RE = /http:\/\/127\.0\.0\.1:\d+\/q\/[A-Za-z0-9_-]{43}/;
+
+async function withPi(options, fn) {
+  const pi = await startPi({ replies: script({ questions: [DB] }), session: true, namePrefix: "pq-web-", ...options });
+  const context = await browser.newContext();
+  try {
+    await fn(pi, context);
+  } catch (error) {
+    error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
+    throw error;
+  } finally {
+    await context.close();
+    await pi.kill();
+  }
+}
+
+/** Types `/questions web` in pi and returns the URL it prints. */
+async function turnOnWeb(pi) {
+  await pi.waitForScreen(/mock-1/);
+  await pi.text("/questions web");
+  await pi.waitForScreen(/\/questions web/);
+  await pi.keys("Enter");
+  // pi's completion list (web, web on, web off) may take the first Enter: then once more.
+  for (let tries = 0; ; tries++) {
+    try {
+      return URL_RE.exec(await pi.waitForScreen(URL_RE, 3000))[0];
+    } catch (error) {
+      if (tries >= 2) throw error;
+      await pi.keys("Enter");
+    }
+  }
+}
+
+async function toolText(pi) {
+  await pi.model.waitForRequests(2);
+  return pi.model.toolMessages(1)[0].content;
+}
+
+test("web e2e: open the URL, pick an option, submit — the question closes in pi and the model reads the answer", { skip }, async () => {
+  await withPi({}, async (pi, context) => {
+    const url = await turnOnWeb(pi);
+    await pi.waitForScreen(/[█▀▄]{20}/); // the QR code under the URL
+    await pi.prompt("ask me");
+    await pi.waitForScreen(/Which database\?/);
+
+    const page = await context.newPage();
+    const response = await page.goto(url);
+    assert.equal(response.status(), 200);
+    await page.getByText("Postgres", { exact: true }).waitFor();
+    // The model's text is text: the markup shows as written, nothing of it runs or loads.
+    assert.equal(await page.locator(".label").first().textContent(), `SQLite ${HOSTILE}`);
+    assert.equal(await page.locator(".prompt").textContent(), DB.prompt);
+    assert.equal(await page.locator(".desc").textContent(), "<b>embedded</b> & small");
+    assert.equal(await page.locator("img, iframe, b, script:not([nonce])").count(), 0);
+    assert.equal(await page.evaluate(() => window.pwned), undefined);
+
+    await page.getByText("Postgres", { exact: true }).click();
+    await page.locator("textarea.note").fill("note from the phone");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText("Answer taken.").waitFor();
+
+    await pi.waitForScreen(/answered from the web page/);
+    const screen = pi.screen();
+    assert.doesNotMatch(screen, /Something else…/, "the question in the TUI closed");
+    assert.equal(await toolText(pi), "db: user selected: 2. Postgres (value: pg); note: note from the phone");
+    const result = await pi.waitForQuestionResult();
+    assert.equal(result.details.mode, "web");
+    assert.equal(result.details.status, "answered");
+    assert.equal(await page.evaluate(() => window.pwned), undefined);
+  });
+});
+
+test("web e2e: with the setting on, the page follows pi live — a question arrives, and closes when answered in the TUI", { skip }, async () => {
+  const homeFiles = { ".pi/agent/question.json": JSON.stringify({ web: { enabled: true } }) };
+  await withPi({ homeFiles }, async (pi, context) => {
+    const screen = await pi.waitForScreen(URL_RE);
+    const page = await context.newPage();
+    await page.goto(URL_RE.exec(screen)[0]);
+    await page.getByText("No question is waiting.", { exact: false }).waitFor();
+    await pi.prompt("ask me");
+    await page.getByText("Postgres", { exact: true }).waitFor(); // arrived by itself
+    await pi.waitForScreen(/Which database\?/);
+    await pi.keys("1");
+    await page.getByText("This question was answered or ended elsewhere.").waitFor();
+    assert.equal(await page.getByRole("button", { name: "Submit" }).isDisabled(), true);
+    assert.match(await toolText(pi), /^db: user selected: 1\. SQLite /);
+    assert.equal((await pi.waitForQuestionResult()).details.mode, "interactive");
+  });
+});
+
+test("web e2e: a request without the token and a cross-origin POST from another page are refused", { skip }, async () => {
+  await withPi({}, async (pi, context) => {
+    const url = await turnOnWeb(pi);
+    const base = new URL(url).origin;
+    const token = new URL(url).pathname.split("/")[2];
+    await pi.prompt("ask me");
+    await pi.waitForScreen(/Which database\?/);
+
+    const page = await context.newPage();
+    for (const path of ["/", "/q/", `/q/${"A".repeat(43)}`, `/q/${token}x`]) {
+      const r = await page.goto(base + path);
+      assert.ok([403, 404].includes(r.status()), `${path}: ${r.status()}`);
+      assert.equal(await page.locator(".card").count(), 0);
+    }
+    // The qid, as the page itself learns it.
+    await page.goto(url);
+    const qid = await page.locator(".card").getAttribute("data-qid");
+    assert.match(qid, /^[0-9a-f]{8}$/);
+
+    // Another site that even knows the token and the qid cannot answer.
+    const evil = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(`<!doctype html><script>
+        const body = ${JSON.stringify(JSON.stringify({ token, qid, outcome: "answered", answers: { db: "SQLite" } }))};
+        window.results = Promise.all([
+          fetch(${JSON.stringify(base + "/answer")}, { method: "POST", headers: { "content-type": "application/json" }, body })
+            .then((r) => "status " + r.status, (e) => "blocked: " + e.name),
+          fetch(${JSON.stringify(base + "/answer")}, { method: "POST", mode: "no-cors", headers: { "content-type": "text/plain" }, body })
+            .then((r) => "opaque " + r.type, (e) => "blocked: " + e.name),
+        ]);
+      </script>`);
+    });
+    await new Promise((r) => evil.listen(0, "127.0.0.1", r));
+    try {
+      const other = await context.newPage();
+      await other.goto(`http://127.0.0.1:${evil.address().port}/`);
+      const results = await other.evaluate(() => window.results);
+      assert.match(results[0], /^blocked/, "the JSON POST needs a preflight, which gets no CORS answer");
+      // The simple POST goes out (the server refuses it: wrong Origin, not JSON); its answer is
+      // unreadable there (opaque, or blocked by Cross-Origin-Resource-Policy).
+      assert.match(results[1], /^(opaque|blocked)/);
+    } finally {
+      evil.close();
+    }
+    // Nothing was answered: the question still waits on the page and in pi.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(await page.getByRole("button", { name: "Submit" }).isDisabled(), false);
+    await pi.waitForScreen(/Something else…/);
+    assert.equal(pi.model.requests.length, 1);
+    await pi.keys("2");
+    assert.equal(await toolText(pi), "db: user selected: 2. Postgres (value: pg)");
+  });
+});
+
+test("web e2e: several questions on the page — multi-select, a typed answer, a warning for what is missing, then 'let the agent decide'", { skip }, async () => {
+  const TWO = {
+    questions: [
+      { id: "f", label: "Features", prompt: "Which features?", multiSelect: true, options: ["Auth", "API", "Jobs"] },
+      { id: "name", label: "Name", prompt: "Name of the service?" },
+      { id: "db", label: "Database", prompt: "Which database?", options: ["SQLite", "Postgres"] },
+    ],
+  };
+  const replies = [...script(TWO).slice(0, 1), ...script(TWO)];
+  await withPi({ replies }, async (pi, context) => {
+    const url = await turnOnWeb(pi);
+    await pi.prompt("ask me");
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.getByText("Which features?").waitFor();
+    await page.getByText("Auth", { exact: true }).click();
+    await page.getByText("Jobs", { exact: true }).click();
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText(/Not answered yet: .*Name.*Database/).waitFor();
+    await page.locator("fieldset").nth(1).locator("textarea").first().fill("orders");
+    const db = page.locator("fieldset").nth(2);
+    await db.getByText("Something else…").click();
+    await db.locator("textarea.wrote").fill("DuckDB");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await page.getByText("Answer taken.").waitFor();
+    assert.equal(await toolText(pi), "f: user selected: 1. Auth, 3. Jobs\nname: user wrote: orders\ndb: user wrote: DuckDB");
+    await pi.waitForScreen(/answered from the web page/);
+
+    // The model asks again; this time the agent decides.
+    await pi.model.waitForRequests(2);
+    await page.getByText("Which features?").nth(0).waitFor();
+    await page.locator(".card:not(.closed)").getByRole("button", { name: "Let the agent decide" }).click();
+    await page.locator(".card:not(.closed)").waitFor({ state: "detached" }).catch(() => undefined);
+    await pi.model.waitForRequests(3);
+    assert.match(pi.model.toolMessages(2).at(-1).content, /decide/i);
+    const results = pi.questionResults();
+    assert.equal(results.at(-1).details.status, "declined");
+    assert.equal(results.at(-1).details.mode, "web");
+  });
+});

@@ -1,0 +1,510 @@
+// engine-timeout-access-editor.test.mjs — issue 14 items 3, 6 and 7 through the addon: the
+// person's timeout (a clock the host drives with ticks, status timed_out and its model text for
+// each "then"), Ctrl+G (the engine's request for the external editor and what comes back, and
+// extension/external-editor.ts with a real EDITOR script), and accessible mode (plain lines,
+// words for markers, the focused option announced). Golden screens in en, de and zh at 40 and 80
+// columns live in tests/fixtures/screens/<case>.<lang>.<width>.txt; regenerate them with
+// UPDATE_GOLDEN=1 node --test tests/engine-timeout-access-editor.test.mjs and review the diff.
+import assert from "node:assert/strict";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import test from "node:test";
+import { visibleWidth } from "@mariozechner/pi-tui";
+import { addon } from "./helpers/addon.mjs";
+import { loadExtension } from "./helpers/fake-pi.mjs";
+import { importShim } from "./helpers/shim.mjs";
+
+const { runExternalEditor } = await importShim("external-editor.ts");
+
+const SCREENS = new URL("./fixtures/screens/", import.meta.url);
+const UPDATE = process.env.UPDATE_GOLDEN === "1";
+const LANGS = ["en", "de", "zh"];
+const PI_CURSOR = "\x1b_pi:c\x07";
+const K = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", space: " ", tab: "\t", ctrl: (c) => String.fromCharCode(c.charCodeAt(0) - 96) };
+
+const DB = {
+  questions: [
+    {
+      id: "db",
+      label: "Database",
+      prompt: "Which database should we use?",
+      options: [
+        { value: "pg", label: "PostgreSQL", description: "Battle-tested relational DB" },
+        { value: "sqlite", label: "SQLite (Recommended)", description: "Lightweight, file-based" },
+        { value: "mongo", label: "MongoDB" },
+      ],
+    },
+  ],
+};
+const NO_RECOMMENDED = { questions: [{ id: "db", prompt: "Which database?", options: ["PostgreSQL", "SQLite"] }] };
+const FEATURES = {
+  questions: [{ id: "features", label: "Features", prompt: "Which features?", multiSelect: true, options: ["Auth", "Billing", "Search"] }],
+};
+const TWO = {
+  questions: [
+    { id: "db", label: "Database", prompt: "Which database?", options: ["PostgreSQL (Recommended)", "SQLite"] },
+    { id: "name", label: "Name", prompt: "What should the service be called?" },
+  ],
+};
+
+const engine = (args, lang = "en") => {
+  const e = addon.createEngine(JSON.stringify(args));
+  e.setLanguage(lang);
+  return e;
+};
+const press = (e, ...keys) => {
+  for (const k of keys.flat()) e.feed(k);
+  return e;
+};
+const screen = (e, width = 80) => e.render(width).join("\n");
+const built = (e, mode = "interactive") => {
+  const r = e.result(mode, 1, null, 0);
+  return { text: r.text, details: JSON.parse(r.details) };
+};
+
+function assertFits(e, label, from = 1, to = 200) {
+  for (let w = from; w <= to; w++) {
+    for (const [i, line] of e.render(w).entries()) {
+      const vw = visibleWidth(line);
+      if (vw > w) assert.fail(`${label}: line ${i} is ${vw} columns at width ${w}: ${JSON.stringify(line)}`);
+    }
+  }
+}
+
+// ---- item 3: the person's timeout ----------------------------------------------------------------
+test("timeout: the countdown shows from the start and follows the host's ticks", () => {
+  const e = engine(DB);
+  e.setTimeout(5 * 60 * 1000, "cancel");
+  assert.match(screen(e, 120), /Closes itself in 5:00 — any key stops the clock/);
+  e.tick(10_000);
+  assert.match(screen(e, 120), /in 5:00/);
+  e.tick(10_000 + 1500);
+  assert.match(screen(e, 120), /in 4:59/);
+  assert.equal(e.nextTick(11_500), 500, "the next change is at the next whole second");
+  e.tick(10_000 + 299_000);
+  assert.match(screen(e, 120), /in 0:01/);
+  assert.equal(e.done, false);
+});
+
+test("timeout: a clock of an hour or more shows hours", () => {
+  const e = engine(DB);
+  e.setTimeout(2 * 3600 * 1000, "decline");
+  assert.match(screen(e, 120), /Leaves it to the agent in 2:00:00/);
+});
+
+test("timeout: then cancel ends timed_out, keeps nothing, and says the person did not answer in time", () => {
+  const e = engine(DB);
+  e.setTimeout(3000, "cancel");
+  e.tick(0);
+  assert.equal(e.tick(2999), false);
+  assert.equal(e.tick(3000), true);
+  assert.equal(e.outcome, "timed_out");
+  const { text, details } = built(e);
+  assert.equal(details.status, "timed_out");
+  assert.equal(details.timeout, "cancel");
+  assert.deepEqual(details.answers, []);
+  assert.match(text, /did not answer within the time limit they set/);
+  assert.match(text, /end your turn/);
+  assert.doesNotMatch(text, /user selected|user chose|user wrote/i);
+});
+
+test("timeout: then decline leaves the decision to the agent, and says nobody chose", () => {
+  const e = engine(DB);
+  e.setTimeout(3000, "decline");
+  e.tick(0);
+  e.tick(5000);
+  const { text, details } = built(e);
+  assert.equal(details.status, "timed_out");
+  assert.equal(details.timeout, "decline");
+  assert.match(text, /did not answer within the time limit/);
+  assert.match(text, /The user chose nothing: decide yourself/);
+});
+
+test("timeout: then recommended applies the option labelled (Recommended), never as the person's choice", () => {
+  const e = engine(DB);
+  e.setTimeout(3000, "recommended");
+  e.tick(0);
+  e.tick(3000);
+  const { text, details } = built(e);
+  assert.equal(details.status, "timed_out");
+  assert.deepEqual(details.answers, [
+    { id: "db", value: "sqlite", label: "SQLite (Recommended)", wasCustom: false, index: 2, appliedByTimeout: true },
+  ]);
+  assert.match(text, /^db: not answered in time; the timeout applied the recommended option: 2\. SQLite \(Recommended\) \(value: sqlite\)$/m);
+  assert.match(text, /The user did not choose it/);
+  assert.doesNotMatch(text, /user selected/);
+});
+
+test("timeout: then recommended with no recommended option behaves as decline", () => {
+  const e = engine(NO_RECOMMENDED);
+  e.setTimeout(1000, "recommended");
+  e.tick(0);
+  e.tick(1000);
+  const { text, details } = built(e);
+  assert.deepEqual(details.answers, []);
+  assert.match(text, /leaves the decision to you/);
+});
+
+test("timeout: then recommended over several questions leaves the ones without a recommendation to the agent", () => {
+  const e = engine(TWO);
+  e.setTimeout(1000, "recommended");
+  e.tick(0);
+  e.tick(1000);
+  const { text, details } = built(e);
+  assert.equal(details.answers.length, 1);
+  assert.equal(details.answers[0].id, "db");
+  assert.match(text, /questions without a recommended option are left to you/);
+});
+
+test("timeout: any key stops the clock for good", () => {
+  const e = engine(DB);
+  e.setTimeout(3000, "recommended");
+  e.tick(0);
+  press(e, K.down);
+  assert.doesNotMatch(screen(e, 120), /any key stops the clock/);
+  assert.equal(e.nextTick(100), -1);
+  assert.equal(e.tick(10_000), false);
+  assert.equal(e.done, false);
+  press(e, K.enter);
+  assert.equal(e.outcome, "answered");
+});
+
+test("timeout: no clock unless set; a bad timeout is refused", () => {
+  const e = engine(DB);
+  assert.equal(e.nextTick(0), -1);
+  assert.equal(e.tick(1e12), false);
+  assert.throws(() => e.setTimeout(0, "cancel"), { code: "QT_ERANGE" });
+  assert.throws(() => e.setTimeout(1000, "later"), { code: "QT_ERANGE" });
+});
+
+test("timeout: the RPC path builds the same result from the arguments (addon.result with flags)", () => {
+  const json = JSON.stringify(DB);
+  const rec = addon.result(json, "timed_out", "rpc", 1, null, null, 4);
+  assert.equal(JSON.parse(rec.details).answers[0].appliedByTimeout, true);
+  assert.match(rec.text, /applied the recommended option/);
+  const dec = addon.result(json, "timed_out", "rpc", 1, null, null, 2);
+  assert.equal(JSON.parse(dec.details).timeout, "decline");
+  const can = addon.result(json, "timed_out", "rpc", 1, null, null, 0);
+  assert.equal(JSON.parse(can.details).timeout, "cancel");
+});
+
+test("timeout: the transcript status reads in every language", () => {
+  for (const lang of LANGS) assert.ok(addon.strings(lang).STATUS_TIMED_OUT.length > 0);
+  assert.equal(addon.strings("de").STATUS_TIMED_OUT, "Nicht rechtzeitig beantwortet");
+});
+
+test("timeout: the transcript shows the status and marks the applied option as not chosen", async () => {
+  const { tools } = await loadExtension();
+  const tool = tools.get("question");
+  const theme = { fg: (_c, t) => t, bold: (t) => t, italic: (t) => t };
+  const built = addon.result(JSON.stringify(DB), "timed_out", "interactive", 1, null, null, 4);
+  const result = { content: [{ type: "text", text: built.text }], details: JSON.parse(built.details) };
+  for (const expanded of [false, true]) {
+    const shown = tool.renderResult(result, { expanded, isPartial: false }, theme, { isError: false, lastComponent: undefined }).render(120).join("\n");
+    assert.match(shown, /Not answered in time/);
+    assert.match(shown, /SQLite \(Recommended\).*\(applied by the timeout, not chosen\)/);
+  }
+});
+
+// ---- item 6: Ctrl+G --------------------------------------------------------------------------------
+test("editor: Ctrl+G while typing an answer asks for the editor with the draft, and the text comes back", () => {
+  const e = press(engine(DB), "0", ..."draft");
+  assert.equal(e.editorRequest(), null);
+  press(e, K.ctrl("g"));
+  assert.equal(e.editorRequest(), "draft");
+  press(e, "x", K.enter); // ignored while the editor runs
+  assert.equal(e.done, false);
+  e.editorDone(true, "from the editor\nsecond line\n", null);
+  assert.equal(e.editorRequest(), null);
+  press(e, K.enter);
+  assert.equal(e.outcome, "answered");
+  assert.equal(built(e).details.answers[0].value, "from the editor\nsecond line");
+});
+
+test("editor: a failed editor keeps the draft and says why", () => {
+  const e = press(engine(DB), "0", ..."keep me", K.ctrl("g"));
+  e.editorDone(false, null, "exited with status 1");
+  assert.match(screen(e, 120), /Editor: exited with status 1\. Your text is kept\./);
+  press(e, K.enter);
+  assert.equal(built(e).details.answers[0].value, "keep me");
+});
+
+test("editor: Ctrl+G in a note edits the note; on the list it does nothing", () => {
+  const e = engine(DB);
+  press(e, K.ctrl("g"));
+  assert.equal(e.editorRequest(), null);
+  press(e, K.ctrl("n"), ..."n1", K.ctrl("g"));
+  assert.equal(e.editorRequest(), "n1");
+  e.editorDone(true, "a longer note\n", null);
+  press(e, K.enter, "1");
+  assert.equal(built(e).details.answers[0].note, "a longer note");
+});
+
+test("editor: the help line names Ctrl+G while typing", () => {
+  const e = press(engine(DB), "0");
+  assert.match(screen(e, 200), /Ctrl\+G editor/);
+});
+
+function editorScript(body) {
+  const dir = mkdtempSync(join(tmpdir(), "pq-uxb-editor-"));
+  const script = join(dir, "editor.sh");
+  writeFileSync(script, `#!/bin/sh\n${body}\n`);
+  chmodSync(script, 0o755);
+  return { dir, script, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+test("external editor: an EDITOR script's text comes back; the temporary file is 0600 and removed", () => {
+  const { dir, script, cleanup } = editorScript(`stat -c %a "$1" > "${"$(dirname \"$0\")"}/mode"; cat "$1" > "$(dirname "$0")/seen"; printf 'written by the editor\\n' > "$1"; echo "$1" > "$(dirname "$0")/path"`);
+  try {
+    const t = addon.strings("en");
+    const out = runExternalEditor("the draft", t, { ...process.env, VISUAL: "", EDITOR: script });
+    assert.deepEqual(out, { ok: true, text: "written by the editor\n" });
+    assert.equal(readFileSync(join(dir, "seen"), "utf8"), "the draft");
+    assert.equal(readFileSync(join(dir, "mode"), "utf8").trim(), "600");
+    assert.equal(existsSync(readFileSync(join(dir, "path"), "utf8").trim()), false);
+  } finally {
+    cleanup();
+  }
+});
+
+test("external editor: missing, failing or absent editors keep the draft with a reason", () => {
+  const t = addon.strings("en");
+  const env = { ...process.env, VISUAL: "", EDITOR: "" };
+  assert.deepEqual(runExternalEditor("x", t, env), { ok: false, why: "no editor set ($VISUAL or $EDITOR)" });
+  const { script, cleanup } = editorScript("exit 3");
+  try {
+    assert.deepEqual(runExternalEditor("x", t, { ...env, EDITOR: script }), { ok: false, why: "exited with status 3" });
+    const missing = runExternalEditor("x", t, { ...env, EDITOR: "/nonexistent/editor-pq" });
+    assert.equal(missing.ok, false);
+    assert.match(missing.why, /could not be started/);
+  } finally {
+    cleanup();
+  }
+});
+
+// ---- item 7: accessible mode ----------------------------------------------------------------------
+const BOX = /[\u2500-\u257f\u2580-\u259f■□✓›‹│↑↓]/;
+
+test("accessible: plain lines — no box drawing, no symbols, no styles even when the host sets them", () => {
+  const e = engine(DB);
+  for (const n of ["accent", "muted", "dim", "success", "warning", "error", "title", "border", "selected", "cursor"]) {
+    e.setStyle(n, "\x1b[31m", "\x1b[39m");
+  }
+  e.setAccessible(true);
+  e.setTimeout(60_000, "decline");
+  for (const keys of [[], [K.down], ["/", "s"], [K.enter], [K.ctrl("n"), "x"], [K.enter, "0", "y"]]) {
+    press(e, keys);
+    const s = screen(e, 80);
+    assert.doesNotMatch(s, BOX, s);
+    assert.doesNotMatch(s, /\x1b/, s);
+  }
+});
+
+test("accessible: the focused option is announced as 'Option 2 of 4: SQLite'", () => {
+  const e = engine(DB);
+  e.setAccessible(true);
+  assert.match(screen(e), /^Option 1 of 4: PostgreSQL\. Battle-tested relational DB$/m);
+  press(e, K.down);
+  assert.match(screen(e), /^Option 2 of 4: SQLite \(Recommended\)\. Lightweight, file-based$/m);
+  press(e, K.down, K.down);
+  assert.match(screen(e), /^Option 4 of 4: Something else…$/m);
+});
+
+test("accessible: markers are words, and each state change is a short line", () => {
+  const e = engine(FEATURES);
+  e.setAccessible(true);
+  press(e, K.space);
+  let s = screen(e);
+  assert.match(s, /^1\. Auth, checked$/m);
+  assert.match(s, /^2\. Billing, not checked$/m);
+  assert.match(s, /^Checked: Auth$/m);
+  press(e, K.space);
+  s = screen(e);
+  assert.match(s, /^Unchecked: Auth$/m);
+  const single = engine(TWO);
+  single.setAccessible(true);
+  press(single, "2", K.tab, K.tab); // answered, on to the second question, the review, back to the first
+  assert.match(screen(single), /^2\. SQLite, selected$/m);
+});
+
+test("accessible: a key that stops the clock says so", () => {
+  const e = engine(DB);
+  e.setAccessible(true);
+  e.setTimeout(60_000, "cancel");
+  e.tick(0);
+  assert.match(screen(e), /Closes itself in 1:00/);
+  press(e, K.down);
+  assert.match(screen(e), /^Clock stopped\.$/m);
+});
+
+test("accessible: the text cursor is the host's marker only (no reverse video)", () => {
+  const e = engine(DB);
+  e.setStyle("cursor", "\x1b[7m", "\x1b[27m");
+  e.setCursorMarker(PI_CURSOR);
+  e.setAccessible(true);
+  press(e, "0", ..."ab");
+  const s = screen(e);
+  assert.match(s, /^Your answer: ab\x1b_pi:c\x07$/m);
+  assert.doesNotMatch(s, /\x1b\[7m/);
+});
+
+test("accessible: no line is wider than asked, at every width from 1 to 200, in every language", () => {
+  for (const lang of LANGS) {
+    const e = engine(TWO, lang);
+    e.setAccessible(true);
+    e.setCursorMarker(PI_CURSOR);
+    e.setTimeout(90_000, "recommended");
+    for (const keys of [[], [K.down], ["1"], [..."宽字符 👩‍👩‍👧‍👦 and a long run of words that wraps"], [K.ctrl("n"), ..."备注"], [K.enter, K.enter]]) {
+      press(e, keys);
+      assertFits(e, `${lang} after ${JSON.stringify(keys).slice(0, 30)}`);
+    }
+  }
+});
+
+test("width: the countdown and the editor notice fit every width from 1 to 200", () => {
+  for (const lang of LANGS) {
+    const e = engine(DB, lang);
+    e.setTimeout(4000 * 1000, "recommended");
+    assertFits(e, `${lang} countdown`);
+    press(e, "0", ..."x", K.ctrl("g"));
+    e.editorDone(false, null, addon.strings(lang).EDITOR_NOT_SET);
+    assertFits(e, `${lang} editor notice`);
+  }
+});
+
+// ---- golden screens, every language -----------------------------------------------------------------
+const CASES = [
+  {
+    name: "timeout-countdown",
+    make: (lang) => {
+      const e = engine(DB, lang);
+      e.setTimeout(5 * 60 * 1000, "recommended");
+      e.tick(0);
+      e.tick(1200);
+      return e;
+    },
+  },
+  {
+    name: "timeout-countdown-cancel",
+    make: (lang) => {
+      const e = engine(FEATURES, lang);
+      e.setTimeout(3000, "cancel");
+      return e;
+    },
+  },
+  {
+    name: "editor-failed",
+    make: (lang) => {
+      const e = press(engine(DB, lang), "0", ..."draft", K.ctrl("g"));
+      e.editorDone(false, null, addon.strings(lang).EDITOR_NOT_SET);
+      return e;
+    },
+  },
+  {
+    name: "accessible-list",
+    make: (lang) => {
+      const e = press(engine(DB, lang), K.down);
+      e.setAccessible(true);
+      e.setTimeout(60_000, "decline"); // armed after the key: the countdown shows
+      return e;
+    },
+  },
+  {
+    name: "accessible-multi",
+    make: (lang) => {
+      const e = engine(FEATURES, lang);
+      e.setAccessible(true);
+      return press(e, K.down, K.space);
+    },
+  },
+  {
+    name: "accessible-entry",
+    make: (lang) => {
+      const e = engine(TWO, lang);
+      e.setAccessible(true);
+      return press(e, "1", ..."orders");
+    },
+  },
+  {
+    name: "accessible-review",
+    make: (lang) => {
+      const e = engine(TWO, lang);
+      e.setAccessible(true);
+      return press(e, "2", ..."billing", K.enter);
+    },
+  },
+  {
+    // talk first (Ctrl+T, wt-uxa) in accessible mode: the field's title, the words, its keys
+    name: "accessible-discuss",
+    make: (lang) => {
+      const e = engine(DB, lang);
+      e.setAccessible(true);
+      return press(e, K.ctrl("t"), ..."why not both");
+    },
+  },
+];
+
+test("accessible mode: the frame fits the rows it is given (the end, with the keys, stays)", () => {
+  const e = engine(FEATURES);
+  e.setAccessible(true);
+  const whole = e.render(40);
+  assert.ok(whole.length > 6, whole.join("\n"));
+  for (const rows of [1, 3, 6]) {
+    const cut = e.render(40, rows);
+    assert.equal(cut.length, rows);
+    assert.deepEqual(cut, whole.slice(-rows));
+  }
+  assert.deepEqual(e.render(40, 0), whole);
+});
+
+test("golden screens of the timeout, the editor notice and accessible mode in en, de and zh at 40 and 80 columns", () => {
+  if (UPDATE) mkdirSync(SCREENS, { recursive: true });
+  const stale = [];
+  for (const c of CASES) {
+    for (const lang of LANGS) {
+      const e = c.make(lang);
+      for (const w of [40, 80]) {
+        const file = new URL(`${c.name}.${lang}.${w}.txt`, SCREENS);
+        const got = e.render(w).join("\n") + "\n";
+        if (UPDATE) {
+          writeFileSync(file, got);
+          continue;
+        }
+        if (!existsSync(file)) {
+          stale.push(`${c.name}.${lang}.${w}.txt is missing (run with UPDATE_GOLDEN=1)`);
+          continue;
+        }
+        const want = readFileSync(file, "utf8");
+        if (got !== want) stale.push(`${c.name}.${lang}.${w}.txt differs:\n--- want\n${want}--- got\n${got}`);
+      }
+    }
+  }
+  assert.equal(stale.length, 0, stale.join("\n"));
+});
+
+test("golden screens: every accessible screen is free of box drawing and colour", () => {
+  const files = readdirSync(SCREENS).filter((f) => f.startsWith("accessible-"));
+  assert.ok(files.length >= 12);
+  for (const f of files) {
+    const s = readFileSync(new URL(f, SCREENS), "utf8");
+    assert.doesNotMatch(s, BOX, f);
+    assert.doesNotMatch(s, /\x1b/, f);
+  }
+});
+
+test("timeout and rows (wt-uxa): a frame fitted to the rows counts the countdown line and keeps it above the help", () => {
+  const words = Array.from({ length: 300 }, (_, i) => `w${i}`).join(" ");
+  const options = ["A (Recommended)", ..."BCDEFGHIJKL"];
+  const e = addon.createEngine(JSON.stringify({ questions: [{ id: "db", prompt: `FIRST ${words}`, options }] }));
+  e.setTimeout(300_000, "recommended");
+  for (const rows of [6, 10, 16]) {
+    const frame = e.render(80, rows);
+    assert.ok(frame.length <= rows, `${frame.length} lines for ${rows} rows`);
+    const s = frame.join("\n");
+    assert.match(s, /FIRST w0/, `${rows}`);
+    assert.match(s, / > 1\. A \(Recommended\)/, `${rows}`);
+    assert.match(s, /Answers itself in 5:00 with the recommended option[^\n]*\n PgUp\/PgDn read the question/, `${rows}`);
+    assert.match(s, /Esc cancel/, `${rows}`);
+  }
+});

@@ -1,0 +1,515 @@
+// web.test.mjs — the web page's server (extension/web.ts) around the real tool with a fake TUI:
+// off by default, turned on by `/questions web`, one URL with a long token; requests without the
+// token, from another origin or Host, not JSON, too large or too many are refused; the events
+// stream sends the waiting questions and every change; answers are taken exactly once, shared
+// with other terminals (the relay) and the person at the TUI. End to end with the real pi and
+// a real browser: e2e-web.test.mjs.
+import assert from "node:assert/strict";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, beforeEach, test } from "node:test";
+import { parseRelayVariable, request } from "../extension/relay-wire.mjs";
+import { addon } from "./helpers/addon.mjs";
+import { loadExtension } from "./helpers/fake-pi.mjs";
+import { importShim } from "./helpers/shim.mjs";
+
+const runtime = mkdtempSync(join(tmpdir(), "pi-question-web-"));
+process.env.XDG_RUNTIME_DIR = runtime;
+after(() => rmSync(runtime, { recursive: true, force: true }));
+
+// Every handler of an event, in order (the relay and the web page both listen to the session).
+const handlers = new Map();
+const on = (name, fn) => handlers.set(name, [...(handlers.get(name) ?? []), fn]);
+const fire = async (name, event) => {
+  for (const fn of handlers.get(name) ?? []) await fn(event, ctx);
+};
+const { tools, commands } = await loadExtension({ on });
+const tool = tools.get("question");
+const theme = { fg: (_c, s) => s, bold: (s) => s, inverse: (s) => s, italic: (s) => s };
+
+let shown = [];
+const notes = [];
+const ctx = {
+  hasUI: true,
+  cwd: join(runtime, "project"),
+  sessionManager: { getBranch: () => [] },
+  isIdle: () => true,
+  ui: {
+    setWorkingMessage: () => undefined,
+    setTitle: () => undefined,
+    notify: (message, level) => notes.push({ message, level }),
+    custom: (factory) =>
+      new Promise((resolve) => {
+        const component = factory({ requestRender: () => {} }, theme, { getKeys: () => [] }, resolve);
+        component.focused = true;
+        shown.push(component);
+      }),
+  },
+};
+mkdirSync(ctx.cwd);
+await fire("session_start", { reason: "startup" });
+after(() => fire("session_shutdown", {}));
+const endpoint = parseRelayVariable(process.env.PI_QUESTION_RELAY);
+
+const ARGS = tool.prepareArguments({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
+
+const until = async (check, what) => {
+  const stop = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+/** Runs `/questions <args>` and returns what it said. */
+async function questions(args) {
+  const before = notes.length;
+  await commands.get("questions").handler(args, ctx);
+  return notes.slice(before).map((n) => n.message).join("\n");
+}
+
+let url;
+let base;
+let token;
+// Each test talks from its own loopback source address (127.0.0.2, .3, …), so each has its own
+// rate-limit bucket; the rate-limit test spends one whole.
+let source = "127.0.0.1";
+let sources = 1;
+beforeEach(() => {
+  source = `127.0.0.${++sources}`;
+});
+async function turnOn() {
+  const said = await questions("web on");
+  const m = /(http:\/\/127\.0\.0\.1:\d+)\/q\/([A-Za-z0-9_-]+)/.exec(said);
+  assert.ok(m, said);
+  [url, base, token] = m;
+  return said;
+}
+
+/** One HTTP request with full control of the headers; resolves { status, headers, body }. */
+function http(method, path, { headers = {}, body } = {}) {
+  const target = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { method, host: target.hostname, port: target.port, localAddress: source, path: target.pathname + target.search, headers: { connection: "close", ...headers }, agent: false },
+      (res) => {
+        const parts = [];
+        res.on("data", (d) => parts.push(d));
+        res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(parts).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const post = (payload, headers = {}) =>
+  http("POST", "/answer", {
+    headers: { "content-type": "application/json", origin: base, "sec-fetch-site": "same-origin", ...headers },
+    body: typeof payload === "string" ? payload : JSON.stringify(payload),
+  });
+const answerOnPage = async (qid, answers, outcome = "answered") => {
+  const r = await post({ token, qid, outcome, answers });
+  return { status: r.status, ...JSON.parse(r.body) };
+};
+
+/** The events stream: every `data:` message parsed, and the named events seen. */
+function events() {
+  const seen = [];
+  const named = [];
+  let res;
+  let buffer = "";
+  const req = httpRequest({ host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: `/q/${token}/events`, agent: false }, (r) => {
+    res = r;
+    r.setEncoding("utf8");
+    r.on("data", (chunk) => {
+      buffer += chunk;
+      let at;
+      while ((at = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (event) named.push(event);
+        else if (data) seen.push(JSON.parse(data));
+      }
+    });
+  });
+  req.end();
+  return {
+    seen,
+    named,
+    get status() {
+      return res?.statusCode;
+    },
+    async until(check, what) {
+      await until(() => seen.length && check(seen[seen.length - 1]), what);
+      return seen[seen.length - 1];
+    },
+    close: () => req.destroy(),
+  };
+}
+
+const ask = async (id, args = ARGS) => {
+  const count = shown.length;
+  const asking = tool.execute(id, args, undefined, undefined, ctx);
+  await until(() => shown.length === count + 1, "the question on screen");
+  return asking;
+};
+
+const waitingQid = async () => {
+  const r = await request(endpoint, { type: "list" });
+  return r.message.questions.map((q) => q.qid);
+};
+
+test("web: off by default; /questions web turns it on and shows one URL with a long random token and its QR code", async () => {
+  assert.equal(notes.filter((n) => /http:\/\//.test(n.message)).length, 0, "nothing started by itself");
+  const said = await turnOn();
+  assert.equal((said.match(/http:\/\//g) ?? []).length, 1, "one URL");
+  assert.ok(Buffer.from(token, "base64url").length >= 16, "at least 128 bits");
+  assert.equal(Buffer.from(token, "base64url").length, addon.limits.webTokenBytes);
+  assert.match(said, /[█▀▄]{10}/, "a QR code in half blocks");
+  const again = await questions("web on");
+  assert.ok(again.includes(url), "on again: the same page");
+});
+
+test("web: requests without the token, or with a wrong one, are refused", async () => {
+  for (const path of ["/", "/q/", "/q", `/q/${token.slice(0, -1)}`, `/q/${token}x`, `/q/x/events`, `/q//events`, `/q/${token}/other`]) {
+    const r = await http("GET", path);
+    assert.ok(r.status === 403 || r.status === 404, `${path}: ${r.status}`);
+    assert.doesNotMatch(r.body, /<html/i);
+  }
+  const qid = "00000000";
+  for (const body of [{ qid, outcome: "cancelled", answers: null }, { token: "", qid, outcome: "cancelled" }, { token: token.toUpperCase(), qid, outcome: "cancelled" }]) {
+    const r = await post(body);
+    assert.equal(r.status, 403, JSON.stringify(body));
+  }
+  const page = await http("GET", `/q/${token}`);
+  assert.equal(page.status, 200);
+});
+
+test("web: the page has a strict CSP with a fresh nonce, no external assets, no inline handlers", async () => {
+  const a = await http("GET", `/q/${token}`);
+  const b = await http("GET", `/q/${token}`);
+  const csp = a.headers["content-security-policy"];
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /connect-src 'self'/);
+  const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+  assert.ok(nonce && nonce.length >= 16);
+  assert.match(csp, new RegExp(`style-src 'nonce-${nonce.replace(/[+/]/g, "\\$&")}'`));
+  assert.notEqual(nonce, /script-src 'nonce-([^']+)'/.exec(b.headers["content-security-policy"])?.[1], "a new nonce per response");
+  assert.equal(a.headers["cache-control"], "no-store");
+  assert.equal(a.headers["referrer-policy"], "no-referrer");
+  assert.equal(a.headers["x-content-type-options"], "nosniff");
+  assert.doesNotMatch(a.body, /\b(src|href)=/i, "no external assets");
+  assert.doesNotMatch(a.body, /\son[a-z]+=/i, "no inline event handlers");
+  assert.doesNotMatch(a.body, /innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+  assert.equal((a.body.match(new RegExp(`nonce="${nonce.replace(/[+/]/g, "\\$&")}"`, "g")) ?? []).length, 2);
+});
+
+test("web: the events stream sends the waiting questions at once and again when one arrives or ends", async () => {
+  const stream = events();
+  try {
+    const first = await stream.until(() => true, "the first state");
+    assert.deepEqual(first.questions, []);
+    assert.equal(first.strings.WEB_SUBMIT, "Submit");
+    shown = [];
+    const asking = ask("e1");
+    const arrived = await stream.until((s) => s.questions.length === 1, "the question arrives");
+    assert.equal(arrived.questions[0].questions[0].prompt, "Which database?");
+    assert.deepEqual(arrived.questions[0].questions[0].options.map((o) => o.value), ["SQLite", "Postgres"]);
+    shown[0].handleInput("1"); // answered at the TUI
+    await stream.until((s) => s.questions.length === 0, "the question leaves the page");
+    assert.equal((await asking).content[0].text, "db: user selected: 1. SQLite");
+    assert.equal(stream.status, 200);
+  } finally {
+    stream.close();
+  }
+});
+
+test("web: at most QT_WEB_MAX_EVENT_STREAMS pages follow the live updates at once", async () => {
+  const open = [];
+  try {
+    for (let i = 0; i < addon.limits.webEventStreams; i++) {
+      const stream = events();
+      open.push(stream);
+      await stream.until(() => true, `stream ${i}`);
+    }
+    const r = await http("GET", `/q/${token}/events`);
+    assert.equal(r.status, 503);
+  } finally {
+    for (const stream of open) stream.close();
+  }
+  await new Promise((r) => setTimeout(r, 50));
+  const again = events();
+  try {
+    await again.until(() => true, "a stream once the others closed");
+  } finally {
+    again.close();
+  }
+});
+
+test("web: an answer from the page closes the question here with mode web; a second is told already answered", async () => {
+  shown = [];
+  const asking = ask("w1", tool.prepareArguments({
+    questions: [
+      { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] },
+      { id: "f", prompt: "Features?", multiSelect: true, options: ["Auth", "API", "Jobs"] },
+    ],
+  }));
+  const [qid] = await waitingQid();
+  const first = await answerOnPage(qid, { db: { selected: [], wrote: "DuckDB", note: "embedded" }, f: { selected: ["Auth", "Jobs"] } });
+  assert.deepEqual(first, { status: 200, ok: true });
+  const second = await answerOnPage(qid, { db: { selected: ["SQLite"] }, f: { selected: ["API"] } });
+  assert.equal(second.status, 409);
+  assert.ok(second.code === "already" || second.code === "not_waiting", JSON.stringify(second));
+  const result = await asking;
+  assert.equal(result.details.mode, "web");
+  assert.equal(result.details.status, "answered");
+  assert.match(result.content[0].text, /^db: user wrote: DuckDB/m);
+  assert.match(result.content[0].text, /embedded/);
+  assert.match(result.content[0].text, /f: user selected: 1\. Auth, 3\. Jobs/);
+  // The TUI question closed: it takes no more keys.
+  shown[0].handleInput("1");
+  const rendered = tool.renderResult(result, { expanded: false }, theme, { isError: false }).render(80).join("\n");
+  assert.match(rendered, /answered from the web page/);
+});
+
+test("web: the page, another terminal and the TUI race — exactly one answer is taken", async () => {
+  shown = [];
+  const asking = ask("w2");
+  const [qid] = await waitingQid();
+  const verdicts = await Promise.all([
+    answerOnPage(qid, { db: "SQLite" }),
+    request(endpoint, { type: "answer", qid, outcome: "answered", answers: { db: "Postgres" } }).then((r) => r.message),
+    answerOnPage(qid, null, "declined"),
+  ]);
+  assert.equal(verdicts.filter((v) => v.ok).length, 1, JSON.stringify(verdicts));
+  shown[0].handleInput("1"); // too late as well
+  const result = await asking;
+  const winner = verdicts.findIndex((v) => v.ok);
+  const expected = [["web", "db: user selected: 1. SQLite"], ["remote", "db: user selected: 2. Postgres"], ["web", null]][winner];
+  assert.equal(result.details.mode, expected[0]);
+  if (expected[1]) assert.equal(result.content[0].text, expected[1]);
+  else assert.equal(result.details.status, "declined");
+});
+
+test("web: cancel and 'let the agent decide' from the page", async () => {
+  shown = [];
+  let asking = ask("w3");
+  let [qid] = await waitingQid();
+  assert.equal((await answerOnPage(qid, null, "cancelled")).ok, true);
+  let result = await asking;
+  assert.equal(result.details.status, "cancelled");
+  assert.equal(result.terminate, true);
+  asking = ask("w4");
+  [qid] = await waitingQid();
+  assert.equal((await answerOnPage(qid, {}, "declined")).ok, true);
+  result = await asking;
+  assert.equal(result.details.status, "declined");
+  assert.equal(result.details.mode, "web");
+});
+
+test("web: an invalid answer is refused with the C core's message and the question keeps waiting", async () => {
+  shown = [];
+  const asking = ask("w5");
+  const [qid] = await waitingQid();
+  const bad = await answerOnPage(qid, { nope: "x" });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.code, "invalid");
+  assert.match(bad.reason, /nope/);
+  const notOption = await answerOnPage(qid, { db: { selected: ["MySQL"] } });
+  assert.equal(notOption.code, "invalid");
+  assert.match(notOption.reason, /not an option/);
+  assert.equal((await answerOnPage(qid, null, "interrupted")).code, "invalid");
+  for (const body of ["not json", "[1]", JSON.stringify({ token, qid: 5, outcome: "answered" })]) {
+    assert.equal((await post(body)).status, 400, body);
+  }
+  assert.deepEqual(await waitingQid(), [qid], "still waiting");
+  shown[0].handleInput("2");
+  assert.equal((await asking).content[0].text, "db: user selected: 2. Postgres");
+  assert.equal((await answerOnPage(qid, { db: "SQLite" })).code, "not_waiting");
+});
+
+test("web: a cross-origin or cross-site POST is refused and changes nothing", async () => {
+  shown = [];
+  const asking = ask("w6");
+  const [qid] = await waitingQid();
+  const payload = { token, qid, outcome: "answered", answers: { db: "SQLite" } };
+  for (const headers of [
+    { origin: "http://evil.example" },
+    { origin: "null" },
+    { origin: base.replace("127.0.0.1", "localhost") },
+    { origin: base, "sec-fetch-site": "cross-site" },
+    { origin: base, "sec-fetch-site": "same-site" },
+  ]) {
+    const r = await post(payload, headers);
+    assert.equal(r.status, 403, JSON.stringify(headers));
+  }
+  // A form post (what a foreign page can send without asking) is not JSON.
+  for (const type of ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""]) {
+    const r = await post(payload, { "content-type": type });
+    assert.equal(r.status, 415, type);
+  }
+  assert.deepEqual(await waitingQid(), [qid], "nothing was answered");
+  shown[0].handleInput("1");
+  assert.equal((await asking).details.mode, "interactive");
+});
+
+test("web: a Host header other than an address or localhost is refused (DNS rebinding)", async () => {
+  const port = new URL(base).port;
+  for (const host of [`evil.example:${port}`, `127.0.0.1.nip.io:${port}`, "127.0.0.1:1", "127.0.0.1", `localhost.:${port}`]) {
+    const r = await http("GET", `/q/${token}`, { headers: { host } });
+    assert.equal(r.status, 421, host);
+  }
+  assert.equal((await http("GET", `/q/${token}`, { headers: { host: `localhost:${port}` } })).status, 200);
+});
+
+test("web: hostile requests (absolute targets, deep nesting, odd methods, a bad token of any length) are refused and the server lives on", async () => {
+  const { connect } = await import("node:net");
+  const port = Number(new URL(base).port);
+  const raw = (text) =>
+    new Promise((resolve) => {
+      const socket = connect({ host: "127.0.0.1", port, localAddress: source }, () => socket.end(text));
+      let out = "";
+      socket.on("data", (d) => (out += d));
+      socket.on("close", () => resolve(out));
+      socket.on("error", () => resolve(out));
+    });
+  for (const target of ["http://[", "http://x/%", "*", "/q/%E0%A4%A"]) {
+    const out = await raw(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+    assert.match(out, /^HTTP\/1\.1 4\d\d/, target);
+  }
+  const deep = "[".repeat(100000) + "]".repeat(100000);
+  const r = await post(`{"token":"${token}","qid":"x","outcome":"answered","answers":${deep}}`);
+  assert.equal(r.status, 400);
+  for (const method of ["PUT", "DELETE", "OPTIONS", "HEAD"]) assert.ok([403, 404].includes((await http(method, `/q/${token}`)).status), method);
+  assert.equal((await http("GET", `/q/${"x".repeat(5000)}`)).status, 403);
+  assert.equal((await http("GET", `/q/${token}`)).status, 200, "still serving");
+});
+
+test("web: a body over the size limit is refused with 413, declared or not", async () => {
+  const big = JSON.stringify({ token, qid: "x", outcome: "answered", answers: { db: "a".repeat(addon.limits.webBodyBytes) } });
+  const declared = await post(big);
+  assert.equal(declared.status, 413);
+  // Sent in chunks without a length: counted as it arrives.
+  const r = await new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { method: "POST", host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: "/answer", agent: false, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode });
+      },
+    );
+    req.on("error", reject);
+    for (let i = 0; i < 40; i++) req.write("x".repeat(8192));
+    req.end();
+  }).catch((error) => ({ status: 413, error }));
+  assert.equal(r.status, 413);
+});
+
+test("web: too many requests from one address are refused with 429; other addresses are not", async () => {
+  const statuses = [];
+  for (let i = 0; i < addon.limits.webRateBurst + 5; i++) statuses.push((await http("GET", `/q/${token}`)).status);
+  assert.equal(statuses.filter((s) => s === 200).length, addon.limits.webRateBurst);
+  assert.equal(statuses.at(-1), 429);
+  source = `127.0.0.${++sources}`;
+  assert.equal((await http("GET", `/q/${token}`)).status, 200);
+});
+
+test("web: turning it off ends the events stream with 'off' and closes the port", async () => {
+  await questions("web off");
+  await turnOn();
+  const stream = events();
+  await stream.until(() => true, "the first state");
+  const said = await questions("web");
+  assert.match(said, /off/);
+  await until(() => stream.named.includes("off"), "the off event");
+  await assert.rejects(http("GET", `/q/${token}`), /ECONNREFUSED/);
+  stream.close();
+});
+
+test("web: with the setting on, the session starts the page and its end stops it", async () => {
+  await questions("web off");
+  await fire("session_shutdown", {});
+  mkdirSync(join(ctx.cwd, ".pi"), { recursive: true });
+  writeFileSync(join(ctx.cwd, ".pi", "question.json"), JSON.stringify({ web: { enabled: true } }));
+  try {
+    const before = notes.length;
+    await fire("session_start", { reason: "startup" });
+    const said = notes.slice(before).map((n) => n.message).join("\n");
+    const m = /(http:\/\/127\.0\.0\.1:\d+)\/q\/([A-Za-z0-9_-]+)/.exec(said);
+    assert.ok(m, said);
+    [url, base, token] = m;
+    assert.equal((await http("GET", `/q/${token}`)).status, 200);
+    await fire("session_shutdown", {});
+    await assert.rejects(http("GET", `/q/${token}`), /ECONNREFUSED/);
+  } finally {
+    rmSync(join(ctx.cwd, ".pi"), { recursive: true, force: true });
+    await fire("session_start", { reason: "startup" });
+  }
+});
+
+test("web: the setting web.host names the address it listens on, and the URL shows it", async () => {
+  mkdirSync(join(ctx.cwd, ".pi"), { recursive: true });
+  writeFileSync(join(ctx.cwd, ".pi", "question.json"), JSON.stringify({ web: { host: "127.0.0.3" } }));
+  try {
+    await questions("web off");
+    const said = await questions("web on");
+    const m = /(http:\/\/127\.0\.0\.3:\d+)\/q\/([A-Za-z0-9_-]+)/.exec(said);
+    assert.ok(m, said);
+    const page = await new Promise((resolve, reject) => {
+      const u = new URL(m[0]);
+      httpRequest({ host: u.hostname, port: u.port, path: u.pathname, agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on("error", reject).end();
+    });
+    assert.equal(page, 200);
+    await assert.rejects(
+      new Promise((resolve, reject) => httpRequest({ host: "127.0.0.1", port: new URL(m[0]).port, path: "/", agent: false }, resolve).on("error", reject).end()),
+      /ECONNREFUSED/,
+      "not on 127.0.0.1 then",
+    );
+  } finally {
+    await questions("web off");
+    rmSync(join(ctx.cwd, ".pi"), { recursive: true, force: true });
+  }
+});
+
+// ---- settings --------------------------------------------------------------------------------
+
+test("settings: web.enabled and web.host are read and bad values reported clearly", async () => {
+  const { loadSettings } = await importShim("settings.ts");
+  const home = mkdtempSync(join(tmpdir(), "pi-question-web-home-"));
+  try {
+    const file = join(home, ".pi", "agent", "question.json");
+    mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+    const load = (value) => {
+      writeFileSync(file, JSON.stringify({ web: value }));
+      const warnings = [];
+      return { s: loadSettings(home, (w) => warnings.push(w), home), warnings };
+    };
+    assert.deepEqual(load({}).s.web, { enabled: false, host: "127.0.0.1" });
+    assert.deepEqual(load({ enabled: true, host: "192.168.1.20" }).s.web, { enabled: true, host: "192.168.1.20" });
+    assert.deepEqual(load({ host: "::1" }).s.web.host, "::1");
+    assert.deepEqual(load({ host: "my-laptop.local" }).s.web.host, "my-laptop.local");
+    for (const [value, re] of [
+      [{ enabled: "yes" }, /"web\.enabled" must be true or false/],
+      [{ host: "" }, /"web\.host" must be an IP address or host name/],
+      [{ host: "http://x" }, /"web\.host" must be .*neither an IP address nor a host name/],
+      [{ port: 80 }, /"web\.port" must be enabled .* or host/],
+      [true, /"web" must be an object like/],
+    ]) {
+      const { s, warnings } = load(value);
+      assert.deepEqual(s.web, { enabled: false, host: "127.0.0.1" }, JSON.stringify(value));
+      assert.equal(warnings.length, 1, JSON.stringify(value));
+      assert.match(warnings[0], re);
+    }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
