@@ -3,7 +3,7 @@
 // (the tool's arguments, any accepted shape) from a file or stdin, asks them on /dev/tty, and
 // prints the result JSON ({ ...details, text }) on stdout, so shell scripts can use it.
 //   pi-question questions.json          pi-question < questions.json
-// Exit status: 0 answered, 1 declined/cancelled/interrupted, 2 invalid questions, 3 no terminal
+// Exit status: 0 answered, 1 declined/cancelled/interrupted/discuss, 2 invalid questions, 3 no terminal
 // (or one another program owns: in raw mode already, or pi-question is in the background).
 // And the questions waiting in your running pis (see remote.mjs):
 //   pi-question pending                 pi-question answer [n ['{"db":"SQLite"}']]

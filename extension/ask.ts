@@ -173,9 +173,10 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       case "answer":
         try {
           const answers = reply.answers ? JSON.stringify(reply.answers) : null;
+          const said = reply.outcome === "discuss" ? String(reply.discussion ?? "") : null; // the person's words
           const then = (reply as { timeout?: unknown }).timeout;
           const timeoutFlags = reply.outcome !== "timed_out" ? 0 : then === "recommended" ? TIMEOUT_RECOMMENDED : then === "decline" ? TIMEOUT_DECLINE : 0;
-          return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), null, answers, flags | timeoutFlags), s);
+          return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), said, answers, flags | timeoutFlags), s);
         } catch (error) {
           // An answer this pi cannot read (a different version above?): nothing was answered.
           print(native, process.stderr, `pi-question: the answer from the pi above could not be used: ${(error as Error).message}\n`);
@@ -240,8 +241,9 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
       const asked = await askWithDialogs(native, questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout);
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;
+      const said = asked.outcome === "discuss" ? (asked.discussion ?? "") : null; // "Discuss first…": their words
       const timeoutFlags = asked.outcome === "timed_out" ? timeoutResultFlags(s) : 0;
-      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), null, answers, flags | timeoutFlags), s);
+      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), said, answers, flags | timeoutFlags), s);
     } finally {
       restore();
     }

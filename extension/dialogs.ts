@@ -4,7 +4,8 @@
 // input for the typed text); a free-text question an input; a multi-select question repeated
 // selects with ticked labels and a "Done" entry; several questions end with a confirm of the
 // review. Every select also offers "Let the agent decide" (declined, keeping the answers given
-// so far). A reply is identified by its position among the entries offered, never by what it
+// so far) and "Discuss first…" (an input for what the person wants to tell the agent: status
+// "discuss", the answers given so far kept; an empty or dismissed input asks the question again). A reply is identified by its position among the entries offered, never by what it
 // says: options are numbered as in the TUI, so no two entries read the same (two labels that
 // sanitize alike, a label that reads "Let the agent decide" or "Something else…").
 // The answers go through the C answer model like every other mode.
@@ -22,6 +23,8 @@ type Answers = Record<string, Answer>;
 export interface DialogOutcome {
   outcome: Outcome;
   answers?: Answers;
+  /** outcome "discuss": what the person wants to tell the agent. */
+  discussion?: string;
 }
 
 class Stop extends Error {
@@ -78,9 +81,15 @@ export async function askWithDialogs(
       }
       const n = labels.length; // entries: options 0..n-1, "Something else…" n, then the plain ones
       if (!q.multiSelect) {
-        const entries = menu([...labels, other], [t.DIALOG_DECLINE]);
+        const entries = menu([...labels, other], [t.DIALOG_DECLINE, t.DIALOG_DISCUSS]);
         const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts())));
         if (at === n + 1) return { outcome: "declined", answers };
+        if (at === n + 2) {
+          const said = await askDiscussion();
+          if (said) return { outcome: "discuss", answers, discussion: said };
+          i--; // nothing written: the same question again
+          continue;
+        }
         // Not an entry offered (a client that rewrote it): asked as typed text, like "Something else…".
         answers[q.id] = at >= 0 && at < n ? { selected: [q.options[at].value] } : { selected: [], wrote: await askText(title) };
         continue;
@@ -90,9 +99,14 @@ export async function askWithDialogs(
       for (;;) {
         const marked = labels.map((l, k) => `${ticked.has(k) ? DIALOG.ticked : DIALOG.unticked} ${k + 1}. ${l}`);
         marked.push(typed ? `${DIALOG.ticked} ${n + 1}. ${other} ${line(typed)}` : `${DIALOG.unticked} ${n + 1}. ${other}`);
-        const entries = menu(marked, [t.DIALOG_DONE, t.DIALOG_DECLINE], false);
+        const entries = menu(marked, [t.DIALOG_DONE, t.DIALOG_DECLINE, t.DIALOG_DISCUSS], false);
         const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts())));
         if (at === n + 2) return { outcome: "declined", answers };
+        if (at === n + 3) {
+          const said = await askDiscussion();
+          if (said) return { outcome: "discuss", answers, discussion: said };
+          continue; // nothing written: the list again
+        }
         if (at === n + 1) {
           if (ticked.size || typed) break;
           continue; // nothing chosen yet: show the list again
@@ -119,6 +133,13 @@ export async function askWithDialogs(
     if (error instanceof Stop) return error.outcome === "timed_out" ? { outcome: error.outcome, answers } : { outcome: error.outcome };
     if (signal?.aborted) return { outcome: "interrupted" };
     throw error;
+  }
+
+  /** "Discuss first…": what the person wants to tell the agent; "" when they wrote nothing. */
+  async function askDiscussion(): Promise<string> {
+    const text = await ctx.ui.input(t.DISCUSS_PROMPT, "", opts()); // the clock stopped when they picked the entry
+    if (signal?.aborted) throw new Stop("interrupted");
+    return (text ?? "").trim();
   }
 
   async function askText(title: string): Promise<string> {

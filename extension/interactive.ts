@@ -90,6 +90,37 @@ export function applyKeybindings(engine: NativeEngine, keybindings: unknown): vo
 const measureWidth = visibleWidth;
 const cutToWidth = truncateToWidth;
 
+/** What pi shows below the question when the structure is not the one expected (the footer). */
+const ROWS_BELOW_FALLBACK = 3;
+
+/** The rows the question may take (issue 14 item 2): the terminal's rows (pi-tui's
+ * `terminal.rows`) less the lines pi draws below the question — the components after the one
+ * holding it (widgets under the editor, the footer), measured at this width. 0: unknown, no
+ * limit. */
+export function rowsFor(tui: unknown, view: Component, width: number): number {
+  const t = tui as { terminal?: { rows?: unknown }; children?: unknown } | undefined;
+  const total = t?.terminal?.rows;
+  if (typeof total !== "number" || !Number.isFinite(total) || total < 1) return 0;
+  const children = Array.isArray(t?.children) ? (t.children as Component[]) : [];
+  const holds = (c: Component): boolean => {
+    const inner = (c as unknown as { children?: unknown }).children;
+    return c === view || (Array.isArray(inner) && inner.includes(view));
+  };
+  const at = children.findIndex(holds);
+  let below = 0;
+  if (at < 0) below = ROWS_BELOW_FALLBACK;
+  else {
+    for (const c of children.slice(at + 1)) {
+      try {
+        below += c.render(width).length;
+      } catch {
+        below += 1; // a component that cannot be measured here: keep a row for it
+      }
+    }
+  }
+  return Math.max(1, Math.floor(total) - below);
+}
+
 /** The question as a pi-tui component. */
 export class QuestionView implements Component, Focusable {
   private focusedState = false;
@@ -104,6 +135,8 @@ export class QuestionView implements Component, Focusable {
   private readonly theme: Theme;
   private readonly requestRender: () => void;
   private readonly finish: (outcome: Outcome) => void;
+  /** The rows the frame may take at a width (0: no limit). */
+  private readonly rows: (width: number) => number;
   /** Ctrl+G: runs the external editor on the text and hands the outcome to the engine. */
   private readonly openEditor?: (text: string) => void;
 
@@ -112,12 +145,14 @@ export class QuestionView implements Component, Focusable {
     theme: Theme,
     requestRender: () => void,
     finish: (outcome: Outcome) => void,
+    rows: (width: number) => number = () => 0,
     openEditor?: (text: string) => void,
   ) {
     this.engine = engine;
     this.theme = theme;
     this.requestRender = requestRender;
     this.finish = finish;
+    this.rows = rows;
     this.openEditor = openEditor;
     // pi's TUI has already waited for the rest of each escape sequence and hands over whole
     // keys: a "\x1b]" (Alt+]) must not be held as the start of a terminal reply that swallows
@@ -169,7 +204,13 @@ export class QuestionView implements Component, Focusable {
 
   render(width: number): string[] {
     if (this.closed) return this.safeFrame.map((line) => (measureWidth(line) > width ? cutToWidth(line, width, "") : line));
-    const frame = this.engine.render(width);
+    let rows = 0;
+    try {
+      rows = this.rows(width);
+    } catch {
+      rows = 0; // unknown: the whole frame, as before
+    }
+    const frame = this.engine.render(width, rows);
     if (frame === this.lastFrame && width === this.lastWidth) return this.safeFrame;
     // Belt and braces: the engine guarantees the width, but an overwide line crashes pi, so a
     // line that would overflow by pi-tui's own measure is cut rather than handed over. Only
@@ -201,14 +242,14 @@ export class QuestionView implements Component, Focusable {
   }
 }
 
-/** Shows the question in pi's TUI and resolves with its outcome, or undefined when this pi
- * cannot show custom components (RPC mode). `claim` is called when the person ends it. */
 /** What the person's settings add to a question shown in the TUI (issue 14 items 3 and 7). */
 export interface TuiOptions {
   timeout?: { ms: number; then: "cancel" | "decline" | "recommended" };
   accessible?: boolean;
 }
 
+/** Shows the question in pi's TUI and resolves with its outcome, or undefined when this pi
+ * cannot show custom components (RPC mode). `claim` is called when the person ends it. */
 export async function askInTui(
   native: NativeAddon,
   engine: NativeEngine,
@@ -263,7 +304,12 @@ export async function askInTui(
         }
         if (!finished) engine.editorDone(outcome.ok, outcome.ok ? outcome.text : null, outcome.ok ? null : outcome.why);
       };
-      view = new QuestionView(engine, theme, () => tui.requestRender(), finish, openEditor);
+      const self = (): QuestionView | undefined => view;
+      const rows = (width: number) => {
+        const v = self();
+        return v ? rowsFor(tui, v, width) : 0;
+      };
+      view = new QuestionView(engine, theme, () => tui.requestRender(), finish, rows, openEditor);
       // The person's timeout: the engine counts, this unref'ed timer tells it the time at each
       // change of the countdown and redraws; any key stops the engine's clock (nextTick -1).
       const tick = () => {

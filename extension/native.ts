@@ -1,7 +1,9 @@
 // native.ts — the typed surface of the C addon (loaded by load-addon.mjs from explicit paths).
 import { loadAddon } from "./load-addon.mjs";
 
-export type Outcome = "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out";
+/** "discuss": the person wants to talk first (Ctrl+T); the result carries what they wrote.
+ * "timed_out": the person's own timeout ran out before they pressed a key. */
+export type Outcome = "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out" | "discuss";
 
 /** Tool arguments for the core: JSON as the model sent it (the argument size limit applies), or
  * pi's prepared arguments — the core's own canonical JSON, which may be longer. */
@@ -17,7 +19,8 @@ export const TIMEOUT_RECOMMENDED = 4;
 export interface NativeEngine {
   /** Feeds raw input; returns true once the question is finished. */
   feed(data: string): boolean;
-  render(width: number): string[];
+  /** At most `rows` lines when given (0 or none: no limit): the question fits the screen. */
+  render(width: number, rows?: number): string[];
   result(mode: string, answeredAt?: number, reason?: string | null, flags?: number): { details: string; text: string };
   interrupt(): void;
   setStyle(name: string, open: string, close: string): void;
@@ -52,6 +55,7 @@ export interface NativeAddon {
   readonly limits: Readonly<Record<string, number>>;
   /** Canonical arguments JSON; throws an Error with `code` "QT_EINVALID" and `path` when invalid. */
   normalize(argsJson: ArgsJson): string;
+  /** reason: appended to the sentence of a non-answered outcome; for "discuss", what the person wrote. */
   result(
     argsJson: ArgsJson,
     outcome: Outcome,

@@ -49,7 +49,9 @@ export function hostRelay(pi: ExtensionAPI, native: NativeAddon, asker: Asker): 
       const given = { ...d, answers: d.answers.filter((a) => !a.appliedByTimeout) };
       return { type: "answer", outcome: d.status, answers: structuredAnswers(given), timeout: d.timeout ?? "cancel" };
     }
-    return { type: "answer", outcome: d.status, answers: d.status === "cancelled" ? null : structuredAnswers(d) };
+    const answer: RelayAnswer = { type: "answer", outcome: d.status, answers: d.status === "cancelled" ? null : structuredAnswers(d) };
+    if (d.status === "discuss") answer.discussion = d.discussion ?? ""; // what the person wrote goes down to the child
+    return answer;
   };
 
   const handlers = {

@@ -23,7 +23,7 @@ export declare function askThroughRelay(
   signal: AbortSignal | undefined,
   cap: number,
 ): Promise<
-  | { type: "answer"; outcome: string; answers: Record<string, unknown> | null }
+  | { type: "answer"; outcome: string; answers: Record<string, unknown> | null; discussion?: string }
   | { type: "unavailable" }
   | { type: "error"; message: string }
   | { type: "interrupted" }

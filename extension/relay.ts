@@ -53,6 +53,8 @@ export type RelayAnswer =
       answers: Record<string, StructuredAnswer> | null;
       /** With outcome "timed_out": what the person's timeout applied (issue 14 item 3). */
       timeout?: "cancel" | "decline" | "recommended";
+      /** With outcome "discuss": what the person wrote to the agent (issue 14 item 5). */
+      discussion?: string;
     }
   | { type: "unavailable" }
   | { type: "error"; message: string };

@@ -62,10 +62,19 @@ export function renderQuestionResult(
   if (details.mode === "web") lines.push(theme.fg("muted", t.WEB_ANSWERED_HERE));
   if (details.status !== "answered") {
     const colour =
-      details.status === "declined" || details.status === "timed_out" ? "warning" : details.status === "unavailable" ? "muted" : "error";
+      details.status === "declined" || details.status === "timed_out"
+        ? "warning"
+        : details.status === "unavailable"
+          ? "muted"
+          : details.status === "discuss"
+            ? "accent"
+            : "error";
     // details may come from a session file: an unknown status is shown as text, sanitized.
     const status = String(details.status);
     lines.push(theme.fg(colour, t[`STATUS_${status.toUpperCase()}`] ?? clean(status)));
+    if (status === "discuss" && typeof details.discussion === "string") {
+      lines.push("  " + theme.fg("text", clean(details.discussion, true).replace(/\n/g, "\n  ")));
+    }
   }
   for (const q of details.questions) {
     const a = byId.get(q.id);

@@ -68,9 +68,11 @@ export interface QuestionDetails {
   questions: NormalizedQuestion[];
   answers: AnswerDetails[];
   cancelled: boolean;
-  status: "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out";
+  status: "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out" | "discuss";
   /** With status "timed_out": what the person's timeout applied. */
   timeout?: "cancel" | "decline" | "recommended";
+  /** status "discuss": what the person wrote to the agent instead of answering. */
+  discussion?: string;
   mode: string;
   answeredAt: number;
   metadata?: { source?: string; [key: string]: unknown };

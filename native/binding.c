@@ -11,7 +11,8 @@
  *                                            pi's prepared arguments: see QT_PARSE_PREPARED)
  *   result(json, outcome, mode, at, reason?, answersJson?, flags?) -> { details: string, text }
  *                                            flags: 1 = a cancel lets the agent continue
- *   createEngine(json) -> Engine             see the Engine methods below
+ *   createEngine(json) -> Engine             see the Engine methods below; render(width, rows?) draws
+ *                                            at most `rows` lines (0 or none: no limit)
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
  *   decodeKeys(chunks[], { wholeKeys }?) -> [{ name, text?, paste?, repeat? }]
  *                                            wholeKeys: each chunk is whole keys, as pi's TUI hands them
@@ -256,14 +257,14 @@ static bool parse_outcome(napi_env env, napi_value v, qt_outcome *out) {
   char *name = get_string(env, v, NULL, "the outcome");
   if (!name) return false;
   for (int o = QT_ANSWERED; o <= QT_OUTCOME_LAST; o++)
-    if (strcmp(name, qt_outcome_name((qt_outcome)o)) == 0) {
+    if (strcmp(qt_outcome_name((qt_outcome)o), "unknown") != 0 && strcmp(name, qt_outcome_name((qt_outcome)o)) == 0) {
       *out = (qt_outcome)o;
       free(name);
       return true;
     }
   free(name);
   napi_throw_range_error(env, "QT_ERANGE",
-                         "pi-question: outcome must be answered, declined, cancelled, interrupted, unavailable or timed_out");
+                         "pi-question: outcome must be answered, declined, cancelled, interrupted, unavailable, timed_out or discuss");
   return false;
 }
 
@@ -433,9 +434,11 @@ static napi_value frame_array(napi_env env, const char *const *lines, size_t cou
 }
 
 static napi_value js_engine_render(napi_env env, napi_callback_info info) {
-  ENGINE_METHOD_PROLOGUE(1);
-  int32_t width = 0;
+  ENGINE_METHOD_PROLOGUE(2);
+  int32_t width = 0, rows = 0;
   NAPI_CALL(env, napi_get_value_int32(env, argv[0], &width));
+  if (!is_nullish(env, argv[1])) NAPI_CALL(env, napi_get_value_int32(env, argv[1], &rows)); /* 0 or none: no limit */
+  qt_engine_set_rows(box->engine, rows);
   uint64_t rev = qt_engine_revision(box->engine);
   if (box->frame && rev == box->frame_revision && width == box->frame_width) {
     napi_value cached;
@@ -499,9 +502,14 @@ static napi_value js_engine_result(napi_env env, napi_callback_info info) {
     return NULL;
   }
   qt_outcome outcome = qt_engine_done(box->engine) ? qt_engine_outcome(box->engine) : QT_INTERRUPTED;
+  if (outcome == QT_DISCUSS) { /* the reason of a discussion is what the person wrote */
+    free(reason);
+    reason = NULL;
+  }
   box->busy = true; /* result_object runs no JS (set_prop); should that change, nothing nested frees the engine */
-  napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at, reason,
-                                  flags | qt_engine_result_flags(box->engine));
+  napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at,
+                                 outcome == QT_DISCUSS ? qt_engine_discussion(box->engine) : reason,
+                                 flags | qt_engine_result_flags(box->engine));
   box->busy = false;
   free(mode);
   free(reason);
@@ -562,7 +570,8 @@ static const char *const ACTION_NAMES[QT_ACT_COUNT] = {
     [QT_ACT_DELETE_TO_START] = "deleteToStart",
     [QT_ACT_DELETE_TO_END] = "deleteToEnd",
     [QT_ACT_NEW_LINE] = "newLine",
-  [QT_ACT_EXTERNAL_EDITOR] = "externalEditor",
+    [QT_ACT_DISCUSS] = "discuss",
+    [QT_ACT_EXTERNAL_EDITOR] = "externalEditor",
 };
 
 /* Index of `name` in a table of `n` names, or -1 (after throwing a RangeError). */
@@ -1151,7 +1160,8 @@ static void tty_settle(napi_env env, tty_job *job) {
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
     int64_t at = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
-    qt_status st = qt_result_build_ex(job->req, qt_engine_answers(job->engine), outcome, job->mode, at, NULL,
+    qt_status st = qt_result_build_ex(job->req, qt_engine_answers(job->engine), outcome, job->mode, at,
+                                      outcome == QT_DISCUSS ? qt_engine_discussion(job->engine) : NULL,
                                       job->flags | qt_engine_result_flags(job->engine), &details, &text);
     if (!st && napi_create_object(env, &value) == napi_ok &&
         set_prop(env, value, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
@@ -1514,6 +1524,7 @@ static napi_value limits_object(napi_env env) {
       {"metadataSourceBytes", QT_MAX_METADATA_SOURCE_BYTES}, {"askerBytes", QT_MAX_ASKER_BYTES}, {"answerBytes", QT_MAX_ANSWER_BYTES},
       {"softAnswerChars", QT_SOFT_ANSWER_CHARS},  {"tabLabelColumns", QT_TAB_LABEL_COLUMNS},
       {"jsonDepth", QT_MAX_JSON_DEPTH},           {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES}, {"preparedBytes", QT_MAX_PREPARED_BYTES},
+      {"discussBytes", QT_MAX_DISCUSS_BYTES},
       {"webBodyBytes", QT_WEB_MAX_BODY_BYTES},    {"webRateBurst", QT_WEB_RATE_BURST},
       {"webRatePerMinute", QT_WEB_RATE_PER_MINUTE}, {"webEventStreams", QT_WEB_MAX_EVENT_STREAMS},
       {"webTokenBytes", QT_WEB_TOKEN_BYTES},

@@ -20,7 +20,14 @@
  *    submit at the review, picking an option of a single question) while some typed text
  *    would not reach the result — a draft that is not its question's answer, or a note on a
  *    question left without one (on cancel: any note) — first asks "Discard what you typed?";
- *    "n" goes back to where the person was, every draft as it was. */
+ *    "n" goes back to where the person was, every draft as it was.
+ *  - Enter while typing the filter picks the highlighted match of a single-select question at
+ *    once; in a multi-select question it leaves the filter typing, the list still filtered.
+ *  - Ctrl+T, anywhere but a confirmation, opens "What do you want to tell the agent?"; Enter
+ *    there ends the call with QT_DISCUSS and the trimmed text (answers given so far kept), Esc
+ *    or Ctrl+T closes the field and keeps the text.
+ *  - While the last frame cut the prompt (or the review) to fit the host's rows, PageUp and
+ *    PageDown scroll it instead of paging the list. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -310,7 +317,7 @@ static bool typed_would_be_lost(const qt_engine *e, qt_outcome outcome, size_t p
     bool answered = e->answers[i].present || picked;
     if (!qt_editor_blank(&s->note) && (outcome == QT_CANCELLED || !answered)) return true;
   }
-  return false;
+  return outcome != QT_DISCUSS && !qt_editor_blank(&e->discuss); /* words for the agent not sent */
 }
 
 /* Ends the call with `outcome` (after picking option `pick` of the current question, unless
@@ -669,6 +676,29 @@ static qt_status on_entry(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   return st;
 }
 
+/* Enter while typing the filter (issue 14 item 1). Single-select: picks the highlighted match at
+ * once, as pi's selectors and fzf do; on "Something else…" it opens text entry, the filter text
+ * becoming the draft when no option matched and nothing was typed yet. Multi-select: leaves the
+ * filter typing, the list stays filtered. */
+static qt_status confirm_filter(qt_engine *e, qt_qstate *s) {
+  s->view = QT_VIEW_LIST;
+  if (s->q->multi_select) return QT_OK;
+  size_t k = qt_list_option_at(s, s->highlight);
+  if (k != SIZE_MAX) {
+    qt_status st = pick_option(e, e->current, k, false);
+    /* picked (the call goes on to the next question): the filter is used up; coming back shows
+     * the whole list, the pick highlighted */
+    if (!st && !e->done && e->overlay == QT_OVERLAY_NONE) clear_filter(s);
+    return st;
+  }
+  if (s->filter_on && s->shown_count == 0 && qt_editor_len(&s->draft) == 0) {
+    qt_status st = qt_editor_set(&s->draft, qt_editor_text(&s->filter), qt_editor_len(&s->filter));
+    if (st) return st;
+  }
+  open_entry(s);
+  return QT_OK;
+}
+
 static qt_status on_filter(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   bool handled;
   qt_status st = QT_OK;
@@ -676,7 +706,7 @@ static qt_status on_filter(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
     clear_filter(s);
     s->view = QT_VIEW_LIST;
   } else if (matches(e, QT_ACT_CONFIRM, ev)) {
-    s->view = QT_VIEW_LIST;
+    st = confirm_filter(e, s);
   } else if (move_key(e, s, ev)) {
   } else if (edit_key(e, &s->filter, ev, &handled), handled) {
     st = apply_filter(s);
@@ -721,6 +751,67 @@ static qt_status on_note(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   return st;
 }
 
+/* ---- talk first: Ctrl+T (issue 14 item 5) ----------------------------------------------------- */
+/* Enter in the discussion field: ends the call with QT_DISCUSS and the trimmed text. */
+static qt_status send_discussion(qt_engine *e) {
+  size_t start, len;
+  qt_editor_trimmed(&e->discuss, &start, &len);
+  if (!len) {
+    flash(e, QT_STYLE_WARNING, QT_STR_WARN_DISCUSS_EMPTY, 0, NULL);
+    return QT_OK;
+  }
+  char *text = dup_range(qt_editor_text(&e->discuss) + start, len);
+  if (!text) return QT_ERR_NOMEM;
+  free(e->discussion);
+  e->discussion = text;
+  return end_call(e, QT_DISCUSS, 0, SIZE_MAX); /* asks first when a draft or a note would be lost */
+}
+
+/* The discussion field has the keyboard: Esc (or Ctrl+T again) closes it, keeping the text. */
+static qt_status on_discuss(qt_engine *e, const qt_key_event *ev) {
+  bool handled;
+  qt_status st = QT_OK;
+  if (matches(e, QT_ACT_CANCEL, ev) || matches(e, QT_ACT_DISCUSS, ev)) {
+    e->discuss_open = false;
+  } else if (matches(e, QT_ACT_CONFIRM, ev)) {
+    st = send_discussion(e);
+  } else if (matches(e, QT_ACT_EXTERNAL_EDITOR, ev)) {
+    e->editor_want = 3; /* Ctrl+G: the host runs the external editor on the words */
+  } else if (matches(e, QT_ACT_NEW_LINE, ev)) {
+    st = insert_text(e, &e->discuss, "\n", 1);
+  } else if (edit_key(e, &e->discuss, ev, &handled), handled) {
+  } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
+    st = insert_text(e, &e->discuss, ev->text, ev->text_len);
+  } else {
+    return QT_OK;
+  }
+  touch(e);
+  return st;
+}
+
+/* ---- the question fits the screen (issue 14 item 2) ----------------------------------------- */
+/* PageUp/PageDown read a prompt (or the review) that the last frame cut to fit the rows: they
+ * move it by the lines shown; the renderer keeps the scroll inside the text. */
+static bool scroll_key(qt_engine *e, const qt_key_event *ev) {
+  bool up = matches(e, QT_ACT_PAGE_UP, ev), down = !up && matches(e, QT_ACT_PAGE_DOWN, ev);
+  if (!up && !down) return false;
+  size_t *scroll, window;
+  if (e->current >= e->req->question_count) {
+    scroll = &e->review_scroll;
+    window = e->review_window;
+  } else {
+    scroll = &e->qs[e->current].prompt_scroll;
+    window = e->qs[e->current].prompt_window;
+  }
+  if (!window) return false;
+  if (down)
+    *scroll += window;
+  else
+    *scroll = *scroll > window ? *scroll - window : 0;
+  touch(e);
+  return true;
+}
+
 static void stop_clock(qt_engine *e);
 
 static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
@@ -731,6 +822,14 @@ static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
   }
   if (e->clock_on) stop_clock(e); /* any key stops the person's timeout for good */
   if (e->overlay != QT_OVERLAY_NONE) return on_overlay(e, ev);
+  if (e->discuss_open) return on_discuss(e, ev);
+  if (matches(e, QT_ACT_DISCUSS, ev)) {
+    e->discuss_open = true;
+    e->discuss.cursor = qt_editor_len(&e->discuss);
+    touch(e);
+    return QT_OK;
+  }
+  if (scroll_key(e, ev)) return QT_OK;
   if (e->current >= e->req->question_count) return on_review(e, ev);
   qt_qstate *s = &e->qs[e->current];
   switch (s->view) {
@@ -770,7 +869,7 @@ static size_t lines_bytes(const qt_lines *l) { return l->buf.cap + l->cap * (siz
 
 size_t qt_engine_footprint(const qt_engine *e) {
   if (!e) return 0;
-  size_t n = e->fixed_bytes + e->flash.cap;
+  size_t n = e->fixed_bytes + e->flash.cap + e->discuss.text.cap + text_bytes(e->discussion);
   for (size_t i = 0; i < e->req->question_count; i++) {
     const qt_qstate *s = &e->qs[i];
     const qt_answer *a = &e->answers[i];
@@ -778,7 +877,7 @@ size_t qt_engine_footprint(const qt_engine *e) {
     if (s->shown) n += s->q->option_count * sizeof *s->shown;
     n += a->index_count * sizeof *a->indices + text_bytes(a->custom) + text_bytes(a->note);
   }
-  n += lines_bytes(&e->frame) + lines_bytes(&e->scratch[0]) + lines_bytes(&e->scratch[1]);
+  n += lines_bytes(&e->frame) + lines_bytes(&e->scratch[0]) + lines_bytes(&e->scratch[1]) + lines_bytes(&e->measure);
   n += e->line_ptr_cap * sizeof *e->line_ptrs + e->cell_text.cap;
   return n;
 }
@@ -810,7 +909,8 @@ static const char *const DEFAULT_KEYS[QT_ACT_COUNT][4] = {
     [QT_ACT_DELETE_TO_START] = {"ctrl+u"},
     [QT_ACT_DELETE_TO_END] = {"ctrl+k"},
     [QT_ACT_NEW_LINE] = {"shift+enter"},
-  [QT_ACT_EXTERNAL_EDITOR] = {"ctrl+g"},
+    [QT_ACT_DISCUSS] = {"ctrl+t"},
+    [QT_ACT_EXTERNAL_EDITOR] = {"ctrl+g"},
 };
 
 /* Parses key ids into a key set; returns how many were not understood (or did not fit). */
@@ -888,7 +988,9 @@ qt_status qt_engine_create(const qt_request *req, qt_engine **out) {
   lines_init(&e->frame);
   lines_init(&e->scratch[0]);
   lines_init(&e->scratch[1]);
+  lines_init(&e->measure);
   qt_buf_init(&e->cell_text);
+  qt_editor_init(&e->discuss, QT_MAX_DISCUSS_BYTES, true);
   qt_status st = QT_ERR_NOMEM;
   e->qs = calloc(req->question_count, sizeof *e->qs);
   e->answers = calloc(req->question_count, sizeof *e->answers);
@@ -957,8 +1059,11 @@ void qt_engine_destroy(qt_engine *e) {
   lines_free(&e->frame);
   lines_free(&e->scratch[0]);
   lines_free(&e->scratch[1]);
+  lines_free(&e->measure);
   free(e->line_ptrs);
   qt_buf_free(&e->cell_text);
+  qt_editor_free(&e->discuss);
+  free(e->discussion);
   free(e);
 }
 
@@ -1079,6 +1184,19 @@ void qt_engine_interrupt(qt_engine *e) {
 }
 
 bool qt_engine_done(const qt_engine *e) { return e && e->done; }
+const char *qt_engine_discussion(const qt_engine *e) {
+  return e && e->done && e->outcome == QT_DISCUSS && e->discussion ? e->discussion : "";
+}
+
+qt_status qt_engine_set_rows(qt_engine *e, int rows) {
+  if (!e) return QT_ERR_USAGE;
+  if (rows < 0) rows = 0;
+  if (rows != e->rows) {
+    e->rows = rows;
+    touch(e);
+  }
+  return QT_OK;
+}
 qt_outcome qt_engine_outcome(const qt_engine *e) { return e ? e->outcome : QT_CANCELLED; }
 const qt_answer *qt_engine_answers(const qt_engine *e) { return e ? e->answers : NULL; }
 uint64_t qt_engine_revision(const qt_engine *e) { return e ? e->revision : 0; }
@@ -1195,7 +1313,9 @@ qt_status qt_engine_set_accessible(qt_engine *e, bool on) {
 
 /* ---- the external editor (issue 14 item 6) --------------------------------------------------- */
 static qt_editor *editor_target(qt_engine *e) {
-  if (!e->editor_want || e->done || e->current >= e->req->question_count) return NULL;
+  if (!e->editor_want || e->done) return NULL;
+  if (e->editor_want == 3) return &e->discuss; /* the discussion field (Ctrl+T) */
+  if (e->current >= e->req->question_count) return NULL;
   qt_qstate *s = &e->qs[e->current];
   return e->editor_want == 2 ? &s->note : &s->draft;
 }

@@ -78,6 +78,8 @@ typedef struct qt_qstate {
   size_t shown_count;
   size_t folded_bytes;  /* bytes of the opts[].folded texts made so far (qt_engine_footprint) */
   bool touched;         /* the person answered or changed this question */
+  size_t prompt_scroll; /* first line of the prompt shown when it is cut to fit the rows */
+  size_t prompt_window; /* lines of the prompt shown when it was last cut; 0: not cut */
 } qt_qstate;
 
 /* One finished frame or column: NUL-separated lines in one buffer. */
@@ -122,6 +124,15 @@ struct qt_engine {
   qt_lines scratch[2];    /* reusable columns for side-by-side previews */
   /* editor drawing scratch, reused between frames (each editor caches its own layout) */
   qt_buf cell_text;       /* the display bytes of the graphemes of a line being drawn */
+  /* talk first: Ctrl+T (issue 14 item 5) */
+  bool discuss_open;      /* the "What do you want to tell the agent?" field has the keyboard */
+  qt_editor discuss;      /* its text, kept when the field is closed */
+  char *discussion;       /* the trimmed text sent with QT_DISCUSS (NULL before) */
+  /* the question fits the screen (issue 14 item 2) */
+  int rows;               /* rows the frame may take; 0: no limit */
+  size_t review_scroll;   /* first line of the review shown when it is cut */
+  size_t review_window;   /* lines of the review shown when it was last cut; 0: not cut */
+  qt_lines measure;       /* lines drawn aside to be measured or windowed (render.c) */
   /* the person's timeout (issue 14 item 3; engine.c "the clock") */
   bool clock_on;          /* a timeout is armed and no key has stopped it */
   bool clock_started;     /* the first tick fixed the deadline */
@@ -132,7 +143,7 @@ struct qt_engine {
   bool timed_out;         /* finished by the clock (outcome QT_TIMED_OUT) */
   /* accessible mode (issue 14 item 7; render_plain.c) */
   bool accessible;
-  /* the external editor (issue 14 item 6): 0 none, 1 the draft, 2 the note is asked for */
+  /* the external editor (issue 14 item 6): 0 none, 1 the draft, 2 the note, 3 the discussion is asked for */
   int editor_want;
 };
 

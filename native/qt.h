@@ -113,16 +113,18 @@ typedef enum qt_outcome {
   QT_CANCELLED = 2,   /* the person stopped the question; the turn ends */
   QT_INTERRUPTED = 3, /* the agent was aborted while the question was open */
   QT_UNAVAILABLE = 4, /* no way to ask in this mode */
-  QT_TIMED_OUT = 5    /* the person's own timeout ran out before they pressed a key (issue 14 item 3) */
+  QT_TIMED_OUT = 5,   /* the person's own timeout ran out before they pressed a key (issue 14 item 3) */
+  QT_DISCUSS = 6      /* the person wants to talk first (Ctrl+T): their words instead of an answer; the turn goes on */
 } qt_outcome;
-#define QT_OUTCOME_LAST QT_TIMED_OUT
+#define QT_OUTCOME_LAST QT_DISCUSS
 
 const char *qt_outcome_name(qt_outcome outcome); /* "answered", "declined", … */
 
 /* Builds `details` (JSON) and the text the model reads. `answers` holds question_count
  * entries and may be NULL when the outcome is not QT_ANSWERED. `mode` is e.g.
  * "interactive", "rpc", "print", "tty", "presupplied". `reason` (may be NULL) is appended to
- * the sentence of a non-answered outcome. */
+ * the sentence of a non-answered outcome; for QT_DISCUSS it is what the person wrote (quoted
+ * in the sentence and kept as `discussion` in details). */
 qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_outcome outcome,
                           const char *mode, int64_t answered_at_ms, const char *reason,
                           char **details_json, char **text);

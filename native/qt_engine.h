@@ -56,6 +56,7 @@ typedef enum qt_action {
   QT_ACT_DELETE_TO_START,     /* tui.editor.deleteToLineStart: ctrl+u */
   QT_ACT_DELETE_TO_END,       /* tui.editor.deleteToLineEnd: ctrl+k */
   QT_ACT_NEW_LINE,            /* tui.input.newLine: shift+enter */
+  QT_ACT_DISCUSS,             /* talk first, instead of answering: ctrl+t (issue 14 item 5) */
   QT_ACT_EXTERNAL_EDITOR,     /* app.editor.external: ctrl+g (typing an answer or a note) */
   QT_ACT_COUNT
 } qt_action;
@@ -84,6 +85,13 @@ qt_status qt_engine_set_asker(qt_engine *e, const char *name, const char *where)
 /* Whole keys: every feed ends on a key boundary (pi's TUI, which has already waited for the
  * rest of each sequence); off by default (a raw terminal). See qt_decoder_set_whole_keys. */
 void qt_engine_set_whole_keys(qt_engine *e, bool on);
+
+/* The rows the frame may take (the host's terminal rows, less what the host shows around it);
+ * 0, the default: no limit. With a limit, no frame is taller: the prompt, the preview and the
+ * option list share the height, each scrolling in its window with "↑ N more" / "↓ N more";
+ * the help line and the line being edited stay visible; PageUp/PageDown read a cut prompt. */
+qt_status qt_engine_set_rows(qt_engine *e, int rows);
+
 /* Feeds raw input bytes (any number of sequences, or part of one). */
 qt_status qt_engine_feed(qt_engine *e, const char *bytes, size_t len);
 /* Delivers input bytes held back as the start of an unfinished sequence (call after a short
@@ -95,6 +103,9 @@ void qt_engine_interrupt(qt_engine *e);
 
 bool qt_engine_done(const qt_engine *e);
 qt_outcome qt_engine_outcome(const qt_engine *e);  /* meaningful once done */
+/* What the person wrote to the agent when the outcome is QT_DISCUSS (trimmed); "" otherwise.
+ * Valid until the next feed or destroy. */
+const char *qt_engine_discussion(const qt_engine *e);
 /* The answers, question_count entries, valid until the next feed or destroy. */
 const qt_answer *qt_engine_answers(const qt_engine *e);
 /* Increments whenever what a frame would show changes: hosts cache frames by it. */

@@ -71,6 +71,11 @@
 #define QT_MAX_RESULT_TEXT_BYTES 100000
 #endif
 
+/* What the person writes when they want to talk first (Ctrl+T, status "discuss"), in bytes. */
+#ifndef QT_MAX_DISCUSS_BYTES
+#define QT_MAX_DISCUSS_BYTES 4000
+#endif
+
 /* The terminal runner (tty.c), in milliseconds. A frame waits at most QT_TTY_WRITE_WAIT_MS for a
  * terminal that takes no output (then the rest of that frame is dropped; the question goes on);
  * the last write of a run (erase the question, leave raw mode) at most QT_TTY_LEAVE_WAIT_MS;

@@ -176,7 +176,19 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(PLAIN_KEYS_NOTE)     /* typing a note */ \
   X(PLAIN_KEYS_REVIEW)   /* the review */ \
   X(PLAIN_KEYS_TABS)     /* appended with several questions: Tab, Shift+Tab */ \
-  X(PLAIN_KEYS_CONFIRM)  /* a yes/no question */
+  X(PLAIN_KEYS_CONFIRM)  /* a yes/no question */ \
+  /* ---- the question fits the screen (issue 14 item 2) ---- */ \
+  X(HELP_READ_PROMPT)    /* PgUp/PgDn "read the question" (the prompt is cut to fit the screen) */ \
+  X(HELP_SCROLL)         /* PgUp/PgDn "scroll" (the review is cut to fit the screen) */ \
+  /* ---- talk first: Ctrl+T (issue 14 item 5) ---- */ \
+  X(DISCUSS_PROMPT)      /* above the text field: "What do you want to tell the agent?" */ \
+  X(HELP_DISCUSS)        /* Ctrl+T "talk first" */ \
+  X(HELP_SEND)           /* Enter "send to the agent" (in the discussion field) */ \
+  X(PLAIN_KEYS_DISCUSS)  /* accessible mode: the keys, in words, in the discussion field */ \
+  X(HELP_BACK_TO_QUESTION) /* Esc "back to the question" (closes the discussion field) */ \
+  X(WARN_DISCUSS_EMPTY)  /* Enter on an empty discussion field */ \
+  X(STATUS_DISCUSS)      /* renderResult: "Wants to talk first" */ \
+  X(DIALOG_DISCUSS)      /* RPC select entry: "Discuss first…" */
 
 typedef enum qt_string_id {
 #define QT_STRING_ENUM(id) QT_STR_##id,

@@ -7,7 +7,11 @@
  * width. Text is wrapped (preferring spaces) before it would be cut; only at widths too small
  * for a prefix does anything get cut. The only bytes emitted besides text are the host's
  * style strings and cursor marker. The cost of a frame follows the lines drawn, not the
- * number of options: only the rows inside the list window are laid out. */
+ * number of options: only the rows inside the list window are laid out.
+ *
+ * With a row limit (qt_engine_set_rows) no frame is taller: a frame drawn too tall is drawn
+ * again with a line budget for each part (see fit_rows). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +36,25 @@ static const char PREVIEW_BAR[] = " │ "; /* below the list; without the margin
 #define PLAIN QT_STYLE_COUNT /* "no style" for the builder */
 
 /* ---- frames and lines ----------------------------------------------------------------------- */
+/* The parts of a frame that share the rows when the host gives a height (issue 14 item 2). */
+enum { SEC_PROMPT = 0, SEC_BODY, SEC_PREVIEW, SEC_NOTE, SEC_DISCUSS, SEC_COUNT };
+#define NO_LIMIT INT_MAX
+
 typedef struct rctx {
   qt_engine *e;
   qt_lines *out; /* where finished lines go */
   int width;     /* columns of that target */
   qt_buf tmp;    /* scratch text */
   bool failed;   /* an allocation failed */
+  /* fitting the rows (issue 14 item 2): see fit_rows() */
+  int limit[SEC_COUNT];   /* most lines each part may take; NO_LIMIT: all it has */
+  int natural[SEC_COUNT]; /* lines each part took */
+  int editor_limit;       /* most lines the next editor drawn may take, its hints included */
+  int squeeze;            /* 1: no spacer lines; 2: no rules either; 3: no tab bar or asker either */
+  int spacers, rules, header; /* lines of each kind drawn */
+  int filter_lines;       /* lines of the filter above the list */
+  const qt_lines *cursor_out; /* where the focused editor drew its cursor, and on which line */
+  size_t cursor_line;
 } rctx;
 
 /* One line being built. Only one is open per target at a time. */
@@ -130,7 +147,16 @@ static void blank_line(rctx *r) {
   lb_end(&b);
 }
 
+/* An empty line between parts; the first thing left out when the rows are few. */
+static void spacer_line(rctx *r) {
+  if (r->squeeze >= 1) return;
+  r->spacers++;
+  blank_line(r);
+}
+
 static void rule_line(rctx *r) {
+  if (r->squeeze >= 2) return;
+  r->rules++;
   lb b;
   lb_begin(r, &b);
   qt_buf *out = &r->out->buf;
@@ -144,6 +170,9 @@ static void rule_line(rctx *r) {
   b.w = r->width;
   lb_end(&b);
 }
+
+/* The question's own text fields have the keyboard: not finished, no discussion field open. */
+static bool typing_live(const qt_engine *e) { return !e->done && !e->discuss_open; }
 
 /* The left margin: one column, unless the width has no room for it. */
 static int margin(const rctx *r) { return r->width > 2 ? 1 : 0; }
@@ -383,6 +412,36 @@ static qt_editor_wrap *wrap_editor(qt_engine *e, const qt_editor *ced, bool with
   return w;
 }
 
+/* One dim line, cut at the width: a scroll hint that must take exactly one row. */
+static void hint_line(rctx *r, int indent, const char *text) {
+  lb b;
+  lb_begin(r, &b);
+  lb_spaces(&b, indent < r->width ? indent : 0);
+  lb_str(&b, QT_STYLE_DIM, text);
+  lb_end(&b);
+}
+
+/* The window of an editor of `total` lines, the cursor on line `cur`, in at most `cap` lines
+ * with its "↑ N more lines" / "↓ N more lines" hints: [*first, *last), *hints false when even
+ * one hint does not fit beside the cursor's line. */
+static void editor_window(size_t total, size_t cur, int cap, size_t *first, size_t *last, bool *hints) {
+  *hints = true;
+  *first = 0;
+  *last = total;
+  if (cap < 1) cap = 1;
+  if (total <= (size_t)cap && total <= QT_EDITOR_WINDOW) return;
+  size_t w = (size_t)cap < QT_EDITOR_WINDOW ? (size_t)cap : QT_EDITOR_WINDOW;
+  for (;;) {
+    *first = cur >= w ? cur - w + 1 : 0;
+    *last = *first + w < total ? *first + w : total;
+    size_t need = (*first > 0) + (*last - *first) + (*last < total);
+    if (need <= (size_t)cap) return;
+    if (w == 1) break;
+    w--;
+  }
+  *hints = false; /* the cursor's line alone */
+}
+
 /* Draws an editor. *b is the open line (its prefix written); later lines start at `indent`.
  * A focused editor shows the cursor (the host's marker, then the cursor style around the
  * character under it) and scrolls to keep it in view. Ends the last line. Only the lines in
@@ -418,11 +477,15 @@ static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool fo
     cur_line = lo;
   }
   size_t first = 0, last = lines;
-  if (lines > QT_EDITOR_WINDOW) {
+  bool hints = true, limited = r->editor_limit != NO_LIMIT;
+  if (limited) {
+    editor_window(lines, cur_line, r->editor_limit, &first, &last, &hints);
+    r->editor_limit = NO_LIMIT; /* for this editor only */
+  } else if (lines > QT_EDITOR_WINDOW) {
     if (cur_line >= QT_EDITOR_WINDOW) first = cur_line - QT_EDITOR_WINDOW + 1;
     last = first + QT_EDITOR_WINDOW;
   }
-  if (first > 0) {
+  if (first > 0 && hints) {
     lb_str(b, QT_STYLE_DIM, fmt(r, QT_STR_LINES_ABOVE, first, NULL));
     lb_end(b);
     lb_begin(r, b);
@@ -443,6 +506,8 @@ static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool fo
       }
       bool text = c.kind == QT_CELL_TEXT || c.kind == QT_CELL_SPACE;
       if (focused && c.raw <= ed->cursor && ed->cursor < next) {
+        r->cursor_out = r->out;
+        r->cursor_line = r->out->count;
         lb_raw(b, e->cursor_marker);
         if (text)
           lb_text(b, QT_STYLE_CURSOR, e->cell_text.data + c.disp, c.disp_len);
@@ -454,7 +519,13 @@ static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool fo
     }
   }
   lb_end(b);
-  if (last < lines) paragraph(r, indent, QT_STYLE_DIM, fmt(r, QT_STR_LINES_BELOW, lines - last, NULL), r->tmp.len);
+  if (last < lines && hints) {
+    const char *t = fmt(r, QT_STR_LINES_BELOW, lines - last, NULL);
+    if (limited)
+      hint_line(r, indent, t);
+    else
+      paragraph(r, indent, QT_STYLE_DIM, t, r->tmp.len);
+  }
 }
 
 /* ---- help line ------------------------------------------------------------------------------ */
@@ -542,6 +613,21 @@ static void help_text(const qt_engine *e, help *h, qt_string_id what) {
   help_end_item(h);
 }
 
+/* The discussion field (issue 14 item 5). */
+static void help_discussing(const qt_engine *e, help *h) {
+  help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_SEND);
+  help_key(e, h, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
+  help_key(e, h, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
+  help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_BACK_TO_QUESTION);
+}
+
+/* PageUp/PageDown while the prompt (or the review) is cut to fit the rows (issue 14 item 2). */
+static void help_scroll(const qt_engine *e, help *h) {
+  bool review = e->current >= e->req->question_count;
+  if (review ? !e->review_window : !e->qs[e->current].prompt_window) return;
+  help_pair(e, h, QT_ACT_PAGE_UP, QT_ACT_PAGE_DOWN, review ? QT_STR_HELP_SCROLL : QT_STR_HELP_READ_PROMPT);
+}
+
 /* The keys that work in the current state. */
 static void collect_help(const qt_engine *e, help *h) {
   if (e->overlay != QT_OVERLAY_NONE) {
@@ -559,12 +645,18 @@ static void collect_help(const qt_engine *e, help *h) {
     }
     return;
   }
+  if (e->discuss_open) {
+    help_discussing(e, h);
+    return;
+  }
+  help_scroll(e, h);
   if (e->current >= e->req->question_count) {
     help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_SUBMIT);
     help_key(e, h, QT_ACT_NEXT, QT_STR_HELP_NEXT);
     help_key(e, h, QT_ACT_PREV, QT_STR_HELP_PREV);
     help_text(e, h, QT_STR_HELP_GOTO);
     help_key(e, h, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
+    help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
     help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_CANCEL);
     return;
   }
@@ -584,6 +676,7 @@ static void collect_help(const qt_engine *e, help *h) {
       }
       help_key(e, h, QT_ACT_NOTE, QT_STR_HELP_NOTE);
       help_key(e, h, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
+      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
       help_key(e, h, QT_ACT_CANCEL, s->filter_on ? QT_STR_HELP_CLEAR_FILTER : QT_STR_HELP_CANCEL);
       break;
     case QT_VIEW_ENTRY:
@@ -596,12 +689,13 @@ static void collect_help(const qt_engine *e, help *h) {
       }
       help_key(e, h, QT_ACT_NOTE, QT_STR_HELP_NOTE);
       if (!qt_editor_len(&s->draft)) help_key(e, h, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
+      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
       help_key(e, h, QT_ACT_CANCEL, s->q->option_count ? QT_STR_HELP_BACK : QT_STR_HELP_CANCEL);
       break;
     case QT_VIEW_FILTER:
       help_text(e, h, QT_STR_HELP_TYPE_FILTER);
       help_pair(e, h, QT_ACT_UP, QT_ACT_DOWN, QT_STR_HELP_MOVE);
-      help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_DONE);
+      help_key(e, h, QT_ACT_CONFIRM, multi_select ? QT_STR_HELP_DONE : QT_STR_HELP_SELECT);
       help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_CLEAR_FILTER);
       break;
     case QT_VIEW_NOTE:
@@ -740,14 +834,132 @@ static void draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
   } else if (other && (s->view == QT_VIEW_ENTRY || !qt_editor_blank(&s->draft))) {
     lb_begin(r, &b);
     lb_spaces(&b, indent < r->width ? indent : 0);
-    draw_editor(r, &b, &s->draft, indent, s->view == QT_VIEW_ENTRY && e->current == qi && !e->done,
+    draw_editor(r, &b, &s->draft, indent, s->view == QT_VIEW_ENTRY && e->current == qi && typing_live(e),
                 s->view == QT_VIEW_ENTRY ? PLAIN : QT_STYLE_MUTED);
   }
 }
 
 /* The list block: filter line, scroll hints, the rows in the window. */
+/* ---- fitting the rows: windows of lines (issue 14 item 2) ------------------------------------ */
+/* Copies lines [from, to) of src to the target (the focused editor's cursor line moves along). */
+static void copy_lines(rctx *r, const qt_lines *src, size_t from, size_t to) {
+  if (src->buf.failed || !src->buf.data) { /* out of memory while drawing it */
+    r->failed = r->failed || src->count || src->buf.failed;
+    return;
+  }
+  for (size_t i = from; i < to && i < src->count; i++) {
+    lb b;
+    lb_begin(r, &b);
+    if (r->cursor_out == src && r->cursor_line == i) {
+      r->cursor_out = r->out;
+      r->cursor_line = r->out->count;
+    }
+    qt_buf_puts(&r->out->buf, src->buf.data + src->off[i]);
+    b.w = src->width[i];
+    lb_end(&b);
+  }
+}
+
+/* Shows src (a prompt, the review) in at most `cap` lines: the lines from *scroll on, with
+ * "↑ N more lines" / "↓ N more lines" when some are left out. *scroll comes back inside the
+ * text, *window the lines shown when cut (0: all shown); PageUp/PageDown move by it. */
+static void copy_window(rctx *r, const qt_lines *src, int cap, int indent, size_t *scroll, size_t *window) {
+  size_t total = src->count, first = *scroll;
+  if (cap < 1) cap = 1;
+  if (total <= (size_t)cap) {
+    copy_lines(r, src, 0, total);
+    *scroll = *window = 0;
+    return;
+  }
+  if (first > total - 1) first = total - 1;
+  bool above = cap >= 2 && first > 0, below;
+  size_t room = (size_t)cap - above, shown;
+  if (first + room >= total) { /* the rest fits: no hint below, the window filled from the end */
+    below = false;
+    shown = room;
+    if (first + shown > total) first = total - shown;
+  } else {
+    below = room >= 2;
+    shown = below ? room - 1 : room;
+  }
+  if (above) hint_line(r, indent, fmt(r, QT_STR_LINES_ABOVE, first, NULL));
+  copy_lines(r, src, first, first + shown);
+  if (below) hint_line(r, indent, fmt(r, QT_STR_LINES_BELOW, total - first - shown, NULL));
+  *scroll = first;
+  *window = shown;
+}
+
+/* Lines row `row` of the list takes (drawn aside, in e->measure). */
+static int row_height(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
+  qt_lines *saved = r->out;
+  lines_reset(&r->e->measure);
+  r->out = &r->e->measure;
+  draw_row(r, s, qi, row);
+  r->out = saved;
+  return (int)r->e->measure.count;
+}
+
+/* Narrows the window [*first, *end) of a list of `rows` rows to `avail` lines, hints included,
+ * keeping the highlighted row: rows go from the end below the highlight, then from the start.
+ * A highlighted row taller than all of it is cut to *row_cap lines; *hints false when there is
+ * no room for them beside it. */
+static void fit_list_window(rctx *r, const qt_qstate *s, size_t qi, size_t rows, int avail, size_t *first,
+                            size_t *end, int *row_cap, bool *hints) {
+  int h[QT_LIST_WINDOW];
+  size_t base = *first, f = *first, e = *end;
+  for (size_t i = f; i < e; i++) h[i - base] = row_height(r, s, qi, i);
+  for (;;) {
+    int need = (f > 0) + (e < rows);
+    for (size_t i = f; i < e; i++) need += h[i - base];
+    if (need <= avail) break;
+    if (e - f <= 1) {
+      int room = avail - (f > 0) - (e < rows);
+      if (room < 1) { /* the row alone */
+        *hints = false;
+        room = avail;
+      }
+      *row_cap = room < 1 ? 1 : room;
+      break;
+    }
+    if (e - 1 > s->highlight)
+      e--;
+    else
+      f++;
+  }
+  *first = f;
+  *end = e;
+}
+
+/* Draws row `row` in at most `cap` lines: its first lines, or those around the cursor of the
+ * text being typed under "Something else…". */
+static void draw_row_cut(rctx *r, const qt_qstate *s, size_t qi, size_t row, int cap) {
+  qt_lines *saved = r->out, *m = &r->e->measure;
+  lines_reset(m);
+  r->out = m;
+  r->cursor_out = NULL;
+  r->editor_limit = cap > 1 ? cap - 1 : 1; /* the editor under the label, if it is drawn */
+  draw_row(r, s, qi, row);
+  r->editor_limit = NO_LIMIT;
+  r->out = saved;
+  size_t from = 0, n = m->count;
+  if (n > (size_t)cap) {
+    if (r->cursor_out == m && r->cursor_line >= (size_t)cap) from = r->cursor_line - (size_t)cap + 1;
+    n = (size_t)cap;
+  }
+  copy_lines(r, m, from, from + n);
+}
+
+static void list_hint(rctx *r, int indent, bool limited, const char *t) {
+  if (limited)
+    hint_line(r, indent, t);
+  else
+    paragraph(r, indent, QT_STYLE_DIM, t, strlen(t));
+}
+
 static void draw_list(rctx *r, const qt_qstate *s, size_t qi) {
-  int m = margin(r), hint = m + 2 < r->width ? m + 2 : 0;
+  int m = margin(r), hint = m + 2 < r->width ? m + 2 : 0, limit = r->limit[SEC_BODY];
+  bool limited = limit != NO_LIMIT, hints = true;
+  size_t at = r->out->count;
   lb b;
   if (s->view == QT_VIEW_FILTER || s->filter_on) {
     lb_begin(r, &b);
@@ -755,32 +967,39 @@ static void draw_list(rctx *r, const qt_qstate *s, size_t qi) {
     const char *prefix = qt_str(r->e, QT_STR_FILTER_PREFIX);
     lb_str(&b, QT_STYLE_DIM, prefix);
     int indent = m + (int)qt_visible_width(prefix, strlen(prefix));
+    if (limited) r->editor_limit = 1; /* the filter keeps to its cursor's line */
     if (s->view == QT_VIEW_FILTER) {
-      draw_editor(r, &b, &s->filter, indent, !r->e->done, PLAIN);
+      draw_editor(r, &b, &s->filter, indent, typing_live(r->e), PLAIN);
     } else {
       draw_editor(r, &b, &s->filter, indent, false, QT_STYLE_DIM);
     }
   }
-  size_t rows = qt_list_rows(s), end = s->scroll + QT_LIST_WINDOW;
+  r->filter_lines = (int)(r->out->count - at);
+  bool none = s->filter_on && s->shown_count == 0;
+  size_t rows = qt_list_rows(s), first = s->scroll, end = s->scroll + QT_LIST_WINDOW;
   if (end > rows) end = rows;
-  if (s->scroll > 0) {
-    const char *t = fmt(r, QT_STR_MORE_ABOVE, s->scroll, NULL);
-    paragraph(r, hint, QT_STYLE_DIM, t, strlen(t));
+  int row_cap = NO_LIMIT;
+  if (limited) {
+    fit_list_window(r, s, qi, rows, limit - r->filter_lines - none, &first, &end, &row_cap, &hints);
+    ((qt_qstate *)s)->scroll = first; /* the window shown is where the list scrolls from */
   }
-  if (s->filter_on && s->shown_count == 0) {
-    const char *t = qt_str(r->e, QT_STR_NO_MATCHES);
-    paragraph(r, hint, QT_STYLE_DIM, t, strlen(t));
+  if (first > 0 && hints) list_hint(r, hint, limited, fmt(r, QT_STR_MORE_ABOVE, first, NULL));
+  if (none) list_hint(r, hint, limited, qt_str(r->e, QT_STR_NO_MATCHES));
+  for (size_t row = first; row < end; row++) {
+    if (row_cap != NO_LIMIT)
+      draw_row_cut(r, s, qi, row, row_cap);
+    else
+      draw_row(r, s, qi, row);
   }
-  for (size_t row = s->scroll; row < end; row++) draw_row(r, s, qi, row);
-  if (end < rows) {
-    const char *t = fmt(r, QT_STR_MORE_BELOW, rows - end, NULL);
-    paragraph(r, hint, QT_STYLE_DIM, t, strlen(t));
-  }
+  if (end < rows && hints) list_hint(r, hint, limited, fmt(r, QT_STR_MORE_BELOW, rows - end, NULL));
 }
 
 /* ---- preview -------------------------------------------------------------------------------- */
 /* The preview of the highlighted option at the target's width, after `bar` (may be ""). */
-static void draw_preview(rctx *r, const qt_qstate *s, const char *bar, bool say_none) {
+static void draw_preview(rctx *r, const qt_qstate *s, const char *bar, bool say_none, int cap) {
+  if (cap < 1) return; /* no room for it (cap: most lines, NO_LIMIT for none) */
+  int most = QT_PREVIEW_LINES;
+  if (cap != NO_LIMIT && cap - 1 < most) most = cap - 1; /* room for "… N more lines" */
   size_t k = qt_list_option_at(s, s->highlight);
   const char *text = k == SIZE_MAX ? NULL : s->opts[k].preview;
   int barw = (int)qt_visible_width(bar, strlen(bar));
@@ -796,7 +1015,7 @@ static void draw_preview(rctx *r, const qt_qstate *s, const char *bar, bool say_
   }
   size_t n = strlen(text), pos = 0;
   int avail = r->width - barw;
-  for (int line = 0; pos < n && line < QT_PREVIEW_LINES; line++) {
+  for (int line = 0; pos < n && line < most; line++) {
     size_t end, next;
     wrap_line(text, n, pos, avail, &end, &next);
     lb_begin(r, &b);
@@ -828,7 +1047,7 @@ static void draw_beside(rctx *r, const qt_qstate *s, size_t qi) {
   draw_list(r, s, qi);
   r->out = &e->scratch[1];
   r->width = rw;
-  draw_preview(r, s, "", true);
+  draw_preview(r, s, "", true, r->limit[SEC_BODY]);
   r->out = frame;
   r->width = width;
   if (e->scratch[0].buf.failed || e->scratch[1].buf.failed) {
@@ -859,42 +1078,96 @@ static void draw_note(rctx *r, const qt_qstate *s, size_t qi) {
   if (!editing && qt_editor_blank(&s->note)) return;
   int m = margin(r);
   const char *prefix = qt_str(r->e, QT_STR_NOTE_PREFIX);
-  int indent = m + (int)qt_visible_width(prefix, strlen(prefix));
-  blank_line(r);
+  int indent = m + (int)qt_visible_width(prefix, strlen(prefix)), cap = r->limit[SEC_NOTE];
+  if (cap < 1) return; /* no room: the note is kept, just not shown */
+  if (cap != NO_LIMIT) r->editor_limit = cap >= 2 ? cap - 1 : 1;
+  if (cap >= 2) blank_line(r);
   lb b;
   lb_begin(r, &b);
   lb_spaces(&b, m);
   lb_str(&b, QT_STYLE_MUTED, prefix);
-  draw_editor(r, &b, &s->note, indent, editing && !r->e->done, editing ? PLAIN : QT_STYLE_MUTED);
+  draw_editor(r, &b, &s->note, indent, editing && typing_live(r->e), editing ? PLAIN : QT_STYLE_MUTED);
 }
+
+/* The prompt, in its window when the rows are few (PageUp/PageDown read the rest). */
+static void draw_prompt(rctx *r, qt_qstate *s) {
+  int m = margin(r), cap = r->limit[SEC_PROMPT];
+  if (cap == NO_LIMIT) {
+    paragraph(r, m, QT_STYLE_TITLE, s->prompt, strlen(s->prompt));
+    s->prompt_window = 0;
+    return;
+  }
+  qt_lines *saved = r->out;
+  lines_reset(&r->e->measure);
+  r->out = &r->e->measure;
+  paragraph(r, m, QT_STYLE_TITLE, s->prompt, strlen(s->prompt));
+  r->out = saved;
+  copy_window(r, &r->e->measure, cap, m, &s->prompt_scroll, &s->prompt_window);
+}
+
+/* Lines drawn since `at` count toward part `sec`. */
+static void count_part(rctx *r, int sec, size_t at) { r->natural[sec] += (int)(r->out->count - at); }
 
 static void draw_question(rctx *r, size_t qi) {
   qt_engine *e = r->e;
-  const qt_qstate *s = &e->qs[qi];
+  qt_qstate *s = &e->qs[qi];
   int m = margin(r);
-  paragraph(r, m, QT_STYLE_TITLE, s->prompt, strlen(s->prompt));
-  blank_line(r);
+  size_t at = r->out->count;
+  draw_prompt(r, s);
+  count_part(r, SEC_PROMPT, at);
+  spacer_line(r);
+  at = r->out->count;
   if (s->q->option_count == 0) {
     lb b;
     lb_begin(r, &b);
     lb_spaces(&b, m);
     lb_str(&b, QT_STYLE_ACCENT, POINTER);
-    draw_editor(r, &b, &s->draft, m + 2, s->view == QT_VIEW_ENTRY && !e->done, PLAIN);
+    if (r->limit[SEC_BODY] != NO_LIMIT) r->editor_limit = r->limit[SEC_BODY];
+    draw_editor(r, &b, &s->draft, m + 2, s->view == QT_VIEW_ENTRY && typing_live(e), PLAIN);
+    count_part(r, SEC_BODY, at);
   } else if (s->has_preview && r->width >= QT_PREVIEW_BESIDE_WIDTH) {
     draw_beside(r, s, qi);
+    count_part(r, SEC_BODY, at);
   } else {
     draw_list(r, s, qi);
+    count_part(r, SEC_BODY, at);
     size_t k = qt_list_option_at(s, s->highlight);
-    if (k != SIZE_MAX && s->opts[k].preview) {
+    int cap = r->limit[SEC_PREVIEW];
+    if (k != SIZE_MAX && s->opts[k].preview && cap >= 2) {
+      at = r->out->count;
       blank_line(r);
-      draw_preview(r, s, m ? PREVIEW_BAR : PREVIEW_BAR + 1, false);
+      draw_preview(r, s, m ? PREVIEW_BAR : PREVIEW_BAR + 1, false, cap == NO_LIMIT ? NO_LIMIT : cap - 1);
+      count_part(r, SEC_PREVIEW, at);
     }
   }
+  at = r->out->count;
   draw_note(r, s, qi);
+  count_part(r, SEC_NOTE, at);
 }
 
 /* "Label: answer (typed)" and the note under it, for every question. */
+static void draw_review_lines(rctx *r);
+
+/* The review, in its window when the rows are few (PageUp/PageDown scroll it). */
 static void draw_review(rctx *r) {
+  qt_engine *e = r->e;
+  int cap = r->limit[SEC_BODY];
+  size_t at = r->out->count;
+  if (cap == NO_LIMIT) {
+    draw_review_lines(r);
+    e->review_window = 0;
+  } else {
+    qt_lines *saved = r->out;
+    lines_reset(&e->measure);
+    r->out = &e->measure;
+    draw_review_lines(r);
+    r->out = saved;
+    copy_window(r, &e->measure, cap, margin(r), &e->review_scroll, &e->review_window);
+  }
+  count_part(r, SEC_BODY, at);
+}
+
+static void draw_review_lines(rctx *r) {
   qt_engine *e = r->e;
   int m = margin(r), indent = m + 2 < r->width ? m + 2 : 0;
   const char *title = qt_str(e, QT_STR_REVIEW_TITLE);
@@ -947,6 +1220,35 @@ static void draw_review(rctx *r) {
   }
 }
 
+/* The discussion field under the question (issue 14 item 5): "What do you want to tell the
+ * agent?" and the text being typed. */
+static void draw_discussion(rctx *r) {
+  qt_engine *e = r->e;
+  int m = margin(r), cap = r->limit[SEC_DISCUSS];
+  size_t at = r->out->count;
+  const char *title = qt_str(e, QT_STR_DISCUSS_PROMPT);
+  if (cap == NO_LIMIT) {
+    blank_line(r);
+    paragraph(r, m, QT_STYLE_ACCENT, title, strlen(title));
+  } else { /* few rows: the field first, then its title, then the line above */
+    if (cap >= 3) blank_line(r);
+    if (cap >= 2) {
+      lb t;
+      lb_begin(r, &t);
+      lb_spaces(&t, m);
+      lb_str(&t, QT_STYLE_ACCENT, title);
+      lb_end(&t);
+    }
+    r->editor_limit = cap >= 3 ? cap - 2 : 1;
+  }
+  lb b;
+  lb_begin(r, &b);
+  lb_spaces(&b, m);
+  lb_str(&b, QT_STYLE_ACCENT, POINTER);
+  draw_editor(r, &b, &e->discuss, m + 2, !e->done, PLAIN);
+  count_part(r, SEC_DISCUSS, at);
+}
+
 /* The confirmation in place of the message line. */
 static void draw_overlay(rctx *r) {
   qt_engine *e = r->e;
@@ -975,33 +1277,133 @@ static void draw_countdown(rctx *r) {
   paragraph(r, margin(r), QT_STYLE_WARNING, r->tmp.data, r->tmp.len);
 }
 
+/* One frame into e->frame, each part within r->limit (all NO_LIMIT: as tall as it is). The
+ * countdown line is one of the lines that always stay (fit_rows counts it with the help). */
+static void draw_frame(rctx *r) {
+  qt_engine *e = r->e;
+  lines_reset(&e->frame);
+  r->out = &e->frame;
+  r->spacers = r->rules = r->header = r->filter_lines = 0;
+  memset(r->natural, 0, sizeof r->natural);
+  r->editor_limit = NO_LIMIT;
+  r->cursor_out = NULL;
+  rule_line(r);
+  size_t at = r->out->count;
+  if ((e->asker_name || e->asker_where) && r->squeeze < 3) {
+    const char *who = e->asker_name ? fmt(r, QT_STR_ASKED_BY, 0, e->asker_name)
+                                    : fmt(r, QT_STR_ASKED_BY_SUBAGENT, 0, e->asker_where);
+    paragraph(r, margin(r), QT_STYLE_MUTED, who, strlen(who));
+  }
+  if (e->multi && r->squeeze < 3) draw_tabs(r);
+  r->header = (int)(r->out->count - at);
+  if (e->multi) spacer_line(r);
+  if (e->current >= e->req->question_count)
+    draw_review(r);
+  else
+    draw_question(r, e->current);
+  if (e->discuss_open) draw_discussion(r);
+  spacer_line(r);
+  draw_countdown(r);
+  if (e->overlay != QT_OVERLAY_NONE)
+    draw_overlay(r);
+  else if (e->flash.len)
+    paragraph(r, margin(r), e->flash_style, e->flash.data, e->flash.len);
+  draw_help(r);
+  rule_line(r);
+}
+
+/* ---- the question fits the screen (issue 14 item 2) ---------------------------------------------
+ * A frame taller than e->rows is drawn again with a line budget for each part: what always
+ * stays (rules, tab bar, the timeout's countdown, message, help) is counted first; the parts get their least (the
+ * prompt's first line and a hint, the highlighted row, the line being typed), the part with
+ * the keyboard first; the rest of the rows go to the focused part up to two thirds of them, to
+ * the option list up to half of them (when the keyboard is elsewhere), then to
+ * the prompt, the other fields, the preview, and back to the focused part. When even the least
+ * does not fit, spacer lines go, then the rules, then the tab bar. Whatever is still over
+ * (a help line that grew, tiny terminals) is cut from the top, the cursor's line kept. */
+static int at_most(int a, int b) { return a < b ? a : b; }
+
+static void plan_rows(rctx *r, int avail, const int *natural, const int *least, int focus, int *budget) {
+  int left = avail;
+  static const int order[] = {SEC_BODY, SEC_DISCUSS, SEC_NOTE, SEC_PROMPT, SEC_PREVIEW};
+  for (int i = 0; i < SEC_COUNT; i++) budget[i] = 0;
+  budget[focus] = at_most(least[focus], left > 0 ? left : 0);
+  left -= budget[focus];
+  for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+    int sec = order[i];
+    if (sec == focus) continue;
+    budget[sec] = at_most(least[sec], left > 0 ? left : 0);
+    left -= budget[sec];
+  }
+  struct { int sec, cap; } grow[] = {
+      {focus, avail * 2 / 3}, {SEC_BODY, avail / 2}, {SEC_PROMPT, INT_MAX}, {SEC_DISCUSS, INT_MAX},
+      {SEC_NOTE, INT_MAX}, {SEC_PREVIEW, INT_MAX}, {SEC_BODY, INT_MAX}, {focus, INT_MAX},
+  };
+  for (size_t i = 0; i < sizeof grow / sizeof grow[0] && left > 0; i++) {
+    int sec = grow[i].sec, cap = at_most(grow[i].cap, natural[sec]);
+    if (cap > budget[sec]) {
+      int add = at_most(cap - budget[sec], left);
+      budget[sec] += add;
+      left -= add;
+    }
+  }
+  (void)r;
+}
+
+/* Cuts the frame to its last `rows` lines, or to those from the cursor's line on when it is
+ * above them. */
+static void cut_frame(rctx *r, int rows) {
+  qt_lines *f = &r->e->frame;
+  if (rows < 1 || f->count <= (size_t)rows) return;
+  size_t start = f->count - (size_t)rows;
+  if (r->cursor_out == f && r->cursor_line < start) start = r->cursor_line;
+  memmove(f->off, f->off + start, (size_t)rows * sizeof *f->off);
+  memmove(f->width, f->width + start, (size_t)rows * sizeof *f->width);
+  f->count = (size_t)rows;
+}
+
+static void fit_rows(rctx *r) {
+  qt_engine *e = r->e;
+  int rows = e->rows, natural[SEC_COUNT], least[SEC_COUNT] = {0}, sum = 0, sum_least = 0;
+  memcpy(natural, r->natural, sizeof natural);
+  bool review = e->current >= e->req->question_count;
+  const qt_qstate *s = review ? NULL : &e->qs[e->current];
+  int focus = e->discuss_open ? SEC_DISCUSS : s && s->view == QT_VIEW_NOTE ? SEC_NOTE : SEC_BODY;
+  least[SEC_PROMPT] = at_most(natural[SEC_PROMPT], 2);
+  least[SEC_BODY] = at_most(natural[SEC_BODY], review || !s->q->option_count ? 3 : r->filter_lines + 4);
+  least[SEC_NOTE] = focus == SEC_NOTE ? at_most(natural[SEC_NOTE], 2) : 0;
+  least[SEC_DISCUSS] = at_most(natural[SEC_DISCUSS], 3);
+  for (int i = 0; i < SEC_COUNT; i++) sum += natural[i], sum_least += least[i];
+  int fixed = (int)e->frame.count - sum;
+  int squeeze = 0, spacers = r->spacers, rules = r->rules, header = r->header;
+  while (squeeze < 3 && fixed + sum_least > rows) {
+    squeeze++;
+    fixed -= squeeze == 1 ? spacers : squeeze == 2 ? rules : header;
+  }
+  /* each pass starts from the scroll positions the keys left (a pass writes back what it shows) */
+  qt_qstate *cur = review ? NULL : &e->qs[e->current];
+  size_t prompt_scroll = cur ? cur->prompt_scroll : 0, list_scroll = cur ? cur->scroll : 0, review_scroll = e->review_scroll;
+  for (int pass = 0; pass < 3; pass++) {
+    int budget[SEC_COUNT];
+    if (cur) cur->prompt_scroll = prompt_scroll, cur->scroll = list_scroll;
+    e->review_scroll = review_scroll;
+    plan_rows(r, rows - fixed, natural, least, focus, budget);
+    memcpy(r->limit, budget, sizeof budget);
+    r->squeeze = squeeze;
+    draw_frame(r);
+    if (r->failed || e->frame.buf.failed || e->frame.count <= (size_t)rows) break;
+    fixed += (int)e->frame.count - rows; /* what the plan did not foresee: a longer help line */
+  }
+  if (!r->failed) cut_frame(r, rows);
+}
+
 qt_status qt_render_frame(qt_engine *e, int width) {
   if (width > 4096) width = 4096; /* lines may be narrower than asked, never wider */
   rctx r = {.e = e, .out = &e->frame, .width = width};
+  for (int i = 0; i < SEC_COUNT; i++) r.limit[i] = NO_LIMIT;
   qt_buf_init(&r.tmp);
-  lines_reset(&e->frame);
-  rule_line(&r);
-  if (e->asker_name || e->asker_where) {
-    const char *who = e->asker_name ? fmt(&r, QT_STR_ASKED_BY, 0, e->asker_name)
-                                    : fmt(&r, QT_STR_ASKED_BY_SUBAGENT, 0, e->asker_where);
-    paragraph(&r, margin(&r), QT_STYLE_MUTED, who, strlen(who));
-  }
-  if (e->multi) {
-    draw_tabs(&r);
-    blank_line(&r);
-  }
-  if (e->current >= e->req->question_count)
-    draw_review(&r);
-  else
-    draw_question(&r, e->current);
-  blank_line(&r);
-  draw_countdown(&r);
-  if (e->overlay != QT_OVERLAY_NONE)
-    draw_overlay(&r);
-  else if (e->flash.len)
-    paragraph(&r, margin(&r), e->flash_style, e->flash.data, e->flash.len);
-  draw_help(&r);
-  rule_line(&r);
+  draw_frame(&r);
+  if (e->rows > 0 && e->frame.count > (size_t)e->rows && !r.failed) fit_rows(&r);
   bool failed = r.failed || r.tmp.failed || e->frame.buf.failed;
   qt_buf_free(&r.tmp);
   if (failed) {

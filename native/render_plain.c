@@ -156,7 +156,7 @@ static const char *option_label(const pctx *p, const qt_qstate *s, size_t k) {
 
 static void plain_list(pctx *p, const qt_qstate *s, size_t qi) {
   qt_engine *e = p->e;
-  bool filtering = s->view == QT_VIEW_FILTER && e->current == qi && !e->done;
+  bool filtering = s->view == QT_VIEW_FILTER && e->current == qi && !e->done && !e->discuss_open;
   if (filtering || s->filter_on) {
     qt_buf_puts(&p->tmp, qt_str(e, QT_STR_FILTER_PREFIX));
     put_editor(p, &s->filter, filtering);
@@ -218,13 +218,13 @@ static void plain_question(pctx *p, size_t qi) {
     flush(p);
     plain_list(p, s, qi);
   }
-  bool typing = s->view == QT_VIEW_ENTRY && e->current == qi && !e->done;
+  bool typing = s->view == QT_VIEW_ENTRY && e->current == qi && !e->done && !e->discuss_open;
   if (typing || !qt_editor_blank(&s->draft)) {
     qt_buf_puts(&p->tmp, qt_str(e, QT_STR_PLAIN_TYPING));
     put_editor(p, &s->draft, typing);
     flush(p);
   }
-  bool noting = s->view == QT_VIEW_NOTE && e->current == qi && !e->done;
+  bool noting = s->view == QT_VIEW_NOTE && e->current == qi && !e->done && !e->discuss_open;
   if (noting || !qt_editor_blank(&s->note)) {
     qt_buf_puts(&p->tmp, qt_str(e, QT_STR_NOTE_PREFIX));
     put_editor(p, &s->note, noting);
@@ -268,12 +268,42 @@ static void plain_review(pctx *p) {
   }
 }
 
+/* Talk first (Ctrl+T, issue 14 item 5): the field's title, then its text. */
+static void plain_discussion(pctx *p) {
+  qt_engine *e = p->e;
+  qt_buf_puts(&p->tmp, qt_str(e, QT_STR_DISCUSS_PROMPT));
+  flush(p);
+  put_editor(p, &e->discuss, !e->done);
+  flush(p);
+}
+
+/* The question fits the screen (issue 14 item 2): a frame taller than e->rows keeps its last
+ * rows (the announcement, the countdown, the message and the keys are at the end), or those
+ * from the line with the text cursor on when it is above them. */
+static void plain_fit_rows(qt_engine *e) {
+  qt_lines *f = &e->frame;
+  if (e->rows < 1 || f->count <= (size_t)e->rows) return;
+  size_t rows = (size_t)e->rows, start = f->count - rows;
+  const char *m = e->cursor_marker;
+  if (m && *m)
+    for (size_t i = 0; i < start; i++)
+      if (strstr(f->buf.data + f->off[i], m)) {
+        start = i;
+        break;
+      }
+  memmove(f->off, f->off + start, rows * sizeof *f->off);
+  memmove(f->width, f->width + start, rows * sizeof *f->width);
+  f->count = rows;
+}
+
 /* The keys, in words, for what has the keyboard. */
 static void plain_keys(pctx *p) {
   qt_engine *e = p->e;
   qt_string_id id;
   if (e->overlay != QT_OVERLAY_NONE) {
     id = QT_STR_PLAIN_KEYS_CONFIRM;
+  } else if (e->discuss_open) {
+    id = QT_STR_PLAIN_KEYS_DISCUSS;
   } else if (e->current >= e->req->question_count) {
     id = QT_STR_PLAIN_KEYS_REVIEW;
   } else {
@@ -286,7 +316,7 @@ static void plain_keys(pctx *p) {
     }
   }
   qt_buf_puts(&p->tmp, qt_str(e, id));
-  if (e->multi && e->overlay == QT_OVERLAY_NONE) {
+  if (e->multi && e->overlay == QT_OVERLAY_NONE && !e->discuss_open) {
     qt_buf_putc(&p->tmp, ' ');
     qt_buf_puts(&p->tmp, qt_str(e, QT_STR_PLAIN_KEYS_TABS));
   }
@@ -310,6 +340,10 @@ qt_status qt_render_plain_frame(qt_engine *e, int width) {
     plain_review(&p);
   else
     plain_question(&p, e->current);
+  if (e->discuss_open) plain_discussion(&p);
+  /* nothing is cut to fit here: PageUp/PageDown page the list, never a prompt */
+  e->review_window = 0;
+  if (e->current < e->req->question_count) e->qs[e->current].prompt_window = 0;
   if (qt_countdown_text(e, &p.tmp)) flush(&p);
   if (e->overlay != QT_OVERLAY_NONE) {
     qt_string_id id = e->overlay == QT_OVERLAY_LONG ? QT_STR_CONFIRM_LONG
@@ -325,6 +359,7 @@ qt_status qt_render_plain_frame(qt_engine *e, int width) {
     flush(&p);
   }
   plain_keys(&p);
+  if (!p.failed && !e->frame.buf.failed) plain_fit_rows(e);
   bool failed = p.failed || p.tmp.failed || e->frame.buf.failed;
   qt_buf_free(&p.tmp);
   if (failed) {

@@ -35,11 +35,14 @@ static const char DECLINED_AFTER_ANSWERING[] =
     "The user answered every question above but declined to confirm them, leaving the decision to you. Treat these "
     "answers as their preference, state any assumptions you make, and continue.";
 static const char TRUNCATION_MARK[] = "\n[result truncated: %zu more bytes]";
-static const char *const OUTCOME_NAME[] = {"answered",    "declined",    "cancelled",
-                                            "interrupted", "unavailable", "timed_out"};
+static const char *const OUTCOME_NAME[QT_OUTCOME_LAST + 1] = {
+    [QT_ANSWERED] = "answered",       [QT_DECLINED] = "declined",       [QT_CANCELLED] = "cancelled",
+    [QT_INTERRUPTED] = "interrupted", [QT_UNAVAILABLE] = "unavailable", [QT_TIMED_OUT] = "timed_out",
+    [QT_DISCUSS] = "discuss",
+};
 
 const char *qt_outcome_name(qt_outcome outcome) {
-  return (unsigned)outcome <= QT_OUTCOME_LAST ? OUTCOME_NAME[outcome] : "unknown";
+  return (unsigned)outcome <= QT_OUTCOME_LAST && OUTCOME_NAME[outcome] ? OUTCOME_NAME[outcome] : "unknown";
 }
 
 /* ---- the person's timeout ran out (QT_TIMED_OUT) ----------------------------------------------
@@ -89,6 +92,16 @@ size_t qt_recommended_option(const qt_question *q) {
   }
   return SIZE_MAX;
 }
+
+/* ---- the person wants to talk first (QT_DISCUSS, issue 14 item 5) ------------------------------
+ * Their words, quoted between the two sentences; the turn goes on. */
+static const char DISCUSS_BEFORE[] =
+    "The user wants to talk about this question before answering it, and wrote to you:\n  ";
+static const char DISCUSS_BEFORE_SOME[] =
+    "The user answered the questions above and wants to talk about the rest before answering, and wrote to you:\n  ";
+static const char DISCUSS_AFTER[] =
+    "\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question "
+    "again later if you still need the answer.";
 
 /* ---- details ---------------------------------------------------------------------------------- */
 static bool add_str(cJSON *o, const char *k, const char *v) { return cJSON_AddStringToObject(o, k, v) != NULL; }
@@ -145,7 +158,8 @@ fail:
 }
 
 static char *details_json(const qt_request *req, const qt_answer *answers, const bool *applied, qt_outcome outcome,
-                          const char *mode, int64_t answered_at_ms, bool keep_answers, unsigned flags) {
+                          const char *mode, int64_t answered_at_ms, bool keep_answers, unsigned flags,
+                          const char *discussion) {
   cJSON *root = cJSON_CreateObject(), *qs = NULL;
   if (!root) return NULL;
   qs = qt_questions_to_cjson(req, true);
@@ -169,6 +183,7 @@ static char *details_json(const qt_request *req, const qt_answer *answers, const
       !add_str(root, "status", qt_outcome_name(outcome)) || !add_str(root, "mode", mode ? mode : "unknown") ||
       !cJSON_AddNumberToObject(root, "answeredAt", (double)answered_at_ms))
     goto fail;
+  if (discussion && !add_str(root, "discussion", discussion)) goto fail; /* QT_DISCUSS: what the person wrote */
   if (outcome == QT_TIMED_OUT && !add_str(root, "timeout", TIMEOUT_THEN[timeout_then(flags)])) goto fail;
   if (req->metadata_json) {
     cJSON *m = cJSON_Parse(req->metadata_json);
@@ -237,7 +252,7 @@ static void put_piece(qt_buf *b, const qt_buf *piece, size_t keep) {
 /* Writes the text with piece k cut to keep[k] bytes (SIZE_MAX: whole); with keep NULL, writes
  * only what is not a piece (to measure it). */
 static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers, const bool *applied, bool lines,
-                     const char *sentence, const qt_buf *pieces, const size_t *keep) {
+                     const char *sentence, const char *tail, const qt_buf *pieces, const size_t *keep) {
   size_t n = req->question_count;
   for (size_t i = 0; lines && i < n; i++) {
     const qt_answer *a = &answers[i];
@@ -266,6 +281,11 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
   }
   qt_buf_puts(b, sentence);
   const qt_buf *reason = &pieces[n * PIECES_PER_LINE];
+  if (tail) { /* QT_DISCUSS: the person's words sit between the sentence and its tail */
+    if (keep) put_piece(b, reason, keep[n * PIECES_PER_LINE]);
+    qt_buf_puts(b, tail);
+    return;
+  }
   if (reason->len) {
     qt_buf_putc(b, ' ');
     if (keep) put_piece(b, reason, keep[n * PIECES_PER_LINE]);
@@ -322,7 +342,8 @@ static bool fit_pieces(const qt_buf *pieces, size_t count, size_t room, size_t *
 
 /* `details` keeps the answers of these outcomes, and the text says them. */
 static bool keeps_answers(qt_outcome outcome, unsigned flags) {
-  return outcome == QT_ANSWERED || outcome == QT_DECLINED || (outcome == QT_TIMED_OUT && timeout_then(flags) != 0);
+  return outcome == QT_ANSWERED || outcome == QT_DECLINED || outcome == QT_DISCUSS ||
+         (outcome == QT_TIMED_OUT && timeout_then(flags) != 0);
 }
 
 static char *result_text(const qt_request *req, const qt_answer *answers, const bool *applied, qt_outcome outcome,
@@ -338,6 +359,8 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
     sentence = DECLINED_SOME;
   else if (outcome == QT_CANCELLED && (flags & QT_RESULT_CANCEL_CONTINUES))
     sentence = CANCEL_CONTINUES;
+  else if (outcome == QT_DISCUSS)
+    sentence = given ? DISCUSS_BEFORE_SOME : DISCUSS_BEFORE;
   else if (outcome == QT_TIMED_OUT) {
     size_t applied_count = 0;
     for (size_t i = 0; applied && i < n; i++) applied_count += applied[i];
@@ -349,6 +372,7 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
   }
   else if (outcome != QT_ANSWERED)
     sentence = OUTCOME_SENTENCE[outcome];
+  const char *tail = outcome == QT_DISCUSS ? DISCUSS_AFTER : NULL;
 
   qt_buf *pieces = calloc(count, sizeof *pieces);
   size_t *keep = calloc(count, sizeof *keep);
@@ -358,18 +382,21 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
   if (ok) {
     for (size_t i = 0; lines && i < n; i++)
       if (answers[i].present) answer_pieces(&pieces[i * PIECES_PER_LINE], &req->questions[i], &answers[i]);
-    if (sentence && reason) qt_buf_puts(&pieces[n * PIECES_PER_LINE], reason);
+    if (outcome == QT_DISCUSS) /* their words, one entry however many lines */
+      put_indented(&pieces[n * PIECES_PER_LINE], reason ? reason : "");
+    else if (sentence && reason)
+      qt_buf_puts(&pieces[n * PIECES_PER_LINE], reason);
     for (size_t k = 0; k < count; k++) ok &= !pieces[k].failed;
   }
   if (ok) {
-    put_text(&b, req, answers, applied, lines, sentence, pieces, NULL); /* what is not a piece */
+    put_text(&b, req, answers, applied, lines, sentence, tail, pieces, NULL); /* what is not a piece */
     size_t fixed = b.len;
     qt_buf_reset(&b);
     if (fixed <= QT_MAX_RESULT_TEXT_BYTES && fit_pieces(pieces, count, QT_MAX_RESULT_TEXT_BYTES - fixed, keep)) {
-      put_text(&b, req, answers, applied, lines, sentence, pieces, keep);
+      put_text(&b, req, answers, applied, lines, sentence, tail, pieces, keep);
     } else { /* only a request far beyond its limits gets here: cut the end (lines may be lost) */
       for (size_t k = 0; k < count; k++) keep[k] = SIZE_MAX;
-      put_text(&b, req, answers, applied, lines, sentence, pieces, keep);
+      put_text(&b, req, answers, applied, lines, sentence, tail, pieces, keep);
       if (b.len > QT_MAX_RESULT_TEXT_BYTES) {
         char mark[96];
         size_t cut = QT_MAX_RESULT_TEXT_BYTES - sizeof mark;
@@ -401,7 +428,7 @@ qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_ou
 qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
                              int64_t answered_at_ms, const char *reason, unsigned flags, char **details,
                              char **text) {
-  if (!req || !details || !text || (unsigned)outcome > QT_OUTCOME_LAST) return QT_ERR_USAGE;
+  if (!req || !details || !text || (unsigned)outcome > QT_OUTCOME_LAST || !OUTCOME_NAME[outcome]) return QT_ERR_USAGE;
   *details = *text = NULL;
   if (outcome == QT_ANSWERED) {
     if (!answers) return QT_ERR_STATE;
@@ -438,7 +465,8 @@ qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt
     answers = merged;
   }
   bool keep = keeps_answers(outcome, flags); /* a cancel discards everything */
-  *details = details_json(req, answers, applied, outcome, mode, answered_at_ms, keep, flags);
+  *details = details_json(req, answers, applied, outcome, mode, answered_at_ms, keep, flags,
+                          outcome == QT_DISCUSS ? (reason ? reason : "") : NULL);
   *text = *details ? result_text(req, answers, applied, outcome, reason, flags) : NULL;
   free(merged);
   free(applied);

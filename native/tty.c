@@ -433,6 +433,7 @@ static qt_status draw(qt_tty *t, qt_engine *e) {
   terminal_size(t, &cols, &rows);
   const char *const *lines;
   size_t count;
+  qt_engine_set_rows(e, rows > 1 ? rows - 1 : 1); /* the frame fits the screen (issue 14 item 2) */
   qt_status st = qt_engine_render(e, cols, &lines, &count);
   if (st) return st;
   size_t keep = (size_t)(rows > 1 ? rows - 1 : 1);

@@ -59,7 +59,7 @@ function projectIn(language) {
 
 test("dialogs: options are numbered and the special entries follow them", async () => {
   const { r, dialogs } = await ask([{ id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] }], (_m, _t, entries) => entries[1]);
-  assert.deepEqual(dialogs[0].options, ["1. PostgreSQL", "2. SQLite", "3. Something else…", "Let the agent decide"]);
+  assert.deepEqual(dialogs[0].options, ["1. PostgreSQL", "2. SQLite", "3. Something else…", "Let the agent decide", "Discuss first…"]);
   assert.equal(r.content[0].text, "db: user selected: 2. SQLite");
 });
 
@@ -73,11 +73,11 @@ for (const [language, decline, other] of [
     try {
       const q = { id: "who", prompt: "Who decides?", options: [{ value: "agent", label: decline }, { value: "me", label: "Me" }] };
       const { r, dialogs } = await ask([q], (_m, _t, entries) => entries[0], cwd);
-      assert.equal(dialogs[0].options.at(-1), decline, "the real decline entry is there too");
+      assert.equal(dialogs[0].options.at(-2), decline, "the real decline entry is there too");
       assert.equal(r.details.status, "answered");
       assert.equal(r.content[0].text, `who: user selected: 1. ${decline} (value: agent)`);
-      const again = await ask([q], (_m, _t, entries) => entries.at(-1), cwd);
-      assert.equal(again.r.details.status, "declined", "the last entry still declines");
+      const again = await ask([q], (_m, _t, entries) => entries.at(-2), cwd);
+      assert.equal(again.r.details.status, "declined", "the decline entry still declines");
     } finally {
       cleanup();
     }
@@ -115,7 +115,7 @@ test("dialogs: multi-select ticks by position; options named Done or like the sp
   const script = [0, 1, 2, 3, "done"];
   const { r, dialogs } = await ask([q], (_m, _t, entries) => {
     const step = script.shift();
-    return step === "done" ? entries.at(-2) : entries[step];
+    return step === "done" ? entries.at(-3) : entries[step];
   });
   assert.deepEqual(dialogs[0].options, [
     "[ ] 1. Done",
@@ -125,6 +125,7 @@ test("dialogs: multi-select ticks by position; options named Done or like the sp
     "[ ] 5. Something else…",
     "Done",
     "Let the agent decide",
+    "Discuss first…",
   ]);
   assert.deepEqual(dialogs[4].options.slice(0, 4), ["[x] 1. Done", "[x] 2. Let the agent decide", "[x] 3. Done␛", "[x] 4. Something else…"]);
   assert.equal(r.details.status, "answered");
@@ -136,12 +137,12 @@ test("dialogs: multi-select's own typed entry and decline still work", async () 
   const steps = ["other", "done"];
   const { r, dialogs } = await ask([q], (m, _t, entries) => {
     if (m === "input") return "mine\u001b[2J";
-    return steps.shift() === "other" ? entries[2] : entries.at(-2);
+    return steps.shift() === "other" ? entries[2] : entries.at(-3);
   });
   const second = dialogs.filter((d) => d.method === "select")[1].options;
   assert.equal(second[2], "[x] 3. Something else… mine␛[2J", "the typed text is shown sanitized");
   assert.equal(r.details.status, "answered");
-  const declined = await ask([q], (_m, _t, entries) => entries.at(-1));
+  const declined = await ask([q], (_m, _t, entries) => entries.at(-2));
   assert.equal(declined.r.details.status, "declined");
 });
 
@@ -159,13 +160,46 @@ test("dialogs: every title and entry offered is free of controls and entries are
     if (m === "select") {
       assert.equal(new Set(second).size, second.length, `entries all different: ${JSON.stringify(second)}`);
       if (title.includes("(1/3)")) return second[1];
-      return multi++ === 0 ? second[0] : second.at(-2);
+      return multi++ === 0 ? second[0] : second.at(-3);
     }
     if (m === "input") return `typed${hostile}`;
     return true; // confirm
   });
   assert.equal(r.details.status, "answered");
   for (const text of seen) assert.ok(!UNSAFE.test(text), JSON.stringify(text));
+});
+
+test("dialogs: “Discuss first…” asks what to tell the agent and ends with status discuss, answers so far kept", async () => {
+  const q1 = { id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] };
+  const q2 = { id: "f", prompt: "Features?", multiSelect: true, options: ["A", "B"] };
+  const seen = [];
+  const { r } = await ask([q1, q2], (m, title, entries) => {
+    seen.push({ m, title });
+    if (m === "input") return "  why two databases?\nreally ";
+    return title.includes("(1/2)") ? entries[1] : entries.at(-1);
+  });
+  assert.equal(seen.at(-1).title, "What do you want to tell the agent?");
+  assert.equal(r.details.status, "discuss");
+  assert.equal(r.details.discussion, "why two databases?\nreally");
+  assert.deepEqual(r.details.answers.map((a) => a.id), ["db"]);
+  assert.equal(
+    r.content[0].text,
+    "db: user selected: 2. SQLite\nThe user answered the questions above and wants to talk about the rest before answering, and wrote to you:\n  why two databases?\n  really\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
+  );
+  assert.equal(r.terminate, undefined, "the turn goes on");
+});
+
+test("dialogs: an empty or dismissed “Discuss first…” input asks the question again", async () => {
+  const q = { id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] };
+  let selects = 0;
+  const { r } = await ask([q], (m, _t, entries) => {
+    if (m === "input") return selects === 1 ? "   " : undefined;
+    selects++;
+    return selects < 3 ? entries.at(-1) : entries[0];
+  });
+  assert.equal(selects, 3);
+  assert.equal(r.details.status, "answered");
+  assert.equal(r.content[0].text, "db: user selected: 1. PostgreSQL");
 });
 
 test("dialogs: menu numbers a plain entry that would read like another one", () => {

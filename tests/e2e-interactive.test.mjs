@@ -394,7 +394,7 @@ test("interactive: a free-text question opens text entry straight away", async (
   });
 });
 
-test("interactive: a 50-option list scrolls, `/` filters it, and the quick keys act on what is shown", async () => {
+test("interactive: a 50-option list scrolls, `/` filters it, and Enter in the filter picks the highlighted match", async () => {
   const options = Array.from({ length: 50 }, (_, i) => {
     const n = String(i + 1).padStart(2, "0");
     return { value: `r${n}`, label: `Region ${n}` };
@@ -419,9 +419,9 @@ test("interactive: a 50-option list scrolls, `/` filters it, and the quick keys 
     for (let n = 40; n <= 47; n++) assert.match(area, new RegExp(`${n - 39}\\. Region ${n}`));
     assert.match(area, /↓ 3 more/, "Region 48, 49 and Something else… are below the window");
     assert.doesNotMatch(area, /Region 04|Region 14|Region 50/);
-    await pi.keys("Enter"); // keep the filter, back to the list
-    await pi.waitForScreen(/> 1\. Region 40/);
-    await pi.keys("3"); // the third shown: Region 42
+    await pi.keys("Down", "Down"); // ↓ moves through the matches while typing
+    await pi.waitForScreen(/> 3\. Region 42/);
+    await pi.keys("Enter"); // a single-select question: Enter picks the highlighted match at once
     assert.equal(await toolResultText(pi), "region: user selected: 42. Region 42 (value: r42)");
     const result = await pi.waitForQuestionResult();
     assert.equal(result.details.answers[0].index, 42);
@@ -621,4 +621,62 @@ test("interactive: an interrupted run closes the question at once (status interr
       await pi.waitForScreen(/after the interruption/);
     },
   );
+});
+
+// ---- issue 14: the question fits the screen (item 2), talk first (item 5) ----------------------
+test("interactive: a 2,000-character prompt on a 20-row terminal — its first line and the help line stay, PageDown reads on", async () => {
+  const words = Array.from({ length: 400 }, (_, i) => `w${String(i + 1).padStart(3, "0")}`);
+  const prompt = `FIRST-LINE-MARK ${words.join(" ")} LAST-WORD-MARK`;
+  assert.ok(prompt.length >= 2000, `${prompt.length} characters`);
+  const q = { id: "pick", label: "Pick", prompt, options: [{ value: "a", label: "Alpha", description: "the first" }, "Beta", "Gamma"] };
+  await withPi({ rows: 20, cols: 80, replies: script({ questions: [q] }) }, async (pi) => {
+    let screen = await open(pi, /FIRST-LINE-MARK/);
+    let area = questionArea(screen);
+    assert.match(area, /FIRST-LINE-MARK/, "the prompt's first line is on screen");
+    assert.match(area, /↓ \d+ more lines/);
+    assert.match(area, /PgUp\/PgDn read the question/, "the help line is on screen");
+    assert.match(area, /Esc cancel/, "all of the help line");
+    assert.match(area, /> 1\. Alpha/, "the highlighted option is on screen");
+    assert.match(area, /4\. Something else…/);
+    assert.ok(screen.replace(/\n$/, "").split("\n").length <= 20, "the screen is 20 rows");
+    assert.doesNotMatch(area, /LAST-WORD-MARK/);
+
+    for (let i = 0; i < 40 && !/LAST-WORD-MARK/.test(questionArea(screen)); i++) {
+      const before = questionArea(screen);
+      await pi.keys("PageDown");
+      screen = await pi.waitForScreen((s) => questionArea(s) !== before);
+      area = questionArea(screen);
+      assert.match(area, /↑ \d+ more lines/, "PageDown moved the prompt on");
+      assert.doesNotMatch(area, /FIRST-LINE-MARK/);
+      assert.match(area, /Esc cancel/, "the help line stays");
+    }
+    assert.match(questionArea(screen), /LAST-WORD-MARK/, "PageDown reads the prompt to its end");
+    await pi.keys("PageUp");
+    await pi.keys("Down", "Enter");
+    assert.equal(await toolResultText(pi), "pick: user selected: 2. Beta");
+  });
+});
+
+test("interactive: Ctrl+T talks first — the model reads the person's words, status discuss, and the turn goes on", async () => {
+  await withPi({ replies: script({ questions: [DB] }) }, async (pi) => {
+    await open(pi, /3\. Something else…/);
+    assert.match(questionArea(pi.screen()), /Ctrl\+T talk first/);
+    await pi.keys("C-t");
+    const field = questionArea(await pi.waitForScreen(/What do you want to tell the agent\?/));
+    assert.match(field, /Enter send to the agent/);
+    await pi.text("Why not both? We need a cache too.");
+    await pi.waitForScreen(/We need a cache too\./);
+    assert.equal(pi.model.requests.length, 1, "typing does not send");
+    await pi.keys("Enter");
+    assert.equal(
+      await toolResultText(pi),
+      "The user wants to talk about this question before answering it, and wrote to you:\n  Why not both? We need a cache too.\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
+    );
+    const after = await pi.waitForScreen(/thanks/);
+    assert.match(after, /Wants to talk first/);
+    assert.match(after, /Why not both\? We need a cache too\./);
+    const result = await pi.waitForQuestionResult();
+    assert.equal(result.details.status, "discuss");
+    assert.equal(result.details.discussion, "Why not both? We need a cache too.");
+  });
 });

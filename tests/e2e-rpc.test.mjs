@@ -31,11 +31,26 @@ const DB = { id: "db", prompt: "Which database?", options: [{ value: "pg", label
 
 test("rpc: a single question is a select of the numbered labels plus Something else…", async () => {
   const { end, model, dialogs } = await rpcRound({ questions: [DB] }, (d) => ({ value: "2. SQLite" }));
-  assert.deepEqual(dialogs[0].options, ["1. PostgreSQL", "2. SQLite", "3. Something else…", "Let the agent decide"]);
+  assert.deepEqual(dialogs[0].options, ["1. PostgreSQL", "2. SQLite", "3. Something else…", "Let the agent decide", "Discuss first…"]);
   assert.equal(dialogs[0].title, "Which database?");
   assert.equal(end.result.details.mode, "rpc");
   await model.waitForRequests(2);
   assert.equal(model.toolMessages(1)[0].content, "db: user selected: 2. SQLite (value: lite)");
+});
+
+test("rpc: “Discuss first…” asks what to tell the agent; the model reads it (status discuss) and replies", async () => {
+  const { end, model, dialogs } = await rpcRound({ questions: [DB] }, (d) =>
+    d.method === "select" ? { value: "Discuss first…" } : { value: "Why not both?" },
+  );
+  assert.equal(dialogs[1].method, "input");
+  assert.equal(dialogs[1].title, "What do you want to tell the agent?");
+  assert.equal(end.result.details.status, "discuss");
+  assert.equal(end.result.details.discussion, "Why not both?");
+  await model.waitForRequests(2);
+  assert.equal(
+    model.toolMessages(1)[0].content,
+    "The user wants to talk about this question before answering it, and wrote to you:\n  Why not both?\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
+  );
 });
 
 test("rpc: Something else… asks for the typed text", async () => {
@@ -112,7 +127,7 @@ test("rpc: 'Let the agent decide' declines; the agent is told to decide and stat
 test("rpc: an option labelled 'Let the agent decide' is an answer, not a decline", async () => {
   const args = { questions: [{ id: "who", prompt: "Who picks the name?", options: [{ value: "agent", label: "Let the agent decide" }, { value: "me", label: "Me" }] }] };
   const { end, model, dialogs } = await rpcRound(args, (d) => ({ value: d.options[0] }));
-  assert.deepEqual(dialogs[0].options, ["1. Let the agent decide", "2. Me", "3. Something else…", "Let the agent decide"]);
+  assert.deepEqual(dialogs[0].options, ["1. Let the agent decide", "2. Me", "3. Something else…", "Let the agent decide", "Discuss first…"]);
   assert.equal(end.result.details.status, "answered");
   await model.waitForRequests(2);
   assert.equal(model.toolMessages(1)[0].content, "who: user selected: 1. Let the agent decide (value: agent)");

@@ -194,3 +194,65 @@ test("pi -p from a terminal: the question is asked on the terminal, stdout carri
     await model.close();
   }
 });
+
+// ---- issue 14: the frame fits the terminal (item 2), talk first (item 5) -----------------------------
+test("standalone: a 2,000-character prompt on a 20-row terminal keeps its first line and the help line; PageDown reads on", async () => {
+  const name = "pq-uxa-tty-rows";
+  const dir = mkdtempSync(join(tmpdir(), "pi-question-tty-"));
+  const words = Array.from({ length: 400 }, (_, i) => `w${String(i + 1).padStart(3, "0")}`);
+  const prompt = `FIRST-LINE-MARK ${words.join(" ")} LAST-WORD-MARK`;
+  writeFileSync(join(dir, "q.json"), JSON.stringify({ questions: [{ id: "pick", prompt, options: ["Alpha", "Beta", "Gamma"] }] }));
+  startInTmux(name, dir, `node ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, {}, { cols: 80, rows: 20 });
+  try {
+    await waitScreen(name, /FIRST-LINE-MARK/);
+    let s = screen(name);
+    assert.match(s, /PgUp\/PgDn read the question/);
+    assert.match(s, /Esc cancel/);
+    assert.match(s, /> 1\. Alpha/);
+    assert.doesNotMatch(s, /LAST-WORD-MARK/);
+    for (let i = 0; i < 40 && !/LAST-WORD-MARK/.test(s); i++) {
+      tmux("send-keys", "-t", name, "PageDown");
+      await waitFor(() => screen(name) !== s, "the prompt to move on");
+      s = screen(name);
+      assert.doesNotMatch(s, /FIRST-LINE-MARK/);
+      assert.match(s, /Esc cancel/, `the help line stays:\n${s}`);
+    }
+    assert.match(s, /LAST-WORD-MARK/);
+    tmux("send-keys", "-t", name, "Down");
+    tmux("send-keys", "-t", name, "Enter");
+    await finished(dir);
+    assert.equal(JSON.parse(read(dir, "stdout")).text, "pick: user selected: 2. Beta");
+    assert.equal(read(dir, "stty-after"), read(dir, "stty-before"));
+  } finally {
+    tmux("kill-session", "-t", name);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("pi -p from a terminal: Ctrl+T talks first, the model reads the words and replies", async () => {
+  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: QUESTIONS }] }, { text: "FINAL-ANSWER" }]);
+  const { home, work, cleanup } = makeHome(model.port);
+  const name = "pq-uxa-tty-discuss";
+  try {
+    const cmd = [piBin, ...piArgs(), "-p", "ask"].map((a) => `'${a}'`).join(" ");
+    startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1" });
+    await waitScreen(name, /Which database\?/);
+    tmux("send-keys", "-t", name, "C-t");
+    await waitScreen(name, /What do you want to tell the agent\?/);
+    tmux("send-keys", "-t", name, "-l", "which is cheaper?");
+    await waitScreen(name, /which is cheaper\?/);
+    tmux("send-keys", "-t", name, "Enter");
+    await finished(work);
+    await model.waitForRequests(2);
+    assert.equal(
+      model.toolMessages(1)[0].content,
+      "The user wants to talk about this question before answering it, and wrote to you:\n  which is cheaper?\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
+    );
+    assert.equal(read(work, "stdout").trim(), "FINAL-ANSWER");
+    assert.equal(read(work, "stty-after"), read(work, "stty-before"));
+  } finally {
+    tmux("kill-session", "-t", name);
+    cleanup();
+    await model.close();
+  }
+});

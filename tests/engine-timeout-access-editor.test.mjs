@@ -434,7 +434,29 @@ const CASES = [
       return press(e, "2", ..."billing", K.enter);
     },
   },
+  {
+    // talk first (Ctrl+T, wt-uxa) in accessible mode: the field's title, the words, its keys
+    name: "accessible-discuss",
+    make: (lang) => {
+      const e = engine(DB, lang);
+      e.setAccessible(true);
+      return press(e, K.ctrl("t"), ..."why not both");
+    },
+  },
 ];
+
+test("accessible mode: the frame fits the rows it is given (the end, with the keys, stays)", () => {
+  const e = engine(FEATURES);
+  e.setAccessible(true);
+  const whole = e.render(40);
+  assert.ok(whole.length > 6, whole.join("\n"));
+  for (const rows of [1, 3, 6]) {
+    const cut = e.render(40, rows);
+    assert.equal(cut.length, rows);
+    assert.deepEqual(cut, whole.slice(-rows));
+  }
+  assert.deepEqual(e.render(40, 0), whole);
+});
 
 test("golden screens of the timeout, the editor notice and accessible mode in en, de and zh at 40 and 80 columns", () => {
   if (UPDATE) mkdirSync(SCREENS, { recursive: true });
@@ -468,5 +490,21 @@ test("golden screens: every accessible screen is free of box drawing and colour"
     const s = readFileSync(new URL(f, SCREENS), "utf8");
     assert.doesNotMatch(s, BOX, f);
     assert.doesNotMatch(s, /\x1b/, f);
+  }
+});
+
+test("timeout and rows (wt-uxa): a frame fitted to the rows counts the countdown line and keeps it above the help", () => {
+  const words = Array.from({ length: 300 }, (_, i) => `w${i}`).join(" ");
+  const options = ["A (Recommended)", ..."BCDEFGHIJKL"];
+  const e = addon.createEngine(JSON.stringify({ questions: [{ id: "db", prompt: `FIRST ${words}`, options }] }));
+  e.setTimeout(300_000, "recommended");
+  for (const rows of [6, 10, 16]) {
+    const frame = e.render(80, rows);
+    assert.ok(frame.length <= rows, `${frame.length} lines for ${rows} rows`);
+    const s = frame.join("\n");
+    assert.match(s, /FIRST w0/, `${rows}`);
+    assert.match(s, / > 1\. A \(Recommended\)/, `${rows}`);
+    assert.match(s, /Answers itself in 5:00 with the recommended option[^\n]*\n PgUp\/PgDn read the question/, `${rows}`);
+    assert.match(s, /Esc cancel/, `${rows}`);
   }
 });

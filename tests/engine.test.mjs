@@ -637,6 +637,299 @@ test("multi-select: Space on “Something else…” opens text entry", () => {
   assert.deepEqual(answers(e)[0].values, ["x"]);
 });
 
+// ---- talk first: Ctrl+T (issue 14 item 5) ---------------------------------------------------------
+const DISCUSS_TEXT = (words) =>
+  "The user wants to talk about this question before answering it, and wrote to you:\n  " +
+  words +
+  "\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.";
+
+test("discuss: Ctrl+T opens “What do you want to tell the agent?”; Enter ends the question with status discuss and the text", () => {
+  const e = press(engine(DB), K.ctrl("t"));
+  let s = screen(e);
+  assert.match(s, /What do you want to tell the agent\?\n > +$/m);
+  assert.match(s, /Enter send to the agent • Shift\+Enter new line • Ctrl\+G editor\n Esc back to the question/);
+  type(e, "  Why not both?");
+  press(e, K.shiftEnter);
+  type(e, "We already run SQLite.  ");
+  assert.equal(e.done, false);
+  press(e, K.enter);
+  assert.equal(e.done, true);
+  assert.equal(e.outcome, "discuss");
+  const r = e.result("interactive");
+  assert.equal(r.text, DISCUSS_TEXT("Why not both?\n  We already run SQLite."));
+  const d = JSON.parse(r.details);
+  assert.equal(d.status, "discuss");
+  assert.equal(d.discussion, "Why not both?\nWe already run SQLite.");
+  assert.deepEqual(d.answers, []);
+});
+
+test("discuss: Ctrl+G in the field hands the words to the external editor; what comes back replaces them", () => {
+  const e = press(engine(DB), K.ctrl("t"));
+  type(e, "first thoughts");
+  assert.equal(e.editorRequest(), null);
+  press(e, K.ctrl("g"));
+  assert.equal(e.editorRequest(), "first thoughts");
+  e.editorDone(true, "Why not both?\nWe run SQLite.\n", null);
+  assert.equal(e.editorRequest(), null);
+  assert.match(screen(e), /What do you want to tell the agent\?/);
+  press(e, K.enter);
+  assert.equal(e.outcome, "discuss");
+  assert.equal(JSON.parse(e.result("interactive").details).discussion, "Why not both?\nWe run SQLite.");
+  // a failed editor keeps the words and says why
+  const f = press(engine(DB), K.ctrl("t"));
+  type(f, "kept");
+  press(f, K.ctrl("g"));
+  f.editorDone(false, null, "exited with status 1");
+  assert.match(screen(f, 160), /Editor: exited with status 1\. Your text is kept\./);
+  assert.match(screen(f, 160), / > kept/);
+});
+
+test("discuss: the help line offers Ctrl+T on the list, in text entry and on the review", () => {
+  assert.match(screen(engine(DB), 160), /Ctrl\+T talk first/);
+  assert.match(screen(press(engine(DB), "0"), 160), /Ctrl\+T talk first/);
+  assert.match(screen(press(engine(THREE), K.shiftTab), 160), /Ctrl\+T talk first/);
+  for (const lang of ["de", "zh"]) {
+    const e = engine(DB);
+    e.setLanguage(lang);
+    const t = addon.strings(lang);
+    assert.ok(screen(e, 160).includes(`${t.MOD_CTRL}T ${t.HELP_DISCUSS}`), lang);
+    press(e, K.ctrl("t"));
+    assert.ok(screen(e, 160).includes(t.DISCUSS_PROMPT), lang);
+    assert.ok(screen(e, 160).includes(`Enter ${t.HELP_SEND}`), lang);
+  }
+});
+
+test("discuss: Esc closes the field and keeps the text; an empty text is refused with a warning", () => {
+  const e = press(engine(DB), K.ctrl("t"), K.enter);
+  assert.equal(e.done, false);
+  assert.match(screen(e), /Type what you want to tell the agent \(Esc goes back\)/);
+  type(e, "hold on");
+  press(e, K.esc);
+  assert.doesNotMatch(screen(e), /What do you want to tell the agent/);
+  assert.match(screen(e), /Enter select/);
+  press(e, K.ctrl("t"));
+  assert.match(screen(e), / > hold on/);
+  press(e, K.ctrl("t")); // Ctrl+T again closes it too
+  assert.doesNotMatch(screen(e), /What do you want to tell the agent/);
+});
+
+test("discuss: words for the agent that were not sent are not dropped unasked", () => {
+  const e = press(engine(DB), K.ctrl("t"));
+  type(e, "wait");
+  press(e, K.esc, K.enter); // picking ends the call: the words would be lost
+  assert.equal(e.done, false);
+  assert.match(screen(e), /Discard what you typed\? \(y\/n\)/);
+  press(e, "n", K.ctrl("t"), K.enter);
+  assert.equal(e.outcome, "discuss");
+  assert.equal(JSON.parse(e.result("interactive").details).discussion, "wait");
+});
+
+test("discuss: in several questions the answers given so far are kept and the model reads them", () => {
+  const e = press(engine(THREE), "2", K.ctrl("t"));
+  type(e, "what is the name for?");
+  press(e, K.enter);
+  assert.equal(e.outcome, "discuss");
+  const r = e.result("interactive");
+  assert.equal(
+    r.text,
+    "db: user selected: 2. SQLite (value: sqlite)\n" +
+      "The user answered the questions above and wants to talk about the rest before answering, and wrote to you:\n  what is the name for?" +
+      "\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
+  );
+  assert.deepEqual(JSON.parse(r.details).answers.map((a) => a.id), ["db"]);
+});
+
+test("discuss: a draft not yet submitted asks first; the keys of the field do not reach the question", () => {
+  const e = press(engine(DB), "0");
+  type(e, "Cockroach");
+  press(e, K.ctrl("t"));
+  type(e, "1"); // typed into the field, not a quick pick
+  assert.equal(e.done, false);
+  press(e, K.enter);
+  assert.match(screen(e), /Discard what you typed\?/);
+  press(e, "y");
+  assert.equal(e.outcome, "discuss");
+  assert.equal(JSON.parse(e.result("interactive").details).discussion, "1");
+});
+
+test("discuss: Ctrl+T can be rebound; the addon's result() builds discuss with the person's words", () => {
+  const e = engine(DB);
+  assert.equal(e.bind("discuss", ["ctrl+o"]), 0);
+  assert.match(screen(e, 160), /Ctrl\+O talk first/);
+  press(e, K.ctrl("o"));
+  assert.match(screen(e), /What do you want to tell the agent\?/);
+  const built = addon.result(JSON.stringify(DB), "discuss", "rpc", 1, "a\nb");
+  assert.equal(built.text, DISCUSS_TEXT("a\n  b"));
+  assert.equal(JSON.parse(built.details).discussion, "a\nb");
+  assert.equal(addon.limits.discussBytes, 4000);
+});
+
+// ---- the question fits the screen (issue 14 item 2) -----------------------------------------------
+const LONG_PROMPT = {
+  questions: [
+    {
+      id: "pick",
+      label: "Pick",
+      prompt: `FIRST-LINE ${Array.from({ length: 300 }, (_, i) => `w${i + 1}`).join(" ")} LAST-WORD`,
+      options: [{ value: "a", label: "Alpha", description: "the first" }, "Beta", "Gamma"],
+    },
+  ],
+};
+
+test("rows: a long prompt keeps its first line, the highlighted row and the whole help line", () => {
+  const e = engine(LONG_PROMPT);
+  const lines = e.render(80, 16);
+  assert.equal(lines.length, 16);
+  const s = lines.join("\n");
+  assert.match(lines[1], /^ FIRST-LINE w1 w2/);
+  assert.match(s, /↓ \d+ more lines/);
+  assert.match(s, /> 1\. Alpha/);
+  assert.match(s, /4\. Something else…/);
+  assert.match(s, /PgUp\/PgDn read the question/);
+  assert.match(s, /Esc cancel/);
+  assert.match(lines.at(-1), /^─+$/);
+  assert.ok(e.render(80).length > 25 && e.render(80).join("\n").includes("LAST-WORD"), "without rows the whole prompt is drawn");
+});
+
+test("rows: PageDown reads the cut prompt to its end, PageUp back to its first line; the list keeps its keys", () => {
+  const e = engine(LONG_PROMPT);
+  e.render(80, 16);
+  let seen = 0;
+  for (let i = 0; i < 30 && !screenRows(e, 80, 16).includes("LAST-WORD"); i++) {
+    press(e, K.pageDown);
+    seen++;
+    const s = screenRows(e, 80, 16);
+    assert.match(s, /↑ \d+ more lines/);
+    assert.doesNotMatch(s, /FIRST-LINE/);
+  }
+  assert.ok(seen > 2 && screenRows(e, 80, 16).includes("LAST-WORD"), `${seen} pages`);
+  assert.doesNotMatch(screenRows(e, 80, 16), /↓ \d+ more lines/);
+  for (let i = 0; i < 30; i++) press(e, K.pageUp);
+  assert.match(e.render(80, 16)[1], /^ FIRST-LINE/);
+  press(e, K.down, K.enter);
+  assert.equal(answers(e)[0].value, "Beta");
+});
+
+/** The screen at a width and a number of rows. */
+function screenRows(e, width, rows) {
+  return e.render(width, rows).join("\n");
+}
+
+test("rows: PageUp/PageDown page the list as before when the prompt is not cut", () => {
+  const e = engine(LONG_LIST);
+  press(e, K.pageDown);
+  assert.match(screenRows(e, 80, 40), /> 9\. Nuxt/);
+  assert.doesNotMatch(screenRows(e, 80, 40), /PgUp\/PgDn/);
+});
+
+test("rows: a long list narrows its window; the highlighted row stays in view while moving", () => {
+  const e = engine(LONG_LIST);
+  for (let i = 0; i < 15; i++) {
+    const lines = e.render(80, 14);
+    assert.ok(lines.length <= 14, `${lines.length} lines`);
+    const s = lines.join("\n");
+    assert.match(s, /^ > \d+\. /m, `the highlighted row is shown after ${i} downs:\n${s}`);
+    assert.match(s, /Which framework should we use\?/);
+    press(e, K.down);
+  }
+  const s = screenRows(e, 80, 14);
+  assert.match(s, /↑ \d+ more/);
+  assert.match(s, /^ > 16\. Something else…/m);
+  press(e, K.up, K.up, K.up);
+  assert.match(screenRows(e, 80, 14), /^ > 13\. Sails/m);
+});
+
+test("rows: the line being typed stays visible, in a long draft under Something else… and in a free-text answer", () => {
+  const draft = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join("\n");
+  const e = press(engine(DB), "0", K.paste(draft));
+  e.setCursorMarker(PI_CURSOR);
+  for (const rows of [8, 10, 14, 20]) {
+    const lines = e.render(60, rows);
+    assert.ok(lines.length <= rows, `${lines.length} > ${rows}`);
+    const cursor = lines.find((l) => l.includes(PI_CURSOR));
+    assert.ok(cursor && cursor.includes("line 30"), `rows ${rows}: the cursor's line is shown:\n${lines.join("\n")}`);
+    assert.match(lines.join("\n"), /Enter submit/);
+  }
+  const f = press(engine(FREE), K.paste(draft), K.home);
+  f.setCursorMarker(PI_CURSOR);
+  for (let i = 0; i < 20; i++) press(f, K.up);
+  const lines = f.render(60, 9);
+  assert.ok(lines.length <= 9);
+  assert.ok(lines.some((l) => l.includes(PI_CURSOR)), lines.join("\n"));
+});
+
+test("rows: the preview gets what is left; the review is cut and scrolls with PageUp/PageDown", () => {
+  const p = engine(PREVIEW);
+  const lines = p.render(80, 16);
+  assert.ok(lines.length <= 16);
+  assert.match(lines.join("\n"), /> 1\. Connection pool/);
+  const many = {
+    questions: Array.from({ length: 12 }, (_, i) => ({ id: `q${i}`, label: `Question ${i + 1}`, prompt: `Prompt ${i + 1}?`, options: ["Yes", "No"] })),
+  };
+  const e = engine(many);
+  for (let i = 0; i < 12; i++) press(e, "1");
+  let s = screenRows(e, 80, 12);
+  assert.ok(s.split("\n").length <= 12);
+  assert.match(s, /Review your answers/);
+  assert.match(s, /↓ \d+ more lines/);
+  assert.match(s, /PgUp\/PgDn scroll/);
+  assert.doesNotMatch(s, /Question 12: Yes/);
+  for (let i = 0; i < 20 && !/Question 12: Yes/.test(s); i++) {
+    press(e, K.pageDown);
+    s = screenRows(e, 80, 12);
+    assert.ok(s.split("\n").length <= 12);
+  }
+  assert.match(s, /Question 12: Yes/);
+  press(e, K.enter);
+  assert.equal(e.outcome, "answered");
+});
+
+test("rows: the discussion field and a note being typed keep their line when the rows are few", () => {
+  const e = press(engine(LONG_PROMPT), K.ctrl("t"));
+  type(e, "a few words");
+  e.setCursorMarker(PI_CURSOR);
+  for (const rows of [10, 14, 20]) {
+    const lines = e.render(80, rows);
+    assert.ok(lines.length <= rows);
+    assert.ok(lines.some((l) => l.includes(PI_CURSOR) && l.includes("a few words")), lines.join("\n"));
+    assert.match(lines.join("\n"), /Esc back to the question/);
+  }
+  const n = press(engine(LONG_PROMPT), K.ctrl("n"));
+  type(n, "my note");
+  n.setCursorMarker(PI_CURSOR);
+  const lines = n.render(80, 12);
+  assert.ok(lines.length <= 12);
+  assert.ok(lines.some((l) => l.includes(PI_CURSOR) && l.includes("my note")), lines.join("\n"));
+});
+
+test("rows: no frame is taller than the rows given, in every golden state, at rows 1–40 and widths 10–130", () => {
+  for (const c of CASES) {
+    const e = engine(c.args);
+    if (c.lang) e.setLanguage(c.lang);
+    press(e, c.keys);
+    for (let rows = 1; rows <= 40; rows++) {
+      for (let w = 10; w <= 130; w += 15) {
+        const lines = e.render(w, rows);
+        assert.ok(lines.length >= 1 && lines.length <= rows, `${c.name} @${w}x${rows}: ${lines.length} lines`);
+        for (const line of lines) assert.ok(visibleWidth(line) <= w, `${c.name} @${w}x${rows}: ${JSON.stringify(line)}`);
+      }
+    }
+  }
+});
+
+test("rows: help and hints in German and Chinese fit as well", () => {
+  for (const lang of ["de", "zh"]) {
+    const e = engine(LONG_PROMPT);
+    e.setLanguage(lang);
+    const t = addon.strings(lang);
+    const s = screenRows(e, 80, 16);
+    assert.ok(s.includes(t.HELP_READ_PROMPT), `${lang}: ${s}`);
+    assert.ok(e.render(80, 16).length <= 16);
+    press(e, K.pageDown);
+    assert.ok(screenRows(e, 80, 16).includes(t.LINES_ABOVE.split("{n}")[1].trim()), lang);
+  }
+});
+
 // ---- long lists and the filter ---------------------------------------------------------------------
 test("long list: a window of rows with “↑ N more” / “↓ N more”", () => {
   const e = engine(LONG_LIST);
@@ -659,10 +952,10 @@ test("long list: ↑ from the top wraps to the end of a long list", () => {
   assert.equal(answers(e)[0].value, "fw15");
 });
 
-test("filter: / filters by label and description, case-insensitively; keys act on what is shown", () => {
+test("filter: / filters by label and description, case-insensitively", () => {
   const e = press(engine(LONG_LIST), "/");
   type(e, "JS");
-  let s = screen(e);
+  const s = screen(e);
   assert.match(s, /Filter: JS/);
   assert.match(s, /1\. Express\.js/);
   assert.match(s, /2\. NestJS/);
@@ -670,34 +963,98 @@ test("filter: / filters by label and description, case-insensitively; keys act o
   assert.match(s, /4\. AdonisJS/);
   assert.match(s, /5\. Something else…/);
   assert.doesNotMatch(s, /Fastify/);
-  press(e, K.enter); // done filtering: the filter stays
-  press(e, "3");
-  assert.equal(answers(e)[0].value, "fw6");
   const f = press(engine(LONG_LIST), "/");
   type(f, "number 13");
   assert.match(screen(f), /1\. Sails/);
-  press(f, K.enter, K.enter);
-  assert.equal(answers(f)[0].value, "fw13");
+});
+
+test("filter: in a single-select question Enter picks the highlighted match at once", () => {
+  const e = press(engine(LONG_LIST), "/");
+  type(e, "number 13");
+  press(e, K.enter);
+  assert.equal(e.done, true);
+  assert.equal(e.outcome, "answered");
+  assert.equal(answers(e)[0].value, "fw13");
+  const g = press(engine(LONG_LIST), "/");
+  type(g, "js");
+  press(g, K.down, K.down, K.enter);
+  assert.equal(answers(g)[0].value, "fw6", "↑/↓ move while typing; Enter picks the highlighted match (Next.js)");
+});
+
+test("filter: in several questions Enter picks, moves on, and the list comes back whole with the pick highlighted", () => {
+  const e = press(engine(THREE), "/");
+  type(e, "lite");
+  press(e, K.enter);
+  assert.match(screen(e), /What should we name this service\?/);
+  press(e, K.shiftTab);
+  const s = screen(e);
+  assert.doesNotMatch(s, /Filter:/);
+  assert.match(s, /> 2\. SQLite ✓/);
+  assert.match(s, /1\. PostgreSQL/);
+});
+
+test("filter: with no match, Enter in a single-select question types the filter text as the answer", () => {
+  const e = press(engine(LONG_LIST), "/");
+  type(e, "Deno Fresh");
+  assert.match(screen(e), /No option matches/);
+  press(e, K.enter);
+  assert.equal(e.done, false);
+  assert.match(screen(e), /> 1\. Something else…\n\s+Deno Fresh/);
+  press(e, K.enter);
+  assert.equal(answers(e)[0].value, "Deno Fresh");
+  assert.equal(answers(e)[0].wasCustom, true);
+});
+
+test("filter: in a multi-select question Enter leaves filter typing and keeps the list filtered", () => {
+  const e = press(engine(FEATURES), "/");
+  type(e, "api");
+  press(e, K.enter);
+  assert.equal(e.done, false);
+  let s = screen(e);
+  assert.match(s, /Filter: api/);
+  assert.match(s, /1\. REST API/);
+  assert.doesNotMatch(s, /Authentication/);
+  assert.match(s, /Space toggle/, "back on the list: the list keys work");
+  press(e, "1");
+  assert.match(screen(e), /\[x\] 1\. REST API/);
+  press(e, K.esc); // clears the filter, the tick stays
+  s = screen(e);
+  assert.doesNotMatch(s, /Filter:/);
+  assert.match(s, /\[x\] 2\. REST API/);
+  press(e, K.enter);
+  assert.deepEqual(answers(e)[0].values, ["rest"]);
 });
 
 test("filter: Esc clears the filter first; the next Esc cancels", () => {
-  const e = press(engine(LONG_LIST), "/");
+  const e = press(engine(FEATURES), "/");
   type(e, "zzz");
   assert.match(screen(e), /No option matches/);
   assert.match(screen(e), /1\. Something else…/);
   press(e, K.enter, K.esc);
   assert.equal(e.done, false);
   assert.doesNotMatch(screen(e), /Filter:/);
-  assert.match(screen(e), /> 16\. Something else…/, "the highlight stays on the same row");
+  assert.match(screen(e), /> \[ \] 4\. Something else…/, "the highlight stays on the same row");
   press(e, K.esc);
   assert.equal(e.outcome, "cancelled");
+  const f = press(engine(LONG_LIST), "/");
+  type(f, "zzz");
+  press(f, K.esc);
+  assert.doesNotMatch(screen(f), /Filter:/, "Esc while typing clears the filter at once");
+  press(f, K.esc);
+  assert.equal(f.outcome, "cancelled");
 });
 
-test("filter: ↑/↓ move while typing; the highlighted option is picked after Enter, Enter", () => {
-  const e = press(engine(LONG_LIST), "/");
-  type(e, "s");
-  press(e, K.down, K.enter, K.enter);
-  assert.equal(answers(e)[0].value, "fw2"); // Express.js, Fastify, ...
+test("filter: the help line says what Enter does while typing the filter", () => {
+  const single = press(engine(LONG_LIST), "/");
+  assert.match(screen(single, 120), /Enter select/);
+  const multi = press(engine(FEATURES), "/");
+  assert.match(screen(multi, 120), /Enter done/);
+  for (const [lang, word] of [["de", "auswählen"], ["zh", "选择"]]) {
+    const e = engine(LONG_LIST);
+    e.setLanguage(lang);
+    press(e, "/");
+    assert.ok(screen(e, 120).includes(addon.strings(lang).HELP_SELECT), `${lang}: ${word}`);
+  }
 });
 
 // ---- preview and notes -----------------------------------------------------------------------------
@@ -912,7 +1269,29 @@ const CASES = [
   { name: "free-text", args: FREE, keys: [..."order-processor"] },
   { name: "long-list", args: LONG_LIST, keys: [K.pageDown, K.down, K.down] },
   { name: "filter", args: LONG_LIST, keys: ["/", ..."js"] },
-  { name: "filter-applied", args: LONG_LIST, keys: ["/", ..."js", K.enter, K.down] },
+  { name: "filter-applied", args: FEATURES, keys: ["/", ..."a", K.enter, K.down] },
+  { name: "filter-no-match", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
+  { name: "discuss", args: DB, keys: [K.ctrl("t"), ..."Why not both?"] },
+  { name: "discuss.de", lang: "de", args: DB, keys: [K.ctrl("t"), ..."Warum nicht beide?"] },
+  { name: "discuss.zh", lang: "zh", args: DB, keys: [K.ctrl("t"), ..."为什么不两个都用？"] },
+  { name: "discuss-empty", args: DB, keys: [K.ctrl("t"), K.enter] },
+  { name: "discuss-review", args: THREE, keys: ["1", K.tab, K.tab, K.ctrl("t"), ..."what is this for?"] },
+  { name: "discuss-empty.de", lang: "de", args: DB, keys: [K.ctrl("t"), K.enter] },
+  { name: "discuss-empty.zh", lang: "zh", args: DB, keys: [K.ctrl("t"), K.enter] },
+  { name: "fit-prompt", rows: 16, args: LONG_PROMPT, keys: [] },
+  { name: "fit-prompt-paged", rows: 16, args: LONG_PROMPT, keys: [K.pageDown, K.pageDown] },
+  { name: "fit-prompt.de", lang: "de", rows: 16, args: LONG_PROMPT, keys: [K.pageDown] },
+  { name: "fit-prompt.zh", lang: "zh", rows: 16, args: LONG_PROMPT, keys: [K.pageDown] },
+  { name: "fit-list", rows: 12, args: LONG_LIST, keys: [K.down, K.down, K.down, K.down, K.down] },
+  { name: "fit-list.de", lang: "de", rows: 12, args: LONG_LIST, keys: [K.up, K.up] },
+  { name: "fit-list.zh", lang: "zh", rows: 12, args: LONG_LIST, keys: [K.up, K.up] },
+  { name: "fit-entry", rows: 12, args: DB, keys: ["0", K.paste(Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n"))] },
+  { name: "fit-review", rows: 10, args: THREE, keys: ["2", ..."billing", K.enter, K.ctrl("n"), ..."soon", K.enter, "1", "3", K.enter] },
+  { name: "fit-discuss", rows: 12, args: LONG_PROMPT, keys: [K.ctrl("t"), ..."hold on"] },
+  { name: "filter-typing.de", lang: "de", args: LONG_LIST, keys: ["/", ..."js"] },
+  { name: "filter-typing.zh", lang: "zh", args: LONG_LIST, keys: ["/", ..."js"] },
+  { name: "filter-applied.de", lang: "de", args: FEATURES, keys: ["/", ..."a", K.enter, K.down] },
+  { name: "filter-applied.zh", lang: "zh", args: FEATURES, keys: ["/", ..."a", K.enter, K.down] },
   { name: "preview", args: PREVIEW, keys: [] },
   { name: "notes", args: DB, keys: [K.ctrl("n"), ..."keep the old backups"] },
   { name: "discard", args: THREE, keys: ["1", K.esc] },
@@ -926,10 +1305,15 @@ test("golden screens at 40, 80 and 120 columns", () => {
   if (UPDATE) mkdirSync(SCREENS, { recursive: true });
   const stale = [];
   for (const c of CASES) {
-    const e = press(engine(c.args), c.keys);
+    const e = engine(c.args);
+    if (c.lang) e.setLanguage(c.lang);
+    for (const k of c.keys) {
+      if (c.rows) e.render(80, c.rows); // as a host does: the person sees a frame before each key
+      e.feed(k);
+    }
     for (const w of [40, 80, 120]) {
       const file = new URL(`${c.name}.${w}.txt`, SCREENS);
-      const got = e.render(w).join("\n") + "\n";
+      const got = (c.rows ? e.render(w, c.rows) : e.render(w)).join("\n") + "\n";
       if (UPDATE) {
         writeFileSync(file, got);
         continue;
@@ -949,6 +1333,7 @@ test("golden screens at 40, 80 and 120 columns", () => {
 test("width: no line is wider than asked, at every width from 1 to 200, in every golden state", () => {
   for (const c of CASES) {
     const e = engine(c.args);
+    if (c.lang) e.setLanguage(c.lang);
     assertFits(e, `${c.name} (start)`);
     for (const [i, k] of c.keys.entries()) {
       e.feed(k);

@@ -62,6 +62,9 @@ static const char *const SCRIPTS[] = {
     "\x1b[Bx\x1by",                                               /* typed, Esc, yes */
     "\x1b[200~pasted\r\nlines\x1b[201~",                          /* a paste, left open */
     "\x1b[13;2u\x1b[1;5D\x17\x15\x0b",                            /* editing keys, left open */
+    "\x14why not\x1b[13;2uboth? and more\r",                        /* talk first: Ctrl+T, Enter (the half
+                                                                   * falls after Shift+Enter, not on its ESC) */
+    "\x1b[6~\x1b[6~\x1b[5~\x1b[B\r",                                /* PageDown/PageUp, then pick */
 };
 #define SCRIPT_COUNT (sizeof SCRIPTS / sizeof *SCRIPTS)
 
@@ -117,6 +120,8 @@ static void one_cycle(size_t i) {
   CHECK(qt_engine_render(e, 80, &lines, &count) == QT_OK);
   const char *script = SCRIPTS[i % SCRIPT_COUNT];
   size_t n = strlen(script), half = n / 2;
+  CHECK(qt_engine_set_rows(e, (int)(i % 24)) == QT_OK); /* fitted to rows (0: none) */
+  CHECK(qt_engine_render(e, 80, &lines, &count) == QT_OK);
   CHECK(qt_engine_feed(e, script, half) == QT_OK);
   CHECK(qt_engine_render(e, 1 + (int)(i % 200), &lines, &count) == QT_OK);
   CHECK(qt_engine_feed(e, script + half, n - half) == QT_OK);
@@ -135,7 +140,8 @@ static void one_cycle(size_t i) {
   if (!qt_engine_done(e)) qt_engine_interrupt(e);
   outcomes[qt_engine_outcome(e)]++;
   char *details = NULL, *text = NULL;
-  CHECK(qt_result_build_ex(req, qt_engine_answers(e), qt_engine_outcome(e), "interactive", 1, NULL,
+  CHECK(qt_result_build_ex(req, qt_engine_answers(e), qt_engine_outcome(e), "interactive", 1,
+                           qt_engine_outcome(e) == QT_DISCUSS ? qt_engine_discussion(e) : NULL,
                            qt_engine_result_flags(e), &details, &text) == QT_OK);
   free(details);
   free(text);
@@ -143,6 +149,7 @@ static void one_cycle(size_t i) {
 
   /* the result of every outcome with the pre-supplied answers */
   for (int o = QT_DECLINED; o <= QT_OUTCOME_LAST; o++) {
+    if (strcmp(qt_outcome_name((qt_outcome)o), "unknown") == 0) continue; /* a value no outcome has */
     CHECK(qt_result_build(req, req->preset, (qt_outcome)o, "print", 2, "why", &details, &text) == QT_OK);
     free(details);
     free(text);
@@ -183,9 +190,10 @@ int main(int argc, char **argv) {
   printf("native-leaks: %zu cycles; RSS %ld kB at start, %ld kB after %zu warm-up cycles, %ld kB at the end "
          "(%+ld kB after warm-up)\n",
          cycles, start, warmed, warm, end, end - warmed);
-  printf("native-leaks: sessions ended answered %zu, declined %zu, cancelled %zu, interrupted %zu, timed out %zu\n",
+  printf("native-leaks: sessions ended answered %zu, declined %zu, cancelled %zu, interrupted %zu, timed out %zu, "
+         "discuss %zu\n",
          outcomes[QT_ANSWERED], outcomes[QT_DECLINED], outcomes[QT_CANCELLED], outcomes[QT_INTERRUPTED],
-         outcomes[QT_TIMED_OUT]);
+         outcomes[QT_TIMED_OUT], outcomes[QT_DISCUSS]);
   const char *max = getenv("NATIVE_LEAKS_MAX_GROWTH_KB");
   if (max && end - warmed > strtol(max, NULL, 10)) {
     fprintf(stderr, "native-leaks: RSS grew %ld kB after warm-up, more than the %s kB allowed\n", end - warmed, max);

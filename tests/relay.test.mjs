@@ -109,6 +109,24 @@ test("relay: a question and its answer travel, with who asks", async () => {
   }
 });
 
+test("relay: a discuss reply carries the person's words down to the child, which builds the discuss result", async () => {
+  const { server, requests, endpoint } = await serve(ARGS.length);
+  try {
+    const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 42 }, undefined, 1000);
+    await until(() => requests.length === 1, "the request");
+    const reply = { type: "answer", outcome: "discuss", answers: {}, discussion: "why Postgres?\nand cost" };
+    requests[0].resolve(reply);
+    const got = await asking;
+    assert.deepEqual(got, reply);
+    const built = addon.result(ARGS, got.outcome, "relay", 1, got.discussion, JSON.stringify(got.answers));
+    assert.equal(JSON.parse(built.details).status, "discuss");
+    assert.equal(JSON.parse(built.details).discussion, "why Postgres?\nand cost");
+    assert.match(built.text, /wrote to you:\n  why Postgres\?\n  and cost\nReply to what they wrote/);
+  } finally {
+    server.close();
+  }
+});
+
 test("relay: hostile clients (garbage, a 10 MB line, a wrong secret, half a message) never touch another question", async () => {
   const { server, requests, endpoint } = await serve(ARGS.length);
   try {

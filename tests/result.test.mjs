@@ -229,3 +229,22 @@ test("result: ticked options and the host's reason are shortened too, every line
   assert.ok(Buffer.byteLength(d.text) <= CAP, `${Buffer.byteLength(d.text)} bytes`);
   assert.match(d.text, /^many: .*\ntext: user wrote: x+.*\nThe user answered every question above but declined to confirm them.* r+… \[shortened: \d+ more bytes\]$/s);
 });
+
+test("result: discuss quotes the person's words between two sentences, keeps answers given so far, and is never cut short of its tail", () => {
+  const none = build("discuss", null, "Why not both?\nWe run SQLite already.");
+  assert.equal(none.details.status, "discuss");
+  assert.equal(none.details.cancelled, true);
+  assert.equal(none.details.discussion, "Why not both?\nWe run SQLite already.");
+  assert.deepEqual(none.details.answers, []);
+  assert.equal(
+    none.text,
+    "The user wants to talk about this question before answering it, and wrote to you:\n  Why not both?\n  We run SQLite already.\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
+  );
+  const some = build("discuss", { db: "pg" }, "and the features?");
+  assert.match(some.text, /^db: user selected: 1\. PostgreSQL \(value: pg\)\nThe user answered the questions above and wants to talk about the rest/);
+  assert.deepEqual(some.details.answers.map((a) => a.id), ["db"]);
+  const huge = build("discuss", null, "x".repeat(200000));
+  assert.ok(Buffer.byteLength(huge.text) <= addon.limits.resultTextBytes);
+  assert.match(huge.text, /\[shortened: \d+ more bytes\]\nReply to what they wrote\./);
+  assert.equal(huge.details.discussion.length, 200000, "details keeps the words whole");
+});

@@ -168,3 +168,55 @@ test("tui: rendering after the question ended shows the last frame instead of to
   view.handleInput("x"); // ignored
   view.invalidate();
 });
+
+// ---- issue 14: the question fits the screen (item 2), talk first (item 5) ----------------------------
+test("tui: the frame fits the terminal's rows less what pi draws below it (the footer)", async () => {
+  const prompt = `FIRST ${"a long prompt ".repeat(200)}END`;
+  const args = tool.prepareArguments({ questions: [{ id: "db", prompt, options: ["A", "B", "C"] }] });
+  const frames = [];
+  const ctx = {
+    hasUI: true,
+    cwd: "/nonexistent",
+    sessionManager: { getBranch: () => [] },
+    isIdle: () => true,
+    ui: {
+      setWorkingMessage: () => {},
+      setTitle: () => {},
+      notify: () => {},
+      custom: (factory) =>
+        new Promise((resolve) => {
+          const tui = { requestRender: () => {}, terminal: { rows: 20 }, children: [] };
+          const component = factory(tui, theme, { getKeys: () => [] }, resolve);
+          tui.children.push({ render: () => ["chat"] }, { children: [component], render: () => [] }, { render: () => ["footer 1", "footer 2", "footer 3"] });
+          queueMicrotask(() => {
+            frames.push(component.render(80));
+            tui.terminal.rows = 12;
+            frames.push(component.render(80));
+            component.handleInput("\u001b[6~"); // PageDown reads the cut prompt
+            frames.push(component.render(80));
+            component.handleInput("\r");
+          });
+        }),
+    },
+  };
+  const r = await tool.execute("1", args, undefined, undefined, ctx);
+  assert.equal(r.content[0].text, "db: user selected: 1. A");
+  assert.equal(frames[0].length, 17, "20 rows less 3 of footer");
+  assert.ok(frames[1].length <= 9, `${frames[1].length} lines for 12 rows less 3`);
+  assert.match(frames[0].join("\n"), /FIRST a long prompt/);
+  assert.match(frames[0].join("\n"), /PgUp\/PgDn read the question/);
+  assert.doesNotMatch(frames[2].join("\n"), /FIRST a long prompt/);
+});
+
+test("tui: Ctrl+T and Enter end with status discuss; the agent continues (no terminate)", async () => {
+  const { ctx } = tuiContext((c) => {
+    c.handleInput("\u0014"); // ctrl+t
+    for (const ch of "first, a question") c.handleInput(ch);
+    c.handleInput("\r");
+  });
+  const r = await tool.execute("1", ARGS, undefined, undefined, ctx);
+  assert.equal(r.details.status, "discuss");
+  assert.equal(r.details.discussion, "first, a question");
+  assert.equal(r.terminate, undefined);
+  assert.match(r.content[0].text, /wrote to you:\n  first, a question\n/);
+});

@@ -326,3 +326,43 @@ test("sanitize: nothing that acts on a terminal survives; width is what visibleW
   }
   expectNoMismatch("sanitize", bad, n);
 });
+
+// ---- issue 14: the lines added by items 1, 2 and 5 keep the width invariant ------------------------
+test("frames: the discussion field, the filter's Enter and frames fitted to rows fit every width 1–200 in en, de and zh", () => {
+  const prompt = `宽 FIRST ${"long words of a prompt 👩‍👩‍👧 ".repeat(60)}`;
+  const args = {
+    questions: [
+      { id: "a", label: "Lange Frage 长", prompt, options: [{ value: "x", label: "Option 两个字 x", description: "描述 description" }, "Zweite", "Third"] },
+      { id: "b", label: "Multi", prompt: "Pick some", multiSelect: true, options: ["Auth 认证", "API", "Admin"] },
+    ],
+  };
+  const paths = [
+    [],
+    ["\x14", ..."我想先问一下 why not 👍"], // Ctrl+T and words for the agent
+    ["\x14", "\r"], // the empty-field warning
+    ["/", ..."zw", "\r"], // filter, Enter picks; then the multi-select question
+    ["\t", "/", "a", "\r"], // multi-select: Enter leaves the filter, list stays filtered
+    ["\x1b[6~", "\x1b[6~"], // PageDown through a cut prompt
+    ["0", "\x1b[200~" + "line 行\n".repeat(40) + "\x1b[201~"], // a long draft
+  ];
+  for (const lang of ["en", "de", "zh"]) {
+    for (const keys of paths) {
+      const e = addon.createEngine(JSON.stringify(args));
+      e.setLanguage(lang);
+      for (const k of keys) {
+        e.render(80, 14);
+        e.feed(k);
+      }
+      for (let width = 1; width <= 200; width++) {
+        for (const rows of [0, 6, 14, 30]) {
+          const lines = e.render(width, rows);
+          if (rows) assert.ok(lines.length <= rows, `${lang} ${JSON.stringify(keys).slice(0, 30)} @${width}x${rows}: ${lines.length} lines`);
+          for (const line of lines) {
+            const w = visibleWidth(line);
+            if (w > width) assert.fail(`${lang} ${JSON.stringify(keys).slice(0, 30)} @${width}x${rows}: ${w} columns: ${JSON.stringify(line)}`);
+          }
+        }
+      }
+    }
+  }
+});

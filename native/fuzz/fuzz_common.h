@@ -168,6 +168,10 @@ static inline void fuzz_check_result(const qt_request *req, const qt_answer *ans
   static const char *const modes[] = {"interactive", "rpc", "print", "tty", "presupplied", NULL};
   char *details = NULL, *text = NULL;
   qt_status st = qt_result_build(req, answers, outcome, modes[outcome % 6], 1700000000000, reason, &details, &text);
+  if (strcmp(qt_outcome_name(outcome), "unknown") == 0) { /* a value no outcome has (yet) */
+    FUZZ_CHECK(st == QT_ERR_USAGE && !details && !text);
+    return;
+  }
   if (outcome == QT_TIMED_OUT) { /* the other "then"s of the person's timeout build too */
     for (unsigned f = QT_RESULT_TIMEOUT_DECLINE; f <= QT_RESULT_TIMEOUT_RECOMMENDED; f += 2) {
       char *d2 = NULL, *t2 = NULL;

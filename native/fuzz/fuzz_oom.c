@@ -57,7 +57,7 @@ static void free_run(core_run *r) {
 /* ---- an engine session under memory pressure ------------------------------------------------ */
 static const char *const KEYS[] = {"\x1b[A", "\x1b[B", "\t", "\x1b[Z", "\r", "\x1b", " ", "1", "2", "/", "a",
                                    "\xe4\xb8\xad", "\x7f", "\x0e", "\x04", "y", "n", "\x1b[200~pasted\ntext\x1b[201~",
-                                   "\x1b[13;2u", "\x1b[D", "\x1b[C", "\x17"};
+                                   "\x1b[13;2u", "\x1b[D", "\x1b[C", "\x17", "\x14", "\x1b[6~", "\x1b[5~"};
 #define KEY_COUNT (sizeof KEYS / sizeof *KEYS)
 
 static void check_frame(qt_engine *e, int width) {
@@ -99,6 +99,7 @@ static void run_engine(const char *json, size_t n, const uint8_t *keys, size_t n
     st = qt_engine_feed(e, k, strlen(k));
     FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_NOMEM, "qt_engine_feed: %s", qt_status_code(st));
     width = keys[i] & 0x80 ? 30 : 100;
+    FUZZ_CHECK(qt_engine_set_rows(e, keys[i] & 0x40 ? 8 + (keys[i] & 7) : 0) == QT_OK); /* frames fitted to rows too */
     check_frame(e, width);
   }
   fuzz_alloc_disarm();

@@ -1,6 +1,6 @@
 /* fuzz_session.c — libFuzzer target: a whole question session. The first part of the input
  * builds the questions (a JSON payload, or a request generated from a pool of hostile texts),
- * the rest drives the engine: known key sequences, raw byte chunks, width changes (1..400),
+ * the rest drives the engine: known key sequences, raw byte chunks, width changes (1..400) with a row limit or none,
  * key rebindings and interrupts, rendering after every step. Every rendered line must be
  * valid UTF-8, no wider than the width asked for, and — once the style strings and cursor
  * marker this harness installed are taken out — hold no ESC, no other C0 control, no DEL, no
@@ -87,13 +87,15 @@ static void check_line(const char *line, int width, bool styled) {
   }
 }
 
-static void render_and_check(qt_engine *e, int width, bool styled) {
+static void render_and_check(qt_engine *e, int width, int rows, bool styled) {
   const char *const *lines = NULL;
   size_t count = 0;
+  FUZZ_CHECK(qt_engine_set_rows(e, rows) == QT_OK);
   qt_status st = qt_engine_render(e, width, &lines, &count);
   FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_NOMEM, "qt_engine_render: %s", qt_status_code(st));
   if (st != QT_OK) return;
   FUZZ_CHECK(count == 0 || lines != NULL);
+  FUZZ_CHECK_MSG(rows == 0 || count <= (size_t)rows, "%zu lines for %d rows", count, rows);
   for (size_t i = 0; i < count; i++) {
     FUZZ_CHECK(lines[i] != NULL);
     check_line(lines[i], width, styled);
@@ -237,6 +239,7 @@ static const char *const KEY_NAMES[] = {"enter", "escape", "ctrl+c", "tab", "shi
 typedef struct session {
   qt_engine *e;
   int width;
+  int rows; /* the rows the frame may take; 0: no limit */
   bool styled;
   bool accessible; /* issue 14 item 7 */
   int64_t now;     /* the host's clock for the person's timeout (issue 14 item 3) */
@@ -262,6 +265,7 @@ static void run_op(session *s, fuzz_input *in) {
     feed(s, b, got);
   } else if (op < 0xF0) {
     s->width = fuzz_u16(in) % 400 + 1;
+    s->rows = op & 1 ? fuzz_byte(in) % 64 : 0; /* the question fits the screen */
   } else if (op < 0xF8) {
     const char *names[2] = {KEY_NAMES[fuzz_byte(in) % KEY_NAME_COUNT], KEY_NAMES[fuzz_byte(in) % KEY_NAME_COUNT]};
     size_t unknown = 0;
@@ -287,7 +291,7 @@ static void run_op(session *s, fuzz_input *in) {
     qt_engine_interrupt(s->e);
     FUZZ_CHECK(qt_engine_done(s->e) && qt_engine_outcome(s->e) == QT_INTERRUPTED);
   }
-  render_and_check(s->e, s->width, s->styled);
+  render_and_check(s->e, s->width, s->rows, s->styled);
 }
 
 static void check_finished(const qt_request *req, qt_engine *e) {
@@ -298,7 +302,7 @@ static void check_finished(const qt_request *req, qt_engine *e) {
   FUZZ_CHECK(o <= QT_OUTCOME_LAST);
   if (o == QT_ANSWERED)
     for (size_t i = 0; i < req->question_count; i++) FUZZ_CHECK(a[i].present);
-  fuzz_check_result(req, a, o, NULL);
+  fuzz_check_result(req, a, o, o == QT_DISCUSS ? qt_engine_discussion(e) : NULL);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -332,7 +336,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     cJSON_free(json); /* cJSON_Print's */
   }
 
-  session s = {NULL, (head & 0x3F) * 6 + 1, !(head & 0x40), false, 0};
+  session s = {NULL, (head & 0x3F) * 6 + 1, 0, !(head & 0x40), false, 0};
   FUZZ_CHECK(qt_engine_create(req, &s.e) == QT_OK && s.e);
   if (s.styled)
     for (int i = 0; i < QT_STYLE_COUNT; i++)
@@ -341,7 +345,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FUZZ_CHECK(qt_engine_set_language(s.e, QT_LANG_EN) == QT_OK);
   /* styles that would take up columns are refused */
   FUZZ_CHECK(qt_engine_set_style(s.e, QT_STYLE_ACCENT, "x", "") == QT_ERR_USAGE);
-  render_and_check(s.e, s.width, s.styled);
+  render_and_check(s.e, s.width, s.rows, s.styled);
   for (int steps = 0; in.n && steps < 2000; steps++) {
     run_op(&s, &in);
     if (qt_engine_done(s.e)) break;
@@ -350,7 +354,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_finished(req, s.e);
     /* input after the end is ignored; rendering still works */
     feed(&s, "\r\x1b[A", 4);
-    render_and_check(s.e, s.width, s.styled);
+    render_and_check(s.e, s.width, s.rows, s.styled);
   }
   qt_engine_destroy(s.e);
   qt_request_free(req);
