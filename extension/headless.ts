@@ -3,7 +3,7 @@
 // with no terminal the questions are written to the pending file and the result tells the
 // model and the person how to answer.
 import { desktopNotice, sendDesktopNotice } from "./desktop.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, terminalReachable, TTY_PATH } from "./native.ts";
 import {
   answersFromFlag,
   completeAnswers,
@@ -20,9 +20,8 @@ import { print } from "./screen.ts";
 import { resolveLanguage, type Settings } from "./settings.ts";
 import { PENDING } from "./text.ts";
 
-export const ANSWERS_FLAG = "answers";
-/** The terminal to ask on; PI_QUESTION_TTY overrides it (tests point it nowhere). */
-export const TTY_PATH = process.env.PI_QUESTION_TTY || "/dev/tty";
+export { ANSWERS_FLAG } from "./text.ts";
+export { terminalReachable, TTY_PATH } from "./native.ts";
 
 type Result = { content: Array<{ type: "text"; text: string }>; details: QuestionDetails; terminate?: boolean };
 
@@ -121,11 +120,6 @@ export async function answerWithoutTui(
   }
   print(native, process.stderr, PENDING.stderr(shown, example(questions)));
   return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.reason(shown, example(questions))), true);
-}
-
-/** True when this process may ask on its terminal (one is reachable and no other program owns it). */
-export function terminalReachable(native: NativeAddon): boolean {
-  return native.ttyAvailable(TTY_PATH);
 }
 
 /** The question on the terminal itself (print mode run from a terminal): the C engine draws on

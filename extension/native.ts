@@ -75,6 +75,14 @@ export interface NativeAddon {
   };
 }
 
+/** The terminal to ask on; PI_QUESTION_TTY overrides it (tests point it nowhere). */
+export const TTY_PATH = process.env.PI_QUESTION_TTY || "/dev/tty";
+
+/** True when this process may ask on its terminal (one is reachable and no other program owns it). */
+export function terminalReachable(native: NativeAddon): boolean {
+  return native.ttyAvailable(TTY_PATH);
+}
+
 /** The addon, loaded once per module instance (pi's /reload gets a fresh module, and Node
  * returns the already-loaded shared object for the same path, so nothing loads twice). */
 export function loadNative(): NativeAddon {

@@ -62,6 +62,9 @@ export const DIALOG = {
   unticked: "[ ]",
 };
 
+/** The flag that answers pending questions in print mode (`pi -c --answers '{…}'`). */
+export const ANSWERS_FLAG = "answers";
+
 export const COMMANDS = {
   description: "Show the questions waiting for answers (and those asked in this session); `/questions clear` removes them",
   flagDescription: "Answers for pending questions, as JSON: {\"id\": \"answer\"} or a list in question order",
