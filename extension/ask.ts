@@ -13,7 +13,7 @@ import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, stringsFor, useLanguage } from "./i18n.ts";
 import { print, screenOf } from "./screen.ts";
-import { ANSWERS_FLAG, SETTINGS_TEXT } from "./text.ts";
+import { SETTINGS_TEXT } from "./text.ts";
 
 export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
 
@@ -103,7 +103,8 @@ export function askerParts(from: RelayAsker): { name: string | null; where: stri
   return { name: null, where: from.cwd ? shortDirectory(from.cwd) : `pid ${from.pid ?? "?"}` };
 }
 
-export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
+/** `answersFlag` reads the --answers flag (print mode's answers). */
+export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: () => unknown = () => undefined): Asker {
   const history: Asked[] = [];
   const waiting = new Map<string, Live>();
   const warned = new Set<string>();
@@ -205,7 +206,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       const relayed = await askAbove(json, ctx, signal, s);
       if (relayed) return relayed;
       const { answerWithoutTui } = await import("./headless.ts");
-      return answerWithoutTui(native, json, questions, ctx.cwd, pi.getFlag(ANSWERS_FLAG), signal, s);
+      return answerWithoutTui(native, json, questions, ctx.cwd, answersFlag(), signal, s);
     }
     const restore = await notice(ctx, s, questions[0]?.prompt ?? "");
     try {

@@ -20,7 +20,6 @@ import { print } from "./screen.ts";
 import { resolveLanguage, type Settings } from "./settings.ts";
 import { PENDING } from "./text.ts";
 
-export { ANSWERS_FLAG } from "./text.ts";
 export { terminalReachable, TTY_PATH } from "./native.ts";
 
 type Result = { content: Array<{ type: "text"; text: string }>; details: QuestionDetails; terminate?: boolean };

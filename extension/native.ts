@@ -1,5 +1,4 @@
-// native.ts — the typed surface of the C addon (loaded by load-addon.mjs from explicit paths).
-import { loadAddon } from "./load-addon.mjs";
+// native.ts — the typed surface of the C addon (loaded by load-addon.cjs from explicit paths).
 
 export type Outcome = "answered" | "declined" | "cancelled" | "interrupted" | "unavailable";
 
@@ -81,10 +80,4 @@ export const TTY_PATH = process.env.PI_QUESTION_TTY || "/dev/tty";
 /** True when this process may ask on its terminal (one is reachable and no other program owns it). */
 export function terminalReachable(native: NativeAddon): boolean {
   return native.ttyAvailable(TTY_PATH);
-}
-
-/** The addon, loaded once per module instance (pi's /reload gets a fresh module, and Node
- * returns the already-loaded shared object for the same path, so nothing loads twice). */
-export function loadNative(): NativeAddon {
-  return loadAddon() as NativeAddon;
 }
