@@ -641,11 +641,18 @@ static void json_put_string(qt_buf *b, const char *s) {
   put_byte(b, '"');
 }
 
+/* `key` is one of ours (plain ASCII): written as is, with its quotes and colon, in one append. */
 static void json_put_field(qt_buf *b, const char *key, const char *value, bool comma) {
   if (!value) return;
-  if (comma) put_byte(b, ',');
-  json_put_string(b, key);
-  put_byte(b, ':');
+  char head[24];
+  size_t n = strlen(key), j = 0;
+  if (comma) head[j++] = ',';
+  head[j++] = '"';
+  memcpy(head + j, key, n);
+  j += n;
+  head[j++] = '"';
+  head[j++] = ':';
+  qt_buf_append(b, head, j);
   json_put_string(b, value);
 }
 
