@@ -13,7 +13,7 @@ export const EXAMPLE_EXTENSION = join(PI_DIR, "examples", "extensions", "questio
 export const ADDON_PATH = join(root, "build", "Release", "pi_question.node");
 
 // ---- keys as a terminal sends them --------------------------------------------------------
-export const K = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", tab: "\t", shiftTab: "\x1b[Z" };
+export const K = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", tab: "\t", shiftTab: "\x1b[Z", backspace: "\x7f" };
 
 // ---- loading an extension as pi does ------------------------------------------------------
 /** pi's loader aliases (dist/core/extensions/loader.js getAliases, Node.js mode). */

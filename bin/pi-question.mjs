@@ -10,7 +10,7 @@
 // Exit status: 0 taken, 1 not taken (answered elsewhere first), 2 invalid answer, 3 no
 // terminal, 4 no such waiting question.
 import { readFileSync } from "node:fs";
-import { loadAddon } from "../extension/load-addon.mjs";
+import { loadAddon } from "../extension/load-addon.cjs";
 import { answer, pending } from "./remote.mjs";
 
 const USAGE = [

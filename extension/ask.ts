@@ -1,20 +1,19 @@
 // ask.ts — asking, in whatever way the mode allows, with the user's settings: pi's TUI
 // (interactive), pi's dialogs (RPC), or answers from the flag / pending file / terminal (print
 // and JSON mode). One queue per extension instance: two questions are never shown at once.
+// Each way of asking is imported when it is first used (the TUI loads neither the RPC dialogs
+// nor print mode's pending file, terminal or relay client), as is the desktop notification.
 import { randomBytes } from "node:crypto";
+import { homedir } from "node:os";
 import { basename } from "node:path";
 import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { desktopNotice, sendDesktopNotice } from "./desktop.ts";
-import { askWithDialogs } from "./dialogs.ts";
-import { ANSWERS_FLAG, answerWithoutTui, askOnTerminal, terminalReachable, TTY_PATH } from "./headless.ts";
-import { askInTui } from "./interactive.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, type Outcome, TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED } from "./native.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, type Outcome, terminalReachable, TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED, TTY_PATH } from "./native.ts";
+import type { RelayAsker } from "./relay.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { accessibleMode, loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, stringsFor, useLanguage } from "./i18n.ts";
-import { screenOf, print } from "./screen.ts";
+import { print, screenOf } from "./screen.ts";
 import { SETTINGS_TEXT } from "./text.ts";
-import { askThroughRelay, isOwnRelay, ownAskerName, parseRelayVariable, RELAY_ENV, type RelayAsker, shortDirectory } from "./relay.ts";
 
 export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
 
@@ -99,13 +98,28 @@ interface Live extends Waiting {
   watchers: Set<() => void>;
 }
 
+/** The directory shown for an unnamed asker: the home directory as "~". */
+export function shortDirectory(dir: string): string {
+  const home = homedir();
+  if (home && (dir === home || dir.startsWith(home + "/"))) return "~" + dir.slice(home.length);
+  return dir;
+}
+
+/** Sends the desktop notification for `prompt` when the setting asks for one (loaded only then). */
+async function desktopNoticeFor(native: NativeAddon, s: Settings, prompt: string, toTty: boolean): Promise<void> {
+  if (!s.notice.desktop) return;
+  const { desktopNotice, sendDesktopNotice } = await import("./desktop.ts");
+  sendDesktopNotice(desktopNotice(native, s.notice.desktop, prompt), toTty, TTY_PATH); // built in C from sanitized text
+}
+
 /** How the screen names a relayed question's asker: its name, else where it runs. */
 export function askerParts(from: RelayAsker): { name: string | null; where: string | null } {
   if (from.name) return { name: from.name, where: null };
   return { name: null, where: from.cwd ? shortDirectory(from.cwd) : `pid ${from.pid ?? "?"}` };
 }
 
-export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
+/** `answersFlag` reads the --answers flag (print mode's answers). */
+export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: () => unknown = () => undefined): Asker {
   const history: Asked[] = [];
   const waiting = new Map<string, Live>();
   const warned = new Set<string>();
@@ -136,14 +150,14 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
     });
 
   /** Gets the person's attention while a question waits; returns the way to undo it. */
-  const notice = (ctx: ExtensionContext, s: Settings, prompt: string): (() => void) => {
+  const notice = async (ctx: ExtensionContext, s: Settings, prompt: string): Promise<() => void> => {
     const short = Array.from(native.sanitize(prompt, false)).slice(0, 60).join("");
     const t = stringsFor(native);
     const screen = screenOf(native, ctx);
     if (s.notice.title) screen.title(fill(t.NOTICE_TITLE, { s: short }));
     if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07"); // the bell itself, nothing quoted
     if (s.notice.notify) screen.notify(fill(t.NOTICE_NOTIFY, { s: short }), "info");
-    sendDesktopNotice(desktopNotice(native, s.notice.desktop, prompt), false); // built in C from sanitized text
+    await desktopNoticeFor(native, s, prompt, false);
     return () => {
       if (!s.notice.title) return;
       const name = pi.getSessionName();
@@ -161,6 +175,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
 
   /** No UI of this pi's own: a subagent asks through the pi above it, when there is one. */
   const askAbove = async (json: ArgsJson, ctx: ExtensionContext, signal: AbortSignal | undefined, s: Settings) => {
+    const { askThroughRelay, isOwnRelay, ownAskerName, parseRelayVariable, RELAY_ENV } = await import("./relay.ts");
     const variable = process.env[RELAY_ENV];
     const endpoint = parseRelayVariable(variable);
     if (!endpoint || isOwnRelay(variable)) return undefined;
@@ -210,17 +225,20 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
       if (from) {
         // A subagent's question in print mode: this pi's own terminal, or nobody.
         if (terminalReachable(native)) {
-          sendDesktopNotice(desktopNotice(native, s.notice.desktop, questions[0]?.prompt ?? ""), true, TTY_PATH);
+          await desktopNoticeFor(native, s, questions[0]?.prompt ?? "", true);
+          const { askOnTerminal } = await import("./headless.ts");
           return askOnTerminal(native, json, signal, s, askerParts(from));
         }
         return toToolResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), s);
       }
       const relayed = await askAbove(json, ctx, signal, s);
       if (relayed) return relayed;
-      return answerWithoutTui(native, json, questions, ctx.cwd, pi.getFlag(ANSWERS_FLAG), signal, s);
+      const { answerWithoutTui } = await import("./headless.ts");
+      return answerWithoutTui(native, json, questions, ctx.cwd, answersFlag(), signal, s);
     }
-    const restore = notice(ctx, s, questions[0]?.prompt ?? "");
+    const restore = await notice(ctx, s, questions[0]?.prompt ?? "");
     try {
+      const { askInTui } = await import("./interactive.ts");
       const engine = native.createEngine(json);
       let outcome;
       try {
@@ -238,6 +256,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon): Asker {
         engine.dispose();
       }
       // No custom components here (RPC mode): the same questions through pi's dialogs.
+      const { askWithDialogs } = await import("./dialogs.ts");
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
       const asked = await askWithDialogs(native, questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout);
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;

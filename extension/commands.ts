@@ -1,20 +1,17 @@
-// commands.ts — the /questions and /answer commands and the --answers flag.
-// /questions lists the questions waiting in the pending file (and, in an interactive session,
-// those asked so far); `/questions clear` removes the file; `/questions web [on|off]` turns the
-// web page on or off (web-host.ts). /answer shows the last cancelled or interrupted question
-// again and sends the answers to the agent as the user's next message.
+// commands.ts — the bodies of the /questions and /answer commands (registered in index.ts,
+// loaded at a command's first use). /questions lists the questions waiting in the pending file (and, in an interactive session,
+// those asked so far); `/questions clear` removes the file. /answer shows the last cancelled
+// or interrupted question again and sends the answers to the agent as the user's next message.
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import type { Asker } from "./ask.ts";
-import { ANSWERS_FLAG } from "./headless.ts";
 import type { ArgsJson, NativeAddon } from "./native.ts";
 import { clearPending, displayPath, PENDING_FILE, pendingPath, readPending } from "./pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { fill, stringsFor } from "./i18n.ts";
 import { screenOf } from "./screen.ts";
-import { COMMANDS, REOPEN } from "./text.ts";
-import type { WebControl } from "./web-host.ts";
+import { REOPEN } from "./text.ts";
 
 /** The custom session entry that marks a reopened question as answered. */
 const REOPENED = "pi-question-reopened";
@@ -44,92 +41,75 @@ function unansweredFromSession(ctx: ExtensionCommandContext): { json: ArgsJson; 
   return undefined;
 }
 
-const SUBCOMMANDS = ["clear", "web", "web on", "web off"];
+/** /questions [clear]: the pending file's questions, those waiting here and those asked so far;
+ * `clear` removes the pending file. */
+export async function listQuestions(native: NativeAddon, asker: Asker, args: string, ctx: ExtensionCommandContext): Promise<void> {
+  // Each answer on one line (its own newlines would break the list); the whole text is
+  // sanitized once more on its way out (paths and file contents are quoted in it).
+  const clean = (s: string) => native.sanitize(s, false);
+  const t = stringsFor(native);
+  const path = pendingPath(ctx.cwd, asker.settings(ctx).pendingFile);
+  const shown = displayPath(ctx.cwd, path);
+  const say = (text: string) => screenOf(native, ctx, process.stdout).notify(text, "info");
+  if (args.trim() === "clear") {
+    // Only a pending-questions file is removed (the setting could name any file).
+    const { error } = readPending(path);
+    if (error && existsSync(path) && basename(path) !== basename(PENDING_FILE)) say(error);
+    else {
+      const failed = clearPending(native, path);
+      say(failed ?? fill(t.CMD_CLEARED, { s: shown }));
+    }
+    return;
+  }
+  const lines: string[] = [];
+  const { file, error } = readPending(path);
+  if (error) lines.push(error);
+  if (file.pending.length === 0) lines.push(fill(t.CMD_NONE_PENDING, { s: shown }));
+  for (const set of file.pending) {
+    lines.push(`${fill(t.CMD_PENDING, { s: shown })} (${clean(String(set.askedAt))})`);
+    for (const q of set.questions) {
+      const a = q.answer === null ? t.CMD_NO_ANSWER : Array.isArray(q.answer) ? q.answer.join(", ") : q.answer;
+      lines.push(`  ${clean(q.id)}: ${clean(q.prompt)} → ${clean(String(a))}`);
+    }
+  }
+  if (asker.waiting.size) {
+    lines.push(t.CMD_WAITING);
+    for (const w of asker.waiting.values()) {
+      const by = w.askedBy ? ` (${w.askedBy})` : "";
+      for (const q of w.questions) lines.push(`  ${clean(q.label)}: ${clean(q.prompt)}${by}`);
+    }
+  }
+  if (asker.history.length) {
+    lines.push(t.CMD_HISTORY);
+    for (const { details: d, askedBy } of asker.history) {
+      const by = askedBy ? ` (${askedBy})` : "";
+      for (const q of d.questions) {
+        const a = d.answers.find((x) => x.id === q.id);
+        lines.push(`  ${clean(q.label)}: ${clean(q.prompt)} → ${a ? clean(a.label) : d.status}${by}`);
+      }
+    }
+  }
+  say(lines.join("\n"));
+}
 
-export function registerCommands(pi: ExtensionAPI, native: NativeAddon, asker: Asker, web?: WebControl): void {
-  pi.registerFlag(ANSWERS_FLAG, { description: COMMANDS.flagDescription, type: "string" });
-
-  pi.registerCommand("questions", {
-    description: COMMANDS.description,
-    getArgumentCompletions: (prefix: string) => {
-      const found = SUBCOMMANDS.filter((c) => c.startsWith(prefix)).map((c) => ({ value: c, label: c }));
-      return found.length ? found : null;
-    },
-    handler: async (args: string, ctx: ExtensionCommandContext) => {
-      // Each answer on one line (its own newlines would break the list); the whole text is
-      // sanitized once more on its way out (paths and file contents are quoted in it).
-      const clean = (s: string) => native.sanitize(s, false);
-      const t = stringsFor(native);
-      const path = pendingPath(ctx.cwd, asker.settings(ctx).pendingFile);
-      const shown = displayPath(ctx.cwd, path);
-      const say = (text: string) => screenOf(native, ctx, process.stdout).notify(text, "info");
-      const words = args.trim().split(/\s+/);
-      if (words[0] === "web" && web && words.length <= 2 && (words[1] === undefined || words[1] === "on" || words[1] === "off")) {
-        await web.toggle(ctx, words[1] === undefined ? undefined : words[1] === "on");
-        return;
-      }
-      if (args.trim() === "clear") {
-        // Only a pending-questions file is removed (the setting could name any file).
-        const { error } = readPending(path);
-        if (error && existsSync(path) && basename(path) !== basename(PENDING_FILE)) say(error);
-        else {
-          const failed = clearPending(native, path);
-          say(failed ?? fill(t.CMD_CLEARED, { s: shown }));
-        }
-        return;
-      }
-      const lines: string[] = [];
-      const { file, error } = readPending(path);
-      if (error) lines.push(error);
-      if (file.pending.length === 0) lines.push(fill(t.CMD_NONE_PENDING, { s: shown }));
-      for (const set of file.pending) {
-        lines.push(`${fill(t.CMD_PENDING, { s: shown })} (${clean(String(set.askedAt))})`);
-        for (const q of set.questions) {
-          const a = q.answer === null ? t.CMD_NO_ANSWER : Array.isArray(q.answer) ? q.answer.join(", ") : q.answer;
-          lines.push(`  ${clean(q.id)}: ${clean(q.prompt)} → ${clean(String(a))}`);
-        }
-      }
-      if (asker.waiting.size) {
-        lines.push(t.CMD_WAITING);
-        for (const w of asker.waiting.values()) {
-          const by = w.askedBy ? ` (${w.askedBy})` : "";
-          for (const q of w.questions) lines.push(`  ${clean(q.label)}: ${clean(q.prompt)}${by}`);
-        }
-      }
-      if (asker.history.length) {
-        lines.push(t.CMD_HISTORY);
-        for (const { details: d, askedBy } of asker.history) {
-          const by = askedBy ? ` (${askedBy})` : "";
-          for (const q of d.questions) {
-            const a = d.answers.find((x) => x.id === q.id);
-            lines.push(`  ${clean(q.label)}: ${clean(q.prompt)} → ${a ? clean(a.label) : d.status}${by}`);
-          }
-        }
-      }
-      say(lines.join("\n"));
-    },
-  });
-
-  pi.registerCommand("answer", {
-    description: REOPEN.description,
-    handler: async (_args: string, ctx: ExtensionCommandContext) => {
-      // This session's branch decides; memory only serves runs without a session.
-      const found = unansweredFromSession(ctx);
-      const json = found === null ? asker.lastUnanswered() : found?.json;
-      if (!json) {
-        screenOf(native, ctx, process.stdout).notify(stringsFor(native).CMD_NOTHING_TO_REOPEN, "info");
-        return;
-      }
-      const canonical = JSON.parse(native.normalize(json)) as { questions: NormalizedQuestion[] };
-      const result = await asker.ask(json, canonical.questions, ctx, undefined);
-      const status = result.details.status;
-      if (status !== "answered" && status !== "declined") return;
-      const text = result.content[0]?.type === "text" ? result.content[0].text : "";
-      if (found?.toolCallId) pi.appendEntry(REOPENED, { toolCallId: found.toolCallId });
-      // pi shows this as the user's message, unfiltered: the labels in it are the model's text.
-      const message = native.sanitize(REOPEN.message(text), true);
-      if (ctx.isIdle()) pi.sendUserMessage(message);
-      else pi.sendUserMessage(message, { deliverAs: "followUp" });
-    },
-  });
+/** /answer: the last cancelled or interrupted question again; the answers go to the agent as
+ * the user's next message. */
+export async function reopenQuestion(pi: ExtensionAPI, native: NativeAddon, asker: Asker, ctx: ExtensionCommandContext): Promise<void> {
+  // This session's branch decides; memory only serves runs without a session.
+  const found = unansweredFromSession(ctx);
+  const json = found === null ? asker.lastUnanswered() : found?.json;
+  if (!json) {
+    screenOf(native, ctx, process.stdout).notify(stringsFor(native).CMD_NOTHING_TO_REOPEN, "info");
+    return;
+  }
+  const canonical = JSON.parse(native.normalize(json)) as { questions: NormalizedQuestion[] };
+  const result = await asker.ask(json, canonical.questions, ctx, undefined);
+  const status = result.details.status;
+  if (status !== "answered" && status !== "declined") return;
+  const text = result.content[0]?.type === "text" ? result.content[0].text : "";
+  if (found?.toolCallId) pi.appendEntry(REOPENED, { toolCallId: found.toolCallId });
+  // pi shows this as the user's message, unfiltered: the labels in it are the model's text.
+  const message = native.sanitize(REOPEN.message(text), true);
+  if (ctx.isIdle()) pi.sendUserMessage(message);
+  else pi.sendUserMessage(message, { deliverAs: "followUp" });
 }

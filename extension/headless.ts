@@ -3,7 +3,7 @@
 // with no terminal the questions are written to the pending file and the result tells the
 // model and the person how to answer.
 import { desktopNotice, sendDesktopNotice } from "./desktop.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon } from "./native.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, terminalReachable, TTY_PATH } from "./native.ts";
 import {
   answersFromFlag,
   completeAnswers,
@@ -20,9 +20,7 @@ import { print } from "./screen.ts";
 import { accessibleMode, resolveLanguage, type Settings } from "./settings.ts";
 import { PENDING } from "./text.ts";
 
-export const ANSWERS_FLAG = "answers";
-/** The terminal to ask on; PI_QUESTION_TTY overrides it (tests point it nowhere). */
-export const TTY_PATH = process.env.PI_QUESTION_TTY || "/dev/tty";
+export { terminalReachable, TTY_PATH } from "./native.ts";
 /** The code runTty's promise rejects with when another program owns the terminal. */
 const TTY_OWNED = "QT_ETTYOWNED";
 
@@ -125,13 +123,6 @@ export async function answerWithoutTui(
   }
   print(native, process.stderr, PENDING.stderr(shown, example(questions)));
   return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.reason(shown, example(questions))), true);
-}
-
-/** True when this process may ask on its terminal: one is reachable and no other program owns
- * it (the C side says "owned" when it is in raw mode already, e.g. a parent pi's TUI, or when
- * this process is not in its foreground process group). */
-export function terminalReachable(native: NativeAddon): boolean {
-  return native.ttyStatus(TTY_PATH) === "free";
 }
 
 /** The question on the terminal itself (print mode run from a terminal): the C engine draws on

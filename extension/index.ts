@@ -1,19 +1,212 @@
 // index.ts — the pi extension entry point (package.json "pi.extensions"): loads the native
 // core and registers the `question` tool, the /questions and /answer commands, the --answers
 // flag, the relay that brings subagents' questions to this pi, and the web page.
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
-import { loadNative } from "./native.ts";
-import { createAsker } from "./ask.ts";
-import { registerCommands } from "./commands.ts";
-import { hostRelay } from "./relay-host.ts";
-import { registerQuestionTool } from "./tool.ts";
-import { hostWeb } from "./web-host.ts";
+//
+// pi loads every extension at start, through jiti, one file at a time, and each file costs
+// about as much as its content (issue 13). So this one file holds all that registering needs
+// (the tool's description, guidelines and parameter schema, the commands' descriptions) and
+// loads the addon with Node's own require; everything else is imported at first use: asking
+// (ask.ts, then the TUI, RPC dialogs or print mode's modules), the commands' bodies, the relay
+// and the transcript renderers once a session starts, the web page when it is turned on.
+import { createRequire } from "node:module";
+import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { Type } from "typebox";
+import type { Asker } from "./ask.ts";
+import type { NativeAddon } from "./native.ts";
+import type { RelayHost } from "./relay-host.ts";
+import type { WebControl } from "./web-host.ts";
+import type { QuestionArgs, QuestionDetails } from "./schema.ts";
+
+// ---- what the model is told -------------------------------------------------------------------
+const TOOL_LABEL = "Question";
+
+const TOOL_DESCRIPTION = [
+  "Ask the user one or more questions and wait for the answers. Use it when you need a decision or a fact only the user has:",
+  "a choice between valid approaches, a preference, a missing requirement, or confirmation before a significant change.",
+  "Each question has a prompt and, usually, a few options ({ value, label, description? }); the user can always type",
+  "their own answer instead ('Something else…' is added automatically), tick several options when multiSelect is true,",
+  "or answer a question without options in free text. Several questions are shown one at a time with a review step.",
+  "The result lists each answer as `<id>: user selected: <n>. <label>` or `<id>: user wrote: <text>`.",
+  "If the user cancels, stop and wait for them; if they decline, decide yourself and state your assumptions.",
+].join(" ");
+
+const PROMPT_SNIPPET = "Ask the user structured questions (options, multi-select or free text) and wait for the answers";
+
+const PROMPT_GUIDELINES = [
+  "Use the question tool only for what you cannot infer from the conversation, the code or earlier answers; never re-ask something already answered.",
+  "Batch related questions into one question call instead of asking one at a time; keep each prompt short and specific.",
+  "In question options, put the option you recommend first and end its label with \"(Recommended)\".",
+  "Never add your own \"Other\" or \"None of the above\" option to a question call: the user can always type their own answer.",
+  "A question call must be the only tool call of its message: call it alone, after any other tool calls have finished.",
+  "When the question tool reports the user cancelled, end your turn and wait; when the user declined, decide yourself and state your assumptions.",
+];
+
+const OptionSchema = Type.Object({
+  value: Type.String({ description: "Machine-friendly value returned when chosen" }),
+  label: Type.String({ description: "What the user reads; put the recommended option first, ending with (Recommended)" }),
+  description: Type.Optional(Type.String({ description: "One line of help under the label" })),
+  preview: Type.Optional(Type.String({ description: "Multi-line text (code, a sketch) shown while the option is highlighted" })),
+});
+
+const QuestionSchema = Type.Object({
+  id: Type.String({ description: "Stable identifier of the answer, unique in this call" }),
+  label: Type.Optional(Type.String({ description: "Short tab title, e.g. 'Database' (defaults to Q1, Q2…)" })),
+  prompt: Type.String({ description: "The full question" }),
+  options: Type.Optional(
+    Type.Array(OptionSchema, {
+      description:
+        "Choices to pick from. Omit for a free-text question. Never add your own 'Other' choice: 'Something else…' (typed answer) is always offered.",
+    }),
+  ),
+  multiSelect: Type.Optional(Type.Boolean({ description: "Let the user tick several options" })),
+});
+
+export const QuestionParams = Type.Object({
+  questions: Type.Array(QuestionSchema, { description: "One or more questions, asked together", minItems: 1 }),
+  metadata: Type.Optional(Type.Object({ source: Type.Optional(Type.String()) })),
+  answers: Type.Optional(
+    // An open object (not a Record/Union) keeps the schema portable across providers; the C
+    // core validates each entry: a string, or an array of strings for a multi-select question.
+    Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          "Pre-supplied answers by question id (a string, or an array of strings for multiSelect); when every question has one, no UI is shown",
+      },
+    ),
+  ),
+});
+
+// ---- the commands and the flag --------------------------------------------------------------------
+/** The flag that answers pending questions in print mode (`pi -c --answers '{…}'`). */
+const ANSWERS_FLAG = "answers";
+
+const SUBCOMMANDS = ["clear", "web", "web on", "web off"];
+
+const COMMANDS = {
+  description: "Show the questions waiting for answers (and those asked in this session); `/questions clear` removes them; `/questions web` turns the web page on or off",
+  flagDescription: "Answers for pending questions, as JSON: {\"id\": \"answer\"} or a list in question order",
+};
+
+// ---- loaded at first use --------------------------------------------------------------------------
+type Renderers = typeof import("./render.ts");
+let renderers: Renderers | undefined;
+let loadingRenderers: Promise<Renderers> | undefined;
+
+/** Loads the transcript renderers (render.ts); pi's TUI needs them, print and JSON mode never. */
+export function loadRenderers(): Promise<Renderers> {
+  return (loadingRenderers ??= import("./render.ts").then((m) => (renderers = m)));
+}
+
+/** What a tool row shows until the renderers are loaded (normally they are: a session start
+ * loads them): the tool's name, as pi's own fallback does, then the row is drawn again. */
+function placeholder(lines: (width: number) => string[], context: { invalidate?: () => void }) {
+  loadRenderers().then(
+    () => context.invalidate?.(),
+    () => undefined, // cannot happen short of a broken install; the row keeps the tool's name
+  );
+  return { render: lines, invalidate() {} };
+}
 
 export default function piQuestion(pi: ExtensionAPI): void {
-  const native = loadNative();
-  const asker = createAsker(pi, native);
-  registerQuestionTool(pi, native, asker);
-  const web = hostWeb(pi, native, asker);
-  registerCommands(pi, native, asker, web);
-  hostRelay(pi, native, asker);
+  // The addon, loaded once per process (pi's /reload gets a fresh module, and Node returns the
+  // already-loaded shared object for the same path, so nothing loads twice).
+  const { loadAddon } = createRequire(import.meta.url)("./load-addon.cjs") as typeof import("./load-addon.cjs");
+  const native = loadAddon() as NativeAddon;
+
+  // One asker (one queue, one history) per extension instance, made at first use.
+  let asker: Promise<Asker> | undefined;
+  const getAsker = (): Promise<Asker> => (asker ??= import("./ask.ts").then((m) => m.createAsker(pi, native, () => pi.getFlag(ANSWERS_FLAG))));
+
+  pi.registerTool({
+    name: "question",
+    label: TOOL_LABEL,
+    description: TOOL_DESCRIPTION,
+    promptSnippet: PROMPT_SNIPPET,
+    promptGuidelines: PROMPT_GUIDELINES,
+    parameters: QuestionParams,
+    executionMode: "sequential",
+
+    // Every accepted shape becomes the canonical one here, normalized and validated in C. An
+    // invalid call throws the core's message (path, problem, fix), which pi reports to the
+    // model as an error result.
+    prepareArguments(args: unknown): QuestionArgs {
+      return JSON.parse(native.normalize(JSON.stringify(args ?? {}))) as QuestionArgs;
+    },
+
+    async execute(toolCallId, params, signal, _onUpdate, ctx) {
+      const [{ executeQuestion }, a] = await Promise.all([import("./tool.ts"), getAsker()]);
+      return executeQuestion(native, a, toolCallId, params, signal, ctx);
+    },
+
+    renderCall(args, theme, context) {
+      if (!renderers) {
+        const title = theme.fg("toolTitle", theme.bold("question"));
+        return placeholder((width) => (width >= 8 ? [title] : []), context);
+      }
+      return renderers.renderQuestionCall(native, args, theme, context.lastComponent);
+    },
+
+    renderResult(result, options, theme, context) {
+      if (!renderers) return placeholder(() => [], context);
+      const first = result.content?.[0];
+      const text = first && first.type === "text" ? first.text : "";
+      return renderers.renderQuestionResult(
+        native,
+        result.details as QuestionDetails | undefined,
+        text,
+        options.expanded,
+        context.isError,
+        theme,
+        context.lastComponent,
+      );
+    },
+  });
+
+  pi.registerFlag(ANSWERS_FLAG, { description: COMMANDS.flagDescription, type: "string" });
+
+  pi.registerCommand("questions", {
+    description: COMMANDS.description,
+    getArgumentCompletions: (prefix: string) => {
+      const found = SUBCOMMANDS.filter((c) => c.startsWith(prefix)).map((c) => ({ value: c, label: c }));
+      return found.length ? found : null;
+    },
+    handler: async (args: string, ctx: ExtensionCommandContext) => {
+      const words = args.trim().split(/\s+/);
+      if (words[0] === "web" && words.length <= 2 && (words[1] === undefined || words[1] === "on" || words[1] === "off")) {
+        return (await getWeb()).toggle(ctx, words[1] === undefined ? undefined : words[1] === "on");
+      }
+      const [{ listQuestions }, a] = await Promise.all([import("./commands.ts"), getAsker()]);
+      return listQuestions(native, a, args, ctx);
+    },
+  });
+
+  pi.registerCommand("answer", {
+    description: "Show the last cancelled or interrupted question again; your answers go to the agent as your next message",
+    handler: async (_args: string, ctx: ExtensionCommandContext) => {
+      const [{ reopenQuestion }, a] = await Promise.all([import("./commands.ts"), getAsker()]);
+      return reopenQuestion(pi, native, a, ctx);
+    },
+  });
+
+  // The web page (web-host.ts): loaded when /questions web or the setting turns it on.
+  let web: Promise<WebControl> | undefined;
+  const getWeb = (): Promise<WebControl> =>
+    (web ??= Promise.all([import("./web-host.ts"), getAsker()]).then(([m, a]) => m.hostWeb(pi, native, a)));
+
+  // The relay: offered once a session starts (when this pi can ask someone), closed at its end.
+  let relay: Promise<RelayHost> | undefined;
+  pi.on("session_start", async (_event, ctx) => {
+    relay ??= import("./relay-host.ts").then((m) => m.relayHost(pi, native, getAsker));
+    await Promise.all([ctx.hasUI ? loadRenderers() : undefined, relay.then((r) => r.start(ctx)), ctx.hasUI ? startWebIfSet(ctx) : undefined]);
+  });
+  /** The setting "web": { "enabled": true } starts the page with every session that has a UI. */
+  const startWebIfSet = async (ctx: ExtensionContext) => {
+    if ((await getAsker()).settings(ctx).web.enabled) await (await getWeb()).sessionStart(ctx);
+  };
+  pi.on("session_shutdown", async () => {
+    if (relay) (await relay).stop();
+    if (web) (await web).stop();
+  });
 }

@@ -1,5 +1,4 @@
-// native.ts — the typed surface of the C addon (loaded by load-addon.mjs from explicit paths).
-import { loadAddon } from "./load-addon.mjs";
+// native.ts — the typed surface of the C addon (loaded by load-addon.cjs from explicit paths).
 
 /** "discuss": the person wants to talk first (Ctrl+T); the result carries what they wrote.
  * "timed_out": the person's own timeout ran out before they pressed a key. */
@@ -106,8 +105,10 @@ export interface NativeAddon {
   };
 }
 
-/** The addon, loaded once per module instance (pi's /reload gets a fresh module, and Node
- * returns the already-loaded shared object for the same path, so nothing loads twice). */
-export function loadNative(): NativeAddon {
-  return loadAddon() as NativeAddon;
+/** The terminal to ask on; PI_QUESTION_TTY overrides it (tests point it nowhere). */
+export const TTY_PATH = process.env.PI_QUESTION_TTY || "/dev/tty";
+
+/** True when this process may ask on its terminal (one is reachable and no other program owns it). */
+export function terminalReachable(native: NativeAddon): boolean {
+  return native.ttyAvailable(TTY_PATH);
 }

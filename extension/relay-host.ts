@@ -5,10 +5,11 @@
 // so its children's questions go further up. The endpoint is also registered for other
 // terminals (`pi-question pending` / `answer`): they list the waiting questions and answer one,
 // exactly once, whoever is first.
+//
+// Registered in index.ts; this module (and the relay's own) is loaded when a session starts.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { Asker } from "./ask.ts";
-import { terminalReachable } from "./headless.ts";
-import type { NativeAddon } from "./native.ts";
+import { type NativeAddon, terminalReachable } from "./native.ts";
 import {
   isOwnRelay,
   parseRelayVariable,
@@ -22,7 +23,15 @@ import {
 import { registerEndpoint } from "./relay-wire.mjs";
 import type { NormalizedQuestion } from "./schema.ts";
 
-export function hostRelay(pi: ExtensionAPI, native: NativeAddon, asker: Asker): void {
+export interface RelayHost {
+  /** session_start: offers the endpoint when this pi can ask a person. */
+  start(ctx: ExtensionContext): Promise<void>;
+  /** session_shutdown: withdraws it. */
+  stop(): void;
+}
+
+export function relayHost(pi: ExtensionAPI, native: NativeAddon, getAsker: () => Promise<Asker>): RelayHost {
+  let asker: Asker;
   let server: RelayServer | undefined;
   let unregister: (() => void) | undefined;
   let inherited: string | undefined;
@@ -84,7 +93,7 @@ export function hostRelay(pi: ExtensionAPI, native: NativeAddon, asker: Asker): 
     server = undefined;
   };
 
-  pi.on("session_start", async (_event, eventCtx) => {
+  const start = async (eventCtx: ExtensionContext) => {
     ctx = eventCtx;
     if (server) return;
     const variable = process.env[RELAY_ENV];
@@ -92,12 +101,14 @@ export function hostRelay(pi: ExtensionAPI, native: NativeAddon, asker: Asker): 
     const above = parseRelayVariable(variable) && !isOwnRelay(variable);
     const canAsk = eventCtx.hasUI || (!above && terminalReachable(native));
     if (!canAsk) return;
+    asker = await getAsker();
+    if (server) return; // another session_start got here first
     server = await startRelayServer(native.limits.preparedBytes, handlers);
     if (!server) return;
     inherited = isOwnRelay(variable) ? undefined : variable;
     process.env[RELAY_ENV] = server.variable;
     unregister = registerEndpoint({ variable: server.variable, pid: process.pid, cwd: eventCtx.cwd, startedAt: Date.now() });
-  });
+  };
 
-  pi.on("session_shutdown", async () => stop());
+  return { start, stop };
 }

@@ -1,43 +1,7 @@
-// schema.ts — the tool's canonical parameters as shown to the model, and the TS types of the
-// result details the C answer model builds.
-import { Type, type Static } from "typebox";
-
-const OptionSchema = Type.Object({
-  value: Type.String({ description: "Machine-friendly value returned when chosen" }),
-  label: Type.String({ description: "What the user reads; put the recommended option first, ending with (Recommended)" }),
-  description: Type.Optional(Type.String({ description: "One line of help under the label" })),
-  preview: Type.Optional(Type.String({ description: "Multi-line text (code, a sketch) shown while the option is highlighted" })),
-});
-
-const QuestionSchema = Type.Object({
-  id: Type.String({ description: "Stable identifier of the answer, unique in this call" }),
-  label: Type.Optional(Type.String({ description: "Short tab title, e.g. 'Database' (defaults to Q1, Q2…)" })),
-  prompt: Type.String({ description: "The full question" }),
-  options: Type.Optional(
-    Type.Array(OptionSchema, {
-      description:
-        "Choices to pick from. Omit for a free-text question. Never add your own 'Other' choice: 'Something else…' (typed answer) is always offered.",
-    }),
-  ),
-  multiSelect: Type.Optional(Type.Boolean({ description: "Let the user tick several options" })),
-});
-
-export const QuestionParams = Type.Object({
-  questions: Type.Array(QuestionSchema, { description: "One or more questions, asked together", minItems: 1 }),
-  metadata: Type.Optional(Type.Object({ source: Type.Optional(Type.String()) })),
-  answers: Type.Optional(
-    // An open object (not a Record/Union) keeps the schema portable across providers; the C
-    // core validates each entry: a string, or an array of strings for a multi-select question.
-    Type.Object(
-      {},
-      {
-        additionalProperties: true,
-        description:
-          "Pre-supplied answers by question id (a string, or an array of strings for multiSelect); when every question has one, no UI is shown",
-      },
-    ),
-  ),
-});
+// schema.ts — the TS types of the tool's canonical parameters (the schema itself is in
+// index.ts, the one file pi loads at start) and of the result details the C answer model builds.
+import type { Static } from "typebox";
+import type { QuestionParams } from "./index.ts";
 
 export type QuestionArgs = Static<typeof QuestionParams>;
 

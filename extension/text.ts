@@ -1,29 +1,8 @@
-// text.ts — what the TypeScript side says in English only: the tool's instructions and
-// messages to the model, command descriptions, and diagnostics (settings, pending file).
-// Everything shown on the person's screens comes from the C string table (i18n.ts).
-
-export const TOOL_LABEL = "Question";
-
-export const TOOL_DESCRIPTION = [
-  "Ask the user one or more questions and wait for the answers. Use it when you need a decision or a fact only the user has:",
-  "a choice between valid approaches, a preference, a missing requirement, or confirmation before a significant change.",
-  "Each question has a prompt and, usually, a few options ({ value, label, description? }); the user can always type",
-  "their own answer instead ('Something else…' is added automatically), tick several options when multiSelect is true,",
-  "or answer a question without options in free text. Several questions are shown one at a time with a review step.",
-  "The result lists each answer as `<id>: user selected: <n>. <label>` or `<id>: user wrote: <text>`.",
-  "If the user cancels, stop and wait for them; if they decline, decide yourself and state your assumptions.",
-].join(" ");
-
-export const PROMPT_SNIPPET = "Ask the user structured questions (options, multi-select or free text) and wait for the answers";
-
-export const PROMPT_GUIDELINES = [
-  "Use the question tool only for what you cannot infer from the conversation, the code or earlier answers; never re-ask something already answered.",
-  "Batch related questions into one question call instead of asking one at a time; keep each prompt short and specific.",
-  "In question options, put the option you recommend first and end its label with \"(Recommended)\".",
-  "Never add your own \"Other\" or \"None of the above\" option to a question call: the user can always type their own answer.",
-  "A question call must be the only tool call of its message: call it alone, after any other tool calls have finished.",
-  "When the question tool reports the user cancelled, end your turn and wait; when the user declined, decide yourself and state your assumptions.",
-];
+// text.ts — what the TypeScript side says in English only: messages to the model and
+// diagnostics (settings, pending file). What registering says — the tool's description,
+// guidelines and parameter schema, the commands' and the flag's descriptions — is in index.ts,
+// the one file pi loads at start (issue 13). Everything shown on the person's screens comes
+// from the C string table (i18n.ts).
 
 /** Marks of the expanded result view (symbols, the same in every language). */
 export const MARKS = { chosen: "●", notChosen: "○" };
@@ -62,11 +41,6 @@ export const DIALOG = {
   unticked: "[ ]",
 };
 
-export const COMMANDS = {
-  description: "Show the questions waiting for answers (and those asked in this session); `/questions clear` removes them; `/questions web` turns the web page on or off",
-  flagDescription: "Answers for pending questions, as JSON: {\"id\": \"answer\"} or a list in question order",
-};
-
 /** A name from a settings file as a message quotes it: JSON-quoted (control characters become
  * escapes) and cut after 60 characters. */
 function quote(name: string): string {
@@ -92,6 +66,5 @@ export const SETTINGS_TEXT = {
 
 
 export const REOPEN = {
-  description: "Show the last cancelled or interrupted question again; your answers go to the agent as your next message",
   message: (text: string) => `Here are my answers to the question you asked earlier:\n${text}`,
 };

@@ -1,6 +1,6 @@
 // web-host.ts — when the web page runs (web.ts has the server): turned on at session start by
-// the setting `"web": { "enabled": true }`, toggled by `/questions web`, stopped when the session
-// ends or pi exits. Turning it on shows the one URL and its QR code (qr.ts) in pi.
+// the setting `"web": { "enabled": true }`, toggled by `/questions web` (index.ts routes both
+// here, loading this module at first use), stopped when the session ends or pi exits. Turning it on shows the one URL and its QR code (qr.ts) in pi.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { Asker } from "./ask.ts";
 import { fill, stringsFor } from "./i18n.ts";
@@ -15,6 +15,10 @@ export interface WebControl {
   readonly url: string | undefined;
   /** Turns the page on (true), off (false) or over (undefined), and says so on the screen. */
   toggle(ctx: ExtensionContext, on?: boolean): Promise<void>;
+  /** A session started with the setting on: start the page unless it runs. */
+  sessionStart(ctx: ExtensionContext): Promise<void>;
+  /** The session ends: stop the page. */
+  stop(): void;
 }
 
 /** The lines announcing the page: the sentence with the URL, then its QR code. */
@@ -70,13 +74,12 @@ export function hostWeb(pi: ExtensionAPI, native: NativeAddon, asker: Asker): We
         screenOf(native, ctx, process.stdout).notify(announcement(native, server.url), "info");
       }
     },
+    async sessionStart(ctx) {
+      current = ctx;
+      if (!server) await control.toggle(ctx, true);
+    },
+    stop,
   };
 
-  pi.on("session_start", async (_event, ctx) => {
-    current = ctx;
-    if (server || !ctx.hasUI || !asker.settings(ctx).web.enabled) return;
-    await control.toggle(ctx, true);
-  });
-  pi.on("session_shutdown", async () => stop());
   return control;
 }

@@ -346,14 +346,15 @@ typedef struct engine_box {
 /* V8 sees only a small object for an engine that holds hundreds of kilobytes of native memory:
  * told nothing, it would not collect the engines pi drops (without dispose) until RSS had
  * climbed far. So every engine reports what it holds (napi_adjust_external_memory) — on
- * creation, when it has grown or shrunk by a step since the last report, and all of it back
- * when it is freed — in steps, so a keystroke costs no call into V8. */
+ * creation (whatever its size: thousands of small engines add up), when it has grown or shrunk
+ * by a step since the last report, and all of it back when it is freed — in steps, so a
+ * keystroke costs no call into V8. */
 #define EXTERNAL_MEMORY_STEP (64 * 1024)
 
 static void report_memory(napi_env env, engine_box *box) {
   int64_t now = box->engine ? (int64_t)(box->request_bytes + qt_engine_footprint(box->engine)) : 0;
   int64_t delta = now - box->reported;
-  if (!delta || (now && delta < EXTERNAL_MEMORY_STEP && delta > -EXTERNAL_MEMORY_STEP)) return;
+  if (!delta || (box->reported && now && delta < EXTERNAL_MEMORY_STEP && delta > -EXTERNAL_MEMORY_STEP)) return;
   int64_t total;
   if (napi_adjust_external_memory(env, delta, &total) == napi_ok) box->reported = now;
 }
@@ -418,7 +419,13 @@ static napi_value frame_array(napi_env env, const char *const *lines, size_t cou
   bool ok = props && names;
   for (size_t i = 0; ok && i < count; i++) {
     napi_value line;
-    snprintf(names[i], sizeof names[i], "%zu", i);
+    /* The index as a property name, by hand: snprintf for each line of every frame showed in
+     * the keystroke profile (issue 13). */
+    char digits[24];
+    size_t nd = 0, v = i;
+    do digits[nd++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+    for (size_t k = 0; k < nd; k++) names[i][k] = digits[nd - 1 - k];
+    names[i][nd] = '\0';
     ok = napi_create_string_utf8(env, lines[i], NAPI_AUTO_LENGTH, &line) == napi_ok;
     props[i] = (napi_property_descriptor){names[i], NULL, NULL, NULL, NULL, line, napi_default_jsproperty, NULL};
   }

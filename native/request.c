@@ -33,6 +33,8 @@ typedef struct arena_chunk {
 
 struct qt_arena {
   arena_chunk *head;
+  size_t first_cap; /* the first chunk's size: about the call's own size, so a small request
+                       held by an engine does not keep 32 KB (issue 13: dropped engines) */
 };
 
 static void arena_free(struct qt_arena *a) {
@@ -47,7 +49,8 @@ static void arena_free(struct qt_arena *a) {
 static char *arena_alloc(struct qt_arena *a, size_t n) {
   arena_chunk *c = a->head;
   if (!c || c->cap - c->used < n) {
-    size_t cap = n > 32768 ? n : 32768;
+    size_t base = !c && a->first_cap ? a->first_cap : 32768;
+    size_t cap = n > base ? n : base;
     if (cap > SIZE_MAX - sizeof *c) return NULL;
     c = malloc(sizeof *c + cap);
     if (!c) return NULL;
@@ -555,6 +558,8 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
     cJSON_Delete(root);
     return QT_ERR_NOMEM;
   }
+  /* Every string of the request fits in about the call's own length (the rest spills over). */
+  req->arena->first_cap = len < 32768 - 512 ? len + 512 : 32768;
   qt_status st = parse_tree(root, req, err);
   cJSON_Delete(root);
   if (st) {
@@ -636,11 +641,18 @@ static void json_put_string(qt_buf *b, const char *s) {
   put_byte(b, '"');
 }
 
+/* `key` is one of ours (plain ASCII): written as is, with its quotes and colon, in one append. */
 static void json_put_field(qt_buf *b, const char *key, const char *value, bool comma) {
   if (!value) return;
-  if (comma) put_byte(b, ',');
-  json_put_string(b, key);
-  put_byte(b, ':');
+  char head[24];
+  size_t n = strlen(key), j = 0;
+  if (comma) head[j++] = ',';
+  head[j++] = '"';
+  memcpy(head + j, key, n);
+  j += n;
+  head[j++] = '"';
+  head[j++] = ':';
+  qt_buf_append(b, head, j);
   json_put_string(b, value);
 }
 

@@ -64,6 +64,22 @@ test("shim: without a terminal, execute writes the pending file and ends the tur
   }
 });
 
+test("shim: only what registering needs is loaded with the extension; the rest at first use", async () => {
+  // A fresh instance, as pi loads it: the renderers are not loaded until a session starts (or
+  // a row is drawn), and a row drawn before shows the tool's name, then asks to be redrawn.
+  const fresh = await loadExtension({}, { lazyRenderers: true });
+  const t = fresh.tools.get("question");
+  let redraw;
+  const redrawn = new Promise((resolve) => (redraw = resolve));
+  const early = t.renderCall({ questions: [{ id: "a", prompt: "p" }] }, theme, { lastComponent: undefined, invalidate: redraw });
+  assert.deepEqual(early.render(40), ["question"]);
+  assert.deepEqual(early.render(4), []);
+  assert.deepEqual(t.renderResult({ content: [] }, { expanded: false }, theme, { isError: false, invalidate() {} }).render(40), []);
+  await redrawn;
+  const late = t.renderCall({ questions: [{ id: "a", label: "Tab", prompt: "p" }] }, theme, { lastComponent: undefined });
+  assert.match(late.render(40).join("\n"), /question.*Tab/);
+});
+
 test("shim: renderCall and renderResult sanitize model text and fit the width", () => {
   const hostile = { questions: [{ id: "a", label: "\u001b]0;PWNED\u0007Tab\u001b[2J", prompt: "p\u202e", options: ["X\u0007"] }] };
   const call = tool.renderCall(hostile, theme, { lastComponent: undefined });

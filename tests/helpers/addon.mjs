@@ -1,6 +1,6 @@
 // addon.mjs — the built addon for tests, loaded exactly as the extension loads it.
 import "./isolate.mjs";
-import { loadAddon, packageRoot } from "../../extension/load-addon.mjs";
+import { loadAddon, packageRoot } from "../../extension/load-addon.cjs";
 
 export const root = packageRoot;
 export const addon = loadAddon();

@@ -2,9 +2,11 @@
 // and a minimal ExtensionContext, for loading the shim the way pi does without starting pi.
 import { importShim } from "./shim.mjs";
 
-/** `overrides` replace members of the fake API (e.g. `on`, to capture event handlers). */
-export async function loadExtension(overrides = {}) {
-  const { default: factory } = await importShim("index.ts");
+/** `overrides` replace members of the fake API (e.g. `on`, to capture event handlers). The
+ * transcript renderers, which the extension loads when an interactive session starts, are
+ * loaded before it returns unless `lazyRenderers` is set. */
+export async function loadExtension(overrides = {}, { lazyRenderers = false } = {}) {
+  const { default: factory, loadRenderers } = await importShim("index.ts");
   const tools = new Map(), commands = new Map(), flags = new Map(), flagValues = new Map(), sent = [], entries = [];
   const pi = {
     registerTool: (t) => tools.set(t.name, t),
@@ -18,6 +20,7 @@ export async function loadExtension(overrides = {}) {
     ...overrides,
   };
   factory(pi);
+  if (!lazyRenderers) await loadRenderers();
   return { pi, tools, commands, flags, flagValues, sent, entries };
 }
 

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { packageRoot as root } from "../../extension/load-addon.mjs";
+import { packageRoot as root } from "../../extension/load-addon.cjs";
 import { startMockModel } from "./mock-model.mjs";
 import { PI_PACKAGE_NAMES, trustProject } from "./pi-line.mjs";
 import { lineEnv, piArgv, piBin, piCommand, run, writeModels } from "./pi.mjs";

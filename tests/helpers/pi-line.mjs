@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { packageRoot as root } from "../../extension/load-addon.mjs";
+import { packageRoot as root } from "../../extension/load-addon.cjs";
 import { currentLine } from "../../scripts/current-pi.mjs";
 
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));

@@ -7,7 +7,7 @@
 //   probe   write { status: ttyStatus, available: ttyAvailable } of /dev/tty and end
 import { writeFileSync } from "node:fs";
 import { Worker, isMainThread, workerData } from "node:worker_threads";
-import { loadAddon } from "../../extension/load-addon.mjs";
+import { loadAddon } from "../../extension/load-addon.cjs";
 
 const QUESTIONS = JSON.stringify({
   questions: [

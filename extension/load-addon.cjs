@@ -1,23 +1,22 @@
-// load-addon.mjs — finds and loads the native addon by explicit path (pi loads extensions
-// through jiti, which breaks the `bindings`/`node-gyp-build` path helpers). Plain JavaScript so
-// the extension, the standalone command and the tests share it. PI_QUESTION_ADDON names a
-// specific build (the sanitizer build, for instance).
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+// load-addon.cjs — finds and loads the native addon by explicit path (pi loads extensions
+// through jiti, which breaks the `bindings`/`node-gyp-build` path helpers). Plain CommonJS so
+// the extension loads it with Node's own require (no transpiling, no ES module loader: issue 13)
+// and the standalone command and the tests import it too. PI_QUESTION_ADDON names a specific
+// build (the sanitizer build, for instance).
+"use strict";
+const { existsSync } = require("node:fs");
+const { join } = require("node:path");
 
-export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const addonCandidates = [
+const packageRoot = join(__dirname, "..");
+const addonCandidates = [
   join(packageRoot, "build", "Release", "pi_question.node"),
   join(packageRoot, "build", "Debug", "pi_question.node"),
 ];
 
 let loaded;
 
-export function loadAddon() {
+function loadAddon() {
   if (loaded) return loaded;
-  const require = createRequire(import.meta.url);
   const tried = [];
   const candidates = process.env.PI_QUESTION_ADDON ? [process.env.PI_QUESTION_ADDON] : addonCandidates;
   for (const candidate of candidates) {
@@ -39,3 +38,5 @@ export function loadAddon() {
       : `pi-question: the native addon is not built. Run "npm install" in ${packageRoot}. Looked in:\n  ${tried.join("\n  ")}`,
   );
 }
+
+module.exports = { packageRoot, addonCandidates, loadAddon };
