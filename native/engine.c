@@ -454,12 +454,23 @@ static void switch_question(qt_engine *e, int delta) {
 }
 
 /* ---- input: matching keys ------------------------------------------------------------------- */
+static bool keyset_has(const qt_keyset *ks, uint32_t key, unsigned mods) {
+  for (size_t i = 0; i < ks->count; i++)
+    if (ks->key[i] == key && ks->mods[i] == mods) return true;
+  return false;
+}
+
+/* A lone LF byte is both Enter (a legacy terminal) and Ctrl+J, as pi-tui reads it: it is Ctrl+J
+ * when an action has that key (pi from 0.87 binds Ctrl+J to a new line, as its own editor
+ * does), else Enter. */
 static bool matches(const qt_engine *e, qt_action a, const qt_key_event *ev) {
   if (ev->kind != QT_EV_KEY) return false;
-  const qt_keyset *ks = &e->keys[a];
-  for (size_t i = 0; i < ks->count; i++)
-    if (ks->key[i] == ev->key && ks->mods[i] == ev->mods) return true;
-  return false;
+  if (ev->line_feed) {
+    if (keyset_has(&e->keys[a], 'j', QT_MOD_CTRL)) return true;
+    for (int b = 0; b < QT_ACT_COUNT; b++)
+      if (keyset_has(&e->keys[b], 'j', QT_MOD_CTRL)) return false;
+  }
+  return keyset_has(&e->keys[a], ev->key, ev->mods);
 }
 
 static bool is_printable(const qt_key_event *ev) {

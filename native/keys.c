@@ -129,6 +129,7 @@ static void emit(run *r, uint32_t key, unsigned mods, bool repeat, const char *t
   ev.repeat = repeat;
   ev.text = text_len ? text : NULL;
   ev.text_len = text_len;
+  ev.line_feed = false;
   deliver(r, &ev);
 }
 
@@ -629,6 +630,11 @@ static size_t step_ground(run *r, const unsigned char *p, size_t len, bool eof, 
   uint32_t key;
   unsigned mods;
   if (c == ESC) return step_escape(r, p, len, eof, force, more);
+  if (c == 0x0a) { /* LF: Enter to a legacy terminal, and Ctrl+J: the engine decides */
+    qt_key_event ev = {QT_EV_KEY, QT_KEY_ENTER, 0, false, NULL, 0, true};
+    deliver(r, &ev);
+    return 1;
+  }
   if (c < 0x20 || c == 0x7f) {
     control_key(c, &key, &mods);
     emit(r, key, mods, false, NULL, 0);
@@ -674,6 +680,7 @@ static void paste_piece(run *r) {
   ev.repeat = false;
   ev.text = d->paste.data ? d->paste.data : "";
   ev.text_len = d->paste.len;
+  ev.line_feed = false;
   deliver(r, &ev);
 }
 

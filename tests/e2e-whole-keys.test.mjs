@@ -3,6 +3,7 @@
 // a terminal reply) is one key, and the text typed after it arrives in the answer.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { line } from "./helpers/pi.mjs";
 import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
 
 before(() => killStaleSessions());
@@ -33,6 +34,36 @@ test("interactive: Alt+] then typing — the typed text arrives (nothing is swal
     assert.equal(pi.model.toolMessages(1)[0].content, "db: user wrote: hithe");
     assert.equal(pi.crashLog(), null, "pi-tui wrote a crash log");
     assert.equal(pi.dead(), false, "pi exited");
+  } catch (error) {
+    let screen = "";
+    try {
+      screen = pi.screen();
+    } catch {}
+    error.message += `\n--- screen (${pi.name}) ---\n${screen}`;
+    throw error;
+  } finally {
+    await pi.kill();
+  }
+});
+
+test("interactive: Ctrl+J is a new line where pi binds it (0.87 and later), Enter where it does not (0.73)", async () => {
+  const NAME = { id: "name", prompt: "Service name?" };
+  const pi = await startPi({ session: true, replies: [{ toolCalls: [{ name: "question", arguments: { questions: [NAME] } }] }, { text: "thanks" }] });
+  try {
+    await pi.prompt("ask me");
+    await pi.waitForScreen(/Service name\?/);
+    await pi.text("one");
+    await pi.waitForScreen(/one/);
+    // What pi's own keybindings say about Ctrl+J on this line decides what the answer must be.
+    const bindsCtrlJ = line.version !== "0.73.1";
+    await pi.keys("C-j");
+    if (bindsCtrlJ) {
+      await pi.text("two");
+      await pi.waitForScreen(/two/);
+      await pi.keys("Enter");
+    }
+    await pi.model.waitForRequests(2);
+    assert.equal(pi.model.toolMessages(1)[0].content, bindsCtrlJ ? "name: user wrote: one\n  two" : "name: user wrote: one");
   } catch (error) {
     let screen = "";
     try {

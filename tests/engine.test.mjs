@@ -1197,6 +1197,26 @@ test("bind: rebinding an action changes its keys and the help line", () => {
   assert.equal(answers(e)[0].value, "sqlite");
 });
 
+test("bind: a lone LF is Ctrl+J where a key binds it (pi 0.87's new line), else Enter", () => {
+  // pi-tui reads "\n" both as Enter (a legacy terminal) and as Ctrl+J; pi from 0.87 binds
+  // Ctrl+J to its new-line action, pi 0.73 does not.
+  const current = engine(FREE);
+  current.bind("newLine", ["shift+enter", "ctrl+j"]);
+  type(current, "one");
+  press(current, "\n");
+  type(current, "two");
+  assert.equal(current.done, false, "LF inserted a line, it did not submit");
+  press(current, "\r");
+  assert.equal(current.done, true);
+  assert.equal(answers(current)[0].value, "one\ntwo");
+
+  const old = engine(FREE);
+  type(old, "one");
+  press(old, "\n");
+  assert.equal(old.done, true, "without a Ctrl+J binding LF is Enter");
+  assert.equal(answers(old)[0].value, "one");
+});
+
 test("bind: an unbound decline key is gone from the help line", () => {
   const e = engine(DB);
   e.bind("decline", []);

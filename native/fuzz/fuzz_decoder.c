@@ -57,7 +57,7 @@ static void check_key_event(const qt_key_event *ev) {
   if (k == ' ') k = QT_KEY_SPACE;
   FUZZ_CHECK_MSG(key == k && mods == m, "\"%s\" parses to key 0x%x mods %u, the event was key 0x%x mods %u", name, key,
                  mods, ev->key, ev->mods);
-  qt_key_event back = {QT_EV_KEY, key, mods, false, NULL, 0};
+  qt_key_event back = {QT_EV_KEY, key, mods, false, NULL, 0, false};
   FUZZ_CHECK(qt_key_name(&back, again, sizeof again) == n);
   FUZZ_CHECK_MSG(strcmp(name, again) == 0, "\"%s\" names back as \"%s\"", name, again);
   /* too small a buffer: 0 and an empty string, never a cut name */
