@@ -460,16 +460,13 @@ static bool keyset_has(const qt_keyset *ks, uint32_t key, unsigned mods) {
   return false;
 }
 
-/* A lone LF byte is both Enter (a legacy terminal) and Ctrl+J, as pi-tui reads it: it is Ctrl+J
- * when an action has that key (pi from 0.87 binds Ctrl+J to a new line, as its own editor
- * does), else Enter. */
+/* A lone LF byte is Ctrl+J, a new line, and Enter, as pi-tui reads it: it matches an action bound
+ * to Ctrl+J (pi from 0.87 binds it to a new line), the new-line action (pi's own editor inserts a
+ * line for it on every version), and otherwise what Enter matches. Where typing is edited the
+ * new-line action is therefore tried before Enter's. */
 static bool matches(const qt_engine *e, qt_action a, const qt_key_event *ev) {
   if (ev->kind != QT_EV_KEY) return false;
-  if (ev->line_feed) {
-    if (keyset_has(&e->keys[a], 'j', QT_MOD_CTRL)) return true;
-    for (int b = 0; b < QT_ACT_COUNT; b++)
-      if (keyset_has(&e->keys[b], 'j', QT_MOD_CTRL)) return false;
-  }
+  if (ev->line_feed && (a == QT_ACT_NEW_LINE || keyset_has(&e->keys[a], 'j', QT_MOD_CTRL))) return true;
   return keyset_has(&e->keys[a], ev->key, ev->mods);
 }
 
@@ -660,12 +657,12 @@ static qt_status on_entry(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
     } else {
       s->view = QT_VIEW_LIST;
     }
+  } else if (matches(e, QT_ACT_NEW_LINE, ev)) { /* before Enter's: a lone LF is both */
+    st = insert_text(e, &s->draft, "\n", 1);
   } else if (matches(e, QT_ACT_CONFIRM, ev)) {
     st = submit_typed(e, qi, false);
   } else if (matches(e, QT_ACT_EXTERNAL_EDITOR, ev)) {
     e->editor_want = 1;
-  } else if (matches(e, QT_ACT_NEW_LINE, ev)) {
-    st = insert_text(e, &s->draft, "\n", 1);
   } else if (edit_key(e, &s->draft, ev, &handled), handled) {
   } else if (e->multi && matches(e, QT_ACT_NEXT, ev)) {
     switch_question(e, 1);
@@ -784,12 +781,12 @@ static qt_status on_discuss(qt_engine *e, const qt_key_event *ev) {
   qt_status st = QT_OK;
   if (matches(e, QT_ACT_CANCEL, ev) || matches(e, QT_ACT_DISCUSS, ev)) {
     e->discuss_open = false;
+  } else if (matches(e, QT_ACT_NEW_LINE, ev)) { /* before Enter's: a lone LF is both */
+    st = insert_text(e, &e->discuss, "\n", 1);
   } else if (matches(e, QT_ACT_CONFIRM, ev)) {
     st = send_discussion(e);
   } else if (matches(e, QT_ACT_EXTERNAL_EDITOR, ev)) {
     e->editor_want = 3; /* Ctrl+G: the host runs the external editor on the words */
-  } else if (matches(e, QT_ACT_NEW_LINE, ev)) {
-    st = insert_text(e, &e->discuss, "\n", 1);
   } else if (edit_key(e, &e->discuss, ev, &handled), handled) {
   } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
     st = insert_text(e, &e->discuss, ev->text, ev->text_len);

@@ -3,7 +3,6 @@
 // a terminal reply) is one key, and the text typed after it arrives in the answer.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { line } from "./helpers/pi.mjs";
 import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
 
 before(() => killStaleSessions());
@@ -46,7 +45,7 @@ test("interactive: Alt+] then typing — the typed text arrives (nothing is swal
   }
 });
 
-test("interactive: Ctrl+J is a new line where pi binds it (0.87 and later), Enter where it does not (0.73)", async () => {
+test("interactive: Ctrl+J in typed text is a new line, as in pi's own editor (0.73 reads LF so, 0.87 binds Ctrl+J)", async () => {
   const NAME = { id: "name", prompt: "Service name?" };
   const pi = await startPi({ session: true, replies: [{ toolCalls: [{ name: "question", arguments: { questions: [NAME] } }] }, { text: "thanks" }] });
   try {
@@ -54,16 +53,12 @@ test("interactive: Ctrl+J is a new line where pi binds it (0.87 and later), Ente
     await pi.waitForScreen(/Service name\?/);
     await pi.text("one");
     await pi.waitForScreen(/one/);
-    // What pi's own keybindings say about Ctrl+J on this line decides what the answer must be.
-    const bindsCtrlJ = line.version !== "0.73.1";
     await pi.keys("C-j");
-    if (bindsCtrlJ) {
-      await pi.text("two");
-      await pi.waitForScreen(/two/);
-      await pi.keys("Enter");
-    }
+    await pi.text("two");
+    await pi.waitForScreen(/two/);
+    await pi.keys("Enter");
     await pi.model.waitForRequests(2);
-    assert.equal(pi.model.toolMessages(1)[0].content, bindsCtrlJ ? "name: user wrote: one\n  two" : "name: user wrote: one");
+    assert.equal(pi.model.toolMessages(1)[0].content, "name: user wrote: one\n  two");
   } catch (error) {
     let screen = "";
     try {

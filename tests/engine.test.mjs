@@ -1197,24 +1197,25 @@ test("bind: rebinding an action changes its keys and the help line", () => {
   assert.equal(answers(e)[0].value, "sqlite");
 });
 
-test("bind: a lone LF is Ctrl+J where a key binds it (pi 0.87's new line), else Enter", () => {
-  // pi-tui reads "\n" both as Enter (a legacy terminal) and as Ctrl+J; pi from 0.87 binds
-  // Ctrl+J to its new-line action, pi 0.73 does not.
-  const current = engine(FREE);
-  current.bind("newLine", ["shift+enter", "ctrl+j"]);
-  type(current, "one");
-  press(current, "\n");
-  type(current, "two");
-  assert.equal(current.done, false, "LF inserted a line, it did not submit");
-  press(current, "\r");
-  assert.equal(current.done, true);
-  assert.equal(answers(current)[0].value, "one\ntwo");
+test("keys: a lone LF (Ctrl+J) is a new line in typed text, as in pi's editor, and Enter in a list", () => {
+  // pi-tui reads "\n" as Enter (a legacy terminal) and as Ctrl+J; pi's own editor inserts a
+  // line for it on every version, and pi from 0.87 binds Ctrl+J to its new-line action.
+  for (const keys of [null, ["shift+enter", "ctrl+j"]]) {
+    const e = engine(FREE);
+    if (keys) e.bind("newLine", keys);
+    type(e, "one");
+    press(e, "\n");
+    type(e, "two");
+    assert.equal(e.done, false, "LF inserted a line, it did not submit");
+    press(e, "\r");
+    assert.equal(e.done, true);
+    assert.equal(answers(e)[0].value, "one\ntwo");
 
-  const old = engine(FREE);
-  type(old, "one");
-  press(old, "\n");
-  assert.equal(old.done, true, "without a Ctrl+J binding LF is Enter");
-  assert.equal(answers(old)[0].value, "one");
+    const list = engine(DB);
+    if (keys) list.bind("newLine", keys);
+    press(list, "\n");
+    assert.equal(list.done, true, "in the list LF picks, as Enter does");
+  }
 });
 
 test("bind: an unbound decline key is gone from the help line", () => {
