@@ -234,8 +234,8 @@ test("pi -p from a terminal: Ctrl+T talks first, the model reads the words and r
   const { home, work, cleanup } = makeHome(model.port);
   const name = "pq-uxa-tty-discuss";
   try {
-    const cmd = [piBin, ...piArgs(), "-p", "ask"].map((a) => `'${a}'`).join(" ");
-    startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1" });
+    const cmd = piArgv([...piArgs(), "-p", "ask"]).map((a) => `'${a}'`).join(" ");
+    startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1", PATH: lineEnv().PATH });
     await waitScreen(name, /Which database\?/);
     tmux("send-keys", "-t", name, "C-t");
     await waitScreen(name, /What do you want to tell the agent\?/);
