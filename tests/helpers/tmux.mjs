@@ -8,6 +8,7 @@
 // (a crashed run) is killed at the start of the next run, never one of a live process.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { constants } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { startMockModel } from "./mock-model.mjs";
 import { lineEnv, makeHome, piArgs, piArgv } from "./pi.mjs";
@@ -25,6 +26,9 @@ function shellQuote(s) {
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Signal numbers that mean a process crashed rather than was ended. */
+const CRASH_SIGNALS = new Set(["SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGSEGV"].map((n) => constants.signals[n]));
 
 /** Kills sessions left by test processes that no longer exist. */
 export function killStaleSessions() {
@@ -108,6 +112,52 @@ export async function startPi({
     await model.close();
     throw new Error(`tmux new-session failed: ${started.stderr}`);
   }
+
+  /** How the pane's process ended (tmux keeps the pane: remain-on-exit): { dead, status, signal },
+   * status/signal null until tmux has reaped it (the pane can read dead a moment before);
+   * null when the session is gone. */
+  const ending = () => {
+    const r = tmux("display-message", "-p", "-t", name, "#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}");
+    if (r.status !== 0) return null;
+    const [dead, status, signal] = r.stdout.trim().split("|");
+    return { dead: dead === "1", status: status === "" ? null : Number(status), signal: signal === "" ? null : Number(signal) };
+  };
+  /** How process `pid` ended, from /proc (Linux): a zombie's stat carries its wait status
+   * (field 52, exit_code). undefined while it runs; null when it is gone or there is no /proc. */
+  const procEnding = (pid) => {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      return null;
+    }
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).trim().split(" ");
+    if (fields[0] !== "Z" || fields.length < 50) return undefined;
+    const code = Number(fields[49]);
+    return (code & 0x7f) === 0 ? { status: (code >> 8) & 0xff, signal: null } : { status: null, signal: code & 0x7f };
+  };
+  /** SIGHUP to pi (the pane's process: the command execs it) unless it has exited, then waits
+   * for its exit status or signal: tmux's, or the zombie's own while tmux has not reaped it
+   * (seen: a pi left unreaped for more than 5 s by the shared tmux server). */
+  const endPane = async () => {
+    const before = ending();
+    if (before === null) return null;
+    const pid = Number(tmux("display-message", "-p", "-t", name, "#{pane_pid}").stdout.trim());
+    if (!before.dead && pid > 0) {
+      try {
+        process.kill(pid, "SIGHUP");
+      } catch {}
+    }
+    const already = before.dead;
+    for (const until = Date.now() + 5000; ; await sleep(20)) {
+      const now = ending();
+      if (now === null) return null;
+      if (now.dead && (now.status !== null || now.signal !== null)) return { status: now.status, signal: now.signal, already };
+      const zombie = pid > 0 ? procEnding(pid) : null;
+      if (zombie) return { ...zombie, already };
+      if (Date.now() > until) return { status: now.status, signal: now.signal, already, timedOut: true };
+    }
+  };
 
   const pi = {
     name,
@@ -230,16 +280,42 @@ export async function startPi({
         await sleep(50);
       }
     },
-    /** Kills the tmux session, stops the model and removes the temporary HOME. */
+    /**
+     * Ends pi, kills the tmux session, stops the model and removes the temporary HOME.
+     * Returns how pi ended: { status, signal } (exit status or signal number, null when not
+     * known), `already` true when pi had exited before, `timedOut` true when it did not exit
+     * within 5 s of SIGHUP (the session was killed anyway). Throws when pi died of a crash
+     * signal (SIGSEGV, SIGABRT, …) — also one pi had before kill().
+     *
+     * pi gets SIGHUP while its terminal is still there, as when a terminal window closes
+     * (pi's own handler exits: 129 at once on pi 0.73, 0 after a graceful shutdown on 0.87);
+     * only then is the session killed. Killing the session
+     * first hung up pi's terminal, and Node 20 (the dev line) crashed on its way out: its
+     * exit-time terminal reset (ResetStdio) asserts that tcsetattr fails with nothing but
+     * EPERM, a hung-up terminal gives EIO, the assertion aborts — or, when pi left through
+     * process.exit, segfaults while printing the JavaScript stack after the platform is gone
+     * (the "segfault at … in libgcc_s.so.1" kernel lines seen during e2e runs). Plain Node
+     * does it too, without pi or this package (nodejs/node#51519; Node 24 is fixed).
+     */
     async kill() {
-      tmux("kill-session", "-t", `=${name}`);
-      // The model always closes: a HOME that cannot be removed (a child pi still writing
-      // there) must not leave its server keeping the test process alive.
+      let ended;
       try {
-        cleanup();
+        ended = await endPane();
       } finally {
-        await model.close();
+        tmux("kill-session", "-t", `=${name}`);
+        // The model always closes: a HOME that cannot be removed (a child pi still writing
+        // there) must not leave its server keeping the test process alive.
+        try {
+          cleanup();
+        } finally {
+          await model.close();
+        }
       }
+      if (ended && CRASH_SIGNALS.has(ended.signal)) {
+        const sig = Object.keys(constants.signals).find((n) => constants.signals[n] === ended.signal);
+        throw new Error(`pi crashed: killed by ${sig} (${ended.already ? "before the test ended it" : "when the test ended it with SIGHUP"})`);
+      }
+      return ended;
     },
   };
   return pi;
