@@ -19,7 +19,10 @@ before(async () => {
   killStaleSessions();
   if (skip) return;
   const { chromium } = await import("playwright-core");
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  // The browser is not under test: under `npm run test:asan` it must not inherit the sanitizer
+  // runtime preloaded into node (Debian's chromium wrapper script breaks under it and hangs).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(LD_PRELOAD|ASAN_OPTIONS|UBSAN_OPTIONS|LSAN_OPTIONS)$/.test(k)));
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"], env });
 });
 after(async () => {
   await browser?.close();
