@@ -3,45 +3,15 @@
 // with an EDITOR script (raw mode left around the editor, the terminal settings the same after),
 // and the standalone command under TERM=dumb drawing plain lines. Sessions are named pq-uxb-….
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { root } from "./helpers/addon.mjs";
+import { finished, read, screen, startInTmux, tmux, waitScreen } from "./helpers/tty-tmux.mjs";
 import { startMockModel } from "./helpers/mock-model.mjs";
 import { line, makeHome, piArgs, piArgv } from "./helpers/pi.mjs";
 
-const tmux = (...args) => spawnSync("tmux", args, { encoding: "utf8" });
-const screen = (name) => tmux("capture-pane", "-p", "-t", name).stdout ?? "";
-
-async function waitFor(pred, what, timeoutMs = 30000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = pred();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-const waitScreen = (name, re) => waitFor(() => re.test(screen(name)), `${re} on screen:\n${screen(name)}`);
-
-/** Runs `command` in a tmux window, recording stty -g before and after it. */
-function startInTmux(name, dir, command, env = {}) {
-  tmux("kill-session", "-t", name);
-  const script = join(dir, "run.sh");
-  const exports = Object.entries(env)
-    .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, "'\\''")}'`)
-    .join("\n");
-  writeFileSync(
-    script,
-    `${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\n: > ${dir}/finished\nsleep 60\n`,
-  );
-  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", `bash ${script}`);
-}
-// `finished` is written after stty-after: the shell creates stty-after before stty writes it.
-const finished = (dir) => waitFor(() => existsSync(join(dir, "finished")), "the command to finish");
-const read = (dir, f) => readFileSync(join(dir, f), "utf8");
 
 const DB = { questions: [{ id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite (Recommended)" }] }] };
 

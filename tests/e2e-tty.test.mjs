@@ -4,47 +4,15 @@
 // reaches stdout.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { root } from "./helpers/addon.mjs";
+import { finished, read, screen, startInTmux, tmux, waitFor, waitScreen } from "./helpers/tty-tmux.mjs";
 import { startMockModel } from "./helpers/mock-model.mjs";
 import { line, lineEnv, makeHome, piArgs, piArgv } from "./helpers/pi.mjs";
 
-const tmux = (...args) => spawnSync("tmux", args, { encoding: "utf8" });
-const screen = (name) => tmux("capture-pane", "-p", "-t", name).stdout ?? "";
-
-async function waitFor(pred, what, timeoutMs = 20000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = pred();
-    if (value) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const waitScreen = (name, re) => waitFor(() => re.test(screen(name)), `${re} on screen:\n${screen(name)}`);
-
-/** Runs `command` in a tmux window, recording stty -g before and after it and its exit code.
- * `finished` appears only once everything is written (stty-after exists as soon as the shell
- * opens it, before stty has written a byte: waiting for it raced with stty under load). */
-function startInTmux(name, dir, command, env = {}, { cols = 100, rows = 40 } = {}) {
-  tmux("kill-session", "-t", name);
-  const script = join(dir, "run.sh");
-  const exports = Object.entries(env)
-    .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, "'\\''")}'`)
-    .join("\n");
-  writeFileSync(
-    script,
-    `${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\n: > ${dir}/finished\nsleep 60\n`,
-  );
-  tmux("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), `bash ${script}`);
-}
-
-const finished = (dir) => waitFor(() => existsSync(join(dir, "finished")), "the command to finish");
-const read = (dir, f) => readFileSync(join(dir, f), "utf8");
 
 const QUESTIONS = {
   questions: [

@@ -1,0 +1,40 @@
+// tty-tmux.mjs — a command run in a tmux window on a real terminal, for the terminal-runner
+// suites (e2e-tty*): the screen polled, `stty -g` recorded before and after the command, its
+// exit code, stdout and stderr kept in a directory. `finished` appears only once everything is
+// written (stty-after exists as soon as the shell opens it, before stty has written a byte:
+// waiting for it raced with stty under load).
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const tmux = (...args) => spawnSync("tmux", args, { encoding: "utf8" });
+export const screen = (name) => tmux("capture-pane", "-p", "-t", name).stdout ?? "";
+
+export async function waitFor(pred, what, timeoutMs = 30000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = pred();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const waitScreen = (name, re) => waitFor(() => re.test(screen(name)), `${re} on screen:\n${screen(name)}`);
+
+/** Runs `command` in a tmux window, recording stty -g before and after it and its exit code. */
+export function startInTmux(name, dir, command, env = {}, { cols = 100, rows = 40 } = {}) {
+  tmux("kill-session", "-t", name);
+  const script = join(dir, "run.sh");
+  const exports = Object.entries(env)
+    .map(([k, v]) => `export ${k}='${String(v).replace(/'/g, "'\\''")}'`)
+    .join("\n");
+  writeFileSync(
+    script,
+    `${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\n: > ${dir}/finished\nsleep 60\n`,
+  );
+  tmux("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), `bash ${script}`);
+}
+
+export const finished = (dir) => waitFor(() => existsSync(join(dir, "finished")), "the command to finish");
+export const read = (dir, f) => readFileSync(join(dir, f), "utf8");
