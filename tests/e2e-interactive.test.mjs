@@ -19,7 +19,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { features, importPiTui } from "./helpers/pi-line.mjs";
-import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
+import { killStaleSessions, startPi, withPi } from "./helpers/tmux.mjs";
 
 /** pi-tui of the pi line under test, to measure what that pi draws. */
 const { visibleWidth } = await importPiTui();
@@ -57,24 +57,6 @@ function questionArea(screen) {
   return lines.slice(rules[rules.length - 2] + 1, rules[rules.length - 1]).join("\n");
 }
 
-/** Runs fn with a started pi; always cleans up; a failure carries the last screen. */
-async function withPi(options, fn) {
-  const pi = await startPi({ session: true, ...options });
-  try {
-    await fn(pi);
-    assert.equal(pi.crashLog(), null, "pi-tui wrote a crash log");
-    assert.equal(pi.dead(), false, "pi exited");
-  } catch (error) {
-    let screen = "";
-    try {
-      screen = pi.screen();
-    } catch {}
-    error.message += `\n--- screen (${pi.name}) ---\n${screen}`;
-    throw error;
-  } finally {
-    await pi.kill();
-  }
-}
 
 /** Waits for the model's second request and returns the tool message it reads. */
 async function toolResultText(pi) {

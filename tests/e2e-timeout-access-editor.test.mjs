@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { startPi, tmux } from "./helpers/tmux.mjs";
+import { startPi, tmux, withPi as withPiIn } from "./helpers/tmux.mjs";
 
 const DB = {
   id: "db",
@@ -21,23 +21,7 @@ const DB = {
 const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
 const settings = (value) => ({ ".pi/agent/question.json": JSON.stringify(value) });
 
-async function withPi(options, fn) {
-  const pi = await startPi({ session: true, namePrefix: "pq-uxb-", ...options });
-  try {
-    await fn(pi);
-    assert.equal(pi.crashLog(), null, "pi-tui wrote a crash log");
-    assert.equal(pi.dead(), false, "pi exited");
-  } catch (error) {
-    let screen = "";
-    try {
-      screen = pi.screen();
-    } catch {}
-    error.message += `\n--- screen (${pi.name}) ---\n${screen}`;
-    throw error;
-  } finally {
-    await pi.kill();
-  }
-}
+const withPi = (options, fn) => withPiIn({ namePrefix: "pq-uxb-", ...options }, fn);
 
 /** The tool message the model reads in its second request. */
 async function toolResultText(pi) {

@@ -3,7 +3,7 @@
 // a terminal reply) is one key, and the text typed after it arrives in the answer.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
+import { killStaleSessions, withPi } from "./helpers/tmux.mjs";
 
 before(() => killStaleSessions());
 after(() => killStaleSessions());
@@ -12,8 +12,7 @@ const DB = { id: "db", label: "Database", prompt: "Which database?", options: ["
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 test("interactive: Alt+] then typing — the typed text arrives (nothing is swallowed)", async () => {
-  const pi = await startPi({ session: true, replies: [{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "thanks" }] });
-  try {
+  await withPi({ replies: [{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "thanks" }] }, async (pi) => {
     await pi.prompt("ask me");
     await pi.waitForScreen(/3\. Something else…/);
     await pi.keys("Down", "Down", "Enter");
@@ -31,24 +30,12 @@ test("interactive: Alt+] then typing — the typed text arrives (nothing is swal
     await pi.keys("Enter");
     await pi.model.waitForRequests(2);
     assert.equal(pi.model.toolMessages(1)[0].content, "db: user wrote: hithe");
-    assert.equal(pi.crashLog(), null, "pi-tui wrote a crash log");
-    assert.equal(pi.dead(), false, "pi exited");
-  } catch (error) {
-    let screen = "";
-    try {
-      screen = pi.screen();
-    } catch {}
-    error.message += `\n--- screen (${pi.name}) ---\n${screen}`;
-    throw error;
-  } finally {
-    await pi.kill();
-  }
+  });
 });
 
 test("interactive: Ctrl+J in typed text is a new line, as in pi's own editor (0.73 reads LF so, 0.87 binds Ctrl+J)", async () => {
   const NAME = { id: "name", prompt: "Service name?" };
-  const pi = await startPi({ session: true, replies: [{ toolCalls: [{ name: "question", arguments: { questions: [NAME] } }] }, { text: "thanks" }] });
-  try {
+  await withPi({ replies: [{ toolCalls: [{ name: "question", arguments: { questions: [NAME] } }] }, { text: "thanks" }] }, async (pi) => {
     await pi.prompt("ask me");
     await pi.waitForScreen(/Service name\?/);
     await pi.text("one");
@@ -59,14 +46,5 @@ test("interactive: Ctrl+J in typed text is a new line, as in pi's own editor (0.
     await pi.keys("Enter");
     await pi.model.waitForRequests(2);
     assert.equal(pi.model.toolMessages(1)[0].content, "name: user wrote: one\n  two");
-  } catch (error) {
-    let screen = "";
-    try {
-      screen = pi.screen();
-    } catch {}
-    error.message += `\n--- screen (${pi.name}) ---\n${screen}`;
-    throw error;
-  } finally {
-    await pi.kill();
-  }
+  });
 });

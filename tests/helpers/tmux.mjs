@@ -6,6 +6,7 @@
 // Sessions live on their own tmux server (socket `-L piq-e2e`) so they never touch a person's
 // tmux, and are named `piq-e2e-<pid>-<n>`: a leftover session of a test process that is gone
 // (a crashed run) is killed at the start of the next run, never one of a live process.
+import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
@@ -319,4 +320,24 @@ export async function startPi({
     },
   };
   return pi;
+}
+
+/** Runs fn with a started pi (a session kept, `options` as startPi's); pi must neither crash nor
+ * exit; always cleans up; a failure carries the last screen. */
+export async function withPi(options, fn) {
+  const pi = await startPi({ session: true, ...options });
+  try {
+    await fn(pi);
+    assert.equal(pi.crashLog(), null, "pi-tui wrote a crash log");
+    assert.equal(pi.dead(), false, "pi exited");
+  } catch (error) {
+    let screen = "";
+    try {
+      screen = pi.screen();
+    } catch {}
+    error.message += `\n--- screen (${pi.name}) ---\n${screen}`;
+    throw error;
+  } finally {
+    await pi.kill();
+  }
 }
