@@ -17,10 +17,9 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { after, before, test } from "node:test";
-import { startMockModel } from "./helpers/mock-model.mjs";
+import { tmux, withPi } from "./helpers/tmux.mjs";
 import {
   EXPECTED_RESULT,
-  PI_MODEL_ARGS,
   QUESTION_CALL,
   askPrint,
   copyCheckout,
@@ -31,12 +30,9 @@ import {
   peerIsOptional,
   pi,
   PI_PACKAGE_NAMES,
-  lineEnv,
-  piArgv,
   pkg,
   trustProject,
   run,
-  writeModels,
 } from "./helpers/install.mjs";
 
 const tmp = makeTmpRoot();
@@ -110,11 +106,7 @@ before(() => {
   });
 });
 
-const tmuxSessions = new Set();
-after(() => {
-  for (const name of tmuxSessions) tmux("kill-session", "-t", `=${name}`);
-  tmp.remove();
-});
+after(() => tmp.remove());
 
 // ---------------------------------------------------------------------------------------------
 // Assertions.
@@ -389,14 +381,8 @@ test("dotfiles: a HOME-relative loader (the same tracked file on every machine)"
 });
 
 // ---------------------------------------------------------------------------------------------
-// (6) /reload in a running interactive pi (tmux)
-
-const SOCKET = "piq-e2e"; // the tmux server of the other e2e tests (tests/helpers/tmux.mjs)
-function tmux(...args) {
-  return spawnSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
-}
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const shellQuote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
+// (6) /reload in a running interactive pi (tmux, tests/helpers/tmux.mjs: every step polls the
+// screen, a failure shows it, pi is always ended and its HOME removed)
 
 /** The mappings of pi_question.node in a process: { lines, files }. */
 function addonMappings(pid) {
@@ -408,52 +394,37 @@ function addonMappings(pid) {
 
 test("reload: after /reload the tool still answers, the addon is mapped once, nothing is registered twice", async () => {
   const checkout = await fixtures.checkout;
-  const { home, project } = newHome(base, "reload");
-  mkdirSync(join(home, ".pi", "agent", "extensions"));
-  symlinkSync(checkout, join(home, ".pi", "agent", "extensions", "question"));
-  const model = await startMockModel([{ toolCalls: [QUESTION_CALL] }, { text: "first answer read" }, { toolCalls: [QUESTION_CALL] }, { text: "second answer read" }]);
-  const name = `piq-e2e-${process.pid}-9${Date.now() % 100000}`;
-  try {
-    writeModels(home, model.port);
-    const env = { HOME: home, PATH: lineEnv().PATH, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", NO_COLOR: "1", TERM: "xterm-256color", LANG: "C.UTF-8", LC_ALL: "C.UTF-8" };
-    const command = ["cd", shellQuote(project), "&&", "exec", "env", ...Object.entries(env).map(([k, v]) => shellQuote(`${k}=${v}`)), ...piArgv([...PI_MODEL_ARGS, "--no-session"]).map(shellQuote)].join(" ");
-    const started = tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", command, ";", "set-option", "-t", name, "remain-on-exit", "on");
-    assert.equal(started.status, 0, started.stderr);
-    tmuxSessions.add(name);
-    const screen = () => tmux("capture-pane", "-p", "-t", name).stdout;
-    const waitFor = async (re, what, ms = 20000) => {
-      const until = Date.now() + ms;
-      for (;;) {
-        const s = screen();
-        if (re.test(s)) return s;
-        if (Date.now() > until) throw new Error(`timed out waiting for ${what ?? re}\n--- screen ---\n${s}`);
-        await sleep(50);
-      }
+  const replies = [{ toolCalls: [QUESTION_CALL] }, { text: "first answer read" }, { toolCalls: [QUESTION_CALL] }, { text: "second answer read" }];
+  // Auto-discovered from ~/.pi/agent/extensions/question (no -e), as a person installs it by hand.
+  const prepareHome = (home) => {
+    mkdirSync(join(home, ".pi", "agent", "extensions"), { recursive: true });
+    symlinkSync(checkout, join(home, ".pi", "agent", "extensions", "question"));
+  };
+  await withPi({ replies, loadPackage: false, prepareHome, session: false, env: { TERM: "xterm-256color" } }, async (pi) => {
+    const { model } = pi;
+    /** Types a line into pi's editor once it shows, then Enter. */
+    const submit = async (text) => {
+      await pi.text(text);
+      await pi.waitForScreen((s) => s.includes(text));
+      await pi.keys("Enter");
     };
-    const type = async (text) => {
-      tmux("send-keys", "-t", name, "-l", text);
-      await waitFor(new RegExp(text.replace(/[/\\^$*+?.()|[\]{}]/g, "\\$&")), `"${text}" typed`);
-      await sleep(50);
-      tmux("send-keys", "-t", name, "Enter");
-    };
-
-    await waitFor(/mock-1/, "pi's editor");
-    const pid = Number(tmux("display-message", "-p", "-t", name, "#{pane_pid}").stdout.trim());
+    await pi.waitForScreen(/mock-1/);
+    const pid = Number(tmux("display-message", "-p", "-t", pi.name, "#{pane_pid}").stdout.trim());
     assert.match(readlinkSync(`/proc/${pid}/exe`), /node/, "the pane runs pi's node process");
 
-    await type("ask me");
+    await submit("ask me");
     await model.waitForRequests(2);
-    await waitFor(/first answer read/);
+    await pi.waitForScreen(/first answer read/);
     assert.equal(model.toolMessages(1)[0]?.content, EXPECTED_RESULT);
     const before = addonMappings(pid);
     assert.equal(before.files.length, 1, JSON.stringify(before));
     assert.equal(realpathSync(before.files[0]), realpathSync(join(checkout, ADDON)));
 
-    await type("/reload");
-    await waitFor(/Reloaded/, "the reload notice");
-    await type("again");
+    await submit("/reload");
+    await pi.waitForScreen(/Reloaded/);
+    await submit("again");
     await model.waitForRequests(4);
-    const last = await waitFor(/second answer read/);
+    const last = await pi.waitForScreen(/second answer read/);
 
     // The tool answered again, with the same result.
     assert.deepEqual(model.toolMessages(3).map((m) => m.content), [EXPECTED_RESULT, EXPECTED_RESULT]);
@@ -466,20 +437,18 @@ test("reload: after /reload the tool still answers, the addon is mapped once, no
     assert.deepEqual(addonMappings(pid), before);
     // No conflict diagnostics (pi reports a second registration as "… conflicts with …").
     assert.doesNotMatch(last, /conflicts with|Failed to load|already registered/i, last);
-    // The commands are listed once in the autocomplete.
+    // The commands are listed once in the autocomplete. The typed text is taken back with
+    // Backspace (Ctrl+C twice in a row would end pi), and each step waits for the screen.
     for (const [typed, command] of [["/ques", "questions"], ["/answ", "answer"]]) {
-      tmux("send-keys", "-t", name, "-l", typed);
-      const menu = await waitFor(new RegExp(`^\\W*${command}\\s{2,}`, "m"), `${command} in the autocomplete`);
-      const rows = menu.split("\n").filter((l) => new RegExp(`^\\W*${command}\\s{2,}`).test(l));
-      assert.equal(rows.length, 1, menu);
-      tmux("send-keys", "-t", name, "Escape");
-      await sleep(150);
-      tmux("send-keys", "-t", name, "C-c");
-      await sleep(100);
+      const row = new RegExp(`^\\W*${command}\\s{2,}`);
+      const rows = (s) => s.split("\n").filter((l) => row.test(l));
+      await pi.text(typed);
+      const menu = await pi.waitForScreen((s) => rows(s).length > 0);
+      assert.equal(rows(menu).length, 1, menu);
+      await pi.keys("Escape");
+      await pi.waitForScreen((s) => rows(s).length === 0);
+      await pi.keys(...Array.from(typed, () => "BSpace"));
+      await pi.waitForScreen((s) => !s.includes(typed));
     }
-  } finally {
-    tmux("kill-session", "-t", `=${name}`);
-    tmuxSessions.delete(name);
-    await model.close();
-  }
+  });
 });
