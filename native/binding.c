@@ -328,6 +328,78 @@ static napi_value js_result(napi_env env, napi_callback_info info) {
 /* ---- Engine ---------------------------------------------------------------------------------- */
 static const napi_type_tag ENGINE_TAG = {0x7069717565737469ULL, 0x6f6e2d656e67696eULL};
 
+/* The lines of an engine's last frame, kept so that frame_array can hand a line that did not
+ * change out as the same string again: each line's bytes, and the string made from them in a
+ * JS array that no script ever sees (so reading it back runs no JS and cannot have been
+ * changed). Its elements are defined once and then only overwritten, which runs no setter. */
+typedef struct line_cache {
+  napi_ref strings; /* element i: the string of line i */
+  size_t defined;   /* elements defined in it */
+  char *bytes;      /* the lines' bytes, one after another */
+  size_t bytes_cap;
+  size_t *ends; /* line i is bytes[ends[i-1] (or 0) .. ends[i]) */
+  size_t ends_cap, count;
+} line_cache;
+
+static void line_cache_clear(napi_env env, line_cache *c) {
+  if (c->strings) napi_delete_reference(env, c->strings);
+  free(c->bytes);
+  free(c->ends);
+  *c = (line_cache){0};
+}
+
+/* The cache's strings array, made on first use; NULL when it cannot be had (nothing reused). */
+static napi_value line_cache_strings(napi_env env, line_cache *c) {
+  napi_value arr = NULL;
+  if (c->strings && napi_get_reference_value(env, c->strings, &arr) == napi_ok && arr) return arr;
+  line_cache_clear(env, c);
+  if (napi_create_array(env, &arr) != napi_ok || napi_create_reference(env, arr, 1, &c->strings) != napi_ok) {
+    c->strings = NULL;
+    return NULL;
+  }
+  return arr;
+}
+
+/* True when line i of the last frame was s[0..len). */
+static bool line_cache_same(const line_cache *c, size_t i, const char *s, size_t len) {
+  if (i >= c->count) return false;
+  size_t start = i ? c->ends[i - 1] : 0;
+  return c->ends[i] - start == len && memcmp(c->bytes + start, s, len) == 0;
+}
+
+/* Keeps the frame just handed out (its lines and the strings in props[i].value) for the next. */
+static void line_cache_keep(napi_env env, line_cache *c, const char *const *lines, const size_t *lens,
+                            const napi_property_descriptor *props, size_t count) {
+  napi_value arr = NULL;
+  size_t total = 0;
+  for (size_t i = 0; i < count; i++) total += lens[i];
+  bool ok = c->strings && napi_get_reference_value(env, c->strings, &arr) == napi_ok && arr;
+  for (size_t i = 0; ok && i < count && i < c->defined; i++)
+    if (!line_cache_same(c, i, lines[i], lens[i])) ok = napi_set_element(env, arr, (uint32_t)i, props[i].value) == napi_ok;
+  if (ok && count > c->defined) {
+    ok = napi_define_properties(env, arr, count - c->defined, props + c->defined) == napi_ok;
+    if (ok) c->defined = count;
+  }
+  if (ok && total + 1 > c->bytes_cap) {
+    char *b = realloc(c->bytes, total + 1);
+    if ((ok = b != NULL)) c->bytes = b, c->bytes_cap = total + 1;
+  }
+  if (ok && count > c->ends_cap) {
+    size_t *e = realloc(c->ends, count * sizeof *e);
+    if ((ok = e != NULL)) c->ends = e, c->ends_cap = count;
+  }
+  if (!ok) {
+    line_cache_clear(env, c);
+    return;
+  }
+  size_t at = 0;
+  for (size_t i = 0; i < count; i++) {
+    memcpy(c->bytes + at, lines[i], lens[i]);
+    c->ends[i] = at += lens[i];
+  }
+  c->count = count;
+}
+
 /* Re-entrancy: a method that lets JS run before it is done with the engine (a getter on the keys
  * array bind() reads) marks the box busy meanwhile, and every method called while it is busy —
  * dispose() included — throws QT_ESTATE instead of changing or freeing memory still in use.
@@ -336,6 +408,7 @@ typedef struct engine_box {
   qt_request *req;
   qt_engine *engine;
   napi_ref frame;          /* cached JS array of the last frame */
+  line_cache lines;        /* the last frame's line strings, to hand out again unchanged */
   uint64_t frame_revision;
   int frame_width;
   bool busy;               /* inside a method that may run JS: nested calls throw QT_ESTATE */
@@ -352,7 +425,9 @@ typedef struct engine_box {
 #define EXTERNAL_MEMORY_STEP (64 * 1024)
 
 static void report_memory(napi_env env, engine_box *box) {
-  int64_t now = box->engine ? (int64_t)(box->request_bytes + qt_engine_footprint(box->engine)) : 0;
+  int64_t now = box->engine ? (int64_t)(box->request_bytes + qt_engine_footprint(box->engine) + box->lines.bytes_cap +
+                                        box->lines.ends_cap * sizeof(size_t))
+                            : 0;
   int64_t delta = now - box->reported;
   if (!delta || (box->reported && now && delta < EXTERNAL_MEMORY_STEP && delta > -EXTERNAL_MEMORY_STEP)) return;
   int64_t total;
@@ -363,6 +438,7 @@ static void engine_box_free(napi_env env, void *data, void *hint) {
   (void)hint;
   engine_box *box = data;
   if (box->frame) napi_delete_reference(env, box->frame);
+  line_cache_clear(env, &box->lines);
   qt_engine_destroy(box->engine);
   qt_request_free(box->req);
   box->engine = NULL;
@@ -409,16 +485,26 @@ static napi_value js_engine_feed(napi_env env, napi_callback_info info) {
 
 /* The lines of a frame as a JS array. The elements are defined, not assigned: assigning an
  * element of a fresh array runs any setter a script put on Array.prototype, and such a setter
- * could dispose of the engine whose memory `lines` points into. No JS runs here. */
-static napi_value frame_array(napi_env env, const char *const *lines, size_t count) {
+ * could dispose of the engine whose memory `lines` points into. No JS runs here.
+ *
+ * A keystroke changes two or three lines of a frame, and turning a line's UTF-8 into a JS
+ * string was a quarter of a keystroke's cost (issue 13): a line equal, byte for byte, to the
+ * same row of the last frame is handed out as the string made for it then (`cache`, which
+ * also lets the caller compare rows by identity). */
+static napi_value frame_array(napi_env env, line_cache *cache, const char *const *lines, size_t count) {
   napi_value arr;
   NAPI_CALL(env, napi_create_array_with_length(env, count, &arr));
-  if (!count) return arr;
+  if (!count) {
+    line_cache_clear(env, cache);
+    return arr;
+  }
   napi_property_descriptor *props = malloc(count * sizeof *props);
   char(*names)[24] = malloc(count * sizeof *names);
-  bool ok = props && names;
+  size_t *lens = malloc(count * sizeof *lens);
+  bool ok = props && names && lens;
+  napi_value strings = line_cache_strings(env, cache);
   for (size_t i = 0; ok && i < count; i++) {
-    napi_value line;
+    napi_value line = NULL;
     /* The index as a property name, by hand: snprintf for each line of every frame showed in
      * the keystroke profile (issue 13). */
     char digits[24];
@@ -426,13 +512,18 @@ static napi_value frame_array(napi_env env, const char *const *lines, size_t cou
     do digits[nd++] = (char)('0' + v % 10); while ((v /= 10) != 0);
     for (size_t k = 0; k < nd; k++) names[i][k] = digits[nd - 1 - k];
     names[i][nd] = '\0';
-    ok = napi_create_string_utf8(env, lines[i], NAPI_AUTO_LENGTH, &line) == napi_ok;
+    lens[i] = strlen(lines[i]);
+    if (strings && line_cache_same(cache, i, lines[i], lens[i])) napi_get_element(env, strings, (uint32_t)i, &line);
+    if (!line) ok = napi_create_string_utf8(env, lines[i], lens[i], &line) == napi_ok;
     props[i] = (napi_property_descriptor){names[i], NULL, NULL, NULL, NULL, line, napi_default_jsproperty, NULL};
   }
   if (ok) ok = napi_define_properties(env, arr, count, props) == napi_ok;
-  bool nomem = !props || !names;
+  if (ok) line_cache_keep(env, cache, lines, lens, props, count);
+  else line_cache_clear(env, cache);
+  bool nomem = !props || !names || !lens;
   free(props);
   free(names);
+  free(lens);
   if (!ok) {
     throw_coded(env, nomem ? "QT_ENOMEM" : "QT_ENAPI", nomem ? "pi-question: out of memory" : "pi-question: could not build the frame", false);
     return NULL;
@@ -457,7 +548,7 @@ static napi_value js_engine_render(napi_env env, napi_callback_info info) {
   qt_status st = qt_engine_render(box->engine, width, &lines, &count);
   report_memory(env, box);
   if (st) return throw_status(env, st, NULL);
-  napi_value arr = frame_array(env, lines, count);
+  napi_value arr = frame_array(env, &box->lines, lines, count);
   if (!arr) return NULL;
   if (box->frame) {
     napi_delete_reference(env, box->frame);
@@ -529,6 +620,7 @@ static napi_value js_engine_dispose(napi_env env, napi_callback_info info) {
   (void)argv;
   if (box->frame) napi_delete_reference(env, box->frame);
   box->frame = NULL;
+  line_cache_clear(env, &box->lines);
   qt_engine_destroy(box->engine);
   qt_request_free(box->req);
   box->engine = NULL;

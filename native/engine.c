@@ -1068,6 +1068,8 @@ void qt_engine_destroy(qt_engine *e) {
   lines_free(&e->scratch[0]);
   lines_free(&e->scratch[1]);
   lines_free(&e->measure);
+  lines_free(&e->help_lines);
+  qt_buf_free(&e->help_key);
   free(e->line_ptrs);
   qt_buf_free(&e->cell_text);
   qt_editor_free(&e->discuss);
@@ -1094,6 +1096,7 @@ qt_status qt_engine_set_style(qt_engine *e, qt_style style, const char *open, co
   free(e->style_close[style]);
   e->style_open[style] = o;
   e->style_close[style] = c;
+  qt_buf_reset(&e->help_key); /* the help line kept was drawn in the old style */
   touch(e);
   return QT_OK;
 }

@@ -133,6 +133,10 @@ struct qt_engine {
   size_t review_scroll;   /* first line of the review shown when it is cut */
   size_t review_window;   /* lines of the review shown when it was last cut; 0: not cut */
   qt_lines measure;       /* lines drawn aside to be measured or windowed (render.c) */
+  /* the help line, laid out once for each text and width (render.c draw_help): it was half of
+   * a keystroke's rendering (issue 13) */
+  qt_buf help_key;        /* the items and the width it was laid out for; empty: nothing kept */
+  qt_lines help_lines;    /* the lines it gave */
   /* the person's timeout (issue 14 item 3; engine.c "the clock") */
   bool clock_on;          /* a timeout is armed and no key has stopped it */
   bool clock_started;     /* the first tick fixed the deadline */

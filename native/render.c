@@ -132,6 +132,17 @@ static size_t lb_text(lb *b, int style, const char *s, size_t n) {
   return pos;
 }
 
+/* Appends s[0..n), already measured by wrap_line as w columns that fit, wrapped in `style`. */
+static void lb_fitted(lb *b, int style, const char *s, size_t n, int w) {
+  if (n == 0) return;
+  qt_engine *e = b->r->e;
+  qt_buf *out = &b->r->out->buf;
+  if (style != PLAIN) qt_buf_puts(out, e->style_open[style]);
+  qt_buf_append(out, s, n);
+  if (style != PLAIN) qt_buf_puts(out, e->style_close[style]);
+  b->w += w;
+}
+
 static void lb_str(lb *b, int style, const char *s) { lb_text(b, style, s, strlen(s)); }
 
 static void lb_spaces(lb *b, int n) {
@@ -178,16 +189,18 @@ static bool typing_live(const qt_engine *e) { return !e->done && !e->discuss_ope
 static int margin(const rctx *r) { return r->width > 2 ? 1 : 0; }
 
 /* ---- wrapping ------------------------------------------------------------------------------- */
-/* One line of s[pos..n) for `avail` columns: its text is s[pos..*end), the next line starts at
- * *next. Breaks at a line break, else after the last space that fits, else between graphemes;
- * a grapheme wider than the line goes alone (the builder cuts it). */
-static void wrap_line(const char *s, size_t n, size_t pos, int avail, size_t *end, size_t *next) {
+/* One line of s[pos..n) for `avail` columns: its text is s[pos..*end), *w columns wide, the
+ * next line starts at *next. Breaks at a line break, else after the last space that fits, else
+ * between graphemes; a grapheme wider than the line goes alone (*w then exceeds avail, and the
+ * builder cuts it). */
+static void wrap_line(const char *s, size_t n, size_t pos, int avail, size_t *end, size_t *next, int *wout) {
   size_t i = pos, space = SIZE_MAX;
-  int w = 0;
+  int w = 0, wspace = 0;
   while (i < n) {
     if (s[i] == '\n') {
       *end = i;
       *next = i + 1;
+      *wout = w;
       return;
     }
     int gw;
@@ -195,22 +208,27 @@ static void wrap_line(const char *s, size_t n, size_t pos, int avail, size_t *en
     if (w + gw > avail) {
       if (i == pos) {
         *end = *next = g;
+        *wout = gw;
       } else if (s[i] == ' ') {
         *end = i;
         *next = i + 1;
+        *wout = w;
       } else if (space != SIZE_MAX) {
         *end = space;
         *next = space + 1;
+        *wout = wspace;
       } else {
         *end = *next = i;
+        *wout = w;
       }
       return;
     }
-    if (s[i] == ' ') space = i;
+    if (s[i] == ' ') space = i, wspace = w;
     w += gw;
     i = g;
   }
   *end = *next = n;
+  *wout = w;
 }
 
 /* Writes s[0..n) wrapped: the first part continues the open line *b, later lines start with
@@ -229,8 +247,10 @@ static void put_wrapped(rctx *r, lb *b, int indent, int style, const char *s, si
     int avail = r->width - b->w;
     if (avail < 1) continue; /* the prefix took the line: go on below it */
     size_t end, next;
-    wrap_line(s, n, pos, avail, &end, &next);
-    lb_text(b, style, s + pos, end - pos);
+    int w;
+    wrap_line(s, n, pos, avail, &end, &next, &w);
+    if (w <= avail) lb_fitted(b, style, s + pos, end - pos, w);
+    else lb_text(b, style, s + pos, end - pos); /* one grapheme wider than the line: cut */
     pos = next;
   }
 }
@@ -705,16 +725,48 @@ static void collect_help(const qt_engine *e, help *h) {
   }
 }
 
+/* Copies the lines r->out[first..] into `keep` (the help line's, for next time). */
+static void keep_lines(rctx *r, size_t first, qt_lines *keep) {
+  lines_reset(keep);
+  for (size_t i = first; i < r->out->count && !keep->buf.failed; i++) {
+    const char *line = r->out->buf.data + r->out->off[i];
+    rctx k = *r;
+    k.out = keep;
+    lb b;
+    lb_begin(&k, &b);
+    qt_buf_puts(&keep->buf, line);
+    b.w = r->out->width[i];
+    lb_end(&b);
+    if (k.failed) keep->buf.failed = true;
+  }
+}
+
 static void draw_help(rctx *r) {
+  qt_engine *e = r->e;
   help h;
   qt_buf_init(&h.text);
   h.n = 0;
-  collect_help(r->e, &h);
+  collect_help(e, &h);
   if (h.text.failed) r->failed = true;
   if (!h.n || h.text.failed) {
     qt_buf_free(&h.text);
     return;
   }
+  /* The same items at the same width (and in the same styles: qt_engine_set_style forgets it)
+   * give the same lines: drawn again from what was kept. */
+  qt_buf_append(&h.text, (const char *)&r->width, sizeof r->width);
+  if (!h.text.failed && e->help_key.len == h.text.len && memcmp(e->help_key.data, h.text.data, h.text.len) == 0) {
+    for (size_t i = 0; i < e->help_lines.count; i++) {
+      lb b;
+      lb_begin(r, &b);
+      qt_buf_puts(&r->out->buf, e->help_lines.buf.data + e->help_lines.off[i]);
+      b.w = e->help_lines.width[i];
+      lb_end(&b);
+    }
+    qt_buf_free(&h.text);
+    return;
+  }
+  size_t first = r->out->count;
   int m = margin(r), sep = (int)qt_visible_width(HELP_SEP, sizeof HELP_SEP - 1);
   lb b;
   lb_begin(r, &b);
@@ -733,6 +785,12 @@ static void draw_help(rctx *r) {
     put_wrapped(r, &b, m, QT_STYLE_DIM, item, len);
   }
   lb_end(&b);
+  qt_buf_reset(&e->help_key);
+  if (!r->failed && !r->out->buf.failed && !h.text.failed) {
+    keep_lines(r, first, &e->help_lines);
+    if (!e->help_lines.buf.failed) qt_buf_append(&e->help_key, h.text.data, h.text.len);
+    if (e->help_key.failed) qt_buf_reset(&e->help_key);
+  }
   qt_buf_free(&h.text);
 }
 
@@ -800,8 +858,16 @@ static void draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
   bool hl = row == s->highlight, other = k == SIZE_MAX;
   int m = margin(r);
   int indent = m + 2 + (s->q->multi_select ? 4 : 0) + digits(row + 1) + 2;
-  char num[32];
-  snprintf(num, sizeof num, "%zu. ", row + 1);
+  char num[32]; /* "12. ", by hand: snprintf was a tenth of a frame (issue 13) */
+  {
+    char rev[24];
+    size_t nd = 0, v = row + 1, at = 0;
+    do rev[nd++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+    while (nd) num[at++] = rev[--nd];
+    num[at++] = '.';
+    num[at++] = ' ';
+    num[at] = '\0';
+  }
   lb b;
   lb_begin(r, &b);
   lb_spaces(&b, m);
@@ -1017,10 +1083,12 @@ static void draw_preview(rctx *r, const qt_qstate *s, const char *bar, bool say_
   int avail = r->width - barw;
   for (int line = 0; pos < n && line < most; line++) {
     size_t end, next;
-    wrap_line(text, n, pos, avail, &end, &next);
+    int w;
+    wrap_line(text, n, pos, avail, &end, &next, &w);
     lb_begin(r, &b);
     lb_str(&b, QT_STYLE_BORDER, bar);
-    lb_text(&b, PLAIN, text + pos, end - pos);
+    if (w <= r->width - b.w) lb_fitted(&b, PLAIN, text + pos, end - pos, w);
+    else lb_text(&b, PLAIN, text + pos, end - pos);
     lb_end(&b);
     pos = next;
   }

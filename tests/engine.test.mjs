@@ -1427,3 +1427,42 @@ test("scale: 1000 options render only the window and stay fast", () => {
   const perKey = Number(process.hrtime.bigint() - t0) / 2000 / 1000;
   assert.ok(perKey < 500, `${perKey.toFixed(1)} µs per key and frame`);
 });
+
+// The help line is laid out once for each text and width and then drawn again from what was
+// kept (issue 13: it was half of a keystroke's rendering). Whatever changes it must show at once:
+// a style, a language, a key binding, a width, the state the keys belong to.
+test("help line: what it was kept for changes, and the next frame shows the change", () => {
+  const json = JSON.stringify({ questions: [{ id: "db", prompt: "Which database?", options: ["Postgres", "SQLite"] }] });
+  // the help line: from the first line with "•" to the closing rule
+  const help = (frame) => {
+    const from = frame.findIndex((l) => l.includes("•"));
+    return from < 0 ? "" : frame.slice(from, -1).join("\n");
+  };
+  const fresh = (setup, width = 80) => {
+    const f = addon.createEngine(json);
+    setup(f);
+    const lines = f.render(width);
+    f.dispose();
+    return help(lines);
+  };
+  const e = addon.createEngine(json);
+  const first = help(e.render(80));
+  assert.ok(first, "a help line is drawn");
+  assert.equal(help(e.render(80)), first);
+  e.setStyle("dim", "\x1b[2m", "\x1b[22m");
+  assert.match(help(e.render(80)), /\x1b\[2m/, "the new style");
+  assert.equal(help(e.render(80)), fresh((f) => f.setStyle("dim", "\x1b[2m", "\x1b[22m")));
+  e.setLanguage("de");
+  assert.equal(help(e.render(80)), fresh((f) => { f.setStyle("dim", "\x1b[2m", "\x1b[22m"); f.setLanguage("de"); }));
+  assert.notEqual(help(e.render(80)), first);
+  e.setLanguage("en");
+  e.setStyle("dim", "", "");
+  assert.equal(help(e.render(80)), first, "back as it was");
+  assert.equal(e.bind("confirm", ["ctrl+s"]), 0);
+  assert.match(help(e.render(80)), /Ctrl\+S/, "the new key");
+  assert.equal(help(e.render(30)), fresh((f) => f.bind("confirm", ["ctrl+s"]), 30), "another width");
+  e.feed(K.up);
+  e.feed(K.enter); // typing into "Something else…": other keys, another help line
+  assert.equal(help(e.render(30)), fresh((f) => { f.bind("confirm", ["ctrl+s"]); f.feed(K.up); f.feed(K.enter); }, 30));
+  e.dispose();
+});

@@ -228,3 +228,38 @@ test("hostile: an engine called again from JS its own call ran throws QT_ESTATE 
   assert.equal(engine.done, true);
   engine.dispose();
 });
+
+// Lines that did not change are handed out again as the strings made for them before (issue 13:
+// making a JS string from each line was a quarter of a keystroke). Those strings are kept
+// where no script reaches them: whatever a script does to a frame it was given — assigning,
+// deleting, defining a getter, freezing — the next frame still holds the engine's own lines.
+test("hostile: a script changing a frame it was given changes nothing in the next one", () => {
+  const keys = ["", "\u001b[B", "x", "\u007f", "\u001b[A", "\u001b[B", "\u001b[B"];
+  const want = [];
+  const plain = addon.createEngine(SMALL);
+  for (const k of keys) {
+    plain.feed(k);
+    want.push(plain.render(60));
+  }
+  plain.dispose();
+
+  const engine = addon.createEngine(SMALL);
+  const tamper = [
+    (f) => { f[0] = "\u001b]52;c;cm0gLXJmIH4=\u0007"; },
+    (f) => { for (let i = 0; i < f.length; i++) f[i] = "\u001b[2J"; },
+    (f) => { Object.defineProperty(f, 1, { get: () => { engine.dispose(); return "\u001b]0;PWNED\u0007"; } }); },
+    (f) => { f.length = 0; },
+    (f) => { f.reverse(); },
+    (f) => { Object.freeze(f); },
+    (f) => { delete f[2]; f.push("\u001bc"); },
+  ];
+  for (const [i, k] of keys.entries()) {
+    engine.feed(k);
+    const frame = engine.render(60);
+    assert.deepEqual(frame, want[i], `frame after key ${i} (${JSON.stringify(k)})`);
+    tamper[i](frame);
+  }
+  // and a frame asked for again at once, with nothing changed, is the engine's too
+  assert.deepEqual(engine.render(61), (() => { const p = addon.createEngine(SMALL); for (const k of keys) p.feed(k); const f = p.render(61); p.dispose(); return f; })());
+  engine.dispose();
+});
