@@ -874,6 +874,73 @@ static napi_value js_engine_editor_done(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* The Engine class: its methods live once on the prototype. Defined on every engine object
+ * they were some twenty functions (and as many native callback records) per engine, which only
+ * the garbage collector freed, even after dispose() (issue 13: memory that stays flat). Its
+ * constructor makes an empty object; only createEngine gives one an engine (type tag and
+ * wrap), so an object made with `new engine.constructor()` is refused by every method. */
+static napi_value js_engine_construct(napi_env env, napi_callback_info info) {
+  napi_value self;
+  NAPI_CALL(env, napi_get_cb_info(env, info, NULL, NULL, &self, NULL));
+  return self;
+}
+
+typedef struct addon_data {
+  napi_ref engine_class;
+} addon_data;
+
+static void addon_data_free(napi_env env, void *data, void *hint) {
+  (void)hint;
+  addon_data *d = data;
+  if (d->engine_class) napi_delete_reference(env, d->engine_class);
+  free(d);
+}
+
+static napi_value engine_class(napi_env env) {
+  addon_data *d = NULL;
+  napi_value cls = NULL;
+  if (napi_get_instance_data(env, (void **)&d) != napi_ok || !d || !d->engine_class ||
+      napi_get_reference_value(env, d->engine_class, &cls) != napi_ok)
+    return NULL;
+  return cls;
+}
+
+static bool define_engine_class(napi_env env) {
+  static const struct {
+    const char *name;
+    napi_callback fn;
+  } methods[] = {
+      {"feed", js_engine_feed},         {"render", js_engine_render},       {"result", js_engine_result},
+      {"interrupt", js_engine_interrupt}, {"setStyle", js_engine_set_style}, {"bind", js_engine_bind},
+      {"setCursorMarker", js_engine_set_cursor_marker}, {"setLanguage", js_engine_set_language},
+      {"setAsker", js_engine_set_asker},  {"dispose", js_engine_dispose},
+      {"setTimeout", js_engine_set_timeout}, {"tick", js_engine_tick}, {"nextTick", js_engine_next_tick},
+      {"setAccessible", js_engine_set_accessible}, {"editorRequest", js_engine_editor_request},
+      {"editorDone", js_engine_editor_done},
+      {"setWholeKeys", js_engine_set_whole_keys},
+  };
+  napi_property_descriptor props[sizeof methods / sizeof methods[0] + 3];
+  size_t np = 0;
+  for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+    props[np++] = (napi_property_descriptor){methods[i].name, NULL, methods[i].fn, NULL, NULL, NULL, napi_default, NULL};
+  props[np++] = (napi_property_descriptor){"done", NULL, NULL, js_engine_done, NULL, NULL, napi_default, NULL};
+  props[np++] = (napi_property_descriptor){"outcome", NULL, NULL, js_engine_outcome, NULL, NULL, napi_default, NULL};
+  props[np++] = (napi_property_descriptor){"revision", NULL, NULL, js_engine_revision, NULL, NULL, napi_default, NULL};
+  addon_data *d = calloc(1, sizeof *d);
+  napi_value cls;
+  if (!d) return false;
+  if (napi_define_class(env, "Engine", NAPI_AUTO_LENGTH, js_engine_construct, NULL, np, props, &cls) != napi_ok ||
+      napi_create_reference(env, cls, 1, &d->engine_class) != napi_ok) {
+    free(d);
+    return false;
+  }
+  if (napi_set_instance_data(env, d, addon_data_free, NULL) != napi_ok) {
+    addon_data_free(env, d, NULL);
+    return false;
+  }
+  return true;
+}
+
 static napi_value js_create_engine(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
@@ -889,30 +956,9 @@ static napi_value js_create_engine(napi_env env, napi_callback_info info) {
   box->req = req;
   box->frame_width = -1;
   box->request_bytes = qt_request_footprint(req);
-  static const struct {
-    const char *name;
-    napi_callback fn;
-  } methods[] = {
-      {"feed", js_engine_feed},         {"render", js_engine_render},       {"result", js_engine_result},
-      {"interrupt", js_engine_interrupt}, {"setStyle", js_engine_set_style}, {"bind", js_engine_bind},
-      {"setCursorMarker", js_engine_set_cursor_marker}, {"setLanguage", js_engine_set_language},
-      {"setAsker", js_engine_set_asker},  {"dispose", js_engine_dispose},
-      {"setTimeout", js_engine_set_timeout}, {"tick", js_engine_tick}, {"nextTick", js_engine_next_tick},
-      {"setAccessible", js_engine_set_accessible}, {"editorRequest", js_engine_editor_request},
-      {"editorDone", js_engine_editor_done},
-      {"setWholeKeys", js_engine_set_whole_keys},
-  };
-  napi_value obj;
-  if (napi_create_object(env, &obj) != napi_ok) goto fail;
+  napi_value obj, cls = engine_class(env);
+  if (!cls || napi_new_instance(env, cls, 0, NULL, &obj) != napi_ok) goto fail;
   if (napi_type_tag_object(env, obj, &ENGINE_TAG) != napi_ok) goto fail;
-  napi_property_descriptor props[sizeof methods / sizeof methods[0] + 3];
-  size_t np = 0;
-  for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-    props[np++] = (napi_property_descriptor){methods[i].name, NULL, methods[i].fn, NULL, NULL, NULL, napi_default, NULL};
-  props[np++] = (napi_property_descriptor){"done", NULL, NULL, js_engine_done, NULL, NULL, napi_default, NULL};
-  props[np++] = (napi_property_descriptor){"outcome", NULL, NULL, js_engine_outcome, NULL, NULL, napi_default, NULL};
-  props[np++] = (napi_property_descriptor){"revision", NULL, NULL, js_engine_revision, NULL, NULL, napi_default, NULL};
-  if (napi_define_properties(env, obj, np, props) != napi_ok) goto fail;
   if (napi_wrap(env, obj, box, engine_box_free, NULL, NULL) != napi_ok) goto fail;
   report_memory(env, box);
   return obj;
@@ -1659,6 +1705,10 @@ static napi_value init(napi_env env, napi_value exports) {
       {"_graphemesBackward", NULL, js_graphemes_backward, NULL, NULL, NULL, napi_default, NULL},
   };
   NAPI_CALL(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props));
+  if (!define_engine_class(env)) {
+    napi_throw_error(env, "QT_ENAPI", "pi-question: could not define the Engine class");
+    return NULL;
+  }
   napi_value limits = limits_object(env);
   if (!limits) return NULL;
   NAPI_CALL(env, napi_set_named_property(env, exports, "limits", limits));

@@ -263,3 +263,25 @@ test("hostile: a script changing a frame it was given changes nothing in the nex
   assert.deepEqual(engine.render(61), (() => { const p = addon.createEngine(SMALL); for (const k of keys) p.feed(k); const f = p.render(61); p.dispose(); return f; })());
   engine.dispose();
 });
+
+// An engine's methods live on one prototype (issue 13: twenty functions made for every engine
+// kept memory until the garbage collector ran). The class's constructor is reachable from any
+// engine; what it makes is no engine, and every method says so instead of touching memory.
+test("hostile: an object made with an engine's constructor is refused by every method", () => {
+  const engine = addon.createEngine(SMALL);
+  const Fake = engine.constructor;
+  const fake = new Fake();
+  const proto = Object.getPrototypeOf(engine);
+  for (const name of Object.getOwnPropertyNames(proto).filter((n) => n !== "constructor")) {
+    const d = Object.getOwnPropertyDescriptor(proto, name);
+    const call = d.get ? () => d.get.call(fake) : () => d.value.call(fake, "x", 1);
+    assert.throws(call, (e) => e.code === "QT_ETYPE", `${name} on a made-up object`);
+    const plain = d.get ? () => d.get.call({}) : () => d.value.call({}, "x", 1);
+    // (V8 itself refuses a receiver that is no instance of the class: "Illegal invocation")
+    assert.throws(plain, (e) => e.code === "QT_ETYPE" || e instanceof TypeError, `${name} on a plain object`);
+  }
+  assert.equal(typeof engine.render, "function");
+  assert.deepEqual(Object.keys(engine), [], "no own properties: everything is on the prototype");
+  assert.equal(engine.outcome, null);
+  engine.dispose();
+});
