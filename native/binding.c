@@ -27,6 +27,7 @@
  *                                            the question on a terminal, on a thread of its own;
  *                                            `done` rejects with code QT_ETTYOWNED when another
  *                                            program owns the terminal (it was not touched) */
+#include <cjson/cJSON.h>
 #include <node_api.h>
 #include <pthread.h>
 #include <signal.h>
@@ -968,6 +969,23 @@ fail:
   return NULL;
 }
 
+/* Benchmark only (not enumerable): cJSON's own parse and free of the bytes, nothing of ours — the
+ * floor under what validation can cost while it reads JSON through cJSON (npm run bench). */
+static napi_value js_cjson_floor(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  size_t len;
+  char *json = get_string(env, argv[0], &len, "the JSON");
+  if (!json) return NULL;
+  cJSON *tree = cJSON_ParseWithLength(json, len);
+  bool ok = tree != NULL;
+  cJSON_Delete(tree);
+  free(json);
+  napi_value v;
+  NAPI_CALL(env, napi_get_boolean(env, ok, &v));
+  return v;
+}
+
 /* ---- text and keys (for tests and the shim) ---------------------------------------------------- */
 /* Tests only (not enumerable): code points the segmenter looked at on this thread so far. */
 static napi_value js_text_work(napi_env env, napi_callback_info info) {
@@ -1702,6 +1720,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"strings", NULL, js_strings, NULL, NULL, NULL, napi_enumerable, NULL},
       {"lockFile", NULL, js_lock_file, NULL, NULL, NULL, napi_enumerable, NULL},
       {"_textWork", NULL, js_text_work, NULL, NULL, NULL, napi_default, NULL},
+      {"_cjsonFloor", NULL, js_cjson_floor, NULL, NULL, NULL, napi_default, NULL},
       {"_graphemesBackward", NULL, js_graphemes_backward, NULL, NULL, NULL, napi_default, NULL},
   };
   NAPI_CALL(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props));
