@@ -3,10 +3,11 @@
 //
 // "Destroy" is engine.dispose() when the binding has one; otherwise the last reference is
 // dropped and, so that the engine really is destroyed within its cycle budget, garbage is
-// collected every 1,000 cycles (the Node-API finalizer frees the engine). A warm-up of twice
-// `cycles` brings the allocator and V8's heap to their working size (V8 commits about 2 MB more
-// heap in the first 200,000 cycles while the heap in use stays at 3 MB); the growth over the
-// next two phases of `cycles` is what a leak would show as (10 bytes a cycle is 2 MB).
+// collected every 1,000 cycles (the Node-API finalizer frees the engine). A warm-up of four
+// times `cycles` brings the allocator and V8's heap to their working size: V8 doubles its new
+// space once (2 MB → 4 MB committed, seen between 100,000 and 300,000 cycles, then flat up to a
+// million) while the heap in use stays at 3 MB. The growth over the next two phases of
+// `cycles` is what a leak would show as (10 bytes a cycle is 2 MB).
 //
 // `node --expose-gc bench/memory.mjs [cycles] dropped` instead drops engines without collecting
 // garbage, as a host that never calls dispose() would, in a process of its own (so nothing the
@@ -55,7 +56,7 @@ if (process.argv[3] === "dropped") {
   const dropped = await run(cycles, { destroy: false });
   process.stdout.write(`${JSON.stringify({ cycles, droppedStart: start.rss, droppedPeak: dropped.peak, droppedEnd: dropped.rss })}\n`);
 } else {
-  await run(cycles, { destroy: true });
+  for (let i = 0; i < 3; i++) await run(cycles, { destroy: true });
   const warm = await run(cycles, { destroy: true });
   const middle = await run(cycles, { destroy: true });
   const end = await run(cycles, { destroy: true });

@@ -332,7 +332,7 @@ for (const s of shapes) {
 }
 const cyclesText = memCycles.toLocaleString("en");
 console.log(
-  `memory (create/feed/render/destroy, destroy = ${mem.dispose ? "engine.dispose()" : "drop + GC every 1,000 cycles"}): RSS at start ${mb(mem.start)}, after ${(2 * memCycles).toLocaleString("en")} cycles (warm-up) ${mb(mem.warm)}, after ${cyclesText} more ${mb(mem.middle)}, after ${cyclesText} more ${mb(mem.end)}; V8 heap in use ${mb(mem.heapWarm)} → ${mb(mem.heapEnd)}, committed ${mb(mem.heapTotalWarm)} → ${mb(mem.heapTotalEnd)}`,
+  `memory (create/feed/render/destroy, destroy = ${mem.dispose ? "engine.dispose()" : "drop + GC every 1,000 cycles"}): RSS at start ${mb(mem.start)}, after ${(4 * memCycles).toLocaleString("en")} cycles (warm-up) ${mb(mem.warm)}, after ${cyclesText} more ${mb(mem.middle)}, after ${cyclesText} more ${mb(mem.end)}; V8 heap in use ${mb(mem.heapWarm)} → ${mb(mem.heapEnd)}, committed ${mb(mem.heapTotalWarm)} → ${mb(mem.heapTotalEnd)}`,
 );
 console.log(
   `memory, engines only dropped (a process of its own, no forced GC, never dispose()): RSS at start ${mb(mem.droppedStart)}, peak ${mb(mem.droppedPeak)} over ${memCycles.toLocaleString("en")} cycles (+${mb(mem.droppedPeak - mem.droppedStart)}), ${mb(mem.droppedEnd)} after GC`,
