@@ -21,15 +21,26 @@ export interface WebControl {
   stop(): void;
 }
 
-/** The lines announcing the page: the sentence with the URL, then its QR code. */
-export function announcement(native: NativeAddon, url: string): string {
+/** The lines announcing the page: the sentence with the URL, then its QR code — or, when pi's
+ * terminal is known to be too narrow for it (a wrapped QR code scans as nothing), a sentence
+ * saying how wide it must be. pi shows a notice one column in from each side. */
+export function announcement(native: NativeAddon, url: string, { columns, language }: { columns?: number; language?: Parameters<typeof stringsFor>[1] } = {}): string {
+  const strings = stringsFor(native, language);
   let qr: string[] = [];
   try {
     qr = qrToHalfBlocks(encodeQr(url, "M"));
   } catch {
     // a URL too long for a QR code (a very long host name): the link alone
   }
-  return [fill(stringsFor(native).WEB_STARTED, { s: url }), ...(qr.length ? ["", ...qr] : [])].join("\n");
+  const need = qr.length ? [...qr[0]].length + 2 : 0;
+  const fits = !columns || !Number.isFinite(columns) || need <= columns;
+  const below = !qr.length ? [] : fits ? ["", ...qr] : ["", fill(strings.WEB_QR_NARROW, { n: need })];
+  return [fill(strings.WEB_STARTED, { s: url }), ...below].join("\n");
+}
+
+/** The columns of pi's terminal when it draws a TUI there, else undefined (RPC, print). */
+function tuiColumns(ctx: ExtensionContext): number | undefined {
+  return ctx.hasUI && process.stdout.isTTY ? process.stdout.columns : undefined;
 }
 
 export function hostWeb(pi: ExtensionAPI, native: NativeAddon, asker: Asker): WebControl {
@@ -49,7 +60,7 @@ export function hostWeb(pi: ExtensionAPI, native: NativeAddon, asker: Asker): We
     const host = asker.settings(ctx).web.host;
     try {
       server = await startWebServer({ native, asker, host, language });
-      screen.notify(announcement(native, server.url), "info");
+      screen.notify(announcement(native, server.url, { columns: tuiColumns(ctx), language: language() }), "info");
     } catch (error) {
       screen.notify(fill(stringsFor(native, language()).WEB_FAILED, { s: (error as Error).message }), "error");
     }
@@ -71,7 +82,7 @@ export function hostWeb(pi: ExtensionAPI, native: NativeAddon, asker: Asker): We
         stop();
         screenOf(native, ctx, process.stdout).notify(stringsFor(native, language()).WEB_STOPPED, "info");
       } else if (want && server) {
-        screenOf(native, ctx, process.stdout).notify(announcement(native, server.url), "info");
+        screenOf(native, ctx, process.stdout).notify(announcement(native, server.url, { columns: tuiColumns(ctx), language: language() }), "info");
       }
     },
     async sessionStart(ctx) {

@@ -127,6 +127,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   /* ---- the web page (/questions web) ---- */ \
   X(WEB_ANSWERED_HERE)   /* transcript: the question was answered from the web page */ \
   X(WEB_STARTED)         /* "Answer in a browser (…): {s}" ({s}: the URL) */ \
+  X(WEB_QR_NARROW)       /* in place of the QR code the terminal is too narrow for ({n}: columns it needs) */ \
   X(WEB_STOPPED)         /* the web page was turned off */ \
   X(WEB_FAILED)          /* "The web page could not start: {s}" ({s}: why) */ \
   X(WEB_TITLE)           /* the page's title and heading */ \
