@@ -19,7 +19,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { features, importPiTui } from "./helpers/pi-line.mjs";
-import { killStaleSessions, startPi, withPi } from "./helpers/tmux.mjs";
+import { killStaleSessions, withPi } from "./helpers/tmux.mjs";
 
 /** pi-tui of the pi line under test, to measure what that pi draws. */
 const { visibleWidth } = await importPiTui();

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { startPi, tmux, withPi as withPiIn } from "./helpers/tmux.mjs";
+import { tmux, withPi as withPiIn } from "./helpers/tmux.mjs";
 
 const DB = {
   id: "db",
