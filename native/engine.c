@@ -1101,6 +1101,19 @@ qt_status qt_engine_set_style(qt_engine *e, qt_style style, const char *open, co
   return QT_OK;
 }
 
+bool qt_engine_first_keys_default(const qt_engine *e) {
+  for (int a = 0; a < QT_ACT_COUNT; a++) {
+    size_t n = 0;
+    while (n < 4 && DEFAULT_KEYS[a][n]) n++;
+    qt_keyset d;
+    parse_keys(&d, DEFAULT_KEYS[a], n);
+    const qt_keyset *k = &e->keys[a];
+    if (!d.count != !k->count) return false;
+    if (d.count && (d.key[0] != k->key[0] || d.mods[0] != k->mods[0])) return false;
+  }
+  return true;
+}
+
 qt_status qt_engine_bind(qt_engine *e, qt_action action, const char *const *keys, size_t count, size_t *unknown) {
   if (unknown) *unknown = 0;
   if (!e || (int)action < 0 || action >= QT_ACT_COUNT || (count && !keys)) return QT_ERR_USAGE;

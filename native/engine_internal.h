@@ -177,6 +177,12 @@ qt_status qt_render_frame(qt_engine *e, int width);
 
 /* render_plain.c: the accessible frame (plain lines, words for markers) into e->frame. */
 qt_status qt_render_plain_frame(qt_engine *e, int width);
+/* The keys that work now, as the help line names them ("Enter select"), joined by sep into out
+ * (render.c); the plain frame's words when keys were rebound. */
+void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep);
+/* True when every action's first key is its default one (engine.c): the plain frame's sentences
+ * name those keys. */
+bool qt_engine_first_keys_default(const qt_engine *e);
 /* Appends the countdown ("Answers itself in 4:59 — any key stops the clock"); false when no
  * clock runs (nothing appended). */
 bool qt_countdown_text(const qt_engine *e, qt_buf *out);

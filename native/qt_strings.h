@@ -178,6 +178,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(PLAIN_KEYS_REVIEW)   /* the review */ \
   X(PLAIN_KEYS_TABS)     /* appended with several questions: Tab, Shift+Tab */ \
   X(PLAIN_KEYS_CONFIRM)  /* a yes/no question */ \
+  X(PLAIN_KEYS_BOUND)    /* keys rebound: "Keys: {s}." ({s}: the help line's items, comma-separated) */ \
   /* ---- the question fits the screen (issue 14 item 2) ---- */ \
   X(HELP_READ_PROMPT)    /* PgUp/PgDn "read the question" (the prompt is cut to fit the screen) */ \
   X(HELP_SCROLL)         /* PgUp/PgDn "scroll" (the review is cut to fit the screen) */ \

@@ -725,6 +725,19 @@ static void collect_help(const qt_engine *e, help *h) {
   }
 }
 
+void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep) {
+  help h;
+  qt_buf_init(&h.text);
+  h.n = 0;
+  collect_help(e, &h);
+  if (h.text.failed) out->failed = true;
+  for (size_t i = 0; i < h.n && !h.text.failed; i++) {
+    if (i) qt_buf_puts(out, sep);
+    qt_buf_puts(out, h.text.data + h.off[i]);
+  }
+  qt_buf_free(&h.text);
+}
+
 /* Copies the lines r->out[first..] into `keep` (the help line's, for next time). */
 static void keep_lines(rctx *r, size_t first, qt_lines *keep) {
   lines_reset(keep);

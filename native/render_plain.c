@@ -315,6 +315,18 @@ static void plain_keys(pctx *p) {
       default: id = s->q->multi_select ? QT_STR_PLAIN_KEYS_MULTI : QT_STR_PLAIN_KEYS_LIST; break;
     }
   }
+  if (!qt_engine_first_keys_default(e)) {
+    /* Keys were rebound: the sentences would name the wrong ones. The help line's words follow
+     * the bindings (and name Tab and Shift+Tab where they work). */
+    qt_buf items;
+    qt_buf_init(&items);
+    qt_render_help_items(e, &items, ", ");
+    if (items.failed) p->tmp.failed = true;
+    qt_format(&p->tmp, qt_str(e, QT_STR_PLAIN_KEYS_BOUND), 0, items.data ? items.data : "");
+    qt_buf_free(&items);
+    flush(p);
+    return;
+  }
   qt_buf_puts(&p->tmp, qt_str(e, id));
   if (e->multi && e->overlay == QT_OVERLAY_NONE && !e->discuss_open) {
     qt_buf_putc(&p->tmp, ' ');

@@ -167,6 +167,7 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_PLAIN_KEYS_REVIEW] = "Keys: Enter submits, a number goes to that question, Ctrl+D lets the agent decide, Ctrl+T talks to the agent first, Escape cancels.",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab goes to the next question, Shift+Tab to the previous one.",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "Keys: y for yes, n for no.",
+    [QT_STR_PLAIN_KEYS_BOUND] = "Keys: {s}.",
     /* the question fits the screen (issue 14 item 2) */
     [QT_STR_HELP_READ_PROMPT] = "read the question",
     [QT_STR_HELP_SCROLL] = "scroll",
@@ -344,6 +345,7 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_PLAIN_KEYS_REVIEW] = "Tasten: Enter sendet, eine Zahl geht zu dieser Frage, Strg+D überlässt es dem Agenten, Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab geht zur nächsten Frage, Umschalt+Tab zur vorigen.",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "Tasten: j für ja, n für nein.",
+    [QT_STR_PLAIN_KEYS_BOUND] = "Tasten: {s}.",
     /* the question fits the screen (issue 14 item 2) */
     [QT_STR_HELP_READ_PROMPT] = "Frage lesen",
     [QT_STR_HELP_SCROLL] = "blättern",
@@ -502,6 +504,7 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_PLAIN_KEYS_REVIEW] = "按键：回车提交，数字键转到对应问题，Ctrl+D 让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab 转到下一个问题，Shift+Tab 转到上一个。",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "按键：y 表示是，n 表示否。",
+    [QT_STR_PLAIN_KEYS_BOUND] = "按键：{s}。",
     /* the question fits the screen (issue 14 item 2) */
     [QT_STR_HELP_READ_PROMPT] = "阅读问题",
     [QT_STR_HELP_SCROLL] = "滚动",

@@ -508,3 +508,31 @@ test("timeout and rows (wt-uxa): a frame fitted to the rows counts the countdown
     assert.match(s, /Esc cancel/, `${rows}`);
   }
 });
+
+// The plain frame's sentences name the default keys. With keys rebound (pi's keybindings, or a
+// host's bind()) they would tell the person keys that do nothing: the frame then names the keys
+// that work, as the help line does. pi's own default keybindings keep the sentences (both lines,
+// checked by hand against each line's pi-tui KeybindingsManager).
+test("accessible: rebound keys are the keys the frame names, in every language", () => {
+  const sentence = (lang, rebind) => {
+    const e = engine(DB);
+    e.setAccessible(true);
+    if (lang) e.setLanguage(lang);
+    if (rebind) rebind(e);
+    const s = screen(e, 200);
+    e.dispose();
+    return s.split("\n").find((l) => /^(Keys|Tasten|按键)/.test(l));
+  };
+  assert.match(sentence(null), /^Keys: Up and Down move, Enter picks/);
+  const rebound = (e) => {
+    assert.equal(e.bind("confirm", ["ctrl+s"]), 0);
+    assert.equal(e.bind("cancel", ["ctrl+q"]), 0);
+  };
+  const en = sentence(null, rebound);
+  assert.match(en, /^Keys: .*Ctrl\+S select.*Ctrl\+Q cancel\.$/, en);
+  assert.doesNotMatch(en, /Enter|Esc/, en);
+  assert.match(sentence("de", rebound), /^Tasten: .*Strg\+S .*Strg\+Q /);
+  assert.match(sentence("zh", rebound), /^按键：.*Ctrl\+S.*Ctrl\+Q.*。$/);
+  // a second key added after the default first one changes nothing the sentence says
+  assert.equal(sentence(null, (e) => e.bind("confirm", ["enter", "ctrl+s"])), sentence(null));
+});
