@@ -4,11 +4,13 @@
 // "already answered" (or "no longer waiting") and changes nothing. End to end with the real pi:
 // e2e-remote.test.mjs.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { listEndpoints, parseRelayVariable, request } from "../extension/relay-wire.mjs";
+import { listEndpoints, parseRelayVariable, registerEndpoint, registryDirectory, request } from "../extension/relay-wire.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 
 // The endpoint registry goes to a throw-away runtime directory.
@@ -155,4 +157,125 @@ test("remote: watching a question reports when it is answered anywhere", async (
   assert.deepEqual(r.message, { type: "closed", qid: q.qid });
   // A question that is not waiting is reported closed at once.
   assert.deepEqual((await request(endpoint, { type: "watch", qid: "gone" })).message, { type: "closed", qid: "gone" });
+});
+
+test("remote: a terminal that disconnects mid-answer loses nothing — the question keeps waiting and is answered here", async () => {
+  shown = [];
+  const asking = tool.execute("8", ARGS, undefined, undefined, ctx);
+  await until(() => shown.length === 1, "the question on screen");
+  const [q] = await list();
+  // Half a message, then the connection drops.
+  const whole = JSON.stringify({ type: "answer", qid: q.qid, outcome: "answered", answers: { db: "SQLite" }, secret: endpoint.secret });
+  await new Promise((resolve, reject) => {
+    const socket = createConnection(endpoint.path, () => socket.write(whole.slice(0, whole.length >> 1), () => socket.destroy()));
+    socket.on("close", resolve);
+    socket.on("error", reject);
+  });
+  // A terminal watching the question (as `pi-question answer` does while it asks there) goes away.
+  const gone = new AbortController();
+  const watching = request(endpoint, { type: "watch", qid: q.qid }, { signal: gone.signal });
+  gone.abort();
+  assert.deepEqual(await watching, { type: "interrupted" });
+  assert.equal((await list()).length, 1, "still waiting");
+  shown[0].handleInput("2");
+  const result = await asking;
+  assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
+  assert.equal(result.details.mode, "interactive");
+});
+
+test("remote: the endpoint registry is private, and entries of dead processes are ignored and removed", () => {
+  const dir = registryDirectory();
+  assert.equal(dir, join(runtime, "pi-question"));
+  assert.equal(statSync(dir).mode & 0o777, 0o700);
+  for (const name of readdirSync(dir)) assert.equal(statSync(join(dir, name)).mode & 0o777, 0o600, name);
+  // A directory someone loosened is made private again.
+  chmodSync(dir, 0o755);
+  registryDirectory();
+  assert.equal(statSync(dir).mode & 0o777, 0o700);
+  // A dead process's entry and a broken one.
+  const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+  const stale = join(dir, `${dead}-deadbeef.json`);
+  writeFileSync(stale, JSON.stringify({ variable: process.env.PI_QUESTION_RELAY, pid: dead, cwd: "/gone", startedAt: 1 }));
+  const broken = join(dir, "1-broken.json");
+  writeFileSync(broken, "{ not json");
+  const live = listEndpoints();
+  assert.deepEqual(live.map((e) => e.pid), [process.pid]);
+  assert.equal(existsSync(stale), false, "the dead process's entry is removed");
+  rmSync(broken);
+});
+
+test("remote: a registry directory that is a symlink is refused, and registering never throws", () => {
+  const elsewhere = mkdtempSync(join(tmpdir(), "pi-question-elsewhere-"));
+  const fake = mkdtempSync(join(tmpdir(), "pi-question-fake-runtime-"));
+  try {
+    symlinkSync(elsewhere, join(fake, "pi-question"));
+    const env = { XDG_RUNTIME_DIR: fake };
+    assert.throws(() => registryDirectory(env), /is not a directory of this user's; remove it/);
+    assert.deepEqual(listEndpoints(env), []);
+    const remove = registerEndpoint({ variable: process.env.PI_QUESTION_RELAY, pid: process.pid, cwd: "/x", startedAt: 1 }, env);
+    remove();
+    assert.deepEqual(readdirSync(elsewhere), [], "nothing was written through the link");
+  } finally {
+    rmSync(fake, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
+/** An RPC-like context (no custom components): each select() is recorded with a way to answer it;
+ * like pi's RPC dialogs, an aborted dialog resolves with nothing. */
+function rpcContext() {
+  const dialogs = [];
+  return {
+    dialogs,
+    ctx: {
+      ...ctx,
+      ui: {
+        ...ctx.ui,
+        custom: async () => undefined,
+        select: (title, entries, opts) =>
+          new Promise((resolve) => {
+            dialogs.push({ title, entries, signal: opts?.signal, pick: (i) => resolve(entries[i]) });
+            opts?.signal?.addEventListener("abort", () => resolve(undefined), { once: true });
+          }),
+      },
+    },
+  };
+}
+
+test("remote: a question in pi's RPC dialogs closes its dialog when answered elsewhere", async () => {
+  const { ctx: rpc, dialogs } = rpcContext();
+  const asking = tool.execute("9", ARGS, undefined, undefined, rpc);
+  await until(() => dialogs.length === 1, "the RPC dialog");
+  const [q] = await list();
+  assert.deepEqual(await answerRemotely(q.qid, { db: "Postgres" }), { type: "result", ok: true });
+  const result = await asking;
+  assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
+  assert.equal(result.details.mode, "remote");
+  assert.equal(dialogs[0].signal?.aborted, true, "the dialog was told to close");
+  assert.equal(dialogs.length, 1, "no further dialog opened");
+});
+
+test("remote: an RPC answer and one from elsewhere at once — exactly one is taken, the other is told", async () => {
+  for (let round = 0; round < 16; round++) {
+    const { ctx: rpc, dialogs } = rpcContext();
+    const asking = tool.execute(`10-${round}`, ARGS, undefined, undefined, rpc);
+    await until(() => dialogs.length === 1, "the RPC dialog");
+    const [q] = await list();
+    const elsewhere = answerRemotely(q.qid, { db: "Postgres" });
+    // "1. SQLite" picked in the same turn as the answer from elsewhere leaves, or a little later:
+    // the rounds sweep the moment across the other answer's arrival.
+    if (round === 0) dialogs[0].pick(0);
+    else setTimeout(() => dialogs[0].pick(0), round / 4);
+    const verdict = await elsewhere;
+    const result = await asking;
+    if (verdict.ok) {
+      assert.equal(result.details.mode, "remote");
+      assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
+    } else {
+      assert.ok(verdict.code === "already" || verdict.code === "not_waiting", JSON.stringify(verdict));
+      assert.equal(result.details.mode, "rpc");
+      assert.equal(result.content[0].text, "db: user selected: 1. SQLite");
+    }
+    assert.deepEqual(await list(), [], "nothing left waiting");
+  }
 });

@@ -297,6 +297,31 @@ test("web: the page, another terminal and the TUI race — exactly one answer is
   else assert.equal(result.details.status, "declined");
 });
 
+test("web: a page that disconnects mid-answer loses nothing — the question keeps waiting and the next answer is taken", async () => {
+  shown = [];
+  const asking = ask("w-cut");
+  const [qid] = await waitingQid();
+  const stream = events();
+  await stream.until((m) => m.questions?.some((q) => q.qid === qid), "the question on the events stream");
+  // Half of a declared body, then the connection drops: no answer is taken from it.
+  const whole = JSON.stringify({ token, qid, outcome: "answered", answers: { db: "SQLite" } });
+  await new Promise((resolve) => {
+    const req = httpRequest({
+      method: "POST", host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: "/answer", agent: false,
+      headers: { "content-type": "application/json", "content-length": String(whole.length), origin: base, "sec-fetch-site": "same-origin" },
+    });
+    req.on("error", () => resolve());
+    req.on("close", () => resolve());
+    req.write(whole.slice(0, whole.length >> 1), () => setTimeout(() => req.destroy(), 20));
+  });
+  stream.close(); // the page's live updates drop too
+  assert.deepEqual(await waitingQid(), [qid], "still waiting after the page went away");
+  assert.deepEqual(await answerOnPage(qid, { db: "Postgres" }), { status: 200, ok: true });
+  const result = await asking;
+  assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
+  assert.equal(result.details.mode, "web");
+});
+
 test("web: cancel and 'let the agent decide' from the page", async () => {
   shown = [];
   let asking = ask("w3");
