@@ -102,6 +102,12 @@ size_t qt_grapheme_prev(const char *s, size_t len, size_t pos, qt_seg_memo *memo
  * then marks that add no width — one that displays as it is (no control inside). 0 for any
  * other shape (use qt_grapheme_next_width). */
 size_t qt_grapheme_next_plain(const char *s, size_t len, size_t pos, int *width);
+/* A run of such clusters and of printable ASCII other than the space, as laying out text meets
+ * them: from pos, with *used of `room` columns taken, takes clusters while they fit (*used grows)
+ * and returns where it stopped — before a space, a control, a cluster of another shape, or the
+ * end. When it stopped at a cluster that does not fit, *over is that cluster's end and
+ * *over_width its width; else *over is 0. Each code point is decoded once. */
+size_t qt_plain_run(const char *s, size_t len, size_t pos, int room, int *used, size_t *over, int *over_width);
 /* True when a grapheme cluster starts at pos (a code point boundary; 0 and len are). Decided
  * as qt_grapheme_prev decides it, locally. `memo` may be NULL. */
 bool qt_grapheme_boundary(const char *s, size_t len, size_t pos, qt_seg_memo *memo);

@@ -376,16 +376,16 @@ static bool wrap_from(qt_engine *e, qt_editor_wrap *w, const char *s, size_t len
     int used = 0;
     while (pos < total) {
       qt_cell c;
-      size_t next;
-      unsigned char b = pos < len ? (unsigned char)s[pos] : 0;
-      int gw;
-      if (b > 0x20 && b < 0x7F && (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80)) { /* the common case */
+      size_t next, over;
+      int over_width;
+      /* the common clusters in one run, each code point decoded once */
+      pos = qt_plain_run(s, len, pos, room, &used, &over, &over_width);
+      if (over) {
         c.kind = QT_CELL_TEXT;
-        c.width = 1;
-        next = pos + 1;
-      } else if (b > 0x20 && (next = qt_grapheme_next_plain(s, len, pos, &gw)) > pos) { /* the next most common */
-        c.kind = QT_CELL_TEXT;
-        c.width = gw;
+        c.width = over_width;
+        next = over;
+      } else if (pos >= total) {
+        break;
       } else if (!cell_at(e, s, len, pos, false, &c, &next)) {
         return false;
       }

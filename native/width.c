@@ -572,6 +572,66 @@ size_t qt_grapheme_next_plain(const char *s, size_t len, size_t pos, int *width)
   return q;
 }
 
+size_t qt_plain_run(const char *s, size_t len, size_t pos, int room, int *usedp, size_t *over, int *over_width) {
+  int used = *usedp;
+  size_t work = 0, adv = 0;
+  uint32_t cp = 0;
+  uint16_t p = 0;
+  bool have = false; /* cp, p and adv are already those of the code point at pos */
+  *over = 0;
+  while (pos < len) {
+    unsigned char b = (unsigned char)s[pos];
+    size_t end;
+    int w;
+    if (b > 0x20 && b < 0x7F && (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80)) {
+      w = 1;
+      end = pos + 1;
+      have = false;
+    } else {
+      if (b <= 0x20) break;
+      if (!have) {
+        cp = decode(s + pos, len - pos, &adv);
+        p = props_of(cp);
+      }
+      have = false;
+      if (!simple_base(cp, p)) break;
+      w = (p & QT_P_WIDE) ? 2 : 1;
+      size_t q = pos + adv, n = 1;
+      bool plain = true;
+      while (q < len) {
+        uint32_t c2 = decode(s + q, len - q, &adv);
+        uint16_t p2 = props_of(c2);
+        unsigned g = GCB(p2);
+        if (g != QT_GCB_EXTEND && g != QT_GCB_ZWJ && g != QT_GCB_SPACINGMARK) { /* GB999: the next cluster */
+          cp = c2;
+          p = p2;
+          have = true;
+          break;
+        }
+        if (!simple_mark(c2, p2)) {
+          plain = false;
+          break;
+        }
+        q += adv;
+        n++;
+      }
+      if (!plain) break;
+      work += n;
+      end = q;
+    }
+    if (used + w > room) {
+      *over = end;
+      *over_width = w;
+      break;
+    }
+    used += w;
+    pos = end;
+  }
+  add_work(work);
+  *usedp = used;
+  return pos;
+}
+
 size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width) {
   *width = 0;
   if (pos >= len) return len;
