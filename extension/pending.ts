@@ -5,11 +5,16 @@
 // it (parallel CI jobs, subagents): every read-modify-write holds an exclusive lock on the lock
 // file beside it (flock through the addon; the kernel drops it if the holder dies), so no
 // update overwrites another; readers need no lock (a rename is atomic).
+// Every write or removal (the file, its temporary file, its lock file, the directories made for
+// them) first resolves the real path at that moment and refuses one outside the project: a
+// cloned repository may commit `.pi` as a symbolic link to anywhere, and a link may be swapped
+// in after the settings were read. The work is then done on the real path.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { NativeAddon } from "./native.ts";
 import type { NormalizedQuestion } from "./schema.ts";
+import { placeInProject } from "./settings.ts";
 import { PENDING } from "./text.ts";
 
 export const PENDING_FILE = join(".pi", "pending-questions.json");
@@ -78,13 +83,41 @@ export function readPending(path: string): { file: PendingFile; error?: string }
   return { file: { instructions: PENDING.fileInstructions, pending: parsed.pending } };
 }
 
-/** Writes the file atomically (temporary file, then rename); returns why it failed, if it did. */
-export function writePending(path: string, file: PendingFile): string | undefined {
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+/** The real path `path` names now, when it lies inside the project `root`; `why` (naming the
+ * path) otherwise. Resolved at each use, never trusted from an earlier check. */
+function placeNow(root: string, path: string): { real: string } | { why: string } {
+  const place = placeInProject(root, path);
+  return typeof place === "string" ? { why: PENDING.outside(path, place, root) } : { real: place.real };
+}
+
+/** placeNow, with the directory the file goes in made first (inside the project only) and the
+ * place resolved again once it exists. */
+function placeWithDirectory(root: string, path: string): { real: string } | { why: string } {
+  const before = placeNow(root, path);
+  if ("why" in before) return before;
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(tmp, JSON.stringify(file, null, 2) + "\n", { mode: 0o600 });
-    renameSync(tmp, path);
+    mkdirSync(dirname(before.real), { recursive: true });
+  } catch (error) {
+    return { why: PENDING.unwritable(path, (error as Error).message) };
+  }
+  return placeNow(root, path);
+}
+
+/** Writes the file atomically (temporary file, then rename) on its real path inside the project
+ * `root`; returns why it failed, if it did. */
+export function writePending(root: string, path: string, file: PendingFile): string | undefined {
+  const place = placeWithDirectory(root, path);
+  if ("why" in place) return place.why;
+  const tmp = `${place.real}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    // "wx": a fresh file, never through a link someone put at the temporary name.
+    writeFileSync(tmp, JSON.stringify(file, null, 2) + "\n", { mode: 0o600, flag: "wx" });
+    const again = placeNow(root, path);
+    if ("why" in again) {
+      rmSync(tmp, { force: true });
+      return again.why;
+    }
+    renameSync(tmp, again.real);
     return undefined;
   } catch (error) {
     rmSync(tmp, { force: true });
@@ -103,18 +136,21 @@ export function lockPath(path: string): string {
   return `${path}.lock`;
 }
 
-/** Runs `update` holding the pending file's lock. `update` returns its result and whether it
- * removed the pending file (the lock file then goes too). `why`: the lock could not be had. */
+/** Runs `update` holding the pending file's lock (beside the file's real path, inside the
+ * project `root`). `update` returns its result and whether it removed the pending file (the
+ * lock file then goes too). `why`: the lock could not be had, or the file leads outside. */
 export function withPendingLock<T>(
   native: NativeAddon,
+  root: string,
   path: string,
   update: () => { value: T; removed?: boolean },
   waitMs = LOCK_WAIT_MS,
 ): { value: T } | { why: string } {
   let lock: { release(remove?: boolean): void };
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    lock = native.lockFile(lockPath(path), waitMs);
+    const place = placeWithDirectory(root, path);
+    if ("why" in place) return place;
+    lock = native.lockFile(lockPath(place.real), waitMs);
   } catch (error) {
     const e = error as { code?: string; message?: string };
     if (e.code === "QT_ELOCKED") return { why: PENDING.locked(path, waitMs) };
@@ -130,10 +166,13 @@ export function withPendingLock<T>(
   }
 }
 
-/** Removes the pending file, for an update running under its lock. */
-function removeFile(path: string): { value: string | undefined; removed?: boolean } {
+/** Removes the pending file (its real path, inside the project `root`), for an update running
+ * under its lock. */
+function removeFile(root: string, path: string): { value: string | undefined; removed?: boolean } {
+  const place = placeNow(root, path);
+  if ("why" in place) return { value: place.why };
   try {
-    rmSync(path, { force: true });
+    rmSync(place.real, { force: true });
     return { value: undefined, removed: true };
   } catch (error) {
     return { value: PENDING.unwritable(path, (error as Error).message) };
@@ -184,13 +223,13 @@ export function answersFromFlag(
 
 /** Adds (or keeps) the set for these questions, never touching answers already written.
  * Returns why the file could not be written, if it could not. */
-export function rememberPending(native: NativeAddon, path: string, questions: NormalizedQuestion[]): PendingSet | string {
-  const done = withPendingLock(native, path, () => ({ value: addSet(path, questions) }));
+export function rememberPending(native: NativeAddon, root: string, path: string, questions: NormalizedQuestion[]): PendingSet | string {
+  const done = withPendingLock(native, root, path, () => ({ value: addSet(root, path, questions) }));
   return "why" in done ? done.why : done.value;
 }
 
 /** rememberPending's update, run under the lock. */
-function addSet(path: string, questions: NormalizedQuestion[]): PendingSet | string {
+function addSet(root: string, path: string, questions: NormalizedQuestion[]): PendingSet | string {
   const { file, error } = readPending(path);
   if (error) return error;
   const key = questionsKey(questions);
@@ -208,30 +247,30 @@ function addSet(path: string, questions: NormalizedQuestion[]): PendingSet | str
     })),
   };
   file.pending.push(set);
-  return writePending(path, file) ?? set;
+  return writePending(root, path, file) ?? set;
 }
 
 /** Removes one answered set; removes the file when nothing is left. Returns why the set is
  * still in the file, if it is (the questions were answered anyway: a stale entry is harmless
  * and shows in /questions). */
-export function forgetPending(native: NativeAddon, path: string, key: string): string | undefined {
+export function forgetPending(native: NativeAddon, root: string, path: string, key: string): string | undefined {
   if (!existsSync(path)) return undefined;
-  const done = withPendingLock(native, path, () => {
+  const done = withPendingLock(native, root, path, () => {
     const { file, error } = readPending(path);
     if (error) return { value: error };
     const left = file.pending.filter((s) => s.key !== key);
     if (left.length === file.pending.length) return { value: undefined };
-    if (left.length === 0) return removeFile(path);
-    return { value: writePending(path, { ...file, pending: left }) };
+    if (left.length === 0) return removeFile(root, path);
+    return { value: writePending(root, path, { ...file, pending: left }) };
   });
   return "why" in done ? done.why : done.value;
 }
 
 /** Removes the pending file (`/questions clear`) under its lock, so an update running now
  * ends first. Returns why it could not, if it could not. */
-export function clearPending(native: NativeAddon, path: string): string | undefined {
+export function clearPending(native: NativeAddon, root: string, path: string): string | undefined {
   if (!existsSync(path)) return undefined;
-  const done = withPendingLock(native, path, () => removeFile(path));
+  const done = withPendingLock(native, root, path, () => removeFile(root, path));
   return "why" in done ? done.why : done.value;
 }
 

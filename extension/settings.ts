@@ -117,20 +117,18 @@ function realTarget(path: string): { real: string; exists: boolean } | string {
   }
 }
 
-/** Why `value` cannot be the pending file of the project in `cwd`, or undefined when it can: it
- * must name a file (not a directory) whose real path, symbolic links resolved, lies inside the
- * project's real directory (`/questions clear` removes it). */
-export function pendingFileProblem(cwd: string, value: string): string | undefined {
-  if (value === "") return "is empty";
-  if (isAbsolute(value)) return "is an absolute path";
-  if (/[\\/]$/.test(value)) return "ends with a path separator, so it names a directory";
+/** Where `path` (relative to the project `cwd`, or absolute) really leads at this moment, symbolic
+ * links resolved: its real path when that lies inside the project's real directory (and is not
+ * the directory itself), else why not. Called when the setting is read and again at every write
+ * or removal of the pending file (pending.ts), since links can change in between. */
+export function placeInProject(cwd: string, path: string): { real: string; exists: boolean } | string {
   let root: string;
   try {
     root = realpathSync(cwd);
   } catch {
     root = resolve(cwd);
   }
-  const lexical = resolve(cwd, value);
+  const lexical = resolve(cwd, path);
   const target = realTarget(lexical);
   if (typeof target === "string") return target;
   const rel = relative(root, target.real);
@@ -142,6 +140,18 @@ export function pendingFileProblem(cwd: string, value: string): string | undefin
       ? `leads outside the project through a symbolic link (to ${target.real})`
       : `leads outside the project (to ${target.real})`;
   }
+  return target;
+}
+
+/** Why `value` cannot be the pending file of the project in `cwd`, or undefined when it can: it
+ * must name a file (not a directory) whose real path, symbolic links resolved, lies inside the
+ * project's real directory (`/questions clear` removes it). */
+export function pendingFileProblem(cwd: string, value: string): string | undefined {
+  if (value === "") return "is empty";
+  if (isAbsolute(value)) return "is an absolute path";
+  if (/[\\/]$/.test(value)) return "ends with a path separator, so it names a directory";
+  const target = placeInProject(cwd, value);
+  if (typeof target === "string") return target;
   try {
     if (target.exists && statSync(target.real).isDirectory()) return `is a directory (${target.real})`;
   } catch {

@@ -18,6 +18,8 @@ export const PENDING = {
     "Questions from the pi agent. Write each answer in its \"answer\" field: an option's label or value, your own words, or a list of them for a multiSelect question. Then run `pi -c` to continue.",
   unreadable: (path: string, why: string) =>
     `The pending-questions file ${path} ${why}; fix it, or remove it with /questions clear (answers written in it are then lost).`,
+  outside: (path: string, why: string, root: string) =>
+    `The pending-questions file ${path} was neither written nor removed: it ${why}, and pi-question writes and removes files only inside the project (${root}).`,
   unwritable: (path: string, why: string) => `The pending-questions file ${path} could not be written (${why}).`,
   locked: (path: string, waitedMs: number) =>
     `Another pi is updating the pending-questions file ${path} and did not finish within ${waitedMs / 1000} s; try again.`,

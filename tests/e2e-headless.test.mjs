@@ -2,7 +2,7 @@
 // the pending-questions file appears, and answering through the file or through --answers
 // completes the next run that asks the same questions.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { startMockModel } from "./helpers/mock-model.mjs";
@@ -142,6 +142,22 @@ test("headless: four runs at once in one project each leave their questions in t
     assert.equal(existsSync(join(work, ".pi", "pending-questions.json.lock")), true, "the lock file stays while questions wait");
   } finally {
     for (const { model } of runs) await model.close();
+    cleanup();
+  }
+});
+
+test("headless: a .pi committed as a link out of the project: nothing is written there, stderr says why", async () => {
+  const { home, work, cleanup } = makeHome(0);
+  try {
+    const outside = join(home, "outside");
+    mkdirSync(outside);
+    symlinkSync(outside, join(work, ".pi"));
+    const { run } = await askOnce(home, work);
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(readdirSync(outside).filter((f) => f.includes("pending")), [], "no pending file, lock or temporary file outside");
+    assert.match(run.stderr, /pending-questions file .*\.pi\/pending-questions\.json was neither written nor removed: it leads outside the project through a symbolic link/);
+    assert.doesNotMatch(run.stderr, /questions are waiting for you/);
+  } finally {
     cleanup();
   }
 });

@@ -4,7 +4,7 @@
 // its holder, and a lock held too long is a clear error rather than a lost update.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -105,11 +105,11 @@ test("pending: an update that cannot get the lock says so and changes nothing", 
   const { dir, cleanup } = tempDir();
   try {
     const path = join(dir, ".pi", "pending-questions.json");
-    assert.equal(typeof pending.rememberPending(addon, path, Q("a")), "object");
+    assert.equal(typeof pending.rememberPending(addon, dir, path, Q("a")), "object");
     const before = readFileSync(path, "utf8");
     const held = addon.lockFile(pending.lockPath(path), 0);
     try {
-      const out = pending.withPendingLock(addon, path, () => ({ value: "ran" }), 10);
+      const out = pending.withPendingLock(addon, dir, path, () => ({ value: "ran" }), 10);
       assert.deepEqual(out, {
         why: `Another pi is updating the pending-questions file ${path} and did not finish within 0.01 s; try again.`,
       });
@@ -117,11 +117,11 @@ test("pending: an update that cannot get the lock says so and changes nothing", 
       held.release();
     }
     assert.equal(readFileSync(path, "utf8"), before);
-    assert.equal(pending.forgetPending(addon, path, pending.questionsKey(Q("a"))), undefined);
+    assert.equal(pending.forgetPending(addon, dir, path, pending.questionsKey(Q("a"))), undefined);
     assert.equal(existsSync(path), false, "the last set forgotten: the file goes");
     assert.equal(existsSync(pending.lockPath(path)), false, "and its lock file with it");
     writeFileSync(path, "{}");
-    assert.equal(pending.clearPending(addon, path), undefined);
+    assert.equal(pending.clearPending(addon, dir, path), undefined);
     assert.equal(existsSync(path) || existsSync(pending.lockPath(path)), false);
   } finally {
     cleanup();
@@ -158,6 +158,83 @@ test("pending: 8 writers, 2 emptiers and 2 readers at once, 5 rounds: nothing lo
     }
   } finally {
     for (const p of all) p.child.kill("SIGKILL");
+    cleanup();
+  }
+});
+
+// ---- containment at the time of use: a cloned repository may commit `.pi` as a symbolic link to
+// anywhere, and a link may be swapped in after the settings were read ----------------------------
+
+/** A home holding a project and a directory outside it. */
+function projectAndOutside() {
+  const { dir, cleanup } = tempDir();
+  const project = join(dir, "project");
+  const outside = join(dir, "outside");
+  mkdirSync(project);
+  mkdirSync(outside);
+  return { project, outside, cleanup };
+}
+
+const REFUSED = /^The pending-questions file .* was neither written nor removed: it leads outside the project through a symbolic link \(to .*\/outside\/.*\), and pi-question writes and removes files only inside the project \(.*\/project\)\.$/;
+
+test("pending: a .pi that is a symbolic link out of the project: nothing is created, written or removed there", () => {
+  const { project, outside, cleanup } = projectAndOutside();
+  try {
+    symlinkSync(outside, join(project, ".pi"));
+    const path = pending.pendingPath(project); // the default .pi/pending-questions.json
+    const saved = pending.rememberPending(addon, project, path, Q("a"));
+    assert.equal(typeof saved, "string", "refused, not saved");
+    assert.match(saved, REFUSED);
+    assert.ok(saved.includes(path), `names the path: ${saved}`);
+    assert.deepEqual(readdirSync(outside), [], "no file, lock file or temporary file outside");
+    assert.match(pending.writePending(project, path, { instructions: "", pending: [] }), REFUSED);
+    assert.deepEqual(readdirSync(outside), []);
+    // A file that is already there (someone else's) is neither rewritten nor removed.
+    const victim = join(outside, "pending-questions.json");
+    const theirs = JSON.stringify({ pending: [{ key: pending.questionsKey(Q("a")), questions: [{ id: "a", answer: null }] }] });
+    writeFileSync(victim, theirs);
+    assert.match(pending.forgetPending(addon, project, path, pending.questionsKey(Q("a"))), REFUSED);
+    assert.match(pending.clearPending(addon, project, path), REFUSED);
+    assert.equal(readFileSync(victim, "utf8"), theirs);
+    assert.deepEqual(readdirSync(outside), ["pending-questions.json"], "no lock file left outside either");
+  } finally {
+    cleanup();
+  }
+});
+
+test("pending: a directory swapped for a link after the settings were read is refused at the write", async () => {
+  const { project, outside, cleanup } = projectAndOutside();
+  const { loadSettings } = await importShim("settings.ts");
+  try {
+    mkdirSync(join(project, ".pi"));
+    mkdirSync(join(project, "q"));
+    writeFileSync(join(project, ".pi", "question.json"), JSON.stringify({ pendingFile: "q/p.json" }));
+    const warnings = [];
+    const settings = loadSettings(project, (w) => warnings.push(w), outside);
+    assert.deepEqual(warnings, []);
+    assert.equal(settings.pendingFile, "q/p.json", "accepted: q is a directory inside the project when the settings are read");
+    const path = pending.pendingPath(project, settings.pendingFile);
+    assert.equal(typeof pending.rememberPending(addon, project, path, Q("a")), "object");
+    // Now q becomes a link to a directory outside holding someone else's p.json.
+    renameSync(join(project, "q"), join(project, "q-old"));
+    symlinkSync(outside, join(project, "q"));
+    const victim = join(outside, "p.json");
+    const theirs = readFileSync(join(project, "q-old", "p.json"), "utf8");
+    writeFileSync(victim, theirs);
+    assert.match(pending.rememberPending(addon, project, path, Q("b")), REFUSED);
+    assert.match(pending.forgetPending(addon, project, path, pending.questionsKey(Q("a"))), REFUSED);
+    assert.match(pending.clearPending(addon, project, path), REFUSED);
+    assert.equal(readFileSync(victim, "utf8"), theirs, "their file is untouched");
+    assert.deepEqual(readdirSync(outside), ["p.json"], "no lock or temporary file outside");
+    // A link that stays inside the project is fine: the work is done on the real path.
+    rmSync(join(project, "q"));
+    symlinkSync(join(project, "q-old"), join(project, "q"));
+    assert.equal(typeof pending.rememberPending(addon, project, path, Q("b")), "object");
+    assert.deepEqual(JSON.parse(readFileSync(join(project, "q-old", "p.json"), "utf8")).pending.map((s) => s.questions[0].id), ["a", "b"]);
+    assert.equal(pending.clearPending(addon, project, path), undefined);
+    assert.deepEqual(readdirSync(join(project, "q-old")), [], "the file and its lock file are gone");
+    assert.equal(lstatSync(join(project, "q")).isSymbolicLink(), true, "the link itself stays");
+  } finally {
     cleanup();
   }
 });

@@ -1,7 +1,7 @@
 // settings.test.mjs — the user's settings file: defaults, project overrides, and bad settings
 // reported with the defaults kept, never a crash.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -282,6 +282,32 @@ test("/questions: paths, file contents and answers are shown sanitized", async (
   assert.match(shown[1], /a␇: p<U\+202E> → ␛\]52;c;eA==␇/);
   assert.match(shown[3], /is not valid JSON/);
   assert.match(shown[3], /proj␛\]0;owned␇/);
+});
+
+test("/questions clear: a .pi linked out of the project removes nothing there and says why, sanitized", async () => {
+  const h = homes();
+  const cwd = join(h.home, "proj\u001b]0;owned\u0007");
+  const outside = join(h.home, "outside");
+  mkdirSync(cwd);
+  mkdirSync(outside);
+  symlinkSync(outside, join(cwd, ".pi")); // committed in a cloned repository
+  const victim = join(outside, "pending-questions.json");
+  writeFileSync(victim, JSON.stringify({ pending: [] }));
+  const oldHome = process.env.HOME;
+  process.env.HOME = h.home;
+  const shown = [];
+  const ctx = { hasUI: true, cwd, sessionManager: { getBranch: () => [] }, ui: { notify: (m) => shown.push(m) } };
+  try {
+    await ext.commands.get("questions").handler("clear", ctx);
+    assert.equal(existsSync(victim), true, "the file outside the project is not removed");
+    assert.deepEqual(readdirSync(outside), ["pending-questions.json"], "and no lock file is made there");
+  } finally {
+    process.env.HOME = oldHome;
+    h.cleanup();
+  }
+  assert.equal(shown.length, 1, JSON.stringify(shown));
+  assertHarmless(shown[0], "/questions clear");
+  assert.match(shown[0], /The pending-questions file .*proj␛\]0;owned␇\/\.pi\/pending-questions\.json was neither written nor removed: it leads outside the project through a symbolic link \(to .*\/outside\/pending-questions\.json\)/);
 });
 
 // ---- issue 14: the person's timeout and accessible mode ------------------------------------------
