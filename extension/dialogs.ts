@@ -8,6 +8,9 @@
 // "discuss", the answers given so far kept; an empty or dismissed input asks the question again). A reply is identified by its position among the entries offered, never by what it
 // says: options are numbered as in the TUI, so no two entries read the same (two labels that
 // sanitize alike, a label that reads "Let the agent decide" or "Something else…").
+// Nothing typed or ticked is dropped unasked: leaving a multi-select question that holds ticks or
+// typed text (decline, discuss, or a dismissed select: cancel) first asks the engine's own
+// "Discard what you typed?"; no keeps everything and shows the list again.
 // The answers go through the C answer model like every other mode.
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { NativeAddon, Outcome } from "./native.ts";
@@ -56,9 +59,10 @@ export async function askWithDialogs(
     if (deadline !== undefined) o.timeout = Math.max(1, deadline - Date.now());
     return signal || deadline !== undefined ? o : undefined;
   };
+  const timedOut = () => deadline !== undefined && Date.now() >= deadline - 250;
   const check = <T>(value: T | undefined): T => {
     if (signal?.aborted) throw new Stop("interrupted");
-    if (value === undefined && deadline !== undefined && Date.now() >= deadline - 250) throw new Stop("timed_out");
+    if (value === undefined && timedOut()) throw new Stop("timed_out");
     deadline = undefined; // the person answered: the clock stops for good
     if (value === undefined) throw new Stop("cancelled");
     return value;
@@ -96,13 +100,31 @@ export async function askWithDialogs(
       }
       const ticked = new Set<number>();
       let typed = "";
+      /** Whether leaving now may drop what is ticked or typed: asks first when there is any. */
+      const mayLeave = async (): Promise<boolean> => {
+        if (!ticked.size && !typed) return true;
+        const held = [...[...ticked].sort((a, b) => a - b).map((k) => labels[k]), ...(typed ? [clean(typed)] : [])];
+        const yes = await ctx.ui.confirm(t.CONFIRM_DISCARD_TEXT, held.join("\n"), opts());
+        if (signal?.aborted) throw new Stop("interrupted");
+        return yes === true; // dismissed: nothing is discarded
+      };
       for (;;) {
         const marked = labels.map((l, k) => `${ticked.has(k) ? DIALOG.ticked : DIALOG.unticked} ${k + 1}. ${l}`);
         marked.push(typed ? `${DIALOG.ticked} ${n + 1}. ${other} ${line(typed)}` : `${DIALOG.unticked} ${n + 1}. ${other}`);
         const entries = menu(marked, [t.DIALOG_DONE, t.DIALOG_DECLINE, t.DIALOG_DISCUSS], false);
-        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts())));
-        if (at === n + 2) return { outcome: "declined", answers };
+        const reply = await ctx.ui.select(title, entries, opts());
+        if (reply === undefined && !signal?.aborted && !timedOut() && (ticked.size || typed)) {
+          deadline = undefined; // the person dismissed it: the clock stops, as for any reply
+          if (await mayLeave()) throw new Stop("cancelled");
+          continue;
+        }
+        const at = entries.indexOf(check(reply));
+        if (at === n + 2) {
+          if (await mayLeave()) return { outcome: "declined", answers };
+          continue;
+        }
         if (at === n + 3) {
+          if (!(await mayLeave())) continue;
           const said = await askDiscussion();
           if (said) return { outcome: "discuss", answers, discussion: said };
           continue; // nothing written: the list again

@@ -9,10 +9,12 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
+import { addon } from "./helpers/addon.mjs";
 
 const { tools, commands, sent } = await loadExtension();
 const tool = tools.get("question");
 const { menu } = await importShim("dialogs.ts");
+const addonStrings = (language) => addon.strings(language);
 
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
@@ -145,6 +147,58 @@ test("dialogs: multi-select's own typed entry and decline still work", async () 
   const declined = await ask([q], (_m, _t, entries) => entries.at(-2));
   assert.equal(declined.r.details.status, "declined");
 });
+
+for (const [language, discard] of [
+  ["en", "Discard what you typed?"],
+  ["de", "Getippten Text verwerfen?"],
+  ["zh", "放弃已输入的文字？"],
+]) {
+  test(`dialogs (${language}): multi-select ticks and typed text are never dropped unasked (decline, discuss, a dismissed list)`, async () => {
+    const { cwd, cleanup } = projectIn(language);
+    const q = { id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] };
+    /** Runs `script`: select steps are an entry index (negative from the end) or "dismiss";
+     * each confirm takes the next of `confirms`. */
+    const run = async (script, confirms) => {
+      const asked = [];
+      const out = await ask([q], (m, title, second) => {
+        if (m === "input") return "mine\u001b[2J";
+        if (m === "confirm") {
+          asked.push({ title, message: second });
+          return confirms.shift();
+        }
+        const step = script.shift();
+        return step === "dismiss" ? undefined : second.at(step);
+      }, cwd);
+      return { ...out, asked };
+    };
+    try {
+      assert.equal(addonStrings(language).CONFIRM_DISCARD_TEXT, discard, "the engine's own string");
+      // Tick A, type "mine"; then decline, dismiss the list, discuss: each asks, "no" (and a
+      // dismissed confirm) keeps everything; then Done answers with it all.
+      const kept = await run([0, 2, -2, "dismiss", -1, -2, -3], [false, false, false, undefined]);
+      assert.equal(kept.asked.length, 4);
+      for (const c of kept.asked) {
+        assert.equal(c.title, discard);
+        assert.equal(c.message, "A\nmine␛[2J", "says what would be lost, sanitized");
+      }
+      assert.equal(kept.r.details.status, "answered");
+      assert.deepEqual(kept.r.details.answers[0].values, ["A", "mine\u001b[2J"], "the tick and the typed text both kept");
+      // "yes" does what was asked.
+      const declined = await run([0, 2, -2], [true]);
+      assert.equal(declined.r.details.status, "declined");
+      assert.equal(declined.asked.length, 1);
+      const cancelled = await run([1, "dismiss"], [true]);
+      assert.equal(cancelled.r.details.status, "cancelled");
+      assert.deepEqual(cancelled.asked.map((c) => c.message), ["B"], "ticks alone count too");
+      // Nothing ticked or typed: nothing to ask.
+      const plain = await run([-2], []);
+      assert.equal(plain.r.details.status, "declined");
+      assert.equal(plain.asked.length, 0);
+    } finally {
+      cleanup();
+    }
+  });
+}
 
 test("dialogs: every title and entry offered is free of controls and entries are all different", async () => {
   const hostile = "\u001b]52;c;eA==\u0007\u009b2J\u202e";
