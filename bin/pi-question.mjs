@@ -20,6 +20,16 @@ const USAGE = [
   "                                          or at once with answers like '{\"db\":\"SQLite\"}'",
 ].join("\n");
 
+/** Text for stderr (file names and error messages are not ours): through the C sanitizer. Should
+ * the addon itself not load (that may be the error), every control is shown as \uXXXX. */
+function safe(text) {
+  try {
+    return loadAddon().sanitize(text, true);
+  } catch {
+    return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu, (c) => `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`);
+  }
+}
+
 async function main() {
   const arg = process.argv[2];
   if (arg === "-h" || arg === "--help") {
@@ -32,7 +42,7 @@ async function main() {
   try {
     input = readFileSync(arg && arg !== "-" ? arg : 0);
   } catch (error) {
-    process.stderr.write(`pi-question: cannot read ${arg ?? "stdin"}: ${error.message}\n${USAGE}\n`);
+    process.stderr.write(`pi-question: ${safe(`cannot read ${arg ?? "stdin"}: ${error.message}`)}\n${USAGE}\n`);
     return 2;
   }
   const addon = loadAddon();
@@ -73,7 +83,7 @@ async function main() {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    process.stderr.write(`pi-question: ${error.message}\n`);
+    process.stderr.write(`pi-question: ${safe(String(error?.message ?? error))}\n`);
     process.exit(1);
   },
 );

@@ -4,7 +4,7 @@
 // and a terminal another program owns is never taken (issue 11, "never fight over a terminal").
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -121,4 +121,31 @@ test("runner: tty.c puts the terminal back in exactly one place (restore_termina
   assert.equal(source.match(/\bLEAVE\b(?!\[\])/g)?.length, 2, "LEAVE defined once and written once");
   const body = source.slice(source.indexOf("static void restore_terminal"));
   assert.match(body.slice(0, body.indexOf("\n}\n")), /tcsetattr\([^;]*saved/);
+});
+
+test("pi-question: an unreadable file's name and a last-resort error reach stderr sanitized", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pq-bin-"));
+  const hostile = "\u001b]0;owned\u0007\u009b2J\u202e";
+  const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
+  try {
+    const missing = spawnSync(process.execPath, [BIN, join(dir, `q${hostile}.json`)], { encoding: "utf8", env: hostEnv });
+    assert.equal(missing.status, 2);
+    assert.ok(!UNSAFE.test(missing.stderr), JSON.stringify(missing.stderr));
+    assert.match(missing.stderr, /pi-question: cannot read .*q␛\]0;owned␇<U\+009B>2J<U\+202E>\.json: ENOENT/);
+    // The catch-all: an error nobody expected, whose message carries controls (here the registry
+    // directory cannot be listed).
+    const hook = join(dir, "hook.mjs");
+    writeFileSync(
+      hook,
+      `import fs from "node:fs"; import { syncBuiltinESMExports } from "node:module";
+       fs.readdirSync = () => { throw new Error(${JSON.stringify(`cannot list ${hostile}`)}); };
+       syncBuiltinESMExports();`,
+    );
+    const thrown = spawnSync(process.execPath, ["--import", hook, BIN, "pending"], { encoding: "utf8", env: { ...hostEnv, XDG_RUNTIME_DIR: dir } });
+    assert.equal(thrown.status, 1);
+    assert.ok(!UNSAFE.test(thrown.stderr), JSON.stringify(thrown.stderr));
+    assert.match(thrown.stderr, /^pi-question: cannot list ␛\]0;owned␇<U\+009B>2J<U\+202E>\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
