@@ -7,9 +7,19 @@
  * whole time, so the runner's signal handler runs on a third thread before, during and right
  * after each run, as close to the close as it gets. A handler touching a closed runner, or a
  * flag shared between threads without atomics, is a report of the sanitizer (exit code 66 for
- * TSan, an abort for ASan). The wake pipe must be close-on-exec and non-blocking from birth.
+ * TSan, an abort for ASan).
  *
- * Usage: native-tty [cycles]   (default 300; NATIVE_TEST_QUICK=1 in the environment: 40) */
+ * The wake pipe: in every build, the first runner opened must add exactly one pipe (two fds, the
+ * same pipe inode in /proc/self/fd), both ends close-on-exec and non-blocking. Built with
+ * -DQT_WATCH_PIPES -Wl,--wrap=pipe,--wrap=pipe2 (tests/tty-signals.test.mjs, no sanitizer), the
+ * runner's own pipe()/pipe2() calls come here first, which proves the flags were there from
+ * birth: no plain pipe() at all, one pipe2() whose flags hold O_CLOEXEC and O_NONBLOCK, and at
+ * the very moment the pipe call returns (before any later fcntl could run) a fork+exec of this
+ * program — what another thread of the host forking right then would start — must not find
+ * the new fds open. pipe() + fcntl(FD_CLOEXEC) fails all three.
+ *
+ * Usage: native-tty [cycles]   (default 300; NATIVE_TEST_QUICK=1 in the environment: 40)
+ *        native-tty --open FD FD   (the exec'd child: exit 0 when either fd is open, 3 if not) */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
@@ -19,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "qt.h"
@@ -78,6 +89,107 @@ static void *drain(void *arg) {
   return NULL;
 }
 
+/* ---- the wake pipe's birth ------------------------------------------------------------- */
+
+/* The pipe inode an fd refers to, or 0 when it is no pipe (or not open). */
+static unsigned long pipe_inode(int fd) {
+  char path[64], link[256];
+  snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+  ssize_t n = readlink(path, link, sizeof link - 1);
+  if (n <= 0) return 0;
+  link[n] = 0;
+  unsigned long inode = 0;
+  return sscanf(link, "pipe:[%lu]", &inode) == 1 ? inode : 0;
+}
+
+#ifdef QT_WATCH_PIPES
+int __real_pipe(int fds[2]);
+int __real_pipe2(int fds[2], int flags);
+int __wrap_pipe(int fds[2]);
+int __wrap_pipe2(int fds[2], int flags);
+
+static atomic_bool watching;    /* only while main opens the first runner */
+static atomic_int plain_pipes;  /* pipe() calls: never atomic with FD_CLOEXEC */
+static atomic_int pipe2_calls;
+static atomic_int pipe2_flags;
+static atomic_int born_fds[2] = {-1, -1};
+static atomic_int inherited;    /* a fork+exec right after the call found the fds open */
+
+/* Forks and execs this program, which reports whether fds[0] or fds[1] survived the exec. */
+static bool survives_exec(const int fds[2]) {
+  char a[16], b[16];
+  snprintf(a, sizeof a, "%d", fds[0]);
+  snprintf(b, sizeof b, "%d", fds[1]);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl("/proc/self/exe", "native-tty", "--open", a, b, (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3);
+  return WEXITSTATUS(status) == 0;
+}
+
+static void born(const int fds[2]) {
+  atomic_store(&born_fds[0], fds[0]);
+  atomic_store(&born_fds[1], fds[1]);
+  if (survives_exec(fds)) atomic_fetch_add(&inherited, 1);
+}
+
+int __wrap_pipe(int fds[2]) {
+  int r = __real_pipe(fds);
+  if (atomic_load(&watching) && r == 0) {
+    atomic_fetch_add(&plain_pipes, 1);
+    born(fds);
+  }
+  return r;
+}
+
+int __wrap_pipe2(int fds[2], int flags) {
+  int r = __real_pipe2(fds, flags);
+  if (atomic_load(&watching) && r == 0) {
+    atomic_fetch_add(&pipe2_calls, 1);
+    atomic_store(&pipe2_flags, flags);
+    born(fds);
+  }
+  return r;
+}
+#endif
+
+/* Opens the first runner and checks its wake pipe (see the top of this file). */
+static qt_tty *open_first(const char *slave) {
+  bool before[256];
+  for (int fd = 0; fd < 256; fd++) before[fd] = fcntl(fd, F_GETFD) >= 0;
+#ifdef QT_WATCH_PIPES
+  atomic_store(&watching, true);
+#endif
+  qt_tty *t = NULL;
+  CHECK(qt_tty_open(slave, &t) == QT_OK);
+#ifdef QT_WATCH_PIPES
+  atomic_store(&watching, false);
+#endif
+  int ends[2], found = 0;
+  for (int fd = 0; fd < 256; fd++) {
+    if (before[fd] || fcntl(fd, F_GETFD) < 0 || !pipe_inode(fd)) continue;
+    CHECK(found < 2); /* one pipe, no more */
+    ends[found++] = fd;
+    CHECK(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+    CHECK(fcntl(fd, F_GETFL) & O_NONBLOCK);
+  }
+  CHECK(found == 2); /* the wake pipe is there: both ends */
+  CHECK(pipe_inode(ends[0]) == pipe_inode(ends[1]));
+#ifdef QT_WATCH_PIPES
+  CHECK(atomic_load(&plain_pipes) == 0);
+  CHECK(atomic_load(&pipe2_calls) == 1);
+  CHECK((atomic_load(&pipe2_flags) & (O_CLOEXEC | O_NONBLOCK)) == (O_CLOEXEC | O_NONBLOCK));
+  CHECK(atomic_load(&born_fds[0]) == ends[0] && atomic_load(&born_fds[1]) == ends[1]);
+  CHECK(atomic_load(&inherited) == 0); /* a fork+exec at the pipe's birth inherits nothing */
+  printf("native-tty: the wake pipe (fds %d, %d) was born close-on-exec: one pipe2, no exec inherited it\n", ends[0], ends[1]);
+#endif
+  return t;
+}
+
 typedef struct {
   qt_tty *t;
   qt_engine *e;
@@ -91,6 +203,8 @@ static void *run(void *arg) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 4 && strcmp(argv[1], "--open") == 0) /* the exec'd child of survives_exec */
+    return fcntl(atoi(argv[2]), F_GETFD) >= 0 || fcntl(atoi(argv[3]), F_GETFD) >= 0 ? 0 : 3;
   long cycles = argc > 1 ? atol(argv[1]) : getenv("NATIVE_TEST_QUICK") ? 40 : 300;
   int master = posix_openpt(O_RDWR | O_NOCTTY);
   CHECK(master >= 0 && grantpt(master) == 0 && unlockpt(master) == 0);
@@ -123,25 +237,8 @@ int main(int argc, char **argv) {
   for (long i = 0; i < cycles; i++) {
     run_args r = {NULL, NULL, QT_OK};
     CHECK(qt_engine_create(req, &r.e) == QT_OK);
-    CHECK(qt_tty_open(slave, &r.t) == QT_OK);
-    if (i == 0) {
-      /* The wake pipe: close-on-exec and non-blocking from birth (pipe2). */
-      int seen = 0;
-      for (int fd = 3; fd < 64; fd++) {
-        int fl = fcntl(fd, F_GETFL), fdf = fcntl(fd, F_GETFD);
-        if (fl < 0 || fd == master) continue;
-        char path[64], link[256];
-        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-        ssize_t n = readlink(path, link, sizeof link - 1);
-        if (n <= 0) continue;
-        link[n] = 0;
-        if (strncmp(link, "pipe:", 5) != 0) continue;
-        CHECK(fdf & FD_CLOEXEC);
-        CHECK(fl & O_NONBLOCK);
-        seen++;
-      }
-      CHECK(seen == 0 || seen >= 2);
-    }
+    if (i == 0) r.t = open_first(slave);
+    else CHECK(qt_tty_open(slave, &r.t) == QT_OK);
     pthread_t runner;
     CHECK(pthread_create(&runner, NULL, run, &r) == 0);
     sleep_us(200 + (i % 7) * 150);
