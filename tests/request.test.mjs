@@ -260,3 +260,37 @@ test("validate: __proto__ and constructor are ordinary ids and answer keys", () 
   assert.deepEqual(out.questions.map((q) => q.id), ["__proto__", "constructor"]);
   assert.equal(Object.getOwnPropertyDescriptor(out.answers, "__proto__")?.value, "x");
 });
+
+// ---- issue 10: the internal header and the helpers stay single-sourced -----------------------
+test("native sources: no .c file declares another file's functions (no extern, no prototypes of non-static functions); the shared helpers are defined once, in common.c", async () => {
+  const { readFileSync, readdirSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const dir = join(import.meta.dirname, "..", "native");
+  const code = (file) =>
+    readFileSync(join(dir, file), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/\/\/.*$/gm, "")
+      .replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
+  const sources = readdirSync(dir).filter((f) => f.endsWith(".c"));
+  assert.ok(sources.includes("request.c") && sources.includes("common.c"));
+  const definedIn = new Map();
+  for (const file of sources) {
+    const text = code(file);
+    assert.doesNotMatch(text, /\bextern\b/, `${file}: an extern declaration belongs in a header`);
+    // A declaration at file scope that is not static: `type name(args);` starting in column 0.
+    const prototypes = [...text.matchAll(/^(?!static\b|typedef\b)[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*;/gm)].map((m) => m[1]);
+    assert.deepEqual(prototypes, [], `${file}: prototypes of functions of other files belong in a header (qt_internal.h)`);
+    for (const m of text.matchAll(/^[A-Za-z_][\w \t*]*?\b(qt_\w+)\s*\([^;{}]*\)\s*\{/gm)) {
+      definedIn.set(m[1], [...(definedIn.get(m[1]) ?? []), file]);
+    }
+  }
+  for (const helper of ["qt_strdup", "qt_strndup_trimmed", "qt_loose_equal", "qt_number_text", "qt_cjson_print", "qt_json_parse", "qt_json_precheck", "qt_fail", "qt_pathf"]) {
+    assert.deepEqual(definedIn.get(helper), ["common.c"], `${helper} is defined once, in common.c`);
+  }
+  const header = code("qt_internal.h");
+  for (const [a, b] of [["request.c", "answers.c"], ["answers.c", "request.c"]]) {
+    const raw = readFileSync(join(dir, a), "utf8");
+    assert.doesNotMatch(raw, new RegExp(`#include\\s+"${b.replace(".c", "")}`), `${a} does not include ${b}'s declarations (no include circle)`);
+  }
+  assert.match(header, /qt_strdup\s*\(/, "the helpers are declared in qt_internal.h");
+});
