@@ -716,11 +716,13 @@ static void collect_help(const qt_engine *e, help *h) {
       help_text(e, h, QT_STR_HELP_TYPE_FILTER);
       help_pair(e, h, QT_ACT_UP, QT_ACT_DOWN, QT_STR_HELP_MOVE);
       help_key(e, h, QT_ACT_CONFIRM, multi_select ? QT_STR_HELP_DONE : QT_STR_HELP_SELECT);
+      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS); /* Ctrl+T works in every state */
       help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_CLEAR_FILTER);
       break;
     case QT_VIEW_NOTE:
       help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_DONE);
       help_key(e, h, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
+      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
       break;
   }
 }

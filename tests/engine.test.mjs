@@ -663,6 +663,25 @@ test("discuss: Ctrl+T opens “What do you want to tell the agent?”; Enter end
   assert.deepEqual(d.answers, []);
 });
 
+test("discuss: the help line offers Ctrl+T while typing the filter and a note too (it works there), in every language", () => {
+  for (const lang of ["en", "de", "zh"]) {
+    const t = addon.strings(lang);
+    const item = `${t.MOD_CTRL}T ${t.HELP_DISCUSS}`;
+    const filtering = engine(LONG_LIST);
+    filtering.setLanguage(lang);
+    press(filtering, "/", "j");
+    assert.ok(screen(filtering, 160).includes(item), `${lang}: filter typing`);
+    press(filtering, K.ctrl("t"));
+    assert.ok(screen(filtering, 160).includes(t.DISCUSS_PROMPT), `${lang}: Ctrl+T from the filter`);
+    const noting = engine(DB);
+    noting.setLanguage(lang);
+    press(noting, K.ctrl("n"), "x");
+    assert.ok(screen(noting, 160).includes(item), `${lang}: note`);
+    press(noting, K.ctrl("t"));
+    assert.ok(screen(noting, 160).includes(t.DISCUSS_PROMPT), `${lang}: Ctrl+T from the note`);
+  }
+});
+
 test("discuss: Ctrl+G in the field hands the words to the external editor; what comes back replaces them", () => {
   const e = press(engine(DB), K.ctrl("t"));
   type(e, "first thoughts");
@@ -1328,6 +1347,8 @@ const CASES = [
   { name: "filter-no-match.zh", lang: "zh", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
   { name: "preview", args: PREVIEW, keys: [] },
   { name: "notes", args: DB, keys: [K.ctrl("n"), ..."keep the old backups"] },
+  { name: "notes.de", lang: "de", args: DB, keys: [K.ctrl("n"), ..."alte Sicherungen behalten"] },
+  { name: "notes.zh", lang: "zh", args: DB, keys: [K.ctrl("n"), ..."保留旧的备份"] },
   { name: "discard", args: THREE, keys: ["1", K.esc] },
   { name: "decline-typed", args: DB, keys: ["0", ..."Cockroach", K.esc, K.ctrl("d")] },
   { name: "long-answer", args: DB, keys: ["0", K.paste("z".repeat(2100)), K.enter] },
