@@ -50,11 +50,12 @@ typedef struct rctx {
   int limit[SEC_COUNT];   /* most lines each part may take; NO_LIMIT: all it has */
   int natural[SEC_COUNT]; /* lines each part took */
   int editor_limit;       /* most lines the next editor drawn may take, its hints included */
-  int squeeze;            /* 1: no spacer lines; 2: no rules either; 3: no tab bar or asker either */
+  int squeeze;            /* 1: no spacer lines; 2: no rules either; 3: no tab bar either, who asks on one line */
   int spacers, rules, header; /* lines of each kind drawn */
   int filter_lines;       /* lines of the filter above the list */
   const qt_lines *cursor_out; /* where the focused editor drew its cursor, and on which line */
   size_t cursor_line;
+  size_t asker_line;      /* the frame's line saying who asks a relayed question; SIZE_MAX: none */
 } rctx;
 
 /* One line being built. Only one is open per target at a time. */
@@ -266,6 +267,37 @@ static void paragraph(rctx *r, int indent, int style, const char *s, size_t n) {
   lb_begin(r, &b);
   lb_spaces(&b, indent);
   put_wrapped(r, &b, indent, style, s, n);
+  lb_end(&b);
+}
+
+/* s[0..n) on one line from `indent`: cut at a grapheme boundary with "…" when it is too long. */
+static void one_line(rctx *r, int indent, int style, const char *s, size_t n) {
+  lb b;
+  if (indent >= r->width) indent = 0;
+  lb_begin(r, &b);
+  lb_spaces(&b, indent);
+  size_t i = 0;
+  int w = 0, gw;
+  while (i < n && s[i] != '\n') {
+    size_t g = cluster(s, n, i, &gw);
+    if (b.w + w + gw > r->width) break;
+    w += gw;
+    i = g;
+  }
+  if (i < n && r->width - b.w >= 2) { /* cut: room for the ellipsis */
+    int room = r->width - b.w - 1;
+    i = 0, w = 0;
+    while (i < n && s[i] != '\n') {
+      size_t g = cluster(s, n, i, &gw);
+      if (w + gw > room) break;
+      w += gw;
+      i = g;
+    }
+    lb_fitted(&b, style, s, i, w);
+    lb_str(&b, style, "…");
+  } else {
+    lb_fitted(&b, style, s, i, w);
+  }
   lb_end(&b);
 }
 
@@ -1372,10 +1404,15 @@ static void draw_frame(rctx *r) {
   r->cursor_out = NULL;
   rule_line(r);
   size_t at = r->out->count;
-  if ((e->asker_name || e->asker_where) && r->squeeze < 3) {
+  r->asker_line = SIZE_MAX;
+  if (e->asker_name || e->asker_where) {
+    r->asker_line = r->out->count;
     const char *who = e->asker_name ? fmt(r, QT_STR_ASKED_BY, 0, e->asker_name)
                                     : fmt(r, QT_STR_ASKED_BY_SUBAGENT, 0, e->asker_where);
-    paragraph(r, margin(r), QT_STYLE_MUTED, who, strlen(who));
+    if (r->squeeze < 3)
+      paragraph(r, margin(r), QT_STYLE_MUTED, who, strlen(who));
+    else /* few rows: who asks stays, on one line */
+      one_line(r, margin(r), QT_STYLE_MUTED, who, strlen(who));
   }
   if (e->multi && r->squeeze < 3) draw_tabs(r);
   r->header = (int)(r->out->count - at);
@@ -1402,7 +1439,8 @@ static void draw_frame(rctx *r) {
  * the keyboard first; the rest of the rows go to the focused part up to two thirds of them, to
  * the option list up to half of them (when the keyboard is elsewhere), then to
  * the prompt, the other fields, the preview, and back to the focused part. When even the least
- * does not fit, spacer lines go, then the rules, then the tab bar. Whatever is still over
+ * does not fit, spacer lines go, then the rules, then the tab bar (who asks a relayed question
+ * stays, shortened to one line). Whatever is still over
  * (a help line that grew, tiny terminals) is cut from the top, the cursor's line kept. */
 static int at_most(int a, int b) { return a < b ? a : b; }
 
@@ -1434,14 +1472,20 @@ static void plan_rows(rctx *r, int avail, const int *natural, const int *least, 
 }
 
 /* Cuts the frame to its last `rows` lines, or to those from the cursor's line on when it is
- * above them. */
+ * above them; the line saying who asks stays first. */
 static void cut_frame(rctx *r, int rows) {
   qt_lines *f = &r->e->frame;
   if (rows < 1 || f->count <= (size_t)rows) return;
-  size_t start = f->count - (size_t)rows;
+  /* who asks a relayed question stays on top while there are rows for more than it */
+  size_t keep = r->asker_line != SIZE_MAX && rows >= 3 ? 1 : 0, asker = r->asker_line;
+  size_t n = (size_t)rows - keep, start = f->count - n;
   if (r->cursor_out == f && r->cursor_line < start) start = r->cursor_line;
-  memmove(f->off, f->off + start, (size_t)rows * sizeof *f->off);
-  memmove(f->width, f->width + start, (size_t)rows * sizeof *f->width);
+  if (keep && asker >= start) keep = 0, n = (size_t)rows, start = f->count - n; /* already inside */
+  size_t off0 = keep ? f->off[asker] : 0;
+  int w0 = keep ? f->width[asker] : 0;
+  memmove(f->off + keep, f->off + start, n * sizeof *f->off);
+  memmove(f->width + keep, f->width + start, n * sizeof *f->width);
+  if (keep) f->off[0] = off0, f->width[0] = w0;
   f->count = (size_t)rows;
 }
 
@@ -1459,9 +1503,10 @@ static void fit_rows(rctx *r) {
   for (int i = 0; i < SEC_COUNT; i++) sum += natural[i], sum_least += least[i];
   int fixed = (int)e->frame.count - sum;
   int squeeze = 0, spacers = r->spacers, rules = r->rules, header = r->header;
+  bool asker = e->asker_name || e->asker_where;
   while (squeeze < 3 && fixed + sum_least > rows) {
     squeeze++;
-    fixed -= squeeze == 1 ? spacers : squeeze == 2 ? rules : header;
+    fixed -= squeeze == 1 ? spacers : squeeze == 2 ? rules : header - (asker ? 1 : 0); /* who asks keeps a line */
   }
   /* each pass starts from the scroll positions the keys left (a pass writes back what it shows) */
   qt_qstate *cur = review ? NULL : &e->qs[e->current];

@@ -795,6 +795,28 @@ const LONG_PROMPT = {
   ],
 };
 
+const ASKER = ["reviewer, the subagent that checks the migration plan before it runs", null];
+
+test("rows: who asks a relayed question stays, shortened to one line, when the rows are few", () => {
+  for (const lang of ["en", "de", "zh"]) {
+    const t = addon.strings(lang);
+    for (const [asker, template] of [[ASKER, t.ASKED_BY], [[null, "/home/me/project/a/rather/long/working/directory"], t.ASKED_BY_SUBAGENT]]) {
+      const lead = template.split(/[ {]/)[0]; // "Asked", "Gefragt", "由"
+      for (const width of [30, 40, 80]) {
+        for (let rows = 3; rows <= 24; rows++) {
+          const e = engine(THREE);
+          e.setLanguage(lang);
+          e.setAsker(...asker);
+          const lines = e.render(width, rows);
+          assert.ok(lines.length <= rows, `${lang} @${width}x${rows}`);
+          const who = lines.filter((l) => l.trimStart().startsWith(lead));
+          assert.equal(who.length, 1, `${lang} @${width}x${rows}: one line says who asks, in\n${lines.join("\n")}`);
+        }
+      }
+    }
+  }
+});
+
 test("rows: a long prompt keeps its first line, the highlighted row and the whole help line", () => {
   const e = engine(LONG_PROMPT);
   const lines = e.render(80, 16);
@@ -925,6 +947,7 @@ test("rows: no frame is taller than the rows given, in every golden state, at ro
   for (const c of CASES) {
     const e = engine(c.args);
     if (c.lang) e.setLanguage(c.lang);
+    if (c.asker) e.setAsker(...c.asker);
     press(e, c.keys);
     for (let rows = 1; rows <= 40; rows++) {
       for (let w = 10; w <= 130; w += 15) {
@@ -1346,6 +1369,10 @@ const CASES = [
   { name: "filter-no-match.de", lang: "de", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
   { name: "filter-no-match.zh", lang: "zh", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
   { name: "preview", args: PREVIEW, keys: [] },
+  // who asks a relayed question, when the rows are few: kept on one line (issue 14 item 2)
+  { name: "fit-asker", rows: 10, asker: ASKER, args: THREE, keys: [] },
+  { name: "fit-asker.de", lang: "de", rows: 10, asker: ASKER, args: THREE, keys: [] },
+  { name: "fit-asker.zh", lang: "zh", rows: 10, asker: ASKER, args: THREE, keys: [] },
   { name: "notes", args: DB, keys: [K.ctrl("n"), ..."keep the old backups"] },
   { name: "notes.de", lang: "de", args: DB, keys: [K.ctrl("n"), ..."alte Sicherungen behalten"] },
   { name: "notes.zh", lang: "zh", args: DB, keys: [K.ctrl("n"), ..."保留旧的备份"] },
@@ -1362,6 +1389,7 @@ test("golden screens at 40, 80 and 120 columns", () => {
   for (const c of CASES) {
     const e = engine(c.args);
     if (c.lang) e.setLanguage(c.lang);
+    if (c.asker) e.setAsker(...c.asker);
     for (const k of c.keys) {
       if (c.rows) e.render(80, c.rows); // as a host does: the person sees a frame before each key
       e.feed(k);
@@ -1389,6 +1417,7 @@ test("width: no line is wider than asked, at every width from 1 to 200, in every
   for (const c of CASES) {
     const e = engine(c.args);
     if (c.lang) e.setLanguage(c.lang);
+    if (c.asker) e.setAsker(...c.asker);
     assertFits(e, `${c.name} (start)`);
     for (const [i, k] of c.keys.entries()) {
       e.feed(k);
