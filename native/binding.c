@@ -673,6 +673,8 @@ static const char *const ACTION_NAMES[QT_ACT_COUNT] = {
     [QT_ACT_NEW_LINE] = "newLine",
     [QT_ACT_DISCUSS] = "discuss",
     [QT_ACT_EXTERNAL_EDITOR] = "externalEditor",
+    [QT_ACT_PREVIEW_UP] = "previewUp",
+    [QT_ACT_PREVIEW_DOWN] = "previewDown",
 };
 
 /* Index of `name` in a table of `n` names, or -1 (after throwing a RangeError). */

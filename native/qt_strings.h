@@ -182,6 +182,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   /* ---- the question fits the screen (issue 14 item 2) ---- */ \
   X(HELP_READ_PROMPT)    /* PgUp/PgDn "read the question" (the prompt is cut to fit the screen) */ \
   X(HELP_SCROLL)         /* PgUp/PgDn "scroll" (the review is cut to fit the screen) */ \
+  X(HELP_READ_PREVIEW)   /* Shift+↑/Shift+↓ "read the preview" (the preview is cut) */ \
   /* ---- talk first: Ctrl+T (issue 14 item 5) ---- */ \
   X(DISCUSS_PROMPT)      /* above the text field: "What do you want to tell the agent?" */ \
   X(HELP_DISCUSS)        /* Ctrl+T "talk first" */ \

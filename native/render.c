@@ -56,6 +56,7 @@ typedef struct rctx {
   const qt_lines *cursor_out; /* where the focused editor drew its cursor, and on which line */
   size_t cursor_line;
   size_t asker_line;      /* the frame's line saying who asks a relayed question; SIZE_MAX: none */
+  size_t preview_scroll;  /* where the keys left the preview: each fitting pass starts from it */
 } rctx;
 
 /* One line being built. Only one is open per target at a time. */
@@ -652,8 +653,10 @@ static void help_pair(const qt_engine *e, help *h, qt_action a1, qt_action a2, q
   const qt_keyset *k1 = &e->keys[a1], *k2 = &e->keys[a2];
   if (!k1->count || !k2->count || !help_start_item(h)) return;
   key_name(e, k1->key[0], k1->mods[0], &h->text);
-  if (k1->mods[0] || k2->mods[0] || k1->key[0] != QT_KEY_UP || k2->key[0] != QT_KEY_DOWN) qt_buf_putc(&h->text, '/');
-  key_name(e, k2->key[0], k2->mods[0], &h->text);
+  /* "↑↓", "Shift+↑↓": the arrows with the same modifiers side by side, else "PgUp/PgDn" */
+  bool arrows = k1->mods[0] == k2->mods[0] && k1->key[0] == QT_KEY_UP && k2->key[0] == QT_KEY_DOWN;
+  if (!arrows) qt_buf_putc(&h->text, '/');
+  key_name(e, k2->key[0], arrows ? 0 : k2->mods[0], &h->text);
   qt_buf_putc(&h->text, ' ');
   qt_buf_puts(&h->text, qt_str(e, what));
   help_end_item(h);
@@ -676,6 +679,12 @@ static void help_discussing(const qt_engine *e, help *h) {
 /* PageUp/PageDown while the prompt (or the review) is cut to fit the rows (issue 14 item 2). */
 static void help_scroll(const qt_engine *e, help *h) {
   bool review = e->current >= e->req->question_count;
+  if (!review) { /* Shift+↑/Shift+↓ while the preview is cut */
+    const qt_qstate *s = &e->qs[e->current];
+    size_t k = qt_list_option_at(s, s->highlight);
+    if (s->view != QT_VIEW_ENTRY && k != SIZE_MAX && k == s->preview_for && s->preview_window)
+      help_pair(e, h, QT_ACT_PREVIEW_UP, QT_ACT_PREVIEW_DOWN, QT_STR_HELP_READ_PREVIEW);
+  }
   if (review ? !e->review_window : !e->qs[e->current].prompt_window) return;
   help_pair(e, h, QT_ACT_PAGE_UP, QT_ACT_PAGE_DOWN, review ? QT_STR_HELP_SCROLL : QT_STR_HELP_READ_PROMPT);
 }
@@ -1109,43 +1118,107 @@ static void draw_list(rctx *r, const qt_qstate *s, size_t qi) {
 
 /* ---- preview -------------------------------------------------------------------------------- */
 /* The preview of the highlighted option at the target's width, after `bar` (may be ""). */
-static void draw_preview(rctx *r, const qt_qstate *s, const char *bar, bool say_none, int cap) {
-  if (cap < 1) return; /* no room for it (cap: most lines, NO_LIMIT for none) */
-  int most = QT_PREVIEW_LINES;
-  if (cap != NO_LIMIT && cap - 1 < most) most = cap - 1; /* room for "… N more lines" */
-  size_t k = qt_list_option_at(s, s->highlight);
-  const char *text = k == SIZE_MAX ? NULL : s->opts[k].preview;
-  int barw = (int)qt_visible_width(bar, strlen(bar));
-  if (barw >= r->width) bar = "", barw = 0;
-  lb b;
-  if (!text) {
-    if (!say_none) return;
-    lb_begin(r, &b);
-    lb_str(&b, QT_STYLE_BORDER, bar);
-    lb_str(&b, QT_STYLE_DIM, qt_str(r->e, QT_STR_NO_PREVIEW));
-    lb_end(&b);
-    return;
-  }
+/* Where the lines of preview `text` (option k of question qi) wrap at `avail` columns: laid out
+ * once per option and width and kept in e->pv, so scrolling or redrawing it costs the lines
+ * shown, not the whole text. NULL when out of memory. */
+static const void *preview_layout(qt_engine *e, size_t qi, size_t k, const char *text, int avail) {
+  if (e->pv.valid && e->pv.q == qi && e->pv.k == k && e->pv.avail == avail) return &e->pv;
+  e->pv.valid = false;
+  e->pv.count = 0;
   size_t n = strlen(text), pos = 0;
-  int avail = r->width - barw;
-  for (int line = 0; pos < n && line < most; line++) {
+  while (pos < n) {
+    if (e->pv.count == e->pv.cap) {
+      size_t cap = e->pv.cap ? e->pv.cap * 2 : 64;
+      size_t *st = realloc(e->pv.start, cap * sizeof *st);
+      if (st) e->pv.start = st;
+      size_t *en = st ? realloc(e->pv.end, cap * sizeof *en) : NULL;
+      if (en) e->pv.end = en;
+      int *w = en ? realloc(e->pv.width, cap * sizeof *w) : NULL;
+      if (w) e->pv.width = w;
+      if (!w) return NULL;
+      e->pv.cap = cap;
+    }
     size_t end, next;
     int w;
     wrap_line(text, n, pos, avail, &end, &next, &w);
-    lb_begin(r, &b);
-    lb_str(&b, QT_STYLE_BORDER, bar);
-    if (w <= r->width - b.w) lb_fitted(&b, PLAIN, text + pos, end - pos, w);
-    else lb_text(&b, PLAIN, text + pos, end - pos);
-    lb_end(&b);
+    e->pv.start[e->pv.count] = pos;
+    e->pv.end[e->pv.count] = end;
+    e->pv.width[e->pv.count++] = w;
     pos = next;
   }
-  if (pos < n) {
-    size_t more = 1;
-    for (size_t i = pos; i + 1 < n; i++) more += text[i] == '\n';
-    lb_begin(r, &b);
-    lb_str(&b, QT_STYLE_BORDER, bar);
-    lb_str(&b, QT_STYLE_DIM, fmt(r, QT_STR_PREVIEW_MORE, more, NULL));
-    lb_end(&b);
+  e->pv.q = qi;
+  e->pv.k = k;
+  e->pv.avail = avail;
+  e->pv.valid = true;
+  return &e->pv;
+}
+
+/* One line of the preview column: the bar, then text (or a dim hint). */
+static void preview_line(rctx *r, const char *bar, int style, const char *text, size_t n, int w) {
+  lb b;
+  lb_begin(r, &b);
+  lb_str(&b, QT_STYLE_BORDER, bar);
+  if (w >= 0 && w <= r->width - b.w)
+    lb_fitted(&b, style, text, n, w);
+  else
+    lb_text(&b, style, text, n);
+  lb_end(&b);
+}
+
+/* The preview of the highlighted option at the target's width, after `bar` (may be ""), in at
+ * most `cap` lines (NO_LIMIT: QT_PREVIEW_LINES and its hints). A longer one shows a window from
+ * s->preview_scroll with "↑ N more lines" / "↓ N more lines"; Shift+↑/Shift+↓ move it (engine.c
+ * preview_key), and s->preview_window says how far. */
+static void draw_preview(rctx *r, const qt_qstate *cs, const char *bar, bool say_none, int cap) {
+  qt_qstate *s = (qt_qstate *)cs; /* the window shown is written back, as the list's is */
+  size_t k = qt_list_option_at(s, s->highlight);
+  if (k != s->preview_for) s->preview_for = k, s->preview_scroll = 0; /* another option: from its top */
+  s->preview_window = 0;
+  if (cap < 1) return; /* no room for it */
+  if (cap == NO_LIMIT) cap = QT_PREVIEW_LINES + 1;
+  const char *text = k == SIZE_MAX ? NULL : s->opts[k].preview;
+  int barw = (int)qt_visible_width(bar, strlen(bar));
+  if (barw >= r->width) bar = "", barw = 0;
+  if (!text) {
+    if (say_none) {
+      const char *none = qt_str(r->e, QT_STR_NO_PREVIEW);
+      preview_line(r, bar, QT_STYLE_DIM, none, strlen(none), -1);
+    }
+    return;
+  }
+  qt_engine *e = r->e;
+  if (!preview_layout(e, e->current, k, text, r->width - barw)) {
+    r->failed = true;
+    return;
+  }
+  size_t total = e->pv.count, first = s->preview_scroll, shown;
+  bool above = false, below = false;
+  if (total <= (size_t)cap) {
+    first = 0, shown = total;
+  } else {
+    if (first > total - 1) first = total - 1;
+    above = cap >= 2 && first > 0;
+    size_t room = (size_t)cap - above;
+    if (first + room >= total) { /* the rest fits: the window filled from the end */
+      shown = room;
+      if (first + shown > total) first = total - shown;
+    } else if (room >= 2) {
+      below = true, shown = room - 1;
+    } else { /* two lines: a line and "↓ N more lines" say more than "↑ N more lines" */
+      above = false, below = cap >= 2, shown = cap >= 2 ? (size_t)cap - 1 : 1;
+    }
+    s->preview_window = shown;
+  }
+  s->preview_scroll = first;
+  if (above) {
+    const char *t = fmt(r, QT_STR_LINES_ABOVE, first, NULL);
+    preview_line(r, bar, QT_STYLE_DIM, t, strlen(t), -1);
+  }
+  for (size_t l = first; l < first + shown; l++)
+    preview_line(r, bar, PLAIN, text + e->pv.start[l], e->pv.end[l] - e->pv.start[l], e->pv.width[l]);
+  if (below) {
+    const char *t = fmt(r, QT_STR_LINES_BELOW, total - first - shown, NULL);
+    preview_line(r, bar, QT_STYLE_DIM, t, strlen(t), -1);
   }
 }
 
@@ -1248,6 +1321,7 @@ static void draw_question(rctx *r, size_t qi) {
     count_part(r, SEC_BODY, at);
     size_t k = qt_list_option_at(s, s->highlight);
     int cap = r->limit[SEC_PREVIEW];
+    s->preview_window = 0; /* not shown, so nothing to read on (draw_preview sets it) */
     if (k != SIZE_MAX && s->opts[k].preview && cap >= 2) {
       at = r->out->count;
       blank_line(r);
@@ -1500,6 +1574,7 @@ static void fit_rows(rctx *r) {
   least[SEC_BODY] = at_most(natural[SEC_BODY], review || !s->q->option_count ? 3 : r->filter_lines + 4);
   least[SEC_NOTE] = focus == SEC_NOTE ? at_most(natural[SEC_NOTE], 2) : 0;
   least[SEC_DISCUSS] = at_most(natural[SEC_DISCUSS], 3);
+  least[SEC_PREVIEW] = at_most(natural[SEC_PREVIEW], 3); /* a line above it, one of it, "↓ N more lines" */
   for (int i = 0; i < SEC_COUNT; i++) sum += natural[i], sum_least += least[i];
   int fixed = (int)e->frame.count - sum;
   int squeeze = 0, spacers = r->spacers, rules = r->rules, header = r->header;
@@ -1513,7 +1588,7 @@ static void fit_rows(rctx *r) {
   size_t prompt_scroll = cur ? cur->prompt_scroll : 0, list_scroll = cur ? cur->scroll : 0, review_scroll = e->review_scroll;
   for (int pass = 0; pass < 3; pass++) {
     int budget[SEC_COUNT];
-    if (cur) cur->prompt_scroll = prompt_scroll, cur->scroll = list_scroll;
+    if (cur) cur->prompt_scroll = prompt_scroll, cur->scroll = list_scroll, cur->preview_scroll = r->preview_scroll;
     e->review_scroll = review_scroll;
     plan_rows(r, rows - fixed, natural, least, focus, budget);
     memcpy(r->limit, budget, sizeof budget);
@@ -1529,6 +1604,7 @@ qt_status qt_render_frame(qt_engine *e, int width) {
   if (width > 4096) width = 4096; /* lines may be narrower than asked, never wider */
   rctx r = {.e = e, .out = &e->frame, .width = width};
   for (int i = 0; i < SEC_COUNT; i++) r.limit[i] = NO_LIMIT;
+  if (e->current < e->req->question_count) r.preview_scroll = e->qs[e->current].preview_scroll;
   qt_buf_init(&r.tmp);
   draw_frame(&r);
   if (e->rows > 0 && e->frame.count > (size_t)e->rows && !r.failed) fit_rows(&r);

@@ -171,6 +171,7 @@ static const char *const english[QT_STR_COUNT] = {
     /* the question fits the screen (issue 14 item 2) */
     [QT_STR_HELP_READ_PROMPT] = "read the question",
     [QT_STR_HELP_SCROLL] = "scroll",
+    [QT_STR_HELP_READ_PREVIEW] = "read the preview",
     /* talk first: Ctrl+T (issue 14 item 5) */
     [QT_STR_DISCUSS_PROMPT] = "What do you want to tell the agent?",
     [QT_STR_HELP_DISCUSS] = "talk first",
@@ -349,6 +350,7 @@ static const char *const german[QT_STR_COUNT] = {
     /* the question fits the screen (issue 14 item 2) */
     [QT_STR_HELP_READ_PROMPT] = "Frage lesen",
     [QT_STR_HELP_SCROLL] = "blättern",
+    [QT_STR_HELP_READ_PREVIEW] = "Vorschau lesen",
     /* talk first: Ctrl+T (issue 14 item 5) */
     [QT_STR_DISCUSS_PROMPT] = "Was möchtest du dem Agenten sagen?",
     [QT_STR_HELP_DISCUSS] = "erst besprechen",
@@ -508,6 +510,7 @@ static const char *const chinese[QT_STR_COUNT] = {
     /* the question fits the screen (issue 14 item 2) */
     [QT_STR_HELP_READ_PROMPT] = "阅读问题",
     [QT_STR_HELP_SCROLL] = "滚动",
+    [QT_STR_HELP_READ_PREVIEW] = "阅读预览",
     /* talk first: Ctrl+T (issue 14 item 5) */
     [QT_STR_DISCUSS_PROMPT] = "你想对助手说什么？",
     [QT_STR_HELP_DISCUSS] = "先讨论",

@@ -899,6 +899,76 @@ test("rows: the line being typed stays visible, in a long draft under Something 
   assert.ok(lines.some((l) => l.includes(PI_CURSOR)), lines.join("\n"));
 });
 
+const TALL_PREVIEW = {
+  questions: [
+    {
+      id: "layout",
+      prompt: "Which schema should we generate?",
+      options: [
+        { value: "tall", label: "Tall schema", preview: Array.from({ length: 40 }, (_, i) => `column_${i + 1} integer not null`).join("\n") },
+        { value: "short", label: "Short schema", preview: "id integer\nname text" },
+      ],
+    },
+  ],
+};
+const shiftUp = "\x1b[1;2A";
+const shiftDown = "\x1b[1;2B";
+
+/** The preview lines of a frame (after the bar), in order. */
+const previewLines = (lines) => lines.filter((l) => /^ ?│ /.test(l) || / │ /.test(l)).map((l) => l.slice(l.lastIndexOf("│ ") + 2));
+
+test("preview: one taller than its window says “↓ N more lines”; Shift+↓/Shift+↑ read all of it, in few rows and in many", () => {
+  for (const [width, rows] of [[80, 0], [80, 14], [80, 20], [120, 12], [40, 16]]) {
+    const e = engine(TALL_PREVIEW);
+    const frame = () => (rows ? e.render(width, rows) : e.render(width));
+    let lines = frame();
+    if (rows) assert.ok(lines.length <= rows, `${width}x${rows}`);
+    const text = lines.join("\n");
+    assert.match(text, /↓ \d+ more lines/, `${width}x${rows}`);
+    assert.match(text, /Shift\+↑↓ read the preview/, `${width}x${rows}`);
+    assert.doesNotMatch(text, /column_40 /, `${width}x${rows}: cut`);
+    // read on to the end: every line of the preview is seen, in order, and ↓ never moves the highlight
+    const seen = new Set();
+    for (let i = 0; i < 60 && !seen.has(40); i++) {
+      for (const l of previewLines(lines)) {
+        const m = /^column_(\d+) /.exec(l);
+        if (m) seen.add(Number(m[1]));
+      }
+      press(e, shiftDown);
+      lines = frame();
+      assert.match(lines.join("\n"), /> 1\. Tall schema/, "Shift+↓ does not move the highlight");
+    }
+    assert.equal(seen.size, 40, `${width}x${rows}: every line read (${[...seen].length})`);
+    assert.doesNotMatch(lines.join("\n"), /↓ \d+ more lines/, `${width}x${rows}: at the end`);
+    assert.match(lines.join("\n"), /↑ \d+ more lines/, `${width}x${rows}: at the end`);
+    for (let i = 0; i < 60; i++) press(e, shiftUp), frame();
+    assert.ok(previewLines(frame()).some((l) => l.startsWith("column_1 ")), `${width}x${rows}: back at the top`);
+    // another option starts at its own top; coming back starts at the top again
+    for (let i = 0; i < 3; i++) press(e, shiftDown), frame();
+    press(e, K.down);
+    assert.deepEqual(previewLines(frame()).slice(0, 2), ["id integer", "name text"]);
+    assert.doesNotMatch(frame().join("\n"), /read the preview/, "a short preview offers nothing to read");
+    press(e, shiftDown); // nothing to read: no effect
+    press(e, K.up);
+    assert.ok(previewLines(frame()).some((l) => l.startsWith("column_1 ")), `${width}x${rows}: from the top again`);
+  }
+});
+
+test("preview: Shift+↑/Shift+↓ can be rebound; PageUp/PageDown still page the list; in de and zh the help names it", () => {
+  const e = engine(TALL_PREVIEW);
+  assert.equal(e.bind("previewDown", ["ctrl+j"]), 0);
+  assert.match(screen(e, 160), /Shift\+↑\/Ctrl\+J read the preview/);
+  for (const lang of ["de", "zh"]) {
+    const t = addon.strings(lang);
+    const l = engine(TALL_PREVIEW);
+    l.setLanguage(lang);
+    assert.ok(screen(l, 160).includes(`${t.MOD_SHIFT}↑↓ ${t.HELP_READ_PREVIEW}`), lang);
+  }
+  const list = engine({ questions: [{ id: "r", prompt: "Region?", options: Array.from({ length: 30 }, (_, i) => ({ label: `Region ${i + 1}`, preview: "x\n".repeat(30) })) }] });
+  press(list, K.pageDown);
+  assert.match(screen(list), /> 9\. Region 9/);
+});
+
 test("rows: the preview gets what is left; the review is cut and scrolls with PageUp/PageDown", () => {
   const p = engine(PREVIEW);
   const lines = p.render(80, 16);
@@ -1369,6 +1439,14 @@ const CASES = [
   { name: "filter-no-match.de", lang: "de", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
   { name: "filter-no-match.zh", lang: "zh", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
   { name: "preview", args: PREVIEW, keys: [] },
+  // a preview taller than its share of the rows: "↓ N more lines", Shift+↓ reads on (issue 14 item 2)
+  { name: "fit-preview", rows: 16, args: TALL_PREVIEW, keys: [] },
+  { name: "fit-preview.de", lang: "de", rows: 16, args: TALL_PREVIEW, keys: [] },
+  { name: "fit-preview.zh", lang: "zh", rows: 16, args: TALL_PREVIEW, keys: [] },
+  { name: "fit-preview-read", rows: 16, args: TALL_PREVIEW, keys: ["\x1b[1;2B", "\x1b[1;2B"] },
+  { name: "fit-preview-read.de", lang: "de", rows: 16, args: TALL_PREVIEW, keys: ["\x1b[1;2B", "\x1b[1;2B"] },
+  { name: "fit-preview-read.zh", lang: "zh", rows: 16, args: TALL_PREVIEW, keys: ["\x1b[1;2B", "\x1b[1;2B"] },
+  { name: "preview-tall", args: TALL_PREVIEW, keys: ["\x1b[1;2B"] },
   // who asks a relayed question, when the rows are few: kept on one line (issue 14 item 2)
   { name: "fit-asker", rows: 10, asker: ASKER, args: THREE, keys: [] },
   { name: "fit-asker.de", lang: "de", rows: 10, asker: ASKER, args: THREE, keys: [] },
