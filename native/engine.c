@@ -903,6 +903,7 @@ size_t qt_engine_footprint(const qt_engine *e) {
   }
   n += lines_bytes(&e->frame) + lines_bytes(&e->scratch[0]) + lines_bytes(&e->scratch[1]) + lines_bytes(&e->measure);
   n += e->line_ptr_cap * sizeof *e->line_ptrs + e->cell_text.cap;
+  n += e->pv.cap * (sizeof *e->pv.start + sizeof *e->pv.end + sizeof *e->pv.width); /* the preview's layout */
   return n;
 }
 

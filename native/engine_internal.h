@@ -193,6 +193,8 @@ qt_status qt_render_plain_frame(qt_engine *e, int width);
 /* The keys that work now, as the help line names them ("Enter select"), joined by sep into out
  * (render.c); the plain frame's words when keys were rebound. */
 void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep);
+/* The name of the first key of action `a` ("PgUp"), appended to out; nothing when it has none. */
+void qt_render_key_name(const qt_engine *e, qt_action a, qt_buf *out);
 /* True when every action's first key is its default one (engine.c): the plain frame's sentences
  * name those keys. */
 bool qt_engine_first_keys_default(const qt_engine *e);

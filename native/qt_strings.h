@@ -183,6 +183,10 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(HELP_READ_PROMPT)    /* PgUp/PgDn "read the question" (the prompt is cut to fit the screen) */ \
   X(HELP_SCROLL)         /* PgUp/PgDn "scroll" (the review is cut to fit the screen) */ \
   X(HELP_READ_PREVIEW)   /* Shift+↑/Shift+↓ "read the preview" (the preview is cut) */ \
+  X(PLAIN_PROMPT_ABOVE)  /* accessible mode, the prompt cut to fit: "{n} earlier lines of the question are hidden; {s} reads them." ({s}: PageUp's name) */ \
+  X(PLAIN_PROMPT_BELOW)  /* "The question goes on for {n} more lines; {s} reads them." ({s}: PageDown's name) */ \
+  X(PLAIN_KEY_PAGE_UP)   /* accessible mode: PageUp as a word ("PageUp"), no symbols */ \
+  X(PLAIN_KEY_PAGE_DOWN) /* "PageDown" */ \
   /* ---- talk first: Ctrl+T (issue 14 item 5) ---- */ \
   X(DISCUSS_PROMPT)      /* above the text field: "What do you want to tell the agent?" */ \
   X(HELP_DISCUSS)        /* Ctrl+T "talk first" */ \

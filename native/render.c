@@ -768,6 +768,11 @@ static void collect_help(const qt_engine *e, help *h) {
   }
 }
 
+void qt_render_key_name(const qt_engine *e, qt_action a, qt_buf *out) {
+  const qt_keyset *ks = &e->keys[a];
+  if (ks->count) key_name(e, ks->key[0], ks->mods[0], out);
+}
+
 void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep) {
   help h;
   qt_buf_init(&h.text);

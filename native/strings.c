@@ -172,6 +172,10 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_HELP_READ_PROMPT] = "read the question",
     [QT_STR_HELP_SCROLL] = "scroll",
     [QT_STR_HELP_READ_PREVIEW] = "read the preview",
+    [QT_STR_PLAIN_PROMPT_ABOVE] = "{n} earlier lines of the question are hidden; {s} reads them.",
+    [QT_STR_PLAIN_PROMPT_BELOW] = "The question goes on for {n} more lines; {s} reads them.",
+    [QT_STR_PLAIN_KEY_PAGE_UP] = "PageUp",
+    [QT_STR_PLAIN_KEY_PAGE_DOWN] = "PageDown",
     /* talk first: Ctrl+T (issue 14 item 5) */
     [QT_STR_DISCUSS_PROMPT] = "What do you want to tell the agent?",
     [QT_STR_HELP_DISCUSS] = "talk first",
@@ -351,6 +355,10 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_HELP_READ_PROMPT] = "Frage lesen",
     [QT_STR_HELP_SCROLL] = "blättern",
     [QT_STR_HELP_READ_PREVIEW] = "Vorschau lesen",
+    [QT_STR_PLAIN_PROMPT_ABOVE] = "{n} frühere Zeilen der Frage sind ausgeblendet; {s} liest sie.",
+    [QT_STR_PLAIN_PROMPT_BELOW] = "Die Frage geht noch {n} Zeilen weiter; {s} liest sie.",
+    [QT_STR_PLAIN_KEY_PAGE_UP] = "Bild auf",
+    [QT_STR_PLAIN_KEY_PAGE_DOWN] = "Bild ab",
     /* talk first: Ctrl+T (issue 14 item 5) */
     [QT_STR_DISCUSS_PROMPT] = "Was möchtest du dem Agenten sagen?",
     [QT_STR_HELP_DISCUSS] = "erst besprechen",
@@ -511,6 +519,10 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_HELP_READ_PROMPT] = "阅读问题",
     [QT_STR_HELP_SCROLL] = "滚动",
     [QT_STR_HELP_READ_PREVIEW] = "阅读预览",
+    [QT_STR_PLAIN_PROMPT_ABOVE] = "问题前面有 {n} 行被隐藏；按{s}阅读。",
+    [QT_STR_PLAIN_PROMPT_BELOW] = "问题后面还有 {n} 行；按{s}阅读。",
+    [QT_STR_PLAIN_KEY_PAGE_UP] = "上翻页键",
+    [QT_STR_PLAIN_KEY_PAGE_DOWN] = "下翻页键",
     /* talk first: Ctrl+T (issue 14 item 5) */
     [QT_STR_DISCUSS_PROMPT] = "你想对助手说什么？",
     [QT_STR_HELP_DISCUSS] = "先讨论",
