@@ -28,7 +28,6 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(MORE_BELOW) /* "↓ {n} more": rows below the list window */ \
   X(LINES_ABOVE) /* "↑ {n} more lines": typed text above the shown lines */ \
   X(LINES_BELOW) /* "↓ {n} more lines": typed text below the shown lines */ \
-  X(PREVIEW_MORE) /* last line of a preview that goes on: "… {n} more lines" */ \
   X(NO_PREVIEW) /* the highlighted option has no preview */ \
   /* ---- messages ---- */ \
   X(WARN_EMPTY) /* Enter on an empty typed answer */ \

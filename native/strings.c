@@ -20,7 +20,6 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_MORE_BELOW] = "↓ {n} more",
     [QT_STR_LINES_ABOVE] = "↑ {n} more lines",
     [QT_STR_LINES_BELOW] = "↓ {n} more lines",
-    [QT_STR_PREVIEW_MORE] = "… {n} more lines",
     [QT_STR_NO_PREVIEW] = "(no preview)",
 
     [QT_STR_WARN_EMPTY] = "Type an answer first (Esc goes back)",
@@ -202,7 +201,6 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_MORE_BELOW] = "↓ {n} weitere",
     [QT_STR_LINES_ABOVE] = "↑ {n} weitere Zeilen",
     [QT_STR_LINES_BELOW] = "↓ {n} weitere Zeilen",
-    [QT_STR_PREVIEW_MORE] = "… {n} weitere Zeilen",
     [QT_STR_NO_PREVIEW] = "(keine Vorschau)",
 
     [QT_STR_WARN_EMPTY] = "Erst eine Antwort tippen (Esc geht zurück)",
@@ -385,7 +383,6 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_MORE_BELOW] = "↓ 还有 {n} 项",
     [QT_STR_LINES_ABOVE] = "↑ 还有 {n} 行",
     [QT_STR_LINES_BELOW] = "↓ 还有 {n} 行",
-    [QT_STR_PREVIEW_MORE] = "… 还有 {n} 行",
     [QT_STR_NO_PREVIEW] = "（无预览）",
 
     [QT_STR_WARN_EMPTY] = "请先输入回答（Esc 返回）",
