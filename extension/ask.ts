@@ -225,9 +225,10 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
       if (from) {
         // A subagent's question in print mode: this pi's own terminal, or nobody.
         if (terminalReachable(native)) {
-          await desktopNoticeFor(native, s, questions[0]?.prompt ?? "", true);
           const { askOnTerminal } = await import("./headless.ts");
-          return askOnTerminal(native, json, signal, s, askerParts(from));
+          // the notification goes with the question: written by the runner once it has the terminal
+          const notice = s.notice.desktop ? (await import("./desktop.ts")).desktopNotice(native, s.notice.desktop, questions[0]?.prompt ?? "") : "";
+          return askOnTerminal(native, json, signal, s, askerParts(from), notice);
         }
         return toToolResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), s);
       }

@@ -1,6 +1,6 @@
 // desktop.ts — the desktop notification a waiting question may send through the terminal
 // (setting notice.desktop, off by default): which protocol the terminal speaks (from
-// TERM_PROGRAM / TERM, or the setting), tmux's passthrough when inside tmux, and where the
+// TERM_PROGRAM / TERM / LC_TERMINAL, or the setting), tmux's passthrough when inside tmux, and where the
 // bytes go. The sequence itself is built by the C core from sanitized text (native/notice.c).
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { NativeAddon } from "./native.ts";
@@ -17,7 +17,8 @@ export function desktopKind(setting: DesktopNotice, env: NodeJS.ProcessEnv = pro
   const term = env.TERM ?? "";
   const program = env.TERM_PROGRAM ?? "";
   if (term === "xterm-kitty" || env.KITTY_WINDOW_ID) return "osc99";
-  if (program === "iTerm.app" || env.WT_SESSION || env.ConEmuPID) return "osc9";
+  // Inside tmux TERM_PROGRAM is "tmux": iTerm2's LC_TERMINAL (kept by tmux and ssh) still says.
+  if (program === "iTerm.app" || env.LC_TERMINAL === "iTerm2" || env.WT_SESSION || env.ConEmuPID) return "osc9";
   return "osc777";
 }
 

@@ -2,7 +2,7 @@
 // the pending-questions file a person filled in, or from the terminal when one is reachable;
 // with no terminal the questions are written to the pending file and the result tells the
 // model and the person how to answer.
-import { desktopNotice, sendDesktopNotice } from "./desktop.ts";
+import { desktopNotice } from "./desktop.ts";
 import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, terminalReachable, TTY_PATH } from "./native.ts";
 import {
   answersFromFlag,
@@ -102,8 +102,9 @@ export async function answerWithoutTui(
   }
 
   if (terminalReachable(native)) {
-    sendDesktopNotice(desktopNotice(native, settings.notice.desktop, questions[0]?.prompt ?? ""), true, TTY_PATH);
-    const asked = await runOnTerminal(native, json, signal, settings);
+    // The notification goes out with the question: only once the runner has the terminal.
+    const notice = desktopNotice(native, settings.notice.desktop, questions[0]?.prompt ?? "");
+    const asked = await runOnTerminal(native, json, signal, settings, undefined, notice);
     if (asked) return asked;
     // Another program took the terminal in the meantime: as if there were none.
   }
@@ -135,8 +136,9 @@ export async function askOnTerminal(
   signal: AbortSignal | undefined,
   settings: Settings,
   asker?: { name: string | null; where: string | null },
+  notice = "",
 ): Promise<Result> {
-  const asked = await runOnTerminal(native, json, signal, settings, asker);
+  const asked = await runOnTerminal(native, json, signal, settings, asker, notice);
   if (asked) return asked;
   const flags = settings.escape === "continue" ? CANCEL_CONTINUES : 0;
   return toResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), true);
@@ -151,6 +153,7 @@ async function runOnTerminal(
   signal: AbortSignal | undefined,
   settings: Settings,
   asker?: { name: string | null; where: string | null },
+  notice = "",
 ): Promise<Result | undefined> {
   const cancelContinues = settings.escape === "continue";
   if (signal?.aborted) {
@@ -166,6 +169,7 @@ async function runOnTerminal(
     askerWhere: asker?.where ?? null,
     accessible: accessibleMode(settings),
     ...(settings.timeout ? { timeoutMs: settings.timeout.ms, timeoutThen: settings.timeout.then } : {}),
+    ...(notice ? { notice } : {}),
   });
   const stop = () => run.stop();
   signal?.addEventListener("abort", stop, { once: true });

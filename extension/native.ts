@@ -97,6 +97,8 @@ export interface NativeAddon {
       accessible?: boolean;
       timeoutMs?: number | null;
       timeoutThen?: "cancel" | "decline" | "recommended";
+      /** A desktop notification, written only once the runner has taken the terminal. */
+      notice?: string;
     },
   ): {
     /** Rejects with code "QT_ETTYOWNED" when another program owns the terminal (not touched). */

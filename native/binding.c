@@ -23,7 +23,8 @@
  *   _textWork() -> number                    tests only: code points the segmenter looked at
  *   _graphemesBackward(str)                  tests only: graphemes(str), stepping back from the end
  *   lockFile(path, timeoutMs) -> { release(remove?) }   an exclusive flock, bounded wait (qt_filelock.h)
- *   runTty(json, { path, color, mode, language, cancelContinues }) -> { done: Promise<{ details, text }>, stop() }
+ *   runTty(json, { path, color, mode, language, cancelContinues, notice }) -> { done: Promise<{ details, text }>, stop() }
+ *                                            `notice`: bytes written once the terminal is taken
  *                                            the question on a terminal, on a thread of its own;
  *                                            `done` rejects with code QT_ETTYOWNED when another
  *                                            program owns the terminal (it was not touched) */
@@ -672,6 +673,8 @@ static const char *const ACTION_NAMES[QT_ACT_COUNT] = {
     [QT_ACT_NEW_LINE] = "newLine",
     [QT_ACT_DISCUSS] = "discuss",
     [QT_ACT_EXTERNAL_EDITOR] = "externalEditor",
+    [QT_ACT_PREVIEW_UP] = "previewUp",
+    [QT_ACT_PREVIEW_DOWN] = "previewDown",
 };
 
 /* Index of `name` in a table of `n` names, or -1 (after throwing a RangeError). */
@@ -1452,6 +1455,17 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   char *language = get_named_string(env, argv[1], "language");
   char *asker_name = get_named_string(env, argv[1], "askerName");
   char *asker_where = get_named_string(env, argv[1], "askerWhere");
+  size_t notice_len = 0;
+  char *notice = NULL;
+  {
+    bool has_notice = false;
+    napi_value nv;
+    napi_valuetype nt;
+    if (napi_has_named_property(env, argv[1], "notice", &has_notice) == napi_ok && has_notice &&
+        napi_get_named_property(env, argv[1], "notice", &nv) == napi_ok && napi_typeof(env, nv, &nt) == napi_ok &&
+        nt == napi_string)
+      notice = get_string(env, nv, &notice_len, "the desktop notice");
+  }
   bool pending = false;
   napi_is_exception_pending(env, &pending);
   bool color = true, cancel_continues = false;
@@ -1499,6 +1513,10 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
     goto fail;
   }
   qt_tty_set_color(job->tty, color);
+  if (notice_len && (st = qt_tty_set_notice(job->tty, notice, notice_len))) {
+    throw_status(env, st, NULL);
+    goto fail;
+  }
   if (language) qt_engine_set_language(job->engine, qt_language_from_tag(language));
   if (accessible) qt_engine_set_accessible(job->engine, true);
   if (timeout_ms >= 1 && timeout_ms <= 9.0e15) qt_engine_set_timeout(job->engine, (int64_t)timeout_ms, (qt_timeout_then)timeout_then);
@@ -1557,6 +1575,7 @@ done:
   free(language);
   free(asker_name);
   free(asker_where);
+  free(notice);
   return out;
 }
 

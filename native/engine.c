@@ -820,6 +820,22 @@ static bool scroll_key(qt_engine *e, const qt_key_event *ev) {
   return true;
 }
 
+/* Shift+↑/Shift+↓ read the highlighted option's preview when the last frame cut it: a page of
+ * the lines shown back or on; the renderer keeps the scroll inside the text. */
+static bool preview_key(qt_engine *e, const qt_key_event *ev) {
+  bool up = matches(e, QT_ACT_PREVIEW_UP, ev), down = !up && matches(e, QT_ACT_PREVIEW_DOWN, ev);
+  if ((!up && !down) || e->current >= e->req->question_count) return false;
+  qt_qstate *s = &e->qs[e->current];
+  size_t k = qt_list_option_at(s, s->highlight);
+  if (k == SIZE_MAX || k != s->preview_for || !s->preview_window || s->view == QT_VIEW_ENTRY) return false;
+  if (down)
+    s->preview_scroll += s->preview_window;
+  else
+    s->preview_scroll = s->preview_scroll > s->preview_window ? s->preview_scroll - s->preview_window : 0;
+  touch(e);
+  return true;
+}
+
 static void stop_clock(qt_engine *e);
 
 static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
@@ -837,7 +853,7 @@ static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
     touch(e);
     return QT_OK;
   }
-  if (scroll_key(e, ev)) return QT_OK;
+  if (scroll_key(e, ev) || preview_key(e, ev)) return QT_OK;
   if (e->current >= e->req->question_count) return on_review(e, ev);
   qt_qstate *s = &e->qs[e->current];
   switch (s->view) {
@@ -887,6 +903,7 @@ size_t qt_engine_footprint(const qt_engine *e) {
   }
   n += lines_bytes(&e->frame) + lines_bytes(&e->scratch[0]) + lines_bytes(&e->scratch[1]) + lines_bytes(&e->measure);
   n += e->line_ptr_cap * sizeof *e->line_ptrs + e->cell_text.cap;
+  n += e->pv.cap * (sizeof *e->pv.start + sizeof *e->pv.end + sizeof *e->pv.width); /* the preview's layout */
   return n;
 }
 
@@ -919,6 +936,8 @@ static const char *const DEFAULT_KEYS[QT_ACT_COUNT][4] = {
     [QT_ACT_NEW_LINE] = {"shift+enter"},
     [QT_ACT_DISCUSS] = {"ctrl+t"},
     [QT_ACT_EXTERNAL_EDITOR] = {"ctrl+g"},
+    [QT_ACT_PREVIEW_UP] = {"shift+up"},
+    [QT_ACT_PREVIEW_DOWN] = {"shift+down"},
 };
 
 /* Parses key ids into a key set; returns how many were not understood (or did not fit). */
@@ -1074,6 +1093,9 @@ void qt_engine_destroy(qt_engine *e) {
   qt_buf_free(&e->cell_text);
   qt_editor_free(&e->discuss);
   free(e->discussion);
+  free(e->pv.start);
+  free(e->pv.end);
+  free(e->pv.width);
   free(e);
 }
 

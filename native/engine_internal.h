@@ -17,7 +17,7 @@
 #define QT_LIST_WINDOW 8
 /* Lines of a typed answer shown at once; longer text scrolls with the cursor. */
 #define QT_EDITOR_WINDOW 10
-/* Lines of a preview shown at once. */
+/* Lines of a preview shown at once (a longer one scrolls: Shift+↑/Shift+↓). */
 #define QT_PREVIEW_LINES 16
 /* From this width on, a preview stands beside the list instead of below it. */
 #define QT_PREVIEW_BESIDE_WIDTH 100
@@ -80,6 +80,9 @@ typedef struct qt_qstate {
   bool touched;         /* the person answered or changed this question */
   size_t prompt_scroll; /* first line of the prompt shown when it is cut to fit the rows */
   size_t prompt_window; /* lines of the prompt shown when it was last cut; 0: not cut */
+  size_t preview_for;    /* the option (0-based) whose preview preview_scroll/_window are about */
+  size_t preview_scroll; /* first line of that preview shown when it is cut */
+  size_t preview_window; /* lines of it shown when it was last cut; 0: not cut (or not shown) */
 } qt_qstate;
 
 /* One finished frame or column: NUL-separated lines in one buffer. */
@@ -145,6 +148,16 @@ struct qt_engine {
   int64_t clock_now;      /* the last tick */
   qt_timeout_then clock_then;
   bool timed_out;         /* finished by the clock (outcome QT_TIMED_OUT) */
+  /* where the lines of the preview shown last wrap, for its width (render.c preview_layout):
+   * laid out once per option and width, so a key that scrolls it does not wrap it again */
+  struct {
+    bool valid;
+    size_t q, k;          /* question and option */
+    int avail;            /* columns of its lines */
+    size_t *start, *end;  /* each line's text: preview[start, end) */
+    int *width;           /* and its columns */
+    size_t count, cap;
+  } pv;
   /* accessible mode (issue 14 item 7; render_plain.c) */
   bool accessible;
   /* the external editor (issue 14 item 6): 0 none, 1 the draft, 2 the note, 3 the discussion is asked for */
@@ -180,6 +193,8 @@ qt_status qt_render_plain_frame(qt_engine *e, int width);
 /* The keys that work now, as the help line names them ("Enter select"), joined by sep into out
  * (render.c); the plain frame's words when keys were rebound. */
 void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep);
+/* The name of the first key of action `a` ("PgUp"), appended to out; nothing when it has none. */
+void qt_render_key_name(const qt_engine *e, qt_action a, qt_buf *out);
 /* True when every action's first key is its default one (engine.c): the plain frame's sentences
  * name those keys. */
 bool qt_engine_first_keys_default(const qt_engine *e);

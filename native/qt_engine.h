@@ -58,6 +58,8 @@ typedef enum qt_action {
   QT_ACT_NEW_LINE,            /* tui.input.newLine: shift+enter */
   QT_ACT_DISCUSS,             /* talk first, instead of answering: ctrl+t (issue 14 item 5) */
   QT_ACT_EXTERNAL_EDITOR,     /* app.editor.external: ctrl+g (typing an answer or a note) */
+  QT_ACT_PREVIEW_UP,          /* read a preview that is cut: shift+up (a page back) */
+  QT_ACT_PREVIEW_DOWN,        /* shift+down (a page on) */
   QT_ACT_COUNT
 } qt_action;
 
@@ -89,7 +91,8 @@ void qt_engine_set_whole_keys(qt_engine *e, bool on);
 /* The rows the frame may take (the host's terminal rows, less what the host shows around it);
  * 0, the default: no limit. With a limit, no frame is taller: the prompt, the preview and the
  * option list share the height, each scrolling in its window with "↑ N more" / "↓ N more";
- * the help line and the line being edited stay visible; PageUp/PageDown read a cut prompt. */
+ * the help line and the line being edited stay visible; PageUp/PageDown read a cut prompt,
+ * Shift+↑/Shift+↓ a cut preview. */
 qt_status qt_engine_set_rows(qt_engine *e, int rows);
 
 /* Feeds raw input bytes (any number of sequences, or part of one). */

@@ -28,7 +28,6 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(MORE_BELOW) /* "↓ {n} more": rows below the list window */ \
   X(LINES_ABOVE) /* "↑ {n} more lines": typed text above the shown lines */ \
   X(LINES_BELOW) /* "↓ {n} more lines": typed text below the shown lines */ \
-  X(PREVIEW_MORE) /* last line of a preview that goes on: "… {n} more lines" */ \
   X(NO_PREVIEW) /* the highlighted option has no preview */ \
   /* ---- messages ---- */ \
   X(WARN_EMPTY) /* Enter on an empty typed answer */ \
@@ -182,6 +181,11 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   /* ---- the question fits the screen (issue 14 item 2) ---- */ \
   X(HELP_READ_PROMPT)    /* PgUp/PgDn "read the question" (the prompt is cut to fit the screen) */ \
   X(HELP_SCROLL)         /* PgUp/PgDn "scroll" (the review is cut to fit the screen) */ \
+  X(HELP_READ_PREVIEW)   /* Shift+↑/Shift+↓ "read the preview" (the preview is cut) */ \
+  X(PLAIN_PROMPT_ABOVE)  /* accessible mode, the prompt cut to fit: "{n} earlier lines of the question are hidden; {s} reads them." ({s}: PageUp's name) */ \
+  X(PLAIN_PROMPT_BELOW)  /* "The question goes on for {n} more lines; {s} reads them." ({s}: PageDown's name) */ \
+  X(PLAIN_KEY_PAGE_UP)   /* accessible mode: PageUp as a word ("PageUp"), no symbols */ \
+  X(PLAIN_KEY_PAGE_DOWN) /* "PageDown" */ \
   /* ---- talk first: Ctrl+T (issue 14 item 5) ---- */ \
   X(DISCUSS_PROMPT)      /* above the text field: "What do you want to tell the agent?" */ \
   X(HELP_DISCUSS)        /* Ctrl+T "talk first" */ \

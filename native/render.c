@@ -50,11 +50,13 @@ typedef struct rctx {
   int limit[SEC_COUNT];   /* most lines each part may take; NO_LIMIT: all it has */
   int natural[SEC_COUNT]; /* lines each part took */
   int editor_limit;       /* most lines the next editor drawn may take, its hints included */
-  int squeeze;            /* 1: no spacer lines; 2: no rules either; 3: no tab bar or asker either */
+  int squeeze;            /* 1: no spacer lines; 2: no rules either; 3: no tab bar either, who asks on one line */
   int spacers, rules, header; /* lines of each kind drawn */
   int filter_lines;       /* lines of the filter above the list */
   const qt_lines *cursor_out; /* where the focused editor drew its cursor, and on which line */
   size_t cursor_line;
+  size_t asker_line;      /* the frame's line saying who asks a relayed question; SIZE_MAX: none */
+  size_t preview_scroll;  /* where the keys left the preview: each fitting pass starts from it */
 } rctx;
 
 /* One line being built. Only one is open per target at a time. */
@@ -266,6 +268,37 @@ static void paragraph(rctx *r, int indent, int style, const char *s, size_t n) {
   lb_begin(r, &b);
   lb_spaces(&b, indent);
   put_wrapped(r, &b, indent, style, s, n);
+  lb_end(&b);
+}
+
+/* s[0..n) on one line from `indent`: cut at a grapheme boundary with "…" when it is too long. */
+static void one_line(rctx *r, int indent, int style, const char *s, size_t n) {
+  lb b;
+  if (indent >= r->width) indent = 0;
+  lb_begin(r, &b);
+  lb_spaces(&b, indent);
+  size_t i = 0;
+  int w = 0, gw;
+  while (i < n && s[i] != '\n') {
+    size_t g = cluster(s, n, i, &gw);
+    if (b.w + w + gw > r->width) break;
+    w += gw;
+    i = g;
+  }
+  if (i < n && r->width - b.w >= 2) { /* cut: room for the ellipsis */
+    int room = r->width - b.w - 1;
+    i = 0, w = 0;
+    while (i < n && s[i] != '\n') {
+      size_t g = cluster(s, n, i, &gw);
+      if (w + gw > room) break;
+      w += gw;
+      i = g;
+    }
+    lb_fitted(&b, style, s, i, w);
+    lb_str(&b, style, "…");
+  } else {
+    lb_fitted(&b, style, s, i, w);
+  }
   lb_end(&b);
 }
 
@@ -620,8 +653,10 @@ static void help_pair(const qt_engine *e, help *h, qt_action a1, qt_action a2, q
   const qt_keyset *k1 = &e->keys[a1], *k2 = &e->keys[a2];
   if (!k1->count || !k2->count || !help_start_item(h)) return;
   key_name(e, k1->key[0], k1->mods[0], &h->text);
-  if (k1->mods[0] || k2->mods[0] || k1->key[0] != QT_KEY_UP || k2->key[0] != QT_KEY_DOWN) qt_buf_putc(&h->text, '/');
-  key_name(e, k2->key[0], k2->mods[0], &h->text);
+  /* "↑↓", "Shift+↑↓": the arrows with the same modifiers side by side, else "PgUp/PgDn" */
+  bool arrows = k1->mods[0] == k2->mods[0] && k1->key[0] == QT_KEY_UP && k2->key[0] == QT_KEY_DOWN;
+  if (!arrows) qt_buf_putc(&h->text, '/');
+  key_name(e, k2->key[0], arrows ? 0 : k2->mods[0], &h->text);
   qt_buf_putc(&h->text, ' ');
   qt_buf_puts(&h->text, qt_str(e, what));
   help_end_item(h);
@@ -644,6 +679,12 @@ static void help_discussing(const qt_engine *e, help *h) {
 /* PageUp/PageDown while the prompt (or the review) is cut to fit the rows (issue 14 item 2). */
 static void help_scroll(const qt_engine *e, help *h) {
   bool review = e->current >= e->req->question_count;
+  if (!review) { /* Shift+↑/Shift+↓ while the preview is cut */
+    const qt_qstate *s = &e->qs[e->current];
+    size_t k = qt_list_option_at(s, s->highlight);
+    if (s->view != QT_VIEW_ENTRY && k != SIZE_MAX && k == s->preview_for && s->preview_window)
+      help_pair(e, h, QT_ACT_PREVIEW_UP, QT_ACT_PREVIEW_DOWN, QT_STR_HELP_READ_PREVIEW);
+  }
   if (review ? !e->review_window : !e->qs[e->current].prompt_window) return;
   help_pair(e, h, QT_ACT_PAGE_UP, QT_ACT_PAGE_DOWN, review ? QT_STR_HELP_SCROLL : QT_STR_HELP_READ_PROMPT);
 }
@@ -716,13 +757,20 @@ static void collect_help(const qt_engine *e, help *h) {
       help_text(e, h, QT_STR_HELP_TYPE_FILTER);
       help_pair(e, h, QT_ACT_UP, QT_ACT_DOWN, QT_STR_HELP_MOVE);
       help_key(e, h, QT_ACT_CONFIRM, multi_select ? QT_STR_HELP_DONE : QT_STR_HELP_SELECT);
+      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS); /* Ctrl+T works in every state */
       help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_CLEAR_FILTER);
       break;
     case QT_VIEW_NOTE:
       help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_DONE);
       help_key(e, h, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
+      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
       break;
   }
+}
+
+void qt_render_key_name(const qt_engine *e, qt_action a, qt_buf *out) {
+  const qt_keyset *ks = &e->keys[a];
+  if (ks->count) key_name(e, ks->key[0], ks->mods[0], out);
 }
 
 void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep) {
@@ -1075,43 +1123,107 @@ static void draw_list(rctx *r, const qt_qstate *s, size_t qi) {
 
 /* ---- preview -------------------------------------------------------------------------------- */
 /* The preview of the highlighted option at the target's width, after `bar` (may be ""). */
-static void draw_preview(rctx *r, const qt_qstate *s, const char *bar, bool say_none, int cap) {
-  if (cap < 1) return; /* no room for it (cap: most lines, NO_LIMIT for none) */
-  int most = QT_PREVIEW_LINES;
-  if (cap != NO_LIMIT && cap - 1 < most) most = cap - 1; /* room for "… N more lines" */
-  size_t k = qt_list_option_at(s, s->highlight);
-  const char *text = k == SIZE_MAX ? NULL : s->opts[k].preview;
-  int barw = (int)qt_visible_width(bar, strlen(bar));
-  if (barw >= r->width) bar = "", barw = 0;
-  lb b;
-  if (!text) {
-    if (!say_none) return;
-    lb_begin(r, &b);
-    lb_str(&b, QT_STYLE_BORDER, bar);
-    lb_str(&b, QT_STYLE_DIM, qt_str(r->e, QT_STR_NO_PREVIEW));
-    lb_end(&b);
-    return;
-  }
+/* Where the lines of preview `text` (option k of question qi) wrap at `avail` columns: laid out
+ * once per option and width and kept in e->pv, so scrolling or redrawing it costs the lines
+ * shown, not the whole text. NULL when out of memory. */
+static const void *preview_layout(qt_engine *e, size_t qi, size_t k, const char *text, int avail) {
+  if (e->pv.valid && e->pv.q == qi && e->pv.k == k && e->pv.avail == avail) return &e->pv;
+  e->pv.valid = false;
+  e->pv.count = 0;
   size_t n = strlen(text), pos = 0;
-  int avail = r->width - barw;
-  for (int line = 0; pos < n && line < most; line++) {
+  while (pos < n) {
+    if (e->pv.count == e->pv.cap) {
+      size_t cap = e->pv.cap ? e->pv.cap * 2 : 64;
+      size_t *st = realloc(e->pv.start, cap * sizeof *st);
+      if (st) e->pv.start = st;
+      size_t *en = st ? realloc(e->pv.end, cap * sizeof *en) : NULL;
+      if (en) e->pv.end = en;
+      int *w = en ? realloc(e->pv.width, cap * sizeof *w) : NULL;
+      if (w) e->pv.width = w;
+      if (!w) return NULL;
+      e->pv.cap = cap;
+    }
     size_t end, next;
     int w;
     wrap_line(text, n, pos, avail, &end, &next, &w);
-    lb_begin(r, &b);
-    lb_str(&b, QT_STYLE_BORDER, bar);
-    if (w <= r->width - b.w) lb_fitted(&b, PLAIN, text + pos, end - pos, w);
-    else lb_text(&b, PLAIN, text + pos, end - pos);
-    lb_end(&b);
+    e->pv.start[e->pv.count] = pos;
+    e->pv.end[e->pv.count] = end;
+    e->pv.width[e->pv.count++] = w;
     pos = next;
   }
-  if (pos < n) {
-    size_t more = 1;
-    for (size_t i = pos; i + 1 < n; i++) more += text[i] == '\n';
-    lb_begin(r, &b);
-    lb_str(&b, QT_STYLE_BORDER, bar);
-    lb_str(&b, QT_STYLE_DIM, fmt(r, QT_STR_PREVIEW_MORE, more, NULL));
-    lb_end(&b);
+  e->pv.q = qi;
+  e->pv.k = k;
+  e->pv.avail = avail;
+  e->pv.valid = true;
+  return &e->pv;
+}
+
+/* One line of the preview column: the bar, then text (or a dim hint). */
+static void preview_line(rctx *r, const char *bar, int style, const char *text, size_t n, int w) {
+  lb b;
+  lb_begin(r, &b);
+  lb_str(&b, QT_STYLE_BORDER, bar);
+  if (w >= 0 && w <= r->width - b.w)
+    lb_fitted(&b, style, text, n, w);
+  else
+    lb_text(&b, style, text, n);
+  lb_end(&b);
+}
+
+/* The preview of the highlighted option at the target's width, after `bar` (may be ""), in at
+ * most `cap` lines (NO_LIMIT: QT_PREVIEW_LINES and its hints). A longer one shows a window from
+ * s->preview_scroll with "↑ N more lines" / "↓ N more lines"; Shift+↑/Shift+↓ move it (engine.c
+ * preview_key), and s->preview_window says how far. */
+static void draw_preview(rctx *r, const qt_qstate *cs, const char *bar, bool say_none, int cap) {
+  qt_qstate *s = (qt_qstate *)cs; /* the window shown is written back, as the list's is */
+  size_t k = qt_list_option_at(s, s->highlight);
+  if (k != s->preview_for) s->preview_for = k, s->preview_scroll = 0; /* another option: from its top */
+  s->preview_window = 0;
+  if (cap < 1) return; /* no room for it */
+  if (cap == NO_LIMIT) cap = QT_PREVIEW_LINES + 1;
+  const char *text = k == SIZE_MAX ? NULL : s->opts[k].preview;
+  int barw = (int)qt_visible_width(bar, strlen(bar));
+  if (barw >= r->width) bar = "", barw = 0;
+  if (!text) {
+    if (say_none) {
+      const char *none = qt_str(r->e, QT_STR_NO_PREVIEW);
+      preview_line(r, bar, QT_STYLE_DIM, none, strlen(none), -1);
+    }
+    return;
+  }
+  qt_engine *e = r->e;
+  if (!preview_layout(e, e->current, k, text, r->width - barw)) {
+    r->failed = true;
+    return;
+  }
+  size_t total = e->pv.count, first = s->preview_scroll, shown;
+  bool above = false, below = false;
+  if (total <= (size_t)cap) {
+    first = 0, shown = total;
+  } else {
+    if (first > total - 1) first = total - 1;
+    above = cap >= 2 && first > 0;
+    size_t room = (size_t)cap - above;
+    if (first + room >= total) { /* the rest fits: the window filled from the end */
+      shown = room;
+      if (first + shown > total) first = total - shown;
+    } else if (room >= 2) {
+      below = true, shown = room - 1;
+    } else { /* two lines: a line and "↓ N more lines" say more than "↑ N more lines" */
+      above = false, below = cap >= 2, shown = cap >= 2 ? (size_t)cap - 1 : 1;
+    }
+    s->preview_window = shown;
+  }
+  s->preview_scroll = first;
+  if (above) {
+    const char *t = fmt(r, QT_STR_LINES_ABOVE, first, NULL);
+    preview_line(r, bar, QT_STYLE_DIM, t, strlen(t), -1);
+  }
+  for (size_t l = first; l < first + shown; l++)
+    preview_line(r, bar, PLAIN, text + e->pv.start[l], e->pv.end[l] - e->pv.start[l], e->pv.width[l]);
+  if (below) {
+    const char *t = fmt(r, QT_STR_LINES_BELOW, total - first - shown, NULL);
+    preview_line(r, bar, QT_STYLE_DIM, t, strlen(t), -1);
   }
 }
 
@@ -1214,6 +1326,7 @@ static void draw_question(rctx *r, size_t qi) {
     count_part(r, SEC_BODY, at);
     size_t k = qt_list_option_at(s, s->highlight);
     int cap = r->limit[SEC_PREVIEW];
+    s->preview_window = 0; /* not shown, so nothing to read on (draw_preview sets it) */
     if (k != SIZE_MAX && s->opts[k].preview && cap >= 2) {
       at = r->out->count;
       blank_line(r);
@@ -1370,10 +1483,15 @@ static void draw_frame(rctx *r) {
   r->cursor_out = NULL;
   rule_line(r);
   size_t at = r->out->count;
-  if ((e->asker_name || e->asker_where) && r->squeeze < 3) {
+  r->asker_line = SIZE_MAX;
+  if (e->asker_name || e->asker_where) {
+    r->asker_line = r->out->count;
     const char *who = e->asker_name ? fmt(r, QT_STR_ASKED_BY, 0, e->asker_name)
                                     : fmt(r, QT_STR_ASKED_BY_SUBAGENT, 0, e->asker_where);
-    paragraph(r, margin(r), QT_STYLE_MUTED, who, strlen(who));
+    if (r->squeeze < 3)
+      paragraph(r, margin(r), QT_STYLE_MUTED, who, strlen(who));
+    else /* few rows: who asks stays, on one line */
+      one_line(r, margin(r), QT_STYLE_MUTED, who, strlen(who));
   }
   if (e->multi && r->squeeze < 3) draw_tabs(r);
   r->header = (int)(r->out->count - at);
@@ -1400,7 +1518,8 @@ static void draw_frame(rctx *r) {
  * the keyboard first; the rest of the rows go to the focused part up to two thirds of them, to
  * the option list up to half of them (when the keyboard is elsewhere), then to
  * the prompt, the other fields, the preview, and back to the focused part. When even the least
- * does not fit, spacer lines go, then the rules, then the tab bar. Whatever is still over
+ * does not fit, spacer lines go, then the rules, then the tab bar (who asks a relayed question
+ * stays, shortened to one line). Whatever is still over
  * (a help line that grew, tiny terminals) is cut from the top, the cursor's line kept. */
 static int at_most(int a, int b) { return a < b ? a : b; }
 
@@ -1432,14 +1551,20 @@ static void plan_rows(rctx *r, int avail, const int *natural, const int *least, 
 }
 
 /* Cuts the frame to its last `rows` lines, or to those from the cursor's line on when it is
- * above them. */
+ * above them; the line saying who asks stays first. */
 static void cut_frame(rctx *r, int rows) {
   qt_lines *f = &r->e->frame;
   if (rows < 1 || f->count <= (size_t)rows) return;
-  size_t start = f->count - (size_t)rows;
+  /* who asks a relayed question stays on top while there are rows for more than it */
+  size_t keep = r->asker_line != SIZE_MAX && rows >= 3 ? 1 : 0, asker = r->asker_line;
+  size_t n = (size_t)rows - keep, start = f->count - n;
   if (r->cursor_out == f && r->cursor_line < start) start = r->cursor_line;
-  memmove(f->off, f->off + start, (size_t)rows * sizeof *f->off);
-  memmove(f->width, f->width + start, (size_t)rows * sizeof *f->width);
+  if (keep && asker >= start) keep = 0, n = (size_t)rows, start = f->count - n; /* already inside */
+  size_t off0 = keep ? f->off[asker] : 0;
+  int w0 = keep ? f->width[asker] : 0;
+  memmove(f->off + keep, f->off + start, n * sizeof *f->off);
+  memmove(f->width + keep, f->width + start, n * sizeof *f->width);
+  if (keep) f->off[0] = off0, f->width[0] = w0;
   f->count = (size_t)rows;
 }
 
@@ -1454,19 +1579,21 @@ static void fit_rows(rctx *r) {
   least[SEC_BODY] = at_most(natural[SEC_BODY], review || !s->q->option_count ? 3 : r->filter_lines + 4);
   least[SEC_NOTE] = focus == SEC_NOTE ? at_most(natural[SEC_NOTE], 2) : 0;
   least[SEC_DISCUSS] = at_most(natural[SEC_DISCUSS], 3);
+  least[SEC_PREVIEW] = at_most(natural[SEC_PREVIEW], 3); /* a line above it, one of it, "↓ N more lines" */
   for (int i = 0; i < SEC_COUNT; i++) sum += natural[i], sum_least += least[i];
   int fixed = (int)e->frame.count - sum;
   int squeeze = 0, spacers = r->spacers, rules = r->rules, header = r->header;
+  bool asker = e->asker_name || e->asker_where;
   while (squeeze < 3 && fixed + sum_least > rows) {
     squeeze++;
-    fixed -= squeeze == 1 ? spacers : squeeze == 2 ? rules : header;
+    fixed -= squeeze == 1 ? spacers : squeeze == 2 ? rules : header - (asker ? 1 : 0); /* who asks keeps a line */
   }
   /* each pass starts from the scroll positions the keys left (a pass writes back what it shows) */
   qt_qstate *cur = review ? NULL : &e->qs[e->current];
   size_t prompt_scroll = cur ? cur->prompt_scroll : 0, list_scroll = cur ? cur->scroll : 0, review_scroll = e->review_scroll;
   for (int pass = 0; pass < 3; pass++) {
     int budget[SEC_COUNT];
-    if (cur) cur->prompt_scroll = prompt_scroll, cur->scroll = list_scroll;
+    if (cur) cur->prompt_scroll = prompt_scroll, cur->scroll = list_scroll, cur->preview_scroll = r->preview_scroll;
     e->review_scroll = review_scroll;
     plan_rows(r, rows - fixed, natural, least, focus, budget);
     memcpy(r->limit, budget, sizeof budget);
@@ -1482,6 +1609,7 @@ qt_status qt_render_frame(qt_engine *e, int width) {
   if (width > 4096) width = 4096; /* lines may be narrower than asked, never wider */
   rctx r = {.e = e, .out = &e->frame, .width = width};
   for (int i = 0; i < SEC_COUNT; i++) r.limit[i] = NO_LIMIT;
+  if (e->current < e->req->question_count) r.preview_scroll = e->qs[e->current].preview_scroll;
   qt_buf_init(&r.tmp);
   draw_frame(&r);
   if (e->rows > 0 && e->frame.count > (size_t)e->rows && !r.failed) fit_rows(&r);

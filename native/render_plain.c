@@ -18,6 +18,7 @@ typedef struct pctx {
   int width;
   qt_buf tmp;  /* one logical line being put together */
   bool failed;
+  size_t prompt_first, prompt_end; /* the frame's lines of the prompt (SIZE_MAX: none) */
 } pctx;
 
 /* ---- lines ------------------------------------------------------------------------------------ */
@@ -208,8 +209,10 @@ static void plain_question(pctx *p, size_t qi) {
     qt_buf_puts(&p->tmp, s->label);
     flush(p);
   }
+  p->prompt_first = e->frame.count;
   qt_buf_puts(&p->tmp, s->prompt);
   flush(p);
+  p->prompt_end = e->frame.count;
   if (s->q->option_count == 0) {
     say(p, QT_STR_PLAIN_TYPE_ANSWER, 0, NULL);
     flush(p);
@@ -277,23 +280,133 @@ static void plain_discussion(pctx *p) {
   flush(p);
 }
 
-/* The question fits the screen (issue 14 item 2): a frame taller than e->rows keeps its last
- * rows (the announcement, the countdown, the message and the keys are at the end), or those
- * from the line with the text cursor on when it is above them. */
-static void plain_fit_rows(qt_engine *e) {
-  qt_lines *f = &e->frame;
-  if (e->rows < 1 || f->count <= (size_t)e->rows) return;
-  size_t rows = (size_t)e->rows, start = f->count - rows;
+/* The question fits the screen (issue 14 item 2): a frame taller than e->rows keeps the prompt
+ * from its first line (or from where PageUp/PageDown left it), saying in words how many of its
+ * lines are hidden and which key reads them; then the end of the rest (the announcement, the
+ * countdown, the message and the keys), or the rest from the line with the text cursor on when
+ * that is above it; then who asks and the question's number, as the rows allow. With fewer rows
+ * than a prompt line, a hint and one more line, the last rows (the cursor's line kept). */
+static size_t cursor_line_in(const qt_engine *e, size_t from, size_t to) {
   const char *m = e->cursor_marker;
-  if (m && *m)
-    for (size_t i = 0; i < start; i++)
-      if (strstr(f->buf.data + f->off[i], m)) {
-        start = i;
-        break;
-      }
+  if (!m || !*m) return SIZE_MAX;
+  for (size_t i = from; i < to; i++)
+    if (strstr(e->frame.buf.data + e->frame.off[i], m)) return i;
+  return SIZE_MAX;
+}
+
+static void keep_last_rows(qt_engine *e) {
+  qt_lines *f = &e->frame;
+  size_t rows = (size_t)e->rows, start = f->count - rows, c = cursor_line_in(e, 0, start);
+  if (c != SIZE_MAX) start = c;
   memmove(f->off, f->off + start, rows * sizeof *f->off);
   memmove(f->width, f->width + start, rows * sizeof *f->width);
   f->count = rows;
+}
+
+/* A hint line after the frame's lines (put back in order by plain_fit_rows). */
+static void hint(pctx *p, qt_string_id id, size_t n, qt_action key) {
+  qt_buf name;
+  qt_buf_init(&name);
+  if (qt_engine_first_keys_default(p->e)) /* the key as a word; rebound: as the help line names it */
+    qt_buf_puts(&name, qt_str(p->e, key == QT_ACT_PAGE_UP ? QT_STR_PLAIN_KEY_PAGE_UP : QT_STR_PLAIN_KEY_PAGE_DOWN));
+  else
+    qt_render_key_name(p->e, key, &name);
+  if (name.failed) p->failed = true;
+  say(p, id, n, name.data ? name.data : "");
+  qt_buf_free(&name);
+  flush(p);
+}
+
+static void plain_fit_rows(pctx *p) {
+  qt_engine *e = p->e;
+  qt_lines *f = &e->frame;
+  qt_qstate *s = e->current < e->req->question_count ? &e->qs[e->current] : NULL;
+  size_t rows = e->rows > 0 ? (size_t)e->rows : 0, total = f->count;
+  if (s) s->prompt_window = 0;
+  if (!rows || total <= rows) return;
+  size_t ps = p->prompt_first, pe = p->prompt_end;
+  if (!s || ps == SIZE_MAX || pe <= ps || pe > total) {
+    keep_last_rows(e);
+    return;
+  }
+  size_t head = ps, plines = pe - ps, body = total - pe, buf_len = f->buf.len;
+  size_t ha = 1, hb = 1; /* lines each hint takes (they wrap at the width like every line) */
+  for (int attempt = 0; attempt < 3; attempt++) {
+    /* a line of it and its hints: "N earlier lines", "goes on for N more lines"; with too few
+     * rows for both, one of them */
+    size_t first0 = s->prompt_scroll < plines ? s->prompt_scroll : plines - 1;
+    size_t least = plines > 1 ? 1 + hb + (first0 > 0 ? ha : 0) : 1;
+    if (rows < least + 1 && first0 > 0) least = 1 + (ha > hb ? ha : hb);
+    if (rows < least + 1) break;
+    /* the prompt's window: what the rest leaves it, at least `least` lines */
+    size_t room = rows > head + body ? rows - head - body : 0;
+    if (room < least) room = least;
+    size_t first = 0, shown = plines;
+    bool above = false, below = false;
+    if (plines > room) {
+      first = s->prompt_scroll < plines ? s->prompt_scroll : plines - 1;
+      above = first > 0 && room >= ha + 1;
+      size_t left = room - (above ? ha : 0);
+      if (first + left >= plines) { /* the rest fits: the window filled from the end */
+        shown = left;
+        if (first + shown > plines) first = plines - shown;
+      } else if (left >= hb + 1) {
+        below = true, shown = left - hb;
+      } else { /* a line of it and how much more there is */
+        above = false, below = true, shown = room - hb;
+      }
+    }
+    size_t used = (above ? ha : 0) + shown + (below ? hb : 0);
+    if (used > rows) break;
+    size_t body_keep = body < rows - used ? body : rows - used;
+    size_t head_keep = head < rows - used - body_keep ? head : rows - used - body_keep;
+    /* the hints go after the frame's lines; then the order is put together */
+    size_t at_above = f->count;
+    if (above) hint(p, QT_STR_PLAIN_PROMPT_ABOVE, first, QT_ACT_PAGE_UP);
+    size_t at_below = f->count;
+    if (below) hint(p, QT_STR_PLAIN_PROMPT_BELOW, plines - first - shown, QT_ACT_PAGE_DOWN);
+    if (p->failed || f->buf.failed) {
+      p->failed = true;
+      return;
+    }
+    size_t got_a = at_below - at_above, got_b = f->count - at_below;
+    if ((above && got_a != ha) || (below && got_b != hb)) { /* a hint took more lines: plan again */
+      if (above) ha = got_a;
+      if (below) hb = got_b;
+      f->count = total;
+      f->buf.len = buf_len;
+      continue;
+    }
+    size_t bs = total - body_keep, c = cursor_line_in(e, pe, bs);
+    if (c != SIZE_MAX) bs = c;
+    size_t *off = malloc(rows * sizeof *off);
+    int *width = malloc(rows * sizeof *width);
+    if (!off || !width) {
+      free(off);
+      free(width);
+      p->failed = true;
+      return;
+    }
+    size_t n = 0;
+#define TAKE(i) (off[n] = f->off[i], width[n] = f->width[i], n++)
+    for (size_t i = 0; i < head_keep; i++) TAKE(i);
+    for (size_t i = at_above; i < at_below; i++) TAKE(i);
+    for (size_t i = ps + first; i < ps + first + shown; i++) TAKE(i);
+    for (size_t i = at_below; i < f->count; i++) TAKE(i);
+    for (size_t i = bs; i < bs + body_keep; i++) TAKE(i);
+#undef TAKE
+    memcpy(f->off, off, n * sizeof *off);
+    memcpy(f->width, width, n * sizeof *width);
+    f->count = n;
+    free(off);
+    free(width);
+    s->prompt_scroll = first;
+    s->prompt_window = plines > room ? shown : 0;
+    return;
+  }
+  f->count = total; /* too few rows for a line of the prompt and its hint: the last rows */
+  f->buf.len = buf_len;
+  keep_last_rows(e);
 }
 
 /* The keys, in words, for what has the keyboard. */
@@ -337,7 +450,7 @@ static void plain_keys(pctx *p) {
 
 qt_status qt_render_plain_frame(qt_engine *e, int width) {
   if (width > 4096) width = 4096;
-  pctx p = {.e = e, .width = width};
+  pctx p = {.e = e, .width = width, .prompt_first = SIZE_MAX, .prompt_end = SIZE_MAX};
   qt_buf_init(&p.tmp);
   qt_buf_reset(&e->frame.buf);
   e->frame.count = 0;
@@ -353,9 +466,8 @@ qt_status qt_render_plain_frame(qt_engine *e, int width) {
   else
     plain_question(&p, e->current);
   if (e->discuss_open) plain_discussion(&p);
-  /* nothing is cut to fit here: PageUp/PageDown page the list, never a prompt */
+  /* the review is never cut here; the prompt may be (plain_fit_rows), PageUp/PageDown then read it */
   e->review_window = 0;
-  if (e->current < e->req->question_count) e->qs[e->current].prompt_window = 0;
   if (qt_countdown_text(e, &p.tmp)) flush(&p);
   if (e->overlay != QT_OVERLAY_NONE) {
     qt_string_id id = e->overlay == QT_OVERLAY_LONG ? QT_STR_CONFIRM_LONG
@@ -371,7 +483,7 @@ qt_status qt_render_plain_frame(qt_engine *e, int width) {
     flush(&p);
   }
   plain_keys(&p);
-  if (!p.failed && !e->frame.buf.failed) plain_fit_rows(e);
+  if (!p.failed && !e->frame.buf.failed) plain_fit_rows(&p);
   bool failed = p.failed || p.tmp.failed || e->frame.buf.failed;
   qt_buf_free(&p.tmp);
   if (failed) {

@@ -20,7 +20,6 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_MORE_BELOW] = "↓ {n} more",
     [QT_STR_LINES_ABOVE] = "↑ {n} more lines",
     [QT_STR_LINES_BELOW] = "↓ {n} more lines",
-    [QT_STR_PREVIEW_MORE] = "… {n} more lines",
     [QT_STR_NO_PREVIEW] = "(no preview)",
 
     [QT_STR_WARN_EMPTY] = "Type an answer first (Esc goes back)",
@@ -162,8 +161,8 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_PLAIN_KEYS_MULTI] = "Keys: Up and Down move, Space checks or unchecks, Enter confirms, slash filters, Ctrl+N adds a note, Ctrl+D lets the agent decide, Ctrl+T talks to the agent first, Escape cancels.",
     [QT_STR_PLAIN_KEYS_ENTRY] = "Keys: Enter submits, Shift+Enter starts a new line, Ctrl+G opens your editor, Ctrl+T talks to the agent first, Escape goes back.",
     [QT_STR_PLAIN_KEYS_FREE] = "Keys: Enter submits, Shift+Enter starts a new line, Ctrl+G opens your editor, Ctrl+D lets the agent decide while the answer is empty, Ctrl+T talks to the agent first, Escape cancels.",
-    [QT_STR_PLAIN_KEYS_FILTER] = "Keys: type to filter, Up and Down move, Enter done, Escape clears the filter.",
-    [QT_STR_PLAIN_KEYS_NOTE] = "Keys: Enter done, Ctrl+G opens your editor.",
+    [QT_STR_PLAIN_KEYS_FILTER] = "Keys: type to filter, Up and Down move, Enter done, Ctrl+T talks to the agent first, Escape clears the filter.",
+    [QT_STR_PLAIN_KEYS_NOTE] = "Keys: Enter done, Ctrl+G opens your editor, Ctrl+T talks to the agent first.",
     [QT_STR_PLAIN_KEYS_REVIEW] = "Keys: Enter submits, a number goes to that question, Ctrl+D lets the agent decide, Ctrl+T talks to the agent first, Escape cancels.",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab goes to the next question, Shift+Tab to the previous one.",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "Keys: y for yes, n for no.",
@@ -171,6 +170,11 @@ static const char *const english[QT_STR_COUNT] = {
     /* the question fits the screen (issue 14 item 2) */
     [QT_STR_HELP_READ_PROMPT] = "read the question",
     [QT_STR_HELP_SCROLL] = "scroll",
+    [QT_STR_HELP_READ_PREVIEW] = "read the preview",
+    [QT_STR_PLAIN_PROMPT_ABOVE] = "{n} earlier lines of the question are hidden; {s} reads them.",
+    [QT_STR_PLAIN_PROMPT_BELOW] = "The question goes on for {n} more lines; {s} reads them.",
+    [QT_STR_PLAIN_KEY_PAGE_UP] = "PageUp",
+    [QT_STR_PLAIN_KEY_PAGE_DOWN] = "PageDown",
     /* talk first: Ctrl+T (issue 14 item 5) */
     [QT_STR_DISCUSS_PROMPT] = "What do you want to tell the agent?",
     [QT_STR_HELP_DISCUSS] = "talk first",
@@ -197,7 +201,6 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_MORE_BELOW] = "↓ {n} weitere",
     [QT_STR_LINES_ABOVE] = "↑ {n} weitere Zeilen",
     [QT_STR_LINES_BELOW] = "↓ {n} weitere Zeilen",
-    [QT_STR_PREVIEW_MORE] = "… {n} weitere Zeilen",
     [QT_STR_NO_PREVIEW] = "(keine Vorschau)",
 
     [QT_STR_WARN_EMPTY] = "Erst eine Antwort tippen (Esc geht zurück)",
@@ -340,8 +343,8 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_PLAIN_KEYS_MULTI] = "Tasten: Pfeil hoch und runter bewegen, Leertaste kreuzt an oder ab, Enter bestätigt, Schrägstrich filtert, Strg+N fügt eine Notiz an, Strg+D überlässt es dem Agenten, Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
     [QT_STR_PLAIN_KEYS_ENTRY] = "Tasten: Enter sendet, Umschalt+Enter beginnt eine neue Zeile, Strg+G öffnet deinen Editor, Strg+T spricht erst mit dem Agenten, Escape geht zurück.",
     [QT_STR_PLAIN_KEYS_FREE] = "Tasten: Enter sendet, Umschalt+Enter beginnt eine neue Zeile, Strg+G öffnet deinen Editor, Strg+D überlässt es bei leerer Antwort dem Agenten, Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
-    [QT_STR_PLAIN_KEYS_FILTER] = "Tasten: tippen filtert, Pfeil hoch und runter bewegen, Enter fertig, Escape löscht den Filter.",
-    [QT_STR_PLAIN_KEYS_NOTE] = "Tasten: Enter fertig, Strg+G öffnet deinen Editor.",
+    [QT_STR_PLAIN_KEYS_FILTER] = "Tasten: tippen filtert, Pfeil hoch und runter bewegen, Enter fertig, Strg+T spricht erst mit dem Agenten, Escape löscht den Filter.",
+    [QT_STR_PLAIN_KEYS_NOTE] = "Tasten: Enter fertig, Strg+G öffnet deinen Editor, Strg+T spricht erst mit dem Agenten.",
     [QT_STR_PLAIN_KEYS_REVIEW] = "Tasten: Enter sendet, eine Zahl geht zu dieser Frage, Strg+D überlässt es dem Agenten, Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab geht zur nächsten Frage, Umschalt+Tab zur vorigen.",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "Tasten: j für ja, n für nein.",
@@ -349,6 +352,11 @@ static const char *const german[QT_STR_COUNT] = {
     /* the question fits the screen (issue 14 item 2) */
     [QT_STR_HELP_READ_PROMPT] = "Frage lesen",
     [QT_STR_HELP_SCROLL] = "blättern",
+    [QT_STR_HELP_READ_PREVIEW] = "Vorschau lesen",
+    [QT_STR_PLAIN_PROMPT_ABOVE] = "{n} frühere Zeilen der Frage sind ausgeblendet; {s} liest sie.",
+    [QT_STR_PLAIN_PROMPT_BELOW] = "Die Frage geht noch {n} Zeilen weiter; {s} liest sie.",
+    [QT_STR_PLAIN_KEY_PAGE_UP] = "Bild auf",
+    [QT_STR_PLAIN_KEY_PAGE_DOWN] = "Bild ab",
     /* talk first: Ctrl+T (issue 14 item 5) */
     [QT_STR_DISCUSS_PROMPT] = "Was möchtest du dem Agenten sagen?",
     [QT_STR_HELP_DISCUSS] = "erst besprechen",
@@ -375,7 +383,6 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_MORE_BELOW] = "↓ 还有 {n} 项",
     [QT_STR_LINES_ABOVE] = "↑ 还有 {n} 行",
     [QT_STR_LINES_BELOW] = "↓ 还有 {n} 行",
-    [QT_STR_PREVIEW_MORE] = "… 还有 {n} 行",
     [QT_STR_NO_PREVIEW] = "（无预览）",
 
     [QT_STR_WARN_EMPTY] = "请先输入回答（Esc 返回）",
@@ -499,8 +506,8 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_PLAIN_KEYS_MULTI] = "按键：上下方向键移动，空格勾选或取消，回车确认，斜杠筛选，Ctrl+N 添加备注，Ctrl+D 让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
     [QT_STR_PLAIN_KEYS_ENTRY] = "按键：回车提交，Shift+回车换行，Ctrl+G 打开你的编辑器，Ctrl+T 先与助手讨论，Esc 返回。",
     [QT_STR_PLAIN_KEYS_FREE] = "按键：回车提交，Shift+回车换行，Ctrl+G 打开你的编辑器，回答为空时 Ctrl+D 让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
-    [QT_STR_PLAIN_KEYS_FILTER] = "按键：输入以筛选，上下方向键移动，回车完成，Esc 清除筛选。",
-    [QT_STR_PLAIN_KEYS_NOTE] = "按键：回车完成，Ctrl+G 打开你的编辑器。",
+    [QT_STR_PLAIN_KEYS_FILTER] = "按键：输入以筛选，上下方向键移动，回车完成，Ctrl+T 先与助手讨论，Esc 清除筛选。",
+    [QT_STR_PLAIN_KEYS_NOTE] = "按键：回车完成，Ctrl+G 打开你的编辑器，Ctrl+T 先与助手讨论。",
     [QT_STR_PLAIN_KEYS_REVIEW] = "按键：回车提交，数字键转到对应问题，Ctrl+D 让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab 转到下一个问题，Shift+Tab 转到上一个。",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "按键：y 表示是，n 表示否。",
@@ -508,6 +515,11 @@ static const char *const chinese[QT_STR_COUNT] = {
     /* the question fits the screen (issue 14 item 2) */
     [QT_STR_HELP_READ_PROMPT] = "阅读问题",
     [QT_STR_HELP_SCROLL] = "滚动",
+    [QT_STR_HELP_READ_PREVIEW] = "阅读预览",
+    [QT_STR_PLAIN_PROMPT_ABOVE] = "问题前面有 {n} 行被隐藏；按{s}阅读。",
+    [QT_STR_PLAIN_PROMPT_BELOW] = "问题后面还有 {n} 行；按{s}阅读。",
+    [QT_STR_PLAIN_KEY_PAGE_UP] = "上翻页键",
+    [QT_STR_PLAIN_KEY_PAGE_DOWN] = "下翻页键",
     /* talk first: Ctrl+T (issue 14 item 5) */
     [QT_STR_DISCUSS_PROMPT] = "你想对助手说什么？",
     [QT_STR_HELP_DISCUSS] = "先讨论",

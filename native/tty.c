@@ -70,6 +70,8 @@ struct qt_tty {
   bool color;
   size_t drawn_rows;       /* rows of the frame on screen */
   size_t cursor_row;       /* the row of the frame the cursor sits on */
+  char *notice;            /* the desktop notification, written once the terminal is taken (NULL: none) */
+  size_t notice_len;
 };
 
 static const char LEAVE[] = "\x1b[?2004l\x1b[?25h\x1b[0m";
@@ -328,11 +330,25 @@ void qt_tty_close(qt_tty *t) {
   close(t->fd);
   close(t->wake[0]);
   close(t->wake[1]);
+  free(t->notice);
   free(t);
 }
 
 void qt_tty_set_color(qt_tty *t, bool color) {
   if (t) t->color = color;
+}
+
+qt_status qt_tty_set_notice(qt_tty *t, const char *bytes, size_t len) {
+  if (!t || (!bytes && len)) return QT_ERR_USAGE;
+  char *copy = NULL;
+  if (len) {
+    if (!(copy = malloc(len))) return QT_ERR_NOMEM;
+    memcpy(copy, bytes, len);
+  }
+  free(t->notice);
+  t->notice = copy;
+  t->notice_len = len;
+  return QT_OK;
 }
 
 qt_tty_access qt_tty_refusal(const qt_tty *t) { return t ? t->refusal : QT_TTY_FREE; }
@@ -584,6 +600,12 @@ qt_status qt_tty_run(qt_tty *t, qt_engine *e) {
   apply_styles(t, e);
   qt_status st = enter_raw(t);
   drain_wake(t);
+  if (!st && t->notice_len && !stopped(t)) { /* the question will be shown: now the notice */
+    write_tty(t, t->notice, t->notice_len, QT_TTY_WRITE_WAIT_MS, true);
+    free(t->notice);
+    t->notice = NULL;
+    t->notice_len = 0;
+  }
   if (!st) st = qt_engine_tick(e, clock_ms()); /* the person's timeout starts now */
   if (!st && !stopped(t)) st = draw(t, e);
   char buf[4096];

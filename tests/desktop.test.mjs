@@ -3,11 +3,12 @@
 // the sequence, the protocol picked from the terminal, the setting, and one notification per
 // question — never one per keystroke.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { addon } from "./helpers/addon.mjs";
+import { addon, root } from "./helpers/addon.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
@@ -128,4 +129,52 @@ test("desktop: one notification per question, none per keystroke", async () => {
     else process.env.TERM = savedTerm;
     rmSync(home, { recursive: true, force: true });
   }
+});
+
+test("desktop: inside tmux iTerm2 is known by LC_TERMINAL (tmux sets TERM_PROGRAM to tmux) and gets OSC 9 through the passthrough", () => {
+  const inTmux = { TERM: "tmux-256color", TERM_PROGRAM: "tmux", TMUX: "/tmp/tmux-1000/default,1,0", LC_TERMINAL: "iTerm2" };
+  assert.equal(desktopKind(true, inTmux), "osc9");
+  assert.equal(desktopNotice(addon, true, "Which database?", inTmux), "\x1bPtmux;\x1b\x1b]9;pi is asking: Which database?\x07\x1b\\");
+  assert.equal(desktopKind(true, { ...inTmux, LC_TERMINAL: undefined }), "osc777", "tmux alone says nothing of the terminal");
+  assert.equal(desktopKind(true, { LC_TERMINAL: "iTerm2" }), "osc9");
+});
+
+// The runner on a pseudo-terminal (tests/helpers/pty-host.py): print mode hands the notification
+// to the runner, which writes it only once it has taken the terminal (issue 14 item 4).
+const python = spawnSync("python3", ["-c", "import pty"]).status === 0;
+function onPty(extra) {
+  const dir = mkdtempSync(join(tmpdir(), "pq-desktop-pty-"));
+  try {
+    const spec = {
+      argv: [process.execPath, join(root, "tests", "helpers", "tty-child.mjs"), extra.mode, join(dir, "result"), "300"],
+      stdout: join(dir, "out"),
+      capture: join(dir, "screen"),
+      limitMs: 10000,
+      env: { PQ_TEST_NOTICE: NOTICE },
+      ...extra,
+    };
+    const r = spawnSync("python3", [join(root, "tests", "helpers", "pty-host.py"), JSON.stringify(spec)], { encoding: "utf8", timeout: 60000 });
+    assert.equal(r.status, 0, r.stderr);
+    let result = null;
+    try {
+      result = JSON.parse(readFileSync(join(dir, "result"), "utf8"));
+    } catch {}
+    return { ...JSON.parse(r.stdout), result, screen: readFileSync(join(dir, "screen"), "latin1") };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const NOTICE = "\x1b]777;notify;pi is asking;Which database?\x07";
+
+test("desktop: the runner sends the notification once it has the terminal, before the question; never on a terminal another program owns", { skip: !python && "python3 with pty" }, () => {
+  const free = onPty({ mode: "stop" });
+  assert.ok(free.ready && free.exited, JSON.stringify(free));
+  const at = free.screen.indexOf(NOTICE);
+  assert.ok(at >= 0, `the notification went out: ${JSON.stringify(free.screen.slice(0, 200))}`);
+  assert.equal(free.screen.indexOf(NOTICE, at + 1), -1, "once");
+  assert.ok(at < free.screen.indexOf("Which database?", at + NOTICE.length), "before the question is drawn");
+  const owned = onPty({ mode: "hold", raw: true, readyMs: 0 });
+  assert.ok(owned.exited, JSON.stringify(owned));
+  assert.deepEqual(owned.result, { error: "QT_ETTYOWNED" });
+  assert.equal(owned.screen.includes("notify"), false, "no notification for a question that is never shown");
 });

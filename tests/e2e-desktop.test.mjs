@@ -5,10 +5,13 @@
 // neutralized; it is sent once per question, never per keystroke; off by default nothing is sent.
 // Sessions are named pq-desk-….
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { startMockModel } from "./helpers/mock-model.mjs";
+import { lineEnv, makeHome, piArgs, piArgv } from "./helpers/pi.mjs";
 import { tmux, withPi as withPiIn } from "./helpers/tmux.mjs";
+import { finished, startInTmux, tmux as ttyTmux, waitScreen } from "./helpers/tty-tmux.mjs";
 
 const withPi = (options, fn) => withPiIn({ namePrefix: "pq-desk-", ...options }, fn);
 
@@ -70,4 +73,33 @@ test("e2e desktop: off by default — no notification reaches the terminal", asy
     assert.equal(count(raw(), "]777;"), 0);
     assert.equal(count(raw(), "\x1bPtmux;"), 0);
   });
+});
+
+test("e2e desktop: pi -p from a terminal — the terminal runner sends the notification once it has the terminal, once, before the question's first frame", async () => {
+  const model = await startMockModel(script);
+  const { home, work, cleanup } = makeHome(model.port);
+  const name = "pq-desk-print";
+  const file = join(home, "pane-output.raw");
+  try {
+    mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ notice: { desktop: true } }));
+    const cmd = `sleep 1; ${piArgv([...piArgs(), "-p", "ask"]).map((a) => `'${a}'`).join(" ")}`;
+    startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1", PATH: lineEnv().PATH });
+    const piped = ttyTmux("pipe-pane", "-o", "-t", name, `cat >> '${file}'`);
+    assert.equal(piped.status, 0, piped.stderr);
+    await waitScreen(name, /Deploy/);
+    ttyTmux("send-keys", "-t", name, "Down", "Up", "Enter");
+    await finished(work);
+    await model.waitForRequests(2);
+    const raw = readFileSync(file, "utf8");
+    const start = "\x1bPtmux;\x1b\x1b]777;notify;pi is asking;Deploy ";
+    assert.equal(count(raw, "]777;notify;"), 1, `one notification: ${JSON.stringify(raw.slice(0, 400))}`);
+    const at = raw.indexOf(start);
+    assert.ok(at >= 0, "through tmux's passthrough");
+    assert.ok(at < raw.indexOf("Yes", at), "sent before the question is drawn (by the runner, on the terminal it took)");
+  } finally {
+    ttyTmux("kill-session", "-t", name);
+    cleanup();
+    await model.close();
+  }
 });

@@ -639,6 +639,29 @@ test("interactive: a 2,000-character prompt on a 20-row terminal — its first l
   });
 });
 
+test("interactive: a preview longer than its share of a 20-row terminal says “↓ N more lines”; Shift+↓ reads it to its end in pi", async () => {
+  const preview = Array.from({ length: 60 }, (_, i) => `col_${String(i + 1).padStart(2, "0")} integer not null`).join("\n");
+  const q = { id: "schema", label: "Schema", prompt: "Which schema?", options: [{ value: "tall", label: "Tall", preview }, { value: "short", label: "Short", preview: "id integer" }] };
+  await withPi({ rows: 20, cols: 80, replies: script({ questions: [q] }) }, async (pi) => {
+    let screen = await open(pi, /Which schema\?/);
+    let area = questionArea(screen);
+    assert.match(area, /col_01 integer/);
+    assert.match(area, /↓ \d+ more lines/);
+    assert.match(area, /Shift\+↑↓ read the preview/);
+    assert.doesNotMatch(area, /col_60/);
+    for (let i = 0; i < 60 && !/col_60/.test(questionArea(screen)); i++) {
+      const before = questionArea(screen);
+      await pi.keys("S-Down");
+      screen = await pi.waitForScreen((s) => questionArea(s) !== before);
+      assert.match(questionArea(screen), /↑ \d+ more lines/, "Shift+↓ moved the preview on");
+      assert.match(questionArea(screen), /> 1\. Tall/, "the highlight stays");
+    }
+    assert.match(questionArea(screen), /col_60 integer/, "Shift+↓ reads the preview to its end");
+    await pi.keys("Enter");
+    assert.equal(await toolResultText(pi), "schema: user selected: 1. Tall (value: tall)");
+  });
+});
+
 test("interactive: Ctrl+T talks first — the model reads the person's words, status discuss, and the turn goes on", async () => {
   await withPi({ replies: script({ questions: [DB] }) }, async (pi) => {
     await open(pi, /3\. Something else…/);

@@ -374,7 +374,27 @@ test("width: the countdown and the editor notice fit every width from 1 to 200",
 });
 
 // ---- golden screens, every language -----------------------------------------------------------------
+const LONG_PROMPT = {
+  questions: [
+    {
+      id: "pick",
+      prompt: `FIRST-LINE ${Array.from({ length: 120 }, (_, i) => `w${i + 1}`).join(" ")} LAST-WORD`,
+      options: ["Alpha", "Beta", "Gamma"],
+    },
+  ],
+};
+
+const accessible = (e) => (e.setAccessible(true), e);
+/** n presses of PageDown, each after a frame at 80 x rows (the host draws before every key). */
+const pageOn = (e, rows, n = 2) => {
+  for (let i = 0; i < n; i++) e.render(80, rows), e.feed("\x1b[6~");
+  return e;
+};
+
 const CASES = [
+  // accessible mode on few rows: the prompt from its first line, the hidden lines said in words
+  { name: "accessible-fit-prompt", rows: 12, make: (lang) => accessible(engine(LONG_PROMPT, lang)) },
+  { name: "accessible-fit-prompt-paged", rows: 12, make: (lang) => pageOn(accessible(engine(LONG_PROMPT, lang)), 12) },
   {
     name: "timeout-countdown",
     make: (lang) => {
@@ -445,17 +465,65 @@ const CASES = [
   },
 ];
 
-test("accessible mode: the frame fits the rows it is given (the end, with the keys, stays)", () => {
+test("accessible mode: the frame fits the rows it is given (the prompt first, then the end with the keys)", () => {
   const e = engine(FEATURES);
   e.setAccessible(true);
   const whole = e.render(40);
   assert.ok(whole.length > 6, whole.join("\n"));
-  for (const rows of [1, 3, 6]) {
+  const prompt = whole.findIndex((l) => l.startsWith("Which features"));
+  assert.ok(prompt >= 0, whole.join("\n"));
+  for (const rows of [3, 6]) {
     const cut = e.render(40, rows);
     assert.equal(cut.length, rows);
-    assert.deepEqual(cut, whole.slice(-rows));
+    assert.deepEqual(cut, [whole[prompt], ...whole.slice(-(rows - 1))], "the one-line prompt stays on top");
   }
+  assert.deepEqual(e.render(40, 1), whole.slice(-1), "one row: the keys' last line");
   assert.deepEqual(e.render(40, 0), whole);
+});
+
+test("accessible mode: no frame is taller than the rows or wider than the width, a long prompt paged anywhere (rows 1–30, widths 10–130)", () => {
+  for (const lang of LANGS) {
+    const e = accessible(engine(LONG_PROMPT, lang));
+    for (const pages of [0, 3, 50]) {
+      for (let i = 0; i < pages; i++) e.render(60, 8), e.feed("\x1b[6~");
+      for (let rows = 1; rows <= 30; rows++) {
+        for (let w = 10; w <= 130; w += 15) {
+          const lines = e.render(w, rows);
+          assert.ok(lines.length >= 1 && lines.length <= rows, `${lang} @${w}x${rows}: ${lines.length} lines`);
+          for (const l of lines) assert.ok(visibleWidth(l) <= w, `${lang} @${w}x${rows}: ${JSON.stringify(l)}`);
+        }
+      }
+    }
+  }
+});
+
+test("accessible mode: a long prompt on few rows keeps its first line, says in words how much is hidden and which key reads it; PageDown/PageUp read all of it (en, de, zh)", () => {
+  for (const lang of LANGS) {
+    const t = addon.strings(lang);
+    const below = new RegExp(t.PLAIN_PROMPT_BELOW.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace("{n}", "\\d+").replace("{s}", t.PLAIN_KEY_PAGE_DOWN));
+    const above = new RegExp(t.PLAIN_PROMPT_ABOVE.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace("{n}", "\\d+").replace("{s}", t.PLAIN_KEY_PAGE_UP));
+    for (const [width, rows] of [[80, 12], [40, 10], [80, 5]]) {
+      const e = accessible(engine(LONG_PROMPT, lang));
+      let frame = e.render(width, rows);
+      assert.ok(frame.length <= rows, `${lang} ${width}x${rows}`);
+      assert.ok(frame[0].startsWith("FIRST-LINE"), `${lang} ${width}x${rows}: the prompt's first line first:\n${frame.join("\n")}`);
+      assert.match(frame.join(" "), below, `${lang} ${width}x${rows}`);
+      assert.doesNotMatch(frame.join("\n"), /\x1b|[─│]/);
+      const seen = new Set();
+      for (let i = 0; i < 200 && !frame.join(" ").includes("LAST-WORD"); i++) {
+        for (const m of frame.join(" ").matchAll(/\bw(\d+)\b/g)) seen.add(Number(m[1]));
+        press(e, "\x1b[6~");
+        frame = e.render(width, rows);
+        assert.ok(frame.length <= rows);
+      }
+      for (const m of frame.join(" ").matchAll(/\bw(\d+)\b/g)) seen.add(Number(m[1]));
+      assert.equal(seen.size, 120, `${lang} ${width}x${rows}: every word of the prompt read with PageDown`);
+      assert.match(frame.join(" "), above, `${lang} ${width}x${rows}: at the end, what is above is said`);
+      for (let i = 0; i < 200 && !frame[0].startsWith("FIRST-LINE"); i++) press(e, "\x1b[5~"), (frame = e.render(width, rows));
+      assert.ok(frame[0].startsWith("FIRST-LINE"), `${lang} ${width}x${rows}: PageUp back to the first line`);
+      if (rows >= 10) assert.ok(frame.some((l) => /^1\. Alpha/.test(l)) || frame.join("\n").includes(t.PLAIN_KEYS_LIST.slice(0, 10)), "the options or the keys stay");
+    }
+  }
 });
 
 test("golden screens of the timeout, the editor notice and accessible mode in en, de and zh at 40 and 80 columns", () => {
@@ -466,7 +534,7 @@ test("golden screens of the timeout, the editor notice and accessible mode in en
       const e = c.make(lang);
       for (const w of [40, 80]) {
         const file = new URL(`${c.name}.${lang}.${w}.txt`, SCREENS);
-        const got = e.render(w).join("\n") + "\n";
+        const got = (c.rows ? e.render(w, c.rows) : e.render(w)).join("\n") + "\n";
         if (UPDATE) {
           writeFileSync(file, got);
           continue;

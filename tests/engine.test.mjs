@@ -663,6 +663,25 @@ test("discuss: Ctrl+T opens “What do you want to tell the agent?”; Enter end
   assert.deepEqual(d.answers, []);
 });
 
+test("discuss: the help line offers Ctrl+T while typing the filter and a note too (it works there), in every language", () => {
+  for (const lang of ["en", "de", "zh"]) {
+    const t = addon.strings(lang);
+    const item = `${t.MOD_CTRL}T ${t.HELP_DISCUSS}`;
+    const filtering = engine(LONG_LIST);
+    filtering.setLanguage(lang);
+    press(filtering, "/", "j");
+    assert.ok(screen(filtering, 160).includes(item), `${lang}: filter typing`);
+    press(filtering, K.ctrl("t"));
+    assert.ok(screen(filtering, 160).includes(t.DISCUSS_PROMPT), `${lang}: Ctrl+T from the filter`);
+    const noting = engine(DB);
+    noting.setLanguage(lang);
+    press(noting, K.ctrl("n"), "x");
+    assert.ok(screen(noting, 160).includes(item), `${lang}: note`);
+    press(noting, K.ctrl("t"));
+    assert.ok(screen(noting, 160).includes(t.DISCUSS_PROMPT), `${lang}: Ctrl+T from the note`);
+  }
+});
+
 test("discuss: Ctrl+G in the field hands the words to the external editor; what comes back replaces them", () => {
   const e = press(engine(DB), K.ctrl("t"));
   type(e, "first thoughts");
@@ -776,6 +795,28 @@ const LONG_PROMPT = {
   ],
 };
 
+const ASKER = ["reviewer, the subagent that checks the migration plan before it runs", null];
+
+test("rows: who asks a relayed question stays, shortened to one line, when the rows are few", () => {
+  for (const lang of ["en", "de", "zh"]) {
+    const t = addon.strings(lang);
+    for (const [asker, template] of [[ASKER, t.ASKED_BY], [[null, "/home/me/project/a/rather/long/working/directory"], t.ASKED_BY_SUBAGENT]]) {
+      const lead = template.split(/[ {]/)[0]; // "Asked", "Gefragt", "由"
+      for (const width of [30, 40, 80]) {
+        for (let rows = 3; rows <= 24; rows++) {
+          const e = engine(THREE);
+          e.setLanguage(lang);
+          e.setAsker(...asker);
+          const lines = e.render(width, rows);
+          assert.ok(lines.length <= rows, `${lang} @${width}x${rows}`);
+          const who = lines.filter((l) => l.trimStart().startsWith(lead));
+          assert.equal(who.length, 1, `${lang} @${width}x${rows}: one line says who asks, in\n${lines.join("\n")}`);
+        }
+      }
+    }
+  }
+});
+
 test("rows: a long prompt keeps its first line, the highlighted row and the whole help line", () => {
   const e = engine(LONG_PROMPT);
   const lines = e.render(80, 16);
@@ -858,6 +899,76 @@ test("rows: the line being typed stays visible, in a long draft under Something 
   assert.ok(lines.some((l) => l.includes(PI_CURSOR)), lines.join("\n"));
 });
 
+const TALL_PREVIEW = {
+  questions: [
+    {
+      id: "layout",
+      prompt: "Which schema should we generate?",
+      options: [
+        { value: "tall", label: "Tall schema", preview: Array.from({ length: 40 }, (_, i) => `column_${i + 1} integer not null`).join("\n") },
+        { value: "short", label: "Short schema", preview: "id integer\nname text" },
+      ],
+    },
+  ],
+};
+const shiftUp = "\x1b[1;2A";
+const shiftDown = "\x1b[1;2B";
+
+/** The preview lines of a frame (after the bar), in order. */
+const previewLines = (lines) => lines.filter((l) => /^ ?│ /.test(l) || / │ /.test(l)).map((l) => l.slice(l.lastIndexOf("│ ") + 2));
+
+test("preview: one taller than its window says “↓ N more lines”; Shift+↓/Shift+↑ read all of it, in few rows and in many", () => {
+  for (const [width, rows] of [[80, 0], [80, 14], [80, 20], [120, 12], [40, 16]]) {
+    const e = engine(TALL_PREVIEW);
+    const frame = () => (rows ? e.render(width, rows) : e.render(width));
+    let lines = frame();
+    if (rows) assert.ok(lines.length <= rows, `${width}x${rows}`);
+    const text = lines.join("\n");
+    assert.match(text, /↓ \d+ more lines/, `${width}x${rows}`);
+    assert.match(text, /Shift\+↑↓ read the preview/, `${width}x${rows}`);
+    assert.doesNotMatch(text, /column_40 /, `${width}x${rows}: cut`);
+    // read on to the end: every line of the preview is seen, in order, and ↓ never moves the highlight
+    const seen = new Set();
+    for (let i = 0; i < 60 && !seen.has(40); i++) {
+      for (const l of previewLines(lines)) {
+        const m = /^column_(\d+) /.exec(l);
+        if (m) seen.add(Number(m[1]));
+      }
+      press(e, shiftDown);
+      lines = frame();
+      assert.match(lines.join("\n"), /> 1\. Tall schema/, "Shift+↓ does not move the highlight");
+    }
+    assert.equal(seen.size, 40, `${width}x${rows}: every line read (${[...seen].length})`);
+    assert.doesNotMatch(lines.join("\n"), /↓ \d+ more lines/, `${width}x${rows}: at the end`);
+    assert.match(lines.join("\n"), /↑ \d+ more lines/, `${width}x${rows}: at the end`);
+    for (let i = 0; i < 60; i++) press(e, shiftUp), frame();
+    assert.ok(previewLines(frame()).some((l) => l.startsWith("column_1 ")), `${width}x${rows}: back at the top`);
+    // another option starts at its own top; coming back starts at the top again
+    for (let i = 0; i < 3; i++) press(e, shiftDown), frame();
+    press(e, K.down);
+    assert.deepEqual(previewLines(frame()).slice(0, 2), ["id integer", "name text"]);
+    assert.doesNotMatch(frame().join("\n"), /read the preview/, "a short preview offers nothing to read");
+    press(e, shiftDown); // nothing to read: no effect
+    press(e, K.up);
+    assert.ok(previewLines(frame()).some((l) => l.startsWith("column_1 ")), `${width}x${rows}: from the top again`);
+  }
+});
+
+test("preview: Shift+↑/Shift+↓ can be rebound; PageUp/PageDown still page the list; in de and zh the help names it", () => {
+  const e = engine(TALL_PREVIEW);
+  assert.equal(e.bind("previewDown", ["ctrl+j"]), 0);
+  assert.match(screen(e, 160), /Shift\+↑\/Ctrl\+J read the preview/);
+  for (const lang of ["de", "zh"]) {
+    const t = addon.strings(lang);
+    const l = engine(TALL_PREVIEW);
+    l.setLanguage(lang);
+    assert.ok(screen(l, 160).includes(`${t.MOD_SHIFT}↑↓ ${t.HELP_READ_PREVIEW}`), lang);
+  }
+  const list = engine({ questions: [{ id: "r", prompt: "Region?", options: Array.from({ length: 30 }, (_, i) => ({ label: `Region ${i + 1}`, preview: "x\n".repeat(30) })) }] });
+  press(list, K.pageDown);
+  assert.match(screen(list), /> 9\. Region 9/);
+});
+
 test("rows: the preview gets what is left; the review is cut and scrolls with PageUp/PageDown", () => {
   const p = engine(PREVIEW);
   const lines = p.render(80, 16);
@@ -906,6 +1017,7 @@ test("rows: no frame is taller than the rows given, in every golden state, at ro
   for (const c of CASES) {
     const e = engine(c.args);
     if (c.lang) e.setLanguage(c.lang);
+    if (c.asker) e.setAsker(...c.asker);
     press(e, c.keys);
     for (let rows = 1; rows <= 40; rows++) {
       for (let w = 10; w <= 130; w += 15) {
@@ -1327,7 +1439,21 @@ const CASES = [
   { name: "filter-no-match.de", lang: "de", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
   { name: "filter-no-match.zh", lang: "zh", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
   { name: "preview", args: PREVIEW, keys: [] },
+  // a preview taller than its share of the rows: "↓ N more lines", Shift+↓ reads on (issue 14 item 2)
+  { name: "fit-preview", rows: 16, args: TALL_PREVIEW, keys: [] },
+  { name: "fit-preview.de", lang: "de", rows: 16, args: TALL_PREVIEW, keys: [] },
+  { name: "fit-preview.zh", lang: "zh", rows: 16, args: TALL_PREVIEW, keys: [] },
+  { name: "fit-preview-read", rows: 16, args: TALL_PREVIEW, keys: ["\x1b[1;2B", "\x1b[1;2B"] },
+  { name: "fit-preview-read.de", lang: "de", rows: 16, args: TALL_PREVIEW, keys: ["\x1b[1;2B", "\x1b[1;2B"] },
+  { name: "fit-preview-read.zh", lang: "zh", rows: 16, args: TALL_PREVIEW, keys: ["\x1b[1;2B", "\x1b[1;2B"] },
+  { name: "preview-tall", args: TALL_PREVIEW, keys: ["\x1b[1;2B"] },
+  // who asks a relayed question, when the rows are few: kept on one line (issue 14 item 2)
+  { name: "fit-asker", rows: 10, asker: ASKER, args: THREE, keys: [] },
+  { name: "fit-asker.de", lang: "de", rows: 10, asker: ASKER, args: THREE, keys: [] },
+  { name: "fit-asker.zh", lang: "zh", rows: 10, asker: ASKER, args: THREE, keys: [] },
   { name: "notes", args: DB, keys: [K.ctrl("n"), ..."keep the old backups"] },
+  { name: "notes.de", lang: "de", args: DB, keys: [K.ctrl("n"), ..."alte Sicherungen behalten"] },
+  { name: "notes.zh", lang: "zh", args: DB, keys: [K.ctrl("n"), ..."保留旧的备份"] },
   { name: "discard", args: THREE, keys: ["1", K.esc] },
   { name: "decline-typed", args: DB, keys: ["0", ..."Cockroach", K.esc, K.ctrl("d")] },
   { name: "long-answer", args: DB, keys: ["0", K.paste("z".repeat(2100)), K.enter] },
@@ -1341,6 +1467,7 @@ test("golden screens at 40, 80 and 120 columns", () => {
   for (const c of CASES) {
     const e = engine(c.args);
     if (c.lang) e.setLanguage(c.lang);
+    if (c.asker) e.setAsker(...c.asker);
     for (const k of c.keys) {
       if (c.rows) e.render(80, c.rows); // as a host does: the person sees a frame before each key
       e.feed(k);
@@ -1368,6 +1495,7 @@ test("width: no line is wider than asked, at every width from 1 to 200, in every
   for (const c of CASES) {
     const e = engine(c.args);
     if (c.lang) e.setLanguage(c.lang);
+    if (c.asker) e.setAsker(...c.asker);
     assertFits(e, `${c.name} (start)`);
     for (const [i, k] of c.keys.entries()) {
       e.feed(k);

@@ -16,10 +16,12 @@ usage: pty-host.py SPEC   where SPEC is JSON:
   limitMs     how long the command may take to exit after the last action (default 5000)
   env         variables added to the command's environment only (e.g. LD_PRELOAD, which
               would otherwise be python's too)
+  capture     a file: what the command wrote to the terminal, read once it ended (latin-1)
 Prints one JSON line: { ready, exited, status, signal, exitMs, restored, rawAtEnd } where
 exitMs counts from the last action, and restored says whether the terminal's settings at the
 end equal those before the command ran. A command still running at the limit is killed
-(SIGKILL) and reported with exited false. The pty's output is never read.
+(SIGKILL) and reported with exited false. The pty's output is never read while the command
+runs (with `capture`, what is buffered is read after it ended).
 """
 import fcntl
 import json
@@ -127,6 +129,19 @@ def main():
         os.kill(pid, signal.SIGKILL)
         _, st = os.waitpid(pid, 0)
     after = termios.tcgetattr(slave)
+    if spec.get("capture"):
+        got = b""
+        fcntl.fcntl(master, fcntl.F_SETFL, fcntl.fcntl(master, fcntl.F_GETFL) | os.O_NONBLOCK)
+        try:
+            while True:
+                chunk = os.read(master, 65536)
+                if not chunk:
+                    break
+                got += chunk
+        except (BlockingIOError, OSError):
+            pass
+        with open(spec["capture"], "wb") as f:
+            f.write(got)
     report = {
         "ready": ready,
         "exited": exited,

@@ -32,7 +32,8 @@ if (!isMainThread) {
     worker.on("error", (e) => save({ error: String(e) }));
     setTimeout(() => worker.terminate().then(() => save({ terminated: true })), Number(delay));
   } else {
-    const run = addon.runTty(QUESTIONS, { path: "/dev/tty", color: false, mode });
+    const notice = process.env.PQ_TEST_NOTICE; // a desktop notification for the runner to send
+    const run = addon.runTty(QUESTIONS, { path: "/dev/tty", color: false, mode, ...(notice ? { notice } : {}) });
     run.done.then(
       (built) => save({ status: JSON.parse(built.details).status }),
       (error) => save({ error: error.code ?? String(error) }),
