@@ -289,3 +289,35 @@ test("relay host: a queued question whose child disconnects is withdrawn; the sh
     cleanup();
   }
 });
+
+test("relay host: a launcher's name is its child's only; a grandchild reads “worker › helper”, an unnamed one claims no name", async () => {
+  const { cwd, cleanup } = project();
+  const { ctx, dialogs } = rpcContext(cwd, (method, _t, options) => (method === "select" ? options[0] : undefined));
+  process.env.PI_QUESTION_ASKER_CHAIN = "above"; // left by a pi above this one: not for its children
+  const parent = await parentPi(ctx);
+  try {
+    assert.equal(process.env.PI_QUESTION_ASKER_CHAIN, undefined, "a pi that asks the person names its children from itself");
+    const args = { questions: [{ id: "db", prompt: "Which?", options: ["A", "B"] }] };
+    // A child its launcher named "worker".
+    const child = await runChild(parent.variable, args, { env: { CHILD_PI_QUESTION_ASKER: "worker" } });
+    assert.equal(child.result.details.status, "answered");
+    assert.match(dialogs[0].title, /^Asked by worker\n/);
+    // What the worker's own children inherit: not its name as theirs, but the chain.
+    assert.deepEqual(child.env, { asker: null, chain: "worker" });
+    // Its child, started by pi's subagent example (its name comes from the prompt file).
+    const helper = ["--append-system-prompt", join(tmpdir(), "pi-subagent-Xy12", "prompt-helper.md")];
+    const grandchild = await runChild(parent.variable, args, { env: { CHILD_PI_QUESTION_ASKER_CHAIN: child.env.chain }, argv: helper });
+    assert.equal(grandchild.result.details.status, "answered");
+    assert.match(dialogs[1].title, /^Asked by worker › helper\n/);
+    assert.deepEqual(grandchild.env, { asker: null, chain: "worker › helper" });
+    // A grandchild with no name of its own is not shown with the worker's.
+    const unnamed = await runChild(parent.variable, args, { env: { CHILD_PI_QUESTION_ASKER_CHAIN: child.env.chain } });
+    assert.equal(unnamed.result.details.status, "answered");
+    assert.match(dialogs[2].title, /^Asked by a subagent in /);
+    assert.deepEqual(unnamed.env, { asker: null, chain: null });
+  } finally {
+    delete process.env.PI_QUESTION_ASKER_CHAIN;
+    await parent.stop();
+    cleanup();
+  }
+});
