@@ -229,15 +229,17 @@ test("relay host: who asks is cut to its limit (and sanitized) in RPC dialog tit
   }
 });
 
-test("relay host: decline in the parent's dialogs reaches the child, which builds the declined result", async () => {
+test("relay host: decline in the parent's dialogs reaches the child, which builds the declined result; the child's text is shown sanitized", async () => {
   const { cwd, cleanup } = project();
   const { ctx, dialogs } = rpcContext(cwd, (method, _t, options) => (method === "select" ? options.find((o) => /decide/i.test(o)) : undefined));
   const parent = await parentPi(ctx);
   try {
-    const args = { questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] };
-    const { result, error } = await runChild(parent.variable, args, { env: { CHILD_PI_QUESTION_ASKER: "worker" } });
+    // An untrusted child: terminal sequences in its prompt, option label and name.
+    const args = { questions: [{ id: "db", prompt: "Which database?\u001b]52;c;eA==\u0007", options: ["SQLite\u001b[2J", "Postgres"] }] };
+    const { result, error } = await runChild(parent.variable, args, { env: { CHILD_PI_QUESTION_ASKER: "work\u001b[31mer" } });
     assert.equal(error, undefined);
-    assert.match(dialogs[0].title, /^Asked by worker\nWhich database\?/);
+    assert.match(dialogs[0].title, /^Asked by work␛\[31mer\nWhich database\?␛\]52;c;eA==␇/);
+    for (const text of [dialogs[0].title, ...dialogs[0].options]) assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u);
     assert.equal(result.details.status, "declined");
     assert.equal(result.details.mode, "relay");
     assert.match(result.content[0].text, /state the assumptions/);
