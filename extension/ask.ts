@@ -112,10 +112,21 @@ async function desktopNoticeFor(native: NativeAddon, s: Settings, prompt: string
   sendDesktopNotice(desktopNotice(native, s.notice.desktop, prompt), toTty, TTY_PATH); // built in C from sanitized text
 }
 
-/** How the screen names a relayed question's asker: its name, else where it runs. */
-export function askerParts(from: RelayAsker): { name: string | null; where: string | null } {
-  if (from.name) return { name: from.name, where: null };
-  return { name: null, where: from.cwd ? shortDirectory(from.cwd) : `pid ${from.pid ?? "?"}` };
+/** `text` cut to at most `max` bytes of UTF-8, at a character boundary (as the engine cuts it). */
+function cutToBytes(text: string, max: number): string {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= max) return text;
+  let n = max;
+  while (n > 0 && (bytes[n] & 0xc0) === 0x80) n--;
+  return bytes.subarray(0, n).toString("utf8");
+}
+
+/** How every screen names a relayed question's asker — pi's TUI, the terminal, RPC dialog titles,
+ * /questions, the web page, `pi-question pending`: its name, else where it runs, each cut to
+ * limits.askerBytes (the child chooses both; they are sanitized where shown). The one place. */
+export function askerParts(from: RelayAsker, maxBytes: number): { name: string | null; where: string | null } {
+  if (from.name) return { name: cutToBytes(from.name, maxBytes), where: null };
+  return { name: null, where: cutToBytes(from.cwd ? shortDirectory(from.cwd) : `pid ${from.pid ?? "?"}`, maxBytes) };
 }
 
 /** `answersFlag` reads the --answers flag (print mode's answers). */
@@ -168,22 +179,24 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
 
   /** "Asked by worker" / "Asked by a subagent in ~/proj", sanitized, in the current language. */
   const askedBy = (from: RelayAsker): string => {
-    const { name, where } = askerParts(from);
+    const { name, where } = askerParts(from, native.limits.askerBytes);
     const t = stringsFor(native);
     return native.sanitize(name ? fill(t.ASKED_BY, { s: name }) : fill(t.ASKED_BY_SUBAGENT, { s: where ?? "" }), false);
   };
 
   /** No UI of this pi's own: a subagent asks through the pi above it, when there is one. */
   const askAbove = async (json: ArgsJson, ctx: ExtensionContext, signal: AbortSignal | undefined, s: Settings) => {
-    const { askThroughRelay, isOwnRelay, ownAskerName, parseRelayVariable, RELAY_ENV } = await import("./relay.ts");
+    const { adoptedAskerName, askThroughRelay, isOwnRelay, parseRelayVariable, RELAY_ENV } = await import("./relay.ts");
     const variable = process.env[RELAY_ENV];
     const endpoint = parseRelayVariable(variable);
     if (!endpoint || isOwnRelay(variable)) return undefined;
     const flags = s.escape === "continue" ? CANCEL_CONTINUES : 0;
     const asker: RelayAsker = { pid: process.pid, cwd: ctx.cwd };
-    const name = ownAskerName();
+    const name = adoptedAskerName();
     if (name) asker.name = name;
-    const reply = await askThroughRelay(endpoint, native.normalize(json), asker, signal, native.limits.preparedBytes);
+    // The reply can be far longer than the question (typed answers and notes at their limits):
+    // its cap is the bound of every legitimate message, so no answer the person gave is refused.
+    const reply = await askThroughRelay(endpoint, native.normalize(json), asker, signal, native.limits.relayMessageBytes);
     switch (reply.type) {
       case "answer":
         try {
@@ -228,7 +241,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
           const { askOnTerminal } = await import("./headless.ts");
           // the notification goes with the question: written by the runner once it has the terminal
           const notice = s.notice.desktop ? (await import("./desktop.ts")).desktopNotice(native, s.notice.desktop, questions[0]?.prompt ?? "") : "";
-          return askOnTerminal(native, json, signal, s, askerParts(from), notice);
+          return askOnTerminal(native, json, signal, s, askerParts(from, native.limits.askerBytes), notice);
         }
         return toToolResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), s);
       }
@@ -245,7 +258,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
       try {
         engine.setLanguage(language);
         if (from) {
-          const { name, where } = askerParts(from);
+          const { name, where } = askerParts(from, native.limits.askerBytes);
           engine.setAsker(name, where);
         }
         outcome = await askInTui(native, engine, ctx, signal, claim, {

@@ -13,6 +13,7 @@ import { type NativeAddon, terminalReachable } from "./native.ts";
 import {
   isOwnRelay,
   parseRelayVariable,
+  passAskerNames,
   RELAY_ENV,
   type RelayAnswer,
   type RelayRequest,
@@ -48,6 +49,12 @@ export function relayHost(pi: ExtensionAPI, native: NativeAddon, getAsker: () =>
       return { type: "error", message: (error as Error).message };
     }
     const questions = (JSON.parse(canonical) as { questions: NormalizedQuestion[] }).questions;
+    try {
+      // The person's own limits (settings) too, exactly as for this pi's own calls.
+      asker.checkLimits(questions, asker.settings(current));
+    } catch (error) {
+      return { type: "error", message: (error as Error).message };
+    }
     const result = await asker.ask({ prepared: canonical }, questions, current, signal, from);
     const d = result.details;
     if (d.status === "unavailable") return { type: "unavailable" };
@@ -95,7 +102,13 @@ export function relayHost(pi: ExtensionAPI, native: NativeAddon, getAsker: () =>
 
   const start = async (eventCtx: ExtensionContext) => {
     ctx = eventCtx;
-    if (server) return;
+    if (!server) await offer(eventCtx);
+    // This pi's children are named from here when it asks the person itself, else below its own
+    // name ("worker › helper"); the name its launcher gave it is never theirs.
+    passAskerNames(server !== undefined);
+  };
+
+  const offer = async (eventCtx: ExtensionContext) => {
     const variable = process.env[RELAY_ENV];
     // Can this pi ask a person? Its UI, or (print mode, not itself a subagent) its terminal.
     const above = parseRelayVariable(variable) && !isOwnRelay(variable);
@@ -103,7 +116,7 @@ export function relayHost(pi: ExtensionAPI, native: NativeAddon, getAsker: () =>
     if (!canAsk) return;
     asker = await getAsker();
     if (server) return; // another session_start got here first
-    server = await startRelayServer(native.limits.preparedBytes, handlers);
+    server = await startRelayServer(native.limits.relayMessageBytes, handlers);
     if (!server) return;
     inherited = isOwnRelay(variable) ? undefined : variable;
     process.env[RELAY_ENV] = server.variable;

@@ -1,6 +1,8 @@
 // relay-wire.d.mts — types of relay-wire.mjs for the TypeScript side.
 export declare const RELAY_ENV: "PI_QUESTION_RELAY";
 export declare const ASKER_ENV: "PI_QUESTION_ASKER";
+export declare const ASKER_CHAIN_ENV: "PI_QUESTION_ASKER_CHAIN";
+export declare const ASKER_SEPARATOR: " › ";
 export interface Endpoint {
   secret: string;
   path: string;

@@ -10,8 +10,13 @@ import { join } from "node:path";
 
 /** The variable that announces an endpoint to child processes. */
 export const RELAY_ENV = "PI_QUESTION_RELAY";
-/** A subagent launcher may name the agent a child runs as: "asked by <name>". */
+/** A subagent launcher may name the agent a child runs as: "asked by <name>". It names that one
+ * process: pi-question takes it out of the environment its own children inherit. */
 export const ASKER_ENV = "PI_QUESTION_ASKER";
+/** Left by pi-question for its children: the names of the subagents between the pi that asks the
+ * person and them, joined by ASKER_SEPARATOR ("worker › helper" for a worker's helper). */
+export const ASKER_CHAIN_ENV = "PI_QUESTION_ASKER_CHAIN";
+export const ASKER_SEPARATOR = " › ";
 
 /** The endpoint a variable names ("v1:<64 hex secret>:<socket path>"); undefined when absent or
  * malformed. */

@@ -30,12 +30,10 @@ import { createServer, type Server, type Socket } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Outcome } from "./native.ts";
-import { ASKER_ENV, lineReader } from "./relay-wire.mjs";
+import { ASKER_CHAIN_ENV, ASKER_ENV, ASKER_SEPARATOR, lineReader } from "./relay-wire.mjs";
 
 export { askThroughRelay, lineReader, parseRelayVariable, RELAY_ENV, structuredAnswers } from "./relay-wire.mjs";
 const VERSION = "v1";
-/** Slack above the arguments' own limit for the rest of a message. */
-const ENVELOPE_BYTES = 64 * 1024;
 
 /** Who asks a relayed question, as the child says it (untrusted: shown only sanitized). */
 export interface RelayAsker {
@@ -69,15 +67,51 @@ export function isOwnRelay(variable: string | undefined): boolean {
   return variable !== undefined && own.has(variable);
 }
 
-/** The agent name of this process, when known: PI_QUESTION_ASKER, else the name pi's subagent
- * example gives its prompt file (`--append-system-prompt …/pi-subagent-*\/prompt-<name>.md`). */
+/** The agent name of this process, when known, after the names of the subagents above it up to
+ * the pi that asks the person ("worker › helper"): its own name is PI_QUESTION_ASKER, else the
+ * name pi's subagent example gives its prompt file (`--append-system-prompt
+ * …/pi-subagent-*\/prompt-<name>.md`); the names above come from PI_QUESTION_ASKER_CHAIN. A
+ * process with no name of its own has none (the chain above is not claimed for it). */
 export function ownAskerName(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const named = env[ASKER_ENV]?.trim();
-  if (named) return named;
-  const at = argv.indexOf("--append-system-prompt");
-  const file = at >= 0 ? argv[at + 1] : undefined;
-  const m = file ? /pi-subagent-[^/\\]+[/\\]prompt-([^/\\]+)\.md$/.exec(file) : null;
-  return m ? m[1] : undefined;
+  let own = env[ASKER_ENV]?.trim();
+  if (!own) {
+    const at = argv.indexOf("--append-system-prompt");
+    const file = at >= 0 ? argv[at + 1] : undefined;
+    own = (file ? /pi-subagent-[^/\\]+[/\\]prompt-([^/\\]+)\.md$/.exec(file) : null)?.[1];
+  }
+  if (!own) return undefined;
+  const chain = env[ASKER_CHAIN_ENV]?.trim();
+  return chain ? `${chain}${ASKER_SEPARATOR}${own}` : own;
+}
+
+/** The name each environment's process took (kept process-wide: pi's /reload loads this module
+ * again in the same process, after the variable is gone). */
+const ADOPTED_KEY = Symbol.for("pi-question.relay.asker");
+const adopted: WeakMap<object, { name?: string }> = ((globalThis as Record<symbol, unknown>)[ADOPTED_KEY] as
+  | WeakMap<object, { name?: string }>
+  | undefined) ??
+  ((globalThis as Record<symbol, unknown>)[ADOPTED_KEY] = new WeakMap<object, { name?: string }>());
+
+/** This process's asker name (ownAskerName), taken once: PI_QUESTION_ASKER named this process,
+ * not its children, so it leaves the environment they inherit. */
+export function adoptedAskerName(argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  let entry = adopted.get(env);
+  if (!entry) {
+    const name = ownAskerName(argv, env);
+    entry = name ? { name } : {};
+    adopted.set(env, entry);
+    delete env[ASKER_ENV];
+  }
+  return entry.name;
+}
+
+/** What names this process's children: a pi that asks the person itself names them from here
+ * (no chain); any other passes its own name down as PI_QUESTION_ASKER_CHAIN, so a child's
+ * question says "worker › helper", never the parent's name alone. */
+export function passAskerNames(asksPerson: boolean, argv: readonly string[] = process.argv, env: NodeJS.ProcessEnv = process.env): void {
+  const name = adoptedAskerName(argv, env);
+  if (asksPerson || !name) delete env[ASKER_CHAIN_ENV];
+  else env[ASKER_CHAIN_ENV] = name;
 }
 
 /** The directory shown for an unnamed asker: the home directory as "~". */
@@ -115,10 +149,11 @@ export interface RelayServer {
 }
 
 /**
- * Offers the endpoint. Returns undefined when no socket can be made here (the tool then works
- * as before, without a relay).
+ * Offers the endpoint; `cap` is the longest message line taken (limits.relayMessageBytes, which
+ * covers every legitimate question and answer). Returns undefined when no socket can be made
+ * here (the tool then works as before, without a relay).
  */
-export async function startRelayServer(argsCap: number, handlers: RelayHandlers): Promise<RelayServer | undefined> {
+export async function startRelayServer(cap: number, handlers: RelayHandlers): Promise<RelayServer | undefined> {
   let dir: string;
   try {
     dir = mkdtempSync(join(tmpdir(), "pi-question-")); // mkdtemp makes it mode 0700
@@ -127,7 +162,6 @@ export async function startRelayServer(argsCap: number, handlers: RelayHandlers)
   }
   const path = join(dir, "relay.sock");
   const secret = Buffer.from(randomBytes(32).toString("hex"), "utf8");
-  const cap = argsCap + ENVELOPE_BYTES;
   const sockets = new Set<Socket>();
 
   const serve = (socket: Socket, m: Record<string, unknown>, gone: AbortSignal) => {

@@ -229,8 +229,8 @@ qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t l
   if (!req || !out || (!json && len)) return QT_ERR_USAGE;
   *out = NULL;
   if (err) err->path[0] = err->message[0] = '\0';
-  if (len > QT_MAX_ARGUMENT_BYTES)
-    return qt_fail(err, "", "The answers are %zu bytes; the limit is %d.", len, QT_MAX_ARGUMENT_BYTES);
+  if (len > QT_MAX_ANSWERS_JSON_BYTES)
+    return qt_fail(err, "", "The answers are %zu bytes; the limit is %d.", len, QT_MAX_ANSWERS_JSON_BYTES);
   cJSON *root;
   qt_status pre = qt_json_parse(json, len, "answers", "answers", &root, err);
   if (pre) return pre;

@@ -54,6 +54,16 @@
 #ifndef QT_MAX_ANSWER_BYTES
 #define QT_MAX_ANSWER_BYTES 100000
 #endif
+/* Structured answers as they travel between processes ({ id: { "selected": [values], "wrote",
+ * "note" } }: a relayed answer, pi's RPC dialogs, another terminal, the web page, --answers), in
+ * bytes of JSON. Derived, not chosen, so that no answer a person can give is refused: every
+ * question's id, typed answer and note at their limits, escaped at worst (a control character
+ * takes 6 bytes: \u00XX), plus the option values picked (all of them together fit in the
+ * prepared arguments, escaped alike), plus 64 bytes of keys and punctuation per question. */
+#ifndef QT_MAX_ANSWERS_JSON_BYTES
+#define QT_MAX_ANSWERS_JSON_BYTES \
+  (6 * QT_MAX_QUESTIONS * (QT_MAX_ID_BYTES + 2 * QT_MAX_ANSWER_BYTES) + QT_MAX_PREPARED_BYTES + 64 * QT_MAX_QUESTIONS)
+#endif
 /* Typed answers longer than this many characters ask for confirmation (a soft limit). */
 #ifndef QT_SOFT_ANSWER_CHARS
 #define QT_SOFT_ANSWER_CHARS 2000
@@ -74,6 +84,16 @@
 /* What the person writes when they want to talk first (Ctrl+T, status "discuss"), in bytes. */
 #ifndef QT_MAX_DISCUSS_BYTES
 #define QT_MAX_DISCUSS_BYTES 4000
+#endif
+
+/* One line of the subagent relay (relay.ts), either way, in bytes. Derived: a question (the
+ * canonical arguments as a JSON string inside the message: a quote or backslash escaped once
+ * more, so at most twice QT_MAX_PREPARED_BYTES) or an answer (QT_MAX_ANSWERS_JSON_BYTES and what
+ * the person wrote to discuss, escaped at worst), plus 64 KB for the rest (who asks, the secret,
+ * the keys). A longer line closes its connection. */
+#ifndef QT_MAX_RELAY_MESSAGE_BYTES
+#define QT_MAX_RELAY_MESSAGE_BYTES \
+  (2 * QT_MAX_PREPARED_BYTES + QT_MAX_ANSWERS_JSON_BYTES + 6 * QT_MAX_DISCUSS_BYTES + 65536)
 #endif
 
 /* The terminal runner (tty.c), in milliseconds. A frame waits at most QT_TTY_WRITE_WAIT_MS for a

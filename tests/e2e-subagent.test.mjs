@@ -11,6 +11,7 @@ import { startMockModel } from "./helpers/mock-model.mjs";
 import { makeHome } from "./helpers/pi.mjs";
 import { startRpc } from "./helpers/rpc-client.mjs";
 import { childQuestionResults, prepareSubagentHome, routedModel, subagentExample, subagentHomeFiles } from "./helpers/subagent.mjs";
+import { listEndpoints, request } from "../extension/relay-wire.mjs";
 import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
 
 before(() => killStaleSessions());
@@ -37,6 +38,31 @@ const count = (s, needle) => s.split(needle).length - 1;
 /** How long to wait for anything a child pi does: each one starts a whole pi (seconds on a
  * loaded 2-core machine). */
 const CHILD_MS = 90000;
+
+/** The questions waiting in the parent pi now (shown or queued), as its endpoint lists them to
+ * `pi-question pending`: the parent's own state, not the screen. */
+async function waitingInParent(pi) {
+  const places = [{ HOME: pi.home }, ...(process.env.XDG_RUNTIME_DIR ? [{ XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR }] : [])];
+  for (const env of places) {
+    for (const entry of listEndpoints(env)) {
+      if (entry.cwd !== pi.work) continue;
+      const r = await request(entry.endpoint, { type: "list" }, { cap: 64 * 1024 * 1024 });
+      if (r.type === "reply" && Array.isArray(r.message.questions)) return r.message.questions;
+    }
+  }
+  return [];
+}
+
+/** Polls the parent until `check` holds for its waiting questions; returns them. */
+async function pollParent(pi, check, what, ms = CHILD_MS) {
+  const stop = Date.now() + ms;
+  for (;;) {
+    const waiting = await waitingInParent(pi);
+    if (check(waiting)) return waiting;
+    if (Date.now() > stop) throw new Error(`timed out: ${what} (waiting: ${JSON.stringify(waiting.map((w) => w.askedBy))})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 /** Runs fn with a parent pi (TUI) whose subagents ask; always cleans up. */
 async function withParent(options, fn) {
@@ -107,12 +133,18 @@ test("subagent: two parallel subagents ask one at a time, and each answer goes t
   );
   await withParent({ replies }, async (pi) => {
     await pi.prompt("go");
-    const first = await pi.waitForScreen((s) => /Alpha question\?|Beta question\?/.test(questionArea(s)), CHILD_MS);
-    const firstIsAlpha = /Alpha question\?/.test(questionArea(first));
-    // Exactly one question on screen, even once both children have asked.
-    await pi.model.waitForRequests(3, CHILD_MS);
-    const both = questionArea(pi.screen());
-    assert.equal(/Alpha question\?/.test(both) && /Beta question\?/.test(both), false, "two questions at once");
+    await pi.waitForScreen((s) => /Alpha question\?|Beta question\?/.test(questionArea(s)), CHILD_MS);
+    // Both children's questions have reached the parent (one shown, one queued)…
+    const waiting = await pollParent(pi, (w) => w.length === 2, "both relayed questions in the parent");
+    assert.deepEqual(waiting.map((w) => w.askedBy), ["Asked by worker", "Asked by worker"]);
+    const prompts = waiting.map((w) => JSON.parse(w.args).questions[0].prompt).sort();
+    assert.deepEqual(prompts, ["Alpha question?", "Beta question?"]);
+    // …and exactly one question is on screen.
+    const both = pi.screen();
+    const shown = questionArea(both);
+    assert.equal(count(shown, "Alpha question?") + count(shown, "Beta question?"), 1, "exactly one question on screen");
+    assert.equal(count(both, "Asked by worker"), 1, "one question frame");
+    const firstIsAlpha = /Alpha question\?/.test(shown);
     await pi.keys("2"); // the second option of whichever is shown
     const next = firstIsAlpha ? /Beta question\?/ : /Alpha question\?/;
     const second = await pi.waitForScreen((s) => next.test(questionArea(s)), CHILD_MS);
@@ -169,15 +201,18 @@ test("subagent: aborting the subagent while its question is shown removes the qu
   });
 });
 
-test("subagent: a nested subagent's question reaches the top pi", async () => {
+test("subagent: a nested subagent's question reaches the top pi, named by its path (worker › helper)", async () => {
   const replies = routedModel(subagent({ agent: "worker", task: "nest" }), {
     pick: question("db", "Deep question?"),
-    nest: subagent({ agent: "worker", task: "pick" }),
+    nest: subagent({ agent: "helper", task: "pick" }),
   });
-  await withParent({ replies }, async (pi) => {
+  const helper = { ".pi/agent/agents/helper.md": "---\nname: helper\ndescription: A test helper\n---\nYou are the helper.\n" };
+  // The top pi's own launcher named it: a name for that pi only, never for its descendants.
+  await withParent({ replies, homeFiles: helper, env: { PI_QUESTION_ASKER: "boss" } }, async (pi) => {
     await pi.prompt("go");
     const screen = await pi.waitForScreen(/Deep question\?/, CHILD_MS);
-    assert.match(questionArea(screen), /Asked by worker/);
+    assert.match(questionArea(screen), /Asked by worker › helper/);
+    assert.doesNotMatch(screen, /boss/);
     await pi.keys("1");
     await pi.waitForScreen(/parent saw: child nest got: child pick got: db: user selected: 1\. SQLite/, CHILD_MS);
   });

@@ -3,9 +3,11 @@
 // person's answer back to the child exactly. Hostile clients must never touch anyone else's
 // question. (End to end with the real pi: e2e-subagent.test.mjs.)
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { createConnection } from "node:net";
 import { dirname } from "node:path";
+import { createInterface } from "node:readline";
 import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
@@ -14,8 +16,9 @@ const relay = await importShim("relay.ts");
 
 const ARGS = JSON.stringify({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
 
-/** A server whose handler records each request and answers when the test says so. */
-async function serve(cap = 1000) {
+/** A server whose handler records each request and answers when the test says so; `cap` is its
+ * longest message line. */
+async function serve(cap = 64 * 1024) {
   const requests = [];
   const server = await relay.startRelayServer(cap, {
     ask: (request) => new Promise((resolve) => requests.push({ ...request, resolve })),
@@ -68,6 +71,19 @@ test("relay: the asker's name comes from PI_QUESTION_ASKER, else from pi's subag
   assert.equal(relay.ownAskerName(argv, {}), "scout");
   assert.equal(relay.ownAskerName(["node", "pi", "--append-system-prompt", "/home/me/prompt.md"], {}), undefined);
   assert.equal(relay.ownAskerName(["node", "pi"], {}), undefined);
+  // Below a named subagent: the names above it first; with no name of its own, none.
+  assert.equal(relay.ownAskerName(argv, { PI_QUESTION_ASKER_CHAIN: "worker" }), "worker › scout");
+  assert.equal(relay.ownAskerName(["node", "pi"], { PI_QUESTION_ASKER_CHAIN: "worker" }), undefined);
+});
+
+test("relay: a process takes its name once; its children get the chain, never its PI_QUESTION_ASKER", () => {
+  const env = { PI_QUESTION_ASKER: "worker", PI_QUESTION_ASKER_CHAIN: "lead" };
+  relay.passAskerNames(false, ["node", "pi"], env);
+  assert.deepEqual(env, { PI_QUESTION_ASKER_CHAIN: "lead › worker" });
+  assert.equal(relay.adoptedAskerName(["node", "pi"], env), "lead › worker", "taken once (pi's /reload finds it again)");
+  const top = { PI_QUESTION_ASKER: "boss", PI_QUESTION_ASKER_CHAIN: "x" };
+  relay.passAskerNames(true, ["node", "pi"], top);
+  assert.deepEqual(top, {}, "a pi that asks the person names its children from itself");
 });
 
 test("relay: lines are split across chunks, and a line over the cap is refused once, without buffering it", () => {
@@ -96,7 +112,7 @@ test("relay: the socket sits in a private directory (0700) and is removed on clo
 });
 
 test("relay: a question and its answer travel, with who asks", async () => {
-  const { server, requests, endpoint } = await serve(ARGS.length);
+  const { server, requests, endpoint } = await serve();
   try {
     const asking = relay.askThroughRelay(endpoint, ARGS, { name: "worker", pid: 42, cwd: "/p" }, undefined, 1000);
     await until(() => requests.length === 1, "the request");
@@ -110,7 +126,7 @@ test("relay: a question and its answer travel, with who asks", async () => {
 });
 
 test("relay: a discuss reply carries the person's words down to the child, which builds the discuss result", async () => {
-  const { server, requests, endpoint } = await serve(ARGS.length);
+  const { server, requests, endpoint } = await serve();
   try {
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 42 }, undefined, 1000);
     await until(() => requests.length === 1, "the request");
@@ -128,7 +144,7 @@ test("relay: a discuss reply carries the person's words down to the child, which
 });
 
 test("relay: hostile clients (garbage, a 10 MB line, a wrong secret, half a message) never touch another question", async () => {
-  const { server, requests, endpoint } = await serve(ARGS.length);
+  const { server, requests, endpoint } = await serve();
   try {
     // A real question is waiting while the hostile clients come and go.
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
@@ -155,7 +171,7 @@ test("relay: hostile clients (garbage, a 10 MB line, a wrong secret, half a mess
 });
 
 test("relay: a child that goes away withdraws its question (the handler's signal aborts)", async () => {
-  const { server, requests, endpoint } = await serve(ARGS.length);
+  const { server, requests, endpoint } = await serve();
   try {
     const abort = new AbortController();
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, abort.signal, 1000);
@@ -169,7 +185,7 @@ test("relay: a child that goes away withdraws its question (the handler's signal
 });
 
 test("relay: the parent going away reaches the child as interrupted; no endpoint is `unreachable`", async () => {
-  const { server, requests, endpoint } = await serve(ARGS.length);
+  const { server, requests, endpoint } = await serve();
   const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
   await until(() => requests.length === 1, "the request");
   server.close();
@@ -179,7 +195,7 @@ test("relay: the parent going away reaches the child as interrupted; no endpoint
 });
 
 test("relay: an over-long or malformed reply ends the child's question as interrupted", async () => {
-  const { server, requests, endpoint } = await serve(ARGS.length);
+  const { server, requests, endpoint } = await serve();
   try {
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 50);
     await until(() => requests.length === 1, "the request");
@@ -230,12 +246,54 @@ test("relay: the parent re-validates a child's arguments with the C core and say
     const reply = await relay.askThroughRelay(endpoint, bad, { pid: 1 }, undefined, 100000);
     assert.equal(reply.type, "error");
     assert.match(reply.message, /questions\[0\]\.prompt/);
+    // Arguments over the prepared limit reach the C core (the message is within the relay's cap)
+    // and come back as its error.
     const nul = JSON.stringify({ questions: [{ id: "db", prompt: "a\u001b]52;c;x\u0007" }], junk: "x".repeat(2_000_000) });
     const big = await relay.askThroughRelay(endpoint, nul, { pid: 1 }, undefined, 100000);
-    assert.equal(big.type, "interrupted", "a message over the cap closes the connection");
+    assert.equal(big.type, "error");
+    assert.match(big.message, /limit is 1000000/);
   } finally {
     await handlers.get("session_shutdown")?.({}, {});
     if (saved === undefined) delete process.env.PI_QUESTION_RELAY;
     else process.env.PI_QUESTION_RELAY = saved;
+  }
+});
+
+test("relay: the server never keeps its process alive; once the process exits its directory is gone and a waiting child gets interrupted", async () => {
+  // A process whose only work is the endpoint and its stdin: it prints the variable, then "asked"
+  // when a question arrives (never answered); when the test closes its stdin nothing should be
+  // left to keep it running.
+  const shim = new URL("./helpers/shim.mjs", import.meta.url).href;
+  const script = `
+    const { importShim } = await import(${JSON.stringify(shim)});
+    const relay = await importShim("relay.ts");
+    const server = await relay.startRelayServer(64 * 1024, {
+      ask: () => { process.stdout.write("asked\\n"); return new Promise(() => {}); },
+      list: () => ({ type: "pending", questions: [] }),
+      answer: () => ({ ok: false, code: "not_waiting", reason: "no" }),
+      watch: () => () => undefined,
+    });
+    process.stdout.write(server.variable + "\\n");
+    process.stdin.resume();
+  `;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["pipe", "pipe", "inherit"] });
+  let exit;
+  child.on("exit", (code, signal) => (exit = { code, signal }));
+  try {
+    const lines = createInterface({ input: child.stdout });
+    const next = () => new Promise((resolve) => lines.once("line", resolve));
+    const endpoint = relay.parseRelayVariable(await next());
+    assert.ok(endpoint, "the child offered an endpoint");
+    const asked = next();
+    const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
+    assert.equal(await asked, "asked");
+    assert.ok(existsSync(endpoint.path));
+    child.stdin.end(); // nothing but the endpoint (and a waiting child) is left
+    await until(() => exit !== undefined, "the process to exit on its own", 20000);
+    assert.deepEqual(exit, { code: 0, signal: null });
+    assert.deepEqual(await asking, { type: "interrupted" }, "the waiting child learns its parent is gone");
+    assert.equal(existsSync(dirname(endpoint.path)), false, "the socket's directory is removed at exit");
+  } finally {
+    if (exit === undefined) child.kill("SIGKILL");
   }
 });

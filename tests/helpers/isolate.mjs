@@ -3,3 +3,4 @@
 // own shell inherits its question relay; without this, a test's question would pop up there.
 delete process.env.PI_QUESTION_RELAY;
 delete process.env.PI_QUESTION_ASKER;
+delete process.env.PI_QUESTION_ASKER_CHAIN;
