@@ -114,13 +114,6 @@ export function passAskerNames(asksPerson: boolean, argv: readonly string[] = pr
   else env[ASKER_CHAIN_ENV] = name;
 }
 
-/** The directory shown for an unnamed asker: the home directory as "~". */
-export function shortDirectory(dir: string): string {
-  const home = homedir();
-  if (home && (dir === home || dir.startsWith(home + "/"))) return "~" + dir.slice(home.length);
-  return dir;
-}
-
 // ---- the parent: the endpoint ----------------------------------------------------------------
 
 export interface RelayRequest {
