@@ -27,7 +27,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Outcome } from "./native.ts";
 import { ASKER_CHAIN_ENV, ASKER_ENV, ASKER_SEPARATOR, lineReader } from "./relay-wire.mjs";
