@@ -269,8 +269,7 @@ test("web: an answer from the page closes the question here with mode web; a sec
   const first = await answerOnPage(qid, { db: { selected: [], wrote: "DuckDB", note: "embedded" }, f: { selected: ["Auth", "Jobs"] } });
   assert.deepEqual(first, { status: 200, ok: true });
   const second = await answerOnPage(qid, { db: { selected: ["SQLite"] }, f: { selected: ["API"] } });
-  assert.equal(second.status, 409);
-  assert.ok(second.code === "already" || second.code === "not_waiting", JSON.stringify(second));
+  assert.deepEqual(second, { status: 409, ok: false, code: "already", reason: "already answered" });
   const result = await asking;
   assert.equal(result.details.mode, "web");
   assert.equal(result.details.status, "answered");
@@ -293,6 +292,7 @@ test("web: the page, another terminal and the TUI race — exactly one answer is
     answerOnPage(qid, null, "declined"),
   ]);
   assert.equal(verdicts.filter((v) => v.ok).length, 1, JSON.stringify(verdicts));
+  for (const v of verdicts.filter((x) => !x.ok)) assert.deepEqual([v.code, v.reason], ["already", "already answered"], JSON.stringify(verdicts));
   shown[0].handleInput("1"); // too late as well
   const result = await asking;
   const winner = verdicts.findIndex((v) => v.ok);
@@ -335,6 +335,7 @@ test("web: cancel and 'let the agent decide' from the page", async () => {
   let result = await asking;
   assert.equal(result.details.status, "cancelled");
   assert.equal(result.terminate, true);
+  assert.deepEqual(await answerOnPage(qid, { db: "SQLite" }), { status: 409, ok: false, code: "cancelled", reason: "already cancelled" });
   asking = ask("w4");
   [qid] = await waitingQid();
   assert.equal((await answerOnPage(qid, {}, "declined")).ok, true);
@@ -361,7 +362,7 @@ test("web: an invalid answer is refused with the C core's message and the questi
   assert.deepEqual(await waitingQid(), [qid], "still waiting");
   shown[0].handleInput("2");
   assert.equal((await asking).content[0].text, "db: user selected: 2. Postgres");
-  assert.equal((await answerOnPage(qid, { db: "SQLite" })).code, "not_waiting");
+  assert.deepEqual(await answerOnPage(qid, { db: "SQLite" }), { status: 409, ok: false, code: "already", reason: "already answered" });
 });
 
 test("web: a cross-origin or cross-site POST is refused and changes nothing", async () => {
