@@ -274,11 +274,12 @@ test("remote: an RPC answer and one from elsewhere at once — exactly one is ta
       assert.equal(result.details.mode, "remote");
       assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
     } else {
-      assert.ok(verdict.code === "already" || verdict.code === "not_waiting", JSON.stringify(verdict));
+      assert.deepEqual(verdict, ALREADY);
       assert.equal(result.details.mode, "rpc");
       assert.equal(result.content[0].text, "db: user selected: 1. SQLite");
     }
     assert.deepEqual(await list(), [], "nothing left waiting");
+    assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), ALREADY, "a later answer, whoever won");
   }
 });
 
