@@ -1,7 +1,8 @@
 // remote.test.mjs — answering a waiting question from elsewhere (another terminal), exactly once:
 // the real tool with a fake TUI, its endpoint reached through the wire module as
-// `pi-question pending` / `answer` reach it. Whoever answers first wins; everyone later is told
-// "already answered" (or "no longer waiting") and changes nothing. End to end with the real pi:
+// `pi-question pending` / `answer` reach it. Whoever answers first wins; everyone later, however
+// late, is told how the question ended ("already answered", "already cancelled", "withdrawn…")
+// and changes nothing. The command itself: remote-cli.test.mjs; end to end with the real pi:
 // e2e-remote.test.mjs.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
