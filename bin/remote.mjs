@@ -194,6 +194,13 @@ export async function answer(
   const picked = resolveTarget(t, all, args[0], started, clean);
   if (picked.problem) {
     err.write(`pi-question: ${picked.problem}\n`);
+    // A position names no question now: say how the latest one to stop waiting ended (it may
+    // be the one meant), without guessing that it was.
+    const latest = [...all.ended].sort((a, b) => a.endedAt - b.endedAt).pop();
+    if (latest && !QID.test(args[0] ?? "")) {
+      const how = `${clean(latest.qid)} (${waited(Date.now() - latest.endedAt)} ago), ${t[ENDING_STRINGS[latest.ending]]}`;
+      err.write(`pi-question: ${fillS(t.REMOTE_LAST_ENDED, how)}\n`);
+    }
     return EXIT.nothingWaiting;
   }
   if (picked.ended) {

@@ -224,6 +224,25 @@ test("answer: a question that ended is told how (exit 1) — by id, and by a pos
   });
 });
 
+test("answer: a position that names nothing now says how the latest question to stop waiting ended (exit 4)", async () => {
+  const endedAt = Date.now() - 3_000;
+  const ended = [
+    { qid: "q0000000a", askedAt: T0, endedAt: endedAt - 60_000, ending: "answered" },
+    { qid: "q0000000b", askedAt: T0 + 1, endedAt, ending: "withdrawn" },
+  ];
+  await withPis([{ cwd: "/p", questions: [], ended }], async ([pi]) => {
+    // The command started after both ended: position 1 is not one of them.
+    const r = await runAnswer(["1", '{"db":"SQLite"}'], { started: Date.now() });
+    assert.equal(r.code, EXIT.nothingWaiting);
+    assert.equal(
+      r.err.replace(/\((\d+)s ago\)/, (_, n) => (Number(n) >= 3 && Number(n) < 60 ? "(a few seconds ago)" : `(${n}s ago)`)),
+      "pi-question: No question is waiting in any pi.\n" +
+        "pi-question: the latest question to stop waiting: q0000000b (a few seconds ago), withdrawn: the agent that asked it stopped waiting\n",
+    );
+    assert.deepEqual(pi.sent, []);
+  });
+});
+
 test("answer: the pi's refusal is printed with its exit status — already answered 1, invalid 2, not waiting 4", async () => {
   const verdicts = {
     q00000001: { ok: false, code: "already", reason: "already answered" },
