@@ -6,9 +6,9 @@
 // Exit status: 0 answered, 1 declined/cancelled/interrupted/discuss, 2 invalid questions, 3 no terminal
 // (or one another program owns: in raw mode already, or pi-question is in the background).
 // And the questions waiting in your running pis (see remote.mjs):
-//   pi-question pending                 pi-question answer [n ['{"db":"SQLite"}']]
-// Exit status: 0 taken, 1 not taken (answered elsewhere first), 2 invalid answer, 3 no
-// terminal, 4 no such waiting question.
+//   pi-question pending                 pi-question answer [n|id ['{"db":"SQLite"}']]
+// Exit status: 0 taken, 1 not taken (the question already ended: answered, cancelled, timed out
+// or withdrawn), 2 invalid answer, 3 no terminal, 4 no such waiting question.
 import { readFileSync } from "node:fs";
 import { loadAddon } from "../extension/load-addon.cjs";
 import { answer, pending } from "./remote.mjs";
@@ -16,8 +16,10 @@ import { answer, pending } from "./remote.mjs";
 const USAGE = [
   "usage: pi-question [questions.json | -]   ask questions (the question tool's JSON arguments) on this terminal",
   "       pi-question pending                list the questions your running pis are waiting on",
-  "       pi-question answer [n [answers]]   answer waiting question n (default: the oldest) here,",
-  "                                          or at once with answers like '{\"db\":\"SQLite\"}'",
+  "       pi-question answer [n|id [answers]]",
+  "                                          answer a waiting question here (default: the oldest),",
+  "                                          by its position n or its id (like q1a2b3c4d) from",
+  "                                          pending, or at once with answers like '{\"db\":\"SQLite\"}'",
 ].join("\n");
 
 /** Text for stderr (file names and error messages are not ours): through the C sanitizer. Should

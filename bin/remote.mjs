@@ -1,20 +1,47 @@
 // remote.mjs — `pi-question pending` and `pi-question answer`: the questions waiting in every pi
 // of this user (found through the endpoint registry, see extension/relay-wire.mjs), answered
-// from this terminal. The first answer from anywhere wins; a later one is told "already
-// answered". Everything a pi reports (prompts, paths, names) is sanitized before it is printed.
-import { listEndpoints, request, structuredAnswers } from "../extension/relay-wire.mjs";
+// from this terminal. The first answer from anywhere wins; a later one is told how the question
+// ended ("already answered", "already cancelled"…). Everything a pi reports (prompts, paths,
+// names) is sanitized before it is printed.
+import { homedir } from "node:os";
+import { basename } from "node:path";
+import { performance } from "node:perf_hooks";
+import { ENDING_STRINGS, listEndpoints, request, structuredAnswers } from "../extension/relay-wire.mjs";
 
 /** Exit statuses of the two subcommands. */
 export const EXIT = { taken: 0, notTaken: 1, invalid: 2, noTerminal: 3, nothingWaiting: 4 };
 
-/** Every waiting question of every live pi, oldest first: { pi, qid, askedAt, askedBy, args, questions }. */
-export async function waitingQuestions(addon) {
-  const found = [];
+/** A question's id as pi makes it (ask.ts): "q" and 8 hex digits — never a position. */
+const QID = /^q[0-9a-f]{8}$/;
+const ENDINGS = Object.keys(ENDING_STRINGS);
+
+/** How `pending` names a pi's session: its name, else a short id, else its file, else its pid. */
+function sessionLabel(session, pid) {
+  if (session && typeof session === "object") {
+    if (typeof session.name === "string" && session.name) return JSON.stringify(session.name);
+    if (typeof session.id === "string" && session.id) return session.id.slice(0, 8);
+    if (typeof session.file === "string" && session.file) return basename(session.file);
+  }
+  if (typeof session === "string" && session) return JSON.stringify(session); // an older pi: its name
+  return `pid ${pid}`;
+}
+
+/**
+ * What every live pi reports: { waiting, ended }, each oldest first.
+ * waiting: { pi, cwd, session, qid, askedAt, askedBy, args, questions };
+ * ended: { pi, qid, askedAt, endedAt, ending } (the questions that stopped waiting lately).
+ */
+export async function questionsOfAllPis(addon, env = process.env) {
+  const waiting = [];
+  const ended = [];
   await Promise.all(
-    listEndpoints().map(async (entry) => {
+    listEndpoints(env).map(async (entry) => {
       const r = await request(entry.endpoint, { type: "list" }, { cap: 64 * 1024 * 1024 });
       if (r.type !== "reply" || r.message.type !== "pending" || !Array.isArray(r.message.questions)) return;
-      for (const q of r.message.questions) {
+      const m = r.message;
+      const cwd = typeof m.cwd === "string" ? m.cwd : String(entry.cwd ?? "?");
+      const session = sessionLabel(m.session, Number.isInteger(m.pid) ? m.pid : entry.pid);
+      for (const q of m.questions) {
         if (typeof q?.qid !== "string" || typeof q.args !== "string") continue;
         let canonical;
         try {
@@ -22,10 +49,10 @@ export async function waitingQuestions(addon) {
         } catch {
           continue;
         }
-        found.push({
+        waiting.push({
           pi: entry,
-          cwd: typeof r.message.cwd === "string" ? r.message.cwd : entry.cwd,
-          session: typeof r.message.session === "string" ? r.message.session : undefined,
+          cwd,
+          session,
           qid: q.qid,
           askedAt: Number(q.askedAt) || 0,
           askedBy: typeof q.askedBy === "string" ? q.askedBy : undefined,
@@ -33,9 +60,19 @@ export async function waitingQuestions(addon) {
           questions: JSON.parse(canonical).questions,
         });
       }
+      for (const e of Array.isArray(m.ended) ? m.ended : []) {
+        if (typeof e?.qid !== "string" || !ENDINGS.includes(e.ending)) continue;
+        ended.push({ pi: entry, qid: e.qid, askedAt: Number(e.askedAt) || 0, endedAt: Number(e.endedAt) || 0, ending: e.ending });
+      }
     }),
   );
-  return found.sort((a, b) => a.askedAt - b.askedAt);
+  const oldestFirst = (a, b) => a.askedAt - b.askedAt;
+  return { waiting: waiting.sort(oldestFirst), ended: ended.sort(oldestFirst) };
+}
+
+/** Every waiting question of every live pi, oldest first. */
+export async function waitingQuestions(addon, env = process.env) {
+  return (await questionsOfAllPis(addon, env)).waiting;
 }
 
 function waited(ms) {
@@ -45,30 +82,42 @@ function waited(ms) {
   return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
 }
 
-/** pi-question pending */
-export async function pending(addon, out = process.stdout) {
+const fillS = (template, s) => template.replace("{s}", () => s);
+
+function shortDirectory(dir, home) {
+  return home && (dir === home || dir.startsWith(home + "/")) ? "~" + dir.slice(home.length) : dir;
+}
+
+/** pi-question pending: one entry per waiting question — its position and id, project, session,
+ * who asks, how long it has waited. */
+export async function pending(addon, { out = process.stdout, env = process.env, now = Date.now } = {}) {
   const t = addon.strings("en");
-  const list = await waitingQuestions(addon);
+  const { waiting: list } = await questionsOfAllPis(addon, env);
   const clean = (s) => addon.sanitize(String(s), false);
   if (!list.length) {
     out.write(`${t.REMOTE_NONE}\n`);
     return EXIT.nothingWaiting;
   }
+  const home = env.HOME || homedir();
   list.forEach((w, i) => {
     const first = w.questions[0];
     const more = w.questions.length > 1 ? ` (+${w.questions.length - 1})` : "";
-    const where = [clean(w.cwd), w.session ? `"${clean(w.session)}"` : "", w.askedBy ? clean(w.askedBy) : "", waited(Date.now() - w.askedAt)]
-      .filter(Boolean)
-      .join(" · ");
+    const where = [
+      fillS(t.REMOTE_LIST_ID, clean(w.qid)),
+      clean(shortDirectory(w.cwd, home)),
+      fillS(t.REMOTE_LIST_SESSION, clean(w.session)),
+      clean(w.askedBy ?? t.REMOTE_LIST_AGENT),
+      fillS(t.REMOTE_LIST_WAITED, waited(now() - w.askedAt)),
+    ].join(" · ");
     out.write(`${i + 1}. ${clean(first.prompt)}${more}\n   ${where}\n`);
   });
   return EXIT.taken;
 }
 
 /** Sends one answer; prints what the pi said. */
-async function send(addon, w, outcome, answers, out, err) {
+async function send(addon, w, message, out, err) {
   const t = addon.strings("en");
-  const r = await request(w.pi.endpoint, { type: "answer", qid: w.qid, outcome, answers }, { cap: 1024 * 1024 });
+  const r = await request(w.pi.endpoint, { type: "answer", qid: w.qid, ...message }, { cap: 1024 * 1024 });
   if (r.type === "reply" && r.message.type === "result" && r.message.ok === true) {
     out.write(`${t.REMOTE_TAKEN}\n`);
     return EXIT.taken;
@@ -76,12 +125,13 @@ async function send(addon, w, outcome, answers, out, err) {
   const refused = r.type === "reply" && r.message.type === "result";
   const reason = refused && typeof r.message.reason === "string" ? r.message.reason : t.REMOTE_NOT_WAITING;
   err.write(`pi-question: ${addon.sanitize(reason, true)}\n`);
-  return refused && r.message.code === "invalid" ? EXIT.invalid : EXIT.notTaken;
+  if (refused && r.message.code === "invalid") return EXIT.invalid;
+  if (refused && r.message.code === "not_waiting") return EXIT.nothingWaiting;
+  return EXIT.notTaken;
 }
 
 /** Answers in the forms --answers takes: { id: answer } or a list in question order. */
-function answersFrom(text, questions) {
-  const value = JSON.parse(text);
+function answersFrom(value, questions) {
   if (Array.isArray(value)) {
     if (value.length !== questions.length) {
       throw new Error(`the list has ${value.length} answers but the question has ${questions.length} parts; give one per question, in order`);
@@ -92,44 +142,95 @@ function answersFrom(text, questions) {
   return value;
 }
 
-/** pi-question answer [n [answers-json]] */
-export async function answer(addon, args, { out = process.stdout, err = process.stderr, tty = "/dev/tty" } = {}) {
+/**
+ * The question `target` names: a position ("2", counted over the questions waiting when this
+ * command started — one that ended since keeps its place and says how it ended), an id
+ * ("q1a2b3c4d", stable whatever else comes and goes), or nothing (the oldest waiting).
+ * → { w } | { ended } | { problem } (the message; exit 4).
+ */
+function resolveTarget(t, all, target, started, clean) {
+  if (target === undefined) return all.waiting.length ? { w: all.waiting[0] } : { problem: t.REMOTE_NONE };
+  if (QID.test(target)) {
+    const found = all.waiting.filter((w) => w.qid === target);
+    if (found.length === 1) return { w: found[0] };
+    if (found.length > 1) return { problem: `the id ${target} names questions in ${found.length} pis; answer by position (run "pi-question pending")` };
+    const ended = all.ended.filter((e) => e.qid === target).pop();
+    if (ended) return { ended };
+    return { problem: `no question with the id ${target} is waiting in any pi; run "pi-question pending"` };
+  }
+  const then = [...all.waiting, ...all.ended.filter((e) => e.endedAt >= started)].sort((a, b) => a.askedAt - b.askedAt);
+  if (!then.length) return { problem: t.REMOTE_NONE };
+  const n = /^[0-9]+$/.test(target) ? Number(target) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > then.length) {
+    const range = then.length === 1 ? "1" : `1 to ${then.length}`;
+    return { problem: `there is no question ${clean(target)}; give its position (${range}) or its id (like ${then[0].qid}) from "pi-question pending"` };
+  }
+  const picked = then[n - 1];
+  return picked.ending ? { ended: picked } : { w: picked };
+}
+
+/**
+ * pi-question answer [n|id [answers-json]]
+ * options: out, err, tty (the terminal to ask on), env (where the registry is), started (when
+ * the command started, ms since the epoch: positions count the questions waiting then).
+ */
+export async function answer(
+  addon,
+  args,
+  { out = process.stdout, err = process.stderr, tty = "/dev/tty", env = process.env, started = performance.timeOrigin } = {},
+) {
   const t = addon.strings("en");
-  const list = await waitingQuestions(addon);
-  const n = args[0] === undefined ? 1 : Number(args[0]);
-  if (!list.length) {
-    err.write(`pi-question: ${t.REMOTE_NONE}\n`);
+  const clean = (s) => addon.sanitize(String(s), false);
+  let value;
+  if (args[1] !== undefined) {
+    try {
+      value = JSON.parse(args[1]);
+    } catch (error) {
+      err.write(`pi-question: the answers are not valid JSON (${addon.sanitize(error.message, true)}); write them like '{"db":"SQLite"}' or '["SQLite"]'\n`);
+      return EXIT.invalid;
+    }
+  }
+  const all = await questionsOfAllPis(addon, env);
+  const picked = resolveTarget(t, all, args[0], started, clean);
+  if (picked.problem) {
+    err.write(`pi-question: ${picked.problem}\n`);
+    // A position names no question now: say how the latest one to stop waiting ended (it may
+    // be the one meant), without guessing that it was.
+    const latest = [...all.ended].sort((a, b) => a.endedAt - b.endedAt).pop();
+    if (latest && !QID.test(args[0] ?? "")) {
+      const how = `${clean(latest.qid)} (${waited(Date.now() - latest.endedAt)} ago), ${t[ENDING_STRINGS[latest.ending]]}`;
+      err.write(`pi-question: ${fillS(t.REMOTE_LAST_ENDED, how)}\n`);
+    }
     return EXIT.nothingWaiting;
   }
-  if (!Number.isInteger(n) || n < 1 || n > list.length) {
-    err.write(`pi-question: there is no question ${addon.sanitize(String(args[0]), false)}; run "pi-question pending" (1 to ${list.length})\n`);
-    return EXIT.nothingWaiting;
+  if (picked.ended) {
+    err.write(`pi-question: ${t[ENDING_STRINGS[picked.ended.ending]]}\n`);
+    return EXIT.notTaken;
   }
-  const w = list[n - 1];
+  const w = picked.w;
   if (args[1] !== undefined) {
     let answers;
     try {
-      answers = answersFrom(args[1], w.questions);
+      answers = answersFrom(value, w.questions);
     } catch (error) {
       err.write(`pi-question: ${addon.sanitize(error.message, true)}\n`);
       return EXIT.invalid;
     }
-    return send(addon, w, "answered", answers, out, err);
+    return send(addon, w, { outcome: "answered", answers }, out, err);
   }
   // Asked right here, with the same engine; closed at once if it is answered anywhere else.
   if (!addon.ttyAvailable(tty)) {
-    err.write("pi-question: no terminal to ask on; answer with: pi-question answer <n> '<answers JSON>'\n");
+    err.write("pi-question: no terminal to ask on; answer with: pi-question answer <n or id> '<answers JSON>'\n");
     return EXIT.noTerminal;
   }
   const name = w.askedBy ?? null;
-  const run = addon.runTty({ prepared: w.args }, { path: tty, color: !process.env.NO_COLOR, mode: "remote", askerName: name });
+  const run = addon.runTty({ prepared: w.args }, { path: tty, color: !env.NO_COLOR, mode: "remote", askerName: name });
   const watching = new AbortController();
   let closedElsewhere = false;
-  request(w.pi.endpoint, { type: "watch", qid: w.qid }, { signal: watching.signal }).then((r) => {
+  request(w.pi.endpoint, { type: "watch", qid: w.qid }, { signal: watching.signal }).then(() => {
     if (watching.signal.aborted) return;
     closedElsewhere = true;
     run.stop();
-    void r;
   });
   const stop = () => run.stop();
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.once(sig, stop);
@@ -148,6 +249,12 @@ export async function answer(addon, args, { out = process.stdout, err = process.
     return EXIT.notTaken;
   }
   if (details.status === "interrupted") return EXIT.notTaken;
-  const answers = details.status === "cancelled" ? null : structuredAnswers(details);
-  return send(addon, w, details.status, answers, out, err);
+  const message = { outcome: details.status, answers: details.status === "cancelled" ? null : structuredAnswers(details) };
+  if (details.status !== "discuss") return send(addon, w, message, out, err);
+  // Ctrl+T ("talk first"): the person's words travel to pi like any other ending; if pi does not
+  // take them (answered elsewhere first, or gone), they are printed here so they are never lost.
+  const words = String(details.discussion ?? "");
+  const code = await send(addon, w, { ...message, discussion: words }, out, err);
+  if (code !== EXIT.taken) out.write(`${t.REMOTE_WORDS_KEPT}\n${addon.sanitize(words, true)}\n`);
+  return code;
 }

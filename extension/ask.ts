@@ -9,6 +9,7 @@ import { basename } from "node:path";
 import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, type Outcome, terminalReachable, TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED, TTY_PATH } from "./native.ts";
 import type { RelayAsker } from "./relay.ts";
+import { ENDING_STRINGS, type Ending, endingOf } from "./relay-wire.mjs";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { accessibleMode, loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, stringsFor, useLanguage } from "./i18n.ts";
@@ -44,9 +45,13 @@ export interface Asker {
   readonly history: Asked[];
   /** The questions waiting now (shown or queued), oldest first. */
   readonly waiting: ReadonlyMap<string, Waiting>;
+  /** The last QT_REMOTE_ENDED_REMEMBERED questions that stopped waiting, and how each ended
+   * (oldest first), so a later answer is told exactly that. */
+  readonly ended: ReadonlyMap<string, Ended>;
   /** An answer from elsewhere (another terminal, the relay's `answer`): taken only if the question
-   * is still waiting and nobody answered it first — exactly once. */
-  answerFromElsewhere(qid: string, outcome: string, answersJson: string | null, mode?: ElsewhereMode): RemoteVerdict;
+   * is still waiting and nobody answered it first — exactly once. `discussion`: the person's words
+   * when the outcome is `discuss` (Ctrl+T, "talk first"). */
+  answerFromElsewhere(qid: string, outcome: string, answersJson: string | null, mode?: ElsewhereMode, discussion?: unknown): RemoteVerdict;
   /** Calls `closed` once question `qid` ends (at once if it is not waiting); returns the way to stop. */
   watch(qid: string, closed: () => void): () => void;
   /** Calls `changed` whenever a question starts waiting, is answered or ends (the web page's live
@@ -70,8 +75,21 @@ export interface Asker {
 /** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web page. */
 export type ElsewhereMode = "remote" | "web";
 
-/** What became of an answer from elsewhere: taken, or refused with a code and a sentence. */
-export type RemoteVerdict = { ok: true } | { ok: false; code: "not_waiting" | "already" | "invalid"; reason: string };
+/** What became of an answer from elsewhere: taken, or refused with a code and a sentence. The
+ * codes of a question that ended: "already" (answered), "cancelled", "timed_out", "withdrawn";
+ * "not_waiting": no such question (never here, or forgotten); "invalid": the answer is wrong. */
+export type RemoteVerdict = { ok: true } | { ok: false; code: "not_waiting" | "invalid" | RemoteEndedCode; reason: string };
+export type RemoteEndedCode = "already" | "cancelled" | "timed_out" | "withdrawn";
+
+/** A question that stopped waiting: how it ended, and when. */
+export interface Ended {
+  qid: string;
+  askedAt: number;
+  endedAt: number;
+  ending: Ending;
+}
+
+const ENDED_CODE: Record<Ending, RemoteEndedCode> = { answered: "already", cancelled: "cancelled", timed_out: "timed_out", withdrawn: "withdrawn" };
 
 /** A question waiting for its answer, shown or queued. */
 export interface Waiting {
@@ -93,9 +111,17 @@ interface Live extends Waiting {
   settled: boolean;
   /** The result of an answer from elsewhere, when one won. */
   elsewhere?: QuestionResult;
+  /** How it ended, once known (the outcome that settled it). */
+  ending?: Ending;
   /** Aborted when an answer from elsewhere wins: the local UI closes. */
   stop: AbortController;
   watchers: Set<() => void>;
+}
+
+/** A question's id: "q" and 8 hex digits, never all digits, so `pi-question answer` tells an id
+ * from a position. */
+function newQid(): string {
+  return `q${randomBytes(4).toString("hex")}`;
 }
 
 /** The directory shown for an unnamed asker: the home directory as "~". */
@@ -133,6 +159,17 @@ export function askerParts(from: RelayAsker, maxBytes: number): { name: string |
 export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: () => unknown = () => undefined): Asker {
   const history: Asked[] = [];
   const waiting = new Map<string, Live>();
+  const ended = new Map<string, Ended>();
+  const remember = (live: Live, ending: Ending) => {
+    ended.delete(live.qid);
+    ended.set(live.qid, { qid: live.qid, askedAt: live.askedAt, endedAt: Date.now(), ending });
+    for (const qid of ended.keys()) {
+      if (ended.size <= native.limits.remoteEndedRemembered) break;
+      ended.delete(qid);
+    }
+  };
+  /** Why a later answer to a question that is not waiting is refused: precisely how it ended. */
+  const refusal = (ending: Ending): RemoteVerdict => ({ ok: false, code: ENDED_CODE[ending], reason: stringsFor(native)[ENDING_STRINGS[ending]] });
   const warned = new Set<string>();
   let unanswered: ArgsJson | undefined;
   let tail: Promise<unknown> = Promise.resolve();
@@ -229,7 +266,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
     signal: AbortSignal | undefined,
     s: Settings,
     from: RelayAsker | undefined,
-    claim: () => boolean,
+    claim: (outcome?: string) => boolean,
   ): Promise<QuestionResult> => {
     const language = resolveLanguage(s.language);
     useLanguage(language);
@@ -285,6 +322,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
   return {
     history,
     waiting,
+    ended,
     lastUnanswered: () => unanswered,
     settings,
     checkLimits(questions, s) {
@@ -294,21 +332,29 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
       const most = Math.max(0, ...questions.map((q) => q.options?.length ?? 0));
       if (maxO !== undefined && most > maxO) throw new Error(SETTINGS_TEXT.overLimit("options in one question", most, maxO));
     },
-    answerFromElsewhere(qid, outcome, answersJson, mode = "remote") {
+    answerFromElsewhere(qid, outcome, answersJson, mode = "remote", discussion) {
       const live = waiting.get(qid);
       const t = stringsFor(native);
-      if (!live) return { ok: false, code: "not_waiting", reason: t.REMOTE_NOT_WAITING };
-      if (live.settled) return { ok: false, code: "already", reason: t.REMOTE_ALREADY };
-      if (outcome !== "answered" && outcome !== "declined" && outcome !== "cancelled") {
-        return { ok: false, code: "invalid", reason: `outcome must be answered, declined or cancelled, not ${JSON.stringify(outcome)}` };
+      if (!live) {
+        const was = ended.get(qid);
+        return was ? refusal(was.ending) : { ok: false, code: "not_waiting", reason: t.REMOTE_NOT_WAITING };
+      }
+      if (live.settled) return refusal(live.ending ?? "answered");
+      if (outcome !== "answered" && outcome !== "declined" && outcome !== "cancelled" && outcome !== "discuss") {
+        return { ok: false, code: "invalid", reason: `outcome must be answered, declined, cancelled or discuss, not ${JSON.stringify(outcome)}` };
+      }
+      if (outcome === "discuss" && typeof discussion !== "string") {
+        return { ok: false, code: "invalid", reason: "outcome discuss needs the person's words as a string in discussion" };
       }
       let built;
       try {
-        built = native.result(live.json, outcome as Outcome, mode, Date.now(), null, answersJson, live.flags);
+        const said = outcome === "discuss" ? (discussion as string) : null;
+        built = native.result(live.json, outcome as Outcome, mode, Date.now(), said, answersJson, live.flags);
       } catch (error) {
         return { ok: false, code: "invalid", reason: (error as Error).message };
       }
       live.settled = true;
+      live.ending = endingOf(outcome);
       live.elsewhere = toToolResult(built, live.settings);
       live.stop.abort(); // the question closes wherever it is shown here
       changed();
@@ -330,7 +376,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
     ask(json, questions, ctx, signal, from) {
       const s = settings(ctx);
       const live: Live = {
-        qid: randomBytes(4).toString("hex"),
+        qid: newQid(),
         askedAt: Date.now(),
         ...(from ? { askedBy: askedBy(from) } : {}),
         questions,
@@ -342,9 +388,11 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
         stop: new AbortController(),
         watchers: new Set(),
       };
+      /** It stops waiting: remembered with how it ended (a subagent that went away: withdrawn). */
       const end = () => {
         if (waiting.get(live.qid) !== live) return;
         live.settled = true;
+        remember(live, live.ending ?? "withdrawn");
         waiting.delete(live.qid);
         for (const w of live.watchers) w();
         changed();
@@ -353,9 +401,10 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
       changed();
       // A subagent that goes away withdraws its question at once, shown or still queued.
       if (from) signal?.addEventListener("abort", end, { once: true });
-      const claim = () => {
+      const claim = (outcome?: string) => {
         if (live.settled) return false;
         live.settled = true;
+        if (outcome) live.ending = endingOf(outcome);
         changed();
         return true;
       };
@@ -368,7 +417,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
           const stops = signal ? AbortSignal.any([signal, live.stop.signal]) : live.stop.signal;
           const local = live.elsewhere ?? (await askNow(json, questions, ctx, stops, s, from, claim));
           const result = live.elsewhere ?? local;
-          claim();
+          if (!claim(result.details.status)) live.ending ??= endingOf(result.details.status);
           history.push({ details: result.details, ...(live.askedBy ? { askedBy: live.askedBy } : {}) });
           // /answer reopens this pi's own questions only: a subagent's answer goes back to it.
           if (!from) {

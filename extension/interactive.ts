@@ -255,7 +255,7 @@ export async function askInTui(
   engine: NativeEngine,
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
-  claim?: () => boolean,
+  claim?: (outcome: string) => boolean,
   options: TuiOptions = {},
 ): Promise<Outcome | undefined> {
   if (signal?.aborted) {
@@ -282,7 +282,7 @@ export async function askInTui(
         if (clock) clearTimeout(clock);
         // The person's answer takes the question at the very key that ends it: an answer from
         // elsewhere arriving later is refused (exactly once).
-        if (outcome !== "interrupted") claim?.();
+        if (outcome !== "interrupted") claim?.(outcome);
         view?.close();
         done(outcome);
       };

@@ -70,21 +70,40 @@ export function relayHost(pi: ExtensionAPI, native: NativeAddon, getAsker: () =>
     return answer;
   };
 
+  /** Which session this is, for `pi-question pending`: its name, id and file, as far as known. */
+  const sessionOf = () => {
+    const out: { name?: string; id?: string; file?: string } = {};
+    const name = pi.getSessionName();
+    if (name) out.name = name;
+    const manager = ctx?.sessionManager as { getSessionId?: () => string; getSessionFile?: () => string | undefined } | undefined;
+    try {
+      const id = manager?.getSessionId?.();
+      if (typeof id === "string" && id) out.id = id;
+      const file = manager?.getSessionFile?.();
+      if (typeof file === "string" && file) out.file = file;
+    } catch {
+      // an older pi without these: the name (or the pid) has to do
+    }
+    return out;
+  };
+
   const handlers = {
     ask: handle,
     list: () => ({
       type: "pending",
       cwd: ctx?.cwd ?? process.cwd(),
-      ...(pi.getSessionName() ? { session: pi.getSessionName() } : {}),
+      pid: process.pid,
+      session: sessionOf(),
       questions: [...asker.waiting.values()].map((w) => ({
         qid: w.qid,
         askedAt: w.askedAt,
         ...(w.askedBy ? { askedBy: w.askedBy } : {}),
         args: w.args,
       })),
+      ended: [...asker.ended.values()],
     }),
-    answer: (qid: string, outcome: string, answers: unknown) =>
-      asker.answerFromElsewhere(qid, outcome, answers === null || answers === undefined ? null : JSON.stringify(answers)),
+    answer: (qid: string, outcome: string, answers: unknown, discussion: unknown) =>
+      asker.answerFromElsewhere(qid, outcome, answers === null || answers === undefined ? null : JSON.stringify(answers), "remote", discussion),
     watch: (qid: string, closed: () => void) => asker.watch(qid, closed),
   };
 

@@ -46,3 +46,6 @@ export declare function structuredAnswers(details: {
   questions: Array<{ id: string; options?: Array<{ value: string }> }>;
   answers: Array<{ id: string; value: string; wasCustom: boolean; index?: number; indices?: number[]; values?: string[]; note?: string }>;
 }): Record<string, StructuredAnswer>;
+export type Ending = "answered" | "cancelled" | "timed_out" | "withdrawn";
+export declare function endingOf(status: string): Ending;
+export declare const ENDING_STRINGS: Readonly<Record<Ending, "REMOTE_ALREADY" | "REMOTE_CANCELLED" | "REMOTE_TIMED_OUT" | "REMOTE_WITHDRAWN">>;

@@ -128,6 +128,25 @@ export function structuredAnswers(details) {
   return out;
 }
 
+// ---- how a question ended, as a later answer is told it -----------------------------------------
+
+/** The ending of a question that stopped waiting, from the status that ended it: answered
+ * (answered, declined — "let the agent decide" — or discuss), cancelled, timed_out, or
+ * withdrawn (the agent stopped waiting: interrupted, unavailable, a subagent that went away). */
+export function endingOf(status) {
+  if (status === "cancelled" || status === "timed_out") return status;
+  if (status === "answered" || status === "declined" || status === "discuss") return "answered";
+  return "withdrawn";
+}
+
+/** The string (native/strings.c) that tells a later answer how the question ended. */
+export const ENDING_STRINGS = Object.freeze({
+  answered: "REMOTE_ALREADY",
+  cancelled: "REMOTE_CANCELLED",
+  timed_out: "REMOTE_TIMED_OUT",
+  withdrawn: "REMOTE_WITHDRAWN",
+});
+
 // ---- the registry: every asking pi's endpoint, for other terminals ---------------------------
 
 /** The per-user directory of endpoints: $XDG_RUNTIME_DIR/pi-question, else ~/.pi/agent/run.

@@ -15,10 +15,14 @@
 //        "answers":{ id: {"selected":[values],"wrote"?,"note"?} } | null}
 //     | {"type":"unavailable"} (the parent cannot ask after all) | {"type":"error","message"}
 //   {"type":"list"}                         (another terminal: pi-question pending)
-//     → {"type":"pending","cwd","session"?,"questions":[{"qid","askedAt","askedBy"?,"args"}]}
-//   {"type":"answer","qid","outcome","answers"}   (another terminal: pi-question answer)
+//     → {"type":"pending","cwd","pid","session":{"name"?,"id"?,"file"?},
+//        "questions":[{"qid","askedAt","askedBy"?,"args"}],
+//        "ended":[{"qid","askedAt","endedAt","ending"}]}   (the last questions that stopped waiting)
+//   {"type":"answer","qid","outcome","answers","discussion"?}   (another terminal: pi-question
+//                                            answer; outcome answered|declined|cancelled|discuss)
 //     → {"type":"result","ok":true}
-//     | {"type":"result","ok":false,"code":"already|not_waiting|invalid","reason"}  (exactly once)
+//     | {"type":"result","ok":false,"code":"already|cancelled|timed_out|withdrawn|not_waiting|invalid",
+//        "reason"}   (exactly once: a question that ended says how)
 //   {"type":"watch","qid"}  → {"type":"closed","qid"} once that question ends, wherever.
 // Closing an `ask` connection withdraws the question (the child was aborted or died); the parent
 // closing it without an answer (it exited) reaches the child as `interrupted`. A line over the
@@ -129,7 +133,7 @@ export interface RelayHandlers {
   /** The questions waiting now, for another terminal. */
   list(): Record<string, unknown>;
   /** An answer from another terminal (exactly once: a later one is refused with a reason). */
-  answer(qid: string, outcome: string, answers: unknown): { ok: true } | { ok: false; code: string; reason: string };
+  answer(qid: string, outcome: string, answers: unknown, discussion: unknown): { ok: true } | { ok: false; code: string; reason: string };
   /** Calls `closed` once question `qid` ends (at once when it is not waiting); returns the way
    * to stop watching. */
   watch(qid: string, closed: () => void): () => void;
@@ -180,7 +184,7 @@ export async function startRelayServer(cap: number, handlers: RelayHandlers): Pr
         return reply(handlers.list());
       case "answer":
         if (typeof m.qid !== "string" || typeof m.outcome !== "string") return socket.destroy();
-        return reply({ type: "result", ...handlers.answer(m.qid, m.outcome, m.answers) });
+        return reply({ type: "result", ...handlers.answer(m.qid, m.outcome, m.answers, m.discussion) });
       case "watch": {
         if (typeof m.qid !== "string") return socket.destroy();
         const qid = m.qid;

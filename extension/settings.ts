@@ -173,7 +173,9 @@ function readJson(path: string, warn: Warn): Record<string, unknown> | undefined
   return undefined;
 }
 
-function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: string, warn: Warn): void {
+/** `project`: the file is the project's (.pi/question.json), which anyone who made the repository
+ * wrote: it may not turn the web page on or choose its address. */
+function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: string, warn: Warn, project: boolean): void {
   const bad = (key: string, expected: string) => warn(SETTINGS_TEXT.badValue(path, key, expected));
   for (const [key, value] of Object.entries(raw)) {
     switch (key) {
@@ -216,6 +218,10 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
         break;
       }
       case "web":
+        if (project) {
+          warn(SETTINGS_TEXT.webFromProject(path));
+          break;
+        }
         if (value && typeof value === "object" && !Array.isArray(value)) {
           for (const [k, v] of Object.entries(value)) {
             if (k === "enabled" && typeof v === "boolean") into.web = { ...into.web, enabled: v };
@@ -268,9 +274,10 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
 /** The effective settings for `cwd`, with every problem passed to warn. */
 export function loadSettings(cwd: string, warn: Warn, home = homedir()): Settings {
   const settings: Settings = { ...DEFAULT_SETTINGS, notice: { ...DEFAULT_SETTINGS.notice }, limits: {}, web: { ...DEFAULT_SETTINGS.web } };
-  for (const path of settingsPaths(cwd, home)) {
+  const [user, project] = settingsPaths(cwd, home);
+  for (const path of [user, project]) {
     const raw = readJson(path, warn);
-    if (raw) apply(settings, raw, path, cwd, warn);
+    if (raw) apply(settings, raw, path, cwd, warn, path === project && project !== user);
   }
   return settings;
 }

@@ -60,6 +60,8 @@ export const SETTINGS_TEXT = {
     `pi-question: in ${path}, "pendingFile" must name a file inside the project (${cwd}), relative to it, like ".pi/pending-questions.json"; ${quote(value)} ${why}; ignored.`,
   unknownKey: (path: string, key: string) =>
     `pi-question: in ${path}, ${quote(key)} is not a setting (known: escape, notice, language, limits, pendingFile, web, timeout, accessible); ignored.`,
+  webFromProject: (path: string) =>
+    `pi-question: ${path} sets "web", which a project's settings may not: only your own settings (~/.pi/agent/question.json) or /questions web turn the web page on or choose its address; ignored.`,
   badTimeout: (path: string, why: string) =>
     `pi-question: in ${path}, "timeout" ${why}; write it like { "after": "5m", "then": "cancel" } (after: a duration such as "90s", "5m" or "1h30m", from 1s to 24h; then: "cancel", "decline" or "recommended"); no timeout is used.`,
   overLimit: (what: string, count: number, limit: number) =>

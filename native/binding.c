@@ -1710,7 +1710,7 @@ static napi_value limits_object(napi_env env) {
       {"relayMessageBytes", QT_MAX_RELAY_MESSAGE_BYTES},
       {"webBodyBytes", QT_WEB_MAX_BODY_BYTES},    {"webRateBurst", QT_WEB_RATE_BURST},
       {"webRatePerMinute", QT_WEB_RATE_PER_MINUTE}, {"webEventStreams", QT_WEB_MAX_EVENT_STREAMS},
-      {"webTokenBytes", QT_WEB_TOKEN_BYTES},
+      {"webTokenBytes", QT_WEB_TOKEN_BYTES},      {"remoteEndedRemembered", QT_REMOTE_ENDED_REMEMBERED},
   };
   napi_value obj;
   NAPI_CALL(env, napi_create_object(env, &obj));

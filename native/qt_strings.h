@@ -123,6 +123,15 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_NONE)         /* pi-question pending: no question waits anywhere */ \
   X(REMOTE_TAKEN)        /* pi-question answer: the answer was taken */ \
   X(REMOTE_CLOSED)       /* pi-question answer: answered elsewhere while shown here */ \
+  X(REMOTE_CANCELLED)    /* a later answer: the question was cancelled */ \
+  X(REMOTE_TIMED_OUT)    /* a later answer: the question ran out of time */ \
+  X(REMOTE_WITHDRAWN)    /* a later answer: the question was withdrawn (its asker stopped waiting) */ \
+  X(REMOTE_LIST_ID)      /* pi-question pending: "id {s}" (the id `answer` takes) */ \
+  X(REMOTE_LIST_SESSION) /* pi-question pending: "session {s}" (a name, else a short id) */ \
+  X(REMOTE_LIST_AGENT)   /* pi-question pending: who asks when it is the session's own agent */ \
+  X(REMOTE_LIST_WAITED)  /* pi-question pending: "waiting {s}" (a duration like 2m 5s) */ \
+  X(REMOTE_WORDS_KEPT)   /* pi-question answer: Ctrl+T's words could not be delivered; shown after this */ \
+  X(REMOTE_LAST_ENDED)   /* pi-question answer, nothing at that position: "the latest to stop waiting: {s}" */ \
   /* ---- the web page (/questions web) ---- */ \
   X(WEB_ANSWERED_HERE)   /* transcript: the question was answered from the web page */ \
   X(WEB_STARTED)         /* "Answer in a browser (…): {s}" ({s}: the URL) */ \

@@ -2,8 +2,11 @@
 // terminal: `pi-question answer` in a second tmux session asks it there with the same engine,
 // `pi-question answer 1 '{…}'` answers without a UI, and two answers at once give exactly one
 // winner. The question in pi closes saying it was answered from another terminal; the model
-// reads the same text as for a local answer.
+// reads the same text as for a local answer. Both sides are given the same registry directory
+// (XDG_RUNTIME_DIR, a fresh one per test), whatever the environment around the test holds.
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { root } from "./helpers/addon.mjs";
@@ -17,13 +20,30 @@ const CLI = join(root, "bin", "pi-question.mjs");
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
 const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
 
-/** Runs the standalone command (on the pi line's Node) with pi's HOME (where the endpoint
- * registry is). */
+/** Runs the standalone command (on the pi line's Node) with pi's HOME and registry directory. */
 const cli = (pi, ...args) =>
-  run(line.node, [CLI, ...args], { cwd: pi.work, env: { PATH: lineEnv().PATH, HOME: pi.home, NO_COLOR: "1" }, timeoutMs: 30000 });
+  run(line.node, [CLI, ...args], {
+    cwd: pi.work,
+    env: { PATH: lineEnv().PATH, HOME: pi.home, XDG_RUNTIME_DIR: pi.runtime, NO_COLOR: "1" },
+    timeoutMs: 30000,
+  });
+
+/** The command line that runs `pi-question answer` in another tmux session, as a person would. */
+const remoteCommand = (pi) =>
+  `cd '${pi.work}' && HOME='${pi.home}' XDG_RUNTIME_DIR='${pi.runtime}' NO_COLOR=1 '${line.node}' '${CLI}' answer; echo "exit=$?"; sleep 600`;
 
 async function withPi(fn) {
-  const pi = await startPi({ replies: script({ questions: [DB] }), session: true });
+  // The registry directory, named explicitly to pi and to every command (mode 0700, as a
+  // runtime directory is).
+  const runtime = mkdtempSync(join(tmpdir(), "pq-remote-run-"));
+  let pi;
+  try {
+    pi = await startPi({ replies: script({ questions: [DB] }), session: true, env: { XDG_RUNTIME_DIR: runtime } });
+  } catch (error) {
+    rmSync(runtime, { recursive: true, force: true });
+    throw error;
+  }
+  pi.runtime = runtime;
   const extra = [];
   try {
     await pi.prompt("ask me");
@@ -35,6 +55,7 @@ async function withPi(fn) {
   } finally {
     for (const name of extra) tmux("kill-session", "-t", `=${name}`);
     await pi.kill();
+    rmSync(runtime, { recursive: true, force: true });
   }
 }
 
@@ -47,7 +68,11 @@ test("remote: pi-question pending lists the waiting question; answer 1 '{…}' a
   await withPi(async (pi) => {
     const listed = await cli(pi, "pending");
     assert.equal(listed.code, 0, listed.output);
-    assert.match(listed.stdout, /^1\. Which database\?\n {3}.*work/m);
+    // Which question (its id), which project, which session (unnamed: its id's start), who, how long.
+    const m = /^1\. Which database\?\n {3}id (q[0-9a-f]{8}) · (.+) · session ([0-9a-f]{8}) · Asked by the agent · waiting \d+s\n$/.exec(listed.stdout);
+    assert.ok(m, listed.stdout);
+    assert.equal(m[2].replace(/^~/, pi.home), pi.work);
+    const qid = m[1];
     const answered = await cli(pi, "answer", "1", '{"db":"Postgres"}');
     assert.equal(answered.code, 0, answered.output);
     assert.match(answered.stdout, /Answer taken/);
@@ -55,8 +80,17 @@ test("remote: pi-question pending lists the waiting question; answer 1 '{…}' a
     assert.equal(await toolText(pi), "db: user selected: 2. Postgres");
     const result = await pi.waitForQuestionResult();
     assert.equal(result.details.mode, "remote");
-    const late = await cli(pi, "answer", "1", '{"db":"SQLite"}');
-    assert.equal(late.code, 4, "nothing waits any more");
+    const header = pi.sessionEntries().find((e) => e.type === "session");
+    assert.equal(m[3], header?.id?.slice(0, 8), "pending named this session by its id");
+    // Later answers: by its id, told exactly how it ended; by position, nothing waits any more.
+    const late = await cli(pi, "answer", qid, '{"db":"SQLite"}');
+    assert.deepEqual([late.code, late.stdout, late.stderr], [1, "", "pi-question: already answered\n"]);
+    const lateByPosition = await cli(pi, "answer", "1", '{"db":"SQLite"}');
+    assert.equal(lateByPosition.code, 4);
+    assert.equal(
+      lateByPosition.stderr.replace(/\(\d+s ago\)/, "(…)"),
+      `pi-question: No question is waiting in any pi.\npi-question: the latest question to stop waiting: ${qid} (…), already answered\n`,
+    );
   });
 });
 
@@ -64,8 +98,7 @@ test("remote: pi-question answer asks the question on another terminal with the 
   await withPi(async (pi, extra) => {
     const name = `${pi.name}-remote`;
     extra.push(name);
-    const command = `cd '${pi.work}' && HOME='${pi.home}' NO_COLOR=1 '${line.node}' '${CLI}' answer; echo "exit=$?"; sleep 600`;
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command);
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", remoteCommand(pi));
     const screen = () => tmux("capture-pane", "-p", "-t", name).stdout;
     const until = async (re) => {
       const stop = Date.now() + 20000;
@@ -88,8 +121,7 @@ test("remote: a question shown on another terminal closes there when it is answe
   await withPi(async (pi, extra) => {
     const name = `${pi.name}-remote`;
     extra.push(name);
-    const command = `cd '${pi.work}' && HOME='${pi.home}' NO_COLOR=1 '${line.node}' '${CLI}' answer; echo "exit=$?"; sleep 600`;
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", command);
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", remoteCommand(pi));
     const screen = () => tmux("capture-pane", "-p", "-t", name).stdout;
     const until = async (re) => {
       const stop = Date.now() + 20000;
@@ -107,13 +139,43 @@ test("remote: a question shown on another terminal closes there when it is answe
 
 test("remote: two answers at once — exactly one wins, the other is told", async () => {
   await withPi(async (pi) => {
-    const [a, b] = await Promise.all([cli(pi, "answer", "1", '{"db":"SQLite"}'), cli(pi, "answer", "1", '{"db":"Postgres"}')]);
+    const qid = /id (q[0-9a-f]{8})/.exec((await cli(pi, "pending")).stdout)?.[1];
+    assert.ok(qid);
+    const [a, b] = await Promise.all([cli(pi, "answer", qid, '{"db":"SQLite"}'), cli(pi, "answer", qid, '{"db":"Postgres"}')]);
     const codes = [a.code, b.code].sort();
-    assert.equal(codes[0], 0, `${a.output}\n${b.output}`);
-    assert.notEqual(codes[1], 0, "both answers were taken");
+    assert.deepEqual(codes, [0, 1], `${a.output}\n${b.output}`);
     const loser = a.code === 0 ? b : a;
-    assert.match(loser.stderr, /already answered|no longer waiting|no question|No question/);
+    assert.deepEqual([loser.stdout, loser.stderr], ["", "pi-question: already answered\n"]);
     const winner = a.code === 0 ? "1. SQLite" : "2. Postgres";
     assert.equal(await toolText(pi), `db: user selected: ${winner}`);
+  });
+});
+
+test("remote: Ctrl+T on another terminal — the question in pi ends as discuss with the person's words", async () => {
+  await withPi(async (pi, extra) => {
+    const name = `${pi.name}-remote`;
+    extra.push(name);
+    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", remoteCommand(pi));
+    const screen = () => tmux("capture-pane", "-p", "-t", name).stdout;
+    const until = async (re) => {
+      const stop = Date.now() + 20000;
+      while (!re.test(screen())) {
+        if (Date.now() > stop) throw new Error(`remote terminal: timed out waiting for ${re}\n${screen()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await until(/Which database\?[\s\S]*Ctrl\+T/);
+    tmux("send-keys", "-t", name, "C-t");
+    await until(/What do you want to tell the agent\?/);
+    tmux("send-keys", "-t", name, "-l", "which is cheaper to run?");
+    await until(/which is cheaper to run\?/);
+    tmux("send-keys", "-t", name, "Enter");
+    await until(/Answer taken[\s\S]*exit=0/);
+    assert.equal(
+      await toolText(pi),
+      "The user wants to talk about this question before answering it, and wrote to you:\n  which is cheaper to run?\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
+    );
+    const result = await pi.waitForQuestionResult();
+    assert.deepEqual([result.details.status, result.details.mode, result.details.discussion], ["discuss", "remote", "which is cheaper to run?"]);
   });
 });

@@ -146,7 +146,7 @@ test("web e2e: a request without the token and a cross-origin POST from another 
     // The qid, as the page itself learns it.
     await page.goto(url);
     const qid = await page.locator(".card").getAttribute("data-qid");
-    assert.match(qid, /^[0-9a-f]{8}$/);
+    assert.match(qid, /^q[0-9a-f]{8}$/);
 
     // Another site that even knows the token and the qid cannot answer.
     const evil = createServer((_req, res) => {

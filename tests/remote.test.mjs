@@ -1,7 +1,8 @@
 // remote.test.mjs — answering a waiting question from elsewhere (another terminal), exactly once:
 // the real tool with a fake TUI, its endpoint reached through the wire module as
-// `pi-question pending` / `answer` reach it. Whoever answers first wins; everyone later is told
-// "already answered" (or "no longer waiting") and changes nothing. End to end with the real pi:
+// `pi-question pending` / `answer` reach it. Whoever answers first wins; everyone later, however
+// late, is told how the question ended ("already answered", "already cancelled", "withdrawn…")
+// and changes nothing. The command itself: remote-cli.test.mjs; end to end with the real pi:
 // e2e-remote.test.mjs.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -61,6 +62,8 @@ async function list() {
   return r.message.questions;
 }
 
+const ALREADY = { type: "result", ok: false, code: "already", reason: "already answered" };
+
 const answerRemotely = async (qid, answers, outcome = "answered") =>
   (await request(endpoint, { type: "answer", qid, outcome, answers })).message;
 
@@ -84,9 +87,8 @@ test("remote: a waiting question is listed, answered from elsewhere, and closes 
   // The question closed here: the view takes no more keys.
   shown[0].handleInput("1");
   assert.deepEqual(await list(), []);
-  const again = await answerRemotely(q.qid, { db: "SQLite" });
-  assert.equal(again.ok, false);
-  assert.equal(again.code, "not_waiting");
+  // Long after it stopped waiting, a later answer is told exactly that it was already answered.
+  assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), ALREADY);
 });
 
 test("remote: two answers at once — exactly one wins, the other is told", async () => {
@@ -96,10 +98,11 @@ test("remote: two answers at once — exactly one wins, the other is told", asyn
   const [q] = await list();
   const verdicts = await Promise.all([answerRemotely(q.qid, { db: "SQLite" }), answerRemotely(q.qid, { db: "Postgres" })]);
   assert.deepEqual(verdicts.map((v) => v.ok).sort(), [false, true]);
-  const loser = verdicts.find((v) => !v.ok);
-  assert.ok(loser.code === "already" || loser.code === "not_waiting", JSON.stringify(loser));
+  assert.deepEqual(verdicts.find((v) => !v.ok), ALREADY);
   const winner = verdicts[0].ok ? "1. SQLite" : "2. Postgres";
   assert.equal((await asking).content[0].text, `db: user selected: ${winner}`);
+  // …and so is every answer after it, however late.
+  assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), ALREADY);
 });
 
 test("remote: the person answering here first wins; a later answer from elsewhere is refused", async () => {
@@ -108,9 +111,9 @@ test("remote: the person answering here first wins; a later answer from elsewher
   await until(() => shown.length === 1, "the question on screen");
   const [q] = await list();
   shown[0].handleInput("1"); // the key that ends the question, before the other answer arrives
-  const late = await answerRemotely(q.qid, { db: "Postgres" });
-  assert.equal(late.ok, false);
+  assert.deepEqual(await answerRemotely(q.qid, { db: "Postgres" }), ALREADY);
   assert.equal((await asking).content[0].text, "db: user selected: 1. SQLite");
+  assert.deepEqual(await answerRemotely(q.qid, { db: "Postgres" }), ALREADY, "and after it stopped waiting");
 });
 
 test("remote: an invalid answer from elsewhere is refused with the core's message and the question keeps waiting", async () => {
@@ -272,10 +275,78 @@ test("remote: an RPC answer and one from elsewhere at once — exactly one is ta
       assert.equal(result.details.mode, "remote");
       assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
     } else {
-      assert.ok(verdict.code === "already" || verdict.code === "not_waiting", JSON.stringify(verdict));
+      assert.deepEqual(verdict, ALREADY);
       assert.equal(result.details.mode, "rpc");
       assert.equal(result.content[0].text, "db: user selected: 1. SQLite");
     }
     assert.deepEqual(await list(), [], "nothing left waiting");
+    assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), ALREADY, "a later answer, whoever won");
   }
+});
+
+// ---- exactly once: every later answer is told how the question ended ---------------------------
+
+test("remote: a later answer is told precisely how the question ended — cancelled here, or withdrawn when the agent stopped waiting", async () => {
+  shown = [];
+  let asking = tool.execute("e1", ARGS, undefined, undefined, ctx);
+  await until(() => shown.length === 1, "the question on screen");
+  let [q] = await list();
+  shown[0].handleInput("\x1b"); // Esc: cancelled here
+  assert.equal((await asking).details.status, "cancelled");
+  assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), { type: "result", ok: false, code: "cancelled", reason: "already cancelled" });
+
+  shown = [];
+  const agent = new AbortController();
+  asking = tool.execute("e2", ARGS, agent.signal, undefined, ctx);
+  await until(() => shown.length === 1, "the question on screen");
+  [q] = await list();
+  agent.abort(); // the agent's turn was interrupted: the question is withdrawn
+  assert.equal((await asking).details.status, "interrupted");
+  assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), {
+    type: "result", ok: false, code: "withdrawn", reason: "withdrawn: the agent that asked it stopped waiting",
+  });
+  // The list reports both endings, for `pi-question answer` to resolve an id or a position.
+  const r = await request(endpoint, { type: "list" });
+  const ended = r.message.ended.slice(-2).map(({ ending }) => ending);
+  assert.deepEqual(ended, ["cancelled", "withdrawn"]);
+  // An id no pi ever made is still "not waiting".
+  assert.equal((await answerRemotely("q00000000", { db: "SQLite" })).code, "not_waiting");
+});
+
+test("remote: the memory of ended questions is bounded — the oldest is forgotten first", async () => {
+  const { addon } = await import("./helpers/addon.mjs");
+  const limit = addon.limits.remoteEndedRemembered;
+  const qids = [];
+  for (let i = 0; i <= limit; i++) {
+    shown = [];
+    const asking = tool.execute(`m${i}`, ARGS, undefined, undefined, ctx);
+    const [q] = await list();
+    qids.push(q.qid);
+    assert.equal((await answerRemotely(q.qid, { db: "SQLite" })).ok, true);
+    await asking;
+  }
+  const r = await request(endpoint, { type: "list" });
+  assert.equal(r.message.ended.length, limit);
+  assert.equal((await answerRemotely(qids[0], { db: "SQLite" })).code, "not_waiting", "the oldest was forgotten");
+  assert.deepEqual(await answerRemotely(qids[1], { db: "SQLite" }), ALREADY);
+  assert.deepEqual(await answerRemotely(qids.at(-1), { db: "SQLite" }), ALREADY);
+});
+
+test("remote: Ctrl+T's words from another terminal end the question here as discuss, with the words", async () => {
+  shown = [];
+  const asking = tool.execute("d1", ARGS, undefined, undefined, ctx);
+  await until(() => shown.length === 1, "the question on screen");
+  const [q] = await list();
+  const noWords = (await request(endpoint, { type: "answer", qid: q.qid, outcome: "discuss", answers: null })).message;
+  assert.equal(noWords.code, "invalid");
+  assert.match(noWords.reason, /discuss needs the person's words/);
+  const said = "Let's talk first: what about DuckDB?";
+  const r = await request(endpoint, { type: "answer", qid: q.qid, outcome: "discuss", answers: {}, discussion: said });
+  assert.deepEqual(r.message, { type: "result", ok: true });
+  const result = await asking;
+  assert.equal(result.details.status, "discuss");
+  assert.equal(result.details.mode, "remote");
+  assert.equal(result.details.discussion, said);
+  assert.match(result.content[0].text, /what about DuckDB\?/);
+  assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), ALREADY, "talking first is the person's answer");
 });

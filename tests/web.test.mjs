@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, beforeEach, test } from "node:test";
 import { parseRelayVariable, request } from "../extension/relay-wire.mjs";
 import { addon } from "./helpers/addon.mjs";
@@ -17,6 +17,11 @@ import { importShim } from "./helpers/shim.mjs";
 
 const runtime = mkdtempSync(join(tmpdir(), "pi-question-web-"));
 process.env.XDG_RUNTIME_DIR = runtime;
+// The user's own settings (~/.pi/agent/question.json) go to a throw-away home too.
+const home = join(runtime, "home");
+const userSettings = join(home, ".pi", "agent", "question.json");
+mkdirSync(dirname(userSettings), { recursive: true });
+process.env.HOME = home;
 after(() => rmSync(runtime, { recursive: true, force: true }));
 
 // Every handler of an event, in order (the relay and the web page both listen to the session).
@@ -264,8 +269,7 @@ test("web: an answer from the page closes the question here with mode web; a sec
   const first = await answerOnPage(qid, { db: { selected: [], wrote: "DuckDB", note: "embedded" }, f: { selected: ["Auth", "Jobs"] } });
   assert.deepEqual(first, { status: 200, ok: true });
   const second = await answerOnPage(qid, { db: { selected: ["SQLite"] }, f: { selected: ["API"] } });
-  assert.equal(second.status, 409);
-  assert.ok(second.code === "already" || second.code === "not_waiting", JSON.stringify(second));
+  assert.deepEqual(second, { status: 409, ok: false, code: "already", reason: "already answered" });
   const result = await asking;
   assert.equal(result.details.mode, "web");
   assert.equal(result.details.status, "answered");
@@ -288,6 +292,7 @@ test("web: the page, another terminal and the TUI race — exactly one answer is
     answerOnPage(qid, null, "declined"),
   ]);
   assert.equal(verdicts.filter((v) => v.ok).length, 1, JSON.stringify(verdicts));
+  for (const v of verdicts.filter((x) => !x.ok)) assert.deepEqual([v.code, v.reason], ["already", "already answered"], JSON.stringify(verdicts));
   shown[0].handleInput("1"); // too late as well
   const result = await asking;
   const winner = verdicts.findIndex((v) => v.ok);
@@ -330,6 +335,7 @@ test("web: cancel and 'let the agent decide' from the page", async () => {
   let result = await asking;
   assert.equal(result.details.status, "cancelled");
   assert.equal(result.terminate, true);
+  assert.deepEqual(await answerOnPage(qid, { db: "SQLite" }), { status: 409, ok: false, code: "cancelled", reason: "already cancelled" });
   asking = ask("w4");
   [qid] = await waitingQid();
   assert.equal((await answerOnPage(qid, {}, "declined")).ok, true);
@@ -356,7 +362,7 @@ test("web: an invalid answer is refused with the C core's message and the questi
   assert.deepEqual(await waitingQid(), [qid], "still waiting");
   shown[0].handleInput("2");
   assert.equal((await asking).content[0].text, "db: user selected: 2. Postgres");
-  assert.equal((await answerOnPage(qid, { db: "SQLite" })).code, "not_waiting");
+  assert.deepEqual(await answerOnPage(qid, { db: "SQLite" }), { status: 409, ok: false, code: "already", reason: "already answered" });
 });
 
 test("web: a cross-origin or cross-site POST is refused and changes nothing", async () => {
@@ -460,8 +466,7 @@ test("web: turning it off ends the events stream with 'off' and closes the port"
 test("web: with the setting on, the session starts the page and its end stops it", async () => {
   await questions("web off");
   await fire("session_shutdown", {});
-  mkdirSync(join(ctx.cwd, ".pi"), { recursive: true });
-  writeFileSync(join(ctx.cwd, ".pi", "question.json"), JSON.stringify({ web: { enabled: true } }));
+  writeFileSync(userSettings, JSON.stringify({ web: { enabled: true } }));
   try {
     const before = notes.length;
     await fire("session_start", { reason: "startup" });
@@ -473,14 +478,35 @@ test("web: with the setting on, the session starts the page and its end stops it
     await fire("session_shutdown", {});
     await assert.rejects(http("GET", `/q/${token}`), /ECONNREFUSED/);
   } finally {
-    rmSync(join(ctx.cwd, ".pi"), { recursive: true, force: true });
+    rmSync(userSettings, { force: true });
     await fire("session_start", { reason: "startup" });
   }
 });
 
-test("web: the setting web.host names the address it listens on, and the URL shows it", async () => {
+test("web: a project's .pi/question.json cannot turn the page on or choose its address — warned, ignored", async () => {
+  await questions("web off");
+  await fire("session_shutdown", {});
   mkdirSync(join(ctx.cwd, ".pi"), { recursive: true });
-  writeFileSync(join(ctx.cwd, ".pi", "question.json"), JSON.stringify({ web: { host: "127.0.0.3" } }));
+  writeFileSync(join(ctx.cwd, ".pi", "question.json"), JSON.stringify({ web: { enabled: true, host: "0.0.0.0" } }));
+  try {
+    const before = notes.length;
+    await fire("session_start", { reason: "startup" });
+    const said = notes.slice(before);
+    assert.ok(!said.some((n) => /http:\/\//.test(n.message)), "the page did not start");
+    const warning = said.find((n) => n.level === "warning");
+    assert.ok(warning, JSON.stringify(said));
+    assert.match(warning.message, /question\.json sets "web", which a project's settings may not: only your own settings \(~\/\.pi\/agent\/question\.json\) or \/questions web/);
+    // Turned on by the person, it still listens on 127.0.0.1, not on the project's address.
+    const shown = await questions("web on");
+    assert.match(shown, /http:\/\/127\.0\.0\.1:\d+\/q\//);
+  } finally {
+    await questions("web off");
+    rmSync(join(ctx.cwd, ".pi"), { recursive: true, force: true });
+  }
+});
+
+test("web: the setting web.host names the address it listens on, and the URL shows it", async () => {
+  writeFileSync(userSettings, JSON.stringify({ web: { host: "127.0.0.3" } }));
   try {
     await questions("web off");
     const said = await questions("web on");
@@ -501,7 +527,7 @@ test("web: the setting web.host names the address it listens on, and the URL sho
     );
   } finally {
     await questions("web off");
-    rmSync(join(ctx.cwd, ".pi"), { recursive: true, force: true });
+    rmSync(userSettings, { force: true });
   }
 });
 
@@ -534,6 +560,32 @@ test("settings: web.enabled and web.host are read and bad values reported clearl
       assert.equal(warnings.length, 1, JSON.stringify(value));
       assert.match(warnings[0], re);
     }
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});
+
+test("settings: web.enabled and web.host in a project's .pi/question.json are ignored with a warning; the user's own count", async () => {
+  const { loadSettings } = await importShim("settings.ts");
+  const home = mkdtempSync(join(tmpdir(), "pi-question-web-home-"));
+  const project = join(home, "repo");
+  try {
+    mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+    mkdirSync(join(project, ".pi"), { recursive: true });
+    writeFileSync(join(project, ".pi", "question.json"), JSON.stringify({ web: { enabled: true, host: "0.0.0.0" }, escape: "continue" }));
+    let warnings = [];
+    let s = loadSettings(project, (w) => warnings.push(w), home);
+    assert.deepEqual(s.web, { enabled: false, host: "127.0.0.1" });
+    assert.equal(s.escape, "continue", "the project's other settings still count");
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /repo\/\.pi\/question\.json sets "web", which a project's settings may not.*ignored\.$/);
+    // The user's own file turns it on; the project can neither widen nor switch it off again.
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ web: { enabled: true, host: "127.0.0.2" } }));
+    writeFileSync(join(project, ".pi", "question.json"), JSON.stringify({ web: { host: "0.0.0.0" } }));
+    warnings = [];
+    s = loadSettings(project, (w) => warnings.push(w), home);
+    assert.deepEqual(s.web, { enabled: true, host: "127.0.0.2" });
+    assert.equal(warnings.length, 1);
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

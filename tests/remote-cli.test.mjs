@@ -1,0 +1,297 @@
+// remote-cli.test.mjs — bin/remote.mjs (`pi-question pending` / `answer`) against fake pis: real
+// endpoints (the relay server) in a throw-away registry, each answering `list` with what the
+// test says and recording every answer sent to it. The listing's fields, the answer forms
+// (object, list, by position, by id), every refusal and each exit status; end to end with the
+// real pi: e2e-remote.test.mjs.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { answer, EXIT, pending } from "../bin/remote.mjs";
+import { registerEndpoint } from "../extension/relay-wire.mjs";
+import { addon, root } from "./helpers/addon.mjs";
+import { importShim } from "./helpers/shim.mjs";
+
+const { startRelayServer } = await importShim("relay.ts");
+
+const runtime = mkdtempSync(join(tmpdir(), "pi-question-cli-"));
+const home = join(runtime, "home");
+const env = { XDG_RUNTIME_DIR: runtime, HOME: home, NO_COLOR: "1" };
+after(() => rmSync(runtime, { recursive: true, force: true }));
+
+const args = (questions) => addon.normalize(JSON.stringify({ questions }));
+const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
+const NAME = { id: "name", prompt: "Service name?" };
+
+/** A fake pi: `state` is what `list` reports ({ cwd, session, questions, ended }); `verdict`
+ * decides each answer (taken unless it says otherwise). */
+async function fakePi(state, verdict = () => ({ ok: true })) {
+  const sent = [];
+  const server = await startRelayServer(addon.limits.preparedBytes, {
+    ask: async () => ({ type: "unavailable" }),
+    list: () => ({ type: "pending", pid: process.pid, ended: [], ...state }),
+    answer: (qid, outcome, answers, discussion) => {
+      sent.push({ qid, outcome, answers, ...(discussion === undefined ? {} : { discussion }) });
+      return verdict(qid);
+    },
+    watch: () => () => undefined,
+  });
+  const unregister = registerEndpoint({ variable: server.variable, pid: process.pid, cwd: state.cwd, startedAt: Date.now() }, env);
+  return {
+    sent,
+    close() {
+      unregister();
+      server.close();
+    },
+  };
+}
+
+/** Runs `fn` with fake pis made from `states`, closing them after. */
+async function withPis(states, fn) {
+  const pis = [];
+  try {
+    for (const s of states) pis.push(await fakePi(...(Array.isArray(s) ? s : [s])));
+    return await fn(pis);
+  } finally {
+    for (const p of pis) p.close();
+  }
+}
+
+/** A stream that keeps what is written. */
+const sink = () => {
+  const chunks = [];
+  return { write: (s) => chunks.push(String(s)), get text() { return chunks.join(""); } };
+};
+
+async function runAnswer(argv, options = {}) {
+  const out = sink();
+  const err = sink();
+  const code = await answer(addon, argv, { out, err, env, tty: "/nonexistent/tty", started: 0, ...options });
+  return { code, out: out.text, err: err.text };
+}
+
+async function runPending(now = Date.now) {
+  const out = sink();
+  const code = await pending(addon, { out, env, now });
+  return { code, out: out.text };
+}
+
+const T0 = 1_700_000_000_000;
+const q = (qid, askedAt, questions, extra = {}) => ({ qid, askedAt, args: args(questions), ...extra });
+
+// ---- pending ---------------------------------------------------------------------------------
+
+test("pending: each waiting question with its position, id, project, session, asker and time waited", async () => {
+  await withPis(
+    [
+      { cwd: join(home, "shop"), session: { name: "fix login", id: "0195f3a2-aaaa-bbbb", file: "/s/a.jsonl" }, questions: [q("qaaaaaaa1", T0, [DB, NAME])] },
+      { cwd: "/srv/api", session: { id: "7c1e9d40-1234-5678" }, questions: [q("qbbbbbbb2", T0 + 5_000, [NAME], { askedBy: "Asked by worker" })] },
+      { cwd: "/srv/web", session: { file: "/home/x/.pi/sessions/2026-11-25_web.jsonl" }, questions: [q("qccccccc3", T0 + 9_000, [DB])] },
+      { cwd: "/srv/old", questions: [q("qddddddd4", T0 + 10_000, [DB])] }, // a pi that says nothing of its session
+    ],
+    async () => {
+      const { code, out } = await runPending(() => T0 + 65_000);
+      assert.equal(code, EXIT.taken);
+      assert.equal(
+        out,
+        [
+          "1. Which database? (+1)",
+          '   id qaaaaaaa1 · ~/shop · session "fix login" · Asked by the agent · waiting 1m 5s',
+          "2. Service name?",
+          "   id qbbbbbbb2 · /srv/api · session 7c1e9d40 · Asked by worker · waiting 1m 0s",
+          "3. Which database?",
+          "   id qccccccc3 · /srv/web · session 2026-11-25_web.jsonl · Asked by the agent · waiting 56s",
+          "4. Which database?",
+          `   id qddddddd4 · /srv/old · session pid ${process.pid} · Asked by the agent · waiting 55s`,
+          "",
+        ].join("\n"),
+      );
+    },
+  );
+});
+
+test("pending: what a pi reports is sanitized before it is printed; nothing waiting exits 4", async () => {
+  await withPis(
+    [{ cwd: "/srv/\x1b]0;pwned\x07x", session: { name: "s\x1b[2J" }, questions: [q("qeeeeeee5", T0, [{ id: "a", prompt: "Evil\x1b[31m?" }], { askedBy: "Asked by \x1b[1mw" })] }],
+    async () => {
+      const { code, out } = await runPending(() => T0);
+      assert.equal(code, EXIT.taken);
+      assert.doesNotMatch(out, /\x1b|\x07/);
+      assert.match(out, /^1\. Evil.*\?\n {3}id qeeeeeee5 · \/srv\/.*x · session "s.*" · Asked by .*w · waiting 0s\n$/);
+    },
+  );
+  const none = await runPending();
+  assert.deepEqual(none, { code: EXIT.nothingWaiting, out: "No question is waiting in any pi.\n" });
+});
+
+// ---- answer n / id with answers --------------------------------------------------------------
+
+test("answer n '{…}': the object form goes to question n and is taken (exit 0)", async () => {
+  await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB]), q("q00000002", T0 + 1, [NAME])] }], async ([pi]) => {
+    const r = await runAnswer(["2", '{"name":"orders"}']);
+    assert.deepEqual(r, { code: EXIT.taken, out: "Answer taken.\n", err: "" });
+    assert.deepEqual(pi.sent, [{ qid: "q00000002", outcome: "answered", answers: { name: "orders" } }]);
+  });
+});
+
+test("answer n '[…]': the list form answers the parts in order; a list of the wrong length is refused (exit 2)", async () => {
+  await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB, NAME])] }], async ([pi]) => {
+    const r = await runAnswer(["1", '["Postgres","orders"]']);
+    assert.equal(r.code, EXIT.taken, r.err);
+    assert.deepEqual(pi.sent, [{ qid: "q00000001", outcome: "answered", answers: { db: "Postgres", name: "orders" } }]);
+    const short = await runAnswer(["1", '["Postgres"]']);
+    assert.deepEqual(short, {
+      code: EXIT.invalid,
+      out: "",
+      err: "pi-question: the list has 1 answers but the question has 2 parts; give one per question, in order\n",
+    });
+    const scalar = await runAnswer(["1", "42"]);
+    assert.equal(scalar.code, EXIT.invalid);
+    assert.match(scalar.err, /answers must be an object like \{"db":"SQLite"\} or a list in question order/);
+    assert.equal(pi.sent.length, 1, "nothing refused was sent");
+  });
+});
+
+test("answer: answers that are not JSON are refused (exit 2) before anything is asked or sent", async () => {
+  await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB])] }], async ([pi]) => {
+    const r = await runAnswer(["1", "{db:SQLite}"]);
+    assert.equal(r.code, EXIT.invalid);
+    assert.match(r.err, /^pi-question: the answers are not valid JSON \(.+\); write them like '\{"db":"SQLite"\}' or '\["SQLite"\]'\n$/);
+    assert.deepEqual(pi.sent, []);
+  });
+  // Not JSON is exit 2 even when nothing waits.
+  assert.equal((await runAnswer(["1", "nope"])).code, EXIT.invalid);
+});
+
+test("answer: a wrong position or id says what to give instead (exit 4); nothing waiting exits 4", async () => {
+  await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB]), q("q00000002", T0 + 1, [NAME])] }], async ([pi]) => {
+    for (const n of ["0", "3", "-1", "1.5", "one"]) {
+      const r = await runAnswer([n, '{"db":"SQLite"}']);
+      assert.equal(r.code, EXIT.nothingWaiting, n);
+      assert.equal(r.err, `pi-question: there is no question ${n}; give its position (1 to 2) or its id (like q00000001) from "pi-question pending"\n`);
+    }
+    const unknown = await runAnswer(["q0000abcd", '{"db":"SQLite"}']);
+    assert.deepEqual(unknown, {
+      code: EXIT.nothingWaiting,
+      out: "",
+      err: 'pi-question: no question with the id q0000abcd is waiting in any pi; run "pi-question pending"\n',
+    });
+    assert.deepEqual(pi.sent, []);
+  });
+  assert.deepEqual(await runAnswer(["1", '{"db":"SQLite"}']), { code: EXIT.nothingWaiting, out: "", err: "pi-question: No question is waiting in any pi.\n" });
+});
+
+test("answer <id>: the answer goes to that question, wherever the list has moved it", async () => {
+  const state = { cwd: "/p", questions: [q("q00000001", T0, [DB]), q("q00000002", T0 + 1, [DB])] };
+  await withPis([state], async ([pi]) => {
+    // `pending` showed q00000002 as 2; then question 1 ended and a newer one arrived.
+    state.questions = [q("q00000002", T0 + 1, [DB]), q("q00000003", T0 + 2, [DB])];
+    assert.equal((await runAnswer(["q00000002", '{"db":"Postgres"}'])).code, EXIT.taken);
+    assert.deepEqual(pi.sent.map((s) => s.qid), ["q00000002"]);
+  });
+});
+
+test("answer: the same id in two pis is refused as ambiguous (exit 4)", async () => {
+  const same = { questions: [q("q00000009", T0, [DB])] };
+  await withPis([{ cwd: "/a", ...same }, { cwd: "/b", ...same }], async (pis) => {
+    const r = await runAnswer(["q00000009", '{"db":"SQLite"}']);
+    assert.equal(r.code, EXIT.nothingWaiting);
+    assert.match(r.err, /the id q00000009 names questions in 2 pis; answer by position/);
+    assert.deepEqual(pis.flatMap((p) => p.sent), []);
+  });
+});
+
+// ---- refusals: exactly once ------------------------------------------------------------------
+
+test("answer: a question that ended is told how (exit 1) — by id, and by a position it held when the command started", async () => {
+  const started = T0 + 100;
+  const ended = [
+    { qid: "q0000000a", askedAt: T0, endedAt: T0 + 50, ending: "answered" }, // before the command: not counted
+    { qid: "q0000000b", askedAt: T0 + 1, endedAt: T0 + 150, ending: "answered" }, // while it started
+    { qid: "q0000000c", askedAt: T0 + 2, endedAt: T0 + 160, ending: "cancelled" },
+  ];
+  await withPis([{ cwd: "/p", questions: [q("q0000000d", T0 + 3, [DB])], ended }], async ([pi]) => {
+    const byPosition = await runAnswer(["1", '{"db":"SQLite"}'], { started });
+    assert.deepEqual(byPosition, { code: EXIT.notTaken, out: "", err: "pi-question: already answered\n" });
+    assert.deepEqual(await runAnswer(["2", '{"db":"SQLite"}'], { started }), { code: EXIT.notTaken, out: "", err: "pi-question: already cancelled\n" });
+    assert.equal((await runAnswer(["3", '{"db":"SQLite"}'], { started })).code, EXIT.taken, "3 is the question still waiting");
+    assert.deepEqual(pi.sent.map((s) => s.qid), ["q0000000d"]);
+    assert.deepEqual(await runAnswer(["q0000000a", '{"db":"SQLite"}']), { code: EXIT.notTaken, out: "", err: "pi-question: already answered\n" });
+    // Without answers too (it would otherwise be asked here).
+    assert.deepEqual(await runAnswer(["q0000000c"]), { code: EXIT.notTaken, out: "", err: "pi-question: already cancelled\n" });
+  });
+});
+
+test("answer: a position that names nothing now says how the latest question to stop waiting ended (exit 4)", async () => {
+  const endedAt = Date.now() - 3_000;
+  const ended = [
+    { qid: "q0000000a", askedAt: T0, endedAt: endedAt - 60_000, ending: "answered" },
+    { qid: "q0000000b", askedAt: T0 + 1, endedAt, ending: "withdrawn" },
+  ];
+  await withPis([{ cwd: "/p", questions: [], ended }], async ([pi]) => {
+    // The command started after both ended: position 1 is not one of them.
+    const r = await runAnswer(["1", '{"db":"SQLite"}'], { started: Date.now() });
+    assert.equal(r.code, EXIT.nothingWaiting);
+    assert.equal(
+      r.err.replace(/\((\d+)s ago\)/, (_, n) => (Number(n) >= 3 && Number(n) < 60 ? "(a few seconds ago)" : `(${n}s ago)`)),
+      "pi-question: No question is waiting in any pi.\n" +
+        "pi-question: the latest question to stop waiting: q0000000b (a few seconds ago), withdrawn: the agent that asked it stopped waiting\n",
+    );
+    assert.deepEqual(pi.sent, []);
+  });
+});
+
+test("answer: the pi's refusal is printed with its exit status — already answered 1, invalid 2, not waiting 4", async () => {
+  const verdicts = {
+    q00000001: { ok: false, code: "already", reason: "already answered" },
+    q00000002: { ok: false, code: "invalid", reason: 'db: "MySQL" is not an option' },
+    q00000003: { ok: false, code: "not_waiting", reason: "That question is no longer waiting (answered, cancelled or withdrawn)." },
+    q00000004: { ok: false, code: "withdrawn", reason: "withdrawn: the agent that asked it stopped waiting\x1b[2J" },
+  };
+  const questions = Object.keys(verdicts).map((id, i) => q(id, T0 + i, [DB]));
+  await withPis([[{ cwd: "/p", questions }, (qid) => verdicts[qid]]], async () => {
+    const codes = [];
+    for (const id of Object.keys(verdicts)) {
+      const r = await runAnswer([id, '{"db":"MySQL"}']);
+      codes.push(r.code);
+      assert.doesNotMatch(r.err, /\x1b/);
+      assert.equal(r.err.startsWith(`pi-question: ${verdicts[id].reason.replace(/\x1b.*/, "")}`), true, r.err);
+    }
+    assert.deepEqual(codes, [EXIT.notTaken, EXIT.invalid, EXIT.nothingWaiting, EXIT.notTaken]);
+  });
+});
+
+test("answer with no answers and no terminal to ask on exits 3 and says how to answer instead", async () => {
+  await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB])] }], async ([pi]) => {
+    const r = await runAnswer([]);
+    assert.deepEqual(r, { code: EXIT.noTerminal, out: "", err: "pi-question: no terminal to ask on; answer with: pi-question answer <n or id> '<answers JSON>'\n" });
+    assert.equal((await runAnswer(["q00000001"])).code, EXIT.noTerminal);
+    assert.deepEqual(pi.sent, []);
+  });
+});
+
+// ---- the command itself ----------------------------------------------------------------------
+
+/** The real `pi-question` command (the exit status as the shell sees it). */
+const command = (...argv) =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [join(root, "bin", "pi-question.mjs"), ...argv], { env: { ...env, PATH: process.env.PATH } }, (error, stdout, stderr) =>
+      resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
+  });
+
+test("pi-question pending / answer: the command exits with the status the subcommand returns", async () => {
+  await withPis([{ cwd: "/p", session: { name: "main" }, questions: [q("q00000001", T0, [DB])] }], async ([pi]) => {
+    const listed = await command("pending");
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^1\. Which database\?\n {3}id q00000001 · \/p · session "main" · Asked by the agent · waiting /);
+    assert.equal((await command("answer", "1", "{")).code, 2);
+    assert.equal((await command("answer", "7", "{}")).code, 4);
+    const taken = await command("answer", "q00000001", '["SQLite"]');
+    assert.deepEqual([taken.code, taken.stdout], [0, "Answer taken.\n"]);
+    assert.deepEqual(pi.sent, [{ qid: "q00000001", outcome: "answered", answers: { db: "SQLite" } }]);
+  });
+  assert.equal((await command("pending")).code, 4);
+});
