@@ -3,8 +3,11 @@
 // one question at a time, and interruption by the agent's abort signal.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CURSOR_MARKER, visibleWidth } from "@mariozechner/pi-tui";
+import { importPiTui } from "./helpers/pi-line.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
+
+// pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
+const { CURSOR_MARKER, visibleWidth } = await importPiTui();
 
 const { tools } = await loadExtension();
 const tool = tools.get("question");
