@@ -14,6 +14,10 @@
  *   createEngine(json) -> Engine             see the Engine methods below; render(width, rows?) draws
  *                                            at most `rows` lines (0 or none: no limit)
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
+ *   setWidthRules({ spacingMarks, currentEastAsianWidth })   which pi-tui's widths every width
+ *                                            above and every engine follow (qt_text.h), process-
+ *                                            wide: the one state shared by all loads of the addon
+ *   widthRules() -> { spacingMarks, currentEastAsianWidth }
  *   decodeKeys(chunks[], { wholeKeys }?) -> [{ name, text?, paste?, repeat? }]
  *                                            wholeKeys: each chunk is whole keys, as pi's TUI hands them
  *   parseKeyId(id) -> { key, mods } | null
@@ -995,6 +999,49 @@ static napi_value js_text_work(napi_env env, napi_callback_info info) {
   return v;
 }
 
+static const char WIDTH_RULES_USAGE[] =
+    "pi-question: setWidthRules takes { spacingMarks: boolean, currentEastAsianWidth: boolean }";
+static const struct {
+  const char *name;
+  unsigned flag;
+} WIDTH_RULE_FLAGS[] = {{"spacingMarks", QT_WIDTH_SPACING_MARKS}, {"currentEastAsianWidth", QT_WIDTH_CURRENT_EAW}};
+
+static napi_value js_set_width_rules(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  napi_valuetype t;
+  NAPI_CALL(env, napi_typeof(env, argv[0], &t));
+  if (t != napi_object) {
+    napi_throw_type_error(env, "QT_ETYPE", WIDTH_RULES_USAGE);
+    return NULL;
+  }
+  unsigned rules = 0;
+  for (size_t i = 0; i < sizeof WIDTH_RULE_FLAGS / sizeof WIDTH_RULE_FLAGS[0]; i++) {
+    napi_value v;
+    bool on = false;
+    NAPI_CALL(env, napi_get_named_property(env, argv[0], WIDTH_RULE_FLAGS[i].name, &v));
+    if (napi_get_value_bool(env, v, &on) != napi_ok) {
+      napi_throw_type_error(env, "QT_ETYPE", WIDTH_RULES_USAGE);
+      return NULL;
+    }
+    if (on) rules |= WIDTH_RULE_FLAGS[i].flag;
+  }
+  qt_set_width_rules(rules);
+  return NULL;
+}
+
+static napi_value js_width_rules(napi_env env, napi_callback_info info) {
+  (void)info;
+  unsigned rules = qt_width_rules();
+  napi_value o, v;
+  NAPI_CALL(env, napi_create_object(env, &o));
+  for (size_t i = 0; i < sizeof WIDTH_RULE_FLAGS / sizeof WIDTH_RULE_FLAGS[0]; i++) {
+    NAPI_CALL(env, napi_get_boolean(env, (rules & WIDTH_RULE_FLAGS[i].flag) != 0, &v));
+    NAPI_CALL(env, napi_set_named_property(env, o, WIDTH_RULE_FLAGS[i].name, v));
+  }
+  return o;
+}
+
 static napi_value js_visible_width(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
@@ -1710,6 +1757,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"createEngine", NULL, js_create_engine, NULL, NULL, NULL, napi_enumerable, NULL},
       {"visibleWidth", NULL, js_visible_width, NULL, NULL, NULL, napi_enumerable, NULL},
       {"graphemes", NULL, js_graphemes, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"setWidthRules", NULL, js_set_width_rules, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"widthRules", NULL, js_width_rules, NULL, NULL, NULL, napi_enumerable, NULL},
       {"sanitize", NULL, js_sanitize, NULL, NULL, NULL, napi_enumerable, NULL},
       {"desktopNotice", NULL, js_desktop_notice, NULL, NULL, NULL, napi_enumerable, NULL},
       {"decodeKeys", NULL, js_decode_keys, NULL, NULL, NULL, napi_enumerable, NULL},

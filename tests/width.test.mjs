@@ -8,12 +8,15 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import test from "node:test";
-import { importPiTui } from "./helpers/pi-line.mjs";
+import { selectWidthRules } from "../extension/width-rules.mjs";
+import { importPiTui, line } from "./helpers/pi-line.mjs";
 
 // pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
 const { visibleWidth } = await importPiTui();
 
 const addon = createRequire(import.meta.url)("../build/Release/pi_question.node");
+// The rules the extension selects for this pi-tui (extension/interactive.ts does the same probe).
+const selected = selectWidthRules(addon, visibleWidth);
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const corpus = JSON.parse(readFileSync(new URL("./fixtures/width-corpus.json", import.meta.url), "utf8"));
 
