@@ -416,6 +416,7 @@ typedef struct engine_box {
   line_cache lines;        /* the last frame's line strings, to hand out again unchanged */
   uint64_t frame_revision;
   int frame_width;
+  unsigned frame_rules;    /* the width rules it was drawn under (setWidthRules) */
   bool busy;               /* inside a method that may run JS: nested calls throw QT_ESTATE */
   size_t request_bytes;    /* qt_request_footprint of req (a request never changes) */
   int64_t reported;        /* native bytes V8 was told this engine holds */
@@ -543,7 +544,8 @@ static napi_value js_engine_render(napi_env env, napi_callback_info info) {
   if (!is_nullish(env, argv[1])) NAPI_CALL(env, napi_get_value_int32(env, argv[1], &rows)); /* 0 or none: no limit */
   qt_engine_set_rows(box->engine, rows);
   uint64_t rev = qt_engine_revision(box->engine);
-  if (box->frame && rev == box->frame_revision && width == box->frame_width) {
+  unsigned rules = qt_width_rules();
+  if (box->frame && rev == box->frame_revision && width == box->frame_width && rules == box->frame_rules) {
     napi_value cached;
     NAPI_CALL(env, napi_get_reference_value(env, box->frame, &cached));
     if (cached) return cached;
@@ -562,6 +564,7 @@ static napi_value js_engine_render(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_create_reference(env, arr, 1, &box->frame));
   box->frame_revision = rev;
   box->frame_width = width;
+  box->frame_rules = rules;
   return arr;
 }
 
