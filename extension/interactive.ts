@@ -5,6 +5,7 @@
 import type { ExtensionContext, Theme } from "@mariozechner/pi-coding-agent";
 import { CURSOR_MARKER, type Component, type Focusable, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import type { NativeAddon, NativeEngine, Outcome } from "./native.ts";
+import { selectWidthRules } from "./width-rules.mjs";
 import { stringsFor } from "./i18n.ts";
 import { runExternalEditor } from "./external-editor.ts";
 
@@ -89,6 +90,16 @@ export function applyKeybindings(engine: NativeEngine, keybindings: unknown): vo
 // render path reads the two functions it calls for every line once, here.
 const measureWidth = visibleWidth;
 const cutToWidth = truncateToWidth;
+
+/** The addon measures like this pi's pi-tui once this module has probed it (width-rules.mjs):
+ * before the first question is shown, so no engine lays out a frame under other rules here
+ * (an engine's layout caches are keyed by the rules anyway). */
+let widthRulesSelected = false;
+function selectWidthRulesOnce(native: NativeAddon): void {
+  if (widthRulesSelected) return;
+  widthRulesSelected = true;
+  selectWidthRules(native, measureWidth);
+}
 
 /** What pi shows below the question when the structure is not the one expected (the footer). */
 const ROWS_BELOW_FALLBACK = 3;
@@ -266,6 +277,7 @@ export async function askInTui(
   // "tui" only. Older pi has no ctx.mode, and its ctx.ui.custom() resolves undefined in RPC mode.
   const mode = (ctx as { mode?: string }).mode;
   if (mode !== undefined && mode !== "tui") return undefined;
+  selectWidthRulesOnce(native);
   ctx.ui.setWorkingMessage(stringsFor(native).WAITING);
   let onAbort: (() => void) | undefined;
   let clock: ReturnType<typeof setTimeout> | undefined;

@@ -66,6 +66,9 @@ export interface NativeAddon {
   ): { details: string; text: string };
   createEngine(argsJson: ArgsJson): NativeEngine;
   visibleWidth(text: string): number;
+  /** Which pi-tui's widths every width and engine follow, process-wide (width-rules.mjs). */
+  setWidthRules(rules: { spacingMarks: boolean; currentEastAsianWidth: boolean }): void;
+  widthRules(): { spacingMarks: boolean; currentEastAsianWidth: boolean };
   graphemes(text: string): string[];
   sanitize(text: string, keepNewlines: boolean): string;
   /** The escape sequence of a desktop notification (title and body sanitized; tmux: wrapped). */

@@ -14,6 +14,10 @@
  *   createEngine(json) -> Engine             see the Engine methods below; render(width, rows?) draws
  *                                            at most `rows` lines (0 or none: no limit)
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
+ *   setWidthRules({ spacingMarks, currentEastAsianWidth })   which pi-tui's widths every width
+ *                                            above and every engine follow (qt_text.h), process-
+ *                                            wide: the one state shared by all loads of the addon
+ *   widthRules() -> { spacingMarks, currentEastAsianWidth }
  *   decodeKeys(chunks[], { wholeKeys }?) -> [{ name, text?, paste?, repeat? }]
  *                                            wholeKeys: each chunk is whole keys, as pi's TUI hands them
  *   parseKeyId(id) -> { key, mods } | null
@@ -413,6 +417,7 @@ typedef struct engine_box {
   line_cache lines;        /* the last frame's line strings, to hand out again unchanged */
   uint64_t frame_revision;
   int frame_width;
+  unsigned frame_rules;    /* the width rules it was drawn under (setWidthRules) */
   bool busy;               /* inside a method that may run JS: nested calls throw QT_ESTATE */
   size_t request_bytes;    /* qt_request_footprint of req (a request never changes) */
   int64_t reported;        /* native bytes V8 was told this engine holds */
@@ -540,7 +545,8 @@ static napi_value js_engine_render(napi_env env, napi_callback_info info) {
   if (!is_nullish(env, argv[1])) NAPI_CALL(env, napi_get_value_int32(env, argv[1], &rows)); /* 0 or none: no limit */
   qt_engine_set_rows(box->engine, rows);
   uint64_t rev = qt_engine_revision(box->engine);
-  if (box->frame && rev == box->frame_revision && width == box->frame_width) {
+  unsigned rules = qt_width_rules();
+  if (box->frame && rev == box->frame_revision && width == box->frame_width && rules == box->frame_rules) {
     napi_value cached;
     NAPI_CALL(env, napi_get_reference_value(env, box->frame, &cached));
     if (cached) return cached;
@@ -559,6 +565,7 @@ static napi_value js_engine_render(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_create_reference(env, arr, 1, &box->frame));
   box->frame_revision = rev;
   box->frame_width = width;
+  box->frame_rules = rules;
   return arr;
 }
 
@@ -996,6 +1003,49 @@ static napi_value js_text_work(napi_env env, napi_callback_info info) {
   napi_value v;
   NAPI_CALL(env, napi_create_double(env, (double)qt_text_work(), &v));
   return v;
+}
+
+static const char WIDTH_RULES_USAGE[] =
+    "pi-question: setWidthRules takes { spacingMarks: boolean, currentEastAsianWidth: boolean }";
+static const struct {
+  const char *name;
+  unsigned flag;
+} WIDTH_RULE_FLAGS[] = {{"spacingMarks", QT_WIDTH_SPACING_MARKS}, {"currentEastAsianWidth", QT_WIDTH_CURRENT_EAW}};
+
+static napi_value js_set_width_rules(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  napi_valuetype t;
+  NAPI_CALL(env, napi_typeof(env, argv[0], &t));
+  if (t != napi_object) {
+    napi_throw_type_error(env, "QT_ETYPE", WIDTH_RULES_USAGE);
+    return NULL;
+  }
+  unsigned rules = 0;
+  for (size_t i = 0; i < sizeof WIDTH_RULE_FLAGS / sizeof WIDTH_RULE_FLAGS[0]; i++) {
+    napi_value v;
+    bool on = false;
+    NAPI_CALL(env, napi_get_named_property(env, argv[0], WIDTH_RULE_FLAGS[i].name, &v));
+    if (napi_get_value_bool(env, v, &on) != napi_ok) {
+      napi_throw_type_error(env, "QT_ETYPE", WIDTH_RULES_USAGE);
+      return NULL;
+    }
+    if (on) rules |= WIDTH_RULE_FLAGS[i].flag;
+  }
+  qt_set_width_rules(rules);
+  return NULL;
+}
+
+static napi_value js_width_rules(napi_env env, napi_callback_info info) {
+  (void)info;
+  unsigned rules = qt_width_rules();
+  napi_value o, v;
+  NAPI_CALL(env, napi_create_object(env, &o));
+  for (size_t i = 0; i < sizeof WIDTH_RULE_FLAGS / sizeof WIDTH_RULE_FLAGS[0]; i++) {
+    NAPI_CALL(env, napi_get_boolean(env, (rules & WIDTH_RULE_FLAGS[i].flag) != 0, &v));
+    NAPI_CALL(env, napi_set_named_property(env, o, WIDTH_RULE_FLAGS[i].name, v));
+  }
+  return o;
 }
 
 static napi_value js_visible_width(napi_env env, napi_callback_info info) {
@@ -1730,6 +1780,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"createEngine", NULL, js_create_engine, NULL, NULL, NULL, napi_enumerable, NULL},
       {"visibleWidth", NULL, js_visible_width, NULL, NULL, NULL, napi_enumerable, NULL},
       {"graphemes", NULL, js_graphemes, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"setWidthRules", NULL, js_set_width_rules, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"widthRules", NULL, js_width_rules, NULL, NULL, NULL, napi_enumerable, NULL},
       {"sanitize", NULL, js_sanitize, NULL, NULL, NULL, napi_enumerable, NULL},
       {"desktopNotice", NULL, js_desktop_notice, NULL, NULL, NULL, napi_enumerable, NULL},
       {"decodeKeys", NULL, js_decode_keys, NULL, NULL, NULL, napi_enumerable, NULL},

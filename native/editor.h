@@ -24,6 +24,7 @@ typedef struct qt_editor_wrap {
   size_t count, cap;  /* lines; entries allocated in start and in reach */
   int first, avail;   /* the columns of the first line and of the others it was laid out for */
   bool with_end;      /* laid out with a cell for the cursor after the text */
+  unsigned rules;     /* under these width rules (qt_width_rules) */
   bool valid;
   size_t dirty;       /* lowest offset changed since (SIZE_MAX: none) */
 } qt_editor_wrap;

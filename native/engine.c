@@ -1250,7 +1250,8 @@ uint64_t qt_engine_revision(const qt_engine *e) { return e ? e->revision : 0; }
 qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, size_t *count) {
   if (!e || !lines || !count) return QT_ERR_USAGE;
   if (width < 1) width = 1;
-  if (!(e->frame_width == width && e->frame_revision == e->revision)) {
+  unsigned rules = qt_width_rules();
+  if (!(e->frame_width == width && e->frame_revision == e->revision && e->frame_rules == rules)) {
     qt_status st = e->accessible ? qt_render_plain_frame(e, width) : qt_render_frame(e, width);
     if (st) {
       e->frame_width = 0;
@@ -1268,6 +1269,7 @@ qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, s
     for (size_t i = 0; i < e->frame.count; i++) e->line_ptrs[i] = e->frame.buf.data + e->frame.off[i];
     e->frame_width = width;
     e->frame_revision = e->revision;
+    e->frame_rules = rules;
   }
   *lines = e->line_ptrs;
   *count = e->frame.count;

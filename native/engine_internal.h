@@ -124,6 +124,7 @@ struct qt_engine {
   size_t line_ptr_cap;
   int frame_width;        /* width of the cached frame; 0 when there is none */
   uint64_t frame_revision;
+  unsigned frame_rules;   /* the width rules it was drawn under (qt_width_rules) */
   qt_lines scratch[2];    /* reusable columns for side-by-side previews */
   /* editor drawing scratch, reused between frames (each editor caches its own layout) */
   qt_buf cell_text;       /* the display bytes of the graphemes of a line being drawn */

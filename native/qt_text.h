@@ -113,6 +113,17 @@ size_t qt_plain_run(const char *s, size_t len, size_t pos, int room, int *used, 
 bool qt_grapheme_boundary(const char *s, size_t len, size_t pos, qt_seg_memo *memo);
 /* qt_grapheme_next and the qt_grapheme_width of that cluster, in one pass. */
 size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width);
+/* The width rules, process-wide: which pi-tui's visibleWidth the widths below follow. 0 (the
+ * default) is pi-tui 0.73's; the host selects others once, after probing its pi-tui, before
+ * any engine renders (an engine that rendered before lays out again: its caches are keyed by
+ * the rules). Any thread may read them. */
+enum {
+  QT_WIDTH_SPACING_MARKS = 1, /* pi-tui >= 0.87: terminal spacing marks and what follows a mark */
+  QT_WIDTH_CURRENT_EAW = 2,   /* East Asian Width of the current line's get-east-asian-width */
+  QT_WIDTH_RULES_ALL = 3
+};
+void qt_set_width_rules(unsigned rules);
+unsigned qt_width_rules(void);
 /* Width in columns of one grapheme cluster (no escape sequences inside). */
 int qt_grapheme_width(const char *s, size_t len);
 /* Width in columns of a whole string, skipping escape sequences. */

@@ -451,7 +451,8 @@ static qt_editor_wrap *wrap_editor(qt_engine *e, const qt_editor *ced, bool with
   qt_editor *ed = (qt_editor *)ced;
   qt_editor_wrap *w = &ed->wrap;
   size_t from = 0;
-  if (w->valid && w->first == first && w->avail == avail && w->with_end == with_end) {
+  unsigned rules = qt_width_rules();
+  if (w->valid && w->first == first && w->avail == avail && w->with_end == with_end && w->rules == rules) {
     if (w->dirty == SIZE_MAX) return w;
     while (from < w->count && w->reach[from] < w->dirty) from++;
   }
@@ -459,6 +460,7 @@ static qt_editor_wrap *wrap_editor(qt_engine *e, const qt_editor *ced, bool with
   w->first = first;
   w->avail = avail;
   w->with_end = with_end;
+  w->rules = rules;
   w->dirty = SIZE_MAX;
   if (!wrap_from(e, w, qt_editor_text(ed), qt_editor_len(ed), from)) return NULL;
   w->valid = true;
@@ -813,9 +815,11 @@ static void draw_help(rctx *r) {
     qt_buf_free(&h.text);
     return;
   }
-  /* The same items at the same width (and in the same styles: qt_engine_set_style forgets it)
-   * give the same lines: drawn again from what was kept. */
+  /* The same items at the same width under the same width rules (and in the same styles:
+   * qt_engine_set_style forgets it) give the same lines: drawn again from what was kept. */
+  unsigned rules = qt_width_rules();
   qt_buf_append(&h.text, (const char *)&r->width, sizeof r->width);
+  qt_buf_append(&h.text, (const char *)&rules, sizeof rules);
   if (!h.text.failed && e->help_key.len == h.text.len && memcmp(e->help_key.data, h.text.data, h.text.len) == 0) {
     for (size_t i = 0; i < e->help_lines.count; i++) {
       lb b;

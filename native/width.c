@@ -23,6 +23,20 @@ size_t qt_text_work(void) { return atomic_load_explicit(&work_count, memory_orde
 
 void qt_text_add_work(size_t n) { add_work(n); }
 
+/* ---- the rule set ------------------------------------------------------------------------
+ * Process-wide, set once by the host after probing its pi-tui (qt_set_width_rules); read with
+ * a relaxed load (a plain move) once per call, by any thread (the tty runner's too). */
+static _Atomic unsigned width_rules;
+
+void qt_set_width_rules(unsigned rules) {
+  atomic_store_explicit(&width_rules, rules & QT_WIDTH_RULES_ALL, memory_order_relaxed);
+}
+
+unsigned qt_width_rules(void) { return atomic_load_explicit(&width_rules, memory_order_relaxed); }
+
+/* The property bit that says "wide" under the rules r. */
+static inline uint16_t wide_bit(unsigned r) { return (r & QT_WIDTH_CURRENT_EAW) ? QT_P_WIDE_CURRENT : QT_P_WIDE; }
+
 /* ---- decoding -------------------------------------------------------------------------- */
 #define decode qt_utf8_decode_fast
 
@@ -113,17 +127,30 @@ static void seg_push(seg_state *st, uint16_t cur) {
 
 /* ---- width of one cluster, gathered code point by code point ---------------------------
  * Mirrors pi-tui's graphemeWidth(segment):
+ *   [QT_WIDTH_SPACING_MARKS, pi-tui >= 0.87: the number of code points when every one is a
+ *   terminal spacing mark;]
  *   0 when every code point is Default_Ignorable, Cc, Mark (or a surrogate);
  *   2 when couldBeEmoji(segment) and the segment is \p{RGI_Emoji};
  *   otherwise the base (first code point that is not Default_Ignorable/Cc/Cf/Mark) decides:
  *   none → 0, regional indicator → 2, else its East Asian width, plus for every code point
  *   after the first: halfwidth/fullwidth forms U+FF00..U+FFEF their own East Asian width,
- *   Thai/Lao AM (U+0E33, U+0EB3) one more. */
+ *   Thai/Lao AM (U+0E33, U+0EB3) one more.
+ *   [QT_WIDTH_SPACING_MARKS: instead, for every code point after the base: a terminal spacing
+ *   mark one more; another mark sets "follows a mark"; a printable code point (not
+ *   Default_Ignorable/Cc/Cf/Mark) its East Asian width when it follows a mark or is a
+ *   halfwidth/fullwidth form, else one for Thai/Lao AM, and clears "follows a mark".]
+ *   "East Asian width" is get-east-asian-width's: that of the tables' Node, or with
+ *   QT_WIDTH_CURRENT_EAW that of the current pi line (QT_P_WIDE_CURRENT). */
 
 typedef struct {
   size_t n;        /* code points */
   size_t u16;      /* length in UTF-16 units (couldBeEmoji's segment.length > 2) */
-  size_t extra;    /* columns from trailing halfwidth/fullwidth forms and AM vowels */
+  size_t extra;    /* columns from trailing halfwidth/fullwidth forms and AM vowels (or, with
+                      spacing marks, from what follows the base) */
+  uint16_t wide;   /* the property bit that says wide (wide_bit) */
+  bool marks;      /* QT_WIDTH_SPACING_MARKS */
+  bool all_tsm;    /* every code point is a terminal spacing mark */
+  bool follows_mark;
   uint32_t first;  /* first code point */
   uint16_t first_props;
   bool all_zero;
@@ -134,10 +161,14 @@ typedef struct {
   uint32_t cps[QT_RGI_MAX_CPS];
 } cluster;
 
-static void cluster_reset(cluster *k) {
+static void cluster_reset(cluster *k, unsigned rules) {
   k->n = 0;
   k->u16 = 0;
   k->extra = 0;
+  k->wide = wide_bit(rules);
+  k->marks = (rules & QT_WIDTH_SPACING_MARKS) != 0;
+  k->all_tsm = true;
+  k->follows_mark = false;
   k->all_zero = true;
   k->fe0f = false;
   k->has_base = false;
@@ -147,11 +178,27 @@ static void cluster_add(cluster *k, uint32_t cp, uint16_t props) {
   if (k->n == 0) {
     k->first = cp;
     k->first_props = props;
+  } else if (k->marks) {
+    if (k->has_base) { /* after the base */
+      if (props & QT_P_TSM) {
+        k->extra += 1;
+        k->follows_mark = false;
+      } else if (props & QT_P_MARK) {
+        k->follows_mark = true;
+      } else if (!(props & QT_P_LEAD)) {
+        if (k->follows_mark || (cp >= 0xFF00 && cp <= 0xFFEF))
+          k->extra += (props & k->wide) ? 2 : 1;
+        else if (cp == 0x0E33 || cp == 0x0EB3)
+          k->extra += 1;
+        k->follows_mark = false;
+      }
+    }
   } else if (cp >= 0xFF00 && cp <= 0xFFEF) {
-    k->extra += (props & QT_P_WIDE) ? 2 : 1;
+    k->extra += (props & k->wide) ? 2 : 1;
   } else if (cp == 0x0E33 || cp == 0x0EB3) {
     k->extra += 1;
   }
+  if (!(props & QT_P_TSM)) k->all_tsm = false;
   if (k->n < QT_RGI_MAX_CPS) k->cps[k->n] = cp;
   k->n++;
   k->u16 += cp > 0xFFFF ? 2 : 1;
@@ -196,11 +243,13 @@ static bool could_be_emoji(const cluster *k) {
 }
 
 static size_t cluster_width(const cluster *k) {
-  if (k->n == 0 || k->all_zero) return 0;
+  if (k->n == 0) return 0;
+  if (k->marks && k->all_tsm) return k->n;
+  if (k->all_zero) return 0;
   if (could_be_emoji(k) && cluster_is_rgi(k)) return 2;
   if (!k->has_base) return 0;
   if (k->base >= 0x1F1E6 && k->base <= 0x1F1FF) return 2;
-  size_t w = (k->base_props & QT_P_WIDE) ? 2 : 1;
+  size_t w = (k->base_props & k->wide) ? 2 : 1;
   return w + k->extra;
 }
 
@@ -318,9 +367,10 @@ static bool stream_next(cp_stream *t, uint32_t *cp) {
 static size_t measure(const char *s, size_t len, bool skip_escapes) {
   cp_stream t;
   stream_init(&t, s, len, skip_escapes);
+  unsigned rules = qt_width_rules();
   seg_state st;
   cluster k;
-  cluster_reset(&k);
+  cluster_reset(&k, rules);
   bool open = false; /* k holds a cluster and st its state */
   size_t width = 0;
   for (;;) {
@@ -333,7 +383,7 @@ static size_t measure(const char *s, size_t len, bool skip_escapes) {
       while (r < len && printable_ascii((unsigned char)s[r])) r++;
       if (r - t.pos >= 2) {
         if (open) width += cluster_width(&k);
-        cluster_reset(&k);
+        cluster_reset(&k, rules);
         open = false;
         width += r - t.pos - 1;
         add_work(r - t.pos - 1);
@@ -348,7 +398,7 @@ static size_t measure(const char *s, size_t len, bool skip_escapes) {
       open = true;
     } else if (seg_breaks(&st, p)) {
       width += cluster_width(&k);
-      cluster_reset(&k);
+      cluster_reset(&k, rules);
       seg_push(&st, p);
     } else {
       seg_push(&st, p);
@@ -546,9 +596,11 @@ static inline bool simple_base(uint32_t cp, uint16_t p) {
 }
 
 /* A mark that only joins the cluster before it and adds no width: Extend, zero-width, neither
- * pictographic nor an emoji, not VS16, not a halfwidth/fullwidth form or a Thai/Lao AM. */
-static inline bool simple_mark(uint32_t cp, uint16_t p) {
-  return GCB(p) == QT_GCB_EXTEND && (p & QT_P_ZERO) && !(p & (QT_P_PICT | QT_P_EMOJI)) && cp != 0xFE0F &&
+ * pictographic nor an emoji, not VS16, not a halfwidth/fullwidth form or a Thai/Lao AM, and
+ * under rules that count terminal spacing marks (`tsm` is then QT_P_TSM, else 0) not one of
+ * them. Such marks may set "follows a mark", but nothing printable joins a simple cluster. */
+static inline bool simple_mark(uint32_t cp, uint16_t p, uint16_t tsm) {
+  return GCB(p) == QT_GCB_EXTEND && (p & QT_P_ZERO) && !(p & (QT_P_PICT | QT_P_EMOJI | tsm)) && cp != 0xFE0F &&
          !(cp >= 0xFF00 && cp <= 0xFFEF) && cp != 0x0E33 && cp != 0x0EB3;
 }
 
@@ -558,14 +610,16 @@ size_t qt_grapheme_next_plain(const char *s, size_t len, size_t pos, int *width)
   uint32_t cp = decode(s + pos, len - pos, &adv);
   uint16_t p = props_of(cp);
   if (!simple_base(cp, p)) return 0;
-  int w = (p & QT_P_WIDE) ? 2 : 1;
+  unsigned rules = qt_width_rules();
+  uint16_t tsm = (rules & QT_WIDTH_SPACING_MARKS) ? QT_P_TSM : 0;
+  int w = (p & wide_bit(rules)) ? 2 : 1;
   size_t n = 1;
   for (q = pos + adv; q < len; q += adv, n++) {
     cp = decode(s + q, len - q, &adv);
     p = props_of(cp);
     unsigned g = GCB(p);
     if (g != QT_GCB_EXTEND && g != QT_GCB_ZWJ && g != QT_GCB_SPACINGMARK) break; /* GB999: nothing joins */
-    if (!simple_mark(cp, p)) return 0;
+    if (!simple_mark(cp, p, tsm)) return 0;
   }
   add_work(n);
   *width = w;
@@ -578,6 +632,8 @@ size_t qt_plain_run(const char *s, size_t len, size_t pos, int room, int *usedp,
   uint32_t cp = 0;
   uint16_t p = 0;
   bool have = false; /* cp, p and adv are already those of the code point at pos */
+  unsigned rules = qt_width_rules();
+  uint16_t wide = wide_bit(rules), tsm = (rules & QT_WIDTH_SPACING_MARKS) ? QT_P_TSM : 0;
   *over = 0;
   while (pos < len) {
     unsigned char b = (unsigned char)s[pos];
@@ -595,7 +651,7 @@ size_t qt_plain_run(const char *s, size_t len, size_t pos, int room, int *usedp,
       }
       have = false;
       if (!simple_base(cp, p)) break;
-      w = (p & QT_P_WIDE) ? 2 : 1;
+      w = (p & wide) ? 2 : 1;
       size_t q = pos + adv, n = 1;
       bool plain = true;
       while (q < len) {
@@ -608,7 +664,7 @@ size_t qt_plain_run(const char *s, size_t len, size_t pos, int room, int *usedp,
           have = true;
           break;
         }
-        if (!simple_mark(c2, p2)) {
+        if (!simple_mark(c2, p2, tsm)) {
           plain = false;
           break;
         }
@@ -647,7 +703,7 @@ size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width)
   uint16_t p = props_of(cp);
   seg_state st;
   cluster k;
-  cluster_reset(&k);
+  cluster_reset(&k, qt_width_rules());
   seg_start(&st, p);
   cluster_add(&k, cp, p);
   size_t q = pos + adv;

@@ -4,6 +4,9 @@
 //
 //   node scripts/current-pi.mjs            install (idempotent) and print where things are
 //   node scripts/current-pi.mjs e2e        … then run every tests/e2e-*.test.mjs on the current line
+//   node scripts/current-pi.mjs unit       … then run the unit cross-checks against the current
+//                                          line's pi-tui (every other test file that calls
+//                                          importPiTui(): key parser, visibleWidth) on its Node
 //   node scripts/current-pi.mjs registry   … then run the registry test (PI_LINE picks the line)
 //   node scripts/current-pi.mjs typecheck  … then typecheck extension/ against the current line's
 //                                          types (the old names mapped to it, as pi's loader does)
@@ -143,11 +146,21 @@ export function e2eSuites() {
     .map((f) => join("tests", f));
 }
 
-function runTests(files, env) {
+/** The unit tests that compare against pi's own code (pi-tui's parseKey, visibleWidth, …): every
+ * tests/*.test.mjs outside the end-to-end suites that loads pi-tui through importPiTui(). */
+export function crossCheckSuites() {
+  return readdirSync(join(root, "tests"))
+    .filter((f) => /\.test\.mjs$/.test(f) && !/^e2e-/.test(f))
+    .filter((f) => /\bimportPiTui\(\)/.test(readFileSync(join(root, "tests", f), "utf8")))
+    .sort()
+    .map((f) => join("tests", f));
+}
+
+function runTests(files, env, node = process.execPath) {
   const args = ["--test", "--test-concurrency=1", ...files];
-  log(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(" ")} node ${args.join(" ")}`);
+  log(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(" ")} ${node === process.execPath ? "node" : node} ${args.join(" ")}`);
   const started = Date.now();
-  const r = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  const r = spawnSync(node, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
   log(`finished in ${((Date.now() - started) / 1000).toFixed(0)} s (exit ${r.status})`);
   return r.status ?? 1;
 }
@@ -191,8 +204,8 @@ function typecheck(line) {
 
 function main(argv) {
   const what = argv[0] ?? "install";
-  if (!["install", "e2e", "registry", "typecheck"].includes(what)) {
-    log(`unknown command ${what}: use install, e2e, registry or typecheck`);
+  if (!["install", "e2e", "unit", "registry", "typecheck"].includes(what)) {
+    log(`unknown command ${what}: use install, e2e, unit, registry or typecheck`);
     return 2;
   }
   const line = ensureCurrentLine();
@@ -204,6 +217,9 @@ function main(argv) {
     log(`verdaccio ${VERDACCIO.version} at ${tools.verdaccio}`);
   }
   if (what === "e2e") return runTests([...e2eSuites(), ...argv.slice(1)], { PI_LINE: "current" });
+  // On the line's own Node: pi-tui's measure rests on Intl.Segmenter and \p{…} regexes, whose
+  // Unicode data is that Node's (the addon is Node-API, so the same build loads there).
+  if (what === "unit") return runTests([...crossCheckSuites(), ...argv.slice(1)], { PI_LINE: "current" }, line.node);
   if (what === "typecheck") return typecheck(line);
   if (what === "registry") return runTests([join("tests", "registry", "install-from-registry.mjs")], {});
   return 0;

@@ -1,6 +1,7 @@
 // install.mjs — builds the native addon at `npm install`. Before node-gyp runs it checks the
-// two things a fresh machine lacks most often — a C compiler and the cJSON library — and, if
-// one is missing, says in one sentence what to install on which system.
+// things a fresh machine lacks most often — a C compiler, the C++ compiler node-gyp links with,
+// and the cJSON library — and, if one is missing, says in one sentence what to install on which
+// system.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -21,7 +22,15 @@ function fail(sentence) {
 const compiler = process.env.CC || "cc";
 if (!has(compiler, ["--version"])) {
   fail(
-    `no C compiler found (${compiler}); install one: Debian/Ubuntu "sudo apt-get install build-essential pkg-config", Fedora "sudo dnf install gcc make pkgconf", macOS "xcode-select --install".`,
+    `no C compiler found (${compiler}); install one: Debian/Ubuntu "sudo apt-get install build-essential pkg-config", Fedora "sudo dnf install gcc gcc-c++ make pkgconf", macOS "xcode-select --install".`,
+  );
+}
+// node-gyp's Makefile links with $LINK, else $CXX, else make's default C++ compiler (GNU make:
+// g++; macOS: c++) — the same rule as linker() in scripts/setup.mjs, which is not shipped.
+const linker = process.env.LINK || process.env.CXX || (process.platform === "darwin" ? "c++" : "g++");
+if (!has(linker, ["--version"])) {
+  fail(
+    `no C++ compiler found (${linker}), which node-gyp links the addon with; install one: Debian/Ubuntu "sudo apt-get install build-essential", Fedora "sudo dnf install gcc-c++", macOS "xcode-select --install".`,
   );
 }
 if (!has("pkg-config", ["--exists", "libcjson"])) {

@@ -46,14 +46,37 @@ function clangRuntimesPresent() {
   });
 }
 
+/** What /etc/os-release says (ID, ID_LIKE, VERSION_ID, PRETTY_NAME, …); {} when there is none. */
+export function osRelease(text) {
+  if (text === undefined) {
+    try {
+      text = readFileSync("/etc/os-release", "utf8");
+    } catch {
+      return {};
+    }
+  }
+  const out = {};
+  for (const m of text.matchAll(/^([A-Z_]+)=(?:"([^"]*)"|'([^']*)'|(.*))$/gm)) out[m[1]] = m[2] ?? m[3] ?? m[4];
+  return out;
+}
+
+/** The command node-gyp's Makefile links the addon with: $LINK, else $CXX, else make's default
+ * C++ compiler (GNU make: g++; macOS: c++). A machine with cc but without it compiles every
+ * file and then fails at the link. */
+export function linker(env = process.env, os = platform()) {
+  return env.LINK || env.CXX || (os === "darwin" ? "c++" : "g++");
+}
+
 function chromiumPresent() {
   return existsSync("/usr/bin/chromium") || has("chromium") || has("chromium-browser");
 }
 
+const XCODE_TOOLS = 'install Apple\'s command line tools: "xcode-select --install"';
+
 /**
  * What the build and the tests need: how to tell it is there, and its package per manager
- * (a function when the name depends on what is installed; null: this manager cannot provide
- * it, `note` says what to do instead).
+ * (a function of { os: osRelease() } when the name depends on the system or on what is
+ * installed; null: this manager cannot provide it, `note` says what to do instead).
  */
 export const REQUIREMENTS = [
   {
@@ -65,9 +88,22 @@ export const REQUIREMENTS = [
     pacman: ["gcc"],
     apk: ["build-base"],
     brew: null,
-    note: { brew: 'install Apple\'s command line tools: "xcode-select --install"' },
+    note: { brew: XCODE_TOOLS },
   },
-  { id: "make", what: "make", present: () => has("make"), apt: ["make"], dnf: ["make"], pacman: ["make"], apk: ["make"], brew: ["make"] },
+  {
+    id: "c++",
+    what: "a C++ compiler (node-gyp links the addon with it)",
+    present: () => has(linker()),
+    apt: ["build-essential"],
+    dnf: ["gcc-c++"],
+    pacman: ["gcc"],
+    apk: ["build-base"],
+    brew: null,
+    note: { brew: XCODE_TOOLS },
+  },
+  // brew's make is GNU make installed as `gmake`, so it would not make `make` appear; the
+  // command line tools bring /usr/bin/make.
+  { id: "make", what: "make", present: () => has("make"), apt: ["make"], dnf: ["make"], pacman: ["make"], apk: ["make"], brew: null, note: { brew: XCODE_TOOLS } },
   { id: "python3", what: "Python 3 (node-gyp)", present: () => has("python3"), apt: ["python3"], dnf: ["python3"], pacman: ["python"], apk: ["python3"], brew: ["python"] },
   { id: "pkg-config", what: "pkg-config", present: () => has("pkg-config"), apt: ["pkg-config"], dnf: ["pkgconf"], pacman: ["pkgconf"], apk: ["pkgconf"], brew: ["pkg-config"] },
   {
@@ -88,6 +124,8 @@ export const REQUIREMENTS = [
     after: "clang", // its Debian package is named after the clang installed
     what: "clang's sanitizer and libFuzzer runtimes",
     present: clangRuntimesPresent,
+    // Debian 12 and Ubuntu ≥ 23.04 package them apart; where clang's own dependencies carry
+    // them (Ubuntu 22.04's libclang-common-14-dev), the re-check after clang finds them present.
     apt: () => [`libclang-rt-${clangMajor() || "14"}-dev`],
     dnf: ["compiler-rt"],
     pacman: ["compiler-rt"],
@@ -99,12 +137,17 @@ export const REQUIREMENTS = [
     test: true,
     what: "Chromium (browser tests)",
     present: chromiumPresent,
-    apt: ["chromium"],
+    // Ubuntu's apt package (chromium-browser) only installs the snap, which needs snapd (absent
+    // in containers, where the install then fails) and puts nothing at /usr/bin/chromium.
+    apt: ({ os }) => (os.ID === "ubuntu" ? null : ["chromium"]),
     dnf: ["chromium"],
     pacman: ["chromium"],
     apk: ["chromium"],
     brew: null,
-    note: { brew: "the browser tests look for /usr/bin/chromium (Linux); they are skipped here" },
+    note: {
+      brew: "the browser tests look for /usr/bin/chromium (Linux); they are skipped here",
+      apt: "Ubuntu ships Chromium only as a snap (not at /usr/bin/chromium, and snapd is missing in containers): the browser tests are skipped unless you put a Chromium there yourself",
+    },
   },
 ];
 
@@ -136,9 +179,13 @@ export function installCommands(manager, packages, { root, tty, refresh = true }
     case "dnf":
       return [[...sudo, "dnf", "install", "-y", ...packages]];
     case "pacman":
-      return [[...sudo, "pacman", "-S", "--needed", "--noconfirm", ...packages]];
+      // A fresh system (a container) has empty sync databases: -S alone finds nothing. -Sy alone
+      // would be a partial upgrade (new packages against old libraries), which Arch does not
+      // support; -Syu syncs and upgrades the system with them.
+      return [[...sudo, "pacman", refresh ? "-Syu" : "-S", "--needed", "--noconfirm", ...packages]];
     case "apk":
-      return [[...sudo, "apk", "add", ...packages]];
+      // A fresh Alpine has no package index: fetch it first (as apt-get update).
+      return [...(refresh ? [[...sudo, "apk", "update"]] : []), [...sudo, "apk", "add", ...packages]];
     case "brew":
       return [["env", "HOMEBREW_NO_AUTO_UPDATE=1", "NONINTERACTIVE=1", "brew", "install", ...packages]];
     default:
@@ -146,18 +193,27 @@ export function installCommands(manager, packages, { root, tty, refresh = true }
   }
 }
 
-/** Packages for the missing requirements; `notes` for those this manager cannot install. */
-export function packagesFor(manager, missing) {
+/** The packages of `req` with `manager` on system `os`; null when this manager cannot install it. */
+export function packagesOf(req, manager, os = osRelease()) {
+  const spec = typeof req[manager] === "function" ? req[manager]({ os }) : req[manager];
+  return spec ?? null;
+}
+
+/** Packages for the missing requirements; `notes` (one per advice, naming what it is for) for
+ * those this manager cannot install. */
+export function packagesFor(manager, missing, os = osRelease()) {
   const packages = [];
-  const notes = [];
+  const advice = new Map();
   for (const req of missing) {
-    const spec = typeof req[manager] === "function" ? req[manager]() : req[manager];
-    if (spec === null || spec === undefined) {
-      notes.push(`${req.what}: ${req.note?.[manager] ?? `not installable with ${manager}; install it yourself`}`);
+    const spec = packagesOf(req, manager, os);
+    if (spec === null) {
+      const note = req.note?.[manager] ?? `not installable with ${manager}; install it yourself`;
+      advice.set(note, [...(advice.get(note) ?? []), req.what]);
       continue;
     }
     for (const p of spec) if (!packages.includes(p)) packages.push(p);
   }
+  const notes = [...advice].map(([note, whats]) => `${whats.join(", ")}: ${note}`);
   return { packages, notes };
 }
 
@@ -174,13 +230,6 @@ function runCommand(argv, dryRun) {
   }
 }
 
-function osName() {
-  try {
-    return readFileSync("/etc/os-release", "utf8").match(/^PRETTY_NAME="?([^"\n]*)/m)?.[1] ?? platform();
-  } catch {
-    return platform();
-  }
-}
 
 function main(argv) {
   const flags = new Set(argv);
@@ -197,7 +246,8 @@ function main(argv) {
   const tty = Boolean(process.stdin.isTTY);
 
   const wanted = REQUIREMENTS.filter((r) => withTests || !r.test);
-  say(`${osName()}; checking ${wanted.map((r) => r.what).join(", ")}`);
+  const os = osRelease();
+  say(`${os.PRETTY_NAME ?? platform()}; checking ${wanted.map((r) => r.what).join(", ")}`);
   const missingNow = () => wanted.filter((r) => !r.present());
   let missing = missingNow();
   if (!missing.length) say("all present, nothing to install");
@@ -217,17 +267,18 @@ function main(argv) {
     const waits = (r) => r.after && missing.some((m) => m.id === r.after);
     const first = missing.filter((r) => !waits(r));
     const second = missing.filter(waits);
+    let refreshed = false; // the package lists were updated by an earlier command of this run
     for (const round of [first, second]) {
       const batch = round === second && !dryRun ? second.filter((r) => !r.present()) : round;
       if (!batch.length) continue;
-      const { packages, notes } = packagesFor(manager, batch);
+      const { packages, notes } = packagesFor(manager, batch, os);
       for (const n of notes) say(n);
-      for (const command of installCommands(manager, packages, { root: isRoot, tty, refresh: round === first || !first.length })) {
-        runCommand(command, dryRun);
-      }
+      const commands = installCommands(manager, packages, { root: isRoot, tty, refresh: !refreshed });
+      for (const command of commands) runCommand(command, dryRun);
+      if (commands.length) refreshed = true;
     }
     if (!dryRun) {
-      const still = missingNow().filter((r) => r[manager] !== null);
+      const still = missingNow().filter((r) => packagesOf(r, manager, os) !== null);
       if (still.length) {
         say(`still missing after installing: ${still.map((r) => r.what).join(", ")}`);
         return 1;

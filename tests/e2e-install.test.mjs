@@ -299,6 +299,18 @@ test("tarball: with no C compiler the install fails with one sentence naming wha
   assert.match(lines[0], /pi-question: no C compiler found \(\/nonexistent\/cc\); install one: Debian\/Ubuntu "sudo apt-get install build-essential pkg-config"/);
 });
 
+test("tarball: with a C compiler but no C++ compiler (node-gyp links with it) the install fails with one sentence naming what to install", async () => {
+  const tgz = await fixtures.tarball;
+  const dir = join(base, "no-cxx");
+  mkdirSync(dir);
+  const r = await run("npm", ["install", tgz], { cwd: dir, env: npmEnv({ extra: { CXX: "/nonexistent/c++" } }) });
+  assert.notEqual(r.code, 0, r.output);
+  const lines = r.output.split("\n").filter((l) => l.includes("pi-question: "));
+  assert.equal(lines.length, 1, r.output);
+  assert.match(lines[0], /pi-question: no C\+\+ compiler found \(\/nonexistent\/c\+\+\), which node-gyp links the addon with; install one: Debian\/Ubuntu "sudo apt-get install build-essential", Fedora "sudo dnf install gcc-c\+\+"/);
+  assert.doesNotMatch(r.output, /gyp info|gyp ERR/, "node-gyp ran although it could not link");
+});
+
 // ---------------------------------------------------------------------------------------------
 // (3) pi -e <path>
 

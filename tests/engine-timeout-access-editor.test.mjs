@@ -10,10 +10,13 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
-import { visibleWidth } from "@mariozechner/pi-tui";
+import { importPiTui } from "./helpers/pi-line.mjs";
 import { addon } from "./helpers/addon.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
+
+// pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
+const { visibleWidth } = await importPiTui();
 
 const { runExternalEditor } = await importShim("external-editor.ts");
 

@@ -20,7 +20,10 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import test from "node:test";
-import { visibleWidth } from "@mariozechner/pi-tui";
+import { importPiTui } from "./helpers/pi-line.mjs";
+
+// pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
+const { visibleWidth } = await importPiTui();
 
 const addon = createRequire(import.meta.url)("../build/Release/pi_question.node");
 const SCREENS = new URL("./fixtures/screens/", import.meta.url);

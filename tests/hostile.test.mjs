@@ -3,9 +3,12 @@
 // crash, never a raw control reaching the terminal, never a line over the width.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { visibleWidth } from "@mariozechner/pi-tui";
+import { importPiTui } from "./helpers/pi-line.mjs";
 import { addon } from "./helpers/addon.mjs";
 import { headlessContext, loadExtension } from "./helpers/fake-pi.mjs";
+
+// pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
+const { visibleWidth } = await importPiTui();
 
 process.env.PI_QUESTION_TTY = "/nonexistent/tty";
 const tool = (await loadExtension()).tools.get("question");

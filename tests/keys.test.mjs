@@ -17,11 +17,25 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
-import { parseKey, setKittyProtocolActive, matchesKey, decodeKittyPrintable } from '@mariozechner/pi-tui';
+import { importPiTui, line, versionAtLeast } from './helpers/pi-line.mjs';
+
+// pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
+const { parseKey, setKittyProtocolActive, matchesKey, decodeKittyPrintable } = await importPiTui();
 
 const addon = createRequire(import.meta.url)('../build/Release/pi_question.node');
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/key-sequences.json', import.meta.url), 'utf8'));
-const sequences = fixture.sequences;
+// The fixture's pi/piKitty/piMatches/why describe the devDependency's pi-tui; an entry's `lines`
+// replaces all four from the pi version it names on (the newest that applies to the line here).
+const DIFFERENCE_FIELDS = ['pi', 'piKitty', 'piMatches', 'why'];
+function forLine(e, version) {
+  const since = Object.keys(e.lines ?? {}).filter((v) => versionAtLeast(version, v));
+  since.sort((a, b) => (versionAtLeast(a, b) ? 1 : -1));
+  const { lines, ...base } = e;
+  if (!since.length) return base;
+  for (const f of DIFFERENCE_FIELDS) delete base[f];
+  return { ...base, ...lines[since.at(-1)] };
+}
+const sequences = fixture.sequences.map((e) => forLine(e, line.version));
 
 // pi-tui names a raw 0x08 "ctrl+backspace" inside Windows Terminal; the decoder follows the
 // other terminals ("backspace"), so compare outside it.
@@ -57,6 +71,23 @@ test('the fixture covers every family with enough sequences', () => {
   for (const e of sequences) assert.ok(!('why' in e) || e.why in fixture._differences, `documented why for ${JSON.stringify(e.bytes)}`);
 });
 
+test('per-line differences name a pi version and only the difference fields', () => {
+  let overrides = 0;
+  for (const e of fixture.sequences) {
+    for (const [version, fields] of Object.entries(e.lines ?? {})) {
+      assert.match(version, /^\d+\.\d+\.\d+$/, JSON.stringify(e.bytes));
+      for (const f of Object.keys(fields)) assert.ok(DIFFERENCE_FIELDS.includes(f), `${f} in lines of ${JSON.stringify(e.bytes)}`);
+      assert.ok(!('why' in fields) || fields.why in fixture._differences, JSON.stringify(e.bytes));
+      overrides++;
+    }
+  }
+  assert.ok(overrides > 0);
+  // An override replaces every difference field of the base entry, from its version on.
+  const e = { bytes: 'x', name: 'y', pi: null, why: 'undefined', lines: { '0.80.0': { piKitty: null, why: 'kitty-state' } } };
+  assert.deepEqual(forLine(e, '0.73.1'), { bytes: 'x', name: 'y', pi: null, why: 'undefined' });
+  assert.deepEqual(forLine(e, '0.87.1'), { bytes: 'x', name: 'y', piKitty: null, why: 'kitty-state' });
+});
+
 test('each fixture sequence decodes to its one event', () => {
   for (const e of sequences) assert.deepEqual(decode(e.bytes), expectedEvents(e), JSON.stringify(e.bytes));
 });
@@ -69,7 +100,7 @@ test('names equal pi-tui parseKey (Kitty protocol inactive), except the document
     assert.equal('pi' in e, 'why' in e && e.why !== 'kitty-state', `difference documented for ${JSON.stringify(e.bytes)}`);
     if (pi === e.name) agree++;
   }
-  t.diagnostic(`${agree}/${sequences.length} sequences named exactly as parseKey names them`);
+  t.diagnostic(`${agree}/${sequences.length} sequences named exactly as parseKey names them (${line.describe()})`);
 });
 
 test('names equal pi-tui parseKey (Kitty protocol active), except the documented differences', (t) => {

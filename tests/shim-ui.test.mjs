@@ -3,8 +3,11 @@
 // one question at a time, and interruption by the agent's abort signal.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CURSOR_MARKER, visibleWidth } from "@mariozechner/pi-tui";
+import { importPiTui } from "./helpers/pi-line.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
+
+// pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
+const { CURSOR_MARKER, visibleWidth } = await importPiTui();
 
 const { tools } = await loadExtension();
 const tool = tools.get("question");
@@ -133,6 +136,25 @@ test("tui: rendered lines never exceed the width pi passes", async () => {
     c.handleInput("\u001b");
   });
   await tool.execute("1", big, undefined, undefined, ctx);
+});
+
+test("tui: the adapter measures like this pi-tui: Indic text fills lines without overflowing or being cut", async () => {
+  const word = "क्षत्रिय"; // a conjunct and a spacing vowel sign: 1 column by pi-tui 0.73.1, 5 by 0.87.1
+  const args = tool.prepareArguments({ questions: [{ id: "x", prompt: `${word} विद्यार्थी `.repeat(30), options: ["বাংলা ভাষা", "မြန်မာစာ"] }] });
+  const bad = [];
+  const { ctx } = tuiContext((c) => {
+    for (let w = 30; w <= 120; w++) {
+      const lines = c.render(w);
+      for (const line of lines) if (visibleWidth(line) > w) bad.push(`${w}: ${visibleWidth(line)} columns: ${line}`);
+      // The adapter cuts a line pi-tui measures wider than the width: nothing may have been cut.
+      const text = lines.join("\n").replace(/\u001b\[[0-9;]*m/g, "");
+      const found = text.split(word).length - 1;
+      if (found !== 30) bad.push(`${w}: ${found} of 30 "${word}" left:\n${text}`);
+    }
+    c.handleInput("\u001b");
+  });
+  await tool.execute("1", args, undefined, undefined, ctx);
+  assert.deepEqual(bad.slice(0, 3), []);
 });
 
 test("tui: an emoji typed as two UTF-16 halves (as pi-tui delivers it) arrives whole", async () => {

@@ -5,8 +5,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { visibleWidth } from "@mariozechner/pi-tui";
+import { importPiTui } from "./helpers/pi-line.mjs";
 import { headlessContext, loadExtension } from "./helpers/fake-pi.mjs";
+
+// pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
+const { visibleWidth } = await importPiTui();
 
 process.env.PI_QUESTION_TTY = "/nonexistent/tty"; // never ask on the terminal running the tests
 const ext = await loadExtension();

@@ -2,8 +2,11 @@
 // the placeholders of the English text, and every screen fits the width in every language.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { visibleWidth } from "@mariozechner/pi-tui";
+import { importPiTui } from "./helpers/pi-line.mjs";
 import { addon } from "./helpers/addon.mjs";
+
+// pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
+const { visibleWidth } = await importPiTui();
 
 const LANGUAGES = ["en", "de", "zh"];
 const en = addon.strings("en");

@@ -8,9 +8,15 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import test from "node:test";
-import { visibleWidth } from "@mariozechner/pi-tui";
+import { selectWidthRules } from "../extension/width-rules.mjs";
+import { importPiTui, line } from "./helpers/pi-line.mjs";
+
+// pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
+const { visibleWidth } = await importPiTui();
 
 const addon = createRequire(import.meta.url)("../build/Release/pi_question.node");
+// The rules the extension selects for this pi-tui (extension/interactive.ts does the same probe).
+const selected = selectWidthRules(addon, visibleWidth);
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const corpus = JSON.parse(readFileSync(new URL("./fixtures/width-corpus.json", import.meta.url), "utf8"));
 
@@ -364,5 +370,119 @@ test("frames: the discussion field, the filter's Enter and frames fitted to rows
         }
       }
     }
+  }
+});
+
+// ---- the width rules of the host's pi-tui (pi-tui 0.87 counts Indic spacing marks) -------------
+// What the probe must pick on each line whose pi-tui is known.
+const EXPECTED_RULES = {
+  "0.73.1": { spacingMarks: false, currentEastAsianWidth: false },
+  "0.87.1": { spacingMarks: true, currentEastAsianWidth: true },
+};
+const INDIC = [
+  "क्षत्रिय राष्ट्रीय विद्यार्थी हिन्दी", // Devanagari: conjuncts and vowel signs
+  "বাংলা ভাষা কোথায়", // Bengali (U+09BE is a spacing mark that extends)
+  "မြန်မာစာ ကြိုဆိုပါတယ်", // Myanmar (the legacy wcwidth exceptions)
+  "தமிழ் கொண்டு", // Tamil
+  "ಕನ್ನಡ ಭಾಷೆ", // Kannada
+  "ทำนา ລຳ", // Thai and Lao AM
+];
+
+test("width rules: the probe picks the rules that measure like this line's pi-tui", () => {
+  assert.equal(selected.exact, true, `no rule set measures the probes like ${line.describe()}`);
+  const { exact, ...rules } = selected;
+  assert.deepEqual(addon.widthRules(), rules);
+  const want = EXPECTED_RULES[line.version];
+  if (want) assert.deepEqual(rules, want, line.describe());
+  // The probe strings are not the only ones: the Indic samples, whole and cluster by cluster.
+  for (const s of INDIC) {
+    assert.equal(addon.visibleWidth(s), visibleWidth(s), hex(s));
+    for (const g of graphemes(s)) assert.equal(addon.visibleWidth(g), visibleWidth(g), hex(g));
+  }
+});
+
+test("width rules: the two rule sets differ where pi-tui 0.73.1 and 0.87.1 differ", () => {
+  const widths = (rules) => {
+    addon.setWidthRules(rules);
+    return ["\u093F", "क्षि", "\u0600\uFF01", "\u{18E00}", "e\u0301", "日本", "👩‍👩‍👧", "\u102B"].map((s) => addon.visibleWidth(s));
+  };
+  try {
+    assert.deepEqual(widths(EXPECTED_RULES["0.73.1"]), [0, 1, 4, 2, 1, 4, 2, 0]);
+    assert.deepEqual(widths(EXPECTED_RULES["0.87.1"]), [1, 3, 2, 1, 1, 4, 2, 1]);
+  } finally {
+    addon.setWidthRules(selected);
+  }
+});
+
+test("width rules: a bad rule set is refused with a clear error", () => {
+  for (const bad of [undefined, null, "0.87", 1, { spacingMarks: true }, { spacingMarks: 1, currentEastAsianWidth: false }]) {
+    assert.throws(() => addon.setWidthRules(bad), (e) => e instanceof TypeError && e.code === "QT_ETYPE" && /setWidthRules takes \{ spacingMarks: boolean, currentEastAsianWidth: boolean \}/.test(e.message), String(bad));
+  }
+  assert.deepEqual(addon.widthRules(), { spacingMarks: selected.spacingMarks, currentEastAsianWidth: selected.currentEastAsianWidth });
+});
+
+test("width rules: a probe no rule set agrees with is reported as inexact", () => {
+  try {
+    const r = selectWidthRules(addon, (s) => visibleWidth(s) + 7);
+    assert.equal(r.exact, false);
+  } finally {
+    addon.setWidthRules(selected);
+  }
+});
+
+// Indic prompt, options and a typed answer: every frame line fits the width by this line's own
+// pi-tui measure (an overwide line would be cut by the adapter, losing text) and is measured
+// the same by the addon.
+function indicEngine() {
+  const prompt = INDIC.join(" ").repeat(4);
+  const e = addon.createEngine(JSON.stringify({
+    questions: [
+      { id: "a", label: "क्षत्रिय", prompt, options: INDIC.map((label, i) => ({ value: `v${i}`, label, description: INDIC[(i + 1) % INDIC.length] })) },
+      { id: "b", label: "বাংলা", prompt: INDIC[0] },
+    ],
+  }));
+  return e;
+}
+const INDIC_PATHS = [[], ["\t", ...INDIC.join(" ").repeat(3)], ["\x14", ...INDIC.join(" ")]];
+
+test("width rules: an engine's frames in Indic text fit every width 1–120 by this pi-tui's measure", () => {
+  const bad = [];
+  for (const keys of INDIC_PATHS) {
+    const e = indicEngine();
+    for (const k of keys) e.feed(k);
+    for (let width = 1; width <= 120; width++) {
+      for (const l of e.render(width, 0)) {
+        const w = visibleWidth(l);
+        if (w > width) bad.push(`@${width}: ${w} columns: ${JSON.stringify(l)}`);
+        else if (addon.visibleWidth(l) !== w) bad.push(`@${width}: addon ${addon.visibleWidth(l)}, pi-tui ${w}: ${JSON.stringify(l)}`);
+      }
+    }
+    e.dispose();
+  }
+  assert.deepEqual(bad.slice(0, 10), []);
+});
+
+test("width rules: changing them lays frames, editors and help lines out again (no stale cache)", () => {
+  const narrow = { spacingMarks: false, currentEastAsianWidth: false };
+  const wide = { spacingMarks: true, currentEastAsianWidth: false };
+  try {
+    for (const keys of INDIC_PATHS) {
+      const e = indicEngine();
+      for (const k of keys) e.feed(k);
+      for (const width of [17, 40, 81]) {
+        addon.setWidthRules(narrow);
+        e.render(width, 0); // laid out and kept under the rules that measure Indic text narrower
+        addon.setWidthRules(wide);
+        const fresh = indicEngine(); // one that never saw the narrower rules
+        for (const k of keys) fresh.feed(k);
+        const label = `@${width} ${JSON.stringify(keys).slice(0, 20)}`;
+        assert.deepEqual(e.render(width, 0), fresh.render(width, 0), label);
+        for (const l of e.render(width, 0)) assert.ok(addon.visibleWidth(l) <= width, `${label}: ${addon.visibleWidth(l)} columns: ${JSON.stringify(l)}`);
+        fresh.dispose();
+      }
+      e.dispose();
+    }
+  } finally {
+    addon.setWidthRules(selected);
   }
 });

@@ -252,8 +252,10 @@ static void feed(session *s, const char *bytes, size_t n) {
 
 /* One operation: < 0x80 a known key, < 0xE0 a raw chunk of 1..32 input bytes, < 0xF0 a new
  * width, < 0xF8 a rebinding, 0xF8 accessible mode on/off, 0xF9 a timeout armed, 0xFA the clock
- * moved on, 0xFB Ctrl+G, 0xFC the editor gave text back, 0xFD the editor failed, 0xFF an
- * interrupt, anything else only a render. */
+ * moved on, 0xFB Ctrl+G, 0xFC the editor gave text back, 0xFD the editor failed, 0xFE other
+ * width rules (the next byte, qt_set_width_rules: pi-tui 0.73's or 0.87's widths; the frame is
+ * laid out again and checked by the new measure), 0xFF an interrupt, anything else only a
+ * render. */
 static void run_op(session *s, fuzz_input *in) {
   uint8_t op = fuzz_byte(in);
   if (op < 0x80) {
@@ -287,6 +289,8 @@ static void run_op(session *s, fuzz_input *in) {
     const char *b = op == 0xFC ? fuzz_bytes(in, fuzz_byte(in), &got) : NULL;
     qt_status st = qt_engine_editor_done(s->e, op == 0xFC, b ? b : "", got, op == 0xFC ? NULL : "exited with status 1");
     FUZZ_CHECK(st == QT_OK || st == QT_ERR_NOMEM);
+  } else if (op == 0xFE) {
+    qt_set_width_rules(fuzz_byte(in) % (QT_WIDTH_RULES_ALL + 1));
   } else if (op == 0xFF) {
     qt_engine_interrupt(s->e);
     FUZZ_CHECK(qt_engine_done(s->e) && qt_engine_outcome(s->e) == QT_INTERRUPTED);
@@ -311,6 +315,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static bool ready;
   if (!ready) make_styles(), make_long_texts(), ready = true;
   fuzz_input in = {data, size};
+  qt_set_width_rules(0); /* each input starts from the default rules (op 0xFE changes them) */
   uint8_t head = fuzz_byte(&in);
   qt_request *req = NULL;
   if (head & 0x80) {

@@ -56,7 +56,8 @@ export const line = Object.freeze({
   },
 });
 
-function atLeast(version, min) {
+/** Whether pi version `version` (e.g. "0.87.1") is `min` or newer. */
+export function versionAtLeast(version, min) {
   const a = version.split(/[.-]/).map(Number);
   const b = min.split(".").map(Number);
   for (let i = 0; i < 3; i++) if ((a[i] || 0) !== b[i]) return (a[i] || 0) > b[i];
@@ -71,10 +72,10 @@ function atLeast(version, min) {
 export const features = Object.freeze({
   /** Project-local resources (.pi/settings.json packages, .pi/extensions) load only in a trusted
    * project (~/.pi/agent/trust.json, `/trust`, --approve); print and RPC mode skip them otherwise. */
-  projectTrust: atLeast(line.version, "0.87.1"),
+  projectTrust: versionAtLeast(line.version, "0.87.1"),
   /** The working indicator ("Working…", or what ctx.ui.setWorkingMessage says) lives in the
    * editor's frame, which a ctx.ui.custom() component replaces: not on screen while a question is. */
-  workingIndicatorInEditor: atLeast(line.version, "0.87.1"),
+  workingIndicatorInEditor: versionAtLeast(line.version, "0.87.1"),
 });
 
 /** A `pi` executable of the line (for a test that needs one command; piCommand() is preferred). */
@@ -119,12 +120,61 @@ function dependencyDir(name) {
   }
 }
 
-/** pi-tui of this line (the same scope as its pi package), for measuring what pi draws. */
+/** The file `specifier` (a bare name, maybe with a subpath) resolves to from inside pi's package,
+ * as pi's own loader resolves it (ESM conditions first: "import", then "default"). */
+function resolveFromPi(specifier) {
+  const parts = specifier.split("/");
+  const name = parts.slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
+  return packageEntry(dependencyDir(name), parts.slice(name.split("/").length).join("/"));
+}
+
+/** The file of package directory `dir` that subpath `sub` ("" for the package itself) names. */
+function packageEntry(dir, sub) {
+  const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+  const pick = (target) => {
+    if (typeof target === "string") return target;
+    if (Array.isArray(target)) return target.map(pick).find(Boolean);
+    if (target && typeof target === "object") {
+      for (const c of ["import", "node", "default"]) if (c in target) return pick(target[c]);
+    }
+    return undefined;
+  };
+  const exportsMap = manifest.exports;
+  let entry;
+  if (exportsMap !== undefined) {
+    const key = sub ? `./${sub}` : ".";
+    const keyed = typeof exportsMap === "object" && !Array.isArray(exportsMap) && Object.keys(exportsMap).some((k) => k.startsWith("."));
+    entry = pick(keyed ? exportsMap[key] : key === "." ? exportsMap : undefined);
+  } else {
+    entry = sub || manifest.main || "index.js";
+  }
+  if (!entry) throw new Error(`${manifest.name} ${manifest.version} exports no "./${sub}"`);
+  return join(dir, entry);
+}
+
+/**
+ * What this line's extension loader maps the bare names our extension imports to (both lines
+ * alias the old @mariozechner names to their own modules, and typebox to theirs): jiti's
+ * `alias` option, so a test loads the extension against the very modules pi would give it.
+ */
+export function extensionAliases() {
+  const scope = line.packageName.split("/")[0];
+  return {
+    "@mariozechner/pi-coding-agent": packageEntry(line.packageDir, ""),
+    "@mariozechner/pi-tui": resolveFromPi(`${scope}/pi-tui`),
+    typebox: resolveFromPi("typebox"),
+  };
+}
+
+/** The jiti this line's pi loads extensions with (its own dependency). */
+export async function importLineJiti() {
+  return import(pathToFileURL(resolveFromPi("jiti")).href);
+}
+
+/** pi-tui of this line (the same scope as its pi package): its key parser and visibleWidth, the
+ * references the unit cross-checks (keys, width, the width invariant) compare against. */
 export async function importPiTui() {
-  const name = `${line.packageName.split("/")[0]}/pi-tui`;
-  const dir = dependencyDir(name);
-  const main = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).main ?? "index.js";
-  return import(pathToFileURL(join(dir, main)).href);
+  return import(pathToFileURL(resolveFromPi(`${line.packageName.split("/")[0]}/pi-tui`)).href);
 }
 
 /**
