@@ -339,7 +339,9 @@ qt_status qt_json_parse(const char *json, size_t len, const char *what, const ch
   if (st) return st;
   char path[sizeof err->path], prefix[sizeof err->path + 64];
   const char *end = NULL;
+  bool was = qt_json_arena_parsing(true);
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
+  qt_json_arena_parsing(was);
   if (!root) {
     size_t at = end && end >= json && (size_t)(end - json) <= len ? (size_t)(end - json) : 0;
     if (!err) return QT_ERR_INVALID;

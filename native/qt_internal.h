@@ -51,6 +51,23 @@ qt_status qt_json_precheck(const char *json, size_t len, const char *what, const
 qt_status qt_json_parse(const char *json, size_t len, const char *what, const char *base, struct cJSON **out,
                         qt_error *err);
 
+/* ---- json_arena.c: cJSON's memory while a call is validated ------------------------------ */
+/* A scope on this thread: the trees qt_json_parse makes until qt_json_arena_end are allocated in
+ * the scope's chunks (cJSON_Delete on them frees nothing; the end frees all). Such a tree must be
+ * deleted before the end, on this thread, or dropped: unless `fell_back`, it lives entirely in
+ * the chunks. Scopes nest. `input_len` sizes the first chunk. */
+typedef struct qt_json_arena {
+  struct qt_json_chunk *head;
+  size_t first_cap;
+  bool allocating; /* cJSON's parser runs (qt_json_arena_parsing) */
+  bool fell_back;  /* a value went to malloc (no chunk could be had) */
+  struct qt_json_arena *outer;
+} qt_json_arena;
+void qt_json_arena_begin(qt_json_arena *a, size_t input_len);
+void qt_json_arena_end(qt_json_arena *a);
+/* Turns allocation from this thread's scope on or off (no scope: nothing); returns the old state. */
+bool qt_json_arena_parsing(bool on);
+
 /* ---- answers.c -------------------------------------------------------------------------- */
 /* Resolves a parsed `answers` object against req (see qt_answers_from_json); `path` names the
  * object in messages. */

@@ -546,22 +546,28 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
   if (len > limit)
     return qt_fail(err, "", "The arguments are %zu bytes; the limit is %zu. Ask fewer or shorter questions in one call.",
                    len, limit);
+  /* cJSON's tree of the call lives in a scope of its own, freed at once (json_arena.c): nothing
+   * read from it is kept (strings are copied to the request's arena) */
+  qt_json_arena scope;
+  qt_json_arena_begin(&scope, len);
   cJSON *root;
-  qt_status pre = qt_json_parse(json, len, "arguments", "", &root, err);
-  if (pre) return pre;
-  qt_request *req = calloc(1, sizeof *req);
-  if (req && !(req->arena = calloc(1, sizeof *req->arena))) {
-    free(req);
-    req = NULL;
+  qt_status st = qt_json_parse(json, len, "arguments", "", &root, err);
+  qt_request *req = NULL;
+  if (!st) {
+    req = calloc(1, sizeof *req);
+    if (req && !(req->arena = calloc(1, sizeof *req->arena))) {
+      free(req);
+      req = NULL;
+    }
+    if (!req) st = QT_ERR_NOMEM;
   }
-  if (!req) {
-    cJSON_Delete(root);
-    return QT_ERR_NOMEM;
+  if (!st) {
+    /* Every string of the request fits in about the call's own length (the rest spills over). */
+    req->arena->first_cap = len < 32768 - 512 ? len + 512 : 32768;
+    st = parse_tree(root, req, err);
   }
-  /* Every string of the request fits in about the call's own length (the rest spills over). */
-  req->arena->first_cap = len < 32768 - 512 ? len + 512 : 32768;
-  qt_status st = parse_tree(root, req, err);
-  cJSON_Delete(root);
+  if (scope.fell_back) cJSON_Delete(root); /* else the whole tree is in the scope's chunks */
+  qt_json_arena_end(&scope);
   if (st) {
     qt_request_free(req);
     return st;
