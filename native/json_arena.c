@@ -33,32 +33,35 @@ static bool owns(const qt_json_arena *a, const void *p) {
   return false;
 }
 
-static void *arena_take(qt_json_arena *a, size_t n) {
-  const size_t align = alignof(max_align_t);
-  if (n > SIZE_MAX / 4) return NULL;
-  n = (n + align - 1) & ~(align - 1);
+/* A new chunk for n bytes (the slow path of hook_malloc); NULL when none can be had. */
+static __attribute__((noinline)) void *arena_grow(qt_json_arena *a, size_t n) {
   struct qt_json_chunk *c = a->head;
-  if (!c || c->cap - c->used < n) {
-    size_t cap = c ? 2 * c->cap : a->first_cap;
-    if (cap < n) cap = n;
-    if (cap > SIZE_MAX - sizeof *c || !(c = malloc(sizeof *c + cap))) return NULL;
-    c->next = a->head;
-    c->used = 0;
-    c->cap = cap;
-    a->head = c;
-  }
-  void *p = c->data + c->used;
-  c->used += n;
-  return p;
+  size_t cap = c ? 2 * c->cap : a->first_cap;
+  if (cap < n) cap = n;
+  if (cap > SIZE_MAX - sizeof *c || !(c = malloc(sizeof *c + cap))) return NULL;
+  c->next = a->head;
+  c->used = n;
+  c->cap = cap;
+  a->head = c;
+  return c->data;
 }
 
 static void *hook_malloc(size_t n) {
   qt_json_arena *a = active;
-  if (a && a->allocating) {
-    void *p = arena_take(a, n);
+  if (!a || !a->allocating) return malloc(n);
+  const size_t align = alignof(max_align_t);
+  if (n <= SIZE_MAX / 4) {
+    n = (n + align - 1) & ~(align - 1);
+    struct qt_json_chunk *c = a->head;
+    if (c && c->cap - c->used >= n) {
+      void *p = c->data + c->used;
+      c->used += n;
+      return p;
+    }
+    void *p = arena_grow(a, n);
     if (p) return p;
-    a->fell_back = true; /* a chunk could not be had: this value is malloc'ed, freed one by one */
   }
+  a->fell_back = true; /* a chunk could not be had: this value is malloc'ed, freed one by one */
   return malloc(n);
 }
 

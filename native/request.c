@@ -11,6 +11,7 @@
  *                  ("Something else…" is always offered). */
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -638,7 +639,21 @@ static void json_put_field_n(qt_buf *b, const char *head, size_t head_len, const
   memcpy(p, head, head_len);
   p += head_len;
   *p++ = '"';
-  for (const unsigned char *s = (const unsigned char *)value, *e = s + n; s < e; s++) {
+  const unsigned char *s = (const unsigned char *)value, *e = s + n;
+  /* eight bytes at a time while none needs escaping (the test of Hacker's Delight 6-1 for a
+   * byte below 0x20 or equal to a quote or a backslash; only whether one does counts) */
+  const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+  while (e - s >= 8) {
+    uint64_t v, quote, backslash;
+    memcpy(&v, s, 8);
+    quote = v ^ (ones * '"');
+    backslash = v ^ (ones * '\\');
+    if ((((v - ones * 0x20) & ~v) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash)) & high) break;
+    memcpy(p, &v, 8);
+    p += 8;
+    s += 8;
+  }
+  for (; s < e; s++) {
     unsigned char c = *s;
     if (!JSON_ESCAPE[c]) {
       *p++ = (char)c;
