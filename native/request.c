@@ -181,8 +181,7 @@ static qt_status read_text(struct qt_arena *arena, const cJSON *v, const where *
   char *t = arena_trimmed(arena, s, n);
   if (!t) return QT_ERR_NOMEM;
   if (rule->fold_newlines)
-    for (char *c = t; *c; c++)
-      if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
+    for (char *c = t; (c = strpbrk(c, "\n\r\t")) != NULL; c++) *c = ' ';
   if (!*t) {
     if (!rule->required) return QT_OK;
     where_text(w, path, sizeof path);
