@@ -625,7 +625,7 @@ static const unsigned char JSON_ESCAPE[256] = {
  * one reserve and one pass a field. The canonical form of a 100 KB call is up to 750 KB, and
  * writing it a piece at a time through the buffer's checked appends was a fifth of validating
  * it (issue 13). Nothing when value is NULL. */
-static void json_put_field_n(qt_buf *b, const char *head, size_t head_len, const char *value) {
+static inline void json_put_field_n(qt_buf *b, const char *head, size_t head_len, const char *value) {
   static const char hex[] = "0123456789abcdef";
   if (!value) return;
   size_t n = strlen(value);
