@@ -9,9 +9,9 @@
  * everything else to malloc and free. A pointer inside one of this thread's scope chunks is not
  * freed (a no-op until the scope ends); any other pointer is freed. So a tree parsed in a scope
  * must be deleted inside it, on its thread, or not at all (qt_request_parse_ex keeps to that).
- * (Should other code in the process install cJSON hooks of its own, with an allocator other than
- * malloc, the last to install wins: ours then free what it allocated, or its the arena's trees.
- * Nothing in pi or node uses the system cJSON.)
+ * (Other code in the process installing cJSON hooks with an allocator other than malloc would
+ * conflict with these: whichever installs last frees what the other allocated. Nothing in pi or
+ * node loads the system cJSON.)
  *
  * Each thread keeps the largest chunk of its last scope, up to QT_JSON_ARENA_KEEP bytes, for its
  * next one (freed when the thread ends): a chunk of a megabyte, fresh from the system for every
