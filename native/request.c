@@ -20,6 +20,15 @@
 #include "qt_strings.h"
 #include "qt_text.h"
 
+/* cJSON's type tests, inline (each cJSON_Is… is a call into the shared library, and a 100 KB call
+ * makes tens of thousands of them): the same tests on the public `type` field. */
+static inline bool json_is(const cJSON *v, int type) { return v && (v->type & 0xFF) == type; }
+#define is_string(v) json_is((v), cJSON_String)
+#define is_null(v) json_is((v), cJSON_NULL)
+#define is_number(v) json_is((v), cJSON_Number)
+#define is_object(v) json_is((v), cJSON_Object)
+#define is_array(v) json_is((v), cJSON_Array)
+
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 /* ---- the request's string arena ------------------------------------------------------------
@@ -125,12 +134,12 @@ typedef struct field_rule {
 
 static const char *type_name(const cJSON *v) {
   if (!v) return "nothing";
-  if (cJSON_IsString(v)) return "a string";
-  if (cJSON_IsNumber(v)) return "a number";
+  if (is_string(v)) return "a string";
+  if (is_number(v)) return "a number";
   if (cJSON_IsBool(v)) return "a boolean";
-  if (cJSON_IsNull(v)) return "null";
-  if (cJSON_IsArray(v)) return "an array";
-  if (cJSON_IsObject(v)) return "an object";
+  if (is_null(v)) return "null";
+  if (is_array(v)) return "an array";
+  if (is_object(v)) return "an object";
   return "an unknown value";
 }
 
@@ -157,14 +166,14 @@ static qt_status read_text(struct qt_arena *arena, const cJSON *v, const where *
   *out = NULL;
   char numbuf[64], path[sizeof ((qt_error *)0)->path];
   const char *s;
-  if (!v || cJSON_IsNull(v)) {
+  if (!v || is_null(v)) {
     if (!rule->required) return QT_OK;
     where_text(w, path, sizeof path);
     return qt_fail(err, path, "%s: the %s is missing. Give it as a non-empty string.", path, rule->what);
   }
-  if (cJSON_IsString(v)) {
+  if (is_string(v)) {
     s = v->valuestring;
-  } else if (cJSON_IsNumber(v)) {
+  } else if (is_number(v)) {
     qt_number_text(v->valuedouble, numbuf, sizeof numbuf);
     s = numbuf;
   } else {
@@ -192,12 +201,12 @@ static qt_status read_text(struct qt_arena *arena, const cJSON *v, const where *
 }
 
 static qt_status read_bool(const cJSON *v, const char *path, bool *out, qt_error *err) {
-  if (!v || cJSON_IsNull(v)) return QT_OK;
+  if (!v || is_null(v)) return QT_OK;
   if (cJSON_IsBool(v)) {
     *out = cJSON_IsTrue(v);
     return QT_OK;
   }
-  if (cJSON_IsString(v) && (strcmp(v->valuestring, "true") == 0 || strcmp(v->valuestring, "false") == 0)) {
+  if (is_string(v) && (strcmp(v->valuestring, "true") == 0 || strcmp(v->valuestring, "false") == 0)) {
     *out = strcmp(v->valuestring, "true") == 0;
     return QT_OK;
   }
@@ -249,10 +258,10 @@ static qt_status read_option(struct qt_arena *arena, const cJSON *item, const ch
   static const field_rule desc_rule = {"option description", QT_MAX_DESCRIPTION_BYTES, false, false};
   static const field_rule preview_rule = {"option preview", QT_MAX_PREVIEW_BYTES, false, false};
   qt_status st;
-  if (cJSON_IsString(item) || cJSON_IsNumber(item)) {
+  if (is_string(item) || is_number(item)) {
     where w = {base, k, NULL};
     if ((st = read_text(arena, item, &w, &label_rule, &o->label, err))) return st;
-  } else if (cJSON_IsObject(item)) {
+  } else if (is_object(item)) {
     /* One walk over the option's members (an option is read thousands of times in a large call);
      * the first of each name wins, and "label" beats its alternatives "text" and "title". */
     const cJSON *label = NULL, *alt_label = NULL, *value = NULL, *description = NULL, *preview = NULL;
@@ -265,7 +274,7 @@ static qt_status read_option(struct qt_arena *arena, const cJSON *item, const ch
       else if (!alt_label && (strcmp(key, "text") == 0 || strcmp(key, "title") == 0)) alt_label = m;
     }
     if (!label) label = alt_label;
-    if (!label || cJSON_IsNull(label)) label = value; /* { value } alone: the value is the label */
+    if (!label || is_null(label)) label = value; /* { value } alone: the value is the label */
     where w = {base, k, "label"};
     if ((st = read_text(arena, label, &w, &label_rule, &o->label, err))) return st;
     w.field = "value";
@@ -347,7 +356,7 @@ static qt_status read_question(struct qt_arena *arena, const cJSON *item, size_t
   char p[sizeof ((qt_error *)0)->path];
   const char *dot = *path ? "." : "";
   qt_status st;
-  if (!cJSON_IsObject(item))
+  if (!is_object(item))
     return qt_fail(err, path,
                    "%s must be an object like { \"id\": \"db\", \"prompt\": \"Which database?\", \"options\": [...] }, not %s.",
                    path, type_name(item));
@@ -368,8 +377,8 @@ static qt_status read_question(struct qt_arena *arena, const cJSON *item, size_t
   if ((st = read_bool(field(item, K_MULTI), p, &q->multi_select, err))) return st;
   const cJSON *opts = field(item, K_OPTIONS);
   qt_pathf(p, sizeof p, "%s%soptions", path, dot);
-  if (opts && !cJSON_IsNull(opts)) {
-    if (!cJSON_IsArray(opts))
+  if (opts && !is_null(opts)) {
+    if (!is_array(opts))
       return qt_fail(err, p, "%s must be an array of options, not %s. Omit it for a free-text question.", p,
                      type_name(opts));
     int n = cJSON_GetArraySize(opts);
@@ -451,8 +460,8 @@ static qt_status assign_ids(qt_request *req, const bool *explicit_id, qt_error *
 
 static qt_status read_metadata(const cJSON *meta, qt_request *req, qt_error *err) {
   static const field_rule source_rule = {"metadata source", QT_MAX_METADATA_SOURCE_BYTES, false, true};
-  if (!meta || cJSON_IsNull(meta)) return QT_OK;
-  if (!cJSON_IsObject(meta))
+  if (!meta || is_null(meta)) return QT_OK;
+  if (!is_object(meta))
     return qt_fail(err, "metadata", "metadata must be an object like { \"source\": \"setup\" }, not %s.", type_name(meta));
   char *source = NULL;
   where w = {"metadata", SIZE_MAX, "source"};
@@ -474,18 +483,18 @@ static qt_status read_metadata(const cJSON *meta, qt_request *req, qt_error *err
 }
 
 static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
-  if (!cJSON_IsObject(root))
+  if (!is_object(root))
     return qt_fail(err, "", "The arguments must be a JSON object like { \"questions\": [...] }, not %s.", type_name(root));
   const cJSON *questions = field(root, K_QUESTIONS);
   cJSON *decoded = NULL; /* `questions` sent as a JSON string (double-encoded) */
-  if (cJSON_IsString(questions) &&
+  if (is_string(questions) &&
       qt_json_parse(questions->valuestring, strlen(questions->valuestring), "questions", "questions", &decoded, NULL) == QT_OK &&
-      cJSON_IsArray(decoded))
+      is_array(decoded))
     questions = decoded;
   const cJSON *single_root = NULL;
-  if (!questions || cJSON_IsNull(questions)) {
+  if (!questions || is_null(questions)) {
     if (field(root, K_PROMPT)) single_root = root; /* the single-question shape */
-  } else if (!cJSON_IsArray(questions)) {
+  } else if (!is_array(questions)) {
     qt_status st = qt_fail(err, "questions", "questions must be an array of question objects, not %s.", type_name(questions));
     cJSON_Delete(decoded);
     return st;
@@ -527,7 +536,7 @@ static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
   if ((st = assign_ids(req, explicit_id, err))) goto done;
   if ((st = read_metadata(cJSON_GetObjectItemCaseSensitive(root, "metadata"), req, err))) goto done;
   const cJSON *answers = cJSON_GetObjectItemCaseSensitive(root, "answers");
-  if (answers && !cJSON_IsNull(answers)) st = qt_answers_from_cjson(req, answers, "answers", &req->preset, err);
+  if (answers && !is_null(answers)) st = qt_answers_from_cjson(req, answers, "answers", &req->preset, err);
 done:
   free(explicit_id);
   cJSON_Delete(decoded);
