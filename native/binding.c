@@ -994,7 +994,7 @@ static napi_value js_cjson_floor(napi_env env, napi_callback_info info) {
   cJSON *tree = cJSON_ParseWithLength(json, len);
   qt_json_arena_parsing(was);
   bool ok = tree != NULL;
-  if (scope.fell_back) cJSON_Delete(tree);
+  qt_json_arena_drop(&scope, tree);
   qt_json_arena_end(&scope);
   free(json);
   napi_value v;

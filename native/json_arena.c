@@ -121,6 +121,12 @@ void qt_json_arena_end(qt_json_arena *a) {
   if (active == a) active = a->outer;
 }
 
+void qt_json_arena_drop(qt_json_arena *a, struct cJSON *tree) {
+  /* Deleted unless it lives wholly in the chunks: a value fell back to malloc, or hooks someone
+   * else installed after ours allocated it (then cJSON_Delete frees it through them). */
+  if (tree && (a->fell_back || !owns(a, tree))) cJSON_Delete(tree);
+}
+
 bool qt_json_arena_parsing(bool on) {
   qt_json_arena *a = active;
   if (!a) return false;

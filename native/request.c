@@ -575,7 +575,7 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
     req->arena->first_cap = len < 32768 - 512 ? len + 512 : 32768;
     st = parse_tree(root, req, err);
   }
-  if (scope.fell_back) cJSON_Delete(root); /* else the whole tree is in the scope's chunks */
+  qt_json_arena_drop(&scope, root);
   qt_json_arena_end(&scope);
   if (st) {
     qt_request_free(req);
