@@ -22,6 +22,7 @@
         "native/utf8.c",
         "native/strings.c",
         "native/common.c",
+        "native/json_arena.c",
         "native/request.c",
         "native/answers.c",
         "native/result.c",

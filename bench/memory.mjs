@@ -9,10 +9,15 @@
 // million) while the heap in use stays at 3 MB. The growth over the next two phases of
 // `cycles` is what a leak would show as (10 bytes a cycle is 2 MB).
 //
-// `node --expose-gc bench/memory.mjs [cycles] dropped` instead drops engines without collecting
-// garbage, as a host that never calls dispose() would, in a process of its own (so nothing the
-// other phases left counts): its peak RSS, against the RSS it started with, shows how much dead
-// engines pile up before V8 collects them (each engine tells V8 what native memory it holds).
+// `node --expose-gc bench/memory.mjs [cycles] dropped [every]` instead drops engines without
+// collecting garbage, as a host that never calls dispose() would, in a process of its own (so
+// nothing the other phases left counts), and reports its peak RSS (sampled after every engine)
+// and the RSS it started with. The event loop turns after every `every` engines (default 1).
+// That matters on Node 20: a Node-API wrap finalizer does not run in the collection that finds
+// the engine dead but from a SetImmediate callback, so dead engines keep their native memory
+// until the loop turns. A host makes one engine per tool call, and the loop turns many times
+// between two (every key is an event of its own; pi's own tool disposes its engine at the end
+// of the call anyway) — so 1 is the host's case, and `every` = 1000 a burst no host makes.
 // Prints one line of JSON (bytes).
 import { createRequire } from "node:module";
 import { ADDON_PATH, K, questionArgs } from "./harness.mjs";
@@ -21,6 +26,8 @@ if (typeof global.gc !== "function") throw new Error("run with --expose-gc");
 const addon = createRequire(import.meta.url)(ADDON_PATH);
 const json = JSON.stringify(questionArgs(4, 4));
 const cycles = Number(process.argv[2] ?? 100000);
+const dropped = process.argv[3] === "dropped";
+const every = dropped ? Number(process.argv[4] ?? 1) : 1000; // engines between two turns of the loop
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 const hasDispose = typeof addon.createEngine(json).dispose === "function";
 
@@ -41,7 +48,8 @@ async function run(n, { destroy }) {
     engine.feed("x");
     engine.render(100);
     if (destroy && hasDispose) engine.dispose();
-    if (i % 1000 === 999) {
+    if (!destroy) peak = Math.max(peak, process.memoryUsage.rss());
+    if (i % every === every - 1) {
       if (destroy && !hasDispose) global.gc();
       peak = Math.max(peak, process.memoryUsage.rss());
       await tick();
@@ -52,9 +60,9 @@ async function run(n, { destroy }) {
 }
 
 const start = await settle();
-if (process.argv[3] === "dropped") {
-  const dropped = await run(cycles, { destroy: false });
-  process.stdout.write(`${JSON.stringify({ cycles, droppedStart: start.rss, droppedPeak: dropped.peak, droppedEnd: dropped.rss })}\n`);
+if (dropped) {
+  const r = await run(cycles, { destroy: false });
+  process.stdout.write(`${JSON.stringify({ cycles, every, droppedStart: start.rss, droppedPeak: r.peak, droppedEnd: r.rss })}\n`);
 } else {
   for (let i = 0; i < 3; i++) await run(cycles, { destroy: true });
   const warm = await run(cycles, { destroy: true });

@@ -245,7 +245,8 @@ for (const shape of shapes) {
   shape.options = parsed.questions.reduce((n, q) => n + (q.options?.length ?? 0), 0);
   shape.us = timeNormalize(shape.json, normalizeRuns);
   shape.per100k = shape.us / (shape.bytes / 100000);
-  // cJSON's own parse + free of the same bytes (and the same string crossing): the floor
+  // cJSON's own parse of the same bytes, in the arena validation uses (freed at once), and the
+  // same string crossing: the floor
   shape.floorPer100k = timeNormalize(shape.json, normalizeRuns, addon._cjsonFloor) / (shape.bytes / 100000);
 }
 
@@ -300,7 +301,7 @@ const memoryRun = (...args) => {
   if (r.status !== 0) throw new Error(`memory run failed:\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").pop());
 };
-const mem = { ...memoryRun(), ...memoryRun("dropped") };
+const mem = { ...memoryRun(), ...memoryRun("dropped"), burst: memoryRun("dropped", "1000") };
 
 // ---- report -------------------------------------------------------------------------------------
 const us = (v) => (v == null || Number.isNaN(v) ? "n/a" : v < 10 ? v.toFixed(2) : v < 1000 ? v.toFixed(1) : v.toFixed(0));
@@ -327,7 +328,7 @@ console.log(
 console.log(`first load ever (empty jiti transpile cache): ours ${firstOurs.totalMs.toFixed(1)} ms`);
 for (const s of shapes) {
   console.log(
-    `validate + normalize (addon.normalize, median of ${normalizeRuns}), ${s.name}: ${s.bytes.toLocaleString("en")} B → ${s.canonical.toLocaleString("en")} B canonical, ${s.questions} questions, ${s.options.toLocaleString("en")} options: ${us(s.us)} µs (${us(s.per100k)} µs per 100 KB; cJSON's own parse + free of it alone: ${us(s.floorPer100k)} µs per 100 KB)`,
+    `validate + normalize (addon.normalize, median of ${normalizeRuns}), ${s.name}: ${s.bytes.toLocaleString("en")} B → ${s.canonical.toLocaleString("en")} B canonical, ${s.questions} questions, ${s.options.toLocaleString("en")} options: ${us(s.us)} µs (${us(s.per100k)} µs per 100 KB; cJSON's own parse of it alone, in the arena: ${us(s.floorPer100k)} µs per 100 KB)`,
   );
 }
 const cyclesText = memCycles.toLocaleString("en");
@@ -335,7 +336,7 @@ console.log(
   `memory (create/feed/render/destroy, destroy = ${mem.dispose ? "engine.dispose()" : "drop + GC every 1,000 cycles"}): RSS at start ${mb(mem.start)}, after ${(4 * memCycles).toLocaleString("en")} cycles (warm-up) ${mb(mem.warm)}, after ${cyclesText} more ${mb(mem.middle)}, after ${cyclesText} more ${mb(mem.end)}; V8 heap in use ${mb(mem.heapWarm)} → ${mb(mem.heapEnd)}, committed ${mb(mem.heapTotalWarm)} → ${mb(mem.heapTotalEnd)}`,
 );
 console.log(
-  `memory, engines only dropped (a process of its own, no forced GC, never dispose()): RSS at start ${mb(mem.droppedStart)}, peak ${mb(mem.droppedPeak)} over ${memCycles.toLocaleString("en")} cycles (+${mb(mem.droppedPeak - mem.droppedStart)}), ${mb(mem.droppedEnd)} after GC`,
+  `memory, engines only dropped (a process of its own, no forced GC, never dispose()): RSS at start ${mb(mem.droppedStart)}, peak ${mb(mem.droppedPeak)} over ${memCycles.toLocaleString("en")} cycles (+${mb(mem.droppedPeak - mem.droppedStart)}), ${mb(mem.droppedEnd)} after GC, the event loop turning after every engine; in bursts of 1,000 engines between two turns (no host does that; not judged): peak ${mb(mem.burst.droppedPeak)}`,
 );
 console.log("");
 
@@ -367,9 +368,12 @@ const targets = [
     `no memory growth over ${(2 * memCycles).toLocaleString("en")} cycles after warm-up (RSS ${growth >= 0 ? "+" : ""}${mb(growth)}; limit +2 MB, 10 B a cycle)`,
     growth <= 2 * 1048576,
   ],
+  // The issue's criterion as written: an absolute RSS, not growth over the start. The process
+  // starts at ~43 MB (node alone ~41 MB, with the addon and the harness loaded), so 64 MB leaves
+  // ~21 MB for the engines that are dead but not yet collected.
   [
-    `dropped engines never push RSS up by more than 64 MB (+${mb(mem.droppedPeak - mem.droppedStart)}: ${mb(mem.droppedStart)} → ${mb(mem.droppedPeak)})`,
-    mem.droppedPeak - mem.droppedStart <= 64 * 1048576,
+    `dropped engines never push RSS past 64 MB (peak ${mb(mem.droppedPeak)}; ${mb(mem.droppedStart)} at the start)`,
+    mem.droppedPeak <= 64 * 1048576,
   ],
 ];
 for (const [what, ok] of targets) console.log(`${ok ? "PASS" : "FAIL"}  ${what}`);

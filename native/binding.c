@@ -44,6 +44,7 @@
 #include "qt.h"
 #include "qt_engine.h"
 #include "qt_filelock.h"
+#include "qt_internal.h" /* the JSON arena, for the benchmark's floor */
 #include "qt_keys.h"
 #include "qt_limits.h"
 #include "qt_text.h"
@@ -339,7 +340,7 @@ static const napi_type_tag ENGINE_TAG = {0x7069717565737469ULL, 0x6f6e2d656e6769
  * JS array that no script ever sees (so reading it back runs no JS and cannot have been
  * changed). Its elements are defined once and then only overwritten, which runs no setter. */
 typedef struct line_cache {
-  napi_ref strings; /* element i: the string of line i */
+  napi_ref strings; /* element i: the string of line i; weak (see engine_box) */
   size_t defined;   /* elements defined in it */
   char *bytes;      /* the lines' bytes, one after another */
   size_t bytes_cap;
@@ -359,7 +360,7 @@ static napi_value line_cache_strings(napi_env env, line_cache *c) {
   napi_value arr = NULL;
   if (c->strings && napi_get_reference_value(env, c->strings, &arr) == napi_ok && arr) return arr;
   line_cache_clear(env, c);
-  if (napi_create_array(env, &arr) != napi_ok || napi_create_reference(env, arr, 1, &c->strings) != napi_ok) {
+  if (napi_create_array(env, &arr) != napi_ok || napi_create_reference(env, arr, 0, &c->strings) != napi_ok) {
     c->strings = NULL;
     return NULL;
   }
@@ -413,7 +414,7 @@ static void line_cache_keep(napi_env env, line_cache *c, const char *const *line
 typedef struct engine_box {
   qt_request *req;
   qt_engine *engine;
-  napi_ref frame;          /* cached JS array of the last frame */
+  napi_ref frame;          /* cached JS array of the last frame; weak (below) */
   line_cache lines;        /* the last frame's line strings, to hand out again unchanged */
   uint64_t frame_revision;
   int frame_width;
@@ -422,6 +423,15 @@ typedef struct engine_box {
   size_t request_bytes;    /* qt_request_footprint of req (a request never changes) */
   int64_t reported;        /* native bytes V8 was told this engine holds */
 } engine_box;
+/* Both JS arrays an engine keeps (the last frame, the line strings) are held weakly: each is only
+ * a cache, rebuilt when it was collected. Held strongly (a persistent handle is a root), they
+ * outlived an engine that was dropped without dispose() until its finalizer ran — from the event
+ * loop, after the collection that found the engine dead — so they survived young-generation
+ * collections, V8 grew its new space to the maximum, and thousands of dead engines, 20 KB of
+ * native memory each, waited between two collections: 100,000 dropped 4x4 engines peaked at
+ * 153 MB with the event loop turning after each (issue 13; 57 MB held weakly). An engine in use
+ * keeps its frame anyway (the host holds it) and loses its line strings at most once per young
+ * collection (one frame's lines made again). */
 
 /* V8 sees only a small object for an engine that holds hundreds of kilobytes of native memory:
  * told nothing, it would not collect the engines pi drops (without dispose) until RSS had
@@ -562,7 +572,7 @@ static napi_value js_engine_render(napi_env env, napi_callback_info info) {
     napi_delete_reference(env, box->frame);
     box->frame = NULL;
   }
-  NAPI_CALL(env, napi_create_reference(env, arr, 1, &box->frame));
+  NAPI_CALL(env, napi_create_reference(env, arr, 0, &box->frame));
   box->frame_revision = rev;
   box->frame_width = width;
   box->frame_rules = rules;
@@ -979,17 +989,23 @@ fail:
   return NULL;
 }
 
-/* Benchmark only (not enumerable): cJSON's own parse and free of the bytes, nothing of ours — the
- * floor under what validation can cost while it reads JSON through cJSON (npm run bench). */
+/* Benchmark only (not enumerable): cJSON's own parse of the bytes, in the arena validation parses
+ * in (json_arena.c), and the string crossing, nothing else of ours — the floor under what
+ * validation can cost while it reads JSON through cJSON (npm run bench). */
 static napi_value js_cjson_floor(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
   size_t len;
   char *json = get_string(env, argv[0], &len, "the JSON");
   if (!json) return NULL;
+  qt_json_arena scope;
+  qt_json_arena_begin(&scope, len);
+  bool was = qt_json_arena_parsing(true);
   cJSON *tree = cJSON_ParseWithLength(json, len);
+  qt_json_arena_parsing(was);
   bool ok = tree != NULL;
-  cJSON_Delete(tree);
+  qt_json_arena_drop(&scope, tree);
+  qt_json_arena_end(&scope);
   free(json);
   napi_value v;
   NAPI_CALL(env, napi_get_boolean(env, ok, &v));

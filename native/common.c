@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,13 +135,29 @@ static unsigned hex4(const unsigned char *s, size_t n) {
   return v;
 }
 
-/* One pass over the raw bytes (validating UTF-8 on the way): plain string bytes are skipped in a
- * tight loop, since they are nearly all of a large call. */
+/* The bytes scan_json stops at, by where it is (it was a sixth of validating a 100 KB call and
+ * now looks each byte up once, issue 13): outside strings, quotes, brackets and bytes above 0x7F
+ * (numbers, literals, commas, colons and whitespace are skipped); inside a string, control
+ * characters, the quote, the backslash and bytes above 0x7F. */
+#define QT_RANGE16(b, v) [b] = v, [b + 1] = v, [b + 2] = v, [b + 3] = v, [b + 4] = v, [b + 5] = v, [b + 6] = v, \
+    [b + 7] = v, [b + 8] = v, [b + 9] = v, [b + 10] = v, [b + 11] = v, [b + 12] = v, [b + 13] = v, [b + 14] = v, [b + 15] = v
+#define QT_HIGH128(v) QT_RANGE16(0x80, v), QT_RANGE16(0x90, v), QT_RANGE16(0xA0, v), QT_RANGE16(0xB0, v), \
+    QT_RANGE16(0xC0, v), QT_RANGE16(0xD0, v), QT_RANGE16(0xE0, v), QT_RANGE16(0xF0, v)
+static const unsigned char SCAN_STOP[256] = {['"'] = 1, ['['] = 1, ['{'] = 1, [']'] = 1, ['}'] = 1, QT_HIGH128(1)};
+static const unsigned char STRING_STOP[256] = {QT_RANGE16(0x00, 1), QT_RANGE16(0x10, 1), ['"'] = 1, ['\\'] = 1,
+                                               QT_HIGH128(1)};
+#undef QT_HIGH128
+#undef QT_RANGE16
+
+/* One pass over the raw bytes (validating UTF-8 on the way): plain bytes, nearly all of a large
+ * call, are skipped in tight loops. */
 static json_scan scan_json(const char *text, size_t len) {
   const unsigned char *s = (const unsigned char *)text;
   json_scan r = {0, SIZE_MAX, SIZE_MAX, BAD_NONE};
   size_t depth = 0, i = 0;
   while (i < len) {
+    while (i < len && !SCAN_STOP[s[i]]) i++;
+    if (i == len) break;
     unsigned char c = s[i];
     if (c >= 0x80) {
       size_t adv;
@@ -151,11 +168,9 @@ static json_scan scan_json(const char *text, size_t len) {
     i++;
     if (c == '"') { /* a string: run to its closing quote */
       while (i < len) {
+        while (i < len && !STRING_STOP[s[i]]) i++;
+        if (i == len) break;
         c = s[i];
-        if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-          i++;
-          continue;
-        }
         if (c >= 0x80) {
           size_t adv;
           if (qt_utf8_decode(text + i, len - i, &adv) == 0xFFFD && adv == 1 && r.bad_utf8 == SIZE_MAX) r.bad_utf8 = i;
@@ -339,7 +354,9 @@ qt_status qt_json_parse(const char *json, size_t len, const char *what, const ch
   if (st) return st;
   char path[sizeof err->path], prefix[sizeof err->path + 64];
   const char *end = NULL;
+  bool was = qt_json_arena_parsing(true);
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
+  qt_json_arena_parsing(was);
   if (!root) {
     size_t at = end && end >= json && (size_t)(end - json) <= len ? (size_t)(end - json) : 0;
     if (!err) return QT_ERR_INVALID;

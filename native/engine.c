@@ -43,23 +43,34 @@ static char *dup_range(const char *s, size_t n) {
   return p;
 }
 
-/* Sanitized copy of model text into *out (NULL stays NULL). */
-static qt_status sanitized(const char *in, unsigned flags, char **out) {
+/* Sanitized model text into *out (NULL stays NULL, unless `empty` asks for ""): `in` itself when
+ * sanitizing leaves it as it is — the request, which holds it, outlives the engine, and most text
+ * needs no change — else a copy. Free it with free_text(out, in). A copy for each string of a
+ * call was about a third of an engine's memory, which matters when engines are dropped rather
+ * than disposed and pile up until the garbage collector gets to them (issue 13). `scratch` is
+ * reused between calls. */
+static qt_status sanitized(qt_buf *scratch, const char *in, unsigned flags, bool empty, char **out) {
   *out = NULL;
-  if (!in) return QT_OK;
-  qt_buf b;
-  qt_buf_init(&b);
-  qt_sanitize(&b, in, strlen(in), flags);
-  if (!b.data) qt_buf_reserve(&b, 0);
-  if (b.failed) {
-    qt_buf_free(&b);
-    return QT_ERR_NOMEM;
+  if (!in && !empty) return QT_OK;
+  size_t len = in ? strlen(in) : 0;
+  qt_buf_reset(scratch);
+  qt_sanitize(scratch, in ? in : "", len, flags);
+  if (scratch->failed) return QT_ERR_NOMEM;
+  if (in && scratch->len == len && (!len || memcmp(scratch->data, in, len) == 0)) {
+    *out = (char *)in; /* never written through: display text is only read */
+    return QT_OK;
   }
-  *out = qt_buf_take(&b);
+  *out = dup_range(scratch->data ? scratch->data : "", scratch->len);
   return *out ? QT_OK : QT_ERR_NOMEM;
 }
 
-/* A sanitized one-line label shortened to `cols` columns with a trailing "…". */
+/* Frees display text made by sanitized() or shortened() from `from`, unless it is `from` itself. */
+static void free_text(char *text, const char *from) {
+  if (text != from) free(text);
+}
+
+/* A sanitized one-line label shortened to `cols` columns with a trailing "…"; `s` itself when it
+ * fits. */
 static char *shortened(const char *s, int cols) {
   size_t len = strlen(s), pos = 0, cut = 0;
   int w = 0;
@@ -76,7 +87,7 @@ static char *shortened(const char *s, int cols) {
     pos = next;
     if (w <= cols - 1) cut = pos;
   }
-  if (fits) return dup_range(s, len);
+  if (fits) return (char *)s; /* the label itself (free_text) */
   char *p = malloc(cut + sizeof "…");
   if (!p) return NULL;
   memcpy(p, s, cut);
@@ -880,12 +891,16 @@ static bool event_sink(void *user, const qt_key_event *ev) {
 static size_t text_bytes(const char *s) { return s ? strlen(s) + 1 : 0; }
 
 /* What creation allocates for question i and keeps to the end. */
+static size_t owned_bytes(const char *text, const char *from) { return text != from ? text_bytes(text) : 0; }
+
 static size_t question_bytes(const qt_qstate *s) {
-  size_t n = text_bytes(s->prompt) + text_bytes(s->label) + text_bytes(s->tab);
-  size_t options = s->q->option_count;
+  const qt_question *q = s->q;
+  size_t n = owned_bytes(s->prompt, q->prompt) + owned_bytes(s->label, q->label) + owned_bytes(s->tab, s->label);
+  size_t options = q->option_count;
   n += options * (sizeof *s->opts + sizeof *s->ticked);
   for (size_t k = 0; s->opts && k < options; k++)
-    n += text_bytes(s->opts[k].label) + text_bytes(s->opts[k].description) + text_bytes(s->opts[k].preview);
+    n += owned_bytes(s->opts[k].label, q->options[k].label) + owned_bytes(s->opts[k].description, q->options[k].description) +
+         owned_bytes(s->opts[k].preview, q->options[k].preview);
   return n;
 }
 
@@ -961,7 +976,7 @@ static size_t parse_keys(qt_keyset *ks, const char *const *names, size_t count) 
 }
 
 /* Sanitized display text and editing state of question i. */
-static qt_status init_question(qt_engine *e, size_t i) {
+static qt_status init_question(qt_engine *e, size_t i, qt_buf *scratch) {
   qt_qstate *s = &e->qs[i];
   const qt_question *q = &e->req->questions[i];
   qt_status st;
@@ -969,8 +984,8 @@ static qt_status init_question(qt_engine *e, size_t i) {
   qt_editor_init(&s->draft, QT_MAX_ANSWER_BYTES, true);
   qt_editor_init(&s->note, QT_MAX_NOTE_BYTES, false);
   qt_editor_init(&s->filter, QT_MAX_FILTER_BYTES, false);
-  if ((st = sanitized(q->prompt ? q->prompt : "", QT_SANITIZE_NEWLINES, &s->prompt))) return st;
-  if ((st = sanitized(q->label ? q->label : "", 0, &s->label))) return st;
+  if ((st = sanitized(scratch, q->prompt, QT_SANITIZE_NEWLINES, true, &s->prompt))) return st;
+  if ((st = sanitized(scratch, q->label, 0, true, &s->label))) return st;
   if (!(s->tab = shortened(s->label, QT_TAB_LABEL_COLUMNS))) return QT_ERR_NOMEM;
   if (q->option_count) {
     if (!(s->opts = calloc(q->option_count, sizeof *s->opts))) return QT_ERR_NOMEM;
@@ -979,9 +994,9 @@ static qt_status init_question(qt_engine *e, size_t i) {
   for (size_t k = 0; k < q->option_count; k++) {
     const qt_option *o = &q->options[k];
     qt_opt_text *t = &s->opts[k];
-    if ((st = sanitized(o->label ? o->label : "", 0, &t->label))) return st;
-    if ((st = sanitized(o->description, QT_SANITIZE_NEWLINES, &t->description))) return st;
-    if ((st = sanitized(o->preview, QT_SANITIZE_NEWLINES, &t->preview))) return st;
+    if ((st = sanitized(scratch, o->label, 0, true, &t->label))) return st;
+    if ((st = sanitized(scratch, o->description, QT_SANITIZE_NEWLINES, false, &t->description))) return st;
+    if ((st = sanitized(scratch, o->preview, QT_SANITIZE_NEWLINES, false, &t->preview))) return st;
     if (t->preview) s->has_preview = true;
   }
   s->view = q->option_count ? QT_VIEW_LIST : QT_VIEW_ENTRY;
@@ -1022,8 +1037,12 @@ qt_status qt_engine_create(const qt_request *req, qt_engine **out) {
   e->qs = calloc(req->question_count, sizeof *e->qs);
   e->answers = calloc(req->question_count, sizeof *e->answers);
   if (!e->qs || !e->answers) goto fail;
-  for (size_t i = 0; i < req->question_count; i++)
-    if ((st = init_question(e, i))) goto fail;
+  qt_buf scratch;
+  qt_buf_init(&scratch);
+  st = QT_OK;
+  for (size_t i = 0; i < req->question_count && !st; i++) st = init_question(e, i, &scratch);
+  qt_buf_free(&scratch);
+  if (st) goto fail;
   st = QT_ERR_NOMEM;
   for (int s = 0; s < QT_STYLE_COUNT; s++)
     if (!(e->style_open[s] = dup_range("", 0)) || !(e->style_close[s] = dup_range("", 0))) goto fail;
@@ -1053,14 +1072,16 @@ void qt_engine_destroy(qt_engine *e) {
   if (e->qs) {
     for (size_t i = 0; i < e->req->question_count; i++) {
       qt_qstate *s = &e->qs[i];
-      free(s->prompt);
-      free(s->label);
-      free(s->tab);
+      const qt_question *q = s->q;
+      if (!q) continue; /* creation stopped before this question */
+      free_text(s->tab, s->label);
+      free_text(s->prompt, q->prompt);
+      free_text(s->label, q->label);
       if (s->opts) {
-        for (size_t k = 0; k < s->q->option_count; k++) {
-          free(s->opts[k].label);
-          free(s->opts[k].description);
-          free(s->opts[k].preview);
+        for (size_t k = 0; k < q->option_count; k++) {
+          free_text(s->opts[k].label, q->options[k].label);
+          free_text(s->opts[k].description, q->options[k].description);
+          free_text(s->opts[k].preview, q->options[k].preview);
           free(s->opts[k].folded);
         }
       }

@@ -51,6 +51,26 @@ qt_status qt_json_precheck(const char *json, size_t len, const char *what, const
 qt_status qt_json_parse(const char *json, size_t len, const char *what, const char *base, struct cJSON **out,
                         qt_error *err);
 
+/* ---- json_arena.c: cJSON's memory while a call is validated ------------------------------ */
+/* A scope on this thread: the trees qt_json_parse makes until qt_json_arena_end are allocated in
+ * the scope's chunks (cJSON_Delete on them frees nothing; the end frees all). Such a tree must be
+ * deleted before the end, on this thread, or let go with qt_json_arena_drop. Scopes nest.
+ * `input_len` sizes the first chunk. */
+typedef struct qt_json_arena {
+  struct qt_json_chunk *head;
+  size_t first_cap;
+  bool allocating; /* cJSON's parser runs (qt_json_arena_parsing) */
+  bool fell_back;  /* a value went to malloc (no chunk could be had) */
+  struct qt_json_arena *outer;
+} qt_json_arena;
+void qt_json_arena_begin(qt_json_arena *a, size_t input_len);
+void qt_json_arena_end(qt_json_arena *a);
+/* Lets go of a tree qt_json_parse made in scope `a`, before its end: nothing to do when it is all
+ * in the scope's chunks, else cJSON_Delete. */
+void qt_json_arena_drop(qt_json_arena *a, struct cJSON *tree);
+/* Turns allocation from this thread's scope on or off (no scope: nothing); returns the old state. */
+bool qt_json_arena_parsing(bool on);
+
 /* ---- answers.c -------------------------------------------------------------------------- */
 /* Resolves a parsed `answers` object against req (see qt_answers_from_json); `path` names the
  * object in messages. */

@@ -11,6 +11,7 @@
  *                  ("Something else…" is always offered). */
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,15 @@
 #include "qt_internal.h"
 #include "qt_strings.h"
 #include "qt_text.h"
+
+/* cJSON's type tests, inline (each cJSON_Is… is a call into the shared library, and a 100 KB call
+ * makes tens of thousands of them): the same tests on the public `type` field. */
+static inline bool json_is(const cJSON *v, int type) { return v && (v->type & 0xFF) == type; }
+#define is_string(v) json_is((v), cJSON_String)
+#define is_null(v) json_is((v), cJSON_NULL)
+#define is_number(v) json_is((v), cJSON_Number)
+#define is_object(v) json_is((v), cJSON_Object)
+#define is_array(v) json_is((v), cJSON_Array)
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
@@ -124,12 +134,12 @@ typedef struct field_rule {
 
 static const char *type_name(const cJSON *v) {
   if (!v) return "nothing";
-  if (cJSON_IsString(v)) return "a string";
-  if (cJSON_IsNumber(v)) return "a number";
+  if (is_string(v)) return "a string";
+  if (is_number(v)) return "a number";
   if (cJSON_IsBool(v)) return "a boolean";
-  if (cJSON_IsNull(v)) return "null";
-  if (cJSON_IsArray(v)) return "an array";
-  if (cJSON_IsObject(v)) return "an object";
+  if (is_null(v)) return "null";
+  if (is_array(v)) return "an array";
+  if (is_object(v)) return "an object";
   return "an unknown value";
 }
 
@@ -156,14 +166,14 @@ static qt_status read_text(struct qt_arena *arena, const cJSON *v, const where *
   *out = NULL;
   char numbuf[64], path[sizeof ((qt_error *)0)->path];
   const char *s;
-  if (!v || cJSON_IsNull(v)) {
+  if (!v || is_null(v)) {
     if (!rule->required) return QT_OK;
     where_text(w, path, sizeof path);
     return qt_fail(err, path, "%s: the %s is missing. Give it as a non-empty string.", path, rule->what);
   }
-  if (cJSON_IsString(v)) {
+  if (is_string(v)) {
     s = v->valuestring;
-  } else if (cJSON_IsNumber(v)) {
+  } else if (is_number(v)) {
     qt_number_text(v->valuedouble, numbuf, sizeof numbuf);
     s = numbuf;
   } else {
@@ -180,8 +190,7 @@ static qt_status read_text(struct qt_arena *arena, const cJSON *v, const where *
   char *t = arena_trimmed(arena, s, n);
   if (!t) return QT_ERR_NOMEM;
   if (rule->fold_newlines)
-    for (char *c = t; *c; c++)
-      if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
+    for (char *c = t; (c = strpbrk(c, "\n\r\t")) != NULL; c++) *c = ' ';
   if (!*t) {
     if (!rule->required) return QT_OK;
     where_text(w, path, sizeof path);
@@ -192,12 +201,12 @@ static qt_status read_text(struct qt_arena *arena, const cJSON *v, const where *
 }
 
 static qt_status read_bool(const cJSON *v, const char *path, bool *out, qt_error *err) {
-  if (!v || cJSON_IsNull(v)) return QT_OK;
+  if (!v || is_null(v)) return QT_OK;
   if (cJSON_IsBool(v)) {
     *out = cJSON_IsTrue(v);
     return QT_OK;
   }
-  if (cJSON_IsString(v) && (strcmp(v->valuestring, "true") == 0 || strcmp(v->valuestring, "false") == 0)) {
+  if (is_string(v) && (strcmp(v->valuestring, "true") == 0 || strcmp(v->valuestring, "false") == 0)) {
     *out = strcmp(v->valuestring, "true") == 0;
     return QT_OK;
   }
@@ -249,10 +258,10 @@ static qt_status read_option(struct qt_arena *arena, const cJSON *item, const ch
   static const field_rule desc_rule = {"option description", QT_MAX_DESCRIPTION_BYTES, false, false};
   static const field_rule preview_rule = {"option preview", QT_MAX_PREVIEW_BYTES, false, false};
   qt_status st;
-  if (cJSON_IsString(item) || cJSON_IsNumber(item)) {
+  if (is_string(item) || is_number(item)) {
     where w = {base, k, NULL};
     if ((st = read_text(arena, item, &w, &label_rule, &o->label, err))) return st;
-  } else if (cJSON_IsObject(item)) {
+  } else if (is_object(item)) {
     /* One walk over the option's members (an option is read thousands of times in a large call);
      * the first of each name wins, and "label" beats its alternatives "text" and "title". */
     const cJSON *label = NULL, *alt_label = NULL, *value = NULL, *description = NULL, *preview = NULL;
@@ -265,7 +274,7 @@ static qt_status read_option(struct qt_arena *arena, const cJSON *item, const ch
       else if (!alt_label && (strcmp(key, "text") == 0 || strcmp(key, "title") == 0)) alt_label = m;
     }
     if (!label) label = alt_label;
-    if (!label || cJSON_IsNull(label)) label = value; /* { value } alone: the value is the label */
+    if (!label || is_null(label)) label = value; /* { value } alone: the value is the label */
     where w = {base, k, "label"};
     if ((st = read_text(arena, label, &w, &label_rule, &o->label, err))) return st;
     w.field = "value";
@@ -347,7 +356,7 @@ static qt_status read_question(struct qt_arena *arena, const cJSON *item, size_t
   char p[sizeof ((qt_error *)0)->path];
   const char *dot = *path ? "." : "";
   qt_status st;
-  if (!cJSON_IsObject(item))
+  if (!is_object(item))
     return qt_fail(err, path,
                    "%s must be an object like { \"id\": \"db\", \"prompt\": \"Which database?\", \"options\": [...] }, not %s.",
                    path, type_name(item));
@@ -368,8 +377,8 @@ static qt_status read_question(struct qt_arena *arena, const cJSON *item, size_t
   if ((st = read_bool(field(item, K_MULTI), p, &q->multi_select, err))) return st;
   const cJSON *opts = field(item, K_OPTIONS);
   qt_pathf(p, sizeof p, "%s%soptions", path, dot);
-  if (opts && !cJSON_IsNull(opts)) {
-    if (!cJSON_IsArray(opts))
+  if (opts && !is_null(opts)) {
+    if (!is_array(opts))
       return qt_fail(err, p, "%s must be an array of options, not %s. Omit it for a free-text question.", p,
                      type_name(opts));
     int n = cJSON_GetArraySize(opts);
@@ -451,8 +460,8 @@ static qt_status assign_ids(qt_request *req, const bool *explicit_id, qt_error *
 
 static qt_status read_metadata(const cJSON *meta, qt_request *req, qt_error *err) {
   static const field_rule source_rule = {"metadata source", QT_MAX_METADATA_SOURCE_BYTES, false, true};
-  if (!meta || cJSON_IsNull(meta)) return QT_OK;
-  if (!cJSON_IsObject(meta))
+  if (!meta || is_null(meta)) return QT_OK;
+  if (!is_object(meta))
     return qt_fail(err, "metadata", "metadata must be an object like { \"source\": \"setup\" }, not %s.", type_name(meta));
   char *source = NULL;
   where w = {"metadata", SIZE_MAX, "source"};
@@ -474,18 +483,18 @@ static qt_status read_metadata(const cJSON *meta, qt_request *req, qt_error *err
 }
 
 static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
-  if (!cJSON_IsObject(root))
+  if (!is_object(root))
     return qt_fail(err, "", "The arguments must be a JSON object like { \"questions\": [...] }, not %s.", type_name(root));
   const cJSON *questions = field(root, K_QUESTIONS);
   cJSON *decoded = NULL; /* `questions` sent as a JSON string (double-encoded) */
-  if (cJSON_IsString(questions) &&
+  if (is_string(questions) &&
       qt_json_parse(questions->valuestring, strlen(questions->valuestring), "questions", "questions", &decoded, NULL) == QT_OK &&
-      cJSON_IsArray(decoded))
+      is_array(decoded))
     questions = decoded;
   const cJSON *single_root = NULL;
-  if (!questions || cJSON_IsNull(questions)) {
+  if (!questions || is_null(questions)) {
     if (field(root, K_PROMPT)) single_root = root; /* the single-question shape */
-  } else if (!cJSON_IsArray(questions)) {
+  } else if (!is_array(questions)) {
     qt_status st = qt_fail(err, "questions", "questions must be an array of question objects, not %s.", type_name(questions));
     cJSON_Delete(decoded);
     return st;
@@ -527,7 +536,7 @@ static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
   if ((st = assign_ids(req, explicit_id, err))) goto done;
   if ((st = read_metadata(cJSON_GetObjectItemCaseSensitive(root, "metadata"), req, err))) goto done;
   const cJSON *answers = cJSON_GetObjectItemCaseSensitive(root, "answers");
-  if (answers && !cJSON_IsNull(answers)) st = qt_answers_from_cjson(req, answers, "answers", &req->preset, err);
+  if (answers && !is_null(answers)) st = qt_answers_from_cjson(req, answers, "answers", &req->preset, err);
 done:
   free(explicit_id);
   cJSON_Delete(decoded);
@@ -546,22 +555,28 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
   if (len > limit)
     return qt_fail(err, "", "The arguments are %zu bytes; the limit is %zu. Ask fewer or shorter questions in one call.",
                    len, limit);
+  /* cJSON's tree of the call lives in a scope of its own, freed at once (json_arena.c): nothing
+   * read from it is kept (strings are copied to the request's arena) */
+  qt_json_arena scope;
+  qt_json_arena_begin(&scope, len);
   cJSON *root;
-  qt_status pre = qt_json_parse(json, len, "arguments", "", &root, err);
-  if (pre) return pre;
-  qt_request *req = calloc(1, sizeof *req);
-  if (req && !(req->arena = calloc(1, sizeof *req->arena))) {
-    free(req);
-    req = NULL;
+  qt_status st = qt_json_parse(json, len, "arguments", "", &root, err);
+  qt_request *req = NULL;
+  if (!st) {
+    req = calloc(1, sizeof *req);
+    if (req && !(req->arena = calloc(1, sizeof *req->arena))) {
+      free(req);
+      req = NULL;
+    }
+    if (!req) st = QT_ERR_NOMEM;
   }
-  if (!req) {
-    cJSON_Delete(root);
-    return QT_ERR_NOMEM;
+  if (!st) {
+    /* Every string of the request fits in about the call's own length (the rest spills over). */
+    req->arena->first_cap = len < 32768 - 512 ? len + 512 : 32768;
+    st = parse_tree(root, req, err);
   }
-  /* Every string of the request fits in about the call's own length (the rest spills over). */
-  req->arena->first_cap = len < 32768 - 512 ? len + 512 : 32768;
-  qt_status st = parse_tree(root, req, err);
-  cJSON_Delete(root);
+  qt_json_arena_drop(&scope, root);
+  qt_json_arena_end(&scope);
   if (st) {
     qt_request_free(req);
     return st;
@@ -605,56 +620,74 @@ fail:
   return NULL;
 }
 
-/* One byte into a buffer with room reserved beforehand (the slow path grows it). */
-static inline void put_byte(qt_buf *b, char c) {
-  if (b->len + 1 < b->cap) {
-    b->data[b->len++] = c;
-    b->data[b->len] = '\0';
-  } else {
-    qt_buf_putc(b, c);
-  }
-}
+/* Bytes a JSON string needs escaped: quotes, backslashes and control characters (the rest of
+ * UTF-8 is written as is). */
+static const unsigned char JSON_ESCAPE[256] = {
+#define QT_ESC16(b) [b] = 1, [b + 1] = 1, [b + 2] = 1, [b + 3] = 1, [b + 4] = 1, [b + 5] = 1, [b + 6] = 1, [b + 7] = 1, \
+                    [b + 8] = 1, [b + 9] = 1, [b + 10] = 1, [b + 11] = 1, [b + 12] = 1, [b + 13] = 1, [b + 14] = 1, [b + 15] = 1
+    QT_ESC16(0x00), QT_ESC16(0x10), ['"'] = 1, ['\\'] = 1,
+#undef QT_ESC16
+};
 
-/* Appends s as a JSON string: quotes, backslashes and control characters escaped; UTF-8 as is. */
-static void json_put_string(qt_buf *b, const char *s) {
+/* Writes `head` (one of our keys with its quotes and colon, plain ASCII) and then `value` as a
+ * JSON string, straight into room reserved for the worst case (every byte escaped as \u00XX):
+ * one reserve and one pass a field. The canonical form of a 100 KB call is up to 750 KB, and
+ * writing it a piece at a time through the buffer's checked appends was a fifth of validating
+ * it (issue 13). Nothing when value is NULL. */
+static inline void json_put_field_n(qt_buf *b, const char *head, size_t head_len, const char *value) {
   static const char hex[] = "0123456789abcdef";
-  put_byte(b, '"');
-  const char *run = s;
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    qt_buf_append(b, run, (size_t)(s - run));
-    run = s + 1;
+  if (!value) return;
+  size_t n = strlen(value);
+  if (n > (SIZE_MAX / 2 - head_len) / 6) {
+    b->failed = true;
+    return;
+  }
+  if (!qt_buf_reserve(b, head_len + 6 * n + 2)) return;
+  char *p = b->data + b->len;
+  memcpy(p, head, head_len);
+  p += head_len;
+  *p++ = '"';
+  const unsigned char *s = (const unsigned char *)value, *e = s + n;
+  /* eight bytes at a time while none needs escaping (the test of Hacker's Delight 6-1 for a
+   * byte below 0x20 or equal to a quote or a backslash; only whether one does counts) */
+  const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+  while (e - s >= 8) {
+    uint64_t v, quote, backslash;
+    memcpy(&v, s, 8);
+    quote = v ^ (ones * '"');
+    backslash = v ^ (ones * '\\');
+    if ((((v - ones * 0x20) & ~v) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash)) & high) break;
+    memcpy(p, &v, 8);
+    p += 8;
+    s += 8;
+  }
+  for (; s < e; s++) {
+    unsigned char c = *s;
+    if (!JSON_ESCAPE[c]) {
+      *p++ = (char)c;
+      continue;
+    }
+    *p++ = '\\';
     switch (c) {
-      case '"': qt_buf_puts(b, "\\\""); break;
-      case '\\': qt_buf_puts(b, "\\\\"); break;
-      case '\n': qt_buf_puts(b, "\\n"); break;
-      case '\r': qt_buf_puts(b, "\\r"); break;
-      case '\t': qt_buf_puts(b, "\\t"); break;
-      default: {
-        char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-        qt_buf_append(b, u, sizeof u);
-      }
+      case '"': *p++ = '"'; break;
+      case '\\': *p++ = '\\'; break;
+      case '\n': *p++ = 'n'; break;
+      case '\r': *p++ = 'r'; break;
+      case '\t': *p++ = 't'; break;
+      default:
+        memcpy(p, "u00", 3);
+        p[3] = hex[c >> 4];
+        p[4] = hex[c & 15];
+        p += 5;
     }
   }
-  qt_buf_append(b, run, (size_t)(s - run));
-  put_byte(b, '"');
+  *p++ = '"';
+  *p = '\0';
+  b->len = (size_t)(p - b->data);
 }
 
-/* `key` is one of ours (plain ASCII): written as is, with its quotes and colon, in one append. */
-static void json_put_field(qt_buf *b, const char *key, const char *value, bool comma) {
-  if (!value) return;
-  char head[24];
-  size_t n = strlen(key), j = 0;
-  if (comma) head[j++] = ',';
-  head[j++] = '"';
-  memcpy(head + j, key, n);
-  j += n;
-  head[j++] = '"';
-  head[j++] = ':';
-  qt_buf_append(b, head, j);
-  json_put_string(b, value);
-}
+/* `head` is a string literal: its length is known when compiling. */
+#define json_put_field(b, head, value) json_put_field_n((b), (head), sizeof(head) - 1, (value))
 
 /* The canonical arguments, written straight into a buffer (a cJSON tree of a 100 KB call costs
  * about as much as validating it). */
@@ -669,19 +702,21 @@ qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out
   qt_buf_puts(&b, "{\"questions\":[");
   for (size_t i = 0; i < req->question_count; i++) {
     const qt_question *q = &req->questions[i];
-    qt_buf_puts(&b, i ? ",{" : "{");
-    json_put_field(&b, "id", q->id, false);
-    json_put_field(&b, "label", q->label, true);
-    json_put_field(&b, "prompt", q->prompt, true);
+    if (i) qt_buf_putc(&b, ',');
+    /* every question has an id and a label (assign_ids, read_question) */
+    json_put_field(&b, "{\"id\":", q->id);
+    json_put_field(&b, ",\"label\":", q->label);
+    json_put_field(&b, ",\"prompt\":", q->prompt);
     if (q->option_count) {
       qt_buf_puts(&b, ",\"options\":[");
       for (size_t k = 0; k < q->option_count; k++) {
         const qt_option *o = &q->options[k];
-        qt_buf_puts(&b, k ? ",{" : "{");
-        json_put_field(&b, "value", o->value, false);
-        json_put_field(&b, "label", o->label, true);
-        json_put_field(&b, "description", o->description, true);
-        json_put_field(&b, "preview", o->preview, true);
+        /* every option has a value (its label when none was given) */
+        if (k) json_put_field(&b, ",{\"value\":", o->value);
+        else json_put_field(&b, "{\"value\":", o->value);
+        json_put_field(&b, ",\"label\":", o->label);
+        json_put_field(&b, ",\"description\":", o->description);
+        json_put_field(&b, ",\"preview\":", o->preview);
         qt_buf_putc(&b, '}');
       }
       qt_buf_putc(&b, ']');

@@ -294,3 +294,24 @@ test("native sources: no .c file declares another file's functions (no extern, n
   }
   assert.match(header, /qt_strdup\s*\(/, "the helpers are declared in qt_internal.h");
 });
+
+test("normalize: line breaks and tabs in one-line fields become spaces, and stay in prompts and values", () => {
+  const out = norm({ questions: [{ prompt: "P\nq", header: "a\tb\nc", options: [{ label: "x\ny\rz\tw", value: "v\nw" }, "m\r\nn"] }] });
+  const q = out.questions[0];
+  assert.equal(q.label, "a b c");
+  assert.equal(q.prompt, "P\nq");
+  assert.deepEqual(q.options, [
+    { value: "v\nw", label: "x y z w" },
+    { value: "m  n", label: "m  n" }, // no value: the label (folded) is the value
+  ]);
+});
+
+test("normalize: the canonical JSON escapes quotes, backslashes and control characters, in short and long strings", () => {
+  const long = 'plain text long enough for the eight-byte path "quoted" \\ back\u0001slash\u001f end é 日本 😀';
+  const args = { questions: [{ id: "q", prompt: long, options: [{ value: 'v"1\\', label: "a\u0002b", description: long }] }] };
+  const text = addon.normalize(JSON.stringify(args));
+  assert.match(text, /\\u0001slash\\u001f end é 日本 😀/);
+  const q = JSON.parse(text).questions[0];
+  assert.equal(q.prompt, long);
+  assert.deepEqual(q.options, [{ value: 'v"1\\', label: "a\u0002b", description: long }]);
+});
