@@ -94,19 +94,28 @@ test("remote: pi-question pending lists the waiting question; answer 1 '{…}' a
   });
 });
 
+/**
+ * A second terminal (its own tmux session, 80×24, ended with pi's) running `pi-question answer`
+ * against this pi; `until(re)` polls its screen for 20 s.
+ */
+function secondTerminal(pi, extra) {
+  const name = `${pi.name}-remote`;
+  extra.push(name);
+  tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", remoteCommand(pi));
+  const screen = () => tmux("capture-pane", "-p", "-t", name).stdout;
+  const until = async (re) => {
+    const stop = Date.now() + 20000;
+    while (!re.test(screen())) {
+      if (Date.now() > stop) throw new Error(`remote terminal: timed out waiting for ${re}\n${screen()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  return { name, until };
+}
+
 test("remote: pi-question answer asks the question on another terminal with the same engine", async () => {
   await withPi(async (pi, extra) => {
-    const name = `${pi.name}-remote`;
-    extra.push(name);
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", remoteCommand(pi));
-    const screen = () => tmux("capture-pane", "-p", "-t", name).stdout;
-    const until = async (re) => {
-      const stop = Date.now() + 20000;
-      while (!re.test(screen())) {
-        if (Date.now() > stop) throw new Error(`remote terminal: timed out waiting for ${re}\n${screen()}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const { name, until } = secondTerminal(pi, extra);
     await until(/Which database\?[\s\S]*2\. Postgres/);
     tmux("send-keys", "-t", name, "-l", "typed far away");
     await until(/typed far away/);
@@ -119,17 +128,7 @@ test("remote: pi-question answer asks the question on another terminal with the 
 
 test("remote: a question shown on another terminal closes there when it is answered in pi", async () => {
   await withPi(async (pi, extra) => {
-    const name = `${pi.name}-remote`;
-    extra.push(name);
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", remoteCommand(pi));
-    const screen = () => tmux("capture-pane", "-p", "-t", name).stdout;
-    const until = async (re) => {
-      const stop = Date.now() + 20000;
-      while (!re.test(screen())) {
-        if (Date.now() > stop) throw new Error(`remote terminal: timed out waiting for ${re}\n${screen()}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const { name, until } = secondTerminal(pi, extra);
     await until(/Which database\?/);
     await pi.keys("1");
     await until(/answered elsewhere[\s\S]*exit=1/);
@@ -153,17 +152,7 @@ test("remote: two answers at once — exactly one wins, the other is told", asyn
 
 test("remote: Ctrl+T on another terminal — the question in pi ends as discuss with the person's words", async () => {
   await withPi(async (pi, extra) => {
-    const name = `${pi.name}-remote`;
-    extra.push(name);
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", remoteCommand(pi));
-    const screen = () => tmux("capture-pane", "-p", "-t", name).stdout;
-    const until = async (re) => {
-      const stop = Date.now() + 20000;
-      while (!re.test(screen())) {
-        if (Date.now() > stop) throw new Error(`remote terminal: timed out waiting for ${re}\n${screen()}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const { name, until } = secondTerminal(pi, extra);
     await until(/Which database\?[\s\S]*Ctrl\+T/);
     tmux("send-keys", "-t", name, "C-t");
     await until(/What do you want to tell the agent\?/);
