@@ -466,6 +466,26 @@ const CASES = [
       return press(e, K.ctrl("t"), ..."why not both");
     },
   },
+  // issue 14 item 7 (wt-a11y): the filter, the note and the "Discard what you typed?" question
+  {
+    // typing a filter in a single-select question: the filter text and how many options match
+    name: "accessible-filter",
+    make: (lang) => press(accessible(engine(DB, lang)), "/", ..."sql"),
+  },
+  {
+    // a multi-select question after Enter in the filter: the list stays filtered, Space checks
+    name: "accessible-filter-multi",
+    make: (lang) => press(accessible(engine(FEATURES, lang)), "/", "a", K.enter, K.space),
+  },
+  {
+    name: "accessible-note",
+    make: (lang) => press(accessible(engine(DB, lang)), K.ctrl("n"), ..."needs backups"),
+  },
+  {
+    // Ctrl+D with a typed draft asks first
+    name: "accessible-confirm-discard",
+    make: (lang) => press(accessible(engine(DB, lang)), "0", ..."Cockroach", K.esc, K.ctrl("d")),
+  },
 ];
 
 test("accessible mode: the frame fits the rows it is given (the prompt first, then the end with the keys)", () => {
