@@ -12,7 +12,7 @@ import type { RelayAsker } from "./relay.ts";
 import { ENDING_STRINGS, type Ending, endingOf } from "./relay-wire.mjs";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { accessibleMode, loadSettings, resolveLanguage, type Settings } from "./settings.ts";
-import { fill, stringsFor, useLanguage } from "./i18n.ts";
+import { fill, stringsFor, useAccessible, useLanguage } from "./i18n.ts";
 import { print, screenOf } from "./screen.ts";
 import { SETTINGS_TEXT } from "./text.ts";
 
@@ -270,6 +270,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
   ): Promise<QuestionResult> => {
     const language = resolveLanguage(s.language);
     useLanguage(language);
+    useAccessible(accessibleMode(s)); // the transcript of this answer follows the setting too
     const flags = s.escape === "continue" ? CANCEL_CONTINUES : 0;
     if (!ctx.hasUI) {
       if (from) {

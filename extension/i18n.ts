@@ -23,6 +23,20 @@ export function useLanguage(language: string): void {
   current = language;
 }
 
+let accessibleSetting = false;
+
+/** Remembers whether the "accessible" setting is on (read when a session starts and with every
+ * question), for the transcript, which pi draws without a context. */
+export function useAccessible(on: boolean): void {
+  accessibleSetting = on;
+}
+
+/** Whether the transcript is drawn in accessible mode: the setting, or TERM=dumb (the rule of
+ * settings.ts accessibleMode, with the terminal read when drawing). */
+export function transcriptAccessible(env: NodeJS.ProcessEnv = process.env): boolean {
+  return accessibleSetting || env.TERM === "dumb";
+}
+
 /** Fills "{n}" and "{s}" placeholders. */
 export function fill(template: string, values: { n?: number; s?: string }): string {
   // Replacer functions: a "$" in the values (model text) is text, not a replacement pattern.

@@ -201,9 +201,13 @@ export default function piQuestion(pi: ExtensionAPI): void {
     relay ??= import("./relay-host.ts").then((m) => m.relayHost(pi, native, getAsker));
     await Promise.all([ctx.hasUI ? loadRenderers() : undefined, relay.then((r) => r.start(ctx)), ctx.hasUI ? startWebIfSet(ctx) : undefined]);
   });
-  /** The setting "web": { "enabled": true } starts the page with every session that has a UI. */
+  /** The setting "web": { "enabled": true } starts the page with every session that has a UI;
+   * the setting "accessible" is remembered for the transcript. */
   const startWebIfSet = async (ctx: ExtensionContext) => {
-    if ((await getAsker()).settings(ctx).web.enabled) await (await getWeb()).sessionStart(ctx);
+    const [a, { useAccessible }, { accessibleMode }] = await Promise.all([getAsker(), import("./i18n.ts"), import("./settings.ts")]);
+    const s = a.settings(ctx);
+    useAccessible(accessibleMode(s)); // the transcript follows the setting (render.ts)
+    if (s.web.enabled) await (await getWeb()).sessionStart(ctx);
   };
   pi.on("session_shutdown", async () => {
     if (relay) (await relay).stop();

@@ -1,12 +1,13 @@
 // render.ts — how a question call and its result look in pi's transcript: renderCall (tool
 // name, question count, short labels) and renderResult (one line per answer; the expanded view
 // shows every prompt with its options, the chosen ones marked). Colours come from pi's theme;
-// model-supplied text is sanitized by the C core before it reaches the terminal.
+// model-supplied text is sanitized by the C core before it reaches the terminal. In accessible
+// mode (issue 14 item 7) the same in plain words: no colours, no marks, the status always said.
 import type { Theme } from "@mariozechner/pi-coding-agent";
 import { Text } from "@mariozechner/pi-tui";
 import type { NativeAddon } from "./native.ts";
 import type { QuestionDetails } from "./schema.ts";
-import { fill, stringsFor } from "./i18n.ts";
+import { fill, stringsFor, transcriptAccessible } from "./i18n.ts";
 import { MARKS } from "./text.ts";
 
 type Clean = (text: unknown, keepNewlines?: boolean) => string;
@@ -15,18 +16,38 @@ function cleaner(native: NativeAddon): Clean {
   return (text, keepNewlines = false) => (typeof text === "string" ? native.sanitize(text, keepNewlines) : "");
 }
 
+/** How the transcript is drawn: `accessible` gives words instead of marks and colours (by
+ * default: the setting or TERM=dumb, i18n.ts); `language` defaults to the latest question's. */
+export interface RenderMode {
+  accessible?: boolean;
+  language?: string;
+}
+
+/** pi's theme, or in accessible mode one that adds nothing (meaning is never in a colour). */
+function styled(theme: Theme, accessible: boolean): Pick<Theme, "fg" | "bold"> {
+  return accessible ? { fg: (_colour, s) => s, bold: (s) => s } : theme;
+}
+
 function reuse(last: unknown): Text {
   return last instanceof Text ? last : new Text("", 0, 0);
 }
 
-export function renderQuestionCall(native: NativeAddon, args: unknown, theme: Theme, lastComponent: unknown): Text {
+export function renderQuestionCall(
+  native: NativeAddon,
+  args: unknown,
+  piTheme: Theme,
+  lastComponent: unknown,
+  mode: RenderMode = {},
+): Text {
   const clean = cleaner(native);
+  const accessible = mode.accessible ?? transcriptAccessible();
+  const theme = styled(piTheme, accessible);
   const questions = Array.isArray((args as { questions?: unknown })?.questions)
     ? ((args as { questions: unknown[] }).questions as Array<Record<string, unknown>>)
     : (args as Record<string, unknown>)?.question
       ? [args as Record<string, unknown>]
       : [];
-  const t = stringsFor(native);
+  const t = stringsFor(native, mode.language);
   const count = questions.length === 1 ? t.CALL_ONE_QUESTION : fill(t.CALL_QUESTIONS, { n: questions.length });
   let line = theme.fg("toolTitle", theme.bold("question"));
   line += " " + theme.fg("muted", count);
@@ -34,7 +55,10 @@ export function renderQuestionCall(native: NativeAddon, args: unknown, theme: Th
     .map((q, i) => clean(q?.label ?? q?.header ?? `Q${i + 1}`))
     .filter((s) => s.length > 0)
     .slice(0, 8);
-  if (labels.length) line += " " + theme.fg("dim", labels.join(" · ") + (questions.length > 8 ? " …" : ""));
+  // Accessible: a plain list (the count above already says how many there are).
+  if (labels.length) {
+    line += " " + theme.fg("dim", accessible ? labels.join(", ") : labels.join(" · ") + (questions.length > 8 ? " …" : ""));
+  }
   const text = reuse(lastComponent);
   text.setText(line);
   return text;
@@ -46,11 +70,14 @@ export function renderQuestionResult(
   fallbackText: string,
   expanded: boolean,
   isError: boolean,
-  theme: Theme,
+  piTheme: Theme,
   lastComponent: unknown,
+  mode: RenderMode = {},
 ): Text {
   const clean = cleaner(native);
-  const t = stringsFor(native);
+  const t = stringsFor(native, mode.language);
+  const accessible = mode.accessible ?? transcriptAccessible();
+  const theme = styled(piTheme, accessible);
   const text = reuse(lastComponent);
   if (isError || !details || !Array.isArray(details.questions) || !Array.isArray(details.answers)) {
     text.setText(theme.fg("error", `${t.RESULT_ERROR}: `) + theme.fg("muted", clean(fallbackText, true)));
@@ -60,7 +87,7 @@ export function renderQuestionResult(
   const byId = new Map(details.answers.map((a) => [a.id, a]));
   if (details.mode === "remote") lines.push(theme.fg("muted", t.REMOTE_ANSWERED_HERE));
   if (details.mode === "web") lines.push(theme.fg("muted", t.WEB_ANSWERED_HERE));
-  if (details.status !== "answered") {
+  if (details.status !== "answered" || accessible) {
     const colour =
       details.status === "declined" || details.status === "timed_out"
         ? "warning"
@@ -71,7 +98,8 @@ export function renderQuestionResult(
             : "error";
     // details may come from a session file: an unknown status is shown as text, sanitized.
     const status = String(details.status);
-    lines.push(theme.fg(colour, t[`STATUS_${status.toUpperCase()}`] ?? clean(status)));
+    const said = t[`STATUS_${status.toUpperCase()}`] ?? clean(status);
+    lines.push(theme.fg(colour, accessible ? fill(t.PLAIN_RESULT_STATUS, { s: said }) : said));
     if (status === "discuss" && typeof details.discussion === "string") {
       lines.push("  " + theme.fg("text", clean(details.discussion, true).replace(/\n/g, "\n  ")));
     }
@@ -89,15 +117,25 @@ export function renderQuestionResult(
     }
     lines.push(head + theme.fg("text", clean(q.prompt, true)));
     const chosen = new Set(a ? (a.indices ?? (a.index ? [a.index] : [])) : []);
-    (q.options ?? []).forEach((o, i) => {
+    const options = q.options ?? [];
+    options.forEach((o, i) => {
       const picked = chosen.has(i + 1);
-      const mark = picked ? theme.fg("success", MARKS.chosen) : theme.fg("dim", MARKS.notChosen);
       const applied = picked && a?.appliedByTimeout ? " " + theme.fg("warning", t.RESULT_APPLIED_BY_TIMEOUT) : "";
+      if (accessible) {
+        // "Option 2 of 3: SQLite, selected" as the question screen says it (render_plain.c).
+        const state = q.multiSelect
+          ? picked ? t.PLAIN_CHECKED : t.PLAIN_NOT_CHECKED
+          : picked ? t.PLAIN_SELECTED : t.PLAIN_NOT_SELECTED;
+        lines.push(`  ${fill(t.PLAIN_OPTION_N, { n: i + 1, s: String(options.length) })}: ${clean(o.label)}, ${state}${applied}`);
+        return;
+      }
+      const mark = picked ? theme.fg("success", MARKS.chosen) : theme.fg("dim", MARKS.notChosen);
       lines.push(`  ${mark} ${picked ? theme.fg("text", clean(o.label)) : theme.fg("muted", clean(o.label))}${applied}`);
     });
     if (a?.wasCustom) {
       const typed = a.values ? a.values.slice(a.indices?.length ?? 0).join(", ") : a.value;
-      lines.push(`  ${theme.fg("success", MARKS.chosen)} ${theme.fg("text", clean(typed, true))} ${theme.fg("dim", t.RESULT_WROTE)}`);
+      const lead = accessible ? t.PLAIN_TYPING : `${theme.fg("success", MARKS.chosen)} `;
+      lines.push(`  ${lead}${theme.fg("text", clean(typed, true))} ${theme.fg("dim", t.RESULT_WROTE)}`);
     }
     if (a?.note) lines.push(`  ${theme.fg("dim", t.RESULT_NOTE)} ${theme.fg("muted", clean(a.note, true))}`);
   }

@@ -193,6 +193,9 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_WARN_DISCUSS_EMPTY] = "Type what you want to tell the agent (Esc goes back)",
     [QT_STR_STATUS_DISCUSS] = "Wants to talk first",
     [QT_STR_DIALOG_DISCUSS] = "Discuss first…",
+    /* the transcript in accessible mode (issue 14 item 7) */
+    [QT_STR_PLAIN_NOT_SELECTED] = "not selected",
+    [QT_STR_PLAIN_RESULT_STATUS] = "Status: {s}.",
 };
 
 static const char *const german[QT_STR_COUNT] = {
@@ -384,6 +387,9 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_WARN_DISCUSS_EMPTY] = "Erst tippen, was du dem Agenten sagen möchtest (Esc geht zurück)",
     [QT_STR_STATUS_DISCUSS] = "Möchte erst darüber sprechen",
     [QT_STR_DIALOG_DISCUSS] = "Erst besprechen…",
+    /* the transcript in accessible mode (issue 14 item 7) */
+    [QT_STR_PLAIN_NOT_SELECTED] = "nicht ausgewählt",
+    [QT_STR_PLAIN_RESULT_STATUS] = "Ergebnis: {s}.",
 };
 
 static const char *const chinese[QT_STR_COUNT] = {
@@ -556,6 +562,9 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_WARN_DISCUSS_EMPTY] = "请先输入你想对助手说的话（Esc 返回）",
     [QT_STR_STATUS_DISCUSS] = "想先讨论",
     [QT_STR_DIALOG_DISCUSS] = "先讨论…",
+    /* the transcript in accessible mode (issue 14 item 7) */
+    [QT_STR_PLAIN_NOT_SELECTED] = "未选择",
+    [QT_STR_PLAIN_RESULT_STATUS] = "状态：{s}。",
 };
 
 static const char *const names[QT_STR_COUNT] = {
