@@ -410,6 +410,39 @@ test("interactive: a 50-option list scrolls, `/` filters it, and Enter in the fi
   });
 });
 
+test("interactive: in a multi-select question Enter leaves the filter typing and keeps the list filtered; Space ticks matches, Enter confirms", async () => {
+  const options = ["Alpha", "Beta", "Gamma", "Alpine", "Delta"];
+  const q = { id: "stack", label: "Stack", prompt: "Which parts?", multiSelect: true, options };
+  await withPi({ replies: script({ questions: [q] }) }, async (pi) => {
+    let area = questionArea(await open(pi, /Which parts\?/));
+    assert.match(area, /\[ \] 2\. Beta/);
+    await pi.keys("/");
+    await pi.waitForScreen(/Filter:/);
+    await pi.text("al");
+    area = questionArea(await pi.waitForScreen((s) => /Filter: al/.test(questionArea(s)) && /type to filter/.test(questionArea(s))));
+    assert.match(area, /> \[ \] 1\. Alpha/);
+    assert.match(area, /\[ \] 2\. Alpine/);
+    assert.doesNotMatch(area, /Beta|Gamma|Delta/);
+    await pi.keys("Enter"); // multi-select: leaves the filter typing, picks nothing, ends nothing
+    area = questionArea(await pi.waitForScreen((s) => /Space toggle/.test(questionArea(s))));
+    assert.doesNotMatch(area, /type to filter/, "no longer typing into the filter");
+    assert.match(area, /Filter: al/, "the filter stays");
+    assert.match(area, /> \[ \] 1\. Alpha/);
+    assert.match(area, /\[ \] 2\. Alpine/);
+    assert.doesNotMatch(area, /Beta|Gamma|Delta/, "the list stays filtered");
+    assert.equal(pi.model.requests.length, 1, "the question is still open");
+    await pi.keys("Space", "Down", "Space"); // Space ticks (not typed into the filter)
+    area = questionArea(await pi.waitForScreen((s) => /> \[x\] 2\. Alpine/.test(questionArea(s))));
+    assert.match(area, /\[x\] 1\. Alpha/);
+    assert.match(area, /Filter: al\s*\n/, "Space was not typed into the filter");
+    assert.doesNotMatch(area, /Beta|Gamma|Delta/);
+    await pi.keys("Enter"); // now Enter confirms the ticks
+    assert.equal(await toolResultText(pi), "stack: user selected: 1. Alpha, 4. Alpine");
+    const result = await pi.waitForQuestionResult();
+    assert.deepEqual(result.details.answers[0].indices, [1, 4]);
+  });
+});
+
 /** Every line of the screen fits `cols` columns as pi-tui measures it. */
 function assertFits(screen, cols) {
   screen.split("\n").forEach((line, i) => {
