@@ -2,7 +2,7 @@
 // scripted model: a 3-second timeout with each `then` (the countdown on screen, the tool result
 // the model reads), Ctrl+G with an EDITOR script that writes a known text, and accessible mode
 // (setting, and TERM=dumb) with no box drawing and no colour escapes in the question
-// (`tmux capture-pane -e -p`). Sessions are named pq-uxb-….
+// (`tmux capture-pane -e -p`), and the transcript after the answer in words. Sessions are named pq-uxb-….
 import assert from "node:assert/strict";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -158,6 +158,19 @@ for (const [how, options] of [
       assert.match(question, /^2\. SQLite \(Recommended\)$/m);
       await pi.keys("Enter");
       assert.equal(await toolResultText(pi), "db: user selected: 2. SQLite (Recommended) (value: lite)");
+      // The transcript (render.ts): the status and the answer in words, then expanded (pi's
+      // Ctrl+O) every option said selected or not selected — no marks, no colour of ours.
+      await pi.waitForScreen((s) => /Status: Answered\./.test(s) && /Database: SQLite \(Recommended\)/.test(s));
+      await pi.keys("C-o");
+      await pi.waitForScreen(/Option 2 of 2: SQLite \(Recommended\), selected/);
+      const transcript = tmux("capture-pane", "-e", "-p", "-t", pi.name).stdout;
+      const ours = transcript.split("\n").filter((l) => /Status: Answered|Database: Which database\?|Option [12] of 2:/.test(l));
+      assert.equal(ours.length, 4, transcript);
+      assert.match(ours.join("\n"), /Option 1 of 2: PostgreSQL, not selected/);
+      assert.doesNotMatch(transcript, /[●○]/, "no symbol-only marks in the transcript");
+      // pi draws the tool row on its own background (chrome); the words carry no foreground colour
+      const fg = ours.join("\n").match(/\x1b\[(?:3[0-7]|38;[0-9;]+|9[0-7])m/g) ?? [];
+      assert.deepEqual(fg, [], "no colour on the answer's words");
     });
   });
 }
