@@ -206,7 +206,8 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(DIALOG_DISCUSS)      /* RPC select entry: "Discuss first…" */ \
   /* ---- the transcript in accessible mode (issue 14 item 7): words, not marks or colours ---- */ \
   X(PLAIN_NOT_SELECTED)  /* after an option the person did not pick: "not selected" */ \
-  X(PLAIN_RESULT_STATUS) /* renderResult's first line: "Status: {s}." ({s}: a STATUS_* string) */
+  X(PLAIN_RESULT_STATUS) /* renderResult's first line: "Status: {s}." ({s}: a STATUS_* string) */ \
+  X(PLAIN_KEYS_FILTER_PICK) /* typing the filter of a single-select question, where Enter picks the highlighted match */
 
 typedef enum qt_string_id {
 #define QT_STRING_ENUM(id) QT_STR_##id,

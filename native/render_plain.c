@@ -423,7 +423,8 @@ static void plain_keys(pctx *p) {
     const qt_qstate *s = &e->qs[e->current];
     switch (s->view) {
       case QT_VIEW_ENTRY: id = s->q->option_count ? QT_STR_PLAIN_KEYS_ENTRY : QT_STR_PLAIN_KEYS_FREE; break;
-      case QT_VIEW_FILTER: id = QT_STR_PLAIN_KEYS_FILTER; break;
+      /* single-select: Enter picks the highlighted match (issue 14 item 1), as the help line says */
+      case QT_VIEW_FILTER: id = s->q->multi_select ? QT_STR_PLAIN_KEYS_FILTER : QT_STR_PLAIN_KEYS_FILTER_PICK; break;
       case QT_VIEW_NOTE: id = QT_STR_PLAIN_KEYS_NOTE; break;
       default: id = s->q->multi_select ? QT_STR_PLAIN_KEYS_MULTI : QT_STR_PLAIN_KEYS_LIST; break;
     }

@@ -196,6 +196,7 @@ static const char *const english[QT_STR_COUNT] = {
     /* the transcript in accessible mode (issue 14 item 7) */
     [QT_STR_PLAIN_NOT_SELECTED] = "not selected",
     [QT_STR_PLAIN_RESULT_STATUS] = "Status: {s}.",
+    [QT_STR_PLAIN_KEYS_FILTER_PICK] = "Keys: type to filter, Up and Down move, Enter picks the highlighted option, Ctrl+T talks to the agent first, Escape clears the filter.",
 };
 
 static const char *const german[QT_STR_COUNT] = {
@@ -390,6 +391,7 @@ static const char *const german[QT_STR_COUNT] = {
     /* the transcript in accessible mode (issue 14 item 7) */
     [QT_STR_PLAIN_NOT_SELECTED] = "nicht ausgewählt",
     [QT_STR_PLAIN_RESULT_STATUS] = "Ergebnis: {s}.",
+    [QT_STR_PLAIN_KEYS_FILTER_PICK] = "Tasten: tippen filtert, Pfeil hoch und runter bewegen, Enter wählt die markierte Option, Strg+T spricht erst mit dem Agenten, Escape löscht den Filter.",
 };
 
 static const char *const chinese[QT_STR_COUNT] = {
@@ -565,6 +567,7 @@ static const char *const chinese[QT_STR_COUNT] = {
     /* the transcript in accessible mode (issue 14 item 7) */
     [QT_STR_PLAIN_NOT_SELECTED] = "未选择",
     [QT_STR_PLAIN_RESULT_STATUS] = "状态：{s}。",
+    [QT_STR_PLAIN_KEYS_FILTER_PICK] = "按键：输入以筛选，上下方向键移动，回车选择高亮的选项，Ctrl+T 先与助手讨论，Esc 清除筛选。",
 };
 
 static const char *const names[QT_STR_COUNT] = {

@@ -365,6 +365,23 @@ test("accessible: no line is wider than asked, at every width from 1 to 200, in 
   }
 });
 
+test("accessible: typing a filter, the keys sentence says Enter picks in a single-select question and Enter is done in a multi-select one (en, de, zh); every width fits", () => {
+  for (const lang of LANGS) {
+    const t = addon.strings(lang);
+    assert.notEqual(t.PLAIN_KEYS_FILTER_PICK, t.PLAIN_KEYS_FILTER, lang);
+    const flat = (e) => e.render(400).join(" ");
+    const single = press(accessible(engine(DB, lang)), "/", ..."sql");
+    assert.ok(flat(single).includes(t.PLAIN_KEYS_FILTER_PICK), `${lang}: ${flat(single)}`);
+    assertFits(single, `${lang} single-select filter`);
+    press(single, K.enter); // and Enter does pick: the sentence was true
+    assert.equal(built(single).details.answers[0].index, 1, `${lang}: PostgreSQL, the highlighted match, picked`);
+    const multi = press(accessible(engine(FEATURES, lang)), "/", "a");
+    assert.ok(flat(multi).includes(t.PLAIN_KEYS_FILTER), `${lang}: ${flat(multi)}`);
+    assert.ok(!flat(multi).includes(t.PLAIN_KEYS_FILTER_PICK), lang);
+    assertFits(multi, `${lang} multi-select filter`);
+  }
+});
+
 test("width: the countdown and the editor notice fit every width from 1 to 200", () => {
   for (const lang of LANGS) {
     const e = engine(DB, lang);
