@@ -3,6 +3,9 @@
 // table, the status always said, no marks, no box drawing, no colour — in en, de and zh; and
 // the usual marks and colours when the mode is off.
 import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import test from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
@@ -164,5 +167,38 @@ test("transcript: accessible mode follows the setting (remembered when asked) or
   } finally {
     if (term === undefined) delete process.env.TERM;
     else process.env.TERM = term;
+  }
+});
+
+test("transcript: the \"accessible\" setting is read when a session starts, so a resumed transcript reads in words before any question", async () => {
+  const saved = { HOME: process.env.HOME, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR, TERM: process.env.TERM };
+  const home = mkdtempSync(join(tmpdir(), "pq-a11y-home-"));
+  const handlers = {};
+  const ctx = { hasUI: true, cwd: join(home, "project"), sessionManager: { getBranch: () => [] }, ui: { notify() {}, setTitle() {} }, isIdle: () => true };
+  try {
+    mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+    mkdirSync(ctx.cwd);
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ accessible: true }));
+    process.env.HOME = home; // the settings file, and the relay's registry (started by session_start)
+    process.env.XDG_RUNTIME_DIR = join(home, "run");
+    process.env.TERM = "xterm-256color";
+    const { tools } = await loadExtension({ on: (event, handler) => (handlers[event] = handler) });
+    const tool = tools.get("question");
+    const r = answer(DB, K.enter);
+    const draw = () => tool.renderResult({ content: [{ type: "text", text: r.text }], details: r.details }, { expanded: true }, theme, { isError: false }).render(200).join("\n");
+    assert.match(draw(), /●/, "before the session starts: the usual marks");
+    await handlers.session_start({}, ctx);
+    const out = draw();
+    assert.match(out, /^Status: Answered\./);
+    assert.match(out, /Option 1 of 3: PostgreSQL, selected/);
+    assert.match(out, /Option 2 of 3: SQLite \(Recommended\), not selected/);
+    assert.doesNotMatch(out, /\x1b|●|○/);
+  } finally {
+    await handlers.session_shutdown?.({}, ctx);
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    rmSync(home, { recursive: true, force: true });
   }
 });
