@@ -83,6 +83,14 @@ function waited(ms) {
 }
 
 const fillS = (template, s) => template.replace("{s}", () => s);
+/** Fills a string's placeholders: { s, n, i } (native/strings.c). */
+const fill = (template, values) => template.replace(/\{([nsi])\}/g, (all, k) => (values[k] === undefined ? all : String(values[k])));
+
+/** The strings of the person's language: LC_ALL, else LC_MESSAGES, else LANG (English when none
+ * names a language pi-question speaks). */
+export function stringsOf(addon, env = process.env) {
+  return addon.strings(env.LC_ALL || env.LC_MESSAGES || env.LANG || "en");
+}
 
 function shortDirectory(dir, home) {
   return home && (dir === home || dir.startsWith(home + "/")) ? "~" + dir.slice(home.length) : dir;
@@ -91,7 +99,7 @@ function shortDirectory(dir, home) {
 /** pi-question pending: one entry per waiting question — its position and id, project, session,
  * who asks, how long it has waited. */
 export async function pending(addon, { out = process.stdout, env = process.env, now = Date.now } = {}) {
-  const t = addon.strings("en");
+  const t = stringsOf(addon, env);
   const { waiting: list } = await questionsOfAllPis(addon, env);
   const clean = (s) => addon.sanitize(String(s), false);
   if (!list.length) {
@@ -115,8 +123,7 @@ export async function pending(addon, { out = process.stdout, env = process.env, 
 }
 
 /** Sends one answer; prints what the pi said. */
-async function send(addon, w, message, out, err) {
-  const t = addon.strings("en");
+async function send(addon, w, message, out, err, t) {
   const r = await request(w.pi.endpoint, { type: "answer", qid: w.qid, ...message }, { cap: 1024 * 1024 });
   if (r.type === "reply" && r.message.type === "result" && r.message.ok === true) {
     out.write(`${t.REMOTE_TAKEN}\n`);
@@ -131,15 +138,13 @@ async function send(addon, w, message, out, err) {
 }
 
 /** Answers in the forms --answers takes: { id: answer } or a list in question order. */
-function answersFrom(value, questions) {
+function answersFrom(t, value, questions) {
   if (Array.isArray(value)) {
-    if (value.length !== questions.length) {
-      throw new Error(`the list has ${value.length} answers but the question has ${questions.length} parts; give one per question, in order`);
-    }
-    return Object.fromEntries(questions.map((q, i) => [q.id, value[i]]));
+    if (value.length !== questions.length) return { problem: fill(t.REMOTE_LIST_LENGTH, { n: value.length, s: questions.length }) };
+    return { answers: Object.fromEntries(questions.map((q, i) => [q.id, value[i]])) };
   }
-  if (!value || typeof value !== "object") throw new Error('answers must be an object like {"db":"SQLite"} or a list in question order');
-  return value;
+  if (!value || typeof value !== "object") return { problem: t.REMOTE_ANSWERS_SHAPE };
+  return { answers: value };
 }
 
 /**
@@ -153,17 +158,17 @@ function resolveTarget(t, all, target, started, clean) {
   if (QID.test(target)) {
     const found = all.waiting.filter((w) => w.qid === target);
     if (found.length === 1) return { w: found[0] };
-    if (found.length > 1) return { problem: `the id ${target} names questions in ${found.length} pis; answer by position (run "pi-question pending")` };
+    if (found.length > 1) return { problem: fill(t.REMOTE_ID_AMBIGUOUS, { s: target, n: found.length }) };
     const ended = all.ended.filter((e) => e.qid === target).pop();
     if (ended) return { ended };
-    return { problem: `no question with the id ${target} is waiting in any pi; run "pi-question pending"` };
+    return { problem: fill(t.REMOTE_NO_ID, { s: target }) };
   }
   const then = [...all.waiting, ...all.ended.filter((e) => e.endedAt >= started)].sort((a, b) => a.askedAt - b.askedAt);
   if (!then.length) return { problem: t.REMOTE_NONE };
   const n = /^[0-9]+$/.test(target) ? Number(target) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > then.length) {
-    const range = then.length === 1 ? "1" : `1 to ${then.length}`;
-    return { problem: `there is no question ${clean(target)}; give its position (${range}) or its id (like ${then[0].qid}) from "pi-question pending"` };
+    const range = then.length === 1 ? "1" : fill(t.REMOTE_RANGE, { n: then.length });
+    return { problem: fill(t.REMOTE_NO_POSITION, { s: clean(target), n: range, i: clean(then[0].qid) }) };
   }
   const picked = then[n - 1];
   return picked.ending ? { ended: picked } : { w: picked };
@@ -179,14 +184,14 @@ export async function answer(
   args,
   { out = process.stdout, err = process.stderr, tty = "/dev/tty", env = process.env, started = performance.timeOrigin } = {},
 ) {
-  const t = addon.strings("en");
+  const t = stringsOf(addon, env);
   const clean = (s) => addon.sanitize(String(s), false);
   let value;
   if (args[1] !== undefined) {
     try {
       value = JSON.parse(args[1]);
     } catch (error) {
-      err.write(`pi-question: the answers are not valid JSON (${addon.sanitize(error.message, true)}); write them like '{"db":"SQLite"}' or '["SQLite"]'\n`);
+      err.write(`pi-question: ${fill(t.REMOTE_BAD_JSON, { s: addon.sanitize(error.message, true) })}\n`);
       return EXIT.invalid;
     }
   }
@@ -209,22 +214,20 @@ export async function answer(
   }
   const w = picked.w;
   if (args[1] !== undefined) {
-    let answers;
-    try {
-      answers = answersFrom(value, w.questions);
-    } catch (error) {
-      err.write(`pi-question: ${addon.sanitize(error.message, true)}\n`);
+    const given = answersFrom(t, value, w.questions);
+    if (given.problem) {
+      err.write(`pi-question: ${given.problem}\n`);
       return EXIT.invalid;
     }
-    return send(addon, w, { outcome: "answered", answers }, out, err);
+    return send(addon, w, { outcome: "answered", answers: given.answers }, out, err, t);
   }
   // Asked right here, with the same engine; closed at once if it is answered anywhere else.
   if (!addon.ttyAvailable(tty)) {
-    err.write("pi-question: no terminal to ask on; answer with: pi-question answer <n or id> '<answers JSON>'\n");
+    err.write(`pi-question: ${t.REMOTE_NO_TERMINAL}\n`);
     return EXIT.noTerminal;
   }
   const name = w.askedBy ?? null;
-  const run = addon.runTty({ prepared: w.args }, { path: tty, color: !env.NO_COLOR, mode: "remote", askerName: name });
+  const run = addon.runTty({ prepared: w.args }, { path: tty, color: !env.NO_COLOR, mode: "remote", askerName: name, language: t.$language });
   const watching = new AbortController();
   let closedElsewhere = false;
   request(w.pi.endpoint, { type: "watch", qid: w.qid }, { signal: watching.signal }).then(() => {
@@ -250,11 +253,11 @@ export async function answer(
   }
   if (details.status === "interrupted") return EXIT.notTaken;
   const message = { outcome: details.status, answers: details.status === "cancelled" ? null : structuredAnswers(details) };
-  if (details.status !== "discuss") return send(addon, w, message, out, err);
+  if (details.status !== "discuss") return send(addon, w, message, out, err, t);
   // Ctrl+T ("talk first"): the person's words travel to pi like any other ending; if pi does not
   // take them (answered elsewhere first, or gone), they are printed here so they are never lost.
   const words = String(details.discussion ?? "");
-  const code = await send(addon, w, { ...message, discussion: words }, out, err);
+  const code = await send(addon, w, { ...message, discussion: words }, out, err, t);
   if (code !== EXIT.taken) out.write(`${t.REMOTE_WORDS_KEPT}\n${addon.sanitize(words, true)}\n`);
   return code;
 }

@@ -40,7 +40,8 @@ export interface RegistryEntry {
 }
 export declare function registryDirectory(env?: NodeJS.ProcessEnv): string;
 export declare function registerEndpoint(entry: RegistryEntry, env?: NodeJS.ProcessEnv): () => void;
-export declare function listEndpoints(env?: NodeJS.ProcessEnv): Array<RegistryEntry & { endpoint: Endpoint }>;
+export declare const REGISTRY_TEMPORARY_STALE_MS: number;
+export declare function listEndpoints(env?: NodeJS.ProcessEnv, now?: number): Array<RegistryEntry & { endpoint: Endpoint }>;
 export type StructuredAnswer = { selected: string[]; wrote?: string; note?: string };
 export declare function structuredAnswers(details: {
   questions: Array<{ id: string; options?: Array<{ value: string }> }>;

@@ -3,7 +3,7 @@
 // reply, and the per-user registry of endpoints that `pi-question pending` / `answer` read.
 // Plain JavaScript, so the extension (through jiti) and the standalone command share it.
 import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -162,6 +162,10 @@ export function registryDirectory(env = process.env) {
   return base;
 }
 
+/** A registry entry being written (`<pid>-<hex>.json.tmp`, renamed into place at once) that is
+ * older than this, in ms, was left behind (a crash or a failed rename) and is removed. */
+export const REGISTRY_TEMPORARY_STALE_MS = 60_000;
+
 function alive(pid) {
   try {
     process.kill(pid, 0);
@@ -178,7 +182,7 @@ export function registerEndpoint(entry, env = process.env) {
     const dir = registryDirectory(env);
     const file = join(dir, `${entry.pid}-${randomBytes(4).toString("hex")}.json`);
     const tmp = `${file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify(entry), { mode: 0o600, flag: "wx" }); // never through an existing name
     renameSync(tmp, file);
     const remove = () => rmSync(file, { force: true });
     process.once("exit", remove);
@@ -191,8 +195,25 @@ export function registerEndpoint(entry, env = process.env) {
   }
 }
 
-/** The registered endpoints of live processes (entries of dead ones are removed). */
-export function listEndpoints(env = process.env) {
+/** Removes a left-behind `*.json.tmp`: one of a dead process, or older than
+ * REGISTRY_TEMPORARY_STALE_MS. Only a regular file of this user's (looked at with lstat: a
+ * symlink is never followed, nor removed). */
+function removeStaleTemporary(file, name, now) {
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() || (typeof process.getuid === "function" && st.uid !== process.getuid())) return;
+    const pid = /^([0-9]+)-[0-9a-f]+\.json\.tmp$/.exec(name)?.[1];
+    const dead = pid !== undefined && Number(pid) > 0 && !alive(Number(pid));
+    if (dead || now - st.mtimeMs > REGISTRY_TEMPORARY_STALE_MS) unlinkSync(file);
+  } catch {
+    // gone already, or not ours to remove: the next listing looks again
+  }
+}
+
+/** The registered endpoints of live processes. Entries of dead processes are removed, and so
+ * are left-behind temporary files (removeStaleTemporary); an entry that is not a regular file
+ * (a symlink) is neither read nor removed. */
+export function listEndpoints(env = process.env, now = Date.now()) {
   let dir;
   try {
     dir = registryDirectory(env);
@@ -201,8 +222,17 @@ export function listEndpoints(env = process.env) {
   }
   const out = [];
   for (const name of readdirSync(dir)) {
-    if (!name.endsWith(".json")) continue;
     const file = join(dir, name);
+    if (name.endsWith(".json.tmp")) {
+      removeStaleTemporary(file, name, now);
+      continue;
+    }
+    if (!name.endsWith(".json")) continue;
+    try {
+      if (!lstatSync(file).isFile()) continue;
+    } catch {
+      continue;
+    }
     let entry;
     try {
       entry = JSON.parse(readFileSync(file, "utf8"));

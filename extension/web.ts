@@ -12,7 +12,8 @@
 // the answer carries it in its body, so no cookie exists that another site could make a browser
 // send. A POST must come from the page's own origin (Origin and Sec-Fetch-Site checked), name
 // the server by an address or "localhost" in Host (no DNS rebinding), be application/json and
-// at most QT_WEB_MAX_BODY_BYTES; every client address has a bucket of QT_WEB_RATE_BURST requests
+// at most QT_WEB_MAX_BODY_BYTES (derived: every answer a person can give fits; past the first
+// QT_WEB_UNVERIFIED_BODY_BYTES only once the body has begun with the token); every client address has a bucket of QT_WEB_RATE_BURST requests
 // refilled at QT_WEB_RATE_PER_MINUTE. An answer goes through the Asker exactly as one from
 // another terminal does (the C core validates it; the first answer from anywhere wins, a later
 // one is told "already answered").
@@ -29,7 +30,7 @@ import { stringsFor } from "./i18n.ts";
 const PAGE_STRINGS = [
   "WEB_TITLE", "WEB_NONE", "WEB_SUBMIT", "WEB_CANCEL", "WEB_NOTE", "WEB_PREVIEW", "WEB_CLOSED", "WEB_OFFLINE", "WEB_OFF",
   "SOMETHING_ELSE", "DIALOG_PLACEHOLDER", "DIALOG_DECLINE", "WARN_MISSING", "WARN_EMPTY", "WARN_NOTHING_CHOSEN",
-  "REMOTE_TAKEN", "REMOTE_ALREADY", "REMOTE_NOT_WAITING",
+  "REMOTE_TAKEN", "REMOTE_ALREADY", "REMOTE_NOT_WAITING", "WEB_TOO_LARGE", "WEB_NOT_SENT",
 ];
 
 const PAGE_FILE = new URL("./web/page.html", import.meta.url);
@@ -147,7 +148,7 @@ export async function startWebServer({ native, asker, host, language }: WebServe
     const questions = [...asker.waiting.values()]
       .filter((w) => !w.settled)
       .map((w) => ({ qid: w.qid, askedAt: w.askedAt, ...(w.askedBy ? { askedBy: w.askedBy } : {}), questions: w.questions }));
-    return JSON.stringify({ type: "state", language: t.$language ?? "en", strings, questions });
+    return JSON.stringify({ type: "state", language: t.$language ?? "en", strings, bodyBytes: limits.webBodyBytes, questions });
   };
 
   let pending = false;
@@ -208,17 +209,27 @@ export async function startWebServer({ native, asker, host, language }: WebServe
     const parts: Buffer[] = [];
     let size = 0;
     let over = false;
+    let verified = false;
+    const tooLarge = (reason: string) => {
+      over = true;
+      refuse(res, 413, reason);
+      req.destroy();
+    };
     req.setTimeout(15000, () => req.destroy());
     req.on("data", (chunk: Buffer) => {
       if (over) return;
       size += chunk.length;
-      if (size > limits.webBodyBytes) {
-        over = true;
-        refuse(res, 413, `the request is larger than ${limits.webBodyBytes} bytes`);
-        req.destroy();
-        return;
-      }
+      if (size > limits.webBodyBytes) return tooLarge(`the request is larger than ${limits.webBodyBytes} bytes`);
       parts.push(chunk);
+      // A long body is read on only once it has shown the token (its first key, as the page
+      // sends it), so a request without the token never makes pi hold more than a few KB.
+      if (!verified && size > limits.webUnverifiedBodyBytes) {
+        const head = /^\s*\{\s*"token"\s*:\s*"([A-Za-z0-9_-]*)"/.exec(Buffer.concat(parts).toString("latin1", 0, limits.webUnverifiedBodyBytes));
+        if (!head || !tokenMatches(head[1])) {
+          return tooLarge(`a request longer than ${limits.webUnverifiedBodyBytes} bytes must begin with its token: {"token":…}`);
+        }
+        verified = true;
+      }
     });
     req.on("end", () => guarded(res, () => {
       if (over) return;

@@ -112,9 +112,16 @@
 #endif
 
 /* ---- the web page (/questions web) ---- */
-/* A request body (an answer POSTed as JSON), in bytes; larger is refused with 413. */
+/* A request body (an answer POSTed as JSON), in bytes; larger is refused with 413. Derived, not
+ * chosen, so that every answer a person can give on the page fits: the answers at
+ * QT_MAX_ANSWERS_JSON_BYTES plus 4 KB for the token, the question's id, the outcome and the keys. */
 #ifndef QT_WEB_MAX_BODY_BYTES
-#define QT_WEB_MAX_BODY_BYTES 262144
+#define QT_WEB_MAX_BODY_BYTES (QT_MAX_ANSWERS_JSON_BYTES + 4096)
+#endif
+/* Bytes of a request body read before its token has been seen (the body's first key, as the
+ * page sends it): a request without the token never makes pi hold more than this. */
+#ifndef QT_WEB_UNVERIFIED_BODY_BYTES
+#define QT_WEB_UNVERIFIED_BODY_BYTES 4096
 #endif
 /* Requests per client address: a bucket of this many, refilled at QT_WEB_RATE_PER_MINUTE. */
 #ifndef QT_WEB_RATE_BURST

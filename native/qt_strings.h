@@ -132,6 +132,14 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_LIST_WAITED)  /* pi-question pending: "waiting {s}" (a duration like 2m 5s) */ \
   X(REMOTE_WORDS_KEPT)   /* pi-question answer: Ctrl+T's words could not be delivered; shown after this */ \
   X(REMOTE_LAST_ENDED)   /* pi-question answer, nothing at that position: "the latest to stop waiting: {s}" */ \
+  X(REMOTE_BAD_JSON)     /* pi-question answer n '…': the answers are not JSON ({s}: the parser's words) */ \
+  X(REMOTE_ANSWERS_SHAPE) /* pi-question answer n '…': answers neither an object nor a list */ \
+  X(REMOTE_LIST_LENGTH)  /* pi-question answer n '[…]': {n} answers given, {s} parts in the question */ \
+  X(REMOTE_ID_AMBIGUOUS) /* pi-question answer <id>: {s} the id, {n} how many pis have it */ \
+  X(REMOTE_NO_ID)        /* pi-question answer <id>: no question {s} waits anywhere */ \
+  X(REMOTE_NO_POSITION)  /* pi-question answer <n>: {s} what was given, {n} the range, {i} an id to copy */ \
+  X(REMOTE_RANGE)        /* the positions "1 to {n}" (when there is more than one) */ \
+  X(REMOTE_NO_TERMINAL)  /* pi-question answer: no terminal to ask on; how to answer without one */ \
   /* ---- the web page (/questions web) ---- */ \
   X(WEB_ANSWERED_HERE)   /* transcript: the question was answered from the web page */ \
   X(WEB_STARTED)         /* "Answer in a browser (…): {s}" ({s}: the URL) */ \
@@ -147,6 +155,8 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(WEB_CLOSED)          /* the page: the question was answered or ended elsewhere */ \
   X(WEB_OFFLINE)         /* the page: the connection to pi is lost, retrying */ \
   X(WEB_OFF)             /* the page: pi turned the page off or exited */ \
+  X(WEB_TOO_LARGE)       /* the page: an answer longer than the server takes ({n}: bytes); not sent, text kept */ \
+  X(WEB_NOT_SENT)        /* the page: an answer could not be sent (no connection); text kept */ \
   /* ---- issue 14 items 3, 6, 7: the person's timeout, the external editor, accessible mode ---- */ \
   X(COUNTDOWN_CANCEL)    /* "Closes itself in {s} — any key stops the clock" ({s}: "4:59") */ \
   X(COUNTDOWN_DECLINE)   /* "Leaves it to the agent in {s} — any key stops the clock" */ \

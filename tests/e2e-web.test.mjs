@@ -223,3 +223,52 @@ test("web e2e: several questions on the page — multi-select, a typed answer, a
     assert.equal(results.at(-1).details.mode, "web");
   });
 });
+
+test("web e2e: a refused or failed POST keeps what the person wrote on the page; then a long answer (over the old 256 KB cap) is taken whole", { skip }, async () => {
+  await withPi({}, async (pi, context) => {
+    const url = await turnOnWeb(pi);
+    await pi.prompt("ask me");
+    const page = await context.newPage();
+    await page.goto(url);
+    const card = page.locator(".card").first();
+    await card.getByText("Something else…").waitFor();
+    await card.getByText("Something else…").click();
+    // Quotes and backslashes take 2 bytes each in JSON: this answer is ~360 KB on the wire.
+    const wrote = `start ${'"\\'.repeat(44000)} end`;
+    const note = `note ${'\\"'.repeat(44000)} done`;
+    await card.locator("textarea.wrote").fill(wrote);
+    await card.locator("textarea.note").fill(note);
+    const kept = async () => {
+      assert.equal(await card.locator("textarea.wrote").inputValue(), wrote, "the typed answer is kept");
+      assert.equal(await card.locator("textarea.note").inputValue(), note, "the note is kept");
+    };
+    // The connection fails: said so, nothing lost, the buttons work again.
+    await page.route("**/answer", (route) => route.abort("connectionreset"));
+    await card.getByRole("button", { name: "Submit" }).click();
+    await card.getByText(/Not sent: pi could not be reached/).waitFor();
+    await kept();
+    // pi refuses it (as it would one over its cap): pi's reason shown, nothing lost.
+    await page.unroute("**/answer");
+    await page.route("**/answer", (route) =>
+      route.fulfill({ status: 413, contentType: "application/json", body: JSON.stringify({ ok: false, code: "refused", reason: "the request is larger than 5 bytes" }) }),
+    );
+    await card.getByRole("button", { name: "Submit" }).click();
+    await card.getByText("the request is larger than 5 bytes").waitFor();
+    await kept();
+    assert.equal(await card.getByRole("button", { name: "Submit" }).isEnabled(), true);
+    // For real now: taken whole.
+    await page.unroute("**/answer");
+    await card.getByRole("button", { name: "Submit" }).click();
+    await card.getByText("Answer taken.").waitFor();
+    await kept();
+    // Closed: the text can no longer be changed but can still be selected and copied.
+    assert.equal(await card.locator("textarea.wrote").isDisabled(), false);
+    assert.equal(await card.locator("textarea.wrote").isEditable(), false);
+    await pi.model.waitForRequests(2);
+    const result = pi.questionResults().at(-1);
+    assert.equal(result.details.status, "answered");
+    assert.equal(result.details.mode, "web");
+    const answer = JSON.stringify(result.details);
+    assert.ok(answer.includes(JSON.stringify(wrote).slice(1, -1)) && answer.includes(JSON.stringify(note).slice(1, -1)), "the answer and the note whole");
+  });
+});

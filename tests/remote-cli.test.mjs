@@ -272,6 +272,42 @@ test("answer with no answers and no terminal to ask on exits 3 and says how to a
   });
 });
 
+test("answer and pending speak the language of LC_ALL / LC_MESSAGES / LANG: every refusal comes from the string table", async () => {
+  const de = addon.strings("de");
+  const zh = addon.strings("zh");
+  const inGerman = { env: { ...env, LANG: "de_DE.UTF-8" } };
+  await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB, NAME])] }], async ([pi]) => {
+    const fill = (template, values) => template.replace(/\{([nsi])\}/g, (_, k) => String(values[k]));
+    assert.deepEqual(await runAnswer(["1", '["Postgres"]'], inGerman), {
+      code: EXIT.invalid,
+      out: "",
+      err: `pi-question: ${fill(de.REMOTE_LIST_LENGTH, { n: 1, s: 2 })}\n`,
+    });
+    assert.match(de.REMOTE_LIST_LENGTH, /Antworten/, "German, not English");
+    assert.equal((await runAnswer(["1", "42"], inGerman)).err, `pi-question: ${de.REMOTE_ANSWERS_SHAPE}\n`);
+    const bad = await runAnswer(["1", "{db:SQLite}"], inGerman);
+    assert.match(bad.err, /^pi-question: die Antworten sind kein gültiges JSON \(.+\); /);
+    assert.equal(
+      (await runAnswer(["7", '{"db":"SQLite"}'], inGerman)).err,
+      `pi-question: ${fill(de.REMOTE_NO_POSITION, { s: "7", n: "1", i: "q00000001" })}\n`,
+    );
+    assert.equal((await runAnswer(["q0000abcd", "{}"], inGerman)).err, `pi-question: ${fill(de.REMOTE_NO_ID, { s: "q0000abcd" })}\n`);
+    assert.equal((await runAnswer([], inGerman)).err, `pi-question: ${de.REMOTE_NO_TERMINAL}\n`);
+    // LC_ALL wins over LANG; a language pi-question does not speak is English.
+    const chinese = await runAnswer(["1", "42"], { env: { ...env, LC_ALL: "zh_CN.UTF-8", LANG: "de_DE.UTF-8" } });
+    assert.equal(chinese.err, `pi-question: ${zh.REMOTE_ANSWERS_SHAPE}\n`);
+    const french = await runAnswer(["1", "42"], { env: { ...env, LANG: "fr_FR.UTF-8" } });
+    assert.match(french.err, /answers must be an object like/);
+    assert.deepEqual(pi.sent, [], "nothing refused was sent");
+    const out = sink();
+    await pending(addon, { out, env: inGerman.env });
+    assert.match(out.text, /ID q00000001 · \/p · .* · Gefragt vom Agenten · wartet seit /);
+  });
+  const none = sink();
+  await pending(addon, { out: none, env: inGerman.env });
+  assert.equal(none.text, `${de.REMOTE_NONE}\n`);
+});
+
 // ---- the command itself ----------------------------------------------------------------------
 
 /** The real `pi-question` command (the exit status as the shell sees it). */

@@ -6,12 +6,12 @@
 // e2e-remote.test.mjs.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { listEndpoints, parseRelayVariable, registerEndpoint, registryDirectory, request } from "../extension/relay-wire.mjs";
+import { listEndpoints, parseRelayVariable, REGISTRY_TEMPORARY_STALE_MS, registerEndpoint, registryDirectory, request } from "../extension/relay-wire.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 
 // The endpoint registry goes to a throw-away runtime directory.
@@ -205,6 +205,50 @@ test("remote: the endpoint registry is private, and entries of dead processes ar
   assert.deepEqual(live.map((e) => e.pid), [process.pid]);
   assert.equal(existsSync(stale), false, "the dead process's entry is removed");
   rmSync(broken);
+});
+
+test("remote: left-behind *.json.tmp files are removed when listing — a dead process's at once, a live one's once stale; links are never followed", () => {
+  const dir = registryDirectory();
+  const outside = mkdtempSync(join(tmpdir(), "pi-question-outside-"));
+  try {
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid;
+    const deadTmp = join(dir, `${dead}-0badc0de.json.tmp`);
+    writeFileSync(deadTmp, '{"half":');
+    const liveTmp = join(dir, `${process.pid}-0badc0de.json.tmp`);
+    writeFileSync(liveTmp, '{"being written":');
+    const odd = join(dir, "not-a-pid.json.tmp");
+    writeFileSync(odd, "");
+    // Links in the registry: to a file outside (named like a dead process's temporary) and to a
+    // valid entry outside. Neither is followed, read or removed.
+    const target = join(outside, "precious");
+    writeFileSync(target, "keep me");
+    const linkTmp = join(dir, `${dead}-1badc0de.json.tmp`);
+    symlinkSync(target, linkTmp);
+    const entryOutside = join(outside, "entry.json");
+    writeFileSync(entryOutside, JSON.stringify({ variable: process.env.PI_QUESTION_RELAY, pid: process.pid, cwd: "/through-a-link", startedAt: 1 }));
+    const linkEntry = join(dir, `${process.pid}-2badc0de.json`);
+    symlinkSync(entryOutside, linkEntry);
+
+    const now = Date.now();
+    const listed = listEndpoints(process.env, now);
+    assert.deepEqual(listed.map((e) => e.cwd).filter((c) => c === "/through-a-link"), [], "a linked entry is not read");
+    assert.equal(existsSync(deadTmp), false, "the dead process's temporary file is removed");
+    assert.equal(existsSync(liveTmp), true, "a live process's fresh one is kept (it is being written)");
+    assert.equal(existsSync(odd), true, "an unknown fresh one is kept");
+    assert.ok(lstatSync(linkTmp).isSymbolicLink(), "the link is left alone");
+    assert.equal(readFileSync(target, "utf8"), "keep me", "and what it points to is untouched");
+    assert.ok(lstatSync(linkEntry).isSymbolicLink());
+    // Older than the bound: removed whoever's they are.
+    listEndpoints(process.env, now + REGISTRY_TEMPORARY_STALE_MS + 1000);
+    assert.equal(existsSync(liveTmp), false, "a stale temporary file of a live process is removed");
+    assert.equal(existsSync(odd), false);
+    assert.ok(lstatSync(linkTmp).isSymbolicLink(), "a link, however old, is never removed");
+    assert.equal(readFileSync(target, "utf8"), "keep me");
+    rmSync(linkTmp);
+    rmSync(linkEntry);
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
 });
 
 test("remote: a registry directory that is a symlink is refused, and registering never throws", () => {

@@ -24,7 +24,7 @@ test("strings: tags resolve to their language, unknown tags to English", () => {
 for (const lang of ["de", "zh"]) {
   test(`strings: ${lang} translates every string people read and keeps the placeholders`, () => {
     const t = addon.strings(lang);
-    const placeholders = (s) => (s.match(/\{[ns]\}/g) ?? []).sort().join();
+    const placeholders = (s) => (s.match(/\{[nsi]\}/g) ?? []).sort().join();
     for (const [id, text] of Object.entries(en)) {
       if (id === "$language") continue;
       assert.ok(t[id], `${lang}: ${id} is empty`);

@@ -10,7 +10,7 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, beforeEach, test } from "node:test";
-import { parseRelayVariable, request } from "../extension/relay-wire.mjs";
+import { parseRelayVariable, request, structuredAnswers } from "../extension/relay-wire.mjs";
 import { addon } from "./helpers/addon.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
@@ -422,24 +422,85 @@ test("web: hostile requests (absolute targets, deep nesting, odd methods, a bad 
   assert.equal((await http("GET", `/q/${token}`)).status, 200, "still serving");
 });
 
-test("web: a body over the size limit is refused with 413, declared or not", async () => {
-  const big = JSON.stringify({ token, qid: "x", outcome: "answered", answers: { db: "a".repeat(addon.limits.webBodyBytes) } });
-  const declared = await post(big);
-  assert.equal(declared.status, 413);
-  // Sent in chunks without a length: counted as it arrives.
-  const r = await new Promise((resolve, reject) => {
+/** A POST body of exactly `bytes` bytes that begins with the token, as the page sends it. */
+function bodyOfSize(bytes, tokenGiven = token) {
+  const head = JSON.stringify({ token: tokenGiven, qid: "qffffffff", outcome: "answered", answers: { db: "" } });
+  const at = head.length - 3; // inside the answer's empty string
+  return head.slice(0, at) + "a".repeat(bytes - head.length) + head.slice(at);
+}
+
+/** Sends `parts` in chunks without a length; resolves { status, body }, or { error } when pi
+ * closed the connection before its reply could be read. */
+function postChunked(parts) {
+  return new Promise((resolve) => {
     const req = httpRequest(
       { method: "POST", host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: "/answer", agent: false, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
       (res) => {
-        res.resume();
-        resolve({ status: res.statusCode });
+        const got = [];
+        res.on("data", (d) => got.push(d));
+        res.on("end", () => resolve({ status: res.statusCode, body: Buffer.concat(got).toString("utf8") }));
+        res.on("error", (error) => resolve({ error }));
       },
     );
-    req.on("error", reject);
-    for (let i = 0; i < 40; i++) req.write("x".repeat(8192));
-    req.end();
-  }).catch((error) => ({ status: 413, error }));
-  assert.equal(r.status, 413);
+    req.on("error", (error) => resolve({ error }));
+    (async () => {
+      for (const part of parts) if (!req.write(part)) await new Promise((r) => req.once("drain", r));
+      req.end();
+    })();
+  });
+}
+
+test("web: the body cap is derived from the answer limits: a maximal answer to a question, typed and noted and escaped at worst, is taken", async () => {
+  const { answerBytes, answersJsonBytes, webBodyBytes } = addon.limits;
+  assert.ok(webBodyBytes >= answersJsonBytes + 1024, "every answer a person can give, plus the token, the id and the keys");
+  shown = [];
+  const args = tool.prepareArguments({ questions: [{ id: "essay", prompt: "Tell me everything." }] });
+  const asking = ask("big", args);
+  const [qid] = await waitingQid();
+  // A control character is the worst case: 1 byte typed, 6 bytes in JSON (\u0001).
+  const worst = "\u0001".repeat(answerBytes - 2);
+  const answers = { essay: { selected: [], wrote: `a${worst}z`, note: `n${worst}e` } };
+  const body = JSON.stringify({ token, qid, outcome: "answered", answers });
+  assert.ok(body.length > 6 * 2 * (answerBytes - 2), `escaped at worst: ${body.length} bytes`);
+  const r = await post(body);
+  assert.equal(r.status, 200, r.body.slice(0, 300));
+  const result = await asking;
+  assert.equal(result.details.status, "answered");
+  assert.equal(result.details.mode, "web");
+  const taken = structuredAnswers(result.details).essay;
+  assert.equal(taken.wrote, `a${worst}z`, "the typed answer whole");
+  assert.equal(taken.note, `n${worst}e`, "the note whole");
+});
+
+test("web: a body one byte over the derived cap is refused with 413, declared or not; at the cap it is read", async () => {
+  const cap = addon.limits.webBodyBytes;
+  // At the cap: read whole, then refused for what it says (no such question), not for its size.
+  const at = await post(bodyOfSize(cap));
+  assert.equal(at.status, 409, at.body.slice(0, 200));
+  const over = await post(bodyOfSize(cap + 1));
+  assert.equal(over.status, 413);
+  assert.match(JSON.parse(over.body).reason, new RegExp(`larger than ${cap} bytes`));
+  // Sent in chunks without a length: counted as it arrives.
+  const body = bodyOfSize(cap + 1);
+  const chunks = [];
+  for (let i = 0; i < body.length; i += 1 << 20) chunks.push(body.slice(i, i + (1 << 20)));
+  const chunked = await postChunked(chunks);
+  assert.ok(chunked.status === 413 || chunked.error, String(chunked.status));
+  if (chunked.status) assert.match(JSON.parse(chunked.body).reason, /larger than/);
+});
+
+test("web: a long body that does not begin with the token is refused after a few KB, before pi holds it", async () => {
+  const { webUnverifiedBodyBytes } = addon.limits;
+  for (const body of [bodyOfSize(webUnverifiedBodyBytes * 4, "x".repeat(token.length)), "x".repeat(webUnverifiedBodyBytes * 4)]) {
+    const r = await post(body);
+    assert.equal(r.status, 413);
+    assert.match(JSON.parse(r.body).reason, /must begin with its token/);
+  }
+  // A short body without the token is read and refused for that (403), not for its size.
+  assert.equal((await post({ qid: "x", outcome: "cancelled", token: "nope" })).status, 403);
+  // The token first, with white space as any JSON writer may put it: read on.
+  const spaced = ` { "token" : "${token}", "qid": "qffffffff", "outcome": "cancelled", "pad": "${"a".repeat(webUnverifiedBodyBytes * 2)}" }`;
+  assert.equal((await post(spaced)).status, 409);
 });
 
 test("web: too many requests from one address are refused with 429; other addresses are not", async () => {
