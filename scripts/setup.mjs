@@ -181,8 +181,9 @@ export function installCommands(manager, packages, { root, tty, refresh = true }
     case "pacman":
       // A fresh system (a container) has empty sync databases: -S alone finds nothing. -Sy alone
       // would be a partial upgrade (new packages against old libraries), which Arch does not
-      // support; -Syu syncs and upgrades the system with them.
-      return [[...sudo, "pacman", refresh ? "-Syu" : "-S", "--needed", "--noconfirm", ...packages]];
+      // support; -Syu syncs and upgrades the system with them. That upgrade is the person's to
+      // approve: with a terminal pacman asks (it lists what it upgrades); without one nobody can.
+      return [[...sudo, "pacman", refresh ? "-Syu" : "-S", "--needed", ...(tty ? [] : ["--noconfirm"]), ...packages]];
     case "apk":
       // A fresh Alpine has no package index: fetch it first (as apt-get update).
       return [...(refresh ? [[...sudo, "apk", "update"]] : []), [...sudo, "apk", "add", ...packages]];
