@@ -232,7 +232,7 @@ qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t l
   if (len > QT_MAX_ANSWERS_JSON_BYTES)
     return qt_fail(err, "", "The answers are %zu bytes; the limit is %d.", len, QT_MAX_ANSWERS_JSON_BYTES);
   cJSON *root;
-  qt_status pre = qt_json_parse(json, len, "answers", "answers", &root, err);
+  qt_status pre = qt_json_parse(json, len, "answers", "answers", QT_MAX_ANSWERS_JSON_VALUES, &root, err);
   if (pre) return pre;
   qt_status st = qt_answers_from_cjson(req, root, "answers", out, err);
   cJSON_Delete(root);

@@ -1773,6 +1773,7 @@ static napi_value limits_object(napi_env env) {
       {"softAnswerChars", QT_SOFT_ANSWER_CHARS},  {"tabLabelColumns", QT_TAB_LABEL_COLUMNS},
       {"jsonDepth", QT_MAX_JSON_DEPTH},           {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES}, {"preparedBytes", QT_MAX_PREPARED_BYTES},
       {"discussBytes", QT_MAX_DISCUSS_BYTES},     {"answersJsonBytes", QT_MAX_ANSWERS_JSON_BYTES},
+      {"answersJsonValues", QT_MAX_ANSWERS_JSON_VALUES},
       {"relayMessageBytes", QT_MAX_RELAY_MESSAGE_BYTES},
       {"webBodyBytes", QT_WEB_MAX_BODY_BYTES},    {"webUnverifiedBodyBytes", QT_WEB_UNVERIFIED_BODY_BYTES},    {"webRateBurst", QT_WEB_RATE_BURST},
       {"webRatePerMinute", QT_WEB_RATE_PER_MINUTE}, {"webEventStreams", QT_WEB_MAX_EVENT_STREAMS},

@@ -112,7 +112,8 @@ void qt_number_text(double d, char *out, size_t cap) {
  * arrays/objects, the first invalid UTF-8, and the first string byte a C string cannot carry
  * faithfully: a raw control character (which JSON forbids), an escaped NUL (which would
  * silently cut the text), or an escaped lone UTF-16 surrogate (half a character: what
- * JSON.stringify makes of a broken emoji; cJSON cannot decode it). */
+ * JSON.stringify makes of a broken emoji; cJSON cannot decode it). It also counts the values
+ * (1 plus the ',', ':' and '[' outside strings) and stops past `max_values` when that is set. */
 typedef enum bad_string { BAD_NONE = 0, BAD_CONTROL, BAD_NUL, BAD_SURROGATE } bad_string;
 
 typedef struct json_scan {
@@ -120,6 +121,8 @@ typedef struct json_scan {
   size_t bad_utf8; /* byte offset of the first invalid UTF-8 sequence, or SIZE_MAX */
   size_t bad_at;   /* byte offset of the first string problem, or SIZE_MAX */
   bad_string bad;  /* what that problem is */
+  size_t values;   /* JSON values counted (an upper bound: the root plus what starts the others) */
+  size_t too_many; /* byte offset where `values` passed the bound, or SIZE_MAX */
 } json_scan;
 
 /* The value of 4 hex digits at s (n bytes available), or 0x10000 when they are not there. */
@@ -136,14 +139,15 @@ static unsigned hex4(const unsigned char *s, size_t n) {
 }
 
 /* The bytes scan_json stops at, by where it is (it was a sixth of validating a 100 KB call and
- * now looks each byte up once, issue 13): outside strings, quotes, brackets and bytes above 0x7F
- * (numbers, literals, commas, colons and whitespace are skipped); inside a string, control
+ * now looks each byte up once, issue 13): outside strings, quotes, brackets, commas, colons and
+ * bytes above 0x7F (numbers, literals and whitespace are skipped); inside a string, control
  * characters, the quote, the backslash and bytes above 0x7F. */
 #define QT_RANGE16(b, v) [b] = v, [b + 1] = v, [b + 2] = v, [b + 3] = v, [b + 4] = v, [b + 5] = v, [b + 6] = v, \
     [b + 7] = v, [b + 8] = v, [b + 9] = v, [b + 10] = v, [b + 11] = v, [b + 12] = v, [b + 13] = v, [b + 14] = v, [b + 15] = v
 #define QT_HIGH128(v) QT_RANGE16(0x80, v), QT_RANGE16(0x90, v), QT_RANGE16(0xA0, v), QT_RANGE16(0xB0, v), \
     QT_RANGE16(0xC0, v), QT_RANGE16(0xD0, v), QT_RANGE16(0xE0, v), QT_RANGE16(0xF0, v)
-static const unsigned char SCAN_STOP[256] = {['"'] = 1, ['['] = 1, ['{'] = 1, [']'] = 1, ['}'] = 1, QT_HIGH128(1)};
+static const unsigned char SCAN_STOP[256] = {['"'] = 1, ['['] = 1, ['{'] = 1, [']'] = 1, ['}'] = 1,
+                                             [','] = 1, [':'] = 1, QT_HIGH128(1)};
 static const unsigned char STRING_STOP[256] = {QT_RANGE16(0x00, 1), QT_RANGE16(0x10, 1), ['"'] = 1, ['\\'] = 1,
                                                QT_HIGH128(1)};
 #undef QT_HIGH128
@@ -151,9 +155,9 @@ static const unsigned char STRING_STOP[256] = {QT_RANGE16(0x00, 1), QT_RANGE16(0
 
 /* One pass over the raw bytes (validating UTF-8 on the way): plain bytes, nearly all of a large
  * call, are skipped in tight loops. */
-static json_scan scan_json(const char *text, size_t len) {
+static json_scan scan_json(const char *text, size_t len, size_t max_values) {
   const unsigned char *s = (const unsigned char *)text;
-  json_scan r = {0, SIZE_MAX, SIZE_MAX, BAD_NONE};
+  json_scan r = {0, SIZE_MAX, SIZE_MAX, BAD_NONE, 1, SIZE_MAX};
   size_t depth = 0, i = 0;
   while (i < len) {
     while (i < len && !SCAN_STOP[s[i]]) i++;
@@ -213,10 +217,16 @@ static json_scan scan_json(const char *text, size_t len) {
         }
         i++;
       }
-    } else if (c == '[' || c == '{') {
-      if (++depth > r.depth) r.depth = depth;
     } else if (c == ']' || c == '}') {
       if (depth) depth--;
+    } else {
+      if (c == '[' || c == '{')
+        if (++depth > r.depth) r.depth = depth;
+      if (c != '{') r.values++; /* ',' ':' '[' start a value */
+      if (max_values && r.values > max_values) {
+        r.too_many = i - 1;
+        break;
+      }
     }
   }
   return r;
@@ -318,11 +328,19 @@ static void where_prefix(const char *json, size_t len, size_t at, const char *wh
     qt_pathf(prefix, prefix_cap, "The %s", what);
 }
 
-qt_status qt_json_precheck(const char *json, size_t len, const char *what, const char *base, qt_error *err) {
-  json_scan scan = scan_json(json, len);
-  if (scan.bad_utf8 == SIZE_MAX && scan.bad_at == SIZE_MAX && scan.depth <= QT_MAX_JSON_DEPTH) return QT_OK;
+qt_status qt_json_precheck(const char *json, size_t len, const char *what, const char *base, size_t max_values,
+                           qt_error *err) {
+  json_scan scan = scan_json(json, len, max_values);
+  if (scan.bad_utf8 == SIZE_MAX && scan.bad_at == SIZE_MAX && scan.depth <= QT_MAX_JSON_DEPTH &&
+      scan.too_many == SIZE_MAX)
+    return QT_OK;
   if (!err) return QT_ERR_INVALID;
   char path[sizeof err->path], prefix[sizeof err->path + 64];
+  if (scan.too_many != SIZE_MAX)
+    return qt_fail(err, base,
+                   "The %s hold more than %zu JSON values (byte %zu), more than any answer can: the limit is %d "
+                   "questions x (%d options + 16). Send one entry per question id.",
+                   what, max_values, scan.too_many, QT_MAX_QUESTIONS, QT_MAX_OPTIONS);
   if (scan.bad_utf8 != SIZE_MAX && (scan.bad_at == SIZE_MAX || scan.bad_utf8 < scan.bad_at)) {
     where_prefix(json, len, scan.bad_utf8, what, base, path, sizeof path, prefix, sizeof prefix);
     return qt_fail(err, path, "%s are not valid UTF-8 (byte %zu). Send text as UTF-8.", prefix, scan.bad_utf8);
@@ -347,10 +365,10 @@ qt_status qt_json_precheck(const char *json, size_t len, const char *what, const
   }
 }
 
-qt_status qt_json_parse(const char *json, size_t len, const char *what, const char *base, struct cJSON **out,
-                        qt_error *err) {
+qt_status qt_json_parse(const char *json, size_t len, const char *what, const char *base, size_t max_values,
+                        struct cJSON **out, qt_error *err) {
   *out = NULL;
-  qt_status st = qt_json_precheck(json, len, what, base, err);
+  qt_status st = qt_json_precheck(json, len, what, base, max_values, err);
   if (st) return st;
   char path[sizeof err->path], prefix[sizeof err->path + 64];
   const char *end = NULL;

@@ -150,11 +150,13 @@ struct qt_engine {
   qt_timeout_then clock_then;
   bool timed_out;         /* finished by the clock (outcome QT_TIMED_OUT) */
   /* where the lines of the preview shown last wrap, for its width (render.c preview_layout):
-   * laid out once per option and width, so a key that scrolls it does not wrap it again */
+   * laid out once per option, width and width rules, so a key that scrolls it does not wrap
+   * it again */
   struct {
     bool valid;
     size_t q, k;          /* question and option */
     int avail;            /* columns of its lines */
+    unsigned rules;       /* under these width rules (qt_width_rules) */
     size_t *start, *end;  /* each line's text: preview[start, end) */
     int *width;           /* and its columns */
     size_t count, cap;

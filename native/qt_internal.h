@@ -44,12 +44,16 @@ void qt_number_text(double d, char *out, size_t cap);
 /* Checks raw JSON before parsing: valid UTF-8, nesting within QT_MAX_JSON_DEPTH, no raw
  * control characters, escaped NULs or lone UTF-16 surrogates in strings (all refused, never
  * mended). `what` names the payload in messages ("arguments", "answers"); `base` is the JSON
- * path of its root ("" or "answers"): an error names the path of the bad string under it. */
-qt_status qt_json_precheck(const char *json, size_t len, const char *what, const char *base, qt_error *err);
+ * path of its root ("" or "answers"): an error names the path of the bad string under it.
+ * `max_values` (0: no bound) bounds the JSON values, counted as 1 plus the ',', ':' and '['
+ * outside strings (each value but the first follows one), so that cJSON never allocates a node
+ * for each of millions of tiny values; the scan stops at the first one past it. */
+qt_status qt_json_precheck(const char *json, size_t len, const char *what, const char *base, size_t max_values,
+                           qt_error *err);
 /* qt_json_precheck, then cJSON on exactly len bytes: one value, only whitespace after it.
  * *out is the parsed tree (cJSON_Delete it) or NULL on failure. */
-qt_status qt_json_parse(const char *json, size_t len, const char *what, const char *base, struct cJSON **out,
-                        qt_error *err);
+qt_status qt_json_parse(const char *json, size_t len, const char *what, const char *base, size_t max_values,
+                        struct cJSON **out, qt_error *err);
 
 /* ---- json_arena.c: cJSON's memory while a call is validated ------------------------------ */
 /* A scope on this thread: the trees qt_json_parse makes until qt_json_arena_end are allocated in

@@ -64,6 +64,14 @@
 #define QT_MAX_ANSWERS_JSON_BYTES \
   (6 * QT_MAX_QUESTIONS * (QT_MAX_ID_BYTES + 2 * QT_MAX_ANSWER_BYTES) + QT_MAX_PREPARED_BYTES + 64 * QT_MAX_QUESTIONS)
 #endif
+/* JSON values in those answers, counted before cJSON allocates one node for each (a 61 MB body of
+ * tiny values such as [[],[],...] or 0,0,... would otherwise cost gigabytes): as the ',', ':' and
+ * '[' outside strings that start every value but the first, plus one. Derived: a full answer to a
+ * question ({ "id": { "selected": [every option], "wrote": "...", "note": "..." } } and the comma
+ * before the next) counts its options plus 7; 16 per question leaves room for the other shapes. */
+#ifndef QT_MAX_ANSWERS_JSON_VALUES
+#define QT_MAX_ANSWERS_JSON_VALUES (QT_MAX_QUESTIONS * (QT_MAX_OPTIONS + 16))
+#endif
 /* Typed answers longer than this many characters ask for confirmation (a soft limit). */
 #ifndef QT_SOFT_ANSWER_CHARS
 #define QT_SOFT_ANSWER_CHARS 2000

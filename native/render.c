@@ -1128,10 +1128,12 @@ static void draw_list(rctx *r, const qt_qstate *s, size_t qi) {
 /* ---- preview -------------------------------------------------------------------------------- */
 /* The preview of the highlighted option at the target's width, after `bar` (may be ""). */
 /* Where the lines of preview `text` (option k of question qi) wrap at `avail` columns: laid out
- * once per option and width and kept in e->pv, so scrolling or redrawing it costs the lines
- * shown, not the whole text. NULL when out of memory. */
+ * once per option, width and width rules and kept in e->pv, so scrolling or redrawing it costs
+ * the lines shown, not the whole text. NULL when out of memory. */
 static const void *preview_layout(qt_engine *e, size_t qi, size_t k, const char *text, int avail) {
-  if (e->pv.valid && e->pv.q == qi && e->pv.k == k && e->pv.avail == avail) return &e->pv;
+  unsigned rules = qt_width_rules();
+  if (e->pv.valid && e->pv.q == qi && e->pv.k == k && e->pv.avail == avail && e->pv.rules == rules)
+    return &e->pv;
   e->pv.valid = false;
   e->pv.count = 0;
   size_t n = strlen(text), pos = 0;
@@ -1158,6 +1160,7 @@ static const void *preview_layout(qt_engine *e, size_t qi, size_t k, const char 
   e->pv.q = qi;
   e->pv.k = k;
   e->pv.avail = avail;
+  e->pv.rules = rules;
   e->pv.valid = true;
   return &e->pv;
 }

@@ -352,10 +352,13 @@ static void plain_fit_rows(pctx *p) {
         if (first + shown > plines) first = plines - shown;
       } else if (left >= hb + 1) {
         below = true, shown = left - hb;
-      } else { /* a line of it and how much more there is */
+      } else { /* a line of it and how much more there is: never past its end, at least one
+                * line left for "goes on for N more lines" (first + left < plines here) */
         above = false, below = true, shown = room - hb;
+        if (shown > plines - first - 1) shown = plines - first - 1;
       }
     }
+    if (first >= plines || shown > plines - first) break; /* never past the prompt (cannot happen) */
     size_t used = (above ? ha : 0) + shown + (below ? hb : 0);
     if (used > rows) break;
     size_t body_keep = body < rows - used ? body : rows - used;

@@ -488,7 +488,7 @@ static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
   const cJSON *questions = field(root, K_QUESTIONS);
   cJSON *decoded = NULL; /* `questions` sent as a JSON string (double-encoded) */
   if (is_string(questions) &&
-      qt_json_parse(questions->valuestring, strlen(questions->valuestring), "questions", "questions", &decoded, NULL) == QT_OK &&
+      qt_json_parse(questions->valuestring, strlen(questions->valuestring), "questions", "questions", 0, &decoded, NULL) == QT_OK &&
       is_array(decoded))
     questions = decoded;
   const cJSON *single_root = NULL;
@@ -560,7 +560,7 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
   qt_json_arena scope;
   qt_json_arena_begin(&scope, len);
   cJSON *root;
-  qt_status st = qt_json_parse(json, len, "arguments", "", &root, err);
+  qt_status st = qt_json_parse(json, len, "arguments", "", 0, &root, err);
   qt_request *req = NULL;
   if (!st) {
     req = calloc(1, sizeof *req);

@@ -566,6 +566,62 @@ test("accessible mode: a long prompt on few rows keeps its first line, says in w
   }
 });
 
+/** The prompt's line count at this width: the whole frame against the same question with a
+ * one-line prompt (words may break inside at narrow widths). */
+const promptLines = (e, width, lang = "en", setup = () => {}) => {
+  const short = accessible(engine({ questions: [{ ...LONG_PROMPT.questions[0], prompt: "X" }] }, lang));
+  setup(short);
+  const n = e.render(width).length - short.render(width).length + 1;
+  short.dispose();
+  return n;
+};
+
+// Review finding 3: on 6 rows at 18 columns the "earlier lines" sentence wraps to 4 lines and the
+// "more lines" one to fewer, so near the prompt's end the row fitting took 4 prompt lines where 2
+// were left: the count wrapped around (2 - 4 as size_t), that sentence grew, and after three
+// plans the frame fell back to its last rows, the question gone from the screen.
+test("accessible mode: near the end of a long prompt on 6 rows at 18 columns the window stays inside the prompt and counts what is left", () => {
+  const e = accessible(engine(LONG_PROMPT));
+  const plines = promptLines(e, 18);
+  let frame = e.render(18, 6);
+  let sawOneMore = false;
+  for (let i = 0; i < 200 && !frame.join(" ").includes("LAST-WORD"); i++) {
+    press(e, "\x1b[6~");
+    frame = e.render(18, 6);
+    const text = frame.join(" ");
+    assert.ok(frame.length <= 6, `after ${i + 1} PageDown: ${frame.length} lines`);
+    assert.match(text, /\bw\d+\b|LAST-WORD/, `after ${i + 1} PageDown a line of the prompt shows:\n${frame.join("\n")}`);
+    for (const m of text.matchAll(/(?<![w\d])\d+/g)) assert.ok(Number(m[0]) <= plines, `after ${i + 1} PageDown: ${m[0]} > ${plines}:\n${frame.join("\n")}`);
+    if (/goes on for 1 more lines/.test(text)) sawOneMore = true;
+  }
+  assert.ok(frame.join(" ").includes("LAST-WORD"), "PageDown reaches the prompt's end");
+  assert.ok(sawOneMore, "the frame before the end says one more line");
+});
+
+test("accessible mode: no frame says more hidden lines than the prompt has (widths 8–60, rows 2–13, paged back and forth, default and rebound keys, en/de/zh)", () => {
+  let seed = 1;
+  const rnd = (n) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+  for (const rebound of [false, true]) {
+    const down = rebound ? "\x1bOP" : "\x1b[6~", up = rebound ? "\x1b[3;8~" : "\x1b[5~";
+    for (const lang of LANGS) {
+      for (let w = 8; w <= 60; w += rebound ? 3 : 1) {
+        const e = accessible(engine(LONG_PROMPT, lang));
+        const rebind = (x) => rebound && assert.equal(x.bind("pageUp", ["ctrl+alt+shift+delete"]) + x.bind("pageDown", ["f1"]), 0);
+        rebind(e);
+        const plines = promptLines(e, w, lang, rebind);
+        for (let k = 0; k < 200; k++) {
+          const rows = 2 + rnd(12), frame = e.render(w, rows);
+          assert.ok(frame.length <= rows);
+          for (const m of frame.join(" ").matchAll(/(?<![w\d])\d+/g))
+            if (Number(m[0]) > plines) assert.fail(`${lang}${rebound ? " rebound" : ""} @${w}x${rows} step ${k}: says ${m[0]}, the prompt has ${plines} lines:\n${frame.join("\n")}`);
+          e.feed(rnd(3) ? down : up);
+        }
+        e.dispose();
+      }
+    }
+  }
+});
+
 test("golden screens of the timeout, the editor notice and accessible mode in en, de and zh at 40 and 80 columns", () => {
   if (UPDATE) mkdirSync(SCREENS, { recursive: true });
   const stale = [];

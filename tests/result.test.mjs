@@ -248,3 +248,60 @@ test("result: discuss quotes the person's words between two sentences, keeps ans
   assert.match(huge.text, /\[shortened: \d+ more bytes\]\nReply to what they wrote\./);
   assert.equal(huge.details.discussion.length, 200000, "details keeps the words whole");
 });
+
+// Review finding 5: the answers may be 61 MB of JSON (QT_MAX_ANSWERS_JSON_BYTES), and cJSON makes
+// one node per value before anything is checked, so a body of tiny values ([],[],… or 0,0,…)
+// could make pi allocate gigabytes. The pre-scan counts the values and refuses past
+// QT_MAX_ANSWERS_JSON_VALUES, stopping there (the rest of the body is never parsed).
+const VALUES_REFUSED = /^The answers hold more than (\d+) JSON values \(byte (\d+)\), more than any answer can: the limit is 50 questions x \(1000 options \+ 16\)\. Send one entry per question id\.$/;
+const resultOf = (request, answers) => addon.result(JSON.stringify(request), "answered", "print", 0, null, answers);
+const refusal = (fn) => {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  assert.fail("expected a refusal");
+};
+
+test("result: answers with more JSON values than any answer holds are refused before parsing, with the limit named", () => {
+  const max = addon.limits.answersJsonValues;
+  assert.equal(max, addon.limits.questions * (addon.limits.options + 16));
+  const one = { questions: [{ id: "f", prompt: "F?", multiSelect: true, options: ["a", "b"] }] };
+  // values counted: the root, the ':' and the '[' (3), then one per ','
+  const zeros = (n) => `{"f":[${"0,".repeat(n - 3)}0]}`;
+  const at = refusal(() => resultOf(one, zeros(max)));
+  assert.equal(at.code, "QT_EINVALID");
+  assert.doesNotMatch(at.message, VALUES_REFUSED, "exactly the limit passes the count (then the shape is refused)");
+  const over = refusal(() => resultOf(one, zeros(max + 1)));
+  assert.equal(over.code, "QT_EINVALID");
+  assert.match(over.message, VALUES_REFUSED);
+  assert.equal(Number(VALUES_REFUSED.exec(over.message)[1]), max);
+  // 6 MB of empty arrays (2 million values): refused where the count passes the limit, near the
+  // start, not after cJSON built a node for each
+  const arrays = `{"f":[${"[],".repeat(2_000_000)}[]]}`;
+  const big = refusal(() => resultOf(one, arrays));
+  assert.match(big.message, VALUES_REFUSED);
+  assert.ok(Number(VALUES_REFUSED.exec(big.message)[2]) < 3 * max + 16, big.message);
+  // nested and keyed tiny values count the same
+  assert.match(refusal(() => resultOf(one, `[${"[[]],".repeat(max)}[]]`)).message, VALUES_REFUSED);
+  assert.match(refusal(() => resultOf(one, `{${Array.from({ length: max }, (_, i) => `"k${i}":{}`).join(",")}}`)).message, VALUES_REFUSED);
+});
+
+test("result: the fullest answers a call can get pass the value count (every option ticked on every question, typed text and a note)", () => {
+  // 50 multi-select questions with as many options as the 100 KB of arguments allow, and one
+  // question with the 1000 options a question may have
+  const per = 380;
+  const code = (i) => i.toString(36);
+  const wide = { questions: Array.from({ length: addon.limits.questions }, (_, q) => ({ id: `q${q}`, prompt: "P", multiSelect: true, options: Array.from({ length: per }, (_, i) => code(i)) })) };
+  const tall = { questions: [{ id: "q", prompt: "P", multiSelect: true, options: Array.from({ length: addon.limits.options }, (_, i) => code(i)) }] };
+  for (const request of [wide, tall]) {
+    assert.ok(Buffer.byteLength(JSON.stringify(request)) <= addon.limits.argumentBytes, `${Buffer.byteLength(JSON.stringify(request))} bytes of arguments`);
+    const answers = Object.fromEntries(request.questions.map((q) => [q.id, { selected: q.options, wrote: "typed", note: "a note" }]));
+    const r = resultOf(request, JSON.stringify(answers));
+    const details = JSON.parse(r.details);
+    assert.equal(details.status, "answered");
+    assert.equal(details.answers.length, request.questions.length);
+    assert.equal(details.answers[0].values.length, request.questions[0].options.length + 1, JSON.stringify(details.answers[0]).slice(0, 200));
+  }
+});

@@ -486,3 +486,37 @@ test("width rules: changing them lays frames, editors and help lines out again (
     addon.setWidthRules(selected);
   }
 });
+
+// Review finding 4: the preview's layout (render.c preview_layout) was kept per option and width
+// only, so after the rules changed it kept the line breaks and widths measured under the old ones.
+test("width rules: changing them lays an option's preview out again (no stale preview cache)", () => {
+  const narrow = { spacingMarks: false, currentEastAsianWidth: false };
+  const wide = { spacingMarks: true, currentEastAsianWidth: false };
+  const preview = Array.from({ length: 6 }, () => INDIC.join(" ")).join("\n");
+  const make = () =>
+    addon.createEngine(JSON.stringify({
+      questions: [{ id: "a", prompt: "Which?", options: [{ value: "x", label: "x", preview }, { value: "y", label: "y", preview: INDIC[0] }] }],
+    }));
+  try {
+    let differs = 0;
+    for (const width of [40, 60, 81, 120]) {
+      for (const rows of [0, 14]) {
+        addon.setWidthRules(narrow);
+        const e = make();
+        const before = e.render(width, rows); // the preview laid out under the narrower rules
+        addon.setWidthRules(wide);
+        const fresh = make(); // one that never saw the narrower rules
+        const label = `@${width}x${rows}`;
+        const got = e.render(width, rows), want = fresh.render(width, rows);
+        if (JSON.stringify(before) !== JSON.stringify(want)) differs++;
+        assert.deepEqual(got, want, label);
+        for (const l of got) assert.ok(addon.visibleWidth(l) <= width, `${label}: ${addon.visibleWidth(l)} columns: ${JSON.stringify(l)}`);
+        e.dispose();
+        fresh.dispose();
+      }
+    }
+    assert.ok(differs > 0, "the two rule sets lay this preview out differently somewhere (else the test proves nothing)");
+  } finally {
+    addon.setWidthRules(selected);
+  }
+});
