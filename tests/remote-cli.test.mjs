@@ -397,3 +397,18 @@ test("answer on this terminal: closed elsewhere while typing, the runner's typed
     assert.equal(out.text, `${t.REMOTE_WORDS_KEPT}\nName: half␛[2J\nDB: ${t.NOTE_PREFIX}a note\n`);
   });
 });
+
+test("engine.typed(): what the person typed, answered or not, kept when the run ends interrupted (what built.typed carries)", () => {
+  const e = addon.createEngine(JSON.stringify({ questions: TYPED_QS }));
+  assert.deepEqual(e.typed(), [], "nothing typed: nothing");
+  e.feed("\x0e"); // Ctrl+N: a note on question 1
+  e.feed("because");
+  e.feed("\r");
+  e.feed("  mine  "); // typed answer on question 1, trimmed
+  e.feed("\r"); // answered: question 2 next
+  e.feed("half"); // typed, not answered
+  e.interrupt();
+  assert.equal(JSON.parse(e.result("remote", T0, null, 0).details).answers.length, 0, "an interrupted result keeps no answers…");
+  assert.deepEqual(JSON.parse(JSON.stringify(e.typed())), [{ id: "db", wrote: "mine", note: "because" }, { id: "name", wrote: "half" }], "…the typed text is still there");
+  e.dispose();
+});
