@@ -197,8 +197,15 @@ export async function askWithDialogs(
       const review = questions
         .map((q) => `${clean(q.label)}: ${clean(describe(q, answers[q.id]))}`)
         .join("\n");
-      const ok = check(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts()));
-      if (!ok) return { outcome: "cancelled" };
+      // Not submitted (no, or dismissed): cancelling drops the answers, so the engine's "Discard N
+      // answers?" comes first, as Esc on the TUI's review; no shows the review again.
+      for (;;) {
+        const ok = await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts());
+        if (ok === true) break;
+        if (signal?.aborted) throw new Stop("interrupted");
+        if (timedOut()) throw new Stop("timed_out");
+        if (await mayCancel([])) return { outcome: "cancelled" };
+      }
     }
     return { outcome: "answered", answers };
   } catch (error) {

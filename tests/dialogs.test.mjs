@@ -480,3 +480,21 @@ test("dialogs: a dismissed free-text question after an answered one asks, and no
   assert.match(r.content[0].text, /DB: user selected: 1\. PostgreSQL|db: user selected: 1\. PostgreSQL/);
   assert.match(r.content[0].text, /Ann/, "question 2 asked again and answered");
 });
+
+test("dialogs: the review not submitted (no or dismissed) asks “Discard 2 answers?”; no shows the review again", async () => {
+  const questions = [
+    { id: "db", label: "DB", prompt: "Which?", options: ["PostgreSQL", "SQLite"] },
+    { id: "name", label: "Name", prompt: "Name?" },
+  ];
+  const { r, seen } = await scripted(questions, [
+    ["select", 1],
+    ["input", "Ann"],
+    ["confirm", false], // the review: no
+    ["confirm", false], // Discard 2 answers? no: the review again
+    ["confirm", undefined], // the review dismissed
+    ["confirm", true], // Discard 2 answers? yes
+  ]);
+  assert.deepEqual(seen.filter((d) => d.m === "confirm").map((d) => d.title), ["Submit these answers?", "Discard 2 answers?", "Submit these answers?", "Discard 2 answers?"]);
+  assert.equal(seen[3].second, "DB: SQLite\nName: Ann");
+  assert.equal(r.details.status, "cancelled");
+});
