@@ -247,17 +247,34 @@ export async function answer(
     process.removeListener("exit", stop);
   }
   const details = JSON.parse(built.details);
-  if (closedElsewhere && details.status === "interrupted") {
-    out.write(`${t.REMOTE_CLOSED}\n`);
+  if (details.status === "interrupted") {
+    if (closedElsewhere) out.write(`${t.REMOTE_CLOSED}\n`);
+    // Closed elsewhere (or pi gone) while the person was typing: what they typed, from the runner.
+    keepWords(addon, t, out, details.questions, Array.isArray(built.typed) ? built.typed : []);
     return EXIT.notTaken;
   }
-  if (details.status === "interrupted") return EXIT.notTaken;
   const message = { outcome: details.status, answers: details.status === "cancelled" ? null : structuredAnswers(details) };
-  if (details.status !== "discuss") return send(addon, w, message, out, err, t);
-  // Ctrl+T ("talk first"): the person's words travel to pi like any other ending; if pi does not
-  // take them (answered elsewhere first, or gone), they are printed here so they are never lost.
-  const words = String(details.discussion ?? "");
-  const code = await send(addon, w, { ...message, discussion: words }, out, err, t);
-  if (code !== EXIT.taken) out.write(`${t.REMOTE_WORDS_KEPT}\n${addon.sanitize(words, true)}\n`);
+  // The person's words travel to pi; if pi does not take them (answered elsewhere first,
+  // withdrawn, or gone), they are printed here so they are never lost: Ctrl+T's words ("talk
+  // first"), and every typed answer and note.
+  const words = details.status === "discuss" ? String(details.discussion ?? "") : "";
+  const code = await send(addon, w, details.status === "discuss" ? { ...message, discussion: words } : message, out, err, t);
+  if (code === EXIT.taken) return code;
+  const typed = Object.entries(message.answers ?? {}).map(([id, a]) => ({ id, wrote: a.wrote, note: a.note }));
+  keepWords(addon, t, out, details.questions, typed, words);
   return code;
+}
+
+/** Prints what the person wrote that pi did not take, sanitized, after REMOTE_WORDS_KEPT: each
+ * typed answer ("label: text") and note, then Ctrl+T's words. Nothing when there is none. */
+function keepWords(addon, t, out, questions, typed, words = "") {
+  const lines = [];
+  for (const { id, wrote, note } of typed) {
+    const q = Array.isArray(questions) ? questions.find((x) => x?.id === id) : undefined;
+    const label = addon.sanitize(String(q?.label ?? id), false);
+    if (typeof wrote === "string" && wrote) lines.push(`${label}: ${addon.sanitize(wrote, true)}`);
+    if (typeof note === "string" && note) lines.push(`${label}: ${t.NOTE_PREFIX}${addon.sanitize(note, true)}`);
+  }
+  if (words) lines.push(addon.sanitize(words, true));
+  if (lines.length) out.write(`${t.REMOTE_WORDS_KEPT}\n${lines.join("\n")}\n`);
 }

@@ -347,9 +347,16 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
       if (outcome === "discuss" && typeof discussion !== "string") {
         return { ok: false, code: "invalid", reason: "outcome discuss needs the person's words as a string in discussion" };
       }
+      // The words trimmed, as the dialogs take them. The engine's editor caps them at
+      // limits.discussBytes; words from elsewhere over it are refused, never cut, so the sender
+      // still holds them (review finding 6).
+      const said = outcome === "discuss" ? (discussion as string).trim() : null;
+      if (said !== null && Buffer.byteLength(said, "utf8") > native.limits.discussBytes) {
+        const reason = fill(t.REMOTE_DISCUSS_LONG, { n: Buffer.byteLength(said, "utf8"), s: String(native.limits.discussBytes) });
+        return { ok: false, code: "invalid", reason };
+      }
       let built;
       try {
-        const said = outcome === "discuss" ? (discussion as string) : null;
         built = native.result(live.json, outcome as Outcome, mode, Date.now(), said, answersJson, live.flags);
       } catch (error) {
         return { ok: false, code: "invalid", reason: (error as Error).message };

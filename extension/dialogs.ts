@@ -10,12 +10,15 @@
 // sanitize alike, a label that reads "Let the agent decide" or "Something else…").
 // Nothing typed or ticked is dropped unasked: leaving a multi-select question that holds ticks or
 // typed text (decline, discuss, or a dismissed select: cancel) first asks the engine's own
-// "Discard what you typed?"; no keeps everything and shows the list again.
+// "Discard what you typed?"; no keeps everything and shows the list again. A dismissed dialog
+// while earlier questions hold the person's answers asks the engine's "Discard N answers?" first.
+// A dismissed "Something else…" input goes back to the list with everything kept; picking the
+// typed entry again asks for new text (an empty reply asks before clearing it).
 // The answers go through the C answer model like every other mode.
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { NativeAddon, Outcome } from "./native.ts";
 import type { NormalizedQuestion } from "./schema.ts";
-import { stringsFor } from "./i18n.ts";
+import { fill, stringsFor } from "./i18n.ts";
 import { DIALOG } from "./text.ts";
 
 /** Answers in the core's structured form: option values picked, and typed text kept apart so it
@@ -68,6 +71,26 @@ export async function askWithDialogs(
     return value;
   };
   const answers: Answers = Object.create(null);
+  const given: string[] = []; // ids of the questions the person answered in this call (not presets)
+  /** Whether a reply is the person dismissing the dialog (not an abort or the clock running out). */
+  const dismissed = (value: unknown) => value === undefined && !signal?.aborted && !timedOut();
+  /** The person dismissed a dialog: whether cancelling the call may drop the answers given so far
+   * and `here` (what the current question holds, as shown): asks first when there is any, with
+   * the engine's own wording ("Discard N answers?", or "Discard what you typed?" for the current
+   * question alone). A dismissed confirm discards nothing. */
+  const mayCancel = async (here: string[]): Promise<boolean> => {
+    deadline = undefined; // the person dismissed it: the clock stops, as for any reply
+    const count = given.length + (here.length ? 1 : 0);
+    if (!count) return true;
+    const earlier = given.map((id) => {
+      const q = questions.find((x) => x.id === id)!;
+      return `${clean(q.label)}: ${clean(describe(q, answers[id]))}`;
+    });
+    const title = !given.length ? t.CONFIRM_DISCARD_TEXT : count === 1 ? t.CONFIRM_DISCARD_ONE : fill(t.CONFIRM_DISCARD_MANY, { n: count });
+    const yes = await ctx.ui.confirm(title, [...earlier, ...here].join("\n"), opts());
+    if (signal?.aborted) throw new Stop("interrupted");
+    return yes === true;
+  };
   try {
     for (let i = 0; i < questions.length; i++) {
       const q = questions[i];
@@ -80,13 +103,26 @@ export async function askWithDialogs(
       const other = t.SOMETHING_ELSE;
       const labels = (q.options ?? []).map((o) => line(o.label));
       if (!q.options?.length) {
-        answers[q.id] = { selected: [], wrote: await askText(title) };
+        const text = await askText(title, undefined, false);
+        if (text === undefined) {
+          if (await mayCancel([])) throw new Stop("cancelled");
+          i--; // kept: the same question again
+          continue;
+        }
+        answers[q.id] = { selected: [], wrote: text };
+        given.push(q.id);
         continue;
       }
       const n = labels.length; // entries: options 0..n-1, "Something else…" n, then the plain ones
       if (!q.multiSelect) {
         const entries = menu([...labels, other], [t.DIALOG_DECLINE, t.DIALOG_DISCUSS]);
-        const at = entries.indexOf(check(await ctx.ui.select(title, entries, opts())));
+        const reply = await ctx.ui.select(title, entries, opts());
+        if (dismissed(reply)) {
+          if (await mayCancel([])) throw new Stop("cancelled");
+          i--; // kept: the same question again
+          continue;
+        }
+        const at = entries.indexOf(check(reply));
         if (at === n + 1) return { outcome: "declined", answers };
         if (at === n + 2) {
           const said = await askDiscussion();
@@ -95,15 +131,24 @@ export async function askWithDialogs(
           continue;
         }
         // Not an entry offered (a client that rewrote it): asked as typed text, like "Something else…".
-        answers[q.id] = at >= 0 && at < n ? { selected: [q.options[at].value] } : { selected: [], wrote: await askText(title) };
+        if (at >= 0 && at < n) answers[q.id] = { selected: [q.options[at].value] };
+        else {
+          const text = await askText(title);
+          if (text === undefined || !text) {
+            i--; // the text box dismissed or left empty: the list again
+            continue;
+          }
+          answers[q.id] = { selected: [], wrote: text };
+        }
+        given.push(q.id);
         continue;
       }
       const ticked = new Set<number>();
       let typed = "";
       /** Whether leaving now may drop what is ticked or typed: asks first when there is any. */
-      const mayLeave = async (): Promise<boolean> => {
-        if (!ticked.size && !typed) return true;
-        const held = [...[...ticked].sort((a, b) => a - b).map((k) => labels[k]), ...(typed ? [clean(typed)] : [])];
+      const mayLeave = async (withTicks = true): Promise<boolean> => {
+        if (!(withTicks && ticked.size) && !typed) return true;
+        const held = [...(withTicks ? [...ticked].sort((a, b) => a - b).map((k) => labels[k]) : []), ...(typed ? [clean(typed)] : [])];
         const yes = await ctx.ui.confirm(t.CONFIRM_DISCARD_TEXT, held.join("\n"), opts());
         if (signal?.aborted) throw new Stop("interrupted");
         return yes === true; // dismissed: nothing is discarded
@@ -113,9 +158,9 @@ export async function askWithDialogs(
         marked.push(typed ? `${DIALOG.ticked} ${n + 1}. ${other} ${line(typed)}` : `${DIALOG.unticked} ${n + 1}. ${other}`);
         const entries = menu(marked, [t.DIALOG_DONE, t.DIALOG_DECLINE, t.DIALOG_DISCUSS], false);
         const reply = await ctx.ui.select(title, entries, opts());
-        if (reply === undefined && !signal?.aborted && !timedOut() && (ticked.size || typed)) {
-          deadline = undefined; // the person dismissed it: the clock stops, as for any reply
-          if (await mayLeave()) throw new Stop("cancelled");
+        if (dismissed(reply)) {
+          const here = [...[...ticked].sort((a, b) => a - b).map((k) => labels[k]), ...(typed ? [clean(typed)] : [])];
+          if (await mayCancel(here)) throw new Stop("cancelled");
           continue;
         }
         const at = entries.indexOf(check(reply));
@@ -137,18 +182,30 @@ export async function askWithDialogs(
           if (ticked.has(at)) ticked.delete(at);
           else ticked.add(at);
         } else {
-          typed = typed ? "" : await askText(title);
+          // "Something else…" (or a reply that is no entry): new text replaces the typed text; a
+          // dismissed box keeps everything; an empty reply clears typed text only once agreed to.
+          const text = await askText(title, typed ? line(typed) : undefined);
+          if (text) typed = text;
+          else if (text === "" && typed && (await mayLeave(false))) typed = "";
         }
       }
       const selected = [...ticked].sort((a, b) => a - b).map((k) => q.options![k].value);
       answers[q.id] = typed ? { selected, wrote: typed } : { selected };
+      given.push(q.id);
     }
     if (questions.length > 1) {
       const review = questions
         .map((q) => `${clean(q.label)}: ${clean(describe(q, answers[q.id]))}`)
         .join("\n");
-      const ok = check(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts()));
-      if (!ok) return { outcome: "cancelled" };
+      // Not submitted (no, or dismissed): cancelling drops the answers, so the engine's "Discard N
+      // answers?" comes first, as Esc on the TUI's review; no shows the review again.
+      for (;;) {
+        const ok = await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts());
+        if (ok === true) break;
+        if (signal?.aborted) throw new Stop("interrupted");
+        if (timedOut()) throw new Stop("timed_out");
+        if (await mayCancel([])) return { outcome: "cancelled" };
+      }
     }
     return { outcome: "answered", answers };
   } catch (error) {
@@ -164,10 +221,17 @@ export async function askWithDialogs(
     return (text ?? "").trim();
   }
 
-  async function askText(title: string): Promise<string> {
+  /** Typed text for `title`, trimmed; undefined when the person dismissed the box. Without a
+   * list to go back to (`list` false) an empty reply asks again; with one it gives "". */
+  async function askText(title: string, placeholder = t.DIALOG_PLACEHOLDER, list = true): Promise<string | undefined> {
     for (;;) {
-      const text = check(await ctx.ui.input(title, t.DIALOG_PLACEHOLDER, opts()));
-      if (text.trim()) return text.trim();
+      const text = await ctx.ui.input(title, placeholder, opts());
+      if (dismissed(text)) {
+        deadline = undefined;
+        return undefined;
+      }
+      const got = check(text).trim();
+      if (got || list) return got;
     }
   }
 }

@@ -45,10 +45,15 @@ export interface NativeEngine {
   editorRequest(): string | null;
   /** The editor's outcome: ok with the new text, or not ok with a short reason (text kept). */
   editorDone(ok: boolean, text: string | null, why: string | null): void;
+  /** What the person typed, question by question, answered or not (raw: sanitize before showing). */
+  typed(): Typed[];
   readonly done: boolean;
   readonly outcome: Outcome | null;
   readonly revision: number;
 }
+
+/** One question's typed text (the answer's and the note's, trimmed), as the engine keeps it. */
+export type Typed = { id: string; wrote?: string; note?: string };
 
 export interface NativeAddon {
   readonly limits: Readonly<Record<string, number>>;
@@ -105,7 +110,7 @@ export interface NativeAddon {
     },
   ): {
     /** Rejects with code "QT_ETTYOWNED" when another program owns the terminal (not touched). */
-    done: Promise<{ details: string; text: string }>;
+    done: Promise<{ details: string; text: string; typed: Typed[] }>;
     stop(): void;
   };
 }

@@ -648,6 +648,35 @@ static napi_value js_engine_dispose(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* What the person typed, question by question ([{ id, wrote?, note? }], only questions with
+ * some): qt_engine_typed. Runs no JS (set_prop). NULL on failure. */
+static napi_value typed_array(napi_env env, const qt_request *req, const qt_engine *engine) {
+  napi_value arr;
+  if (napi_create_array(env, &arr) != napi_ok) return NULL;
+  uint32_t n = 0;
+  for (size_t i = 0; i < req->question_count; i++) {
+    const char *answer, *note;
+    size_t alen, nlen;
+    qt_engine_typed(engine, i, &answer, &alen, &note, &nlen);
+    if (!alen && !nlen) continue;
+    napi_value o;
+    if (napi_create_object(env, &o) != napi_ok || !set_prop(env, o, "id", make_string(env, req->questions[i].id, NAPI_AUTO_LENGTH)) ||
+        (alen && !set_prop(env, o, "wrote", make_string(env, answer, alen))) ||
+        (nlen && !set_prop(env, o, "note", make_string(env, note, nlen))) || napi_set_element(env, arr, n++, o) != napi_ok)
+      return NULL;
+  }
+  return arr;
+}
+
+static napi_value js_engine_typed(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  box->busy = true; /* typed_array runs no JS; should that change, nothing nested frees the engine */
+  napi_value v = typed_array(env, box->req, box->engine);
+  box->busy = false;
+  return v;
+}
+
 static napi_value js_engine_interrupt(napi_env env, napi_callback_info info) {
   ENGINE_METHOD_PROLOGUE(1);
   (void)argv;
@@ -937,7 +966,7 @@ static bool define_engine_class(napi_env env) {
       {"setAsker", js_engine_set_asker},  {"dispose", js_engine_dispose},
       {"setTimeout", js_engine_set_timeout}, {"tick", js_engine_tick}, {"nextTick", js_engine_next_tick},
       {"setAccessible", js_engine_set_accessible}, {"editorRequest", js_engine_editor_request},
-      {"editorDone", js_engine_editor_done},
+      {"editorDone", js_engine_editor_done},      {"typed", js_engine_typed},
       {"setWholeKeys", js_engine_set_whole_keys},
   };
   napi_property_descriptor props[sizeof methods / sizeof methods[0] + 3];
@@ -1397,7 +1426,8 @@ static void tty_settle(napi_env env, tty_job *job) {
                                       job->flags | qt_engine_result_flags(job->engine), &details, &text);
     if (!st && napi_create_object(env, &value) == napi_ok &&
         set_prop(env, value, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
-        set_prop(env, value, "text", make_string(env, text, NAPI_AUTO_LENGTH))) {
+        set_prop(env, value, "text", make_string(env, text, NAPI_AUTO_LENGTH)) &&
+        set_prop(env, value, "typed", typed_array(env, job->req, job->engine))) { /* kept by a host that was not answered */
       napi_resolve_deferred(env, job->deferred, value);
     } else {
       napi_value msg, err;

@@ -1251,6 +1251,22 @@ void qt_engine_interrupt(qt_engine *e) {
 }
 
 bool qt_engine_done(const qt_engine *e) { return e && e->done; }
+void qt_engine_typed(const qt_engine *e, size_t qi, const char **answer, size_t *alen, const char **note,
+                     size_t *nlen) {
+  *answer = *note = "";
+  *alen = *nlen = 0;
+  if (!e || qi >= e->req->question_count) return;
+  const qt_qstate *s = &e->qs[qi];
+  const qt_answer *a = &e->answers[qi];
+  size_t start, len;
+  qt_editor_trimmed(&s->draft, &start, &len);
+  if (len) *answer = qt_editor_text(&s->draft) + start, *alen = len;
+  else if (a->present && a->custom) *answer = a->custom, *alen = strlen(a->custom);
+  qt_editor_trimmed(&s->note, &start, &len);
+  if (len) *note = qt_editor_text(&s->note) + start, *nlen = len;
+  else if (a->present && a->note) *note = a->note, *nlen = strlen(a->note);
+}
+
 const char *qt_engine_discussion(const qt_engine *e) {
   return e && e->done && e->outcome == QT_DISCUSS && e->discussion ? e->discussion : "";
 }

@@ -111,6 +111,12 @@ qt_outcome qt_engine_outcome(const qt_engine *e);  /* meaningful once done */
 const char *qt_engine_discussion(const qt_engine *e);
 /* The answers, question_count entries, valid until the next feed or destroy. */
 const qt_answer *qt_engine_answers(const qt_engine *e);
+/* What the person typed for question qi, whether or not it became an answer (the answer's
+ * editor, else the answer's typed text; the note's editor, else the answer's note), trimmed:
+ * `answer` and `note` point into the engine (not NUL-terminated; a length 0: none), valid until
+ * the next feed or destroy. For a host that must not lose it when the call ends unanswered. */
+void qt_engine_typed(const qt_engine *e, size_t qi, const char **answer, size_t *alen, const char **note,
+                     size_t *nlen);
 /* Increments whenever what a frame would show changes: hosts cache frames by it. */
 uint64_t qt_engine_revision(const qt_engine *e);
 

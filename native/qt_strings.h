@@ -131,6 +131,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_LIST_AGENT)   /* pi-question pending: who asks when it is the session's own agent */ \
   X(REMOTE_LIST_WAITED)  /* pi-question pending: "waiting {s}" (a duration like 2m 5s) */ \
   X(REMOTE_WORDS_KEPT)   /* pi-question answer: Ctrl+T's words could not be delivered; shown after this */ \
+  X(REMOTE_DISCUSS_LONG) /* a remote "discuss" refused: {n} bytes written, {s} the most pi takes */ \
   X(REMOTE_LAST_ENDED)   /* pi-question answer, nothing at that position: "the latest to stop waiting: {s}" */ \
   X(REMOTE_BAD_JSON)     /* pi-question answer n '…': the answers are not JSON ({s}: the parser's words) */ \
   X(REMOTE_ANSWERS_SHAPE) /* pi-question answer n '…': answers neither an object nor a list */ \

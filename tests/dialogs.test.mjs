@@ -340,3 +340,161 @@ test("rpc timeout: answering the first dialog stops the clock; later dialogs car
     cleanup();
   }
 });
+
+// ---- review finding 1: the "Something else…" box and later questions never drop answers unasked ----
+/** Runs questions through a script of replies: each step is [method, reply] checked against the
+ * dialog asked (reply a number picks that entry, negative from the end; a function gets the
+ * dialog). Returns the result and every dialog seen. */
+async function scripted(questions, steps) {
+  const seen = [];
+  const { r } = await ask(questions, (m, title, second) => {
+    seen.push({ m, title, second });
+    const step = steps.shift();
+    assert.ok(step, `a dialog past the script: ${m} ${title}`);
+    assert.equal(m, step[0], `dialog ${seen.length}: ${title}`);
+    const reply = step[1];
+    if (typeof reply === "function") return reply(title, second);
+    return typeof reply === "number" ? second.at(reply) : reply;
+  });
+  assert.equal(steps.length, 0, "the whole script was used");
+  return { r, seen };
+}
+
+test("dialogs: Esc in multi-select's “Something else…” box goes back to the list with ticks and text kept", async () => {
+  const q = { id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] };
+  const { r, seen } = await scripted([q], [
+    ["select", 0], // tick A
+    ["select", 2], // Something else…
+    ["input", undefined], // Esc: back to the list, A still ticked
+    ["select", 2],
+    ["input", "mine"],
+    ["select", 2], // the typed entry again: asks for text, does not clear
+    ["input", undefined], // Esc: "mine" kept
+    ["select", 2],
+    ["input", "   "], // empty: asks before clearing
+    ["confirm", false], // no: kept
+    ["select", -3], // Done
+  ]);
+  const lists = seen.filter((d) => d.m === "select").map((d) => d.second);
+  assert.deepEqual(lists[2].slice(0, 3), ["[x] 1. A", "[ ] 2. B", "[ ] 3. Something else…"], "after Esc the tick is still there");
+  assert.equal(lists[3][2], "[x] 3. Something else… mine");
+  assert.equal(lists[4][2], "[x] 3. Something else… mine", "picking the typed entry again and Esc keeps the text");
+  const confirm = seen.find((d) => d.m === "confirm");
+  assert.equal(confirm.title, addonStrings("en").CONFIRM_DISCARD_TEXT);
+  assert.equal(confirm.second, "mine");
+  assert.equal(r.details.status, "answered");
+  assert.deepEqual(r.details.answers[0].values, ["A", "mine"]);
+});
+
+test("dialogs: multi-select typed text is replaced by new text, cleared only when agreed, and a reply that is no entry keeps it", async () => {
+  const q = { id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] };
+  const replaced = await scripted([q], [
+    ["select", 2],
+    ["input", "first"],
+    ["select", "a rewritten entry"], // no entry: asks for text, keeps "first" meanwhile
+    ["input", undefined],
+    ["select", 2],
+    ["input", "second"],
+    ["select", -3],
+  ]);
+  assert.equal(replaced.seen[3].second, "first", "the text box shows the typed text as its placeholder");
+  assert.deepEqual(replaced.r.details.answers[0].values, ["second"]);
+  const cleared = await scripted([q], [
+    ["select", 1],
+    ["select", 2],
+    ["input", "first"],
+    ["select", 2],
+    ["input", ""],
+    ["confirm", true], // yes: cleared
+    ["select", -3],
+  ]);
+  assert.deepEqual(cleared.r.details.answers[0].values, ["B"]);
+});
+
+test("dialogs: Esc in a single-select's “Something else…” box shows the list again", async () => {
+  const q = { id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] };
+  const { r } = await scripted([q], [
+    ["select", 2],
+    ["input", undefined],
+    ["select", 1],
+  ]);
+  assert.equal(r.details.status, "answered");
+  assert.equal(r.content[0].text, "db: user selected: 2. SQLite");
+});
+
+for (const language of ["en", "de", "zh"]) {
+  test(`dialogs (${language}): dismissing a later question asks “Discard N answers?” before dropping earlier answers`, async () => {
+    const { cwd, cleanup } = projectIn(language);
+    try {
+      const s = addonStrings(language);
+      const questions = [
+        { id: "name", label: "Name", prompt: "Name?" },
+        { id: "db", label: "DB", prompt: "Which?", options: ["PostgreSQL", "SQLite"] },
+        { id: "f", label: "Feat", prompt: "Features?", multiSelect: true, options: ["A", "B"] },
+      ];
+      const seen = [];
+      const steps = [
+        ["input", "me\u001b[2J"],
+        ["select", undefined], // dismissed on question 2: asks
+        ["confirm", false], // no: question 2 again
+        ["select", 1],
+        ["select", 0], // tick A on question 3
+        ["select", undefined], // dismissed: asks about all three
+        ["confirm", undefined], // a dismissed confirm discards nothing
+        ["select", undefined],
+        ["confirm", true],
+      ];
+      const { r } = await ask(questions, (m, title, second) => {
+        seen.push({ m, title, second });
+        const [method, reply] = steps.shift();
+        assert.equal(m, method, title);
+        return typeof reply === "number" ? second.at(reply) : reply;
+      }, cwd);
+      assert.equal(steps.length, 0);
+      const confirms = seen.filter((d) => d.m === "confirm");
+      assert.equal(confirms[0].title, s.CONFIRM_DISCARD_ONE);
+      assert.equal(confirms[0].second, "Name: me␛[2J", "what would be lost, sanitized");
+      assert.equal(confirms[1].title, s.CONFIRM_DISCARD_MANY.replace("{n}", "3"));
+      assert.equal(confirms[1].second, "Name: me␛[2J\nDB: SQLite\nA");
+      assert.equal(r.details.status, "cancelled");
+    } finally {
+      cleanup();
+    }
+  });
+}
+
+test("dialogs: a dismissed free-text question after an answered one asks, and no asks it again", async () => {
+  const questions = [
+    { id: "db", label: "DB", prompt: "Which?", options: ["PostgreSQL", "SQLite"] },
+    { id: "name", label: "Name", prompt: "Name?" },
+  ];
+  const { r, seen } = await scripted(questions, [
+    ["select", 0],
+    ["input", undefined],
+    ["confirm", false],
+    ["input", "Ann"],
+    ["confirm", true], // the review
+  ]);
+  assert.equal(seen[2].title, "Discard 1 answer?");
+  assert.equal(r.details.status, "answered");
+  assert.match(r.content[0].text, /DB: user selected: 1\. PostgreSQL|db: user selected: 1\. PostgreSQL/);
+  assert.match(r.content[0].text, /Ann/, "question 2 asked again and answered");
+});
+
+test("dialogs: the review not submitted (no or dismissed) asks “Discard 2 answers?”; no shows the review again", async () => {
+  const questions = [
+    { id: "db", label: "DB", prompt: "Which?", options: ["PostgreSQL", "SQLite"] },
+    { id: "name", label: "Name", prompt: "Name?" },
+  ];
+  const { r, seen } = await scripted(questions, [
+    ["select", 1],
+    ["input", "Ann"],
+    ["confirm", false], // the review: no
+    ["confirm", false], // Discard 2 answers? no: the review again
+    ["confirm", undefined], // the review dismissed
+    ["confirm", true], // Discard 2 answers? yes
+  ]);
+  assert.deepEqual(seen.filter((d) => d.m === "confirm").map((d) => d.title), ["Submit these answers?", "Discard 2 answers?", "Submit these answers?", "Discard 2 answers?"]);
+  assert.equal(seen[3].second, "DB: SQLite\nName: Ann");
+  assert.equal(r.details.status, "cancelled");
+});

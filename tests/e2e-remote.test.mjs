@@ -29,8 +29,10 @@ const cli = (pi, ...args) =>
   });
 
 /** The command line that runs `pi-question answer` in another tmux session, as a person would. */
+// PI_QUESTION_ADDON as this process has it (unset: the worktree's build): a tmux server started
+// by another run keeps that run's value in its global environment, which every session inherits.
 const remoteCommand = (pi) =>
-  `cd '${pi.work}' && HOME='${pi.home}' XDG_RUNTIME_DIR='${pi.runtime}' NO_COLOR=1 '${line.node}' '${CLI}' answer; echo "exit=$?"; sleep 600`;
+  `cd '${pi.work}' && HOME='${pi.home}' XDG_RUNTIME_DIR='${pi.runtime}' PI_QUESTION_ADDON='${process.env.PI_QUESTION_ADDON ?? ""}' NO_COLOR=1 '${line.node}' '${CLI}' answer; echo "exit=$?"; sleep 600`;
 
 async function withPi(fn) {
   // The registry directory, named explicitly to pi and to every command (mode 0700, as a
@@ -126,12 +128,14 @@ test("remote: pi-question answer asks the question on another terminal with the 
   });
 });
 
-test("remote: a question shown on another terminal closes there when it is answered in pi", async () => {
+test("remote: a question shown on another terminal closes there when it is answered in pi, printing what was typed there", async () => {
   await withPi(async (pi, extra) => {
     const { name, until } = secondTerminal(pi, extra);
     await until(/Which database\?/);
+    tmux("send-keys", "-t", name, "-l", "half typed here");
+    await until(/half typed here/);
     await pi.keys("1");
-    await until(/answered elsewhere[\s\S]*exit=1/);
+    await until(/answered elsewhere[\s\S]*so it is not lost:\s+\S+: half typed here[\s\S]*exit=1/);
     assert.equal(await toolText(pi), "db: user selected: 1. SQLite");
   });
 });

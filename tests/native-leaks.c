@@ -29,6 +29,8 @@
     }                                                                          \
   } while (0)
 
+static volatile size_t typed_bytes; /* qt_engine_typed's bytes, read so nothing is optimized away */
+
 static const char *const REQUESTS[] = {
     "{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which database?\",\"options\":[{\"value\":\"pg\",\"label\":\"PostgreSQL\","
     "\"description\":\"Solid\",\"preview\":\"CREATE TABLE t (\\n  id serial\\n);\"},{\"value\":\"lite\",\"label\":\"SQLite\"}]}]}",
@@ -139,6 +141,13 @@ static void one_cycle(size_t i) {
   }
   if (!qt_engine_done(e)) qt_engine_interrupt(e);
   outcomes[qt_engine_outcome(e)]++;
+  for (size_t q = 0; q < req->question_count; q++) { /* what was typed, every byte read (ASan) */
+    const char *wrote, *note;
+    size_t wl, nl;
+    qt_engine_typed(e, q, &wrote, &wl, &note, &nl);
+    for (size_t k = 0; k < wl; k++) typed_bytes += (unsigned char)wrote[k];
+    for (size_t k = 0; k < nl; k++) typed_bytes += (unsigned char)note[k];
+  }
   char *details = NULL, *text = NULL;
   CHECK(qt_result_build_ex(req, qt_engine_answers(e), qt_engine_outcome(e), "interactive", 1,
                            qt_engine_outcome(e) == QT_DISCUSS ? qt_engine_discussion(e) : NULL,

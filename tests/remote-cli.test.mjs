@@ -331,3 +331,84 @@ test("pi-question pending / answer: the command exits with the status the subcom
   });
   assert.equal((await command("pending")).code, 4);
 });
+
+// ---- review finding 2: what the person typed on this terminal is never lost ------------------------
+/** The addon with a terminal that "asks" by handing back `built` (what runTty's done gives);
+ * `onRun` gets the run's stop() (the watch calls it when the question closes elsewhere). */
+function askingAddon(built, onRun = () => undefined) {
+  const runTty = () => {
+    let stop;
+    const done = new Promise((resolve) => (stop = () => resolve(built)));
+    onRun(stop);
+    if (!built.waitForStop) stop();
+    return { done, stop: () => stop() };
+  };
+  // The addon's own properties are read-only: the fake shadows them on an object of its own.
+  return Object.create(addon, { ttyAvailable: { value: () => true }, runTty: { value: runTty } });
+}
+const TYPED_QS = [{ id: "db", label: "DB", prompt: "Which?", options: ["SQLite", "Postgres"] }, { id: "name", label: "Name", prompt: "Name?" }];
+const TYPED_ANSWERS = { db: { selected: ["SQLite"], note: "because\u001b[2J" }, name: { selected: [], wrote: "a 2 KB answer\u001b]0;x\u0007" } };
+
+for (const [code, exit] of [["already", EXIT.notTaken], ["withdrawn", EXIT.notTaken], ["not_waiting", EXIT.nothingWaiting], ["invalid", EXIT.invalid]]) {
+  test(`answer on this terminal: refused (${code}), the typed answers and notes are printed sanitized`, async () => {
+    const verdict = () => ({ ok: false, code, reason: "refused" });
+    await withPis([[{ cwd: "/p", questions: [q("q00000001", T0, TYPED_QS)] }, verdict]], async ([pi]) => {
+      const built = addon.result(args(TYPED_QS), "answered", "remote", T0, null, JSON.stringify(TYPED_ANSWERS), 0);
+      const out = sink();
+      const err = sink();
+      const r = await answer(askingAddon(built), [], { out, err, env, tty: "/dev/null", started: 0 });
+      assert.equal(r, exit);
+      assert.equal(pi.sent.length, 1, "the answer was sent");
+      assert.equal(out.text, "Not delivered; what you wrote, so it is not lost:\nDB: Note: because␛[2J\nName: a 2 KB answer␛]0;x␇\n");
+    });
+  });
+}
+
+test("answer on this terminal: taken, nothing is printed back; a refusal with nothing typed prints only the reason", async () => {
+  await withPis([{ cwd: "/p", questions: [q("q00000001", T0, TYPED_QS)] }], async () => {
+    const built = addon.result(args(TYPED_QS), "answered", "remote", T0, null, JSON.stringify(TYPED_ANSWERS), 0);
+    const out = sink();
+    assert.equal(await answer(askingAddon(built), [], { out, err: sink(), env, tty: "/dev/null", started: 0 }), EXIT.taken);
+    assert.equal(out.text, "Answer taken.\n");
+  });
+  const verdict = () => ({ ok: false, code: "already", reason: "already answered" });
+  await withPis([[{ cwd: "/p", questions: [q("q00000001", T0, TYPED_QS)] }, verdict]], async () => {
+    const built = addon.result(args(TYPED_QS), "declined", "remote", T0, null, JSON.stringify({ db: "SQLite" }), 0); // an option picked, nothing typed
+    const out = sink();
+    const err = sink();
+    assert.equal(await answer(askingAddon(built), [], { out, err, env, tty: "/dev/null", started: 0 }), EXIT.notTaken);
+    assert.equal(out.text, "");
+    assert.equal(err.text, "pi-question: already answered\n");
+  });
+});
+
+test("answer on this terminal: closed elsewhere while typing, the runner's typed text is printed (de)", async () => {
+  const built = { ...addon.result(args(TYPED_QS), "interrupted", "remote", T0, null, null, 0), waitForStop: true, typed: [{ id: "name", wrote: "half\u001b[2J" }, { id: "db", note: "a note" }] };
+  await withPis([{ cwd: "/p", questions: [q("q00000001", T0, TYPED_QS)] }], async ([pi]) => {
+    let stop;
+    const fake = askingAddon(built, (s) => (stop = s));
+    const out = sink();
+    const running = answer(fake, [], { out, err: sink(), env: { ...env, LANG: "de_DE.UTF-8" }, tty: "/dev/null", started: 0 });
+    while (!stop) await new Promise((r) => setTimeout(r, 5));
+    stop(); // what the watch does when the question closes elsewhere
+    assert.equal(await running, EXIT.notTaken);
+    assert.deepEqual(pi.sent, [], "nothing sent");
+    const t = addon.strings("de");
+    assert.equal(out.text, `${t.REMOTE_WORDS_KEPT}\nName: half␛[2J\nDB: ${t.NOTE_PREFIX}a note\n`);
+  });
+});
+
+test("engine.typed(): what the person typed, answered or not, kept when the run ends interrupted (what built.typed carries)", () => {
+  const e = addon.createEngine(JSON.stringify({ questions: TYPED_QS }));
+  assert.deepEqual(e.typed(), [], "nothing typed: nothing");
+  e.feed("\x0e"); // Ctrl+N: a note on question 1
+  e.feed("because");
+  e.feed("\r");
+  e.feed("  mine  "); // typed answer on question 1, trimmed
+  e.feed("\r"); // answered: question 2 next
+  e.feed("half"); // typed, not answered
+  e.interrupt();
+  assert.equal(JSON.parse(e.result("remote", T0, null, 0).details).answers.length, 0, "an interrupted result keeps no answers…");
+  assert.deepEqual(JSON.parse(JSON.stringify(e.typed())), [{ id: "db", wrote: "mine", note: "because" }, { id: "name", wrote: "half" }], "…the typed text is still there");
+  e.dispose();
+});

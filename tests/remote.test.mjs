@@ -394,3 +394,25 @@ test("remote: Ctrl+T's words from another terminal end the question here as disc
   assert.match(result.content[0].text, /what about DuckDB\?/);
   assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), ALREADY, "talking first is the person's answer");
 });
+
+test("remote: discuss words over the discuss limit are refused whole (the sender keeps them), at the limit taken whole", async () => {
+  const { addon } = await import("./helpers/addon.mjs");
+  const most = addon.limits.discussBytes;
+  assert.equal(most, 4000, "native/qt_limits.h QT_MAX_DISCUSS_BYTES");
+  shown = [];
+  const asking = tool.execute("d2", ARGS, undefined, undefined, ctx);
+  await until(() => shown.length === 1, "the question on screen");
+  const [q] = await list();
+  const over = "é".repeat(most / 2) + "x"; // most + 1 bytes in UTF-8 (fewer characters)
+  const refused = (await request(endpoint, { type: "answer", qid: q.qid, outcome: "discuss", answers: {}, discussion: `  ${over}\n` })).message;
+  assert.equal(refused.ok, false);
+  assert.equal(refused.code, "invalid");
+  assert.equal(refused.reason, `what you wrote to the agent is ${most + 1} bytes; pi takes at most ${most} bytes. Nothing was sent; shorten it and send it again`);
+  assert.equal((await list()).length, 1, "still waiting: nothing was taken");
+  const whole = "é".repeat(most / 2); // exactly the limit, padded with white space that is trimmed
+  const r = await request(endpoint, { type: "answer", qid: q.qid, outcome: "discuss", answers: {}, discussion: `\n${whole}  ` });
+  assert.deepEqual(r.message, { type: "result", ok: true });
+  const result = await asking;
+  assert.equal(result.details.status, "discuss");
+  assert.equal(result.details.discussion, whole, "taken whole, not cut");
+});

@@ -56,6 +56,14 @@ test("runner: stop() ends a run on a terminal that stopped reading; nothing keep
   assert.ok(r.restored, "the terminal's settings are back");
 });
 
+test("runner: a run stopped while the person types hands back what they typed (built.typed; review finding 2)", { skip }, () => {
+  const r = host((dir) => ({ ...child("typed")(dir), actions: [{ afterMs: 0, input: "my own db" }, { afterMs: 1500, signal: "SIGUSR1" }] }));
+  assert.ok(r.ready, "the runner switched the terminal to raw mode");
+  assert.equal(r.status, 0, r.output);
+  assert.deepEqual(r.result, { status: "interrupted", typed: [{ id: "db", wrote: "my own db" }] });
+  assert.ok(r.restored, "the terminal's settings are back");
+});
+
 test("runner: process.exit during a run (no stop()) ends the process and restores the terminal", { skip }, () => {
   const r = host((dir) => ({ ...child("exit")(dir), fill: true }));
   assert.ok(r.ready);

@@ -17,6 +17,8 @@
 #include "qt_engine.h"
 #include "qt_keys.h"
 
+static volatile size_t typed_bytes; /* qt_engine_typed's bytes, read so nothing is optimized away */
+
 /* ---- the styles this harness installs: the only escape sequences a frame may hold ---------- */
 static const char CURSOR_MARKER[] = "\x1b_pi:c\x07";
 static char style_open[QT_STYLE_COUNT][24], style_close[QT_STYLE_COUNT][24];
@@ -307,6 +309,13 @@ static void check_finished(const qt_request *req, qt_engine *e) {
   if (o == QT_ANSWERED)
     for (size_t i = 0; i < req->question_count; i++) FUZZ_CHECK(a[i].present);
   fuzz_check_result(req, a, o, o == QT_DISCUSS ? qt_engine_discussion(e) : NULL);
+  for (size_t i = 0; i < req->question_count; i++) { /* what was typed: every byte read (ASan) */
+    const char *wrote, *note;
+    size_t wl, nl;
+    qt_engine_typed(e, i, &wrote, &wl, &note, &nl);
+    for (size_t k = 0; k < wl; k++) typed_bytes += (unsigned char)wrote[k];
+    for (size_t k = 0; k < nl; k++) typed_bytes += (unsigned char)note[k];
+  }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

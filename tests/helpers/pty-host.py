@@ -12,7 +12,8 @@ usage: pty-host.py SPEC   where SPEC is JSON:
   background  true: run the command in a process group of its own, not the foreground one
   readyMs     how long to wait for the command to switch the terminal to raw mode (default 5000)
   actions     [{ "afterMs": n, "signal": "SIGTERM" }]: signals sent n ms after the terminal
-              went raw (or after readyMs passed without it)
+              went raw (or after readyMs passed without it); { "afterMs": n, "input": "text" }
+              types the text on the terminal then
   limitMs     how long the command may take to exit after the last action (default 5000)
   env         variables added to the command's environment only (e.g. LD_PRELOAD, which
               would otherwise be python's too)
@@ -113,6 +114,8 @@ def main():
         last = time.monotonic()
         if st is None:
             st = status()
+        if st is None and "input" in action:
+            os.write(master, action["input"].encode("utf-8"))
         if st is None and "signal" in action:
             try:
                 os.kill(pid, getattr(signal, action["signal"]))

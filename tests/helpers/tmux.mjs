@@ -91,6 +91,9 @@ export async function startPi({
     NO_COLOR: "1",
     LANG: "C.UTF-8",
     LC_ALL: "C.UTF-8",
+    // As this process has it (empty: the package's own build). A tmux server started by another
+    // run keeps that run's value in its global environment, which every session would inherit.
+    PI_QUESTION_ADDON: process.env.PI_QUESTION_ADDON ?? "",
     ...extraEnv,
   };
   const command = [

@@ -4,6 +4,7 @@
 //   exit    runTty, process.exit(0) after DELAY_MS without stop()
 //   worker  runTty in a worker thread; terminate the worker after DELAY_MS, end naturally
 //   hold    runTty and wait for the result (signals are the test's business)
+//   typed   runTty, stop() on SIGUSR1, write { status, typed } (what the person typed)
 //   probe   write { status: ttyStatus, available: ttyAvailable } of /dev/tty and end
 import { writeFileSync } from "node:fs";
 import { Worker, isMainThread, workerData } from "node:worker_threads";
@@ -35,10 +36,11 @@ if (!isMainThread) {
     const notice = process.env.PQ_TEST_NOTICE; // a desktop notification for the runner to send
     const run = addon.runTty(QUESTIONS, { path: "/dev/tty", color: false, mode, ...(notice ? { notice } : {}) });
     run.done.then(
-      (built) => save({ status: JSON.parse(built.details).status }),
+      (built) => save({ status: JSON.parse(built.details).status, ...(mode === "typed" ? { typed: built.typed } : {}) }),
       (error) => save({ error: error.code ?? String(error) }),
     );
     if (mode === "stop") setTimeout(() => run.stop(), Number(delay));
+    if (mode === "typed") process.once("SIGUSR1", () => run.stop());
     if (mode === "exit") setTimeout(() => process.exit(0), Number(delay));
   }
 }
