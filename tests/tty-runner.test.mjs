@@ -132,11 +132,13 @@ test("runner: tty.c puts the terminal back in exactly one place (restore_termina
 });
 
 test("pi-question: an unreadable file's name and a last-resort error reach stderr sanitized", () => {
+  // The whole environment: under `npm run test:asan` the sanitizer build named by
+  // PI_QUESTION_ADDON loads only with the sanitizer runtime preloaded (LD_PRELOAD).
   const dir = mkdtempSync(join(tmpdir(), "pq-bin-"));
   const hostile = "\u001b]0;owned\u0007\u009b2J\u202e";
   const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
   try {
-    const missing = spawnSync(process.execPath, [BIN, join(dir, `q${hostile}.json`)], { encoding: "utf8", env: hostEnv });
+    const missing = spawnSync(process.execPath, [BIN, join(dir, `q${hostile}.json`)], { encoding: "utf8", env: process.env });
     assert.equal(missing.status, 2);
     assert.ok(!UNSAFE.test(missing.stderr), JSON.stringify(missing.stderr));
     assert.match(missing.stderr, /pi-question: cannot read .*q␛\]0;owned␇<U\+009B>2J<U\+202E>\.json: ENOENT/);
@@ -149,7 +151,7 @@ test("pi-question: an unreadable file's name and a last-resort error reach stder
        fs.readdirSync = () => { throw new Error(${JSON.stringify(`cannot list ${hostile}`)}); };
        syncBuiltinESMExports();`,
     );
-    const thrown = spawnSync(process.execPath, ["--import", hook, BIN, "pending"], { encoding: "utf8", env: { ...hostEnv, XDG_RUNTIME_DIR: dir } });
+    const thrown = spawnSync(process.execPath, ["--import", hook, BIN, "pending"], { encoding: "utf8", env: { ...process.env, XDG_RUNTIME_DIR: dir } });
     assert.equal(thrown.status, 1);
     assert.ok(!UNSAFE.test(thrown.stderr), JSON.stringify(thrown.stderr));
     assert.match(thrown.stderr, /^pi-question: cannot list ␛\]0;owned␇<U\+009B>2J<U\+202E>\n$/);
