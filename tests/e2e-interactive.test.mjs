@@ -69,7 +69,9 @@ async function toolResultText(pi) {
 /** Opens the question: prompt, then wait until the question's text is on screen. */
 async function open(pi, pattern) {
   await pi.prompt("ask me");
-  return pi.waitForScreen(pattern);
+  // The pattern inside the question's frame, between its rules: a capture can catch pi mid-draw,
+  // with the text on screen but the frame's bottom rule (and so the help line above it) not yet.
+  return pi.waitForScreen((s) => pattern.test(questionArea(s)));
 }
 
 /** After the question closes, no line of the editor area may still show the question. */
