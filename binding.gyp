@@ -23,6 +23,7 @@
         "native/strings.c",
         "native/common.c",
         "native/json_arena.c",
+        "native/json_tree.c",
         "native/request.c",
         "native/answers.c",
         "native/result.c",

@@ -114,7 +114,7 @@ void qt_number_text(double d, char *out, size_t cap) {
  * silently cut the text), or an escaped lone UTF-16 surrogate (half a character: what
  * JSON.stringify makes of a broken emoji; cJSON cannot decode it). It also counts the values
  * (1 plus the ',', ':' and '[' outside strings) and stops past `max_values` when that is set. */
-typedef enum bad_string { BAD_NONE = 0, BAD_CONTROL, BAD_NUL, BAD_SURROGATE } bad_string;
+typedef enum bad_string { BAD_NONE = 0, BAD_CONTROL, BAD_NUL, BAD_SURROGATE, BAD_ESCAPE } bad_string;
 
 typedef struct json_scan {
   size_t depth;
@@ -189,8 +189,10 @@ static json_scan scan_json(const char *text, size_t len, size_t max_values) {
           if (i + 1 < len && s[i + 1] == 'u') {
             unsigned u = hex4(s + i + 2, len - i - 2);
             bad_string bad = BAD_NONE;
-            size_t step = u > 0xFFFF ? 2 : 6; /* bad hex digits: cJSON reports the syntax */
-            if (u == 0) {
+            size_t step = u > 0xFFFF ? 2 : 6;
+            if (u > 0xFFFF) { /* not four hex digits: cJSON would read U+0000 and cut the text there */
+              bad = BAD_ESCAPE;
+            } else if (u == 0) {
               bad = BAD_NUL;
             } else if (u >= 0xD800 && u <= 0xDBFF) { /* a high half: its low half must follow */
               unsigned lo = i + 7 < len && s[i + 6] == '\\' && s[i + 7] == 'u' ? hex4(s + i + 8, len - i - 8) : 0x10000;
@@ -350,6 +352,7 @@ qt_status qt_json_precheck(const char *json, size_t len, const char *what, const
                    QT_MAX_JSON_DEPTH);
   where_prefix(json, len, scan.bad_at, what, base, path, sizeof path, prefix, sizeof prefix);
   switch (scan.bad) {
+    case BAD_ESCAPE: return qt_json_syntax_error(json, len, scan.bad_at, false, what, base, err);
     case BAD_NUL:
       return qt_fail(err, path, "%s contain a NUL character (\\u0000, byte %zu), which cannot be shown. Remove it.", prefix,
                      scan.bad_at);
@@ -365,27 +368,34 @@ qt_status qt_json_precheck(const char *json, size_t len, const char *what, const
   }
 }
 
+qt_status qt_json_syntax_error(const char *json, size_t len, size_t at, bool trailing, const char *what, const char *base,
+                               qt_error *err) {
+  if (!err) return QT_ERR_INVALID;
+  if (trailing)
+    return qt_fail(err, base, "The %s have text after the JSON value (byte %zu). Send one JSON object.", what, at);
+  char path[sizeof err->path], prefix[sizeof err->path + 64];
+  where_prefix(json, len, at, what, base, path, sizeof path, prefix, sizeof prefix);
+  return qt_fail(err, path, "%s are not valid JSON (near byte %zu). Send one JSON object.", prefix, at);
+}
+
 qt_status qt_json_parse(const char *json, size_t len, const char *what, const char *base, size_t max_values,
                         struct cJSON **out, qt_error *err) {
   *out = NULL;
   qt_status st = qt_json_precheck(json, len, what, base, max_values, err);
   if (st) return st;
-  char path[sizeof err->path], prefix[sizeof err->path + 64];
   const char *end = NULL;
   bool was = qt_json_arena_parsing(true);
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
   qt_json_arena_parsing(was);
   if (!root) {
     size_t at = end && end >= json && (size_t)(end - json) <= len ? (size_t)(end - json) : 0;
-    if (!err) return QT_ERR_INVALID;
-    where_prefix(json, len, at, what, base, path, sizeof path, prefix, sizeof prefix);
-    return qt_fail(err, path, "%s are not valid JSON (near byte %zu). Send one JSON object.", prefix, at);
+    return qt_json_syntax_error(json, len, at, false, what, base, err);
   }
   size_t used = (size_t)(end - json);
   while (used < len && (json[used] == ' ' || json[used] == '\n' || json[used] == '\r' || json[used] == '\t')) used++;
   if (used < len) {
     cJSON_Delete(root);
-    return qt_fail(err, base, "The %s have text after the JSON value (byte %zu). Send one JSON object.", what, used);
+    return qt_json_syntax_error(json, len, used, true, what, base, err);
   }
   *out = root;
   return QT_OK;

@@ -45,7 +45,10 @@ typedef struct qt_option {
   char *label;       /* what the person reads */
   char *description; /* NULL when absent */
   char *preview;     /* multi-line text shown for the highlighted option; NULL when absent */
+  uint32_t value_len, label_len; /* their lengths in bytes */
+  uint8_t plain;     /* QT_OPTION_PLAIN_*: which of them JSON carries as they are (no escapes) */
 } qt_option;
+enum { QT_OPTION_PLAIN_VALUE = 1, QT_OPTION_PLAIN_LABEL = 2 };
 
 typedef struct qt_question {
   char *id;          /* unique within the request */

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "qt.h"
 
@@ -42,9 +43,10 @@ void qt_number_text(double d, char *out, size_t cap);
 
 /* ---- common.c: reading a JSON payload --------------------------------------------------- */
 /* Checks raw JSON before parsing: valid UTF-8, nesting within QT_MAX_JSON_DEPTH, no raw
- * control characters, escaped NULs or lone UTF-16 surrogates in strings (all refused, never
- * mended). `what` names the payload in messages ("arguments", "answers"); `base` is the JSON
- * path of its root ("" or "answers"): an error names the path of the bad string under it.
+ * control characters, escaped NULs, \u escapes without four hex digits or lone UTF-16
+ * surrogates in strings (all refused, never mended). `what` names the payload in messages
+ * ("arguments", "answers"); `base` is the JSON path of its root ("" or "answers"): an error
+ * names the path of the bad string under it.
  * `max_values` (0: no bound) bounds the JSON values, counted as 1 plus the ',', ':' and '['
  * outside strings (each value but the first follows one), so that cJSON never allocates a node
  * for each of millions of tiny values; the scan stops at the first one past it. */
@@ -54,6 +56,46 @@ qt_status qt_json_precheck(const char *json, size_t len, const char *what, const
  * *out is the parsed tree (cJSON_Delete it) or NULL on failure. */
 qt_status qt_json_parse(const char *json, size_t len, const char *what, const char *base, size_t max_values,
                         struct cJSON **out, qt_error *err);
+
+/* Fills *err with "<path>: the <what> are not valid JSON (near byte at)", the path being where
+ * byte `at` is (under `base`); or, with `trailing`, that text follows the value. QT_ERR_INVALID. */
+qt_status qt_json_syntax_error(const char *json, size_t len, size_t at, bool trailing, const char *what, const char *base,
+                               qt_error *err);
+
+/* ---- json_tree.c: the tree of a call's arguments ---------------------------------------- */
+/* A value of a parsed text, by its bytes (nothing is copied or decoded). Indexes name nodes of
+ * the same tree; 0 (the root) stands for none in `child` and `next`. */
+enum { QT_JV_NULL, QT_JV_FALSE, QT_JV_TRUE, QT_JV_NUMBER, QT_JV_STRING, QT_JV_ARRAY, QT_JV_OBJECT };
+enum {
+  QT_JV_ESCAPED = 1,     /* a string holding escapes (its raw bytes are not its text) */
+  QT_JV_KEY_ESCAPED = 2, /* the same for the key of an object's member */
+  QT_JV_WHOLE = 4        /* a number with neither fraction nor exponent */
+};
+typedef struct qt_jv {
+  uint32_t start, end;        /* the value's bytes; a string's are those inside its quotes, raw */
+  uint32_t key_start, key_len; /* an object's member: its key's raw bytes inside the quotes */
+  uint32_t child, next;        /* an array's or object's first element; the next element */
+  uint32_t count;              /* an array's or object's element count */
+  uint8_t type, flags;
+} qt_jv;
+typedef struct qt_jdoc {
+  const char *text;
+  size_t len;
+  qt_jv *v; /* v[0] is the root */
+  uint32_t count, cap;
+  bool nomem;    /* parsing failed for want of memory */
+  bool trailing; /* parsing failed at text after one whole value */
+} qt_jdoc;
+/* Parses exactly len bytes as one strict JSON value (RFC 8259; numbers of at most
+ * QT_JSON_NUMBER_MAX characters). On failure *error_at is the byte where it failed. The text
+ * must outlive the tree; qt_jdoc_free it either way. */
+bool qt_jdoc_parse(qt_jdoc *doc, const char *text, size_t len, size_t *error_at);
+void qt_jdoc_free(qt_jdoc *doc);
+/* The member of object `obj` named `key` (the first, if repeated), or NULL. */
+const qt_jv *qt_jv_get(const qt_jdoc *doc, const qt_jv *obj, const char *key);
+/* Decodes a string's raw bytes (as the parser checked them) into out (room for n bytes: the text
+ * is never longer than its escaped form); returns its length. */
+size_t qt_json_unescape(const char *raw, size_t n, char *out);
 
 /* ---- json_arena.c: cJSON's memory while a call is validated ------------------------------ */
 /* A scope on this thread: the trees qt_json_parse makes until qt_json_arena_end are allocated in
@@ -84,6 +126,10 @@ qt_status qt_answers_from_cjson(const qt_request *req, const struct cJSON *obj, 
 struct cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers);
 
 /* ---- request.c -------------------------------------------------------------------------- */
+/* qt_request_to_json, appended to b (qt_text.h), which the caller frees (it may keep it for
+ * the next call: a megabyte fresh from the system for each call faulted a page every 4 KB). */
+struct qt_buf;
+qt_status qt_request_write_json(const qt_request *req, bool with_preset, struct qt_buf *b);
 /* The questions as a JSON array (canonical fields; `otherLabel` with with_other_label). */
 struct cJSON *qt_questions_to_cjson(const qt_request *req, bool with_other_label);
 

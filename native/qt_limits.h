@@ -84,6 +84,10 @@
 #ifndef QT_MAX_JSON_DEPTH
 #define QT_MAX_JSON_DEPTH 32
 #endif
+/* The longest JSON number read, in characters (cJSON's own bound: it refuses longer ones). */
+#ifndef QT_JSON_NUMBER_MAX
+#define QT_JSON_NUMBER_MAX 63
+#endif
 /* The text the model reads, in bytes; longer text is cut with a visible mark. */
 #ifndef QT_MAX_RESULT_TEXT_BYTES
 #define QT_MAX_RESULT_TEXT_BYTES 100000

@@ -11,6 +11,7 @@
  *                  ("Something else…" is always offered). */
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <locale.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +20,6 @@
 #include "qt_internal.h"
 #include "qt_strings.h"
 #include "qt_text.h"
-
-/* cJSON's type tests, inline (each cJSON_Is… is a call into the shared library, and a 100 KB call
- * makes tens of thousands of them): the same tests on the public `type` field. */
-static inline bool json_is(const cJSON *v, int type) { return v && (v->type & 0xFF) == type; }
-#define is_string(v) json_is((v), cJSON_String)
-#define is_null(v) json_is((v), cJSON_NULL)
-#define is_number(v) json_is((v), cJSON_Number)
-#define is_object(v) json_is((v), cJSON_Object)
-#define is_array(v) json_is((v), cJSON_Array)
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
@@ -125,6 +117,13 @@ size_t qt_request_footprint(const qt_request *req) {
 }
 
 /* ---- reading fields ----------------------------------------------------------------------- */
+/* What reading a request needs at hand: its string arena and the tree being read. */
+typedef struct reader {
+  struct qt_arena *arena;
+  const qt_jdoc *doc;
+  qt_error *err;
+} reader;
+
 typedef struct field_rule {
   const char *what;   /* "prompt", "option label" … for messages */
   size_t max_bytes;
@@ -132,16 +131,29 @@ typedef struct field_rule {
   bool fold_newlines; /* newlines become spaces (one-line fields) */
 } field_rule;
 
-static const char *type_name(const cJSON *v) {
+/* A field's text as kept: in the arena, its length, and whether it can be written into JSON as
+ * it is (no byte of it needs escaping). */
+typedef struct text {
+  char *s; /* NULL: absent */
+  size_t len;
+  bool plain;
+} text;
+
+static const char *type_name(const qt_jv *v) {
   if (!v) return "nothing";
-  if (is_string(v)) return "a string";
-  if (is_number(v)) return "a number";
-  if (cJSON_IsBool(v)) return "a boolean";
-  if (is_null(v)) return "null";
-  if (is_array(v)) return "an array";
-  if (is_object(v)) return "an object";
+  switch (v->type) {
+    case QT_JV_STRING: return "a string";
+    case QT_JV_NUMBER: return "a number";
+    case QT_JV_TRUE:
+    case QT_JV_FALSE: return "a boolean";
+    case QT_JV_NULL: return "null";
+    case QT_JV_ARRAY: return "an array";
+    case QT_JV_OBJECT: return "an object";
+  }
   return "an unknown value";
 }
+
+static inline bool absent(const qt_jv *v) { return !v || v->type == QT_JV_NULL; }
 
 /* Where a field is, formatted only when something is wrong with it (paths cost a printf per
  * field, and a 100 KB call has thousands of fields): base[.options[option]][.field]. */
@@ -159,68 +171,130 @@ static void where_text(const where *w, char *out, size_t cap) {
   else qt_pathf(out, cap, "%s", w->base);
 }
 
-/* Reads a string field (numbers are accepted and written as text). *out is NULL when the
+/* A number as text into out (room for 64 bytes): a whole number of up to 15 digits is its own
+ * text (the usual case: options 1, 2, 3 …); others are read and written as qt_number_text does. */
+static size_t number_text(const qt_jdoc *d, const qt_jv *v, char *out) {
+  const char *s = d->text + v->start;
+  size_t n = v->end - v->start;
+  if ((v->flags & QT_JV_WHOLE) && n - (s[0] == '-') <= 15) {
+    if (n == 2 && s[0] == '-' && s[1] == '0') n = 1, s++; /* -0 is 0 */
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return n;
+  }
+  char copy[QT_JSON_NUMBER_MAX + 1];
+  memcpy(copy, s, n); /* the parser bounds n */
+  copy[n] = '\0';
+  /* strtod reads the locale's decimal point (cJSON's way round it, too) */
+  const char *point = localeconv()->decimal_point;
+  char *dot = strchr(copy, '.');
+  if (dot && point && point[0] && !point[1]) *dot = point[0];
+  qt_number_text(strtod(copy, NULL), out, 64);
+  return strlen(out);
+}
+
+/* Reads a string field (numbers are accepted and written as text). out->s is NULL when the
  * field is absent/null and not required. */
-static qt_status read_text(struct qt_arena *arena, const cJSON *v, const where *w, const field_rule *rule, char **out,
-                           qt_error *err) {
-  *out = NULL;
+static qt_status read_text(reader *r, const qt_jv *v, const where *w, const field_rule *rule, text *out) {
+  *out = (text){NULL, 0, true};
   char numbuf[64], path[sizeof ((qt_error *)0)->path];
   const char *s;
-  if (!v || is_null(v)) {
+  size_t n;
+  bool escaped = false;
+  if (absent(v)) {
     if (!rule->required) return QT_OK;
     where_text(w, path, sizeof path);
-    return qt_fail(err, path, "%s: the %s is missing. Give it as a non-empty string.", path, rule->what);
+    return qt_fail(r->err, path, "%s: the %s is missing. Give it as a non-empty string.", path, rule->what);
   }
-  if (is_string(v)) {
-    s = v->valuestring;
-  } else if (is_number(v)) {
-    qt_number_text(v->valuedouble, numbuf, sizeof numbuf);
+  if (v->type == QT_JV_STRING) {
+    s = r->doc->text + v->start;
+    n = v->end - v->start;
+    escaped = v->flags & QT_JV_ESCAPED;
+  } else if (v->type == QT_JV_NUMBER) {
+    n = number_text(r->doc, v, numbuf);
     s = numbuf;
   } else {
     where_text(w, path, sizeof path);
-    return qt_fail(err, path, "%s: the %s must be a string, not %s. Send it as a JSON string.", path, rule->what,
+    return qt_fail(r->err, path, "%s: the %s must be a string, not %s. Send it as a JSON string.", path, rule->what,
                    type_name(v));
   }
-  size_t n = strlen(s);
+  char *t;
+  if (escaped) { /* decoded into the arena, then trimmed there */
+    if (!(t = arena_alloc(r->arena, n + 1))) return QT_ERR_NOMEM;
+    n = qt_json_unescape(s, n, t);
+    s = t;
+  }
   if (n > rule->max_bytes) {
     where_text(w, path, sizeof path);
-    return qt_fail(err, path, "%s: the %s is %zu bytes long; the limit is %zu. Shorten it.", path, rule->what, n,
+    return qt_fail(r->err, path, "%s: the %s is %zu bytes long; the limit is %zu. Shorten it.", path, rule->what, n,
                    rule->max_bytes);
   }
-  char *t = arena_trimmed(arena, s, n);
-  if (!t) return QT_ERR_NOMEM;
-  if (rule->fold_newlines)
-    for (char *c = t; (c = strpbrk(c, "\n\r\t")) != NULL; c++) *c = ' ';
-  if (!*t) {
+  if (escaped) {
+    /* only decoded text can hold controls and other whitespace than the space (the parser
+     * refuses raw ones), and only it can need escaping again */
+    while (n && is_space(*t)) t++, n--;
+    while (n && is_space(t[n - 1])) n--;
+    t[n] = '\0';
+    if (rule->fold_newlines)
+      for (size_t i = 0; i < n; i++)
+        if (t[i] == '\n' || t[i] == '\r' || t[i] == '\t') t[i] = ' ';
+    out->plain = false;
+  } else if (!(t = arena_trimmed(r->arena, s, n))) {
+    return QT_ERR_NOMEM;
+  } else {
+    while (n && *s == ' ') s++, n--;
+    while (n && s[n - 1] == ' ') n--;
+  }
+  if (!n) {
     if (!rule->required) return QT_OK;
     where_text(w, path, sizeof path);
-    return qt_fail(err, path, "%s: the %s is empty. Give it as a non-empty string.", path, rule->what);
+    return qt_fail(r->err, path, "%s: the %s is empty. Give it as a non-empty string.", path, rule->what);
   }
-  *out = t;
+  out->s = t;
+  out->len = n;
   return QT_OK;
 }
 
-static qt_status read_bool(const cJSON *v, const char *path, bool *out, qt_error *err) {
-  if (!v || is_null(v)) return QT_OK;
-  if (cJSON_IsBool(v)) {
-    *out = cJSON_IsTrue(v);
+/* Whether a string value's text is `lit` (escapes decoded). */
+static bool string_is(const qt_jdoc *d, const qt_jv *v, const char *lit) {
+  size_t n = v->end - v->start, k = strlen(lit);
+  const char *raw = d->text + v->start;
+  if (!(v->flags & QT_JV_ESCAPED)) return n == k && memcmp(raw, lit, k) == 0;
+  char buf[64];
+  if (n > sizeof buf) return false; /* lit is short; six bytes an escape at most */
+  return qt_json_unescape(raw, n, buf) == k && memcmp(buf, lit, k) == 0;
+}
+
+static qt_status read_bool(const reader *r, const qt_jv *v, const char *path, bool *out) {
+  if (absent(v)) return QT_OK;
+  if (v->type == QT_JV_TRUE || v->type == QT_JV_FALSE) {
+    *out = v->type == QT_JV_TRUE;
     return QT_OK;
   }
-  if (is_string(v) && (strcmp(v->valuestring, "true") == 0 || strcmp(v->valuestring, "false") == 0)) {
-    *out = strcmp(v->valuestring, "true") == 0;
+  if (v->type == QT_JV_STRING && (string_is(r->doc, v, "true") || string_is(r->doc, v, "false"))) {
+    *out = string_is(r->doc, v, "true");
     return QT_OK;
   }
-  return qt_fail(err, path, "%s must be true or false, not %s.", path, type_name(v));
+  return qt_fail(r->err, path, "%s must be true or false, not %s.", path, type_name(v));
 }
 
 /* First of several alternative field names present in obj (canonical name first). */
-static const cJSON *field(const cJSON *obj, const char *const *names) {
+static const qt_jv *field(const qt_jdoc *d, const qt_jv *obj, const char *const *names) {
   for (; *names; names++) {
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, *names);
+    const qt_jv *v = qt_jv_get(d, obj, *names);
     if (v) return v;
   }
   return NULL;
 }
+
+/* Whether an object member's key is `lit` (of length k). */
+static inline bool key_is(const qt_jdoc *d, const qt_jv *m, const char *lit, size_t k) {
+  if (!(m->flags & QT_JV_KEY_ESCAPED)) return m->key_len == k && memcmp(d->text + m->key_start, lit, k) == 0;
+  char buf[64];
+  if (m->key_len > sizeof buf) return false;
+  return qt_json_unescape(d->text + m->key_start, m->key_len, buf) == k && memcmp(buf, lit, k) == 0;
+}
+#define KEY_IS(d, m, lit) key_is((d), (m), (lit), sizeof(lit) - 1)
 
 /* Shortens s in place to at most max bytes at a UTF-8 boundary, ending it with "…" (a cosmetic
  * normalization for labels). */
@@ -251,63 +325,72 @@ static void slugify(const char *in, char *out, size_t cap) {
 
 /* ---- options ------------------------------------------------------------------------------ */
 
-static qt_status read_option(struct qt_arena *arena, const cJSON *item, const char *base, size_t k, qt_option *o,
-                             qt_error *err) {
+static qt_status read_option(reader *r, const qt_jv *item, const char *base, size_t k, qt_option *o) {
   static const field_rule label_rule = {"option label", QT_MAX_OPTION_LABEL_BYTES, true, true};
   static const field_rule value_rule = {"option value", QT_MAX_OPTION_VALUE_BYTES, false, false};
   static const field_rule desc_rule = {"option description", QT_MAX_DESCRIPTION_BYTES, false, false};
   static const field_rule preview_rule = {"option preview", QT_MAX_PREVIEW_BYTES, false, false};
+  const qt_jdoc *d = r->doc;
   qt_status st;
-  if (is_string(item) || is_number(item)) {
+  text label, value = {NULL, 0, true}, t;
+  if (item->type == QT_JV_STRING || item->type == QT_JV_NUMBER) {
     where w = {base, k, NULL};
-    if ((st = read_text(arena, item, &w, &label_rule, &o->label, err))) return st;
-  } else if (is_object(item)) {
+    if ((st = read_text(r, item, &w, &label_rule, &label))) return st;
+  } else if (item->type == QT_JV_OBJECT) {
     /* One walk over the option's members (an option is read thousands of times in a large call);
      * the first of each name wins, and "label" beats its alternatives "text" and "title". */
-    const cJSON *label = NULL, *alt_label = NULL, *value = NULL, *description = NULL, *preview = NULL;
-    for (const cJSON *m = item->child; m; m = m->next) {
-      const char *key = m->string ? m->string : "";
-      if (!label && strcmp(key, "label") == 0) label = m;
-      else if (!value && strcmp(key, "value") == 0) value = m;
-      else if (!description && strcmp(key, "description") == 0) description = m;
-      else if (!preview && strcmp(key, "preview") == 0) preview = m;
-      else if (!alt_label && (strcmp(key, "text") == 0 || strcmp(key, "title") == 0)) alt_label = m;
+    const qt_jv *lab = NULL, *alt_label = NULL, *val = NULL, *description = NULL, *preview = NULL;
+    for (uint32_t i = item->child; i; i = d->v[i].next) {
+      const qt_jv *m = &d->v[i];
+      if (!lab && KEY_IS(d, m, "label")) lab = m;
+      else if (!val && KEY_IS(d, m, "value")) val = m;
+      else if (!description && KEY_IS(d, m, "description")) description = m;
+      else if (!preview && KEY_IS(d, m, "preview")) preview = m;
+      else if (!alt_label && (KEY_IS(d, m, "text") || KEY_IS(d, m, "title"))) alt_label = m;
     }
-    if (!label) label = alt_label;
-    if (!label || is_null(label)) label = value; /* { value } alone: the value is the label */
+    if (!lab) lab = alt_label;
+    if (absent(lab)) lab = val; /* { value } alone: the value is the label */
     where w = {base, k, "label"};
-    if ((st = read_text(arena, label, &w, &label_rule, &o->label, err))) return st;
+    if ((st = read_text(r, lab, &w, &label_rule, &label))) return st;
     w.field = "value";
-    if ((st = read_text(arena, value, &w, &value_rule, &o->value, err))) return st;
+    if ((st = read_text(r, val, &w, &value_rule, &value))) return st;
     w.field = "description";
-    if ((st = read_text(arena, description, &w, &desc_rule, &o->description, err))) return st;
+    if ((st = read_text(r, description, &w, &desc_rule, &t))) return st;
+    o->description = t.s;
     w.field = "preview";
-    if ((st = read_text(arena, preview, &w, &preview_rule, &o->preview, err))) return st;
+    if ((st = read_text(r, preview, &w, &preview_rule, &t))) return st;
+    o->preview = t.s;
   } else {
     char path[sizeof ((qt_error *)0)->path];
     where_text(&(where){base, k, NULL}, path, sizeof path);
-    return qt_fail(err, path, "%s: an option must be an object { value, label, description? } or a string, not %s.",
-                   path, type_name(item));
+    return qt_fail(r->err, path,
+                   "%s: an option must be an object { value, label, description? } or a string, not %s.", path,
+                   type_name(item));
   }
-  if (!o->value) o->value = o->label; /* the arena owns both: sharing the bytes is safe */
+  if (!value.s) value = label; /* the arena owns both: sharing the bytes is safe */
+  o->label = label.s;
+  o->label_len = (uint32_t)label.len; /* within QT_MAX_OPTION_LABEL_BYTES */
+  o->value = value.s;
+  o->value_len = (uint32_t)value.len;
+  o->plain = (uint8_t)((label.plain ? QT_OPTION_PLAIN_LABEL : 0) | (value.plain ? QT_OPTION_PLAIN_VALUE : 0));
   return QT_OK;
 }
 
 /* ---- repeated options --------------------------------------------------------------------- */
 /* An open-addressing hash index of the labels (or the values) of a question's options read so
- * far. The strings are borrowed from the options. At most half full, so probes stay short. */
+ * far, by hash and option number (the text is the option's). At most half full, so probes stay
+ * short. */
 typedef struct option_index {
   struct option_slot {
-    const char *text; /* NULL: empty slot */
     uint32_t hash;
-    uint32_t option;  /* index of the option it belongs to */
+    uint32_t option; /* the option's index + 1; 0: an empty slot */
   } *slots;
   size_t mask;
 } option_index;
 
-static uint32_t hash_text(const char *s) { /* FNV-1a */
+static uint32_t hash_text(const char *s, size_t n) { /* FNV-1a */
   uint32_t h = 2166136261u;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
   return h;
 }
 
@@ -324,18 +407,24 @@ static void option_index_free(option_index *ix) {
   ix->slots = NULL;
 }
 
-/* The option an equal text was recorded for, or SIZE_MAX after recording `text` for option k.
- * Options are added in order and reading stops at the first repeat, so the recorded texts are
- * distinct and a match is the one earlier option with that text. */
-static size_t option_index_add(option_index *ix, const char *text, size_t k) {
-  uint32_t h = hash_text(text);
+/* The option an equal text was recorded for, or SIZE_MAX after recording option k's text (its
+ * label, or with `values` its value; hash h). Options are added in order and reading stops at
+ * the first repeat, so the recorded texts are distinct and a match is the one earlier option with
+ * that text. */
+static size_t option_index_add(option_index *ix, const qt_option *options, bool values, uint32_t h, size_t k) {
+  const char *s = values ? options[k].value : options[k].label;
+  size_t n = values ? options[k].value_len : options[k].label_len;
   for (size_t i = h & ix->mask;; i = (i + 1) & ix->mask) {
     struct option_slot *slot = &ix->slots[i];
-    if (!slot->text) {
-      *slot = (struct option_slot){text, h, (uint32_t)k};
+    if (!slot->option) {
+      *slot = (struct option_slot){h, (uint32_t)k + 1};
       return SIZE_MAX;
     }
-    if (slot->hash == h && strcmp(slot->text, text) == 0) return slot->option;
+    if (slot->hash != h) continue;
+    const qt_option *o = &options[slot->option - 1];
+    const char *t = values ? o->value : o->label;
+    size_t m = values ? o->value_len : o->label_len;
+    if (m == n && memcmp(s, t, n) == 0) return slot->option - 1;
   }
 }
 
@@ -348,45 +437,50 @@ static const char *const K_MULTI[] = {"multiSelect", "multiple", "multi_select",
 static const char *const K_QUESTIONS[] = {"questions", NULL};
 
 /* `path` is "questions[i]", or "" for the single-question shape (fields are then top-level). */
-static qt_status read_question(struct qt_arena *arena, const cJSON *item, size_t index, const char *path,
-                               qt_question *q, qt_error *err) {
+static qt_status read_question(reader *r, const qt_jv *item, size_t index, const char *path, qt_question *q) {
   static const field_rule id_rule = {"question id", QT_MAX_ID_BYTES, false, true};
   static const field_rule label_rule = {"question label", (size_t)-1, false, true};
   static const field_rule prompt_rule = {"prompt", QT_MAX_PROMPT_BYTES, true, false};
+  const qt_jdoc *d = r->doc;
+  qt_error *err = r->err;
   char p[sizeof ((qt_error *)0)->path];
   const char *dot = *path ? "." : "";
   qt_status st;
-  if (!is_object(item))
+  text t;
+  if (item->type != QT_JV_OBJECT)
     return qt_fail(err, path,
                    "%s must be an object like { \"id\": \"db\", \"prompt\": \"Which database?\", \"options\": [...] }, not %s.",
                    path, type_name(item));
   where w = {path, SIZE_MAX, "prompt"};
-  if ((st = read_text(arena, field(item, K_PROMPT), &w, &prompt_rule, &q->prompt, err))) return st;
+  if ((st = read_text(r, field(d, item, K_PROMPT), &w, &prompt_rule, &t))) return st;
+  q->prompt = t.s;
   w.field = "id";
-  if ((st = read_text(arena, field(item, K_ID), &w, &id_rule, &q->id, err))) return st;
+  if ((st = read_text(r, field(d, item, K_ID), &w, &id_rule, &t))) return st;
+  q->id = t.s;
   w.field = "label";
-  if ((st = read_text(arena, field(item, K_QLABEL), &w, &label_rule, &q->label, err))) return st;
+  if ((st = read_text(r, field(d, item, K_QLABEL), &w, &label_rule, &t))) return st;
+  q->label = t.s;
   if (q->label) {
     shorten_label(q->label, QT_MAX_LABEL_BYTES);
   } else {
     char buf[32];
     snprintf(buf, sizeof buf, "Q%zu", index + 1);
-    if (!(q->label = arena_strdup(arena, buf))) return QT_ERR_NOMEM;
+    if (!(q->label = arena_strdup(r->arena, buf))) return QT_ERR_NOMEM;
   }
   qt_pathf(p, sizeof p, "%s%smultiSelect", path, dot);
-  if ((st = read_bool(field(item, K_MULTI), p, &q->multi_select, err))) return st;
-  const cJSON *opts = field(item, K_OPTIONS);
+  if ((st = read_bool(r, field(d, item, K_MULTI), p, &q->multi_select))) return st;
+  const qt_jv *opts = field(d, item, K_OPTIONS);
   qt_pathf(p, sizeof p, "%s%soptions", path, dot);
-  if (opts && !is_null(opts)) {
-    if (!is_array(opts))
+  if (!absent(opts)) {
+    if (opts->type != QT_JV_ARRAY)
       return qt_fail(err, p, "%s must be an array of options, not %s. Omit it for a free-text question.", p,
                      type_name(opts));
-    int n = cJSON_GetArraySize(opts);
+    size_t n = opts->count;
     if (n > QT_MAX_OPTIONS)
-      return qt_fail(err, p, "%s has %d options; the limit is %d. Offer fewer options, or ask a free-text question.",
+      return qt_fail(err, p, "%s has %zu options; the limit is %d. Offer fewer options, or ask a free-text question.",
                      p, n, QT_MAX_OPTIONS);
     if (n > 0) {
-      q->options = calloc((size_t)n, sizeof *q->options);
+      q->options = calloc(n, sizeof *q->options);
       if (!q->options) return QT_ERR_NOMEM;
     }
     /* Repeats are found through two hash indexes (labels, values) of the options read so far:
@@ -394,29 +488,30 @@ static qt_status read_question(struct qt_arena *arena, const cJSON *item, size_t
      * repeats an earlier one, naming the earliest earlier option it matches, its label checked
      * before its value — in linear time (1,000 options were ~500,000 comparisons). */
     option_index labels, values;
-    if (!option_index_init(&labels, (size_t)n) || !option_index_init(&values, (size_t)n)) {
+    if (!option_index_init(&labels, n) || !option_index_init(&values, n)) {
       option_index_free(&labels);
       return QT_ERR_NOMEM;
     }
-    const cJSON *o;
-    cJSON_ArrayForEach(o, opts) {
+    for (uint32_t i = opts->child; i; i = d->v[i].next) {
       size_t k = q->option_count;
       q->option_count++; /* counted before reading, so a half-read option is freed too */
-      if ((st = read_option(arena, o, path, k, &q->options[k], err))) break;
-      size_t jl = option_index_add(&labels, q->options[k].label, k);
-      size_t jv = option_index_add(&values, q->options[k].value, k);
+      qt_option *o = &q->options[k];
+      if ((st = read_option(r, &d->v[i], path, k, o))) break;
+      uint32_t hl = hash_text(o->label, o->label_len);
+      uint32_t hv = o->value == o->label ? hl : hash_text(o->value, o->value_len);
+      size_t jl = option_index_add(&labels, q->options, false, hl, k);
+      size_t jv = option_index_add(&values, q->options, true, hv, k);
+      if (jl == SIZE_MAX && jv == SIZE_MAX) continue;
       char op[sizeof p];
-      if (jl != SIZE_MAX || jv != SIZE_MAX) where_text(&(where){path, k, NULL}, op, sizeof op);
+      where_text(&(where){path, k, NULL}, op, sizeof op);
       if (jl != SIZE_MAX && jl <= jv) {
         st = qt_fail(err, op, "%s.label \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct label.",
-                     op, q->options[k].label, path, dot, jl);
+                     op, o->label, path, dot, jl);
         break;
       }
-      if (jv != SIZE_MAX) {
-        st = qt_fail(err, op, "%s.value \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct value.",
-                     op, q->options[k].value, path, dot, jv);
-        break;
-      }
+      st = qt_fail(err, op, "%s.value \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct value.",
+                   op, o->value, path, dot, jv);
+      break;
     }
     option_index_free(&labels);
     option_index_free(&values);
@@ -458,19 +553,22 @@ static qt_status assign_ids(qt_request *req, const bool *explicit_id, qt_error *
   return QT_OK;
 }
 
-static qt_status read_metadata(const cJSON *meta, qt_request *req, qt_error *err) {
+/* The metadata object, read by cJSON from its own bytes (it is kept whole, as JSON). */
+static qt_status read_metadata(const reader *r, const qt_jv *v, qt_request *req) {
   static const field_rule source_rule = {"metadata source", QT_MAX_METADATA_SOURCE_BYTES, false, true};
-  if (!meta || is_null(meta)) return QT_OK;
-  if (!is_object(meta))
-    return qt_fail(err, "metadata", "metadata must be an object like { \"source\": \"setup\" }, not %s.", type_name(meta));
-  char *source = NULL;
+  qt_error *err = r->err;
+  if (absent(v)) return QT_OK;
+  if (v->type != QT_JV_OBJECT)
+    return qt_fail(err, "metadata", "metadata must be an object like { \"source\": \"setup\" }, not %s.", type_name(v));
+  text source;
   where w = {"metadata", SIZE_MAX, "source"};
-  qt_status st = read_text(req->arena, cJSON_GetObjectItemCaseSensitive(meta, "source"), &w, &source_rule, &source, err);
+  qt_status st = read_text((reader *)r, qt_jv_get(r->doc, v, "source"), &w, &source_rule, &source);
   if (st) return st;
-  cJSON *copy = cJSON_Duplicate(meta, true);
-  if (!copy) return QT_ERR_NOMEM;
-  if (source) {
-    cJSON *s = cJSON_CreateString(source);
+  cJSON *copy;
+  if ((st = qt_json_parse(r->doc->text + v->start, v->end - v->start, "arguments", "metadata", 0, &copy, err)))
+    return st;
+  if (source.s) {
+    cJSON *s = cJSON_CreateString(source.s);
     if (!s || !cJSON_ReplaceItemInObjectCaseSensitive(copy, "source", s)) {
       cJSON_Delete(s);
       cJSON_Delete(copy);
@@ -482,26 +580,57 @@ static qt_status read_metadata(const cJSON *meta, qt_request *req, qt_error *err
   return req->metadata_json ? QT_OK : QT_ERR_NOMEM;
 }
 
-static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
-  if (!is_object(root))
-    return qt_fail(err, "", "The arguments must be a JSON object like { \"questions\": [...] }, not %s.", type_name(root));
-  const cJSON *questions = field(root, K_QUESTIONS);
-  cJSON *decoded = NULL; /* `questions` sent as a JSON string (double-encoded) */
-  if (is_string(questions) &&
-      qt_json_parse(questions->valuestring, strlen(questions->valuestring), "questions", "questions", 0, &decoded, NULL) == QT_OK &&
-      is_array(decoded))
-    questions = decoded;
-  const cJSON *single_root = NULL;
-  if (!questions || is_null(questions)) {
-    if (field(root, K_PROMPT)) single_root = root; /* the single-question shape */
-  } else if (!is_array(questions)) {
-    qt_status st = qt_fail(err, "questions", "questions must be an array of question objects, not %s.", type_name(questions));
-    cJSON_Delete(decoded);
-    return st;
+/* Pre-supplied answers, read by cJSON from their own bytes (answers.c reads cJSON trees). */
+static qt_status read_preset(const reader *r, const qt_jv *v, qt_request *req) {
+  if (absent(v)) return QT_OK;
+  cJSON *answers;
+  qt_status st = qt_json_parse(r->doc->text + v->start, v->end - v->start, "arguments", "answers", 0, &answers, r->err);
+  if (st) return st;
+  st = qt_answers_from_cjson(req, answers, "answers", &req->preset, r->err);
+  cJSON_Delete(answers);
+  return st;
+}
+
+/* `questions` sent as a JSON string (double-encoded): its text decoded into *text and parsed
+ * into *doc; false when it is no JSON array. */
+static bool decode_questions(const reader *r, const qt_jv *v, char **text, qt_jdoc *doc) {
+  size_t n = v->end - v->start, at;
+  if (!(*text = malloc(n + 1))) return false;
+  n = qt_json_unescape(r->doc->text + v->start, n, *text);
+  (*text)[n] = '\0';
+  if (qt_json_precheck(*text, n, "questions", "questions", 0, NULL) || !qt_jdoc_parse(doc, *text, n, &at) ||
+      doc->v[0].type != QT_JV_ARRAY) {
+    qt_jdoc_free(doc);
+    free(*text);
+    *text = NULL;
+    return false;
   }
-  size_t n = single_root ? 1 : (questions ? (size_t)cJSON_GetArraySize(questions) : 0);
+  return true;
+}
+
+static qt_status parse_tree(const qt_jdoc *doc, qt_request *req, qt_error *err) {
+  reader r = {req->arena, doc, err};
+  const qt_jv *root = &doc->v[0];
+  if (root->type != QT_JV_OBJECT)
+    return qt_fail(err, "", "The arguments must be a JSON object like { \"questions\": [...] }, not %s.", type_name(root));
+  const qt_jv *questions = field(doc, root, K_QUESTIONS);
+  char *decoded_text = NULL;
+  qt_jdoc decoded = {0};
+  reader qr = r; /* reads the questions: from the decoded text when they came double-encoded */
+  if (questions && questions->type == QT_JV_STRING && decode_questions(&r, questions, &decoded_text, &decoded)) {
+    questions = &decoded.v[0];
+    qr.doc = &decoded;
+  }
+  const qt_jv *single_root = NULL;
   qt_status st = QT_OK;
   bool *explicit_id = NULL;
+  if (absent(questions)) {
+    if (field(doc, root, K_PROMPT)) single_root = root; /* the single-question shape */
+  } else if (questions->type != QT_JV_ARRAY) {
+    st = qt_fail(err, "questions", "questions must be an array of question objects, not %s.", type_name(questions));
+    goto done;
+  }
+  size_t n = single_root ? 1 : (questions ? questions->count : 0);
   if (n == 0) {
     st = qt_fail(err, "questions",
                  "No questions provided. Pass questions: an array of 1 to %d objects, each with a prompt (and options, or none for a free-text answer).",
@@ -521,25 +650,24 @@ static qt_status parse_tree(const cJSON *root, qt_request *req, qt_error *err) {
   }
   if (single_root) {
     req->question_count = 1;
-    if ((st = read_question(req->arena, single_root, 0, "", &req->questions[0], err))) goto done;
+    if ((st = read_question(&r, single_root, 0, "", &req->questions[0]))) goto done;
     explicit_id[0] = req->questions[0].id != NULL;
   } else {
-    const cJSON *item;
-    cJSON_ArrayForEach(item, questions) {
+    for (uint32_t k = questions->child; k; k = qr.doc->v[k].next) {
       size_t i = req->question_count++;
       char path[32];
       qt_pathf(path, sizeof path, "questions[%zu]", i);
-      if ((st = read_question(req->arena, item, i, path, &req->questions[i], err))) goto done;
+      if ((st = read_question(&qr, &qr.doc->v[k], i, path, &req->questions[i]))) goto done;
       explicit_id[i] = req->questions[i].id != NULL;
     }
   }
   if ((st = assign_ids(req, explicit_id, err))) goto done;
-  if ((st = read_metadata(cJSON_GetObjectItemCaseSensitive(root, "metadata"), req, err))) goto done;
-  const cJSON *answers = cJSON_GetObjectItemCaseSensitive(root, "answers");
-  if (answers && !is_null(answers)) st = qt_answers_from_cjson(req, answers, "answers", &req->preset, err);
+  if ((st = read_metadata(&r, qt_jv_get(doc, root, "metadata"), req))) goto done;
+  st = read_preset(&r, qt_jv_get(doc, root, "answers"), req);
 done:
   free(explicit_id);
-  cJSON_Delete(decoded);
+  qt_jdoc_free(&decoded);
+  free(decoded_text);
   return st;
 }
 
@@ -555,28 +683,32 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
   if (len > limit)
     return qt_fail(err, "", "The arguments are %zu bytes; the limit is %zu. Ask fewer or shorter questions in one call.",
                    len, limit);
-  /* cJSON's tree of the call lives in a scope of its own, freed at once (json_arena.c): nothing
-   * read from it is kept (strings are copied to the request's arena) */
-  qt_json_arena scope;
-  qt_json_arena_begin(&scope, len);
-  cJSON *root;
-  qt_status st = qt_json_parse(json, len, "arguments", "", 0, &root, err);
-  qt_request *req = NULL;
-  if (!st) {
-    req = calloc(1, sizeof *req);
-    if (req && !(req->arena = calloc(1, sizeof *req->arena))) {
-      free(req);
-      req = NULL;
-    }
-    if (!req) st = QT_ERR_NOMEM;
+  qt_status st = qt_json_precheck(json, len, "arguments", "", 0, err);
+  if (st) return st;
+  /* the tree of the call (json_tree.c) is only read: strings are copied to the request's arena;
+   * cJSON's trees of the metadata and answers live in a scope of their own (json_arena.c) */
+  qt_jdoc doc;
+  size_t at;
+  if (!qt_jdoc_parse(&doc, json, len, &at)) {
+    st = doc.nomem ? QT_ERR_NOMEM : qt_json_syntax_error(json, len, at, doc.trailing, "arguments", "", err);
+    qt_jdoc_free(&doc);
+    return st;
   }
+  qt_request *req = calloc(1, sizeof *req);
+  if (req && !(req->arena = calloc(1, sizeof *req->arena))) {
+    free(req);
+    req = NULL;
+  }
+  if (!req) st = QT_ERR_NOMEM;
   if (!st) {
     /* Every string of the request fits in about the call's own length (the rest spills over). */
     req->arena->first_cap = len < 32768 - 512 ? len + 512 : 32768;
-    st = parse_tree(root, req, err);
+    qt_json_arena scope;
+    qt_json_arena_begin(&scope, 0);
+    st = parse_tree(&doc, req, err);
+    qt_json_arena_end(&scope);
   }
-  qt_json_arena_drop(&scope, root);
-  qt_json_arena_end(&scope);
+  qt_jdoc_free(&doc);
   if (st) {
     qt_request_free(req);
     return st;
@@ -634,10 +766,8 @@ static const unsigned char JSON_ESCAPE[256] = {
  * one reserve and one pass a field. The canonical form of a 100 KB call is up to 750 KB, and
  * writing it a piece at a time through the buffer's checked appends was a fifth of validating
  * it (issue 13). Nothing when value is NULL. */
-static inline void json_put_field_n(qt_buf *b, const char *head, size_t head_len, const char *value) {
+static inline void json_put_field_len(qt_buf *b, const char *head, size_t head_len, const char *value, size_t n) {
   static const char hex[] = "0123456789abcdef";
-  if (!value) return;
-  size_t n = strlen(value);
   if (n > (SIZE_MAX / 2 - head_len) / 6) {
     b->failed = true;
     return;
@@ -686,62 +816,93 @@ static inline void json_put_field_n(qt_buf *b, const char *head, size_t head_len
   b->len = (size_t)(p - b->data);
 }
 
+static inline void json_put_field_n(qt_buf *b, const char *head, size_t head_len, const char *value) {
+  if (value) json_put_field_len(b, head, head_len, value, strlen(value));
+}
+
 /* `head` is a string literal: its length is known when compiling. */
 #define json_put_field(b, head, value) json_put_field_n((b), (head), sizeof(head) - 1, (value))
 
+/* An option's value and label, the usual case (the same text, nothing to escape, no description
+ * or preview) copied whole: {"value":"…","label":"…"} */
+static inline bool put_plain_option(qt_buf *b, const qt_option *o, bool comma) {
+  static const char a[] = ",{\"value\":\"", m[] = "\",\"label\":\"", z[] = "\"}";
+  if (o->value != o->label || o->plain != (QT_OPTION_PLAIN_VALUE | QT_OPTION_PLAIN_LABEL) || o->description ||
+      o->preview)
+    return false;
+  size_t n = o->label_len, head = sizeof a - 1 - !comma;
+  if (!qt_buf_reserve(b, head + 2 * n + sizeof m - 1 + sizeof z)) return true;
+  char *p = b->data + b->len;
+  memcpy(p, a + !comma, head);
+  p += head;
+  memcpy(p, o->label, n);
+  p += n;
+  memcpy(p, m, sizeof m - 1);
+  p += sizeof m - 1;
+  memcpy(p, o->label, n);
+  p += n;
+  memcpy(p, z, sizeof z); /* with its NUL */
+  b->len = (size_t)(p - b->data) + sizeof z - 1;
+  return true;
+}
+
 /* The canonical arguments, written straight into a buffer (a cJSON tree of a 100 KB call costs
  * about as much as validating it). */
-qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out_json) {
-  if (!req || !out_json) return QT_ERR_USAGE;
-  *out_json = NULL;
-  qt_buf b;
-  qt_buf_init(&b);
+qt_status qt_request_write_json(const qt_request *req, bool with_preset, qt_buf *b) {
+  if (!req || !b) return QT_ERR_USAGE;
   size_t estimate = 64;
   for (size_t i = 0; i < req->question_count; i++) estimate += 96 + 48 * req->questions[i].option_count;
-  qt_buf_reserve(&b, estimate); /* a guess; the buffer grows if it is short */
-  qt_buf_puts(&b, "{\"questions\":[");
+  qt_buf_reserve(b, estimate); /* a guess; the buffer grows if it is short */
+  qt_buf_puts(b, "{\"questions\":[");
   for (size_t i = 0; i < req->question_count; i++) {
     const qt_question *q = &req->questions[i];
-    if (i) qt_buf_putc(&b, ',');
+    if (i) qt_buf_putc(b, ',');
     /* every question has an id and a label (assign_ids, read_question) */
-    json_put_field(&b, "{\"id\":", q->id);
-    json_put_field(&b, ",\"label\":", q->label);
-    json_put_field(&b, ",\"prompt\":", q->prompt);
+    json_put_field(b, "{\"id\":", q->id);
+    json_put_field(b, ",\"label\":", q->label);
+    json_put_field(b, ",\"prompt\":", q->prompt);
     if (q->option_count) {
-      qt_buf_puts(&b, ",\"options\":[");
+      qt_buf_puts(b, ",\"options\":[");
       for (size_t k = 0; k < q->option_count; k++) {
         const qt_option *o = &q->options[k];
+        if (put_plain_option(b, o, k > 0)) continue;
         /* every option has a value (its label when none was given) */
-        if (k) json_put_field(&b, ",{\"value\":", o->value);
-        else json_put_field(&b, "{\"value\":", o->value);
-        json_put_field(&b, ",\"label\":", o->label);
-        json_put_field(&b, ",\"description\":", o->description);
-        json_put_field(&b, ",\"preview\":", o->preview);
-        qt_buf_putc(&b, '}');
+        if (k) json_put_field_len(b, ",{\"value\":", sizeof ",{\"value\":" - 1, o->value, o->value_len);
+        else json_put_field_len(b, "{\"value\":", sizeof "{\"value\":" - 1, o->value, o->value_len);
+        json_put_field_len(b, ",\"label\":", sizeof ",\"label\":" - 1, o->label, o->label_len);
+        json_put_field(b, ",\"description\":", o->description);
+        json_put_field(b, ",\"preview\":", o->preview);
+        qt_buf_putc(b, '}');
       }
-      qt_buf_putc(&b, ']');
+      qt_buf_putc(b, ']');
     }
-    qt_buf_puts(&b, q->multi_select ? ",\"multiSelect\":true}" : ",\"multiSelect\":false}");
+    qt_buf_puts(b, q->multi_select ? ",\"multiSelect\":true}" : ",\"multiSelect\":false}");
   }
-  qt_buf_putc(&b, ']');
+  qt_buf_putc(b, ']');
   if (req->metadata_json) {
-    qt_buf_puts(&b, ",\"metadata\":");
-    qt_buf_puts(&b, req->metadata_json);
+    qt_buf_puts(b, ",\"metadata\":");
+    qt_buf_puts(b, req->metadata_json);
   }
   if (with_preset && req->preset) {
     cJSON *a = qt_answers_to_cjson(req, req->preset);
     char *text = a ? cJSON_PrintUnformatted(a) : NULL;
     cJSON_Delete(a);
-    if (!text) {
-      qt_buf_free(&b);
-      return QT_ERR_NOMEM;
-    }
-    qt_buf_puts(&b, ",\"answers\":");
-    qt_buf_puts(&b, text);
+    if (!text) return QT_ERR_NOMEM;
+    qt_buf_puts(b, ",\"answers\":");
+    qt_buf_puts(b, text);
     cJSON_free(text);
   }
-  qt_buf_putc(&b, '}');
-  *out_json = qt_buf_take(&b);
+  qt_buf_putc(b, '}');
+  return b->failed ? QT_ERR_NOMEM : QT_OK;
+}
+
+qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out_json) {
+  if (!req || !out_json) return QT_ERR_USAGE;
+  *out_json = NULL;
+  qt_buf b;
+  qt_buf_init(&b);
+  qt_status st = qt_request_write_json(req, with_preset, &b);
+  if (!st) *out_json = qt_buf_take(&b);
   qt_buf_free(&b);
-  return *out_json ? QT_OK : QT_ERR_NOMEM;
+  return st ? st : *out_json ? QT_OK : QT_ERR_NOMEM;
 }

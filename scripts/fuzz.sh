@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${FUZZ_SECONDS:-60}
 OUT=${FUZZ_OUT:-build/fuzz}
 CC=${CC:-clang}
-ALL_TARGETS="fuzz_request fuzz_answers fuzz_decoder fuzz_session fuzz_oom"
+ALL_TARGETS="fuzz_request fuzz_json_tree fuzz_answers fuzz_decoder fuzz_session fuzz_oom"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 
 die() { echo "fuzz: $*" >&2; exit 2; }
@@ -35,7 +35,7 @@ pkg-config --exists libcjson 2>/dev/null ||
   die "the cJSON library was not found; install it: Debian/Ubuntu \"sudo apt-get install libcjson-dev pkg-config\"."
 
 N=native
-CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/json_arena.c $N/request.c $N/answers.c $N/result.c"
+CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/json_arena.c $N/json_tree.c $N/request.c $N/answers.c $N/result.c"
 TEXT="$N/width.c $N/sanitize.c"
 KEYS="$N/keys.c"
 ENGINE="$N/engine.c $N/editor.c $N/render.c $N/render_plain.c"
@@ -46,7 +46,7 @@ LIBS="$(pkg-config --libs libcjson)"
 
 sources_of() {
   case "$1" in
-    fuzz_request | fuzz_answers) echo "$CORE" ;;
+    fuzz_request | fuzz_answers | fuzz_json_tree) echo "$CORE" ;;
     fuzz_decoder) echo "$KEYS $N/buf.c $N/utf8.c" ;;
     fuzz_session) echo "$CORE $TEXT $KEYS $ENGINE" ;;
     fuzz_oom) echo "$CORE $TEXT $KEYS $ENGINE $N/fuzz/fuzz_alloc.c" ;;
@@ -117,7 +117,7 @@ for t in $TARGETS; do
   work="$OUT/corpus/$t"
   mkdir -p "$work"
   dict=()
-  case "$t" in fuzz_request | fuzz_answers | fuzz_oom | fuzz_session) dict=(-dict="$N/fuzz/fuzz.dict") ;; esac
+  case "$t" in fuzz_request | fuzz_json_tree | fuzz_answers | fuzz_oom | fuzz_session) dict=(-dict="$N/fuzz/fuzz.dict") ;; esac
   before=$(ls "$reg" | sort)
   log="$OUT/logs/$t.log"
   echo "fuzz: running $t for ${SECONDS_PER_TARGET}s"

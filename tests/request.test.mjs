@@ -214,7 +214,7 @@ test("validate: a string's bad bytes are reported with its JSON path, not just a
   // malformed JSON says where it broke when that is inside a question
   e = rejects('{"questions":[{"id":"a","prompt":"x",,}]}');
   assert.equal(e.path, "questions[0]");
-  assert.match(e.message, /^questions\[0\]: the arguments are not valid JSON \(near byte 38\)/);
+  assert.match(e.message, /^questions\[0\]: the arguments are not valid JSON \(near byte 37\)/);
 });
 
 test("validate: a lone UTF-16 surrogate (a broken emoji) is refused naming its path and what it is", () => {
