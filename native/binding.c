@@ -44,7 +44,7 @@
 #include "qt.h"
 #include "qt_engine.h"
 #include "qt_filelock.h"
-#include "qt_internal.h" /* the JSON arena, for the benchmark's floor */
+#include "qt_internal.h" /* qt_request_write_json */
 #include "qt_keys.h"
 #include "qt_limits.h"
 #include "qt_text.h"
@@ -1023,26 +1023,24 @@ fail:
   return NULL;
 }
 
-/* Benchmark only (not enumerable): cJSON's own parse of the bytes, in the arena validation parses
- * in (json_arena.c), and the string crossing, nothing else of ours — the floor under what
- * validation can cost while it reads JSON through cJSON (npm run bench). */
-static napi_value js_cjson_floor(napi_env env, napi_callback_info info) {
+/* Benchmark only (not enumerable): normalize without its last step — the same string crossing
+ * in, validation and the canonical text written, but its length returned instead of a JS string
+ * of it — so that npm run bench can tell the core's share from V8's (a string of most of a
+ * megabyte is a large object, in fresh pages every time). */
+static napi_value js_normalize_in_c(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
-  size_t len;
-  char *json = get_string(env, argv[0], &len, "the JSON");
-  if (!json) return NULL;
-  qt_json_arena scope;
-  qt_json_arena_begin(&scope, len);
-  bool was = qt_json_arena_parsing(true);
-  cJSON *tree = cJSON_ParseWithLength(json, len);
-  qt_json_arena_parsing(was);
-  bool ok = tree != NULL;
-  qt_json_arena_drop(&scope, tree);
-  qt_json_arena_end(&scope);
-  free(json);
-  napi_value v;
-  NAPI_CALL(env, napi_get_boolean(env, ok, &v));
+  qt_request *req = parse_request_arg(env, argv[0]);
+  if (!req) return NULL;
+  static _Thread_local qt_buf out;
+  out.len = 0;
+  out.failed = false;
+  qt_status st = qt_request_write_json(req, true, &out);
+  qt_request_free(req);
+  napi_value v = NULL;
+  if (st) throw_status(env, st, NULL);
+  else NAPI_CALL(env, napi_create_double(env, (double)out.len, &v));
+  if (out.cap > NORMALIZE_KEEP_BYTES) qt_buf_free(&out);
   return v;
 }
 
@@ -1844,7 +1842,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"strings", NULL, js_strings, NULL, NULL, NULL, napi_enumerable, NULL},
       {"lockFile", NULL, js_lock_file, NULL, NULL, NULL, napi_enumerable, NULL},
       {"_textWork", NULL, js_text_work, NULL, NULL, NULL, napi_default, NULL},
-      {"_cjsonFloor", NULL, js_cjson_floor, NULL, NULL, NULL, napi_default, NULL},
+      {"_normalizeInC", NULL, js_normalize_in_c, NULL, NULL, NULL, napi_default, NULL},
       {"_graphemesBackward", NULL, js_graphemes_backward, NULL, NULL, NULL, napi_default, NULL},
   };
   NAPI_CALL(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props));

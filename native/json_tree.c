@@ -12,8 +12,7 @@
  * Where cJSON is lenient and this parser is not: leading zeros (01), a bare dot (1. or 1.e5),
  * whitespace other than space, tab, newline and return, control bytes outside strings, and a
  * \u escape without four hex digits (cJSON reads it as U+0000, which silently cut the text
- * there). Nothing JSON.stringify writes is among them. A leading byte order mark is skipped,
- * as cJSON does. */
+ * there). Nothing JSON.stringify writes is among them. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,7 +258,6 @@ bool qt_jdoc_parse(qt_jdoc *doc, const char *text, size_t len, size_t *error_at)
     kept_cap = 0;
   }
   parser p = {(const unsigned char *)text, len, 0, doc, 0};
-  if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) p.i = 3; /* a byte order mark, as cJSON allows */
   skip_ws(&p);
   uint32_t root;
   bool ok = parse_value(&p, &root);

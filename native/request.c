@@ -568,12 +568,19 @@ static qt_status read_metadata(const reader *r, const qt_jv *v, qt_request *req)
   if ((st = qt_json_parse(r->doc->text + v->start, v->end - v->start, "arguments", "metadata", 0, &copy, err)))
     return st;
   if (source.s) {
-    cJSON *s = cJSON_CreateString(source.s);
-    if (!s || !cJSON_ReplaceItemInObjectCaseSensitive(copy, "source", s)) {
-      cJSON_Delete(s);
+    /* the trimmed text in place of the first "source" (a string or a number: read_text took
+     * nothing else). Not cJSON_ReplaceItemInObjectCaseSensitive: when copying the key fails it
+     * reports success and leaves the member without a name (fuzz_oom found it). */
+    cJSON *item = cJSON_GetObjectItemCaseSensitive(copy, "source");
+    char *text = item ? cJSON_malloc(source.len + 1) : NULL;
+    if (!text) {
       cJSON_Delete(copy);
       return QT_ERR_NOMEM;
     }
+    memcpy(text, source.s, source.len + 1);
+    if (item->valuestring) cJSON_free(item->valuestring);
+    item->valuestring = text;
+    item->type = cJSON_String;
   }
   req->metadata_json = qt_cjson_print(copy);
   cJSON_Delete(copy);
