@@ -344,20 +344,22 @@ size_t qt_json_unescape(const char *raw, size_t n, char *out) {
   return j;
 }
 
+bool qt_json_text_is(const char *raw, size_t n, bool escaped, const char *lit, size_t k) {
+  if (!escaped) return n == k && memcmp(raw, lit, k) == 0;
+  if (n < k || n > 6 * k) return false; /* an escape is 2 to 6 bytes for at most 4 of text */
+  char small[256], *buf = n <= sizeof small ? small : malloc(n);
+  if (!buf) return false; /* no memory: cannot tell; only the fuzzer asks for such keys */
+  bool same = qt_json_unescape(raw, n, buf) == k && memcmp(buf, lit, k) == 0;
+  if (buf != small) free(buf);
+  return same;
+}
+
 const qt_jv *qt_jv_get(const qt_jdoc *doc, const qt_jv *obj, const char *key) {
   if (!obj || obj->type != QT_JV_OBJECT) return NULL;
   size_t klen = strlen(key);
   for (uint32_t k = obj->child; k; k = doc->v[k].next) {
     const qt_jv *m = &doc->v[k];
-    const char *raw = doc->text + m->key_start;
-    if (!(m->flags & QT_JV_KEY_ESCAPED)) {
-      if (m->key_len == klen && memcmp(raw, key, klen) == 0) return m;
-    } else if (m->key_len <= 6 * klen) { /* an escape is at most six bytes for one */
-      char buf[6 * 32];
-      if (m->key_len > sizeof buf) continue;
-      size_t n = qt_json_unescape(raw, m->key_len, buf);
-      if (n == klen && memcmp(buf, key, klen) == 0) return m;
-    }
+    if (qt_json_text_is(doc->text + m->key_start, m->key_len, m->flags & QT_JV_KEY_ESCAPED, key, klen)) return m;
   }
   return NULL;
 }

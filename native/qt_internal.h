@@ -93,6 +93,8 @@ bool qt_jdoc_parse(qt_jdoc *doc, const char *text, size_t len, size_t *error_at)
 void qt_jdoc_free(qt_jdoc *doc);
 /* The member of object `obj` named `key` (the first, if repeated), or NULL. */
 const qt_jv *qt_jv_get(const qt_jdoc *doc, const qt_jv *obj, const char *key);
+/* Whether a string's raw bytes (escaped: holding escapes) are the text lit[0..k). */
+bool qt_json_text_is(const char *raw, size_t n, bool escaped, const char *lit, size_t k);
 /* Decodes a string's raw bytes (as the parser checked them) into out (room for n bytes: the text
  * is never longer than its escaped form); returns its length. */
 size_t qt_json_unescape(const char *raw, size_t n, char *out);

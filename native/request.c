@@ -257,12 +257,7 @@ static qt_status read_text(reader *r, const qt_jv *v, const where *w, const fiel
 
 /* Whether a string value's text is `lit` (escapes decoded). */
 static bool string_is(const qt_jdoc *d, const qt_jv *v, const char *lit) {
-  size_t n = v->end - v->start, k = strlen(lit);
-  const char *raw = d->text + v->start;
-  if (!(v->flags & QT_JV_ESCAPED)) return n == k && memcmp(raw, lit, k) == 0;
-  char buf[64];
-  if (n > sizeof buf) return false; /* lit is short; six bytes an escape at most */
-  return qt_json_unescape(raw, n, buf) == k && memcmp(buf, lit, k) == 0;
+  return qt_json_text_is(d->text + v->start, v->end - v->start, v->flags & QT_JV_ESCAPED, lit, strlen(lit));
 }
 
 static qt_status read_bool(const reader *r, const qt_jv *v, const char *path, bool *out) {
@@ -290,9 +285,7 @@ static const qt_jv *field(const qt_jdoc *d, const qt_jv *obj, const char *const 
 /* Whether an object member's key is `lit` (of length k). */
 static inline bool key_is(const qt_jdoc *d, const qt_jv *m, const char *lit, size_t k) {
   if (!(m->flags & QT_JV_KEY_ESCAPED)) return m->key_len == k && memcmp(d->text + m->key_start, lit, k) == 0;
-  char buf[64];
-  if (m->key_len > sizeof buf) return false;
-  return qt_json_unescape(d->text + m->key_start, m->key_len, buf) == k && memcmp(buf, lit, k) == 0;
+  return qt_json_text_is(d->text + m->key_start, m->key_len, true, lit, k);
 }
 #define KEY_IS(d, m, lit) key_is((d), (m), (lit), sizeof(lit) - 1)
 
