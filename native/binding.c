@@ -204,8 +204,7 @@ static bool get_flags(napi_env env, napi_value v, unsigned *out) {
 
 /* The arguments JSON: a string (as the model sent it), or { prepared: string } for pi's prepared
  * arguments (this core's canonical output, allowed to be longer: QT_PARSE_PREPARED). */
-static qt_request *parse_request_arg(napi_env env, napi_value v) {
-  unsigned flags = 0;
+static qt_request *parse_request_arg_ex(napi_env env, napi_value v, unsigned flags) {
   napi_valuetype t;
   bool is_buffer = false;
   napi_is_buffer(env, v, &is_buffer);
@@ -216,7 +215,7 @@ static qt_request *parse_request_arg(napi_env env, napi_value v) {
       return NULL;
     }
     v = inner;
-    flags = QT_PARSE_PREPARED;
+    flags |= QT_PARSE_PREPARED;
   }
   size_t len;
   char *json = get_string(env, v, &len, "the arguments JSON");
@@ -231,6 +230,8 @@ static qt_request *parse_request_arg(napi_env env, napi_value v) {
   }
   return req;
 }
+
+static qt_request *parse_request_arg(napi_env env, napi_value v) { return parse_request_arg_ex(env, v, 0); }
 
 /* { details, text } from qt_result_build. */
 static napi_value result_object(napi_env env, const qt_request *req, const qt_answer *answers, qt_outcome outcome,
@@ -281,7 +282,7 @@ static bool parse_outcome(napi_env env, napi_value v, qt_outcome *out) {
 static napi_value js_normalize(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
-  qt_request *req = parse_request_arg(env, argv[0]);
+  qt_request *req = parse_request_arg_ex(env, argv[0], QT_PARSE_SCRATCH); /* freed below */
   if (!req) return NULL;
   /* this thread's buffer for the canonical text, kept up to NORMALIZE_KEEP_BYTES: the text of a
    * large call is most of a megabyte, and fresh memory for it faulted a page every 4 KB */
@@ -1030,7 +1031,7 @@ fail:
 static napi_value js_normalize_in_c(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
-  qt_request *req = parse_request_arg(env, argv[0]);
+  qt_request *req = parse_request_arg_ex(env, argv[0], QT_PARSE_SCRATCH);
   if (!req) return NULL;
   static _Thread_local qt_buf out;
   out.len = 0;

@@ -36,10 +36,14 @@ typedef struct parser {
 
 static const unsigned char IS_WS[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
 
-/* Bytes that end the plain run of a string: the quote, the backslash and control characters. */
+/* Bytes that end the plain run of a string: the quote, the backslash, control characters and
+ * bytes above 0x7F (noted: the pre-check then has something to look at). */
 #define QT_RANGE16(b) [b] = 1, [b + 1] = 1, [b + 2] = 1, [b + 3] = 1, [b + 4] = 1, [b + 5] = 1, [b + 6] = 1, [b + 7] = 1, \
                       [b + 8] = 1, [b + 9] = 1, [b + 10] = 1, [b + 11] = 1, [b + 12] = 1, [b + 13] = 1, [b + 14] = 1, [b + 15] = 1
-static const unsigned char STRING_STOP[256] = {QT_RANGE16(0x00), QT_RANGE16(0x10), ['"'] = 1, ['\\'] = 1};
+#define QT_HIGH128 QT_RANGE16(0x80), QT_RANGE16(0x90), QT_RANGE16(0xA0), QT_RANGE16(0xB0), QT_RANGE16(0xC0), \
+                   QT_RANGE16(0xD0), QT_RANGE16(0xE0), QT_RANGE16(0xF0)
+static const unsigned char STRING_STOP[256] = {QT_RANGE16(0x00), QT_RANGE16(0x10), ['"'] = 1, ['\\'] = 1, QT_HIGH128};
+#undef QT_HIGH128
 #undef QT_RANGE16
 
 static inline void skip_ws(parser *p) {
@@ -76,6 +80,11 @@ static bool scan_string(parser *p, uint32_t *start, uint32_t *end, bool *escaped
     while (i < len && !STRING_STOP[s[i]]) i++;
     if (i >= len) break;
     unsigned char c = s[i];
+    if (c >= 0x80) { /* UTF-8 is the pre-check's to judge */
+      p->doc->unchecked = true;
+      while (i < len && s[i] >= 0x80) i++;
+      continue;
+    }
     if (c == '"') {
       *end = (uint32_t)i;
       p->i = i + 1;
@@ -86,6 +95,7 @@ static bool scan_string(parser *p, uint32_t *start, uint32_t *end, bool *escaped
     if (i + 1 >= len) break;
     c = s[i + 1];
     if (c == 'u') {
+      p->doc->unchecked = true; /* a NUL or half a surrogate pair is the pre-check's to refuse */
       if (i + 6 > len) break;
       for (int k = 2; k < 6; k++) {
         unsigned char h = s[i + (size_t)k];
@@ -147,7 +157,7 @@ static bool parse_number(parser *p, uint32_t k) {
 
 /* Elements or members up to the closing bracket; p->i is just after the opening one. */
 static bool parse_container(parser *p, uint32_t k, bool object) {
-  if (++p->depth > QT_MAX_JSON_DEPTH + 1) return false;
+  if (++p->depth > QT_MAX_JSON_DEPTH) return false; /* the pre-check's bound, so that it may be skipped */
   unsigned char close = object ? '}' : ']';
   skip_ws(p);
   if (p->i < p->len && p->s[p->i] == close) {

@@ -86,7 +86,11 @@ enum {
   /* The JSON is this core's own canonical output for a payload that passed the argument limit
    * (pi's prepared arguments): canonical options are longer than short-hand ones, so the size
    * limit is QT_MAX_PREPARED_BYTES instead of QT_MAX_ARGUMENT_BYTES. */
-  QT_PARSE_PREPARED = 1
+  QT_PARSE_PREPARED = 1,
+  /* The request lives for one call: its options and strings go in this thread's scratch
+   * memory, kept between calls. qt_request_free it on this thread before the thread ends (a
+   * second such parse before that simply uses malloc). */
+  QT_PARSE_SCRATCH = 2
 };
 qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_request **out, qt_error *err);
 void qt_request_free(qt_request *req);

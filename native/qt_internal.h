@@ -85,6 +85,10 @@ typedef struct qt_jdoc {
   uint32_t count, cap;
   bool nomem;    /* parsing failed for want of memory */
   bool trailing; /* parsing failed at text after one whole value */
+  bool unchecked; /* a string holds bytes above 0x7F or a \u escape: what qt_json_precheck
+                     refuses (bad UTF-8, NUL, lone surrogates) can be there; without either,
+                     a text this parser accepts passes the pre-check (depth aside, which it
+                     bounds itself) */
 } qt_jdoc;
 /* Parses exactly len bytes as one strict JSON value (RFC 8259; numbers of at most
  * QT_JSON_NUMBER_MAX characters). On failure *error_at is the byte where it failed. The text
