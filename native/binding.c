@@ -278,21 +278,37 @@ static bool parse_outcome(napi_env env, napi_value v, qt_outcome *out) {
 
 #define NORMALIZE_KEEP_BYTES ((size_t)2 << 20)
 
+/* The canonical text of req (freed here) in this thread's buffer, kept between calls up to
+ * NORMALIZE_KEEP_BYTES and freed when the thread ends: the text of a large call is most of a
+ * megabyte, and fresh memory for it faulted a page every 4 KB. Hand it back with
+ * release_canonical. */
+static qt_status write_canonical(qt_request *req, qt_buf **out) {
+  static _Thread_local qt_buf text;
+  text.len = 0;
+  text.failed = false;
+  qt_status st = qt_request_write_json(req, true, &text);
+  qt_request_free(req);
+  qt_keep_until_thread_end(QT_KEEP_NORMALIZED, text.data);
+  *out = &text;
+  return st;
+}
+
+static void release_canonical(qt_buf *text) {
+  if (text->cap <= NORMALIZE_KEEP_BYTES) return;
+  qt_buf_free(text);
+  qt_keep_until_thread_end(QT_KEEP_NORMALIZED, NULL);
+}
+
 /* ---- normalize / result --------------------------------------------------------------------- */
 static napi_value js_normalize(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);
   (void)self;
   qt_request *req = parse_request_arg_ex(env, argv[0], QT_PARSE_SCRATCH); /* freed below */
   if (!req) return NULL;
-  /* this thread's buffer for the canonical text, kept up to NORMALIZE_KEEP_BYTES: the text of a
-   * large call is most of a megabyte, and fresh memory for it faulted a page every 4 KB */
-  static _Thread_local qt_buf out;
-  out.len = 0;
-  out.failed = false;
-  qt_status st = qt_request_write_json(req, true, &out);
-  qt_request_free(req);
-  napi_value v = st ? throw_status(env, st, NULL) : make_string(env, out.data, out.len);
-  if (out.cap > NORMALIZE_KEEP_BYTES) qt_buf_free(&out);
+  qt_buf *out;
+  qt_status st = write_canonical(req, &out);
+  napi_value v = st ? throw_status(env, st, NULL) : make_string(env, out->data, out->len);
+  release_canonical(out);
   return v;
 }
 
@@ -1033,15 +1049,12 @@ static napi_value js_normalize_in_c(napi_env env, napi_callback_info info) {
   (void)self;
   qt_request *req = parse_request_arg_ex(env, argv[0], QT_PARSE_SCRATCH);
   if (!req) return NULL;
-  static _Thread_local qt_buf out;
-  out.len = 0;
-  out.failed = false;
-  qt_status st = qt_request_write_json(req, true, &out);
-  qt_request_free(req);
+  qt_buf *out;
+  qt_status st = write_canonical(req, &out);
   napi_value v = NULL;
   if (st) throw_status(env, st, NULL);
-  else NAPI_CALL(env, napi_create_double(env, (double)out.len, &v));
-  if (out.cap > NORMALIZE_KEEP_BYTES) qt_buf_free(&out);
+  else napi_create_double(env, (double)out->len, &v);
+  release_canonical(out);
   return v;
 }
 

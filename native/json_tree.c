@@ -21,7 +21,8 @@
 #include "qt_limits.h"
 
 /* The per-thread node buffer, kept between calls (a fresh megabyte per call faulted a page every
- * 4 KB) up to this many nodes; larger ones are freed with their tree. */
+ * 4 KB) up to this many nodes, and freed when the thread ends; larger ones are freed with their
+ * tree. */
 #define QT_JTREE_KEEP_NODES ((size_t)65536)
 
 static _Thread_local qt_jv *kept_nodes;
@@ -245,7 +246,10 @@ static bool parse_value(parser *p, uint32_t *out) {
       const char *word = type == QT_JV_TRUE ? "true" : type == QT_JV_FALSE ? "false" : "null";
       size_t n = strlen(word);
       for (size_t j = 0; j < n; j++, p->i++)
-        if (p->i >= p->len || p->s[p->i] != (unsigned char)word[j]) return false;
+        if (p->i >= p->len || p->s[p->i] != (unsigned char)word[j]) {
+          p->i = start; /* the error names the word's own place, inside what holds it */
+          return false;
+        }
     }
   }
   p->doc->v[k].start = (uint32_t)start;
@@ -266,6 +270,7 @@ bool qt_jdoc_parse(qt_jdoc *doc, const char *text, size_t len, size_t *error_at)
     doc->cap = (uint32_t)kept_cap;
     kept_nodes = NULL;
     kept_cap = 0;
+    qt_keep_until_thread_end(QT_KEEP_JSON_NODES, NULL); /* the tree frees or keeps it again */
   }
   parser p = {(const unsigned char *)text, len, 0, doc, 0};
   skip_ws(&p);
@@ -287,6 +292,7 @@ void qt_jdoc_free(qt_jdoc *doc) {
   if (!kept_nodes && doc->cap <= QT_JTREE_KEEP_NODES) {
     kept_nodes = doc->v;
     kept_cap = doc->cap;
+    qt_keep_until_thread_end(QT_KEEP_JSON_NODES, kept_nodes);
   } else {
     free(doc->v);
   }

@@ -41,6 +41,12 @@ bool qt_loose_equal(const char *a, const char *b);
 /* A JSON number as text: integers exactly, others in the shortest form that reads back the same. */
 void qt_number_text(double d, char *out, size_t cap);
 
+/* ---- common.c: memory kept per thread ---------------------------------------------------- */
+/* Blocks a thread keeps between calls (in _Thread_local variables) and frees when it ends: `p`
+ * becomes slot's block (NULL: none), freed with free() if the thread ends holding it. */
+enum { QT_KEEP_JSON_NODES, QT_KEEP_SCRATCH, QT_KEEP_NORMALIZED, QT_KEEP_COUNT };
+void qt_keep_until_thread_end(int slot, void *p);
+
 /* ---- common.c: reading a JSON payload --------------------------------------------------- */
 /* Checks raw JSON before parsing: valid UTF-8, nesting within QT_MAX_JSON_DEPTH, no raw
  * control characters, escaped NULs, \u escapes without four hex digits or lone UTF-16

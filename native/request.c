@@ -59,6 +59,7 @@ static scratch *scratch_begin(void) {
     free(s->base);
     s->base = malloc(want);
     s->cap = s->base ? want : 0;
+    qt_keep_until_thread_end(QT_KEEP_SCRATCH, s->base); /* freed when the thread ends */
   }
   s->used = s->wanted = 0;
   s->busy = true;
@@ -677,6 +678,8 @@ static qt_status read_metadata(const reader *r, const qt_jv *v, qt_request *req)
 /* Pre-supplied answers, read by cJSON from their own bytes (answers.c reads cJSON trees). */
 static qt_status read_preset(const reader *r, const qt_jv *v, qt_request *req) {
   if (absent(v)) return QT_OK;
+  if (v->type != QT_JV_OBJECT) /* says what the answers must be (a string's bytes are no object) */
+    return qt_answers_from_cjson(req, NULL, "answers", &req->preset, r->err);
   cJSON *answers;
   qt_status st = qt_json_parse(r->doc->text + v->start, v->end - v->start, "arguments", "answers", 0, &answers, r->err);
   if (st) return st;

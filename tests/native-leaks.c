@@ -2,13 +2,14 @@
  * `npm run test:asan`): 100,000 cycles of everything the core allocates — parse (valid and
  * rejected), canonical JSON, answers, an engine created, configured, fed a key script that
  * ends in each outcome, rendered at several widths, its result built, destroyed — plus key
- * decoders, and file locks taken, contended and released (a leaked descriptor ends the run at
- * the process's file limit). Built with -fsanitize=address, LeakSanitizer reports anything not
+ * decoders, file locks taken, contended and released (a leaked descriptor ends the run at the
+ * process's file limit), and threads that validate calls as normalize does and end. Built with -fsanitize=address, LeakSanitizer reports anything not
  * freed at exit (exit code 23); the RSS after warm-up and at the end is printed as well.
  *
  * Usage: native-leaks [cycles]   (default 100000; NATIVE_TEST_QUICK=1 in the environment: 2000)
  * NATIVE_LEAKS_MAX_GROWTH_KB=N fails the run when RSS grows more than N kB after warm-up (use it
  * with a build without sanitizers: ASan's quarantine holds freed memory on purpose). */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #include "qt.h"
 #include "qt_engine.h"
+#include "qt_internal.h"
 #include "qt_filelock.h"
 #include "qt_keys.h"
 #include "qt_text.h"
@@ -184,6 +186,29 @@ static void lock_cycle(size_t i) {
   qt_filelock_release(held, i % 2 == 0);
 }
 
+/* A thread that validates and writes back calls as normalize does (the request in the thread's
+ * scratch memory, the tree's nodes in its kept buffer), then ends: what it kept between calls is
+ * freed with it (LeakSanitizer reports it otherwise: the thread's variables are gone). */
+static void *normalize_thread(void *arg) {
+  (void)arg;
+  for (size_t r = 0; r < sizeof REQUESTS / sizeof *REQUESTS; r++) {
+    qt_request *req = NULL;
+    if (qt_request_parse_ex(REQUESTS[r], strlen(REQUESTS[r]), QT_PARSE_SCRATCH, &req, NULL) != QT_OK) continue;
+    qt_buf b;
+    qt_buf_init(&b);
+    CHECK(qt_request_write_json(req, true, &b) == QT_OK);
+    qt_buf_free(&b);
+    qt_request_free(req);
+  }
+  return NULL;
+}
+
+static void thread_cycle(void) {
+  pthread_t t;
+  CHECK(pthread_create(&t, NULL, normalize_thread, NULL) == 0);
+  CHECK(pthread_join(t, NULL) == 0);
+}
+
 int main(int argc, char **argv) {
   snprintf(lock_path, sizeof lock_path, "/tmp/native-leaks-%ld.lock", (long)getpid());
   size_t cycles = 100000;
@@ -193,7 +218,10 @@ int main(int argc, char **argv) {
   long start = rss_kb();
   for (size_t i = 0; i < warm; i++) one_cycle(i), lock_cycle(i);
   long warmed = rss_kb();
-  for (size_t i = warm; i < cycles; i++) one_cycle(i), lock_cycle(i);
+  for (size_t i = warm; i < cycles; i++) {
+    one_cycle(i), lock_cycle(i);
+    if (i % 1000 == 0) thread_cycle();
+  }
   long end = rss_kb();
   unlink(lock_path);
   printf("native-leaks: %zu cycles; RSS %ld kB at start, %ld kB after %zu warm-up cycles, %ld kB at the end "

@@ -315,3 +315,34 @@ test("normalize: the canonical JSON escapes quotes, backslashes and control char
   assert.equal(q.prompt, long);
   assert.deepEqual(q.options, [{ value: 'v"1\\', label: "a\u0002b", description: long }]);
 });
+
+test("validate: the arguments are strict JSON — what cJSON let through is refused with the byte and the path", () => {
+  const q = (options) => `{"questions":[{"id":"a","prompt":"p","options":${options}}]}`;
+  for (const [bad, byte] of [
+    ["[01]", 49], // a leading zero (cJSON read it as 1): the byte after the 0
+    ["[1.]", 50], // a bare dot: the byte after it
+    ["[-.5]", 49],
+    ['["ok","x\\u0(07"]', 55], // \u without four hex digits (cJSON read U+0000 and cut the label there): its backslash
+    ["[1\f]", 49], // a control byte between tokens (cJSON skipped every byte up to a space)
+  ]) {
+    const e = rejects(q(bad));
+    assert.match(e.message, new RegExp(`^questions\\[0\\]\\.options(\\[\\d\\])?: the arguments are not valid JSON \\(near byte ${byte}\\)`), bad);
+  }
+  // a number longer than 63 characters (cJSON's own bound) is refused, not read in part
+  rejects(q(`[${"1".repeat(64)}]`));
+  assert.equal(JSON.parse(addon.normalize(q(`[${"1".repeat(63)}]`))).questions[0].options[0].value, "1.1111111111111112e+62");
+  // what JSON.stringify writes is read as before: -0, exponents, fractions, escapes
+  const ok = JSON.parse(addon.normalize(q('[-0, 1e2, 2.50, "\\u00e9\\ud83d\\ude00", " sp "]')));
+  assert.deepEqual(ok.questions[0].options.map((o) => o.label), ["0", "100", "2.5", "é😀", "sp"]);
+  // a misspelled literal is reported where it is, inside what holds it
+  const e = rejects('{"questions":[{"id":"db","prompt":"P"}],"answers":{"db":nul}}');
+  assert.equal(e.path, "answers.db");
+});
+
+test("validate: pre-supplied answers must be an object — a string is not read as JSON", () => {
+  for (const answers of ["{}", " { } ", "x", ""]) {
+    const e = rejects({ questions: [{ id: "db", prompt: "P" }], answers });
+    assert.equal(e.path, "answers");
+    assert.match(e.message, /^answers must be an object mapping question ids to answers/);
+  }
+});
