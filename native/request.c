@@ -575,20 +575,29 @@ static qt_status read_question(reader *r, const qt_jv *item, size_t index, const
      * the same report as comparing each option with every earlier one — the first option that
      * repeats an earlier one, naming the earliest earlier option it matches, its label checked
      * before its value — in linear time (1,000 options were ~500,000 comparisons). */
-    option_index labels, values;
-    if (!option_index_init(&labels, n) || !option_index_init(&values, n)) {
-      option_index_free(&labels);
-      return QT_ERR_NOMEM;
-    }
+    /* While every option's value is its label (options given as bare strings or numbers, or
+     * without a value), the values' index would be the labels': it is made only at the first
+     * option with a value of its own, from the options before it. */
+    option_index labels, values = {NULL, 0};
+    bool shared = true;
+    if (!option_index_init(&labels, n)) return QT_ERR_NOMEM;
     for (uint32_t i = opts->child; i; i = d->v[i].next) {
       size_t k = q->option_count;
       q->option_count++; /* counted before reading, so a half-read option is freed too */
       qt_option *o = &q->options[k];
       if ((st = read_option(r, &d->v[i], path, k, o))) break;
+      if (shared && o->value != o->label) {
+        if (!option_index_init(&values, n)) {
+          st = QT_ERR_NOMEM;
+          break;
+        }
+        for (size_t j = 0; j < k; j++) /* distinct: their labels were */
+          option_index_add(&values, q->options, true, hash_text(q->options[j].value, q->options[j].value_len), j);
+        shared = false;
+      }
       uint32_t hl = hash_text(o->label, o->label_len);
-      uint32_t hv = o->value == o->label ? hl : hash_text(o->value, o->value_len);
       size_t jl = option_index_add(&labels, q->options, false, hl, k);
-      size_t jv = option_index_add(&values, q->options, true, hv, k);
+      size_t jv = shared ? jl : option_index_add(&values, q->options, true, o->value == o->label ? hl : hash_text(o->value, o->value_len), k);
       if (jl == SIZE_MAX && jv == SIZE_MAX) continue;
       char op[sizeof p];
       where_text(&(where){path, k, NULL}, op, sizeof op);
@@ -932,8 +941,8 @@ static inline bool put_plain_option(qt_buf *b, const qt_option *o, bool comma) {
   if (o->value != o->label || o->plain != (QT_OPTION_PLAIN_VALUE | QT_OPTION_PLAIN_LABEL) || o->description ||
       o->preview)
     return false;
-  size_t n = o->label_len, head = sizeof a - 1 - !comma;
-  if (!qt_buf_reserve(b, head + 2 * n + sizeof m - 1 + sizeof z)) return true;
+  size_t n = o->label_len, head = sizeof a - 1 - !comma, need = head + 2 * n + sizeof m - 1 + sizeof z;
+  if ((b->failed || b->cap - b->len <= need) && !qt_buf_reserve(b, need)) return true; /* the call only when short */
   char *p = b->data + b->len;
   memcpy(p, a + !comma, head);
   p += head;

@@ -346,3 +346,29 @@ test("validate: pre-supplied answers must be an object — a string is not read 
     assert.match(e.message, /^answers must be an object mapping question ids to answers/);
   }
 });
+
+test("validate: repeated options are reported as comparing each option with every earlier one would (random lists, bare and with values of their own)", () => {
+  let seed = 7;
+  const rand = (n) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  const words = ["a", "b", "c", "d"];
+  for (let round = 0; round < 400; round++) {
+    const options = Array.from({ length: 1 + rand(7) }, () =>
+      rand(3) === 0 ? words[rand(4)] : rand(2) ? { label: words[rand(4)], value: words[rand(4)] } : { label: words[rand(4)] },
+    );
+    const label = (o) => (typeof o === "string" ? o : o.label);
+    const value = (o) => (typeof o === "string" ? o : (o.value ?? o.label));
+    let expected = null;
+    for (let k = 0; k < options.length && !expected; k++) {
+      const jl = options.slice(0, k).findIndex((o) => label(o) === label(options[k]));
+      const jv = options.slice(0, k).findIndex((o) => value(o) === value(options[k]));
+      if (jl >= 0 && (jv < 0 || jl <= jv)) expected = `questions[0].options[${k}].label "${label(options[k])}" repeats questions[0].options[${jl}].`;
+      else if (jv >= 0) expected = `questions[0].options[${k}].value "${value(options[k])}" repeats questions[0].options[${jv}].`;
+    }
+    const args = JSON.stringify({ questions: [{ id: "q", prompt: "p", options }] });
+    if (!expected) {
+      assert.doesNotThrow(() => addon.normalize(args), args);
+      continue;
+    }
+    assert.ok(rejects(args).message.startsWith(expected), `${args}: ${expected}`);
+  }
+});
