@@ -22,7 +22,6 @@
         "native/utf8.c",
         "native/strings.c",
         "native/common.c",
-        "native/json_arena.c",
         "native/json_tree.c",
         "native/request.c",
         "native/answers.c",

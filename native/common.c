@@ -385,9 +385,7 @@ qt_status qt_json_parse(const char *json, size_t len, const char *what, const ch
   qt_status st = qt_json_precheck(json, len, what, base, max_values, err);
   if (st) return st;
   const char *end = NULL;
-  bool was = qt_json_arena_parsing(true);
   cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
-  qt_json_arena_parsing(was);
   if (!root) {
     size_t at = end && end >= json && (size_t)(end - json) <= len ? (size_t)(end - json) : 0;
     return qt_json_syntax_error(json, len, at, false, what, base, err);

@@ -70,7 +70,7 @@ static uint32_t new_node(parser *p, uint8_t type) {
 }
 
 /* The string whose opening quote is at p->i: its raw bytes [*start, *end) inside the quotes, and
- * whether it holds escapes. Escapes are checked (\uXXXX needs four hex digits); control bytes are
+ * whether it holds escapes. Escapes are checked (\u takes four hex digits); control bytes are
  * refused. p->i ends after the closing quote. */
 static bool scan_string(parser *p, uint32_t *start, uint32_t *end, bool *escaped) {
   const unsigned char *s = p->s;
@@ -360,8 +360,7 @@ size_t qt_json_unescape(const char *raw, size_t n, char *out) {
   return j;
 }
 
-bool qt_json_text_is(const char *raw, size_t n, bool escaped, const char *lit, size_t k) {
-  if (!escaped) return n == k && memcmp(raw, lit, k) == 0;
+bool qt_json_escaped_text_is(const char *raw, size_t n, const char *lit, size_t k) {
   if (n < k || n > 6 * k) return false; /* an escape is 2 to 6 bytes for at most 4 of text */
   char small[256], *buf = n <= sizeof small ? small : malloc(n);
   if (!buf) return false; /* no memory: cannot tell; only the fuzzer asks for such keys */

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "qt.h"
 
@@ -103,31 +104,16 @@ bool qt_jdoc_parse(qt_jdoc *doc, const char *text, size_t len, size_t *error_at)
 void qt_jdoc_free(qt_jdoc *doc);
 /* The member of object `obj` named `key` (the first, if repeated), or NULL. */
 const qt_jv *qt_jv_get(const qt_jdoc *doc, const qt_jv *obj, const char *key);
-/* Whether a string's raw bytes (escaped: holding escapes) are the text lit[0..k). */
-bool qt_json_text_is(const char *raw, size_t n, bool escaped, const char *lit, size_t k);
+/* Whether a string's raw bytes (escaped: holding escapes) are the text lit[0..k): inline for the
+ * usual case, a key compared with a field name thousands of times in a large call. */
+bool qt_json_escaped_text_is(const char *raw, size_t n, const char *lit, size_t k);
+static inline bool qt_json_text_is(const char *raw, size_t n, bool escaped, const char *lit, size_t k) {
+  if (escaped) return qt_json_escaped_text_is(raw, n, lit, k);
+  return n == k && memcmp(raw, lit, k) == 0;
+}
 /* Decodes a string's raw bytes (as the parser checked them) into out (room for n bytes: the text
  * is never longer than its escaped form); returns its length. */
 size_t qt_json_unescape(const char *raw, size_t n, char *out);
-
-/* ---- json_arena.c: cJSON's memory while a call is validated ------------------------------ */
-/* A scope on this thread: the trees qt_json_parse makes until qt_json_arena_end are allocated in
- * the scope's chunks (cJSON_Delete on them frees nothing; the end frees all). Such a tree must be
- * deleted before the end, on this thread, or let go with qt_json_arena_drop. Scopes nest.
- * `input_len` sizes the first chunk. */
-typedef struct qt_json_arena {
-  struct qt_json_chunk *head;
-  size_t first_cap;
-  bool allocating; /* cJSON's parser runs (qt_json_arena_parsing) */
-  bool fell_back;  /* a value went to malloc (no chunk could be had) */
-  struct qt_json_arena *outer;
-} qt_json_arena;
-void qt_json_arena_begin(qt_json_arena *a, size_t input_len);
-void qt_json_arena_end(qt_json_arena *a);
-/* Lets go of a tree qt_json_parse made in scope `a`, before its end: nothing to do when it is all
- * in the scope's chunks, else cJSON_Delete. */
-void qt_json_arena_drop(qt_json_arena *a, struct cJSON *tree);
-/* Turns allocation from this thread's scope on or off (no scope: nothing); returns the old state. */
-bool qt_json_arena_parsing(bool on);
 
 /* ---- answers.c -------------------------------------------------------------------------- */
 /* Resolves a parsed `answers` object against req (see qt_answers_from_json); `path` names the

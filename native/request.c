@@ -221,13 +221,20 @@ static void where_text(const where *w, char *out, size_t cap) {
   else qt_pathf(out, cap, "%s", w->base);
 }
 
-/* A number as text into out (room for 64 bytes): a whole number of up to 15 digits is its own
- * text (the usual case: options 1, 2, 3 …); others are read and written as qt_number_text does. */
+/* Whether a number is its own canonical text: a whole number of up to 15 digits but -0 (the
+ * usual case: options 1, 2, 3 …; qt_number_text writes them the same). */
+static inline bool number_is_own_text(const qt_jdoc *d, const qt_jv *v) {
+  const char *s = d->text + v->start;
+  size_t n = v->end - v->start;
+  return (v->flags & QT_JV_WHOLE) && n - (s[0] == '-') <= 15 && !(n == 2 && s[0] == '-' && s[1] == '0');
+}
+
+/* A number as text into out (room for 64 bytes): its own text when it is canonical; others are
+ * read and written as qt_number_text does. */
 static size_t number_text(const qt_jdoc *d, const qt_jv *v, char *out) {
   const char *s = d->text + v->start;
   size_t n = v->end - v->start;
-  if ((v->flags & QT_JV_WHOLE) && n - (s[0] == '-') <= 15) {
-    if (n == 2 && s[0] == '-' && s[1] == '0') n = 1, s++; /* -0 is 0 */
+  if (number_is_own_text(d, v)) {
     memcpy(out, s, n);
     out[n] = '\0';
     return n;
@@ -289,11 +296,10 @@ static qt_status read_text(reader *r, const qt_jv *v, const where *w, const fiel
       for (size_t i = 0; i < n; i++)
         if (t[i] == '\n' || t[i] == '\r' || t[i] == '\t') t[i] = ' ';
     out->plain = false;
-  } else if (!(t = arena_trimmed(r->arena, s, n))) {
-    return QT_ERR_NOMEM;
   } else {
-    while (n && *s == ' ') s++, n--;
+    while (n && *s == ' ') s++, n--; /* the only whitespace raw text can hold */
     while (n && s[n - 1] == ' ') n--;
+    if (!(t = arena_trimmed(r->arena, s, n))) return QT_ERR_NOMEM;
   }
   if (!n) {
     if (!rule->required) return QT_OK;
@@ -334,8 +340,7 @@ static const qt_jv *field(const qt_jdoc *d, const qt_jv *obj, const char *const 
 
 /* Whether an object member's key is `lit` (of length k). */
 static inline bool key_is(const qt_jdoc *d, const qt_jv *m, const char *lit, size_t k) {
-  if (!(m->flags & QT_JV_KEY_ESCAPED)) return m->key_len == k && memcmp(d->text + m->key_start, lit, k) == 0;
-  return qt_json_text_is(d->text + m->key_start, m->key_len, true, lit, k);
+  return qt_json_text_is(d->text + m->key_start, m->key_len, m->flags & QT_JV_KEY_ESCAPED, lit, k);
 }
 #define KEY_IS(d, m, lit) key_is((d), (m), (lit), sizeof(lit) - 1)
 
@@ -385,7 +390,7 @@ static inline bool option_fast(reader *r, const qt_jv *item, qt_option *o) {
   size_t n = item->end - item->start;
   if (n > QT_MAX_OPTION_LABEL_BYTES) return false; /* read_text's limit is on the untrimmed text */
   if (item->type == QT_JV_NUMBER) {
-    if (!(item->flags & QT_JV_WHOLE) || n - (s[0] == '-') > 15 || (n == 2 && s[0] == '-' && s[1] == '0')) return false;
+    if (!number_is_own_text(r->doc, item)) return false;
   } else if (item->type == QT_JV_STRING && !(item->flags & QT_JV_ESCAPED)) {
     while (n && *s == ' ') s++, n--;
     while (n && s[n - 1] == ' ') n--;
@@ -790,7 +795,7 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
     return qt_fail(err, "", "The arguments are %zu bytes; the limit is %zu. Ask fewer or shorter questions in one call.",
                    len, limit);
   /* the tree of the call (json_tree.c) is only read: strings are copied to the request's arena;
-   * cJSON's trees of the metadata and answers live in a scope of their own (json_arena.c). The
+   * cJSON reads only the metadata and pre-supplied answers, from their own bytes. The
    * pre-check runs when the parse fails (its messages say more than "not valid JSON") or when
    * the text has what only it judges: a plain ASCII call skips that second pass over it. */
   qt_jdoc doc;
@@ -814,10 +819,7 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
     /* Every string of the request fits in about the call's own length (the rest spills over). */
     req->arena->first_cap = len < 32768 - 512 ? len + 512 : 32768;
     if (flags & QT_PARSE_SCRATCH) req->arena->scratch = scratch_begin();
-    qt_json_arena scope;
-    qt_json_arena_begin(&scope, 0);
     st = parse_tree(&doc, req, err);
-    qt_json_arena_end(&scope);
   }
   qt_jdoc_free(&doc);
   if (st) {

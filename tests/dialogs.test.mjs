@@ -463,12 +463,14 @@ for (const language of ["en", "de", "zh"]) {
   });
 }
 
+// a single-select question and a free-text one, for the tests of answers given before a dismissal
+const DB_AND_NAME = [
+  { id: "db", label: "DB", prompt: "Which?", options: ["PostgreSQL", "SQLite"] },
+  { id: "name", label: "Name", prompt: "Name?" },
+];
+
 test("dialogs: a dismissed free-text question after an answered one asks, and no asks it again", async () => {
-  const questions = [
-    { id: "db", label: "DB", prompt: "Which?", options: ["PostgreSQL", "SQLite"] },
-    { id: "name", label: "Name", prompt: "Name?" },
-  ];
-  const { r, seen } = await scripted(questions, [
+  const { r, seen } = await scripted(DB_AND_NAME, [
     ["select", 0],
     ["input", undefined],
     ["confirm", false],
@@ -482,11 +484,7 @@ test("dialogs: a dismissed free-text question after an answered one asks, and no
 });
 
 test("dialogs: the review not submitted (no or dismissed) asks “Discard 2 answers?”; no shows the review again", async () => {
-  const questions = [
-    { id: "db", label: "DB", prompt: "Which?", options: ["PostgreSQL", "SQLite"] },
-    { id: "name", label: "Name", prompt: "Name?" },
-  ];
-  const { r, seen } = await scripted(questions, [
+  const { r, seen } = await scripted(DB_AND_NAME, [
     ["select", 1],
     ["input", "Ann"],
     ["confirm", false], // the review: no
