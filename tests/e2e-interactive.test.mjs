@@ -19,13 +19,13 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { features, importPiTui } from "./helpers/pi-line.mjs";
-import { killStaleSessions, withPi } from "./helpers/tmux.mjs";
+import { endStaleServers, withPi } from "./helpers/tmux.mjs";
 
 /** pi-tui of the pi line under test, to measure what that pi draws. */
 const { visibleWidth } = await importPiTui();
 
-before(() => killStaleSessions());
-after(() => killStaleSessions());
+before(() => endStaleServers());
+after(() => endStaleServers());
 
 const DB = {
   id: "db",

@@ -11,10 +11,10 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { root } from "./helpers/addon.mjs";
 import { line, lineEnv, run } from "./helpers/pi.mjs";
-import { killStaleSessions, startPi, tmux } from "./helpers/tmux.mjs";
+import { endStaleServers, startPi, tmux } from "./helpers/tmux.mjs";
 
-before(() => killStaleSessions());
-after(() => killStaleSessions());
+before(() => endStaleServers());
+after(() => endStaleServers());
 
 const CLI = join(root, "bin", "pi-question.mjs");
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };

@@ -12,10 +12,10 @@ import { makeHome } from "./helpers/pi.mjs";
 import { startRpc } from "./helpers/rpc-client.mjs";
 import { childQuestionResults, prepareSubagentHome, routedModel, subagentExample, subagentHomeFiles } from "./helpers/subagent.mjs";
 import { listEndpoints, request } from "../extension/relay-wire.mjs";
-import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
+import { endStaleServers, startPi } from "./helpers/tmux.mjs";
 
-before(() => killStaleSessions());
-after(() => killStaleSessions());
+before(() => endStaleServers());
+after(() => endStaleServers());
 
 const CANCELLED =
   "The user cancelled the question without answering. Do not guess an answer and do not continue the task: end your turn and wait for the user's next message.";

@@ -10,10 +10,10 @@
 import assert from "node:assert/strict";
 import { constants } from "node:os";
 import { after, before, test } from "node:test";
-import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
+import { endStaleServers, startPi } from "./helpers/tmux.mjs";
 
-before(() => killStaleSessions());
-after(() => killStaleSessions());
+before(() => endStaleServers());
+after(() => endStaleServers());
 
 const DB = { id: "db", label: "Database", prompt: "Which database?", options: ["PostgreSQL", "SQLite"] };
 

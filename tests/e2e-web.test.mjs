@@ -9,14 +9,14 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { after, before, test } from "node:test";
-import { killStaleSessions, startPi } from "./helpers/tmux.mjs";
+import { endStaleServers, startPi } from "./helpers/tmux.mjs";
 
 const CHROMIUM = "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed`;
 
 let browser;
 before(async () => {
-  killStaleSessions();
+  endStaleServers();
   if (skip) return;
   const { chromium } = await import("playwright-core");
   // The browser is not under test: under `npm run test:asan` it must not inherit the sanitizer
@@ -26,7 +26,7 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  killStaleSessions();
+  endStaleServers();
 });
 
 const HOSTILE = '<img src=x onerror="window.pwned=1">';

@@ -3,10 +3,10 @@
 // a terminal reply) is one key, and the text typed after it arrives in the answer.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { killStaleSessions, withPi } from "./helpers/tmux.mjs";
+import { endStaleServers, withPi } from "./helpers/tmux.mjs";
 
-before(() => killStaleSessions());
-after(() => killStaleSessions());
+before(() => endStaleServers());
+after(() => endStaleServers());
 
 const DB = { id: "db", label: "Database", prompt: "Which database?", options: ["PostgreSQL", "SQLite"] };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

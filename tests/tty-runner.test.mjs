@@ -57,7 +57,16 @@ test("runner: stop() ends a run on a terminal that stopped reading; nothing keep
 });
 
 test("runner: a run stopped while the person types hands back what they typed (built.typed; review finding 2)", { skip }, () => {
-  const r = host((dir) => ({ ...child("typed")(dir), actions: [{ afterMs: 0, input: "my own db" }, { afterMs: 1500, signal: "SIGUSR1" }] }));
+  const r = host((dir) => ({
+    ...child("typed")(dir),
+    actions: [
+      { afterMs: 0, input: "my own db" },
+      // stopped once the runner has drawn what was typed (not after a guess at how long a
+      // loaded machine takes to read it)
+      { afterMs: 0, awaitOutput: "my own db" },
+      { afterMs: 0, signal: "SIGUSR1" },
+    ],
+  }));
   assert.ok(r.ready, "the runner switched the terminal to raw mode");
   assert.equal(r.status, 0, r.output);
   assert.deepEqual(r.result, { status: "interrupted", typed: [{ id: "db", wrote: "my own db" }] });

@@ -2,7 +2,7 @@
 // models.json pointing at the mock model, and helpers for print mode, RPC mode and tmux. Which
 // pi and which Node: pi-line.mjs (PI_LINE).
 import "./isolate.mjs";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -80,9 +80,4 @@ export function run(cmd, args, { cwd, env, timeoutMs = 180000 } = {}) {
 export function runPrint(home, work, prompt, extraArgs = [], timeoutMs = 60000) {
   const [cmd, args] = piCommand([...piArgs(extraArgs), "-p", prompt]);
   return run(cmd, args, { cwd: work, env: piEnv(home), timeoutMs });
-}
-
-/** tmux helpers; every session is killed by the returned cleanup. */
-export function tmux(args) {
-  return spawnSync("tmux", args, { encoding: "utf8" });
 }

@@ -13,7 +13,9 @@ usage: pty-host.py SPEC   where SPEC is JSON:
   readyMs     how long to wait for the command to switch the terminal to raw mode (default 5000)
   actions     [{ "afterMs": n, "signal": "SIGTERM" }]: signals sent n ms after the terminal
               went raw (or after readyMs passed without it); { "afterMs": n, "input": "text" }
-              types the text on the terminal then
+              types the text on the terminal then; { "afterMs": n, "awaitOutput": "text" } reads
+              the terminal until the command has written the text (at most limitMs): the next
+              action waits for the command, not for a guess at how long it takes
   limitMs     how long the command may take to exit after the last action (default 5000)
   env         variables added to the command's environment only (e.g. LD_PRELOAD, which
               would otherwise be python's too)
@@ -22,18 +24,37 @@ Prints one JSON line: { ready, exited, status, signal, exitMs, restored, rawAtEn
 exitMs counts from the last action, and restored says whether the terminal's settings at the
 end equal those before the command ran. A command still running at the limit is killed
 (SIGKILL) and reported with exited false. The pty's output is never read while the command
-runs (with `capture`, what is buffered is read after it ended).
+runs, except by an awaitOutput action (with `capture`, what is buffered is read after it
+ended).
 """
 import fcntl
 import json
 import os
 import pty
+import select
 import signal
 import struct
 import sys
 import termios
 import time
 import tty
+
+
+def await_output(master, text, limit_ms):
+    """Reads the terminal until `text` was written to it or limit_ms passed (a command that
+    ended writes nothing more);
+    returns how long that took (seconds), which later actions' afterMs do not count."""
+    began = time.monotonic()
+    seen = b""
+    wanted = text.encode("utf-8")
+    while wanted not in seen and time.monotonic() - began < limit_ms / 1000:
+        readable, _, _ = select.select([master], [], [], 0.05)
+        if readable:
+            try:
+                seen = (seen + os.read(master, 65536))[-65536:]
+            except OSError:
+                break
+    return time.monotonic() - began
 
 
 def main():
@@ -108,6 +129,8 @@ def main():
     start = time.monotonic()
     last = start
     for action in spec.get("actions", []):
+        if "awaitOutput" in action:
+            start += await_output(master, action["awaitOutput"], spec.get("limitMs", 5000))
         wait = start + action["afterMs"] / 1000 - time.monotonic()
         if wait > 0 and st is None:
             time.sleep(wait)

@@ -3,50 +3,36 @@
 // with `tmux send-keys`, the screen read with `tmux capture-pane`. Everything polls for state;
 // nothing sleeps a fixed time except the tiny settle delay between two keys.
 //
-// Sessions live on their own tmux server (socket `-L piq-e2e`) so they never touch a person's
-// tmux, and are named `piq-e2e-<pid>-<n>`: a leftover session of a test process that is gone
-// (a crashed run) is killed at the start of the next run, never one of a live process.
+// Sessions live on a tmux server of the test process's own (socket `-L piq-e2e-<pid>`,
+// tmux-server.mjs), so they never touch a person's tmux nor another suite's server, and are named
+// `piq-e2e-<pid>-<n>`. A server a crashed run left is ended when the next run starts.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { constants } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { startMockModel } from "./mock-model.mjs";
+import { endServersOfGoneProcesses, ownServer } from "./tmux-server.mjs";
 import { lineEnv, makeHome, piArgs, piArgv } from "./pi.mjs";
 
-export const SOCKET = "piq-e2e";
+const server = ownServer("piq-e2e");
+export const tmux = server.tmux;
 const PREFIX = "piq-e2e-";
 let counter = 0;
-
-export function tmux(...args) {
-  return spawnSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
-}
 
 function shellQuote(s) {
   return `'${String(s).replace(/'/g, `'\\''`)}'`;
 }
 
+const DRAINED = join(dirname(fileURLToPath(import.meta.url)), "tty-drained.py");
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Signal numbers that mean a process crashed rather than was ended. */
 const CRASH_SIGNALS = new Set(["SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGSEGV"].map((n) => constants.signals[n]));
 
-/** Kills sessions left by test processes that no longer exist. */
-export function killStaleSessions() {
-  const list = tmux("list-sessions", "-F", "#{session_name}");
-  if (list.status !== 0) return;
-  for (const name of list.stdout.split("\n")) {
-    const m = name.match(/^(?:piq-e2e|pq-[a-z]+)-(\d+)-\d+$/);
-    if (!m || Number(m[1]) === process.pid) continue;
-    let alive = true;
-    try {
-      process.kill(Number(m[1]), 0);
-    } catch (error) {
-      alive = error.code === "EPERM";
-    }
-    if (!alive) tmux("kill-session", "-t", `=${name}`);
-  }
-}
+/** Ends the servers, and so the sessions, that test processes now gone left behind. */
+export const endStaleServers = () => endServersOfGoneProcesses("piq-e2e");
 
 /**
  * Starts a scripted model and the real pi in a new tmux session.
@@ -163,6 +149,14 @@ export async function startPi({
     }
   };
 
+  /** Waits (at most 10 s) until pi has read everything sent to its terminal. Without python3
+   * (tty-drained.py) it does not wait: the fixed pause after an Escape is all there is. */
+  const drained = async () => {
+    const tty = tmux("display-message", "-p", "-t", name, "#{pane_tty}").stdout.trim();
+    if (!tty) return;
+    await new Promise((done) => execFile("python3", [DRAINED, tty, "10000"], () => done()));
+  };
+
   const pi = {
     name,
     model,
@@ -211,7 +205,9 @@ export async function startPi({
       for (const k of names) {
         const r = tmux("send-keys", "-t", name, k);
         if (r.status !== 0) throw new Error(`send-keys ${k}: ${r.stderr}`);
-        // An Escape followed at once by another byte reads as Alt+key: let it be read alone.
+        // An Escape followed at once by another byte reads as Alt+key: let it be read alone,
+        // however long pi was busy, and then give pi's wait for the rest of a sequence time.
+        if (k === "Escape") await drained();
         await sleep(k === "Escape" ? 150 : 40);
       }
     },

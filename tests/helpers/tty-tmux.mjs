@@ -2,12 +2,13 @@
 // suites (e2e-tty*): the screen polled, `stty -g` recorded before and after the command, its
 // exit code, stdout and stderr kept in a directory. `finished` appears only once everything is
 // written (stty-after exists as soon as the shell opens it, before stty has written a byte:
-// waiting for it raced with stty under load).
-import { spawnSync } from "node:child_process";
+// waiting for it raced with stty under load). Sessions live on a tmux server of the test
+// process's own (socket `-L pq-tty-<pid>`, tmux-server.mjs), never a person's or another suite's.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ownServer } from "./tmux-server.mjs";
 
-export const tmux = (...args) => spawnSync("tmux", args, { encoding: "utf8" });
+export const { tmux } = ownServer("pq-tty");
 export const screen = (name) => tmux("capture-pane", "-p", "-t", name).stdout ?? "";
 
 export async function waitFor(pred, what, timeoutMs = 30000) {
@@ -38,15 +39,8 @@ export function startInTmux(name, dir, command, env = {}, { cols = 100, rows = 4
     script,
     `${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\n: > ${dir}/finished\nsleep 60\n`,
   );
-  // The default tmux server is shared with the other terminal suites running at the same time:
-  // when one of them kills the server's last session the server exits, and a session started in
-  // that moment dies with it (seen in CI: an empty screen for 30 s). Start again until it is there.
-  for (let attempt = 1; ; attempt++) {
-    const r = tmux("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), `bash ${script}`);
-    if (r.status === 0 && tmux("has-session", "-t", `=${name}`).status === 0) return;
-    if (attempt === 20) throw new Error(`tmux could not start the session ${name}: ${r.stderr}`);
-    spawnSync("sleep", ["0.1"]);
-  }
+  const r = tmux("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), `bash ${script}`);
+  if (r.status !== 0) throw new Error(`tmux could not start the session ${name}: ${r.stderr}`);
 }
 
 export const finished = (dir) => waitFor(() => existsSync(join(dir, "finished")), "the command to finish");

@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""tty-drained.py — waits until the program on a terminal has read everything typed on it.
+
+usage: tty-drained.py TTY TIMEOUT_MS
+Polls the terminal's input queue (TIOCINQ on its device, opened without becoming its
+controlling terminal and never read) until it is empty. Exits 0 once it is, 1 at the timeout.
+Used by tests/helpers/tmux.mjs after an Escape: the next key must not reach the program in the
+same read, or it reads as Alt+key, however long the program was busy.
+"""
+import fcntl
+import os
+import struct
+import sys
+import termios
+import time
+
+
+def main():
+    path, timeout_ms = sys.argv[1], int(sys.argv[2])
+    fd = os.open(path, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    until = time.monotonic() + timeout_ms / 1000
+    while True:
+        queued = struct.unpack("i", fcntl.ioctl(fd, termios.TIOCINQ, b"\0\0\0\0"))[0]
+        if queued == 0:
+            return 0
+        if time.monotonic() > until:
+            return 1
+        time.sleep(0.005)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
