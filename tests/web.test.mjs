@@ -158,16 +158,24 @@ function events() {
   };
 }
 
-const ask = async (id, args = ARGS) => {
-  const count = shown.length;
-  const asking = tool.execute(id, args, undefined, undefined, ctx);
-  await until(() => shown.length === count + 1, "the question on screen");
-  return asking;
-};
-
 const waitingQid = async () => {
   const r = await request(endpoint, { type: "list" });
   return r.message.questions.map((q) => q.qid);
+};
+
+/** Starts the call `id` and waits until its question is on the (fake) TUI and waiting for the
+ * page; resolves { asking: the call's result, qid }. The two happen in either order: the tool
+ * loads the TUI's module on first use, after the question is offered to the page. */
+const ask = async (id, args = ARGS) => {
+  const count = shown.length;
+  const before = new Set(await waitingQid());
+  const asking = tool.execute(id, args, undefined, undefined, ctx);
+  await until(() => shown.length === count + 1, "the question on screen");
+  for (const stop = Date.now() + 5000; ; await new Promise((r) => setTimeout(r, 5))) {
+    const qid = (await waitingQid()).find((q) => !before.has(q));
+    if (qid) return { asking, qid };
+    if (Date.now() > stop) throw new Error(`timed out: the question ${id} waiting for the page`);
+  }
 };
 
 test("web: off by default; /questions web turns it on and shows one URL with a long random token and its QR code", async () => {
@@ -222,7 +230,7 @@ test("web: the events stream sends the waiting questions at once and again when 
     assert.deepEqual(first.questions, []);
     assert.equal(first.strings.WEB_SUBMIT, "Submit");
     shown = [];
-    const asking = ask("e1");
+    const { asking } = await ask("e1");
     const arrived = await stream.until((s) => s.questions.length === 1, "the question arrives");
     assert.equal(arrived.questions[0].questions[0].prompt, "Which database?");
     assert.deepEqual(arrived.questions[0].questions[0].options.map((o) => o.value), ["SQLite", "Postgres"]);
@@ -259,13 +267,12 @@ test("web: at most QT_WEB_MAX_EVENT_STREAMS pages follow the live updates at onc
 
 test("web: an answer from the page closes the question here with mode web; a second is told already answered", async () => {
   shown = [];
-  const asking = ask("w1", tool.prepareArguments({
+  const { asking, qid } = await ask("w1", tool.prepareArguments({
     questions: [
       { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] },
       { id: "f", prompt: "Features?", multiSelect: true, options: ["Auth", "API", "Jobs"] },
     ],
   }));
-  const [qid] = await waitingQid();
   const first = await answerOnPage(qid, { db: { selected: [], wrote: "DuckDB", note: "embedded" }, f: { selected: ["Auth", "Jobs"] } });
   assert.deepEqual(first, { status: 200, ok: true });
   const second = await answerOnPage(qid, { db: { selected: ["SQLite"] }, f: { selected: ["API"] } });
@@ -284,8 +291,7 @@ test("web: an answer from the page closes the question here with mode web; a sec
 
 test("web: the page, another terminal and the TUI race — exactly one answer is taken", async () => {
   shown = [];
-  const asking = ask("w2");
-  const [qid] = await waitingQid();
+  const { asking, qid } = await ask("w2");
   const verdicts = await Promise.all([
     answerOnPage(qid, { db: "SQLite" }),
     request(endpoint, { type: "answer", qid, outcome: "answered", answers: { db: "Postgres" } }).then((r) => r.message),
@@ -304,8 +310,7 @@ test("web: the page, another terminal and the TUI race — exactly one answer is
 
 test("web: a page that disconnects mid-answer loses nothing — the question keeps waiting and the next answer is taken", async () => {
   shown = [];
-  const asking = ask("w-cut");
-  const [qid] = await waitingQid();
+  const { asking, qid } = await ask("w-cut");
   const stream = events();
   await stream.until((m) => m.questions?.some((q) => q.qid === qid), "the question on the events stream");
   // Half of a declared body, then the connection drops: no answer is taken from it.
@@ -329,15 +334,13 @@ test("web: a page that disconnects mid-answer loses nothing — the question kee
 
 test("web: cancel and 'let the agent decide' from the page", async () => {
   shown = [];
-  let asking = ask("w3");
-  let [qid] = await waitingQid();
+  let { asking, qid } = await ask("w3");
   assert.equal((await answerOnPage(qid, null, "cancelled")).ok, true);
   let result = await asking;
   assert.equal(result.details.status, "cancelled");
   assert.equal(result.terminate, true);
   assert.deepEqual(await answerOnPage(qid, { db: "SQLite" }), { status: 409, ok: false, code: "cancelled", reason: "already cancelled" });
-  asking = ask("w4");
-  [qid] = await waitingQid();
+  ({ asking, qid } = await ask("w4"));
   assert.equal((await answerOnPage(qid, {}, "declined")).ok, true);
   result = await asking;
   assert.equal(result.details.status, "declined");
@@ -346,8 +349,7 @@ test("web: cancel and 'let the agent decide' from the page", async () => {
 
 test("web: an invalid answer is refused with the C core's message and the question keeps waiting", async () => {
   shown = [];
-  const asking = ask("w5");
-  const [qid] = await waitingQid();
+  const { asking, qid } = await ask("w5");
   const bad = await answerOnPage(qid, { nope: "x" });
   assert.equal(bad.status, 400);
   assert.equal(bad.code, "invalid");
@@ -367,8 +369,7 @@ test("web: an invalid answer is refused with the C core's message and the questi
 
 test("web: a cross-origin or cross-site POST is refused and changes nothing", async () => {
   shown = [];
-  const asking = ask("w6");
-  const [qid] = await waitingQid();
+  const { asking, qid } = await ask("w6");
   const payload = { token, qid, outcome: "answered", answers: { db: "SQLite" } };
   for (const headers of [
     { origin: "http://evil.example" },
@@ -455,8 +456,7 @@ test("web: the body cap is derived from the answer limits: a maximal answer to a
   assert.ok(webBodyBytes >= answersJsonBytes + 1024, "every answer a person can give, plus the token, the id and the keys");
   shown = [];
   const args = tool.prepareArguments({ questions: [{ id: "essay", prompt: "Tell me everything." }] });
-  const asking = ask("big", args);
-  const [qid] = await waitingQid();
+  const { asking, qid } = await ask("big", args);
   // A control character is the worst case: 1 byte typed, 6 bytes in JSON (\u0001).
   const worst = "\u0001".repeat(answerBytes - 2);
   const answers = { essay: { selected: [], wrote: `a${worst}z`, note: `n${worst}e` } };
