@@ -146,7 +146,7 @@ function onPty(extra) {
   const dir = mkdtempSync(join(tmpdir(), "pq-desktop-pty-"));
   try {
     const spec = {
-      argv: [process.execPath, join(root, "tests", "helpers", "tty-child.mjs"), extra.mode, join(dir, "result"), "300"],
+      argv: [process.execPath, join(root, "tests", "helpers", "tty-child.mjs"), extra.mode, join(dir, "result")],
       stdout: join(dir, "out"),
       capture: join(dir, "screen"),
       limitMs: 10000,
@@ -167,7 +167,8 @@ function onPty(extra) {
 const NOTICE = "\x1b]777;notify;pi is asking;Which database?\x07";
 
 test("desktop: the runner sends the notification once it has the terminal, before the question; never on a terminal another program owns", { skip: !python && "python3 with pty" }, () => {
-  const free = onPty({ mode: "stop" });
+  // stopped (SIGUSR1) once the question is drawn
+  const free = onPty({ mode: "stop", actions: [{ afterMs: 0, awaitOutput: "Which database?" }, { afterMs: 0, signal: "SIGUSR1" }] });
   assert.ok(free.ready && free.exited, JSON.stringify(free));
   const at = free.screen.indexOf(NOTICE);
   assert.ok(at >= 0, `the notification went out: ${JSON.stringify(free.screen.slice(0, 200))}`);

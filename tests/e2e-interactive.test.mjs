@@ -364,12 +364,12 @@ test("interactive: a free-text question opens text entry straight away", async (
     // The terminal cursor sits where the next character goes (CURSOR_MARKER: IME input works).
     // pi moves the cursor after drawing the text: wait for it rather than read it once.
     const x = " > order-processor".length;
-    const lines = (await pi.waitForScreen(() => pi.cursor()[0] === x)).split("\n");
-    assert.equal(lines[pi.cursor()[1]], " > order-processor");
+    const onTyped = (cx, cy, lines) => lines[cy] === " > order-processor";
+    await pi.waitForCursor((cx, cy, lines) => cx === x && onTyped(cx, cy, lines));
     await pi.keys("Left", "Left", "Left");
-    await pi.waitForScreen(() => pi.cursor()[0] === x - 3);
+    await pi.waitForCursor((cx, cy, lines) => cx === x - 3 && onTyped(cx, cy, lines));
     await pi.keys("End");
-    await pi.waitForScreen(() => pi.cursor()[0] === x);
+    await pi.waitForCursor((cx, cy, lines) => cx === x && onTyped(cx, cy, lines));
     await pi.keys("Enter");
 
     assert.equal(await toolResultText(pi), "name: user wrote: order-processor");
@@ -487,10 +487,9 @@ test("interactive: a CJK typed answer at 40 columns wraps, keeps the cursor at i
     await pi.text(typed);
     const screen = await pi.waitForScreen((s) => questionArea(s).replace(/\s+/g, "").includes(typed));
     assertFits(screen, 40);
-    const [x, y] = pi.cursor();
-    const line = screen.split("\n")[y];
-    assert.ok(line.endsWith("失われません"), `the cursor is on the last line of the answer: ${JSON.stringify(line)}`);
-    assert.equal(x, visibleWidth(line), "the cursor is right after the last character");
+    // the cursor on the last line of the answer, right after its last character
+    const { x, y, lines } = await pi.waitForCursor((cx, cy, ls) => ls[cy]?.endsWith("失われません"));
+    assert.equal(x, visibleWidth(lines[y]), "the cursor is right after the last character");
     await pi.keys("Enter");
     assert.equal(await toolResultText(pi), `note: user wrote: ${typed}`);
     assertFits(await pi.waitForScreen(/thanks/), 40);

@@ -140,7 +140,8 @@ test("subagent: two parallel subagents ask one at a time, and each answer goes t
     const prompts = waiting.map((w) => JSON.parse(w.args).questions[0].prompt).sort();
     assert.deepEqual(prompts, ["Alpha question?", "Beta question?"]);
     // …and exactly one question is on screen.
-    const both = pi.screen();
+    // (read as waitForScreen reads: the same on a second look, not a frame half drawn)
+    const both = await pi.waitForScreen((s) => /Alpha question\?|Beta question\?/.test(questionArea(s)));
     const shown = questionArea(both);
     assert.equal(count(shown, "Alpha question?") + count(shown, "Beta question?"), 1, "exactly one question on screen");
     assert.equal(count(both, "Asked by worker"), 1, "one question frame");

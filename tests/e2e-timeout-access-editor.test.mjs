@@ -1,5 +1,5 @@
 // e2e-timeout-access-editor.test.mjs — issue 14 items 3, 6 and 7 with the real pi in tmux and a
-// scripted model: a 3-second timeout with each `then` (the countdown on screen, the tool result
+// scripted model: a 6-second timeout with each `then` (the countdown on screen, the tool result
 // the model reads), Ctrl+G with an EDITOR script that writes a known text, and accessible mode
 // (setting, and TERM=dumb) with no box drawing and no colour escapes in the question
 // (`tmux capture-pane -e -p`), and the transcript after the answer in words. Sessions are named pq-uxb-….
@@ -31,9 +31,10 @@ async function toolResultText(pi) {
   return tools[0].content;
 }
 
-// ---- item 3: a 3-second timeout with each `then` ----------------------------------------------------
+// ---- item 3: a 6-second timeout with each `then` (long enough for a loaded machine to see the
+// countdown before it ends) ----------------------------------------------------
 test("e2e timeout: then recommended — the countdown runs, and the model reads that the recommended option was applied", async () => {
-  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "3s", then: "recommended" } }) }, async (pi) => {
+  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "6s", then: "recommended" } }) }, async (pi) => {
     await pi.prompt();
     await pi.waitForScreen(/Answers itself in 0:0\d with the recommended option — any key stops the clock/);
     const text = await toolResultText(pi);
@@ -51,7 +52,7 @@ test("e2e timeout: then recommended — the countdown runs, and the model reads 
 });
 
 test("e2e timeout: then decline — the agent decides, and the model reads that nobody answered", async () => {
-  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "3s", then: "decline" } }) }, async (pi) => {
+  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "6s", then: "decline" } }) }, async (pi) => {
     await pi.prompt();
     await pi.waitForScreen(/Leaves it to the agent in 0:0\d/);
     const text = await toolResultText(pi);
@@ -62,7 +63,7 @@ test("e2e timeout: then decline — the agent decides, and the model reads that 
 });
 
 test("e2e timeout: then cancel — the question closes, the turn ends, the result says nobody answered in time", async () => {
-  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "3s", then: "cancel" } }) }, async (pi) => {
+  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "6s", then: "cancel" } }) }, async (pi) => {
     await pi.prompt();
     await pi.waitForScreen(/Closes itself in 0:0\d — any key stops the clock/);
     const result = await pi.waitForQuestionResult(30000);
@@ -75,12 +76,13 @@ test("e2e timeout: then cancel — the question closes, the turn ends, the resul
 });
 
 test("e2e timeout: any key stops the clock; the person answers later", async () => {
-  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "3s", then: "cancel" } }) }, async (pi) => {
+  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "6s", then: "cancel" } }) }, async (pi) => {
     await pi.prompt();
     await pi.waitForScreen(/Closes itself in/);
+    const seen = Date.now(); // the clock started before this: it would have fired 6 s from now at the latest
     await pi.keys("Down");
     await pi.waitForScreen((s) => !/Closes itself in/.test(s) && /> 2\. SQLite/.test(s));
-    await new Promise((r) => setTimeout(r, 4000));
+    await new Promise((r) => setTimeout(r, Math.max(0, seen + 7000 - Date.now())));
     assert.equal(pi.model.requests.length, 1, "nothing answered itself");
     await pi.keys("Enter");
     assert.equal(await toolResultText(pi), "db: user selected: 2. SQLite (Recommended) (value: lite)");

@@ -31,9 +31,9 @@ async function printMode(name, { settings, env = {}, prepare }, fn) {
   }
 }
 
-test("tty: a 2-second timeout with then recommended answers itself; the model is told; the terminal is restored", async () => {
+test("tty: a 5-second timeout with then recommended answers itself; the model is told; the terminal is restored", async () => {
   const name = "pq-uxb-tty-timeout";
-  await printMode(name, { settings: { timeout: { after: "2s", then: "recommended" } } }, async ({ model, work }) => {
+  await printMode(name, { settings: { timeout: { after: "5s", then: "recommended" } } }, async ({ model, work }) => {
     await waitScreen(name, /Answers itself in 0:0\d with the recommended option/);
     await finished(work);
     await model.waitForRequests(2);

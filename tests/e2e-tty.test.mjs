@@ -36,7 +36,7 @@ test("standalone: answering prints the result JSON on stdout and restores the te
     await waitScreen("pq-tty-answer", /Service name\?/);
     tmux("send-keys", "-t", "pq-tty-answer", "-l", "orders");
     tmux("send-keys", "-t", "pq-tty-answer", "Enter");
-    await waitScreen("pq-tty-answer", /Review/);
+    await waitScreen("pq-tty-answer", /Review your answers/);
     tmux("send-keys", "-t", "pq-tty-answer", "Enter");
     await finished(dir);
     assert.equal(read(dir, "code").trim(), "0", read(dir, "stderr"));
@@ -149,7 +149,7 @@ test("pi -p from a terminal: the question is asked on the terminal, stdout carri
     await waitScreen(name, /Service name\?/);
     tmux("send-keys", "-t", name, "-l", "svc");
     tmux("send-keys", "-t", name, "Enter");
-    await waitScreen(name, /Review/);
+    await waitScreen(name, /Review your answers/);
     tmux("send-keys", "-t", name, "Enter");
     await finished(work);
     await model.waitForRequests(2);

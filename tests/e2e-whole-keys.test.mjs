@@ -9,7 +9,6 @@ before(() => endStaleServers());
 after(() => endStaleServers());
 
 const DB = { id: "db", label: "Database", prompt: "Which database?", options: ["PostgreSQL", "SQLite"] };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 test("interactive: Alt+] then typing — the typed text arrives (nothing is swallowed)", async () => {
   await withPi({ replies: [{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "thanks" }] }, async (pi) => {
@@ -18,13 +17,12 @@ test("interactive: Alt+] then typing — the typed text arrives (nothing is swal
     await pi.keys("Down", "Down", "Enter");
     await pi.waitForScreen(/Enter submit/);
     await pi.text("hi");
-    await pi.waitForScreen(/hi/);
-    await pi.keys("M-]");
+    await pi.waitForScreen(/^ +hi$/m); // the typed line ("Which database?" has "hi" in it too)
     // pi's input buffer waits 10 ms for the rest of an unfinished sequence before it hands
-    // "\x1b]" over alone; a person's next key comes later than that.
-    await sleep(150);
+    // "\x1b]" over alone; keys() sends the text after pi has read Alt+], and later than that.
+    await pi.keys("M-]");
     await pi.text("there");
-    await pi.waitForScreen(/hithere/, 5000);
+    await pi.waitForScreen(/hithere/);
     await pi.keys("BSpace", "BSpace");
     await pi.waitForScreen((s) => /hithe/.test(s) && !/hither/.test(s)); // DEL is not swallowed either
     await pi.keys("Enter");
@@ -39,7 +37,7 @@ test("interactive: Ctrl+J in typed text is a new line, as in pi's own editor (0.
     await pi.prompt("ask me");
     await pi.waitForScreen(/Service name\?/);
     await pi.text("one");
-    await pi.waitForScreen(/one/);
+    await pi.waitForScreen(/^ +> one$/m);
     await pi.keys("C-j");
     await pi.text("two");
     await pi.waitForScreen(/two/);

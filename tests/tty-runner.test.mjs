@@ -45,10 +45,13 @@ function host(spec) {
   }
 }
 
-const child = (mode, delay = 300) => (dir) => ({ argv: [process.execPath, CHILD, mode, join(dir, "result"), String(delay)] });
+const child = (mode) => (dir) => ({ argv: [process.execPath, CHILD, mode, join(dir, "result")] });
+/** tty-child's stop, exit and worker modes end the run on SIGUSR1: sent this long after the
+ * terminal went raw (the runner has it by then, however loaded the machine). */
+const endAfterRaw = [{ afterMs: 300, signal: "SIGUSR1" }];
 
 test("runner: stop() ends a run on a terminal that stopped reading; nothing keeps node alive", { skip }, () => {
-  const r = host((dir) => ({ ...child("stop")(dir), fill: true }));
+  const r = host((dir) => ({ ...child("stop")(dir), fill: true, actions: endAfterRaw }));
   assert.ok(r.ready, "the runner switched the terminal to raw mode");
   assert.ok(r.exited && r.exitMs < BOUND_MS, `exited within ${BOUND_MS} ms: ${JSON.stringify(r)}`);
   assert.equal(r.status, 0, r.output);
@@ -74,7 +77,7 @@ test("runner: a run stopped while the person types hands back what they typed (b
 });
 
 test("runner: process.exit during a run (no stop()) ends the process and restores the terminal", { skip }, () => {
-  const r = host((dir) => ({ ...child("exit")(dir), fill: true }));
+  const r = host((dir) => ({ ...child("exit")(dir), fill: true, actions: endAfterRaw }));
   assert.ok(r.ready);
   assert.ok(r.exited && r.exitMs < BOUND_MS, `exited within ${BOUND_MS} ms: ${JSON.stringify(r)}`);
   assert.equal(r.status, 0, r.output);
@@ -82,7 +85,7 @@ test("runner: process.exit during a run (no stop()) ends the process and restore
 });
 
 test("runner: a worker thread asking is terminated at once (environment teardown stops the run)", { skip }, () => {
-  const r = host((dir) => ({ ...child("worker")(dir), fill: true }));
+  const r = host((dir) => ({ ...child("worker")(dir), fill: true, actions: endAfterRaw }));
   assert.ok(r.ready);
   assert.ok(r.exited && r.exitMs < BOUND_MS, `exited within ${BOUND_MS} ms: ${JSON.stringify(r)}`);
   assert.equal(r.status, 0, r.output);

@@ -40,18 +40,17 @@ import time
 import tty
 
 
-def await_output(master, text, limit_ms):
-    """Reads the terminal until `text` was written to it or limit_ms passed (a command that
-    ended writes nothing more);
-    returns how long that took (seconds), which later actions' afterMs do not count."""
+def await_output(master, text, limit_ms, seen):
+    """Reads the terminal into `seen` (a bytearray, kept for `capture`) until `text` was written
+    to it or limit_ms passed (a command that ended writes nothing more); returns how long that
+    took (seconds), which later actions' afterMs do not count."""
     began = time.monotonic()
-    seen = b""
     wanted = text.encode("utf-8")
     while wanted not in seen and time.monotonic() - began < limit_ms / 1000:
         readable, _, _ = select.select([master], [], [], 0.05)
         if readable:
             try:
-                seen = (seen + os.read(master, 65536))[-65536:]
+                seen += os.read(master, 65536)
             except OSError:
                 break
     return time.monotonic() - began
@@ -126,11 +125,12 @@ def main():
             ready = True
             break
         time.sleep(0.01)
+    early = bytearray()  # what awaitOutput read, the start of what `capture` keeps
     start = time.monotonic()
     last = start
     for action in spec.get("actions", []):
         if "awaitOutput" in action:
-            start += await_output(master, action["awaitOutput"], spec.get("limitMs", 5000))
+            start += await_output(master, action["awaitOutput"], spec.get("limitMs", 5000), early)
         wait = start + action["afterMs"] / 1000 - time.monotonic()
         if wait > 0 and st is None:
             time.sleep(wait)
@@ -156,7 +156,7 @@ def main():
         _, st = os.waitpid(pid, 0)
     after = termios.tcgetattr(slave)
     if spec.get("capture"):
-        got = b""
+        got = bytes(early)
         fcntl.fcntl(master, fcntl.F_SETFL, fcntl.fcntl(master, fcntl.F_GETFL) | os.O_NONBLOCK)
         try:
             while True:

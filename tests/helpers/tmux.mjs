@@ -88,6 +88,9 @@ export async function startPi({
     "&&",
     "exec",
     "env",
+    // $VISUAL outranks $EDITOR (Ctrl+G): a person's or a CI image's own must not reach pi
+    "-u",
+    "VISUAL",
     ...Object.entries(env).map(([k, v]) => shellQuote(`${k}=${v}`)),
     ...piArgv(args).map(shellQuote),
   ].join(" ");
@@ -149,7 +152,8 @@ export async function startPi({
     }
   };
 
-  /** Waits (at most 10 s) until pi has read everything sent to its terminal. Without python3
+  /** Waits (at most 10 s) until pi has read everything sent to its terminal (asking tmux for the
+   * terminal's name first lets it write out what send-keys queued). Without python3
    * (tty-drained.py) it does not wait: the fixed pause after an Escape is all there is. */
   const drained = async () => {
     const tty = tmux("display-message", "-p", "-t", name, "#{pane_tty}").stdout.trim();
@@ -205,10 +209,13 @@ export async function startPi({
       for (const k of names) {
         const r = tmux("send-keys", "-t", name, k);
         if (r.status !== 0) throw new Error(`send-keys ${k}: ${r.stderr}`);
-        // An Escape followed at once by another byte reads as Alt+key: let it be read alone,
-        // however long pi was busy, and then give pi's wait for the rest of a sequence time.
-        if (k === "Escape") await drained();
-        await sleep(k === "Escape" ? 150 : 40);
+        // A key that begins with ESC (Escape, Alt+…) and the next byte in one read are one
+        // other key (Escape+x is Alt+x; Alt+] and text is an unfinished OSC that swallows the
+        // text): let it be read alone, however long pi was busy, then give pi's wait for the
+        // rest of a sequence time.
+        const escape = k === "Escape" || k.startsWith("M-");
+        if (escape) await drained();
+        await sleep(escape ? 150 : 40);
       }
     },
     /** Types literal text. */
@@ -229,6 +236,23 @@ export async function startPi({
     cursor() {
       const r = tmux("display-message", "-p", "-t", name, "#{cursor_x},#{cursor_y}");
       return r.stdout.trim().split(",").map(Number);
+    },
+    /** Polls until the cursor and the screen hold still (the same on two looks; pi draws a line
+     * and moves the cursor in two writes, and a spinner redraws) and `check(x, y, lines)` holds;
+     * resolves { x, y, lines }. */
+    async waitForCursor(check, timeoutMs = 20000) {
+      const look = () => ({ at: pi.cursor(), screen: pi.screen() });
+      const until = Date.now() + timeoutMs;
+      for (let last = look(); ; ) {
+        await sleep(30);
+        const now = look();
+        const still = now.at.join() === last.at.join() && now.screen === last.screen;
+        const [x, y] = now.at;
+        const lines = now.screen.split("\n");
+        if (still && check(x, y, lines)) return { x, y, lines };
+        if (Date.now() > until) throw new Error(`timed out waiting for the cursor (at ${x},${y}) to satisfy ${check}\n--- screen ---\n${now.screen}`);
+        last = now;
+      }
     },
     title() {
       return tmux("display-message", "-p", "-t", name, "#{pane_title}").stdout.replace(/\n$/, "");

@@ -28,7 +28,8 @@ export const waitScreen = (name, re) =>
     () => `${re} on screen (session ${tmux("has-session", "-t", `=${name}`).status === 0 ? "alive" : "gone"}):\n${screen(name)}`,
   );
 
-/** Runs `command` in a tmux window, recording stty -g before and after it and its exit code. */
+/** Runs `command` in a tmux window, recording stty -g before and after it and its exit code.
+ * $VISUAL (it outranks $EDITOR for Ctrl+G) is unset unless `env` sets it. */
 export function startInTmux(name, dir, command, env = {}, { cols = 100, rows = 40 } = {}) {
   tmux("kill-session", "-t", name);
   const script = join(dir, "run.sh");
@@ -37,7 +38,7 @@ export function startInTmux(name, dir, command, env = {}, { cols = 100, rows = 4
     .join("\n");
   writeFileSync(
     script,
-    `${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\n: > ${dir}/finished\nsleep 60\n`,
+    `unset VISUAL\n${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\n: > ${dir}/finished\nsleep 60\n`,
   );
   const r = tmux("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), `bash ${script}`);
   if (r.status !== 0) throw new Error(`tmux could not start the session ${name}: ${r.stderr}`);
