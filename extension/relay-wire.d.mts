@@ -50,3 +50,5 @@ export declare function structuredAnswers(details: {
 export type Ending = "answered" | "cancelled" | "timed_out" | "withdrawn";
 export declare function endingOf(status: string): Ending;
 export declare const ENDING_STRINGS: Readonly<Record<Ending, "REMOTE_ALREADY" | "REMOTE_CANCELLED" | "REMOTE_TIMED_OUT" | "REMOTE_WITHDRAWN">>;
+/** Whether process `pid` exists (one of another user's counts). */
+export declare function alive(pid: number): boolean;

@@ -166,7 +166,8 @@ export function registryDirectory(env = process.env) {
  * older than this, in ms, was left behind (a crash or a failed rename) and is removed. */
 export const REGISTRY_TEMPORARY_STALE_MS = 60_000;
 
-function alive(pid) {
+/** Whether process `pid` exists (one of another user's counts). */
+export function alive(pid) {
   try {
     process.kill(pid, 0);
     return true;

@@ -7,18 +7,10 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { alive } from "../../extension/relay-wire.mjs";
 
 /** Where tmux keeps its sockets (tmux's own rule: $TMUX_TMPDIR or /tmp, then tmux-<uid>). */
 const socketDir = () => join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid()}`);
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === "EPERM";
-  }
-}
 
 /** Ends the servers (and removes the sockets) that test processes now gone left behind. */
 export function endServersOfGoneProcesses(prefix) {
