@@ -237,20 +237,23 @@ export async function startPi({
       const r = tmux("display-message", "-p", "-t", name, "#{cursor_x},#{cursor_y}");
       return r.stdout.trim().split(",").map(Number);
     },
-    /** Polls until the cursor and the screen hold still (the same on two looks; pi draws a line
-     * and moves the cursor in two writes, and a spinner redraws) and `check(x, y, lines)` holds;
-     * resolves { x, y, lines }. */
+    /** Polls until the cursor and its line hold still (the same on two looks: pi draws a line
+     * and moves the cursor in two writes; the rest of the screen may change, as a spinner does)
+     * and `check(x, y, lines)` holds; resolves { x, y, lines }. */
     async waitForCursor(check, timeoutMs = 20000) {
-      const look = () => ({ at: pi.cursor(), screen: pi.screen() });
+      const look = () => {
+        const at = pi.cursor();
+        const lines = pi.screen().split("\n");
+        return { at, lines, line: `${at.join()}|${lines[at[1]]}` };
+      };
       const until = Date.now() + timeoutMs;
       for (let last = look(); ; ) {
         await sleep(30);
         const now = look();
-        const still = now.at.join() === last.at.join() && now.screen === last.screen;
         const [x, y] = now.at;
-        const lines = now.screen.split("\n");
-        if (still && check(x, y, lines)) return { x, y, lines };
-        if (Date.now() > until) throw new Error(`timed out waiting for the cursor (at ${x},${y}) to satisfy ${check}\n--- screen ---\n${now.screen}`);
+        const lines = now.lines;
+        if (now.line === last.line && check(x, y, lines)) return { x, y, lines };
+        if (Date.now() > until) throw new Error(`timed out waiting for the cursor (at ${x},${y}) to satisfy ${check}\n--- screen ---\n${lines.join("\n")}`);
         last = now;
       }
     },
