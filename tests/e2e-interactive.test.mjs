@@ -49,10 +49,13 @@ const INTERRUPTED =
 /** The model calls question with these arguments, then answers "thanks". */
 const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
 
+const rulesOf = (lines) => lines.map((l, i) => (/^─{10,}$/.test(l.trim()) ? i : -1)).filter((i) => i >= 0);
+/** Whether the screen has a whole frame: both rules (a capture while pi redraws can hold one or none). */
+const framed = (screen) => rulesOf(screen.split("\n")).length >= 2;
 /** The question UI: the editor area, between the last two horizontal rules of the screen. */
 function questionArea(screen) {
   const lines = screen.split("\n");
-  const rules = lines.map((l, i) => (/^─{10,}$/.test(l.trim()) ? i : -1)).filter((i) => i >= 0);
+  const rules = rulesOf(lines);
   if (rules.length < 2) return "";
   return lines.slice(rules[rules.length - 2] + 1, rules[rules.length - 1]).join("\n");
 }
@@ -74,9 +77,10 @@ async function open(pi, pattern) {
   return pi.waitForScreen((s) => pattern.test(questionArea(s)));
 }
 
-/** After the question closes, no line of the editor area may still show the question. */
+/** After the question closes, no line of the editor area may still show the question. A frame
+ * caught mid-draw, with one rule or none, has no area at all: it does not count as closed. */
 async function waitClosed(pi, text) {
-  return pi.waitForScreen((s) => !questionArea(s).includes(text));
+  return pi.waitForScreen((s) => framed(s) && !questionArea(s).includes(text));
 }
 
 // 1. ---------------------------------------------------------------------------------------------
@@ -660,7 +664,11 @@ test("interactive: a 2,000-character prompt on a 20-row terminal — its first l
     for (let i = 0; i < 40 && !/LAST-WORD-MARK/.test(questionArea(screen)); i++) {
       const before = questionArea(screen);
       await pi.keys("PageDown");
-      screen = await pi.waitForScreen((s) => questionArea(s) !== before);
+      // a whole frame that differs: a capture while pi redraws the 20 rows can hold one rule or none
+      screen = await pi.waitForScreen((s) => {
+        const now = questionArea(s);
+        return now !== before && /↑ \d+ more lines/.test(now) && /Esc cancel/.test(now);
+      });
       area = questionArea(screen);
       assert.match(area, /↑ \d+ more lines/, "PageDown moved the prompt on");
       assert.doesNotMatch(area, /FIRST-LINE-MARK/);
@@ -686,7 +694,11 @@ test("interactive: a preview longer than its share of a 20-row terminal says “
     for (let i = 0; i < 60 && !/col_60/.test(questionArea(screen)); i++) {
       const before = questionArea(screen);
       await pi.keys("S-Down");
-      screen = await pi.waitForScreen((s) => questionArea(s) !== before);
+      // a whole frame that differs (see the PageDown test above)
+      screen = await pi.waitForScreen((s) => {
+        const now = questionArea(s);
+        return now !== before && /↑ \d+ more lines/.test(now) && /> 1\. Tall/.test(now);
+      });
       assert.match(questionArea(screen), /↑ \d+ more lines/, "Shift+↓ moved the preview on");
       assert.match(questionArea(screen), /> 1\. Tall/, "the highlight stays");
     }
