@@ -19,7 +19,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { features, importPiTui } from "./helpers/pi-line.mjs";
-import { endStaleServers, withPi } from "./helpers/tmux.mjs";
+import { endStaleServers, framed, questionArea, withPi } from "./helpers/tmux.mjs";
 
 /** pi-tui of the pi line under test, to measure what that pi draws. */
 const { visibleWidth } = await importPiTui();
@@ -49,16 +49,6 @@ const INTERRUPTED =
 /** The model calls question with these arguments, then answers "thanks". */
 const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
 
-const rulesOf = (lines) => lines.map((l, i) => (/^─{10,}$/.test(l.trim()) ? i : -1)).filter((i) => i >= 0);
-/** Whether the screen has a whole frame: both rules (a capture while pi redraws can hold one or none). */
-const framed = (screen) => rulesOf(screen.split("\n")).length >= 2;
-/** The question UI: the editor area, between the last two horizontal rules of the screen. */
-function questionArea(screen) {
-  const lines = screen.split("\n");
-  const rules = rulesOf(lines);
-  if (rules.length < 2) return "";
-  return lines.slice(rules[rules.length - 2] + 1, rules[rules.length - 1]).join("\n");
-}
 
 
 /** Waits for the model's second request and returns the tool message it reads. */

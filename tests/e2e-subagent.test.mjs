@@ -12,7 +12,7 @@ import { makeHome } from "./helpers/pi.mjs";
 import { startRpc } from "./helpers/rpc-client.mjs";
 import { childQuestionResults, prepareSubagentHome, routedModel, subagentExample, subagentHomeFiles } from "./helpers/subagent.mjs";
 import { listEndpoints, request } from "../extension/relay-wire.mjs";
-import { endStaleServers, startPi } from "./helpers/tmux.mjs";
+import { endStaleServers, framed, questionArea, startPi } from "./helpers/tmux.mjs";
 
 before(() => endStaleServers());
 after(() => endStaleServers());
@@ -24,14 +24,6 @@ const question = (id, prompt, options = ["SQLite", "Postgres"]) => ({
   toolCalls: [{ name: "question", arguments: { questions: [{ id, prompt, options }] } }],
 });
 const subagent = (args) => ({ toolCalls: [{ name: "subagent", arguments: args }] });
-
-/** The question UI: between the last two horizontal rules of the screen. */
-function questionArea(screen) {
-  const lines = screen.split("\n");
-  const rules = lines.map((l, i) => (/^─{10,}$/.test(l.trim()) ? i : -1)).filter((i) => i >= 0);
-  if (rules.length < 2) return "";
-  return lines.slice(rules[rules.length - 2] + 1, rules[rules.length - 1]).join("\n");
-}
 
 const count = (s, needle) => s.split(needle).length - 1;
 
@@ -195,7 +187,7 @@ test("subagent: aborting the subagent while its question is shown removes the qu
     await pi.text("half an answ");
     await pi.waitForScreen((s) => questionArea(s).includes("half an answ"));
     await pi.keys("C-g"); // the parent's run is aborted: the subagent tool kills its child
-    await pi.waitForScreen((s) => !/Which database for the worker\?/.test(questionArea(s)) && !/Asked by worker/.test(s), CHILD_MS);
+    await pi.waitForScreen((s) => framed(s) && !/Which database for the worker\?/.test(questionArea(s)) && !/Asked by worker/.test(s), CHILD_MS);
     // The parent's editor is back and empty: nothing typed for the question leaked into it.
     await pi.text("next");
     await pi.waitForScreen((s) => questionArea(s).trim() === "next");

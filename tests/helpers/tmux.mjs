@@ -31,6 +31,20 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Signal numbers that mean a process crashed rather than was ended. */
 const CRASH_SIGNALS = new Set(["SIGILL", "SIGTRAP", "SIGABRT", "SIGBUS", "SIGFPE", "SIGSEGV"].map((n) => constants.signals[n]));
 
+const rulesOf = (lines) => lines.map((l, i) => (/^─{10,}$/.test(l.trim()) ? i : -1)).filter((i) => i >= 0);
+
+/** Whether the screen has a whole frame, both rules: a capture while pi redraws can hold one or none. */
+export const framed = (screen) => rulesOf(screen.split("\n")).length >= 2;
+
+/** The question UI: pi's editor area, between the last two horizontal rules of the screen ("" when
+ * the screen has fewer than two: see framed). */
+export function questionArea(screen) {
+  const lines = screen.split("\n");
+  const rules = rulesOf(lines);
+  if (rules.length < 2) return "";
+  return lines.slice(rules[rules.length - 2] + 1, rules[rules.length - 1]).join("\n");
+}
+
 /** Ends the servers, and so the sessions, that test processes now gone left behind. */
 export const endStaleServers = () => endServersOfGoneProcesses("piq-e2e");
 
