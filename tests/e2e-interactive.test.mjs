@@ -17,15 +17,13 @@
 // (input listeners run before the focused component), which drives pi's real abort: the tool's
 // AbortSignal fires while the question is on screen.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { features, importPiTui } from "./helpers/pi-line.mjs";
-import { endStaleServers, framed, questionArea, withPi } from "./helpers/tmux.mjs";
+import { framed, questionArea, withPi } from "./helpers/tmux.mjs";
 
 /** pi-tui of the pi line under test, to measure what that pi draws. */
 const { visibleWidth } = await importPiTui();
 
-before(() => endStaleServers());
-after(() => endStaleServers());
 
 const DB = {
   id: "db",

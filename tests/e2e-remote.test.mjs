@@ -8,13 +8,11 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { root } from "./helpers/addon.mjs";
 import { line, lineEnv, run } from "./helpers/pi.mjs";
-import { endStaleServers, startPi, tmux } from "./helpers/tmux.mjs";
+import { startPi, tmux } from "./helpers/tmux.mjs";
 
-before(() => endStaleServers());
-after(() => endStaleServers());
 
 const CLI = join(root, "bin", "pi-question.mjs");
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };

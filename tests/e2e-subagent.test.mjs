@@ -6,16 +6,14 @@
 import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { startMockModel } from "./helpers/mock-model.mjs";
 import { makeHome } from "./helpers/pi.mjs";
 import { startRpc } from "./helpers/rpc-client.mjs";
 import { childQuestionResults, prepareSubagentHome, routedModel, subagentExample, subagentHomeFiles } from "./helpers/subagent.mjs";
 import { listEndpoints, request } from "../extension/relay-wire.mjs";
-import { endStaleServers, framed, questionArea, startPi } from "./helpers/tmux.mjs";
+import { framed, questionArea, startPi } from "./helpers/tmux.mjs";
 
-before(() => endStaleServers());
-after(() => endStaleServers());
 
 const CANCELLED =
   "The user cancelled the question without answering. Do not guess an answer and do not continue the task: end your turn and wait for the user's next message.";

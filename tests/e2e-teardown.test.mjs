@@ -9,11 +9,9 @@
 // terminal runner's atexit hook) would now fail every e2e test's kill() and this one.
 import assert from "node:assert/strict";
 import { constants } from "node:os";
-import { after, before, test } from "node:test";
-import { endStaleServers, startPi } from "./helpers/tmux.mjs";
+import { test } from "node:test";
+import { startPi } from "./helpers/tmux.mjs";
 
-before(() => endStaleServers());
-after(() => endStaleServers());
 
 const DB = { id: "db", label: "Database", prompt: "Which database?", options: ["PostgreSQL", "SQLite"] };
 

@@ -9,14 +9,13 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { after, before, test } from "node:test";
-import { endStaleServers, startPi } from "./helpers/tmux.mjs";
+import { startPi } from "./helpers/tmux.mjs";
 
 const CHROMIUM = "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed`;
 
 let browser;
 before(async () => {
-  endStaleServers();
   if (skip) return;
   const { chromium } = await import("playwright-core");
   // The browser is not under test: under `npm run test:asan` it must not inherit the sanitizer
@@ -26,7 +25,6 @@ before(async () => {
 });
 after(async () => {
   await browser?.close();
-  endStaleServers();
 });
 
 const HOSTILE = '<img src=x onerror="window.pwned=1">';

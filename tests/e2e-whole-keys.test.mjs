@@ -2,11 +2,9 @@
 // whole key sequences, so Alt+] ("\x1b]", which a raw terminal decoder would hold as the start of
 // a terminal reply) is one key, and the text typed after it arrives in the answer.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { endStaleServers, withPi } from "./helpers/tmux.mjs";
+import { test } from "node:test";
+import { withPi } from "./helpers/tmux.mjs";
 
-before(() => endStaleServers());
-after(() => endStaleServers());
 
 const DB = { id: "db", label: "Database", prompt: "Which database?", options: ["PostgreSQL", "SQLite"] };
 

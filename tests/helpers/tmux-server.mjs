@@ -13,7 +13,7 @@ import { alive } from "../../extension/relay-wire.mjs";
 const socketDir = () => join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid()}`);
 
 /** Ends the servers (and removes the sockets) that test processes now gone left behind. */
-export function endServersOfGoneProcesses(prefix) {
+function endServersOfGoneProcesses(prefix) {
   let names = [];
   try {
     names = readdirSync(socketDir());

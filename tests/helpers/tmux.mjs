@@ -13,7 +13,7 @@ import { constants } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startMockModel } from "./mock-model.mjs";
-import { endServersOfGoneProcesses, ownServer } from "./tmux-server.mjs";
+import { ownServer } from "./tmux-server.mjs";
 import { lineEnv, makeHome, piArgs, piArgv } from "./pi.mjs";
 
 const server = ownServer("piq-e2e");
@@ -44,9 +44,6 @@ export function questionArea(screen) {
   if (rules.length < 2) return "";
   return lines.slice(rules[rules.length - 2] + 1, rules[rules.length - 1]).join("\n");
 }
-
-/** Ends the servers, and so the sessions, that test processes now gone left behind. */
-export const endStaleServers = () => endServersOfGoneProcesses("piq-e2e");
 
 /**
  * Starts a scripted model and the real pi in a new tmux session.

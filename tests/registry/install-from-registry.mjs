@@ -20,7 +20,7 @@ import { after, before, test } from "node:test";
 import { currentLine, registryTools } from "../../scripts/current-pi.mjs";
 import { copyCheckout, mustRun } from "../helpers/install.mjs";
 import { line, lineEnv, piCommand } from "../helpers/pi-line.mjs";
-import { endStaleServers, startPi } from "../helpers/tmux.mjs";
+import { startPi } from "../helpers/tmux.mjs";
 
 const tmp = mkdtempSync(join(tmpdir(), "pi-question-registry-"));
 const ADDON = join("build", "Release", "pi_question.node");
@@ -96,7 +96,6 @@ function mustRunSync(cmd, args, { cwd, env }) {
 }
 
 before(async () => {
-  endStaleServers();
   const tools = registryTools();
   const node = currentLine().node;
   if (!existsSync(tools.verdaccio) || !existsSync(node)) {
@@ -163,7 +162,6 @@ before(async () => {
 });
 
 after(async () => {
-  endStaleServers();
   verdaccio?.kill("SIGTERM");
   rmSync(tmp, { recursive: true, force: true });
 });
