@@ -28,7 +28,7 @@ function endServersOfGoneProcesses(prefix) {
   }
 }
 
-/** This process's server for `prefix`: { socket, tmux(...args) } (tmux returns spawnSync's result). */
+/** This process's server for `prefix`: tmux(...args) on it, returning spawnSync's result. */
 export function ownServer(prefix) {
   const socket = `${prefix}-${process.pid}`;
   endServersOfGoneProcesses(prefix);
@@ -39,5 +39,5 @@ export function ownServer(prefix) {
     spawnSync("tmux", ["-L", socket, "kill-server"], { stdio: "ignore" });
     rmSync(join(socketDir(), socket), { force: true });
   });
-  return { socket, tmux: (...args) => spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8" }) };
+  return (...args) => spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
 }

@@ -16,8 +16,7 @@ import { startMockModel } from "./mock-model.mjs";
 import { ownServer } from "./tmux-server.mjs";
 import { lineEnv, makeHome, piArgs, piArgv } from "./pi.mjs";
 
-const server = ownServer("piq-e2e");
-export const tmux = server.tmux;
+export const tmux = ownServer("piq-e2e");
 const PREFIX = "piq-e2e-";
 let counter = 0;
 

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ownServer } from "./tmux-server.mjs";
 
-export const { tmux } = ownServer("pq-tty");
+export const tmux = ownServer("pq-tty");
 export const screen = (name) => tmux("capture-pane", "-p", "-t", name).stdout ?? "";
 
 export async function waitFor(pred, what, timeoutMs = 30000) {
