@@ -3,8 +3,9 @@
  * rejected), canonical JSON, answers, an engine created, configured, fed a key script that
  * ends in each outcome, rendered at several widths, its result built, destroyed — plus key
  * decoders, file locks taken, contended and released (a leaked descriptor ends the run at the
- * process's file limit), and threads that validate calls as normalize does and end. Built with -fsanitize=address, LeakSanitizer reports anything not
- * freed at exit (exit code 23); the RSS after warm-up and at the end is printed as well.
+ * process's file limit), and threads that validate calls as normalize does and end. Built with
+ * -fsanitize=address, LeakSanitizer reports anything not freed at exit (exit code 23); the RSS
+ * after warm-up and at the end is printed as well.
  *
  * Usage: native-leaks [cycles]   (default 100000; NATIVE_TEST_QUICK=1 in the environment: 2000)
  * NATIVE_LEAKS_MAX_GROWTH_KB=N fails the run when RSS grows more than N kB after warm-up (use it
