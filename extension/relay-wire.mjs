@@ -80,7 +80,8 @@ export function request(endpoint, message, { cap, signal } = {}) {
     signal?.addEventListener("abort", onAbort, { once: true });
     socket.on("connect", () => {
       connected = true;
-      socket.write(JSON.stringify({ ...message, secret: endpoint.secret }) + "\n");
+      // The secret goes first: the endpoint reads no more than a few KB before it has seen it.
+      socket.write(JSON.stringify({ secret: endpoint.secret, ...message }) + "\n");
     });
     socket.on(
       "data",
