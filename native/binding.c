@@ -1825,6 +1825,12 @@ static napi_value limits_object(napi_env env) {
       {"webBodyBytes", QT_WEB_MAX_BODY_BYTES},    {"webUnverifiedBodyBytes", QT_WEB_UNVERIFIED_BODY_BYTES},    {"webRateBurst", QT_WEB_RATE_BURST},
       {"webRatePerMinute", QT_WEB_RATE_PER_MINUTE}, {"webEventStreams", QT_WEB_MAX_EVENT_STREAMS},
       {"webTokenBytes", QT_WEB_TOKEN_BYTES},      {"remoteEndedRemembered", QT_REMOTE_ENDED_REMEMBERED},
+      {"webStreamBacklogBytes", QT_WEB_STREAM_BACKLOG_BYTES},
+      {"relayUnverifiedBytes", QT_RELAY_UNVERIFIED_BYTES}, {"relayUnverifiedMs", QT_RELAY_UNVERIFIED_MS},
+      {"relayMaxUnverified", QT_RELAY_MAX_UNVERIFIED}, {"relayMaxConnections", QT_RELAY_MAX_CONNECTIONS},
+      {"relayMaxWaiting", QT_RELAY_MAX_WAITING},
+      {"remoteConnectMs", QT_REMOTE_CONNECT_MS},  {"remoteReplyMs", QT_REMOTE_REPLY_MS},
+      {"pendingLockRetryMs", QT_PENDING_LOCK_RETRY_MS}, {"pendingLockGiveUpMs", QT_PENDING_LOCK_GIVE_UP_MS},
   };
   napi_value obj;
   NAPI_CALL(env, napi_create_object(env, &obj));

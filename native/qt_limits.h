@@ -123,6 +123,48 @@
 #define QT_TTY_EXIT_WAIT_MS 1000
 #endif
 
+/* The relay's doors (relay.ts), against clients that are broken or hostile. A connection must
+ * show its secret (the first key of its first line) within QT_RELAY_UNVERIFIED_BYTES and
+ * QT_RELAY_UNVERIFIED_MS, else it is closed; only then may its line grow to
+ * QT_MAX_RELAY_MESSAGE_BYTES. At most QT_RELAY_MAX_UNVERIFIED connections wait to show it and
+ * QT_RELAY_MAX_CONNECTIONS are open in all (a newer one past either is closed at once); at most
+ * QT_RELAY_MAX_WAITING relayed questions wait at once (each connection asks one question). */
+#ifndef QT_RELAY_UNVERIFIED_BYTES
+#define QT_RELAY_UNVERIFIED_BYTES 4096
+#endif
+#ifndef QT_RELAY_UNVERIFIED_MS
+#define QT_RELAY_UNVERIFIED_MS 5000
+#endif
+#ifndef QT_RELAY_MAX_UNVERIFIED
+#define QT_RELAY_MAX_UNVERIFIED 32
+#endif
+#ifndef QT_RELAY_MAX_CONNECTIONS
+#define QT_RELAY_MAX_CONNECTIONS 256
+#endif
+#ifndef QT_RELAY_MAX_WAITING
+#define QT_RELAY_MAX_WAITING 64
+#endif
+
+/* `pi-question pending` / `answer` (bin/remote.mjs), in milliseconds: how long each registered
+ * pi has to accept the connection, and then to reply, before it is reported as not answering and
+ * the others are shown without it. A pi inside its external editor (Ctrl+G blocks its event loop)
+ * or stopped with Ctrl+Z is a normal state, not a fault. */
+#ifndef QT_REMOTE_CONNECT_MS
+#define QT_REMOTE_CONNECT_MS 2000
+#endif
+#ifndef QT_REMOTE_REPLY_MS
+#define QT_REMOTE_REPLY_MS 2000
+#endif
+
+/* The pending file's lock, taken on pi's main thread (/questions clear): never waited on there;
+ * tried again every QT_PENDING_LOCK_RETRY_MS, for at most QT_PENDING_LOCK_GIVE_UP_MS. */
+#ifndef QT_PENDING_LOCK_RETRY_MS
+#define QT_PENDING_LOCK_RETRY_MS 50
+#endif
+#ifndef QT_PENDING_LOCK_GIVE_UP_MS
+#define QT_PENDING_LOCK_GIVE_UP_MS 10000
+#endif
+
 /* ---- the web page (/questions web) ---- */
 /* A request body (an answer POSTed as JSON), in bytes; larger is refused with 413. Derived, not
  * chosen, so that every answer a person can give on the page fits: the answers at
@@ -145,6 +187,11 @@
 /* Live-update connections (server-sent events) open at once. */
 #ifndef QT_WEB_MAX_EVENT_STREAMS
 #define QT_WEB_MAX_EVENT_STREAMS 8
+#endif
+/* Bytes a live-update stream may have queued and unsent (a page that stopped reading: a phone
+ * asleep) before it is dropped; the page reconnects and gets a fresh snapshot. */
+#ifndef QT_WEB_STREAM_BACKLOG_BYTES
+#define QT_WEB_STREAM_BACKLOG_BYTES (1024 * 1024)
 #endif
 /* Questions whose ending a pi remembers after they stop waiting, so a later answer from another
  * terminal or the page is told how each ended ("already answered", "already cancelled"…); the
