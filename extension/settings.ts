@@ -173,11 +173,25 @@ function readJson(path: string, warn: Warn): Record<string, unknown> | undefined
   return undefined;
 }
 
-/** `project`: the file is the project's (.pi/question.json), which anyone who made the repository
- * wrote: it may not turn the web page on or choose its address. */
+/** `project`: the file is the project's (.pi/question.json), which whoever made the repository
+ * wrote. It may set only what changes how questions look and where they wait inside the project
+ * (language, accessible, notice, lower limits, pendingFile); USER_ONLY keys are the person's alone:
+ * `web` opens a door to the questions, `timeout` answers for the person when no key is pressed,
+ * `escape` decides whether Esc stops the agent. */
+const USER_ONLY: Record<string, (path: string) => string> = {
+  web: SETTINGS_TEXT.webFromProject,
+  timeout: SETTINGS_TEXT.timeoutFromProject,
+  escape: SETTINGS_TEXT.escapeFromProject,
+};
+
+/** Applies one settings file; `project`: it is the project's own, where USER_ONLY keys are refused. */
 function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: string, warn: Warn, project: boolean): void {
   const bad = (key: string, expected: string) => warn(SETTINGS_TEXT.badValue(path, key, expected));
   for (const [key, value] of Object.entries(raw)) {
+    if (project && Object.hasOwn(USER_ONLY, key)) {
+      warn(USER_ONLY[key](path));
+      continue;
+    }
     switch (key) {
       case "escape":
         if (value === "cancel" || value === "continue") into.escape = value;
@@ -218,10 +232,6 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
         break;
       }
       case "web":
-        if (project) {
-          warn(SETTINGS_TEXT.webFromProject(path));
-          break;
-        }
         if (value && typeof value === "object" && !Array.isArray(value)) {
           for (const [k, v] of Object.entries(value)) {
             if (k === "enabled" && typeof v === "boolean") into.web = { ...into.web, enabled: v };

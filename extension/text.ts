@@ -62,6 +62,10 @@ export const SETTINGS_TEXT = {
     `pi-question: in ${path}, ${quote(key)} is not a setting (known: escape, notice, language, limits, pendingFile, web, timeout, accessible); ignored.`,
   webFromProject: (path: string) =>
     `pi-question: ${path} sets "web", which a project's settings may not: only your own settings (~/.pi/agent/question.json) or /questions web turn the web page on or choose its address; ignored.`,
+  timeoutFromProject: (path: string) =>
+    `pi-question: ${path} sets "timeout", which a project's settings may not: a timeout answers for you when you press no key, so only your own settings (~/.pi/agent/question.json) may set one; ignored.`,
+  escapeFromProject: (path: string) =>
+    `pi-question: ${path} sets "escape", which a project's settings may not: what Esc does to the agent's turn is yours to decide, in your own settings (~/.pi/agent/question.json); ignored.`,
   badTimeout: (path: string, why: string) =>
     `pi-question: in ${path}, "timeout" ${why}; write it like { "after": "5m", "then": "cancel" } (after: a duration such as "90s", "5m" or "1h30m", from 1s to 24h; then: "cancel", "decline" or "recommended"); no timeout is used.`,
   overLimit: (what: string, count: number, limit: number) =>

@@ -277,12 +277,23 @@ test("/answer: the reopened answers, shown by pi as the user's message, carry no
 });
 
 // ---- issue 14 item 3: the person's timeout in RPC mode --------------------------------------------
-/** A project whose settings set a timeout, and an RPC context whose dialogs see the options. */
+/** A project, with a home whose own settings set a timeout (a project's may not), made this
+ * process's HOME until cleanup; and an RPC context whose dialogs see the options. */
 function timedProject(then) {
-  const cwd = mkdtempSync(join(tmpdir(), "pq-uxb-rpc-"));
-  mkdirSync(join(cwd, ".pi"), { recursive: true });
-  writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ timeout: { after: "1s", then } }));
-  return { cwd, cleanup: () => rmSync(cwd, { recursive: true, force: true }) };
+  const home = mkdtempSync(join(tmpdir(), "pq-uxb-rpc-"));
+  const cwd = join(home, "project");
+  mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+  mkdirSync(cwd);
+  writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: { after: "1s", then } }));
+  const oldHome = process.env.HOME;
+  process.env.HOME = home;
+  return {
+    cwd,
+    cleanup: () => {
+      process.env.HOME = oldHome;
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
 }
 
 function timedContext(cwd, answerFirst) {

@@ -14,8 +14,8 @@ const DB = { id: "db", prompt: "Which database?", options: [{ value: "pg", label
 async function rpcRound(then, answer) {
   const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "ok" }]);
   const { home, work, cleanup } = makeHome(model.port);
-  mkdirSync(join(work, ".pi"), { recursive: true });
-  writeFileSync(join(work, ".pi", "question.json"), JSON.stringify({ timeout: { after: "2s", then } }));
+  mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+  writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: { after: "2s", then } })); // the person's own settings: a project may not set a timeout
   const rpc = startRpc(home, work, answer);
   try {
     rpc.send({ type: "prompt", message: "ask me" });

@@ -65,7 +65,7 @@ test("settings: bad files and values are reported and the defaults kept", () => 
     assert.deepEqual(s, DEFAULT_SETTINGS);
     assert.equal(warnings.length, 6, warnings.join("\n"));
     assert.match(warnings[0], /question\.json is not valid JSON .*using the defaults/);
-    assert.match(warnings.join("\n"), /"escape" must be "cancel" or "continue"/);
+    assert.match(warnings.join("\n"), /sets "escape", which a project's settings may not/);
     assert.match(warnings.join("\n"), /"language" must be "auto" or one of "en", "de", "zh"/);
     assert.match(warnings.join("\n"), /"colour" is not a setting/);
     assert.match(warnings.join("\n"), /"limits.questions" must be/);
@@ -318,11 +318,42 @@ test("settings: timeout is off by default and read as { after, then }", () => {
     assert.equal(loadSettings(cwd, (w) => warnings.push(w), home).timeout, undefined);
     writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: { after: "5m", then: "recommended" } }));
     assert.deepEqual(loadSettings(cwd, (w) => warnings.push(w), home).timeout, { after: "5m", ms: 300000, then: "recommended" });
-    writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ timeout: false }));
-    assert.equal(loadSettings(cwd, (w) => warnings.push(w), home).timeout, undefined, "the project turns it off");
-    writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ timeout: { after: "90s" } }));
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: { after: "90s" } }));
     assert.deepEqual(loadSettings(cwd, (w) => warnings.push(w), home).timeout, { after: "90s", ms: 90000, then: "cancel" });
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: false }));
+    assert.equal(loadSettings(cwd, (w) => warnings.push(w), home).timeout, undefined, "false turns it off");
     assert.deepEqual(warnings, []);
+  } finally {
+    cleanup();
+  }
+});
+
+// A cloned repository writes .pi/question.json: it may not make questions answer themselves, decide
+// what Esc does to the agent's turn, or open the web page; what it may set changes only how
+// questions look and where they wait inside the project.
+test("settings: a project's timeout and escape are ignored with a warning naming the file; the user's own count", () => {
+  const { home, cwd, cleanup } = homes();
+  try {
+    const projectFile = join(cwd, ".pi", "question.json");
+    writeFileSync(projectFile, JSON.stringify({ timeout: { after: "1s", then: "recommended" }, escape: "continue", language: "de", limits: { options: 5 } }));
+    let warnings = [];
+    let s = loadSettings(cwd, (w) => warnings.push(w), home);
+    assert.equal(s.timeout, undefined, "no timeout from the project");
+    assert.equal(s.escape, "cancel", "Esc still stops the agent");
+    assert.equal(s.language, "de", "what changes only how questions look still counts");
+    assert.deepEqual(s.limits, { options: 5 });
+    assert.equal(warnings.length, 2, warnings.join("\n"));
+    assert.ok(warnings.every((w) => w.includes(projectFile)), "names the file");
+    assert.match(warnings.join("\n"), /sets "timeout", which a project's settings may not: a timeout answers for you .*; ignored\./);
+    assert.match(warnings.join("\n"), /sets "escape", which a project's settings may not.*; ignored\./);
+    // The person's own file sets both; the project can neither change nor turn them off.
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: { after: "5m", then: "decline" }, escape: "continue" }));
+    writeFileSync(projectFile, JSON.stringify({ timeout: false, escape: "cancel" }));
+    warnings = [];
+    s = loadSettings(cwd, (w) => warnings.push(w), home);
+    assert.deepEqual(s.timeout, { after: "5m", ms: 300000, then: "decline" });
+    assert.equal(s.escape, "continue");
+    assert.equal(warnings.length, 2);
   } finally {
     cleanup();
   }

@@ -633,11 +633,11 @@ test("settings: web.enabled and web.host in a project's .pi/question.json are ig
   try {
     mkdirSync(join(home, ".pi", "agent"), { recursive: true });
     mkdirSync(join(project, ".pi"), { recursive: true });
-    writeFileSync(join(project, ".pi", "question.json"), JSON.stringify({ web: { enabled: true, host: "0.0.0.0" }, escape: "continue" }));
+    writeFileSync(join(project, ".pi", "question.json"), JSON.stringify({ web: { enabled: true, host: "0.0.0.0" }, language: "de" }));
     let warnings = [];
     let s = loadSettings(project, (w) => warnings.push(w), home);
     assert.deepEqual(s.web, { enabled: false, host: "127.0.0.1" });
-    assert.equal(s.escape, "continue", "the project's other settings still count");
+    assert.equal(s.language, "de", "the project's other settings still count");
     assert.equal(warnings.length, 1);
     assert.match(warnings[0], /repo\/\.pi\/question\.json sets "web", which a project's settings may not.*ignored\.$/);
     // The user's own file turns it on; the project can neither widen nor switch it off again.
