@@ -12,11 +12,12 @@ export declare function lineReader(cap: number, onLine: (line: string) => void, 
 export type RequestOutcome =
   | { type: "reply"; message: { type: string; [key: string]: unknown } }
   | { type: "interrupted" }
-  | { type: "unreachable"; reason: string };
+  | { type: "unreachable"; reason: string }
+  | { type: "timeout"; stage: "connect" | "reply" };
 export declare function request(
   endpoint: Endpoint,
   message: Record<string, unknown>,
-  options?: { cap?: number; signal?: AbortSignal },
+  options?: { cap?: number; signal?: AbortSignal; connectMs?: number; replyMs?: number },
 ): Promise<RequestOutcome>;
 export declare function askThroughRelay(
   endpoint: Endpoint,

@@ -61,25 +61,39 @@ export function lineReader(cap, onLine, onTooLong) {
  * Sends one message to an endpoint and waits for one reply line.
  * Resolves { type: "reply", message } | { type: "interrupted" } (the connection ended without a
  * reply, the reply was malformed or over `cap`, or `signal` aborted) | { type: "unreachable",
- * reason } (nothing listens there).
+ * reason } (nothing listens there, or — reason EAGAIN — its queue of connections not yet
+ * accepted is full) | { type: "timeout", stage: "connect" | "reply" } (the endpoint did not
+ * accept the connection within `connectMs`, or did not reply within `replyMs` of accepting it).
+ * Without `connectMs` / `replyMs` it waits as long as it takes (a child's question waits for the
+ * person). A process stopped with Ctrl+Z, or whose event loop is blocked (pi inside its external
+ * editor), still gets its connections accepted by the kernel, into the socket's backlog: only the
+ * reply timeout catches it.
  */
-export function request(endpoint, message, { cap, signal } = {}) {
+export function request(endpoint, message, { cap, signal, connectMs, replyMs } = {}) {
   return new Promise((resolve) => {
     let settled = false;
     let connected = false;
+    let timer;
     const socket = createConnection(endpoint.path);
     const finish = (outcome) => {
       if (settled) return;
       settled = true;
+      clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
       socket.destroy();
       resolve(outcome);
     };
+    const within = (ms, stage) => {
+      clearTimeout(timer);
+      if (ms !== undefined) timer = setTimeout(() => finish({ type: "timeout", stage }), ms);
+    };
     const onAbort = () => finish({ type: "interrupted" });
     if (signal?.aborted) return finish({ type: "interrupted" });
     signal?.addEventListener("abort", onAbort, { once: true });
+    within(connectMs, "connect");
     socket.on("connect", () => {
       connected = true;
+      within(replyMs, "reply");
       // The secret goes first: the endpoint reads no more than a few KB before it has seen it.
       socket.write(JSON.stringify({ secret: endpoint.secret, ...message }) + "\n");
     });
