@@ -56,7 +56,7 @@ export async function listQuestions(native: NativeAddon, asker: Asker, args: str
     const { error } = readPending(path);
     if (error && existsSync(path) && basename(path) !== basename(PENDING_FILE)) say(error);
     else {
-      const failed = clearPending(native, ctx.cwd, path);
+      const failed = await clearPending(native, ctx.cwd, path);
       say(failed ?? fill(t.CMD_CLEARED, { s: shown }));
     }
     return;

@@ -82,7 +82,7 @@ export async function answerWithoutTui(
       const r = tryAnswers(native, json, fromFlag);
       if (typeof r !== "string") {
         flagUsed = true;
-        if (set) forgetPending(native, cwd, path, key);
+        if (set) await forgetPending(native, cwd, path, key);
         return r;
       }
       say(`the --answers flag was not used for this question: ${r}`);
@@ -94,7 +94,7 @@ export async function answerWithoutTui(
   if (written) {
     const r = tryAnswers(native, json, written);
     if (typeof r !== "string") {
-      const stale = forgetPending(native, cwd, path, key);
+      const stale = await forgetPending(native, cwd, path, key);
       if (stale) say(stale);
       return r;
     }
@@ -117,7 +117,7 @@ export async function answerWithoutTui(
     const missing = set.questions.filter((q) => !completeAnswers({ ...set, questions: [q] })).map((q) => q.id);
     say(PENDING.incomplete(shown, missing));
   }
-  const saved = rememberPending(native, cwd, path, questions);
+  const saved = await rememberPending(native, cwd, path, questions);
   if (typeof saved === "string") {
     say(saved);
     return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), true);

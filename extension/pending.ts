@@ -12,6 +12,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import type { NativeAddon } from "./native.ts";
 import type { NormalizedQuestion } from "./schema.ts";
 import { placeInProject } from "./settings.ts";
@@ -127,34 +128,41 @@ export function writePending(root: string, path: string, file: PendingFile): str
 
 // ---- the lock: one read-modify-write at a time, across processes ----------------------------
 
-/** How long an update waits for another process's update of the same file (each holds the
- * lock for one read and one write: milliseconds). */
-export const LOCK_WAIT_MS = 5000;
-
 /** The lock file of a pending file: beside it, removed with it. */
 export function lockPath(path: string): string {
   return `${path}.lock`;
 }
 
-/** Runs `update` holding the pending file's lock (beside the file's real path, inside the
+/**
+ * Runs `update` holding the pending file's lock (beside the file's real path, inside the
  * project `root`). `update` returns its result and whether it removed the pending file (the
- * lock file then goes too). `why`: the lock could not be had, or the file leads outside. */
-export function withPendingLock<T>(
+ * lock file then goes too). `why`: the lock could not be had, or the file leads outside.
+ *
+ * This runs on pi's main thread, so it never waits there: each attempt takes the lock without
+ * waiting, and while another process holds it the next attempt comes on a timer
+ * (limits.pendingLockRetryMs), until `waitMs` (limits.pendingLockGiveUpMs) has passed.
+ */
+export async function withPendingLock<T>(
   native: NativeAddon,
   root: string,
   path: string,
   update: () => { value: T; removed?: boolean },
-  waitMs = LOCK_WAIT_MS,
-): { value: T } | { why: string } {
-  let lock: { release(remove?: boolean): void };
-  try {
-    const place = placeWithDirectory(root, path);
-    if ("why" in place) return place;
-    lock = native.lockFile(lockPath(place.real), waitMs);
-  } catch (error) {
-    const e = error as { code?: string; message?: string };
-    if (e.code === "QT_ELOCKED") return { why: PENDING.locked(path, waitMs) };
-    return { why: PENDING.unwritable(path, e.message ?? String(error)) };
+  waitMs = native.limits.pendingLockGiveUpMs,
+): Promise<{ value: T } | { why: string }> {
+  const giveUpAt = Date.now() + waitMs;
+  let lock: { release(remove?: boolean): void } | undefined;
+  while (!lock) {
+    try {
+      const place = placeWithDirectory(root, path);
+      if ("why" in place) return place;
+      lock = native.lockFile(lockPath(place.real), 0);
+    } catch (error) {
+      const e = error as { code?: string; message?: string };
+      if (e.code !== "QT_ELOCKED") return { why: PENDING.unwritable(path, e.message ?? String(error)) };
+      const left = giveUpAt - Date.now();
+      if (left <= 0) return { why: PENDING.locked(path, waitMs) };
+      await delay(Math.min(left, native.limits.pendingLockRetryMs));
+    }
   }
   let removed = false;
   try {
@@ -223,8 +231,8 @@ export function answersFromFlag(
 
 /** Adds (or keeps) the set for these questions, never touching answers already written.
  * Returns why the file could not be written, if it could not. */
-export function rememberPending(native: NativeAddon, root: string, path: string, questions: NormalizedQuestion[]): PendingSet | string {
-  const done = withPendingLock(native, root, path, () => ({ value: addSet(root, path, questions) }));
+export async function rememberPending(native: NativeAddon, root: string, path: string, questions: NormalizedQuestion[]): Promise<PendingSet | string> {
+  const done = await withPendingLock(native, root, path, () => ({ value: addSet(root, path, questions) }));
   return "why" in done ? done.why : done.value;
 }
 
@@ -253,9 +261,9 @@ function addSet(root: string, path: string, questions: NormalizedQuestion[]): Pe
 /** Removes one answered set; removes the file when nothing is left. Returns why the set is
  * still in the file, if it is (the questions were answered anyway: a stale entry is harmless
  * and shows in /questions). */
-export function forgetPending(native: NativeAddon, root: string, path: string, key: string): string | undefined {
+export async function forgetPending(native: NativeAddon, root: string, path: string, key: string): Promise<string | undefined> {
   if (!existsSync(path)) return undefined;
-  const done = withPendingLock(native, root, path, () => {
+  const done = await withPendingLock(native, root, path, () => {
     const { file, error } = readPending(path);
     if (error) return { value: error };
     const left = file.pending.filter((s) => s.key !== key);
@@ -268,9 +276,9 @@ export function forgetPending(native: NativeAddon, root: string, path: string, k
 
 /** Removes the pending file (`/questions clear`) under its lock, so an update running now
  * ends first. Returns why it could not, if it could not. */
-export function clearPending(native: NativeAddon, root: string, path: string): string | undefined {
+export async function clearPending(native: NativeAddon, root: string, path: string): Promise<string | undefined> {
   if (!existsSync(path)) return undefined;
-  const done = withPendingLock(native, root, path, () => removeFile(root, path));
+  const done = await withPendingLock(native, root, path, () => removeFile(root, path));
   return "why" in done ? done.why : done.value;
 }
 

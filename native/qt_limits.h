@@ -162,7 +162,7 @@
 #define QT_PENDING_LOCK_RETRY_MS 50
 #endif
 #ifndef QT_PENDING_LOCK_GIVE_UP_MS
-#define QT_PENDING_LOCK_GIVE_UP_MS 10000
+#define QT_PENDING_LOCK_GIVE_UP_MS 5000
 #endif
 
 /* ---- the web page (/questions web) ---- */

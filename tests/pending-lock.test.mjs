@@ -101,15 +101,15 @@ test("lock: a holder that dies (SIGKILL) leaves no stale lock", async () => {
   }
 });
 
-test("pending: an update that cannot get the lock says so and changes nothing", () => {
+test("pending: an update that cannot get the lock says so and changes nothing", async () => {
   const { dir, cleanup } = tempDir();
   try {
     const path = join(dir, ".pi", "pending-questions.json");
-    assert.equal(typeof pending.rememberPending(addon, dir, path, Q("a")), "object");
+    assert.equal(typeof await pending.rememberPending(addon, dir, path, Q("a")), "object");
     const before = readFileSync(path, "utf8");
     const held = addon.lockFile(pending.lockPath(path), 0);
     try {
-      const out = pending.withPendingLock(addon, dir, path, () => ({ value: "ran" }), 10);
+      const out = await pending.withPendingLock(addon, dir, path, () => ({ value: "ran" }), 10);
       assert.deepEqual(out, {
         why: `Another pi is updating the pending-questions file ${path} and did not finish within 0.01 s; try again.`,
       });
@@ -117,13 +117,53 @@ test("pending: an update that cannot get the lock says so and changes nothing", 
       held.release();
     }
     assert.equal(readFileSync(path, "utf8"), before);
-    assert.equal(pending.forgetPending(addon, dir, path, pending.questionsKey(Q("a"))), undefined);
+    assert.equal(await pending.forgetPending(addon, dir, path, pending.questionsKey(Q("a"))), undefined);
     assert.equal(existsSync(path), false, "the last set forgotten: the file goes");
     assert.equal(existsSync(pending.lockPath(path)), false, "and its lock file with it");
     writeFileSync(path, "{}");
-    assert.equal(pending.clearPending(addon, dir, path), undefined);
+    assert.equal(await pending.clearPending(addon, dir, path), undefined);
     assert.equal(existsSync(path) || existsSync(pending.lockPath(path)), false);
   } finally {
+    cleanup();
+  }
+});
+
+// `/questions clear` runs on pi's main thread: while another process holds the lock, pi must go
+// on (keys, redraws, the relay) and the clear must happen once the lock is free.
+test("/questions clear: a lock held elsewhere never stops pi's event loop; the file goes once it is free", async () => {
+  const { dir, cleanup } = tempDir();
+  const path = join(dir, ".pi", "pending-questions.json");
+  const { loadExtension } = await import("./helpers/fake-pi.mjs");
+  const ext = await loadExtension();
+  const oldHome = process.env.HOME;
+  process.env.HOME = dir; // no settings of the person's own
+  let released = false;
+  try {
+    assert.equal(typeof (await pending.rememberPending(addon, dir, path, Q("a"))), "object");
+    const real = worker("holder", pending.lockPath(path));
+    try {
+      assert.equal(await real.line(), "locked");
+      const shown = [];
+      const ctx = { hasUI: true, cwd: dir, sessionManager: { getBranch: () => [] }, ui: { notify: (m) => shown.push(m) } };
+      // The holder lets go only when a timer of this process runs: a clear that waited on the
+      // main thread would keep it from running, fail after its 5 s with "did not finish", and
+      // leave the file.
+      setTimeout(() => {
+        released = true;
+        real.child.kill("SIGKILL");
+      }, 200);
+      await ext.commands.get("questions").handler("clear", ctx);
+      assert.equal(released, true, "the timer ran while the clear waited for the lock");
+      assert.equal(existsSync(path), false, "the file is removed once the lock is free");
+      assert.equal(shown.length, 1, JSON.stringify(shown));
+      assert.match(shown[0], /pending-questions\.json/);
+      assert.doesNotMatch(shown[0], /did not finish/);
+    } finally {
+      real.child.kill("SIGKILL");
+      await real.exited;
+    }
+  } finally {
+    process.env.HOME = oldHome;
     cleanup();
   }
 });
@@ -177,12 +217,12 @@ function projectAndOutside() {
 
 const REFUSED = /^The pending-questions file .* was neither written nor removed: it leads outside the project through a symbolic link \(to .*\/outside\/.*\), and pi-question writes and removes files only inside the project \(.*\/project\)\.$/;
 
-test("pending: a .pi that is a symbolic link out of the project: nothing is created, written or removed there", () => {
+test("pending: a .pi that is a symbolic link out of the project: nothing is created, written or removed there", async () => {
   const { project, outside, cleanup } = projectAndOutside();
   try {
     symlinkSync(outside, join(project, ".pi"));
     const path = pending.pendingPath(project); // the default .pi/pending-questions.json
-    const saved = pending.rememberPending(addon, project, path, Q("a"));
+    const saved = await pending.rememberPending(addon, project, path, Q("a"));
     assert.equal(typeof saved, "string", "refused, not saved");
     assert.match(saved, REFUSED);
     assert.ok(saved.includes(path), `names the path: ${saved}`);
@@ -193,8 +233,8 @@ test("pending: a .pi that is a symbolic link out of the project: nothing is crea
     const victim = join(outside, "pending-questions.json");
     const theirs = JSON.stringify({ pending: [{ key: pending.questionsKey(Q("a")), questions: [{ id: "a", answer: null }] }] });
     writeFileSync(victim, theirs);
-    assert.match(pending.forgetPending(addon, project, path, pending.questionsKey(Q("a"))), REFUSED);
-    assert.match(pending.clearPending(addon, project, path), REFUSED);
+    assert.match(await pending.forgetPending(addon, project, path, pending.questionsKey(Q("a"))), REFUSED);
+    assert.match(await pending.clearPending(addon, project, path), REFUSED);
     assert.equal(readFileSync(victim, "utf8"), theirs);
     assert.deepEqual(readdirSync(outside), ["pending-questions.json"], "no lock file left outside either");
   } finally {
@@ -214,24 +254,24 @@ test("pending: a directory swapped for a link after the settings were read is re
     assert.deepEqual(warnings, []);
     assert.equal(settings.pendingFile, "q/p.json", "accepted: q is a directory inside the project when the settings are read");
     const path = pending.pendingPath(project, settings.pendingFile);
-    assert.equal(typeof pending.rememberPending(addon, project, path, Q("a")), "object");
+    assert.equal(typeof await pending.rememberPending(addon, project, path, Q("a")), "object");
     // Now q becomes a link to a directory outside holding someone else's p.json.
     renameSync(join(project, "q"), join(project, "q-old"));
     symlinkSync(outside, join(project, "q"));
     const victim = join(outside, "p.json");
     const theirs = readFileSync(join(project, "q-old", "p.json"), "utf8");
     writeFileSync(victim, theirs);
-    assert.match(pending.rememberPending(addon, project, path, Q("b")), REFUSED);
-    assert.match(pending.forgetPending(addon, project, path, pending.questionsKey(Q("a"))), REFUSED);
-    assert.match(pending.clearPending(addon, project, path), REFUSED);
+    assert.match(await pending.rememberPending(addon, project, path, Q("b")), REFUSED);
+    assert.match(await pending.forgetPending(addon, project, path, pending.questionsKey(Q("a"))), REFUSED);
+    assert.match(await pending.clearPending(addon, project, path), REFUSED);
     assert.equal(readFileSync(victim, "utf8"), theirs, "their file is untouched");
     assert.deepEqual(readdirSync(outside), ["p.json"], "no lock or temporary file outside");
     // A link that stays inside the project is fine: the work is done on the real path.
     rmSync(join(project, "q"));
     symlinkSync(join(project, "q-old"), join(project, "q"));
-    assert.equal(typeof pending.rememberPending(addon, project, path, Q("b")), "object");
+    assert.equal(typeof await pending.rememberPending(addon, project, path, Q("b")), "object");
     assert.deepEqual(JSON.parse(readFileSync(join(project, "q-old", "p.json"), "utf8")).pending.map((s) => s.questions[0].id), ["a", "b"]);
-    assert.equal(pending.clearPending(addon, project, path), undefined);
+    assert.equal(await pending.clearPending(addon, project, path), undefined);
     assert.deepEqual(readdirSync(join(project, "q-old")), [], "the file and its lock file are gone");
     assert.equal(lstatSync(join(project, "q")).isSymbolicLink(), true, "the link itself stays");
   } finally {
