@@ -6,17 +6,27 @@
 //   GET  /q/<token>          the page (extension/web/page.html, one file, no external assets;
 //                            a fresh CSP nonce per response for its one script and one style)
 //   GET  /q/<token>/events   server-sent events: the waiting questions, again on every change
-//   POST /answer             {"token","qid","outcome","answers"} as application/json
+//   POST /q/<token>/answer   {"qid","outcome","answers"} as application/json
+//   POST /answer             the same with the token as the body's first key (older form; kept
+//                            for scripts, but it waits in the rate limit like any tokenless request)
 //
-// The token (QT_WEB_TOKEN_BYTES random bytes) is the only credential: GETs carry it in the path,
-// the answer carries it in its body, so no cookie exists that another site could make a browser
-// send. A POST must come from the page's own origin (Origin and Sec-Fetch-Site checked), name
-// the server by an address or "localhost" in Host (no DNS rebinding), be application/json and
-// at most QT_WEB_MAX_BODY_BYTES (derived: every answer a person can give fits; past the first
-// QT_WEB_UNVERIFIED_BODY_BYTES only once the body has begun with the token); every client address has a bucket of QT_WEB_RATE_BURST requests
-// refilled at QT_WEB_RATE_PER_MINUTE. An answer goes through the Asker exactly as one from
-// another terminal does (the C core validates it; the first answer from anywhere wins, a later
-// one is told "already answered").
+// The token (QT_WEB_TOKEN_BYTES random bytes) is the only credential, and it is checked first:
+// in the path, before anything else is done or a body is read, so a request that carries it is
+// never held back by what other clients do (every local client and every SSH tunnel shares the
+// address 127.0.0.1). Only requests without a valid token in their path meet the rate limit: a
+// bucket of QT_WEB_RATE_BURST requests per client address, refilled at QT_WEB_RATE_PER_MINUTE.
+// No cookie exists that another site could make a browser send. A POST must come from the page's
+// own origin (Origin and Sec-Fetch-Site checked), be application/json and at most
+// QT_WEB_MAX_BODY_BYTES (derived: every answer a person can give fits; the older form reads past
+// QT_WEB_UNVERIFIED_BODY_BYTES only once the body has begun with the token). Every request must
+// name the server in Host by an IP address, "localhost" or the configured host, with any port
+// (an SSH tunnel listens on another one; a DNS name chosen by someone else is how rebinding works).
+// At most QT_WEB_MAX_EVENT_STREAMS pages follow the live updates: a new one ends the oldest (the
+// page someone just opened is the one in front of them), and a stream with more than
+// QT_WEB_STREAM_BACKLOG_BYTES unsent (a page that stopped reading) is dropped; a page reconnects
+// and gets a fresh snapshot. An answer goes through the Asker exactly as one from another
+// terminal does (the C core validates it; the first answer from anywhere wins, a later one is
+// told "already answered").
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -51,12 +61,14 @@ export interface WebServer {
   close(): void;
 }
 
-/** Whether the Host header names this server: its port, and an IP address, "localhost" or the
- * configured host as the name (a DNS name chosen by someone else is how rebinding works). */
-export function hostAllowed(header: string | undefined, port: number, configured: string): boolean {
+/** Whether the Host header names this server: an IP address, "localhost" or the configured host,
+ * with any port or none. The name is what stops DNS rebinding (a page of a DNS name someone else
+ * controls); the port is not checked, since an SSH tunnel (`ssh -L 8080:127.0.0.1:<port>`) or a
+ * forwarder makes the browser name its own. */
+export function hostAllowed(header: string | undefined, configured: string): boolean {
   if (!header) return false;
-  const m = /^(\[[0-9a-fA-F:.]+\]|[^:]+):(\d+)$/.exec(header);
-  if (!m || Number(m[2]) !== port) return false;
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::\d{1,5})?$/.exec(header);
+  if (!m) return false;
   const name = m[1].toLowerCase();
   const bare = name.startsWith("[") ? name.slice(1, -1) : name;
   return name === "localhost" || isIP(bare) !== 0 || name === configured.toLowerCase();
@@ -94,6 +106,11 @@ function rateLimiter(burst: number, perMinute: number) {
     b.tokens -= 1;
     return true;
   };
+}
+
+/** Text made safe inside a double-quoted HTML attribute. */
+function escapeAttribute(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 const BASE_HEADERS = {
@@ -141,14 +158,35 @@ export async function startWebServer({ native, asker, host, language }: WebServe
     return b.length === tokenBytes.length && timingSafeEqual(b, tokenBytes);
   };
 
+  /** The strings the page shows, in the language of the settings now. */
+  const pageStrings = () => {
+    const t = stringsFor(native, language());
+    return { language: t.$language ?? "en", strings: Object.fromEntries(PAGE_STRINGS.map((id) => [id, t[id] ?? ""])) };
+  };
+
   /** What the page shows: the questions still open, and the strings to show them with. */
   const snapshot = (): string => {
-    const t = stringsFor(native, language());
-    const strings = Object.fromEntries(PAGE_STRINGS.map((id) => [id, t[id] ?? ""]));
+    const { language: lang, strings } = pageStrings();
     const questions = [...asker.waiting.values()]
       .filter((w) => !w.settled)
       .map((w) => ({ qid: w.qid, askedAt: w.askedAt, ...(w.askedBy ? { askedBy: w.askedBy } : {}), questions: w.questions }));
-    return JSON.stringify({ type: "state", language: t.$language ?? "en", strings, bodyBytes: limits.webBodyBytes, questions });
+    return JSON.stringify({ type: "state", language: lang, strings, bodyBytes: limits.webBodyBytes, questions });
+  };
+
+  /** Stops following a stream: with `farewell` (an event telling the page why) when nothing is
+   * queued for it, else at once (a page that is not reading would never get it). */
+  const drop = (res: ServerResponse, farewell?: string) => {
+    streams.delete(res);
+    if (farewell !== undefined && res.writableLength === 0 && !res.destroyed) res.end(farewell);
+    else res.destroy();
+  };
+
+  /** Writes to a stream, unless more than QT_WEB_STREAM_BACKLOG_BYTES are still unsent there (a
+   * phone asleep, a page that stopped reading): then it is dropped rather than queue more in pi.
+   * Each message is a whole snapshot, so nothing is lost: the page reconnects and gets a fresh one. */
+  const send = (res: ServerResponse, data: string) => {
+    if (res.destroyed || res.writableLength > limits.webStreamBacklogBytes) return drop(res);
+    res.write(data);
   };
 
   let pending = false;
@@ -158,15 +196,31 @@ export async function startWebServer({ native, asker, host, language }: WebServe
     setImmediate(() => {
       pending = false;
       if (!streams.size) return;
-      const data = `data: ${snapshot()}\n\n`;
-      for (const res of streams) res.write(data);
+      let data: string;
+      try {
+        data = `data: ${snapshot()}\n\n`;
+      } catch {
+        return; // nothing to send this time; the pages keep the last state
+      }
+      for (const res of [...streams]) {
+        try {
+          send(res, data);
+        } catch {
+          drop(res);
+        }
+      }
     });
   };
   const unsubscribe = asker.subscribe(broadcast);
 
   const page = (res: ServerResponse) => {
     const nonce = randomBytes(16).toString("base64");
-    const html = template.replaceAll("{{NONCE}}", nonce).replaceAll("{{LANG}}", stringsFor(native, language()).$language ?? "en");
+    const shown = pageStrings();
+    // The strings go in with the page, so it can say that it is offline before its first update.
+    const html = template
+      .replaceAll("{{NONCE}}", nonce)
+      .replaceAll("{{LANG}}", escapeAttribute(shown.language))
+      .replaceAll("{{STRINGS}}", escapeAttribute(JSON.stringify(shown.strings)));
     const csp = [
       "default-src 'none'",
       `script-src 'nonce-${nonce}'`,
@@ -182,21 +236,34 @@ export async function startWebServer({ native, asker, host, language }: WebServe
   };
 
   const events = (req: IncomingMessage, res: ServerResponse) => {
-    if (streams.size >= limits.webEventStreams) return refuse(res, 503, "too many open pages", { "retry-after": "10" });
+    const first = `retry: 2000\n\ndata: ${snapshot()}\n\n`;
+    // Full: the oldest page makes room (told so, it waits before it tries again), not the newest.
+    for (const oldest of streams) {
+      if (streams.size < limits.webEventStreams) break;
+      drop(oldest, "event: displaced\ndata: {}\n\n");
+    }
     res.writeHead(200, { ...BASE_HEADERS, "content-type": "text/event-stream; charset=utf-8", connection: "keep-alive" });
-    res.write(`retry: 2000\n\ndata: ${snapshot()}\n\n`);
+    res.write(first);
     streams.add(res);
-    const ping = setInterval(() => res.write(": ping\n\n"), 20000);
+    const ping = setInterval(() => {
+      try {
+        send(res, ": ping\n\n");
+      } catch {
+        drop(res);
+      }
+    }, 20000);
     ping.unref();
     const gone = () => {
       clearInterval(ping);
       streams.delete(res);
     };
     req.on("close", gone);
+    res.on("close", gone);
     res.on("error", gone);
   };
 
-  const answer = (req: IncomingMessage, res: ServerResponse) => {
+  /** An answer. `authorized`: the token was in the path (checked); else the body must begin with it. */
+  const answer = (req: IncomingMessage, res: ServerResponse, authorized: boolean) => {
     // Only the page itself may answer: a browser names the origin of every POST it sends.
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== `http://${req.headers.host}`) return refuse(res, 403, "cross-origin request");
@@ -209,14 +276,14 @@ export async function startWebServer({ native, asker, host, language }: WebServe
     const parts: Buffer[] = [];
     let size = 0;
     let over = false;
-    let verified = false;
+    let verified = authorized;
     const tooLarge = (reason: string) => {
       over = true;
       refuse(res, 413, reason);
       req.destroy();
     };
     req.setTimeout(15000, () => req.destroy());
-    req.on("data", (chunk: Buffer) => {
+    req.on("data", (chunk: Buffer) => guarded(res, () => {
       if (over) return;
       size += chunk.length;
       if (size > limits.webBodyBytes) return tooLarge(`the request is larger than ${limits.webBodyBytes} bytes`);
@@ -230,7 +297,7 @@ export async function startWebServer({ native, asker, host, language }: WebServe
         }
         verified = true;
       }
-    });
+    }));
     req.on("end", () => guarded(res, () => {
       if (over) return;
       let m: Record<string, unknown>;
@@ -240,7 +307,8 @@ export async function startWebServer({ native, asker, host, language }: WebServe
         return refuse(res, 400, "the request is not JSON");
       }
       if (!m || typeof m !== "object" || Array.isArray(m)) return refuse(res, 400, "the request must be a JSON object");
-      if (!tokenMatches(m.token)) return refuse(res, 403, "wrong or missing token");
+      // In the path form a token key in the body is not needed (and not read).
+      if (!authorized && !tokenMatches(m.token)) return refuse(res, 403, "wrong or missing token");
       if (typeof m.qid !== "string" || typeof m.outcome !== "string") return refuse(res, 400, "qid and outcome must be strings");
       let answers: string | null = null;
       try {
@@ -256,18 +324,26 @@ export async function startWebServer({ native, asker, host, language }: WebServe
 
   const server: Server = createServer((req, res) => guarded(res, () => {
     req.socket.unref();
-    if (!allow(req.socket.remoteAddress ?? "?")) return refuse(res, 429, "too many requests", { "retry-after": "5" });
-    if (!hostAllowed(req.headers.host, port, host)) return refuse(res, 421, "unexpected Host header");
-    let url: URL;
+    let url: URL | undefined;
     try {
       url = new URL(req.url ?? "/", "http://x");
     } catch {
-      return refuse(res, 400, "malformed request target");
+      // refused below, once the rate limit has counted it
     }
-    if (req.method === "POST" && url.pathname === "/answer") return answer(req, res);
-    const m = /^\/q\/([^/]*)(\/events)?$/.exec(url.pathname);
-    if (req.method !== "GET" || !m) return refuse(res, 404, "not found");
-    if (!tokenMatches(m[1])) return refuse(res, 403, "wrong or missing token");
+    // The token first: a request that carries it in its path is never rate-limited, so other
+    // clients at the same address (every local user, every SSH tunnel is 127.0.0.1) cannot lock
+    // the owner out. Only requests without it spend their address's bucket.
+    const m = url ? /^\/q\/([^/]*)(\/events|\/answer)?$/.exec(url.pathname) : null;
+    const authorized = m !== null && tokenMatches(m[1]);
+    if (!authorized && !allow(req.socket.remoteAddress ?? "?")) return refuse(res, 429, "too many requests", { "retry-after": "5" });
+    if (!hostAllowed(req.headers.host, host)) return refuse(res, 421, "unexpected Host header");
+    if (!url) return refuse(res, 400, "malformed request target");
+    if (req.method === "POST" && url.pathname === "/answer") return answer(req, res, false);
+    if (!m) return refuse(res, 404, "not found");
+    const want = m[2] === "/answer" ? "POST" : "GET";
+    if (req.method !== want) return refuse(res, 404, "not found");
+    if (!authorized) return refuse(res, 403, "wrong or missing token");
+    if (m[2] === "/answer") return answer(req, res, true);
     return m[2] ? events(req, res) : page(res);
   }));
   server.requestTimeout = 30000;

@@ -1,16 +1,18 @@
 // web.test.mjs — the web page's server (extension/web.ts) around the real tool with a fake TUI:
 // off by default, turned on by `/questions web`, one URL with a long token; requests without the
-// token, from another origin or Host, not JSON, too large or too many are refused; the events
-// stream sends the waiting questions and every change; answers are taken exactly once, shared
-// with other terminals (the relay) and the person at the TUI. End to end with the real pi and
-// a real browser: e2e-web.test.mjs.
+// token, from another origin or Host, not JSON, too large or too many are refused, while a flood
+// of them never holds back one with the token; the events stream sends the waiting questions and
+// every change, a new page pushes out the oldest, and a page that stops reading is dropped; an
+// SSH tunnel's Host (another port) works; answers are taken exactly once, shared with other
+// terminals (the relay) and the person at the TUI. End to end with the real pi and a real
+// browser: e2e-web.test.mjs.
 import assert from "node:assert/strict";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, beforeEach, test } from "node:test";
-import { parseRelayVariable, request, structuredAnswers } from "../extension/relay-wire.mjs";
+import { listEndpoints, request, structuredAnswers } from "../extension/relay-wire.mjs";
 import { addon } from "./helpers/addon.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
@@ -56,7 +58,12 @@ const ctx = {
 mkdirSync(ctx.cwd);
 await fire("session_start", { reason: "startup" });
 after(() => fire("session_shutdown", {}));
-const endpoint = parseRelayVariable(process.env.PI_QUESTION_RELAY);
+// This pi's endpoint as another terminal finds it (the registry's entry may list and answer).
+const endpoint = () => {
+  const mine = listEndpoints().filter((e) => e.pid === process.pid);
+  assert.equal(mine.length, 1, "this pi registered once");
+  return mine[0].endpoint;
+};
 
 const ARGS = tool.prepareArguments({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
 
@@ -93,12 +100,13 @@ async function turnOn() {
   return said;
 }
 
-/** One HTTP request with full control of the headers; resolves { status, headers, body }. */
-function http(method, path, { headers = {}, body } = {}) {
+/** One HTTP request with full control of the headers; resolves { status, headers, body }.
+ * `port`: another port to send it to (a forwarder's). */
+function http(method, path, { headers = {}, body, port } = {}) {
   const target = new URL(path, base);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { method, host: target.hostname, port: target.port, localAddress: source, path: target.pathname + target.search, headers: { connection: "close", ...headers }, agent: false },
+      { method, host: target.hostname, port: port ?? target.port, localAddress: source, path: target.pathname + target.search, headers: { connection: "close", ...headers }, agent: false },
       (res) => {
         const parts = [];
         res.on("data", (d) => parts.push(d));
@@ -111,13 +119,15 @@ function http(method, path, { headers = {}, body } = {}) {
   });
 }
 
-const post = (payload, headers = {}) =>
-  http("POST", "/answer", {
+/** An answer as the page sends it: the token in the path (`path` "/answer": the older form, the
+ * token in the body). */
+const post = (payload, headers = {}, path = `/q/${token}/answer`) =>
+  http("POST", path, {
     headers: { "content-type": "application/json", origin: base, "sec-fetch-site": "same-origin", ...headers },
     body: typeof payload === "string" ? payload : JSON.stringify(payload),
   });
 const answerOnPage = async (qid, answers, outcome = "answered") => {
-  const r = await post({ token, qid, outcome, answers });
+  const r = await post({ qid, outcome, answers });
   return { status: r.status, ...JSON.parse(r.body) };
 };
 
@@ -126,10 +136,12 @@ function events() {
   const seen = [];
   const named = [];
   let res;
+  let ended = false;
   let buffer = "";
   const req = httpRequest({ host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: `/q/${token}/events`, agent: false }, (r) => {
     res = r;
     r.setEncoding("utf8");
+    r.on("end", () => (ended = true));
     r.on("data", (chunk) => {
       buffer += chunk;
       let at;
@@ -150,6 +162,10 @@ function events() {
     get status() {
       return res?.statusCode;
     },
+    /** pi ended the stream. */
+    get ended() {
+      return ended;
+    },
     async until(check, what) {
       await until(() => seen.length && check(seen[seen.length - 1]), what);
       return seen[seen.length - 1];
@@ -159,7 +175,7 @@ function events() {
 }
 
 const waitingQid = async () => {
-  const r = await request(endpoint, { type: "list" });
+  const r = await request(endpoint(), { type: "list" });
   return r.message.questions.map((q) => q.qid);
 };
 
@@ -196,10 +212,20 @@ test("web: requests without the token, or with a wrong one, are refused", async 
     assert.doesNotMatch(r.body, /<html/i);
   }
   const qid = "00000000";
+  // The answer's token in its path: a wrong one is refused whatever the body says.
+  for (const wrong of ["", "x", token.slice(0, -1), `${token}x`, token.toUpperCase()]) {
+    const r = await post({ token, qid, outcome: "cancelled" }, {}, `/q/${wrong}/answer`);
+    assert.equal(r.status, 403, wrong);
+  }
+  // The older form, the token in the body: missing or wrong is refused.
   for (const body of [{ qid, outcome: "cancelled", answers: null }, { token: "", qid, outcome: "cancelled" }, { token: token.toUpperCase(), qid, outcome: "cancelled" }]) {
-    const r = await post(body);
+    const r = await post(body, {}, "/answer");
     assert.equal(r.status, 403, JSON.stringify(body));
   }
+  // Each path with its own method only.
+  assert.equal((await http("GET", `/q/${token}/answer`)).status, 404);
+  assert.equal((await post({ qid, outcome: "cancelled" }, {}, `/q/${token}`)).status, 404);
+  assert.equal((await post({ qid, outcome: "cancelled" }, {}, `/q/${token}/events`)).status, 404);
   const page = await http("GET", `/q/${token}`);
   assert.equal(page.status, 200);
 });
@@ -221,6 +247,13 @@ test("web: the page has a strict CSP with a fresh nonce, no external assets, no 
   assert.doesNotMatch(a.body, /\son[a-z]+=/i, "no inline event handlers");
   assert.doesNotMatch(a.body, /innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
   assert.equal((a.body.match(new RegExp(`nonce="${nonce.replace(/[+/]/g, "\\$&")}"`, "g")) ?? []).length, 2);
+  // Its strings come with it (escaped for the attribute), so it can say it is offline before
+  // its first live update.
+  const given = /<meta name="pi-strings" content="([^"]*)">/.exec(a.body)?.[1];
+  assert.ok(given, "the strings in the page");
+  const strings = JSON.parse(given.replace(/&#(\d+);/g, (_, n) => String.fromCharCode(Number(n))));
+  assert.equal(strings.WEB_OFFLINE, "Connection to pi lost; trying again…");
+  assert.equal(strings.WEB_TITLE, "pi is asking");
 });
 
 test("web: the events stream sends the waiting questions at once and again when one arrives or ends", async () => {
@@ -243,7 +276,7 @@ test("web: the events stream sends the waiting questions at once and again when 
   }
 });
 
-test("web: at most QT_WEB_MAX_EVENT_STREAMS pages follow the live updates at once", async () => {
+test("web: at most QT_WEB_MAX_EVENT_STREAMS pages follow at once: a new page gets the updates, the oldest is told and ended", async () => {
   const open = [];
   try {
     for (let i = 0; i < addon.limits.webEventStreams; i++) {
@@ -251,17 +284,25 @@ test("web: at most QT_WEB_MAX_EVENT_STREAMS pages follow the live updates at onc
       open.push(stream);
       await stream.until(() => true, `stream ${i}`);
     }
-    const r = await http("GET", `/q/${token}/events`);
-    assert.equal(r.status, 503);
+    // One more than pi follows: it is served (the page in front of someone), the oldest makes room.
+    for (const n of [0, 1]) {
+      const newest = events();
+      open.push(newest);
+      const first = await newest.until(() => true, "the newest page's first state");
+      assert.equal(newest.status, 200);
+      assert.deepEqual(first.questions, []);
+      await until(() => open[n].ended, `the oldest stream (${n}) ended`);
+      assert.deepEqual(open[n].named, ["displaced"], "told why, so it waits before it follows again");
+    }
+    assert.ok(open.slice(2).every((stream) => !stream.ended && stream.named.length === 0), "the others still follow");
+    // A change reaches every page that follows, the newest ones included.
+    shown = [];
+    const { asking, qid } = await ask("s1");
+    for (const stream of open.slice(2)) await stream.until((m) => m.questions.some((q) => q.qid === qid), "the question on every following page");
+    shown[0].handleInput("1");
+    await asking;
   } finally {
     for (const stream of open) stream.close();
-  }
-  await new Promise((r) => setTimeout(r, 50));
-  const again = events();
-  try {
-    await again.until(() => true, "a stream once the others closed");
-  } finally {
-    again.close();
   }
 });
 
@@ -294,7 +335,7 @@ test("web: the page, another terminal and the TUI race — exactly one answer is
   const { asking, qid } = await ask("w2");
   const verdicts = await Promise.all([
     answerOnPage(qid, { db: "SQLite" }),
-    request(endpoint, { type: "answer", qid, outcome: "answered", answers: { db: "Postgres" } }).then((r) => r.message),
+    request(endpoint(), { type: "answer", qid, outcome: "answered", answers: { db: "Postgres" } }).then((r) => r.message),
     answerOnPage(qid, null, "declined"),
   ]);
   assert.equal(verdicts.filter((v) => v.ok).length, 1, JSON.stringify(verdicts));
@@ -391,13 +432,77 @@ test("web: a cross-origin or cross-site POST is refused and changes nothing", as
   assert.equal((await asking).details.mode, "interactive");
 });
 
-test("web: a Host header other than an address or localhost is refused (DNS rebinding)", async () => {
+test("web: a Host header must name an address, localhost or the configured host (DNS rebinding); its port may be any", async () => {
   const port = new URL(base).port;
-  for (const host of [`evil.example:${port}`, `127.0.0.1.nip.io:${port}`, "127.0.0.1:1", "127.0.0.1", `localhost.:${port}`]) {
+  for (const host of [`evil.example:${port}`, "evil.example", `127.0.0.1.nip.io:${port}`, `localhost.:${port}`, `localhost:${port}@evil.example`, `127.0.0.1:${port}:1`, "[::1", `127.0.0.1:x`]) {
     const r = await http("GET", `/q/${token}`, { headers: { host } });
     assert.equal(r.status, 421, host);
   }
-  assert.equal((await http("GET", `/q/${token}`, { headers: { host: `localhost:${port}` } })).status, 200);
+  for (const host of [`localhost:${port}`, "127.0.0.1:1", "127.0.0.1", "LOCALHOST:8080", "[::1]:8080"]) {
+    assert.equal((await http("GET", `/q/${token}`, { headers: { host } })).status, 200, host);
+  }
+});
+
+test("web: the README's SSH tunnel works: through a forwarder on another port the page, its updates and an answer are served", async () => {
+  const { createServer: createTcpServer, connect } = await import("node:net");
+  const target = Number(new URL(base).port);
+  // What `ssh -L <other>:127.0.0.1:<port>` does: another local port, piped byte for byte.
+  const sockets = new Set();
+  const forwarder = createTcpServer((client) => {
+    const upstream = connect({ host: "127.0.0.1", port: target, localAddress: source });
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("error", () => undefined);
+      s.on("close", () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise((resolve) => forwarder.listen(0, "127.0.0.1", resolve));
+  const via = forwarder.address().port;
+  const host = `127.0.0.1:${via}`;
+  const origin = `http://${host}`;
+  try {
+    assert.notEqual(via, target);
+    const page = await http("GET", `/q/${token}`, { port: via, headers: { host } });
+    assert.equal(page.status, 200);
+    assert.match(page.body, /<html/);
+    // A DNS name is refused through the tunnel too.
+    assert.equal((await http("GET", `/q/${token}`, { port: via, headers: { host: `evil.example:${via}` } })).status, 421);
+    // The live updates, read through the forwarder.
+    const first = await new Promise((resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port: via, path: `/q/${token}/events`, headers: { host }, agent: false }, (res) => {
+        res.setEncoding("utf8");
+        let got = "";
+        res.on("data", (d) => {
+          got += d;
+          const m = /^data: (.*)$/m.exec(got);
+          if (m) {
+            resolve({ status: res.statusCode, state: JSON.parse(m[1]) });
+            req.destroy();
+          }
+        });
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    assert.equal(first.status, 200);
+    assert.equal(first.state.type, "state");
+    // An answer from the page as the browser sends it there: its Origin is the tunnel's.
+    shown = [];
+    const { asking, qid } = await ask("tunnel");
+    const r = await http("POST", `/q/${token}/answer`, {
+      port: via,
+      headers: { host, origin, "sec-fetch-site": "same-origin", "content-type": "application/json" },
+      body: JSON.stringify({ qid, outcome: "answered", answers: { db: "Postgres" } }),
+    });
+    assert.equal(r.status, 200, r.body);
+    const result = await asking;
+    assert.equal(result.details.mode, "web");
+    assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => forwarder.close(resolve));
+  }
 });
 
 test("web: hostile requests (absolute targets, deep nesting, odd methods, a bad token of any length) are refused and the server lives on", async () => {
@@ -435,7 +540,7 @@ function bodyOfSize(bytes, tokenGiven = token) {
 function postChunked(parts) {
   return new Promise((resolve) => {
     const req = httpRequest(
-      { method: "POST", host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: "/answer", agent: false, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+      { method: "POST", host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: `/q/${token}/answer`, agent: false, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
       (res) => {
         const got = [];
         res.on("data", (d) => got.push(d));
@@ -489,27 +594,77 @@ test("web: a body one byte over the derived cap is refused with 413, declared or
   if (chunked.status) assert.match(JSON.parse(chunked.body).reason, /larger than/);
 });
 
-test("web: a long body that does not begin with the token is refused after a few KB, before pi holds it", async () => {
+test("web: the older form (the token in the body): a long body that does not begin with the token is refused after a few KB", async () => {
   const { webUnverifiedBodyBytes } = addon.limits;
   for (const body of [bodyOfSize(webUnverifiedBodyBytes * 4, "x".repeat(token.length)), "x".repeat(webUnverifiedBodyBytes * 4)]) {
-    const r = await post(body);
+    const r = await post(body, {}, "/answer");
     assert.equal(r.status, 413);
     assert.match(JSON.parse(r.body).reason, /must begin with its token/);
   }
   // A short body without the token is read and refused for that (403), not for its size.
-  assert.equal((await post({ qid: "x", outcome: "cancelled", token: "nope" })).status, 403);
+  assert.equal((await post({ qid: "x", outcome: "cancelled", token: "nope" }, {}, "/answer")).status, 403);
   // The token first, with white space as any JSON writer may put it: read on.
   const spaced = ` { "token" : "${token}", "qid": "qffffffff", "outcome": "cancelled", "pad": "${"a".repeat(webUnverifiedBodyBytes * 2)}" }`;
-  assert.equal((await post(spaced)).status, 409);
+  assert.equal((await post(spaced, {}, "/answer")).status, 409);
+  // And it is answered that way.
+  shown = [];
+  const { asking, qid } = await ask("older");
+  assert.equal((await post({ token, qid, outcome: "answered", answers: { db: "SQLite" } }, {}, "/answer")).status, 200);
+  assert.equal((await asking).details.mode, "web");
 });
 
-test("web: too many requests from one address are refused with 429; other addresses are not", async () => {
+test("web: an answer's token is checked in its path before its body is read: a wrong one is refused at once", async () => {
+  // Headers that promise 10 MB, then only the first bytes: the refusal comes without the rest.
+  const r = await new Promise((resolve, reject) => {
+    const req = httpRequest({
+      method: "POST", host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: `/q/${"A".repeat(token.length)}/answer`, agent: false,
+      headers: { "content-type": "application/json", "content-length": String(10 << 20), origin: base, "sec-fetch-site": "same-origin" },
+    }, (res) => {
+      const got = [];
+      res.on("data", (d) => got.push(d));
+      res.on("end", () => {
+        resolve({ status: res.statusCode, body: Buffer.concat(got).toString("utf8") });
+        req.destroy();
+      });
+    });
+    req.on("error", reject);
+    req.write('{"qid":"x",');
+    // The request stays open (never ended): only pi's reply can settle this.
+  });
+  assert.equal(r.status, 403);
+  assert.match(JSON.parse(r.body).reason, /wrong or missing token/);
+});
+
+test("web: requests without the token are rate-limited per address (429); a flood of them never holds back the page, its updates or an answer with the token", async () => {
+  // Another local user at the same address (127.0.0.1 is every local client and every SSH
+  // tunnel), without the token: the burst, then 429.
   const statuses = [];
-  for (let i = 0; i < addon.limits.webRateBurst + 5; i++) statuses.push((await http("GET", `/q/${token}`)).status);
-  assert.equal(statuses.filter((s) => s === 200).length, addon.limits.webRateBurst);
+  for (let i = 0; i < addon.limits.webRateBurst + 5; i++) statuses.push((await http("GET", i % 2 ? "/" : `/q/${"B".repeat(token.length)}`)).status);
+  assert.equal(statuses.filter((s) => s === 429).length, 5, statuses.join(" "));
   assert.equal(statuses.at(-1), 429);
+  assert.equal((await post({ qid: "x", outcome: "cancelled" }, {}, `/q/${"B".repeat(token.length)}/answer`)).status, 429);
+  // The older form cannot show its token before its body is read: it waits in the same bucket.
+  assert.equal((await post({ token, qid: "x", outcome: "cancelled" }, {}, "/answer")).status, 429);
+  // The owner, from that very address, while the flood goes on.
+  shown = [];
+  const { asking, qid } = await ask("flooded");
+  const flood = Array.from({ length: 20 }, () => http("GET", "/"));
+  const page = await http("GET", `/q/${token}`);
+  assert.equal(page.status, 200);
+  const stream = events();
+  try {
+    const state = await stream.until((m) => m.questions.some((q) => q.qid === qid), "the question on the flooded address's page");
+    assert.equal(stream.status, 200);
+    assert.equal(state.type, "state");
+    assert.deepEqual(await answerOnPage(qid, { db: "Postgres" }), { status: 200, ok: true });
+  } finally {
+    stream.close();
+  }
+  assert.ok((await Promise.all(flood)).every((r) => r.status === 429), "the flood itself is still refused");
+  assert.equal((await asking).details.mode, "web");
+  // Another address has its own bucket.
   source = `127.0.0.${++sources}`;
-  assert.equal((await http("GET", `/q/${token}`)).status, 200);
+  assert.equal((await http("GET", "/")).status, 404);
 });
 
 test("web: turning it off ends the events stream with 'off' and closes the port", async () => {
@@ -589,6 +744,130 @@ test("web: the setting web.host names the address it listens on, and the URL sho
   } finally {
     await questions("web off");
     rmSync(userSettings, { force: true });
+  }
+});
+
+// ---- the server alone, around a stand-in for the Asker --------------------------------------
+
+/** startWebServer with an Asker whose waiting questions the test sets; `changed()` tells the
+ * server (as a question arriving or ending would). */
+async function standalone() {
+  const { startWebServer } = await importShim("web.ts");
+  const subscribers = new Set();
+  const asker = {
+    waiting: new Map(),
+    subscribe(fn) {
+      subscribers.add(fn);
+      return () => subscribers.delete(fn);
+    },
+    answerFromElsewhere: () => ({ ok: false, code: "not_waiting", reason: "no such question" }),
+  };
+  const server = await startWebServer({ native: addon, asker, host: "127.0.0.1", language: () => "en" });
+  const key = new URL(server.url).pathname.split("/")[2];
+  return { server, asker, key, changed: () => [...subscribers].forEach((fn) => fn()) };
+}
+
+/** A raw connection asking for the events stream; `read` false: it never reads a byte. */
+async function rawStream(port, key, read) {
+  const { connect } = await import("node:net");
+  const socket = connect({ host: "127.0.0.1", port });
+  socket.on("error", () => undefined);
+  const got = { bytes: 0, text: "", ended: false, socket };
+  socket.on("end", () => (got.ended = true));
+  socket.on("close", () => (got.ended = true));
+  await new Promise((resolve) => socket.once("connect", resolve));
+  socket.write(`GET /q/${key}/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+  const take = (d) => {
+    got.bytes += d.length;
+    if (got.text.length < 4096) got.text += d.toString("latin1", 0, 4096);
+  };
+  if (read) socket.on("data", take);
+  else socket.pause();
+  got.resume = () => {
+    socket.on("data", take);
+    socket.resume();
+  };
+  return got;
+}
+
+/** How much the kernel may hold for one loopback connection at most, both ends (Linux says; 64 MB
+ * where it does not). */
+function kernelSocketBytes() {
+  try {
+    const max = (name) => Number(readFileSync(`/proc/sys/net/ipv4/${name}`, "utf8").trim().split(/\s+/)[2]);
+    const total = max("tcp_rmem") + max("tcp_wmem");
+    if (Number.isFinite(total) && total > 0) return total;
+  } catch {
+    // not Linux
+  }
+  return 64 << 20;
+}
+
+test("web: a page that stops reading (a phone asleep) is dropped once its backlog passes webStreamBacklogBytes; a page that reads keeps following", async () => {
+  const { server, asker, key, changed } = await standalone();
+  const streams = [];
+  try {
+    const size = 512 * 1024;
+    const question = (n) => ({ qid: `q${String(n).padStart(8, "0")}`, askedAt: n, settled: false, questions: [{ id: "big", prompt: "x".repeat(size) }] });
+    asker.waiting.set("q", question(0));
+    const stalled = await rawStream(server.port, key, false);
+    const reading = await rawStream(server.port, key, true);
+    streams.push(stalled, reading);
+    await until(() => reading.bytes > size, "the reading page's first snapshot");
+    // Without the drop, everything written to the stalled page would wait in pi: make that far
+    // more than the kernel's socket buffers, pi's allowance and a snapshot in flight together.
+    const bound = addon.limits.webStreamBacklogBytes + kernelSocketBytes() + 2 * (size + 4096);
+    const changes = Math.ceil((2 * bound) / size);
+    for (let n = 1; n <= changes; n++) {
+      const before = reading.bytes;
+      asker.waiting.set("q", question(n));
+      changed();
+      // Each change once the reading page has its snapshot: that page keeps up by construction.
+      await until(() => reading.bytes >= before + size, `the reading page's snapshot ${n}`);
+    }
+    assert.equal(reading.ended, false, "the page that reads still follows");
+    // The stalled page wakes up: it gets what was already on its way, then the end.
+    stalled.resume();
+    await until(() => stalled.ended, "pi ended the stalled stream");
+    assert.ok(stalled.bytes < bound, `the stalled page got ${stalled.bytes} bytes of ${changes * size} written; at most ${bound} may have been held`);
+    assert.match(stalled.text, /^HTTP\/1\.1 200/);
+  } finally {
+    for (const s of streams) s.socket.destroy();
+    server.close();
+  }
+});
+
+test("web: a failure while building a live update (the Asker throws) reaches no client and ends nothing: pi serves on", async () => {
+  const { server, asker, key, changed } = await standalone();
+  const reading = await rawStream(server.port, key, true);
+  try {
+    await until(() => /data: /.test(reading.text), "the first snapshot");
+    const waiting = asker.waiting;
+    Object.defineProperty(asker, "waiting", { configurable: true, get: () => { throw new Error("broken"); } });
+    changed();
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    Object.defineProperty(asker, "waiting", { configurable: true, value: waiting });
+    asker.answerFromElsewhere = () => {
+      throw new Error("broken too");
+    };
+    const port = server.port;
+    const answered = await new Promise((resolve, reject) => {
+      const req = httpRequest({ method: "POST", host: "127.0.0.1", port, path: `/q/${key}/answer`, agent: false, headers: { "content-type": "application/json" } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode));
+      });
+      req.on("error", reject);
+      req.end(JSON.stringify({ qid: "q00000000", outcome: "cancelled" }));
+    });
+    assert.equal(answered, 400);
+    const before = reading.bytes;
+    waiting.set("q", { qid: "q00000001", askedAt: 1, settled: false, questions: [{ id: "a", prompt: "still here" }] });
+    changed();
+    await until(() => reading.bytes > before && reading.ended === false, "the next snapshot");
+  } finally {
+    reading.socket.destroy();
+    server.close();
   }
 });
 
