@@ -55,10 +55,11 @@ export function hostWeb(pi: ExtensionAPI, native: NativeAddon, asker: Asker): We
     server = undefined;
   };
 
+  /** Never throws: whatever stops the page from starting is said on the screen. */
   const start = async (ctx: ExtensionContext) => {
     const screen = screenOf(native, ctx, process.stdout);
-    const host = asker.settings(ctx).web.host;
     try {
+      const host = asker.settings(ctx).web.host;
       server = await startWebServer({ native, asker, host, language });
       screen.notify(announcement(native, server.url, { columns: tuiColumns(ctx), language: language() }), "info");
     } catch (error) {
