@@ -17,7 +17,11 @@ export function startRpc(home, work, answer, { loadPackage = true } = {}) {
   const dialogs = [];
   let buffer = "";
   let stderr = "";
+  let exit;
   child.stderr.on("data", (d) => (stderr += d));
+  // A pi that died: its exit (and stderr) say so, not an EPIPE thrown at the test.
+  child.stdin.on("error", () => undefined);
+  child.on("exit", (code, signal) => (exit = { code, signal }));
   child.stdout.on("data", (d) => {
     buffer += d;
     let at;
@@ -48,6 +52,10 @@ export function startRpc(home, work, answer, { loadPackage = true } = {}) {
     send,
     get stderr() {
       return stderr;
+    },
+    /** { code, signal } once pi's process has exited, else undefined. */
+    get exit() {
+      return exit;
     },
     async waitFor(pred, timeoutMs = 20000) {
       const until = Date.now() + timeoutMs;
