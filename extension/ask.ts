@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import { basename } from "node:path";
 import type { AgentToolResult, ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, type Outcome, terminalReachable, TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED, TTY_PATH } from "./native.ts";
+import type { ClaimAtKey } from "./headless.ts";
 import type { RelayAsker } from "./relay.ts";
 import { ENDING_STRINGS, type Ending, endingOf } from "./relay-wire.mjs";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
@@ -113,6 +114,10 @@ interface Live extends Waiting {
   elsewhere?: QuestionResult;
   /** How it ended, once known (the outcome that settled it). */
   ending?: Ending;
+  /** The claim of the terminal runner showing it, which reads the person's final key on a
+   * thread of its own: an answer from elsewhere must win it first (true), else it returns the
+   * outcome the person's key took the question with. */
+  claimHere?: () => true | string;
   /** Aborted when an answer from elsewhere wins: the local UI closes. */
   stop: AbortController;
   watchers: Set<() => void>;
@@ -172,7 +177,12 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
   const refusal = (ending: Ending): RemoteVerdict => ({ ok: false, code: ENDED_CODE[ending], reason: stringsFor(native)[ENDING_STRINGS[ending]] });
   const warned = new Set<string>();
   let unanswered: ArgsJson | undefined;
-  let tail: Promise<unknown> = Promise.resolve();
+  /** The queue: the turns waiting to be shown, in the order asked; `busy` while one is shown.
+   * A turn is a closure holding its question's whole work (arguments, context, asker), so a
+   * turn that leaves the queue (its asker went away) is deleted from it at once: nothing of it
+   * stays reachable until the turns ahead of it end. */
+  const turns = new Set<() => void>();
+  let busy = false;
   const subscribers = new Set<() => void>();
   const changed = () => {
     for (const s of [...subscribers]) {
@@ -184,10 +194,33 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
     }
   };
 
-  const enqueue = <T>(run: () => Promise<T>): Promise<T> => {
-    const next = tail.then(run, run);
-    tail = next.catch(() => undefined);
-    return next;
+  /** The question is taken, by the person's final key here or as it ends: nothing else may
+   * answer it. False when something took it first. */
+  const claimAs = (live: Live, outcome?: string): boolean => {
+    if (live.settled) return false;
+    live.settled = true;
+    if (outcome) live.ending = endingOf(outcome);
+    changed();
+    return true;
+  };
+  /** Starts the next turn, if any: called once the shown question ended. */
+  const advance = () => {
+    const [first] = turns;
+    if (!first) {
+      busy = false;
+      return;
+    }
+    turns.delete(first);
+    first();
+  };
+  /** Runs `turn` once every turn before it ended. */
+  const enqueue = (turn: () => void) => {
+    if (busy) {
+      turns.add(turn);
+      return;
+    }
+    busy = true;
+    turn();
   };
 
   const settings = (ctx: ExtensionContext): Settings =>
@@ -267,6 +300,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
     s: Settings,
     from: RelayAsker | undefined,
     claim: (outcome?: string) => boolean,
+    claimedHere: ClaimAtKey,
   ): Promise<QuestionResult> => {
     const language = resolveLanguage(s.language);
     useLanguage(language);
@@ -279,14 +313,14 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
           const { askOnTerminal } = await import("./headless.ts");
           // the notification goes with the question: written by the runner once it has the terminal
           const notice = s.notice.desktop ? (await import("./desktop.ts")).desktopNotice(native, s.notice.desktop, questions[0]?.prompt ?? "") : "";
-          return askOnTerminal(native, json, signal, s, askerParts(from, native.limits.askerBytes), notice);
+          return askOnTerminal(native, json, signal, s, askerParts(from, native.limits.askerBytes), notice, claimedHere);
         }
         return toToolResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), s);
       }
       const relayed = await askAbove(json, ctx, signal, s);
       if (relayed) return relayed;
       const { answerWithoutTui } = await import("./headless.ts");
-      return answerWithoutTui(native, json, questions, ctx.cwd, answersFlag(), signal, s);
+      return answerWithoutTui(native, json, questions, ctx.cwd, answersFlag(), signal, s, claimedHere);
     }
     const restore = await notice(ctx, s, questions[0]?.prompt ?? "");
     try {
@@ -310,7 +344,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
       // No custom components here (RPC mode): the same questions through pi's dialogs.
       const { askWithDialogs } = await import("./dialogs.ts");
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
-      const asked = await askWithDialogs(native, questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout);
+      const asked = await askWithDialogs(native, questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout, claim);
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;
       const said = asked.outcome === "discuss" ? (asked.discussion ?? "") : null; // "Discuss first…": their words
       const timeoutFlags = asked.outcome === "timed_out" ? timeoutResultFlags(s) : 0;
@@ -361,6 +395,13 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
       } catch (error) {
         return { ok: false, code: "invalid", reason: (error as Error).message };
       }
+      // The terminal runner claims at the person's final key on its own thread: the same
+      // claim, atomically, decides who was first (the TUI and the dialogs claim on this one).
+      const here = live.claimHere?.();
+      if (typeof here === "string") {
+        claimAs(live, here);
+        return refusal(live.ending ?? "answered");
+      }
       live.settled = true;
       live.ending = endingOf(outcome);
       live.elsewhere = toToolResult(built, live.settings);
@@ -407,23 +448,19 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
       };
       waiting.set(live.qid, live);
       changed();
-      // A subagent that goes away withdraws its question at once, shown or still queued.
-      if (from) signal?.addEventListener("abort", end, { once: true });
-      const claim = (outcome?: string) => {
-        if (live.settled) return false;
-        live.settled = true;
-        if (outcome) live.ending = endingOf(outcome);
-        changed();
-        return true;
+      const claim = (outcome?: string) => claimAs(live, outcome);
+      /** The terminal runner reads the final key on a thread of its own: it hands over its claim. */
+      const claimedHere = (runner: (() => true | string) | undefined) => {
+        live.claimHere = runner;
       };
-      return enqueue(async () => {
-        try {
-          if (from && signal?.aborted) {
-            return toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
-          }
+      const withdrawn = () => toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
+      return new Promise<QuestionResult>((resolve, reject) => {
+        const work = async (): Promise<QuestionResult> => {
+          if (from && signal?.aborted) return withdrawn();
           // Answered elsewhere while it waited in the queue: never shown here.
           const stops = signal ? AbortSignal.any([signal, live.stop.signal]) : live.stop.signal;
-          const local = live.elsewhere ?? (await askNow(json, questions, ctx, stops, s, from, claim));
+          const local = live.elsewhere ?? (await askNow(json, questions, ctx, stops, s, from, claim, claimedHere));
+          live.claimHere = undefined;
           const result = live.elsewhere ?? local;
           if (!claim(result.details.status)) live.ending ??= endingOf(result.details.status);
           history.push({ details: result.details, ...(live.askedBy ? { askedBy: live.askedBy } : {}) });
@@ -434,9 +471,28 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
             else if (status === "answered" || status === "declined") unanswered = undefined;
           }
           return result;
-        } finally {
+        };
+        const turn = () => {
+          work()
+            .finally(end)
+            .then(resolve, reject)
+            .finally(() => {
+              if (from) signal?.removeEventListener("abort", withdraw);
+              advance();
+            });
+        };
+        // A subagent that goes away withdraws its question at once, shown or still queued; a
+        // queued one leaves the queue then, and its caller is told at once (interrupted).
+        const withdraw = () => {
+          if (turns.delete(turn)) resolve(withdrawn());
           end();
+        };
+        if (from && signal?.aborted) {
+          withdraw();
+          return;
         }
+        if (from) signal?.addEventListener("abort", withdraw, { once: true });
+        enqueue(turn);
       });
     },
   };

@@ -49,6 +49,7 @@ export async function askWithDialogs(
   preset: Readonly<Record<string, unknown>> = {},
   askedBy?: string,
   timeout?: { ms: number },
+  claim?: (outcome: string) => boolean,
 ): Promise<DialogOutcome> {
   const clean = (s: string) => native.sanitize(s, true);
   const line = (s: string) => native.sanitize(s, false); // one select entry, one line
@@ -70,6 +71,11 @@ export async function askWithDialogs(
     if (value === undefined) throw new Stop("cancelled");
     return value;
   };
+  /** The person's final reply takes the question at once, before anything else is awaited (as
+   * the TUI claims at the final key): an answer from elsewhere arriving later is refused. One
+   * that came first already closed the dialogs (interrupted). */
+  const settle = (ended: DialogOutcome): DialogOutcome =>
+    ended.outcome === "interrupted" || !claim || claim(ended.outcome) ? ended : { outcome: "interrupted" };
   const answers: Answers = Object.create(null);
   const given: string[] = []; // ids of the questions the person answered in this call (not presets)
   /** Whether a reply is the person dismissing the dialog (not an abort or the clock running out). */
@@ -123,10 +129,10 @@ export async function askWithDialogs(
           continue;
         }
         const at = entries.indexOf(check(reply));
-        if (at === n + 1) return { outcome: "declined", answers };
+        if (at === n + 1) return settle({ outcome: "declined", answers });
         if (at === n + 2) {
           const said = await askDiscussion();
-          if (said) return { outcome: "discuss", answers, discussion: said };
+          if (said) return settle({ outcome: "discuss", answers, discussion: said });
           i--; // nothing written: the same question again
           continue;
         }
@@ -165,13 +171,13 @@ export async function askWithDialogs(
         }
         const at = entries.indexOf(check(reply));
         if (at === n + 2) {
-          if (await mayLeave()) return { outcome: "declined", answers };
+          if (await mayLeave()) return settle({ outcome: "declined", answers });
           continue;
         }
         if (at === n + 3) {
           if (!(await mayLeave())) continue;
           const said = await askDiscussion();
-          if (said) return { outcome: "discuss", answers, discussion: said };
+          if (said) return settle({ outcome: "discuss", answers, discussion: said });
           continue; // nothing written: the list again
         }
         if (at === n + 1) {
@@ -204,12 +210,12 @@ export async function askWithDialogs(
         if (ok === true) break;
         if (signal?.aborted) throw new Stop("interrupted");
         if (timedOut()) throw new Stop("timed_out");
-        if (await mayCancel([])) return { outcome: "cancelled" };
+        if (await mayCancel([])) return settle({ outcome: "cancelled" });
       }
     }
-    return { outcome: "answered", answers };
+    return settle({ outcome: "answered", answers });
   } catch (error) {
-    if (error instanceof Stop) return error.outcome === "timed_out" ? { outcome: error.outcome, answers } : { outcome: error.outcome };
+    if (error instanceof Stop) return settle(error.outcome === "timed_out" ? { outcome: error.outcome, answers } : { outcome: error.outcome });
     if (signal?.aborted) return { outcome: "interrupted" };
     throw error;
   }

@@ -3,7 +3,8 @@
 // with no terminal the questions are written to the pending file and the result tells the
 // model and the person how to answer.
 import { desktopNotice } from "./desktop.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, terminalReachable, TTY_PATH } from "./native.ts";
+import { stringsFor } from "./i18n.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, terminalReachable, TTY_PATH, type Typed } from "./native.ts";
 import {
   answersFromFlag,
   completeAnswers,
@@ -25,6 +26,12 @@ export { terminalReachable, TTY_PATH } from "./native.ts";
 const TTY_OWNED = "QT_ETTYOWNED";
 
 type Result = { content: Array<{ type: "text"; text: string }>; details: QuestionDetails; terminate?: boolean };
+
+/** Claim at the key with the terminal runner: it reads the person's final key on a thread of its
+ * own and takes the question there, atomically. The asker is handed the runner's claim, which
+ * an answer from elsewhere must win first: true when it did (the question closes on the
+ * terminal), else the outcome the person's key took the question with. */
+export type ClaimAtKey = (claim: (() => true | string) | undefined) => void;
 
 /** The --answers flag answers one call per run: the first it fits. */
 let flagUsed = false;
@@ -63,6 +70,7 @@ export async function answerWithoutTui(
   flag: unknown,
   signal: AbortSignal | undefined,
   settings: Settings,
+  claimedHere?: ClaimAtKey,
 ): Promise<Result> {
   // Everything said on stderr may quote model text, paths and files: sanitized in print().
   const say = (message: string) => print(native, process.stderr, `pi-question: ${message}\n`);
@@ -104,9 +112,13 @@ export async function answerWithoutTui(
   if (terminalReachable(native)) {
     // The notification goes out with the question: only once the runner has the terminal.
     const notice = desktopNotice(native, settings.notice.desktop, questions[0]?.prompt ?? "");
-    const asked = await runOnTerminal(native, json, signal, settings, undefined, notice);
+    const asked = await runOnTerminal(native, json, signal, settings, undefined, notice, claimedHere);
     if (asked) return asked;
-    // Another program took the terminal in the meantime: as if there were none.
+    // Another program took the terminal in the meantime: as if there were none, unless the
+    // question ended meanwhile (answered elsewhere, or the agent stopped): nothing to save then.
+    if (signal?.aborted) {
+      return toResult(native.result(json, "interrupted", "print", Date.now(), null, null, settings.escape === "continue" ? CANCEL_CONTINUES : 0));
+    }
   }
 
   if (error) {
@@ -137,8 +149,9 @@ export async function askOnTerminal(
   settings: Settings,
   asker?: { name: string | null; where: string | null },
   notice = "",
+  claimedHere?: ClaimAtKey,
 ): Promise<Result> {
-  const asked = await runOnTerminal(native, json, signal, settings, asker, notice);
+  const asked = await runOnTerminal(native, json, signal, settings, asker, notice, claimedHere);
   if (asked) return asked;
   const flags = settings.escape === "continue" ? CANCEL_CONTINUES : 0;
   return toResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), true);
@@ -154,6 +167,7 @@ async function runOnTerminal(
   settings: Settings,
   asker?: { name: string | null; where: string | null },
   notice = "",
+  claimedHere?: ClaimAtKey,
 ): Promise<Result | undefined> {
   const cancelContinues = settings.escape === "continue";
   if (signal?.aborted) {
@@ -173,6 +187,7 @@ async function runOnTerminal(
   });
   const stop = () => run.stop();
   signal?.addEventListener("abort", stop, { once: true });
+  claimedHere?.(() => run.claim());
   try {
     let built;
     try {
@@ -181,10 +196,30 @@ async function runOnTerminal(
       if ((error as { code?: string }).code === TTY_OWNED) return undefined;
       throw error;
     }
+    // Answered elsewhere, before the person's final key or after it but first: the person is
+    // told, and what they wrote is shown so it is not lost.
+    if (built.elsewhere) toldElsewhere(native, json, built);
     const result = toResult(built);
     const timedOutCancel = result.details.status === "timed_out" && (result.details.timeout ?? "cancel") === "cancel";
     return (result.details.status === "cancelled" && !cancelContinues) || timedOutCancel ? { ...result, terminate: true } : result;
   } finally {
     signal?.removeEventListener("abort", stop);
   }
+}
+
+/** The question on the terminal closed because an answer from elsewhere took it: says so on
+ * stderr (as `pi-question answer` does when it loses), then, after the words that say it was
+ * not delivered, every typed answer and note and Ctrl+T's words, sanitized. */
+function toldElsewhere(native: NativeAddon, json: ArgsJson, built: { typed: Typed[]; discussion?: string }): void {
+  const t = stringsFor(native);
+  const questions = (JSON.parse(native.normalize(json)) as { questions: NormalizedQuestion[] }).questions;
+  const lines: string[] = [];
+  for (const { id, wrote, note } of built.typed) {
+    const label = questions.find((q) => q.id === id)?.label ?? id;
+    if (wrote) lines.push(`${label}: ${wrote}`);
+    if (note) lines.push(`${label}: ${t.NOTE_PREFIX}${note}`);
+  }
+  if (built.discussion) lines.push(built.discussion);
+  const kept = lines.length ? `${t.REMOTE_WORDS_KEPT}\n${lines.join("\n")}\n` : "";
+  print(native, process.stderr, `${t.REMOTE_CLOSED}\n${kept}`);
 }

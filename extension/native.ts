@@ -109,9 +109,14 @@ export interface NativeAddon {
       notice?: string;
     },
   ): {
-    /** Rejects with code "QT_ETTYOWNED" when another program owns the terminal (not touched). */
-    done: Promise<{ details: string; text: string; typed: Typed[] }>;
+    /** Rejects with code "QT_ETTYOWNED" when another program owns the terminal (not touched).
+     * `elsewhere`: claim() took the question (the result is interrupted); `discussion`: then,
+     * the person's words to the agent when their key was Ctrl+T's. */
+    done: Promise<{ details: string; text: string; typed: Typed[]; elsewhere: boolean; discussion?: string }>;
     stop(): void;
+    /** An answer from elsewhere takes the question (claim at the key): true when it did (the run
+     * closes), else the outcome the person's final key took it with. */
+    claim(): true | Outcome;
   };
 }
 

@@ -27,7 +27,7 @@
  *   _textWork() -> number                    tests only: code points the segmenter looked at
  *   _graphemesBackward(str)                  tests only: graphemes(str), stepping back from the end
  *   lockFile(path, timeoutMs) -> { release(remove?) }   an exclusive flock, bounded wait (qt_filelock.h)
- *   runTty(json, { path, color, mode, language, cancelContinues, notice }) -> { done: Promise<{ details, text }>, stop() }
+ *   runTty(json, { path, color, mode, language, cancelContinues, notice }) -> { done: Promise<{ details, text, typed, elsewhere, discussion? }>, stop(), claim() }
  *                                            `notice`: bytes written once the terminal is taken
  *                                            the question on a terminal, on a thread of its own;
  *                                            `done` rejects with code QT_ETTYOWNED when another
@@ -158,6 +158,12 @@ static bool is_nullish(napi_env env, napi_value v) {
 static napi_value make_string(napi_env env, const char *s, size_t len) {
   napi_value v;
   NAPI_CALL(env, napi_create_string_utf8(env, s, len, &v));
+  return v;
+}
+
+static napi_value make_bool(napi_env env, bool b) {
+  napi_value v;
+  NAPI_CALL(env, napi_get_boolean(env, b, &v));
   return v;
 }
 
@@ -1433,7 +1439,12 @@ static void tty_settle(napi_env env, tty_job *job) {
   job->finished = true;
   napi_value value = NULL;
   if (job->status == QT_OK) {
-    qt_outcome outcome = qt_engine_done(job->engine) ? qt_engine_outcome(job->engine) : QT_INTERRUPTED;
+    /* An answer from elsewhere that took the question (claim()) closed it: whatever the person
+     * pressed is not their answer, and what they wrote goes back (typed, and their words to the
+     * agent when their key was Ctrl+T's) for the host to keep. */
+    bool elsewhere = qt_tty_claimed_elsewhere(job->tty);
+    bool words = elsewhere && qt_engine_done(job->engine) && qt_engine_outcome(job->engine) == QT_DISCUSS;
+    qt_outcome outcome = !elsewhere && qt_engine_done(job->engine) ? qt_engine_outcome(job->engine) : QT_INTERRUPTED;
     char *details = NULL, *text = NULL;
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
@@ -1444,7 +1455,9 @@ static void tty_settle(napi_env env, tty_job *job) {
     if (!st && napi_create_object(env, &value) == napi_ok &&
         set_prop(env, value, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
         set_prop(env, value, "text", make_string(env, text, NAPI_AUTO_LENGTH)) &&
-        set_prop(env, value, "typed", typed_array(env, job->req, job->engine))) { /* kept by a host that was not answered */
+        set_prop(env, value, "typed", typed_array(env, job->req, job->engine)) && /* kept by a host that was not answered */
+        set_prop(env, value, "elsewhere", make_bool(env, elsewhere)) &&
+        (!words || set_prop(env, value, "discussion", make_string(env, qt_engine_discussion(job->engine), NAPI_AUTO_LENGTH)))) {
       napi_resolve_deferred(env, job->deferred, value);
     } else {
       napi_value msg, err;
@@ -1510,6 +1523,22 @@ static napi_value js_tty_stop(napi_env env, napi_callback_info info) {
   tty_job *job = data;
   if (job && !job->finished) qt_tty_stop(job->tty);
   return NULL;
+}
+
+/* claim(): an answer from elsewhere takes the question (claim at the key, qt_tty.h): true when
+ * it did (the run closes), else the outcome the person's key took it with. */
+static napi_value js_tty_claim(napi_env env, napi_callback_info info) {
+  size_t argc = 0;
+  void *data = NULL;
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc, NULL, NULL, &data));
+  tty_job *job = data;
+  qt_outcome here = QT_INTERRUPTED;
+  napi_value v;
+  if (job && qt_tty_claim(job->tty, &here)) {
+    NAPI_CALL(env, napi_get_boolean(env, true, &v));
+    return v;
+  }
+  return make_string(env, qt_outcome_name(here), NAPI_AUTO_LENGTH);
 }
 
 static napi_value js_tty_status(napi_env env, napi_callback_info info) {
@@ -1648,8 +1677,8 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
     out = NULL;
     goto fail;
   }
-  /* From here the JS handle holds the first reference. stop() carries the job too and may
-   * outlive the handle (destructuring): its own reference. */
+  /* From here the JS handle holds the first reference. stop() and claim() carry the job too and
+   * may outlive the handle (destructuring): a reference each. */
   if (napi_add_finalizer(env, stop, job, tty_handle_free, NULL, NULL) != napi_ok) {
     /* The job stays allocated (stop() may still point at it): a small leak beats a dangling pointer. */
     job->finished = true;
@@ -1658,6 +1687,21 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
     goto done;
   }
   job->refs++;
+  napi_value claim;
+  if (napi_create_function(env, "claim", NAPI_AUTO_LENGTH, js_tty_claim, job, &claim) != napi_ok ||
+      napi_add_finalizer(env, claim, job, tty_handle_free, NULL, NULL) != napi_ok) {
+    job->finished = true; /* the handle and stop() release the rest */
+    throw_coded(env, "QT_ENAPI", "pi-question: could not start the terminal question", false);
+    out = NULL;
+    goto done;
+  }
+  job->refs++;
+  if (napi_set_named_property(env, out, "claim", claim) != napi_ok) {
+    job->finished = true;
+    throw_coded(env, "QT_ENAPI", "pi-question: could not start the terminal question", false);
+    out = NULL;
+    goto done;
+  }
   if (napi_create_string_utf8(env, "pi-question-tty", NAPI_AUTO_LENGTH, &name) != napi_ok ||
       napi_create_threadsafe_function(env, NULL, NULL, name, 0, 1, job, tty_done_finalize, job, tty_done_js,
                                       &job->done_fn) != napi_ok) {

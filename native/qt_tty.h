@@ -79,6 +79,21 @@ qt_tty_access qt_tty_refusal(const qt_tty *t);
  * before the run starts still counts. */
 void qt_tty_stop(qt_tty *t);
 
+/* Claim at the key: the question a run shows is taken exactly once, by the person's final key
+ * on this terminal (or their timeout running out) or by an answer that arrived elsewhere,
+ * whichever comes first. The run takes it with an atomic compare-and-swap as soon as its engine
+ * ends; qt_tty_claim does the same for the answer from elsewhere.
+ *
+ * qt_tty_claim: from any thread, while the runner is open (before, during or after its run; a
+ * claim before the run counts, as a stop does). True when nothing took the question before:
+ * it is the answer from elsewhere's, and the run ends as qt_tty_stop ends it — the person's
+ * key, even one already read, is not their answer (qt_tty_claimed_elsewhere says so; what they
+ * typed stays in the engine). False when the person's key took it first: *here (may be NULL)
+ * gets the outcome the engine ended with (QT_INTERRUPTED when an earlier qt_tty_claim took it). */
+bool qt_tty_claim(qt_tty *t, qt_outcome *here);
+/* Whether qt_tty_claim took the question (read it once the run returned). */
+bool qt_tty_claimed_elsewhere(const qt_tty *t);
+
 /* True once the process is exiting (see the lifetime rules above). */
 bool qt_tty_exiting(void);
 

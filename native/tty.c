@@ -66,6 +66,7 @@ struct qt_tty {
   atomic_bool stopped;     /* qt_tty_stop or a terminating signal */
   atomic_bool resized;     /* SIGWINCH arrived */
   atomic_int terminations; /* terminating signals during this run: the second ends the process */
+  atomic_int claim;        /* who took the question: CLAIM_OPEN, CLAIM_ELSEWHERE, CLAIM_HERE + outcome */
   qt_tty_access refusal;   /* why the last run refused to start */
   bool color;
   size_t drawn_rows;       /* rows of the frame on screen */
@@ -75,6 +76,9 @@ struct qt_tty {
 };
 
 static const char LEAVE[] = "\x1b[?2004l\x1b[?25h\x1b[0m";
+
+/* The values of `claim` (qt_tty.h, claim at the key). */
+enum { CLAIM_OPEN = 0, CLAIM_ELSEWHERE = 1, CLAIM_HERE = 2 };
 
 /* ---- the one static pointer, and who may be using it --------------------------------------- */
 /* `active` is the running runner. A signal handler (or the exit hook) announces itself in
@@ -315,6 +319,7 @@ qt_status qt_tty_open(const char *path, qt_tty **out) {
   atomic_init(&t->stopped, false);
   atomic_init(&t->resized, false);
   atomic_init(&t->terminations, 0);
+  atomic_init(&t->claim, CLAIM_OPEN);
   if (make_wake_pipe(t->wake) != 0) {
     close(fd);
     free(t);
@@ -358,6 +363,19 @@ void qt_tty_stop(qt_tty *t) {
   atomic_store(&t->stopped, true);
   wake(t);
 }
+
+bool qt_tty_claim(qt_tty *t, qt_outcome *here) {
+  if (!t) return false;
+  int seen = CLAIM_OPEN;
+  if (atomic_compare_exchange_strong(&t->claim, &seen, CLAIM_ELSEWHERE)) {
+    qt_tty_stop(t);
+    return true;
+  }
+  if (here) *here = seen == CLAIM_ELSEWHERE ? QT_INTERRUPTED : (qt_outcome)(seen - CLAIM_HERE);
+  return false;
+}
+
+bool qt_tty_claimed_elsewhere(const qt_tty *t) { return t && atomic_load(&t->claim) == CLAIM_ELSEWHERE; }
 
 /* ---- drawing ------------------------------------------------------------------------------ */
 static void terminal_size(qt_tty *t, int *cols, int *rows) {
@@ -661,6 +679,12 @@ qt_status qt_tty_run(qt_tty *t, qt_engine *e) {
       atomic_store(&t->resized, false);
       st = draw(t, e);
     }
+  }
+  /* The person's final key (or their timeout) takes the question now, before anything else is
+   * done, unless an answer from elsewhere took it first (then this outcome is not theirs). */
+  if (qt_engine_done(e) && qt_engine_outcome(e) != QT_INTERRUPTED) {
+    int open = CLAIM_OPEN;
+    atomic_compare_exchange_strong(&t->claim, &open, CLAIM_HERE + (int)qt_engine_outcome(e));
   }
   if (!qt_engine_done(e)) qt_engine_interrupt(e);
   /* Erase the question and leave raw mode on every way out (unless a signal handler already
