@@ -137,8 +137,12 @@ function guarded(res: ServerResponse, handle: () => void): void {
   try {
     handle();
   } catch {
-    if (!res.headersSent) refuse(res, 400, "the request could not be handled");
-    else res.destroy();
+    try {
+      if (!res.headersSent) refuse(res, 400, "the request could not be handled");
+      else res.destroy();
+    } catch {
+      res.destroy();
+    }
   }
 }
 
