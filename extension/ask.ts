@@ -488,7 +488,8 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
           end();
         };
         if (from && signal?.aborted) {
-          withdraw();
+          end();
+          resolve(withdrawn());
           return;
         }
         if (from) signal?.addEventListener("abort", withdraw, { once: true });
