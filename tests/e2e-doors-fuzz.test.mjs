@@ -28,8 +28,10 @@ import { startMockModel } from "./helpers/mock-model.mjs";
 import { makeHome } from "./helpers/pi.mjs";
 import { startRpc } from "./helpers/rpc-client.mjs";
 
-const SECONDS = Number(process.env.DOORS_FUZZ_SECONDS ?? 10);
-const SEED = process.env.DOORS_FUZZ_SEED ? Number(process.env.DOORS_FUZZ_SEED) >>> 0 : randomInt(2 ** 32);
+const SECONDS = Number(process.env.DOORS_FUZZ_SECONDS || 10);
+if (!(SECONDS > 0)) throw new Error(`DOORS_FUZZ_SECONDS=${process.env.DOORS_FUZZ_SECONDS}: a number of seconds above 0, please`);
+const SEED = process.env.DOORS_FUZZ_SEED ? Number(process.env.DOORS_FUZZ_SEED) : randomInt(2 ** 32);
+if (!Number.isInteger(SEED) || SEED < 0 || SEED >= 2 ** 32) throw new Error(`DOORS_FUZZ_SEED=${process.env.DOORS_FUZZ_SEED}: a seed is an integer from 0 to 4294967295`);
 const REPLAY = `seed ${SEED} (replay: DOORS_FUZZ_SEED=${SEED} DOORS_FUZZ_SECONDS=${SECONDS} node --test tests/e2e-doors-fuzz.test.mjs)`;
 console.log(`# doors fuzz: ${REPLAY}`);
 
@@ -48,13 +50,26 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  */
 async function withPi(fn) {
   const runtime = mkdtempSync(join(tmpdir(), "pq-doors-run-"));
-  const before = process.env.XDG_RUNTIME_DIR;
-  process.env.XDG_RUNTIME_DIR = runtime; // pi inherits it (piEnv copies this process's environment)
-  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "thanks" }]);
-  const { home, work, cleanup } = makeHome(model.port);
-  const rpc = startRpc(home, work, () => undefined);
   const live = new Set();
+  let model;
+  let home;
+  let rpc;
   try {
+    model = await startMockModel([{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "thanks" }]);
+    home = makeHome(model.port);
+    // pi's registry and its temporary files (the relay's socket directory, which a killed pi
+    // leaves behind) go under `runtime`, removed at the end: pi inherits both from this process's
+    // environment, set for the moment of the spawn.
+    const saved = { XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR, TMPDIR: process.env.TMPDIR };
+    Object.assign(process.env, { XDG_RUNTIME_DIR: runtime, TMPDIR: runtime });
+    try {
+      rpc = startRpc(home.home, home.work, () => undefined);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
     rpc.send({ id: "web", type: "prompt", message: "/questions web" });
     const note = await rpc.waitFor((e) => e.type === "extension_ui_request" && e.method === "notify" && URL_RE.test(e.message));
     const url = URL_RE.exec(note.message)[0];
@@ -71,12 +86,10 @@ async function withPi(fn) {
     await fn(pi);
   } finally {
     for (const socket of live) socket.destroy();
-    rpc.close();
-    await model.close();
-    cleanup();
-    rmSync(runtime, { recursive: true, force: true });
-    if (before === undefined) delete process.env.XDG_RUNTIME_DIR;
-    else process.env.XDG_RUNTIME_DIR = before;
+    rpc?.close();
+    await model?.close();
+    home?.cleanup();
+    rmSync(runtime, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }
 
@@ -170,11 +183,12 @@ function assertNoCrash(pi) {
  * probe's complaints, whether pi's process went, the last cases sent); it stops early when pi's
  * process is gone.
  */
-async function fuzz(pi, r, workers, next, connect, taken, probe) {
+async function fuzz(pi, r, workers, next, connect, { taken, replies, probe }) {
   const deadline = Date.now() + SECONDS * 1000;
   const recent = [];
   const accepted = [];
   const complaints = [];
+  const seen = new Map();
   let cases = 0;
   let died = false;
   const watchdog = setInterval(() => {
@@ -199,6 +213,8 @@ async function fuzz(pi, r, workers, next, connect, taken, probe) {
           if (recent.length > 24) recent.shift();
           cases++;
           const reply = await runCase(c, connect, pi.live);
+          const what = replies(reply);
+          seen.set(what, (seen.get(what) ?? 0) + 1);
           if (taken(reply)) accepted.push(`${text}\n  → ${reply.toString("utf8", 0, 300)}`);
         }
       }),
@@ -208,12 +224,14 @@ async function fuzz(pi, r, workers, next, connect, taken, probe) {
     for (const socket of pi.live) socket.destroy();
   }
   if (!running(pi)) died = true;
-  return { cases, accepted, complaints, died, recent };
+  return { cases, accepted, complaints, died, recent, seen };
 }
 
 /** The fuzz's own verdict, then everything that must still hold afterwards. */
 async function afterFuzz(t, pi, door, result) {
+  const seen = [...result.seen].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ×${n}`);
   t.diagnostic(`${door}: ${result.cases} cases in ${SECONDS} s; ${REPLAY}`);
+  t.diagnostic(`${door}: what came back: ${seen.join(", ")}`);
   const context = `(${door} door, ${REPLAY})`;
   if (result.died) {
     assert.fail(`pi died during the ${door} fuzz ${context}; the last cases sent:\n${result.recent.join("\n")}\n--- ${gone(pi)}`);
@@ -269,7 +287,14 @@ test("doors: random and malformed relay messages from many connections — pi li
         .toString("utf8")
         .split("\n")
         .some((l) => /"type"\s*:\s*"result"/.test(l) && /"ok"\s*:\s*true/.test(l));
-    const result = await fuzz(pi, r, 8, (w) => relayCase(w, ctx), () => createConnection(pi.endpoint.path), taken);
+    // What came back, for the record: the first reply's type (and code), or nothing.
+    const replies = (reply) => {
+      const line = reply.toString("utf8").split("\n")[0];
+      if (!line) return "closed";
+      const m = /"type"\s*:\s*"(\w+)"(?:.*"code"\s*:\s*"(\w+)")?/.exec(line);
+      return m ? [m[1], m[2]].filter(Boolean).join(":") : "other";
+    };
+    const result = await fuzz(pi, r, 8, (w) => relayCase(w, ctx), () => createConnection(pi.endpoint.path), { taken, replies });
     await afterFuzz(t, pi, "relay", result);
     // The relay still answers normally: a valid answer from another terminal is taken.
     const answered = await request(pi.endpoint, { type: "answer", qid: pi.qid, outcome: "answered", answers: { db: { selected: ["Postgres"] } } }, { connectMs: 2000, replyMs: 5000 });
@@ -290,7 +315,8 @@ test("doors: random and malformed HTTP at the web page's server — pi lives, th
       const page = await get(pi, `/q/${pi.token}`).catch((error) => ({ status: error.message, body: "" }));
       if (page.status !== 200) return `the page with its token answered ${page.status}: ${page.body.slice(0, 120)}`;
     };
-    const result = await fuzz(pi, r, 6, (w) => webCase(w, ctx), tcp(pi.port), taken, owner);
+    const replies = (reply) => /^HTTP\/1\.[01] (\d+)/.exec(reply.toString("latin1"))?.[1] ?? (reply.length ? "other" : "closed");
+    const result = await fuzz(pi, r, 6, (w) => webCase(w, ctx), tcp(pi.port), { taken, replies, probe: owner });
     await afterFuzz(t, pi, "web", result);
     await answerDialog(pi);
     assertNoCrash(pi);

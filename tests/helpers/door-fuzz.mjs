@@ -114,8 +114,8 @@ const naming = (text, qid) => text.includes(qid);
  * The three fields of an answer (qid, outcome, answers) as JSON text fragments (undefined: the key
  * is left out), made safe by construction for the real question `qid`.
  */
-export function answerFields(r, qid) {
-  const id = r.pick([
+export function answerFields(r, qid, sane = false) {
+  const id = (sane ? r.pick([() => JSON.stringify(qid), () => JSON.stringify(`q${r.hex(8)}`)]) : r.pick([
     () => JSON.stringify(qid),
     () => JSON.stringify(qid),
     () => JSON.stringify(`q${r.hex(8)}`),
@@ -126,20 +126,22 @@ export function answerFields(r, qid) {
     () => junkJson(r),
     () => undefined,
     () => JSON.stringify("q".repeat(r.pick([0, 9, 100000]))),
-  ])();
+  ]))();
   const real = id !== undefined && naming(id, qid);
   let outcome;
   let answers;
   if (real && r.chance(0.5)) {
     // The real question, with an outcome nothing takes; the answers anything at all.
-    outcome = r.pick([() => JSON.stringify(r.pick(BAD_OUTCOMES)), () => r.pick(HUGE_NUMBERS), () => deepJson(r), () => "null", () => "{}", () => undefined])();
+    const bad = () => JSON.stringify(r.pick(BAD_OUTCOMES));
+    outcome = (sane ? bad : r.pick([bad, bad, bad, () => r.pick(HUGE_NUMBERS), () => deepJson(r), () => "null", () => "{}", () => undefined]))();
     answers = r.chance(0.8) ? junkJson(r) : undefined;
   } else if (real) {
     // The real question, with a valid outcome and answers that the core refuses.
     outcome = JSON.stringify(r.pick(VALID_OUTCOMES));
     answers = refusedAnswers(r);
   } else {
-    outcome = r.pick([() => JSON.stringify(r.pick(VALID_OUTCOMES)), () => JSON.stringify(r.pick(VALID_OUTCOMES)), () => JSON.stringify(r.pick(BAD_OUTCOMES)), () => junkJson(r), () => undefined])();
+    const good = () => JSON.stringify(r.pick(VALID_OUTCOMES));
+    outcome = (sane ? good : r.pick([good, good, () => JSON.stringify(r.pick(BAD_OUTCOMES)), () => junkJson(r), () => undefined]))();
     answers = r.chance(0.9) ? junkJson(r) : undefined;
   }
   return { id, outcome, answers };
@@ -167,6 +169,12 @@ const QUESTION_ARGS = JSON.stringify({ questions: [{ id: "zz", prompt: "A fuzzed
 
 /** One relay message as a line of JSON text (not yet framed). `secret`: the right credential. */
 export function relayMessage(r, { secret, qid }) {
+  if (r.chance(0.4)) {
+    // Well-formed but for its content: the right secret first, an answer with string fields.
+    const { id, outcome, answers } = answerFields(r, qid, true);
+    const discussion = r.chance(0.3) ? junkJson(r) : undefined;
+    return objectText([["secret", JSON.stringify(secret)], ...shuffle(r, [["type", '"answer"'], ["qid", id], ["outcome", outcome], ["answers", answers], ["discussion", discussion]])]);
+  }
   const secretValue = r.pick([
     ...Array(9).fill(() => JSON.stringify(secret)),
     () => JSON.stringify(r.hex(64)),
@@ -352,9 +360,20 @@ const CONTENT_TYPES = [
 
 /** One HTTP request to the page's server, as raw bytes, built for the server at `port` with `token`. */
 export function webCase(r, { port, token, qid }) {
+  // Half the requests are well-formed HTTP from the right Host (only the body or the token is
+  // wrong), so the server's own checks and the answer path are reached, not just the HTTP parser.
+  const sane = r.chance(0.5);
   const wrongToken = () => r.pick([`${token}x`, token.slice(0, -1), "A".repeat(token.length), "", token.toLowerCase(), encodeURIComponent(`${token}/`), "%00", r.hex(43)]);
   const pathToken = () => (r.chance(0.5) ? token : wrongToken());
-  const path = r.pick([
+  const path = (sane ? r.pick([
+    () => `/q/${token}/answer`,
+    () => `/q/${token}/answer`,
+    () => "/answer",
+    () => "/answer",
+    () => `/q/${token}`,
+    () => `/q/${token}/events`,
+    () => `/q/${wrongToken()}/answer`,
+  ]) : r.pick([
     () => "/",
     () => "/q/",
     () => `/q/${pathToken()}`,
@@ -372,18 +391,18 @@ export function webCase(r, { port, token, qid }) {
     () => "*",
     () => `http://evil.example/q/${token}`,
     () => `/q/${r.bytes(8).toString("latin1")}`,
-  ])();
-  const method = r.pick(METHODS);
-  const version = r.pick(["HTTP/1.1", "HTTP/1.1", "HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/9.9", "HTP/1.1", ""]);
-  const host = r.pick([`127.0.0.1:${port}`, `127.0.0.1:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `evil.example:${port}`, "127.0.0.1:1", `[::1]:${port}`, "", undefined]);
+  ]))();
+  const method = sane ? r.pick(["GET", "POST", "POST"]) : r.pick(METHODS);
+  const version = sane ? "HTTP/1.1" : r.pick(["HTTP/1.1", "HTTP/1.1", "HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/9.9", "HTP/1.1", ""]);
+  const host = sane ? `127.0.0.1:${port}` : r.pick([`127.0.0.1:${port}`, `127.0.0.1:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `evil.example:${port}`, "127.0.0.1:1", `[::1]:${port}`, "", undefined]);
 
   // The body: an answer as the page sends it, or something else.
   let body = "";
   if (method !== "GET" || r.chance(0.1)) {
     const tokenValue = r.pick([() => JSON.stringify(token), () => JSON.stringify(token), () => JSON.stringify(wrongToken()), () => junkJson(r), () => undefined])();
-    const { id, outcome, answers } = answerFields(r, qid);
+    const { id, outcome, answers } = answerFields(r, qid, sane && r.chance(0.7));
     const pairs = shuffle(r, [["qid", id], ["outcome", outcome], ["answers", answers], ...(r.chance(0.2) ? [["discussion", junkJson(r)]] : [])]);
-    body = r.pick([
+    body = (sane && r.chance(0.7) ? () => objectText([["token", tokenValue], ...pairs]) : r.pick([
       () => objectText([["token", tokenValue], ...pairs]),
       () => objectText([["token", tokenValue], ...pairs]),
       () => objectText([...pairs, ["token", tokenValue]]),
@@ -393,16 +412,16 @@ export function webCase(r, { port, token, qid }) {
       () => objectText([["token", tokenValue], ...pairs]).slice(0, r.range(1, 40)),
       () => `{"token":${JSON.stringify(token)},"qid":"q${r.hex(8)}","outcome":"answered","answers":{"zz":"${"x".repeat(r.pick([5000, 100000, 1 << 20]))}"}}`,
       () => `${" ".repeat(5000)}{"token":${JSON.stringify(token)}}`,
-    ])();
+    ]))();
   }
   const bodyBytes = Buffer.from(body, "latin1");
 
   const headers = [];
   if (host !== undefined) headers.push(`Host: ${host}`);
-  if (r.chance(0.05)) headers.push(`Host: evil.example:${port}`);
-  const type = r.pick(CONTENT_TYPES);
+  if (!sane && r.chance(0.05)) headers.push(`Host: evil.example:${port}`);
+  const type = sane && r.chance(0.8) ? "application/json" : r.pick(CONTENT_TYPES);
   if (type !== undefined && (body || r.chance(0.2))) headers.push(`Content-Type: ${type}`);
-  const lengthKind = r.pick(["right", "right", "right", "right", "none", "huge", "negative", "junk", "twice", "short", "long", "chunked", "chunked-bad"]);
+  const lengthKind = sane ? r.pick(["right", "right", "right", "chunked"]) : r.pick(["right", "right", "right", "right", "none", "huge", "negative", "junk", "twice", "short", "long", "chunked", "chunked-bad"]);
   let payload = bodyBytes;
   let abortAfterBody = false;
   switch (lengthKind) {
@@ -452,7 +471,7 @@ export function webCase(r, { port, token, qid }) {
   const head = `${method} ${path} ${version}\r\n${headers.join("\r\n")}\r\n\r\n`;
   let request = Buffer.concat([Buffer.from(head, "latin1"), payload]);
 
-  const kind = r.pick(["whole", "whole", "whole", "whole", "cut", "pipelined", "garbage", "split", "headers-only"]);
+  const kind = sane ? r.pick(["whole", "whole", "whole", "split", "pipelined"]) : r.pick(["whole", "whole", "whole", "whole", "cut", "pipelined", "garbage", "split", "headers-only", "swarm"]);
   let send = [request];
   switch (kind) {
     case "cut":
@@ -475,13 +494,16 @@ export function webCase(r, { port, token, qid }) {
       break;
     }
     case "headers-only":
+    case "swarm":
       send = [Buffer.from(head.slice(0, head.length - r.range(1, 4)), "latin1")];
       break;
     default:
       break;
   }
-  const then = abortAfterBody ? r.pick(["destroy", "wait"]) : r.pick(["wait", "wait", "wait", "end", "destroy"]);
-  return { door: "web", kind: `${kind}:${method || "-"}:${lengthKind}`, then, holdMs: r.pick([100, 300, 1000]), send, count: 1 };
+  const then = kind === "swarm" ? "hold" : abortAfterBody ? r.pick(["destroy", "wait"]) : r.pick(["wait", "wait", "wait", "end", "destroy"]);
+  // A swarm: many connections at once, each stopping inside its headers until it is dropped.
+  const count = kind === "swarm" ? r.pick([20, 100, 200]) : 1;
+  return { door: "web", kind: `${kind}:${method || "-"}:${lengthKind}`, then, holdMs: r.pick([100, 300, 1000]), send, count };
 }
 
 /** Opens a TCP connection to the web server. */
