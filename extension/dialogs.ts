@@ -64,18 +64,33 @@ export async function askWithDialogs(
     return signal || deadline !== undefined ? o : undefined;
   };
   const timedOut = () => deadline !== undefined && Date.now() >= deadline - 250;
+  /** The person's final reply takes the question at once, where it arrives, before anything
+   * else is awaited (as the TUI claims at the final key): an answer from elsewhere arriving
+   * later is refused. One that came first already closed the dialogs: interrupted. */
+  let taken = false;
+  const settle = (ended: DialogOutcome): DialogOutcome => {
+    if (ended.outcome === "interrupted" || taken) return ended;
+    if (claim && !claim(ended.outcome)) return { outcome: "interrupted" };
+    taken = true;
+    return ended;
+  };
+  /** settle() where a helper reads the final reply (its caller ends the call after an await). */
+  const take = (outcome: Outcome): void => {
+    if (settle({ outcome }).outcome === "interrupted") throw new Stop("interrupted");
+  };
   const check = <T>(value: T | undefined): T => {
     if (signal?.aborted) throw new Stop("interrupted");
-    if (value === undefined && timedOut()) throw new Stop("timed_out");
+    if (value === undefined && timedOut()) {
+      take("timed_out");
+      throw new Stop("timed_out");
+    }
     deadline = undefined; // the person answered: the clock stops for good
-    if (value === undefined) throw new Stop("cancelled");
+    if (value === undefined) {
+      take("cancelled");
+      throw new Stop("cancelled");
+    }
     return value;
   };
-  /** The person's final reply takes the question at once, before anything else is awaited (as
-   * the TUI claims at the final key): an answer from elsewhere arriving later is refused. One
-   * that came first already closed the dialogs (interrupted). */
-  const settle = (ended: DialogOutcome): DialogOutcome =>
-    ended.outcome === "interrupted" || !claim || claim(ended.outcome) ? ended : { outcome: "interrupted" };
   const answers: Answers = Object.create(null);
   const given: string[] = []; // ids of the questions the person answered in this call (not presets)
   /** Whether a reply is the person dismissing the dialog (not an abort or the clock running out). */
@@ -83,11 +98,15 @@ export async function askWithDialogs(
   /** The person dismissed a dialog: whether cancelling the call may drop the answers given so far
    * and `here` (what the current question holds, as shown): asks first when there is any, with
    * the engine's own wording ("Discard N answers?", or "Discard what you typed?" for the current
-   * question alone). A dismissed confirm discards nothing. */
+   * question alone). A dismissed confirm discards nothing. True (the call is cancelled) takes
+   * the question at once: with nothing to discard, synchronously, before the caller's await. */
   const mayCancel = async (here: string[]): Promise<boolean> => {
     deadline = undefined; // the person dismissed it: the clock stops, as for any reply
     const count = given.length + (here.length ? 1 : 0);
-    if (!count) return true;
+    if (!count) {
+      take("cancelled");
+      return true;
+    }
     const earlier = given.map((id) => {
       const q = questions.find((x) => x.id === id)!;
       return `${clean(q.label)}: ${clean(describe(q, answers[id]))}`;
@@ -95,6 +114,7 @@ export async function askWithDialogs(
     const title = !given.length ? t.CONFIRM_DISCARD_TEXT : count === 1 ? t.CONFIRM_DISCARD_ONE : fill(t.CONFIRM_DISCARD_MANY, { n: count });
     const yes = await ctx.ui.confirm(title, [...earlier, ...here].join("\n"), opts());
     if (signal?.aborted) throw new Stop("interrupted");
+    if (yes === true) take("cancelled");
     return yes === true;
   };
   try {
@@ -109,7 +129,7 @@ export async function askWithDialogs(
       const other = t.SOMETHING_ELSE;
       const labels = (q.options ?? []).map((o) => line(o.label));
       if (!q.options?.length) {
-        const text = await askText(title, undefined, false);
+        const text = await askText(title, undefined, false, questions.length === 1);
         if (text === undefined) {
           if (await mayCancel([])) throw new Stop("cancelled");
           i--; // kept: the same question again
@@ -139,7 +159,7 @@ export async function askWithDialogs(
         // Not an entry offered (a client that rewrote it): asked as typed text, like "Something else…".
         if (at >= 0 && at < n) answers[q.id] = { selected: [q.options[at].value] };
         else {
-          const text = await askText(title);
+          const text = await askText(title, undefined, true, questions.length === 1);
           if (text === undefined || !text) {
             i--; // the text box dismissed or left empty: the list again
             continue;
@@ -151,12 +171,17 @@ export async function askWithDialogs(
       }
       const ticked = new Set<number>();
       let typed = "";
-      /** Whether leaving now may drop what is ticked or typed: asks first when there is any. */
-      const mayLeave = async (withTicks = true): Promise<boolean> => {
-        if (!(withTicks && ticked.size) && !typed) return true;
+      /** Whether leaving now may drop what is ticked or typed: asks first when there is any.
+       * `ending`: leaving ends the call so (decline), and true takes the question at once. */
+      const mayLeave = async (withTicks = true, ending?: Outcome): Promise<boolean> => {
+        if (!(withTicks && ticked.size) && !typed) {
+          if (ending) take(ending);
+          return true;
+        }
         const held = [...(withTicks ? [...ticked].sort((a, b) => a - b).map((k) => labels[k]) : []), ...(typed ? [clean(typed)] : [])];
         const yes = await ctx.ui.confirm(t.CONFIRM_DISCARD_TEXT, held.join("\n"), opts());
         if (signal?.aborted) throw new Stop("interrupted");
+        if (yes === true && ending) take(ending);
         return yes === true; // dismissed: nothing is discarded
       };
       for (;;) {
@@ -171,7 +196,7 @@ export async function askWithDialogs(
         }
         const at = entries.indexOf(check(reply));
         if (at === n + 2) {
-          if (await mayLeave()) return settle({ outcome: "declined", answers });
+          if (await mayLeave(true, "declined")) return settle({ outcome: "declined", answers });
           continue;
         }
         if (at === n + 3) {
@@ -220,16 +245,20 @@ export async function askWithDialogs(
     throw error;
   }
 
-  /** "Discuss first…": what the person wants to tell the agent; "" when they wrote nothing. */
+  /** "Discuss first…": what the person wants to tell the agent (which ends the call: taken at
+   * once); "" when they wrote nothing. */
   async function askDiscussion(): Promise<string> {
     const text = await ctx.ui.input(t.DISCUSS_PROMPT, "", opts()); // the clock stopped when they picked the entry
     if (signal?.aborted) throw new Stop("interrupted");
-    return (text ?? "").trim();
+    const said = (text ?? "").trim();
+    if (said) take("discuss");
+    return said;
   }
 
   /** Typed text for `title`, trimmed; undefined when the person dismissed the box. Without a
-   * list to go back to (`list` false) an empty reply asks again; with one it gives "". */
-  async function askText(title: string, placeholder = t.DIALOG_PLACEHOLDER, list = true): Promise<string | undefined> {
+   * list to go back to (`list` false) an empty reply asks again; with one it gives "". `last`:
+   * text given answers the call's only question, which ends it (taken at once). */
+  async function askText(title: string, placeholder = t.DIALOG_PLACEHOLDER, list = true, last = false): Promise<string | undefined> {
     for (;;) {
       const text = await ctx.ui.input(title, placeholder, opts());
       if (dismissed(text)) {
@@ -237,6 +266,7 @@ export async function askWithDialogs(
         return undefined;
       }
       const got = check(text).trim();
+      if (got && last) take("answered");
       if (got || list) return got;
     }
   }
