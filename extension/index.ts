@@ -14,6 +14,7 @@ import { Type } from "typebox";
 import type { Asker } from "./ask.ts";
 import type { NativeAddon } from "./native.ts";
 import type { RelayHost } from "./relay-host.ts";
+import type { SubagentOutcomes } from "./subagent-outcome.ts";
 import type { WebControl } from "./web-host.ts";
 import type { QuestionArgs, QuestionDetails } from "./schema.ts";
 
@@ -195,11 +196,28 @@ export default function piQuestion(pi: ExtensionAPI): void {
   const getWeb = (): Promise<WebControl> =>
     (web ??= Promise.all([import("./web-host.ts"), getAsker()]).then(([m, a]) => m.hostWeb(pi, native, a)));
 
+  // What a subagent's unanswered question does to the turns above it (subagent-outcome.ts):
+  // loaded when a session starts, before any tool runs.
+  let outcomes: Promise<SubagentOutcomes> | undefined;
+  const getOutcomes = (): Promise<SubagentOutcomes> =>
+    (outcomes ??= Promise.all([import("./subagent-outcome.ts"), import("./relay.ts")]).then(([m, r]) =>
+      m.subagentOutcomes(pi, native, () => r.adoptedAskerName()),
+    ));
+  pi.on("tool_execution_start", async (event) => (await outcomes)?.started(event.toolCallId));
+  pi.on("tool_execution_end", async (event) => (await outcomes)?.ended(event.toolCallId));
+  pi.on("tool_result", async (event, ctx) => (await outcomes)?.toolResult(event, ctx));
+  pi.on("message_end", async (event) => (await outcomes)?.messageEnd(event.message));
+
   // The relay: offered once a session starts (when this pi can ask someone), closed at its end.
   let relay: Promise<RelayHost> | undefined;
   pi.on("session_start", async (_event, ctx) => {
-    relay ??= import("./relay-host.ts").then((m) => m.relayHost(pi, native, getAsker));
-    await Promise.all([ctx.hasUI ? loadRenderers() : undefined, relay.then((r) => r.start(ctx)), ctx.hasUI ? startWebIfSet(ctx) : undefined]);
+    relay ??= import("./relay-host.ts").then((m) => m.relayHost(pi, native, getAsker, getOutcomes));
+    await Promise.all([
+      ctx.hasUI ? loadRenderers() : undefined,
+      relay.then((r) => r.start(ctx)),
+      ctx.hasUI ? startWebIfSet(ctx) : undefined,
+      getOutcomes(),
+    ]);
   });
   /** The setting "web": { "enabled": true } starts the page with every session that has a UI;
    * the setting "accessible" is remembered for the transcript. */

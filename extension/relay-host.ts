@@ -23,6 +23,7 @@ import {
 } from "./relay.ts";
 import { registerEndpoint } from "./relay-wire.mjs";
 import type { NormalizedQuestion } from "./schema.ts";
+import type { SubagentOutcomes } from "./subagent-outcome.ts";
 
 export interface RelayHost {
   /** session_start: offers the endpoint when this pi can ask a person. */
@@ -31,7 +32,12 @@ export interface RelayHost {
   stop(): void;
 }
 
-export function relayHost(pi: ExtensionAPI, native: NativeAddon, getAsker: () => Promise<Asker>): RelayHost {
+export function relayHost(
+  pi: ExtensionAPI,
+  native: NativeAddon,
+  getAsker: () => Promise<Asker>,
+  outcomes: () => Promise<SubagentOutcomes>,
+): RelayHost {
   let asker: Asker;
   let server: RelayServer | undefined;
   let unregister: (() => void) | undefined;
@@ -57,6 +63,9 @@ export function relayHost(pi: ExtensionAPI, native: NativeAddon, getAsker: () =>
     }
     const result = await asker.ask({ prepared: canonical }, questions, current, signal, from);
     const d = result.details;
+    // Esc on a subagent's question stops this pi's turn too, as on its own (unless the person's
+    // settings say Esc lets the agent continue); the model is told which question it was.
+    if (d.status === "cancelled" && result.terminate) await (await outcomes()).cancelledBelow(ctx ?? current, questions, from);
     if (d.status === "unavailable") return { type: "unavailable" };
     if (d.status === "timed_out") {
       // The person's timeout ran out here: the child is told what it applied ("then") and only the

@@ -76,3 +76,17 @@ export const SETTINGS_TEXT = {
 export const REOPEN = {
   message: (text: string) => `Here are my answers to the question you asked earlier:\n${text}`,
 };
+
+/** What a model reads about a subagent's question that got no answer (subagent-outcome.ts). */
+export const SUBAGENT = {
+  /** Who asked, in the sentence of the pi above. */
+  named: (name: string) => `the subagent ${JSON.stringify(name)}`,
+  somewhere: (where: string) => `a subagent in ${where}`,
+  cancelled: (who: string, prompts: string) =>
+    `The user cancelled the question ${who} asked without answering: ${prompts}. Do not guess an answer and do not continue the task: end your turn and wait for the user's next message.`,
+  /** Who needed it, as the subagent's own last words. */
+  namedSubject: (name: string) => `The subagent ${JSON.stringify(name)}`,
+  thisAgent: "This agent",
+  needed: (who: string, prompts: string) =>
+    `${who} needed an answer to ${prompts} and could not ask the user (no terminal, and no pi above it to ask through), so it stopped without finishing its task. Ask the user, then run it again with their answer.`,
+};

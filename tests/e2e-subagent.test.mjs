@@ -8,15 +8,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { startMockModel } from "./helpers/mock-model.mjs";
-import { makeHome } from "./helpers/pi.mjs";
+import { makeHome, piArgs, piCommand, piEnv, run } from "./helpers/pi.mjs";
 import { startRpc } from "./helpers/rpc-client.mjs";
 import { childQuestionResults, prepareSubagentHome, routedModel, subagentExample, subagentHomeFiles } from "./helpers/subagent.mjs";
 import { listEndpoints, request } from "../extension/relay-wire.mjs";
 import { framed, questionArea, startPi } from "./helpers/tmux.mjs";
 
-
-const CANCELLED =
-  "The user cancelled the question without answering. Do not guess an answer and do not continue the task: end your turn and wait for the user's next message.";
 
 const question = (id, prompt, options = ["SQLite", "Postgres"]) => ({
   toolCalls: [{ name: "question", arguments: { questions: [{ id, prompt, options }] } }],
@@ -149,18 +146,60 @@ test("subagent: two parallel subagents ask one at a time, and each answer goes t
   });
 });
 
-test("subagent: cancel in the parent ends the child's turn with the cancelled sentence; the parent keeps working", async () => {
-  const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
+/** What the parent's model reads when the person cancels its worker's question (text.ts). */
+const cancelledBelow = (prompt) =>
+  `The user cancelled the question the subagent "worker" asked without answering: ${JSON.stringify(prompt)}. Do not guess an answer and do not continue the task: end your turn and wait for the user's next message.`;
+
+/** What the parent's model reads from a worker that could not ask anyone (its last words). */
+const neededBelow = (prompt) =>
+  `The subagent "worker" needed an answer to ${JSON.stringify(prompt)} and could not ask the user (no terminal, and no pi above it to ask through), so it stopped without finishing its task. Ask the user, then run it again with their answer.`;
+
+/** The parent's model requests (its children's name their task: "Task: …"). */
+const parentRequests = (model) => model.requests.filter((r) => !JSON.stringify(r.messages).includes("Task: "));
+
+/** routedModel, and the parent's reply to the person's next words ("let us talk"). */
+const talkingModel = (parent, tasks) => {
+  const routed = routedModel(parent, tasks);
+  return (req) => (JSON.stringify(req.messages.at(-1)).includes("let us talk") ? { text: "parent listens" } : routed(req));
+};
+
+test("subagent: Esc on the worker's question ends the parent's turn too, and the parent's model reads which question the person cancelled", async () => {
+  const replies = talkingModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
   await withParent({ replies }, async (pi) => {
     await pi.prompt("go");
     await pi.waitForScreen((s) => /Which database for the worker\?/.test(questionArea(s)), CHILD_MS);
     await pi.keys("Escape");
-    await pi.waitForScreen(/parent saw:/, CHILD_MS);
-    const [child] = childQuestionResults(pi.sessionEntries());
-    assert.equal(child.message.content[0].text, CANCELLED);
-    assert.equal(child.message.details.status, "cancelled");
-    // The child's turn ended at the cancel: it never asked its model again.
+    // The parent's turn ends: the subagent's row says why, the editor is the person's again.
+    await pi.waitForScreen((s) => s.includes("The user cancelled the question") && framed(s) && !/Asked by worker/.test(s), CHILD_MS);
+    await pi.text("let us talk");
+    await pi.waitForScreen((s) => questionArea(s).includes("let us talk"));
+    await pi.keys("Enter");
+    await pi.waitForScreen(/parent listens|parent saw:/, CHILD_MS);
+    // The parent's model was asked once before the cancel and next only for the person's words.
+    const asked = parentRequests(pi.model);
+    assert.equal(asked.length, 2, "the parent never went on by itself after the cancel");
+    const next = asked[1].messages;
+    assert.match(JSON.stringify(next.at(-1).content), /let us talk/);
+    const tool = next.filter((m) => m.role === "tool").at(-1);
+    assert.ok(String(tool.content).startsWith(cancelledBelow("Which database for the worker?")), String(tool.content));
+    // The child asked its model once: its turn ended at the cancel (it was stopped with the parent's).
     assert.equal(pi.model.requests.filter((r) => JSON.stringify(r.messages).includes("Task: pick")).length, 1);
+  });
+});
+
+test("subagent: with escape \"continue\", Esc on the worker's question ends only the child's question; both agents go on", async () => {
+  const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
+  const settings = { ".pi/agent/question.json": JSON.stringify({ escape: "continue" }) };
+  await withParent({ replies, homeFiles: settings }, async (pi) => {
+    await pi.prompt("go");
+    await pi.waitForScreen((s) => /Which database for the worker\?/.test(questionArea(s)), CHILD_MS);
+    await pi.keys("Escape");
+    await pi.waitForScreen(/parent saw: child pick got: /, CHILD_MS);
+    const [child] = childQuestionResults(pi.sessionEntries());
+    assert.equal(child.message.details.status, "cancelled");
+    // The child's agent read the cancel and went on; so did the parent, with the child's words.
+    assert.equal(parentRequests(pi.model).length, 2);
+    assert.doesNotMatch(JSON.stringify(pi.model.requests), /The user cancelled the question the subagent/);
   });
 });
 
@@ -253,12 +292,44 @@ test("subagent: without pi-question in the parent, a child never draws on the te
     async (pi) => {
       await pi.prompt("go");
       const done = await pi.waitForScreen(/parent saw:/, CHILD_MS);
-      assert.doesNotMatch(done, /Which database for the worker\?|Something else…/);
+      // Nothing of the question UI (its options, "Something else…") was drawn; the prompt is
+      // shown only inside the child's last words, which quote it.
+      assert.doesNotMatch(done, /Something else…|SQLite|Postgres/);
       const [child] = childQuestionResults(pi.sessionEntries());
       assert.equal(child.message.details.status, "unavailable");
+      // The child's last words say what it needed (not "(no output)"), and no model wrote them:
+      // the child asked its model once.
+      const tool = parentRequests(pi.model).at(-1).messages.filter((m) => m.role === "tool").at(-1);
+      assert.equal(String(tool.content), neededBelow("Which database for the worker?"));
+      assert.equal(pi.model.requests.filter((r) => JSON.stringify(r.messages).includes("Task: pick")).length, 1);
       // Every key still reaches the parent's editor, whole.
       await pi.text("every key reaches the parent");
       await pi.waitForScreen((s) => questionArea(s).trim() === "every key reaches the parent");
     },
   );
+});
+
+test("subagent: a parent with no terminal (print mode, CI) runs a worker whose question nobody can answer; the parent's model reads what the worker needed", async () => {
+  const model = await startMockModel(
+    routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") }),
+  );
+  const { home, work, cleanup } = makeHome(model.port);
+  try {
+    for (const [file, content] of Object.entries(subagentHomeFiles)) {
+      mkdirSync(dirname(join(home, file)), { recursive: true });
+      writeFileSync(join(home, file), content);
+    }
+    prepareSubagentHome(home);
+    const [cmd, args] = piCommand([...piArgs([], { loadPackage: false }), "-p", "go"]);
+    const out = await run(cmd, args, { cwd: work, env: piEnv(home), timeoutMs: CHILD_MS });
+    assert.equal(out.code, 0, out.output);
+    // The parent's own output is its model's reply to what the worker said.
+    assert.match(out.stdout, /parent saw: The subagent "worker" needed an answer to "Which database for the worker\?"/);
+    const tool = parentRequests(model).at(-1).messages.filter((m) => m.role === "tool").at(-1);
+    assert.equal(String(tool.content), neededBelow("Which database for the worker?"));
+    assert.equal(model.requests.filter((r) => JSON.stringify(r.messages).includes("Task: pick")).length, 1, "the worker asked its model once");
+  } finally {
+    cleanup();
+    await model.close();
+  }
 });
