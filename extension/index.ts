@@ -200,9 +200,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
   // loaded when a session starts, before any tool runs.
   let outcomes: Promise<SubagentOutcomes> | undefined;
   const getOutcomes = (): Promise<SubagentOutcomes> =>
-    (outcomes ??= Promise.all([import("./subagent-outcome.ts"), import("./relay.ts")]).then(([m, r]) =>
-      m.subagentOutcomes(pi, native, () => r.adoptedAskerName()),
-    ));
+    (outcomes ??= import("./subagent-outcome.ts").then((m) => m.subagentOutcomes(pi, native)));
   pi.on("tool_execution_start", async (event) => (await outcomes)?.started(event.toolCallId));
   pi.on("tool_execution_end", async (event) => (await outcomes)?.ended(event.toolCallId));
   pi.on("tool_result", async (event, ctx) => (await outcomes)?.toolResult(event, ctx));
@@ -212,12 +210,10 @@ export default function piQuestion(pi: ExtensionAPI): void {
   let relay: Promise<RelayHost> | undefined;
   pi.on("session_start", async (_event, ctx) => {
     relay ??= import("./relay-host.ts").then((m) => m.relayHost(pi, native, getAsker, getOutcomes));
-    await Promise.all([
-      ctx.hasUI ? loadRenderers() : undefined,
-      relay.then((r) => r.start(ctx)),
-      ctx.hasUI ? startWebIfSet(ctx) : undefined,
-      getOutcomes(),
-    ]);
+    await Promise.all([ctx.hasUI ? loadRenderers() : undefined, relay.then((r) => r.start(ctx)), ctx.hasUI ? startWebIfSet(ctx) : undefined]);
+    // After the others: pi 0.87's loader can hand a module that two imports load at once to one
+    // of them unfinished (subagent-outcome.ts shares text.ts with ask.ts).
+    await getOutcomes();
   });
   /** The setting "web": { "enabled": true } starts the page with every session that has a UI;
    * the setting "accessible" is remembered for the transcript. */

@@ -29,7 +29,7 @@ export interface SubagentOutcomes {
    * Esc ends the turn: end it, and tell the model through the tool calls running now. */
   cancelledBelow(ctx: ExtensionContext, questions: NormalizedQuestion[], from: RelayAsker): Promise<void>;
   /** pi's tool_result: the patch for that result, if any. */
-  toolResult(event: ToolResultEvent, ctx: ExtensionContext): { content: ToolResultEvent["content"] } | undefined;
+  toolResult(event: ToolResultEvent, ctx: ExtensionContext): Promise<{ content: ToolResultEvent["content"] } | undefined>;
   /** pi's message_end: the replacement of that message, if any (the same role). */
   messageEnd<M extends { role: string }>(message: M): { message: M } | undefined;
 }
@@ -50,7 +50,7 @@ function sessionless(ctx: ExtensionContext): boolean {
   }
 }
 
-export function subagentOutcomes(pi: ExtensionAPI, native: NativeAddon, ownName: () => string | undefined): SubagentOutcomes {
+export function subagentOutcomes(pi: ExtensionAPI, native: NativeAddon): SubagentOutcomes {
   /** Tool calls running now, in the order they started. */
   const running = new Set<string>();
   /** What the model must read first in a running tool call's result. */
@@ -76,7 +76,7 @@ export function subagentOutcomes(pi: ExtensionAPI, native: NativeAddon, ownName:
       if (!ctx.isIdle()) ctx.abort();
     },
 
-    toolResult(event, ctx) {
+    async toolResult(event, ctx) {
       const note = notes.get(event.toolCallId);
       if (note !== undefined) {
         notes.delete(event.toolCallId);
@@ -85,7 +85,8 @@ export function subagentOutcomes(pi: ExtensionAPI, native: NativeAddon, ownName:
       if (event.toolName !== "question" || ctx.hasUI) return undefined;
       const details = event.details as QuestionDetails | undefined;
       if (details?.status !== "unavailable" || !Array.isArray(details.questions) || !sessionless(ctx)) return undefined;
-      const name = ownName();
+      const { adoptedAskerName } = await import("./relay.ts"); // loaded already: the question looked for a relay
+      const name = adoptedAskerName();
       const sentence = SUBAGENT.needed(name ? SUBAGENT.namedSubject(name) : SUBAGENT.thisAgent, quotedPrompts(details.questions));
       lastWords = sentence;
       // The question's result ended the turn; a steering message is taken even so, and the run
