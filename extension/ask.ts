@@ -395,8 +395,8 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
       } catch (error) {
         return { ok: false, code: "invalid", reason: (error as Error).message };
       }
-      // The terminal runner claims at the person's final key on its own thread: the same
-      // claim, atomically, decides who was first (the TUI and the dialogs claim on this one).
+      // The terminal runner claims at the person's final key on a thread of its own: its claim,
+      // atomic, decides who was first (the TUI and the dialogs claim on this thread, by claim()).
       const here = live.claimHere?.();
       if (typeof here === "string") {
         claimAs(live, here);

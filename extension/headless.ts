@@ -193,7 +193,10 @@ async function runOnTerminal(
     try {
       built = await run.done;
     } catch (error) {
-      if ((error as { code?: string }).code === TTY_OWNED) return undefined;
+      if ((error as { code?: string }).code === TTY_OWNED) {
+        claimedHere?.(undefined); // nothing was shown: nothing to claim against
+        return undefined;
+      }
       throw error;
     }
     // Answered elsewhere, before the person's final key or after it but first: the person is
