@@ -6,9 +6,11 @@
 // Exit status: 0 answered, 1 declined/cancelled/interrupted/discuss, 2 invalid questions, 3 no terminal
 // (or one another program owns: in raw mode already, or pi-question is in the background).
 // And the questions waiting in your running pis (see remote.mjs):
-//   pi-question pending                 pi-question answer [n|id ['{"db":"SQLite"}']]
+//   pi-question pending                 pi-question answer [n|id [- | '{"db":"SQLite"}']]
+// ("-" reads the answers from stdin: not on the command line, where `ps` shows them to everyone.)
 // Exit status: 0 taken, 1 not taken (the question already ended: answered, cancelled, timed out
-// or withdrawn), 2 invalid answer, 3 no terminal, 4 no such waiting question.
+// or withdrawn), 2 invalid answer, 3 no terminal, 4 no such waiting question, 5 a pi did not
+// reply in time (it did not confirm the answer — it may still take it — or did not list).
 import { readFileSync } from "node:fs";
 import { loadAddon } from "../extension/load-addon.cjs";
 import { answer, pending } from "./remote.mjs";
@@ -16,10 +18,12 @@ import { answer, pending } from "./remote.mjs";
 const USAGE = [
   "usage: pi-question [questions.json | -]   ask questions (the question tool's JSON arguments) on this terminal",
   "       pi-question pending                list the questions your running pis are waiting on",
-  "       pi-question answer [n|id [answers]]",
+  "       pi-question answer [n|id [- | answers]]",
   "                                          answer a waiting question here (default: the oldest),",
   "                                          by its position n or its id (like q1a2b3c4d) from",
-  "                                          pending, or at once with answers like '{\"db\":\"SQLite\"}'",
+  "                                          pending, or at once with answers like {\"db\":\"SQLite\"}:",
+  "                                          best on stdin with - (echo '{\"db\":\"SQLite\"}' | pi-question",
+  "                                          answer 2 -), as other users see arguments in ps",
 ].join("\n");
 
 /** Text for stderr (file names and error messages are not ours): through the C sanitizer. Should

@@ -2,14 +2,16 @@
 // of this user (found through the endpoint registry, see extension/relay-wire.mjs), answered
 // from this terminal. The first answer from anywhere wins; a later one is told how the question
 // ended ("already answered", "already cancelled"…). Everything a pi reports (prompts, paths,
-// names) is sanitized before it is printed.
+// names) is sanitized before it is printed. A pi that does not reply in time (stopped with
+// Ctrl+Z, inside its external editor — pi runs it synchronously — or otherwise busy) is named
+// in one line and the others are shown without it: one stuck pi never hides the rest.
 import { homedir } from "node:os";
 import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ENDING_STRINGS, listEndpoints, request, structuredAnswers } from "../extension/relay-wire.mjs";
 
 /** Exit statuses of the two subcommands. */
-export const EXIT = { taken: 0, notTaken: 1, invalid: 2, noTerminal: 3, nothingWaiting: 4 };
+export const EXIT = { taken: 0, notTaken: 1, invalid: 2, noTerminal: 3, nothingWaiting: 4, noReply: 5 };
 
 /** A question's id as pi makes it (ask.ts): "q" and 8 hex digits — never a position. */
 const QID = /^q[0-9a-f]{8}$/;
@@ -26,17 +28,58 @@ function sessionLabel(session, pid) {
   return `pid ${pid}`;
 }
 
+/** How long a pi has to accept a connection and then to reply: the options given (tests pass
+ * small values), else the limits (QT_REMOTE_CONNECT_MS, QT_REMOTE_REPLY_MS). */
+function waitsOf(addon, { connectMs, replyMs } = {}) {
+  return { connectMs: connectMs ?? addon.limits.remoteConnectMs, replyMs: replyMs ?? addon.limits.remoteReplyMs };
+}
+
+/** A request's outcome that says the pi is there but not answering: the stage ("connect" or
+ * "reply") it got stuck at, or undefined. A full queue of unaccepted connections (EAGAIN) is a
+ * pi that has not accepted any for a long time: stuck at connect. */
+function stuckAt(r) {
+  if (r.type === "timeout") return r.stage;
+  if (r.type === "unreachable" && r.reason === "EAGAIN") return "connect";
+  return undefined;
+}
+
+const seconds = (ms) => `${ms / 1000} s`;
+
+/** "the pi in ~/src/shop (pid 4242, session "fix login")": a registered pi as its registry entry
+ * knows it, sanitized. */
+function whichPi(addon, entry, env) {
+  const clean = (s) => addon.sanitize(String(s), false);
+  const where = typeof entry.cwd === "string" && entry.cwd ? clean(shortDirectory(entry.cwd, env.HOME || homedir())) : "?";
+  const session = entry.session ? `, session ${clean(sessionLabel(entry.session, entry.pid))}` : "";
+  return `the pi in ${where} (pid ${entry.pid}${session})`;
+}
+
+/** One stderr line per pi that did not answer `list` in time. */
+function reportSilent(addon, err, env, silent) {
+  for (const { pi, stage, ms } of silent) {
+    const what = stage === "connect" ? "did not accept a connection" : "did not answer";
+    err.write(`pi-question: ${whichPi(addon, pi, env)} ${what} within ${seconds(ms)} (stopped with Ctrl+Z, inside its editor, or busy); its questions are not shown\n`);
+  }
+}
+
 /**
- * What every live pi reports: { waiting, ended }, each oldest first.
+ * What every live pi reports: { waiting, ended, silent }, each oldest first.
  * waiting: { pi, cwd, session, qid, askedAt, askedBy, args, questions };
- * ended: { pi, qid, askedAt, endedAt, ending } (the questions that stopped waiting lately).
+ * ended: { pi, qid, askedAt, endedAt, ending } (the questions that stopped waiting lately);
+ * silent: { pi, stage, ms } (the pis that did not accept the connection, or did not reply, in
+ * time — `ms` is the wait that ran out).
+ * options: connectMs, replyMs (see waitsOf).
  */
-export async function questionsOfAllPis(addon, env = process.env) {
+export async function questionsOfAllPis(addon, env = process.env, options = {}) {
+  const waits = waitsOf(addon, options);
   const waiting = [];
   const ended = [];
+  const silent = [];
   await Promise.all(
     listEndpoints(env).map(async (entry) => {
-      const r = await request(entry.endpoint, { type: "list" }, { cap: 64 * 1024 * 1024 });
+      const r = await request(entry.endpoint, { type: "list" }, { cap: 64 * 1024 * 1024, ...waits });
+      const stage = stuckAt(r);
+      if (stage) silent.push({ pi: entry, stage, ms: stage === "connect" ? waits.connectMs : waits.replyMs });
       if (r.type !== "reply" || r.message.type !== "pending" || !Array.isArray(r.message.questions)) return;
       const m = r.message;
       const cwd = typeof m.cwd === "string" ? m.cwd : String(entry.cwd ?? "?");
@@ -67,7 +110,8 @@ export async function questionsOfAllPis(addon, env = process.env) {
     }),
   );
   const oldestFirst = (a, b) => a.askedAt - b.askedAt;
-  return { waiting: waiting.sort(oldestFirst), ended: ended.sort(oldestFirst) };
+  silent.sort((a, b) => a.pi.pid - b.pi.pid);
+  return { waiting: waiting.sort(oldestFirst), ended: ended.sort(oldestFirst), silent };
 }
 
 /** Every waiting question of every live pi, oldest first. */
@@ -97,14 +141,17 @@ function shortDirectory(dir, home) {
 }
 
 /** pi-question pending: one entry per waiting question — its position and id, project, session,
- * who asks, how long it has waited. */
-export async function pending(addon, { out = process.stdout, env = process.env, now = Date.now } = {}) {
+ * who asks, how long it has waited — and on stderr one line per pi that did not answer in time.
+ * Exit status: 0 something is waiting, 4 nothing is, 5 nothing is in the pis that answered but
+ * some did not. options: out, err, env, now, connectMs, replyMs. */
+export async function pending(addon, { out = process.stdout, err = process.stderr, env = process.env, now = Date.now, connectMs, replyMs } = {}) {
   const t = stringsOf(addon, env);
-  const { waiting: list } = await questionsOfAllPis(addon, env);
+  const { waiting: list, silent } = await questionsOfAllPis(addon, env, { connectMs, replyMs });
   const clean = (s) => addon.sanitize(String(s), false);
   if (!list.length) {
-    out.write(`${t.REMOTE_NONE}\n`);
-    return EXIT.nothingWaiting;
+    if (!silent.length) out.write(`${t.REMOTE_NONE}\n`); // not "in any pi" when some did not say
+    reportSilent(addon, err, env, silent);
+    return silent.length ? EXIT.noReply : EXIT.nothingWaiting;
   }
   const home = env.HOME || homedir();
   list.forEach((w, i) => {
@@ -119,15 +166,34 @@ export async function pending(addon, { out = process.stdout, env = process.env, 
     ].join(" · ");
     out.write(`${i + 1}. ${clean(first.prompt)}${more}\n   ${where}\n`);
   });
+  reportSilent(addon, err, env, silent);
   return EXIT.taken;
 }
 
-/** Sends one answer; prints what the pi said. */
-async function send(addon, w, message, out, err, t) {
-  const r = await request(w.pi.endpoint, { type: "answer", qid: w.qid, ...message }, { cap: 1024 * 1024 });
+/** Sends one answer; prints what the pi said. A pi that accepts the answer but does not confirm
+ * it in time (stopped, inside its editor, busy) has it waiting in its socket and may still take
+ * it when it resumes: exit 5, never "not taken". One that does not even accept the connection
+ * in time never got it: not taken (exit 1). */
+async function send(addon, w, message, out, err, t, waits, env) {
+  const r = await request(w.pi.endpoint, { type: "answer", qid: w.qid, ...message }, { cap: 1024 * 1024, ...waits });
   if (r.type === "reply" && r.message.type === "result" && r.message.ok === true) {
     out.write(`${t.REMOTE_TAKEN}\n`);
     return EXIT.taken;
+  }
+  const stage = stuckAt(r);
+  if (stage === "reply") {
+    err.write(
+      `pi-question: ${whichPi(addon, w.pi, env)} did not confirm the answer within ${seconds(waits.replyMs)} ` +
+        "(stopped with Ctrl+Z, inside its editor, or busy); it may still take the answer when it resumes\n",
+    );
+    return EXIT.noReply;
+  }
+  if (stage === "connect") {
+    err.write(
+      `pi-question: ${whichPi(addon, w.pi, env)} did not accept a connection within ${seconds(waits.connectMs)} ` +
+        "(stopped with Ctrl+Z, inside its editor, or busy); the answer was not sent\n",
+    );
+    return EXIT.notTaken;
   }
   const refused = r.type === "reply" && r.message.type === "result";
   const reason = refused && typeof r.message.reason === "string" ? r.message.reason : t.REMOTE_NOT_WAITING;
@@ -174,31 +240,72 @@ function resolveTarget(t, all, target, started, clean) {
   return picked.ending ? { ended: picked } : { w: picked };
 }
 
+/** The answers JSON from standard input (`answer n -`), so that it never is on the command line,
+ * where every local user sees it (`ps`). At most `cap` bytes. → { text } | { problem } */
+async function readAnswers(stdin, cap) {
+  const parts = [];
+  let size = 0;
+  for await (const chunk of stdin) {
+    const bytes = Buffer.from(chunk);
+    size += bytes.length;
+    if (size > cap) return { problem: `the answers on standard input are longer than ${cap} bytes` }; // leaving the loop closes it
+    parts.push(bytes);
+  }
+  const text = Buffer.concat(parts).toString("utf8");
+  if (!text.trim()) {
+    return { problem: `no answers on standard input; give them there, like: echo '{"db":"SQLite"}' | pi-question answer 2 -` };
+  }
+  return { text };
+}
+
 /**
- * pi-question answer [n|id [answers-json]]
+ * pi-question answer [n|id [answers-json | -]]   ("-": the answers JSON from standard input)
  * options: out, err, tty (the terminal to ask on), env (where the registry is), started (when
- * the command started, ms since the epoch: positions count the questions waiting then).
+ * the command started, ms since the epoch: positions count the questions waiting then), stdin
+ * (where "-" reads), connectMs / replyMs (how long each pi has; see waitsOf).
  */
 export async function answer(
   addon,
   args,
-  { out = process.stdout, err = process.stderr, tty = "/dev/tty", env = process.env, started = performance.timeOrigin } = {},
+  {
+    out = process.stdout,
+    err = process.stderr,
+    tty = "/dev/tty",
+    env = process.env,
+    started = performance.timeOrigin,
+    stdin = process.stdin,
+    connectMs,
+    replyMs,
+  } = {},
 ) {
   const t = stringsOf(addon, env);
   const clean = (s) => addon.sanitize(String(s), false);
+  const waits = waitsOf(addon, { connectMs, replyMs });
   let value;
   if (args[1] !== undefined) {
+    let text = args[1];
+    if (text === "-") {
+      if (stdin.isTTY) err.write("pi-question: reading the answers from standard input; end them with Ctrl+D\n");
+      const read = await readAnswers(stdin, addon.limits.answersJsonBytes);
+      if (read.problem) {
+        err.write(`pi-question: ${read.problem}\n`);
+        return EXIT.invalid;
+      }
+      text = read.text;
+    }
     try {
-      value = JSON.parse(args[1]);
+      value = JSON.parse(text);
     } catch (error) {
       err.write(`pi-question: ${fill(t.REMOTE_BAD_JSON, { s: addon.sanitize(error.message, true) })}\n`);
       return EXIT.invalid;
     }
   }
-  const all = await questionsOfAllPis(addon, env);
+  const all = await questionsOfAllPis(addon, env, waits);
   const picked = resolveTarget(t, all, args[0], started, clean);
   if (picked.problem) {
-    err.write(`pi-question: ${picked.problem}\n`);
+    // "No question is waiting in any pi" is not said when some pi did not answer: the question
+    // may be waiting there.
+    if (!(all.silent.length && picked.problem === t.REMOTE_NONE)) err.write(`pi-question: ${picked.problem}\n`);
     // A position names no question now: say how the latest one to stop waiting ended (it may
     // be the one meant), without guessing that it was.
     const latest = [...all.ended].sort((a, b) => a.endedAt - b.endedAt).pop();
@@ -206,8 +313,12 @@ export async function answer(
       const how = `${clean(latest.qid)} (${waited(Date.now() - latest.endedAt)} ago), ${t[ENDING_STRINGS[latest.ending]]}`;
       err.write(`pi-question: ${fillS(t.REMOTE_LAST_ENDED, how)}\n`);
     }
-    return EXIT.nothingWaiting;
+    reportSilent(addon, err, env, all.silent);
+    return all.silent.length ? EXIT.noReply : EXIT.nothingWaiting;
   }
+  // A position, or "the oldest", counts only the questions of the pis that answered: say which
+  // did not. (An id names its question wherever it is.)
+  if (!QID.test(args[0] ?? "")) reportSilent(addon, err, env, all.silent);
   if (picked.ended) {
     err.write(`pi-question: ${t[ENDING_STRINGS[picked.ended.ending]]}\n`);
     return EXIT.notTaken;
@@ -219,7 +330,7 @@ export async function answer(
       err.write(`pi-question: ${given.problem}\n`);
       return EXIT.invalid;
     }
-    return send(addon, w, { outcome: "answered", answers: given.answers }, out, err, t);
+    return send(addon, w, { outcome: "answered", answers: given.answers }, out, err, t, waits, env);
   }
   // Asked right here, with the same engine; closed at once if it is answered anywhere else.
   if (!addon.ttyAvailable(tty)) {
@@ -230,8 +341,10 @@ export async function answer(
   const run = addon.runTty({ prepared: w.args }, { path: tty, color: !env.NO_COLOR, mode: "remote", askerName: name, language: t.$language });
   const watching = new AbortController();
   let closedElsewhere = false;
-  request(w.pi.endpoint, { type: "watch", qid: w.qid }, { signal: watching.signal }).then(() => {
-    if (watching.signal.aborted) return;
+  // The watch waits for as long as the question does, so only its connection has a time limit;
+  // a pi that does not accept it is left unwatched (the answer, when sent, still says how it went).
+  request(w.pi.endpoint, { type: "watch", qid: w.qid }, { signal: watching.signal, connectMs: waits.connectMs }).then((r) => {
+    if (watching.signal.aborted || stuckAt(r)) return;
     closedElsewhere = true;
     run.stop();
   });
@@ -258,16 +371,19 @@ export async function answer(
   // withdrawn, or gone), they are printed here so they are never lost: Ctrl+T's words ("talk
   // first"), and every typed answer and note.
   const words = details.status === "discuss" ? String(details.discussion ?? "") : "";
-  const code = await send(addon, w, details.status === "discuss" ? { ...message, discussion: words } : message, out, err, t);
+  const code = await send(addon, w, details.status === "discuss" ? { ...message, discussion: words } : message, out, err, t, waits, env);
   if (code === EXIT.taken) return code;
   const typed = Object.entries(message.answers ?? {}).map(([id, a]) => ({ id, wrote: a.wrote, note: a.note }));
-  keepWords(addon, t, out, details.questions, typed, words);
+  // Not confirmed is not "not delivered": the pi may still take it.
+  const heading = code === EXIT.noReply ? "Not confirmed; what you wrote, so it is not lost:" : t.REMOTE_WORDS_KEPT;
+  keepWords(addon, t, out, details.questions, typed, words, heading);
   return code;
 }
 
-/** Prints what the person wrote that pi did not take, sanitized, after REMOTE_WORDS_KEPT: each
- * typed answer ("label: text") and note, then Ctrl+T's words. Nothing when there is none. */
-function keepWords(addon, t, out, questions, typed, words = "") {
+/** Prints what the person wrote that pi did not take (or did not confirm), sanitized, after
+ * `heading` (REMOTE_WORDS_KEPT): each typed answer ("label: text") and note, then Ctrl+T's
+ * words. Nothing when there is none. */
+function keepWords(addon, t, out, questions, typed, words = "", heading = t.REMOTE_WORDS_KEPT) {
   const lines = [];
   for (const { id, wrote, note } of typed) {
     const q = Array.isArray(questions) ? questions.find((x) => x?.id === id) : undefined;
@@ -276,5 +392,5 @@ function keepWords(addon, t, out, questions, typed, words = "") {
     if (typeof note === "string" && note) lines.push(`${label}: ${t.NOTE_PREFIX}${addon.sanitize(note, true)}`);
   }
   if (words) lines.push(addon.sanitize(words, true));
-  if (lines.length) out.write(`${t.REMOTE_WORDS_KEPT}\n${lines.join("\n")}\n`);
+  if (lines.length) out.write(`${heading}\n${lines.join("\n")}\n`);
 }

@@ -1,20 +1,24 @@
 // remote-cli.test.mjs — bin/remote.mjs (`pi-question pending` / `answer`) against fake pis: real
 // endpoints (the relay server) in a throw-away registry, each answering `list` with what the
 // test says and recording every answer sent to it. The listing's fields, the answer forms
-// (object, list, by position, by id), every refusal and each exit status; end to end with the
-// real pi: e2e-remote.test.mjs.
+// (object, list, by position, by id, on standard input), every refusal and each exit status;
+// pis in child processes that do not answer (stopped with SIGSTOP, silent, a full queue) are
+// named and hide nothing else. End to end with the real pi: e2e-remote.test.mjs.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { answer, EXIT, pending } from "../bin/remote.mjs";
-import { registerEndpoint } from "../extension/relay-wire.mjs";
+import { listEndpoints, registerEndpoint, request } from "../extension/relay-wire.mjs";
 import { addon, root } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const { startRelayServer } = await importShim("relay.ts");
+const { relayBounds, startRelayServer } = await importShim("relay.ts");
+/** The relay's bounds as pi passes them (an older relay.ts took the line cap alone). */
+const BOUNDS = relayBounds ? relayBounds(addon.limits) : addon.limits.relayMessageBytes;
 
 const runtime = mkdtempSync(join(tmpdir(), "pi-question-cli-"));
 const home = join(runtime, "home");
@@ -29,7 +33,7 @@ const NAME = { id: "name", prompt: "Service name?" };
  * decides each answer (taken unless it says otherwise). */
 async function fakePi(state, verdict = () => ({ ok: true })) {
   const sent = [];
-  const server = await startRelayServer(addon.limits.preparedBytes, {
+  const server = await startRelayServer(BOUNDS, {
     ask: async () => ({ type: "unavailable" }),
     list: () => ({ type: "pending", pid: process.pid, ended: [], ...state }),
     answer: (qid, outcome, answers, discussion) => {
@@ -38,7 +42,8 @@ async function fakePi(state, verdict = () => ({ ok: true })) {
     },
     watch: () => () => undefined,
   });
-  const unregister = registerEndpoint({ variable: server.variable, pid: process.pid, cwd: state.cwd, startedAt: Date.now() }, env);
+  // The registry gets the secret that lists and answers (`control`; an older relay had one secret).
+  const unregister = registerEndpoint({ variable: server.control ?? server.variable, pid: process.pid, cwd: state.cwd, startedAt: Date.now() }, env);
   return {
     sent,
     close() {
@@ -411,4 +416,294 @@ test("engine.typed(): what the person typed, answered or not, kept when the run 
   assert.equal(JSON.parse(e.result("remote", T0, null, 0).details).answers.length, 0, "an interrupted result keeps no answers…");
   assert.deepEqual(JSON.parse(JSON.stringify(e.typed())), [{ id: "db", wrote: "mine", note: "because" }, { id: "name", wrote: "half" }], "…the typed text is still there");
   e.dispose();
+});
+
+// ---- pis that do not answer: one stuck pi hides nothing else -----------------------------------
+
+/** A registered pi in a child process that will not answer: kind "relay" is the real relay server
+ * (it answers `list` with `state` and takes every answer, printing it as a JSON line, whenever it
+ * runs: the test stops it with SIGSTOP as Ctrl+Z would), kind "silent" accepts connections and
+ * never replies (a pi whose event loop is blocked, as in its external editor). Its registry entry
+ * carries `state.cwd` and `state.registrySession`. → { child, pid, lines (what it printed),
+ * endpoint (from the registry), close() }. */
+async function stuckPi(kind, state, { backlog } = {}) {
+  const here = (path) => JSON.stringify(new URL(path, import.meta.url).href);
+  const source = `
+    const { registerEndpoint } = await import(${here("../extension/relay-wire.mjs")});
+    const state = JSON.parse(process.env.STUCK_STATE);
+    let variable, close;
+    if (process.env.STUCK_KIND === "relay") {
+      const { addon } = await import(${here("./helpers/addon.mjs")});
+      const { importShim } = await import(${here("./helpers/shim.mjs")});
+      const { relayBounds, startRelayServer } = await importShim("relay.ts");
+      const server = await startRelayServer(relayBounds ? relayBounds(addon.limits) : addon.limits.relayMessageBytes, {
+        ask: async () => ({ type: "unavailable" }),
+        list: () => ({ type: "pending", pid: process.pid, ended: [], ...state }),
+        answer: (qid, outcome, answers) => {
+          process.stdout.write(JSON.stringify({ qid, outcome, answers }) + "\\n");
+          return { ok: true };
+        },
+        watch: () => () => undefined,
+      });
+      variable = server.control ?? server.variable;
+      close = () => server.close();
+      setInterval(() => undefined, 1 << 30); // the relay never keeps its process alive
+    } else {
+      const { createServer } = await import("node:net");
+      const path = process.env.STUCK_SOCKET;
+      const server = createServer((socket) => socket.resume());
+      await new Promise((resolve) => server.listen({ path, backlog: Number(process.env.STUCK_BACKLOG) || undefined }, resolve));
+      variable = "v1:" + "0".repeat(64) + ":" + path;
+      close = () => server.close();
+    }
+    registerEndpoint({ variable, pid: process.pid, cwd: state.cwd, session: state.registrySession, startedAt: Date.now() });
+    process.on("SIGTERM", () => {
+      close();
+      process.exit(0); // runs the exit handlers: the registry entry and the relay's directory go
+    });
+    process.stdout.write("ready\\n");
+  `;
+  const socket = join(runtime, `stuck-${Math.random().toString(16).slice(2)}.sock`);
+  const child = spawn(process.execPath, ["--input-type=module", "-e", source], {
+    env: { ...process.env, ...env, STUCK_KIND: kind, STUCK_STATE: JSON.stringify(state), STUCK_SOCKET: socket, STUCK_BACKLOG: String(backlog ?? "") },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const lines = [];
+  let buffered = "";
+  child.stdout.on("data", (chunk) => {
+    buffered += chunk;
+    const parts = buffered.split("\n");
+    buffered = parts.pop();
+    lines.push(...parts);
+  });
+  const close = async () => {
+    child.kill("SIGCONT");
+    child.kill("SIGTERM");
+    await exited;
+  };
+  try {
+    await until(() => lines.includes("ready"), "the stuck pi's endpoint", exited);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const endpoint = listEndpoints(env).find((e) => e.pid === child.pid)?.endpoint;
+  assert.ok(endpoint, "registered");
+  return { child, pid: child.pid, lines, endpoint, close };
+}
+
+/** Polls `check` every 5 ms (at most 10 s; fails at once should `gone` settle first). */
+async function until(check, what, gone) {
+  let ended = false;
+  gone?.then(() => (ended = true));
+  const stop = Date.now() + 10_000;
+  while (!check()) {
+    if (ended) throw new Error(`the process ended before: ${what}`);
+    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Whether the kernel says process `pid` is stopped (state T). */
+const stoppedNow = (pid) => /^\d+ \(.*\) T /s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+
+/** Stops a child as Ctrl+Z does and waits until it is stopped. */
+async function stop(pi) {
+  pi.child.kill("SIGSTOP");
+  await until(() => stoppedNow(pi.pid), "the pi stopped");
+}
+
+/** The stuck pis not closed yet: a test that times out (the old request() waited forever) never
+ * reaches its `finally`; these are resumed and ended when the file's tests are done. */
+const stuckChildren = new Set();
+after(() => Promise.all([...stuckChildren].map((p) => p.close())));
+
+/** Runs `fn` with the stuck pis, closing (and resuming) them after, pass or fail. */
+async function withStuck(specs, fn) {
+  const pis = [];
+  try {
+    for (const spec of specs) {
+      const pi = await stuckPi(...spec);
+      stuckChildren.add(pi);
+      pis.push(pi);
+    }
+    return await fn(pis);
+  } finally {
+    for (const p of pis) {
+      await p.close();
+      stuckChildren.delete(p);
+    }
+  }
+}
+
+const SHORT = { connectMs: 300, replyMs: 300 };
+
+test("request(): a reply that does not come in replyMs is a timeout (stage reply); without replyMs it waits", { timeout: 20_000 }, async () => {
+  await withStuck([["silent", { cwd: "/silent" }]], async ([silent]) => {
+    assert.deepEqual(await request(silent.endpoint, { type: "list" }, { connectMs: 300, replyMs: 50 }), { type: "timeout", stage: "reply" });
+    // No reply timeout (a child's question, a watch): still waiting when the caller gives up.
+    const gaveUp = new AbortController();
+    const waiting = request(silent.endpoint, { type: "list" }, { connectMs: 300, signal: gaveUp.signal });
+    setTimeout(() => gaveUp.abort(), 400);
+    assert.deepEqual(await waiting, { type: "interrupted" });
+  });
+});
+
+test("pending: a stopped pi, a silent one and one whose queue is full are named, one line each; every other pi's questions are listed", { timeout: 30_000 }, async () => {
+  await withPis([{ cwd: "/srv/live", session: { name: "live" }, questions: [q("q11111111", T0, [DB])] }], async () => {
+    const stopped = ["relay", { cwd: join(home, "shop"), registrySession: "fix \x1b[2Jlogin", questions: [q("q22222222", T0 + 1, [NAME])] }];
+    const silent = ["silent", { cwd: "/srv/\x1b]0;editor\x07vim" }];
+    const full = ["silent", { cwd: "/srv/full" }, { backlog: 1 }];
+    await withStuck([stopped, silent, full], async ([relay, quiet, queue]) => {
+      await stop(relay);
+      // A pi stopped long ago: its queue of connections not yet accepted has filled up.
+      await stop(queue);
+      const held = [];
+      for (;;) {
+        const s = createConnection(queue.endpoint.path);
+        held.push(s);
+        const r = await new Promise((resolve) => (s.once("connect", () => resolve("connected")), s.once("error", (e) => resolve(e.code))));
+        if (r === "EAGAIN") break;
+        assert.equal(r, "connected");
+        assert.ok(held.length < 50, "the queue fills");
+      }
+      try {
+        const out = sink();
+        const err = sink();
+        const code = await pending(addon, { out, err, env, now: () => T0 + 5_000, ...SHORT });
+        assert.equal(code, EXIT.taken);
+        assert.equal(out.text, `1. Which database?\n   id q11111111 · /srv/live · session "live" · Asked by the agent · waiting 5s\n`);
+        const because = "(stopped with Ctrl+Z, inside its editor, or busy); its questions are not shown";
+        const named = [
+          [relay.pid, `pi-question: the pi in ~/shop (pid ${relay.pid}, session "fix \\u001b[2Jlogin") did not answer within 0.3 s ${because}\n`],
+          [quiet.pid, `pi-question: the pi in /srv/␛]0;editor␇vim (pid ${quiet.pid}) did not answer within 0.3 s ${because}\n`],
+          [queue.pid, `pi-question: the pi in /srv/full (pid ${queue.pid}) did not accept a connection within 0.3 s ${because}\n`],
+        ];
+        assert.equal(err.text, named.sort((a, b) => a[0] - b[0]).map(([, line]) => line).join(""), "one line per pi, by pid");
+        // Resumed (fg), the stopped pi answers again and its question is listed.
+        relay.child.kill("SIGCONT");
+        const again = sink();
+        assert.equal(await pending(addon, { out: again, err: sink(), env, now: () => T0 + 5_000, ...SHORT }), EXIT.taken);
+        assert.match(again.text, /^1\. Which database\?\n.*\n2\. Service name\?\n {3}id q22222222 · ~\/shop · /);
+      } finally {
+        for (const s of held) s.destroy();
+      }
+    });
+  });
+});
+
+test("pending: nothing listed but a pi did not answer exits 5, without claiming nothing waits", { timeout: 20_000 }, async () => {
+  await withStuck([["silent", { cwd: "/srv/silent" }]], async ([quiet]) => {
+    const out = sink();
+    const err = sink();
+    assert.equal(await pending(addon, { out, err, env, ...SHORT }), EXIT.noReply);
+    assert.equal(out.text, "");
+    assert.match(err.text, new RegExp(`^pi-question: the pi in /srv/silent \\(pid ${quiet.pid}\\) did not answer within 0\\.3 s .*\\n$`));
+    // answer: the oldest question may be waiting there — the same.
+    const r = await runAnswer(["1", '{"db":"SQLite"}'], SHORT);
+    assert.equal(r.code, EXIT.noReply);
+    assert.doesNotMatch(r.err, /No question is waiting in any pi/);
+    assert.match(r.err, /did not answer within 0\.3 s/);
+  });
+});
+
+test("pi-question pending (the command, its own 2 s limits): a stopped pi is named and the live pi's question listed", { timeout: 30_000 }, async () => {
+  assert.equal(addon.limits.remoteReplyMs, 2000, "native/qt_limits.h QT_REMOTE_REPLY_MS");
+  await withPis([{ cwd: "/srv/live", questions: [q("q11111111", T0, [DB])] }], async () => {
+    await withStuck([["relay", { cwd: "/srv/stopped", questions: [q("q22222222", T0 + 1, [NAME])] }]], async ([relay]) => {
+      await stop(relay);
+      const r = await command("pending");
+      assert.equal(r.code, EXIT.taken, r.stderr);
+      assert.match(r.stdout, /^1\. Which database\?\n {3}id q11111111 · \/srv\/live · /);
+      assert.doesNotMatch(r.stdout, /Service name/);
+      assert.equal(r.stderr, `pi-question: the pi in /srv/stopped (pid ${relay.pid}) did not answer within 2 s (stopped with Ctrl+Z, inside its editor, or busy); its questions are not shown\n`);
+    });
+  });
+});
+
+test("answer on this terminal: a pi that stops before confirming — not claimed lost: exit 5, the words printed, and it takes the answer when it resumes", { timeout: 30_000 }, async () => {
+  await withStuck([["relay", { cwd: "/srv/p", registrySession: "main", questions: [q("q00000001", T0, TYPED_QS)] }]], async ([relay]) => {
+    const built = { ...addon.result(args(TYPED_QS), "answered", "remote", T0, null, JSON.stringify(TYPED_ANSWERS), 0), waitForStop: true };
+    // While the person is typing, the pi is stopped (Ctrl+Z in its terminal).
+    const fake = askingAddon(built, (finish) => stop(relay).then(finish));
+    const out = sink();
+    const err = sink();
+    const code = await answer(fake, [], { out, err, env, tty: "/dev/null", started: 0, ...SHORT });
+    assert.equal(code, EXIT.noReply);
+    assert.equal(
+      err.text,
+      `pi-question: the pi in /srv/p (pid ${relay.pid}, session "main") did not confirm the answer within 0.3 s (stopped with Ctrl+Z, inside its editor, or busy); it may still take the answer when it resumes\n`,
+    );
+    assert.equal(out.text, "Not confirmed; what you wrote, so it is not lost:\nDB: Note: because␛[2J\nName: a 2 KB answer␛]0;x␇\n");
+    assert.deepEqual(relay.lines, ["ready"], "nothing taken while stopped");
+    relay.child.kill("SIGCONT");
+    await until(() => relay.lines.length === 2, "the answer taken on resuming");
+    const taken = JSON.parse(relay.lines[1]);
+    assert.equal(taken.qid, "q00000001");
+    assert.deepEqual(taken.answers.name, { selected: [], wrote: "a 2 KB answer\u001b]0;x\u0007" });
+  });
+});
+
+test("answer n '{…}' to a pi that does not confirm in time exits 5 and says it may still take it", { timeout: 20_000 }, async () => {
+  await withStuck([["relay", { cwd: "/srv/p", questions: [q("q00000001", T0, [DB])] }]], async ([relay]) => {
+    // Listed while it runs; stopped before the answer arrives (resolved by id, listed first).
+    const fake = Object.create(addon, {
+      normalize: {
+        value: (x) => {
+          const canonical = addon.normalize(x);
+          relay.child.kill("SIGSTOP");
+          // Synchronously, so that the answer (sent after the listing) finds the pi stopped.
+          const until = Date.now() + 10_000;
+          while (!stoppedNow(relay.pid)) if (Date.now() > until) throw new Error("the pi did not stop");
+          return canonical;
+        },
+      },
+    });
+    const out = sink();
+    const err = sink();
+    const code = await answer(fake, ["q00000001", '{"db":"Postgres"}'], { out, err, env, tty: "/nonexistent/tty", started: 0, ...SHORT });
+    assert.equal(code, EXIT.noReply, err.text);
+    assert.match(err.text, /did not confirm the answer within 0\.3 s .*; it may still take the answer when it resumes\n$/);
+    relay.child.kill("SIGCONT");
+    await until(() => relay.lines.length === 2, "the answer taken on resuming");
+    assert.deepEqual(JSON.parse(relay.lines[1]).answers, { db: "Postgres" });
+  });
+});
+
+// ---- the answers from standard input: never on the command line ---------------------------------
+
+/** The real command with `input` on its standard input. */
+const piped = (input, ...argv) =>
+  new Promise((resolve) => {
+    const child = execFile(process.execPath, [join(root, "bin", "pi-question.mjs"), ...argv], { env: { ...env, PATH: process.env.PATH } }, (error, stdout, stderr) =>
+      resolve({ code: error ? error.code : 0, stdout, stderr }),
+    );
+    child.stdin.end(input);
+  });
+
+test("pi-question answer n -: the answers JSON from standard input; empty or invalid input is refused (exit 2) and nothing is sent", { timeout: 30_000 }, async () => {
+  await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB, NAME])] }], async ([pi]) => {
+    const empty = await piped("  \n", "answer", "1", "-");
+    assert.deepEqual(empty, {
+      code: EXIT.invalid,
+      stdout: "",
+      stderr: `pi-question: no answers on standard input; give them there, like: echo '{"db":"SQLite"}' | pi-question answer 2 -\n`,
+    });
+    const bad = await piped("{db:", "answer", "1", "-");
+    assert.equal(bad.code, EXIT.invalid);
+    assert.match(bad.stderr, /^pi-question: the answers are not valid JSON \(.+\); write them like/);
+    const over = await piped(" ".repeat(addon.limits.answersJsonBytes) + "{}", "answer", "1", "-");
+    assert.equal(over.code, EXIT.invalid);
+    assert.equal(over.stderr, `pi-question: the answers on standard input are longer than ${addon.limits.answersJsonBytes} bytes\n`);
+    assert.deepEqual(pi.sent, [], "nothing refused was sent");
+    const taken = await piped('{"db":"Postgres","name":"orders"}\n', "answer", "1", "-");
+    assert.deepEqual(taken, { code: EXIT.taken, stdout: "Answer taken.\n", stderr: "" });
+    const list = await piped('["SQLite", "billing"]', "answer", "q00000001", "-");
+    assert.equal(list.code, EXIT.taken, list.stderr);
+    assert.deepEqual(pi.sent, [
+      { qid: "q00000001", outcome: "answered", answers: { db: "Postgres", name: "orders" } },
+      { qid: "q00000001", outcome: "answered", answers: { db: "SQLite", name: "billing" } },
+    ]);
+  });
 });

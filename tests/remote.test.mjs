@@ -44,7 +44,9 @@ const ctx = {
 };
 await handlers.get("session_start")({ reason: "startup" }, ctx);
 after(() => handlers.get("session_shutdown")({}, ctx));
-const endpoint = parseRelayVariable(process.env.PI_QUESTION_RELAY);
+// Other terminals list and answer through the registry's endpoint (the secret there may be one
+// that children, who find PI_QUESTION_RELAY, are not given).
+const endpoint = listEndpoints().find((e) => e.pid === process.pid)?.endpoint;
 
 const ARGS = tool.prepareArguments({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
 
@@ -70,7 +72,7 @@ const answerRemotely = async (qid, answers, outcome = "answered") =>
 test("remote: an asking pi registers its endpoint for other terminals", () => {
   const mine = listEndpoints().filter((e) => e.pid === process.pid);
   assert.equal(mine.length, 1);
-  assert.deepEqual(mine[0].endpoint, endpoint);
+  assert.equal(mine[0].endpoint.path, parseRelayVariable(process.env.PI_QUESTION_RELAY).path, "the socket children reach");
 });
 
 test("remote: a waiting question is listed, answered from elsewhere, and closes here with mode remote", async () => {
