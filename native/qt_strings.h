@@ -155,6 +155,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(WEB_PREVIEW)         /* the page: "Preview" (an option's preview, folded) */ \
   X(WEB_CLOSED)          /* the page: the question was answered or ended elsewhere */ \
   X(WEB_OFFLINE)         /* the page: the connection to pi is lost, retrying */ \
+  X(WEB_DISPLACED)       /* the page: newer pages took its place; it follows again when looked at */ \
   X(WEB_OFF)             /* the page: pi turned the page off or exited */ \
   X(WEB_TOO_LARGE)       /* the page: an answer longer than the server takes ({n}: bytes); not sent, text kept */ \
   X(WEB_NOT_SENT)        /* the page: an answer could not be sent (no connection); text kept */ \

@@ -276,6 +276,7 @@ test("web e2e: a refused or failed POST keeps what the person wrote on the page;
 
 const WEB_ON = { ".pi/agent/question.json": JSON.stringify({ web: { enabled: true } }) };
 const OFFLINE = "Connection to pi lost; trying again…";
+const DISPLACED = "Newer pages took over the live updates; this one follows again when you come back to it.";
 
 /** Polls `check` until it holds (at most 10 s). */
 async function until(check, what) {
@@ -310,7 +311,7 @@ test("web e2e: a page whose live updates are refused says it is offline (never b
   });
 });
 
-test("web e2e: pushed out by newer pages, a page says it is offline, keeps the question, and follows again when it is looked at", { skip }, async () => {
+test("web e2e: pushed out by newer pages, a page says so, keeps the question, and follows again when it is looked at", { skip }, async () => {
   await withPi({ homeFiles: WEB_ON }, async (pi, context) => {
     const url = URL_RE.exec(await pi.waitForScreen(URL_RE))[0];
     const { port, pathname } = new URL(url);
@@ -337,9 +338,9 @@ test("web e2e: pushed out by newer pages, a page says it is offline, keeps the q
         others.push(other);
         await until(() => other.data > 0, `other page ${i} follows`);
       }
-      // The browser's page was the oldest: it made room, and says it is offline; the question
-      // stays on it.
-      await page.getByText(OFFLINE).waitFor({ timeout: 10000 });
+      // The browser's page was the oldest: it made room, and says why it no longer follows; the
+      // question stays on it.
+      await page.getByText(DISPLACED).waitFor({ timeout: 10000 });
       assert.ok(others.every((o) => o.status === 200 && !o.ended), "every newer page is served");
       assert.equal(await page.getByRole("button", { name: "Submit" }).isDisabled(), false);
       // The person looks at it again: it follows again at once (the oldest other page makes room).

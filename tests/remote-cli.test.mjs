@@ -271,7 +271,7 @@ test("answer: the pi's refusal is printed with its exit status — already answe
 test("answer with no answers and no terminal to ask on exits 3 and says how to answer instead", async () => {
   await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB])] }], async ([pi]) => {
     const r = await runAnswer([]);
-    assert.deepEqual(r, { code: EXIT.noTerminal, out: "", err: "pi-question: no terminal to ask on; answer with: pi-question answer <n or id> '<answers JSON>'\n" });
+    assert.deepEqual(r, { code: EXIT.noTerminal, out: "", err: "pi-question: no terminal to ask on; answer with: echo '<answers JSON>' | pi-question answer <n or id> -\n" });
     assert.equal((await runAnswer(["q00000001"])).code, EXIT.noTerminal);
     assert.deepEqual(pi.sent, []);
   });
