@@ -3,8 +3,8 @@
 // endpoint to its child processes and asks what arrives there in its one-at-a-time queue,
 // exactly as it asks its own questions. A pi that cannot ask keeps the variable it inherited,
 // so its children's questions go further up. The endpoint is also registered for other
-// terminals (`pi-question pending` / `answer`): they list the waiting questions and answer one,
-// exactly once, whoever is first.
+// terminals (`pi-question pending` / `answer`) with its control secret: they list the waiting
+// questions and answer one, exactly once, whoever is first. Children get only the secret that asks.
 //
 // Registered in index.ts; this module (and the relay's own) is loaded when a session starts.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
@@ -18,6 +18,7 @@ import {
   type RelayAnswer,
   type RelayRequest,
   type RelayServer,
+  relayBounds,
   startRelayServer,
   structuredAnswers,
 } from "./relay.ts";
@@ -111,8 +112,17 @@ export function relayHost(
       })),
       ended: [...asker.ended.values()],
     }),
-    answer: (qid: string, outcome: string, answers: unknown, discussion: unknown) =>
-      asker.answerFromElsewhere(qid, outcome, answers === null || answers === undefined ? null : JSON.stringify(answers), "remote", discussion),
+    answer: (qid: string, outcome: string, answers: unknown, discussion: unknown) => {
+      let json: string | null = null;
+      if (answers !== null && answers !== undefined) {
+        try {
+          json = JSON.stringify(answers); // throws on answers nested too deep for the stack
+        } catch (error) {
+          return { ok: false as const, code: "invalid", reason: `the answers cannot be read: ${(error as Error).message}` };
+        }
+      }
+      return asker.answerFromElsewhere(qid, outcome, json, "remote", discussion);
+    },
     watch: (qid: string, closed: () => void) => asker.watch(qid, closed),
   };
 
@@ -144,11 +154,12 @@ export function relayHost(
     if (!canAsk) return;
     asker = await getAsker();
     if (server) return; // another session_start got here first
-    server = await startRelayServer(native.limits.relayMessageBytes, handlers);
+    server = await startRelayServer(relayBounds(native.limits), handlers);
     if (!server) return;
     inherited = isOwnRelay(variable) ? undefined : variable;
     process.env[RELAY_ENV] = server.variable;
-    unregister = registerEndpoint({ variable: server.variable, pid: process.pid, cwd: eventCtx.cwd, startedAt: Date.now() });
+    // The registry gets the control secret (list, answer, watch); children only the ask secret.
+    unregister = registerEndpoint({ variable: server.control, pid: process.pid, cwd: eventCtx.cwd, startedAt: Date.now() });
   };
 
   return { start, stop };

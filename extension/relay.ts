@@ -1,15 +1,20 @@
 // relay.ts — questions from subagents reach the person through the pi above them.
 //
 // A pi that can ask (pi's TUI, RPC dialogs, or its own terminal) offers a question endpoint:
-// a Unix domain socket in a private directory (mkdtemp, mode 0700, removed on exit), announced
-// to every child process through one environment variable, PI_QUESTION_RELAY, which holds a
-// per-process secret and the socket path. A pi with no way to ask (print or JSON mode, as
-// subagents run) that inherited the variable sends its question there instead of touching a
-// terminal, and keeps the variable for its own children, so every question reaches the
-// top-most pi with a person in front of it.
+// a Unix domain socket in a private directory (mkdtemp `pi-question-relay-<pid>-XXXXXX`, mode
+// 0700, removed on exit; one left by a pi that was killed is removed by the next relay that
+// starts), announced to every child process through one environment variable,
+// PI_QUESTION_RELAY, which holds a per-process secret and the socket path. A pi with no way to
+// ask (print or JSON mode, as subagents run) that inherited the variable sends its question there
+// instead of touching a terminal, and keeps the variable for its own children, so every question
+// reaches the top-most pi with a person in front of it.
+//
+// Two secrets, two rights: the variable's secret lets its holder `ask` only; a second, control
+// secret (written only into the per-user registry, relay-wire.mjs) also lets its holder `list`,
+// `answer` and `watch`. A request of those three with the ask secret gets an error reply.
 //
 // The protocol, one JSON object per line (the shape of pi's RPC protocol), one request per
-// connection, every request carrying the secret:
+// connection (nothing may follow its line), every request carrying a secret:
 //   {"type":"ask","args":"<canonical arguments JSON>","asker":{"name"?,"pid","cwd"}}   (a child)
 //     → {"type":"answer","outcome":"answered|declined|cancelled|interrupted",
 //        "answers":{ id: {"selected":[values],"wrote"?,"note"?} } | null}
@@ -25,16 +30,24 @@
 //        "reason"}   (exactly once: a question that ended says how)
 //   {"type":"watch","qid"}  → {"type":"closed","qid"} once that question ends, wherever.
 // Closing an `ask` connection withdraws the question (the child was aborted or died); the parent
-// closing it without an answer (it exited) reaches the child as `interrupted`. A line over the
-// size cap, a wrong secret or anything malformed closes that one connection and nothing else.
+// closing it without an answer (it exited) reaches the child as `interrupted`.
+//
+// Hostile or broken clients: before a connection has shown a secret the server reads at most
+// RelayBounds.unverifiedBytes of its line (a longer line must begin `{"secret":"<64 hex>"` with a
+// right secret) and waits at most unverifiedMs; only then may the line grow to messageBytes.
+// Connections waiting to show a secret, connections in all and relayed questions waiting are
+// capped (the newest past a cap is closed; an `ask` past the last gets an error reply). A wrong
+// secret, an over-long line or anything malformed closes that one connection, and nothing a
+// client sends (nor a handler that throws) reaches anything else.
 // The server is unref'ed: it never keeps pi alive, and costs nothing until someone connects.
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server, type Socket } from "node:net";
+import { lstat, readdir, rm } from "node:fs/promises";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Outcome } from "./native.ts";
-import { ASKER_CHAIN_ENV, ASKER_ENV, ASKER_SEPARATOR, lineReader } from "./relay-wire.mjs";
+import { alive, ASKER_CHAIN_ENV, ASKER_ENV, ASKER_SEPARATOR, RELAY_ENV } from "./relay-wire.mjs";
 
 export { askThroughRelay, lineReader, parseRelayVariable, RELAY_ENV, structuredAnswers } from "./relay-wire.mjs";
 const VERSION = "v1";
@@ -126,7 +139,8 @@ export interface RelayRequest {
   signal: AbortSignal;
 }
 
-/** What the endpoint serves; each request type has its handler. */
+/** What the endpoint serves; each request type has its handler. A handler may throw or reject:
+ * that closes (or answers with an error) the one connection it was serving, nothing else. */
 export interface RelayHandlers {
   /** A child's question: asked in the queue; `signal` aborts when the child goes away. */
   ask(request: RelayRequest): Promise<RelayAnswer>;
@@ -140,43 +154,202 @@ export interface RelayHandlers {
 }
 
 export interface RelayServer {
-  /** The value children find in PI_QUESTION_RELAY. */
+  /** The value children find in PI_QUESTION_RELAY: its secret lets them `ask`, nothing else. */
   readonly variable: string;
+  /** The same socket with the control secret ("v1:<secret>:<path>"), which also lets its holder
+   * `list`, `answer` and `watch`: written only into the per-user registry, never into the
+   * environment. */
+  readonly control: string;
   close(): void;
 }
 
+/** The bounds of the endpoint's doors (native/qt_limits.h; relayBounds reads them from the addon). */
+export interface RelayBounds {
+  /** The longest line taken once its secret was seen (limits.relayMessageBytes: it covers every
+   * legitimate question and answer). */
+  messageBytes: number;
+  /** What is read of a line before its secret is seen (limits.relayUnverifiedBytes); a longer line
+   * must begin with its secret: `{"secret":"<64 hex>"`. */
+  unverifiedBytes: number;
+  /** How long a connection may take to show its secret, in ms (limits.relayUnverifiedMs). */
+  unverifiedMs: number;
+  /** Connections still to show their secret, at most (limits.relayMaxUnverified). */
+  maxUnverified: number;
+  /** Connections open, at most (limits.relayMaxConnections). */
+  maxConnections: number;
+  /** Relayed questions waiting at once, at most (limits.relayMaxWaiting). */
+  maxWaiting: number;
+  /** For tests: told when a connection closes how many bytes were read from it and how many the
+   * server held at most while reading its line. */
+  observe?: (seen: { bytesRead: number; held: number; verified: boolean }) => void;
+}
+
+/** The endpoint's bounds from the addon's limits. */
+export function relayBounds(limits: Readonly<Record<string, number>>): RelayBounds {
+  return {
+    messageBytes: limits.relayMessageBytes,
+    unverifiedBytes: limits.relayUnverifiedBytes,
+    unverifiedMs: limits.relayUnverifiedMs,
+    maxUnverified: limits.relayMaxUnverified,
+    maxConnections: limits.relayMaxConnections,
+    maxWaiting: limits.relayMaxWaiting,
+  };
+}
+
+/** The start a line longer than the unverified window must have: its secret, as the first key
+ * (relay-wire's request() writes it so). */
+const SECRET_FIRST = /^\{"secret":"([0-9a-f]{64})"/;
+const SECRET_FIRST_BYTES = '{"secret":"'.length + 64 + 1;
+
+/** What a secret lets its holder do: `ask` (the variable children inherit) or everything
+ * (`control`, the registry's). */
+type Right = "ask" | "control";
+
+/** The relay's directory in the system's temp directory: the pid of the pi that made it, so a
+ * directory whose pi was killed (no exit handler ran) can be found and removed later. */
+const DIRECTORY_PREFIX = "pi-question-relay-";
+const OWN_DIRECTORY = /^pi-question-relay-([1-9][0-9]{0,9})-[A-Za-z0-9]{6}$/;
+const SOCKET_NAME = "relay.sock";
+
+/** Whether something listens on the socket at `path` (a pi of another pid namespace, say): only
+ * a refused connection or a missing socket counts as nobody. */
+function someoneListens(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.unref();
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", (error: NodeJS.ErrnoException) => {
+      socket.destroy();
+      resolve(!(error.code === "ENOENT" || error.code === "ECONNREFUSED" || error.code === "ENOTSOCK"));
+    });
+  });
+}
+
 /**
- * Offers the endpoint; `cap` is the longest message line taken (limits.relayMessageBytes, which
- * covers every legitimate question and answer). Returns undefined when no socket can be made
+ * Removes the relay directories in `parent` that a pi left behind when it was killed: named
+ * `pi-question-relay-<pid>-XXXXXX`, a real directory (lstat: a symlink is never followed) of this
+ * user's, its pid gone and nothing listening on its socket. Anything else is left alone, and so is
+ * whatever cannot be looked at. Returns the directories removed.
+ */
+export async function sweepRelayDirectories(parent: string = tmpdir()): Promise<string[]> {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await readdir(parent);
+  } catch {
+    return removed;
+  }
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  for (const name of names) {
+    const pid = Number(OWN_DIRECTORY.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    const dir = join(parent, name);
+    try {
+      const st = await lstat(dir);
+      if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) continue;
+      if (await someoneListens(join(dir, SOCKET_NAME))) continue;
+      await rm(dir, { recursive: true, force: true });
+      removed.push(dir);
+    } catch {
+      // gone already, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+const messageOf = (error: unknown): string => {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "the question could not be asked";
+  }
+};
+
+/**
+ * Offers the endpoint within `bounds` (relayBounds). Returns undefined when no socket can be made
  * here (the tool then works as before, without a relay).
  */
-export async function startRelayServer(cap: number, handlers: RelayHandlers): Promise<RelayServer | undefined> {
+export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandlers): Promise<RelayServer | undefined> {
   let dir: string;
   try {
-    dir = mkdtempSync(join(tmpdir(), "pi-question-")); // mkdtemp makes it mode 0700
+    dir = mkdtempSync(join(tmpdir(), `${DIRECTORY_PREFIX}${process.pid}-`)); // mkdtemp makes it mode 0700
   } catch {
     return undefined;
   }
-  const path = join(dir, "relay.sock");
-  const secret = Buffer.from(randomBytes(32).toString("hex"), "utf8");
+  // Directories of pis that were killed (SIGKILL, or SIGINT in print mode) go now, in the background.
+  void sweepRelayDirectories().catch(() => undefined);
+  const path = join(dir, SOCKET_NAME);
+  const askSecret = Buffer.from(randomBytes(32).toString("hex"), "utf8");
+  const controlSecret = Buffer.from(randomBytes(32).toString("hex"), "utf8");
+  const window = Math.max(bounds.unverifiedBytes, SECRET_FIRST_BYTES);
   const sockets = new Set<Socket>();
+  let unverified = 0;
+  let waiting = 0;
 
-  const serve = (socket: Socket, m: Record<string, unknown>, gone: AbortSignal) => {
+  /** The right a secret gives, compared in constant time with both. */
+  const rightOf = (given: string): Right | undefined => {
+    const g = Buffer.from(given, "utf8");
+    if (g.length !== askSecret.length) return undefined;
+    const asks = timingSafeEqual(g, askSecret);
+    const controls = timingSafeEqual(g, controlSecret);
+    return controls ? "control" : asks ? "ask" : undefined;
+  };
+
+  const serve = (socket: Socket, m: Record<string, unknown>, right: Right, gone: AbortSignal) => {
+    /** The one reply; never throws (a reply that cannot be written closes the connection). */
     const reply = (message: Record<string, unknown>) => {
-      if (!socket.destroyed) socket.end(JSON.stringify(message) + "\n");
+      try {
+        if (!socket.destroyed) socket.end(JSON.stringify(message) + "\n");
+      } catch {
+        socket.destroy();
+      }
     };
+    const refuse = (message: string) => reply({ type: "error", message });
+    if (m.type !== "ask" && right !== "control") {
+      if (m.type === "list" || m.type === "answer" || m.type === "watch") {
+        return refuse(`${m.type} needs the endpoint's control secret (the per-user registry's); ${RELAY_ENV} only lets its holder ask`);
+      }
+      return socket.destroy();
+    }
     switch (m.type) {
       case "ask": {
         if (typeof m.args !== "string") return socket.destroy();
+        if (waiting >= bounds.maxWaiting) {
+          const why = `this pi already has ${waiting} relayed questions waiting, the most it takes at once`;
+          return refuse(`${why}; ask again once one of them is answered`);
+        }
         const a = (m.asker && typeof m.asker === "object" ? m.asker : {}) as Record<string, unknown>;
         const asker: RelayAsker = {
           ...(typeof a.name === "string" && a.name.trim() ? { name: a.name } : {}),
-          ...(typeof a.pid === "number" && Number.isInteger(a.pid) ? { pid: a.pid } : {}),
+          ...(typeof a.pid === "number" && Number.isSafeInteger(a.pid) && a.pid > 0 ? { pid: a.pid } : {}),
           ...(typeof a.cwd === "string" && a.cwd ? { cwd: a.cwd } : {}),
         };
-        handlers.ask({ args: m.args, asker, signal: gone }).then(
-          (answer) => reply(answer),
-          (error: unknown) => reply({ type: "error", message: error instanceof Error ? error.message : String(error) }),
+        // Counted until it is answered or its child goes away, whichever comes first.
+        waiting++;
+        let counted = true;
+        const release = () => {
+          if (counted) waiting--;
+          counted = false;
+        };
+        gone.addEventListener("abort", release, { once: true });
+        let asked: Promise<RelayAnswer>;
+        try {
+          asked = Promise.resolve(handlers.ask({ args: m.args, asker, signal: gone }));
+        } catch (error) {
+          asked = Promise.reject(error);
+        }
+        asked.then(
+          (answer) => {
+            release();
+            reply(answer);
+          },
+          (error: unknown) => {
+            release();
+            refuse(messageOf(error));
+          },
         );
         return;
       }
@@ -189,7 +362,17 @@ export async function startRelayServer(cap: number, handlers: RelayHandlers): Pr
         if (typeof m.qid !== "string") return socket.destroy();
         const qid = m.qid;
         const stop = handlers.watch(qid, () => reply({ type: "closed", qid }));
-        gone.addEventListener("abort", stop, { once: true });
+        gone.addEventListener(
+          "abort",
+          () => {
+            try {
+              stop();
+            } catch {
+              // the watch is gone with its connection either way
+            }
+          },
+          { once: true },
+        );
         return;
       }
       default:
@@ -199,33 +382,85 @@ export async function startRelayServer(cap: number, handlers: RelayHandlers): Pr
 
   const server: Server = createServer({ allowHalfOpen: false }, (socket) => {
     socket.unref();
+    socket.on("error", () => socket.destroy());
+    // Past either cap the newest connection is closed at once.
+    if (sockets.size >= bounds.maxConnections || unverified >= bounds.maxUnverified) {
+      socket.destroy();
+      return;
+    }
     sockets.add(socket);
+    unverified++;
     const gone = new AbortController();
-    let seen = false;
+    let verified = false;
+    let parts: Buffer[] = [];
+    let size = 0;
+    let held = 0;
+    let read = false;
+    // A connection that has not shown its secret in time is closed.
+    const timer = setTimeout(() => socket.destroy(), bounds.unverifiedMs);
+    timer.unref();
+    const verify = () => {
+      if (verified) return;
+      verified = true;
+      unverified--;
+      clearTimeout(timer);
+    };
     socket.on("close", () => {
       sockets.delete(socket);
+      const wasVerified = verified;
+      verify();
+      parts = [];
+      try {
+        bounds.observe?.({ bytesRead: socket.bytesRead, held, verified: wasVerified });
+      } catch {
+        // a test's observer: nothing of the endpoint's
+      }
       gone.abort();
     });
-    socket.on("error", () => socket.destroy());
-    const read = lineReader(
-      cap,
-      (line) => {
-        if (seen) return socket.destroy(); // one request per connection
-        seen = true;
-        let m: Record<string, unknown>;
-        try {
-          m = JSON.parse(line);
-        } catch {
-          return socket.destroy();
+
+    /** The one request's line: its secret decides what it may do. */
+    const take = (line: string) => {
+      let m: unknown;
+      try {
+        m = JSON.parse(line);
+      } catch {
+        return socket.destroy();
+      }
+      if (!m || typeof m !== "object" || Array.isArray(m)) return socket.destroy();
+      const message = m as Record<string, unknown>;
+      const right = typeof message.secret === "string" ? rightOf(message.secret) : undefined;
+      if (!right) return socket.destroy();
+      verify();
+      serve(socket, message, right, gone.signal);
+    };
+
+    socket.on("data", (chunk: Buffer) => {
+      // Nothing a client sends may throw out of here: whatever goes wrong closes this connection.
+      try {
+        if (read) return socket.destroy(); // one request per connection: nothing may follow its line
+        const nl = chunk.indexOf(10);
+        const end = nl < 0 ? chunk.length : nl;
+        if (!verified && size + end > window) {
+          // The line goes past what is read before its secret is seen: it must begin with it.
+          const head = Buffer.concat([...parts, chunk.subarray(0, end)], SECRET_FIRST_BYTES).toString("latin1");
+          const given = SECRET_FIRST.exec(head)?.[1];
+          if (given === undefined || !rightOf(given)) return socket.destroy();
+          verify();
         }
-        if (!m || typeof m !== "object" || typeof m.secret !== "string") return socket.destroy();
-        const given = Buffer.from(m.secret, "utf8");
-        if (given.length !== secret.length || !timingSafeEqual(given, secret)) return socket.destroy();
-        serve(socket, m, gone.signal);
-      },
-      () => socket.destroy(),
-    );
-    socket.on("data", read);
+        if (size + end > bounds.messageBytes) return socket.destroy();
+        parts.push(chunk.subarray(0, end));
+        size += end;
+        held = Math.max(held, size);
+        if (nl < 0) return;
+        if (nl + 1 < chunk.length) return socket.destroy(); // a second request on the same connection
+        read = true;
+        const line = Buffer.concat(parts, size).toString("utf8");
+        parts = [];
+        take(line);
+      } catch {
+        socket.destroy();
+      }
+    });
   });
 
   const listening = await new Promise<boolean>((resolve) => {
@@ -242,10 +477,12 @@ export async function startRelayServer(cap: number, handlers: RelayHandlers): Pr
   const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once("exit", remove);
   let closed = false;
-  const variable = `${VERSION}:${secret.toString("utf8")}:${path}`;
+  const variable = `${VERSION}:${askSecret.toString("utf8")}:${path}`;
+  const control = `${VERSION}:${controlSecret.toString("utf8")}:${path}`;
   own.add(variable);
   return {
     variable,
+    control,
     close() {
       if (closed) return;
       closed = true;

@@ -3,19 +3,28 @@
 // (helpers/relay-child.mjs runs the extension in print mode, as a subagent does): a long answer
 // arrives whole, the user's own limits apply, who asks is cut to its limit everywhere, decline
 // and withdrawal travel, nesting names honestly, and the server never keeps a process alive.
+// The endpoint's two secrets: what children inherit only asks; the registry's control secret
+// lists and answers, and nothing another terminal sends through it (answers nested too deep to
+// write back, numbers JSON cannot hold, wrong types) reaches past its own connection.
 // (The protocol on its own: relay.test.mjs; with the real pi: e2e-subagent.test.mjs.)
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
+import { after, test } from "node:test";
+import { listEndpoints, request } from "../extension/relay-wire.mjs";
 
 const relay = await importShim("relay.ts");
+// The endpoint registry goes to a throw-away runtime directory (the children inherit it).
+const runtime = mkdtempSync(join(tmpdir(), "pq-relay-host-runtime-"));
+process.env.XDG_RUNTIME_DIR = runtime;
+after(() => rmSync(runtime, { recursive: true, force: true }));
 const here = dirname(fileURLToPath(import.meta.url));
 const limits = addon.limits;
 
@@ -198,8 +207,7 @@ test("relay host: who asks is cut to its limit (and sanitized) in RPC dialog tit
     const deep = "/" + "d".repeat(limits.askerBytes) + "/TAIL";
     const unnamed = relay.askThroughRelay(parent.endpoint, args, { pid: 2, cwd: deep }, undefined, limits.relayMessageBytes);
     await until(() => dialogs.length === 1, "the first dialog");
-    const { request } = await import("../extension/relay-wire.mjs");
-    const list = async () => (await request(parent.endpoint, { type: "list" }, { cap: limits.relayMessageBytes })).message.questions;
+    const list = async () => (await request(registered().endpoint, { type: "list" }, { cap: limits.relayMessageBytes })).message.questions;
     await pollFor(list, (q) => q.length === 2, "the second question in the queue");
 
     const [who] = dialogs[0].title.split("\n");
@@ -264,8 +272,7 @@ test("relay host: a queued question whose child disconnects is withdrawn; the sh
 
     const leaving = new AbortController();
     const two = relay.askThroughRelay(parent.endpoint, second, { name: "two", pid: 2 }, leaving.signal, limits.relayMessageBytes);
-    const { request } = await import("../extension/relay-wire.mjs");
-    const listed = async () => (await request(parent.endpoint, { type: "list" }, { cap: limits.relayMessageBytes })).message.questions;
+    const listed = async () => (await request(registered().endpoint, { type: "list" }, { cap: limits.relayMessageBytes })).message.questions;
     // Both are waiting: one shown, one queued behind it.
     await pollFor(listed, (q) => q.length === 2, "both questions waiting");
     leaving.abort(); // the second child goes away (killed, crashed, aborted)
@@ -323,3 +330,136 @@ test("relay host: a launcher's name is its child's only; a grandchild reads “w
     cleanup();
   }
 });
+
+/** The parent's registry entry: its endpoint is the control secret's. */
+function registered() {
+  const mine = listEndpoints().filter((e) => e.pid === process.pid);
+  assert.equal(mine.length, 1, "one registry entry for this pi");
+  return mine[0];
+}
+
+test("relay host: the variable children inherit only asks; listing, answering and watching take the registry's control secret", async () => {
+  const { cwd, cleanup } = project();
+  let release;
+  const held = new Promise((r) => (release = r));
+  const { ctx, dialogs } = rpcContext(cwd, async (_m, _t, options) => {
+    await held;
+    return options[0];
+  });
+  const parent = await parentPi(ctx);
+  try {
+    const entry = registered();
+    assert.notEqual(entry.variable, parent.variable, "the registry does not hold the variable children get");
+    assert.equal(entry.endpoint.path, parent.endpoint.path, "one socket");
+    assert.notEqual(entry.endpoint.secret, parent.endpoint.secret);
+    const registry = join(runtime, "pi-question");
+    assert.equal(statSync(registry).mode & 0o777, 0o700);
+    for (const name of readdirSync(registry)) assert.equal(statSync(join(registry, name)).mode & 0o777, 0o600, name);
+
+    // A child asks with the variable it inherited.
+    const args = { questions: [{ id: "db", prompt: "Which?", options: ["A", "B"] }] };
+    const child = runChild(parent.variable, args);
+    await until(() => dialogs.length === 1, "the child's question");
+
+    // The same variable cannot list, answer or watch it.
+    const qid = (await request(entry.endpoint, { type: "list" })).message.questions[0].qid;
+    for (const message of [{ type: "list" }, { type: "answer", qid, outcome: "answered", answers: { db: "B" } }, { type: "watch", qid }]) {
+      const r = await request(parent.endpoint, message);
+      assert.equal(r.type, "reply");
+      assert.equal(r.message.type, "error", message.type);
+      assert.match(r.message.message, /needs the endpoint's control secret/);
+    }
+    assert.equal((await request(entry.endpoint, { type: "list" })).message.questions.length, 1, "still waiting");
+
+    // The registry's secret answers it.
+    const closed = request(entry.endpoint, { type: "watch", qid });
+    assert.deepEqual((await request(entry.endpoint, { type: "answer", qid, outcome: "answered", answers: { db: "B" } })).message, { type: "result", ok: true });
+    release(); // the fake dialog returns now (it does not follow the abort); the answer from elsewhere was first
+    assert.deepEqual((await closed).message, { type: "closed", qid });
+    const { result } = await child;
+    assert.equal(result.details.status, "answered");
+    assert.equal(result.details.answers[0].value, "B");
+  } finally {
+    release();
+    await parent.stop();
+    cleanup();
+  }
+});
+
+test("relay host: answers nested 6,000 deep, numbers JSON cannot hold and wrong types from another terminal end their own connection; the question still waits", async () => {
+  const { cwd, cleanup } = project();
+  let release;
+  const held = new Promise((r) => (release = r));
+  const { ctx, dialogs } = rpcContext(cwd, async (_m, _t, options) => {
+    await held;
+    return options[0];
+  });
+  const parent = await parentPi(ctx);
+  try {
+    const { endpoint } = registered();
+    const args = addon.normalize(JSON.stringify({ questions: [{ id: "db", prompt: "Which?", options: ["A", "B"] }] }));
+    const asking = relay.askThroughRelay(parent.endpoint, args, { pid: 1 }, undefined, limits.relayMessageBytes);
+    await until(() => dialogs.length === 1, "the question");
+    const list = async () => (await request(endpoint, { type: "list" })).message.questions;
+    const [{ qid }] = await list();
+
+    /** One raw line to the endpoint (the secret first, as every client writes it): the reply, or "" when closed. */
+    const raw = (rest) => rawExchange(endpoint.path, `{"secret":${JSON.stringify(endpoint.secret)},${rest}}\n`);
+    const deep = (n) => "[".repeat(n) + "]".repeat(n);
+    const q = JSON.stringify(qid);
+    // The message that made pi exit with a RangeError: 12 KB of nested arrays.
+    const nested = JSON.parse(await raw(`"type":"answer","qid":${q},"outcome":"answered","answers":${deep(6000)}`));
+    assert.equal(nested.ok, false);
+    assert.equal(nested.code, "invalid");
+    assert.match(nested.reason, /the answers cannot be read/);
+    // Deeper still, inside an object, and as the discussion.
+    for (const rest of [
+      `"type":"answer","qid":${q},"outcome":"answered","answers":{"db":${deep(60000)}}`,
+      `"type":"answer","qid":${q},"outcome":"discuss","answers":{},"discussion":${deep(6000)}`,
+      `"type":"answer","qid":${q},"outcome":"answered","answers":{"db":1e999999}`,
+      `"type":"answer","qid":${q},"outcome":"answered","answers":-1e400`,
+    ]) {
+      const r = JSON.parse(await raw(rest));
+      assert.deepEqual([r.type, r.ok, r.code], ["result", false, "invalid"], rest.slice(0, 60));
+    }
+    // Wrong types in every field: closed, nothing answered.
+    for (const rest of [
+      `"type":"answer","qid":1e400,"outcome":"answered","answers":{"db":"A"}`,
+      `"type":"answer","qid":${deep(6000)},"outcome":"answered","answers":{"db":"A"}`,
+      `"type":"answer","qid":${q},"outcome":{"a":1},"answers":{"db":"A"}`,
+      `"type":"answer","qid":${q},"answers":{"db":"A"}`,
+      `"type":"watch","qid":[${q}]`,
+      `"type":${deep(6000)}`,
+      `"type":"ask","args":${deep(6000)}`,
+      `"type":"ask","args":1e400,"asker":{}`,
+    ]) {
+      assert.equal(await raw(rest), "", rest.slice(0, 60));
+    }
+    // Who asks, wrongly typed, is dropped: the question is asked "by a subagent".
+    const oddAsker = relay.askThroughRelay(parent.endpoint, args, { name: 7, pid: 1e400, cwd: ["x"] }, undefined, limits.relayMessageBytes);
+    await pollFor(list, (l) => l.length === 2, "the question with an odd asker");
+    assert.match((await list())[1].askedBy, /^Asked by a subagent in pid \?$/);
+
+    assert.equal(dialogs.length, 1, "nothing else was asked");
+    assert.equal((await list())[0].qid, qid, "the question still waits");
+    release();
+    assert.deepEqual(await asking, { type: "answer", outcome: "answered", answers: { db: { selected: ["A"] } } });
+    assert.equal((await oddAsker).outcome, "answered");
+  } finally {
+    release();
+    await parent.stop();
+    cleanup();
+  }
+});
+
+/** Sends `line` on its own connection; resolves with what came back once the endpoint closes it. */
+function rawExchange(path, line) {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    let got = "";
+    socket.on("data", (d) => (got += d));
+    socket.on("error", () => undefined);
+    socket.on("close", () => resolve(got));
+    socket.on("connect", () => socket.write(line));
+  });
+}

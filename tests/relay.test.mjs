@@ -1,12 +1,16 @@
 // relay.test.mjs — the subagent relay's protocol on its own: the endpoint variable, framing and
-// size caps, the secret, every way a connection ends, and the structured answers that carry a
-// person's answer back to the child exactly. Hostile clients must never touch anyone else's
-// question. (End to end with the real pi: e2e-subagent.test.mjs.)
+// size caps, the two secrets and what each allows, every way a connection ends, and the
+// structured answers that carry a person's answer back to the child exactly. Hostile and broken
+// clients (and handlers that throw) must never touch anyone else's question nor throw out of the
+// server: the secret is read first, silent connections are closed, connections and waiting
+// questions are capped, and relay directories of killed pis are swept. (End to end with the
+// real pi: e2e-subagent.test.mjs.)
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
-import { createConnection } from "node:net";
-import { dirname } from "node:path";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
@@ -17,20 +21,34 @@ const relay = await importShim("relay.ts");
 const ARGS = JSON.stringify({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
 
 /** A server whose handler records each request and answers when the test says so; `cap` is its
- * longest message line. */
-async function serve(cap = 64 * 1024) {
+ * longest message line, `bounds` overrides the real limits' other bounds, `handlers` the
+ * recording handlers. `endpoint` asks (the variable children get); `control` may do everything
+ * (the registry's). */
+async function serve(cap = 64 * 1024, bounds = {}, handlers = {}) {
   const requests = [];
-  const server = await relay.startRelayServer(cap, {
-    ask: (request) => new Promise((resolve) => requests.push({ ...request, resolve })),
-    list: () => ({ type: "pending", questions: [] }),
-    answer: () => ({ ok: false, code: "not_waiting", reason: "no" }),
-    watch: (_qid, closed) => {
-      closed();
-      return () => undefined;
+  const calls = [];
+  const server = await relay.startRelayServer(
+    { ...relay.relayBounds(addon.limits), messageBytes: cap, ...bounds },
+    {
+      ask: (request) => new Promise((resolve) => requests.push({ ...request, resolve })),
+      list: () => {
+        calls.push("list");
+        return { type: "pending", questions: [] };
+      },
+      answer: (qid) => {
+        calls.push(`answer ${qid}`);
+        return { ok: false, code: "not_waiting", reason: "no" };
+      },
+      watch: (qid, closed) => {
+        calls.push(`watch ${qid}`);
+        closed();
+        return () => undefined;
+      },
+      ...handlers,
     },
-  });
+  );
   assert.ok(server, "the relay could not listen");
-  return { server, requests, endpoint: relay.parseRelayVariable(server.variable) };
+  return { server, requests, calls, endpoint: relay.parseRelayVariable(server.variable), control: relay.parseRelayVariable(server.control) };
 }
 
 /** A raw client: sends `data`, resolves with what came back once the server closes it. */
@@ -102,10 +120,13 @@ test("relay: lines are split across chunks, and a line over the cap is refused o
   assert.deepEqual(lines, ["abc", "de", "", "fg"], "nothing after an over-long line is read");
 });
 
-test("relay: the socket sits in a private directory (0700) and is removed on close", async () => {
-  const { server, endpoint } = await serve();
+test("relay: the socket sits in a private directory (0700) named after its pid, and is removed on close", async () => {
+  const { server, endpoint, control } = await serve();
   const dir = dirname(endpoint.path);
   assert.equal(statSync(dir).mode & 0o777, 0o700);
+  assert.match(basename(dir), new RegExp(`^pi-question-relay-${process.pid}-[A-Za-z0-9]{6}$`));
+  assert.equal(control.path, endpoint.path, "one socket, two secrets");
+  assert.notEqual(control.secret, endpoint.secret);
   assert.ok(existsSync(endpoint.path));
   server.close();
   assert.equal(existsSync(dir), false);
@@ -144,7 +165,7 @@ test("relay: a discuss reply carries the person's words down to the child, which
 });
 
 test("relay: hostile clients (garbage, a 10 MB line, a wrong secret, half a message) never touch another question", async () => {
-  const { server, requests, endpoint } = await serve();
+  const { server, requests, endpoint, control } = await serve();
   try {
     // A real question is waiting while the hostile clients come and go.
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
@@ -156,8 +177,10 @@ test("relay: hostile clients (garbage, a 10 MB line, a wrong secret, half a mess
     assert.equal(await rawClient(endpoint.path, wrong + "\n"), "");
     const shortSecret = JSON.stringify({ type: "ask", secret: "b", args: ARGS, asker: {} });
     assert.equal(await rawClient(endpoint.path, shortSecret + "\n"), "");
-    const notAsk = JSON.stringify({ type: "answer", secret: endpoint.secret, args: ARGS });
-    assert.equal(await rawClient(endpoint.path, notAsk + "\n"), "");
+    const notAnswer = JSON.stringify({ type: "answer", secret: control.secret, args: ARGS });
+    assert.equal(await rawClient(endpoint.path, notAnswer + "\n"), "", "an answer without its qid and outcome");
+    const twoLines = JSON.stringify({ secret: endpoint.secret, type: "ask", args: ARGS, asker: {} }) + "\n";
+    assert.equal(await rawClient(endpoint.path, twoLines + twoLines), "", "one request per connection");
     const good = JSON.stringify({ type: "ask", secret: endpoint.secret, args: ARGS, asker: {} });
     assert.equal(await rawClient(endpoint.path, good.slice(0, 40), { end: true }), "");
 
@@ -267,7 +290,7 @@ test("relay: the server never keeps its process alive; once the process exits it
   const script = `
     const { importShim } = await import(${JSON.stringify(shim)});
     const relay = await importShim("relay.ts");
-    const server = await relay.startRelayServer(64 * 1024, {
+    const server = await relay.startRelayServer({ ...relay.relayBounds(${JSON.stringify(addon.limits)}), messageBytes: 64 * 1024 }, {
       ask: () => { process.stdout.write("asked\\n"); return new Promise(() => {}); },
       list: () => ({ type: "pending", questions: [] }),
       answer: () => ({ ok: false, code: "not_waiting", reason: "no" }),
@@ -295,5 +318,352 @@ test("relay: the server never keeps its process alive; once the process exits it
     assert.equal(existsSync(dirname(endpoint.path)), false, "the socket's directory is removed at exit");
   } finally {
     if (exit === undefined) child.kill("SIGKILL");
+  }
+});
+
+/** `promise`, or an error naming `what` once `ms` pass first. */
+function within(promise, what, ms = 5000) {
+  let timer;
+  const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out: ${what}`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** A raw connection the test drives: `closed` resolves with what came back once it closes. */
+function connection(path) {
+  const socket = createConnection(path);
+  let got = "";
+  let isClosed = false;
+  socket.on("data", (d) => (got += d));
+  socket.on("error", () => undefined);
+  const closed = new Promise((resolve) =>
+    socket.on("close", () => {
+      isClosed = true;
+      resolve(got);
+    }),
+  );
+  const connected = new Promise((resolve) => socket.once("connect", resolve));
+  return { socket, closed, connected, isClosed: () => isClosed };
+}
+
+/** One request on its own connection, written as `line` (a string, sent as it is): what came back. */
+const exchange = (path, line) => rawClient(path, line + "\n");
+const secretFirst = (secret, message) => JSON.stringify({ secret, ...message });
+
+test("relay: the variable's secret only asks; list, answer and watch need the control secret (an error reply says so)", async () => {
+  const { server, requests, calls, endpoint, control } = await serve();
+  try {
+    for (const message of [{ type: "list" }, { type: "answer", qid: "q1", outcome: "answered", answers: {} }, { type: "watch", qid: "q1" }]) {
+      const reply = JSON.parse(await exchange(endpoint.path, secretFirst(endpoint.secret, message)));
+      assert.equal(reply.type, "error", message.type);
+      assert.match(reply.message, new RegExp(`^${message.type} needs the endpoint's control secret`));
+    }
+    assert.deepEqual(calls, [], "no handler saw a request made with the ask secret");
+
+    // The control secret does all four.
+    assert.equal(JSON.parse(await exchange(endpoint.path, secretFirst(control.secret, { type: "list" }))).type, "pending");
+    const answered = JSON.parse(await exchange(endpoint.path, secretFirst(control.secret, { type: "answer", qid: "q1", outcome: "answered" })));
+    assert.deepEqual(answered, { type: "result", ok: false, code: "not_waiting", reason: "no" });
+    assert.deepEqual(JSON.parse(await exchange(endpoint.path, secretFirst(control.secret, { type: "watch", qid: "q1" }))), { type: "closed", qid: "q1" });
+    assert.deepEqual(calls, ["list", "answer q1", "watch q1"]);
+    const asking = relay.askThroughRelay(control, ARGS, { pid: 1 }, undefined, 1000);
+    await until(() => requests.length === 1, "the question asked with the control secret");
+    requests[0].resolve({ type: "unavailable" });
+    assert.deepEqual(await asking, { type: "unavailable" });
+  } finally {
+    server.close();
+  }
+});
+
+test("relay: a handler that throws or rejects, or a reply that cannot be written, ends only its own connection", async () => {
+  const cyclic = { type: "answer" };
+  cyclic.self = cyclic;
+  const asks = [];
+  const watching = [];
+  const { server, control } = await serve(64 * 1024, {}, {
+    ask: (request) => {
+      const how = JSON.parse(request.args).how;
+      if (how === "throw") throw new RangeError("thrown at once");
+      if (how === "reject") return Promise.reject(new Error("rejected later"));
+      if (how === "reject-odd") return Promise.reject({ toString: () => { throw new Error("no string either"); } });
+      if (how === "bigint") return Promise.resolve({ type: "answer", outcome: "answered", answers: { n: 1n } });
+      if (how === "cyclic") return Promise.resolve(cyclic);
+      return new Promise((resolve) => asks.push({ ...request, resolve }));
+    },
+    list: () => {
+      throw new Error("list broke");
+    },
+    answer: () => {
+      throw new RangeError("Maximum call stack size exceeded");
+    },
+    watch: (qid, closed) => {
+      if (qid === "throws") throw new Error("watch broke");
+      watching.push(qid);
+      return () => {
+        closed(); // the reply goes to a closing connection
+        throw new Error("stop broke");
+      };
+    },
+  });
+  const ask = (how, secret = control.secret) => exchange(control.path, secretFirst(secret, { type: "ask", args: JSON.stringify({ how }), asker: {} }));
+  try {
+    // A real question waits while the broken handlers run.
+    const waitingOne = relay.askThroughRelay(control, JSON.stringify({ how: "wait" }), { pid: 1 }, undefined, 1000);
+    await until(() => asks.length === 1, "the waiting question");
+
+    assert.deepEqual(JSON.parse(await ask("throw")), { type: "error", message: "thrown at once" });
+    assert.deepEqual(JSON.parse(await ask("reject")), { type: "error", message: "rejected later" });
+    assert.deepEqual(JSON.parse(await ask("reject-odd")), { type: "error", message: "the question could not be asked" });
+    assert.equal(await ask("bigint"), "", "a reply JSON cannot write closes the connection");
+    assert.equal(await ask("cyclic"), "");
+    assert.equal(await exchange(control.path, secretFirst(control.secret, { type: "list" })), "");
+    assert.equal(await exchange(control.path, secretFirst(control.secret, { type: "answer", qid: "q1", outcome: "answered", answers: {} })), "");
+    assert.equal(await exchange(control.path, secretFirst(control.secret, { type: "watch", qid: "throws" })), "");
+    const watcher = connection(control.path);
+    await watcher.connected;
+    watcher.socket.write(secretFirst(control.secret, { type: "watch", qid: "stays" }) + "\n");
+    await until(() => watching.length === 1, "the watch registered (its reply comes only when it stops)");
+    watcher.socket.destroy(); // its stop throws: nothing escapes
+    await watcher.closed;
+
+    assert.equal(asks[0].signal.aborted, false, "the waiting question still waits");
+    asks[0].resolve({ type: "answer", outcome: "declined", answers: {} });
+    assert.deepEqual(await waitingOne, { type: "answer", outcome: "declined", answers: {} });
+  } finally {
+    server.close();
+  }
+});
+
+test("relay: deep nesting, huge numbers and wrong types in every field close that one connection (or reach the handler as they came); nothing throws", async () => {
+  const { server, requests, calls, endpoint, control } = await serve(256 * 1024);
+  const deep = (n) => "[".repeat(n) + "]".repeat(n);
+  // Every JSON type but the string each of these fields takes.
+  const values = [deep(6000), deep(50000), "1e999999", "-1e400", "123456789012345678901234567890", "null", "true", "[]", "{}", `{"a":${deep(6000)}}`];
+  try {
+    const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
+    await until(() => requests.length === 1, "the real question");
+    const replies = [];
+    const secret = JSON.stringify(control.secret);
+    for (const v of values) {
+      // Every field of every request type, wrongly typed (raw JSON text: numbers JSON cannot hold).
+      const lines = [
+        `{"secret":${secret},"type":${v}}`,
+        `{"secret":${secret},"type":"ask","args":${v},"asker":{}}`,
+        `{"secret":${secret},"type":"answer","qid":${v},"outcome":"answered","answers":{}}`,
+        `{"secret":${secret},"type":"answer","qid":"q1","outcome":${v},"answers":{}}`,
+        `{"secret":${secret},"type":"watch","qid":${v}}`,
+        `{"secret":${v},"type":"list"}`,
+        v,
+      ];
+      for (const line of lines) {
+        const got = await exchange(endpoint.path, line);
+        if (got) replies.push(JSON.parse(got));
+      }
+      // Fields the handlers are given as they came (answers, discussion) or cleaned (asker) reach
+      // them, but never throw out of the server.
+      const answer = await exchange(endpoint.path, `{"secret":${secret},"type":"answer","qid":"q1","outcome":"answered","answers":${v},"discussion":${v}}`);
+      assert.deepEqual(JSON.parse(answer), { type: "result", ok: false, code: "not_waiting", reason: "no" });
+    }
+    assert.equal(await exchange(endpoint.path, `{"secret":${secret},"type":"${"x".repeat(100_000)}"}`), "", "an unknown type");
+    assert.deepEqual(replies, [], "every malformed request closed its connection without a reply");
+    assert.deepEqual(calls, values.map(() => "answer q1"), "only the well-formed answers reached the handler");
+
+    // Who asks, wrongly typed or out of range, is dropped field by field.
+    for (const asker of [`{"name":1e999,"pid":1e400,"cwd":${deep(6000)}}`, `{"name":"","pid":-5,"cwd":""}`, `{"pid":1.5}`, `${deep(6000)}`, "7"]) {
+      const got = connection(endpoint.path);
+      got.socket.write(`{"secret":${JSON.stringify(endpoint.secret)},"type":"ask","args":"{}","asker":${asker}}\n`);
+      await until(() => requests.length === 2, `the ask with asker ${asker.slice(0, 20)}`);
+      assert.deepEqual(requests[1].asker, {});
+      requests.pop().resolve({ type: "unavailable" });
+      assert.equal(await got.closed, '{"type":"unavailable"}\n');
+    }
+    assert.equal(requests[0].signal.aborted, false, "the real question still waits");
+    requests[0].resolve({ type: "answer", outcome: "cancelled", answers: null });
+    assert.deepEqual(await asking, { type: "answer", outcome: "cancelled", answers: null });
+  } finally {
+    server.close();
+  }
+});
+
+test("relay: a silent connection, and one that sends part of a line, are closed once the unverified time runs out", async () => {
+  const { server, requests, endpoint } = await serve(64 * 1024, { unverifiedMs: 150 });
+  try {
+    const silent = connection(endpoint.path);
+    const partial = connection(endpoint.path);
+    await partial.connected;
+    partial.socket.write(`{"secret":"${endpoint.secret}","type":"ask"`); // no end of line, ever
+    // A client that showed its secret in time stays, however long its question waits.
+    const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
+    await until(() => requests.length === 1, "the question");
+    assert.equal(await within(silent.closed, "the silent connection closed"), "");
+    assert.equal(await within(partial.closed, "the partial one closed"), "");
+    await new Promise((r) => setTimeout(r, 300)); // twice the unverified time
+    assert.equal(requests[0].signal.aborted, false, "the question that showed its secret still waits");
+    requests[0].resolve({ type: "unavailable" });
+    assert.deepEqual(await asking, { type: "unavailable" });
+  } finally {
+    server.close();
+  }
+});
+
+test("relay: a line longer than the unverified window must begin with a right secret; a wrong one is closed having read a few KB", async () => {
+  const seen = [];
+  const window = addon.limits.relayUnverifiedBytes;
+  const { server, requests, endpoint } = await serve(addon.limits.relayMessageBytes, { observe: (s) => seen.push(s) });
+  const long = "x".repeat(4 * 1024 * 1024);
+  try {
+    // A wrong secret first, then 4 MB without an end of line: closed before the client is done.
+    const wrong = connection(endpoint.path);
+    await wrong.connected;
+    wrong.socket.write(`{"secret":"${"b".repeat(64)}","type":"ask","args":"${long}`, () => undefined);
+    assert.equal(await within(wrong.closed, "the wrong secret's connection closed"), "");
+    await until(() => seen.length === 1, "the server's account of the connection");
+    assert.equal(seen[0].verified, false);
+    assert.ok(seen[0].held <= window, `the server held ${seen[0].held} bytes of an unverified line`);
+    assert.ok(seen[0].bytesRead < 1024 * 1024, `the server read ${seen[0].bytesRead} bytes of a 4 MB line`);
+
+    // Garbage, and the right secret that does not come first: the same.
+    for (const start of ["x", `{"type":"ask","secret":"${endpoint.secret}","args":"`]) {
+      const c = connection(endpoint.path);
+      await c.connected;
+      c.socket.write(start + long, () => undefined);
+      assert.equal(await within(c.closed, `the connection starting ${start.slice(0, 12)} closed`), "");
+    }
+    await until(() => seen.length === 3, "the other two accounts");
+    for (const s of seen) assert.ok(s.held <= window && !s.verified, JSON.stringify(s));
+
+    // Short lines within the window are parsed whole, the secret anywhere in them.
+    const anywhere = JSON.stringify({ type: "ask", args: ARGS, asker: {}, secret: endpoint.secret });
+    assert.ok(anywhere.length < window);
+    const short = rawClient(endpoint.path, anywhere + "\n");
+    await until(() => requests.length === 1, "the short question");
+    requests[0].resolve({ type: "unavailable" });
+    assert.equal(await short, '{"type":"unavailable"}\n');
+
+    // The right secret first: the line may grow to the message cap.
+    const bigArgs = JSON.stringify({ questions: [{ id: "db", prompt: "p".repeat(3 * 1024 * 1024) }] });
+    const asking = relay.askThroughRelay(endpoint, bigArgs, { pid: 1 }, undefined, 1000);
+    await until(() => requests.length === 2, "the long question");
+    assert.equal(requests[1].args, bigArgs);
+    requests[1].resolve({ type: "unavailable" });
+    assert.deepEqual(await asking, { type: "unavailable" });
+    await until(() => seen.length === 5, "the last accounts");
+    assert.ok(seen[4].verified && seen[4].held > 3 * 1024 * 1024);
+  } finally {
+    server.close();
+  }
+});
+
+test("relay: connections waiting to show a secret, connections in all and waiting questions are capped", async () => {
+  const seen = [];
+  const bounds = { maxUnverified: 2, maxConnections: 3, maxWaiting: 2, unverifiedMs: 60_000, observe: (s) => seen.push(s) };
+  const { server, requests, endpoint, control } = await serve(64 * 1024, bounds);
+  const open = [];
+  try {
+    // Two silent connections are allowed; a third is closed at once, the older ones stay.
+    for (let i = 0; i < 2; i++) open.push(connection(endpoint.path));
+    await Promise.all(open.map((c) => c.connected));
+    assert.equal(await within(connection(endpoint.path).closed, "the third silent connection closed"), "");
+    assert.equal(open.some((c) => c.isClosed()), false, "the older ones stay");
+    for (const c of open.splice(0)) {
+      c.socket.destroy();
+      await c.closed;
+    }
+
+    // Two questions wait; a third ask is refused with the reason, the others untouched.
+    const one = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
+    const leaving = new AbortController();
+    const two = relay.askThroughRelay(endpoint, ARGS, { pid: 2 }, leaving.signal, 1000);
+    await until(() => requests.length === 2, "two questions");
+    const refused = await relay.askThroughRelay(endpoint, ARGS, { pid: 3 }, undefined, 1000);
+    assert.equal(refused.type, "error");
+    assert.match(refused.message, /already has 2 relayed questions waiting, the most it takes at once/);
+    assert.equal(requests.length, 2);
+    await until(() => seen.length === 3, "the server to see the refused ask's connection close (and the two silent ones)");
+
+    // Three connections are open with one silent: a fourth, even with the control secret, is closed at once.
+    open.push(connection(endpoint.path));
+    await open[0].connected;
+    assert.equal(await within(exchange(endpoint.path, secretFirst(control.secret, { type: "list" })), "the fourth connection closed"), "");
+    open.pop().socket.destroy();
+    await pollList(control);
+
+    // A question answered, or withdrawn by its child, makes room at once.
+    leaving.abort();
+    assert.deepEqual(await two, { type: "interrupted" });
+    await until(() => requests[1].signal.aborted, "the withdrawal");
+    const three = relay.askThroughRelay(endpoint, ARGS, { pid: 3 }, undefined, 1000);
+    await until(() => requests.length === 3, "the question after the withdrawn one");
+    requests[0].resolve({ type: "unavailable" });
+    assert.deepEqual(await one, { type: "unavailable" });
+    const four = relay.askThroughRelay(endpoint, ARGS, { pid: 4 }, undefined, 1000);
+    await until(() => requests.length === 4, "the question after the answered one");
+    for (const r of requests.slice(2)) r.resolve({ type: "unavailable" });
+    assert.deepEqual([await three, await four], [{ type: "unavailable" }, { type: "unavailable" }]);
+  } finally {
+    for (const c of open) c.socket.destroy();
+    server.close();
+  }
+});
+
+/** Lists through `control` until a reply comes (the server has seen a connection close). */
+async function pollList(control) {
+  const stop = Date.now() + 5000;
+  for (;;) {
+    const got = await exchange(control.path, secretFirst(control.secret, { type: "list" }));
+    if (got) return JSON.parse(got);
+    if (Date.now() > stop) throw new Error("timed out: a list reply");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+test("relay: directories of killed pis are swept; a live pid's, a listening socket's, a symlink and other names are left", async () => {
+  const parent = mkdtempSync(join(tmpdir(), "pq-sweep-"));
+  const listener = createServer();
+  const shim = new URL("./helpers/shim.mjs", import.meta.url).href;
+  try {
+    // A relay whose process is killed: SIGKILL runs no exit handler, its directory stays.
+    const script = `
+      const { importShim } = await import(${JSON.stringify(shim)});
+      const relay = await importShim("relay.ts");
+      const server = await relay.startRelayServer(relay.relayBounds(${JSON.stringify(addon.limits)}), {});
+      process.stdout.write(server.variable + "\\n");
+      setInterval(() => {}, 1000);
+    `;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, TMPDIR: parent } });
+    const endpoint = relay.parseRelayVariable(await new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)));
+    const killed = dirname(endpoint.path);
+    assert.equal(dirname(killed), parent);
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+    assert.ok(existsSync(endpoint.path), "SIGKILL left the socket behind");
+    const deadPid = child.pid;
+
+    const make = (name) => {
+      const dir = join(parent, name);
+      mkdirSync(dir, { mode: 0o700 });
+      writeFileSync(join(dir, "kept"), "");
+      return dir;
+    };
+    const dead = make(`pi-question-relay-${deadPid}-AbC123`); // no socket at all
+    const live = make(`pi-question-relay-${process.ppid}-AbC123`);
+    const old = make("pi-question-AbC123");
+    const otherShape = make(`pi-question-relay-${deadPid}-AbC1234`);
+    const editor = make(`pi-question-${deadPid}-AbC123`);
+    const listening = make(`pi-question-relay-${deadPid}-Lstn12`); // a pi of another pid namespace
+    await new Promise((resolve) => listener.listen(join(listening, "relay.sock"), resolve));
+    const target = make("target");
+    const link = join(parent, `pi-question-relay-${deadPid}-Link12`);
+    symlinkSync(target, link);
+
+    const removed = await relay.sweepRelayDirectories(parent);
+    assert.deepEqual(removed.sort(), [killed, dead].sort());
+    assert.equal(existsSync(killed), false);
+    assert.equal(existsSync(dead), false);
+    for (const dir of [live, old, otherShape, editor, listening, target]) assert.ok(existsSync(join(dir, "kept")), dir);
+    assert.ok(lstatSync(link).isSymbolicLink(), "the symlink is neither followed nor removed");
+  } finally {
+    listener.close();
+    rmSync(parent, { recursive: true, force: true });
   }
 });
