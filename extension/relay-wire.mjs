@@ -1,6 +1,8 @@
 // relay-wire.mjs — the wire side of the question endpoint every asking pi offers (relay.ts has
 // the server): the endpoint variable, JSON-line framing with a size cap, one request and its
-// reply, and the per-user registry of endpoints that `pi-question pending` / `answer` read.
+// reply, and the per-user registry of endpoints that `pi-question pending` / `answer` read (each
+// entry holds its endpoint's control secret, which lists and answers; children get only the one
+// that asks).
 // Plain JavaScript, so the extension (through jiti) and the standalone command share it.
 import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
@@ -191,8 +193,9 @@ export function alive(pid) {
   }
 }
 
-/** Registers an endpoint ({ variable, pid, cwd, session?, startedAt }); returns the way to remove
- * it. Never throws: without a registry, other terminals just cannot see this pi. */
+/** Registers an endpoint ({ variable, pid, cwd, session?, startedAt }: `variable` names the
+ * socket with its control secret, so the entry is written mode 0600 and only ever here); returns
+ * the way to remove it. Never throws: without a registry, other terminals just cannot see this pi. */
 export function registerEndpoint(entry, env = process.env) {
   try {
     const dir = registryDirectory(env);
