@@ -165,9 +165,19 @@ export interface RelayServer {
 
 /** The bounds of the endpoint's doors (native/qt_limits.h; relayBounds reads them from the addon). */
 export interface RelayBounds {
-  /** The longest line taken once its secret was seen (limits.relayMessageBytes: it covers every
-   * legitimate question and answer). */
+  /** The longest line taken once the control secret was seen (limits.relayMessageBytes: it
+   * covers every legitimate question and answer). */
   messageBytes: number;
+  /** The longest line taken with the ask secret (limits.relayAskMessageBytes: a question). */
+  askMessageBytes: number;
+  /** Connections holding the ask secret, at most (limits.relayMaxAskConnections). */
+  maxAskConnections: number;
+  /** Bytes of unfinished lines held at once: with the ask secret (limits.relayAskHeldBytes), and
+   * in all (limits.relayHeldBytes). */
+  askHeldBytes: number;
+  heldBytes: number;
+  /** How long a connection may take to send its whole line, in ms (limits.relayLineMs). */
+  lineMs: number;
   /** What is read of a line before its secret is seen (limits.relayUnverifiedBytes); a longer line
    * must begin with its secret: `{"secret":"<64 hex>"`. */
   unverifiedBytes: number;
@@ -188,6 +198,11 @@ export interface RelayBounds {
 export function relayBounds(limits: Readonly<Record<string, number>>): RelayBounds {
   return {
     messageBytes: limits.relayMessageBytes,
+    askMessageBytes: limits.relayAskMessageBytes,
+    maxAskConnections: limits.relayMaxAskConnections,
+    askHeldBytes: limits.relayAskHeldBytes,
+    heldBytes: limits.relayHeldBytes,
+    lineMs: limits.relayLineMs,
     unverifiedBytes: limits.relayUnverifiedBytes,
     unverifiedMs: limits.relayUnverifiedMs,
     maxUnverified: limits.relayMaxUnverified,
@@ -286,7 +301,6 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
   const controlSecret = Buffer.from(randomBytes(32).toString("hex"), "utf8");
   const window = Math.max(bounds.unverifiedBytes, SECRET_FIRST_BYTES);
   const sockets = new Set<Socket>();
-  let unverified = 0;
   let waiting = 0;
 
   /** The right a secret gives, compared in constant time with both. */
@@ -380,38 +394,66 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
     }
   };
 
+  /** Connections still to show a secret, oldest first: past maxUnverified the oldest goes, so a
+   * client that sends its line at once always gets through a crowd of silent ones. */
+  const unverified = new Set<Socket>();
+  let askConnections = 0;
+  /** Bytes of unfinished lines held now, by right (unverified lines hold at most the window). */
+  const held = { ask: 0, control: 0 };
+
   const server: Server = createServer({ allowHalfOpen: false }, (socket) => {
     socket.unref();
     socket.on("error", () => socket.destroy());
-    // Past either cap the newest connection is closed at once.
-    if (sockets.size >= bounds.maxConnections || unverified >= bounds.maxUnverified) {
-      socket.destroy();
+    const oldest = unverified.size >= bounds.maxUnverified ? unverified.values().next().value : undefined;
+    if (oldest) {
+      unverified.delete(oldest);
+      oldest.destroy();
+    }
+    if (sockets.size >= bounds.maxConnections) {
+      socket.destroy(); // every open connection has shown a secret: the newest is the one closed
       return;
     }
     sockets.add(socket);
-    unverified++;
+    unverified.add(socket);
     const gone = new AbortController();
-    let verified = false;
+    let right: Right | undefined;
     let parts: Buffer[] = [];
     let size = 0;
-    let held = 0;
+    let most = 0;
     let read = false;
-    // A connection that has not shown its secret in time is closed.
+    // A connection that has not shown its secret in time is closed, and so is one whose line is
+    // not complete in time: nothing holds a slot or memory for long without a whole request.
     const timer = setTimeout(() => socket.destroy(), bounds.unverifiedMs);
     timer.unref();
-    const verify = () => {
-      if (verified) return;
-      verified = true;
-      unverified--;
+    const lineTimer = setTimeout(() => socket.destroy(), bounds.lineMs);
+    lineTimer.unref();
+    /** The connection showed `to`'s secret; false when it may not go on (too many ask connections). */
+    const verify = (to: Right): boolean => {
+      if (right) return true;
+      unverified.delete(socket);
       clearTimeout(timer);
+      if (to === "ask" && askConnections >= bounds.maxAskConnections) return false;
+      right = to;
+      if (to === "ask") askConnections++;
+      held[to] += size;
+      return true;
+    };
+    /** Gives back what this connection's unfinished line held. */
+    const release = () => {
+      if (right) held[right] -= size;
+      parts = [];
+      size = 0;
     };
     socket.on("close", () => {
       sockets.delete(socket);
-      const wasVerified = verified;
-      verify();
-      parts = [];
+      unverified.delete(socket);
+      clearTimeout(timer);
+      clearTimeout(lineTimer);
+      const wasVerified = right !== undefined;
+      release();
+      if (right === "ask") askConnections--;
       try {
-        bounds.observe?.({ bytesRead: socket.bytesRead, held, verified: wasVerified });
+        bounds.observe?.({ bytesRead: socket.bytesRead, held: most, verified: wasVerified });
       } catch {
         // a test's observer: nothing of the endpoint's
       }
@@ -428,10 +470,10 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
       }
       if (!m || typeof m !== "object" || Array.isArray(m)) return socket.destroy();
       const message = m as Record<string, unknown>;
-      const right = typeof message.secret === "string" ? rightOf(message.secret) : undefined;
-      if (!right) return socket.destroy();
-      verify();
-      serve(socket, message, right, gone.signal);
+      const given = typeof message.secret === "string" ? rightOf(message.secret) : undefined;
+      // A line that showed one secret at its start may not carry another.
+      if (!given || (right && given !== right) || !verify(given)) return socket.destroy();
+      serve(socket, message, given, gone.signal);
     };
 
     socket.on("data", (chunk: Buffer) => {
@@ -440,22 +482,30 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
         if (read) return socket.destroy(); // one request per connection: nothing may follow its line
         const nl = chunk.indexOf(10);
         const end = nl < 0 ? chunk.length : nl;
-        if (!verified && size + end > window) {
+        if (!right && size + end > window) {
           // The line goes past what is read before its secret is seen: it must begin with it.
           const head = Buffer.concat([...parts, chunk.subarray(0, end)], SECRET_FIRST_BYTES).toString("latin1");
           const given = SECRET_FIRST.exec(head)?.[1];
-          if (given === undefined || !rightOf(given)) return socket.destroy();
-          verify();
+          const to = given === undefined ? undefined : rightOf(given);
+          if (!to || !verify(to)) return socket.destroy();
         }
-        if (size + end > bounds.messageBytes) return socket.destroy();
+        if (right) {
+          // What this right may make pi hold: one line, and all unfinished lines together.
+          const cap = right === "control" ? bounds.messageBytes : bounds.askMessageBytes;
+          if (size + end > cap) return socket.destroy();
+          if (right === "ask" && held.ask + end > bounds.askHeldBytes) return socket.destroy();
+          if (held.ask + held.control + end > bounds.heldBytes) return socket.destroy();
+          held[right] += end;
+        }
         parts.push(chunk.subarray(0, end));
         size += end;
-        held = Math.max(held, size);
+        most = Math.max(most, size);
         if (nl < 0) return;
         if (nl + 1 < chunk.length) return socket.destroy(); // a second request on the same connection
         read = true;
+        clearTimeout(lineTimer); // the line is whole: its question may wait as long as it takes
         const line = Buffer.concat(parts, size).toString("utf8");
-        parts = [];
+        release();
         take(line);
       } catch {
         socket.destroy();

@@ -1873,6 +1873,9 @@ static napi_value limits_object(napi_env env) {
       {"relayUnverifiedBytes", QT_RELAY_UNVERIFIED_BYTES}, {"relayUnverifiedMs", QT_RELAY_UNVERIFIED_MS},
       {"relayMaxUnverified", QT_RELAY_MAX_UNVERIFIED}, {"relayMaxConnections", QT_RELAY_MAX_CONNECTIONS},
       {"relayMaxWaiting", QT_RELAY_MAX_WAITING},
+      {"relayAskMessageBytes", QT_RELAY_ASK_MESSAGE_BYTES}, {"relayMaxAskConnections", QT_RELAY_MAX_ASK_CONNECTIONS},
+      {"relayAskHeldBytes", QT_RELAY_ASK_HELD_BYTES}, {"relayHeldBytes", QT_RELAY_HELD_BYTES},
+      {"relayLineMs", QT_RELAY_LINE_MS},
       {"remoteConnectMs", QT_REMOTE_CONNECT_MS},  {"remoteReplyMs", QT_REMOTE_REPLY_MS},
       {"pendingLockRetryMs", QT_PENDING_LOCK_RETRY_MS}, {"pendingLockGiveUpMs", QT_PENDING_LOCK_GIVE_UP_MS},
   };

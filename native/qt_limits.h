@@ -125,10 +125,12 @@
 
 /* The relay's doors (relay.ts), against clients that are broken or hostile. A connection must
  * show its secret (the first key of its first line) within QT_RELAY_UNVERIFIED_BYTES and
- * QT_RELAY_UNVERIFIED_MS, else it is closed; only then may its line grow to
- * QT_MAX_RELAY_MESSAGE_BYTES. At most QT_RELAY_MAX_UNVERIFIED connections wait to show it and
- * QT_RELAY_MAX_CONNECTIONS are open in all (a newer one past either is closed at once); at most
- * QT_RELAY_MAX_WAITING relayed questions wait at once (each connection asks one question). */
+ * QT_RELAY_UNVERIFIED_MS, else it is closed; only then may its line grow (to
+ * QT_RELAY_ASK_MESSAGE_BYTES for the ask secret, QT_MAX_RELAY_MESSAGE_BYTES for the control
+ * secret). At most QT_RELAY_MAX_UNVERIFIED connections wait to show it (a newer one closes the
+ * oldest of them: a client that sends its line at once always gets through) and
+ * QT_RELAY_MAX_CONNECTIONS are open in all; at most QT_RELAY_MAX_WAITING relayed questions wait
+ * at once (each connection asks one question). */
 #ifndef QT_RELAY_UNVERIFIED_BYTES
 #define QT_RELAY_UNVERIFIED_BYTES 4096
 #endif
@@ -143,6 +145,29 @@
 #endif
 #ifndef QT_RELAY_MAX_WAITING
 #define QT_RELAY_MAX_WAITING 64
+#endif
+/* What the ask secret (the one every descendant of pi inherits) may make pi hold. Its line is a
+ * question only: the canonical arguments escaped at worst, plus 64 KB for who asks and the keys.
+ * At most QT_RELAY_MAX_ASK_CONNECTIONS connections hold it at once (the questions that may wait,
+ * and as many again still sending theirs), so the control secret always finds room; their
+ * unfinished lines hold at most QT_RELAY_ASK_HELD_BYTES together, and every unfinished line at
+ * most QT_RELAY_HELD_BYTES (room for one answer at its largest, and another). A line of any
+ * right must be complete within QT_RELAY_LINE_MS of its connection (a legitimate one takes
+ * milliseconds on a local socket); the question it asks may then wait as long as it takes. */
+#ifndef QT_RELAY_ASK_MESSAGE_BYTES
+#define QT_RELAY_ASK_MESSAGE_BYTES (2 * QT_MAX_PREPARED_BYTES + 65536)
+#endif
+#ifndef QT_RELAY_MAX_ASK_CONNECTIONS
+#define QT_RELAY_MAX_ASK_CONNECTIONS (2 * QT_RELAY_MAX_WAITING)
+#endif
+#ifndef QT_RELAY_ASK_HELD_BYTES
+#define QT_RELAY_ASK_HELD_BYTES (4 * QT_RELAY_ASK_MESSAGE_BYTES)
+#endif
+#ifndef QT_RELAY_HELD_BYTES
+#define QT_RELAY_HELD_BYTES (2 * QT_MAX_RELAY_MESSAGE_BYTES)
+#endif
+#ifndef QT_RELAY_LINE_MS
+#define QT_RELAY_LINE_MS 30000
 #endif
 
 /* `pi-question pending` / `answer` (bin/remote.mjs), in milliseconds: how long each registered

@@ -153,7 +153,7 @@ test("/questions clear: a lock held elsewhere never stops pi's event loop; the f
         real.child.kill("SIGKILL");
       }, 200);
       await ext.commands.get("questions").handler("clear", ctx);
-      assert.equal(released, true, "the timer ran while the clear waited for the lock");
+      assert.equal(released, true, `the timer ran while the clear waited for the lock: ${JSON.stringify(shown)}`);
       assert.equal(existsSync(path), false, "the file is removed once the lock is free");
       assert.equal(shown.length, 1, JSON.stringify(shown));
       assert.match(shown[0], /pending-questions\.json/);

@@ -539,15 +539,15 @@ test("relay: a line longer than the unverified window must begin with a right se
     requests[0].resolve({ type: "unavailable" });
     assert.equal(await short, '{"type":"unavailable"}\n');
 
-    // The right secret first: the line may grow to the message cap.
-    const bigArgs = JSON.stringify({ questions: [{ id: "db", prompt: "p".repeat(3 * 1024 * 1024) }] });
+    // The right secret first: the line may grow past the window, to its right's cap.
+    const bigArgs = JSON.stringify({ questions: [{ id: "db", prompt: "p".repeat(1536 * 1024) }] });
     const asking = relay.askThroughRelay(endpoint, bigArgs, { pid: 1 }, undefined, 1000);
     await until(() => requests.length === 2, "the long question");
     assert.equal(requests[1].args, bigArgs);
     requests[1].resolve({ type: "unavailable" });
     assert.deepEqual(await asking, { type: "unavailable" });
     await until(() => seen.length === 5, "the last accounts");
-    assert.ok(seen[4].verified && seen[4].held > 3 * 1024 * 1024);
+    assert.ok(seen[4].verified && seen[4].held > 1536 * 1024);
   } finally {
     server.close();
   }
@@ -559,11 +559,18 @@ test("relay: connections waiting to show a secret, connections in all and waitin
   const { server, requests, endpoint, control } = await serve(64 * 1024, bounds);
   const open = [];
   try {
-    // Two silent connections are allowed; a third is closed at once, the older ones stay.
-    for (let i = 0; i < 2; i++) open.push(connection(endpoint.path));
-    await Promise.all(open.map((c) => c.connected));
-    assert.equal(await within(connection(endpoint.path).closed, "the third silent connection closed"), "");
-    assert.equal(open.some((c) => c.isClosed()), false, "the older ones stay");
+    // Two silent connections are allowed; a third closes the oldest of them, so a client that
+    // sends its line at once always gets through a crowd of silent ones.
+    for (let i = 0; i < 2; i++) {
+      open.push(connection(endpoint.path));
+      await open[i].connected;
+    }
+    open.push(connection(endpoint.path));
+    assert.equal(await within(open[0].closed, "the oldest silent connection closed"), "");
+    await open[2].connected;
+    assert.equal(open[1].isClosed() || open[2].isClosed(), false, "the newer ones stay");
+    assert.deepEqual(JSON.parse(await exchange(control.path, secretFirst(control.secret, { type: "list" }))).type, "pending");
+    await within(open[1].closed, "the next oldest made room for the list");
     for (const c of open.splice(0)) {
       c.socket.destroy();
       await c.closed;
@@ -578,13 +585,16 @@ test("relay: connections waiting to show a secret, connections in all and waitin
     assert.equal(refused.type, "error");
     assert.match(refused.message, /already has 2 relayed questions waiting, the most it takes at once/);
     assert.equal(requests.length, 2);
-    await until(() => seen.length === 3, "the server to see the refused ask's connection close (and the two silent ones)");
+    await until(() => seen.length === 5, "the server to see the refused ask's connection close (and the silent ones and the list)");
 
-    // Three connections are open with one silent: a fourth, even with the control secret, is closed at once.
-    open.push(connection(endpoint.path));
-    await open[0].connected;
+    // Three connections are open (two questions waiting, one still sending its line after its
+    // secret): a fourth is closed at once.
+    const holder = connection(endpoint.path);
+    await holder.connected;
+    holder.socket.write(`{"secret":"${control.secret}","type":"list","pad":"${"x".repeat(8192)}`);
     assert.equal(await within(exchange(endpoint.path, secretFirst(control.secret, { type: "list" })), "the fourth connection closed"), "");
-    open.pop().socket.destroy();
+    holder.socket.destroy();
+    await holder.closed;
     await pollList(control);
 
     // A question answered, or withdrawn by its child, makes room at once.
@@ -599,6 +609,57 @@ test("relay: connections waiting to show a secret, connections in all and waitin
     await until(() => requests.length === 4, "the question after the answered one");
     for (const r of requests.slice(2)) r.resolve({ type: "unavailable" });
     assert.deepEqual([await three, await four], [{ type: "unavailable" }, { type: "unavailable" }]);
+  } finally {
+    for (const c of open) c.socket.destroy();
+    server.close();
+  }
+});
+
+test("relay: what the ask secret may make pi hold is bounded: its line, its connections, all unfinished lines, and the time a line takes", async () => {
+  const seen = [];
+  const bounds = { askMessageBytes: 256 * 1024, maxAskConnections: 2, askHeldBytes: 384 * 1024, heldBytes: 640 * 1024, lineMs: 1500, observe: (s) => seen.push(s) };
+  const { server, requests, endpoint, control, calls } = await serve(1024 * 1024, bounds);
+  const open = [];
+  const start = (secret, pad) => {
+    const c = connection(endpoint.path);
+    open.push(c);
+    c.connected.then(() => c.socket.write(`{"secret":"${secret}","type":"ask","args":"${"x".repeat(pad)}`, () => undefined));
+    return c;
+  };
+  try {
+    // One ask line longer than its cap is closed (the control secret's cap is higher).
+    const tooLong = start(endpoint.secret, 300 * 1024);
+    assert.equal(await within(tooLong.closed, "the ask line over its cap closed"), "");
+    assert.ok(seen.at(-1).held <= 256 * 1024, JSON.stringify(seen.at(-1)));
+
+    // Two unfinished ask lines may be held; a third connection with the ask secret is closed at once.
+    const a = start(endpoint.secret, 150 * 1024);
+    const b = start(endpoint.secret, 150 * 1024);
+    await until(() => open.slice(1).every((c) => !c.isClosed()) && seen.length === 1, "two ask lines held");
+    await new Promise((r) => setImmediate(r));
+    const third = start(endpoint.secret, 8 * 1024);
+    assert.equal(await within(third.closed, "the third ask connection closed"), "");
+    // The control secret still gets in, and its line may be longer than an ask line.
+    const big = JSON.stringify({ secret: control.secret, type: "answer", qid: "q00000001", outcome: "answered", answers: { pad: "y".repeat(300 * 1024) } });
+    assert.match(await within(exchange(control.path, big), "the control answer"), /"type":"result"/);
+    assert.deepEqual(calls, ["answer q00000001"]);
+
+    // No line may take longer than lineMs to complete, secret shown or not; a whole one then waits.
+    assert.equal(await within(a.closed, "an unfinished ask line closed after lineMs"), "");
+    assert.equal(await within(b.closed, "the other one too"), "");
+    // Two ask lines within their caps but past what all ask lines may hold together: the second
+    // is closed while the first goes on.
+    const c = start(endpoint.secret, 200 * 1024);
+    const d = start(endpoint.secret, 200 * 1024);
+    assert.equal(await within(d.closed, "the line past the ask lines' budget closed"), "");
+    assert.equal(c.isClosed(), false, "the first line goes on");
+    c.socket.destroy();
+    const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
+    await until(() => requests.length === 1, "a whole question");
+    await new Promise((r) => setTimeout(r, 2000)); // past lineMs
+    assert.equal(requests[0].signal.aborted, false, "a whole question waits past lineMs");
+    requests[0].resolve({ type: "unavailable" });
+    assert.deepEqual(await asking, { type: "unavailable" });
   } finally {
     for (const c of open) c.socket.destroy();
     server.close();

@@ -19,9 +19,10 @@ const pending = await importShim("pending.ts");
 const [role, ...args] = process.argv.slice(2);
 
 if (role === "holder") {
-  addon.lockFile(args[0], 0);
+  // Kept reachable: the lock's finalizer releases it once the object is collected.
+  const held = addon.lockFile(args[0], 0);
   process.stdout.write("locked\n");
-  setInterval(() => {}, 1000);
+  setInterval(() => held, 1000);
 } else {
   const lines = createInterface({ input: process.stdin });
   const next = () => new Promise((resolve) => lines.once("line", resolve));
