@@ -215,7 +215,11 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
       case "limits":
         if (value && typeof value === "object" && !Array.isArray(value)) {
           for (const [k, v] of Object.entries(value)) {
-            if ((k === "questions" || k === "options") && Number.isInteger(v) && (v as number) >= 1) into.limits = { ...into.limits, [k]: v };
+            if ((k === "questions" || k === "options") && Number.isInteger(v) && (v as number) >= 1) {
+              // A project may only lower the person's own caps, never raise them.
+              const own = into.limits[k];
+              into.limits = { ...into.limits, [k]: project && own !== undefined ? Math.min(own, v as number) : v };
+            }
             else bad(`limits.${k}`, "questions or options set to a whole number of at least 1");
           }
         } else bad(key, "an object like { \"questions\": 10, \"options\": 50 }");

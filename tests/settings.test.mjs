@@ -331,7 +331,7 @@ test("settings: timeout is off by default and read as { after, then }", () => {
 // A cloned repository writes .pi/question.json: it may not make questions answer themselves, decide
 // what Esc does to the agent's turn, or open the web page; what it may set changes only how
 // questions look and where they wait inside the project.
-test("settings: a project's timeout and escape are ignored with a warning naming the file; the user's own count", () => {
+test("settings: a project's timeout and escape are ignored with a warning naming the file, and its limits only lower the user's", () => {
   const { home, cwd, cleanup } = homes();
   try {
     const projectFile = join(cwd, ".pi", "question.json");
@@ -354,6 +354,10 @@ test("settings: a project's timeout and escape are ignored with a warning naming
     assert.deepEqual(s.timeout, { after: "5m", ms: 300000, then: "decline" });
     assert.equal(s.escape, "continue");
     assert.equal(warnings.length, 2);
+    // limits: a project may lower the person's caps, never raise them.
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ limits: { questions: 2, options: 30 } }));
+    writeFileSync(projectFile, JSON.stringify({ limits: { questions: 500, options: 10 } }));
+    assert.deepEqual(loadSettings(cwd, () => undefined, home).limits, { questions: 2, options: 10 });
   } finally {
     cleanup();
   }
