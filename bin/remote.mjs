@@ -43,22 +43,20 @@ function stuckAt(r) {
   return undefined;
 }
 
-const seconds = (ms) => `${ms / 1000} s`;
-
-/** "the pi in ~/src/shop (pid 4242, session "fix login")": a registered pi as its registry entry
- * knows it, sanitized. */
-function whichPi(addon, entry, env) {
+/** "~/src/shop (pid 4242, session "fix login")": a registered pi as its registry entry knows it,
+ * sanitized (the strings say "the pi in {s}"). */
+function whichPi(addon, t, entry, env) {
   const clean = (s) => addon.sanitize(String(s), false);
   const where = typeof entry.cwd === "string" && entry.cwd ? clean(shortDirectory(entry.cwd, env.HOME || homedir())) : "?";
-  const session = entry.session ? `, session ${clean(sessionLabel(entry.session, entry.pid))}` : "";
-  return `the pi in ${where} (pid ${entry.pid}${session})`;
+  const session = entry.session ? `, ${fillS(t.REMOTE_LIST_SESSION, clean(sessionLabel(entry.session, entry.pid)))}` : "";
+  return `${where} (pid ${entry.pid}${session})`;
 }
 
 /** One stderr line per pi that did not answer `list` in time. */
-function reportSilent(addon, err, env, silent) {
+function reportSilent(addon, t, err, env, silent) {
   for (const { pi, stage, ms } of silent) {
-    const what = stage === "connect" ? "did not accept a connection" : "did not answer";
-    err.write(`pi-question: ${whichPi(addon, pi, env)} ${what} within ${seconds(ms)} (stopped with Ctrl+Z, inside its editor, or busy); its questions are not shown\n`);
+    const sentence = stage === "connect" ? t.REMOTE_PI_NO_CONNECT : t.REMOTE_PI_NO_REPLY;
+    err.write(`pi-question: ${fill(sentence, { s: whichPi(addon, t, pi, env), n: ms / 1000 })}\n`);
   }
 }
 
@@ -150,7 +148,7 @@ export async function pending(addon, { out = process.stdout, err = process.stder
   const clean = (s) => addon.sanitize(String(s), false);
   if (!list.length) {
     if (!silent.length) out.write(`${t.REMOTE_NONE}\n`); // not "in any pi" when some did not say
-    reportSilent(addon, err, env, silent);
+    reportSilent(addon, t, err, env, silent);
     return silent.length ? EXIT.noReply : EXIT.nothingWaiting;
   }
   const home = env.HOME || homedir();
@@ -166,7 +164,7 @@ export async function pending(addon, { out = process.stdout, err = process.stder
     ].join(" · ");
     out.write(`${i + 1}. ${clean(first.prompt)}${more}\n   ${where}\n`);
   });
-  reportSilent(addon, err, env, silent);
+  reportSilent(addon, t, err, env, silent);
   return EXIT.taken;
 }
 
@@ -182,17 +180,11 @@ async function send(addon, w, message, out, err, t, waits, env) {
   }
   const stage = stuckAt(r);
   if (stage === "reply") {
-    err.write(
-      `pi-question: ${whichPi(addon, w.pi, env)} did not confirm the answer within ${seconds(waits.replyMs)} ` +
-        "(stopped with Ctrl+Z, inside its editor, or busy); it may still take the answer when it resumes\n",
-    );
+    err.write(`pi-question: ${fill(t.REMOTE_PI_UNCONFIRMED, { s: whichPi(addon, t, w.pi, env), n: waits.replyMs / 1000 })}\n`);
     return EXIT.noReply;
   }
   if (stage === "connect") {
-    err.write(
-      `pi-question: ${whichPi(addon, w.pi, env)} did not accept a connection within ${seconds(waits.connectMs)} ` +
-        "(stopped with Ctrl+Z, inside its editor, or busy); the answer was not sent\n",
-    );
+    err.write(`pi-question: ${fill(t.REMOTE_PI_NOT_SENT, { s: whichPi(addon, t, w.pi, env), n: waits.connectMs / 1000 })}\n`);
     return EXIT.notTaken;
   }
   const refused = r.type === "reply" && r.message.type === "result";
@@ -242,18 +234,18 @@ function resolveTarget(t, all, target, started, clean) {
 
 /** The answers JSON from standard input (`answer n -`), so that it never is on the command line,
  * where every local user sees it (`ps`). At most `cap` bytes. → { text } | { problem } */
-async function readAnswers(stdin, cap) {
+async function readAnswers(stdin, cap, t) {
   const parts = [];
   let size = 0;
   for await (const chunk of stdin) {
     const bytes = Buffer.from(chunk);
     size += bytes.length;
-    if (size > cap) return { problem: `the answers on standard input are longer than ${cap} bytes` }; // leaving the loop closes it
+    if (size > cap) return { problem: fill(t.REMOTE_STDIN_LONG, { n: cap }) }; // leaving the loop closes it
     parts.push(bytes);
   }
   const text = Buffer.concat(parts).toString("utf8");
   if (!text.trim()) {
-    return { problem: `no answers on standard input; give them there, like: echo '{"db":"SQLite"}' | pi-question answer 2 -` };
+    return { problem: t.REMOTE_STDIN_EMPTY };
   }
   return { text };
 }
@@ -285,8 +277,8 @@ export async function answer(
   if (args[1] !== undefined) {
     let text = args[1];
     if (text === "-") {
-      if (stdin.isTTY) err.write("pi-question: reading the answers from standard input; end them with Ctrl+D\n");
-      const read = await readAnswers(stdin, addon.limits.answersJsonBytes);
+      if (stdin.isTTY) err.write(`pi-question: ${t.REMOTE_STDIN_READING}\n`);
+      const read = await readAnswers(stdin, addon.limits.answersJsonBytes, t);
       if (read.problem) {
         err.write(`pi-question: ${read.problem}\n`);
         return EXIT.invalid;
@@ -313,12 +305,12 @@ export async function answer(
       const how = `${clean(latest.qid)} (${waited(Date.now() - latest.endedAt)} ago), ${t[ENDING_STRINGS[latest.ending]]}`;
       err.write(`pi-question: ${fillS(t.REMOTE_LAST_ENDED, how)}\n`);
     }
-    reportSilent(addon, err, env, all.silent);
+    reportSilent(addon, t, err, env, all.silent);
     return all.silent.length ? EXIT.noReply : EXIT.nothingWaiting;
   }
   // A position, or "the oldest", counts only the questions of the pis that answered: say which
   // did not. (An id names its question wherever it is.)
-  if (!QID.test(args[0] ?? "")) reportSilent(addon, err, env, all.silent);
+  if (!QID.test(args[0] ?? "")) reportSilent(addon, t, err, env, all.silent);
   if (picked.ended) {
     err.write(`pi-question: ${t[ENDING_STRINGS[picked.ended.ending]]}\n`);
     return EXIT.notTaken;
@@ -375,7 +367,7 @@ export async function answer(
   if (code === EXIT.taken) return code;
   const typed = Object.entries(message.answers ?? {}).map(([id, a]) => ({ id, wrote: a.wrote, note: a.note }));
   // Not confirmed is not "not delivered": the pi may still take it.
-  const heading = code === EXIT.noReply ? "Not confirmed; what you wrote, so it is not lost:" : t.REMOTE_WORDS_KEPT;
+  const heading = code === EXIT.noReply ? t.REMOTE_WORDS_UNCONFIRMED : t.REMOTE_WORDS_KEPT;
   keepWords(addon, t, out, details.questions, typed, words, heading);
   return code;
 }

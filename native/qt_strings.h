@@ -131,6 +131,14 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_LIST_AGENT)   /* pi-question pending: who asks when it is the session's own agent */ \
   X(REMOTE_LIST_WAITED)  /* pi-question pending: "waiting {s}" (a duration like 2m 5s) */ \
   X(REMOTE_WORDS_KEPT)   /* pi-question answer: Ctrl+T's words could not be delivered; shown after this */ \
+  X(REMOTE_WORDS_UNCONFIRMED) /* pi-question answer: a pi did not confirm in time; what was typed, shown after this */ \
+  X(REMOTE_PI_NO_CONNECT) /* pending/answer: a registered pi ({s}: where, pid) did not accept a connection in {n} s */ \
+  X(REMOTE_PI_NO_REPLY)  /* pending/answer: a registered pi ({s}) did not answer the listing in {n} s */ \
+  X(REMOTE_PI_UNCONFIRMED) /* answer: the pi ({s}) did not confirm the answer in {n} s; it may still take it */ \
+  X(REMOTE_PI_NOT_SENT)  /* answer: the pi ({s}) did not accept a connection in {n} s; nothing was sent */ \
+  X(REMOTE_STDIN_EMPTY)  /* answer n -: nothing on standard input; how to give it */ \
+  X(REMOTE_STDIN_LONG)   /* answer n -: more than {n} bytes on standard input */ \
+  X(REMOTE_STDIN_READING) /* answer n - on a terminal: reading until Ctrl+D */ \
   X(REMOTE_DISCUSS_LONG) /* a remote "discuss" refused: {n} bytes written, {s} the most pi takes */ \
   X(REMOTE_LAST_ENDED)   /* pi-question answer, nothing at that position: "the latest to stop waiting: {s}" */ \
   X(REMOTE_BAD_JSON)     /* pi-question answer n '…': the answers are not JSON ({s}: the parser's words) */ \
