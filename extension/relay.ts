@@ -1,10 +1,10 @@
 // relay.ts — questions from subagents reach the person through the pi above them.
 //
 // A pi that can ask (pi's TUI, RPC dialogs, or its own terminal) offers a question endpoint:
-// a Unix domain socket in a private directory (mkdtemp `pi-question-relay-<pid>-XXXXXX`, mode
+// a Unix domain socket in a private directory (mkdtemp `pi-question-relay-<pid>-<6 random characters>`, mode
 // 0700, removed on exit; one left by a pi that was killed is removed by the next relay that
 // starts), announced to every child process through one environment variable,
-// PI_QUESTION_RELAY, which holds a per-process secret and the socket path. A pi with no way to
+// PI_QUESTION_RELAY, which holds the endpoint's ask secret and the socket path. A pi with no way to
 // ask (print or JSON mode, as subagents run) that inherited the variable sends its question there
 // instead of touching a terminal, and keeps the variable for its own children, so every question
 // reaches the top-most pi with a person in front of it.
@@ -245,7 +245,7 @@ function someoneListens(path: string): Promise<boolean> {
 
 /**
  * Removes the relay directories in `parent` that a pi left behind when it was killed: named
- * `pi-question-relay-<pid>-XXXXXX`, a real directory (lstat: a symlink is never followed) of this
+ * `pi-question-relay-<pid>-<6 random characters>`, a real directory (lstat: a symlink is never followed) of this
  * user's, its pid gone and nothing listening on its socket. Anything else is left alone, and so is
  * whatever cannot be looked at. Returns the directories removed.
  */

@@ -7,35 +7,17 @@ import { test } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { addon } from "./helpers/addon.mjs";
+import { tuiContext } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc");
 
 const { createAsker } = await importShim("ask.ts");
-const theme = { fg: (_c, s) => s, bold: (s) => s, inverse: (s) => s, italic: (s) => s };
-
 /** A TUI context whose questions stay on screen (in `shown`) until a key ends them. */
-function tuiContext() {
+function onScreen() {
   const shown = [];
-  const ctx = {
-    hasUI: true,
-    cwd: "/nonexistent",
-    sessionManager: { getBranch: () => [] },
-    isIdle: () => true,
-    ui: {
-      setWorkingMessage: () => undefined,
-      setTitle: () => undefined,
-      notify: () => undefined,
-      custom: (factory) =>
-        new Promise((resolve) => {
-          const component = factory({ requestRender: () => {} }, theme, { getKeys: () => [] }, resolve);
-          component.focused = true;
-          shown.push(component);
-        }),
-    },
-  };
-  return { ctx, shown };
+  return { ctx: tuiContext((c) => shown.push(c)), shown };
 }
 
 /** Fresh arguments for one question (a long prompt). */
@@ -58,7 +40,7 @@ async function collected(refs, rounds = 20) {
 
 test("queue: withdrawn questions behind a waiting one are released at once — told interrupted, nothing of them kept", async () => {
   const asker = createAsker({ getSessionName: () => undefined }, addon);
-  const { ctx, shown } = tuiContext();
+  const { ctx, shown } = onScreen();
   const first = question("first", "The question on screen?");
   const asking = asker.ask(first.args, first.questions, ctx, undefined);
   while (shown.length < 1) await turn();
@@ -101,7 +83,7 @@ test("queue: withdrawn questions behind a waiting one are released at once — t
 
 test("queue: a question whose asker had already gone is never queued; the one on screen is withdrawn at once and closes", async () => {
   const asker = createAsker({ getSessionName: () => undefined }, addon);
-  const { ctx, shown } = tuiContext();
+  const { ctx, shown } = onScreen();
   const gone = new AbortController();
   gone.abort();
   const q = question("gone", "Nobody waits for this?");

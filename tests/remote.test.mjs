@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { listEndpoints, parseRelayVariable, REGISTRY_TEMPORARY_STALE_MS, registerEndpoint, registryDirectory, request } from "../extension/relay-wire.mjs";
-import { loadExtension } from "./helpers/fake-pi.mjs";
+import { loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
 
 // The endpoint registry goes to a throw-away runtime directory.
 const runtime = mkdtempSync(join(tmpdir(), "pi-question-runtime-"));
@@ -22,26 +22,8 @@ after(() => rmSync(runtime, { recursive: true, force: true }));
 const handlers = new Map();
 const { tools } = await loadExtension({ on: (name, fn) => handlers.set(name, fn) });
 const tool = tools.get("question");
-const theme = { fg: (_c, s) => s, bold: (s) => s, inverse: (s) => s, italic: (s) => s };
-
 let shown = [];
-const ctx = {
-  hasUI: true,
-  cwd: "/nonexistent",
-  sessionManager: { getBranch: () => [] },
-  isIdle: () => true,
-  ui: {
-    setWorkingMessage: () => undefined,
-    setTitle: () => undefined,
-    notify: () => undefined,
-    custom: (factory) =>
-      new Promise((resolve) => {
-        const component = factory({ requestRender: () => {} }, theme, { getKeys: () => [] }, resolve);
-        component.focused = true;
-        shown.push(component);
-      }),
-  },
-};
+const ctx = tuiContext((component) => shown.push(component));
 await handlers.get("session_start")({ reason: "startup" }, ctx);
 after(() => handlers.get("session_shutdown")({}, ctx));
 // Other terminals list and answer through the registry's endpoint (the secret there may be one

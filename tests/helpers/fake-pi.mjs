@@ -28,3 +28,26 @@ export async function loadExtension(overrides = {}, { lazyRenderers = false } = 
 export function headlessContext(cwd, branch = []) {
   return { hasUI: false, cwd, sessionManager: { getBranch: () => branch }, ui: {}, isIdle: () => true };
 }
+
+/** A TUI context (pi's custom() draws the question) whose components are handed to `show` as they
+ * appear, focused, to be driven with handleInput; they stay until a key ends them. */
+export function tuiContext(show, cwd = "/nonexistent") {
+  const theme = { fg: (_c, s) => s, bold: (s) => s, inverse: (s) => s, italic: (s) => s };
+  return {
+    hasUI: true,
+    cwd,
+    sessionManager: { getBranch: () => [] },
+    isIdle: () => true,
+    ui: {
+      setWorkingMessage: () => undefined,
+      setTitle: () => undefined,
+      notify: () => undefined,
+      custom: (factory) =>
+        new Promise((resolve) => {
+          const component = factory({ requestRender: () => {} }, theme, { getKeys: () => [] }, resolve);
+          component.focused = true;
+          show(component);
+        }),
+    },
+  };
+}
