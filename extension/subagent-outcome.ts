@@ -39,6 +39,12 @@ function quotedPrompts(questions: readonly NormalizedQuestion[]): string {
   return questions.map((q) => JSON.stringify(q.prompt)).join(", ");
 }
 
+/** A sentence quoting the model's prompts and a subagent's name reaches terminals too (pi's
+ * transcript, `pi -p`'s output): through the C sanitizer, on one line. */
+function shown(native: NativeAddon, sentence: string): string {
+  return native.sanitize(sentence, false);
+}
+
 /** A run whose session is not kept (`--no-session`, as subagents run): nobody can continue it,
  * so its output is all its launcher gets. */
 function sessionless(ctx: ExtensionContext): boolean {
@@ -71,7 +77,7 @@ export function subagentOutcomes(pi: ExtensionAPI, native: NativeAddon): Subagen
       const { askerParts } = await import("./ask.ts"); // loaded already: it asked the question
       const { name, where } = askerParts(from, native.limits.askerBytes);
       const who = name ? SUBAGENT.named(name) : SUBAGENT.somewhere(where ?? "");
-      const note = SUBAGENT.cancelled(who, quotedPrompts(questions));
+      const note = shown(native, SUBAGENT.cancelled(who, quotedPrompts(questions)));
       for (const id of running) notes.set(id, note);
       if (!ctx.isIdle()) ctx.abort();
     },
@@ -87,7 +93,7 @@ export function subagentOutcomes(pi: ExtensionAPI, native: NativeAddon): Subagen
       if (details?.status !== "unavailable" || !Array.isArray(details.questions) || !sessionless(ctx)) return undefined;
       const { adoptedAskerName } = await import("./relay.ts"); // loaded already: the question looked for a relay
       const name = adoptedAskerName();
-      const sentence = SUBAGENT.needed(name ? SUBAGENT.namedSubject(name) : SUBAGENT.thisAgent, quotedPrompts(details.questions));
+      const sentence = shown(native, SUBAGENT.needed(name ? SUBAGENT.namedSubject(name) : SUBAGENT.thisAgent, quotedPrompts(details.questions)));
       lastWords = sentence;
       // The question's result ended the turn; a steering message is taken even so, and the run
       // is aborted before any model is asked (messageEnd below then writes the reply).
