@@ -28,7 +28,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The current pi line: change these to move up (the newest the registry serves completely). */
 export const CURRENT = {
-  pi: { name: "@earendil-works/pi-coding-agent", version: "0.87.1" },
+  pi: { name: "@earendil-works/pi-coding-agent", version: "1.5.2" },
   /** pi ≥ 0.76 needs Node ≥ 22.19; the Node binary comes in the npm package node-<os>-<cpu>. */
   node: "24.21.0",
 };
@@ -36,6 +36,10 @@ export const CURRENT = {
 /** The local registry of the registry test (needs Node ≥ 22: it runs on the Node above). Its
  * dependency `node-fetch@cjs` (a dist-tag) is not resolvable from the registry here: pinned. */
 export const VERDACCIO = { version: "6.10.4", overrides: { "node-fetch": "2.7.0" } };
+
+/** Bun for pi's release binary and for the benchmark in Bun: the version line pi's own binary
+ * bundles (1.3.x), from the npm package @oven/bun-<os>-<cpu>. */
+export const BUN = { version: "1.3.14" };
 
 export function cacheRoot() {
   if (process.env.PI_QUESTION_CACHE) return process.env.PI_QUESTION_CACHE;
@@ -91,7 +95,7 @@ function log(message) {
 }
 
 /** Installs `set` (a { dir, manifest }) unless the same manifest is installed already. */
-function ensure(set, mustExist) {
+export function ensure(set, mustExist) {
   const manifest = `${JSON.stringify(set.manifest, null, 2)}\n`;
   const stamp = join(set.dir, ".installed");
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === manifest && mustExist.every((f) => existsSync(f))) {
@@ -129,6 +133,30 @@ export function ensureCurrentLine() {
   mkdirSync(dirname(line.bin), { recursive: true });
   writeFileSync(line.bin, `#!/bin/sh\nexec ${quote(line.node)} ${quote(join(line.piDir, entry))} "$@"\n`, { mode: 0o755 });
   return line;
+}
+
+/** Where Bun is (or will be) installed. */
+export function bunTool() {
+  const pkg = `@oven/bun-${process.platform}-${process.arch === "arm64" ? "aarch64" : process.arch}`;
+  const dir = join(cacheRoot(), `bun-${BUN.version}`);
+  return {
+    dir,
+    manifest: {
+      name: "pi-question-bun",
+      private: true,
+      description: "Bun for pi-question's pi-binary and Bun benchmark runs (scripts/current-pi.mjs).",
+      dependencies: { [pkg]: BUN.version },
+    },
+    bun: join(dir, "node_modules", ...pkg.split("/"), "bin", "bun"),
+    version: BUN.version,
+  };
+}
+
+/** Installs Bun if needed; returns bunTool(). */
+export function ensureBun() {
+  const tool = bunTool();
+  ensure(tool, [tool.bun]);
+  return tool;
 }
 
 /** Installs Verdaccio if needed; returns registryTools(). */
