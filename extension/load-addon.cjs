@@ -1,42 +1,109 @@
 // load-addon.cjs — finds and loads the native addon by explicit path (pi loads extensions
 // through jiti, which breaks the `bindings`/`node-gyp-build` path helpers). Plain CommonJS so
-// the extension loads it with Node's own require (no transpiling, no ES module loader: issue 13)
-// and the standalone command and the tests import it too. PI_QUESTION_ADDON names a specific
-// build (the sanitizer build, for instance).
+// the extension loads it with Node's own require (no transpiling, no ES module loader) and the
+// standalone command, the install script and the tests import it too.
+//
+// Order: PI_QUESTION_ADDON (a specific build, e.g. the sanitizer build; nothing else is tried);
+// else the prebuilt platform package npm installed beside pi-question (platform-package.cjs);
+// else a local build from source (build/Release, build/Debug). When none loads, the error says
+// in one sentence what to do on this machine.
 "use strict";
-const { existsSync } = require("node:fs");
+const { existsSync, readFileSync } = require("node:fs");
 const { join } = require("node:path");
+const { candidatePackages, hasPrebuilt, hostTarget, packageName, targetKey } = require("./platform-package.cjs");
 
 const packageRoot = join(__dirname, "..");
-const addonCandidates = [
-  join(packageRoot, "build", "Release", "pi_question.node"),
-  join(packageRoot, "build", "Debug", "pi_question.node"),
-];
+const ADDON_FILE = "pi_question.node";
+const addonCandidates = [join(packageRoot, "build", "Release", ADDON_FILE), join(packageRoot, "build", "Debug", ADDON_FILE)];
 
 let loaded;
+let loadedFrom;
+
+/** Where the platform package's addon is, as Node resolves it from pi-question's own directory
+ * (nested in pi-question/node_modules or hoisted beside it), or undefined. */
+function resolvePrebuilt(name) {
+  try {
+    return require.resolve(`${name}/${ADDON_FILE}`, { paths: [packageRoot] });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The addon files to try, best first: [{ file, kind: "override" | "prebuilt" | "local", name? }]. */
+function addonSources() {
+  if (process.env.PI_QUESTION_ADDON) return [{ file: process.env.PI_QUESTION_ADDON, kind: "override" }];
+  const sources = [];
+  for (const name of candidatePackages()) {
+    const file = resolvePrebuilt(name);
+    if (file) sources.push({ file, kind: "prebuilt", name });
+  }
+  for (const file of addonCandidates) sources.push({ file, kind: "local" });
+  return sources;
+}
+
+/** Whether pi-question's own package.json lists `name` (true of a published package, whose
+ * optionalDependencies name every platform package; a checkout lists none). */
+function listsPrebuilt(name) {
+  try {
+    const manifest = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8"));
+    return Boolean(manifest.optionalDependencies && manifest.optionalDependencies[name]);
+  } catch {
+    return false;
+  }
+}
+
+const message = (error) => (error instanceof Error ? error.message : String(error));
+
+/** One sentence saying what to do when no addon loads, for this machine. */
+function nothingLoadedSentence(tried) {
+  const host = hostTarget();
+  const build = `"npm run build" in ${packageRoot}`;
+  const failed = tried.filter((t) => t.error !== "missing");
+  if (process.env.PI_QUESTION_ADDON) {
+    return `pi-question: the addon named by PI_QUESTION_ADDON could not be loaded (${failed[0]?.error ?? "missing"}); fix or unset PI_QUESTION_ADDON.`;
+  }
+  if (failed.some((t) => t.kind === "prebuilt")) {
+    return `pi-question: the prebuilt addon (${failed.find((t) => t.kind === "prebuilt").name}) does not load on this machine; build it from source with ${build} (needs a C compiler, make, Python and the cJSON library: see the README's "Building from source").`;
+  }
+  if (failed.some((t) => t.kind === "local")) {
+    return `pi-question: the native addon built from source could not be loaded; rebuild it with ${build} (if libcjson is missing, install libcjson1 / cjson).`;
+  }
+  if (host.os === "android") {
+    return `pi-question: there is no prebuilt addon for Android (Termux); build it from source: "pkg install clang make python pkg-config cjson", then ${build}.`;
+  }
+  if (hasPrebuilt(host) && listsPrebuilt(packageName(host))) {
+    return `pi-question: the prebuilt addon package ${packageName(host)} is not installed (npm skips optional dependencies with --omit=optional or --no-optional); reinstall pi-question with its optional dependencies, or build from source with ${build}.`;
+  }
+  if (hasPrebuilt(host)) {
+    // A checkout (its package.json lists no platform packages: they are added when publishing).
+    return `pi-question: the native addon is not built. Run "npm install" in ${packageRoot}.`;
+  }
+  return `pi-question: there is no prebuilt addon for ${targetKey(host)}; build it from source with ${build} (needs a C compiler, make, Python and the cJSON library: see the README's "Building from source").`;
+}
 
 function loadAddon() {
   if (loaded) return loaded;
   const tried = [];
-  const candidates = process.env.PI_QUESTION_ADDON ? [process.env.PI_QUESTION_ADDON] : addonCandidates;
-  for (const candidate of candidates) {
-    if (!existsSync(candidate)) {
-      tried.push(`${candidate} (missing)`);
+  for (const source of addonSources()) {
+    if (!existsSync(source.file)) {
+      tried.push({ ...source, error: "missing" });
       continue;
     }
     try {
-      loaded = require(candidate);
+      loaded = require(source.file);
+      loadedFrom = source;
       return loaded;
     } catch (error) {
-      tried.push(`${candidate} (${error instanceof Error ? error.message : String(error)})`);
+      tried.push({ ...source, error: message(error) });
     }
   }
-  const built = tried.some((t) => !t.endsWith("(missing)"));
-  throw new Error(
-    built
-      ? `pi-question: the native addon could not be loaded (rebuild it with "npm rebuild" in ${packageRoot}; if libcjson is missing, install libcjson1 / cjson). Tried:\n  ${tried.join("\n  ")}`
-      : `pi-question: the native addon is not built. Run "npm install" in ${packageRoot}. Looked in:\n  ${tried.join("\n  ")}`,
-  );
+  const lines = tried.map((t) => `${t.file} (${t.error})`);
+  throw new Error(`${nothingLoadedSentence(tried)}\nTried:\n  ${lines.join("\n  ")}`);
 }
 
-module.exports = { packageRoot, addonCandidates, loadAddon };
+/** Which addon loadAddon() loaded: { file, kind, name? }, or undefined before it has. */
+function addonSource() {
+  return loadedFrom;
+}
+
+module.exports = { packageRoot, addonCandidates, addonSources, loadAddon, addonSource, resolvePrebuilt };

@@ -1,13 +1,20 @@
-// install.mjs — builds the native addon at `npm install`. Before node-gyp runs it checks the
-// things a fresh machine lacks most often — a C compiler, the C++ compiler node-gyp links with,
-// and the cJSON library — and, if one is missing, says in one sentence what to install on which
-// system.
+// install.mjs — builds the native addon from source: `npm run build`, and npm's install step
+// with --prefer-prebuilt, which first looks for the prebuilt platform package npm installed
+// beside pi-question (extension/platform-package.cjs) and, when one loads here, builds nothing.
+// Before node-gyp runs it checks the things a fresh machine lacks most often — a C compiler, the
+// C++ compiler node-gyp links with, and the cJSON library — and, if one is missing, says in one
+// sentence what to install on which system.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+const args = process.argv.slice(2);
+const preferPrebuilt = args[0] === "--prefer-prebuilt";
+if (preferPrebuilt) args.shift();
 
 function has(cmd, args) {
   const r = spawnSync(cmd, args, { stdio: "ignore" });
@@ -18,6 +25,36 @@ function fail(sentence) {
   console.error(`pi-question: ${sentence}`);
   process.exit(1);
 }
+
+/** npm's install step: exits when a prebuilt addon loads; else says why it builds from source. */
+function usePrebuiltIfAny() {
+  const { resolvePrebuilt } = require("../extension/load-addon.cjs");
+  const { candidatePackages, hasPrebuilt, hostTarget, packageName, targetKey } = require("../extension/platform-package.cjs");
+  const notLoading = [];
+  for (const name of candidatePackages()) {
+    const file = resolvePrebuilt(name);
+    if (!file) continue;
+    try {
+      require(file);
+      console.log(`pi-question: using the prebuilt addon ${name}; nothing to build.`);
+      process.exit(0);
+    } catch (error) {
+      notLoading.push(`${name} does not load here (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  const host = hostTarget();
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const why = notLoading.length
+    ? notLoading.join("; ")
+    : !hasPrebuilt(host)
+      ? `there is no prebuilt addon for ${targetKey(host)}`
+      : manifest.optionalDependencies?.[packageName(host)]
+        ? `the prebuilt addon package ${packageName(host)} is not installed`
+        : "a checkout has no prebuilt addon";
+  console.error(`pi-question: ${why}; building the addon from source.`);
+}
+
+if (preferPrebuilt) usePrebuiltIfAny();
 
 const compiler = process.env.CC || "cc";
 if (!has(compiler, ["--version"])) {
@@ -66,7 +103,7 @@ const nodePrefix = dirname(dirname(process.execPath));
 if (!process.env.npm_config_nodedir && existsSync(join(nodePrefix, "include", "node", "node_api.h"))) {
   extra.push(`--nodedir=${nodePrefix}`);
 }
-const r = spawnSync(command, [...prefixArgs, "rebuild", ...extra, ...process.argv.slice(2)], { cwd: root, stdio: "inherit" });
+const r = spawnSync(command, [...prefixArgs, "rebuild", ...extra, ...args], { cwd: root, stdio: "inherit" });
 if (r.status !== 0) {
   fail(
     r.error
