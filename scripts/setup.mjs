@@ -149,6 +149,27 @@ export const REQUIREMENTS = [
       apt: "Ubuntu ships Chromium only as a snap (not at /usr/bin/chromium, and snapd is missing in containers): the browser tests are skipped unless you put a Chromium there yourself",
     },
   },
+  // The prebuilt addons (scripts/prebuild.mjs): cross-compiled for Linux arm64 and musl and run
+  // under qemu, with Debian's cross toolchains; cJSON comes from Debian's source package
+  // (dpkg-source applies its patches). Only apt has all of them.
+  ...[
+    ["aarch64-gcc", "a C cross compiler for Linux arm64", () => has("aarch64-linux-gnu-gcc"), ["gcc-aarch64-linux-gnu"]],
+    ["arm64-libstdc++", "the arm64 C++ runtime (Node for arm64 under qemu)", () => existsSync("/usr/aarch64-linux-gnu/lib/libstdc++.so.6"), ["libstdc++6-arm64-cross"]],
+    ["qemu-aarch64", "qemu for arm64 programs", () => has("qemu-aarch64-static", ["--version"]), ["qemu-user-static"]],
+    ["musl-gcc", "musl's C compiler wrapper", () => has("musl-gcc", ["--version"]), ["musl-tools"]],
+    ["dpkg-source", "dpkg-source (cJSON's Debian source package)", () => has("dpkg-source", ["--version"]), ["dpkg-dev"]],
+  ].map(([id, what, present, apt]) => ({
+    id,
+    test: true,
+    what,
+    present,
+    apt,
+    dnf: null,
+    pacman: null,
+    apk: null,
+    brew: null,
+    note: Object.fromEntries(["dnf", "pacman", "apk", "brew"].map((m) => [m, "the prebuilt addons are built on Debian or Ubuntu only (scripts/prebuild.mjs)"])),
+  })),
 ];
 
 /** The package manager of this machine, or undefined. */
