@@ -1,0 +1,164 @@
+// platform-package.test.mjs — the prebuilt addon's packaging without a registry: which platform
+// package a machine takes (extension/platform-package.cjs), the manifests a release stages
+// (scripts/packages.mjs), and what the loader and npm's install step do with a platform package
+// present, broken or missing. Each case runs in a throw-away copy of the package's loader files
+// with a fake node_modules beside it: the platform package holds a copy of this checkout's
+// addon (the same bytes a prebuilt package ships), or a file that is not one.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { platformManifest } from "../scripts/packages.mjs";
+import { root as packageRoot } from "./helpers/addon.mjs";
+
+const require = createRequire(import.meta.url);
+const platform = require("../extension/platform-package.cjs");
+const { PREBUILT_TARGETS, candidatePackages, detectLibc, hasPrebuilt, hostTarget, packageName, targetKey } = platform;
+
+const built = join(packageRoot, "build", "Release", "pi_question.node");
+const tmp = mkdtempSync(join(tmpdir(), "pi-question-platform-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+let counter = 0;
+
+/** A throw-away install: <dir>/node_modules/pi-question (loader, platform table, install script,
+ * package.json with `optionalDependencies` when `published`), plus the given platform package
+ * contents and an optional local build. Returns the package directory. */
+function fakeInstall({ published = true, prebuilt, localBuild = false } = {}) {
+  const dir = join(tmp, `install-${++counter}`);
+  const pkg = join(dir, "node_modules", "pi-question");
+  mkdirSync(join(pkg, "extension"), { recursive: true });
+  mkdirSync(join(pkg, "scripts"), { recursive: true });
+  for (const f of ["load-addon.cjs", "platform-package.cjs"]) copyFileSync(join(packageRoot, "extension", f), join(pkg, "extension", f));
+  copyFileSync(join(packageRoot, "scripts", "install.mjs"), join(pkg, "scripts", "install.mjs"));
+  const manifest = { name: "pi-question", version: "0.0.0-test" };
+  if (published) manifest.optionalDependencies = Object.fromEntries(PREBUILT_TARGETS.map((t) => [packageName(t), "0.0.0-test"]));
+  writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest));
+  if (prebuilt) {
+    const platformDir = join(dir, "node_modules", packageName(hostTarget()));
+    mkdirSync(platformDir, { recursive: true });
+    writeFileSync(join(platformDir, "package.json"), JSON.stringify({ name: packageName(hostTarget()), version: "0.0.0-test", main: "pi_question.node" }));
+    if (prebuilt === "addon") copyFileSync(built, join(platformDir, "pi_question.node"));
+    else writeFileSync(join(platformDir, "pi_question.node"), "not an ELF file\n");
+  }
+  if (localBuild) {
+    mkdirSync(join(pkg, "build", "Release"), { recursive: true });
+    copyFileSync(built, join(pkg, "build", "Release", "pi_question.node"));
+  }
+  return pkg;
+}
+
+/** Loads the fake install's addon in a fresh Node (before: code run first, e.g. to fake the
+ * platform); returns { source } or { error }. */
+function load(pkg, before = "") {
+  const script = `${before}
+const l = require(${JSON.stringify(join(pkg, "extension", "load-addon.cjs"))});
+try { const a = l.loadAddon(); console.log(JSON.stringify({ source: l.addonSource(), limits: typeof a.limits })); }
+catch (e) { console.log(JSON.stringify({ error: e.message })); }`;
+  const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", env: { ...process.env, PI_QUESTION_ADDON: "" } });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout.trim().split("\n").pop());
+}
+
+const firstLine = (message) => message.split("\n")[0];
+
+test("platform: this machine's target, its package name, and the packages tried (the detected C library first)", () => {
+  const host = hostTarget();
+  assert.equal(host.os, process.platform);
+  assert.equal(host.cpu, process.arch);
+  if (process.platform === "linux") {
+    // glibc's runtime reports its version; musl's does not.
+    const glibc = Boolean(process.report.getReport().header.glibcVersionRuntime);
+    assert.equal(detectLibc(), glibc ? "gnu" : "musl");
+    assert.deepEqual(candidatePackages(), [packageName(host), packageName({ ...host, libc: glibc ? "musl" : "gnu" })]);
+  }
+  assert.equal(packageName({ os: "linux", cpu: "arm64", libc: "gnu" }), "pi-question-linux-arm64-gnu");
+  assert.equal(packageName({ os: "win32", cpu: "x64", libc: "" }), "pi-question-win32-x64");
+  assert.deepEqual(candidatePackages({ os: "darwin", cpu: "arm64", libc: "" }), ["pi-question-darwin-arm64"]);
+  assert.equal(hasPrebuilt({ os: "linux", cpu: "x64", libc: "gnu" }), true);
+  assert.equal(hasPrebuilt({ os: "android", cpu: "arm64", libc: "" }), false);
+  assert.equal(hasPrebuilt({ os: "linux", cpu: "riscv64", libc: "gnu" }), false);
+});
+
+test("platform: a staged platform package's manifest lets npm install it only where it fits", () => {
+  const main = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8"));
+  for (const target of PREBUILT_TARGETS) {
+    const m = platformManifest(main, target);
+    assert.equal(m.name, `pi-question-${targetKey(target)}`);
+    assert.equal(m.version, main.version);
+    assert.deepEqual(m.os, [target.os]);
+    assert.deepEqual(m.cpu, [target.cpu]);
+    // npm's names for the C library (what npm compares with process.report's glibc field)
+    if (target.os === "linux") assert.deepEqual(m.libc, [{ gnu: "glibc", musl: "musl" }[target.libc]]);
+    else assert.equal(m.libc, undefined);
+    assert.equal(m.main, "pi_question.node");
+    assert.deepEqual(m.files, ["pi_question.node"]);
+  }
+  // A checkout lists no platform package (they are added when a release is staged), so `npm ci`
+  // here never asks the registry for packages that are not published yet.
+  assert.equal(main.optionalDependencies, undefined);
+});
+
+test("loader: the platform package beside pi-question is loaded first, before a local build", () => {
+  const r = load(fakeInstall({ prebuilt: "addon", localBuild: true }));
+  assert.equal(r.error, undefined, r.error);
+  assert.equal(r.source.kind, "prebuilt");
+  assert.equal(r.source.name, packageName(hostTarget()));
+  assert.equal(r.limits, "object");
+});
+
+test("loader: a platform package that does not load here falls back to the local build", () => {
+  const r = load(fakeInstall({ prebuilt: "broken", localBuild: true }));
+  assert.equal(r.error, undefined, r.error);
+  assert.equal(r.source.kind, "local");
+});
+
+test("loader: nothing loads — one sentence for each situation", () => {
+  const name = packageName(hostTarget());
+  // A published package whose platform package npm skipped (--omit=optional).
+  let r = load(fakeInstall({ published: true }));
+  assert.match(firstLine(r.error), new RegExp(`^pi-question: the prebuilt addon package ${name} is not installed \\(npm skips optional dependencies with --omit=optional or --no-optional\\); reinstall pi-question with its optional dependencies, or build from source with "npm run build" in .+\\.$`));
+  // A checkout never built.
+  r = load(fakeInstall({ published: false }));
+  assert.match(firstLine(r.error), /^pi-question: the native addon is not built\. Run "npm install" in .+\.$/);
+  // A prebuilt that does not load, and no local build.
+  r = load(fakeInstall({ prebuilt: "broken" }));
+  assert.match(firstLine(r.error), new RegExp(`^pi-question: the prebuilt addon \\(${name}\\) does not load on this machine; build it from source with "npm run build"`));
+  assert.match(r.error, /Tried:\n {2}.+pi_question\.node \(.+\)/);
+  // Termux: Node says android, and no Linux package fits.
+  r = load(fakeInstall({ published: true }), 'Object.defineProperty(process, "platform", { value: "android" });');
+  assert.match(firstLine(r.error), /^pi-question: there is no prebuilt addon for Android \(Termux\); build it from source: "pkg install clang make python pkg-config cjson", then "npm run build" in .+\.$/);
+  // A CPU without a prebuilt.
+  r = load(fakeInstall({ published: true }), 'Object.defineProperty(process, "arch", { value: "riscv64" });');
+  assert.match(firstLine(r.error), /^pi-question: there is no prebuilt addon for linux-riscv64-(gnu|musl); build it from source with "npm run build"/);
+});
+
+test("install step: with a platform package that loads, `install.mjs --prefer-prebuilt` builds nothing and says which it uses", () => {
+  const pkg = fakeInstall({ prebuilt: "addon" });
+  const r = spawnSync(process.execPath, [join(pkg, "scripts", "install.mjs"), "--prefer-prebuilt"], {
+    encoding: "utf8",
+    // No compiler reachable: had it tried to build, it would say so and fail.
+    env: { PATH: "/nonexistent", HOME: tmp },
+  });
+  assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+  assert.equal(r.stdout.trim(), `pi-question: using the prebuilt addon ${packageName(hostTarget())}; nothing to build.`);
+  assert.ok(!existsSync(join(pkg, "build")));
+});
+
+test("install step: without one, it says why it builds from source (here: no compiler, so it stops with that sentence)", () => {
+  for (const [options, why] of [
+    [{ published: true }, `the prebuilt addon package ${packageName(hostTarget())} is not installed`],
+    [{ published: false }, "a checkout has no prebuilt addon"],
+    [{ published: true, prebuilt: "broken" }, `${packageName(hostTarget())} does not load here \\(`],
+  ]) {
+    const pkg = fakeInstall(options);
+    const r = spawnSync(process.execPath, [join(pkg, "scripts", "install.mjs"), "--prefer-prebuilt"], {
+      encoding: "utf8",
+      env: { PATH: "/nonexistent", HOME: tmp, CC: "no-such-cc" },
+    });
+    assert.equal(r.status, 1, `${r.stdout}${r.stderr}`);
+    assert.match(r.stderr, new RegExp(`^pi-question: ${why}.*; building the addon from source\\.\\npi-question: no C compiler found \\(no-such-cc\\)`));
+  }
+});
