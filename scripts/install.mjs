@@ -50,7 +50,7 @@ function usePrebuiltIfAny() {
       ? `there is no prebuilt addon for ${targetKey(host)}`
       : manifest.optionalDependencies?.[packageName(host)]
         ? `the prebuilt addon package ${packageName(host)} is not installed`
-        : "a checkout has no prebuilt addon";
+        : "this copy of pi-question lists no prebuilt addon packages (a checkout, or its npm pack)";
   console.error(`pi-question: ${why}; building the addon from source.`);
 }
 

@@ -150,7 +150,7 @@ test("install step: with a platform package that loads, `install.mjs --prefer-pr
 test("install step: without one, it says why it builds from source (here: no compiler, so it stops with that sentence)", () => {
   for (const [options, why] of [
     [{ published: true }, `the prebuilt addon package ${packageName(hostTarget())} is not installed`],
-    [{ published: false }, "a checkout has no prebuilt addon"],
+    [{ published: false }, "this copy of pi-question lists no prebuilt addon packages \\(a checkout, or its npm pack\\)"],
     [{ published: true, prebuilt: "broken" }, `${packageName(hostTarget())} does not load here \\(`],
   ]) {
     const pkg = fakeInstall(options);
