@@ -5,6 +5,13 @@
 //   PI_LINE=current           the current line (scripts/current-pi.mjs: @earendil-works/
 //                             pi-coding-agent on Node 24), from the cache directory that script
 //                             installs into; run `node scripts/current-pi.mjs` first.
+//   PI_LINE=binary            pi's release binary: the current line compiled with Bun
+//                             (scripts/pi-binary.mjs builds it into the cache, run it first). pi
+//                             runs with no Node at all; a test's own commands (pi-question's
+//                             CLI, npm) run on the Node running the tests, as for the
+//                             devDependency. pi's files (package.json, docs/, examples/) are the
+//                             ones beside the binary; pi-tui, for the width a test measures with,
+//                             comes from the package the binary was compiled from.
 //
 // Tests never name pi's package or its path: they start pi with piCommand(), give it lineEnv()
 // (Node's directory first in PATH, so whatever pi starts — npm, subagents — runs on the same
@@ -14,6 +21,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { packageRoot as root } from "../../extension/load-addon.cjs";
 import { currentLine } from "../../scripts/current-pi.mjs";
+import { piBinary } from "../../scripts/pi-binary.mjs";
 
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
@@ -32,10 +40,32 @@ function current() {
   return { id: "current", packageName: c.piPackage, packageDir: c.piDir, node: c.node, nodeDir: c.nodeDir, bin: c.bin };
 }
 
+function binary() {
+  const b = piBinary();
+  if (!existsSync(b.bin) || !existsSync(b.meta)) {
+    throw new Error(`PI_LINE=binary: pi's binary is not built in ${b.dir}; run "node scripts/pi-binary.mjs" first`);
+  }
+  const built = JSON.parse(readFileSync(b.meta, "utf8"));
+  return {
+    id: "binary",
+    packageName: b.piPackage,
+    packageDir: b.dir,
+    /** The npm package the binary was compiled from (its node_modules hold what it bundles). */
+    sourceDir: currentLine().piDir,
+    node: process.execPath,
+    nodeDir: null,
+    bin: b.bin,
+    bunVersion: built.bunVersion,
+    /** The Node version Bun presents inside the binary (process.version). */
+    runtimeNodeVersion: built.nodeVersion,
+  };
+}
+
 function resolveLine(id) {
   if (!id || id === "dev" || id === "0.73") return devLine();
   if (id === "current") return current();
-  throw new Error(`PI_LINE=${id}: unknown pi line (use "current", or leave it unset for the devDependency)`);
+  if (id === "binary") return binary();
+  throw new Error(`PI_LINE=${id}: unknown pi line (use "current", "binary", or leave it unset for the devDependency)`);
 }
 
 const chosen = resolveLine(process.env.PI_LINE);
@@ -47,11 +77,13 @@ if (!binEntry) throw new Error(`${chosen.packageName} declares no "pi" bin`);
 export const line = Object.freeze({
   ...chosen,
   version: piPkg.version,
-  /** pi's command-line entry point (its package's "pi" bin). */
-  cli: join(chosen.packageDir, binEntry),
-  nodeVersion: chosen.node === process.execPath ? process.version : `v${currentLine().nodeVersion}`,
+  /** pi's command-line entry point (its package's "pi" bin); none in pi's binary. */
+  cli: chosen.id === "binary" ? null : join(chosen.packageDir, binEntry),
+  /** The Node version pi's code sees (process.version; in the binary, the one Bun presents). */
+  nodeVersion: chosen.runtimeNodeVersion ?? (chosen.node === process.execPath ? process.version : `v${currentLine().nodeVersion}`),
   /** "pi 0.73.1 (@mariozechner/pi-coding-agent) on Node v20.20.2", for messages. */
   describe() {
+    if (this.id === "binary") return `pi ${this.version} (${this.packageName}) compiled with Bun ${this.bunVersion} (pi's binary, no Node)`;
     return `pi ${this.version} (${this.packageName}) on Node ${this.nodeVersion}`;
   },
 });
@@ -81,13 +113,15 @@ export const features = Object.freeze({
 /** A `pi` executable of the line (for a test that needs one command; piCommand() is preferred). */
 export const piBin = line.bin;
 
-/** [command, args] that start pi with `args`, on the line's Node. */
+/** [command, args] that start pi with `args`, on the line's Node (pi's binary: itself). */
 export function piCommand(args = []) {
+  if (!line.cli) return [line.bin, [...args]];
   return [line.node, [line.cli, ...args]];
 }
 
 /** The words of a shell command line starting pi (unquoted; quote each for a shell). */
 export function piArgv(args = []) {
+  if (!line.cli) return [line.bin, ...args];
   return [line.node, line.cli, ...args];
 }
 
@@ -113,7 +147,7 @@ export const PI_PACKAGE_NAMES = [...new Set([devLine().packageName, currentLine(
 
 /** The directory of a package that pi's package depends on (its own node_modules, or a parent's). */
 function dependencyDir(name) {
-  for (let dir = line.packageDir; ; dir = dirname(dir)) {
+  for (let dir = line.sourceDir ?? line.packageDir; ; dir = dirname(dir)) {
     const candidate = join(dir, "node_modules", ...name.split("/"));
     if (existsSync(join(candidate, "package.json"))) return candidate;
     if (dirname(dir) === dir) throw new Error(`${name} (a dependency of ${line.packageName}) not found`);
@@ -160,7 +194,7 @@ function packageEntry(dir, sub) {
 export function extensionAliases() {
   const scope = line.packageName.split("/")[0];
   return {
-    "@mariozechner/pi-coding-agent": packageEntry(line.packageDir, ""),
+    "@mariozechner/pi-coding-agent": packageEntry(line.sourceDir ?? line.packageDir, ""),
     "@mariozechner/pi-tui": resolveFromPi(`${scope}/pi-tui`),
     typebox: resolveFromPi("typebox"),
   };
