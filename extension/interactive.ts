@@ -103,13 +103,18 @@ function selectWidthRulesOnce(native: NativeAddon): void {
 
 /** What pi shows below the question when the structure is not the one expected (the footer). */
 const ROWS_BELOW_FALLBACK = 3;
+/** The rows pi's fullscreen layout keeps for the transcript however tall the editor is. */
+const FULLSCREEN_TRANSCRIPT_ROWS = 1;
 
-/** The rows the question may take (issue 14 item 2): the terminal's rows (pi-tui's
- * `terminal.rows`) less the lines pi draws below the question — the components after the one
- * holding it (widgets under the editor, the footer), measured at this width. 0: unknown, no
- * limit. */
+/** The rows the question may take: the terminal's rows (pi-tui's `terminal.rows`) less the
+ * lines pi draws with it — the components after the one holding it (widgets under the editor,
+ * the footer), measured at this width. In pi's fullscreen mode (a TUI whose `mode` is
+ * "fullscreen": the default since pi 1.0) the first component, the transcript, scrolls in a
+ * viewport that keeps at least one row, and every other component is docked on screen with the
+ * editor, those above it (pending messages, status, widgets above the editor) too: a frame
+ * taller than what is left is cut at its bottom there. 0: unknown, no limit. */
 export function rowsFor(tui: unknown, view: Component, width: number): number {
-  const t = tui as { terminal?: { rows?: unknown }; children?: unknown } | undefined;
+  const t = tui as { terminal?: { rows?: unknown }; children?: unknown; mode?: unknown } | undefined;
   const total = t?.terminal?.rows;
   if (typeof total !== "number" || !Number.isFinite(total) || total < 1) return 0;
   const children = Array.isArray(t?.children) ? (t.children as Component[]) : [];
@@ -118,18 +123,21 @@ export function rowsFor(tui: unknown, view: Component, width: number): number {
     return c === view || (Array.isArray(inner) && inner.includes(view));
   };
   const at = children.findIndex(holds);
-  let below = 0;
-  if (at < 0) below = ROWS_BELOW_FALLBACK;
+  const fullscreen = t?.mode === "fullscreen";
+  let others = 0;
+  if (at < 0) others = ROWS_BELOW_FALLBACK + (fullscreen ? FULLSCREEN_TRANSCRIPT_ROWS : 0);
   else {
-    for (const c of children.slice(at + 1)) {
+    const docked = fullscreen ? [...children.slice(1, Math.max(1, at)), ...children.slice(at + 1)] : children.slice(at + 1);
+    if (fullscreen) others += FULLSCREEN_TRANSCRIPT_ROWS;
+    for (const c of docked) {
       try {
-        below += c.render(width).length;
+        others += c.render(width).length;
       } catch {
-        below += 1; // a component that cannot be measured here: keep a row for it
+        others += 1; // a component that cannot be measured here: keep a row for it
       }
     }
   }
-  return Math.max(1, Math.floor(total) - below);
+  return Math.max(1, Math.floor(total) - others);
 }
 
 /** The question as a pi-tui component. */
@@ -170,6 +178,13 @@ export class QuestionView implements Component, Focusable {
     // the typing after it. (A lone high surrogate is still held below, in handleInput.)
     engine.setWholeKeys(true);
     applyTheme(engine, theme);
+  }
+
+  /** pi's fullscreen mode (pi ≥ 1.0) scrolls its transcript with PageUp/PageDown and its other
+   * viewport keys before the focused component sees them, unless the component captures them,
+   * as pi's own lists do: the question pages its prompt and list with those keys. */
+  get capturesViewportInput(): boolean {
+    return !this.closed;
   }
 
   get focused(): boolean {

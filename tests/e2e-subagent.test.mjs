@@ -13,6 +13,7 @@ import { startRpc } from "./helpers/rpc-client.mjs";
 import { childQuestionResults, prepareSubagentHome, routedModel, subagentExample, subagentHomeFiles } from "./helpers/subagent.mjs";
 import { listEndpoints, request } from "../extension/relay-wire.mjs";
 import { framed, questionArea, startPi } from "./helpers/tmux.mjs";
+import { features } from "./helpers/pi-line.mjs";
 
 
 const question = (id, prompt, options = ["SQLite", "Postgres"]) => ({
@@ -169,8 +170,11 @@ test("subagent: Esc on the worker's question ends the parent's turn too, and the
     await pi.prompt("go");
     await pi.waitForScreen((s) => /Which database for the worker\?/.test(questionArea(s)), CHILD_MS);
     await pi.keys("Escape");
-    // The parent's turn ends: the subagent's row says why, the editor is the person's again.
-    await pi.waitForScreen((s) => s.includes("The user cancelled the question") && framed(s) && !/Asked by worker/.test(s), CHILD_MS);
+    // The parent's turn ends: the subagent's row says why (the note itself where pi's example
+    // draws the result's text; its own abort line where it draws its details), the editor is
+    // the person's again.
+    const why = features.subagentAbortDrawnFromDetails ? "Subagent was aborted" : "The user cancelled the question";
+    await pi.waitForScreen((s) => s.includes(why) && framed(s) && !/Asked by worker/.test(s), CHILD_MS);
     await pi.text("let us talk");
     await pi.waitForScreen((s) => questionArea(s).includes("let us talk"));
     await pi.keys("Enter");

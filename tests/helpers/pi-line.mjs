@@ -108,6 +108,10 @@ export const features = Object.freeze({
   /** The working indicator ("Working…", or what ctx.ui.setWorkingMessage says) lives in the
    * editor's frame, which a ctx.ui.custom() component replaces: not on screen while a question is. */
   workingIndicatorInEditor: versionAtLeast(line.version, "0.87.1"),
+  /** pi's subagent example returns an aborted run as a result with details, drawn from them
+   * ("Error: Subagent was aborted"), instead of throwing: a note added to the result's content
+   * reaches the model but is not on screen (its CHANGELOG: 1.5.1). */
+  subagentAbortDrawnFromDetails: versionAtLeast(line.version, "1.5.1"),
 });
 
 /** A `pi` executable of the line (for a test that needs one command; piCommand() is preferred). */
