@@ -18,14 +18,13 @@
 // Regenerate them with UPDATE_GOLDEN=1 node --test tests/engine.test.mjs and review the diff.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { addon } from "./helpers/addon.mjs"; // the loader's addon: PI_QUESTION_ADDON when set
 import test from "node:test";
 import { importPiTui } from "./helpers/pi-line.mjs";
 
 // pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
 const { visibleWidth } = await importPiTui();
 
-const addon = createRequire(import.meta.url)("../build/Release/pi_question.node");
 const SCREENS = new URL("./fixtures/screens/", import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
 

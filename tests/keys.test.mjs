@@ -15,14 +15,13 @@
 //     mods: shift 1 | alt 2 | ctrl 4 | super 8.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
+import { addon } from './helpers/addon.mjs'; // the loader's addon: PI_QUESTION_ADDON when set
 import { readFileSync } from 'node:fs';
 import { importPiTui, line, versionAtLeast } from './helpers/pi-line.mjs';
 
 // pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
 const { parseKey, setKittyProtocolActive, matchesKey, decodeKittyPrintable } = await importPiTui();
 
-const addon = createRequire(import.meta.url)('../build/Release/pi_question.node');
 const fixture = JSON.parse(readFileSync(new URL('./fixtures/key-sequences.json', import.meta.url), 'utf8'));
 // The fixture's pi/piKitty/piMatches/why describe the devDependency's pi-tui; an entry's `lines`
 // replaces all four from the pi version it names on (the newest that applies to the line here).

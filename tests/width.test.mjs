@@ -6,7 +6,7 @@
 // and seeded random mixes. Surrogates are left out: UTF-8 cannot carry them.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { addon } from "./helpers/addon.mjs"; // the loader's addon: PI_QUESTION_ADDON when set
 import test from "node:test";
 import { selectWidthRules } from "../extension/width-rules.mjs";
 import { importPiTui, line } from "./helpers/pi-line.mjs";
@@ -14,7 +14,6 @@ import { importPiTui, line } from "./helpers/pi-line.mjs";
 // pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
 const { visibleWidth } = await importPiTui();
 
-const addon = createRequire(import.meta.url)("../build/Release/pi_question.node");
 // The rules the extension selects for this pi-tui (extension/interactive.ts does the same probe).
 const selected = selectWidthRules(addon, visibleWidth);
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });

