@@ -115,13 +115,40 @@ test("pi lines: each command README's table says CI runs is a step of .ci/run", 
   }
 });
 
+/** The README's paragraph on what changed from the previous current line to this one ("What
+ * changed between 0.87.1 and 1.5.2, …", to the next blank line), and that previous version. */
+function changesParagraph(readme) {
+  const current = CURRENT.pi.version.replace(/\./g, "\\.");
+  const m = readme.match(new RegExp(`(?<=^|\\n)What changed between (\\d+\\.\\d+\\.\\d+) and ${current}(?![\\w.])[^]*?(?=\\n\\n|$)`));
+  return m ? { text: m[0], previous: m[1] } : undefined;
+}
+
+/** pi versions a text names: every 0.x.y newer than the old name's last (0.74.0 starts the new
+ * name), and any version written as pi's ("pi 1.5.2", "pi-coding-agent` 1.5.2"). */
+function piVersionsNamed(text) {
+  const out = [];
+  for (const m of text.matchAll(/(?<![\w.])0\.(\d+)\.(\d+)(?![\w.])/g)) if (versionAtLeast(m[0], "0.75.0")) out.push(m[0]);
+  for (const m of text.matchAll(/\bpi(?:-coding-agent`?)? v?(\d+\.\d+\.\d+)(?![\w.])/g)) if (versionAtLeast(m[1], "0.75.0")) out.push(m[1]);
+  return out;
+}
+
 test("pi lines: README names no other pi of the current line, nor another Node version for it", () => {
   const { readme } = versionTable();
-  const stale = [];
-  for (const m of readme.matchAll(/(?<![\w.])0\.(\d+)\.(\d+)(?![\w.])/g)) {
-    // 0.74.0 is where the new name starts; anything newer named must be the current line.
-    if (versionAtLeast(m[0], "0.75.0") && m[0] !== CURRENT.pi.version) stale.push(m[0]);
-  }
+  // The one paragraph saying what changed since the previous current line may name that line.
+  const changes = changesParagraph(readme);
+  const rest = changes ? readme.replace(changes.text, "") : readme;
+  const stale = piVersionsNamed(rest).filter((v) => v !== CURRENT.pi.version);
+  if (changes) stale.push(...piVersionsNamed(changes.text).filter((v) => v !== CURRENT.pi.version && v !== changes.previous));
   for (const m of readme.matchAll(/(?<![\w.v])(2\d)\.(\d+)\.(\d+)(?![\w.])/g)) if (m[0] !== CURRENT.node) stale.push(`Node ${m[0]}`);
   assert.deepEqual(stale, [], "versions README names that scripts/current-pi.mjs does not run");
+  // The scans find what they look for.
+  assert.deepEqual(piVersionsNamed("pi 0.73.1, 0.87.1, pi 1.4.0, `@earendil-works/pi-coding-agent` 1.5.2, cJSON 1.7.15"), ["0.87.1", "1.4.0", "1.5.2"]);
+  const sample = `x 0.87.1\n\nWhat changed between 0.87.1 and ${CURRENT.pi.version}, as seen:\n- 0.87.1 did\n- more\n\nnext`;
+  assert.deepEqual(changesParagraph(sample), { text: `What changed between 0.87.1 and ${CURRENT.pi.version}, as seen:\n- 0.87.1 did\n- more`, previous: "0.87.1" });
+});
+
+test("pi lines: README says what changed from the previous current line to this one", () => {
+  const changes = changesParagraph(versionTable().body);
+  assert.ok(changes, `README's "pi and Node versions" has no paragraph "What changed between <previous> and ${CURRENT.pi.version}"`);
+  assert.ok(!versionAtLeast(changes.previous, CURRENT.pi.version), `${changes.previous} is not older than ${CURRENT.pi.version}`);
 });
