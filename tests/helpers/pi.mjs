@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { root } from "./addon.mjs";
+import { packageRoot as root } from "../../extension/load-addon.cjs"; // the path only: loading the addon is not needed here
 import { line, lineEnv, piArgv, piBin, piCommand } from "./pi-line.mjs";
 
 export { line, lineEnv, piArgv, piBin, piCommand };
