@@ -18,6 +18,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, re
 import { join, relative, resolve, sep } from "node:path";
 import { after, before, test } from "node:test";
 import { tmux, withPi } from "./helpers/tmux.mjs";
+import { piCommand } from "./helpers/pi-line.mjs";
 import {
   EXPECTED_RESULT,
   QUESTION_CALL,
@@ -422,7 +423,8 @@ test("reload: after /reload the tool still answers, the addon is mapped once, no
     };
     await pi.waitForScreen(/mock-1/);
     const pid = Number(tmux("display-message", "-p", "-t", pi.name, "#{pane_pid}").stdout.trim());
-    assert.match(readlinkSync(`/proc/${pid}/exe`), /node/, "the pane runs pi's node process");
+    // The pane runs pi itself: the line's Node with pi's entry point, or pi's binary.
+    assert.equal(realpathSync(readlinkSync(`/proc/${pid}/exe`)), realpathSync(piCommand()[0]), "the pane runs pi's own process");
 
     await submit("ask me");
     await model.waitForRequests(2);
