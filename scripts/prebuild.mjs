@@ -62,6 +62,12 @@ export const PREBUILT_TEST_FILES = [
 /** Node for arm64 under qemu: the current pi line's Node version (it runs under qemu 7.2). */
 export const ARM64_NODE = "24.21.0";
 
+/** An older glibc the linux-x64-gnu prebuilt is also run on: Debian 11's (2.31, as Ubuntu
+ * 20.04's), where pthread_* still live in libpthread and fstat is __fxstat — what
+ * glibc-compat.h binds to. Its libc6, libstdc++6 and libgcc-s1 are fetched into the cache and
+ * Node is started through that glibc's loader. */
+export const OLD_GLIBC = { suite: "bullseye", version: "2.31" };
+
 /** Tests of PREBUILT_TEST_FILES not run under qemu, by name (node --test-skip-pattern). */
 export const QEMU_SKIPPED_TESTS = [
   { file: "tests/engine.test.mjs", name: "scale: 1000 options render only the window and stay fast", why: "asserts a time per key; under qemu times mean nothing" },
@@ -161,12 +167,12 @@ function osRelease() {
 
 /** apt with a private source list, lists and cache under `dir`: the system's apt configuration
  * and state are read, never changed. */
-function privateApt(dir, suite) {
+function privateApt(dir, suite, type = "deb-src") {
   const sources = join(dir, "sources.list");
   const keyring = "/usr/share/keyrings/debian-archive-keyring.gpg";
   writeFileSync(
     sources,
-    [`deb-src [signed-by=${keyring}] http://deb.debian.org/debian ${suite} main`, `deb-src [signed-by=${keyring}] http://deb.debian.org/debian-security ${suite}-security main`, ""].join("\n"),
+    [`${type} [signed-by=${keyring}] http://deb.debian.org/debian ${suite} main`, `${type} [signed-by=${keyring}] http://deb.debian.org/debian-security ${suite}-security main`, ""].join("\n"),
   );
   for (const d of ["lists/partial", "cache/archives/partial"]) mkdirSync(join(dir, d), { recursive: true });
   const options = [
@@ -174,6 +180,8 @@ function privateApt(dir, suite) {
     "Dir::Etc::SourceParts=/dev/null",
     `Dir::State::Lists=${join(dir, "lists")}`,
     `Dir::Cache=${join(dir, "cache")}`,
+    // The packages this machine has installed play no part in what is fetched.
+    "Dir::State::status=/dev/null",
     // As root, apt downloads as the _apt user, who cannot write this directory.
     ...(process.getuid?.() === 0 ? ["APT::Sandbox::User=root"] : []),
   ].flatMap((o) => ["-o", o]);
@@ -448,6 +456,52 @@ export function ensureMuslBun() {
   return { bun, libraryPath: shim };
 }
 
+/** Debian OLD_GLIBC.suite's C and C++ runtime (amd64) unpacked in the cache: { loader,
+ * libraryPath }. Fetched once with a private apt list, like cJSON's source. */
+export function ensureOldGlibc() {
+  const dir = join(cacheRoot(), `glibc-${OLD_GLIBC.suite}-amd64`);
+  const lib = join(dir, "root", "lib", "x86_64-linux-gnu");
+  const result = { loader: join(lib, "ld-linux-x86-64.so.2"), libraryPath: `${lib}:${join(dir, "root", "usr", "lib", "x86_64-linux-gnu")}` };
+  const stamp = join(dir, ".extracted");
+  if (existsSync(stamp) && existsSync(result.loader)) return result;
+  const work = mkdtempSync(join(cacheRoot(), ".glibc-fetch-"));
+  try {
+    const apt = privateApt(work, OLD_GLIBC.suite, "deb");
+    log(`fetching Debian ${OLD_GLIBC.suite}'s libc6, libstdc++6 and libgcc-s1 (a private apt list in ${work})`);
+    apt("apt-get", ["-qq", "-o", "APT::Architecture=amd64", "update"]);
+    const download = join(work, "download");
+    mkdirSync(download);
+    apt("apt-get", ["-qq", "-o", "APT::Architecture=amd64", "download", "libc6", "libstdc++6", "libgcc-s1"], { cwd: download });
+    const staged = join(work, "glibc");
+    mkdirSync(join(staged, "root"), { recursive: true });
+    for (const deb of runSync("ls", [download]).split("\n").filter((f) => f.endsWith(".deb"))) runSync("dpkg-deb", ["-x", join(download, deb), join(staged, "root")]);
+    writeFileSync(join(staged, ".extracted"), `${OLD_GLIBC.suite}\n`);
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(staged, dir);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  if (!existsSync(result.loader)) throw new Error(`Debian ${OLD_GLIBC.suite}'s libc6 has no ${result.loader}`);
+  return result;
+}
+
+/** The smoke script and every test file on OLD_GLIBC, each file in one process started through
+ * that glibc's loader (node --test would start its children on the system's glibc). */
+function runOnOldGlibc(env) {
+  const old = ensureOldGlibc();
+  const start = (args) => runVisible(old.loader, ["--library-path", old.libraryPath, process.execPath, ...args], env);
+  const runtime = spawnSync(old.loader, ["--library-path", old.libraryPath, process.execPath, "-p", "process.report.getReport().header.glibcVersionRuntime"], { encoding: "utf8" });
+  if (runtime.stdout.trim() !== OLD_GLIBC.version) throw new Error(`Node on Debian ${OLD_GLIBC.suite}'s loader reports glibc ${runtime.stdout.trim() || runtime.stderr.trim()}, not ${OLD_GLIBC.version}`);
+  log(`linux-x64-gnu: on glibc ${OLD_GLIBC.version} (Debian ${OLD_GLIBC.suite}'s loader and libraries, Node ${process.version})`);
+  let failed = start([join("scripts", "prebuilt-smoke.mjs"), "x64"]) !== 0;
+  for (const f of PREBUILT_TEST_FILES) {
+    const status = start([f]);
+    log(`${f}: ${status === 0 ? "passed" : `FAILED (exit ${status})`} on glibc ${OLD_GLIBC.version}`);
+    if (status !== 0) failed = true;
+  }
+  return failed ? 1 : 0;
+}
+
 function qemuAarch64() {
   for (const q of ["qemu-aarch64-static", "qemu-aarch64"]) if (spawnSync(q, ["--version"], { stdio: "ignore" }).status === 0) return q;
   throw new Error("qemu-aarch64-static is missing (Debian: apt-get install qemu-user-static)");
@@ -458,7 +512,7 @@ function qemuAarch64() {
 function runtimeFor(key) {
   if (key === "linux-x64-gnu") {
     if (process.platform !== "linux" || process.arch !== "x64") throw new Error("linux-x64-gnu runs natively: run on x64 Linux");
-    return { what: `this machine's Node ${process.version}`, exe: process.execPath, pre: [], env: {}, kind: "node", files: PREBUILT_TEST_FILES, skipped: [] };
+    return { what: `this machine's Node ${process.version}, then on glibc ${OLD_GLIBC.version}`, exe: process.execPath, pre: [], env: {}, kind: "node", files: PREBUILT_TEST_FILES, skipped: [] };
   }
   if (key === "linux-arm64-gnu") {
     const qemu = qemuAarch64();
@@ -544,6 +598,7 @@ export async function testPrebuilt(target) {
     if (rt.kind === "node-under-qemu") status = await runUnderQemu(rt, env);
     else if (rt.kind === "bun") status = runVisible(rt.exe, [...rt.pre, "test", ...rt.files.map((f) => `./${f}`)], env);
     else status = runVisible(rt.exe, [...rt.pre, "--test", "--test-concurrency=1", ...rt.files], env);
+    if (status === 0 && key === "linux-x64-gnu") status = runOnOldGlibc(env);
   }
   const seconds = (Date.now() - started) / 1000;
   log(`${key}: ${status === 0 ? "passed" : `FAILED (exit ${status})`} in ${rt.what}, ${seconds.toFixed(0)} s`);

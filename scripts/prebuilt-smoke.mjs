@@ -2,10 +2,14 @@
 // arm64 under qemu, Bun for musl) before that target's unit tests: loads the addon through
 // extension/load-addon.cjs (PI_QUESTION_ADDON names the prebuilt), checks it is that file and
 // the runtime's architecture, validates a request and refuses a bad one, drives the engine with
-// keys to an answer, renders frames within their width, and checks the answers and the text
-// the model would get. Prints one JSON line; exits non-zero (with the reason) on any mismatch.
+// keys to an answer, renders frames within their width, checks the answers and the text the
+// model would get, and takes and releases a file lock (the C library's fstat, lstat, flock).
+// Prints one JSON line; exits non-zero (with the reason) on any mismatch.
 import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 const require = createRequire(import.meta.url);
 const { loadAddon, addonSource } = require("../extension/load-addon.cjs");
@@ -59,5 +63,17 @@ assert.deepEqual(
 // Keys and width through their own entry points.
 assert.deepEqual(addon.decodeKeys(["\x1b[A"]).map((k) => k.name), ["up"]);
 assert.equal(addon.visibleWidth("日本"), 4);
+
+// A file lock: held, refused to a second taker, released and removed.
+const dir = mkdtempSync(join(tmpdir(), "pq-prebuilt-smoke-"));
+try {
+  const path = join(dir, "f.lock");
+  const lock = addon.lockFile(path, 0);
+  assert.throws(() => addon.lockFile(path, 0), (e) => e.code === "QT_ELOCKED");
+  lock.release(true);
+  assert.equal(existsSync(path), false);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
 
 console.log(JSON.stringify({ ok: true, arch: process.arch, runtime: process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.version}`, addon: addonSource().file }));
