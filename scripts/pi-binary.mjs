@@ -4,8 +4,9 @@
 // the way pi's own `build:binary` script builds it, into the cache:
 //
 //   node scripts/pi-binary.mjs                  build (idempotent) and print where it is
-//   node scripts/pi-binary.mjs e2e [files…]     … then run every tests/e2e-*.test.mjs with
-//                                               PI_LINE=binary (tests/helpers/pi-line.mjs)
+//   node scripts/pi-binary.mjs e2e [files…]     … then run every tests/e2e-*.test.mjs (or the
+//                                               files named) with PI_LINE=binary
+//                                               (tests/helpers/pi-line.mjs)
 //
 // pi's script (packages/coding-agent in pi's repository) runs
 //   bun build --compile --no-compile-autoload-bunfig --no-compile-autoload-dotenv
@@ -62,7 +63,7 @@ function workerEntries(piPkg) {
   if (!compile) throw new Error(`${piPkg.name}'s build:binary runs no \`bun build --compile\`: ${script}`);
   const words = compile.split(/\s+/);
   if (!words.includes("./dist/bun/cli.js")) throw new Error(`${piPkg.name}'s build:binary does not compile ./dist/bun/cli.js: ${compile}`);
-  return words.filter((w) => w.startsWith("./") && w !== "./dist/bun/cli.js" && !/^\.\/dist\/pi$/.test(w) && w !== "dist/pi");
+  return words.filter((w) => w.startsWith("./src/"));
 }
 
 /** The dist/ file a src/ entry of pi's source tree was compiled to. */
@@ -184,8 +185,11 @@ function main(argv) {
   const b = ensurePiBinary();
   log(`pi ${b.piVersion} compiled with Bun ${b.bunVersion}: ${b.bin} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   if (what !== "e2e") return 0;
-  const files = argv.length > 1 ? argv.slice(1) : e2eSuites();
-  const args = ["--test", "--test-concurrency=1", ...files];
+  // Files named after `e2e` are run instead of every suite; options (--test-name-pattern=…) go
+  // to node --test either way.
+  const extra = argv.slice(1);
+  const named = extra.filter((a) => !a.startsWith("-"));
+  const args = ["--test", "--test-concurrency=1", ...extra.filter((a) => a.startsWith("-")), ...(named.length ? named : e2eSuites())];
   log(`PI_LINE=binary node ${args.join(" ")}`);
   const t = Date.now();
   const r = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, PI_LINE: "binary" } });
