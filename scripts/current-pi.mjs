@@ -219,13 +219,14 @@ function withCjsonHidden(command, args) {
 /** The registry tests: the prebuilt addons built if missing; then the install with nothing to
  * build with (cJSON hidden when this machine can), on PI_LINE's pi; then, on the devDependency's
  * line only, the source-build fallback (which needs cJSON). */
-function registry() {
+async function registry() {
   const missing = PREBUILT_TARGETS.filter((t) => !existsSync(prebuiltFile(root, t))).map(targetKey);
   if (missing.length) {
     log(`building the prebuilt addons the registry publishes: node scripts/prebuild.mjs ${missing.join(" ")}`);
     const prebuild = spawnSync(process.execPath, [join(root, "scripts", "prebuild.mjs"), ...missing], { cwd: root, stdio: "inherit" });
     if (prebuild.status !== 0) return prebuild.status ?? 1;
   }
+  if (process.env.PI_LINE === "binary") (await import("./pi-binary.mjs")).ensurePiBinary();
   const file = join("tests", "registry", "install-from-registry.mjs");
   const args = ["--test", "--test-concurrency=1", file];
   const hidden = withCjsonHidden(process.execPath, args);
@@ -282,7 +283,7 @@ function typecheck(line) {
   return r.status ?? 1;
 }
 
-function main(argv) {
+async function main(argv) {
   const what = argv[0] ?? "install";
   if (!["install", "e2e", "unit", "registry", "typecheck"].includes(what)) {
     log(`unknown command ${what}: use install, e2e, unit, registry or typecheck`);
@@ -301,15 +302,18 @@ function main(argv) {
   // Unicode data is that Node's (the addon is Node-API, so the same build loads there).
   if (what === "unit") return runTests([...crossCheckSuites(), ...argv.slice(1)], { PI_LINE: "current" }, line.node);
   if (what === "typecheck") return typecheck(line);
-  if (what === "registry") return registry();
+  if (what === "registry") return await registry();
   return 0;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  try {
-    process.exitCode = main(process.argv.slice(2));
-  } catch (error) {
-    log(error.message);
-    process.exitCode = 1;
-  }
+  // Not a top-level await: pi-binary.mjs (imported by `registry` on the binary line) imports this
+  // module, whose evaluation must have finished for that import to settle.
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (error) => {
+      log(error.message);
+      process.exitCode = 1;
+    },
+  );
 }

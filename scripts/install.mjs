@@ -44,13 +44,14 @@ function usePrebuiltIfAny() {
   }
   const host = hostTarget();
   const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  // A checkout (or its npm pack) lists no platform packages: building from source is all it
+  // ever does, so there is nothing to explain.
+  if (!notLoading.length && !Object.keys(manifest.optionalDependencies ?? {}).length) return;
   const why = notLoading.length
     ? notLoading.join("; ")
     : !hasPrebuilt(host)
       ? `there is no prebuilt addon for ${targetKey(host)}`
-      : manifest.optionalDependencies?.[packageName(host)]
-        ? `the prebuilt addon package ${packageName(host)} is not installed`
-        : "this copy of pi-question lists no prebuilt addon packages (a checkout, or its npm pack)";
+      : `the prebuilt addon package ${packageName(host)} is not installed`;
   console.error(`pi-question: ${why}; building the addon from source.`);
 }
 
