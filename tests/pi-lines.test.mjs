@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
-import { CURRENT, crossCheckSuites } from "../scripts/current-pi.mjs";
+import { BUN, CURRENT, crossCheckSuites } from "../scripts/current-pi.mjs";
 import { root } from "./helpers/addon.mjs";
 import { extensionAliases, line, versionAtLeast } from "./helpers/pi-line.mjs";
 
@@ -84,9 +84,9 @@ function versionTable() {
   return { readme, body, rows };
 }
 
-test("pi lines: README's table names the devDependency on the Node running npm test, and the current line of scripts/current-pi.mjs", () => {
+test("pi lines: README's table names the devDependency on the Node running npm test, the current line of scripts/current-pi.mjs, and pi's binary of it", () => {
   const { rows } = versionTable();
-  assert.equal(rows.length, 2, rows.map((r) => r.join(" | ")).join("\n"));
+  assert.equal(rows.length, 3, rows.map((r) => r.join(" | ")).join("\n"));
   const devName = Object.keys(pkg.devDependencies).find((n) => n.endsWith("/pi-coding-agent"));
   const [dev, current] = rows;
   assert.match(dev[0], new RegExp(`^\`${devName}\` ${pkg.devDependencies[devName].replace(/\./g, "\\.")} `));
@@ -94,6 +94,10 @@ test("pi lines: README's table names the devDependency on the Node running npm t
   assert.equal(devNode, process.versions.node.split(".")[0], `README's table says Node ${dev[1]} for ${devName}; npm test runs on ${process.version}`);
   assert.equal(current[0], `\`${CURRENT.pi.name}\` ${CURRENT.pi.version}`);
   assert.match(current[1], new RegExp(`^${CURRENT.node.replace(/\./g, "\\.")} `));
+  // pi's binary: the current line compiled with the Bun of scripts/current-pi.mjs.
+  const binary = rows[2];
+  assert.ok(binary[0].startsWith(`\`${CURRENT.pi.name}\` ${CURRENT.pi.version}, compiled with \`bun build --compile\``), binary[0]);
+  assert.ok(binary[1].includes(`Bun ${BUN.version}`), binary[1]);
 });
 
 test("pi lines: each command README's table says CI runs is a step of .ci/run", () => {
