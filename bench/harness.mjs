@@ -43,6 +43,8 @@ export async function importExtension(path, { fsCache } = {}) {
   const jiti = createJiti(import.meta.url, {
     moduleCache: false,
     alias: piAliases(),
+    // jiti would hand a file to Bun's own loader first; pi's release binary (Bun) turns that off
+    tryNative: false,
     ...(fsCache !== undefined ? { fsCache } : {}),
   });
   const factory = await jiti.import(path, { default: true });

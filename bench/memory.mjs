@@ -22,7 +22,9 @@
 import { createRequire } from "node:module";
 import { ADDON_PATH, K, questionArgs } from "./harness.mjs";
 
-if (typeof global.gc !== "function") throw new Error("run with --expose-gc");
+// --expose-gc gives global.gc in Node and in Bun; Bun.gc(true) is Bun's own full collection.
+const collect = typeof global.gc === "function" ? global.gc : typeof globalThis.Bun !== "undefined" ? () => globalThis.Bun.gc(true) : undefined;
+if (!collect) throw new Error("run with --expose-gc");
 const addon = createRequire(import.meta.url)(ADDON_PATH);
 const json = JSON.stringify(questionArgs(4, 4));
 const cycles = Number(process.argv[2] ?? 100000);
@@ -33,7 +35,7 @@ const hasDispose = typeof addon.createEngine(json).dispose === "function";
 
 async function settle() {
   for (let i = 0; i < 4; i++) {
-    global.gc();
+    collect();
     await tick();
   }
   return process.memoryUsage();
@@ -50,7 +52,7 @@ async function run(n, { destroy }) {
     if (destroy && hasDispose) engine.dispose();
     if (!destroy) peak = Math.max(peak, process.memoryUsage.rss());
     if (i % every === every - 1) {
-      if (destroy && !hasDispose) global.gc();
+      if (destroy && !hasDispose) collect();
       peak = Math.max(peak, process.memoryUsage.rss());
       await tick();
     }
