@@ -168,7 +168,7 @@ export const REQUIREMENTS = [
     pacman: null,
     apk: null,
     brew: null,
-    note: Object.fromEntries(["dnf", "pacman", "apk", "brew"].map((m) => [m, "the prebuilt addons are built on Debian or Ubuntu only (scripts/prebuild.mjs)"])),
+    note: Object.fromEntries(["dnf", "pacman", "apk", "brew"].map((m) => [m, "the prebuilt addons are built on Debian only (scripts/prebuild.mjs: cJSON from Debian's source package)"])),
   })),
 ];
 
