@@ -130,6 +130,23 @@ export async function piValidation(tool) {
   return (prepared) => validateToolArguments({ name: tool.name, parameters: tool.parameters }, { name: tool.name, arguments: prepared });
 }
 
+/** pi's argument validation as the current pi line does it (its pi-ai, from the cache that
+ * scripts/current-pi.mjs installs; the line pi's release binary is built from), or undefined
+ * when that line is not installed here. */
+export async function currentLineValidation(tool) {
+  try {
+    const { currentLine } = await import("../scripts/current-pi.mjs");
+    const line = currentLine();
+    const scope = line.piPackage.split("/")[0];
+    const file = join(line.dir, "node_modules", scope, "pi-ai", "dist", "index.js");
+    const { validateToolArguments } = await import(pathToFileURL(file).href);
+    const validate = (prepared) => validateToolArguments({ name: tool.name, parameters: tool.parameters }, { name: tool.name, arguments: prepared });
+    return { version: line.piVersion, validate };
+  } catch {
+    return undefined;
+  }
+}
+
 let callNumber = 0;
 /** One call from the model's arguments to the first frame: prepareArguments, pi's validation,
  * execute with an interactive context whose ui.custom builds the component as pi's interactive
@@ -191,8 +208,9 @@ export async function firstFrameOnce(tool, validate, raw, { theme, keybindings }
 }
 
 // ---- the rows -----------------------------------------------------------------------------------
-/** Times every call `runs` times (after `warmup` untimed calls each): [{ name, small, bytes,
- * canonicalBytes, questions, options, n, median, p90, max }]. */
+/** Times every call `runs` times (after `warmup` untimed calls each; the largest calls a third
+ * as often: the tool keeps every call's questions in its session history, as in pi):
+ * [{ name, small, bytes, canonicalBytes, questions, options, n, median, p90, max }]. */
 export async function timeFirstFrames(tool, ui, calls, { runs = 100, warmup = 10 } = {}) {
   const validate = await piValidation(tool);
   const out = [];
@@ -201,7 +219,8 @@ export async function timeFirstFrames(tool, ui, calls, { runs = 100, warmup = 10
     validate(prepared);
     const samples = [];
     let lines = [];
-    for (let i = 0; i < warmup + runs; i++) {
+    const n = call.small ? runs : Math.ceil(runs / 3);
+    for (let i = 0; i < warmup + n; i++) {
       const r = await firstFrameOnce(tool, validate, call.args, ui);
       if (i >= warmup) samples.push(r.ms);
       lines = r.lines;
@@ -299,7 +318,15 @@ export async function splitFirstFrame(factory, ui, call, { runs = 30 } = {}) {
     normalizeCalls = seen.length;
   }
   const m = Object.fromEntries(fields.map((f) => [f, median(per[f])]));
-  return { ...m, normalizeCalls, runs };
+  // the same call's validation as the current pi line does it, for comparison
+  const current = await currentLineValidation(tool);
+  let currentValidate;
+  if (current) {
+    const prepared = tool.prepareArguments(call.args);
+    for (let i = 0; i < 3; i++) current.validate(prepared);
+    currentValidate = { version: current.version, ms: median(Array.from({ length: Math.max(5, Math.ceil(runs / 3)) }, () => timeOf(() => current.validate(prepared)))) };
+  }
+  return { ...m, normalizeCalls, runs, currentValidate };
 
 }
 
@@ -355,7 +382,7 @@ export function reportFirstFrame({ rows, splits, firstCalls }, log = console.log
       `  ${name}, one instrumented pass per run (median of ${s.runs}; the wrappers add a little): ${ms(s.total)} ms = prepareArguments ${ms(s.prepare)} + pi's validation ${ms(s.validate)} + execute up to ui.custom ${ms(s.toCustom)} + the component made ${ms(s.component)} + its first render ${ms(s.render)}`,
     );
     log(
-      `    by who does the work: the core (C: addon.normalize ×${s.normalizeCalls} less its strings ${ms(s.normalizeCore)}, createEngine ${ms(s.createEngine)}) ${ms(s.normalizeCore + s.createEngine)} ms; ${ENGINE} ${ms(v8)} ms (JSON.stringify/JSON.parse ${ms(s.json)}, strings of the core's canonical text ${ms(s.normalizeString)}); pi's validation ${ms(s.validate)} ms; the rest (the extension's and pi-tui's JavaScript) ${ms(rest)} ms; all but pi's validation ${ms(s.total - s.validate)} ms`,
+      `    by who does the work: the core (C: addon.normalize ×${s.normalizeCalls} less its strings ${ms(s.normalizeCore)}, createEngine ${ms(s.createEngine)}) ${ms(s.normalizeCore + s.createEngine)} ms; ${ENGINE} ${ms(v8)} ms (JSON.stringify/JSON.parse ${ms(s.json)}, strings of the core's canonical text ${ms(s.normalizeString)}); pi's validation ${ms(s.validate)} ms${s.currentValidate ? ` (pi ${s.currentValidate.version}'s: ${ms(s.currentValidate.ms)} ms)` : ""}; the rest (the extension's and pi-tui's JavaScript) ${ms(rest)} ms; all but pi's validation ${ms(s.total - s.validate)} ms`,
     );
   }
   if (firstCalls?.length) {

@@ -16,7 +16,7 @@ process.env.FORCE_COLOR ??= "3";
 process.env.COLORTERM ??= "truecolor";
 
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -286,6 +286,11 @@ function timeNormalize(json, runs, fn = addon.normalize) {
 }
 
 const normalizeRuns = quick ? 30 : 200;
+// BENCH_PAYLOADS=dir writes each shape's arguments there, for bench/profile/normalize_split.c
+if (process.env.BENCH_PAYLOADS) {
+  mkdirSync(process.env.BENCH_PAYLOADS, { recursive: true });
+  for (const shape of shapes) writeFileSync(join(process.env.BENCH_PAYLOADS, `${shape.name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}.json`), shape.json);
+}
 for (const shape of shapes) {
   accepted(JSON.parse(shape.json)); // a call the tool and pi accept
   const parsed = JSON.parse(shape.json);
