@@ -72,8 +72,8 @@ export interface NativeAddon {
   createEngine(argsJson: ArgsJson): NativeEngine;
   visibleWidth(text: string): number;
   /** Which pi-tui's widths every width and engine follow, process-wide (width-rules.mjs). */
-  setWidthRules(rules: { spacingMarks: boolean; currentEastAsianWidth: boolean }): void;
-  widthRules(): { spacingMarks: boolean; currentEastAsianWidth: boolean };
+  setWidthRules(rules: { spacingMarks: boolean; currentEastAsianWidth: boolean; unicode15Clusters: boolean }): void;
+  widthRules(): { spacingMarks: boolean; currentEastAsianWidth: boolean; unicode15Clusters: boolean };
   graphemes(text: string): string[];
   sanitize(text: string, keepNewlines: boolean): string;
   /** The escape sequence of a desktop notification (title and body sanitized; tmux: wrapped). */

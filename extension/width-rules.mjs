@@ -1,7 +1,11 @@
 // width-rules.mjs — picks the addon's width rules (native/qt_text.h) that measure like the host
 // pi's own pi-tui: pi-tui 0.87 counts Indic spacing marks and consonants after a mark that 0.73
-// counts as nothing, and pins an older get-east-asian-width. A line the engine lays out under
-// the wrong rules can be wider by pi-tui's measure than the width pi gave, and is then cut.
+// counts as nothing, and pins an older get-east-asian-width; in pi's release binary pi-tui runs
+// in Bun, whose Intl.Segmenter (ICU 75, Unicode 15.1) splits clusters that Node's keeps whole
+// (conjuncts across other scripts' viramas, the marks of Unicode 16 and 17) and joins some that
+// Node's splits (symbols Unicode 17 took out of Extended_Pictographic, by ZWJ). A line the engine
+// lays out under the wrong rules can be wider by pi-tui's measure than the width pi gave, and
+// is then cut (or, in pi's TUI, wider than the terminal).
 
 /** Probe strings and why: each tells two candidate rule sets apart. */
 const PROBES = [
@@ -9,15 +13,18 @@ const PROBES = [
   "\u0915\u094D\u0937\u093F", // क्षि (ka virama ssa i): 0.73 → 1, 0.87 → 3
   "\u0600\uFF01", // a prepended fullwidth "!": 0.73 counts the form twice → 4, 0.87 → 2
   "\u{18E00}", // a Tangut component Unicode 17 made wide: get-east-asian-width 1.7 → 2, 1.6 → 1
+  "\u1B13\u1B44\u1B31", // Balinese ka, adeg adeg, ssa: one cluster in Node (0.73 → 1, 0.87 → 2), two in Bun (2, 3)
 ];
 
-/** Candidate rule sets, the default first (ties keep the earlier one). */
-const CANDIDATES = [
+/** Candidate rule sets, the default first (ties keep the earlier one): each of these four with
+ * Node's clusters, then with Bun's. */
+const RULES = [
   { spacingMarks: false, currentEastAsianWidth: false },
   { spacingMarks: true, currentEastAsianWidth: true },
   { spacingMarks: true, currentEastAsianWidth: false },
   { spacingMarks: false, currentEastAsianWidth: true },
 ];
+const CANDIDATES = [false, true].flatMap((unicode15Clusters) => RULES.map((r) => ({ ...r, unicode15Clusters })));
 
 /**
  * Selects, process-wide, the rule set whose widths of the probes equal `hostWidth`'s (the host

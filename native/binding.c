@@ -14,10 +14,10 @@
  *   createEngine(json) -> Engine             see the Engine methods below; render(width, rows?) draws
  *                                            at most `rows` lines (0 or none: no limit)
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
- *   setWidthRules({ spacingMarks, currentEastAsianWidth })   which pi-tui's widths every width
+ *   setWidthRules({ spacingMarks, currentEastAsianWidth, unicode15Clusters })   which pi-tui's widths every width
  *                                            above and every engine follow (qt_text.h), process-
  *                                            wide: the one state shared by all loads of the addon
- *   widthRules() -> { spacingMarks, currentEastAsianWidth }
+ *   widthRules() -> { spacingMarks, currentEastAsianWidth, unicode15Clusters }
  *   decodeKeys(chunks[], { wholeKeys }?) -> [{ name, text?, paste?, repeat? }]
  *                                            wholeKeys: each chunk is whole keys, as pi's TUI hands them
  *   parseKeyId(id) -> { key, mods } | null
@@ -1074,11 +1074,13 @@ static napi_value js_text_work(napi_env env, napi_callback_info info) {
 }
 
 static const char WIDTH_RULES_USAGE[] =
-    "pi-question: setWidthRules takes { spacingMarks: boolean, currentEastAsianWidth: boolean }";
+    "pi-question: setWidthRules takes { spacingMarks: boolean, currentEastAsianWidth: boolean, unicode15Clusters: boolean }";
 static const struct {
   const char *name;
   unsigned flag;
-} WIDTH_RULE_FLAGS[] = {{"spacingMarks", QT_WIDTH_SPACING_MARKS}, {"currentEastAsianWidth", QT_WIDTH_CURRENT_EAW}};
+} WIDTH_RULE_FLAGS[] = {{"spacingMarks", QT_WIDTH_SPACING_MARKS},
+                        {"currentEastAsianWidth", QT_WIDTH_CURRENT_EAW},
+                        {"unicode15Clusters", QT_WIDTH_UNICODE15_CLUSTERS}};
 
 static napi_value js_set_width_rules(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 1, argv, self);

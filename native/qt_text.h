@@ -120,7 +120,8 @@ size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width)
 enum {
   QT_WIDTH_SPACING_MARKS = 1, /* pi-tui >= 0.87: terminal spacing marks and what follows a mark */
   QT_WIDTH_CURRENT_EAW = 2,   /* East Asian Width of the current line's get-east-asian-width */
-  QT_WIDTH_RULES_ALL = 3
+  QT_WIDTH_UNICODE15_CLUSTERS = 4, /* clusters as Bun 1.3's Intl.Segmenter (ICU 75) splits them */
+  QT_WIDTH_RULES_ALL = 7
 };
 void qt_set_width_rules(unsigned rules);
 unsigned qt_width_rules(void);

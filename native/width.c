@@ -46,7 +46,7 @@ static inline uint16_t wide_bit(unsigned r) { return (r & QT_WIDTH_CURRENT_EAW) 
  * is often in it (Cyrillic letters, a run of combining marks) and needs no search. */
 static _Atomic size_t last_range; /* relaxed: a stale index only costs a search */
 
-static uint16_t props_of(uint32_t cp) {
+static uint16_t props_lookup(uint32_t cp) {
   if (cp < 0x80) return qt_ascii_value[cp];
   size_t r = atomic_load_explicit(&last_range, memory_order_relaxed);
   if (qt_prop_start[r] <= cp && (r + 1 == QT_PROP_RANGES || cp < qt_prop_start[r + 1])) return qt_prop_value[r];
@@ -61,6 +61,30 @@ static uint16_t props_of(uint32_t cp) {
   }
   atomic_store_explicit(&last_range, lo, memory_order_relaxed);
   return qt_prop_value[lo];
+}
+
+/* The word with the GCB, InCB and pictographic classes of Bun's segmenter (qt_alt_*), for a
+ * code point flagged QT_P_ALT_CLUSTERS: it lies in one of the side table's ranges. */
+static uint16_t alt_classes(uint32_t cp, uint16_t v) {
+  size_t lo = 0, hi = QT_ALT_RANGES;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (qt_alt_start[mid] <= cp)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  if (cp < qt_alt_start[lo] || cp >= qt_alt_end[lo]) return v; /* not flagged by the generator */
+  return (uint16_t)((v & ~(QT_P_GCB_MASK | QT_P_INCB_MASK | QT_P_PICT)) | qt_alt_value[lo]);
+}
+
+/* Properties of cp under the current rules: with QT_WIDTH_UNICODE15_CLUSTERS the classes that
+ * segment as Bun's Intl.Segmenter does (a relaxed load of the rules, only for the few code
+ * points whose classes differ there). */
+static uint16_t props_of(uint32_t cp) {
+  uint16_t v = props_lookup(cp);
+  if ((v & QT_P_ALT_CLUSTERS) && (qt_width_rules() & QT_WIDTH_UNICODE15_CLUSTERS)) v = alt_classes(cp, v);
+  return v;
 }
 
 #define GCB(p) ((unsigned)((p) & QT_P_GCB_MASK))

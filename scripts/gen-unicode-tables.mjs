@@ -5,7 +5,12 @@
 // Every fact comes from this Node itself, so the C core agrees with what pi-tui computes here:
 //  - general categories and binary properties from the regex engine (\p{...});
 //  - Grapheme_Cluster_Break and Indic_Conjunct_Break classes by probing Intl.Segmenter (ICU)
-//    with each code point in a fixed set of contexts (JS regexes do not expose these two);
+//    with each code point in a fixed set of contexts (JS regexes do not expose these two); and
+//    a second time in the Bun that pi's release binary runs on (scripts/current-pi.mjs installs
+//    it): Bun 1.3's segmenter is ICU 75 (Unicode 15.1), which leaves the marks of Unicode 16/17
+//    as Other and joins conjuncts only across the six Indic viramas of Unicode 15.1, so it
+//    splits clusters that this Node's ICU keeps whole; the code points whose classes differ
+//    get their Bun classes in a side table, used under the rules that measure like pi in Bun;
 //  - East Asian Width from node_modules/get-east-asian-width (what pi-tui imports), and a second
 //    time from the get-east-asian-width of the current pi line's pi-tui (scripts/current-pi.mjs
 //    installs it; pi-tui 0.87.1 pins 1.6.0, which counts the code points Unicode 17 made wide
@@ -19,11 +24,13 @@
 //    the node binary): JS cannot enumerate a property of strings, so the string tries are
 //    read and every string is re-checked with the /v regex \p{RGI_Emoji}; the enumerable
 //    parts (keycaps, flags, modifier sequences, "X FE0F") are cross-checked by brute force.
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { eastAsianWidth } from "get-east-asian-width";
-import { currentLine } from "./current-pi.mjs";
+import { currentLine, ensureBun } from "./current-pi.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "native", "unicode_tables.h");
@@ -56,12 +63,14 @@ const PROBES = [
   ["", "\u094D\u0915"], //    8: X virama × ka  X is InCB=Consonant (GB9c)
   ["\u0915", "\u0915"], //    9: ka X × ka      X is InCB=Linker (GB9c)
   ["\u0915", "\u094D\u0915"], // 10: ka X virama × ka  X is InCB=Extend or Linker (GB9c)
+  ["", "\u200D\u{1F600}"], // 11: X ZWJ × pict   X is Extended_Pictographic (GB11) or Prepend
 ];
 
 function probeClasses() {
   const seg = new Intl.Segmenter(undefined, { granularity: "grapheme" });
   const gcb = new Uint8Array(MAX);
   const incb = new Uint8Array(MAX);
+  const pict = new Uint8Array(MAX); // Extended_Pictographic as the segmenter applies GB11
   for (let cp = 0; cp < MAX; cp++) {
     if (cp === 0x0d) { gcb[cp] = G.CR; continue; }
     if (cp === 0x0a) { gcb[cp] = G.LF; continue; }
@@ -95,10 +104,11 @@ function probeClasses() {
     else c = G.OTHER;
     gcb[cp] = c;
     incb[cp] = j(8) ? I.CONSONANT : j(9) ? I.LINKER : j(10) ? I.EXTEND : I.NONE;
+    pict[cp] = j(11) && c !== G.PREPEND ? 1 : 0;
   }
   // Regional indicators segment as Other when alone; their class is the property.
   for (let cp = 0x1f1e6; cp <= 0x1f1ff; cp++) gcb[cp] = G.RI;
-  return { gcb, incb };
+  return { gcb, incb, pict };
 }
 
 // ---- the RGI emoji strings of ICU's emoji data --------------------------------------------
@@ -263,7 +273,8 @@ function hexs(s) {
 // Default_Ignorable | Cc | Mark | Surrogate), 8 leading non-printing (the same plus Cf),
 // 9 a single-code-point RGI emoji, 10 East Asian Wide or Fullwidth, 11 a terminal spacing mark
 // (pi-tui ≥ 0.87), 12 \p{Mark}, 13 East Asian Wide or Fullwidth by the current line's
-// get-east-asian-width.
+// get-east-asian-width, 14 Bun's segmenter gives it other GCB/InCB/Extended_Pictographic classes
+// (bits 0-6; the side table).
 const TERMINAL_SPACING_MARK = /^(?:[\p{Spacing_Mark}--[\u1734\u302E\u302F]]|[\u065F\u0F7F\u102B\u102C\u1031\u1033-\u1035\u1038\u103A-\u103E])$/v;
 
 // The current pi line's get-east-asian-width (the one its pi-tui resolves: hoisted next to it).
@@ -280,7 +291,7 @@ async function currentEastAsianWidth() {
   return { eastAsianWidth: mod.eastAsianWidth, version: manifest.version, pi: line.piVersion };
 }
 
-function propertyWords(gcb, incb, currentEaw) {
+function propertyWords(gcb, incb, currentEaw, altDiffers) {
   const re = (src) => new RegExp(src, "u");
   const reZero = re("^(?:\\p{Default_Ignorable_Code_Point}|\\p{Control}|\\p{Mark}|\\p{Surrogate})$");
   const reLead = re("^[\\p{Default_Ignorable_Code_Point}\\p{Control}\\p{Format}\\p{Mark}\\p{Surrogate}]$");
@@ -299,14 +310,65 @@ function propertyWords(gcb, incb, currentEaw) {
     if (TERMINAL_SPACING_MARK.test(x)) w |= 1 << 11;
     if (/^\p{Mark}$/u.test(x)) w |= 1 << 12;
     if (currentEaw(cp) === 2) w |= 1 << 13;
+    if (altDiffers(cp)) w |= 1 << 14;
     words[cp] = w;
   }
   return words;
 }
 
+// ---- Bun's segmenter classes -----------------------------------------------------------------
+// `<bun> gen-unicode-tables.mjs --segmenter-classes <file>` writes the GCB, InCB and
+// Extended_Pictographic bytes of every code point as that runtime's Intl.Segmenter gives them.
+if (process.argv[2] === "--segmenter-classes") {
+  const { gcb, incb, pict } = probeClasses();
+  writeFileSync(process.argv[3], Buffer.concat([Buffer.from(gcb), Buffer.from(incb), Buffer.from(pict)]));
+  process.exit(0);
+}
+
+function bunClasses() {
+  const bun = ensureBun();
+  const dir = mkdtempSync(join(tmpdir(), "pi-question-gen-"));
+  try {
+    const file = join(dir, "classes");
+    const r = spawnSync(bun.bun, [fileURLToPath(import.meta.url), "--segmenter-classes", file], { stdio: ["ignore", "inherit", "inherit"] });
+    if (r.status !== 0) die(`probing Bun ${bun.version}'s segmenter failed (${r.error?.message ?? `exit ${r.status}`})`);
+    const both = readFileSync(file);
+    if (both.length !== 3 * MAX) die(`Bun wrote ${both.length} bytes of classes, expected ${3 * MAX}`);
+    const v = spawnSync(bun.bun, ["-e", "console.log(process.versions.icu + ' ' + process.versions.unicode)"], { encoding: "utf8" });
+    const [icu, unicode] = (v.stdout ?? "").trim().split(" ");
+    return { gcb: both.subarray(0, MAX), incb: both.subarray(MAX, 2 * MAX), pict: both.subarray(2 * MAX), bun: bun.version, icu, unicode };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // ---- main ------------------------------------------------------------------------------------
 const t0 = Date.now();
-const { gcb, incb } = probeClasses();
+const { gcb, incb, pict } = probeClasses();
+const rePict = /^\p{Extended_Pictographic}$/u;
+for (let cp = 0; cp < MAX; cp++) {
+  if (!isSurrogate(cp) && pict[cp] !== (rePict.test(String.fromCodePoint(cp)) ? 1 : 0)) {
+    die(`this Node's segmenter and its \\p{Extended_Pictographic} disagree on U+${cp.toString(16)}`);
+  }
+}
+// Bun's segmenter: GCB, InCB and Extended_Pictographic (the low 7 bits of the property word;
+// Bun's ICU 75 still joins by ZWJ some symbols that Unicode 17 took out of the property).
+const alt = bunClasses();
+const altLow = (cp) => alt.gcb[cp] | (alt.incb[cp] << 4) | (alt.pict[cp] << 6);
+const nodeLow = (cp) => gcb[cp] | (incb[cp] << 4) | (pict[cp] << 6);
+const altDiffers = (cp) => !isSurrogate(cp) && altLow(cp) !== nodeLow(cp);
+if (alt.incb[0x0915] !== I.CONSONANT || alt.incb[0x094d] !== I.LINKER || alt.gcb[0x0300] !== G.EXTEND) {
+  die(`Bun ${alt.bun}'s segmenter does not implement GB9c as expected`);
+}
+// Runs of code points whose Bun classes differ, with the same Bun classes: [start, end) value.
+const altRuns = [];
+for (let cp = 0; cp < MAX; cp++) {
+  if (!altDiffers(cp)) continue;
+  const value = altLow(cp);
+  const last = altRuns[altRuns.length - 1];
+  if (last && last.end === cp && last.value === value) last.end++;
+  else altRuns.push({ start: cp, end: cp + 1, value });
+}
 for (const [cp, want] of [[0x0300, G.EXTEND], [0x0903, G.SPACINGMARK], [0x0600, G.PREPEND],
   [0x1100, G.L], [0x1161, G.V], [0x11a8, G.T], [0xac00, G.LV], [0xac01, G.LVT], [0x0007, G.CONTROL],
   [0x0041, G.OTHER], [0x1f3fb, G.EXTEND], [0xe0100, G.EXTEND]]) {
@@ -316,7 +378,7 @@ if (incb[0x0915] !== I.CONSONANT || incb[0x094d] !== I.LINKER || incb[0x0300] !=
   die("the segmenter does not implement GB9c as expected");
 }
 const current = await currentEastAsianWidth();
-const words = propertyWords(gcb, incb, current.eastAsianWidth);
+const words = propertyWords(gcb, incb, current.eastAsianWidth, altDiffers);
 const { seqs, counts } = rgiSequences();
 
 // width.c treats a run of printable ASCII as one column per byte without looking it up.
@@ -378,6 +440,7 @@ ${INCB.map((n, i) => `  QT_INCB_${n} = ${i},`).join("\n")}
 #define QT_P_TSM 0x0800u   /* a terminal spacing mark of pi-tui >= 0.87 */
 #define QT_P_MARK 0x1000u  /* \\p{Mark} */
 #define QT_P_WIDE_CURRENT 0x2000u /* East Asian Wide or Fullwidth by get-east-asian-width ${current.version} */
+#define QT_P_ALT_CLUSTERS 0x4000u /* other bits 0-6 in Bun's segmenter: qt_alt_* */
 
 /* Words of U+0000..U+007F, looked up directly. */
 static const uint16_t qt_ascii_value[128] = {
@@ -392,6 +455,21 @@ ${rows(starts, 5, 8)}
 };
 static const uint16_t qt_prop_value[QT_PROP_RANGES] = {
 ${rows(values, 4, 10)}
+};
+
+/* The Grapheme_Cluster_Break, Indic_Conjunct_Break and Extended_Pictographic classes (value:
+ * the word's bits 0-6, GCB | InCB << 4 | Extended_Pictographic << 6) that
+ * Bun ${alt.bun}'s Intl.Segmenter (ICU ${alt.icu}, Unicode ${alt.unicode}) gives where they differ from the
+ * ones above (${altRuns.reduce((n, r) => n + r.end - r.start, 0)} code points): range i is [qt_alt_start[i], qt_alt_end[i]). */
+#define QT_ALT_RANGES ${altRuns.length}
+static const uint32_t qt_alt_start[QT_ALT_RANGES] = {
+${rows(altRuns.map((r) => r.start), 5, 8)}
+};
+static const uint32_t qt_alt_end[QT_ALT_RANGES] = {
+${rows(altRuns.map((r) => r.end), 5, 8)}
+};
+static const uint8_t qt_alt_value[QT_ALT_RANGES] = {
+${rows(altRuns.map((r) => r.value), 2, 12)}
 };
 
 /* Multi-code-point RGI emoji strings (${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(", ")}),

@@ -4,12 +4,43 @@
 // point of planes 0–3 and 14 alone, and of planes 0-3 next to one code point of each grapheme
 // class and in runs, every RGI emoji sequence of native/unicode_tables.h with its near misses,
 // and seeded random mixes. Surrogates are left out: UTF-8 cannot carry them.
+//
+// pi's release binary runs pi-tui in Bun, whose Intl.Segmenter is not Node's: with
+// PI_LINE=binary, `node --test tests/width.test.mjs` runs this file again in Bun (`bun test`,
+// the Bun pi's binary is compiled with) and passes when that run passes; in Bun the sweep of
+// every code point next to each class is left out (a minute there; the runs and the random
+// mixes cover the same classes).
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { addon } from "./helpers/addon.mjs"; // the loader's addon: PI_QUESTION_ADDON when set
-import test from "node:test";
+import nodeTest from "node:test";
 import { selectWidthRules } from "../extension/width-rules.mjs";
+import { bunTool } from "../scripts/current-pi.mjs";
 import { importPiTui, line } from "./helpers/pi-line.mjs";
+
+const IN_BUN = typeof process.versions.bun === "string";
+// pi's binary measures in Bun: on that line, under Node, the one test below runs this file in Bun.
+const IN_BUN_INSTEAD = line.id === "binary" && !IN_BUN;
+const test = IN_BUN_INSTEAD ? (name) => nodeTest(name, { skip: "runs in Bun (pi's binary's runtime): see the test above" }, () => {}) : nodeTest;
+
+if (IN_BUN_INSTEAD) {
+  nodeTest("in Bun, as pi's binary runs pi-tui: every test of this file but the slowest sweep", () => {
+    const { bun, version } = bunTool();
+    assert.ok(existsSync(bun), `Bun ${version} is not installed (${bun}); run "node scripts/pi-binary.mjs" first`);
+    const r = spawnSync(bun, ["test", "--timeout", "60000", fileURLToPath(import.meta.url)], {
+      cwd: fileURLToPath(new URL("..", import.meta.url)),
+      env: { ...process.env, PI_LINE: "binary" },
+      encoding: "utf8",
+      timeout: 300_000,
+      killSignal: "SIGKILL",
+    });
+    const out = `${r.stdout ?? ""}${r.stderr ?? ""}`;
+    assert.equal(r.status, 0, `bun test tests/width.test.mjs (Bun ${version}) failed (${r.error?.message ?? `exit ${r.status}, ${r.signal ?? "no signal"}`}):\n${out.slice(-8000)}`);
+    assert.match(out, / 0 fail/, out.slice(-2000));
+  });
+}
 
 // pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
 const { visibleWidth } = await importPiTui();
@@ -103,7 +134,7 @@ const PARTNERS = [
 // trailing halfwidth forms and AM vowels, emoji sequences); these partners exercise it.
 const WIDTH_PARTNERS = ["a", "\u0301", "\ufe0f", "\u{1f3fb}", "\u200d", "\u0e33", "\uff9e", "\u094d", "\u{1f1e6}", "\u{e0067}"];
 
-test("every code point of planes 0-3 and U+E0000..U+E0FFF next to each grapheme class segments and measures like pi-tui", () => {
+test("every code point of planes 0-3 and U+E0000..U+E0FFF next to each grapheme class segments and measures like pi-tui", { skip: IN_BUN && "a minute in Bun" }, () => {
   const bad = [];
   let n = 0;
   for (const cp of everyCodePoint([[0, 0x40000], [0xe0000, 0xe1000]])) {
@@ -375,8 +406,9 @@ test("frames: the discussion field, the filter's Enter and frames fitted to rows
 // ---- the width rules of the host's pi-tui (pi-tui 0.87 counts Indic spacing marks) -------------
 // What the probe must pick on each line whose pi-tui is known.
 const EXPECTED_RULES = {
-  "0.73.1": { spacingMarks: false, currentEastAsianWidth: false },
-  "0.87.1": { spacingMarks: true, currentEastAsianWidth: true },
+  "0.73.1": { spacingMarks: false, currentEastAsianWidth: false, unicode15Clusters: false },
+  "0.87.1": { spacingMarks: true, currentEastAsianWidth: true, unicode15Clusters: false },
+  "1.5.2": { spacingMarks: true, currentEastAsianWidth: true, unicode15Clusters: false },
 };
 const INDIC = [
   "क्षत्रिय राष्ट्रीय विद्यार्थी हिन्दी", // Devanagari: conjuncts and vowel signs
@@ -392,7 +424,8 @@ test("width rules: the probe picks the rules that measure like this line's pi-tu
   const { exact, ...rules } = selected;
   assert.deepEqual(addon.widthRules(), rules);
   const want = EXPECTED_RULES[line.version];
-  if (want) assert.deepEqual(rules, want, line.describe());
+  // In Bun (pi's binary) pi-tui splits clusters as ICU 75 does.
+  if (want) assert.deepEqual(rules, { ...want, unicode15Clusters: IN_BUN }, `${line.describe()}${IN_BUN ? ` in Bun ${process.versions.bun}` : ""}`);
   // The probe strings are not the only ones: the Indic samples, whole and cluster by cluster.
   for (const s of INDIC) {
     assert.equal(addon.visibleWidth(s), visibleWidth(s), hex(s));
@@ -403,21 +436,26 @@ test("width rules: the probe picks the rules that measure like this line's pi-tu
 test("width rules: the two rule sets differ where pi-tui 0.73.1 and 0.87.1 differ", () => {
   const widths = (rules) => {
     addon.setWidthRules(rules);
-    return ["\u093F", "क्षि", "\u0600\uFF01", "\u{18E00}", "e\u0301", "日本", "👩‍👩‍👧", "\u102B"].map((s) => addon.visibleWidth(s));
+    return ["\u093F", "क्षि", "\u0600\uFF01", "\u{18E00}", "e\u0301", "日本", "👩‍👩‍👧", "\u102B", "\u1B13\u1B44\u1B31"].map((s) => addon.visibleWidth(s));
   };
+  const inBun = (rules) => ({ ...rules, unicode15Clusters: true });
   try {
-    assert.deepEqual(widths(EXPECTED_RULES["0.73.1"]), [0, 1, 4, 2, 1, 4, 2, 0]);
-    assert.deepEqual(widths(EXPECTED_RULES["0.87.1"]), [1, 3, 2, 1, 1, 4, 2, 1]);
+    assert.deepEqual(widths(EXPECTED_RULES["0.73.1"]), [0, 1, 4, 2, 1, 4, 2, 0, 1]);
+    assert.deepEqual(widths(EXPECTED_RULES["0.87.1"]), [1, 3, 2, 1, 1, 4, 2, 1, 2]);
+    // Bun splits the Balinese conjunct (its ICU 75 knows no Balinese linker), nothing else here.
+    assert.deepEqual(widths(inBun(EXPECTED_RULES["0.73.1"])), [0, 1, 4, 2, 1, 4, 2, 0, 2]);
+    assert.deepEqual(widths(inBun(EXPECTED_RULES["0.87.1"])), [1, 3, 2, 1, 1, 4, 2, 1, 3]);
   } finally {
     addon.setWidthRules(selected);
   }
 });
 
 test("width rules: a bad rule set is refused with a clear error", () => {
-  for (const bad of [undefined, null, "0.87", 1, { spacingMarks: true }, { spacingMarks: 1, currentEastAsianWidth: false }]) {
-    assert.throws(() => addon.setWidthRules(bad), (e) => e instanceof TypeError && e.code === "QT_ETYPE" && /setWidthRules takes \{ spacingMarks: boolean, currentEastAsianWidth: boolean \}/.test(e.message), String(bad));
+  for (const bad of [undefined, null, "0.87", 1, { spacingMarks: true }, { spacingMarks: 1, currentEastAsianWidth: false, unicode15Clusters: false }, { spacingMarks: true, currentEastAsianWidth: false }]) {
+    assert.throws(() => addon.setWidthRules(bad), (e) => e instanceof TypeError && e.code === "QT_ETYPE" && /setWidthRules takes \{ spacingMarks: boolean, currentEastAsianWidth: boolean, unicode15Clusters: boolean \}/.test(e.message), String(bad));
   }
-  assert.deepEqual(addon.widthRules(), { spacingMarks: selected.spacingMarks, currentEastAsianWidth: selected.currentEastAsianWidth });
+  const { exact, ...rules } = selected;
+  assert.deepEqual(addon.widthRules(), rules);
 });
 
 test("width rules: a probe no rule set agrees with is reported as inexact", () => {
@@ -462,8 +500,8 @@ test("width rules: an engine's frames in Indic text fit every width 1–120 by t
 });
 
 test("width rules: changing them lays frames, editors and help lines out again (no stale cache)", () => {
-  const narrow = { spacingMarks: false, currentEastAsianWidth: false };
-  const wide = { spacingMarks: true, currentEastAsianWidth: false };
+  const narrow = { spacingMarks: false, currentEastAsianWidth: false, unicode15Clusters: selected.unicode15Clusters };
+  const wide = { spacingMarks: true, currentEastAsianWidth: false, unicode15Clusters: selected.unicode15Clusters };
   try {
     for (const keys of INDIC_PATHS) {
       const e = indicEngine();
@@ -489,8 +527,8 @@ test("width rules: changing them lays frames, editors and help lines out again (
 // Review finding 4: the preview's layout (render.c preview_layout) was kept per option and width
 // only, so after the rules changed it kept the line breaks and widths measured under the old ones.
 test("width rules: changing them lays an option's preview out again (no stale preview cache)", () => {
-  const narrow = { spacingMarks: false, currentEastAsianWidth: false };
-  const wide = { spacingMarks: true, currentEastAsianWidth: false };
+  const narrow = { spacingMarks: false, currentEastAsianWidth: false, unicode15Clusters: selected.unicode15Clusters };
+  const wide = { spacingMarks: true, currentEastAsianWidth: false, unicode15Clusters: selected.unicode15Clusters };
   const preview = Array.from({ length: 6 }, () => INDIC.join(" ")).join("\n");
   const make = () =>
     addon.createEngine(JSON.stringify({
@@ -515,6 +553,43 @@ test("width rules: changing them lays an option's preview out again (no stale pr
       }
     }
     assert.ok(differs > 0, "the two rule sets lay this preview out differently somewhere (else the test proves nothing)");
+  } finally {
+    addon.setWidthRules(selected);
+  }
+});
+
+// pi's binary: Bun 1.3.14's Intl.Segmenter (ICU 75, Unicode 15.1) splits these where Node's
+// (ICU 78) does not — conjuncts across viramas Unicode 16 made linkers, marks Unicode 16 and 17
+// added — and pi-tui there counts each piece (the last one it joins instead). Recorded in Bun; under the rules that split as it
+// does the addon must split and measure them the same, or a line it lays out to the width is
+// wider by pi's measure (pi's TUI stops on a line wider than the terminal).
+const BUN_CLUSTERS = [
+  { text: "\u1B13\u1B44\u1B31", clusters: ["\u1B13\u1B44", "\u1B31"], width: [2, 3] }, // Balinese ka adeg-adeg ssa
+  { text: "\u1004\u103A\u1039\u1000", clusters: ["\u1004\u103A\u1039", "\u1000"], width: [2, 3] }, // Myanmar kinzi
+  { text: "\u0995\u094D\u1A42", clusters: ["\u0995\u094D", "\u1A42"], width: [2, 2] }, // Bengali virama, Tai Tham
+  { text: "2\u{1611E}", clusters: ["2", "\u{1611E}"], width: [1, 1] }, // a Gurung Khema vowel sign (Unicode 16)
+  { text: "a\u{11F5A}", clusters: ["a", "\u{11F5A}"], width: [1, 1] }, // a Kawi mark (Unicode 16)
+  // and joins what Node splits: HELM SYMBOL, which Unicode 17 took out of Extended_Pictographic (GB11)
+  { text: "\u2388\u200D\u2388", clusters: ["\u2388\u200D\u2388"], width: [1, 1] },
+];
+
+test("width rules: with unicode15Clusters the addon splits and measures as Bun's segmenter and pi-tui there do", () => {
+  try {
+    for (const [i, spacingMarks] of [false, true].entries()) {
+      addon.setWidthRules({ spacingMarks, currentEastAsianWidth: spacingMarks, unicode15Clusters: true });
+      for (const { text, clusters, width } of BUN_CLUSTERS) {
+        assert.deepEqual(addon.graphemes(text).map(hex), clusters.map(hex), hex(text));
+        assert.equal(addon.visibleWidth(text), width[i], `${hex(text)} with spacingMarks ${spacingMarks}`);
+        // At exactly the width: a question line holding the text is laid out no wider than pi measures it.
+        const e = addon.createEngine(JSON.stringify({ questions: [{ id: "q", prompt: `${text} `.repeat(12), options: ["x"] }] }));
+        for (let w = 1; w <= 40; w++) for (const l of e.render(w, 0)) assert.ok(addon.visibleWidth(l) <= w, `@${w}: ${JSON.stringify(l)}`);
+        e.dispose();
+      }
+      if (IN_BUN) for (const { text, clusters } of BUN_CLUSTERS) assert.deepEqual(graphemes(text).map(hex), clusters.map(hex), `Bun ${process.versions.bun}: ${hex(text)}`);
+    }
+    // Node's clusters are unchanged without the flag.
+    addon.setWidthRules({ spacingMarks: false, currentEastAsianWidth: false, unicode15Clusters: false });
+    assert.deepEqual(addon.graphemes("\u1B13\u1B44\u1B31"), ["\u1B13\u1B44\u1B31"]);
   } finally {
     addon.setWidthRules(selected);
   }
