@@ -9,32 +9,21 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <string.h>
+#include "profile_input.h"
 #include "qt.h"
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 int main(int argc, char **argv) {
   if (argc < 2) {
     fprintf(stderr, "usage: %s args.json [runs]\n", argv[0]);
     return 2;
   }
-  FILE *f = fopen(argv[1], "rb");
-  if (!f) return perror(argv[1]), 1;
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *json = malloc((size_t)len + 1);
-  if (!json || fread(json, 1, (size_t)len, f) != (size_t)len) return fprintf(stderr, "read failed\n"), 1;
-  json[len] = '\0';
-  fclose(f);
+  char *json = profile_read_file(argv[1]);
+  size_t len = strlen(json);
   int runs = argc > 2 ? atoi(argv[2]) : 100;
   double best = 1e30, total = 0;
   for (int i = 0; i < runs; i++) {
-    double t0 = now_us();
+    double t0 = profile_now_us();
     qt_request *req = NULL;
     qt_error err;
     qt_status st = qt_request_parse(json, (size_t)len, &req, &err);
@@ -43,7 +32,7 @@ int main(int argc, char **argv) {
     if (qt_request_to_json(req, true, &out)) return fprintf(stderr, "to_json failed\n"), 1;
     free(out);
     qt_request_free(req);
-    double dt = now_us() - t0;
+    double dt = profile_now_us() - t0;
     total += dt;
     if (dt < best) best = dt;
   }

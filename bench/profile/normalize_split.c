@@ -10,15 +10,11 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <string.h>
+#include "profile_input.h"
 #include "qt.h"
 #include "qt_internal.h"
 #include "qt_text.h"
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
 
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -30,30 +26,23 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: %s args.json [runs]\n", argv[0]);
     return 2;
   }
-  FILE *f = fopen(argv[1], "rb");
-  if (!f) return perror(argv[1]), 1;
-  fseek(f, 0, SEEK_END);
-  long len = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *json = malloc((size_t)len + 1);
-  if (!json || fread(json, 1, (size_t)len, f) != (size_t)len) return fprintf(stderr, "read failed\n"), 1;
-  json[len] = '\0';
-  fclose(f);
+  char *json = profile_read_file(argv[1]);
+  size_t len = strlen(json);
   int runs = argc > 2 ? atoi(argv[2]) : 200;
   if (runs < 1) runs = 1;
   double *parse = malloc(sizeof(double) * (size_t)runs), *write = malloc(sizeof(double) * (size_t)runs);
   qt_buf text = {0};
   size_t out_len = 0;
   for (int i = -20; i < runs; i++) { /* 20 untimed warm-up calls */
-    double t0 = now_us();
+    double t0 = profile_now_us();
     qt_request *req = NULL;
     qt_error err;
     if (qt_request_parse_ex(json, (size_t)len, QT_PARSE_SCRATCH, &req, &err)) return fprintf(stderr, "invalid: %s\n", err.message), 1;
-    double t1 = now_us();
+    double t1 = profile_now_us();
     text.len = 0;
     text.failed = false;
     if (qt_request_write_json(req, true, &text)) return fprintf(stderr, "write failed\n"), 1;
-    double t2 = now_us();
+    double t2 = profile_now_us();
     qt_request_free(req);
     out_len = text.len;
     if (i >= 0) parse[i] = t1 - t0, write[i] = t2 - t1;
