@@ -220,7 +220,8 @@ function withCjsonHidden(command, args) {
  * build with (cJSON hidden when this machine can), on PI_LINE's pi; then, on the devDependency's
  * line only, the source-build fallback (which needs cJSON). */
 async function registry() {
-  const missing = PREBUILT_TARGETS.filter((t) => !existsSync(prebuiltFile(root, t))).map(targetKey);
+  const { LOCAL_TARGETS } = await import("./prebuild.mjs");
+  const missing = LOCAL_TARGETS.filter((t) => !existsSync(prebuiltFile(root, t))).map(targetKey);
   if (missing.length) {
     log(`building the prebuilt addons the registry publishes: node scripts/prebuild.mjs ${missing.join(" ")}`);
     const prebuild = spawnSync(process.execPath, [join(root, "scripts", "prebuild.mjs"), ...missing], { cwd: root, stdio: "inherit" });

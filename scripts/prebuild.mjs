@@ -89,6 +89,9 @@ const TOOLCHAINS = {
  * loader for __tls_get_addr (thread-local storage in a shared object). */
 const ALLOWED_NEEDED = { gnu: ["libc.so.6", "libm.so.6", "libpthread.so.0", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1"], musl: ["libc.so"] };
 
+/** The targets this script builds when none is named: those made on Debian with a toolchain here. */
+export const LOCAL_TARGETS = PREBUILT_TARGETS.filter((t) => t.builtOn === "debian" && TOOLCHAINS[targetKey(t)]);
+
 function log(message) {
   process.stderr.write(`prebuild: ${message}\n`);
 }
@@ -615,7 +618,7 @@ export async function testPrebuilt(target) {
 async function main(argv) {
   const testing = argv[0] === "test";
   const keys = testing ? argv.slice(1) : argv;
-  const targets = keys.length ? keys.map(targetOf) : PREBUILT_TARGETS;
+  const targets = keys.length ? keys.map(targetOf) : LOCAL_TARGETS;
   if (!testing) {
     for (const t of targets) await buildPrebuilt(t);
     return 0;
