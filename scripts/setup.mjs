@@ -149,8 +149,8 @@ export const REQUIREMENTS = [
       apt: "Ubuntu ships Chromium only as a snap (not at /usr/bin/chromium, and snapd is missing in containers): the browser tests are skipped unless you put a Chromium there yourself",
     },
   },
-  // The prebuilt addons (scripts/prebuild.mjs): cross-compiled for Linux arm64 and musl and run
-  // under qemu, with Debian's cross toolchains; cJSON comes from Debian's source package
+  // The prebuilt addons (scripts/prebuild.mjs): cross-compiled for Linux arm64, musl and Windows
+  // x64 and run under qemu and Wine, with Debian's cross toolchains; cJSON comes from Debian's source package
   // (dpkg-source applies its patches). Only apt has all of them.
   ...[
     ["aarch64-gcc", "a C cross compiler for Linux arm64", () => has("aarch64-linux-gnu-gcc"), ["gcc-aarch64-linux-gnu"]],
@@ -158,6 +158,8 @@ export const REQUIREMENTS = [
     ["qemu-aarch64", "qemu for arm64 programs", () => has("qemu-aarch64-static", ["--version"]), ["qemu-user-static"]],
     ["musl-gcc", "musl's C compiler wrapper", () => has("musl-gcc", ["--version"]), ["musl-tools"]],
     ["dpkg-source", "dpkg-source (cJSON's Debian source package)", () => has("dpkg-source", ["--version"]), ["dpkg-dev"]],
+    ["mingw-gcc", "a C cross compiler for Windows x64 (mingw-w64)", () => has("x86_64-w64-mingw32-gcc", ["--version"]), ["gcc-mingw-w64-x86-64"]],
+    ["wine64", "Wine, to run Node for Windows and the win32 prebuilt", () => has("wine64", ["--version"]), ["wine64"]],
   ].map(([id, what, present, apt]) => ({
     id,
     test: true,
