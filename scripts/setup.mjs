@@ -159,7 +159,7 @@ export const REQUIREMENTS = [
     ["musl-gcc", "musl's C compiler wrapper", () => has("musl-gcc", ["--version"]), ["musl-tools"]],
     ["dpkg-source", "dpkg-source (cJSON's Debian source package)", () => has("dpkg-source", ["--version"]), ["dpkg-dev"]],
     ["mingw-gcc", "a C cross compiler for Windows x64 (mingw-w64)", () => has("x86_64-w64-mingw32-gcc", ["--version"]), ["gcc-mingw-w64-x86-64"]],
-    ["wine64", "Wine, to run Node for Windows and the win32 prebuilt", () => has("wine64", ["--version"]), ["wine64"]],
+    ["wine64", "Wine, to run Node for Windows and the win32 prebuilt", () => existsSync("/usr/lib/wine/wine64") || has("wine64", ["--version"]), ["wine64"]], // Debian puts it in /usr/lib/wine
   ].map(([id, what, present, apt]) => ({
     id,
     test: true,
