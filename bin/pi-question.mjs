@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // pi-question — the question UI on your terminal, without pi or a model: reads questions
-// (the tool's arguments, any accepted shape) from a file or stdin, asks them on /dev/tty, and
-// prints the result JSON ({ ...details, text }) on stdout, so shell scripts can use it.
+// (the tool's arguments, any accepted shape) from a file or stdin, asks them on /dev/tty (on
+// Windows the console), and prints the result JSON ({ ...details, text }) on stdout, so shell scripts can use it.
 //   pi-question questions.json          pi-question < questions.json
 // Exit status: 0 answered, 1 declined/cancelled/interrupted/discuss, 2 invalid questions, 3 no terminal
 // (or one another program owns: in raw mode already, or pi-question is in the background).
@@ -13,7 +13,7 @@
 // reply in time (it did not confirm the answer — it may still take it — or did not list).
 import { readFileSync } from "node:fs";
 import { loadAddon } from "../extension/load-addon.cjs";
-import { answer, pending } from "./remote.mjs";
+import { answer, pending, terminalPath } from "./remote.mjs";
 
 const USAGE = [
   "usage: pi-question [questions.json | -]   ask questions (the question tool's JSON arguments) on this terminal",
@@ -59,19 +59,21 @@ async function main() {
     return 2;
   }
   const OWNED = "pi-question: another program owns this terminal (it is in raw mode, or pi-question runs in the background); not asking there.\n";
-  const status = addon.ttyStatus("/dev/tty");
+  const tty = terminalPath();
+  const status = addon.ttyStatus(tty);
   if (status !== "free") {
-    process.stderr.write(status === "owned" ? OWNED : "pi-question: no terminal to ask on (/dev/tty cannot be opened).\n");
+    process.stderr.write(status === "owned" ? OWNED : `pi-question: no terminal to ask on (${tty} cannot be opened).\n`);
     return 3;
   }
   const run = addon.runTty(input.toString("utf8"), {
-    path: "/dev/tty",
+    path: tty,
     color: !process.env.NO_COLOR,
     mode: "standalone",
     accessible: process.env.TERM === "dumb", // plain lines for screen readers (issue 14 item 7)
   });
   // A signal ends the question (interrupted) and the result is still printed. Nothing is needed
-  // at exit: the runner never keeps the process alive.
+  // at exit: the runner never keeps the process alive. (On Windows Node raises SIGINT for Ctrl+C
+  // and SIGHUP when the console window closes; SIGTERM never comes there, listening is harmless.)
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.once(sig, () => run.stop());
   let built;
   try {

@@ -10,6 +10,18 @@ import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
 import { ENDING_STRINGS, listEndpoints, request, structuredAnswers } from "../extension/relay-wire.mjs";
 
+/** The terminal a question is asked on: the controlling terminal on POSIX, the console's input
+ * on Windows (the addon opens CONIN$ / CONOUT$ there). */
+export function terminalPath(platform = process.platform) {
+  return platform === "win32" ? "CONIN$" : "/dev/tty";
+}
+
+/** The home directory a path is shortened against ("~"): $HOME on POSIX, the profile on Windows
+ * (%USERPROFILE%: a HOME set by a POSIX-like shell there names another form of path). */
+export function homeOf(env = process.env, platform = process.platform) {
+  return (platform === "win32" ? env.USERPROFILE : env.HOME) || homedir();
+}
+
 /** Exit statuses of the two subcommands. */
 export const EXIT = { taken: 0, notTaken: 1, invalid: 2, noTerminal: 3, nothingWaiting: 4, noReply: 5 };
 
@@ -47,7 +59,7 @@ function stuckAt(r) {
  * sanitized (the strings say "the pi in {s}"). */
 function whichPi(addon, t, entry, env) {
   const clean = (s) => addon.sanitize(String(s), false);
-  const where = typeof entry.cwd === "string" && entry.cwd ? clean(shortDirectory(entry.cwd, env.HOME || homedir())) : "?";
+  const where = typeof entry.cwd === "string" && entry.cwd ? clean(shortDirectory(entry.cwd, homeOf(env))) : "?";
   const session = entry.session ? `, ${fillS(t.REMOTE_LIST_SESSION, clean(sessionLabel(entry.session, entry.pid)))}` : "";
   return `${where} (pid ${entry.pid}${session})`;
 }
@@ -134,8 +146,15 @@ export function stringsOf(addon, env = process.env) {
   return addon.strings(env.LC_ALL || env.LC_MESSAGES || env.LANG || "en");
 }
 
-function shortDirectory(dir, home) {
-  return home && (dir === home || dir.startsWith(home + "/")) ? "~" + dir.slice(home.length) : dir;
+/** `dir` with the home directory shown as "~". On Windows either separator follows it and case
+ * does not matter (C:\Users\Me is c:\users\me there). */
+export function shortDirectory(dir, home, platform = process.platform) {
+  if (!home) return dir;
+  if (platform !== "win32") return dir === home || dir.startsWith(home + "/") ? "~" + dir.slice(home.length) : dir;
+  const base = home.replace(/[\\/]+$/, "");
+  const head = dir.slice(0, base.length).toLowerCase();
+  const next = dir[base.length];
+  return head === base.toLowerCase() && (next === undefined || next === "\\" || next === "/") ? "~" + dir.slice(base.length) : dir;
 }
 
 /** pi-question pending: one entry per waiting question — its position and id, project, session,
@@ -151,7 +170,7 @@ export async function pending(addon, { out = process.stdout, err = process.stder
     reportSilent(addon, t, err, env, silent);
     return silent.length ? EXIT.noReply : EXIT.nothingWaiting;
   }
-  const home = env.HOME || homedir();
+  const home = homeOf(env);
   list.forEach((w, i) => {
     const first = w.questions[0];
     const more = w.questions.length > 1 ? ` (+${w.questions.length - 1})` : "";
@@ -262,7 +281,7 @@ export async function answer(
   {
     out = process.stdout,
     err = process.stderr,
-    tty = "/dev/tty",
+    tty = terminalPath(),
     env = process.env,
     started = performance.timeOrigin,
     stdin = process.stdin,

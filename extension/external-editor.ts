@@ -1,8 +1,11 @@
-// external-editor.ts — Ctrl+G in pi's TUI (issue 14 item 6): $VISUAL / $EDITOR on the draft in a
-// temporary file (mode 0600, in a directory of mode 0700, both removed afterwards), run the way
-// pi's own editor runs it. The caller stops pi's terminal around it. Nothing is lost: a missing
-// editor, one that cannot start or exits non-zero gives a short reason and the draft stays.
-import { spawnSync } from "node:child_process";
+// external-editor.ts — Ctrl+G in pi's TUI: $VISUAL / $EDITOR on the draft in a temporary file
+// (mode 0600, in a directory of mode 0700, both removed afterwards), run the way pi's own editor
+// runs it (through the shell, so the command may carry arguments). On Windows the command runs
+// through cmd.exe and, when neither variable is set, Notepad opens the file (a Windows machine
+// always has it; modes are not enforced there, the temporary directory lies in the user's
+// profile). The caller stops pi's terminal around it. Nothing is lost: a missing editor, one
+// that cannot start or exits non-zero gives a short reason and the draft stays.
+import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,18 +16,47 @@ export type EditorOutcome = { ok: true; text: string } | { ok: false; why: strin
 /** The strings a reason is made of (the addon's string table in the person's language). */
 export type EditorStrings = Readonly<Record<string, string>>;
 
-export function runExternalEditor(draft: string, t: EditorStrings, env: NodeJS.ProcessEnv = process.env): EditorOutcome {
+/** The variable cmd.exe reads the file's name from: expanded inside double quotes, the name's
+ * characters (& ^ % and the like) are never parsed as cmd syntax. */
+const FILE_VARIABLE = "PI_QUESTION_EDIT_FILE";
+
+/** How the editor is started on `platform` for `file`: the program, its arguments and options;
+ * undefined when there is no editor to run (POSIX without $VISUAL / $EDITOR). */
+export function editorInvocation(
+  env: NodeJS.ProcessEnv,
+  file: string,
+  platform: string = process.platform,
+): { program: string; args: string[]; options: SpawnSyncOptions; command: string } | undefined {
   const command = env.VISUAL || env.EDITOR;
-  if (!command) return { ok: false, why: t.EDITOR_NOT_SET };
+  if (platform === "win32") {
+    // Notepad started directly: spawnSync waits for it to close (through cmd it might not).
+    if (!command) return { program: "notepad.exe", args: [file], options: { env }, command: "notepad" };
+    // As Node's shell option does it (cmd /d /s /c "<line>", verbatim), the file in quotes.
+    return {
+      program: env.ComSpec || "cmd.exe",
+      args: ["/d", "/s", "/c", `"${command} "%${FILE_VARIABLE}%""`],
+      options: { env: { ...env, [FILE_VARIABLE]: file }, windowsVerbatimArguments: true },
+      command,
+    };
+  }
+  if (!command) return undefined;
+  return { program: "/bin/sh", args: ["-c", `${command} "$1"`, "sh", file], options: { env }, command };
+}
+
+/** The exit status a shell gives a command it could not find: sh's 127, cmd.exe's 9009. */
+const NOT_FOUND = new Set([127, 9009]);
+
+export function runExternalEditor(draft: string, t: EditorStrings, env: NodeJS.ProcessEnv = process.env): EditorOutcome {
+  if (!editorInvocation(env, "")) return { ok: false, why: t.EDITOR_NOT_SET };
   let dir: string | undefined;
   try {
     dir = mkdtempSync(join(tmpdir(), "pi-question-"));
     const file = join(dir, "answer.md");
+    const how = editorInvocation(env, file)!;
     writeFileSync(file, draft, { encoding: "utf8", mode: 0o600, flag: "wx" });
-    // Through the shell like pi does with "code --wait": the command may carry arguments.
-    const run = spawnSync("/bin/sh", ["-c", `${command} "$1"`, "sh", file], { stdio: "inherit", env });
+    const run = spawnSync(how.program, how.args, { ...how.options, stdio: "inherit" });
     if (run.error) return { ok: false, why: fill(t.EDITOR_NOT_STARTED, { s: run.error.message }) };
-    if (run.status === 127) return { ok: false, why: fill(t.EDITOR_NOT_STARTED, { s: command }) };
+    if (run.status !== null && NOT_FOUND.has(run.status)) return { ok: false, why: fill(t.EDITOR_NOT_STARTED, { s: how.command }) };
     if (run.status !== 0) return { ok: false, why: fill(t.EDITOR_EXIT, { n: run.status ?? 128 }) };
     return { ok: true, text: readFileSync(file, "utf8") };
   } catch (error) {

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { join, posix, win32 } from "node:path";
 
 /** The variable that announces an endpoint to child processes. */
 export const RELAY_ENV = "PI_QUESTION_RELAY";
@@ -166,16 +166,32 @@ export const ENDING_STRINGS = Object.freeze({
 
 // ---- the registry: every asking pi's endpoint, for other terminals ---------------------------
 
-/** The per-user directory of endpoints: $XDG_RUNTIME_DIR/pi-question, else ~/.pi/agent/run.
- * Created mode 0700; refused when it is a symlink or not ours. */
-export function registryDirectory(env = process.env) {
-  const base = env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, "pi-question") : join(env.HOME || homedir(), ".pi", "agent", "run");
+/** Where the per-user directory of endpoints is on `platform`, from `env` alone (no file is
+ * touched). POSIX: $XDG_RUNTIME_DIR/pi-question, else ~/.pi/agent/run. Windows:
+ * %LOCALAPPDATA%\pi-question (else <profile>\AppData\Local\pi-question): inside the user's profile. */
+export function registryLocation(env = process.env, platform = process.platform, home = homedir()) {
+  if (platform === "win32") {
+    const local = env.LOCALAPPDATA || win32.join(env.USERPROFILE || home, "AppData", "Local");
+    return win32.join(local, "pi-question");
+  }
+  return env.XDG_RUNTIME_DIR ? posix.join(env.XDG_RUNTIME_DIR, "pi-question") : posix.join(env.HOME || home, ".pi", "agent", "run");
+}
+
+/** The per-user directory of endpoints (registryLocation), made when missing and refused when it
+ * is a symlink (or a junction) or not a directory. What keeps other users out: on POSIX the
+ * directory's mode 0700 and owner (checked here, the mode put back when it was widened); on
+ * Windows, where modes are not enforced and files carry no uid, the ACL of the user's profile
+ * that %LOCALAPPDATA% lies in (only the user, SYSTEM and Administrators), which a directory made
+ * there inherits. */
+export function registryDirectory(env = process.env, platform = process.platform) {
+  const base = registryLocation(env, platform);
   mkdirSync(base, { recursive: true, mode: 0o700 });
   const st = lstatSync(base);
-  if (!st.isDirectory() || (typeof process.getuid === "function" && st.uid !== process.getuid())) {
+  const posixOwner = platform !== "win32" && typeof process.getuid === "function";
+  if (!st.isDirectory() || (posixOwner && st.uid !== process.getuid())) {
     throw new Error(`${base} is not a directory of this user's; remove it`);
   }
-  if ((st.mode & 0o077) !== 0) chmodSync(base, 0o700);
+  if (posixOwner && (st.mode & 0o077) !== 0) chmodSync(base, 0o700);
   return base;
 }
 
@@ -183,7 +199,9 @@ export function registryDirectory(env = process.env) {
  * older than this, in ms, was left behind (a crash or a failed rename) and is removed. */
 export const REGISTRY_TEMPORARY_STALE_MS = 60_000;
 
-/** Whether process `pid` exists (one of another user's counts). */
+/** Whether process `pid` exists (one of another user's counts). Signal 0 only asks: on Windows
+ * libuv opens the process and reads its exit code (a process of another user's that cannot be
+ * opened is EPERM, alive). */
 export function alive(pid) {
   try {
     process.kill(pid, 0);
@@ -194,7 +212,8 @@ export function alive(pid) {
 }
 
 /** Registers an endpoint ({ variable, pid, cwd, session?, startedAt }: `variable` names the
- * socket with its control secret, so the entry is written mode 0600 and only ever here); returns
+ * socket with its control secret, so the entry is written mode 0600 and only ever here — on
+ * Windows, where the mode is not enforced, the registry directory's ACL guards it); returns
  * the way to remove it. Never throws: without a registry, other terminals just cannot see this pi. */
 export function registerEndpoint(entry, env = process.env) {
   try {

@@ -3,7 +3,8 @@
 // A pi that can ask (pi's TUI, RPC dialogs, or its own terminal) offers a question endpoint:
 // a Unix domain socket in a private directory (mkdtemp `pi-question-relay-<pid>-<6 random characters>`, mode
 // 0700, removed on exit; one left by a pi that was killed is removed by the next relay that
-// starts), announced to every child process through one environment variable,
+// starts) — on Windows a named pipe `\\.\pipe\pi-question-<user>-<pid>-<random>` instead
+// (relayEndpoint) — announced to every child process through one environment variable,
 // PI_QUESTION_RELAY, which holds the endpoint's ask secret and the socket path. A pi with no way to
 // ask (print or JSON mode, as subagents run) that inherited the variable sends its question there
 // instead of touching a terminal, and keeps the variable for its own children, so every question
@@ -44,7 +45,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { lstat, readdir, rm } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import type { Outcome } from "./native.ts";
 import { alive, ASKER_CHAIN_ENV, ASKER_ENV, ASKER_SEPARATOR, RELAY_ENV } from "./relay-wire.mjs";
@@ -226,6 +227,31 @@ const DIRECTORY_PREFIX = "pi-question-relay-";
 const OWN_DIRECTORY = /^pi-question-relay-([1-9][0-9]{0,9})-[A-Za-z0-9]{6}$/;
 const SOCKET_NAME = "relay.sock";
 
+/** The endpoint's name on `platform`. POSIX: `relay.sock` in the private directory `dir` (mode
+ * 0700 keeps other users out). Windows: a named pipe, `\\.\pipe\pi-question-<user>-<pid>-<random>`
+ * (the user name reduced to [A-Za-z0-9._-], at most 64 characters). Node's net creates it through
+ * libuv with no security descriptor of its own (we never pass readableAll / writableAll, which
+ * would open it to everyone), so Windows gives it the default DACL of a named pipe: full control
+ * for the creator owner, LocalSystem and Administrators, read-only access for Everyone and
+ * anonymous — another user may open it for reading only, and so can never send the secret every
+ * request must begin with, nor read a reply (one is written only after a right secret). libuv
+ * creates the first instance with FILE_FLAG_FIRST_PIPE_INSTANCE, so a pipe someone else made
+ * first under the (random) name makes listening fail instead of being joined. */
+export function relayEndpoint(platform: string, { dir, user, pid, random }: { dir: string; user: string; pid: number; random: string }): string {
+  if (platform !== "win32") return join(dir, SOCKET_NAME);
+  const who = user.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64) || "user";
+  return `\\\\.\\pipe\\pi-question-${who}-${pid}-${random}`;
+}
+
+/** The current user's name for the pipe's name (USERNAME when the system cannot say). */
+function userName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USERNAME ?? "";
+  }
+}
+
 /** Whether something listens on the socket at `path` (a pi of another pid namespace, say): only
  * a refused connection or a missing socket counts as nobody. */
 function someoneListens(path: string): Promise<boolean> {
@@ -248,9 +274,12 @@ function someoneListens(path: string): Promise<boolean> {
  * `pi-question-relay-<pid>-<6 random characters>`, a real directory (lstat: a symlink is never followed) of this
  * user's, its pid gone and nothing listening on its socket. Anything else is left alone, and so is
  * whatever cannot be looked at. Returns the directories removed.
+ * On Windows there is nothing to sweep: the endpoint is a named pipe and no directory is made,
+ * and the system removes a pipe with its last handle, when its process ends however it ends.
  */
-export async function sweepRelayDirectories(parent: string = tmpdir()): Promise<string[]> {
+export async function sweepRelayDirectories(parent: string = tmpdir(), platform: string = process.platform): Promise<string[]> {
   const removed: string[] = [];
+  if (platform === "win32") return removed;
   let names: string[];
   try {
     names = await readdir(parent);
@@ -288,15 +317,18 @@ const messageOf = (error: unknown): string => {
  * here (the tool then works as before, without a relay).
  */
 export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandlers): Promise<RelayServer | undefined> {
-  let dir: string;
-  try {
-    dir = mkdtempSync(join(tmpdir(), `${DIRECTORY_PREFIX}${process.pid}-`)); // mkdtemp makes it mode 0700
-  } catch {
-    return undefined;
+  const pipe = process.platform === "win32";
+  let dir: string | undefined;
+  if (!pipe) {
+    try {
+      dir = mkdtempSync(join(tmpdir(), `${DIRECTORY_PREFIX}${process.pid}-`)); // mkdtemp makes it mode 0700
+    } catch {
+      return undefined;
+    }
+    // Directories of pis that were killed (SIGKILL, or SIGINT in print mode) go now, in the background.
+    void sweepRelayDirectories().catch(() => undefined);
   }
-  // Directories of pis that were killed (SIGKILL, or SIGINT in print mode) go now, in the background.
-  void sweepRelayDirectories().catch(() => undefined);
-  const path = join(dir, SOCKET_NAME);
+  const path = relayEndpoint(process.platform, { dir: dir ?? "", user: userName(), pid: process.pid, random: randomBytes(8).toString("hex") });
   const askSecret = Buffer.from(randomBytes(32).toString("hex"), "utf8");
   const controlSecret = Buffer.from(randomBytes(32).toString("hex"), "utf8");
   const window = Math.max(bounds.unverifiedBytes, SECRET_FIRST_BYTES);
@@ -517,14 +549,17 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
     server.once("error", () => resolve(false));
     server.listen(path, () => resolve(true));
   });
+  // A directory goes with its socket; a pipe goes when the server closes (or the process ends).
+  const remove = () => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
   if (!listening) {
-    rmSync(dir, { recursive: true, force: true });
+    remove();
     return undefined;
   }
   server.unref();
   server.on("error", () => undefined);
 
-  const remove = () => rmSync(dir, { recursive: true, force: true });
   process.once("exit", remove);
   let closed = false;
   const variable = `${VERSION}:${askSecret.toString("utf8")}:${path}`;

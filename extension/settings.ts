@@ -88,6 +88,11 @@ export function settingsPaths(cwd: string, home = homedir()): string[] {
 
 type Warn = (message: string) => void;
 
+/** The real path of an existing path. On Windows the system's own (GetFinalPathNameByHandle):
+ * it resolves junctions, mount points and substituted drives as well as symbolic links, so none
+ * of them leads the pending file out of the project. */
+const realPath = process.platform === "win32" ? realpathSync.native : realpathSync;
+
 /** The real path `path` names: the real path of its deepest existing ancestor plus the rest.
  * A string: why it cannot be decided (a broken symbolic link, a file where a directory must
  * be, an unreadable directory). */
@@ -96,7 +101,7 @@ function realTarget(path: string): { real: string; exists: boolean } | string {
   let head = path;
   for (;;) {
     try {
-      const real = realpathSync(head);
+      const real = realPath(head);
       if (rest.length && !statSync(real).isDirectory()) return `goes through ${real}, which is a file, not a directory`;
       return { real: join(real, ...rest.reverse()), exists: rest.length === 0 };
     } catch (error) {
@@ -124,7 +129,7 @@ function realTarget(path: string): { real: string; exists: boolean } | string {
 export function placeInProject(cwd: string, path: string): { real: string; exists: boolean } | string {
   let root: string;
   try {
-    root = realpathSync(cwd);
+    root = realPath(cwd);
   } catch {
     root = resolve(cwd);
   }

@@ -1,0 +1,85 @@
+// windows-paths.test.mjs — the Windows decisions of the relay, the registry, the standalone
+// command and the external editor, as pure functions checked here on Linux: where the registry
+// lives (%LOCALAPPDATA%, never $XDG_RUNTIME_DIR or ~), the named pipe the relay listens on, that
+// no relay directory is swept there, how the editor is started (cmd.exe with the file in a
+// variable, Notepad when nothing is set), the console as the terminal, and "~" for the profile.
+// The same modules run for real on Windows' Node under Wine (scripts/wine-tests.mjs).
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { homeOf, shortDirectory, terminalPath } from "../bin/remote.mjs";
+import { registryLocation } from "../extension/relay-wire.mjs";
+import { importShim } from "./helpers/shim.mjs";
+
+const relay = await importShim("relay.ts");
+const { editorInvocation } = await importShim("external-editor.ts");
+
+test("windows: the registry is %LOCALAPPDATA%\\pi-question (else the profile's AppData\\Local); POSIX keeps its places", () => {
+  const env = { LOCALAPPDATA: "C:\\Users\\Me\\AppData\\Local", USERPROFILE: "C:\\Users\\Me", XDG_RUNTIME_DIR: "/run/user/1000", HOME: "/home/me" };
+  assert.equal(registryLocation(env, "win32"), "C:\\Users\\Me\\AppData\\Local\\pi-question");
+  assert.equal(registryLocation({ USERPROFILE: "D:\\Profiles\\Me", HOME: "/c/Users/Me" }, "win32"), "D:\\Profiles\\Me\\AppData\\Local\\pi-question");
+  assert.equal(registryLocation({}, "win32", "C:\\Users\\Fallback"), "C:\\Users\\Fallback\\AppData\\Local\\pi-question");
+  assert.equal(registryLocation(env, "linux"), "/run/user/1000/pi-question");
+  assert.equal(registryLocation({ HOME: "/home/me" }, "darwin"), "/home/me/.pi/agent/run");
+});
+
+test("windows: the relay listens on \\\\.\\pipe\\pi-question-<user>-<pid>-<random>; POSIX on relay.sock in its directory", () => {
+  assert.equal(relay.relayEndpoint("win32", { dir: "", user: "Me", pid: 42, random: "0123abcd" }), "\\\\.\\pipe\\pi-question-Me-42-0123abcd");
+  // A pipe name may not hold a backslash; a domain user, spaces and other letters are kept out.
+  assert.equal(relay.relayEndpoint("win32", { dir: "", user: "CORP\\Jörg Smith", pid: 7, random: "ff" }), "\\\\.\\pipe\\pi-question-CORP_J_rg_Smith-7-ff");
+  assert.equal(relay.relayEndpoint("win32", { dir: "", user: "", pid: 7, random: "ff" }), "\\\\.\\pipe\\pi-question-user-7-ff");
+  assert.equal(relay.relayEndpoint("win32", { dir: "", user: "x".repeat(300), pid: 7, random: "ff" }).length, "\\\\.\\pipe\\pi-question--7-ff".length + 64);
+  assert.equal(relay.relayEndpoint("linux", { dir: "/tmp/pi-question-relay-42-AbC123", user: "me", pid: 42, random: "ff" }), "/tmp/pi-question-relay-42-AbC123/relay.sock");
+  // The variable carries a pipe's name as it carries a socket's path.
+  const secret = "b".repeat(64);
+  assert.deepEqual(relay.parseRelayVariable(`v1:${secret}:\\\\.\\pipe\\pi-question-Me-42-0123abcd`), { secret, path: "\\\\.\\pipe\\pi-question-Me-42-0123abcd" });
+});
+
+test("windows: no relay directory is swept (a named pipe leaves nothing behind); POSIX sweeps a dead pid's", async () => {
+  const parent = mkdtempSync(join(tmpdir(), "pq-winsweep-"));
+  try {
+    // A pid far above any pid_max is never alive.
+    const dir = join(parent, "pi-question-relay-2147483646-AbC123");
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(join(dir, "kept"), "");
+    assert.deepEqual(await relay.sweepRelayDirectories(parent, "win32"), []);
+    assert.ok(existsSync(join(dir, "kept")));
+    assert.deepEqual(await relay.sweepRelayDirectories(parent, "linux"), [dir]);
+    assert.equal(existsSync(dir), false);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+});
+
+test("windows: the editor runs through cmd.exe with the file in a variable, Notepad when none is set; POSIX through sh", () => {
+  const file = "C:\\Users\\A & B %x%\\Temp\\pi-question-1\\answer.md";
+  const notepad = editorInvocation({}, file, "win32");
+  assert.deepEqual([notepad.program, notepad.args], ["notepad.exe", [file]]);
+  const code = editorInvocation({ EDITOR: "code --wait", ComSpec: "C:\\Windows\\system32\\cmd.exe" }, file, "win32");
+  assert.equal(code.program, "C:\\Windows\\system32\\cmd.exe");
+  assert.deepEqual(code.args, ["/d", "/s", "/c", '"code --wait "%PI_QUESTION_EDIT_FILE%""']);
+  assert.equal(code.options.windowsVerbatimArguments, true);
+  assert.equal(code.options.env.PI_QUESTION_EDIT_FILE, file, "the name never enters the command line");
+  assert.equal(editorInvocation({ VISUAL: "gvim", EDITOR: "vi" }, file, "win32").args[3], '"gvim "%PI_QUESTION_EDIT_FILE%""');
+  assert.equal(editorInvocation({ EDITOR: "vi" }, file, "win32").program, "cmd.exe");
+  assert.equal(editorInvocation({}, "/tmp/a.md", "linux"), undefined, "POSIX: no editor set is said, not guessed");
+  const sh = editorInvocation({ EDITOR: "vi -n" }, "/tmp/a.md", "linux");
+  assert.deepEqual([sh.program, sh.args], ["/bin/sh", ["-c", 'vi -n "$1"', "sh", "/tmp/a.md"]]);
+});
+
+test("windows: the standalone command asks on the console, and shows the profile as ~ whatever the case or separator", () => {
+  assert.equal(terminalPath("win32"), "CONIN$");
+  assert.equal(terminalPath("linux"), "/dev/tty");
+  assert.equal(homeOf({ USERPROFILE: "C:\\Users\\Me", HOME: "/c/Users/Me" }, "win32"), "C:\\Users\\Me");
+  assert.equal(homeOf({ USERPROFILE: "C:\\Users\\Me", HOME: "/home/me" }, "linux"), "/home/me");
+  const home = "C:\\Users\\Me";
+  assert.equal(shortDirectory("C:\\Users\\Me\\src\\shop", home, "win32"), "~\\src\\shop");
+  assert.equal(shortDirectory("c:\\users\\me\\src", home, "win32"), "~\\src");
+  assert.equal(shortDirectory("C:\\Users\\Me/src", home, "win32"), "~/src");
+  assert.equal(shortDirectory("C:\\Users\\Me", "C:\\Users\\Me\\", "win32"), "~");
+  assert.equal(shortDirectory("C:\\Users\\Mel\\src", home, "win32"), "C:\\Users\\Mel\\src");
+  assert.equal(shortDirectory("/home/me/src", "/home/me", "linux"), "~/src");
+  assert.equal(shortDirectory("/home/Me/src", "/home/me", "linux"), "/home/Me/src", "POSIX paths keep their case");
+});
