@@ -46,7 +46,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { lstat, readdir, rm } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir, userInfo } from "node:os";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import type { Outcome } from "./native.ts";
 import { alive, ASKER_CHAIN_ENV, ASKER_ENV, ASKER_SEPARATOR, RELAY_ENV } from "./relay-wire.mjs";
 
@@ -238,7 +238,7 @@ const SOCKET_NAME = "relay.sock";
  * creates the first instance with FILE_FLAG_FIRST_PIPE_INSTANCE, so a pipe someone else made
  * first under the (random) name makes listening fail instead of being joined. */
 export function relayEndpoint(platform: string, { dir, user, pid, random }: { dir: string; user: string; pid: number; random: string }): string {
-  if (platform !== "win32") return join(dir, SOCKET_NAME);
+  if (platform !== "win32") return posix.join(dir, SOCKET_NAME);
   const who = user.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64) || "user";
   return `\\\\.\\pipe\\pi-question-${who}-${pid}-${random}`;
 }
