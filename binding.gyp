@@ -1,17 +1,46 @@
 # binding.gyp — the C core as a static library (no Node headers) and the Node-API addon on
-# top of it. cJSON comes from the system (pkg-config libcjson); scripts/install.mjs checks it
-# is there before node-gyp runs.
+# top of it. The core is the same everywhere; what touches the OS (terminal, file lock, external
+# editor, threads) comes from native/os/posix/ or native/os/win32/, per OS below.
+#
+# Linux, macOS and other POSIX systems: cJSON comes from the system (pkg-config libcjson);
+# scripts/install.mjs checks it is there before node-gyp runs.
+#
+# Windows, building from source with Visual Studio 2022 (17.8 or newer: C11 with atomics) and
+# its "Desktop development with C++" workload: cJSON comes from the directory CJSON_DIR names,
+# laid out as vcpkg installs it (include\cjson\cJSON.h and lib\cjson.lib, with bin\cjson.dll
+# beside them for a dynamic build), e.g.
+#   vcpkg install cjson:x64-windows-static
+#   set CJSON_DIR=C:\vcpkg\installed\x64-windows-static
+#   npm run build
+# A dynamic cJSON (vcpkg's x64-windows) needs its cjson.dll next to build\Release\pi_question.node
+# or on PATH. Warnings are shown, not fatal, with MSVC: the -Werror gate for the Windows sources
+# is the mingw-w64 build (scripts/prebuild.mjs, tests/portability.test.mjs).
 {
   "variables": {
-    "qt_cflags": ["-std=c11", "-DNAPI_VERSION=8", "-Wall", "-Wextra", "-Werror", "-fvisibility=hidden", "-D_POSIX_C_SOURCE=200809L"]
+    "qt_cflags": ["-std=c11", "-DNAPI_VERSION=8", "-Wall", "-Wextra", "-Werror", "-fvisibility=hidden"],
+    "cjson_dir%": "<!(node -p \"process.env.CJSON_DIR || ''\")"
   },
   "target_defaults": {
     "cflags_c": ["<@(qt_cflags)"],
     "cflags!": ["-fno-exceptions"],
     "xcode_settings": {
-      "OTHER_CFLAGS": ["<@(qt_cflags)"],
+      "OTHER_CFLAGS": ["<@(qt_cflags)", "-D_POSIX_C_SOURCE=200809L"],
       "GCC_SYMBOLS_PRIVATE_EXTERN": "YES"
-    }
+    },
+    "conditions": [
+      ["OS!=\"win\"", {
+        "cflags_c": ["-D_POSIX_C_SOURCE=200809L"]
+      }],
+      ["OS==\"win\"", {
+        "defines": ["NAPI_VERSION=8", "WIN32_LEAN_AND_MEAN", "_CRT_SECURE_NO_WARNINGS"],
+        "msvs_settings": {
+          "VCCLCompilerTool": {
+            "AdditionalOptions": ["/std:c11", "/experimental:c11atomics", "/utf-8"],
+            "WarningLevel": 3
+          }
+        }
+      }]
+    ]
   },
   "targets": [
     {
@@ -33,12 +62,29 @@
         "native/editor.c",
         "native/engine.c",
         "native/render.c",
-        "native/render_plain.c",
-        "native/external_edit.c",
-        "native/tty.c",
-        "native/filelock.c"
+        "native/render_plain.c"
       ],
-      "include_dirs": ["<!@(pkg-config --cflags-only-I libcjson | sed -e 's/-I//g')"],
+      "include_dirs": ["native"],
+      "conditions": [
+        ["OS!=\"win\"", {
+          "sources": [
+            "native/os/posix/tty.c",
+            "native/os/posix/filelock.c",
+            "native/os/posix/external_edit.c",
+            "native/os/posix/thread.c"
+          ],
+          "include_dirs": ["<!@(pkg-config --cflags-only-I libcjson | sed -e 's/-I//g')"]
+        }],
+        ["OS==\"win\"", {
+          "sources": [
+            "native/os/win32/tty.c",
+            "native/os/win32/filelock.c",
+            "native/os/win32/external_edit.c",
+            "native/os/win32/thread.c"
+          ],
+          "include_dirs": ["<(cjson_dir)/include"]
+        }]
+      ],
       "direct_dependent_settings": {
         "include_dirs": ["native"]
       }
@@ -47,8 +93,16 @@
       "target_name": "pi_question",
       "dependencies": ["qt_core"],
       "sources": ["native/binding.c"],
-      "include_dirs": ["<!@(pkg-config --cflags-only-I libcjson | sed -e 's/-I//g')"],
-      "libraries": ["<!@(pkg-config --libs libcjson)"]
+      "conditions": [
+        ["OS!=\"win\"", {
+          "include_dirs": ["<!@(pkg-config --cflags-only-I libcjson | sed -e 's/-I//g')"],
+          "libraries": ["<!@(pkg-config --libs libcjson)"]
+        }],
+        ["OS==\"win\"", {
+          "include_dirs": ["<(cjson_dir)/include"],
+          "libraries": ["<(cjson_dir)/lib/cjson.lib"]
+        }]
+      ]
     }
   ]
 }

@@ -34,12 +34,9 @@
  *                                            program owns the terminal (it was not touched) */
 #include <cjson/cJSON.h>
 #include <node_api.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "qt.h"
 #include "qt_engine.h"
@@ -49,6 +46,7 @@
 #include "qt_limits.h"
 #include "qt_text.h"
 #include "qt_notice.h"
+#include "qt_thread.h"
 #include "qt_tty.h"
 
 /* ---- error plumbing ----------------------------------------------------------------------- */
@@ -1372,9 +1370,8 @@ typedef struct tty_job {
   napi_env env;
   napi_threadsafe_function done_fn;
   napi_deferred deferred;
-  pthread_t thread;
-  pthread_mutex_t lock;    /* guards ended and abandoned */
-  pthread_cond_t cond;
+  qt_thread *thread;
+  qt_gate *gate;           /* guards ended and abandoned */
   bool ended;              /* the thread is past its last use of the engine and the terminal */
   bool abandoned;          /* teardown gave up waiting: the thread calls nothing, the job is kept */
   bool joined;
@@ -1388,28 +1385,27 @@ static void tty_job_release(tty_job *job) {
   qt_tty_close(job->tty);
   qt_engine_destroy(job->engine);
   qt_request_free(job->req);
-  pthread_mutex_destroy(&job->lock);
-  pthread_cond_destroy(&job->cond);
+  qt_gate_destroy(job->gate);
   free(job);
 }
 
-static void *tty_thread(void *data) {
+static void tty_thread(void *data) {
   tty_job *job = data;
   qt_status st = qt_tty_run(job->tty, job->engine);
-  pthread_mutex_lock(&job->lock);
+  qt_gate_lock(job->gate);
   job->status = st;
   job->refusal = qt_tty_refusal(job->tty);
   job->ended = true;
   if (!job->abandoned && !qt_tty_exiting())
     napi_call_threadsafe_function(job->done_fn, NULL, napi_tsfn_nonblocking);
-  pthread_cond_broadcast(&job->cond);
-  pthread_mutex_unlock(&job->lock);
-  return NULL;
+  qt_gate_broadcast(job->gate);
+  qt_gate_unlock(job->gate);
 }
 
 static void tty_join(tty_job *job) {
   if (job->joined) return;
-  pthread_join(job->thread, NULL);
+  qt_thread_join(job->thread);
+  job->thread = NULL;
   job->joined = true;
 }
 
@@ -1418,21 +1414,18 @@ static void tty_env_cleanup(void *data) {
   tty_job *job = data;
   job->hooked = false;
   qt_tty_stop(job->tty);
-  struct timespec until;
-  clock_gettime(CLOCK_REALTIME, &until);
-  until.tv_sec += QT_TTY_EXIT_WAIT_MS / 1000;
-  until.tv_nsec += (long)(QT_TTY_EXIT_WAIT_MS % 1000) * 1000000L;
-  if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
-  pthread_mutex_lock(&job->lock);
-  while (!job->ended && pthread_cond_timedwait(&job->cond, &job->lock, &until) == 0) {
+  int64_t until = qt_clock_wall_ms() + QT_TTY_EXIT_WAIT_MS;
+  qt_gate_lock(job->gate);
+  while (!job->ended && qt_gate_wait_until(job->gate, until)) {
   }
   bool ended = job->ended;
   if (!ended) job->abandoned = true;
-  pthread_mutex_unlock(&job->lock);
+  qt_gate_unlock(job->gate);
   if (ended) {
     tty_join(job);
   } else {
-    pthread_detach(job->thread);
+    qt_thread_detach(job->thread);
+    job->thread = NULL;
     job->joined = true;
   }
 }
@@ -1448,9 +1441,7 @@ static void tty_settle(napi_env env, tty_job *job) {
     bool words = elsewhere && qt_engine_done(job->engine) && qt_engine_outcome(job->engine) == QT_DISCUSS;
     qt_outcome outcome = !elsewhere && qt_engine_done(job->engine) ? qt_engine_outcome(job->engine) : QT_INTERRUPTED;
     char *details = NULL, *text = NULL;
-    struct timespec now;
-    clock_gettime(CLOCK_REALTIME, &now);
-    int64_t at = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+    int64_t at = qt_clock_wall_ms();
     qt_status st = qt_result_build_ex(job->req, qt_engine_answers(job->engine), outcome, job->mode, at,
                                       outcome == QT_DISCUSS ? qt_engine_discussion(job->engine) : NULL,
                                       job->flags | qt_engine_result_flags(job->engine), &details, &text);
@@ -1575,15 +1566,8 @@ static char *get_named_string(napi_env env, napi_value obj, const char *key) {
   return get_string(env, v, NULL, key);
 }
 
-/* Starts the thread with every signal blocked in it. */
-static bool tty_start_thread(tty_job *job) {
-  sigset_t all, old;
-  sigfillset(&all);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  int rc = pthread_create(&job->thread, NULL, tty_thread, job);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  return rc == 0;
-}
+/* Starts the thread (on POSIX with every signal blocked in it: qt_thread.h). */
+static bool tty_start_thread(tty_job *job) { return qt_thread_start(tty_thread, job, &job->thread) == QT_OK; }
 
 static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 2, argv, self);
@@ -1642,13 +1626,15 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
     if (!pending) throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
     goto done;
   }
-  pthread_mutex_init(&job->lock, NULL);
-  pthread_cond_init(&job->cond, NULL);
   snprintf(job->mode, sizeof job->mode, "%s", mode ? mode : "tty");
   job->flags = cancel_continues ? QT_RESULT_CANCEL_CONTINUES : 0;
   job->env = env;
   job->joined = true; /* no thread yet */
   job->refs = 1;
+  if (qt_gate_create(&job->gate) != QT_OK) {
+    throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
+    goto fail;
+  }
   if (!(job->req = parse_request_arg(env, argv[0]))) goto fail;
   qt_status st = qt_engine_create(job->req, &job->engine);
   if (!st) st = qt_tty_open(path ? path : "/dev/tty", &job->tty);

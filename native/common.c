@@ -5,7 +5,6 @@
  * nothing of each other's but the answers of a request (qt_answers_from_cjson). */
 #include <cjson/cJSON.h>
 #include <ctype.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -398,32 +397,4 @@ qt_status qt_json_parse(const char *json, size_t len, const char *what, const ch
   }
   *out = root;
   return QT_OK;
-}
-
-/* ---- memory kept per thread ------------------------------------------------------------------ */
-static pthread_key_t keep_key;
-static bool keep_ok;
-
-static void keep_free(void *v) {
-  void **kept = v;
-  for (int i = 0; i < QT_KEEP_COUNT; i++) free(kept[i]);
-  free(kept);
-}
-
-static void keep_init(void) { keep_ok = pthread_key_create(&keep_key, keep_free) == 0; }
-
-void qt_keep_until_thread_end(int slot, void *p) {
-  static pthread_once_t once = PTHREAD_ONCE_INIT;
-  pthread_once(&once, keep_init);
-  if (!keep_ok || slot < 0 || slot >= QT_KEEP_COUNT) return;
-  void **kept = pthread_getspecific(keep_key);
-  if (!kept) {
-    if (!p) return;
-    if (!(kept = calloc(QT_KEEP_COUNT, sizeof *kept))) return; /* kept, then, until the process ends */
-    if (pthread_setspecific(keep_key, kept) != 0) {
-      free(kept);
-      return;
-    }
-  }
-  kept[slot] = p;
 }

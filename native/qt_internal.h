@@ -42,7 +42,7 @@ bool qt_loose_equal(const char *a, const char *b);
 /* A JSON number as text: integers exactly, others in the shortest form that reads back the same. */
 void qt_number_text(double d, char *out, size_t cap);
 
-/* ---- common.c: memory kept per thread ---------------------------------------------------- */
+/* ---- os/<family>/thread.c: memory kept per thread ---------------------------------------- */
 /* Blocks a thread keeps between calls (in _Thread_local variables) and frees when it ends: `p`
  * becomes slot's block (NULL: none), freed with free() if the thread ends holding it. */
 enum { QT_KEEP_JSON_NODES, QT_KEEP_SCRATCH, QT_KEEP_NORMALIZED, QT_KEEP_COUNT };

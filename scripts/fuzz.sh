@@ -35,7 +35,8 @@ pkg-config --exists libcjson 2>/dev/null ||
   die "the cJSON library was not found; install it: Debian/Ubuntu \"sudo apt-get install libcjson-dev pkg-config\"."
 
 N=native
-CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/json_tree.c $N/request.c $N/answers.c $N/result.c"
+# The core's parsers keep per-thread blocks through the OS layer's thread.c (POSIX here).
+CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/json_tree.c $N/request.c $N/answers.c $N/result.c $N/os/posix/thread.c"
 TEXT="$N/width.c $N/sanitize.c"
 KEYS="$N/keys.c"
 ENGINE="$N/engine.c $N/editor.c $N/render.c $N/render_plain.c"

@@ -21,11 +21,12 @@ for d in "$(dirname "$(dirname "$(node -p 'process.execPath')")")/include/node" 
   if [ -f "$d/node_api.h" ]; then NODE_INC=$d; break; fi
 done
 
-# The addon's sources, exactly as binding.gyp lists them.
-SOURCES=$(node -e '
-  const fs = require("fs");
-  const text = fs.readFileSync("binding.gyp", "utf8").split("\n").filter((l) => !l.trim().startsWith("#")).join("\n");
-  console.log(JSON.parse(text).targets.flatMap((t) => t.sources || []).join(" "));')
+# The addon's sources, exactly as binding.gyp lists them for this OS (its conditions applied).
+SOURCES=$(node --input-type=module -e '
+  import { gypBuildInputs } from "./scripts/prebuild.mjs";
+  const os = process.platform === "darwin" ? "mac" : process.platform === "win32" ? "win" : "linux";
+  console.log(gypBuildInputs(undefined, { os }).sources.join(" "));') ||
+  native_env_die "could not read the sources from binding.gyp"
 CORE_SOURCES=$(echo "$SOURCES" | tr ' ' '\n' | grep -v -e '/binding\.c$' | tr '\n' ' ')
 NATIVE_CFLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -DNAPI_VERSION=8 -g -Wall -Wextra -fvisibility=hidden -Inative $(pkg-config --cflags libcjson)"
 NATIVE_LIBS="$(pkg-config --libs libcjson)"

@@ -126,13 +126,43 @@ export function parseGyp(text) {
   return JSON.parse(out.replace(/,(\s*[}\]])/g, "$1"));
 }
 
-/** The sources, C flags and include directories node-gyp builds the addon from, per
- * binding.gyp: every target's sources in order, target_defaults' cflags_c (variables
- * expanded, "cflags!" removed), Release's defines, and the literal include_dirs (the
- * pkg-config command expansions name the system's cJSON, which the prebuilts replace). */
-export function gypBuildInputs(gypText = readFileSync(join(root, "binding.gyp"), "utf8")) {
+/** Whether a gyp condition holds on `os` (gyp's OS names: "linux", "mac", "win"): the forms
+ * binding.gyp uses, OS=="…" and OS!="…". */
+function gypConditionHolds(expr, os) {
+  const m = /^\s*OS\s*(==|!=)\s*"(\w+)"\s*$/.exec(expr);
+  if (!m) throw new Error(`binding.gyp: the condition ${expr} is not one gypBuildInputs reads (OS=="…" or OS!="…")`);
+  return (m[1] === "==") === (m[2] === os);
+}
+
+/** `dict` with the branches of its "conditions" that hold on `os` merged in, as gyp merges them:
+ * lists append, dictionaries merge, other values replace. */
+function gypResolve(dict, os) {
+  const out = {};
+  const merge = (to, from) => {
+    for (const [k, v] of Object.entries(from)) {
+      if (k === "conditions") continue;
+      if (Array.isArray(v)) to[k] = [...(Array.isArray(to[k]) ? to[k] : []), ...v];
+      else if (v && typeof v === "object") to[k] = merge(to[k] && typeof to[k] === "object" ? { ...to[k] } : {}, v);
+      else to[k] = v;
+    }
+    for (const [expr, then, otherwise] of from.conditions ?? []) {
+      const branch = gypConditionHolds(expr, os) ? then : otherwise;
+      if (branch) merge(to, branch);
+    }
+    return to;
+  };
+  return merge(out, dict ?? {});
+}
+
+/** The sources, C flags and include directories node-gyp builds the addon from on `os` ("linux"
+ * when not given; "mac", "win"), per binding.gyp with its OS conditions applied: every target's
+ * sources in order, target_defaults' cflags_c (xcode_settings' OTHER_CFLAGS on "mac", where
+ * node-gyp reads those instead; variables expanded, "cflags!" removed), the defines as -D, and
+ * the literal include_dirs (command expansions — pkg-config, CJSON_DIR — name the builder's
+ * cJSON, which the prebuilts replace). */
+export function gypBuildInputs(gypText = readFileSync(join(root, "binding.gyp"), "utf8"), { os = "linux" } = {}) {
   const gyp = parseGyp(gypText);
-  const vars = gyp.variables ?? {};
+  const vars = Object.fromEntries(Object.entries(gyp.variables ?? {}).map(([k, v]) => [k.replace(/%$/, ""), v]));
   const expand = (list = []) =>
     list.flatMap((item) => {
       const m = /^<@\((\w+)\)$/.exec(item);
@@ -140,20 +170,31 @@ export function gypBuildInputs(gypText = readFileSync(join(root, "binding.gyp"),
         if (!(m[1] in vars)) throw new Error(`binding.gyp: unknown variable ${m[1]}`);
         return [].concat(vars[m[1]]);
       }
-      return [item.replace(/<\((\w+)\)/g, (_, v) => String(vars[v]))];
+      return [item.replace(/<\((\w+)\)/g, (_, v) => {
+        if (!(v in vars)) throw new Error(`binding.gyp: unknown variable ${v}`);
+        return String(vars[v]);
+      })];
     });
-  const defaults = gyp.target_defaults ?? {};
+  const defaults = gypResolve(gyp.target_defaults, os);
   const removed = new Set(expand(defaults["cflags!"]));
-  const cflags = [...expand(defaults.cflags), ...expand(defaults.cflags_c)].filter((f) => !removed.has(f));
-  for (const d of expand(defaults.configurations?.Release?.defines)) cflags.push(`-D${d}`);
+  const cflags = [];
+  const add = (flags) => {
+    for (const f of flags) if (!removed.has(f) && !cflags.includes(f)) cflags.push(f);
+  };
+  if (os === "mac") add(expand(defaults.xcode_settings?.OTHER_CFLAGS));
+  else add([...expand(defaults.cflags), ...expand(defaults.cflags_c)]);
+  add(expand(defaults.defines).map((d) => `-D${d}`));
+  add(expand(defaults.configurations?.Release?.defines).map((d) => `-D${d}`));
   const sources = [];
   const includeDirs = [];
-  for (const t of gyp.targets ?? []) {
+  for (const target of gyp.targets ?? []) {
+    const t = gypResolve(target, os);
     sources.push(...expand(t.sources).filter((s) => s.endsWith(".c")));
     for (const dir of [...expand(t.include_dirs), ...expand(t.direct_dependent_settings?.include_dirs)]) {
-      if (!dir.startsWith("<!") && !includeDirs.includes(dir)) includeDirs.push(dir);
+      if (!dir.includes("<!") && !includeDirs.includes(dir)) includeDirs.push(dir);
     }
-    for (const f of expand(t.cflags_c)) if (!cflags.includes(f)) cflags.push(f);
+    add(os === "mac" ? expand(t.xcode_settings?.OTHER_CFLAGS) : expand(t.cflags_c));
+    add(expand(t.defines).map((d) => `-D${d}`));
   }
   if (!sources.length) throw new Error("binding.gyp: no C sources found");
   return { sources, cflags, includeDirs };

@@ -199,7 +199,10 @@ test("tarball: `npm pack` ships the sources, the extension, bin and README, and 
   for (const need of ["binding.gyp", "README.md", "package.json", "scripts/install.mjs", ...pkg.pi.extensions.map((p) => p.replace(/^\.\//, ""))]) {
     assert.ok(has.has(need), `the tarball lacks ${need}`);
   }
-  const native = readdirSync(join(clean, "native")).filter((f) => /\.[ch]$/.test(f));
+  // every C source and header, the OS layer's (native/os/<family>/) too; the fuzzers stay out
+  const native = readdirSync(join(clean, "native"), { recursive: true })
+    .map((f) => f.split(sep).join("/"))
+    .filter((f) => /\.[ch]$/.test(f) && !f.startsWith("fuzz/"));
   assert.ok(native.some((f) => f.endsWith(".c")) && native.some((f) => f.endsWith(".h")));
   for (const f of native) assert.ok(has.has(`native/${f}`), `the tarball lacks native/${f}`);
   for (const dir of ["extension", "bin"]) {

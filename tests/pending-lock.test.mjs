@@ -1,5 +1,5 @@
 // pending-lock.test.mjs — the pending-questions file shared by several processes (parallel CI
-// jobs, subagents): every update holds the flock of the lock file beside it (native/filelock.c),
+// jobs, subagents): every update holds the flock of the lock file beside it (native/os/posix/filelock.c),
 // so concurrent writers lose nothing, readers never see a half-written file, the lock dies with
 // its holder, and a lock held too long is a clear error rather than a lost update.
 import assert from "node:assert/strict";

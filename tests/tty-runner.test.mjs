@@ -1,4 +1,4 @@
-// tty-runner.test.mjs — the terminal runner (native/tty.c) on a pseudo-terminal that nobody
+// tty-runner.test.mjs — the terminal runner (native/os/posix/tty.c) on a pseudo-terminal that nobody
 // reads (tests/helpers/pty-host.py fills its output first): stop(), signals, process.exit and a
 // terminated worker all end the run within a bound and put the terminal back (issue 10 item 2);
 // and a terminal another program owns is never taken (issue 11, "never fight over a terminal").
@@ -136,7 +136,7 @@ test("runner: a free terminal is free", { skip }, () => {
 });
 
 test("runner: tty.c puts the terminal back in exactly one place (restore_terminal)", () => {
-  const source = readFileSync(join(root, "native", "tty.c"), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+  const source = readFileSync(join(root, "native", "os", "posix", "tty.c"), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
   assert.equal(source.match(/tcsetattr\([^;]*saved/g)?.length, 1, "one tcsetattr back to the saved settings");
   assert.equal(source.match(/\bLEAVE\b(?!\[\])/g)?.length, 2, "LEAVE defined once and written once");
   const body = source.slice(source.indexOf("static void restore_terminal"));

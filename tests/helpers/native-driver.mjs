@@ -1,9 +1,10 @@
 // native-driver.mjs — builds a C test driver (tests/native-*.c) against the core's sources
-// (every source binding.gyp lists but binding.c) and the system's libcjson, for the tests that
-// run the core outside Node: under a sanitizer, with wrapped system calls, or with cJSON hooks.
+// (every source binding.gyp lists for this OS but binding.c) and the system's libcjson, for the
+// tests that run the core outside Node: under a sanitizer, with wrapped system calls, or with
+// cJSON hooks.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { gypBuildInputs } from "../../scripts/prebuild.mjs";
 import { root } from "./addon.mjs";
 
 /** The environment without the sanitizer preload of `npm run test:asan` (a driver brings its own runtime). */
@@ -20,13 +21,9 @@ export function compiles(cc, flags = []) {
 }
 
 function coreSources() {
-  const text = readFileSync(join(root, "binding.gyp"), "utf8")
-    .split("\n")
-    .filter((l) => !l.trim().startsWith("#"))
-    .join("\n");
-  return JSON.parse(text)
-    .targets.flatMap((t) => t.sources || [])
-    .filter((s) => !s.endsWith("binding.c"))
+  const os = process.platform === "darwin" ? "mac" : process.platform === "win32" ? "win" : "linux";
+  return gypBuildInputs(undefined, { os })
+    .sources.filter((s) => !s.endsWith("binding.c"))
     .map((s) => join(root, s));
 }
 
