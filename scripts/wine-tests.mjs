@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// wine-tests.mjs — the relay, remote and web modules and pi's RPC mode on Windows' Node, run
+// here under Wine (scripts/wine.mjs) with the win32 prebuilt addon:
+//
+//   node scripts/wine-tests.mjs                 every file below (needs the win32 prebuilt)
+//   node scripts/wine-tests.mjs --without-addon only the files that need no addon
+//
+// Each test file runs in its own `node.exe --test` under Wine, bounded in time (FILE_TIMEOUT_MS),
+// with PI_QUESTION_ADDON naming dist/prebuilds/win32-x64/pi_question.node. The tests that cannot
+// run there are skipped by name (--test-skip-pattern), each with its reason, printed before the
+// run. wine-rpc.test.mjs gets the current pi line (scripts/current-pi.mjs: pi is JavaScript, so
+// the line installed for Linux runs on Windows' Node as it is). Prints one line per file (passed,
+// failed, skipped, seconds) and the failures' TAP; exits 1 when anything failed or timed out.
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { currentLine, ensureCurrentLine } from "./current-pi.mjs";
+import { ensureWineNode, ensureWinePrefix, toWinePath, wineNode, WINE_NODE } from "./wine.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const ADDON = join(root, "dist", "prebuilds", "win32-x64", "pi_question.node");
+const FILE_TIMEOUT_MS = 300_000;
+
+/**
+ * The files run under Wine: `addon` says whether a file needs the addon; `skip` names the tests
+ * that cannot run on Windows (a substring of the test's name) and why.
+ */
+export const WINE_FILES = [
+  { file: "tests/windows-paths.test.mjs", addon: false, skip: [] },
+  { file: "tests/wine-modules.test.mjs", addon: false, skip: [] },
+  {
+    file: "tests/relay.test.mjs",
+    addon: true,
+    skip: [
+      { name: "the socket sits in a private directory (0700)", why: "Windows has no relay directory: the endpoint is a named pipe (wine-modules checks it)" },
+      { name: "directories of killed pis are swept", why: "nothing is swept on Windows (a named pipe leaves nothing behind); the test also sends SIGKILL and makes symlinks" },
+    ],
+  },
+  { file: "tests/relay-host.test.mjs", addon: true, skip: [] },
+  { file: "tests/remote.test.mjs", addon: true, skip: [] },
+  { file: "tests/remote-cli.test.mjs", addon: true, skip: [] },
+  { file: "tests/web.test.mjs", addon: true, skip: [] },
+  { file: "tests/wine-rpc.test.mjs", addon: true, rpc: true, skip: [] },
+];
+
+/** A pattern for --test-skip-pattern matching exactly the names given (regex characters escaped). */
+function skipPattern(names) {
+  return names.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|");
+}
+
+/** The TAP summary counts of a node --test run, and the lines of its failed tests. */
+function summary(tap) {
+  const count = (what) => Number(new RegExp(`^# ${what} (\\d+)$`, "m").exec(tap)?.[1] ?? NaN);
+  const failures = [];
+  const skips = [];
+  const lines = tap.split(/\r?\n/);
+  lines.forEach((line, i) => {
+    if (/^\s*not ok \d+/.test(line)) failures.push(lines.slice(i, i + 30).join("\n"));
+    const skip = /^\s*ok \d+ - (.*) # SKIP ?(.*)$/.exec(line);
+    if (skip) skips.push(skip[2] ? `"${skip[1]}" — ${skip[2]}` : `"${skip[1]}"`);
+  });
+  return { tests: count("tests"), pass: count("pass"), fail: count("fail"), skipped: count("skipped"), cancelled: count("cancelled"), failures, skips };
+}
+
+async function main() {
+  const withoutAddon = process.argv.includes("--without-addon");
+  const started = Date.now();
+  ensureWinePrefix();
+  ensureWineNode();
+  const files = WINE_FILES.filter((f) => !withoutAddon || !f.addon);
+  if (!withoutAddon && !existsSync(ADDON)) {
+    process.stderr.write(`wine-tests: ${ADDON} is missing; build it with "node scripts/prebuild.mjs win32-x64" (or run with --without-addon)\n`);
+    return 1;
+  }
+  const env = withoutAddon ? {} : { PI_QUESTION_ADDON: toWinePath(ADDON) };
+  if (files.some((f) => f.rpc)) {
+    ensureCurrentLine();
+    env.PI_QUESTION_WINE_PI_LINE = toWinePath(currentLine().dir);
+  }
+  process.stdout.write(`wine-tests: Node ${WINE_NODE} for Windows under Wine${withoutAddon ? ", no addon" : `, addon ${ADDON}`}\n`);
+  for (const f of files) for (const s of f.skip) process.stdout.write(`  skipped in ${f.file}: "${s.name}" — ${s.why}\n`);
+  if (withoutAddon) for (const f of WINE_FILES.filter((x) => x.addon)) process.stdout.write(`  not run: ${f.file} (needs the addon)\n`);
+  let failed = false;
+  for (const f of files) {
+    const args = ["--test", "--test-reporter=tap"];
+    if (f.skip.length) args.push(`--test-skip-pattern=${skipPattern(f.skip.map((s) => s.name))}`);
+    args.push(f.file.replace(/\//g, "\\"));
+    const r = await wineNode(args, { env, cwd: root, timeout: FILE_TIMEOUT_MS });
+    const s = summary(r.stdout);
+    const ok = r.status === 0 && !r.timedOut && s.fail === 0;
+    failed ||= !ok;
+    const counts = Number.isNaN(s.tests) ? "no TAP summary" : `${s.pass} passed, ${s.fail} failed, ${s.skipped} skipped${s.cancelled ? `, ${s.cancelled} cancelled` : ""}`;
+    process.stdout.write(`${ok ? "ok  " : "FAIL"} ${f.file}: ${counts} (${r.seconds.toFixed(1)} s${r.timedOut ? ", timed out" : ""})\n`);
+    // Skipped by the pattern above (named already), or by the test itself, which says why.
+    for (const text of s.skips) if (!f.skip.some((x) => text.includes(x.name))) process.stdout.write(`  skipped: ${text}\n`);
+    if (!ok) {
+      for (const text of s.failures) process.stdout.write(`${text}\n`);
+      if (!s.failures.length || r.timedOut) process.stdout.write(`${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}\n`);
+    }
+  }
+  process.stdout.write(`wine-tests: ${failed ? "FAILED" : "all passed"} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return failed ? 1 : 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().then(
+    (code) => (process.exitCode = code),
+    (error) => {
+      process.stderr.write(`wine-tests: ${error.message}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
