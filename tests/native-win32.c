@@ -1,0 +1,598 @@
+/* native-win32.c — a test harness for the Windows OS layer (native/os/win32/), built with mingw-w64
+ * and run under Wine by tests/win32-os.test.mjs. It drives thread.c (threads, the gate, the wall
+ * clock, memory kept until a thread ends), filelock.c and external_edit.c through their headers
+ * and prints one line per check: "ok <name>", "not ok <name> -- <what>" or "skip <name> -- <why>".
+ * The exit code is the number of failed checks (capped at 100).
+ *
+ *   native-win32.exe <work dir> <unix symlink to a file> <unix symlink to nothing>
+ *       runs the checks; the work dir is empty and the process's own to use
+ *   native-win32.exe --fake-editor <mode> <file>
+ *       the "editor" of the external_edit checks: append (writes "[edited]" before the text),
+ *       bom (writes a UTF-8 byte order mark and "with bom"), exit3 (exits 3, touches nothing);
+ *       each run appends its arguments, one per line, to %FAKE_EDITOR_LOG%.
+ *
+ * external_edit.c formats its reasons with qt_format (engine.c, which brings the whole engine
+ * and cJSON with it): this file carries a copy of that one small function instead, so the
+ * harness links only the OS layer, the string table and qt_buf. */
+#ifndef _WIN32_WINNT
+#define _WIN32_WINNT 0x0A00
+#endif
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+
+#include <shellapi.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wchar.h>
+
+#include "engine_internal.h"
+#include "qt_external_edit.h"
+#include "qt_filelock.h"
+#include "qt_internal.h"
+#include "qt_thread.h"
+#include "qt_tty.h"
+
+/* ---- the copy of qt_format (see the top) ------------------------------------------------- */
+bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s) {
+  for (const char *t = tmpl; *t; t++) {
+    if (t[0] == '{' && t[1] == 'n' && t[2] == '}') {
+      qt_buf_printf(out, "%llu", (unsigned long long)n); /* engine.c: "%zu" */
+      t += 2;
+    } else if (t[0] == '{' && t[1] == 's' && t[2] == '}') {
+      qt_buf_puts(out, s ? s : "");
+      t += 2;
+    } else {
+      qt_buf_putc(out, *t);
+    }
+  }
+  return !out->failed;
+}
+
+/* ---- reporting ------------------------------------------------------------------------------ */
+static int failures;
+
+static void report(const char *name, bool ok, const char *fmt, ...) {
+  if (ok) {
+    printf("ok %s\n", name);
+  } else {
+    char detail[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    printf("not ok %s -- %s\n", name, detail);
+    failures++;
+  }
+  fflush(stdout);
+}
+
+static void skip(const char *name, const char *why) {
+  printf("skip %s -- %s\n", name, why);
+  fflush(stdout);
+}
+
+/* ---- small helpers ---------------------------------------------------------------------------- */
+static wchar_t *widen(const char *s) {
+  int n = MultiByteToWideChar(CP_UTF8, 0, s, -1, NULL, 0);
+  wchar_t *w = malloc((size_t)(n > 0 ? n : 1) * sizeof *w);
+  if (!w) exit(100);
+  if (n <= 0) w[0] = 0;
+  else MultiByteToWideChar(CP_UTF8, 0, s, -1, w, n);
+  return w;
+}
+
+static bool exists(const char *utf8_path) {
+  wchar_t *w = widen(utf8_path);
+  bool there = GetFileAttributesW(w) != INVALID_FILE_ATTRIBUTES;
+  free(w);
+  return there;
+}
+
+static char *join(const char *dir, const char *name) {
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *p = malloc(n);
+  if (!p) exit(100);
+  snprintf(p, n, "%s\\%s", dir, name);
+  return p;
+}
+
+/* ---- threads, the gate, the clock ------------------------------------------------------------- */
+typedef struct shared {
+  qt_gate *gate;
+  int flag;    /* set by one side, waited for by the other */
+  int done;    /* set by the thread as its last act */
+  bool woken;  /* what the thread's wait returned */
+  void *kept;  /* the block a thread keeps */
+  size_t kept_size;
+} shared;
+
+/* Waits (gate locked) until *field is set or the deadline passes. */
+static bool wait_for(shared *s, int *field, int64_t deadline) {
+  bool in_time = true;
+  while (!*field && in_time) in_time = qt_gate_wait_until(s->gate, deadline);
+  return *field != 0;
+}
+
+static void waiter_main(void *arg) {
+  shared *s = arg;
+  qt_gate_lock(s->gate);
+  s->woken = wait_for(s, &s->flag, qt_clock_wall_ms() + 20000);
+  s->done = 1;
+  qt_gate_broadcast(s->gate);
+  qt_gate_unlock(s->gate);
+}
+
+static void check_threads(void) {
+  int64_t wall = qt_clock_wall_ms();
+  long long unix_now = (long long)time(NULL);
+  report("clock: qt_clock_wall_ms is Unix time in ms", wall / 1000 >= unix_now - 2 && wall / 1000 <= unix_now + 2,
+         "qt_clock_wall_ms %lld, time() %lld", (long long)wall, unix_now);
+
+  shared s;
+  memset(&s, 0, sizeof s);
+  if (qt_gate_create(&s.gate) != QT_OK) {
+    report("gate: create", false, "qt_gate_create failed");
+    return;
+  }
+  /* join: the thread waits for the flag, the main thread sets it and broadcasts */
+  qt_thread *t = NULL;
+  qt_status st = qt_thread_start(waiter_main, &s, &t);
+  report("thread: start", st == QT_OK && t, "qt_thread_start returned %d", (int)st);
+  if (st == QT_OK) {
+    qt_gate_lock(s.gate);
+    s.flag = 1;
+    qt_gate_broadcast(s.gate);
+    qt_gate_unlock(s.gate);
+    qt_thread_join(t);
+    report("gate: a broadcast wakes a waiting thread; join waits for it", s.done == 1 && s.woken, "done %d woken %d",
+           s.done, (int)s.woken);
+  }
+  /* detach: the thread runs on unjoined and still reports back */
+  memset(&s.flag, 0, sizeof s.flag);
+  s.done = 0;
+  s.woken = false;
+  st = qt_thread_start(waiter_main, &s, &t);
+  if (st == QT_OK) {
+    qt_thread_detach(t);
+    qt_gate_lock(s.gate);
+    s.flag = 1;
+    qt_gate_broadcast(s.gate);
+    bool ended = wait_for(&s, &s.done, qt_clock_wall_ms() + 20000);
+    qt_gate_unlock(s.gate);
+    report("thread: a detached thread runs to its end", ended && s.woken, "done %d woken %d", s.done, (int)s.woken);
+  } else {
+    report("thread: a detached thread runs to its end", false, "qt_thread_start returned %d", (int)st);
+  }
+  /* the deadline: false once the wall clock has passed it, never before */
+  qt_gate_lock(s.gate);
+  int64_t deadline = qt_clock_wall_ms() + 40;
+  int waits = 0;
+  while (qt_gate_wait_until(s.gate, deadline) && waits < 100000) waits++;
+  int64_t after = qt_clock_wall_ms();
+  bool past = !qt_gate_wait_until(s.gate, qt_clock_wall_ms() - 1);
+  qt_gate_unlock(s.gate);
+  report("gate: wait_until is false only once the deadline has passed", after >= deadline && waits < 100000,
+         "returned false at %lld, deadline %lld (%d early wakes)", (long long)after, (long long)deadline, waits);
+  report("gate: wait_until with a deadline already past is false", past, "it returned true");
+  qt_gate_destroy(s.gate);
+  qt_gate_destroy(NULL);
+}
+
+/* ---- memory kept until a thread ends ---------------------------------------------------------- */
+/* How many busy blocks of exactly `size` bytes the process's heaps hold (HeapWalk). */
+static int blocks_of_size(size_t size) {
+  HANDLE heaps[64];
+  DWORD n = GetProcessHeaps(64, heaps);
+  if (n > 64) n = 64;
+  int found = 0;
+  for (DWORD i = 0; i < n; i++) {
+    if (!HeapLock(heaps[i])) continue;
+    PROCESS_HEAP_ENTRY entry;
+    entry.lpData = NULL;
+    while (HeapWalk(heaps[i], &entry))
+      if ((entry.wFlags & PROCESS_HEAP_ENTRY_BUSY) && entry.cbData == size) found++;
+    HeapUnlock(heaps[i]);
+  }
+  return found;
+}
+
+static void keeper_main(void *arg) {
+  shared *s = arg;
+  void *p = malloc(s->kept_size);
+  if (p) memset(p, 0x5A, s->kept_size);
+  qt_keep_until_thread_end(QT_KEEP_SCRATCH, p);
+  qt_gate_lock(s->gate);
+  s->kept = p;
+  s->flag = 1;
+  qt_gate_broadcast(s->gate);
+  wait_for(s, &s->done, qt_clock_wall_ms() + 20000); /* held until the main thread has looked */
+  qt_gate_unlock(s->gate);
+}
+
+static void check_keep(void) {
+  shared s;
+  memset(&s, 0, sizeof s);
+  s.kept_size = 98765; /* a size nothing else in this process allocates */
+  if (qt_gate_create(&s.gate) != QT_OK) return;
+  qt_thread *t = NULL;
+  if (qt_thread_start(keeper_main, &s, &t) != QT_OK) {
+    report("keep: a kept block is freed when its thread ends", false, "qt_thread_start failed");
+    qt_gate_destroy(s.gate);
+    return;
+  }
+  qt_gate_lock(s.gate);
+  wait_for(&s, &s.flag, qt_clock_wall_ms() + 20000);
+  int while_running = blocks_of_size(s.kept_size);
+  s.done = 1;
+  qt_gate_broadcast(s.gate);
+  qt_gate_unlock(s.gate);
+  qt_thread_join(t);
+  int after_end = blocks_of_size(s.kept_size);
+  if (while_running != 1)
+    skip("keep: a kept block is freed when its thread ends", "HeapWalk does not show the kept block here");
+  else
+    report("keep: a kept block is freed when its thread ends", after_end == 0,
+           "%d block(s) of the kept size while the thread ran, %d after it ended", while_running, after_end);
+  qt_keep_until_thread_end(QT_KEEP_COUNT, NULL); /* out of range: ignored */
+  qt_keep_until_thread_end(QT_KEEP_SCRATCH, NULL); /* nothing kept yet on this thread: nothing to do */
+  qt_gate_destroy(s.gate);
+}
+
+/* ---- the file lock ------------------------------------------------------------------------------ */
+typedef struct lock_job {
+  const char *path;
+  unsigned timeout_ms;
+  qt_status status;
+  int sys_error;
+  qt_filelock *lock;
+  DWORD hold_ms; /* the holder: how long it keeps the lock */
+  HANDLE taken;  /* set once the holder has it */
+} lock_job;
+
+static void holder_main(void *arg) {
+  lock_job *j = arg;
+  j->status = qt_filelock_acquire(j->path, j->timeout_ms, &j->lock, &j->sys_error);
+  SetEvent(j->taken);
+  if (j->status != QT_OK) return;
+  Sleep(j->hold_ms); /* a holder busy for a while: the other side really has to wait */
+  qt_filelock_release(j->lock, false);
+}
+
+static void acquirer_main(void *arg) {
+  lock_job *j = arg;
+  j->status = qt_filelock_acquire(j->path, j->timeout_ms, &j->lock, &j->sys_error);
+}
+
+static void check_filelock(const char *dir, const char *unix_link, const char *unix_dangling) {
+  char *path = join(dir, "pending.lock");
+  qt_filelock *a = NULL, *b = NULL;
+  int err = -1;
+  qt_status st = qt_filelock_acquire(path, 1000, &a, &err);
+  report("filelock: acquire creates and locks the file", st == QT_OK && a && exists(path), "status %d errno %d", (int)st, err);
+  st = qt_filelock_acquire(path, 60, &b, &err);
+  report("filelock: a second handle in the same process times out (errno 0)", st == QT_ERR_STATE && !b && err == 0,
+         "status %d errno %d", (int)st, err);
+  qt_filelock_release(a, false);
+  report("filelock: release without remove keeps the file", exists(path), "the lock file is gone");
+  st = qt_filelock_acquire(path, 0, &b, &err);
+  report("filelock: free again after release (timeout 0)", st == QT_OK && b, "status %d errno %d", (int)st, err);
+  qt_filelock_release(b, true);
+  report("filelock: release with remove deletes the file", !exists(path), "the lock file is still there");
+  qt_filelock_release(NULL, true);
+
+  /* contention that ends before the deadline */
+  lock_job holder = {path, 1000, QT_ERR_STATE, 0, NULL, 150, CreateEventW(NULL, TRUE, FALSE, NULL)};
+  qt_thread *t = NULL;
+  if (qt_thread_start(holder_main, &holder, &t) == QT_OK) {
+    WaitForSingleObject(holder.taken, 20000);
+    st = qt_filelock_acquire(path, 20000, &a, &err);
+    report("filelock: a waiter gets the lock once the holder releases it", holder.status == QT_OK && st == QT_OK,
+           "holder %d, waiter status %d errno %d", (int)holder.status, (int)st, err);
+    qt_thread_join(t);
+    if (st == QT_OK) qt_filelock_release(a, false);
+  }
+  CloseHandle(holder.taken);
+
+  /* a waiter whose holder removes the file: it ends up holding the file the path names now */
+  st = qt_filelock_acquire(path, 1000, &a, &err);
+  lock_job waiter = {path, 20000, QT_ERR_STATE, 0, NULL, 0, NULL};
+  if (st == QT_OK && qt_thread_start(acquirer_main, &waiter, &t) == QT_OK) {
+    Sleep(100); /* let the waiter open the old file and start waiting (either order must work) */
+    qt_filelock_release(a, true);
+    qt_thread_join(t);
+    qt_filelock *c = NULL;
+    qt_status third = qt_filelock_acquire(path, 0, &c, &err);
+    report("filelock: a waiter on a removed lock file locks the new one", waiter.status == QT_OK && exists(path) && third == QT_ERR_STATE,
+           "waiter status %d errno %d, file %s, a third attempt %d", (int)waiter.status, waiter.sys_error,
+           exists(path) ? "there" : "missing", (int)third);
+    if (c) qt_filelock_release(c, false);
+    if (waiter.lock) qt_filelock_release(waiter.lock, true);
+  } else {
+    report("filelock: a waiter on a removed lock file locks the new one", false, "setup failed (status %d)", (int)st);
+    if (a) qt_filelock_release(a, true);
+  }
+
+  /* errors, as the POSIX implementation reports them */
+  char *missing = join(dir, "no-such-dir\\x.lock");
+  st = qt_filelock_acquire(missing, 0, &a, &err);
+  report("filelock: a missing directory is ENOENT", st == QT_ERR_STATE && err == ENOENT && !a, "status %d errno %d", (int)st, err);
+  free(missing);
+  st = qt_filelock_acquire(dir, 0, &a, &err);
+  report("filelock: a directory is refused (EISDIR)", st == QT_ERR_STATE && err == EISDIR && !a, "status %d errno %d", (int)st, err);
+  char bad[64];
+  snprintf(bad, sizeof bad, "%s", "bad-\xff\xfe.lock");
+  st = qt_filelock_acquire(bad, 0, &a, &err);
+  report("filelock: a path that is not UTF-8 is EINVAL", st == QT_ERR_STATE && err == EINVAL && !a, "status %d errno %d", (int)st, err);
+  st = qt_filelock_acquire(NULL, 0, &a, &err);
+  report("filelock: NULL path is a usage error", st == QT_ERR_USAGE, "status %d", (int)st);
+  char *unicode = join(dir, "lock-\xc3\xbc-\xe6\x97\xa5\xe6\x9c\xac.lock");
+  st = qt_filelock_acquire(unicode, 0, &a, &err);
+  wchar_t *wunicode = widen(unicode);
+  bool named = wcsstr(wunicode, L"lock-\x00fc-\x65e5\x672c.lock") != NULL && GetFileAttributesW(wunicode) != INVALID_FILE_ATTRIBUTES;
+  report("filelock: a UTF-8 path names the file in UTF-16", st == QT_OK && named, "status %d errno %d", (int)st, err);
+  if (a) qt_filelock_release(a, true);
+  free(wunicode);
+  free(unicode);
+
+  /* No symbolic-link escapes. Wine 8 cannot show one to a Windows program: it follows a Unix
+   * symbolic link itself (the link looks like the file it points to), its CreateSymbolicLinkW
+   * makes nothing, and FSCTL_SET_REPARSE_POINT is not supported. Each check runs where the link
+   * really is a reparse point (Windows) and says why it is skipped where it is not. */
+  char *target = join(dir, "target.txt");
+  const char *unix_names[2] = {unix_link, unix_dangling};
+  const char *unix_checks[2] = {"filelock: a symbolic link (made on the Unix side) is refused with ELOOP",
+                                "filelock: a dangling symbolic link is refused and creates nothing"};
+  for (int i = 0; i < 2; i++) {
+    if (!unix_names[i] || !*unix_names[i]) continue;
+    wchar_t *w = widen(unix_names[i]);
+    DWORD attributes = GetFileAttributesW(w);
+    free(w);
+    if (attributes == INVALID_FILE_ATTRIBUTES || !(attributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
+      char why[160];
+      snprintf(why, sizeof why, "a Unix symbolic link is no reparse point here (attributes 0x%lx): Wine follows it unseen",
+               (unsigned long)attributes);
+      skip(unix_checks[i], why);
+      continue;
+    }
+    char *made = join(dir, "dangling-target.txt");
+    st = qt_filelock_acquire(unix_names[i], 0, &a, &err);
+    report(unix_checks[i], st == QT_ERR_STATE && err == ELOOP && !a && (i == 0 || !exists(made)), "status %d errno %d", (int)st, err);
+    if (a) qt_filelock_release(a, false);
+    free(made);
+  }
+  const char *win_check = "filelock: a symbolic link made by CreateSymbolicLinkW is refused with ELOOP";
+  char *win_link = join(dir, "win-link.lock");
+  wchar_t *wlink = widen(win_link), *wtarget = widen(target);
+  if (!CreateSymbolicLinkW(wlink, wtarget, SYMBOLIC_LINK_FLAG_ALLOW_UNPRIVILEGED_CREATE)) {
+    char why[120];
+    snprintf(why, sizeof why, "CreateSymbolicLinkW failed (Windows error %lu: no Developer Mode or privilege)",
+             (unsigned long)GetLastError());
+    skip(win_check, why);
+  } else if (!(GetFileAttributesW(wlink) & FILE_ATTRIBUTE_REPARSE_POINT) || GetFileAttributesW(wlink) == INVALID_FILE_ATTRIBUTES) {
+    skip(win_check, "CreateSymbolicLinkW said yes but made no reparse point (Wine 8's is a stub)");
+  } else {
+    st = qt_filelock_acquire(win_link, 0, &a, &err);
+    report(win_check, st == QT_ERR_STATE && err == ELOOP && !a, "status %d errno %d", (int)st, err);
+    if (a) qt_filelock_release(a, false);
+  }
+  free(wlink);
+  free(wtarget);
+  free(win_link);
+  free(target);
+  free(path);
+}
+
+/* ---- the external editor --------------------------------------------------------------------- */
+static int fake_editor(void) {
+  /* Its arguments as the editor really gets them: split from the UTF-16 command line by the
+   * rules every Windows program uses (CommandLineToArgvW). */
+  int argc = 0;
+  wchar_t **argv = CommandLineToArgvW(GetCommandLineW(), &argc);
+  if (!argv) return 9;
+  const wchar_t *mode = argc > 2 ? argv[2] : L"";
+  const wchar_t *file = argc > 3 ? argv[3] : L"";
+  wchar_t log_path[1024];
+  DWORD n = GetEnvironmentVariableW(L"FAKE_EDITOR_LOG", log_path, 1024);
+  if (n > 0 && n < 1024) {
+    FILE *log = _wfopen(log_path, L"ab");
+    if (log) {
+      fprintf(log, "argc=%d\n", argc - 1);
+      for (int i = 1; i < argc; i++) {
+        char line[1024];
+        int len = WideCharToMultiByte(CP_UTF8, 0, argv[i], -1, line, sizeof line, NULL, NULL);
+        fprintf(log, "%s\n", len > 0 ? line : "?");
+      }
+      fclose(log);
+    }
+  }
+  if (wcscmp(mode, L"exit3") == 0) return 3;
+  char text[4096];
+  size_t len = 0;
+  FILE *in = _wfopen(file, L"rb");
+  if (!in) return 9;
+  len = fread(text, 1, sizeof text, in);
+  fclose(in);
+  FILE *out = _wfopen(file, L"wb");
+  if (!out) return 9;
+  if (wcscmp(mode, L"bom") == 0) {
+    fputs("\xEF\xBB\xBFwith bom", out);
+  } else {
+    fputs("[edited]", out);
+    fwrite(text, 1, len, out);
+  }
+  fclose(out);
+  return 0;
+}
+
+/* The last "file" argument the fake editor logged (the line after the mode), into path. */
+static bool logged_file(const char *log_path, char *path, size_t cap) {
+  FILE *log = fopen(log_path, "rb");
+  if (!log) return false;
+  char line[1024];
+  bool got = false;
+  int index = -1;
+  while (fgets(line, sizeof line, log)) {
+    line[strcspn(line, "\r\n")] = 0;
+    if (strncmp(line, "argc=", 5) == 0) index = 0;
+    else if (index >= 0 && ++index == 3) {
+      snprintf(path, cap, "%s", line);
+      got = true;
+    }
+  }
+  fclose(log);
+  return got;
+}
+
+static int logged_argc(const char *log_path) {
+  FILE *log = fopen(log_path, "rb");
+  if (!log) return -1;
+  char line[1024];
+  int argc = -1;
+  while (fgets(line, sizeof line, log))
+    if (strncmp(line, "argc=", 5) == 0) argc = atoi(line + 5);
+  fclose(log);
+  return argc;
+}
+
+static void set_env(const char *name, const char *value) {
+  wchar_t *wn = widen(name), *wv = value ? widen(value) : NULL;
+  SetEnvironmentVariableW(wn, wv);
+  free(wn);
+  free(wv);
+}
+
+static void check_external_edit(const char *dir, const char *self) {
+  qt_engine *e = calloc(1, sizeof *e); /* only its language is read */
+  if (!e) exit(100);
+  e->lang = QT_LANG_EN;
+  /* the editor in a directory with a space, named in quotes, with arguments of its own */
+  char *editor_dir = join(dir, "editor dir");
+  char *editor = join(editor_dir, "fake editor.exe");
+  char *log_path = join(dir, "editor.log");
+  wchar_t *wdir = widen(editor_dir), *wself = widen(self), *weditor = widen(editor);
+  bool copied = CreateDirectoryW(wdir, NULL) && CopyFileW(wself, weditor, TRUE);
+  free(wdir);
+  free(wself);
+  free(weditor);
+  if (!copied) {
+    report("external_edit: setup", false, "could not copy the harness as the fake editor (error %lu)", GetLastError());
+    return;
+  }
+  /* %TEMP% with a space and a letter beyond ASCII: the file's path must reach the editor as
+   * one argument, in UTF-16 */
+  char *temp = join(dir, "temp dir \xc3\xbc");
+  wchar_t *wtemp = widen(temp);
+  CreateDirectoryW(wtemp, NULL);
+  free(wtemp);
+  set_env("TMP", temp);
+  set_env("TEMP", temp);
+  set_env("FAKE_EDITOR_LOG", log_path);
+  char command[1200];
+  snprintf(command, sizeof command, "\"%s\" --fake-editor append", editor);
+  set_env("VISUAL", command);
+  set_env("EDITOR", "Z:\\nonexistent\\never-run.exe");
+  qt_buf out, why;
+  qt_buf_init(&out);
+  qt_buf_init(&why);
+  static const char draft[] = "draft \xc3\xbc \"quoted\" & | %PATH% line\r\nsecond";
+  bool ok = qt_external_edit(e, -1, draft, sizeof draft - 1, &out, &why);
+  char expect[256];
+  snprintf(expect, sizeof expect, "[edited]%s", draft);
+  report("external_edit: %VISUAL% with a quoted path and arguments edits the draft", ok && out.len == strlen(expect) && memcmp(out.data, expect, out.len) == 0,
+         "ok %d, out \"%.*s\", why \"%s\"", (int)ok, (int)out.len, out.data ? out.data : "", why.data ? why.data : "");
+  char file[1024] = "";
+  bool logged = logged_file(log_path, file, sizeof file);
+  report("external_edit: the editor gets its own arguments, then the file as one argument", logged && logged_argc(log_path) == 3,
+         "argc %d, file \"%s\"", logged_argc(log_path), file);
+  wchar_t *wfile = widen(file), *wtemp_dir = widen(temp);
+  size_t td = wcslen(wtemp_dir);
+  report("external_edit: the file is in %TEMP% and removed afterwards",
+         logged && _wcsnicmp(wfile, wtemp_dir, td) == 0 && wfile[td] == L'\\' && GetFileAttributesW(wfile) == INVALID_FILE_ATTRIBUTES,
+         "file \"%s\"", file);
+  free(wfile);
+  free(wtemp_dir);
+
+  /* %EDITOR% when %VISUAL% is unset; the console (tty_fd 0) when there is one, else as before */
+  set_env("VISUAL", NULL);
+  set_env("EDITOR", command);
+  ok = qt_external_edit(e, 0, "x", 1, &out, &why);
+  report("external_edit: %EDITOR% when %VISUAL% is unset (tty_fd 0)", ok && out.len == 9 && memcmp(out.data, "[edited]x", 9) == 0,
+         "ok %d, why \"%s\"", (int)ok, why.data ? why.data : "");
+  ok = qt_external_edit(e, -1, NULL, 0, &out, &why);
+  report("external_edit: an empty draft", ok && out.len == 8 && memcmp(out.data, "[edited]", 8) == 0,
+         "ok %d, why \"%s\"", (int)ok, why.data ? why.data : "");
+
+  snprintf(command, sizeof command, "\"%s\" --fake-editor bom", editor);
+  set_env("EDITOR", command);
+  ok = qt_external_edit(e, -1, "x", 1, &out, &why);
+  report("external_edit: a byte order mark the editor adds is dropped", ok && out.len == 8 && memcmp(out.data, "with bom", 8) == 0,
+         "ok %d, out \"%.*s\"", (int)ok, (int)out.len, out.data ? out.data : "");
+
+  snprintf(command, sizeof command, "\"%s\" --fake-editor exit3", editor);
+  set_env("EDITOR", command);
+  qt_buf_reset(&out);
+  qt_buf_puts(&out, "untouched");
+  ok = qt_external_edit(e, -1, "x", 1, &out, &why);
+  report("external_edit: a non-zero exit is a reason, not text", !ok && why.data && strcmp(why.data, "exited with status 3") == 0,
+         "ok %d, why \"%s\"", (int)ok, why.data ? why.data : "");
+
+  set_env("EDITOR", "Z:\\nonexistent\\never-run.exe --wait");
+  ok = qt_external_edit(e, -1, "x", 1, &out, &why);
+  report("external_edit: a missing editor says it could not be started, naming the command",
+         !ok && why.data && strcmp(why.data, "could not be started (Z:\\nonexistent\\never-run.exe --wait)") == 0,
+         "ok %d, why \"%s\"", (int)ok, why.data ? why.data : "");
+  set_env("EDITOR", NULL);
+  set_env("FAKE_EDITOR_LOG", NULL);
+  qt_buf_free(&out);
+  qt_buf_free(&why);
+  free(log_path);
+  free(temp);
+  free(editor);
+  free(editor_dir);
+  free(e);
+}
+
+/* ---- the terminal runner --------------------------------------------------------------------- */
+/* Under Wine here no console is attached (the output is a pipe): the console is absent, as it
+ * is for any Windows process without one, and every caller takes its other way to ask. */
+static void check_tty(void) {
+  qt_tty_access a = qt_tty_probe("/dev/tty");
+  report("tty: without a console, probe says absent", a == QT_TTY_ABSENT, "it said %s", qt_tty_access_name(a));
+  qt_tty *t = NULL;
+  qt_status st = qt_tty_open("/dev/tty", &t);
+  report("tty: without a console, open refuses (QT_ERR_STATE)", st == QT_ERR_STATE && !t, "status %d", (int)st);
+  if (t) qt_tty_close(t);
+  st = qt_tty_open("Z:\\not-a-console.txt", &t);
+  report("tty: a path that is not the console cannot be opened", st == QT_ERR_STATE && !t, "status %d", (int)st);
+  if (t) qt_tty_close(t);
+  report("tty: probing a path that is not the console says absent", qt_tty_probe("Z:\\not-a-console.txt") == QT_TTY_ABSENT,
+         "it said %s", qt_tty_access_name(qt_tty_probe("Z:\\not-a-console.txt")));
+  report("tty: usage errors", qt_tty_open(NULL, &t) == QT_ERR_USAGE && qt_tty_open("/dev/tty", NULL) == QT_ERR_USAGE, "no QT_ERR_USAGE");
+  qt_tty_close(NULL);
+  qt_tty_stop(NULL);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--fake-editor") == 0) return fake_editor();
+  if (argc < 2) {
+    fprintf(stderr, "usage: native-win32.exe <work dir> [unix link] [unix dangling link]\n");
+    return 100;
+  }
+  char self[MAX_PATH * 3];
+  DWORD n = GetModuleFileNameA(NULL, self, sizeof self);
+  if (n == 0 || n >= sizeof self) return 100;
+  check_threads();
+  check_keep();
+  check_filelock(argv[1], argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL);
+  check_external_edit(argv[1], self);
+  check_tty();
+  printf("done %d failure(s)\n", failures);
+  return failures > 100 ? 100 : failures;
+}
