@@ -13,7 +13,7 @@
 // reply in time (it did not confirm the answer — it may still take it — or did not list).
 import { readFileSync } from "node:fs";
 import { loadAddon } from "../extension/load-addon.cjs";
-import { answer, pending, terminalPath } from "./remote.mjs";
+import { answer, noTerminalMessage, pending, terminalPath } from "./remote.mjs";
 
 const USAGE = [
   "usage: pi-question [questions.json | -]   ask questions (the question tool's JSON arguments) on this terminal",
@@ -62,7 +62,7 @@ async function main() {
   const tty = terminalPath();
   const status = addon.ttyStatus(tty);
   if (status !== "free") {
-    process.stderr.write(status === "owned" ? OWNED : `pi-question: no terminal to ask on (${tty} cannot be opened).\n`);
+    process.stderr.write(status === "owned" ? OWNED : `pi-question: ${noTerminalMessage()}.\n`);
     return 3;
   }
   const run = addon.runTty(input.toString("utf8"), {

@@ -16,6 +16,14 @@ export function terminalPath(platform = process.platform) {
   return platform === "win32" ? "CONIN$" : "/dev/tty";
 }
 
+/** Why no question can be asked on this terminal, for stderr: on Windows the terminal runner is
+ * not available yet (the addon finds no console to take); elsewhere the terminal cannot be opened. */
+export function noTerminalMessage(platform = process.platform, tty = terminalPath(platform)) {
+  return platform === "win32"
+    ? "the terminal runner is not available on Windows yet: no question can be asked on the console"
+    : `no terminal to ask on (${tty} cannot be opened)`;
+}
+
 /** The home directory a path is shortened against ("~"): $HOME on POSIX, the profile on Windows
  * (%USERPROFILE%: a HOME set by a POSIX-like shell there names another form of path). */
 export function homeOf(env = process.env, platform = process.platform) {
@@ -345,6 +353,7 @@ export async function answer(
   }
   // Asked right here, with the same engine; closed at once if it is answered anywhere else.
   if (!addon.ttyAvailable(tty)) {
+    if (process.platform === "win32") err.write(`pi-question: ${noTerminalMessage()}\n`);
     err.write(`pi-question: ${t.REMOTE_NO_TERMINAL}\n`);
     return EXIT.noTerminal;
   }

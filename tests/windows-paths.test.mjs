@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { homeOf, shortDirectory, terminalPath } from "../bin/remote.mjs";
+import { homeOf, noTerminalMessage, shortDirectory, terminalPath } from "../bin/remote.mjs";
 import { registryLocation } from "../extension/relay-wire.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
@@ -72,6 +72,9 @@ test("windows: the editor runs through cmd.exe with the file in a variable, Note
 test("windows: the standalone command asks on the console, and shows the profile as ~ whatever the case or separator", () => {
   assert.equal(terminalPath("win32"), "CONIN$");
   assert.equal(terminalPath("linux"), "/dev/tty");
+  // The console runner is not there yet on Windows: said as such, not as a terminal that is missing.
+  assert.equal(noTerminalMessage("win32"), "the terminal runner is not available on Windows yet: no question can be asked on the console");
+  assert.equal(noTerminalMessage("linux"), "no terminal to ask on (/dev/tty cannot be opened)");
   assert.equal(homeOf({ USERPROFILE: "C:\\Users\\Me", HOME: "/c/Users/Me" }, "win32"), "C:\\Users\\Me");
   assert.equal(homeOf({ USERPROFILE: "C:\\Users\\Me", HOME: "/home/me" }, "linux"), "/home/me");
   const home = "C:\\Users\\Me";
