@@ -139,7 +139,7 @@ static HANDLE inheritable(HANDLE h) {
 }
 
 static HANDLE open_console(const wchar_t *name) {
-  SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
+  SECURITY_ATTRIBUTES sa = {(DWORD)sizeof sa, NULL, TRUE};
   HANDLE h = CreateFileW(name, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, NULL);
   return h == INVALID_HANDLE_VALUE ? NULL : h;
 }

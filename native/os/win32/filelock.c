@@ -151,6 +151,8 @@ qt_status qt_filelock_acquire(const char *path, unsigned timeout_ms, qt_filelock
       DWORD error = GetLastError();
       if (error == ERROR_ACCESS_DENIED && delete_pending()) {
         busy = true; /* its holder is removing it: the name comes free once that is done */
+      } else if (error == ERROR_SHARING_VIOLATION) {
+        busy = true; /* another program (a virus scanner, an indexer) has it open for a moment */
       } else {
         *sys_error = errno_of(error);
         if (error == ERROR_ACCESS_DENIED) { /* a directory (or a link to one) is refused so too */
