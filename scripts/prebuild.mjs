@@ -19,6 +19,11 @@
 // build (npm package @oven/bun-linux-x64-musl, in the cache) with a small glibc-compat shim
 // that lets Debian's libstdc++ serve it (see muslRuntime()). The tests load the addon through
 // extension/load-addon.cjs with PI_QUESTION_ADDON naming the prebuilt.
+//
+// win32-x64 is cross-compiled with mingw-w64 (see buildWindowsPrebuilt()): binding.gyp's Windows
+// sources, cJSON from the same Debian source, Node-API imported from NODE.EXE through a
+// delay-load library made from node-api-headers' .def files, checked with objdump. It runs under
+// Wine with Node for Windows (scripts/wine.mjs), also in a renamed copy of node.exe.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -27,6 +32,7 @@ import { basename, dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { BUN, cacheRoot, ensure } from "./current-pi.mjs";
+import { WINE_NODE, ensureWineHost, ensureWineNode, toWinePath, wineNode, wineVersion } from "./wine.mjs";
 
 const require = createRequire(import.meta.url);
 const { PREBUILT_TARGETS, targetKey } = require("../extension/platform-package.cjs");
@@ -83,6 +89,14 @@ const TOOLCHAINS = {
   "linux-x64-gnu": { cc: process.arch === "x64" ? "cc" : "x86_64-linux-gnu-gcc", apt: "gcc", machine: /X86-64/, glibcBase: "2.2.5" },
   "linux-arm64-gnu": { cc: process.arch === "arm64" ? "cc" : "aarch64-linux-gnu-gcc", apt: "gcc-aarch64-linux-gnu", machine: /AArch64/, glibcBase: "2.17" },
   "linux-x64-musl": { cc: "musl-gcc", apt: "musl-tools", machine: /X86-64/ },
+  "win32-x64": {
+    cc: "x86_64-w64-mingw32-gcc",
+    apt: "gcc-mingw-w64-x86-64",
+    format: "pe",
+    machine: /^pei-x86-64$/,
+    dlltool: "x86_64-w64-mingw32-dlltool",
+    objdump: "x86_64-w64-mingw32-objdump",
+  },
 };
 
 /** What a prebuilt may link against at run time (no libcjson, no libgcc_s, no libstdc++); glibc's
@@ -375,12 +389,148 @@ export function elfProblems(target, elf) {
   return problems;
 }
 
+// ── Windows (PE) ─────────────────────────────────────────────────────────────────────────────
+
+/** The DLLs a win32 prebuilt may import directly: Windows' kernel and the C runtime (msvcrt, or
+ * the UCRT's api-ms-win-crt-* forwarders). Node-API comes from NODE.EXE, delay-loaded (below);
+ * nothing else: no libcjson, no libwinpthread, no libgcc_s. */
+const ALLOWED_PE_IMPORTS = [/^KERNEL32\.dll$/i, /^msvcrt\.dll$/i, /^ucrtbase\.dll$/i, /^api-ms-win-crt-[a-z0-9-]+\.dll$/i];
+
+/** binding.gyp's sources and flags for Windows: its OS=="win" branch. */
+export function windowsBuildInputs(gypText = readFileSync(join(root, "binding.gyp"), "utf8")) {
+  const inputs = gypBuildInputs(gypText, { os: "win" });
+  if (!inputs.sources.some((s) => s.startsWith("native/os/win32/"))) throw new Error('binding.gyp: the OS=="win" sources name nothing under native/os/win32/');
+  return inputs;
+}
+
+/** What objdump says about a built DLL: its format, the DLLs it imports directly, its exports. */
+export function inspectPe(file, objdump = TOOLCHAINS["win32-x64"].objdump) {
+  const text = runSync(objdump, ["-p", file]);
+  const format = /file format (\S+)/.exec(text)?.[1] ?? "";
+  const dll = /^Characteristics [^\n]*\n(?:\t[^\n]*\n)*?\tDLL$/m.test(text);
+  const imports = [...text.matchAll(/^\s*DLL Name: (.+)$/gm)].map((m) => m[1].trim());
+  const table = /\[Ordinal\/Name Pointer\] Table\n((?:\s*\[\s*\d+\] .*\n)*)/.exec(text)?.[1] ?? "";
+  const exported = [...table.matchAll(/\[\s*\d+\] (\S+)/g)].map((m) => m[1]);
+  return { format, dll, imports, exported };
+}
+
+/** Every reason the built `pe` (inspectPe) is not a win32 prebuilt for `target`. */
+export function peProblems(target, pe) {
+  const tc = TOOLCHAINS[targetKey(target)];
+  const problems = [];
+  if (!tc.machine.test(pe.format)) problems.push(`format is ${pe.format || "unknown"}, not ${tc.machine.source}`);
+  if (!pe.dll) problems.push("is not a DLL");
+  for (const name of pe.imports) {
+    if (/cjson/i.test(name)) problems.push(`imports ${name}: cJSON must be linked in statically`);
+    else if (/^node\.exe$/i.test(name)) problems.push(`imports ${name} directly: Node-API must be delay-loaded (the hook hands over the host program, which need not be called node.exe)`);
+    else if (!ALLOWED_PE_IMPORTS.some((re) => re.test(name))) problems.push(`imports ${name} (only KERNEL32.dll and the C runtime may be; link the rest statically)`);
+  }
+  if (!pe.exported.includes("napi_register_module_v1")) problems.push("does not export napi_register_module_v1");
+  const extra = pe.exported.filter((s) => !ADDON_EXPORTS.includes(s));
+  if (extra.length) problems.push(`exports ${extra.length} symbol(s) beyond Node-API's entry points (${extra.slice(0, 8).join(", ")}…): they must not be dllexport`);
+  return problems;
+}
+
+/** node-api-headers' .def files as one: NODE.EXE's Node-API exports, each once. */
+function nodeApiDef() {
+  const dir = join(dirname(require.resolve("node-api-headers/package.json")), "def");
+  const symbols = new Set();
+  let name = "";
+  for (const f of ["node_api.def", "js_native_api.def"]) {
+    for (const line of readFileSync(join(dir, f), "utf8").split(/\r?\n/)) {
+      const t = line.trim();
+      const m = /^NAME\s+(\S+)/.exec(t);
+      if (m) name ||= m[1];
+      else if (t && t !== "EXPORTS" && !t.startsWith(";")) symbols.add(t);
+    }
+  }
+  if (!name || !symbols.has("napi_create_function")) throw new Error(`node-api-headers' .def files in ${dir} name no Node-API exports`);
+  return { name, text: `NAME ${name}\nEXPORTS\n${[...symbols].sort().join("\n")}\n` };
+}
+
+/** The win32 prebuilt: mingw-w64 compiles binding.gyp's Windows sources and Debian's cJSON
+ * source; dlltool makes a delay-load import library for NODE.EXE from node-api-headers' .def
+ * files, and scripts/win-delay-load-hook.c resolves it to the running program (as node-gyp's
+ * win_delay_load_hook does for Visual Studio builds), so the addon loads in any Node-API host.
+ * libgcc is linked in; the C runtime is msvcrt.dll, with mingw-w64's own C99 printf family
+ * linked in (msvcrt's lacks %zu and prints three-digit exponents, which cJSON's numbers would
+ * show). */
+async function buildWindowsPrebuilt(target, outDir) {
+  const key = targetKey(target);
+  const tc = TOOLCHAINS[key];
+  for (const tool of [tc.cc, tc.dlltool, tc.objdump]) {
+    if (spawnSync(tool, ["--version"], { stdio: "ignore" }).status !== 0) throw new Error(`${key}: ${tool} is missing (Debian: apt-get install ${tc.apt})`);
+  }
+  const started = Date.now();
+  const cjson = cjsonSource();
+  const inputs = windowsBuildInputs();
+  // GCC checks printf formats here against msvcrt's rules (format(printf) means ms_printf on this
+  // target) although the formatting is mingw-w64's C99 one: format warnings are off for this
+  // build; every Linux build checks the same format strings against C99.
+  const common = ["-O2", "-D__USE_MINGW_ANSI_STDIO=1", "-DCJSON_HIDE_SYMBOLS"];
+  const flags = [
+    ...inputs.cflags,
+    ...common,
+    "-Wno-format",
+    `-I${nodeApiIncludeDir()}`,
+    `-I${cjson.includeDir}`,
+    ...inputs.includeDirs.filter((d) => !d.includes("<")).map((d) => `-I${join(root, d)}`),
+  ];
+  const objDir = mkdtempSync(join(tmpdir(), `pq-prebuild-${key}-`));
+  try {
+    const objects = [];
+    const compile = (source, args) => {
+      const obj = join(objDir, `${objects.length}-${basename(source, ".c")}.o`);
+      objects.push(obj);
+      return () => run(tc.cc, [...args, "-c", source, "-o", obj]);
+    };
+    const jobs = inputs.sources.map((src) => compile(join(root, src), flags));
+    jobs.push(compile(cjson.source, ["-std=c89", ...common]));
+    jobs.push(compile(join(root, "scripts", "win-delay-load-hook.c"), ["-std=c11", "-Wall", "-Wextra", "-Werror", "-O2"]));
+    await pool(jobs, availableParallelism());
+    const def = nodeApiDef();
+    writeFileSync(join(objDir, "node_api.def"), def.text);
+    const delayLib = join(objDir, "libnode_delay.a");
+    await run(tc.dlltool, ["-d", join(objDir, "node_api.def"), "-y", delayLib, "-D", def.name]);
+    const linked = join(objDir, "pi_question.node");
+    // -s: no symbol table. No timestamp in the header and the default image base (not one hashed
+    // from the temporary output path): the same sources give the same bytes.
+    await run(tc.cc, ["-shared", "-static-libgcc", "-s", "-Wl,--no-insert-timestamp", "-Wl,--disable-auto-image-base", "-o", linked, ...objects, delayLib]);
+    const pe = inspectPe(linked, tc.objdump);
+    const problems = peProblems(target, pe);
+    if (problems.length) throw new Error(`${key}: the built addon is not fit to ship:\n  ${problems.join("\n  ")}`);
+    mkdirSync(outDir, { recursive: true });
+    const file = join(outDir, "pi_question.node");
+    copyFileSync(linked, `${file}.tmp`);
+    renameSync(`${file}.tmp`, file);
+    const result = {
+      target: key,
+      file,
+      bytes: statSync(file).size,
+      seconds: (Date.now() - started) / 1000,
+      cjson: { version: cjson.version, fetched: cjson.fetched },
+      glibc: "",
+      needed: pe.imports,
+      exported: pe.exported,
+      sha256: createHash("sha256").update(readFileSync(file)).digest("hex"),
+    };
+    log(
+      `${key}: ${file} (${result.bytes} bytes, ${result.seconds.toFixed(1)} s, cJSON ${cjson.version}${cjson.fetched ? " fetched" : " cached"}; imports ${pe.imports.join(", ")}` +
+        ` and ${def.name} (delay-loaded); exports ${pe.exported.join(", ")})`,
+    );
+    return result;
+  } finally {
+    rmSync(objDir, { recursive: true, force: true });
+  }
+}
+
 /** Compiles the addon for `target` (a PREBUILT_TARGETS entry) into outDir/pi_question.node and
  * checks it. Returns { file, bytes, seconds, cjson, glibc, needed, exported }. */
 export async function buildPrebuilt(target, outDir = dirname(prebuiltPath(target))) {
   const key = targetKey(target);
   const tc = TOOLCHAINS[key];
   if (!tc) throw new Error(`no toolchain for ${key}`);
+  if (tc.format === "pe") return buildWindowsPrebuilt(target, outDir);
   if (spawnSync(tc.cc, ["--version"], { stdio: "ignore" }).status !== 0) {
     throw new Error(`${key}: the C compiler ${tc.cc} is missing (Debian: apt-get install ${tc.apt})`);
   }
@@ -621,6 +771,92 @@ async function runUnderQemu(rt, env) {
   return failed ? 1 : 0;
 }
 
+/** How long one run of node.exe under Wine may take (the smoke script, or one test file). */
+export const WINE_RUN_TIMEOUT_MS = 5 * 60_000;
+
+/** Tests of PREBUILT_TEST_FILES not run under Wine, by name (node --test-skip-pattern). */
+export const WINE_SKIPPED_TESTS = [];
+
+/** Under Wine, without PI_QUESTION_ADDON: a throw-away install (pi-question's loader files, and
+ * the prebuilt as the platform package pi-question-win32-x64 beside it) from which the loader
+ * must pick that package on Windows. Returns wineNode()'s result; stdout is addonSource(). */
+async function loaderUnderWine(file) {
+  const dir = mkdtempSync(join(tmpdir(), "pq-wine-loader-"));
+  try {
+    const pkg = join(dir, "node_modules", "pi-question");
+    mkdirSync(join(pkg, "extension"), { recursive: true });
+    for (const f of ["load-addon.cjs", "platform-package.cjs"]) copyFileSync(join(root, "extension", f), join(pkg, "extension", f));
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "pi-question", version: "0.0.0-wine" }));
+    const platform = join(dir, "node_modules", "pi-question-win32-x64");
+    mkdirSync(platform);
+    writeFileSync(join(platform, "package.json"), JSON.stringify({ name: "pi-question-win32-x64", version: "0.0.0-wine", main: "pi_question.node" }));
+    copyFileSync(file, join(platform, "pi_question.node"));
+    const script = join(dir, "load.cjs");
+    writeFileSync(
+      script,
+      `const l = require(${JSON.stringify(toWinePath(join(pkg, "extension", "load-addon.cjs")))});\n` +
+        `const a = l.loadAddon();\nif (typeof a.limits !== "object") throw new Error("the addon has no limits");\nconsole.log(JSON.stringify(l.addonSource()));\n`,
+    );
+    const r = await wineNode([toWinePath(script)], { env: { PI_QUESTION_ADDON: "" }, timeout: WINE_RUN_TIMEOUT_MS });
+    if (r.status === 0) {
+      const source = JSON.parse(r.stdout.trim().split("\n").pop());
+      if (source.kind !== "prebuilt" || source.name !== "pi-question-win32-x64") return { ...r, status: 1, stderr: `${r.stderr}the loader took ${JSON.stringify(source)}, not the package pi-question-win32-x64\n` };
+    }
+    return r;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The win32 prebuilt under Wine with Node for Windows (scripts/wine.mjs): the smoke script in
+ * node.exe and again in a copy of node.exe under another name (the delay-load hook must hand the
+ * addon its host program), the loader picking the platform package, then each test file in its own `node --test` run, bounded in time,
+ * the files side by side. Node for Windows writes only to files under Wine, so each run's
+ * output is printed when it ends. */
+async function testUnderWine(target, file) {
+  const key = targetKey(target);
+  ensureWineNode();
+  const what = `Node ${WINE_NODE} for Windows under ${wineVersion()}`;
+  const env = { PI_QUESTION_ADDON: toWinePath(file) };
+  const started = Date.now();
+  const show = (r) => {
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
+  };
+  const skipped = WINE_SKIPPED_TESTS.map((t) => [`${t.file}: "${t.name}"`, t.why]);
+  let failed = 0;
+  for (const [exe, name] of [[undefined, "node.exe"], [ensureWineHost(), basename(ensureWineHost())]]) {
+    log(`${key}: smoke test in ${what}${exe ? `, as ${name}` : ""}`);
+    const r = await wineNode([join("scripts", "prebuilt-smoke.mjs"), target.cpu], { env, exe, timeout: WINE_RUN_TIMEOUT_MS });
+    show(r);
+    log(`${key}: smoke test as ${name}: ${r.status === 0 ? "passed" : `FAILED (exit ${r.status ?? r.signal})`} (${r.seconds.toFixed(1)} s)`);
+    if (r.status !== 0) failed++;
+  }
+  if (!failed) {
+    const r = await loaderUnderWine(file);
+    show(r);
+    log(`${key}: the loader on Windows ${r.status === 0 ? "picks pi-question-win32-x64" : `FAILED (exit ${r.status ?? r.signal})`} (${r.seconds.toFixed(1)} s)`);
+    if (r.status !== 0) failed++;
+  }
+  if (!failed) {
+    log(`${key}: ${PREBUILT_TEST_FILES.length} test files in ${what}`);
+    for (const [f, why] of skipped) log(`${key}: not run: ${f}: ${why}`);
+    const skip = WINE_SKIPPED_TESTS.flatMap((t) => ["--test-skip-pattern", `^${t.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`]);
+    await pool(
+      PREBUILT_TEST_FILES.map((f) => async () => {
+        const r = await wineNode(["--test", ...skip, f], { env, timeout: WINE_RUN_TIMEOUT_MS });
+        show(r);
+        if (r.status !== 0) failed++;
+        log(`${f}: ${r.status === 0 ? "passed" : r.timedOut ? `FAILED (killed after ${WINE_RUN_TIMEOUT_MS / 1000} s)` : `FAILED (exit ${r.status ?? r.signal})`} under Wine (${r.seconds.toFixed(0)} s)`);
+      }),
+      availableParallelism(),
+    );
+  }
+  const seconds = (Date.now() - started) / 1000;
+  log(`${key}: ${failed ? "FAILED" : "passed"} in ${what}, ${seconds.toFixed(0)} s`);
+  return { target: key, ok: !failed, seconds, runtime: what, files: PREBUILT_TEST_FILES, skipped };
+}
+
 function runVisible(exe, args, env) {
   const r = spawnSync(exe, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
   if (r.error) throw new Error(`${exe}: ${r.error.message}`);
@@ -636,6 +872,7 @@ export async function testPrebuilt(target) {
     log(`${key}: no prebuilt at ${file}: building it`);
     await buildPrebuilt(target);
   }
+  if (target.os === "win32") return testUnderWine(target, file);
   const rt = runtimeFor(key);
   const env = { ...rt.env, PI_QUESTION_ADDON: file };
   const started = Date.now();

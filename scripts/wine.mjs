@@ -18,9 +18,9 @@
 // spells them out. Killing the main node.exe ends its children too (libuv puts them in a job
 // that dies with it); wineNode() still kills its whole process group on a timeout.
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cacheRoot } from "./current-pi.mjs";
 
@@ -144,14 +144,32 @@ export function ensureWineNode() {
   }
 }
 
+/** node.exe under another name, alone in its directory (a hard link in the cache): a host
+ * program that is not called node.exe, as pi's Bun-built binary or an embedding program is, with
+ * no node.exe beside it for Windows' DLL search to find. Returns its path. */
+export function ensureWineHost(name = "pi-host.exe") {
+  const node = ensureWineNode();
+  const host = join(node, "..", "..", "..", "renamed-host", name);
+  if (existsSync(host) && statSync(host).size === statSync(node).size) return host;
+  mkdirSync(join(host, ".."), { recursive: true });
+  rmSync(host, { force: true });
+  try {
+    linkSync(node, host);
+  } catch {
+    copyFileSync(node, host);
+  }
+  return host;
+}
+
 /** Runs node.exe under Wine with `args`: { status, signal, stdout, stderr, timedOut, seconds }.
  * Options: env (added to this process's), cwd (default: the repository), timeout in ms (default
- * 5 minutes; on expiry the whole process group is killed and timedOut is true). Paths in args
- * and env may be Linux paths (see toWinePath). stdout and stderr go through temporary files,
- * the only stdio Node for Windows accepts from Wine besides a console. */
-export async function wineNode(args, { env = {}, cwd = join(fileURLToPath(import.meta.url), "..", ".."), timeout = 300_000 } = {}) {
+ * 5 minutes; on expiry the whole process group is killed and timedOut is true), exe (another
+ * Windows program than node.exe, e.g. ensureWineHost()). Paths in args and env may be Linux
+ * paths (see toWinePath). stdout and stderr go through temporary files, the only stdio Node for
+ * Windows accepts from Wine besides a console. */
+export async function wineNode(args, { env = {}, cwd = join(fileURLToPath(import.meta.url), "..", ".."), timeout = 300_000, exe } = {}) {
   const wine = wineCommand();
-  const node = ensureWineNode();
+  const node = exe ?? ensureWineNode();
   ensureWinePrefix();
   const dir = mkdtempSync(join(tmpdir(), "pq-wine-"));
   const outFile = join(dir, "stdout");
@@ -193,7 +211,7 @@ export async function wineNode(args, { env = {}, cwd = join(fileURLToPath(import
     const stdout = readFileSync(outFile, "utf8");
     let stderr = readFileSync(errFile, "utf8");
     if (result.error) stderr += `${wine}: ${result.error.message}\n`;
-    if (result.timedOut) stderr += `wine: node.exe ${args.join(" ")} did not end within ${timeout / 1000} s: killed\n`;
+    if (result.timedOut) stderr += `wine: ${basename(node)} ${args.join(" ")} did not end within ${timeout / 1000} s: killed\n`;
     return { status: result.status, signal: result.signal, stdout, stderr, timedOut: result.timedOut, seconds: (Date.now() - started) / 1000 };
   } finally {
     rmSync(dir, { recursive: true, force: true });
