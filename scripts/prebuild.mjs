@@ -4,6 +4,11 @@
 //   node scripts/prebuild.mjs [target…]        build dist/prebuilds/<target>/pi_question.node
 //   node scripts/prebuild.mjs test [target…]   run the addon's unit tests against each prebuilt
 //                                              (building it first if it is missing)
+//   node scripts/prebuild.mjs cjson-source DIR write the cJSON source the prebuilts use (Debian's)
+//                                              into DIR, for a macOS build elsewhere (CJSON_SRC)
+//
+// darwin-arm64 and darwin-x64 are built only on a Mac (the workflow's macOS jobs; no SDK here):
+// buildDarwinPrebuilt() compiles with the Mac's clang, cJSON from the directory CJSON_SRC names.
 //
 // Targets are the keys of PREBUILT_TARGETS (extension/platform-package.cjs), default all:
 // linux-x64-gnu, linux-arm64-gnu, linux-x64-musl. Each is compiled directly with its own C
@@ -528,6 +533,7 @@ async function buildWindowsPrebuilt(target, outDir) {
  * checks it. Returns { file, bytes, seconds, cjson, glibc, needed, exported }. */
 export async function buildPrebuilt(target, outDir = dirname(prebuiltPath(target))) {
   const key = targetKey(target);
+  if (target.os === "darwin") return buildDarwinPrebuilt(target, outDir);
   const tc = TOOLCHAINS[key];
   if (!tc) throw new Error(`no toolchain for ${key}`);
   if (tc.format === "pe") return buildWindowsPrebuilt(target, outDir);
@@ -594,6 +600,148 @@ export async function buildPrebuilt(target, outDir = dirname(prebuiltPath(target
       `${key}: ${file} (${result.bytes} bytes, ${result.seconds.toFixed(1)} s, cJSON ${cjson.version}${cjson.fetched ? " fetched" : " cached"}; needs ${elf.needed.join(", ")}` +
         `${result.glibc ? `, glibc ≥ ${result.glibc} (floor ${GLIBC_FLOOR})` : ""}; exports ${elf.exported.join(", ")})`,
     );
+    return result;
+  } finally {
+    rmSync(objDir, { recursive: true, force: true });
+  }
+}
+
+// ── macOS (Mach-O) ───────────────────────────────────────────────────────────────────────────
+
+/** clang's -arch name and the oldest macOS each macOS prebuilt supports: Apple silicon starts at
+ * macOS 11; on Intel, 10.15 is the oldest macOS Node 20 runs on. */
+export const DARWIN_ARCHS = { arm64: { arch: "arm64", min: "11.0" }, x64: { arch: "x86_64", min: "10.15" } };
+
+/** The only library a macOS prebuilt may load: the system's (no cJSON dylib from Homebrew). */
+const ALLOWED_DYLIBS = ["/usr/lib/libSystem.B.dylib"];
+
+/** cJSON for a macOS prebuilt: the directory `dir` (default: $CJSON_SRC) holding cJSON.c and
+ * cJSON.h, and a VERSION file naming their version when there. In the workflow it is Debian's
+ * patched source, exported by the Debian job with `node scripts/prebuild.mjs cjson-source DIR`,
+ * so every prebuilt carries the same cJSON. */
+export function cjsonFromDir(dir = process.env.CJSON_SRC) {
+  if (!dir) throw new Error("darwin: set CJSON_SRC to a directory holding cJSON.c and cJSON.h (made on Debian by: node scripts/prebuild.mjs cjson-source DIR)");
+  for (const f of ["cJSON.c", "cJSON.h"]) if (!existsSync(join(dir, f))) throw new Error(`darwin: CJSON_SRC=${dir} has no ${f}`);
+  const versionFile = join(dir, "VERSION");
+  const version = existsSync(versionFile) ? readFileSync(versionFile, "utf8").trim() : "of unknown version";
+  return { dir, source: join(dir, "cJSON.c"), header: join(dir, "cJSON.h"), version };
+}
+
+/** Writes Debian's cJSON source (cjsonSource()) into `dir` as cjsonFromDir() reads it. */
+export function exportCjsonSource(dir) {
+  const cjson = cjsonSource();
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(cjson.source, join(dir, "cJSON.c"));
+  copyFileSync(join(cjson.includeDir, "cjson", "cJSON.h"), join(dir, "cJSON.h"));
+  writeFileSync(join(dir, "VERSION"), `${cjson.version}\n`);
+  return cjsonFromDir(dir);
+}
+
+/** The clang commands that make `target`'s macOS prebuilt in `objDir`, as data (so they are
+ * checked on any machine): { cjsonInclude (the directory to stage cjson/cJSON.h in, as the sources
+ * include it), compile: [{ cmd, args }], link: { cmd, args }, linked }. The C flags are
+ * binding.gyp's for "mac" (its xcode_settings, as node-gyp would use on a Mac); the addon is a
+ * bundle whose Node-API imports Node resolves at load (-undefined dynamic_lookup, as node-gyp
+ * links addons on macOS), exporting only Node-API's entry points, without local symbols. */
+export function darwinBuildPlan(target, { cjson, objDir, cc = "clang", inputs = gypBuildInputs(undefined, { os: "mac" }), nodeApiInclude = nodeApiIncludeDir() }) {
+  const a = DARWIN_ARCHS[target.cpu];
+  if (target.os !== "darwin" || !a) throw new Error(`${targetKey(target)} is not a macOS prebuilt (darwin-${Object.keys(DARWIN_ARCHS).join(", darwin-")})`);
+  const machine = ["-arch", a.arch, `-mmacosx-version-min=${a.min}`];
+  const cjsonInclude = join(objDir, "include");
+  const flags = [...inputs.cflags, "-O2", "-fPIC", ...machine, `-I${nodeApiInclude}`, `-I${cjsonInclude}`, ...inputs.includeDirs.map((d) => `-I${join(root, d)}`)];
+  const compile = inputs.sources.map((src, i) => ({ cmd: cc, args: [...flags, "-c", join(root, src), "-o", join(objDir, `${i}-${basename(src, ".c")}.o`)] }));
+  // cJSON as its own build compiles it (C89), hidden like the core: nothing of it is exported.
+  compile.push({ cmd: cc, args: ["-std=c89", "-O2", "-fPIC", "-fvisibility=hidden", ...machine, "-c", cjson.source, "-o", join(objDir, "cJSON.o")] });
+  const linked = join(objDir, "pi_question.node");
+  const link = {
+    cmd: cc,
+    args: [
+      "-bundle",
+      "-undefined",
+      "dynamic_lookup",
+      ...machine,
+      "-Wl,-dead_strip",
+      "-Wl,-x",
+      ...ADDON_EXPORTS.map((s) => `-Wl,-exported_symbol,_${s}`),
+      "-o",
+      linked,
+      ...compile.map((c) => c.args[c.args.indexOf("-o") + 1]),
+    ],
+  };
+  return { cjsonInclude, compile, link, linked };
+}
+
+/** What the Mac's tools say about a built addon (the outputs of `lipo -archs`, `otool -L`,
+ * `nm -gU` and `otool -l`, given as text so this is checked anywhere): { archs, dylibs,
+ * exported, minos }. */
+export function parseMachO({ lipo, otoolL, nm, otoolLoad }) {
+  const archs = lipo.trim().split(/\s+/).filter(Boolean);
+  const dylibs = otoolL
+    .split("\n")
+    .slice(1)
+    .map((l) => /^\s+(\S.*?) \(compatibility version/.exec(l)?.[1])
+    .filter(Boolean);
+  const exported = nm
+    .split("\n")
+    .map((l) => /^[0-9a-f]+ [A-Z] _(\S+)$/.exec(l.trim())?.[1])
+    .filter(Boolean);
+  const minos = /cmd LC_BUILD_VERSION[\s\S]*?\n\s*minos (\S+)/.exec(otoolLoad)?.[1] ?? /cmd LC_VERSION_MIN_MACOSX[\s\S]*?\n\s*version (\S+)/.exec(otoolLoad)?.[1] ?? "";
+  return { archs, dylibs, exported, minos };
+}
+
+/** Every reason the built Mach-O (parseMachO) is not the macOS prebuilt for `target`. */
+export function machOProblems(target, macho) {
+  const a = DARWIN_ARCHS[target.cpu];
+  const problems = [];
+  if (macho.archs.join(" ") !== a.arch) problems.push(`architectures are ${macho.archs.join(" ") || "none"}, not ${a.arch} alone`);
+  for (const lib of macho.dylibs) {
+    if (/cjson/i.test(lib)) problems.push(`loads ${lib}: cJSON must be linked in statically`);
+    else if (!ALLOWED_DYLIBS.includes(lib)) problems.push(`loads ${lib} (only ${ALLOWED_DYLIBS.join(", ")} may be)`);
+  }
+  if (!macho.exported.includes("napi_register_module_v1")) problems.push("does not export napi_register_module_v1");
+  const extra = macho.exported.filter((s) => !ADDON_EXPORTS.includes(s));
+  if (extra.length) problems.push(`exports ${extra.length} symbol(s) beyond Node-API's entry points (${extra.slice(0, 8).join(", ")}…): they must be hidden`);
+  if (!macho.minos) problems.push("names no minimum macOS version");
+  else if (compareVersions(macho.minos, a.min) > 0) problems.push(`needs macOS ${macho.minos}, newer than ${a.min}`);
+  return problems;
+}
+
+/** Compiles `target`'s macOS prebuilt on a Mac with its clang (Apple's command line tools) and
+ * cJSON from CJSON_SRC, into outDir/pi_question.node, and checks it with lipo, otool and nm. */
+async function buildDarwinPrebuilt(target, outDir) {
+  const key = targetKey(target);
+  if (process.platform !== "darwin") throw new Error(`${key} is built on a Mac (the workflow's macOS jobs): there is no macOS SDK here`);
+  const cc = process.env.CC || "clang";
+  if (spawnSync(cc, ["--version"], { stdio: "ignore" }).status !== 0) throw new Error(`${key}: the C compiler ${cc} is missing (xcode-select --install)`);
+  const started = Date.now();
+  const cjson = cjsonFromDir();
+  const objDir = mkdtempSync(join(tmpdir(), `pq-prebuild-${key}-`));
+  try {
+    const plan = darwinBuildPlan(target, { cjson, objDir, cc });
+    mkdirSync(join(plan.cjsonInclude, "cjson"), { recursive: true });
+    copyFileSync(cjson.header, join(plan.cjsonInclude, "cjson", "cJSON.h"));
+    await pool(plan.compile.map((c) => () => run(c.cmd, c.args)), availableParallelism());
+    await run(plan.link.cmd, plan.link.args);
+    const f = plan.linked;
+    const macho = parseMachO({ lipo: runSync("lipo", ["-archs", f]), otoolL: runSync("otool", ["-L", f]), nm: runSync("nm", ["-gU", f]), otoolLoad: runSync("otool", ["-l", f]) });
+    const problems = machOProblems(target, macho);
+    if (problems.length) throw new Error(`${key}: the built addon is not fit to ship:\n  ${problems.join("\n  ")}`);
+    mkdirSync(outDir, { recursive: true });
+    const file = join(outDir, "pi_question.node");
+    copyFileSync(f, `${file}.tmp`);
+    renameSync(`${file}.tmp`, file);
+    const result = {
+      target: key,
+      file,
+      bytes: statSync(file).size,
+      seconds: (Date.now() - started) / 1000,
+      cjson: { version: cjson.version, fetched: false },
+      glibc: "",
+      needed: macho.dylibs,
+      exported: macho.exported,
+      sha256: createHash("sha256").update(readFileSync(file)).digest("hex"),
+    };
+    log(`${key}: ${file} (${result.bytes} bytes, ${result.seconds.toFixed(1)} s, cJSON ${cjson.version} from ${cjson.dir}; loads ${macho.dylibs.join(", ")}; macOS ≥ ${macho.minos}; exports ${macho.exported.join(", ")})`);
     return result;
   } finally {
     rmSync(objDir, { recursive: true, force: true });
@@ -894,6 +1042,12 @@ export async function testPrebuilt(target) {
 // ── CLI ──────────────────────────────────────────────────────────────────────────────────────
 
 async function main(argv) {
+  if (argv[0] === "cjson-source") {
+    if (argv.length !== 2) throw new Error("usage: node scripts/prebuild.mjs cjson-source DIR");
+    const c = exportCjsonSource(argv[1]);
+    log(`cJSON ${c.version}: ${c.source} and ${c.header}`);
+    return 0;
+  }
   const testing = argv[0] === "test";
   const keys = testing ? argv.slice(1) : argv;
   const targets = keys.length ? keys.map(targetOf) : LOCAL_TARGETS;
