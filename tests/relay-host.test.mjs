@@ -24,6 +24,7 @@ const relay = await importShim("relay.ts");
 // The endpoint registry goes to a throw-away runtime directory (the children inherit it).
 const runtime = mkdtempSync(join(tmpdir(), "pq-relay-host-runtime-"));
 process.env.XDG_RUNTIME_DIR = runtime;
+process.env.LOCALAPPDATA = runtime; // where the registry is on Windows
 after(() => rmSync(runtime, { recursive: true, force: true }));
 const here = dirname(fileURLToPath(import.meta.url));
 const limits = addon.limits;

@@ -22,7 +22,7 @@ const BOUNDS = relayBounds ? relayBounds(addon.limits) : addon.limits.relayMessa
 
 const runtime = mkdtempSync(join(tmpdir(), "pi-question-cli-"));
 const home = join(runtime, "home");
-const env = { XDG_RUNTIME_DIR: runtime, HOME: home, NO_COLOR: "1" };
+const env = { XDG_RUNTIME_DIR: runtime, LOCALAPPDATA: runtime, HOME: home, NO_COLOR: "1" }; // LOCALAPPDATA: the registry on Windows
 after(() => rmSync(runtime, { recursive: true, force: true }));
 
 const args = (questions) => addon.normalize(JSON.stringify({ questions }));

@@ -17,6 +17,7 @@ import { loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
 // The endpoint registry goes to a throw-away runtime directory.
 const runtime = mkdtempSync(join(tmpdir(), "pi-question-runtime-"));
 process.env.XDG_RUNTIME_DIR = runtime;
+process.env.LOCALAPPDATA = runtime; // where the registry is on Windows
 after(() => rmSync(runtime, { recursive: true, force: true }));
 
 const handlers = new Map();
