@@ -9,11 +9,22 @@
 //       same version (a checkout's package.json lists none: they are not on the registry while
 //       one develops, and `npm ci` would fail on them).
 //
-//   node scripts/packages.mjs [--out DIR] [--partial]
+//   node scripts/packages.mjs [--out DIR] [--partial] [--repository URL]
 //
-// Publishing is `npm publish` of each platform directory, then of pi-question. Without
-// --partial every target of extension/platform-package.cjs must have been built (a release must
-// not list a package it does not publish); with it, the missing ones are left out of both.
+// Two modes:
+//   release (the default): every target of extension/platform-package.cjs must have its
+//       prebuilt in dist/prebuilds/ — the ones made on Debian (node scripts/prebuild.mjs) and the
+//       macOS ones, which only a Mac makes (the workflow's macOS jobs; release.yml gathers them
+//       all). A missing one stops the staging with nothing staged, naming each missing target and
+//       where it is made: a release must not list a package it does not publish, nor leave a
+//       platform without its package.
+//   --partial: stages the prebuilts that are built and lists only those in optionalDependencies;
+//       the others are named on stderr. For trying a release on one machine (the registry test
+//       publishes such a stage to a local registry); never for publishing to npm.
+// --repository URL: the repository field of every staged package.json (npm's provenance
+// statement must name the repository the workflow runs in).
+//
+// Publishing is `npm publish` of each platform directory, then of pi-question.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -65,13 +76,17 @@ function run(cmd, args, cwd) {
  * Stages the packages of checkout `root` into `out` (emptied first). Returns
  * { main: dir, platforms: [{ name, dir, target }], missing: [key] }.
  */
-export function stagePackages({ root = here, out = join(root, "dist", "packages"), partial = false } = {}) {
+export function stagePackages({ root = here, out = join(root, "dist", "packages"), partial = false, repository } = {}) {
   const main = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  if (repository) main.repository = { type: "git", url: `git+${repository.replace(/\.git$/, "")}.git` };
   const built = PREBUILT_TARGETS.filter((t) => existsSync(prebuiltFile(root, t)));
   const missing = PREBUILT_TARGETS.filter((t) => !built.includes(t)).map(targetKey);
+  const prebuilds = join(root, "dist", "prebuilds");
   if (missing.length && !partial) {
-    throw new Error(`no prebuilt addon for ${missing.join(", ")} in ${join(root, "dist", "prebuilds")}: run "node scripts/prebuild.mjs" first (or pass --partial to leave them out)`);
+    const where = (key) => (PREBUILT_TARGETS.find((t) => targetKey(t) === key).builtOn === "macos" ? `${key} (built on a Mac: the workflow's macOS jobs)` : `${key} (node scripts/prebuild.mjs ${key})`);
+    throw new Error(`a release needs every platform package; no prebuilt addon in ${prebuilds} for ${missing.map(where).join(", ")}. Nothing was staged (pass --partial to stage only what is built, for a local registry)`);
   }
+  if (!built.length) throw new Error(`no prebuilt addon at all in ${prebuilds}: run "node scripts/prebuild.mjs" first`);
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
 
@@ -98,6 +113,7 @@ export function stagePackages({ root = here, out = join(root, "dist", "packages"
   run("mv", [join(packDir, "package"), mainDir], root);
   rmSync(packDir, { recursive: true, force: true });
   const staged = JSON.parse(readFileSync(join(mainDir, "package.json"), "utf8"));
+  if (main.repository) staged.repository = main.repository;
   staged.optionalDependencies = Object.fromEntries(platforms.map((p) => [p.name, main.version]));
   writeFileSync(join(mainDir, "package.json"), `${JSON.stringify(staged, null, 2)}\n`);
   return { main: mainDir, platforms, missing };
@@ -105,12 +121,16 @@ export function stagePackages({ root = here, out = join(root, "dist", "packages"
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const argv = process.argv.slice(2);
-  const outAt = argv.indexOf("--out");
+  const value = (flag) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
   try {
-    const staged = stagePackages({ out: outAt >= 0 ? resolve(argv[outAt + 1]) : undefined, partial: argv.includes("--partial") });
+    const unknown = argv.filter((a, i) => a.startsWith("-") && !["--out", "--partial", "--repository"].includes(a) && !["--out", "--repository"].includes(argv[i - 1]));
+    if (unknown.length) throw new Error(`unknown option ${unknown[0]} (use --out DIR, --partial, --repository URL)`);
+    for (const flag of ["--out", "--repository"]) if (argv.includes(flag) && !value(flag)) throw new Error(`${flag} needs a value`);
+    const out = value("--out");
+    const staged = stagePackages({ out: out ? resolve(out) : undefined, partial: argv.includes("--partial"), repository: value("--repository") });
     for (const p of staged.platforms) console.log(p.dir);
     console.log(staged.main);
-    if (staged.missing.length) console.error(`packages: left out (not built): ${staged.missing.join(", ")}`);
+    if (staged.missing.length) console.error(`packages: a partial stage, not a release: left out (not built): ${staged.missing.join(", ")}`);
   } catch (error) {
     console.error(`packages: ${error.message}`);
     process.exitCode = 1;
