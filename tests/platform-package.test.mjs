@@ -25,8 +25,8 @@ let counter = 0;
 
 /** A throw-away install: <dir>/node_modules/pi-question (loader, platform table, install script,
  * package.json with `optionalDependencies` when `published`), plus the given platform package
- * contents and an optional local build. Returns the package directory. */
-function fakeInstall({ published = true, prebuilt, localBuild = false } = {}) {
+ * contents (the package of `host`) and an optional local build. Returns the package directory. */
+function fakeInstall({ published = true, prebuilt, localBuild = false, host = hostTarget() } = {}) {
   const dir = join(tmp, `install-${++counter}`);
   const pkg = join(dir, "node_modules", "pi-question");
   mkdirSync(join(pkg, "extension"), { recursive: true });
@@ -37,9 +37,9 @@ function fakeInstall({ published = true, prebuilt, localBuild = false } = {}) {
   if (published) manifest.optionalDependencies = Object.fromEntries(PREBUILT_TARGETS.map((t) => [packageName(t), "0.0.0-test"]));
   writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest));
   if (prebuilt) {
-    const platformDir = join(dir, "node_modules", packageName(hostTarget()));
+    const platformDir = join(dir, "node_modules", packageName(host));
     mkdirSync(platformDir, { recursive: true });
-    writeFileSync(join(platformDir, "package.json"), JSON.stringify({ name: packageName(hostTarget()), version: "0.0.0-test", main: "pi_question.node" }));
+    writeFileSync(join(platformDir, "package.json"), JSON.stringify({ name: packageName(host), version: "0.0.0-test", main: "pi_question.node" }));
     if (prebuilt === "addon") copyFileSync(built, join(platformDir, "pi_question.node"));
     else writeFileSync(join(platformDir, "pi_question.node"), "not an ELF file\n");
   }
@@ -107,6 +107,21 @@ test("loader: the platform package beside pi-question is loaded first, before a 
   assert.equal(r.source.kind, "prebuilt");
   assert.equal(r.source.name, packageName(hostTarget()));
   assert.equal(r.limits, "object");
+});
+
+test("loader: on Windows and macOS the package without a C library in its name is the one taken", () => {
+  // Node there reports win32 / darwin; the addon in the package is this machine's (it only has to load).
+  for (const host of PREBUILT_TARGETS.filter((t) => t.os !== "linux")) {
+    const fake = `Object.defineProperty(process, "platform", { value: ${JSON.stringify(host.os)} }); Object.defineProperty(process, "arch", { value: ${JSON.stringify(host.cpu)} });`;
+    assert.deepEqual(candidatePackages(host), [`pi-question-${host.os}-${host.cpu}`]);
+    let r = load(fakeInstall({ prebuilt: "addon", host }), fake);
+    assert.equal(r.error, undefined, r.error);
+    assert.equal(r.source.kind, "prebuilt");
+    assert.equal(r.source.name, `pi-question-${host.os}-${host.cpu}`);
+    // installed without it (--omit=optional): the sentence names that package
+    r = load(fakeInstall({ published: true }), fake);
+    assert.match(firstLine(r.error), new RegExp(`^pi-question: the prebuilt addon package pi-question-${host.os}-${host.cpu} is not installed `));
+  }
 });
 
 test("loader: a platform package that does not load here falls back to the local build", () => {

@@ -8,13 +8,16 @@
 // the platform packages before pi-question. Each check is also run on a broken copy of the real
 // files, so each is seen to fail.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { parseDocument } from "yaml";
-import { LOCAL_TARGETS } from "../scripts/prebuild.mjs";
+import { nativeRuns } from "../scripts/native-tests.mjs";
+import { LOCAL_TARGETS, PREBUILT_TEST_FILES } from "../scripts/prebuild.mjs";
+import { WINE_FILES } from "../scripts/wine-tests.mjs";
 
 const require = createRequire(import.meta.url);
 const { PREBUILT_TARGETS, packageName, targetKey } = require("../extension/platform-package.cjs");
@@ -344,4 +347,24 @@ for (const [what, make, expected] of BREAKAGES) {
 test("workflows: the files the jobs call exist", () => {
   for (const f of ["scripts/prebuild.mjs", "scripts/native-tests.mjs", "scripts/packages.mjs", "scripts/setup.mjs", "scripts/current-pi.mjs"]) assert.ok(existsSync(join(root, f)), f);
   for (const [file, text] of Object.entries(real)) for (const m of text.matchAll(/\bnode (scripts\/[\w.-]+\.mjs)/g)) assert.ok(existsSync(join(root, m[1])), `${file} runs ${m[1]}, which does not exist`);
+});
+
+test("native-tests: the smoke script and the unit tests on every platform; on Windows also the files run under Wine, with their skips", () => {
+  const byKey = (k) => PREBUILT_TARGETS.find((t) => targetKey(t) === k);
+  for (const key of ["linux-arm64-gnu", "darwin-arm64", "darwin-x64"]) {
+    const runs = nativeRuns(byKey(key));
+    assert.deepEqual(runs.map((r) => r.args), [["scripts/prebuilt-smoke.mjs", byKey(key).cpu], ["--test", "--test-concurrency=1", ...PREBUILT_TEST_FILES]]);
+  }
+  const win = nativeRuns(byKey("win32-x64"));
+  assert.deepEqual(win.slice(2).map((r) => r.args.at(-1)), WINE_FILES.map((f) => f.file));
+  for (const [i, f] of WINE_FILES.entries()) {
+    const pattern = win[i + 2].args.find((a) => a.startsWith("--test-skip-pattern="));
+    if (!f.skip.length) assert.equal(pattern, undefined);
+    else for (const s of f.skip) assert.ok(new RegExp(pattern.slice("--test-skip-pattern=".length)).test(s.name), `${f.file}: "${s.name}" not skipped`);
+  }
+  // only on the platform the prebuilt is for
+  const other = KEYS.find((k) => k !== "linux-x64-gnu" && k !== "linux-x64-musl");
+  const r = spawnSync(process.execPath, [join(root, "scripts", "native-tests.mjs"), other], { encoding: "utf8" });
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, new RegExp(`^native-tests: ${other} runs only on ${other}; this machine is `));
 });
