@@ -1348,8 +1348,8 @@ static napi_value js_parse_key_id(napi_env env, napi_callback_info info) {
 /* ---- the question on a terminal (a thread of its own) -------------------------------------- */
 /* The run blocks a thread for as long as the person takes, so it gets a thread of its own, not
  * one of libuv's pool (Node joins the pool at exit: a question left open would hold the
- * process). Its signals are blocked (they go to Node's threads; tty.c's handlers reach the run
- * through the wake pipe). The result comes back through a thread-safe function, which keeps the
+ * process). On POSIX its signals are blocked (qt_thread_start: they go to Node's threads; the
+ * runner's handlers reach the run through the wake pipe). The result comes back through a thread-safe function, which keeps the
  * event loop alive while the question is open, like any pending I/O.
  *
  * Lifetime: the job is freed when the run (released by the thread-safe function's finalizer),
@@ -1637,7 +1637,13 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   }
   if (!(job->req = parse_request_arg(env, argv[0]))) goto fail;
   qt_status st = qt_engine_create(job->req, &job->engine);
-  if (!st) st = qt_tty_open(path ? path : "/dev/tty", &job->tty);
+  if (!st && (st = qt_tty_open(path ? path : "/dev/tty", &job->tty)) == QT_ERR_STATE) {
+    throw_coded(env, "QT_ESTATE",
+                "pi-question: the terminal cannot be used: it cannot be opened, it is not a terminal, or (macOS) its "
+                "file descriptor is not below FD_SETSIZE, which select() needs",
+                false);
+    goto fail;
+  }
   if (st) {
     throw_status(env, st, NULL);
     goto fail;

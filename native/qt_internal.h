@@ -16,14 +16,18 @@ struct cJSON; /* <cjson/cJSON.h>: only the files that build JSON include it */
 /* ---- common.c: errors ------------------------------------------------------------------- */
 /* Fills *err (if not NULL) with a path and a printf-formatted message; returns QT_ERR_INVALID. */
 qt_status qt_fail(qt_error *err, const char *path, const char *fmt, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW32__) /* C99 formats: Windows builds use mingw-w64's printf or UCRT's, never msvcrt's */
+    __attribute__((format(gnu_printf, 3, 4)))
+#elif defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /* snprintf for JSON paths (truncation of an absurdly long path is harmless). */
 void qt_pathf(char *dst, size_t cap, const char *fmt, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW32__) /* C99 formats: Windows builds use mingw-w64's printf or UCRT's, never msvcrt's */
+    __attribute__((format(gnu_printf, 3, 4)))
+#elif defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;

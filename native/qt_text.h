@@ -31,7 +31,9 @@ bool qt_buf_append(qt_buf *b, const char *s, size_t n);
 bool qt_buf_puts(qt_buf *b, const char *s);
 bool qt_buf_putc(qt_buf *b, char c);
 bool qt_buf_printf(qt_buf *b, const char *fmt, ...)
-#if defined(__GNUC__)
+#if defined(__MINGW32__) /* C99 formats: Windows builds use mingw-w64's printf or UCRT's, never msvcrt's */
+    __attribute__((format(gnu_printf, 2, 3)))
+#elif defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;

@@ -1,9 +1,8 @@
-/* filelock.c — qt_filelock of qt_filelock.h: flock(2) on a lock file with a bounded wait. */
-#if !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* flock(2) and O_NOFOLLOW next to _POSIX_C_SOURCE (glibc) */
-#endif
-#if !defined(_DARWIN_C_SOURCE)
-#define _DARWIN_C_SOURCE /* the same on macOS */
+/* filelock.c (POSIX) — qt_filelock of qt_filelock.h: flock(2) on a lock file with a bounded
+ * wait. glibc and musl declare flock and O_NOFOLLOW beside _POSIX_C_SOURCE; macOS hides both
+ * (and LOCK_*) unless _DARWIN_C_SOURCE is defined too. */
+#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE
 #endif
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* tty.c — the raw-terminal host of the engine (see qt_tty.h for the lifetime rules).
+/* tty.c (POSIX) — the raw-terminal host of the engine (see qt_tty.h for the lifetime rules).
  *
  * Escape sequences this file emits (and only these):
  *   ESC[?2004h / ESC[?2004l   bracketed paste on / off
@@ -10,12 +10,21 @@
  * as a key and the engine treats it as cancel).
  *
  * The terminal is opened non-blocking: reads and writes never wait in the kernel; every wait
- * is a poll with a bound that also watches the wake pipe (qt_tty_stop, signals). The terminal
- * is put back in exactly one place, restore_terminal. */
-#define _GNU_SOURCE /* pipe2 */
+ * (wait_tty) has a bound and also watches the wake pipe (qt_tty_stop, signals). The terminal
+ * is put back in exactly one place, restore_terminal.
+ *
+ * macOS: poll() does not work on terminal devices there (it reports POLLNVAL for /dev/tty), so
+ * the waits use select() on macOS — as libuv does for ttys there — and poll() elsewhere.
+ * Building with -DQT_TTY_WAIT_SELECT takes the select() path anywhere: the tests run it on
+ * Linux (tests/portability.test.mjs). */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* pipe2 (glibc and musl declare it only here): the wake pipe born close-on-exec */
+#endif
+#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE /* SIGWINCH and the sigaction flags beside _POSIX_C_SOURCE */
+#endif
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -25,6 +34,13 @@
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__APPLE__) || defined(QT_TTY_WAIT_SELECT)
+#define TTY_WAIT_SELECT 1
+#include <sys/select.h>
+#else
+#define TTY_WAIT_SELECT 0
+#include <poll.h>
+#endif
 
 #include "qt_external_edit.h"
 #include "qt_limits.h"
@@ -98,6 +114,51 @@ static atomic_int chain_kind[4];
 static _Atomic(void (*)(int)) chain_handler[4];
 static _Atomic(void (*)(int, siginfo_t *, void *)) chain_sigaction[4];
 
+/* ---- waiting ---------------------------------------------------------------------------------- */
+/* What wait_tty saw. */
+enum {
+  SAW_TTY = 1,  /* the terminal is ready for what was asked (input to read, room to write) */
+  SAW_WAKE = 2, /* the wake pipe has bytes (or an error: drained and the flags looked at) */
+  SAW_GONE = 4  /* the terminal hung up or failed */
+};
+
+/* Waits up to `ms` (-1: no bound) until the terminal is ready for writing (`out`) or reading,
+ * or, with `watch_wake`, the wake pipe is readable. Returns -1 with errno set (EINTR included),
+ * 0 on timeout, else a mask of SAW_*. Async-signal-safe (poll and select both are). */
+static int wait_tty(const qt_tty *t, bool out, bool watch_wake, int ms) {
+#if TTY_WAIT_SELECT
+  /* Both descriptors are below FD_SETSIZE: qt_tty_open refuses a terminal otherwise. */
+  fd_set rd, wr, ex;
+  FD_ZERO(&rd);
+  FD_ZERO(&wr);
+  FD_ZERO(&ex);
+  FD_SET(t->fd, out ? &wr : &rd);
+  FD_SET(t->fd, &ex);
+  int top = t->fd;
+  if (watch_wake) {
+    FD_SET(t->wake[0], &rd);
+    if (t->wake[0] > top) top = t->wake[0];
+  }
+  struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
+  int r = select(top + 1, &rd, &wr, &ex, ms < 0 ? NULL : &tv);
+  if (r <= 0) return r;
+  int saw = 0;
+  if (FD_ISSET(t->fd, out ? &wr : &rd)) saw |= SAW_TTY;
+  if (FD_ISSET(t->fd, &ex)) saw |= SAW_GONE;
+  if (watch_wake && FD_ISSET(t->wake[0], &rd)) saw |= SAW_WAKE;
+  return saw; /* not 0: each descriptor select counted is in one of the sets looked at */
+#else
+  struct pollfd p[2] = {{t->fd, out ? POLLOUT : POLLIN, 0}, {t->wake[0], POLLIN, 0}};
+  int r = poll(p, watch_wake ? 2 : 1, ms);
+  if (r <= 0) return r;
+  int saw = 0;
+  if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) saw |= SAW_GONE;
+  if (p[0].revents & (out ? POLLOUT : POLLIN)) saw |= SAW_TTY;
+  if (watch_wake && p[1].revents) saw |= SAW_WAKE;
+  return saw; /* not 0: poll counts only descriptors with one of these events */
+#endif
+}
+
 static void wake(qt_tty *t) {
   char c = 's';
   ssize_t ignored = write(t->wake[1], &c, 1); /* non-blocking: a full pipe already wakes */
@@ -111,8 +172,8 @@ static void drain_wake(qt_tty *t) {
 }
 
 /* Writes all of s[0..n) unless the terminal takes nothing for `wait_ms` (progress restarts the
- * wait) or, when `stoppable`, a stop arrives. True when everything went out. Only write, poll
- * and read: async-signal-safe (a signal handler passes wait_ms 0: one try, no waiting). */
+ * wait) or, when `stoppable`, a stop arrives. True when everything went out. Only write,
+ * wait_tty and read: async-signal-safe (a signal handler passes wait_ms 0: one try, no waiting). */
 static bool write_tty(qt_tty *t, const char *s, size_t n, int wait_ms, bool stoppable) {
   while (n) {
     ssize_t w = write(t->fd, s, n);
@@ -124,15 +185,14 @@ static bool write_tty(qt_tty *t, const char *s, size_t n, int wait_ms, bool stop
     if (w < 0 && errno == EINTR) continue;
     if (w == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) return false;
     if (wait_ms <= 0 || (stoppable && atomic_load(&t->stopped))) return false;
-    struct pollfd p[2] = {{t->fd, POLLOUT, 0}, {t->wake[0], POLLIN, 0}};
-    int r = poll(p, stoppable ? 2 : 1, wait_ms);
+    int r = wait_tty(t, true, stoppable, wait_ms);
     if (r == 0) return false; /* the terminal stopped reading */
     if (r < 0) {
       if (errno == EINTR) continue;
       return false;
     }
-    if (p[0].revents & (POLLERR | POLLHUP | POLLNVAL)) return false;
-    if (stoppable && (p[1].revents & POLLIN)) drain_wake(t); /* the flags say why; checked above */
+    if (r & SAW_GONE) return false;
+    if (r & SAW_WAKE) drain_wake(t); /* the flags say why; checked above */
   }
   return true;
 }
@@ -142,7 +202,7 @@ static bool write_tty(qt_tty *t, const char *s, size_t n, int wait_ms, bool stop
  * and the saved settings applied at once (TCSANOW: never waits for a terminal that stopped
  * reading). Whoever clears `raw` does it, once: the run on its way out, qt_tty_close after a
  * run cut short, a signal handler about to end the process, or the exit hook. Async-signal-safe
- * (write, poll, tcflush, tcsetattr) with wait_ms 0. */
+ * (write, wait_tty, tcflush, tcsetattr) with wait_ms 0. */
 static void restore_terminal(qt_tty *t, const char *erase, size_t n, int wait_ms) {
   if (!atomic_exchange(&t->raw, false)) return;
   bool taken = !n || write_tty(t, erase, n, wait_ms, false);
@@ -268,11 +328,22 @@ static qt_tty_access owner_of(int fd) {
   return QT_TTY_FREE;
 }
 
+/* Whether this runner can wait on `fd`: select() on macOS takes descriptors below FD_SETSIZE
+ * only (a process with that many files open asks another way: the terminal counts as absent). */
+static bool waitable(int fd) {
+#if TTY_WAIT_SELECT
+  return fd < FD_SETSIZE;
+#else
+  (void)fd;
+  return true;
+#endif
+}
+
 qt_tty_access qt_tty_probe(const char *path) {
   if (!path) return QT_TTY_ABSENT;
   int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return QT_TTY_ABSENT;
-  qt_tty_access a = isatty(fd) ? owner_of(fd) : QT_TTY_ABSENT;
+  qt_tty_access a = isatty(fd) && waitable(fd) ? owner_of(fd) : QT_TTY_ABSENT;
   close(fd);
   return a;
 }
@@ -286,16 +357,20 @@ const char *qt_tty_access_name(qt_tty_access access) {
 }
 
 static int make_wake_pipe(int fds[2]) {
-#if defined(__APPLE__)
-  /* no pipe2: nothing else in this process forks while a runner opens */
+#if defined(__linux__)
+  return pipe2(fds, O_CLOEXEC | O_NONBLOCK);
+#else
+  /* pipe2 is not in POSIX 2008 (macOS has none): pipe, then the flags. A child forked by
+   * another thread in between could inherit the pipe; the runner opens before its question. */
   if (pipe(fds) != 0) return -1;
   for (int i = 0; i < 2; i++) {
-    fcntl(fds[i], F_SETFD, FD_CLOEXEC);
-    fcntl(fds[i], F_SETFL, O_NONBLOCK);
+    if (fcntl(fds[i], F_SETFD, FD_CLOEXEC) != 0 || fcntl(fds[i], F_SETFL, O_NONBLOCK) != 0) {
+      close(fds[0]);
+      close(fds[1]);
+      return -1;
+    }
   }
   return 0;
-#else
-  return pipe2(fds, O_CLOEXEC | O_NONBLOCK);
 #endif
 }
 
@@ -304,7 +379,7 @@ qt_status qt_tty_open(const char *path, qt_tty **out) {
   *out = NULL;
   int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return QT_ERR_STATE;
-  if (!isatty(fd)) {
+  if (!isatty(fd) || !waitable(fd)) {
     close(fd);
     return QT_ERR_STATE;
   }
@@ -324,6 +399,13 @@ qt_status qt_tty_open(const char *path, qt_tty **out) {
     close(fd);
     free(t);
     return QT_ERR_NOMEM;
+  }
+  if (!waitable(t->wake[0])) {
+    close(t->wake[0]);
+    close(t->wake[1]);
+    close(fd);
+    free(t);
+    return QT_ERR_STATE;
   }
   *out = t;
   return QT_OK;
@@ -545,8 +627,8 @@ static qt_status enter_raw(qt_tty *t) {
 
 /* Waits up to `ms` for input on the terminal; true when some is there. */
 static bool input_within(qt_tty *t, int ms) {
-  struct pollfd more = {t->fd, POLLIN, 0};
-  return poll(&more, 1, ms) > 0 && (more.revents & POLLIN);
+  int r = wait_tty(t, false, false, ms);
+  return r > 0 && (r & SAW_TTY);
 }
 
 static void apply_styles(qt_tty *t, qt_engine *e) {
@@ -569,8 +651,8 @@ static int64_t clock_ms(void) {
   return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* How long poll may wait: held input bytes get 50 ms, a running countdown its next change. */
-static int poll_wait(qt_engine *e) {
+/* How long a wait may last: held input bytes get 50 ms, a running countdown its next change. */
+static int wait_bound(qt_engine *e) {
   int64_t clock = qt_engine_next_tick(e, clock_ms());
   int wait = qt_engine_pending(e) ? 50 : -1;
   if (clock >= 0 && (wait < 0 || clock < wait)) wait = (int)(clock > 60000 ? 60000 : clock);
@@ -633,9 +715,8 @@ qt_status qt_tty_run(qt_tty *t, qt_engine *e) {
       st = draw(t, e);
       continue;
     }
-    struct pollfd fds[2] = {{t->fd, POLLIN, 0}, {t->wake[0], POLLIN, 0}};
     /* Held bytes of an unfinished sequence: give the rest 50 ms, then take them as they are. */
-    int n = poll(fds, 2, poll_wait(e));
+    int n = wait_tty(t, false, true, wait_bound(e));
     if (n < 0) {
       if (errno == EINTR) continue;
       st = QT_ERR_STATE;
@@ -647,13 +728,13 @@ qt_status qt_tty_run(qt_tty *t, qt_engine *e) {
       if (!st && !qt_engine_done(e)) st = draw(t, e);
       continue;
     }
-    if (fds[1].revents) drain_wake(t);
+    if (n & SAW_WAKE) drain_wake(t);
     if (stopped(t)) break;
-    if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+    if (n & SAW_GONE) {
       atomic_store(&t->stopped, true); /* the terminal went away */
       break;
     }
-    if (!(fds[0].revents & POLLIN)) continue; /* woken for a resize: drawn above */
+    if (!(n & SAW_TTY)) continue; /* woken for a resize: drawn above */
     ssize_t got = read(t->fd, buf + carry, sizeof buf - carry);
     if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)) {
       atomic_store(&t->stopped, true); /* end of input: the terminal is gone */
