@@ -1,8 +1,10 @@
 // prebuilt.test.mjs — the fast checks of scripts/prebuild.mjs that belong in `npm test` (the
 // builds and the runs under qemu and musl are the script's own, called by .ci/run): binding.gyp
 // read as node-gyp reads it, the checks that reject a binary not fit to ship, the glibc-compat
-// header's old-version wrappers doing what the functions they replace do, and every unit test
-// the prebuilts are run with loading the addon the loader picks (so PI_QUESTION_ADDON reaches it).
+// header's old-version wrappers doing what the functions they replace do, every unit test
+// the prebuilts are run with loading the addon the loader picks (so PI_QUESTION_ADDON reaches it),
+// and for the win32 prebuilt: the PE checks on DLLs mingw-w64 builds, and scripts/wine.mjs's
+// runs of Node for Windows (exit status, output, the timeout that ends the run's processes).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -14,17 +16,23 @@ import {
   GLIBC_FLOOR,
   PREBUILT_TEST_FILES,
   QEMU_SKIPPED_TESTS,
+  WINE_SKIPPED_TESTS,
   elfProblems,
   glibcNeeded,
   gypBuildInputs,
   inspectElf,
+  inspectPe,
   parseGyp,
+  peProblems,
   root,
+  windowsBuildInputs,
 } from "../scripts/prebuild.mjs";
+import { wineCommand, wineNode } from "../scripts/wine.mjs";
 
 const has = (cmd, args = ["--version"]) => spawnSync(cmd, args, { stdio: "ignore" }).status === 0;
 const gnuX64 = { os: "linux", cpu: "x64", libc: "gnu" };
 const musl = { os: "linux", cpu: "x64", libc: "musl" };
+const win32 = { os: "win32", cpu: "x64", libc: "" };
 
 test("parseGyp: # starts a comment outside strings only; trailing commas are allowed", () => {
   const text = '# head\n{\n  "a": "x#y", # tail\n  "b": [1, 2,],\n  \'c\': "q\\"#",\n}\n';
@@ -165,9 +173,99 @@ test("the unit tests run against the prebuilts load the addon through the loader
 });
 
 test("the tests skipped under qemu exist under those names (a renamed test would silently run and fail there)", () => {
-  for (const { file, name } of QEMU_SKIPPED_TESTS) {
+  for (const { file, name } of [...QEMU_SKIPPED_TESTS, ...WINE_SKIPPED_TESTS]) {
     assert.ok(PREBUILT_TEST_FILES.includes(file), file);
     const text = readFileSync(join(root, file), "utf8");
     assert.ok(text.includes(`test("${name}"`) || text.includes(`test('${name}'`), `${file} has no test named "${name}"`);
   }
+});
+
+test("windowsBuildInputs: binding.gyp's Windows branch: the native/os/win32 sources, none of native/os/posix, no POSIX feature macro", () => {
+  const inputs = windowsBuildInputs();
+  const os = inputs.sources.filter((f) => f.startsWith("native/os/"));
+  assert.deepEqual(os.map((f) => f.replace(/^native\/os\/win32\//, "")).sort(), ["external_edit.c", "filelock.c", "thread.c", "tty.c"]);
+  assert.ok(inputs.sources.includes("native/binding.c"));
+  assert.ok(!inputs.cflags.some((f) => f.startsWith("-D_POSIX_C_SOURCE")), inputs.cflags.join(" "));
+  assert.deepEqual(inputs.sources.filter((f) => !f.startsWith("native/os/")), gypBuildInputs().sources.filter((f) => !f.startsWith("native/os/")));
+});
+
+test("peProblems: a fit DLL passes; a direct NODE.EXE import, libcjson, libwinpthread, an extra export, the wrong format or an EXE are each named", () => {
+  const fit = { format: "pei-x86-64", dll: true, imports: ["KERNEL32.dll", "msvcrt.dll"], exported: [...ADDON_EXPORTS] };
+  assert.deepEqual(peProblems(win32, fit), []);
+  assert.deepEqual(peProblems(win32, { ...fit, imports: ["KERNEL32.dll", "api-ms-win-crt-runtime-l1-1-0.dll", "ucrtbase.dll"] }), []);
+  const named = (pe) => peProblems(win32, { ...fit, ...pe }).join("\n");
+  assert.match(named({ imports: [...fit.imports, "NODE.EXE"] }), /imports NODE\.EXE directly: Node-API must be delay-loaded/);
+  assert.match(named({ imports: [...fit.imports, "libcjson-1.dll"] }), /imports libcjson-1\.dll: cJSON must be linked in statically/);
+  assert.match(named({ imports: [...fit.imports, "libwinpthread-1.dll"] }), /imports libwinpthread-1\.dll \(only KERNEL32\.dll and the C runtime/);
+  assert.match(named({ exported: [...ADDON_EXPORTS, "cJSON_Parse"] }), /exports 1 symbol\(s\) beyond Node-API's entry points \(cJSON_Parse…\)/);
+  assert.match(named({ exported: [] }), /does not export napi_register_module_v1/);
+  assert.match(named({ format: "pei-i386" }), /format is pei-i386/);
+  assert.match(named({ dll: false }), /is not a DLL/);
+});
+
+test("inspectPe on DLLs mingw-w64 builds: imports, exports and the DLL flag as the prebuilt check reads them", (t) => {
+  const cc = "x86_64-w64-mingw32-gcc";
+  for (const tool of [cc, "x86_64-w64-mingw32-dlltool", "x86_64-w64-mingw32-objdump"]) if (!has(tool)) return t.skip(`${tool} is not installed`);
+  const dir = mkdtempSync(join(tmpdir(), "pq-pe-"));
+  try {
+    // An addon as a careless build makes it: Node-API bound to NODE.EXE directly, a helper dllexported.
+    writeFileSync(
+      join(dir, "a.c"),
+      "#include <node_api.h>\n__declspec(dllexport) int cJSON_Parse(void) { return 1; }\n" +
+        "NAPI_MODULE_INIT() { napi_value o; napi_create_object(env, &o); return exports; }\n",
+    );
+    writeFileSync(join(dir, "node.def"), "NAME NODE.EXE\nEXPORTS\nnapi_create_object\nnapi_module_register\n");
+    const nodeApi = join(root, "node_modules", "node-api-headers", "include");
+    const run = (cmd, args) => {
+      const r = spawnSync(cmd, args, { cwd: dir, encoding: "utf8" });
+      assert.equal(r.status, 0, `${cmd}: ${r.stderr}`);
+    };
+    run("x86_64-w64-mingw32-dlltool", ["-d", "node.def", "-l", "libnode.a"]);
+    run(cc, ["-shared", "-O2", `-I${nodeApi}`, "-o", "a.node", "a.c", "libnode.a"]);
+    const pe = inspectPe(join(dir, "a.node"));
+    assert.equal(pe.format, "pei-x86-64");
+    assert.equal(pe.dll, true);
+    assert.ok(pe.imports.includes("NODE.EXE") && pe.imports.includes("KERNEL32.dll"), pe.imports.join(", "));
+    assert.deepEqual([...pe.exported].sort(), ["cJSON_Parse", "napi_register_module_v1", "node_api_module_get_api_version_v1"]);
+    const problems = peProblems(win32, pe).join("\n");
+    assert.match(problems, /imports NODE\.EXE directly/);
+    assert.match(problems, /cJSON_Parse/);
+    // The same code as an EXE is not a DLL.
+    writeFileSync(join(dir, "m.c"), "int main(void) { return 0; }\n");
+    run(cc, ["-o", "m.exe", "m.c"]);
+    assert.equal(inspectPe(join(dir, "m.exe")).dll, false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+const wine = (() => {
+  try {
+    return wineCommand();
+  } catch {
+    return "";
+  }
+})();
+
+test("wineNode: Node for Windows' exit status, stdout and stderr come back; Linux paths reach it as Z: paths", { skip: !wine && "wine64 is not installed" }, async () => {
+  const r = await wineNode(["-e", "console.log(process.platform, process.cwd()); console.error('to stderr'); process.exit(7)"], { cwd: join(root, "tests"), timeout: 120_000 });
+  assert.equal(r.status, 7, r.stderr);
+  assert.equal(r.stdout, `win32 Z:${join(root, "tests").replace(/\//g, "\\")}\n`);
+  assert.match(r.stderr, /to stderr/);
+  assert.equal(r.timedOut, false);
+});
+
+test("wineNode: a run past its timeout is killed with its child processes and says so", { skip: !wine && "wine64 is not installed", timeout: 60_000 }, async () => {
+  const marker = `pq-wine-timeout-${process.pid}-${Date.now()}`;
+  const script = `require("child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "${marker}"], { stdio: "ignore" }); console.log("started"); setInterval(() => {}, 1000);`;
+  const r = await wineNode(["-e", script, marker], { timeout: 4000 });
+  assert.equal(r.timedOut, true);
+  assert.equal(r.status, null);
+  assert.match(r.stderr, /did not end within 4 s: killed/);
+  assert.equal(r.stdout, "started\n");
+  // Every process of the run (node.exe and its child) ends: polled, as Wine reaps them itself.
+  const alive = () => spawnSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" }).stdout.split("\n").filter((l) => l.includes(marker) && !/^Z/.test(l.trim()));
+  const deadline = Date.now() + 20_000;
+  while (alive().length && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+  assert.deepEqual(alive(), []);
 });
