@@ -10,8 +10,8 @@
 // darwin-arm64 and darwin-x64 are built only on a Mac (the workflow's macOS jobs; no SDK here):
 // buildDarwinPrebuilt() compiles with the Mac's clang, cJSON from the directory CJSON_SRC names.
 //
-// Targets are the keys of PREBUILT_TARGETS (extension/platform-package.cjs), default all:
-// linux-x64-gnu, linux-arm64-gnu, linux-x64-musl. Each is compiled directly with its own C
+// Targets are the keys of PREBUILT_TARGETS (extension/platform-package.cjs), default those made
+// here (LOCAL_TARGETS): linux-x64-gnu, linux-arm64-gnu, linux-x64-musl, win32-x64. Each is compiled directly with its own C
 // compiler (not node-gyp): the sources and C flags are binding.gyp's (read from it), the
 // Node-API headers come from the node-api-headers package (so nothing depends on the host's
 // Node), and cJSON is compiled from Debian's cJSON source package — the version the system's
