@@ -57,8 +57,18 @@ function usePrebuiltIfAny() {
 
 if (preferPrebuilt) usePrebuiltIfAny();
 
+// Windows: node-gyp finds Visual Studio itself, and cJSON comes from CJSON_DIR (binding.gyp).
+const windows = process.platform === "win32";
+if (windows) {
+  const dir = process.env.CJSON_DIR;
+  if (!dir || !existsSync(join(dir, "include", "cjson", "cJSON.h")) || !existsSync(join(dir, "lib", "cjson.lib"))) {
+    fail(
+      `the cJSON library was not found (${dir ? `CJSON_DIR=${dir} has no include\\cjson\\cJSON.h and lib\\cjson.lib` : "CJSON_DIR is not set"}); install it with vcpkg ("vcpkg install cjson:x64-windows-static") and set CJSON_DIR to that directory, e.g. "set CJSON_DIR=C:\\vcpkg\\installed\\x64-windows-static".`,
+    );
+  }
+}
 const compiler = process.env.CC || "cc";
-if (!has(compiler, ["--version"])) {
+if (!windows && !has(compiler, ["--version"])) {
   fail(
     `no C compiler found (${compiler}); install one: Debian/Ubuntu "sudo apt-get install build-essential pkg-config", Fedora "sudo dnf install gcc gcc-c++ make pkgconf", macOS "xcode-select --install".`,
   );
@@ -66,12 +76,12 @@ if (!has(compiler, ["--version"])) {
 // node-gyp's Makefile links with $LINK, else $CXX, else make's default C++ compiler (GNU make:
 // g++; macOS: c++) — the same rule as linker() in scripts/setup.mjs, which is not shipped.
 const linker = process.env.LINK || process.env.CXX || (process.platform === "darwin" ? "c++" : "g++");
-if (!has(linker, ["--version"])) {
+if (!windows && !has(linker, ["--version"])) {
   fail(
     `no C++ compiler found (${linker}), which node-gyp links the addon with; install one: Debian/Ubuntu "sudo apt-get install build-essential", Fedora "sudo dnf install gcc-c++", macOS "xcode-select --install".`,
   );
 }
-if (!has("pkg-config", ["--exists", "libcjson"])) {
+if (!windows && !has("pkg-config", ["--exists", "libcjson"])) {
   fail(
     `the cJSON library was not found (pkg-config libcjson); install it: Debian/Ubuntu "sudo apt-get install libcjson-dev pkg-config", Fedora "sudo dnf install cjson-devel pkgconf", macOS "brew install cjson pkg-config".`,
   );

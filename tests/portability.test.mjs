@@ -4,15 +4,16 @@
 // (_GNU_SOURCE, _DARWIN_C_SOURCE, _DEFAULT_SOURCE) are defined only under an OS guard; the
 // macOS branches of the POSIX files compile without GNU extensions; and with mingw-w64 present
 // the core and the Windows family compile for Windows. binding.gyp, read for each OS by
-// scripts/prebuild.mjs's gypBuildInputs, builds exactly these files.
+// scripts/prebuild.mjs's gypBuildInputs, builds exactly these files, and the install step asks
+// a Windows builder for what binding.gyp needs there (CJSON_DIR), not for POSIX tools.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { gypBuildInputs } from "../scripts/prebuild.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -160,6 +161,37 @@ test("the terminal runner's select() wait (macOS's) passes tests/tty-runner.test
     assert.equal(ran.status, 0, ran.stdout.split("\n").filter((l) => /^not ok|error|expected|actual/.test(l)).join("\n") + ran.stderr);
     assert.equal(count("fail"), 0);
     assert.ok(count("pass") >= 10, `tty-runner ran ${count("pass")} tests (${count("skipped")} skipped)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("install step on Windows: no cc, c++ or pkg-config is asked for; without CJSON_DIR (or with one lacking cJSON) one sentence names vcpkg and CJSON_DIR", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pq-portability-win-install-"));
+  try {
+    // process.platform as on Windows, and no PATH: the POSIX checks would say "no C compiler found (cc)"
+    const fake = join(dir, "as-windows.mjs");
+    writeFileSync(fake, 'Object.defineProperty(process, "platform", { value: "win32" });\n');
+    const install = (extra) => {
+      const { CJSON_DIR: _d, CC: _c, ...env } = process.env;
+      return spawnSync(process.execPath, ["--import", pathToFileURL(fake).href, join(root, "scripts", "install.mjs")], {
+        encoding: "utf8",
+        cwd: dir,
+        env: { ...env, PATH: "", ...extra },
+      });
+    };
+    const unset = install({});
+    assert.equal(unset.status, 1, unset.stderr);
+    assert.equal(
+      unset.stderr.trim(),
+      'pi-question: the cJSON library was not found (CJSON_DIR is not set); install it with vcpkg ("vcpkg install cjson:x64-windows-static") and set CJSON_DIR to that directory, e.g. "set CJSON_DIR=C:\\vcpkg\\installed\\x64-windows-static".',
+    );
+    mkdirSync(join(dir, "vcpkg", "include", "cjson"), { recursive: true });
+    writeFileSync(join(dir, "vcpkg", "include", "cjson", "cJSON.h"), "");
+    const noLib = install({ CJSON_DIR: join(dir, "vcpkg") });
+    assert.equal(noLib.status, 1, noLib.stderr);
+    assert.match(noLib.stderr, /^pi-question: the cJSON library was not found \(CJSON_DIR=.*vcpkg has no include\\cjson\\cJSON\.h and lib\\cjson\.lib\)/);
+    assert.equal(noLib.stderr.trim().split("\n").length, 1);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
