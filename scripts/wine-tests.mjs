@@ -25,9 +25,7 @@ const FILE_TIMEOUT_MS = 300_000;
 // Why tests are skipped under Wine (each one named below).
 const NO_DIRECTORY = "checks the relay's 0700 directory and its socket file: on Windows the endpoint is a named pipe with no directory (wine-modules checks the pipe)";
 const POSIX_MODES = "checks POSIX modes (0700/0600) and owners, which Windows does not have: the registry there is guarded by the profile's ACL";
-const HOME_IS_PROFILE = "puts the user's home in $HOME; Windows' os.homedir() (pi's too) is %USERPROFILE%, so the test's settings or \"~\" are not where it looks (windows-paths checks ~ for the profile)";
 const RUNNER_NOT_YET = "expects only the no-terminal sentence; on Windows the command first says the terminal runner is not available there yet (windows-paths checks that sentence)";
-const OWN_ENV = "starts bin/pi-question.mjs with an environment of its own, without PI_QUESTION_ADDON, so the command there finds only the Linux build";
 const STOP_SIGNALS = "stops a pi with SIGSTOP / SIGCONT, which Windows does not have";
 
 /**
@@ -64,11 +62,8 @@ export const WINE_FILES = [
     file: "tests/remote-cli.test.mjs",
     addon: true,
     skip: [
-      { name: "pending: each waiting question with its position", why: HOME_IS_PROFILE },
       { name: "answer with no answers and no terminal to ask on exits 3", why: RUNNER_NOT_YET },
       { name: "answer and pending speak the language of LC_ALL", why: RUNNER_NOT_YET },
-      { name: "the command exits with the status the subcommand returns", why: OWN_ENV },
-      { name: "pi-question answer n -: the answers JSON from standard input", why: OWN_ENV },
       { name: "a reply that does not come in replyMs is a timeout", why: STOP_SIGNALS },
       { name: "pending: a stopped pi, a silent one", why: STOP_SIGNALS },
       { name: "pending: nothing listed but a pi did not answer exits 5", why: STOP_SIGNALS },
@@ -81,9 +76,6 @@ export const WINE_FILES = [
     file: "tests/web.test.mjs",
     addon: true,
     skip: [
-      { name: "with the setting on, the session starts the page and its end stops it", why: HOME_IS_PROFILE },
-      { name: "the setting web.host names the address it listens on", why: HOME_IS_PROFILE },
-      { name: "web.enabled and web.host in a project's .pi/question.json are ignored with a warning", why: "matches the warning's path with / separators (Windows prints \\)" },
     ],
   },
   { file: "tests/wine-rpc.test.mjs", addon: true, rpc: true, skip: [] },

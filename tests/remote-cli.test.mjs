@@ -9,7 +9,7 @@ import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { after, test } from "node:test";
 import { answer, EXIT, pending } from "../bin/remote.mjs";
 import { listEndpoints, registerEndpoint, request } from "../extension/relay-wire.mjs";
@@ -22,7 +22,7 @@ const BOUNDS = relayBounds ? relayBounds(addon.limits) : addon.limits.relayMessa
 
 const runtime = mkdtempSync(join(tmpdir(), "pi-question-cli-"));
 const home = join(runtime, "home");
-const env = { XDG_RUNTIME_DIR: runtime, LOCALAPPDATA: runtime, HOME: home, NO_COLOR: "1" }; // LOCALAPPDATA: the registry on Windows
+const env = { XDG_RUNTIME_DIR: runtime, LOCALAPPDATA: runtime, HOME: home, USERPROFILE: home, NO_COLOR: "1" }; // USERPROFILE: the home on Windows // LOCALAPPDATA: the registry on Windows
 after(() => rmSync(runtime, { recursive: true, force: true }));
 
 const args = (questions) => addon.normalize(JSON.stringify({ questions }));
@@ -103,7 +103,7 @@ test("pending: each waiting question with its position, id, project, session, as
         out,
         [
           "1. Which database? (+1)",
-          '   id qaaaaaaa1 · ~/shop · session "fix login" · Asked by the agent · waiting 1m 5s',
+          `   id qaaaaaaa1 · ~${sep}shop · session "fix login" · Asked by the agent · waiting 1m 5s`, // the home's own separator
           "2. Service name?",
           "   id qbbbbbbb2 · /srv/api · session 7c1e9d40 · Asked by worker · waiting 1m 0s",
           "3. Which database?",
@@ -316,9 +316,11 @@ test("answer and pending speak the language of LC_ALL / LC_MESSAGES / LANG: ever
 // ---- the command itself ----------------------------------------------------------------------
 
 /** The real `pi-question` command (the exit status as the shell sees it). */
+/** The command's environment: the test's, with PATH and the addon the run names (the win32 build under Wine). */
+const commandEnv = { ...env, PATH: process.env.PATH, ...(process.env.PI_QUESTION_ADDON ? { PI_QUESTION_ADDON: process.env.PI_QUESTION_ADDON } : {}) };
 const command = (...argv) =>
   new Promise((resolve) => {
-    execFile(process.execPath, [join(root, "bin", "pi-question.mjs"), ...argv], { env: { ...env, PATH: process.env.PATH } }, (error, stdout, stderr) =>
+    execFile(process.execPath, [join(root, "bin", "pi-question.mjs"), ...argv], { env: commandEnv }, (error, stdout, stderr) =>
       resolve({ code: error ? error.code : 0, stdout, stderr }),
     );
   });
@@ -676,7 +678,7 @@ test("answer n '{…}' to a pi that does not confirm in time exits 5 and says it
 /** The real command with `input` on its standard input. */
 const piped = (input, ...argv) =>
   new Promise((resolve) => {
-    const child = execFile(process.execPath, [join(root, "bin", "pi-question.mjs"), ...argv], { env: { ...env, PATH: process.env.PATH } }, (error, stdout, stderr) =>
+    const child = execFile(process.execPath, [join(root, "bin", "pi-question.mjs"), ...argv], { env: commandEnv }, (error, stdout, stderr) =>
       resolve({ code: error ? error.code : 0, stdout, stderr }),
     );
     child.stdin.end(input);

@@ -24,6 +24,7 @@ const home = join(runtime, "home");
 const userSettings = join(home, ".pi", "agent", "question.json");
 mkdirSync(dirname(userSettings), { recursive: true });
 process.env.HOME = home;
+process.env.USERPROFILE = home; // os.homedir() on Windows
 after(() => rmSync(runtime, { recursive: true, force: true }));
 
 // Every handler of an event, in order (the relay and the web page both listen to the session).
@@ -918,7 +919,7 @@ test("settings: web.enabled and web.host in a project's .pi/question.json are ig
     assert.deepEqual(s.web, { enabled: false, host: "127.0.0.1" });
     assert.equal(s.language, "de", "the project's other settings still count");
     assert.equal(warnings.length, 1);
-    assert.match(warnings[0], /repo\/\.pi\/question\.json sets "web", which a project's settings may not.*ignored\.$/);
+    assert.match(warnings[0], /repo[\\/]\.pi[\\/]question\.json sets "web", which a project's settings may not.*ignored\.$/);
     // The user's own file turns it on; the project can neither widen nor switch it off again.
     writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ web: { enabled: true, host: "127.0.0.2" } }));
     writeFileSync(join(project, ".pi", "question.json"), JSON.stringify({ web: { host: "0.0.0.0" } }));
