@@ -62,7 +62,8 @@
         "native/editor.c",
         "native/engine.c",
         "native/render.c",
-        "native/render_plain.c"
+        "native/render_plain.c",
+        "native/tty_run.c"
       ],
       "include_dirs": ["native"],
       "conditions": [

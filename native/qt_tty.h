@@ -10,8 +10,11 @@
  * QT_TTY_OWNED and qt_tty_run refuses to start; the caller asks another way.
  *
  * A terminal that stops reading never hangs the runner: the terminal is non-blocking, every
- * write waits for room with poll and a bound (qt_limits.h: QT_TTY_*_WAIT_MS), and qt_tty_stop
- * or a terminating signal ends a wait at once. Nothing in a signal handler blocks.
+ * write waits for room with a bound (qt_limits.h: QT_TTY_*_WAIT_MS), and qt_tty_stop or a
+ * terminating signal ends a wait at once. Nothing in a signal handler blocks.
+ *
+ * The runner is portable (tty_run.c); what differs between operating systems is the terminal
+ * device under it (qt_term.h, native/os/<family>/tty.c).
  *
  * Lifetimes and threads (the rules the implementation relies on):
  *  - One run at a time per process: the signal handlers find it through the one static pointer

@@ -1,7 +1,8 @@
 /* native-win32.c — a test harness for the Windows OS layer (native/os/win32/), built with mingw-w64
  * and run under Wine by tests/win32-os.test.mjs. It drives thread.c (threads, the gate, the wall
- * clock, memory kept until a thread ends), filelock.c and external_edit.c through their headers
- * and prints one line per check: "ok <name>", "not ok <name> -- <what>" or "skip <name> -- <why>".
+ * clock, memory kept until a thread ends), filelock.c, external_edit.c and tty.c (the terminal
+ * device) through their headers and prints one line per check: "ok <name>", "not ok <name> --
+ * <what>" or "skip <name> -- <why>".
  * The exit code is the number of failed checks (capped at 100).
  *
  *   native-win32.exe <work dir> <unix symlink to a file> <unix symlink to nothing>
@@ -36,8 +37,8 @@
 #include "qt_external_edit.h"
 #include "qt_filelock.h"
 #include "qt_internal.h"
+#include "qt_term.h"
 #include "qt_thread.h"
-#include "qt_tty.h"
 
 /* ---- the copy of qt_format (see the top) ------------------------------------------------- */
 bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s) {
@@ -559,24 +560,26 @@ static void check_external_edit(const char *dir, const char *self) {
   free(e);
 }
 
-/* ---- the terminal runner --------------------------------------------------------------------- */
+/* ---- the terminal device --------------------------------------------------------------------- */
 /* Under Wine here no console is attached (the output is a pipe): the console is absent, as it
- * is for any Windows process without one, and every caller takes its other way to ask. */
+ * is for any Windows process without one, and every caller takes its other way to ask. The
+ * device (qt_term.h) is what tty.c implements; the runner over it (tty_run.c) is portable. */
 static void check_tty(void) {
-  qt_tty_access a = qt_tty_probe("/dev/tty");
-  report("tty: without a console, probe says absent", a == QT_TTY_ABSENT, "it said %s", qt_tty_access_name(a));
-  qt_tty *t = NULL;
-  qt_status st = qt_tty_open("/dev/tty", &t);
+  qt_tty_access a = qt_term_probe("/dev/tty");
+  report("tty: without a console, probe says absent", a == QT_TTY_ABSENT, "it said %d", (int)a);
+  a = qt_term_probe("CONIN$");
+  report("tty: without a console, CONIN$ is absent", a == QT_TTY_ABSENT, "it said %d", (int)a);
+  qt_term *t = NULL;
+  qt_status st = qt_term_open("CONIN$", &t);
   report("tty: without a console, open refuses (QT_ERR_STATE)", st == QT_ERR_STATE && !t, "status %d", (int)st);
-  if (t) qt_tty_close(t);
-  st = qt_tty_open("Z:\\not-a-console.txt", &t);
+  if (t) qt_term_close(t);
+  st = qt_term_open("Z:\\not-a-console.txt", &t);
   report("tty: a path that is not the console cannot be opened", st == QT_ERR_STATE && !t, "status %d", (int)st);
-  if (t) qt_tty_close(t);
-  report("tty: probing a path that is not the console says absent", qt_tty_probe("Z:\\not-a-console.txt") == QT_TTY_ABSENT,
-         "it said %s", qt_tty_access_name(qt_tty_probe("Z:\\not-a-console.txt")));
-  report("tty: usage errors", qt_tty_open(NULL, &t) == QT_ERR_USAGE && qt_tty_open("/dev/tty", NULL) == QT_ERR_USAGE, "no QT_ERR_USAGE");
-  qt_tty_close(NULL);
-  qt_tty_stop(NULL);
+  if (t) qt_term_close(t);
+  report("tty: probing a path that is not the console says absent", qt_term_probe("Z:\\not-a-console.txt") == QT_TTY_ABSENT,
+         "it said %d", (int)qt_term_probe("Z:\\not-a-console.txt"));
+  report("tty: usage errors", qt_term_open(NULL, &t) == QT_ERR_USAGE && qt_term_open("/dev/tty", NULL) == QT_ERR_USAGE, "no QT_ERR_USAGE");
+  qt_term_close(NULL);
 }
 
 int main(int argc, char **argv) {

@@ -1,4 +1,4 @@
-// tty-runner.test.mjs — the terminal runner (native/os/posix/tty.c) on a pseudo-terminal that nobody
+// tty-runner.test.mjs — the terminal runner (native/tty_run.c on native/os/posix/tty.c) on a pseudo-terminal that nobody
 // reads (tests/helpers/pty-host.py fills its output first): stop(), signals, process.exit and a
 // terminated worker all end the run within a bound and put the terminal back (issue 10 item 2);
 // and a terminal another program owns is never taken (issue 11, "never fight over a terminal").
@@ -135,12 +135,19 @@ test("runner: a free terminal is free", { skip }, () => {
   assert.deepEqual(r.result, { status: "free", available: true });
 });
 
-test("runner: tty.c puts the terminal back in exactly one place (restore_terminal)", () => {
-  const source = readFileSync(join(root, "native", "os", "posix", "tty.c"), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
-  assert.equal(source.match(/tcsetattr\([^;]*saved/g)?.length, 1, "one tcsetattr back to the saved settings");
-  assert.equal(source.match(/\bLEAVE\b(?!\[\])/g)?.length, 2, "LEAVE defined once and written once");
-  const body = source.slice(source.indexOf("static void restore_terminal"));
-  assert.match(body.slice(0, body.indexOf("\n}\n")), /tcsetattr\([^;]*saved/);
+test("runner: the terminal is put back in exactly one place (tty_run.c's restore_terminal, through the device's qt_term_restore)", () => {
+  const strip = (f) => readFileSync(join(root, "native", ...f), "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+  const bodyOf = (source, head) => {
+    const body = source.slice(source.indexOf(head));
+    return body.slice(0, body.indexOf("\n}\n"));
+  };
+  const run = strip(["tty_run.c"]);
+  assert.equal(run.match(/\bLEAVE\b(?!\[\])/g)?.length, 2, "LEAVE defined once and written once");
+  assert.equal(run.match(/qt_term_restore\(/g)?.length, 1, "the device restores in one place");
+  assert.match(bodyOf(run, "static void restore_terminal"), /qt_term_restore\(/);
+  const posix = strip(["os", "posix", "tty.c"]);
+  assert.equal(posix.match(/tcsetattr\([^;]*saved/g)?.length, 1, "one tcsetattr back to the saved settings");
+  assert.match(bodyOf(posix, "void qt_term_restore"), /tcsetattr\([^;]*saved/);
 });
 
 test("pi-question: an unreadable file's name and a last-resort error reach stderr sanitized", () => {
