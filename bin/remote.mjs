@@ -16,11 +16,11 @@ export function terminalPath(platform = process.platform) {
   return platform === "win32" ? "CONIN$" : "/dev/tty";
 }
 
-/** Why no question can be asked on this terminal, for stderr: on Windows the terminal runner is
- * not available yet (the addon finds no console to take); elsewhere the terminal cannot be opened. */
+/** Why no question can be asked on this terminal, for stderr: on Windows no console is attached
+ * (CONIN$ does not open as console input); elsewhere the terminal cannot be opened. */
 export function noTerminalMessage(platform = process.platform, tty = terminalPath(platform)) {
   return platform === "win32"
-    ? "the terminal runner is not available on Windows yet: no question can be asked on the console"
+    ? `no console to ask on (${tty} cannot be opened: this process has no console)`
     : `no terminal to ask on (${tty} cannot be opened)`;
 }
 
@@ -353,7 +353,6 @@ export async function answer(
   }
   // Asked right here, with the same engine; closed at once if it is answered anywhere else.
   if (!addon.ttyAvailable(tty)) {
-    if (process.platform === "win32") err.write(`pi-question: ${noTerminalMessage()}\n`);
     err.write(`pi-question: ${t.REMOTE_NO_TERMINAL}\n`);
     return EXIT.noTerminal;
   }

@@ -120,8 +120,9 @@ export interface NativeAddon {
   };
 }
 
-/** The terminal to ask on; PI_QUESTION_TTY overrides it (tests point it nowhere). */
-export const TTY_PATH = process.env.PI_QUESTION_TTY || "/dev/tty";
+/** The terminal to ask on: the controlling terminal, on Windows the console's input (the addon
+ * opens CONIN$ / CONOUT$); PI_QUESTION_TTY overrides it (tests point it nowhere). */
+export const TTY_PATH = process.env.PI_QUESTION_TTY || (process.platform === "win32" ? "CONIN$" : "/dev/tty");
 
 /** True when this process may ask on its terminal (one is reachable and no other program owns it). */
 export function terminalReachable(native: NativeAddon): boolean {

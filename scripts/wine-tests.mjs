@@ -11,6 +11,9 @@
 // run. wine-rpc.test.mjs gets the current pi line (scripts/current-pi.mjs: pi is JavaScript, so
 // the line installed for Linux runs on Windows' Node as it is). Prints one line per file (passed,
 // failed, skipped, seconds) and the failures' TAP; exits 1 when anything failed or timed out.
+// Last, tests/win32-tty.test.mjs (the terminal runner on Wine's console) runs on this Node, which
+// drives Wine in a tmux pane, with the same addon.
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,11 +24,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The win32 addon: the prebuilt, or another build that PI_QUESTION_WINE_ADDON names. */
 const ADDON = process.env.PI_QUESTION_WINE_ADDON || join(root, "dist", "prebuilds", "win32-x64", "pi_question.node");
 const FILE_TIMEOUT_MS = 300_000;
+/** The console runner's test: run with this Node (it drives Wine in tmux), not inside Wine. */
+const CONSOLE_FILE = "tests/win32-tty.test.mjs";
 
 // Why tests are skipped under Wine (each one named below).
 const NO_DIRECTORY = "checks the relay's 0700 directory and its socket file: on Windows the endpoint is a named pipe with no directory (wine-modules checks the pipe)";
 const POSIX_MODES = "checks POSIX modes (0700/0600) and owners, which Windows does not have: the registry there is guarded by the profile's ACL";
-const RUNNER_NOT_YET = "expects only the no-terminal sentence; on Windows the command first says the terminal runner is not available there yet (windows-paths checks that sentence)";
 const STOP_SIGNALS = "stops a pi with SIGSTOP / SIGCONT, which Windows does not have";
 
 /**
@@ -62,8 +66,6 @@ export const WINE_FILES = [
     file: "tests/remote-cli.test.mjs",
     addon: true,
     skip: [
-      { name: "answer with no answers and no terminal to ask on exits 3", why: RUNNER_NOT_YET },
-      { name: "answer and pending speak the language of LC_ALL", why: RUNNER_NOT_YET },
       { name: "a reply that does not come in replyMs is a timeout", why: STOP_SIGNALS },
       { name: "pending: a stopped pi, a silent one", why: STOP_SIGNALS },
       { name: "pending: nothing listed but a pi did not answer exits 5", why: STOP_SIGNALS },
@@ -135,6 +137,24 @@ async function main() {
       for (const text of s.failures) process.stdout.write(`${text}\n`);
       if (!s.failures.length || r.timedOut) process.stdout.write(`${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}\n`);
     }
+  }
+  // The terminal runner on Wine's console: driven from here (this Node) in a tmux pane, with the
+  // same addon; a skip there means something it needs is missing, which counts as a failure.
+  if (!withoutAddon) {
+    const t0 = Date.now();
+    const r = spawnSync(process.execPath, ["--test", "--test-reporter=tap", CONSOLE_FILE], {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, PI_QUESTION_WINE_ADDON: ADDON },
+      timeout: FILE_TIMEOUT_MS,
+      killSignal: "SIGKILL",
+    });
+    const s = summary(r.stdout ?? "");
+    const ok = r.status === 0 && s.fail === 0 && s.skipped === 0 && s.pass > 0;
+    failed ||= !ok;
+    process.stdout.write(`${ok ? "ok  " : "FAIL"} ${CONSOLE_FILE} (on this Node, Wine in tmux): ${s.pass} passed, ${s.fail} failed, ${s.skipped} skipped (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+    for (const text of s.skips) process.stdout.write(`  skipped: ${text}\n`);
+    if (!ok) for (const text of s.failures.length ? s.failures : [`${(r.stdout ?? "").slice(-4000)}\n${(r.stderr ?? "").slice(-4000)}`]) process.stdout.write(`${text}\n`);
   }
   process.stdout.write(`wine-tests: ${failed ? "FAILED" : "all passed"} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return failed ? 1 : 0;

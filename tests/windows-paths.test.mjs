@@ -72,8 +72,8 @@ test("windows: the editor runs through cmd.exe with the file in a variable, Note
 test("windows: the standalone command asks on the console, and shows the profile as ~ whatever the case or separator", () => {
   assert.equal(terminalPath("win32"), "CONIN$");
   assert.equal(terminalPath("linux"), "/dev/tty");
-  // The console runner is not there yet on Windows: said as such, not as a terminal that is missing.
-  assert.equal(noTerminalMessage("win32"), "the terminal runner is not available on Windows yet: no question can be asked on the console");
+  // On Windows the terminal is the console: without one, that is what is said.
+  assert.equal(noTerminalMessage("win32"), "no console to ask on (CONIN$ cannot be opened: this process has no console)");
   assert.equal(noTerminalMessage("linux"), "no terminal to ask on (/dev/tty cannot be opened)");
   assert.equal(homeOf({ USERPROFILE: "C:\\Users\\Me", HOME: "/c/Users/Me" }, "win32"), "C:\\Users\\Me");
   assert.equal(homeOf({ USERPROFILE: "C:\\Users\\Me", HOME: "/home/me" }, "linux"), "/home/me");
