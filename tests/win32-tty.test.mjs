@@ -10,17 +10,19 @@
 //     (Down, Enter, Space, typing into "Something else…"), the answer JSON on stdout; and Esc
 //     cancelling, with the console free again afterwards (raw while the question was up), the
 //     cursor shown and the question erased, and a resized pane redrawn at its new width; Ctrl+C,
-//     which Wine's console sends as an event, ending the question as interrupted.
+//     which Wine's console sends as an event, ending the question as interrupted; and pi's print
+//     mode (the current pi line, a scripted model in pi's process) asking there.
 // Skipped where there is no Wine, mingw-w64 or tmux (Linux only); the prebuilt's tests are skipped
-// when it is not built (scripts/wine-tests.mjs runs this file after the prebuilds, and counts a
-// skip there as a failure).
+// when it is not built, print mode also without the current pi line (scripts/wine-tests.mjs runs
+// this file after the prebuilds and with that line, and counts a skip there as a failure).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { currentLine } from "../scripts/current-pi.mjs";
 import { ensureWineNode, ensureWinePrefix, toWinePath, wineCommand, winePrefixDir } from "../scripts/wine.mjs";
 import { screen, tmux, waitFor } from "./helpers/tty-tmux.mjs";
 
@@ -50,14 +52,14 @@ let sessions = 0;
 /** Runs the Windows program `argv` (its first element a Linux path, the rest as given) in a new
  * tmux pane with stdout to `dir`/stdout, its pid in `dir`/pid and its exit code in `dir`/code.
  * Returns the session name and a cleanup that ends the session and the program. */
-function inPane(dir, argv, { env = {}, cols = 100, rows = 30 } = {}) {
+function inPane(dir, argv, { env = {}, cols = 100, rows = 30, cwd = root } = {}) {
   const name = `pq-win32-tty-${process.pid}-${++sessions}`;
   const exports = Object.entries({ WINEPREFIX: winePrefixDir(), WINEDEBUG: "-all", ...env })
     .map(([k, v]) => `export ${k}=${quote(v)}`)
     .join("\n");
   writeFileSync(
     join(dir, "run.sh"),
-    `unset DISPLAY WAYLAND_DISPLAY NODE_OPTIONS NO_COLOR\n${exports}\ncd ${quote(root)}\n` +
+    `unset DISPLAY WAYLAND_DISPLAY NODE_OPTIONS NO_COLOR PI_QUESTION_RELAY\n${exports}\ncd ${quote(cwd)}\n` +
       `(echo $BASHPID > ${quote(join(dir, "pid"))}; exec ${[wineCommand(), ...argv].map(quote).join(" ")} > ${quote(join(dir, "stdout"))})\n` +
       `echo $? > ${quote(join(dir, "code"))}\nsleep 600\n`,
   );
@@ -249,6 +251,45 @@ test("windows: Ctrl+C that comes as a console event (Wine's console sends it so)
     assert.equal(seen.after, "free", "the console's input mode is put back");
     assert.equal(tmux("display-message", "-p", "-t", pane.name, "#{cursor_flag}").stdout.trim(), "1", "the cursor is shown");
     assert.doesNotMatch(screen(pane.name), /Which database\?|PostgreSQL/, "the question is erased");
+  } finally {
+    pane.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// pi's print mode on Windows' Node with a console: the current pi line (pi is JavaScript: the
+// line installed for Linux runs on Windows' Node as it is) and a scripted model in pi's own process
+// (tests/fixtures/scripted-provider.ts: fetch does not work under Wine), as wine-rpc.test.mjs runs it.
+const piLine = currentLine();
+const piModules = join(piLine.dir, "node_modules", "@earendil-works");
+const printSkip = addonSkip || (!existsSync(join(piModules, "pi-coding-agent", "dist", "bundle", "cli.js")) ? `the current pi line is not installed (${piLine.dir}: node scripts/current-pi.mjs)` : false);
+
+test("windows: pi -p with a console asks on it (the print-mode runner) and the model reads the answer; stdout carries only pi's reply", { skip: printSkip, timeout: 240_000 }, async () => {
+  const dir = fixture();
+  for (const d of ["agent", "work"]) mkdirSync(join(dir, d));
+  writeFileSync(join(dir, "agent", "settings.json"), "{}\n");
+  const node = ensureWineNode();
+  const cli = join(piModules, "pi-coding-agent", "dist", "bundle", "cli.js");
+  const args = [cli, "-p", "ask me", "--offline", "--no-session", "-e", join(root, "tests", "fixtures", "scripted-provider.ts"), "-e", root, "--provider", "scripted", "--model", "scripted-1"];
+  const pane = inPane(dir, [node, ...args.map((a) => (a.startsWith("/") ? toWinePath(a) : a))], {
+    cwd: join(dir, "work"),
+    env: {
+      PI_QUESTION_ADDON: toWinePath(ADDON),
+      PI_CODING_AGENT_DIR: toWinePath(join(dir, "agent")),
+      PI_OFFLINE: "1",
+      PI_SKIP_VERSION_CHECK: "1",
+      PI_QUESTION_FAUX_MODULE: toWinePath(join(piModules, "pi-ai", "dist", "providers", "faux.js")),
+      PI_QUESTION_SCRIPTED_ARGS: JSON.stringify({ questions: [QUESTIONS.questions[0]] }),
+    },
+  });
+  try {
+    await waitPane(pane.name, /> 1\. PostgreSQL/, START_MS);
+    tmux("send-keys", "-t", pane.name, "Down");
+    await waitPane(pane.name, /> 2\. SQLite/);
+    tmux("send-keys", "-t", pane.name, "Enter");
+    assert.equal(await exitCode(dir, "pi to end"), 0, readFileSync(join(dir, "stdout"), "utf8"));
+    assert.equal(readFileSync(join(dir, "stdout"), "utf8").trim(), "tool result: db: user selected: 2. SQLite (value: lite)");
+    assert.doesNotMatch(screen(pane.name), /Which database\?/, "the question is erased");
   } finally {
     pane.cleanup();
     rmSync(dir, { recursive: true, force: true });
