@@ -2,13 +2,14 @@
 // (mode 0600, in a directory of mode 0700, both removed afterwards), run the way pi's own editor
 // runs it (through the shell, so the command may carry arguments). On Windows the command runs
 // through cmd.exe and, when neither variable is set, Notepad opens the file (a Windows machine
-// always has it; modes are not enforced there, the temporary directory lies in the user's
-// profile). The caller stops pi's terminal around it. Nothing is lost: a missing editor, one
-// that cannot start or exits non-zero gives a short reason and the draft stays.
+// always has it; both are named by their full path in System32; modes are not enforced there,
+// the temporary directory lies in the user's profile). The caller stops pi's terminal around it.
+// Nothing is lost: a missing editor, one that cannot start or exits non-zero gives a short
+// reason and the draft stays.
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, win32 } from "node:path";
 import { fill } from "./i18n.ts";
 
 export type EditorOutcome = { ok: true; text: string } | { ok: false; why: string };
@@ -29,13 +30,19 @@ export function editorInvocation(
 ): { program: string; args: string[]; options: SpawnSyncOptions; command: string } | undefined {
   const command = env.VISUAL || env.EDITOR;
   if (platform === "win32") {
+    // Absolute paths: Windows looks for a bare program name in the current directory (the
+    // project, maybe an untrusted clone) before System32. An empty variable counts as unset
+    // (it would make the path relative again).
+    const system32 = win32.join(env.SystemRoot || env.windir || "C:\\Windows", "System32");
     // Notepad started directly: spawnSync waits for it to close (through cmd it might not).
-    if (!command) return { program: "notepad.exe", args: [file], options: { env }, command: "notepad" };
-    // As Node's shell option does it (cmd /d /s /c "<line>", verbatim), the file in quotes.
+    if (!command) return { program: win32.join(system32, "notepad.exe"), args: [file], options: { env }, command: "notepad" };
+    // As Node's shell option does it (cmd /d /s /c "<line>", verbatim), the file in quotes; /v:off
+    // so a ! in the file's name is never expanded, and cmd does not look for the editor's program
+    // in the current directory either.
     return {
-      program: env.ComSpec || "cmd.exe",
-      args: ["/d", "/s", "/c", `"${command} "%${FILE_VARIABLE}%""`],
-      options: { env: { ...env, [FILE_VARIABLE]: file }, windowsVerbatimArguments: true },
+      program: env.ComSpec || win32.join(system32, "cmd.exe"),
+      args: ["/d", "/v:off", "/s", "/c", `"${command} "%${FILE_VARIABLE}%""`],
+      options: { env: { ...env, [FILE_VARIABLE]: file, NoDefaultCurrentDirectoryInExePath: "1" }, windowsVerbatimArguments: true },
       command,
     };
   }

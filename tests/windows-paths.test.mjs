@@ -53,17 +53,20 @@ test("windows: no relay directory is swept (a named pipe leaves nothing behind);
   }
 });
 
-test("windows: the editor runs through cmd.exe with the file in a variable, Notepad when none is set; POSIX through sh", () => {
+test("windows: the editor runs through System32's cmd.exe with the file in a variable, System32's Notepad when none is set; POSIX through sh", () => {
   const file = "C:\\Users\\A & B %x%\\Temp\\pi-question-1\\answer.md";
-  const notepad = editorInvocation({}, file, "win32");
-  assert.deepEqual([notepad.program, notepad.args], ["notepad.exe", [file]]);
+  const notepad = editorInvocation({ SystemRoot: "D:\\WINNT" }, file, "win32");
+  assert.deepEqual([notepad.program, notepad.args], ["D:\\WINNT\\System32\\notepad.exe", [file]]);
   const code = editorInvocation({ EDITOR: "code --wait", ComSpec: "C:\\Windows\\system32\\cmd.exe" }, file, "win32");
   assert.equal(code.program, "C:\\Windows\\system32\\cmd.exe");
-  assert.deepEqual(code.args, ["/d", "/s", "/c", '"code --wait "%PI_QUESTION_EDIT_FILE%""']);
+  assert.deepEqual(code.args, ["/d", "/v:off", "/s", "/c", '"code --wait "%PI_QUESTION_EDIT_FILE%""']);
   assert.equal(code.options.windowsVerbatimArguments, true);
   assert.equal(code.options.env.PI_QUESTION_EDIT_FILE, file, "the name never enters the command line");
-  assert.equal(editorInvocation({ VISUAL: "gvim", EDITOR: "vi" }, file, "win32").args[3], '"gvim "%PI_QUESTION_EDIT_FILE%""');
-  assert.equal(editorInvocation({ EDITOR: "vi" }, file, "win32").program, "cmd.exe");
+  assert.equal(code.options.env.NoDefaultCurrentDirectoryInExePath, "1", "cmd does not look for the editor in the project");
+  assert.equal(editorInvocation({ VISUAL: "gvim", EDITOR: "vi" }, file, "win32").args[4], '"gvim "%PI_QUESTION_EDIT_FILE%""');
+  assert.equal(editorInvocation({ EDITOR: "vi", windir: "C:\\Win" }, file, "win32").program, "C:\\Win\\System32\\cmd.exe");
+  assert.equal(editorInvocation({ EDITOR: "vi", SystemRoot: "" }, file, "win32").program, "C:\\Windows\\System32\\cmd.exe");
+  assert.equal(editorInvocation({}, file, "win32").program, "C:\\Windows\\System32\\notepad.exe");
   assert.equal(editorInvocation({}, "/tmp/a.md", "linux"), undefined, "POSIX: no editor set is said, not guessed");
   const sh = editorInvocation({ EDITOR: "vi -n" }, "/tmp/a.md", "linux");
   assert.deepEqual([sh.program, sh.args], ["/bin/sh", ["-c", 'vi -n "$1"', "sh", "/tmp/a.md"]]);
