@@ -11,6 +11,9 @@
  *       the "editor" of the external_edit checks: append (writes "[edited]" before the text),
  *       bom (writes a UTF-8 byte order mark and "with bom"), exit3 (exits 3, touches nothing);
  *       each run appends its arguments, one per line, to %FAKE_EDITOR_LOG%.
+ *   notepad.exe <file>   (a copy of the harness under that name)
+ *       the notepad.exe an untrusted project could plant in the current directory: writes
+ *       "[planted]" before the text.
  *
  * external_edit.c formats its reasons with qt_format (engine.c, which brings the whole engine
  * and cJSON with it): this file carries a copy of that one small function instead, so the
@@ -432,6 +435,25 @@ static int fake_editor(void) {
   return 0;
 }
 
+/* The notepad.exe planted in a project directory: "[planted]" before the text (the file's path
+ * from the UTF-16 command line: %TEMP% here has a letter beyond ASCII). */
+static int planted_notepad(void) {
+  int argc = 0;
+  wchar_t **argv = CommandLineToArgvW(GetCommandLineW(), &argc);
+  if (!argv || argc < 2) return 9;
+  char text[4096];
+  FILE *in = _wfopen(argv[1], L"rb");
+  if (!in) return 9;
+  size_t len = fread(text, 1, sizeof text, in);
+  fclose(in);
+  FILE *out = _wfopen(argv[1], L"wb");
+  if (!out) return 9;
+  fputs("[planted]", out);
+  fwrite(text, 1, len, out);
+  fclose(out);
+  return 0;
+}
+
 /* The last "file" argument the fake editor logged (the line after the mode), into path. */
 static bool logged_file(const char *log_path, char *path, size_t cap) {
   FILE *log = fopen(log_path, "rb");
@@ -551,6 +573,29 @@ static void check_external_edit(const char *dir, const char *self) {
          "ok %d, why \"%s\"", (int)ok, why.data ? why.data : "");
   set_env("EDITOR", NULL);
   set_env("FAKE_EDITOR_LOG", NULL);
+
+  /* Neither variable set: the system's notepad.exe, never one in the current directory. (The
+   * real one fails at once here: Wine has no display for it.) */
+  char *planted_dir = join(dir, "project");
+  char *planted = join(planted_dir, "notepad.exe");
+  wchar_t *wplanted_dir = widen(planted_dir), *wplanted = widen(planted), *wself2 = widen(self), cwd[MAX_PATH];
+  DWORD cwd_len = GetCurrentDirectoryW(MAX_PATH, cwd);
+  if (cwd_len && cwd_len < MAX_PATH && CreateDirectoryW(wplanted_dir, NULL) && CopyFileW(wself2, wplanted, TRUE) &&
+      SetCurrentDirectoryW(wplanted_dir)) {
+    qt_buf_reset(&out);
+    ok = qt_external_edit(e, -1, "x", 1, &out, &why);
+    SetCurrentDirectoryW(cwd);
+    report("external_edit: without %VISUAL% and %EDITOR%, a notepad.exe in the current directory is not run",
+           !(out.len >= 9 && memcmp(out.data, "[planted]", 9) == 0), "ok %d, out \"%.*s\", why \"%s\"", (int)ok, (int)out.len,
+           out.data ? out.data : "", why.data ? why.data : "");
+  } else {
+    report("external_edit: planted notepad.exe setup", false, "error %lu", GetLastError());
+  }
+  free(wplanted_dir);
+  free(wplanted);
+  free(wself2);
+  free(planted);
+  free(planted_dir);
   qt_buf_free(&out);
   qt_buf_free(&why);
   free(log_path);
@@ -584,13 +629,15 @@ static void check_tty(void) {
 
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--fake-editor") == 0) return fake_editor();
+  char self[MAX_PATH * 3];
+  DWORD n = GetModuleFileNameA(NULL, self, sizeof self);
+  if (n == 0 || n >= sizeof self) return 100;
+  const char *base = strrchr(self, '\\');
+  if (base && _stricmp(base + 1, "notepad.exe") == 0) return planted_notepad();
   if (argc < 2) {
     fprintf(stderr, "usage: native-win32.exe <work dir> [unix link] [unix dangling link]\n");
     return 100;
   }
-  char self[MAX_PATH * 3];
-  DWORD n = GetModuleFileNameA(NULL, self, sizeof self);
-  if (n == 0 || n >= sizeof self) return 100;
   check_threads();
   check_keep();
   check_filelock(argv[1], argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL);

@@ -1,8 +1,9 @@
 /* external_edit.c (Windows) — Ctrl+G for the terminal runner: %VISUAL%, else %EDITOR%, else
- * notepad.exe on the draft in a temporary file (created new under the user's temporary
- * directory, %TEMP%, whose ACL already keeps other users out; removed afterwards). Nothing is
- * lost when the editor is missing, fails or exits non-zero: the caller keeps the draft and
- * shows `why`.
+ * the system's notepad.exe (by its full path in the system directory: a bare name would be looked
+ * for in the current directory first, where an untrusted project could plant one) on the draft
+ * in a temporary file (created new under the user's temporary directory, %TEMP%, whose ACL
+ * already keeps other users out; removed afterwards). Nothing is lost when the editor is
+ * missing, fails or exits non-zero: the caller keeps the draft and shows `why`.
  *
  * The command line is the variable's text as written, then a space and the file's path in
  * double quotes, given to CreateProcessW as it is: no shell (cmd.exe) reads it, so nothing in
@@ -246,7 +247,16 @@ static bool read_back(const wchar_t *path, qt_buf *out, DWORD *error) {
 bool qt_external_edit(const qt_engine *e, int tty_fd, const char *text, size_t len, qt_buf *out, qt_buf *why) {
   wchar_t *cmd = env_var(L"VISUAL");
   if (!cmd) cmd = env_var(L"EDITOR");
-  if (!cmd) cmd = wide_dup(L"notepad.exe"); /* every Windows has it */
+  if (!cmd) { /* every Windows has it, in the system directory (see the top) */
+    wchar_t dir[MAX_PATH], quoted[MAX_PATH + 16];
+    UINT n = GetSystemDirectoryW(dir, MAX_PATH);
+    if (n == 0 || n >= MAX_PATH) {
+      say_error(e, why, "no system directory", GetLastError());
+      return false;
+    }
+    swprintf(quoted, MAX_PATH + 16, L"\"%ls\\notepad.exe\"", dir);
+    cmd = wide_dup(quoted);
+  }
   if (!cmd) {
     say(e, why, QT_STR_EDITOR_NOT_STARTED, 0, "out of memory");
     return false;
