@@ -210,6 +210,31 @@ static void check_keys(qt_term *d) {
   }
 }
 
+/* Key records that would make far more bytes than the device's queue holds (QUEUE_MAX, 1 MiB):
+ * 20 records of a key repeated 65535 times (1.3 MB); what is read stays within the bound, and
+ * the next key is read as usual. */
+static void check_queue_bound(qt_term *d) {
+  static INPUT_RECORD r[20];
+  for (int i = 0; i < 20; i++) r[i] = key(true, 'A', L'a', 0, 65535);
+  DWORD written = 0;
+  size_t total = 0;
+  bool only_a = true;
+  if (WriteConsoleInputW(in_handle, r, 20, &written)) {
+    static char buf[65536];
+    int w = qt_term_wait(d, false, false, 1000);
+    while (w > 0 && (w & QT_TERM_READY)) {
+      long got = qt_term_read(d, buf, sizeof buf);
+      if (got <= 0) break;
+      for (long i = 0; i < got; i++) only_a = only_a && buf[i] == 'a';
+      total += (size_t)got;
+      w = qt_term_wait(d, false, false, 0);
+    }
+  }
+  report("keys: repeat counts cannot grow the queue past its bound (1 MiB)", written == 20 && total > 0 && total <= 1024 * 1024 && only_a,
+         "wrote %lu records, read %zu bytes%s", (unsigned long)written, total, only_a ? "" : " (not all 'a')");
+  expect_key(d, "keys: a key after the queue was full", 'B', L'b', 0, "b");
+}
+
 /* The characters of `n` cells from (x, y), as UTF-8. */
 static bool cells_are(SHORT x, SHORT y, const wchar_t *want) {
   wchar_t got[64];
@@ -273,6 +298,11 @@ static void check_drawing(qt_term *d) {
   c = cursor();
   report("draw: the cursor shown; bracketed paste on/off takes no cell", ok && GetConsoleCursorInfo(out_handle, &ci) && ci.bVisible && c.X == 5,
          "cursor %d,%d", c.X, c.Y);
+  GetConsoleScreenBufferInfo(out_handle, &info);
+  ok = write_all(d, "\r\x1b[4294967297C");
+  c = cursor();
+  report("draw: a parameter past int's range moves right to the last column (no overflow)", ok && c.X == info.dwSize.X - 1,
+         "cursor %d,%d (want column %d)", c.X, c.Y, info.dwSize.X - 1);
   ok = write_all(d, "\r\x1b[J\xe4\xb8\xad\xc3\xa9\xe2\x94\x80");
   report("draw: UTF-8 text reaches the cells as UTF-16", ok && cells_are(0, home.Y, L"\x4e2d"), "no CJK character in the first cell");
   write_all(d, "\r\x1b[J");
@@ -321,6 +351,7 @@ int main(void) {
   report("raw: the device counts the console as owned while raw", qt_term_owner(d) == QT_TTY_OWNED, "it did not");
 
   check_keys(d);
+  check_queue_bound(d);
 
   qt_term_wake(d);
   int w = qt_term_wait(d, false, true, 1000);
@@ -344,6 +375,25 @@ int main(void) {
          "input %lx (want %lx), output %lx (want %lx), %lu events", (unsigned long)mode, (unsigned long)line, (unsigned long)out_after,
          (unsigned long)out_before, (unsigned long)events);
   report("restore: the console is free again", qt_term_owner(d) == QT_TTY_FREE, "it is not");
+
+  /* Quick Edit (a mouse selection pauses the output and blocks a write): off while raw, and on
+   * again afterwards, where the console reports it (ENABLE_EXTENDED_FLAGS). */
+  DWORD quick = line | ENABLE_EXTENDED_FLAGS | ENABLE_QUICK_EDIT_MODE;
+  SetConsoleMode(in_handle, quick);
+  GetConsoleMode(in_handle, &mode);
+  if (!(mode & ENABLE_QUICK_EDIT_MODE)) {
+    printf("skip raw: Quick Edit off while raw -- this console does not keep the mode (%lx)\n", (unsigned long)mode);
+  } else {
+    quick = mode;
+    st = qt_term_save(d);
+    if (!st) st = qt_term_raw(d);
+    GetConsoleMode(in_handle, &mode);
+    report("raw: Quick Edit off while raw", st == QT_OK && !(mode & ENABLE_QUICK_EDIT_MODE), "status %d, mode %lx", (int)st, (unsigned long)mode);
+    qt_term_restore(d);
+    GetConsoleMode(in_handle, &mode);
+    report("restore: Quick Edit on again", mode == quick, "mode %lx (want %lx)", (unsigned long)mode, (unsigned long)quick);
+    SetConsoleMode(in_handle, line);
+  }
   qt_term_close(d);
   printf("done %d failure(s)\n", failures);
   return failures > 100 ? 100 : failures;

@@ -14,6 +14,9 @@
  * fills, text attributes, the cursor shown or hidden — with its wrap at the last column off (a
  * line as wide as the window must not wrap before the runner's \r\n); strings (the desktop
  * notice) are dropped there. Both modes are saved first and put back on every way out.
+ * Quick Edit is off while raw (where the console reports it): a selection made with the mouse
+ * pauses the console's output, and a write would block until it ends. A ConPTY host (a terminal
+ * program) that stops reading can still block a write: WriteConsoleW has no timeout.
  *
  * Keys. Input is read as console records (ReadConsoleInputW), never as VT input: Windows'
  * virtual terminal input is not available everywhere (Wine's console drops the special keys
@@ -88,6 +91,7 @@ struct qt_term {
   WCHAR high;      /* a high surrogate waiting for its low half */
   char *queue;     /* translated bytes not yet handed to the runner */
   size_t queued, queue_cap, queue_at;
+  bool full;       /* a key was dropped: the queue is at its bound (QUEUE_MAX) */
   INPUT_RECORD *records; /* what one read takes from the console */
   DWORD records_cap;
   /* Drawing through the console's functions, where VT output is not interpreted (see above). */
@@ -98,6 +102,7 @@ struct qt_term {
   int esc;         /* where in an escape sequence the output is (ESC_*) */
   char params[32]; /* a CSI's parameter bytes so far */
   size_t params_len;
+  atomic_flag drawing; /* held by the one thread in emulated_write (the state above is its) */
 };
 
 /* ---- opening and closing ---------------------------------------------------------------------- */
@@ -182,6 +187,7 @@ qt_status qt_term_open(const char *path, qt_term **out) {
   d->in = in;
   d->out = o;
   d->wake = wake;
+  atomic_flag_clear(&d->drawing);
   int cols, rows;
   qt_term_size(d, &cols, &rows);
   *out = d;
@@ -277,12 +283,14 @@ static void sgr(qt_term *d, const int *args, int count) {
 
 /* One control sequence of those the runner writes (tty_run.c lists them); others are dropped. */
 static void csi(qt_term *d, char final) {
+  if (d->params_len >= sizeof d->params) d->params_len = sizeof d->params - 1;
   d->params[d->params_len] = 0;
   bool private = d->params[0] == '?';
   int args[8], count = 0;
   for (const char *p = d->params + private; *p && count < 8;) {
     int v = 0;
-    while (*p >= '0' && *p <= '9') v = v * 10 + (*p++ - '0') % 100000;
+    for (; *p >= '0' && *p <= '9'; p++)
+      if (v < 100000) v = v * 10 + (*p - '0'); /* past any screen: no overflow */
     args[count++] = v;
     if (*p == ';') p++;
     else break;
@@ -358,8 +366,16 @@ static long emulated_write(qt_term *d, const char *s, size_t n) {
   return (long)take;
 }
 
+/* The control handler may write (the runner putting the console back) while the run's thread
+ * does: only one of them drives the escape-sequence state; the other's write takes nothing now
+ * (the handler, which never waits, then drops its text and only restores the modes). */
 long qt_term_write(qt_term *d, const char *s, size_t n) {
-  if (d->emulate) return emulated_write(d, s, n);
+  if (d->emulate) {
+    if (atomic_flag_test_and_set(&d->drawing)) return 0;
+    long r = emulated_write(d, s, n);
+    atomic_flag_clear(&d->drawing);
+    return r;
+  }
   size_t take = chunk(s, n);
   return write_text(d, s, take) ? (long)take : -1;
 }
@@ -373,6 +389,9 @@ qt_status qt_term_raw(qt_term *d) {
   DWORD in = (d->saved_in & ~(DWORD)(ENABLE_LINE_INPUT | ENABLE_ECHO_INPUT | ENABLE_PROCESSED_INPUT | ENABLE_MOUSE_INPUT |
                                      ENABLE_VIRTUAL_TERMINAL_INPUT)) |
              ENABLE_WINDOW_INPUT;
+  /* Quick Edit off (see the top); only where the console reports it with ENABLE_EXTENDED_FLAGS,
+   * so that putting the saved mode back turns it on again. */
+  if (d->saved_in & ENABLE_EXTENDED_FLAGS) in = (in | ENABLE_EXTENDED_FLAGS) & ~(DWORD)ENABLE_QUICK_EDIT_MODE;
   DWORD out = d->saved_out | ENABLE_PROCESSED_OUTPUT | ENABLE_VIRTUAL_TERMINAL_PROCESSING;
   FlushConsoleInputBuffer(d->in);
   d->queued = d->queue_at = 0;
@@ -390,6 +409,7 @@ qt_status qt_term_raw(qt_term *d) {
   if (d->emulate && !SetConsoleMode(d->out, (d->saved_out | ENABLE_PROCESSED_OUTPUT) &
                                                 ~(DWORD)(ENABLE_VIRTUAL_TERMINAL_PROCESSING | ENABLE_WRAP_AT_EOL_OUTPUT))) {
     SetConsoleMode(d->in, d->saved_in);
+    SetConsoleMode(d->out, d->saved_out); /* VT output may have been set above */
     return QT_ERR_STATE;
   }
   return QT_OK;
@@ -457,7 +477,22 @@ int qt_term_wait(qt_term *d, bool out, bool watch_wake, int ms) {
 }
 
 /* ---- reading: key records to VT bytes -------------------------------------------------------- */
-static void put(qt_term *d, const char *s, size_t n) {
+/* Bytes in the queue, unread ones at most QUEUE_MAX - PASTE_END_LEN (a paste's end always fits):
+ * what does not fit is dropped, as a terminal's full input buffer drops keys, with everything
+ * after it in this read but a paste's end (no gap inside what is typed), and the read stops
+ * taking records from the console. */
+#define PASTE_END "\x1b[201~"
+#define PASTE_END_LEN (sizeof PASTE_END - 1)
+static void put_within(qt_term *d, const char *s, size_t n, size_t bound) {
+  if ((d->full && bound < QUEUE_MAX) || d->queued - d->queue_at + n > bound) {
+    d->full = true;
+    return;
+  }
+  if (d->queue_at && d->queued + n > d->queue_cap) { /* room at the front first */
+    memmove(d->queue, d->queue + d->queue_at, d->queued - d->queue_at);
+    d->queued -= d->queue_at;
+    d->queue_at = 0;
+  }
   if (d->queued + n > d->queue_cap) {
     size_t cap = d->queue_cap ? d->queue_cap : 256;
     while (cap < d->queued + n) cap *= 2;
@@ -469,6 +504,8 @@ static void put(qt_term *d, const char *s, size_t n) {
   memcpy(d->queue + d->queued, s, n);
   d->queued += n;
 }
+
+static void put(qt_term *d, const char *s, size_t n) { put_within(d, s, n, QUEUE_MAX - PASTE_END_LEN); }
 
 static void put_str(qt_term *d, const char *s) { put(d, s, strlen(s)); }
 
@@ -545,7 +582,7 @@ static void put_key(qt_term *d, const KEY_EVENT_RECORD *k) {
   /* AltGr is Ctrl+Alt to the console: a character it types is just that character. */
   if (alt && ctrl && c >= 0x20) alt = ctrl = false;
   int mod = modifier(shift, alt, ctrl);
-  for (WORD i = 0; i < (k->wRepeatCount ? k->wRepeatCount : 1); i++) {
+  for (WORD i = 0; i < (k->wRepeatCount ? k->wRepeatCount : 1) && !d->full; i++) {
     if (vk == VK_BACK) put_str(d, alt ? (ctrl ? "\x1b\x08" : "\x1b\x7f") : ctrl ? "\x08" : "\x7f");
     else if (vk == VK_TAB && shift) put_str(d, "\x1b[Z");
     else if (vk == VK_RETURN && (shift || ctrl)) {
@@ -588,8 +625,11 @@ static bool looks_pasted(const INPUT_RECORD *r, DWORD n) {
 
 static void put_records(qt_term *d, const INPUT_RECORD *r, DWORD n) {
   bool paste = looks_pasted(r, n);
-  if (paste) put_str(d, "\x1b[200~");
-  for (DWORD i = 0; i < n; i++) {
+  if (paste) {
+    put_str(d, "\x1b[200~");
+    paste = !d->full; /* no room even for its start: all of it is dropped */
+  }
+  for (DWORD i = 0; i < n && !d->full; i++) { /* full: the size is polled anyway */
     if (r[i].EventType == WINDOW_BUFFER_SIZE_EVENT) d->resized = true;
     if (r[i].EventType != KEY_EVENT) continue;
     const KEY_EVENT_RECORD *k = &r[i].Event.KeyEvent;
@@ -601,14 +641,15 @@ static void put_records(qt_term *d, const INPUT_RECORD *r, DWORD n) {
       put_unit(d, k->uChar.UnicodeChar, false); /* Alt+numpad: the character comes with Alt's release */
     }
   }
-  if (paste) put_str(d, "\x1b[201~");
+  if (paste) put_within(d, PASTE_END, PASTE_END_LEN, QUEUE_MAX);
 }
 
 long qt_term_read(qt_term *d, char *buf, size_t n) {
   if (d->queue_at == d->queued) d->queued = d->queue_at = 0;
+  d->full = false;
   /* Everything the console has now, in one piece (a paste arrives at once and is judged whole),
    * unless RECORDS_MAX records or QUEUE_MAX bytes are waiting already. */
-  while (d->queued - d->queue_at < QUEUE_MAX) {
+  while (!d->full && d->queued - d->queue_at < QUEUE_MAX - PASTE_END_LEN) {
     DWORD available = 0, got = 0;
     if (!GetNumberOfConsoleInputEvents(d->in, &available)) return d->queued > d->queue_at ? 0 : -1;
     if (!available) break;
