@@ -35,8 +35,9 @@ build_addon "$OUT/pi_question.node" $SAN -shared-libasan
 
 for t in tests/native-*.c; do
   [ -f "$t" ] || continue
-  # the Windows harness: built with mingw-w64 and run under Wine (tests/win32-os.test.mjs)
-  case "$t" in *-win32.c) continue ;; esac
+  # the Windows harnesses: built with mingw-w64 and run under Wine (tests/win32-os.test.mjs,
+  # tests/win32-tty.test.mjs)
+  case "$t" in */native-win32*.c) continue ;; esac
   exe="$OUT/$(basename "$t" .c)"
   echo "test:asan: building and running $exe"
   build_driver "$t" "$exe" $SAN
