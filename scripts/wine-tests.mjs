@@ -12,9 +12,12 @@
 // the line installed for Linux runs on Windows' Node as it is). Prints one line per file (passed,
 // failed, skipped, seconds) and the failures' TAP; exits 1 when anything failed or timed out.
 // Last, tests/win32-tty.test.mjs (the terminal runner on Wine's console) runs on this Node, which
-// drives Wine in a tmux pane, with the same addon.
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+// drives Wine in a tmux pane, with the same addon; in a process group of its own that a timeout
+// kills whole, and the tmux servers it leaves behind are ended after it.
+import { randomBytes } from "node:crypto";
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { currentLine, ensureCurrentLine } from "./current-pi.mjs";
@@ -26,6 +29,12 @@ const ADDON = process.env.PI_QUESTION_WINE_ADDON || join(root, "dist", "prebuild
 const FILE_TIMEOUT_MS = 300_000;
 /** The console runner's test: run with this Node (it drives Wine in tmux), not inside Wine. */
 const CONSOLE_FILE = "tests/win32-tty.test.mjs";
+/** Its budget, above the sum of its own bounds: the harness (built with mingw as the file loads,
+ * then up to 90 s for its end) and four tests of at most 240 s each. */
+const CONSOLE_TIMEOUT_MS = 1_200_000;
+/** The variable that marks the tmux servers a run of CONSOLE_FILE starts: a tmux server's global
+ * environment is the one it was started with. */
+const RUN_MARK = "PI_QUESTION_WINE_TESTS_RUN";
 
 // Why tests are skipped under Wine (each one named below).
 const NO_DIRECTORY = "checks the relay's 0700 directory and its socket file: on Windows the endpoint is a named pipe with no directory (wine-modules checks the pipe)";
@@ -102,6 +111,68 @@ function summary(tap) {
   return { tests: count("tests"), pass: count("pass"), fail: count("fail"), skipped: count("skipped"), cancelled: count("cancelled"), failures, skips };
 }
 
+/** Runs `command args` in a process group of its own, stdout and stderr through temporary files
+ * (nothing outside the group can hold them open): { status, signal, stdout, stderr, timedOut }.
+ * On timeout the whole group is killed: node --test's child with the runner, not the runner
+ * alone (its orphaned child would run on beside what comes next). */
+export async function runGrouped(command, args, { timeout, ...options }) {
+  const dir = mkdtempSync(join(tmpdir(), "pq-wine-tests-"));
+  const out = openSync(join(dir, "stdout"), "w");
+  const err = openSync(join(dir, "stderr"), "w");
+  try {
+    const result = await new Promise((done) => {
+      const child = spawn(command, args, { ...options, stdio: ["ignore", out, err], detached: true });
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {}
+      }, timeout);
+      child.on("error", (error) => {
+        clearTimeout(timer);
+        done({ status: null, signal: null, timedOut, error });
+      });
+      child.on("exit", (status, signal) => {
+        clearTimeout(timer);
+        done({ status, signal, timedOut });
+      });
+    });
+    const stdout = readFileSync(join(dir, "stdout"), "utf8");
+    let stderr = readFileSync(join(dir, "stderr"), "utf8");
+    if (result.error) stderr += `${command}: ${result.error.message}\n`;
+    if (result.timedOut) stderr += `wine-tests: ${args.join(" ")} did not end within ${timeout / 1000} s: its process group was killed\n`;
+    return { ...result, stdout, stderr };
+  } finally {
+    closeSync(out);
+    closeSync(err);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Ends the tmux servers on the console test's sockets (`pq-tty-<pid>`, tests/helpers/tty-tmux.mjs)
+ * that were started with RUN_MARK=`mark`, ending their panes' programs with them (a Wine
+ * pi-question waiting for keys, whose test was killed). A server without the mark is never
+ * touched; every tmux call is bounded. Returns the sockets ended. */
+export function endMarkedTmuxServers(mark) {
+  const dir = join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid()}`);
+  let names = [];
+  try {
+    names = readdirSync(dir).filter((n) => /^pq-tty-\d+$/.test(n));
+  } catch {
+    return []; // no tmux server has run
+  }
+  const ended = [];
+  for (const name of names) {
+    const tmux = (...args) => spawnSync("tmux", ["-L", name, ...args], { encoding: "utf8", timeout: 10_000 });
+    if (tmux("show-environment", "-g", RUN_MARK).stdout?.trim() !== `${RUN_MARK}=${mark}`) continue;
+    tmux("kill-server");
+    rmSync(join(dir, name), { force: true });
+    ended.push(name);
+  }
+  return ended;
+}
+
 async function main() {
   const withoutAddon = process.argv.includes("--without-addon");
   const started = Date.now();
@@ -142,19 +213,21 @@ async function main() {
   // same addon; a skip there means something it needs is missing, which counts as a failure.
   if (!withoutAddon) {
     const t0 = Date.now();
-    const r = spawnSync(process.execPath, ["--test", "--test-reporter=tap", CONSOLE_FILE], {
+    const mark = `${process.pid}-${randomBytes(8).toString("hex")}`;
+    const r = await runGrouped(process.execPath, ["--test", "--test-reporter=tap", CONSOLE_FILE], {
       cwd: root,
-      encoding: "utf8",
-      env: { ...process.env, PI_QUESTION_WINE_ADDON: ADDON },
-      timeout: FILE_TIMEOUT_MS,
-      killSignal: "SIGKILL",
+      env: { ...process.env, PI_QUESTION_WINE_ADDON: ADDON, [RUN_MARK]: mark },
+      timeout: CONSOLE_TIMEOUT_MS,
     });
-    const s = summary(r.stdout ?? "");
-    const ok = r.status === 0 && s.fail === 0 && s.skipped === 0 && s.pass > 0;
+    // Normally the file ends its own server; after a kill (or a crash) it could not.
+    const left = endMarkedTmuxServers(mark);
+    const s = summary(r.stdout);
+    const ok = r.status === 0 && !r.timedOut && s.fail === 0 && s.skipped === 0 && s.pass > 0;
     failed ||= !ok;
-    process.stdout.write(`${ok ? "ok  " : "FAIL"} ${CONSOLE_FILE} (on this Node, Wine in tmux): ${s.pass} passed, ${s.fail} failed, ${s.skipped} skipped (${((Date.now() - t0) / 1000).toFixed(1)} s)\n`);
+    process.stdout.write(`${ok ? "ok  " : "FAIL"} ${CONSOLE_FILE} (on this Node, Wine in tmux): ${s.pass} passed, ${s.fail} failed, ${s.skipped} skipped (${((Date.now() - t0) / 1000).toFixed(1)} s${r.timedOut ? ", timed out" : ""})\n`);
     for (const text of s.skips) process.stdout.write(`  skipped: ${text}\n`);
-    if (!ok) for (const text of s.failures.length ? s.failures : [`${(r.stdout ?? "").slice(-4000)}\n${(r.stderr ?? "").slice(-4000)}`]) process.stdout.write(`${text}\n`);
+    if (left.length) process.stdout.write(`  ended the tmux server(s) it left: ${left.join(", ")}\n`);
+    if (!ok) for (const text of s.failures.length && !r.timedOut ? s.failures : [`${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`]) process.stdout.write(`${text}\n`);
   }
   process.stdout.write(`wine-tests: ${failed ? "FAILED" : "all passed"} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return failed ? 1 : 0;

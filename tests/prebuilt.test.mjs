@@ -4,7 +4,8 @@
 // header's old-version wrappers doing what the functions they replace do, every unit test
 // the prebuilts are run with loading the addon the loader picks (so PI_QUESTION_ADDON reaches it),
 // and for the win32 prebuilt: the PE checks on DLLs mingw-w64 builds, and scripts/wine.mjs's
-// runs of Node for Windows (exit status, output, the timeout that ends the run's processes).
+// runs of Node for Windows (exit status, output, the timeout that ends the run's processes), and
+// how scripts/wine-tests.mjs bounds the console test (its process group, its tmux servers).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -28,6 +29,7 @@ import {
   windowsBuildInputs,
 } from "../scripts/prebuild.mjs";
 import { wineCommand, wineNode } from "../scripts/wine.mjs";
+import { endMarkedTmuxServers, runGrouped } from "../scripts/wine-tests.mjs";
 
 const has = (cmd, args = ["--version"]) => spawnSync(cmd, args, { stdio: "ignore" }).status === 0;
 const gnuX64 = { os: "linux", cpu: "x64", libc: "gnu" };
@@ -268,4 +270,49 @@ test("wineNode: a run past its timeout is killed with its child processes and sa
   const deadline = Date.now() + 20_000;
   while (alive().length && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
   assert.deepEqual(alive(), []);
+});
+
+/** The command lines of live (not zombie) processes that carry `marker`, tmux's own left out. */
+const carrying = (marker) => spawnSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" }).stdout.split("\n").filter((l) => l.includes(marker) && !/^Z/.test(l.trim()) && !/\btmux\b/.test(l));
+
+test("wine-tests: the console file's timeout kills its whole process group, node --test's child with the runner", { timeout: 60_000 }, async () => {
+  const marker = `pq-grouped-timeout-${process.pid}-${Date.now()}`;
+  const script = `require("child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "${marker}"], { stdio: "ignore" }); console.log("started"); setInterval(() => {}, 1000);`;
+  const r = await runGrouped(process.execPath, ["-e", script, marker], { timeout: 3000 });
+  assert.equal(r.timedOut, true);
+  assert.equal(r.signal, "SIGKILL");
+  assert.equal(r.stdout, "started\n");
+  assert.match(r.stderr, /did not end within 3 s: its process group was killed/);
+  const deadline = Date.now() + 20_000;
+  while (carrying(marker).length && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+  assert.deepEqual(carrying(marker), [], "the child outlived the run");
+});
+
+test("wine-tests: after the console file, the tmux servers its run started are ended with their panes; no other server is touched", { skip: !has("tmux", ["-V"]) && "tmux is missing", timeout: 60_000 }, async () => {
+  // Sockets named as the console test names them; live pids, so that no suite's sweep of servers
+  // whose owner is gone (tests/helpers/tmux-server.mjs) ends them meanwhile.
+  const mine = `pq-tty-${process.pid}`;
+  const other = `pq-tty-${process.ppid}`;
+  const mark = `${process.pid}-${Date.now()}`;
+  const marker = `pq-leftover-pane-${process.pid}-${Date.now()}`;
+  const tmux = (socket, env, ...args) => spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
+  try {
+    for (const [socket, env] of [[mine, { PI_QUESTION_WINE_TESTS_RUN: mark }], [other, { PI_QUESTION_WINE_TESTS_RUN: "another-run" }]]) {
+      const r = tmux(socket, env, "new-session", "-d", "-s", "x", `exec '${process.execPath}' -e 'setInterval(() => {}, 1000)' ${marker}`);
+      assert.equal(r.status, 0, r.stderr);
+    }
+    const started = Date.now() + 20_000;
+    while (carrying(marker).length < 2 && Date.now() < started) await new Promise((done) => setTimeout(done, 50));
+    assert.equal(carrying(marker).length, 2, "both panes' programs run");
+    assert.deepEqual(endMarkedTmuxServers(mark), [mine]);
+    const deadline = Date.now() + 20_000;
+    while (carrying(marker).length > 1 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+    assert.equal(carrying(marker).length, 1, "the marked server's pane program ended, the other's runs on");
+    assert.notEqual(tmux(mine, {}, "has-session", "-t", "x").status, 0);
+    assert.equal(tmux(other, {}, "has-session", "-t", "x").status, 0, "the unmarked server is untouched");
+  } finally {
+    for (const socket of [mine, other]) tmux(socket, {}, "kill-server");
+    const dir = join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid()}`);
+    for (const socket of [mine, other]) rmSync(join(dir, socket), { force: true });
+  }
 });
