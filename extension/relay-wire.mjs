@@ -59,12 +59,27 @@ export function lineReader(cap, onLine, onTooLong) {
   };
 }
 
+/** The pid in a relay pipe's name (`\\.\pipe\pi-question-<user>-<pid>-<random>`, relay.ts). */
+const PIPE_OWNER = /^\\\\\.\\pipe\\pi-question-[A-Za-z0-9._-]*-([1-9][0-9]{0,9})-[0-9a-f]+$/i;
+
+/** Why nothing may be sent to the endpoint at `path` on `platform`, or undefined. On Windows a
+ * named pipe's name is free again once its server closed it, and any user may then make a pipe
+ * under it: a pipe whose pi (the pid in its name) is gone, or a name with no pid, is refused
+ * before the secret goes out. A POSIX socket lies in a directory only its owner can write to. */
+export function refusedEndpoint(path, platform = process.platform, isAlive = alive) {
+  if (platform !== "win32") return undefined;
+  const m = PIPE_OWNER.exec(path);
+  if (!m) return `${path} is not a pi-question pipe (\\\\.\\pipe\\pi-question-<user>-<pid>-<random>): nothing is sent to it`;
+  if (!isAlive(Number(m[1]))) return `the pi that made ${path} (pid ${m[1]}) is gone and anyone may have taken the pipe's name since: nothing is sent to it`;
+  return undefined;
+}
+
 /**
  * Sends one message to an endpoint and waits for one reply line.
  * Resolves { type: "reply", message } | { type: "interrupted" } (the connection ended without a
  * reply, the reply was malformed or over `cap`, or `signal` aborted) | { type: "unreachable",
  * reason } (nothing listens there, or — reason EAGAIN — its queue of connections not yet
- * accepted is full) | { type: "timeout", stage: "connect" | "reply" } (the endpoint did not
+ * accepted is full, or refusedEndpoint's reason: no connection is made) | { type: "timeout", stage: "connect" | "reply" } (the endpoint did not
  * accept the connection within `connectMs`, or did not reply within `replyMs` of accepting it).
  * Without `connectMs` / `replyMs` it waits as long as it takes (a child's question waits for the
  * person). A process stopped with Ctrl+Z, or whose event loop is blocked (pi inside its external
@@ -72,6 +87,8 @@ export function lineReader(cap, onLine, onTooLong) {
  * reply timeout catches it.
  */
 export function request(endpoint, message, { cap, signal, connectMs, replyMs } = {}) {
+  const refused = refusedEndpoint(endpoint.path);
+  if (refused) return Promise.resolve({ type: "unreachable", reason: refused });
   return new Promise((resolve) => {
     let settled = false;
     let connected = false;

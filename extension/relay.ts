@@ -236,7 +236,9 @@ const SOCKET_NAME = "relay.sock";
  * anonymous — another user may open it for reading only, and so can never send the secret every
  * request must begin with, nor read a reply (one is written only after a right secret). libuv
  * creates the first instance with FILE_FLAG_FIRST_PIPE_INSTANCE, so a pipe someone else made
- * first under the (random) name makes listening fail instead of being joined. */
+ * first under the (random) name makes listening fail instead of being joined. Once this pi is
+ * gone its name is free for anyone: a client sends nothing to a pipe whose pid is not alive
+ * (relay-wire.mjs's refusedEndpoint). */
 export function relayEndpoint(platform: string, { dir, user, pid, random }: { dir: string; user: string; pid: number; random: string }): string {
   if (platform !== "win32") return posix.join(dir, SOCKET_NAME);
   const who = user.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64) || "user";

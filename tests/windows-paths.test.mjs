@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { homeOf, noTerminalMessage, shortDirectory, terminalPath } from "../bin/remote.mjs";
-import { registryLocation } from "../extension/relay-wire.mjs";
+import { refusedEndpoint, registryLocation, request } from "../extension/relay-wire.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
 const relay = await importShim("relay.ts");
@@ -35,6 +35,22 @@ test("windows: the relay listens on \\\\.\\pipe\\pi-question-<user>-<pid>-<rando
   // The variable carries a pipe's name as it carries a socket's path.
   const secret = "b".repeat(64);
   assert.deepEqual(relay.parseRelayVariable(`v1:${secret}:\\\\.\\pipe\\pi-question-Me-42-0123abcd`), { secret, path: "\\\\.\\pipe\\pi-question-Me-42-0123abcd" });
+});
+
+test("windows: a client sends nothing to a pipe whose pi (the pid in its name) is gone, nor to a name with no pid; POSIX sockets are not checked so", async () => {
+  const pipe = "\\\\.\\pipe\\pi-question-CORP_J-rg-42-0123abcd";
+  const checked = [];
+  const isAlive = (alivePid) => (pid) => (checked.push(pid), pid === alivePid);
+  assert.equal(refusedEndpoint(pipe, "win32", isAlive(42)), undefined);
+  assert.deepEqual(checked, [42], "the pid is the one before the random part, a '-' in the user name notwithstanding");
+  assert.match(refusedEndpoint(pipe, "win32", isAlive(7)), /the pi that made .*pi-question-CORP_J-rg-42-0123abcd \(pid 42\) is gone/);
+  assert.match(refusedEndpoint("\\\\.\\PIPE\\Pi-Question-me-42-ff", "win32", isAlive(7)), /pid 42\) is gone/, "pipe names are case-insensitive");
+  assert.match(refusedEndpoint("\\\\.\\pipe\\something-else", "win32", isAlive(42)), /is not a pi-question pipe/);
+  assert.match(refusedEndpoint("/tmp/relay.sock", "win32", isAlive(42)), /is not a pi-question pipe/);
+  assert.equal(refusedEndpoint("/tmp/pi-question-relay-42-AbC123/relay.sock", "linux", isAlive(7)), undefined);
+  assert.equal(refusedEndpoint("/tmp/pi-question-relay-42-AbC123/relay.sock", "darwin", isAlive(7)), undefined);
+  // request() applies it on this platform: here (POSIX) a missing socket is still just unreachable.
+  assert.deepEqual(await request({ path: "/nonexistent/pq/relay.sock", secret: "a".repeat(64) }, { type: "list" }), { type: "unreachable", reason: "ENOENT" });
 });
 
 test("windows: no relay directory is swept (a named pipe leaves nothing behind); POSIX sweeps a dead pid's", async () => {

@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { createServer } from "node:net";
 import { test } from "node:test";
 import { alive, listEndpoints, registerEndpoint, registryDirectory, request } from "../extension/relay-wire.mjs";
 import { importShim } from "./helpers/shim.mjs";
@@ -80,6 +81,36 @@ test("relay: the endpoint is a named pipe on Windows (a 0700 directory's socket 
   const after = await request(endpoint, { type: "list" }, { connectMs: 5000, replyMs: 5000 });
   assert.equal(after.type, "unreachable", "a closed relay's endpoint is gone");
   if (!windows) assert.equal(existsSync(dirname(endpoint.path)), false);
+});
+
+test("relay: on Windows nothing is sent to a pipe that took a gone pi's name", { skip: !windows && "named pipes are Windows'" }, async () => {
+  // A pid far above any Windows pid is never alive; the pipe under its name listens all the same.
+  const path = `\\\\.\\pipe\\pi-question-someone-2147483644-${process.pid}ab`;
+  let connections = 0;
+  const impostor = createServer((socket) => {
+    connections++;
+    socket.destroy();
+  });
+  await new Promise((resolve, reject) => impostor.once("error", reject).listen(path, resolve));
+  try {
+    const r = await request({ path, secret: "c".repeat(64) }, { type: "list" }, { connectMs: 5000, replyMs: 5000 });
+    assert.equal(r.type, "unreachable");
+    assert.match(r.reason, /\(pid 2147483644\) is gone/);
+    const live = `\\\\.\\pipe\\pi-question-someone-${process.pid}-${process.pid}cd`;
+    const server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise((resolve, reject) => server.once("error", reject).listen(live, resolve));
+    try {
+      assert.equal((await request({ path: live, secret: "c".repeat(64) }, { type: "list" }, { connectMs: 5000, replyMs: 5000 })).type, "interrupted", "a live pid's pipe is connected to");
+    } finally {
+      server.close();
+    }
+    assert.equal(connections, 1, "only the live pid's pipe saw a connection");
+  } finally {
+    impostor.close();
+  }
 });
 
 test("relay: the sweep touches no relay directory on Windows (none is ever made there)", async (t) => {
