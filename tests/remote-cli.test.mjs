@@ -316,8 +316,10 @@ test("answer and pending speak the language of LC_ALL / LC_MESSAGES / LANG: ever
 // ---- the command itself ----------------------------------------------------------------------
 
 /** The real `pi-question` command (the exit status as the shell sees it). */
-/** The command's environment: the test's, with PATH and the addon the run names (the win32 build under Wine). */
-const commandEnv = { ...env, PATH: process.env.PATH, ...(process.env.PI_QUESTION_ADDON ? { PI_QUESTION_ADDON: process.env.PI_QUESTION_ADDON } : {}) };
+/** The command's environment: the test's, with PATH and the addon the run names (the win32 build
+ * under Wine; the sanitizer build, which loads only with its runtime preloaded and its options). */
+const INHERITED = ["PATH", "PI_QUESTION_ADDON", "LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS"];
+const commandEnv = { ...env, ...Object.fromEntries(INHERITED.filter((k) => process.env[k]).map((k) => [k, process.env[k]])) };
 const command = (...argv) =>
   new Promise((resolve) => {
     execFile(process.execPath, [join(root, "bin", "pi-question.mjs"), ...argv], { env: commandEnv }, (error, stdout, stderr) =>
