@@ -21,11 +21,7 @@
 #define QT_PREVIEW_LINES 16
 /* From this width on, a preview stands beside the list instead of below it. */
 #define QT_PREVIEW_BESIDE_WIDTH 100
-/* Keys one action may have. */
-#define QT_MAX_KEYS 8
-/* Bytes of a note and of a filter. */
-#define QT_MAX_NOTE_BYTES 2000
-#define QT_MAX_FILTER_BYTES 200
+/* Keys per action (QT_MAX_KEYS) and the note and filter caps are limits: qt_limits.h. */
 
 /* ---- state --------------------------------------------------------------------------------- */
 /* What has the keyboard inside one question. */

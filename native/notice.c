@@ -1,10 +1,8 @@
 /* notice.c — the desktop notification sequences of qt_notice.h. */
 #include <string.h>
 
+#include "qt_limits.h"
 #include "qt_notice.h"
-
-/* Longest title and body, in bytes, before sanitizing: a notification is one glance. */
-enum { NOTICE_TITLE_BYTES = 80, NOTICE_BODY_BYTES = 240 };
 
 /* Sanitized one-line text, at most `max` bytes of the input (cut at a character boundary), with
  * the bytes that end a field of the protocol (';' for OSC 777's title, ':' and ';' nowhere else
@@ -28,24 +26,24 @@ static void build_plain(qt_buf *seq, qt_notice_kind kind, const char *title, con
   switch (kind) {
     case QT_NOTICE_OSC777:
       qt_buf_puts(seq, "\x1b]777;notify;");
-      put_field(seq, title, NOTICE_TITLE_BYTES, ',');
+      put_field(seq, title, QT_NOTICE_TITLE_BYTES, ',');
       qt_buf_putc(seq, ';');
-      put_field(seq, body, NOTICE_BODY_BYTES, 0);
+      put_field(seq, body, QT_NOTICE_BODY_BYTES, 0);
       qt_buf_putc(seq, '\a');
       break;
     case QT_NOTICE_OSC9:
       /* ConEmu reads "9;<digit>" as its own commands: the text always starts with the title. */
       qt_buf_puts(seq, "\x1b]9;");
-      put_field(seq, title, NOTICE_TITLE_BYTES, 0);
+      put_field(seq, title, QT_NOTICE_TITLE_BYTES, 0);
       qt_buf_puts(seq, ": ");
-      put_field(seq, body, NOTICE_BODY_BYTES, 0);
+      put_field(seq, body, QT_NOTICE_BODY_BYTES, 0);
       qt_buf_putc(seq, '\a');
       break;
     default: /* QT_NOTICE_OSC99: title, then body, as one notification (d=0: more follows) */
       qt_buf_puts(seq, "\x1b]99;i=pi-question:d=0;");
-      put_field(seq, title, NOTICE_TITLE_BYTES, 0);
+      put_field(seq, title, QT_NOTICE_TITLE_BYTES, 0);
       qt_buf_puts(seq, "\x1b\\\x1b]99;i=pi-question:p=body;");
-      put_field(seq, body, NOTICE_BODY_BYTES, 0);
+      put_field(seq, body, QT_NOTICE_BODY_BYTES, 0);
       qt_buf_puts(seq, "\x1b\\");
       break;
   }

@@ -1,6 +1,19 @@
-/* qt_limits.h — every bound pi-question puts on what a model sends and on what a user types.
- * One place for each limit: the validator, the engine, the README and the tests read them here
- * (the addon exports them as `limits`). Each may be overridden at build time with -D. */
+/* qt_limits.h — every bound pi-question puts on what a model sends, on what a person types or
+ * configures, and on what it shows them or holds for them. One place for each limit: the
+ * validator, the engine, the README and the tests read them here (the addon exports them as
+ * `limits`). Each may be overridden at build time with -D.
+ *
+ * Two families live elsewhere, because nothing outside one file sees them: they size that file's
+ * own buffers, not what a model or a person may send.
+ *  - keys.c: QT_KEYS_HOLD_BYTES, QT_KEYS_PASTE_BYTES, QT_KEYS_BACKLOG_BYTES, the input decoder's
+ *    own buffers (an unfinished escape sequence, the pieces a long paste is handed over in, input
+ *    kept while a sink has stopped, past which a feed fails with QT_ERR_NOMEM); they bound the
+ *    decoder's memory, and keys.c's first comment explains them with the decoder.
+ *  - memory kept for reuse between calls: request.c QT_SCRATCH_KEEP (a thread's parse scratch)
+ *    and the Node binding's NORMALIZE_KEEP_BYTES (a thread's canonical text); os/win32/tty.c
+ *    QUEUE_MAX and RECORDS_MAX, how much console input the Windows runner reads ahead.
+ * The layout's sizes (rows of a list or an editor shown at once, the width a preview stands
+ * beside the list from) are not limits but defaults of the drawing: engine_internal.h. */
 #ifndef QT_LIMITS_H
 #define QT_LIMITS_H
 
@@ -91,6 +104,27 @@
 /* The text the model reads, in bytes; longer text is cut with a visible mark. */
 #ifndef QT_MAX_RESULT_TEXT_BYTES
 #define QT_MAX_RESULT_TEXT_BYTES 100000
+#endif
+
+/* A note on a question (Ctrl+N) and the filter of an option list, in bytes; the editor takes no
+ * more. */
+#ifndef QT_MAX_NOTE_BYTES
+#define QT_MAX_NOTE_BYTES 2000
+#endif
+#ifndef QT_MAX_FILTER_BYTES
+#define QT_MAX_FILTER_BYTES 200
+#endif
+/* Keys one action may have (pi's keybindings); more are reported as not understood. */
+#ifndef QT_MAX_KEYS
+#define QT_MAX_KEYS 8
+#endif
+/* A desktop notification's title and body, in bytes of the text before sanitizing (notice.c);
+ * longer is cut with "…": a notification is one glance. */
+#ifndef QT_NOTICE_TITLE_BYTES
+#define QT_NOTICE_TITLE_BYTES 80
+#endif
+#ifndef QT_NOTICE_BODY_BYTES
+#define QT_NOTICE_BODY_BYTES 240
 #endif
 
 /* What the person writes when they want to talk first (Ctrl+T, status "discuss"), in bytes. */
