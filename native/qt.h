@@ -1,6 +1,9 @@
 /* qt.h — the contract of pi-question's core: the normalized request a model's `question`
  * call becomes, the answers a person gives, and the one builder of the tool result.
  *
+ * Names: `qt_` (types, functions, files) and `QT_` (constants) stand for "question tool", the
+ * tool this project gives pi; they have nothing to do with the Qt toolkit.
+ *
  * Ownership: every `qt_*_create`/`qt_*_parse` result is owned by the caller and released
  * with the matching `qt_*_free`/`qt_*_destroy`, which accept NULL. Strings returned through
  * `char **` are malloc'ed and released with free(). Nothing here aborts or exits: failures
@@ -120,7 +123,7 @@ typedef enum qt_outcome {
   QT_CANCELLED = 2,   /* the person stopped the question; the turn ends */
   QT_INTERRUPTED = 3, /* the agent was aborted while the question was open */
   QT_UNAVAILABLE = 4, /* no way to ask in this mode */
-  QT_TIMED_OUT = 5,   /* the person's own timeout ran out before they pressed a key (issue 14 item 3) */
+  QT_TIMED_OUT = 5,   /* the person's own timeout ran out before they pressed a key */
   QT_DISCUSS = 6      /* the person wants to talk first (Ctrl+T): their words instead of an answer; the turn goes on */
 } qt_outcome;
 #define QT_OUTCOME_LAST QT_DISCUSS

@@ -10,6 +10,9 @@
  *   ESC[<n>A, ESC[<n>C        cursor up n rows, right n columns
  *   \r, \r\n, ESC[J           column 0, next line, clear to the end of the screen
  *   ESC[<n>m                  the default palette below (not with NO_COLOR)
+ *   a desktop notification    the bytes set with qt_tty_set_notice, once a run has taken the
+ *                             terminal: OSC 777, OSC 9 or OSC 99, maybe in tmux's DCS passthrough
+ *                             (built by notice.c from sanitized text, qt_notice.h)
  * Input is read in raw mode (no echo, no line editing, no signals from keys: Ctrl+C arrives as
  * a key and the engine treats it as cancel), as the bytes a VT terminal sends.
  *
@@ -326,7 +329,7 @@ static qt_status draw(qt_tty *t, qt_engine *e) {
   qt_term_size(t->dev, &cols, &rows);
   const char *const *lines;
   size_t count;
-  qt_engine_set_rows(e, rows > 1 ? rows - 1 : 1); /* the frame fits the screen (issue 14 item 2) */
+  qt_engine_set_rows(e, rows > 1 ? rows - 1 : 1); /* the engine fits the frame to the rows shown (keep) */
   qt_status st = qt_engine_render(e, cols, &lines, &count);
   if (st) return st;
   size_t keep = (size_t)(rows > 1 ? rows - 1 : 1);
