@@ -3,6 +3,13 @@
 // with the lowest penalty. Drawn with half-block characters, two module rows per text line.
 // Follows the structure of Project Nayuki's QR Code generator (MIT), written anew here; tests
 // decode the result with an independent reader (tests/qr.test.mjs).
+//
+// Why not a library: `uqr` (a port of the same Nayuki code) draws the same half blocks and, for
+// the same mask, the very same matrix, so it would add nothing the page needs; but every install
+// would then fetch a package besides pi-question and its own platform package (the install
+// tests run npm offline with only those), for a page that is off by default. Its other modes,
+// levels and renderers make it twice this file. `qrcode-generator` is larger still and turns
+// text into bytes as Latin-1 unless an extra UTF-8 module is wired in.
 
 export type EccLevel = "L" | "M";
 
