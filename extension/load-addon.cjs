@@ -1,12 +1,20 @@
-// load-addon.cjs — finds and loads the native addon by explicit path (pi loads extensions
-// through jiti, which breaks the `bindings`/`node-gyp-build` path helpers). Plain CommonJS so
-// the extension loads it with Node's own require (no transpiling, no ES module loader) and the
+// load-addon.cjs — finds and loads the native addon by explicit path. Plain CommonJS so the
+// extension loads it with Node's own require (no transpiling, no ES module loader) and the
 // standalone command, the install script and the tests import it too.
 //
 // Order: PI_QUESTION_ADDON (a specific build, e.g. the sanitizer build; nothing else is tried);
 // else the prebuilt platform package npm installed beside pi-question (platform-package.cjs);
 // else a local build from source (build/Release, build/Debug). When none loads, the error says
 // in one sentence what to do on this machine.
+//
+// Why not `node-gyp-build`: it looks for prebuildify's layout, every platform's binary inside
+// the package itself (prebuilds/<platform>-<arch>/), not one npm package per platform that npm
+// picks by os, cpu and libc, so it cannot find ours. It prefers build/Release to a prebuild,
+// its override (<NAME>_PREBUILD) names a directory to search rather than the one file to load,
+// it requires the first file it finds and stops at that file's load error (a prebuilt for the
+// wrong C library, say), its error names the directory, not the files tried and why each
+// failed, and it detects musl only by /etc/alpine-release (elsewhere LIBC must be set). Using
+// it would also add a runtime dependency that every install fetches.
 "use strict";
 const { existsSync, readFileSync } = require("node:fs");
 const { join } = require("node:path");
