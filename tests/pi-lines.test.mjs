@@ -1,7 +1,7 @@
-// pi-lines.test.mjs — the two pi lines as the tests and the README name them: no test names pi's
+// pi-lines.test.mjs — the two pi lines as the tests and the docs name them: no test names pi's
 // packages itself (tests/helpers/pi-line.mjs decides), the extension is loaded against the
 // modules of the line under test, the current line's unit run covers the pi-tui cross-checks,
-// and the README's "pi and Node versions" table says what package.json, scripts/current-pi.mjs,
+// and the "pi and Node versions" table of docs/platforms.md says what package.json, scripts/current-pi.mjs,
 // .ci/run and the Node running `npm test` say.
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
@@ -71,12 +71,14 @@ test("pi lines: the current line's unit run covers the key parser and width cros
   assert.ok(suites.every((f) => !/e2e-/.test(f)));
 });
 
-// ---- the README's table ---------------------------------------------------------------------
+// ---- the version table (docs/platforms.md) -----------------------------------------------------
 
 function versionTable() {
-  const readme = read("README.md");
-  const section = readme.slice(readme.indexOf("## pi and Node versions"));
-  assert.ok(section.length < readme.length, 'README has a "pi and Node versions" section');
+  const platforms = read("docs", "platforms.md");
+  const section = platforms.slice(platforms.indexOf("## pi and Node versions"));
+  assert.ok(section.length < platforms.length, 'docs/platforms.md has a "pi and Node versions" section');
+  // Every page a reader may take a version from: the README and docs/.
+  const readme = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))].map((f) => read(f)).join("\n\n");
   const body = section.slice(0, section.indexOf("\n## ", 1));
   const rows = body
     .split("\n")
@@ -85,7 +87,7 @@ function versionTable() {
   return { readme, body, rows };
 }
 
-test("pi lines: README's table names the devDependency on the Node running npm test, the current line of scripts/current-pi.mjs, and pi's binary of it", () => {
+test("pi lines: the version table names the devDependency on the Node running npm test, the current line of scripts/current-pi.mjs, and pi's binary of it", () => {
   const { rows } = versionTable();
   assert.equal(rows.length, 3, rows.map((r) => r.join(" | ")).join("\n"));
   const devName = Object.keys(pkg.devDependencies).find((n) => n.endsWith("/pi-coding-agent"));
@@ -101,7 +103,7 @@ test("pi lines: README's table names the devDependency on the Node running npm t
   assert.ok(binary[1].includes(`Bun ${BUN.version}`), binary[1]);
 });
 
-test("pi lines: each command README's table says CI runs is a step of .ci/run", () => {
+test("pi lines: each command the version table says CI runs is a step of .ci/run", () => {
   const { rows } = versionTable();
   const ci = read(".ci", "run");
   const steps = ci.split("\n").filter((l) => l.startsWith("step "));
@@ -137,7 +139,7 @@ function piVersionsNamed(text) {
   return out;
 }
 
-test("pi lines: README names no other pi of the current line, nor another Node version for it", () => {
+test("pi lines: README and docs/ name no other pi of the current line, nor another Node version for it", () => {
   const { readme } = versionTable();
   // The one paragraph saying what changed since the previous current line may name that line.
   const changes = changesParagraph(readme);
@@ -153,7 +155,7 @@ test("pi lines: README names no other pi of the current line, nor another Node v
   assert.deepEqual(changesParagraph(sample), { text: `What changed between 0.87.1 and ${CURRENT.pi.version}, as seen:\n- 0.87.1 did\n- more`, previous: "0.87.1" });
 });
 
-test("pi lines: README says what changed from the previous current line to this one", () => {
+test("pi lines: docs/platforms.md says what changed from the previous current line to this one", () => {
   const changes = changesParagraph(versionTable().body);
   assert.ok(changes, `README's "pi and Node versions" has no paragraph "What changed between <previous> and ${CURRENT.pi.version}"`);
   assert.ok(!versionAtLeast(changes.previous, CURRENT.pi.version), `${changes.previous} is not older than ${CURRENT.pi.version}`);
