@@ -118,6 +118,19 @@ export const REQUIREMENTS = [
   },
   { id: "tmux", test: true, what: "tmux", present: () => has("tmux", ["-V"]), apt: ["tmux"], dnf: ["tmux"], pacman: ["tmux"], apk: ["tmux"], brew: ["tmux"] },
   { id: "clang", test: true, what: "clang", present: () => has("clang"), apt: ["clang"], dnf: ["clang"], pacman: ["clang"], apk: ["clang"], brew: ["llvm"] },
+  // The format check pins clang-format's major version (each release formats a little differently).
+  {
+    id: "clang-format",
+    test: true,
+    what: "clang-format 14 (the C format check)",
+    present: () => has("clang-format-14", ["--version"]) || /version 14\./.test(output("clang-format", ["--version"]) ?? ""),
+    apt: ["clang-format-14"],
+    dnf: null,
+    pacman: null,
+    apk: null,
+    brew: null,
+    note: Object.fromEntries(["dnf", "pacman", "apk", "brew"].map((m) => [m, "the format check needs clang-format 14 exactly (LLVM 14's)"])),
+  },
   {
     id: "clang-rt",
     test: true,
