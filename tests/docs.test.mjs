@@ -19,7 +19,11 @@ const PAGES = ["README.md", ...DOCS];
 function sources(dir, exts) {
   return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile() && exts.some((x) => e.name.endsWith(x)))
-    .map((e) => relative(root, join(e.parentPath ?? e.path, e.name)).split(sep).join("/"));
+    .map((e) =>
+      relative(root, join(e.parentPath ?? e.path, e.name))
+        .split(sep)
+        .join("/"),
+    );
 }
 
 /** Markdown without fenced code blocks and inline code spans (links there are not links). */
@@ -58,7 +62,12 @@ function tableAfter(md, after) {
   const rows = [];
   for (const l of lines.slice(start + 2)) {
     if (!l.startsWith("|")) break;
-    rows.push(l.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim()));
+    rows.push(
+      l
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   }
   return rows;
 }
@@ -92,7 +101,10 @@ test("docs: every relative link in README.md and docs/*.md names a file that exi
   // The checks catch what they look for.
   assert.equal(slug("What is built, what is run, and where"), "what-is-built-what-is-run-and-where");
   assert.deepEqual([...anchors("# A\n```\n# not\n```\n## B: `c`\n## B: c\n")], ["a", "b-c", "b-c-1"]);
-  assert.deepEqual([...prose("[a](x.md) `[b](y.md)`\n```\n[c](z.md)\n```\n").matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]), ["x.md"]);
+  assert.deepEqual(
+    [...prose("[a](x.md) `[b](y.md)`\n```\n[c](z.md)\n```\n").matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]),
+    ["x.md"],
+  );
 });
 
 test("docs: the README links every docs/ file", () => {
@@ -111,7 +123,10 @@ function modesInCode() {
   const found = new Map();
   const add = (mode, where) => found.set(mode, [...(found.get(mode) ?? []), where]);
   for (const f of [...sources("extension", [".ts", ".mjs", ".cjs"]), ...sources("bin", [".mjs", ".js"])]) {
-    const src = read(f);
+    // Comments left out: they name pi's own modes ("tui") and other words.
+    const src = read(f)
+      .replace(/\/\*[^]*?\*\//g, "")
+      .replace(/(^|[^:])\/\/.*$/gm, "$1");
     const patterns = [
       /\.result\(\s*"(\w+)"/g, // engine.result(mode, …)
       /\.result\(\s*[^,()]+,\s*[^,()]+,\s*"(\w+)"/g, // native.result(json, outcome, mode, …)
@@ -131,7 +146,8 @@ function modesInCode() {
 
 test("docs: the `mode` values docs/tool-contract.md lists are exactly those the code produces", () => {
   const code = modesInCode();
-  for (const m of ["interactive", "rpc", "tty", "print", "relay"]) assert.ok(code.has(m), `the scan no longer finds "${m}": ${[...code.keys()]}`);
+  for (const m of ["interactive", "rpc", "tty", "print", "relay"])
+    assert.ok(code.has(m), `the scan no longer finds "${m}": ${[...code.keys()]}`);
   const listed = tableAfter(read("docs", "tool-contract.md"), "| `mode` | where |").map((r) => r[0].match(/^`(\w+)`$/)?.[1]);
   assert.ok(!listed.includes(undefined), "each row of the mode table starts with one `value`");
   assert.deepEqual([...new Set(listed)].sort(), [...code.keys()].sort(), `the code: ${JSON.stringify(Object.fromEntries(code))}`);
@@ -164,7 +180,8 @@ function written(name, v) {
   if (/_MS$/.test(name)) out.push(`${v} ms`, ...(v % 1000 === 0 ? [`${v / 1000} s`] : []));
   return out;
 }
-const says = (text, name, v) => written(name, v).some((w) => new RegExp(`(?<![\\d.,])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![.,]?\\d)`).test(text));
+const says = (text, name, v) =>
+  written(name, v).some((w) => new RegExp(`(?<![\\d.,])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![.,]?\\d)`).test(text));
 
 // The limits a person meets, and the README Limits row that states each.
 const README_ROWS = {
@@ -223,7 +240,11 @@ test("docs: every limit the addon exports is either in the README's Limits table
   const { exported } = limitConstants();
   assert.ok(exported.size >= 40, `only ${exported.size} exported limits found: the scan of the binding's table is broken`);
   const unplaced = [...exported.keys()].filter((k) => !(k in README_ROWS) && !DOCS_ONLY.includes(k));
-  assert.deepEqual(unplaced, [], "new limits: add a README Limits row when a person meets it, else list it in DOCS_ONLY (and docs/tool-contract.md)");
+  assert.deepEqual(
+    unplaced,
+    [],
+    "new limits: add a README Limits row when a person meets it, else list it in DOCS_ONLY (and docs/tool-contract.md)",
+  );
 });
 
 test("docs: the README's Limits table states each limit a person meets, with the addon's value", () => {
@@ -232,7 +253,10 @@ test("docs: the README's Limits table states each limit a person meets, with the
   for (const [name, label] of Object.entries(README_ROWS)) {
     assert.ok(all.has(name), `${name}: no such limit in native/ (renamed?)`);
     assert.ok(rows.has(label), `README's Limits has no row "${label}" (for ${name})`);
-    assert.ok(says(rows.get(label), name, all.get(name)), `README's Limits row "${label}" says "${rows.get(label)}"; ${name} is ${all.get(name)}`);
+    assert.ok(
+      says(rows.get(label), name, all.get(name)),
+      `README's Limits row "${label}" says "${rows.get(label)}"; ${name} is ${all.get(name)}`,
+    );
   }
   // The note and filter caps are limits a person meets, wherever the core keeps them.
   for (const name of ["QT_MAX_NOTE_BYTES", "QT_MAX_FILTER_BYTES"]) assert.ok(name in README_ROWS && all.has(name), name);
@@ -254,9 +278,15 @@ test("docs: docs/tool-contract.md's full Limits table has every limit with its v
   const names = new Set([...exported.keys(), ...Object.keys(README_ROWS)]);
   for (const name of names) {
     if (stated.has(name)) {
-      assert.ok(says(stated.get(name), name, all.get(name)), `docs/tool-contract.md: ${name} is ${all.get(name)}; its row says "${stated.get(name)}"`);
+      assert.ok(
+        says(stated.get(name), name, all.get(name)),
+        `docs/tool-contract.md: ${name} is ${all.get(name)}; its row says "${stated.get(name)}"`,
+      );
     } else {
-      assert.ok(/^QT_RELAY_/.test(name) && relay.includes(`\`${name}\``), `${name} is in neither docs/tool-contract.md's Limits table nor (a relay limit) docs/subagents.md`);
+      assert.ok(
+        /^QT_RELAY_/.test(name) && relay.includes(`\`${name}\``),
+        `${name} is in neither docs/tool-contract.md's Limits table nor (a relay limit) docs/subagents.md`,
+      );
     }
   }
   for (const name of stated.keys()) assert.ok(all.has(name), `docs/tool-contract.md names ${name}, which native/ does not define`);
@@ -290,7 +320,11 @@ test("docs: the README's tool call gives, with the answers its sentence describe
   const call = section.match(/```json\n([^]*?)```/)[1];
   const text = section.match(/```json\n[^]*?```\s*```\n([^]*?)```/)[1];
   // "the user picks SQLite, ticks Auth and Admin and types "audit log", and types a name"
-  const answers = { db: { selected: ["lite"] }, features: { selected: ["Auth", "Admin"], wrote: "audit log" }, name: { selected: [], wrote: "order-processor" } };
+  const answers = {
+    db: { selected: ["lite"] },
+    features: { selected: ["Auth", "Admin"], wrote: "audit log" },
+    name: { selected: [], wrote: "order-processor" },
+  };
   const r = addon.result(addon.normalize(call), "answered", "interactive", 0, null, JSON.stringify(answers));
   assert.equal(r.text + "\n", text);
 });
@@ -303,5 +337,5 @@ test("docs: the npm package ships every docs/ file the README links", () => {
   const files = new Set(JSON.parse(r.stdout)[0].files.map((f) => f.path));
   assert.ok(files.has("README.md"));
   const missing = DOCS.map((d) => d.split(sep).join("/")).filter((d) => !files.has(d));
-  assert.deepEqual(missing, [], "package.json \"files\" leaves out docs/ the README links");
+  assert.deepEqual(missing, [], 'package.json "files" leaves out docs/ the README links');
 });
