@@ -1,4 +1,4 @@
-// editing.mjs — the worst case of editing a typed answer (issue 10 item 1, issue 13 "any single
+// editing.mjs — the worst case of editing a typed answer (the bound: "any single
 // key ≤ 1 ms at the limits"): an answer at the byte limit with no spaces, made of combining
 // sequences (e + U+0301) or Cyrillic letters, edited through pi's component exactly as a
 // keystroke is (handleInput, then render at 80 columns). Used by run.mjs (its own section, so

@@ -433,7 +433,7 @@ const targets = [
     `no memory growth over ${(2 * memCycles).toLocaleString("en")} cycles after warm-up (RSS ${growth >= 0 ? "+" : ""}${mb(growth)}; limit +2 MB, 10 B a cycle)`,
     growth <= 2 * 1048576,
   ],
-  // The issue's criterion as written: an absolute RSS, not growth over the start. The process
+  // The bound as a person sees it: an absolute RSS, not growth over the start. The process
   // starts at ~43 MB (node alone ~41 MB, with the addon and the harness loaded), so 64 MB leaves
   // ~21 MB for the engines that are dead but not yet collected.
   [

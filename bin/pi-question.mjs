@@ -69,7 +69,7 @@ async function main() {
     path: tty,
     color: !process.env.NO_COLOR,
     mode: "standalone",
-    accessible: process.env.TERM === "dumb", // plain lines for screen readers (issue 14 item 7)
+    accessible: process.env.TERM === "dumb", // plain lines for screen readers
   });
   // A signal ends the question (interrupted) and the result is still printed. Nothing is needed
   // at exit: the runner never keeps the process alive. (On Windows Node raises SIGINT for Ctrl+C

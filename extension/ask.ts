@@ -383,7 +383,7 @@ export function createAsker(pi: ExtensionAPI, native: NativeAddon, answersFlag: 
       }
       // The words trimmed, as the dialogs take them. The engine's editor caps them at
       // limits.discussBytes; words from elsewhere over it are refused, never cut, so the sender
-      // still holds them (review finding 6).
+      // still holds them.
       const said = outcome === "discuss" ? (discussion as string).trim() : null;
       if (said !== null && Buffer.byteLength(said, "utf8") > native.limits.discussBytes) {
         const reason = fill(t.REMOTE_DISCUSS_LONG, { n: Buffer.byteLength(said, "utf8"), s: String(native.limits.discussBytes) });

@@ -54,7 +54,7 @@ export async function askWithDialogs(
   const clean = (s: string) => native.sanitize(s, true);
   const line = (s: string) => native.sanitize(s, false); // one select entry, one line
   const t = stringsFor(native);
-  // The person's timeout (issue 14 item 3), the nearest RPC equivalent: pi's dialog `timeout`
+  // The person's timeout, the nearest RPC equivalent: pi's dialog `timeout`
   // (the client shows its own countdown) on the first dialog only; answering it stops the clock.
   let deadline = timeout ? Date.now() + timeout.ms : undefined;
   const opts = (): { signal?: AbortSignal; timeout?: number } | undefined => {

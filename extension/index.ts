@@ -3,7 +3,7 @@
 // flag, the relay that brings subagents' questions to this pi, and the web page.
 //
 // pi loads every extension at start, through jiti, one file at a time, and each file costs
-// about as much as its content (issue 13). So this one file holds all that registering needs
+// about as much as its content. So this one file holds all that registering needs
 // (the tool's description, guidelines and parameter schema, the commands' descriptions) and
 // loads the addon with Node's own require; everything else is imported at first use: asking
 // (ask.ts, then the TUI, RPC dialogs or print mode's modules), the commands' bodies, the relay

@@ -268,7 +268,7 @@ export class QuestionView implements Component, Focusable {
   }
 }
 
-/** What the person's settings add to a question shown in the TUI (issue 14 items 3 and 7). */
+/** What the person's settings add to a question shown in the TUI. */
 export interface TuiOptions {
   timeout?: { ms: number; then: "cancel" | "decline" | "recommended" };
   accessible?: boolean;

@@ -33,15 +33,15 @@ export interface NativeEngine {
   setAsker(name: string | null, where: string | null): void;
   /** Frees the native engine now (it is freed by the garbage collector otherwise). */
   dispose(): void;
-  /** The person's timeout: armed here, started by the first tick (issue 14 item 3). */
+  /** The person's timeout: armed here, started by the first tick. */
   setTimeout(afterMs: number, then: "cancel" | "decline" | "recommended"): void;
   /** The time now (any steady clock, ms); true once the question has ended (timed out). */
   tick(nowMs: number): boolean;
   /** Milliseconds until the countdown shown changes, -1 when no clock runs. */
   nextTick(nowMs: number): number;
-  /** Accessible mode: plain lines for screen readers (issue 14 item 7). */
+  /** Accessible mode: plain lines for screen readers. */
   setAccessible(on: boolean): void;
-  /** The text Ctrl+G wants opened in the external editor, or null (issue 14 item 6). */
+  /** The text Ctrl+G wants opened in the external editor, or null. */
   editorRequest(): string | null;
   /** The editor's outcome: ok with the new text, or not ok with a short reason (text kept). */
   editorDone(ok: boolean, text: string | null, why: string | null): void;

@@ -67,9 +67,9 @@ export type RelayAnswer =
       type: "answer";
       outcome: Outcome;
       answers: Record<string, StructuredAnswer> | null;
-      /** With outcome "timed_out": what the person's timeout applied (issue 14 item 3). */
+      /** With outcome "timed_out": what the person's timeout applied. */
       timeout?: "cancel" | "decline" | "recommended";
-      /** With outcome "discuss": what the person wrote to the agent (issue 14 item 5). */
+      /** With outcome "discuss": what the person wrote to the agent. */
       discussion?: string;
     }
   | { type: "unavailable" }

@@ -2,7 +2,7 @@
 // name, question count, short labels) and renderResult (one line per answer; the expanded view
 // shows every prompt with its options, the chosen ones marked). Colours come from pi's theme;
 // model-supplied text is sanitized by the C core before it reaches the terminal. In accessible
-// mode (issue 14 item 7) the same in plain words: no colours, no marks, the status always said.
+// mode the same in plain words: no colours, no marks, the status always said.
 import type { Theme } from "@mariozechner/pi-coding-agent";
 import { Text } from "@mariozechner/pi-tui";
 import type { NativeAddon } from "./native.ts";

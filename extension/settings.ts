@@ -12,7 +12,7 @@ import { SETTINGS_TEXT } from "./text.ts";
 export type DesktopNotice = boolean | "osc777" | "osc9" | "osc99";
 export const DESKTOP_KINDS: readonly string[] = ["osc777", "osc9", "osc99"];
 
-/** What the person's own timeout applies when it runs out (issue 14 item 3). */
+/** What the person's own timeout applies when it runs out. */
 export type TimeoutThen = "cancel" | "decline" | "recommended";
 export const TIMEOUT_THENS: readonly TimeoutThen[] = ["cancel", "decline", "recommended"];
 /** The longest timeout accepted: a day. */

@@ -1,7 +1,7 @@
 // text.ts — what the TypeScript side says in English only: messages to the model and
 // diagnostics (settings, pending file). What registering says — the tool's description,
 // guidelines and parameter schema, the commands' and the flag's descriptions — is in index.ts,
-// the one file pi loads at start (issue 13). Everything shown on the person's screens comes
+// the one file pi loads at start. Everything shown on the person's screens comes
 // from the C string table (i18n.ts).
 
 /** Marks of the expanded result view (symbols, the same in every language). */

@@ -455,7 +455,7 @@ typedef struct engine_box {
  * loop, after the collection that found the engine dead — so they survived young-generation
  * collections, V8 grew its new space to the maximum, and thousands of dead engines, 20 KB of
  * native memory each, waited between two collections: 100,000 dropped 4x4 engines peaked at
- * 153 MB with the event loop turning after each (issue 13; 57 MB held weakly). An engine in use
+ * 153 MB with the event loop turning after each (57 MB held weakly). An engine in use
  * keeps its frame anyway (the host holds it) and loses its line strings at most once per young
  * collection (one frame's lines made again). */
 
@@ -531,7 +531,7 @@ static napi_value js_engine_feed(napi_env env, napi_callback_info info) {
  * could dispose of the engine whose memory `lines` points into. No JS runs here.
  *
  * A keystroke changes two or three lines of a frame, and turning a line's UTF-8 into a JS
- * string was a quarter of a keystroke's cost (issue 13): a line equal, byte for byte, to the
+ * string was a quarter of a keystroke's cost: a line equal, byte for byte, to the
  * same row of the last frame is handed out as the string made for it then (`cache`, which
  * also lets the caller compare rows by identity). */
 static napi_value frame_array(napi_env env, line_cache *cache, const char *const *lines, size_t count) {
@@ -549,7 +549,7 @@ static napi_value frame_array(napi_env env, line_cache *cache, const char *const
   for (size_t i = 0; ok && i < count; i++) {
     napi_value line = NULL;
     /* The index as a property name, by hand: snprintf for each line of every frame showed in
-     * the keystroke profile (issue 13). */
+     * the keystroke profile. */
     char digits[24];
     size_t nd = 0, v = i;
     do digits[nd++] = (char)('0' + v % 10); while ((v /= 10) != 0);
@@ -864,7 +864,7 @@ static napi_value js_engine_set_asker(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* ---- issue 14 items 3, 6, 7: the person's timeout, the external editor, accessible mode ----- */
+/* ---- the person's timeout, the external editor, accessible mode ----------------------------- */
 static const char *const TIMEOUT_THEN_NAMES[] = {"cancel", "decline", "recommended"};
 
 /* setTimeout(afterMs, then): arms the clock (it starts with the first tick). */
@@ -952,7 +952,7 @@ static napi_value js_engine_editor_done(napi_env env, napi_callback_info info) {
 
 /* The Engine class: its methods live once on the prototype. Defined on every engine object
  * they were some twenty functions (and as many native callback records) per engine, which only
- * the garbage collector freed, even after dispose() (issue 13: memory that stays flat). Its
+ * the garbage collector freed, even after dispose(), so memory did not stay flat. Its
  * constructor makes an empty object; only createEngine gives one an engine (type tag and
  * wrap), so an object made with `new engine.constructor()` is refused by every method. */
 static napi_value js_engine_construct(napi_env env, napi_callback_info info) {
@@ -1605,7 +1605,7 @@ static napi_value js_run_tty(napi_env env, napi_callback_info info) {
   if (!pending && napi_has_named_property(env, argv[1], "cancelContinues", &has) == napi_ok && has &&
       napi_get_named_property(env, argv[1], "cancelContinues", &cv) == napi_ok)
     napi_get_value_bool(env, cv, &cancel_continues);
-  /* issue 14: accessible (bool), timeoutMs (number), timeoutThen ("cancel" | "decline" | "recommended") */
+  /* the person's settings: accessible (bool), timeoutMs (number), timeoutThen ("cancel" | "decline" | "recommended") */
   bool accessible = false;
   double timeout_ms = 0;
   int timeout_then = 0;

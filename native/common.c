@@ -91,7 +91,7 @@ bool qt_loose_equal(const char *a, const char *b) {
 void qt_number_text(double d, char *out, size_t cap) {
   if (d > -1e15 && d < 1e15 && d == (double)(long long)d && cap >= 18) {
     /* Whole numbers, the usual case (options 1, 2, 3 …), written by hand: snprintf was a fifth
-     * of validating a call of 20,000 numeric options (issue 13). Same text as "%lld". */
+     * of validating a call of 20,000 numeric options. Same text as "%lld". */
     long long v = (long long)d;
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
     char digits[20];
@@ -139,7 +139,7 @@ static unsigned hex4(const unsigned char *s, size_t n) {
 }
 
 /* The bytes scan_json stops at, by where it is (it was a sixth of validating a 100 KB call and
- * now looks each byte up once, issue 13): outside strings, quotes, brackets, commas, colons and
+ * now looks each byte up once): outside strings, quotes, brackets, commas, colons and
  * bytes above 0x7F (numbers, literals and whitespace are skipped); inside a string, control
  * characters, the quote, the backslash and bytes above 0x7F. */
 #define QT_RANGE16(b, v) [b] = v, [b + 1] = v, [b + 2] = v, [b + 3] = v, [b + 4] = v, [b + 5] = v, [b + 6] = v, \

@@ -47,7 +47,7 @@ static char *dup_range(const char *s, size_t n) {
  * sanitizing leaves it as it is — the request, which holds it, outlives the engine, and most text
  * needs no change — else a copy. Free it with free_text(out, in). A copy for each string of a
  * call was about a third of an engine's memory, which matters when engines are dropped rather
- * than disposed and pile up until the garbage collector gets to them (issue 13). `scratch` is
+ * than disposed and pile up until the garbage collector gets to them. `scratch` is
  * reused between calls. */
 static qt_status sanitized(qt_buf *scratch, const char *in, unsigned flags, bool empty, char **out) {
   *out = NULL;
@@ -695,7 +695,7 @@ static qt_status on_entry(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   return st;
 }
 
-/* Enter while typing the filter (issue 14 item 1). Single-select: picks the highlighted match at
+/* Enter while typing the filter. Single-select: picks the highlighted match at
  * once, as pi's selectors and fzf do; on "Something else…" it opens text entry, the filter text
  * becoming the draft when no option matched and nothing was typed yet. Multi-select: leaves the
  * filter typing, the list stays filtered. */
@@ -770,7 +770,7 @@ static qt_status on_note(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   return st;
 }
 
-/* ---- talk first: Ctrl+T (issue 14 item 5) ----------------------------------------------------- */
+/* ---- talk first: Ctrl+T ----------------------------------------------------------------------- */
 /* Enter in the discussion field: ends the call with QT_DISCUSS and the trimmed text. */
 static qt_status send_discussion(qt_engine *e) {
   size_t start, len;
@@ -808,7 +808,7 @@ static qt_status on_discuss(qt_engine *e, const qt_key_event *ev) {
   return st;
 }
 
-/* ---- the question fits the screen (issue 14 item 2) ----------------------------------------- */
+/* ---- the question fits the screen ----------------------------------------------------------- */
 /* PageUp/PageDown read a prompt (or the review) that the last frame cut to fit the rows: they
  * move it by the lines shown; the renderer keeps the scroll inside the text. */
 static bool scroll_key(qt_engine *e, const qt_key_event *ev) {
@@ -1313,7 +1313,7 @@ qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, s
   return QT_OK;
 }
 
-/* ---- the clock: the person's timeout (issue 14 item 3) --------------------------------------- */
+/* ---- the clock: the person's timeout --------------------------------------------------------- */
 static void stop_clock(qt_engine *e) {
   e->clock_on = false;
   touch(e);
@@ -1388,7 +1388,7 @@ bool qt_countdown_text(const qt_engine *e, qt_buf *out) {
   return qt_format(out, qt_str(e, id), 0, clock);
 }
 
-/* ---- accessible mode (issue 14 item 7) ------------------------------------------------------- */
+/* ---- accessible mode ------------------------------------------------------------------------- */
 qt_status qt_engine_set_accessible(qt_engine *e, bool on) {
   if (!e) return QT_ERR_USAGE;
   e->accessible = on;
@@ -1396,7 +1396,7 @@ qt_status qt_engine_set_accessible(qt_engine *e, bool on) {
   return QT_OK;
 }
 
-/* ---- the external editor (issue 14 item 6) --------------------------------------------------- */
+/* ---- the external editor --------------------------------------------------------------------- */
 static qt_editor *editor_target(qt_engine *e) {
   if (!e->editor_want || e->done) return NULL;
   if (e->editor_want == 3) return &e->discuss; /* the discussion field (Ctrl+T) */

@@ -124,20 +124,20 @@ struct qt_engine {
   qt_lines scratch[2];    /* reusable columns for side-by-side previews */
   /* editor drawing scratch, reused between frames (each editor caches its own layout) */
   qt_buf cell_text;       /* the display bytes of the graphemes of a line being drawn */
-  /* talk first: Ctrl+T (issue 14 item 5) */
+  /* talk first: Ctrl+T */
   bool discuss_open;      /* the "What do you want to tell the agent?" field has the keyboard */
   qt_editor discuss;      /* its text, kept when the field is closed */
   char *discussion;       /* the trimmed text sent with QT_DISCUSS (NULL before) */
-  /* the question fits the screen (issue 14 item 2) */
+  /* the question fits the screen */
   int rows;               /* rows the frame may take; 0: no limit */
   size_t review_scroll;   /* first line of the review shown when it is cut */
   size_t review_window;   /* lines of the review shown when it was last cut; 0: not cut */
   qt_lines measure;       /* lines drawn aside to be measured or windowed (render.c) */
   /* the help line, laid out once for each text and width (render.c draw_help): it was half of
-   * a keystroke's rendering (issue 13) */
+   * a keystroke's rendering */
   qt_buf help_key;        /* the items and the width it was laid out for; empty: nothing kept */
   qt_lines help_lines;    /* the lines it gave */
-  /* the person's timeout (issue 14 item 3; engine.c "the clock") */
+  /* the person's timeout (engine.c "the clock") */
   bool clock_on;          /* a timeout is armed and no key has stopped it */
   bool clock_started;     /* the first tick fixed the deadline */
   int64_t clock_after;    /* milliseconds from the first tick to the deadline */
@@ -157,9 +157,9 @@ struct qt_engine {
     int *width;           /* and its columns */
     size_t count, cap;
   } pv;
-  /* accessible mode (issue 14 item 7; render_plain.c) */
+  /* accessible mode (render_plain.c) */
   bool accessible;
-  /* the external editor (issue 14 item 6): 0 none, 1 the draft, 2 the note, 3 the discussion is asked for */
+  /* the external editor: 0 none, 1 the draft, 2 the note, 3 the discussion is asked for */
   int editor_want;
 };
 

@@ -3,7 +3,7 @@
  * without copying or decoding anything. request.c reads fields from it and decodes only the
  * strings it keeps; numbers stay text unless they need reading.
  *
- * Why not cJSON here (issue 13): cJSON makes a 64-byte node and a malloc'ed copy per value and
+ * Why not cJSON here: cJSON makes a 64-byte node and a malloc'ed copy per value and
  * reads every number with strtod and localeconv after three strncmp; for a call of 20,000
  * numeric options that alone was 2.7 times the whole validation budget. cJSON still reads the
  * answers and the metadata (small, and their trees are kept), and the differential fuzzer

@@ -56,7 +56,7 @@ typedef enum qt_action {
   QT_ACT_DELETE_TO_START,     /* tui.editor.deleteToLineStart: ctrl+u */
   QT_ACT_DELETE_TO_END,       /* tui.editor.deleteToLineEnd: ctrl+k */
   QT_ACT_NEW_LINE,            /* tui.input.newLine: shift+enter */
-  QT_ACT_DISCUSS,             /* talk first, instead of answering: ctrl+t (issue 14 item 5) */
+  QT_ACT_DISCUSS,             /* talk first, instead of answering: ctrl+t */
   QT_ACT_EXTERNAL_EDITOR,     /* app.editor.external: ctrl+g (typing an answer or a note) */
   QT_ACT_PREVIEW_UP,          /* read a preview that is cut: shift+up (a page back) */
   QT_ACT_PREVIEW_DOWN,        /* shift+down (a page on) */
@@ -125,7 +125,7 @@ uint64_t qt_engine_revision(const qt_engine *e);
  * are collected before the native memory piles up. O(questions). */
 size_t qt_engine_footprint(const qt_engine *e);
 
-/* ---- the person's timeout (issue 14 item 3) -------------------------------------------------
+/* ---- the person's timeout -------------------------------------------------------------------
  * The engine keeps no clock of its own: the host tells it the time (milliseconds of any steady
  * clock), so tests are deterministic. */
 typedef enum qt_timeout_then {
@@ -146,13 +146,13 @@ int64_t qt_engine_next_tick(const qt_engine *e, int64_t now_ms);
  * it ended with QT_TIMED_OUT. */
 unsigned qt_engine_result_flags(const qt_engine *e);
 
-/* ---- accessible mode (issue 14 item 7) --------------------------------------------------------
+/* ---- accessible mode --------------------------------------------------------------------------
  * Plain lines a screen reader can follow: no box drawing or symbols, no styles (no meaning in
  * colour), markers as words ("selected", "checked"), the focused option announced as "Option 2
  * of 4: SQLite", each state change a short line. */
 qt_status qt_engine_set_accessible(qt_engine *e, bool on);
 
-/* ---- the external editor (issue 14 item 6) ----------------------------------------------------
+/* ---- the external editor ----------------------------------------------------------------------
  * Ctrl+G while typing an answer or a note asks the host to open $VISUAL / $EDITOR on the text.
  * After each feed the host checks qt_engine_editor_request; when it returns true (*text: the
  * draft, valid until the next call on the engine) it runs the editor and hands the outcome to

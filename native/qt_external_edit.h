@@ -1,4 +1,4 @@
-/* qt_external_edit.h — the external editor for the terminal runner (issue 14 item 6). */
+/* qt_external_edit.h — the external editor for the terminal runner. */
 #ifndef QT_EXTERNAL_EDIT_H
 #define QT_EXTERNAL_EDIT_H
 

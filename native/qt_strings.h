@@ -167,7 +167,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(WEB_OFF)             /* the page: pi turned the page off or exited */ \
   X(WEB_TOO_LARGE)       /* the page: an answer longer than the server takes ({n}: bytes); not sent, text kept */ \
   X(WEB_NOT_SENT)        /* the page: an answer could not be sent (no connection); text kept */ \
-  /* ---- issue 14 items 3, 6, 7: the person's timeout, the external editor, accessible mode ---- */ \
+  /* ---- the person's timeout, the external editor, accessible mode ---- */ \
   X(COUNTDOWN_CANCEL)    /* "Closes itself in {s} — any key stops the clock" ({s}: "4:59") */ \
   X(COUNTDOWN_DECLINE)   /* "Leaves it to the agent in {s} — any key stops the clock" */ \
   X(COUNTDOWN_RECOMMENDED) /* "Answers itself in {s} with the recommended option — any key stops the clock" */ \
@@ -207,7 +207,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(PLAIN_KEYS_TABS)     /* appended with several questions: Tab, Shift+Tab */ \
   X(PLAIN_KEYS_CONFIRM)  /* a yes/no question */ \
   X(PLAIN_KEYS_BOUND)    /* keys rebound: "Keys: {s}." ({s}: the help line's items, comma-separated) */ \
-  /* ---- the question fits the screen (issue 14 item 2) ---- */ \
+  /* ---- the question fits the screen ---------------------- */ \
   X(HELP_READ_PROMPT)    /* PgUp/PgDn "read the question" (the prompt is cut to fit the screen) */ \
   X(HELP_SCROLL)         /* PgUp/PgDn "scroll" (the review is cut to fit the screen) */ \
   X(HELP_READ_PREVIEW)   /* Shift+↑/Shift+↓ "read the preview" (the preview is cut) */ \
@@ -215,7 +215,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(PLAIN_PROMPT_BELOW)  /* "The question goes on for {n} more lines; {s} reads them." ({s}: PageDown's name) */ \
   X(PLAIN_KEY_PAGE_UP)   /* accessible mode: PageUp as a word ("PageUp"), no symbols */ \
   X(PLAIN_KEY_PAGE_DOWN) /* "PageDown" */ \
-  /* ---- talk first: Ctrl+T (issue 14 item 5) ---- */ \
+  /* ---- talk first: Ctrl+T ---------------------- */ \
   X(DISCUSS_PROMPT)      /* above the text field: "What do you want to tell the agent?" */ \
   X(HELP_DISCUSS)        /* Ctrl+T "talk first" */ \
   X(HELP_SEND)           /* Enter "send to the agent" (in the discussion field) */ \
@@ -224,7 +224,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(WARN_DISCUSS_EMPTY)  /* Enter on an empty discussion field */ \
   X(STATUS_DISCUSS)      /* renderResult: "Wants to talk first" */ \
   X(DIALOG_DISCUSS)      /* RPC select entry: "Discuss first…" */ \
-  /* ---- the transcript in accessible mode (issue 14 item 7): words, not marks or colours ---- */ \
+  /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */ \
   X(PLAIN_NOT_SELECTED)  /* after an option the person did not pick: "not selected" */ \
   X(PLAIN_RESULT_STATUS) /* renderResult's first line: "Status: {s}." ({s}: a STATUS_* string) */ \
   X(PLAIN_KEYS_FILTER_PICK) /* typing the filter of a single-select question, where Enter picks the highlighted match */

@@ -65,7 +65,7 @@ void qt_tty_close(qt_tty *t);
 void qt_tty_set_color(qt_tty *t, bool color);
 /* Bytes (a desktop notification, qt_notice.h) the next run writes to the terminal once it has
  * taken it — never when another program owns the terminal, so no notice goes out for a
- * question that is not shown (issue 14 item 4). Copied; len 0 clears. */
+ * question that is not shown. Copied; len 0 clears. */
 qt_status qt_tty_set_notice(qt_tty *t, const char *bytes, size_t len);
 
 /* Runs `e` on the terminal until it is done, qt_tty_stop is called, or a terminating signal

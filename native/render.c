@@ -36,7 +36,7 @@ static const char PREVIEW_BAR[] = " │ "; /* below the list; without the margin
 #define PLAIN QT_STYLE_COUNT /* "no style" for the builder */
 
 /* ---- frames and lines ----------------------------------------------------------------------- */
-/* The parts of a frame that share the rows when the host gives a height (issue 14 item 2). */
+/* The parts of a frame that share the rows when the host gives a height. */
 enum { SEC_PROMPT = 0, SEC_BODY, SEC_PREVIEW, SEC_NOTE, SEC_DISCUSS, SEC_COUNT };
 #define NO_LIMIT INT_MAX
 
@@ -46,7 +46,7 @@ typedef struct rctx {
   int width;     /* columns of that target */
   qt_buf tmp;    /* scratch text */
   bool failed;   /* an allocation failed */
-  /* fitting the rows (issue 14 item 2): see fit_rows() */
+  /* fitting the rows: see fit_rows() */
   int limit[SEC_COUNT];   /* most lines each part may take; NO_LIMIT: all it has */
   int natural[SEC_COUNT]; /* lines each part took */
   int editor_limit;       /* most lines the next editor drawn may take, its hints included */
@@ -670,7 +670,7 @@ static void help_text(const qt_engine *e, help *h, qt_string_id what) {
   help_end_item(h);
 }
 
-/* The discussion field (issue 14 item 5). */
+/* The discussion field. */
 static void help_discussing(const qt_engine *e, help *h) {
   help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_SEND);
   help_key(e, h, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
@@ -678,7 +678,7 @@ static void help_discussing(const qt_engine *e, help *h) {
   help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_BACK_TO_QUESTION);
 }
 
-/* PageUp/PageDown while the prompt (or the review) is cut to fit the rows (issue 14 item 2). */
+/* PageUp/PageDown while the prompt (or the review) is cut to fit the rows. */
 static void help_scroll(const qt_engine *e, help *h) {
   bool review = e->current >= e->req->question_count;
   if (!review) { /* Shift+↑/Shift+↓ while the preview is cut */
@@ -923,7 +923,7 @@ static void draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
   bool hl = row == s->highlight, other = k == SIZE_MAX;
   int m = margin(r);
   int indent = m + 2 + (s->q->multi_select ? 4 : 0) + digits(row + 1) + 2;
-  char num[32]; /* "12. ", by hand: snprintf was a tenth of a frame (issue 13) */
+  char num[32]; /* "12. ", by hand: snprintf was a tenth of a frame */
   {
     char rev[24];
     size_t nd = 0, v = row + 1, at = 0;
@@ -971,7 +971,7 @@ static void draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
 }
 
 /* The list block: filter line, scroll hints, the rows in the window. */
-/* ---- fitting the rows: windows of lines (issue 14 item 2) ------------------------------------ */
+/* ---- fitting the rows: windows of lines ------------------------------------------------------ */
 /* Copies lines [from, to) of src to the target (the focused editor's cursor line moves along). */
 static void copy_lines(rctx *r, const qt_lines *src, size_t from, size_t to) {
   if (src->buf.failed || !src->buf.data) { /* out of memory while drawing it */
@@ -1421,7 +1421,7 @@ static void draw_review_lines(rctx *r) {
   }
 }
 
-/* The discussion field under the question (issue 14 item 5): "What do you want to tell the
+/* The discussion field under the question: "What do you want to tell the
  * agent?" and the text being typed. */
 static void draw_discussion(rctx *r) {
   qt_engine *e = r->e;
@@ -1467,7 +1467,7 @@ static void draw_overlay(rctx *r) {
   paragraph(r, margin(r), QT_STYLE_WARNING, r->tmp.data, r->tmp.len);
 }
 
-/* The person's timeout: "Answers itself in 4:59 — any key stops the clock" (issue 14 item 3). */
+/* The person's timeout: "Answers itself in 4:59 — any key stops the clock". */
 static void draw_countdown(rctx *r) {
   qt_buf_reset(&r->tmp);
   if (!qt_countdown_text(r->e, &r->tmp)) return;
@@ -1518,7 +1518,7 @@ static void draw_frame(rctx *r) {
   rule_line(r);
 }
 
-/* ---- the question fits the screen (issue 14 item 2) ---------------------------------------------
+/* ---- the question fits the screen ---------------------------------------------------------------
  * A frame taller than e->rows is drawn again with a line budget for each part: what always
  * stays (rules, tab bar, the timeout's countdown, message, help) is counted first; the parts get their least (the
  * prompt's first line and a hint, the highlighted row, the line being typed), the part with

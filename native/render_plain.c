@@ -1,4 +1,4 @@
-/* render_plain.c — the accessible frame (issue 14 item 7): plain lines a screen reader can
+/* render_plain.c — the accessible frame: plain lines a screen reader can
  * follow. No box drawing, no symbols standing for a state, no styles at all (so no meaning is
  * carried by colour): markers are words ("selected", "checked"), the focused option is
  * announced on a line of its own ("Option 2 of 4: SQLite"), and each state change is a short
@@ -271,7 +271,7 @@ static void plain_review(pctx *p) {
   }
 }
 
-/* Talk first (Ctrl+T, issue 14 item 5): the field's title, then its text. */
+/* Talk first (Ctrl+T): the field's title, then its text. */
 static void plain_discussion(pctx *p) {
   qt_engine *e = p->e;
   qt_buf_puts(&p->tmp, qt_str(e, QT_STR_DISCUSS_PROMPT));
@@ -280,7 +280,7 @@ static void plain_discussion(pctx *p) {
   flush(p);
 }
 
-/* The question fits the screen (issue 14 item 2): a frame taller than e->rows keeps the prompt
+/* The question fits the screen: a frame taller than e->rows keeps the prompt
  * from its first line (or from where PageUp/PageDown left it), saying in words how many of its
  * lines are hidden and which key reads them; then the end of the rest (the announcement, the
  * countdown, the message and the keys), or the rest from the line with the text cursor on when
@@ -426,7 +426,7 @@ static void plain_keys(pctx *p) {
     const qt_qstate *s = &e->qs[e->current];
     switch (s->view) {
       case QT_VIEW_ENTRY: id = s->q->option_count ? QT_STR_PLAIN_KEYS_ENTRY : QT_STR_PLAIN_KEYS_FREE; break;
-      /* single-select: Enter picks the highlighted match (issue 14 item 1), as the help line says */
+      /* single-select: Enter picks the highlighted match, as the help line says */
       case QT_VIEW_FILTER: id = s->q->multi_select ? QT_STR_PLAIN_KEYS_FILTER : QT_STR_PLAIN_KEYS_FILTER_PICK; break;
       case QT_VIEW_NOTE: id = QT_STR_PLAIN_KEYS_NOTE; break;
       default: id = s->q->multi_select ? QT_STR_PLAIN_KEYS_MULTI : QT_STR_PLAIN_KEYS_LIST; break;

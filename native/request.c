@@ -38,7 +38,7 @@ typedef struct arena_chunk {
  * options and strings from this thread's scratch block, kept between calls up to
  * QT_SCRATCH_KEEP bytes: the options of a call of 25,000 of them are over a megabyte, and memory
  * fresh from the system for them (the allocator gives it back after each call) faulted a page
- * every 4 KB — a third of validating such a call (issue 13). What does not fit goes to malloc
+ * every 4 KB — a third of validating such a call. What does not fit goes to malloc
  * (and the next call's block is made as large as this one wanted). One scratch request per
  * thread at a time; another parse meanwhile uses malloc. */
 #define QT_SCRATCH_KEEP ((size_t)4 << 20)
@@ -82,7 +82,7 @@ static bool in_scratch(const scratch *s, const void *p) {
 struct qt_arena {
   arena_chunk *head;
   size_t first_cap; /* the first chunk's size: about the call's own size, so a small request
-                       held by an engine does not keep 32 KB (issue 13: dropped engines) */
+                       held by an engine does not keep 32 KB (dropped engines wait for the GC) */
   scratch *scratch; /* this thread's scratch block, held by this request (or NULL) */
 };
 
@@ -878,7 +878,7 @@ static const unsigned char JSON_ESCAPE[256] = {
  * JSON string, straight into room reserved for the worst case (every byte escaped as \u00XX):
  * one reserve and one pass a field. The canonical form of a 100 KB call is up to 750 KB, and
  * writing it a piece at a time through the buffer's checked appends was a fifth of validating
- * it (issue 13). Nothing when value is NULL. */
+ * it. Nothing when value is NULL. */
 static inline void json_put_field_len(qt_buf *b, const char *head, size_t head_len, const char *value, size_t n) {
   static const char hex[] = "0123456789abcdef";
   if (n > (SIZE_MAX / 2 - head_len) / 6) {

@@ -93,7 +93,7 @@ size_t qt_recommended_option(const qt_question *q) {
   return SIZE_MAX;
 }
 
-/* ---- the person wants to talk first (QT_DISCUSS, issue 14 item 5) ------------------------------
+/* ---- the person wants to talk first (QT_DISCUSS) -----------------------------------------------
  * Their words, quoted between the two sentences; the turn goes on. */
 static const char DISCUSS_BEFORE[] =
     "The user wants to talk about this question before answering it, and wrote to you:\n  ";

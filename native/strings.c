@@ -156,7 +156,7 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_WEB_TOO_LARGE] = "Too long to send (pi takes at most {n} bytes). Nothing was sent; your text is still here.",
     [QT_STR_WEB_NOT_SENT] = "Not sent: pi could not be reached. Your text is still here; try again.",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "There is no cancelled or interrupted question to answer.",
-    /* ---- issue 14 items 3, 6, 7 ---- */
+    /* ---- the person's timeout, the external editor, accessible mode ---- */
     [QT_STR_COUNTDOWN_CANCEL] = "Closes itself in {s} — any key stops the clock",
     [QT_STR_COUNTDOWN_DECLINE] = "Leaves it to the agent in {s} — any key stops the clock",
     [QT_STR_COUNTDOWN_RECOMMENDED] = "Answers itself in {s} with the recommended option — any key stops the clock",
@@ -196,7 +196,7 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_PLAIN_KEYS_TABS] = "Tab goes to the next question, Shift+Tab to the previous one.",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "Keys: y for yes, n for no.",
     [QT_STR_PLAIN_KEYS_BOUND] = "Keys: {s}.",
-    /* the question fits the screen (issue 14 item 2) */
+    /* the question fits the screen */
     [QT_STR_HELP_READ_PROMPT] = "read the question",
     [QT_STR_HELP_SCROLL] = "scroll",
     [QT_STR_HELP_READ_PREVIEW] = "read the preview",
@@ -204,7 +204,7 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_PLAIN_PROMPT_BELOW] = "The question goes on for {n} more lines; {s} reads them.",
     [QT_STR_PLAIN_KEY_PAGE_UP] = "PageUp",
     [QT_STR_PLAIN_KEY_PAGE_DOWN] = "PageDown",
-    /* talk first: Ctrl+T (issue 14 item 5) */
+    /* talk first: Ctrl+T */
     [QT_STR_DISCUSS_PROMPT] = "What do you want to tell the agent?",
     [QT_STR_HELP_DISCUSS] = "talk first",
     [QT_STR_HELP_SEND] = "send to the agent",
@@ -213,7 +213,7 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_WARN_DISCUSS_EMPTY] = "Type what you want to tell the agent (Esc goes back)",
     [QT_STR_STATUS_DISCUSS] = "Wants to talk first",
     [QT_STR_DIALOG_DISCUSS] = "Discuss first…",
-    /* the transcript in accessible mode (issue 14 item 7) */
+    /* the transcript in accessible mode */
     [QT_STR_PLAIN_NOT_SELECTED] = "not selected",
     [QT_STR_PLAIN_RESULT_STATUS] = "Status: {s}.",
     [QT_STR_PLAIN_KEYS_FILTER_PICK] = "Keys: type to filter, Up and Down move, Enter picks the highlighted option, Ctrl+T talks to the agent first, Escape clears the filter.",
@@ -371,7 +371,7 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_WEB_NOT_SENT] = "Nicht gesendet: pi ist nicht erreichbar. Ihr Text ist noch da; versuchen Sie es erneut.",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "Es gibt keine abgebrochene oder unterbrochene Frage zu beantworten.",
 
-    /* ---- issue 14 items 3, 6, 7 ---- */
+    /* ---- the person's timeout, the external editor, accessible mode ---- */
     [QT_STR_COUNTDOWN_CANCEL] = "Schließt sich in {s} — jede Taste hält die Uhr an",
     [QT_STR_COUNTDOWN_DECLINE] = "Überlässt es in {s} dem Agenten — jede Taste hält die Uhr an",
     [QT_STR_COUNTDOWN_RECOMMENDED] = "Antwortet in {s} mit der empfohlenen Option — jede Taste hält die Uhr an",
@@ -411,7 +411,7 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_PLAIN_KEYS_TABS] = "Tab geht zur nächsten Frage, Umschalt+Tab zur vorigen.",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "Tasten: j für ja, n für nein.",
     [QT_STR_PLAIN_KEYS_BOUND] = "Tasten: {s}.",
-    /* the question fits the screen (issue 14 item 2) */
+    /* the question fits the screen */
     [QT_STR_HELP_READ_PROMPT] = "Frage lesen",
     [QT_STR_HELP_SCROLL] = "blättern",
     [QT_STR_HELP_READ_PREVIEW] = "Vorschau lesen",
@@ -419,7 +419,7 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_PLAIN_PROMPT_BELOW] = "Die Frage geht noch {n} Zeilen weiter; {s} liest sie.",
     [QT_STR_PLAIN_KEY_PAGE_UP] = "Bild auf",
     [QT_STR_PLAIN_KEY_PAGE_DOWN] = "Bild ab",
-    /* talk first: Ctrl+T (issue 14 item 5) */
+    /* talk first: Ctrl+T */
     [QT_STR_DISCUSS_PROMPT] = "Was möchtest du dem Agenten sagen?",
     [QT_STR_HELP_DISCUSS] = "erst besprechen",
     [QT_STR_HELP_SEND] = "an den Agenten senden",
@@ -428,7 +428,7 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_WARN_DISCUSS_EMPTY] = "Erst tippen, was du dem Agenten sagen möchtest (Esc geht zurück)",
     [QT_STR_STATUS_DISCUSS] = "Möchte erst darüber sprechen",
     [QT_STR_DIALOG_DISCUSS] = "Erst besprechen…",
-    /* the transcript in accessible mode (issue 14 item 7) */
+    /* the transcript in accessible mode */
     [QT_STR_PLAIN_NOT_SELECTED] = "nicht ausgewählt",
     [QT_STR_PLAIN_RESULT_STATUS] = "Ergebnis: {s}.",
     [QT_STR_PLAIN_KEYS_FILTER_PICK] = "Tasten: tippen filtert, Pfeil hoch und runter bewegen, Enter wählt die markierte Option, Strg+T spricht erst mit dem Agenten, Escape löscht den Filter.",
@@ -567,7 +567,7 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_WEB_NOT_SENT] = "未发送：无法连接到 pi。你的文字仍在此处，请重试。",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "没有已取消或已中断的问题可以回答。",
 
-    /* ---- issue 14 items 3, 6, 7 ---- */
+    /* ---- the person's timeout, the external editor, accessible mode ---- */
     [QT_STR_COUNTDOWN_CANCEL] = "{s} 后自动关闭——按任意键停止计时",
     [QT_STR_COUNTDOWN_DECLINE] = "{s} 后交给助手决定——按任意键停止计时",
     [QT_STR_COUNTDOWN_RECOMMENDED] = "{s} 后自动采用推荐选项——按任意键停止计时",
@@ -607,7 +607,7 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_PLAIN_KEYS_TABS] = "Tab 转到下一个问题，Shift+Tab 转到上一个。",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "按键：y 表示是，n 表示否。",
     [QT_STR_PLAIN_KEYS_BOUND] = "按键：{s}。",
-    /* the question fits the screen (issue 14 item 2) */
+    /* the question fits the screen */
     [QT_STR_HELP_READ_PROMPT] = "阅读问题",
     [QT_STR_HELP_SCROLL] = "滚动",
     [QT_STR_HELP_READ_PREVIEW] = "阅读预览",
@@ -615,7 +615,7 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_PLAIN_PROMPT_BELOW] = "问题后面还有 {n} 行；按{s}阅读。",
     [QT_STR_PLAIN_KEY_PAGE_UP] = "上翻页键",
     [QT_STR_PLAIN_KEY_PAGE_DOWN] = "下翻页键",
-    /* talk first: Ctrl+T (issue 14 item 5) */
+    /* talk first: Ctrl+T */
     [QT_STR_DISCUSS_PROMPT] = "你想对助手说什么？",
     [QT_STR_HELP_DISCUSS] = "先讨论",
     [QT_STR_HELP_SEND] = "发送给助手",
@@ -624,7 +624,7 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_WARN_DISCUSS_EMPTY] = "请先输入你想对助手说的话（Esc 返回）",
     [QT_STR_STATUS_DISCUSS] = "想先讨论",
     [QT_STR_DIALOG_DISCUSS] = "先讨论…",
-    /* the transcript in accessible mode (issue 14 item 7) */
+    /* the transcript in accessible mode */
     [QT_STR_PLAIN_NOT_SELECTED] = "未选择",
     [QT_STR_PLAIN_RESULT_STATUS] = "状态：{s}。",
     [QT_STR_PLAIN_KEYS_FILTER_PICK] = "按键：输入以筛选，上下方向键移动，回车选择高亮的选项，Ctrl+T 先与助手讨论，Esc 清除筛选。",

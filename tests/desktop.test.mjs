@@ -140,7 +140,7 @@ test("desktop: inside tmux iTerm2 is known by LC_TERMINAL (tmux sets TERM_PROGRA
 });
 
 // The runner on a pseudo-terminal (tests/helpers/pty-host.py): print mode hands the notification
-// to the runner, which writes it only once it has taken the terminal (issue 14 item 4).
+// to the runner, which writes it only once it has taken the terminal.
 const python = spawnSync("python3", ["-c", "import pty"]).status === 0;
 function onPty(extra) {
   const dir = mkdtempSync(join(tmpdir(), "pq-desktop-pty-"));

@@ -276,7 +276,7 @@ test("/answer: the reopened answers, shown by pi as the user's message, carry no
   assert.ok(!UNSAFE.test(sent[0].text), JSON.stringify(sent[0].text));
 });
 
-// ---- issue 14 item 3: the person's timeout in RPC mode --------------------------------------------
+// ---- the person's timeout in RPC mode ------------------------------------------------------------
 /** A project, with a home whose own settings set a timeout (a project's may not), made this
  * process's HOME until cleanup; and an RPC context whose dialogs see the options. */
 function timedProject(then) {
@@ -352,7 +352,7 @@ test("rpc timeout: answering the first dialog stops the clock; later dialogs car
   }
 });
 
-// ---- review finding 1: the "Something else…" box and later questions never drop answers unasked ----
+// ---- the "Something else…" box and later questions never drop answers unasked ----
 /** Runs questions through a script of replies: each step is [method, reply] checked against the
  * dialog asked (reply a number picks that entry, negative from the end; a function gets the
  * dialog). Returns the result and every dialog seen. */

@@ -1,4 +1,4 @@
-// e2e-desktop.test.mjs — issue 14 item 4 with the real pi in tmux: the desktop notification
+// e2e-desktop.test.mjs — the desktop notice with the real pi in tmux: the desktop notification
 // (setting notice.desktop) reaches the terminal as the bytes pi writes, read with `tmux
 // pipe-pane` (the pane's raw output, before tmux interprets it). Inside tmux it goes through
 // tmux's passthrough; it carries the question's first line only, the model's escape sequences

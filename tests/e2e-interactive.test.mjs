@@ -634,7 +634,7 @@ test("interactive: an interrupted run closes the question at once (status interr
   );
 });
 
-// ---- issue 14: the question fits the screen (item 2), talk first (item 5) ----------------------
+// ---- the question fits the screen, talk first ------------------------------------------------
 test("interactive: a 2,000-character prompt on a 20-row terminal — its first line and the help line stay, PageDown reads on", async () => {
   const words = Array.from({ length: 400 }, (_, i) => `w${String(i + 1).padStart(3, "0")}`);
   const prompt = `FIRST-LINE-MARK ${words.join(" ")} LAST-WORD-MARK`;

@@ -1,4 +1,4 @@
-// e2e-rpc-timeout.test.mjs — the person's timeout in `pi --mode rpc` (issue 14 item 3): the nearest
+// e2e-rpc-timeout.test.mjs — the person's timeout in `pi --mode rpc`: the nearest
 // RPC equivalent is pi's own dialog `timeout`, carried by the first dialog; a client that leaves
 // it unanswered lets pi resolve it, and the question ends timed_out with the setting's `then`.
 import assert from "node:assert/strict";

@@ -1,4 +1,5 @@
-// e2e-timeout-access-editor.test.mjs — issue 14 items 3, 6 and 7 with the real pi in tmux and a
+// e2e-timeout-access-editor.test.mjs — the person's timeout, Ctrl+G and accessible mode with the
+// real pi in tmux and a
 // scripted model: a 6-second timeout with each `then` (the countdown on screen, the tool result
 // the model reads), Ctrl+G with an EDITOR script that writes a known text, and accessible mode
 // (setting, and TERM=dumb) with no box drawing and no colour escapes in the question
@@ -31,7 +32,7 @@ async function toolResultText(pi) {
   return tools[0].content;
 }
 
-// ---- item 3: a 6-second timeout with each `then` (long enough for a loaded machine to see the
+// ---- the person's timeout: 6 seconds with each `then` (long enough for a loaded machine to see the
 // countdown before it ends) ----------------------------------------------------
 test("e2e timeout: then recommended — the countdown runs, and the model reads that the recommended option was applied", async () => {
   await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "6s", then: "recommended" } }) }, async (pi) => {
@@ -89,7 +90,7 @@ test("e2e timeout: any key stops the clock; the person answers later", async () 
   });
 });
 
-// ---- item 6: Ctrl+G with an EDITOR script ----------------------------------------------------------
+// ---- the external editor: Ctrl+G with an EDITOR script --------------------------------------------
 test("e2e editor: Ctrl+G opens $EDITOR on the draft; the text it writes comes back and is submitted", async () => {
   await withPi(
     {
@@ -128,7 +129,7 @@ test("e2e editor: an editor that fails keeps the draft and says so", async () =>
   });
 });
 
-// ---- item 7: accessible mode -------------------------------------------------------------------------
+// ---- accessible mode -------------------------------------------------------------------------------
 /** The question's lines of a screen captured with its escapes: from the prompt to the keys line. */
 function questionLines(screen) {
   const lines = screen.split("\n");

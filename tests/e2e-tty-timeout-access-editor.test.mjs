@@ -1,4 +1,5 @@
-// e2e-tty-timeout-access-editor.test.mjs — issue 14 items 3, 6 and 7 in the terminal runner
+// e2e-tty-timeout-access-editor.test.mjs — the person's timeout, Ctrl+G and accessible mode in
+// the terminal runner
 // (tty.c): `pi -p` from a terminal with a timeout (the runner's poll wakes for the clock), Ctrl+G
 // with an EDITOR script (raw mode left around the editor, the terminal settings the same after),
 // and the standalone command under TERM=dumb drawing plain lines. Sessions are named pq-uxb-….

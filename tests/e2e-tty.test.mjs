@@ -163,7 +163,7 @@ test("pi -p from a terminal: the question is asked on the terminal, stdout carri
   }
 });
 
-// ---- issue 14: the frame fits the terminal (item 2), talk first (item 5) -----------------------------
+// ---- the frame fits the terminal, talk first -----------------------------------------------------------
 test("standalone: a 2,000-character prompt on a 20-row terminal keeps its first line and the help line; PageDown reads on", async () => {
   const name = "pq-uxa-tty-rows";
   const dir = mkdtempSync(join(tmpdir(), "pi-question-tty-"));

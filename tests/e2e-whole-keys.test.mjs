@@ -1,4 +1,4 @@
-// e2e-whole-keys.test.mjs — the real pi in tmux (issue 10 item 3): pi's TUI hands the question
+// e2e-whole-keys.test.mjs — the real pi in tmux: pi's TUI hands the question
 // whole key sequences, so Alt+] ("\x1b]", which a raw terminal decoder would hold as the start of
 // a terminal reply) is one key, and the text typed after it arrives in the answer.
 import assert from "node:assert/strict";

@@ -1,4 +1,5 @@
-// engine-timeout-access-editor.test.mjs — issue 14 items 3, 6 and 7 through the addon: the
+// engine-timeout-access-editor.test.mjs — the timeout, Ctrl+G and accessible mode through the
+// addon: the
 // person's timeout (a clock the host drives with ticks, status timed_out and its model text for
 // each "then"), Ctrl+G (the engine's request for the external editor and what comes back, and
 // extension/external-editor.ts with a real EDITOR script), and accessible mode (plain lines,
@@ -75,7 +76,7 @@ function assertFits(e, label, from = 1, to = 200) {
   }
 }
 
-// ---- item 3: the person's timeout ----------------------------------------------------------------
+// ---- the person's timeout -----------------------------------------------------------------------
 test("timeout: the countdown shows from the start and follows the host's ticks", () => {
   const e = engine(DB);
   e.setTimeout(5 * 60 * 1000, "cancel");
@@ -210,7 +211,7 @@ test("timeout: the transcript shows the status and marks the applied option as n
   }
 });
 
-// ---- item 6: Ctrl+G --------------------------------------------------------------------------------
+// ---- the external editor: Ctrl+G ------------------------------------------------------------------
 test("editor: Ctrl+G while typing an answer asks for the editor with the draft, and the text comes back", () => {
   const e = press(engine(DB), "0", ..."draft");
   assert.equal(e.editorRequest(), null);
@@ -286,7 +287,7 @@ test("external editor: missing, failing or absent editors keep the draft with a 
   }
 });
 
-// ---- item 7: accessible mode ----------------------------------------------------------------------
+// ---- accessible mode ----------------------------------------------------------------------------
 const BOX = /[\u2500-\u257f\u2580-\u259f■□✓›‹│↑↓]/;
 
 test("accessible: plain lines — no box drawing, no symbols, no styles even when the host sets them", () => {
@@ -475,7 +476,7 @@ const CASES = [
     },
   },
   {
-    // talk first (Ctrl+T, wt-uxa) in accessible mode: the field's title, the words, its keys
+    // talk first (Ctrl+T) in accessible mode: the field's title, the words, its keys
     name: "accessible-discuss",
     make: (lang) => {
       const e = engine(DB, lang);
@@ -483,7 +484,7 @@ const CASES = [
       return press(e, K.ctrl("t"), ..."why not both");
     },
   },
-  // issue 14 item 7 (wt-a11y): the filter, the note and the "Discard what you typed?" question
+  // accessible mode: the filter, the note and the "Discard what you typed?" question
   {
     // typing a filter in a single-select question: the filter text and how many options match
     name: "accessible-filter",
@@ -576,7 +577,7 @@ const promptLines = (e, width, lang = "en", setup = () => {}) => {
   return n;
 };
 
-// Review finding 3: on 6 rows at 18 columns the "earlier lines" sentence wraps to 4 lines and the
+// Fitting a cut prompt: on 6 rows at 18 columns the "earlier lines" sentence wraps to 4 lines and the
 // "more lines" one to fewer, so near the prompt's end the row fitting took 4 prompt lines where 2
 // were left: the count wrapped around (2 - 4 as size_t), that sentence grew, and after three
 // plans the frame fell back to its last rows, the question gone from the screen.
@@ -657,7 +658,7 @@ test("golden screens: every accessible screen is free of box drawing and colour"
   }
 });
 
-test("timeout and rows (wt-uxa): a frame fitted to the rows counts the countdown line and keeps it above the help", () => {
+test("timeout and rows: a frame fitted to the rows counts the countdown line and keeps it above the help", () => {
   const words = Array.from({ length: 300 }, (_, i) => `w${i}`).join(" ");
   const options = ["A (Recommended)", ..."BCDEFGHIJKL"];
   const e = addon.createEngine(JSON.stringify({ questions: [{ id: "db", prompt: `FIRST ${words}`, options }] }));

@@ -639,7 +639,7 @@ test("multi-select: Space on “Something else…” opens text entry", () => {
   assert.deepEqual(answers(e)[0].values, ["x"]);
 });
 
-// ---- talk first: Ctrl+T (issue 14 item 5) ---------------------------------------------------------
+// ---- talk first: Ctrl+T ---------------------------------------------------------------------------
 const DISCUSS_TEXT = (words) =>
   "The user wants to talk about this question before answering it, and wrote to you:\n  " +
   words +
@@ -785,7 +785,7 @@ test("discuss: Ctrl+T can be rebound; the addon's result() builds discuss with t
   assert.equal(addon.limits.discussBytes, 4000);
 });
 
-// ---- the question fits the screen (issue 14 item 2) -----------------------------------------------
+// ---- the question fits the screen -----------------------------------------------------------------
 const LONG_PROMPT = {
   questions: [
     {
@@ -1427,7 +1427,7 @@ const CASES = [
   { name: "filter-typing.zh", lang: "zh", args: LONG_LIST, keys: ["/", ..."js"] },
   { name: "filter-applied.de", lang: "de", args: FEATURES, keys: ["/", ..."a", K.enter, K.down] },
   { name: "filter-applied.zh", lang: "zh", args: FEATURES, keys: ["/", ..."a", K.enter, K.down] },
-  // issue 14's other states in German and Chinese too
+  // fitting to the rows, talk first and the filter without a match in German and Chinese too
   { name: "fit-prompt-paged.de", lang: "de", rows: 16, args: LONG_PROMPT, keys: [K.pageDown, K.pageDown] },
   { name: "fit-prompt-paged.zh", lang: "zh", rows: 16, args: LONG_PROMPT, keys: [K.pageDown, K.pageDown] },
   { name: "fit-entry.de", lang: "de", rows: 12, args: DB, keys: ["0", K.paste(Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n"))] },
@@ -1441,7 +1441,7 @@ const CASES = [
   { name: "filter-no-match.de", lang: "de", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
   { name: "filter-no-match.zh", lang: "zh", args: LONG_LIST, keys: ["/", ..."Deno", K.enter] },
   { name: "preview", args: PREVIEW, keys: [] },
-  // a preview taller than its share of the rows: "↓ N more lines", Shift+↓ reads on (issue 14 item 2)
+  // a preview taller than its share of the rows: "↓ N more lines", Shift+↓ reads on
   { name: "fit-preview", rows: 16, args: TALL_PREVIEW, keys: [] },
   { name: "fit-preview.de", lang: "de", rows: 16, args: TALL_PREVIEW, keys: [] },
   { name: "fit-preview.zh", lang: "zh", rows: 16, args: TALL_PREVIEW, keys: [] },
@@ -1449,7 +1449,7 @@ const CASES = [
   { name: "fit-preview-read.de", lang: "de", rows: 16, args: TALL_PREVIEW, keys: ["\x1b[1;2B", "\x1b[1;2B"] },
   { name: "fit-preview-read.zh", lang: "zh", rows: 16, args: TALL_PREVIEW, keys: ["\x1b[1;2B", "\x1b[1;2B"] },
   { name: "preview-tall", args: TALL_PREVIEW, keys: ["\x1b[1;2B"] },
-  // who asks a relayed question, when the rows are few: kept on one line (issue 14 item 2)
+  // who asks a relayed question, when the rows are few: kept on one line
   { name: "fit-asker", rows: 10, asker: ASKER, args: THREE, keys: [] },
   { name: "fit-asker.de", lang: "de", rows: 10, asker: ASKER, args: THREE, keys: [] },
   { name: "fit-asker.zh", lang: "zh", rows: 10, asker: ASKER, args: THREE, keys: [] },
@@ -1572,7 +1572,7 @@ test("scale: 1000 options render only the window and stay fast", () => {
 });
 
 // The help line is laid out once for each text and width and then drawn again from what was
-// kept (issue 13: it was half of a keystroke's rendering). Whatever changes it must show at once:
+// kept (laying it out was half of a keystroke's rendering). Whatever changes it must show at once:
 // a style, a language, a key binding, a width, the state the keys belong to.
 test("help line: what it was kept for changes, and the next frame shows the change", () => {
   const json = JSON.stringify({ questions: [{ id: "db", prompt: "Which database?", options: ["Postgres", "SQLite"] }] });

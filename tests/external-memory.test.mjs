@@ -46,7 +46,7 @@ test(`external memory: ${ENGINES} dropped engines of a large request are collect
 });
 
 // The frame a render hands out, and the strings the engine keeps to hand out again, are held by
-// the engine weakly (issue 13). Held strongly, they outlived every engine dropped with them
+// the engine weakly. Held strongly, they outlived every engine dropped with them
 // until its finalizer ran (from the event loop, after the collection that found the engine
 // dead): they survived young-generation collections, V8 grew its new space to the maximum, and
 // thousands of dead engines waited between two collections — 100,000 dropped 4×4 engines peaked

@@ -142,7 +142,7 @@ test("hostile: __proto__ and constructor work as ids and answer keys end to end"
   assert.equal({}.polluted, undefined);
 });
 
-// ---- scripts running inside the addon's own calls (issue 10, item 9) -----------------------------
+// ---- scripts running inside the addon's own calls --------------------------------------------
 // pi runs other extensions in the same process: a setter a script puts on Array.prototype or
 // Object.prototype runs whenever native code assigns to a fresh array or object. One that
 // disposes of the engine freed the frame render() was still reading (a use-after-free; the
@@ -232,7 +232,7 @@ test("hostile: an engine called again from JS its own call ran throws QT_ESTATE 
   engine.dispose();
 });
 
-// Lines that did not change are handed out again as the strings made for them before (issue 13:
+// Lines that did not change are handed out again as the strings made for them before (because
 // making a JS string from each line was a quarter of a keystroke). Those strings are kept
 // where no script reaches them: whatever a script does to a frame it was given — assigning,
 // deleting, defining a getter, freezing — the next frame still holds the engine's own lines.
@@ -267,7 +267,7 @@ test("hostile: a script changing a frame it was given changes nothing in the nex
   engine.dispose();
 });
 
-// An engine's methods live on one prototype (issue 13: twenty functions made for every engine
+// An engine's methods live on one prototype (twenty functions made for every engine
 // kept memory until the garbage collector ran). The class's constructor is reachable from any
 // engine; what it makes is no engine, and every method says so instead of touching memory.
 test("hostile: an object made with an engine's constructor is refused by every method", () => {

@@ -365,7 +365,7 @@ test('the keys pi binds by default decode to what those ids parse to', () => {
   }
 });
 
-// ---- whole keys (pi's TUI): nothing is held across feeds (issue 10 item 3) --------------------
+// ---- whole keys (pi's TUI): nothing is held across feeds ---------------------------------------
 test('whole keys: Alt+] then typing arrives (pi hands "\\x1b]" over as one key)', () => {
   const chunks = ['\x1b]', 'a', 'b', '\x7f', 'c'];
   // A raw terminal's bytes may split a reply anywhere: there, "\x1b]" starts one and is held.

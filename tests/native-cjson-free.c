@@ -1,5 +1,5 @@
 /* native-cjson-free.c — strings printed by cJSON (cJSON_Print*) are released with cJSON_free,
- * never with free() (issue 10, "code that should say what it does"). cJSON's hooks are set to
+ * never with free(), as cJSON's API says (its allocator may not be malloc). cJSON's hooks are set to
  * an allocator whose pointers plain free() rejects: each block starts 32 bytes before the
  * pointer handed out, behind a magic header (and a bogus malloc chunk size right before the
  * pointer). A cJSON string passed to free() is then a bad free for AddressSanitizer and an

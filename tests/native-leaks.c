@@ -132,7 +132,7 @@ static void one_cycle(size_t i) {
   CHECK(qt_engine_feed(e, script + half, n - half) == QT_OK);
   CHECK(qt_engine_render(e, 120, &lines, &count) == QT_OK);
   CHECK(qt_engine_render(e, 30, &lines, &count) == QT_OK);
-  /* issue 14: accessible frames, Ctrl+G's editor outcome, and the person's timeout */
+  /* accessible frames, Ctrl+G's editor outcome, and the person's timeout */
   CHECK(qt_engine_set_accessible(e, i % 2 == 0) == QT_OK);
   CHECK(qt_engine_feed(e, "0x\x07", 3) == QT_OK);
   CHECK(qt_engine_editor_done(e, i % 3 != 0, "from the editor\n", 16, "exited with status 1") == QT_OK);

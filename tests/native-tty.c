@@ -1,4 +1,5 @@
-/* native-tty.c — the terminal runner's threads and signals (issue 10 item 10), for
+/* native-tty.c — the terminal runner's threads and signals (a signal while another thread stops
+ * or closes the runner), for
  * ThreadSanitizer (tests/tty-signals.test.mjs builds it with -fsanitize=thread) and, shortened,
  * AddressSanitizer (`npm run test:asan` runs every tests/native-*.c).
  *

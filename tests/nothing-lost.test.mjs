@@ -73,7 +73,7 @@ test("nothing lost: cancelling with only a draft asks first, and 'n' keeps it", 
   assert.match(e.result("test").text, /user wrote: precious/);
 });
 
-// ---- keys that end the call ask before typed text is dropped (issue 10, item 4) ----------------
+// ---- keys that end the call ask before typed text is dropped ---------------------------------
 const CTRL_D = "\u0004", CTRL_N = "\u000e", ENTER = "\r";
 const DB = { questions: [{ id: "db", prompt: "Which database?", options: ["Postgres", "SQLite", "Mongo"] }] };
 const ask = (e) => e.render(100).join("\n");

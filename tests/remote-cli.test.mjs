@@ -341,7 +341,7 @@ test("pi-question pending / answer: the command exits with the status the subcom
   assert.equal((await command("pending")).code, 4);
 });
 
-// ---- review finding 2: what the person typed on this terminal is never lost ------------------------
+// ---- what the person typed on this terminal is never lost -----------------------------------------
 /** The addon with a terminal that "asks" by handing back `built` (what runTty's done gives);
  * `onRun` gets the run's stop() (the watch calls it when the question closes elsewhere). */
 function askingAddon(built, onRun = () => undefined) {

@@ -261,7 +261,7 @@ test("validate: __proto__ and constructor are ordinary ids and answer keys", () 
   assert.equal(Object.getOwnPropertyDescriptor(out.answers, "__proto__")?.value, "x");
 });
 
-// ---- issue 10: the internal header and the helpers stay single-sourced -----------------------
+// ---- the internal header and the helpers stay single-sourced ---------------------------------
 test("native sources: no .c file declares another file's functions (no extern, no prototypes of non-static functions); the shared helpers are defined once, in common.c", async () => {
   const { readFileSync, readdirSync } = await import("node:fs");
   const { join } = await import("node:path");

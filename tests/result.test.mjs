@@ -249,7 +249,7 @@ test("result: discuss quotes the person's words between two sentences, keeps ans
   assert.equal(huge.details.discussion.length, 200000, "details keeps the words whole");
 });
 
-// Review finding 5: the answers may be 61 MB of JSON (QT_MAX_ANSWERS_JSON_BYTES), and cJSON makes
+// Answers as many JSON values: they may be 61 MB of JSON (QT_MAX_ANSWERS_JSON_BYTES), and cJSON makes
 // one node per value before anything is checked, so a body of tiny values ([],[],… or 0,0,…)
 // could make pi allocate gigabytes. The pre-scan counts the values and refuses past
 // QT_MAX_ANSWERS_JSON_VALUES, stopping there (the rest of the body is never parsed).

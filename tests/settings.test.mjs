@@ -310,7 +310,7 @@ test("/questions clear: a .pi linked out of the project removes nothing there an
   assert.match(shown[0], /The pending-questions file .*proj␛\]0;owned␇\/\.pi\/pending-questions\.json was neither written nor removed: it leads outside the project through a symbolic link \(to .*\/outside\/pending-questions\.json\)/);
 });
 
-// ---- issue 14: the person's timeout and accessible mode ------------------------------------------
+// ---- the person's timeout and accessible mode --------------------------------------------------
 test("settings: timeout is off by default and read as { after, then }", () => {
   const { home, cwd, cleanup } = homes();
   try {

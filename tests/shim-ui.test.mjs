@@ -191,7 +191,7 @@ test("tui: rendering after the question ended shows the last frame instead of to
   view.invalidate();
 });
 
-// ---- issue 14: the question fits the screen (item 2), talk first (item 5) ----------------------------
+// ---- the question fits the screen, talk first ------------------------------------------------------
 test("tui: the frame fits the terminal's rows less what pi draws below it (the footer)", async () => {
   const prompt = `FIRST ${"a long prompt ".repeat(200)}END`;
   const args = tool.prepareArguments({ questions: [{ id: "db", prompt, options: ["A", "B", "C"] }] });

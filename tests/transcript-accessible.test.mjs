@@ -1,5 +1,5 @@
 // transcript-accessible.test.mjs — the answer pi shows in its transcript (extension/render.ts)
-// in accessible mode (issue 14 item 7): chosen and not chosen said in words from the C string
+// in accessible mode: chosen and not chosen said in words from the C string
 // table, the status always said, no marks, no box drawing, no colour — in en, de and zh; and
 // the usual marks and colours when the mode is off.
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
 // tty-runner.test.mjs — the terminal runner (native/tty_run.c on native/os/posix/tty.c) on a pseudo-terminal that nobody
 // reads (tests/helpers/pty-host.py fills its output first): stop(), signals, process.exit and a
-// terminated worker all end the run within a bound and put the terminal back (issue 10 item 2);
-// and a terminal another program owns is never taken (issue 11, "never fight over a terminal").
+// terminated worker all end the run within a bound and put the terminal back;
+// and a terminal another program owns is never taken ("never fight over a terminal").
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -59,7 +59,7 @@ test("runner: stop() ends a run on a terminal that stopped reading; nothing keep
   assert.ok(r.restored, "the terminal's settings are back");
 });
 
-test("runner: a run stopped while the person types hands back what they typed (built.typed; review finding 2)", { skip }, () => {
+test("runner: a run stopped while the person types hands back what they typed (built.typed)", { skip }, () => {
   const r = host((dir) => ({
     ...child("typed")(dir),
     actions: [

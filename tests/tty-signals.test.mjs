@@ -1,5 +1,6 @@
 // tty-signals.test.mjs — the terminal runner's signal path and threads under ThreadSanitizer
-// (issue 10 item 10): tests/native-tty.c stops and closes runners while their signal handler
+// (a signal arriving while another thread stops or closes the runner): tests/native-tty.c stops
+// and closes runners while their signal handler
 // runs on another thread. Before the fix TSan reported the `volatile sig_atomic_t` flags shared
 // between threads and the handler writing to the wake pipe of a runner being closed; now it
 // must report nothing. Skipped without clang and its TSan runtime.

@@ -363,7 +363,7 @@ test("sanitize: nothing that acts on a terminal survives; width is what visibleW
   expectNoMismatch("sanitize", bad, n);
 });
 
-// ---- issue 14: the lines added by items 1, 2 and 5 keep the width invariant ------------------------
+// ---- the discussion field, the filter's Enter and frames fitted to rows keep the width invariant --
 test("frames: the discussion field, the filter's Enter and frames fitted to rows fit every width 1–200 in en, de and zh", () => {
   const prompt = `宽 FIRST ${"long words of a prompt 👩‍👩‍👧 ".repeat(60)}`;
   const args = {
@@ -524,7 +524,7 @@ test("width rules: changing them lays frames, editors and help lines out again (
   }
 });
 
-// Review finding 4: the preview's layout (render.c preview_layout) was kept per option and width
+// A stale preview layout: the preview's layout (render.c preview_layout) was kept per option and width
 // only, so after the rules changed it kept the line breaks and widths measured under the old ones.
 test("width rules: changing them lays an option's preview out again (no stale preview cache)", () => {
   const narrow = { spacingMarks: false, currentEastAsianWidth: false, unicode15Clusters: selected.unicode15Clusters };

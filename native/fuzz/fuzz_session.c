@@ -243,8 +243,8 @@ typedef struct session {
   int width;
   int rows; /* the rows the frame may take; 0: no limit */
   bool styled;
-  bool accessible; /* issue 14 item 7 */
-  int64_t now;     /* the host's clock for the person's timeout (issue 14 item 3) */
+  bool accessible; /* plain lines for screen readers (render_plain.c) */
+  int64_t now;     /* the host's clock for the person's timeout */
 } session;
 
 static void feed(session *s, const char *bytes, size_t n) {
