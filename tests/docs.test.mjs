@@ -207,6 +207,9 @@ const README_ROWS = {
   QT_MAX_ASKER_BYTES: "who asks (a subagent's name or directory)",
   QT_RELAY_MAX_WAITING: "relayed questions waiting at once",
   QT_WEB_MAX_EVENT_STREAMS: "web page: live pages at once",
+  QT_NOTICE_TITLE_BYTES: "a desktop notification (`notice.desktop`)",
+  QT_NOTICE_BODY_BYTES: "a desktop notification (`notice.desktop`)",
+  QT_MAX_KEYS: "keys bound to one action in your keybindings",
 };
 // Exported limits only a client, a script or an attacker meets: docs/ states them, not the README.
 const DOCS_ONLY = [
