@@ -61,6 +61,7 @@
         "native/keys.c",
         "native/editor.c",
         "native/engine.c",
+        "native/flow.c",
         "native/render.c",
         "native/render_plain.c",
         "native/tty_run.c"

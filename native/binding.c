@@ -950,6 +950,74 @@ static napi_value js_engine_editor_done(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* ---- the flow as steps, for faces that draw no frame (qt_engine.h "the question flow as steps") */
+/* act(name, index?, text?): { ok: true } or { ok: false, error: "why" }. A step that is not
+ * live, an index out of range, text over its field's limit or an unknown name is refused that
+ * way, changing nothing; only a wrong argument type throws. */
+static napi_value js_engine_act(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(3);
+  char *name = get_string(env, argv[0], NULL, "the step");
+  if (!name) return NULL;
+  qt_step st;
+  bool known = qt_step_from_name(name, &st);
+  free(name);
+  double index = 0;
+  if (!is_nullish(env, argv[1]) && napi_get_value_double(env, argv[1], &index) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: act takes (step, index?, text?): the index is a number");
+    return NULL;
+  }
+  size_t len = 0;
+  char *text = NULL;
+  if (!is_nullish(env, argv[2]) && !(text = get_string(env, argv[2], &len, "the text"))) return NULL;
+  const char *why = NULL;
+  qt_status status = QT_OK;
+  if (!known)
+    why = "no such step";
+  else if (!(index >= 0 && index < 1e9 && index == (double)(size_t)index))
+    why = "the index is not a whole number in range";
+  else if ((status = qt_engine_act(box->engine, st, (size_t)index, text, len)) != QT_OK)
+    why = qt_engine_act_error(box->engine);
+  free(text);
+  report_memory(env, box);
+  if (status == QT_ERR_NOMEM) return throw_status(env, status, NULL);
+  napi_value out, ok;
+  NAPI_CALL(env, napi_create_object(env, &out));
+  NAPI_CALL(env, napi_get_boolean(env, why == NULL, &ok));
+  if (!set_prop(env, out, "ok", ok)) return NULL;
+  if (why && !set_prop(env, out, "error", make_string(env, *why ? why : "refused", NAPI_AUTO_LENGTH))) return NULL;
+  return out;
+}
+
+/* actions(): the names of the steps live now. */
+static napi_value js_engine_actions(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  qt_step live[QT_STEP_COUNT];
+  size_t n = qt_engine_live(box->engine, live, QT_STEP_COUNT);
+  napi_value arr;
+  NAPI_CALL(env, napi_create_array_with_length(env, n, &arr));
+  for (size_t i = 0; i < n; i++) {
+    char index[24];
+    snprintf(index, sizeof index, "%zu", i);
+    napi_property_descriptor p = {index, NULL, NULL, NULL, NULL, NULL, napi_default_jsproperty, NULL};
+    if (!(p.value = make_string(env, qt_step_name(live[i]), NAPI_AUTO_LENGTH))) return NULL;
+    NAPI_CALL(env, napi_define_properties(env, arr, 1, &p)); /* defined, not assigned: no setter runs */
+  }
+  return arr;
+}
+
+/* view(): the state as a JSON string (qt_engine_view); the caller parses it. */
+static napi_value js_engine_view(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  char *json = NULL;
+  qt_status st = qt_engine_view(box->engine, &json);
+  if (st) return throw_status(env, st, NULL);
+  napi_value v = make_string(env, json, NAPI_AUTO_LENGTH);
+  free(json);
+  return v;
+}
+
 /* The Engine class: its methods live once on the prototype. Defined on every engine object
  * they were some twenty functions (and as many native callback records) per engine, which only
  * the garbage collector freed, even after dispose(), so memory did not stay flat. Its
@@ -994,6 +1062,7 @@ static bool define_engine_class(napi_env env) {
       {"setAccessible", js_engine_set_accessible}, {"editorRequest", js_engine_editor_request},
       {"editorDone", js_engine_editor_done},      {"typed", js_engine_typed},
       {"setWholeKeys", js_engine_set_whole_keys},
+      {"act", js_engine_act},           {"actions", js_engine_actions},    {"view", js_engine_view},
   };
   napi_property_descriptor props[sizeof methods / sizeof methods[0] + 3];
   size_t np = 0;

@@ -106,6 +106,12 @@ static void lines_free(qt_lines *l) {
 
 static void touch(qt_engine *e) { e->revision++; }
 
+/* Applies one step of the flow if it is live (below, "the flow as steps"): the one way keys and
+ * faces change answers or end the call. For QT_STEP_TYPE, `k` 1 keeps a multi-select question
+ * open (submit_typed's `close` false). */
+static qt_status step(qt_engine *e, qt_step st, size_t k);
+static bool live(const qt_engine *e, qt_step st);
+
 /* ---- the list of one question --------------------------------------------------------------- */
 size_t qt_list_rows(const qt_qstate *s) { return (s->filter_on ? s->shown_count : s->q->option_count) + 1; }
 
@@ -268,7 +274,7 @@ static bool draft_pending(const qt_engine *e, size_t qi) {
   return strlen(committed) != len || memcmp(committed, qt_editor_text(&s->draft) + start, len) != 0;
 }
 
-static size_t count_given(const qt_engine *e) {
+size_t qt_count_given(const qt_engine *e) {
   size_t n = 0;
   for (size_t i = 0; i < e->req->question_count; i++) n += e->answers[i].present && e->qs[i].touched;
   return n;
@@ -320,14 +326,19 @@ static void question_done(qt_engine *e, size_t qi) {
 /* Typed text the result would not carry if the call ended now with `outcome` (after question
  * e->current got option `pick`, unless SIZE_MAX): a draft that is not its question's answer,
  * or a note on a question without an answer (on a cancel, any note: nothing is kept). */
+unsigned qt_typed_lost(const qt_engine *e, size_t i, qt_outcome outcome, size_t pick) {
+  const qt_qstate *s = &e->qs[i];
+  bool picked = pick != SIZE_MAX && i == e->current;
+  unsigned lost = 0;
+  if (!qt_editor_blank(&s->draft) && (picked || draft_pending(e, i))) lost |= QT_LOST_DRAFT;
+  bool answered = e->answers[i].present || picked;
+  if (!qt_editor_blank(&s->note) && (outcome == QT_CANCELLED || !answered)) lost |= QT_LOST_NOTE;
+  return lost;
+}
+
 static bool typed_would_be_lost(const qt_engine *e, qt_outcome outcome, size_t pick) {
-  for (size_t i = 0; i < e->req->question_count; i++) {
-    const qt_qstate *s = &e->qs[i];
-    bool picked = pick != SIZE_MAX && i == e->current;
-    if (!qt_editor_blank(&s->draft) && (picked || draft_pending(e, i))) return true;
-    bool answered = e->answers[i].present || picked;
-    if (!qt_editor_blank(&s->note) && (outcome == QT_CANCELLED || !answered)) return true;
-  }
+  for (size_t i = 0; i < e->req->question_count; i++)
+    if (qt_typed_lost(e, i, outcome, pick)) return true;
   return outcome != QT_DISCUSS && !qt_editor_blank(&e->discuss); /* words for the agent not sent */
 }
 
@@ -337,7 +348,7 @@ static bool typed_would_be_lost(const qt_engine *e, qt_outcome outcome, size_t p
 static qt_status end_call(qt_engine *e, qt_outcome outcome, size_t given, size_t pick);
 
 static void request_cancel(qt_engine *e) {
-  end_call(e, QT_CANCELLED, e->multi ? count_given(e) : 0, SIZE_MAX); /* allocates nothing */
+  end_call(e, QT_CANCELLED, e->multi ? qt_count_given(e) : 0, SIZE_MAX); /* allocates nothing */
 }
 
 static void request_decline(qt_engine *e) { end_call(e, QT_DECLINED, 0, SIZE_MAX); }
@@ -363,18 +374,24 @@ static void submit_review(qt_engine *e) {
 }
 
 /* Enter on a typed answer of question qi (or confirming a multi-select question whose draft
- * changed). `confirmed`: the long-answer question was already answered yes. */
-static qt_status submit_typed(qt_engine *e, size_t qi, bool confirmed) {
+ * changed). `confirmed`: the long-answer question was already answered yes. `close`: a
+ * multi-select question is finished too (Enter); else its typed part changes and it stays open
+ * (the "type" step of a face that shows the list again). */
+static qt_status submit_typed(qt_engine *e, size_t qi, bool confirmed, bool close) {
   qt_qstate *s = &e->qs[qi];
   size_t start, len;
   qt_editor_trimmed(&s->draft, &start, &len);
   const char *text = qt_editor_text(&s->draft) + start;
+  bool stays = s->q->multi_select && !close;
   if (!len) {
-    if (s->q->multi_select && tick_count(s)) {
+    if (s->q->multi_select && (tick_count(s) || stays)) {
       qt_status st = set_multi_answer(e, qi, NULL, 0);
       if (st) return st;
       if (s->q->option_count) s->view = QT_VIEW_LIST;
-      question_done(e, qi);
+      if (stays)
+        s->touched = true;
+      else
+        question_done(e, qi);
       return QT_OK;
     }
     flash(e, QT_STYLE_WARNING, QT_STR_WARN_EMPTY, 0, NULL);
@@ -386,12 +403,16 @@ static qt_status submit_typed(qt_engine *e, size_t qi, bool confirmed) {
   if (chars > QT_SOFT_ANSWER_CHARS && !confirmed) {
     e->overlay = QT_OVERLAY_LONG;
     e->overlay_n = chars;
+    e->overlay_close = close;
     return QT_OK;
   }
   qt_status st = s->q->multi_select ? set_multi_answer(e, qi, text, len) : set_answer(e, qi, NULL, 0, text, len);
   if (st) return st;
   if (s->q->option_count) s->view = QT_VIEW_LIST;
-  question_done(e, qi);
+  if (stays)
+    s->touched = true;
+  else
+    question_done(e, qi);
   return QT_OK;
 }
 
@@ -435,7 +456,7 @@ static qt_status toggle_option(qt_engine *e, size_t qi, size_t k) {
 /* Enter on an option row of a multi-select question. */
 static qt_status confirm_multi(qt_engine *e, size_t qi) {
   qt_qstate *s = &e->qs[qi];
-  if (draft_pending(e, qi)) return submit_typed(e, qi, false);
+  if (draft_pending(e, qi)) return submit_typed(e, qi, false, true);
   if (tick_count(s) || e->answers[qi].custom) {
     question_done(e, qi);
     return QT_OK;
@@ -459,9 +480,9 @@ static void open_note(qt_qstate *s) {
 }
 
 /* Next or previous tab, wrapping around (the review step is the last tab). */
-static void switch_question(qt_engine *e, int delta) {
+static qt_status switch_question(qt_engine *e, int delta) {
   size_t n = e->req->question_count + 1;
-  e->current = delta > 0 ? (e->current + 1) % n : (e->current + n - 1) % n;
+  return step(e, QT_STEP_GO, delta > 0 ? (e->current + 1) % n : (e->current + n - 1) % n);
 }
 
 /* ---- input: matching keys ------------------------------------------------------------------- */
@@ -566,6 +587,11 @@ static qt_status on_overlay(qt_engine *e, const qt_key_event *ev) {
   bool yes = matches(e, QT_ACT_CONFIRM, ev) || is_letter(e, ev, QT_STR_KEY_YES);
   bool no = matches(e, QT_ACT_CANCEL, ev) || is_letter(e, ev, QT_STR_KEY_NO);
   if (!yes && !no) return QT_OK;
+  return step(e, yes ? QT_STEP_YES : QT_STEP_NO, 0);
+}
+
+/* The answer to the engine's own question: yes does what was asked, no goes back. */
+static qt_status answer_overlay(qt_engine *e, bool yes) {
   qt_overlay was = e->overlay;
   e->overlay = QT_OVERLAY_NONE;
   touch(e);
@@ -576,64 +602,63 @@ static qt_status on_overlay(qt_engine *e, const qt_key_event *ev) {
     return QT_OK;
   }
   qt_qstate *s = &e->qs[e->current];
-  if (yes) return submit_typed(e, e->current, true);
+  if (yes) return submit_typed(e, e->current, true, e->overlay_close);
   open_entry(s); /* back to editing, the text as it was */
   return QT_OK;
 }
 
 static qt_status on_review(qt_engine *e, const qt_key_event *ev) {
   int d = digit_of(ev);
+  qt_status st;
   if (matches(e, QT_ACT_CONFIRM, ev))
-    submit_review(e);
+    st = step(e, QT_STEP_SUBMIT, 0);
   else if (matches(e, QT_ACT_CANCEL, ev))
-    request_cancel(e);
+    st = step(e, QT_STEP_CANCEL, 0);
   else if (matches(e, QT_ACT_NEXT, ev))
-    switch_question(e, 1);
+    st = switch_question(e, 1);
   else if (matches(e, QT_ACT_PREV, ev))
-    switch_question(e, -1);
+    st = switch_question(e, -1);
   else if (matches(e, QT_ACT_DECLINE, ev))
-    request_decline(e);
+    st = step(e, QT_STEP_DECLINE, 0);
   else if (d >= 1 && (size_t)d <= e->req->question_count)
-    e->current = (size_t)d - 1;
+    st = step(e, QT_STEP_GO, (size_t)d - 1);
   else
     return QT_OK;
   touch(e);
-  return QT_OK;
+  return st;
 }
 
 static qt_status on_list(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   size_t qi = e->current;
   qt_status st = QT_OK;
   int d = digit_of(ev);
+  (void)qi;
   if (matches(e, QT_ACT_CONFIRM, ev)) {
     size_t k = qt_list_option_at(s, s->highlight);
     if (k == SIZE_MAX)
       open_entry(s);
     else if (s->q->multi_select)
-      st = confirm_multi(e, qi);
+      st = step(e, QT_STEP_SUBMIT, 0);
     else
-      st = pick_option(e, qi, k, false);
+      st = step(e, QT_STEP_PICK, k);
   } else if (matches(e, QT_ACT_CANCEL, ev)) {
-    if (s->filter_on)
-      clear_filter(s);
-    else
-      request_cancel(e);
+    st = step(e, s->filter_on ? QT_STEP_BACK : QT_STEP_CANCEL, 0);
   } else if (move_key(e, s, ev)) {
   } else if (e->multi && matches(e, QT_ACT_NEXT, ev)) {
-    switch_question(e, 1);
+    st = switch_question(e, 1);
   } else if (e->multi && matches(e, QT_ACT_PREV, ev)) {
-    switch_question(e, -1);
+    st = switch_question(e, -1);
   } else if (s->q->multi_select && matches(e, QT_ACT_TOGGLE, ev)) {
     size_t k = qt_list_option_at(s, s->highlight);
     if (k == SIZE_MAX)
       open_entry(s);
     else
-      st = toggle_option(e, qi, k);
+      st = step(e, QT_STEP_TOGGLE, k);
   } else if (matches(e, QT_ACT_DECLINE, ev)) {
-    request_decline(e);
-  } else if (matches(e, QT_ACT_NOTE, ev)) {
+    st = step(e, QT_STEP_DECLINE, 0);
+  } else if (matches(e, QT_ACT_NOTE, ev) && live(e, QT_STEP_NOTE)) {
     open_note(s);
-  } else if (matches(e, QT_ACT_FILTER, ev)) {
+  } else if (matches(e, QT_ACT_FILTER, ev) && live(e, QT_STEP_FILTER)) {
     s->view = QT_VIEW_FILTER;
     s->filter.cursor = qt_editor_len(&s->filter);
   } else if (d >= 0) {
@@ -644,7 +669,7 @@ static qt_status on_list(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
       s->highlight = (size_t)d - 1;
       keep_visible(s);
       size_t k = qt_list_option_at(s, s->highlight);
-      st = s->q->multi_select ? toggle_option(e, qi, k) : pick_option(e, qi, k, false);
+      st = step(e, s->q->multi_select ? QT_STEP_TOGGLE : QT_STEP_PICK, k);
     } else {
       flash(e, QT_STYLE_WARNING, QT_STR_WARN_NO_OPTION, (size_t)d, NULL);
     }
@@ -662,30 +687,27 @@ static qt_status on_entry(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   size_t qi = e->current;
   bool free_text = s->q->option_count == 0, handled;
   qt_status st = QT_OK;
+  (void)qi;
   if (matches(e, QT_ACT_CANCEL, ev)) {
-    if (free_text) {
-      request_cancel(e);
-    } else {
-      s->view = QT_VIEW_LIST;
-    }
+    st = step(e, free_text ? QT_STEP_CANCEL : QT_STEP_BACK, 0);
   } else if (matches(e, QT_ACT_NEW_LINE, ev)) { /* before Enter's: a lone LF is both */
     st = insert_text(e, &s->draft, "\n", 1);
   } else if (matches(e, QT_ACT_CONFIRM, ev)) {
-    st = submit_typed(e, qi, false);
+    st = step(e, QT_STEP_TYPE, 0); /* a multi-select question is finished too */
   } else if (matches(e, QT_ACT_EXTERNAL_EDITOR, ev)) {
     e->editor_want = 1;
   } else if (edit_key(e, &s->draft, ev, &handled), handled) {
   } else if (e->multi && matches(e, QT_ACT_NEXT, ev)) {
-    switch_question(e, 1);
+    st = switch_question(e, 1);
   } else if (e->multi && matches(e, QT_ACT_PREV, ev)) {
-    switch_question(e, -1);
+    st = switch_question(e, -1);
   } else if (!free_text && (matches(e, QT_ACT_UP, ev) || matches(e, QT_ACT_DOWN, ev))) {
     s->view = QT_VIEW_LIST;
     move_key(e, s, ev);
-  } else if (matches(e, QT_ACT_NOTE, ev)) {
+  } else if (matches(e, QT_ACT_NOTE, ev) && live(e, QT_STEP_NOTE)) {
     open_note(s);
   } else if (matches(e, QT_ACT_DECLINE, ev)) {
-    request_decline(e); /* on the key that also deletes forward, only once the text is empty */
+    st = step(e, QT_STEP_DECLINE, 0); /* on the key that also deletes forward, only once the text is empty */
   } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
     st = insert_text(e, &s->draft, ev->text, ev->text_len);
   } else {
@@ -704,7 +726,7 @@ static qt_status confirm_filter(qt_engine *e, qt_qstate *s) {
   if (s->q->multi_select) return QT_OK;
   size_t k = qt_list_option_at(s, s->highlight);
   if (k != SIZE_MAX) {
-    qt_status st = pick_option(e, e->current, k, false);
+    qt_status st = step(e, QT_STEP_PICK, k);
     /* picked (the call goes on to the next question): the filter is used up; coming back shows
      * the whole list, the pick highlighted */
     if (!st && !e->done && e->overlay == QT_OVERLAY_NONE) clear_filter(s);
@@ -722,24 +744,23 @@ static qt_status on_filter(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   bool handled;
   qt_status st = QT_OK;
   if (matches(e, QT_ACT_CANCEL, ev)) {
-    clear_filter(s);
-    s->view = QT_VIEW_LIST;
+    st = step(e, QT_STEP_BACK, 0);
   } else if (matches(e, QT_ACT_CONFIRM, ev)) {
     st = confirm_filter(e, s);
   } else if (move_key(e, s, ev)) {
   } else if (edit_key(e, &s->filter, ev, &handled), handled) {
-    st = apply_filter(s);
+    st = step(e, QT_STEP_FILTER, 0);
   } else if (e->multi && matches(e, QT_ACT_NEXT, ev)) {
-    switch_question(e, 1);
+    st = switch_question(e, 1);
   } else if (e->multi && matches(e, QT_ACT_PREV, ev)) {
-    switch_question(e, -1);
-  } else if (matches(e, QT_ACT_NOTE, ev)) {
+    st = switch_question(e, -1);
+  } else if (matches(e, QT_ACT_NOTE, ev) && live(e, QT_STEP_NOTE)) {
     open_note(s);
   } else if (matches(e, QT_ACT_DECLINE, ev)) {
-    request_decline(e);
+    st = step(e, QT_STEP_DECLINE, 0);
   } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
     st = insert_text(e, &s->filter, ev->text, ev->text_len);
-    if (!st) st = apply_filter(s);
+    if (!st) st = step(e, QT_STEP_FILTER, 0);
   } else {
     return QT_OK;
   }
@@ -751,18 +772,19 @@ static qt_status on_note(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   size_t qi = e->current;
   bool handled;
   qt_status st = QT_OK;
+  (void)qi;
   if (matches(e, QT_ACT_CANCEL, ev) || matches(e, QT_ACT_CONFIRM, ev) || matches(e, QT_ACT_NOTE, ev)) {
-    s->view = s->note_return;
+    st = step(e, QT_STEP_BACK, 0);
   } else if (matches(e, QT_ACT_EXTERNAL_EDITOR, ev)) {
     e->editor_want = 2;
   } else if (edit_key(e, &s->note, ev, &handled), handled) {
-    st = sync_note(e, qi);
+    st = step(e, QT_STEP_NOTE, 0);
   } else if (e->multi && (matches(e, QT_ACT_NEXT, ev) || matches(e, QT_ACT_PREV, ev))) {
     s->view = s->note_return;
-    switch_question(e, matches(e, QT_ACT_NEXT, ev) ? 1 : -1);
+    st = switch_question(e, matches(e, QT_ACT_NEXT, ev) ? 1 : -1);
   } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
     st = insert_text(e, &s->note, ev->text, ev->text_len);
-    if (!st) st = sync_note(e, qi);
+    if (!st) st = step(e, QT_STEP_NOTE, 0);
   } else {
     return QT_OK;
   }
@@ -791,11 +813,11 @@ static qt_status on_discuss(qt_engine *e, const qt_key_event *ev) {
   bool handled;
   qt_status st = QT_OK;
   if (matches(e, QT_ACT_CANCEL, ev) || matches(e, QT_ACT_DISCUSS, ev)) {
-    e->discuss_open = false;
+    st = step(e, QT_STEP_BACK, 0);
   } else if (matches(e, QT_ACT_NEW_LINE, ev)) { /* before Enter's: a lone LF is both */
     st = insert_text(e, &e->discuss, "\n", 1);
   } else if (matches(e, QT_ACT_CONFIRM, ev)) {
-    st = send_discussion(e);
+    st = step(e, QT_STEP_DISCUSS, 0);
   } else if (matches(e, QT_ACT_EXTERNAL_EDITOR, ev)) {
     e->editor_want = 3; /* Ctrl+G: the host runs the external editor on the words */
   } else if (edit_key(e, &e->discuss, ev, &handled), handled) {
@@ -806,6 +828,301 @@ static qt_status on_discuss(qt_engine *e, const qt_key_event *ev) {
   }
   touch(e);
   return st;
+}
+
+static void stop_clock(qt_engine *e);
+
+/* ---- the flow as steps ---------------------------------------------------------------------- */
+static const char *const STEP_NAMES[QT_STEP_COUNT] = {
+    [QT_STEP_PICK] = "pick",       [QT_STEP_TOGGLE] = "toggle", [QT_STEP_TYPE] = "type",
+    [QT_STEP_NOTE] = "note",       [QT_STEP_DISCUSS] = "discuss", [QT_STEP_DECLINE] = "decline",
+    [QT_STEP_CANCEL] = "cancel",   [QT_STEP_BACK] = "back",     [QT_STEP_GO] = "go",
+    [QT_STEP_SUBMIT] = "submit",   [QT_STEP_FILTER] = "filter", [QT_STEP_YES] = "yes",
+    [QT_STEP_NO] = "no",
+};
+
+const char *qt_step_name(qt_step st) { return (int)st >= 0 && st < QT_STEP_COUNT ? STEP_NAMES[st] : NULL; }
+
+bool qt_step_from_name(const char *name, qt_step *out) {
+  for (int i = 0; name && i < QT_STEP_COUNT; i++)
+    if (strcmp(name, STEP_NAMES[i]) == 0) {
+      *out = (qt_step)i;
+      return true;
+    }
+  return false;
+}
+
+#define STEP_BIT(st) (1u << (st))
+
+/* THE rule of what may happen now: every key and every face's step is checked against it. */
+static unsigned live_mask(const qt_engine *e) {
+  if (e->done || e->editor_want) return 0;
+  if (e->overlay != QT_OVERLAY_NONE) return STEP_BIT(QT_STEP_YES) | STEP_BIT(QT_STEP_NO);
+  if (e->discuss_open) return STEP_BIT(QT_STEP_DISCUSS) | STEP_BIT(QT_STEP_BACK);
+  unsigned m = STEP_BIT(QT_STEP_DISCUSS) | STEP_BIT(QT_STEP_DECLINE) | STEP_BIT(QT_STEP_CANCEL);
+  if (e->multi) m |= STEP_BIT(QT_STEP_GO);
+  if (e->current >= e->req->question_count) return m | STEP_BIT(QT_STEP_SUBMIT); /* the review */
+  const qt_qstate *s = &e->qs[e->current];
+  bool options = s->q->option_count > 0;
+  m |= STEP_BIT(QT_STEP_TYPE) | STEP_BIT(QT_STEP_NOTE);
+  if (options) {
+    m |= STEP_BIT(QT_STEP_FILTER);
+    m |= s->q->multi_select ? STEP_BIT(QT_STEP_TOGGLE) | STEP_BIT(QT_STEP_SUBMIT) : STEP_BIT(QT_STEP_PICK);
+  }
+  if (s->view == QT_VIEW_NOTE || s->view == QT_VIEW_FILTER || s->filter_on || (s->view == QT_VIEW_ENTRY && options))
+    m |= STEP_BIT(QT_STEP_BACK);
+  return m;
+}
+
+static bool live(const qt_engine *e, qt_step st) { return (live_mask(e) & STEP_BIT(st)) != 0; }
+
+bool qt_engine_is_live(const qt_engine *e, qt_step st) {
+  return e && (int)st >= 0 && st < QT_STEP_COUNT && live(e, st);
+}
+
+size_t qt_engine_live(const qt_engine *e, qt_step *out, size_t cap) {
+  unsigned m = e ? live_mask(e) : 0;
+  size_t n = 0;
+  for (int i = 0; i < QT_STEP_COUNT; i++)
+    if (m & STEP_BIT(i)) {
+      if (out && n < cap) out[n] = (qt_step)i;
+      n++;
+    }
+  return n;
+}
+
+/* The live steps as the help line shows them, state by state, in its order; the live steps it
+ * leaves out follow as hidden items, so every live step is in the list. */
+size_t qt_live_items(const qt_engine *e, qt_live *out) {
+  unsigned m = live_mask(e), seen = 0;
+  size_t n = 0;
+#define ITEM(st, kind_, k1, k2, what, let)                                                         \
+  do {                                                                                             \
+    if (n < QT_LIVE_MAX && ((st) == QT_STEP_COUNT || (m & STEP_BIT(st)))) {                        \
+      out[n++] = (qt_live){(st), (kind_), (k1), (k2), (what), (let)};                              \
+      if ((st) != QT_STEP_COUNT) seen |= STEP_BIT(st);                                             \
+    }                                                                                              \
+  } while (0)
+#define KEY(st, k, what) ITEM(st, QT_LIVE_KEY, k, QT_ACT_COUNT, what, QT_STR_COUNT)
+#define PAIR(st, k1, k2, what) ITEM(st, QT_LIVE_PAIR, k1, k2, what, QT_STR_COUNT)
+#define TEXT(st, what) ITEM(st, QT_LIVE_TEXT, QT_ACT_COUNT, QT_ACT_COUNT, what, QT_STR_COUNT)
+  const qt_step none = QT_STEP_COUNT;
+  if (!m) return 0;
+  if (e->overlay != QT_OVERLAY_NONE) {
+    ITEM(QT_STEP_YES, QT_LIVE_LETTER, QT_ACT_CONFIRM, QT_ACT_COUNT, QT_STR_HELP_YES, QT_STR_KEY_YES);
+    ITEM(QT_STEP_NO, QT_LIVE_LETTER, QT_ACT_CANCEL, QT_ACT_COUNT, QT_STR_HELP_NO, QT_STR_KEY_NO);
+  } else if (e->discuss_open) {
+    KEY(QT_STEP_DISCUSS, QT_ACT_CONFIRM, QT_STR_HELP_SEND);
+    KEY(none, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
+    KEY(none, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
+    KEY(QT_STEP_BACK, QT_ACT_CANCEL, QT_STR_HELP_BACK_TO_QUESTION);
+  } else {
+    ITEM(none, QT_LIVE_SCROLL, QT_ACT_COUNT, QT_ACT_COUNT, QT_STR_COUNT, QT_STR_COUNT);
+    if (e->current >= e->req->question_count) {
+      KEY(QT_STEP_SUBMIT, QT_ACT_CONFIRM, QT_STR_HELP_SUBMIT);
+      KEY(QT_STEP_GO, QT_ACT_NEXT, QT_STR_HELP_NEXT);
+      KEY(QT_STEP_GO, QT_ACT_PREV, QT_STR_HELP_PREV);
+      TEXT(QT_STEP_GO, QT_STR_HELP_GOTO);
+      KEY(QT_STEP_DECLINE, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
+      KEY(QT_STEP_DISCUSS, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
+      KEY(QT_STEP_CANCEL, QT_ACT_CANCEL, QT_STR_HELP_CANCEL);
+    } else {
+      const qt_qstate *s = &e->qs[e->current];
+      bool ms = s->q->multi_select;
+      qt_step choose = ms ? QT_STEP_TOGGLE : QT_STEP_PICK;
+      switch (s->view) {
+        case QT_VIEW_LIST:
+          PAIR(none, QT_ACT_UP, QT_ACT_DOWN, QT_STR_HELP_MOVE);
+          if (ms) KEY(QT_STEP_TOGGLE, QT_ACT_TOGGLE, QT_STR_HELP_TOGGLE);
+          KEY(ms ? QT_STEP_SUBMIT : QT_STEP_PICK, QT_ACT_CONFIRM, ms ? QT_STR_HELP_CONFIRM : QT_STR_HELP_SELECT);
+          TEXT(choose, ms ? QT_STR_HELP_QUICK_TOGGLE : QT_STR_HELP_QUICK_PICK);
+          TEXT(QT_STEP_TYPE, QT_STR_HELP_TYPE);
+          KEY(QT_STEP_FILTER, QT_ACT_FILTER, QT_STR_HELP_FILTER);
+          KEY(QT_STEP_GO, QT_ACT_NEXT, QT_STR_HELP_NEXT);
+          KEY(QT_STEP_GO, QT_ACT_PREV, QT_STR_HELP_PREV);
+          KEY(QT_STEP_NOTE, QT_ACT_NOTE, QT_STR_HELP_NOTE);
+          KEY(QT_STEP_DECLINE, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
+          KEY(QT_STEP_DISCUSS, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
+          KEY(s->filter_on ? QT_STEP_BACK : QT_STEP_CANCEL, QT_ACT_CANCEL,
+              s->filter_on ? QT_STR_HELP_CLEAR_FILTER : QT_STR_HELP_CANCEL);
+          break;
+        case QT_VIEW_ENTRY:
+          KEY(QT_STEP_TYPE, QT_ACT_CONFIRM, QT_STR_HELP_SUBMIT);
+          KEY(none, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
+          KEY(none, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
+          KEY(QT_STEP_GO, QT_ACT_NEXT, QT_STR_HELP_NEXT);
+          KEY(QT_STEP_GO, QT_ACT_PREV, QT_STR_HELP_PREV);
+          KEY(QT_STEP_NOTE, QT_ACT_NOTE, QT_STR_HELP_NOTE);
+          /* the decline key deletes forward while there is text */
+          if (!qt_editor_len(&s->draft)) KEY(QT_STEP_DECLINE, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
+          KEY(QT_STEP_DISCUSS, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
+          KEY(s->q->option_count ? QT_STEP_BACK : QT_STEP_CANCEL, QT_ACT_CANCEL,
+              s->q->option_count ? QT_STR_HELP_BACK : QT_STR_HELP_CANCEL);
+          break;
+        case QT_VIEW_FILTER:
+          TEXT(QT_STEP_FILTER, QT_STR_HELP_TYPE_FILTER);
+          PAIR(none, QT_ACT_UP, QT_ACT_DOWN, QT_STR_HELP_MOVE);
+          /* Enter picks the match (single-select) or leaves the typing (multi-select) */
+          KEY(ms ? none : QT_STEP_PICK, QT_ACT_CONFIRM, ms ? QT_STR_HELP_DONE : QT_STR_HELP_SELECT);
+          KEY(QT_STEP_DISCUSS, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
+          KEY(QT_STEP_BACK, QT_ACT_CANCEL, QT_STR_HELP_CLEAR_FILTER);
+          break;
+        case QT_VIEW_NOTE:
+          KEY(QT_STEP_BACK, QT_ACT_CONFIRM, QT_STR_HELP_DONE);
+          KEY(none, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
+          KEY(QT_STEP_DISCUSS, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
+          break;
+      }
+    }
+  }
+  for (int i = 0; i < QT_STEP_COUNT; i++)
+    if ((m & STEP_BIT(i)) && !(seen & STEP_BIT(i))) ITEM((qt_step)i, QT_LIVE_HIDDEN, QT_ACT_COUNT, QT_ACT_COUNT, QT_STR_COUNT, QT_STR_COUNT);
+#undef TEXT
+#undef PAIR
+#undef KEY
+#undef ITEM
+  return n;
+}
+
+static qt_status step(qt_engine *e, qt_step st, size_t k) {
+  if (!live(e, st)) { /* a key handler that disagrees with live_mask: a bug, refused all the same */
+    snprintf(e->act_why, sizeof e->act_why, "\"%s\" is not possible now", STEP_NAMES[st]);
+    return QT_ERR_STATE;
+  }
+  size_t qi = e->current;
+  qt_qstate *s = qi < e->req->question_count ? &e->qs[qi] : NULL;
+  switch (st) {
+    case QT_STEP_PICK: return pick_option(e, qi, k, false);
+    case QT_STEP_TOGGLE: return toggle_option(e, qi, k);
+    case QT_STEP_TYPE: return submit_typed(e, qi, false, k != 1);
+    case QT_STEP_NOTE: return sync_note(e, qi); /* the note's editor holds the text */
+    case QT_STEP_DISCUSS: return send_discussion(e);
+    case QT_STEP_DECLINE: request_decline(e); return QT_OK;
+    case QT_STEP_CANCEL: request_cancel(e); return QT_OK;
+    case QT_STEP_BACK:
+      if (e->discuss_open)
+        e->discuss_open = false;
+      else if (s->view == QT_VIEW_NOTE)
+        s->view = s->note_return;
+      else if (s->view == QT_VIEW_FILTER) {
+        clear_filter(s);
+        s->view = QT_VIEW_LIST;
+      } else if (s->view == QT_VIEW_ENTRY)
+        s->view = QT_VIEW_LIST;
+      else
+        clear_filter(s);
+      return QT_OK;
+    case QT_STEP_GO: e->current = k; return QT_OK;
+    case QT_STEP_SUBMIT:
+      if (!s) {
+        submit_review(e);
+        return QT_OK;
+      }
+      return confirm_multi(e, qi);
+    case QT_STEP_FILTER: return apply_filter(s); /* the filter's editor holds the text */
+    case QT_STEP_YES: return answer_overlay(e, true);
+    case QT_STEP_NO: return answer_overlay(e, false);
+    default: return QT_ERR_USAGE;
+  }
+}
+
+/* Replaces an editor's text with a face's (cleaned as typed text is); refused whole, the editor
+ * unchanged, when it is over the field's limit. */
+static qt_status replace_text(qt_engine *e, qt_editor *ed, const char *text, size_t len, const char *field) {
+  qt_editor fresh;
+  qt_editor_init(&fresh, ed->limit, ed->multiline);
+  bool cut = false;
+  qt_status st = qt_editor_insert(&fresh, text ? text : "", len, &cut);
+  if (st || cut) {
+    qt_editor_free(&fresh);
+    if (cut) snprintf(e->act_why, sizeof e->act_why, "%s is longer than its limit of %zu bytes", field, ed->limit);
+    return st ? st : QT_ERR_USAGE;
+  }
+  qt_editor_free(ed);
+  *ed = fresh;
+  ed->cursor = qt_editor_len(ed);
+  return QT_OK;
+}
+
+static bool blank(const char *text, size_t len) {
+  for (size_t i = 0; i < len; i++)
+    if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r') return false;
+  return true;
+}
+
+const char *qt_engine_act_error(const qt_engine *e) { return e ? e->act_why : "no engine"; }
+
+qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text, size_t len) {
+  if (!e) return QT_ERR_USAGE;
+  e->act_why[0] = '\0';
+  if ((int)st < 0 || st >= QT_STEP_COUNT || (len && !text)) {
+    snprintf(e->act_why, sizeof e->act_why, "no such step, or text without its bytes");
+    return QT_ERR_USAGE;
+  }
+  if (!live(e, st)) {
+    snprintf(e->act_why, sizeof e->act_why, "\"%s\" is not possible now%s", STEP_NAMES[st],
+             e->done ? ": the question has ended" : e->overlay != QT_OVERLAY_NONE ? ": answer yes or no first" : "");
+    return QT_ERR_STATE;
+  }
+  size_t n = e->req->question_count, qi = e->current;
+  qt_qstate *s = qi < n ? &e->qs[qi] : NULL;
+  qt_status r = QT_OK;
+  switch (st) {
+    case QT_STEP_PICK:
+    case QT_STEP_TOGGLE:
+      if (index >= s->q->option_count) {
+        snprintf(e->act_why, sizeof e->act_why, "question %zu has no option %zu", qi + 1, index + 1);
+        return QT_ERR_USAGE;
+      }
+      /* as if chosen on the list: the row of the option highlighted */
+      if (s->view != QT_VIEW_LIST) s->view = QT_VIEW_LIST;
+      if (s->filter_on) {
+        size_t row = SIZE_MAX;
+        for (size_t i = 0; i < s->shown_count; i++)
+          if (s->shown[i] == index) row = i;
+        if (row == SIZE_MAX) clear_filter(s);
+        else s->highlight = row;
+      }
+      if (!s->filter_on) s->highlight = index;
+      keep_visible(s);
+      break;
+    case QT_STEP_TYPE:
+      if (blank(text, len) && !s->q->multi_select) {
+        snprintf(e->act_why, sizeof e->act_why, "the answer is empty");
+        return QT_ERR_USAGE;
+      }
+      r = replace_text(e, &s->draft, text, len, "the answer");
+      index = s->q->multi_select ? 1 : 0; /* a multi-select question stays open */
+      break;
+    case QT_STEP_NOTE:
+      r = replace_text(e, &s->note, text, len, "the note");
+      break;
+    case QT_STEP_DISCUSS:
+      if (text || !e->discuss_open) {
+        if (blank(text, len)) {
+          snprintf(e->act_why, sizeof e->act_why, "there is nothing to tell the agent");
+          return QT_ERR_USAGE;
+        }
+        r = replace_text(e, &e->discuss, text, len, "what you tell the agent");
+      }
+      break;
+    case QT_STEP_GO:
+      if (index > n) {
+        snprintf(e->act_why, sizeof e->act_why, "there is no question %zu", index + 1);
+        return QT_ERR_USAGE;
+      }
+      break;
+    case QT_STEP_FILTER:
+      r = replace_text(e, &s->filter, text, len, "the filter");
+      break;
+    default: break;
+  }
+  if (r) return r;
+  if (e->flash.len) qt_buf_reset(&e->flash);
+  if (e->clock_on) stop_clock(e); /* the person replied: the timeout stops for good, as on a key */
+  r = step(e, st, index);
+  touch(e);
+  return r;
 }
 
 /* ---- the question fits the screen ----------------------------------------------------------- */
@@ -858,7 +1175,7 @@ static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
   if (e->clock_on) stop_clock(e); /* any key stops the person's timeout for good */
   if (e->overlay != QT_OVERLAY_NONE) return on_overlay(e, ev);
   if (e->discuss_open) return on_discuss(e, ev);
-  if (matches(e, QT_ACT_DISCUSS, ev)) {
+  if (matches(e, QT_ACT_DISCUSS, ev) && live(e, QT_STEP_DISCUSS)) {
     e->discuss_open = true;
     e->discuss.cursor = qt_editor_len(&e->discuss);
     touch(e);

@@ -99,6 +99,8 @@ struct qt_engine {
   size_t overlay_n;       /* N of the overlay: answers to discard (0: typed text), or characters */
   qt_outcome overlay_then; /* QT_OVERLAY_DISCARD: how the call ends on "yes" */
   size_t overlay_pick;    /* QT_OVERLAY_DISCARD: the option (0-based) "yes" picks first, or SIZE_MAX */
+  bool overlay_close;     /* QT_OVERLAY_LONG: "yes" also finishes a multi-select question */
+  char act_why[200];      /* why the last qt_engine_act failed ("" after one that succeeded) */
   bool done;              /* finished: input is ignored */
   qt_outcome outcome;     /* how it finished */
   qt_decoder *decoder;    /* raw bytes -> key events */
@@ -172,6 +174,37 @@ typedef struct qt_cell {
   int width;        /* columns (1 for a newline and the end: room for the cursor) */
   qt_cell_kind kind;
 } qt_cell;
+
+/* ---- the live steps as the help line names them ------------------------------------------ */
+/* One item of what works now: a step (or none: a key that only moves or edits), the key or pair
+ * of keys that does it, and what the help line says. Built by qt_live_items from the live
+ * steps (qt_engine_live), in the help line's order; render.c prints the shown ones. */
+typedef enum qt_live_kind {
+  QT_LIVE_KEY = 0, /* "<first key of `key`> <help>" */
+  QT_LIVE_PAIR,    /* "<key><key2> <help>" ("↑↓ move") */
+  QT_LIVE_TEXT,    /* "<help>" alone ("1-9 pick") */
+  QT_LIVE_LETTER,  /* "<letter string> <help>" ("y yes") */
+  QT_LIVE_SCROLL,  /* the keys that read a cut prompt or preview go here (layout facts: render.c) */
+  QT_LIVE_HIDDEN   /* live, but the help line leaves it out */
+} qt_live_kind;
+typedef struct qt_live {
+  qt_step step;          /* QT_STEP_COUNT: no step */
+  qt_live_kind kind;
+  qt_action key, key2;
+  qt_string_id help, letter;
+} qt_live;
+#define QT_LIVE_MAX 32
+/* The items for the current state (at most QT_LIVE_MAX); every step live is in one of them. */
+size_t qt_live_items(const qt_engine *e, qt_live *out);
+
+/* ---- what the engine's own questions are about (engine.c; the view in flow.c says it) -------- */
+/* Answers the person gave in this call (present and touched): "Discard N answers?". */
+size_t qt_count_given(const qt_engine *e);
+/* What of question i's typed text the result would not carry if the call ended now with
+ * `outcome` (after option `pick` of the current question, unless SIZE_MAX). */
+#define QT_LOST_DRAFT 1u
+#define QT_LOST_NOTE 2u
+unsigned qt_typed_lost(const qt_engine *e, size_t i, qt_outcome outcome, size_t pick);
 
 /* ---- shared helpers ------------------------------------------------------------------------ */
 static inline const char *qt_str(const qt_engine *e, qt_string_id id) { return qt_string(e->lang, id); }

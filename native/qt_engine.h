@@ -161,6 +161,74 @@ qt_status qt_engine_set_accessible(qt_engine *e, bool on);
 bool qt_engine_editor_request(const qt_engine *e, const char **text, size_t *len);
 qt_status qt_engine_editor_done(qt_engine *e, bool ok, const char *text, size_t len, const char *why);
 
+/* ---- the question flow as steps -------------------------------------------------------------
+ * Every face drives the same flow. The TUI and the terminal runner feed keys, which the engine
+ * maps onto these steps; a face that draws no frame (pi's RPC dialogs, the web page) applies
+ * the steps itself with qt_engine_act and reads the state with qt_engine_view. Keys that only
+ * move or edit (↑↓, the cursor, opening a text field) have no step.
+ *
+ * Which steps are live depends on the state alone (qt_engine_live): a step that is not live is
+ * refused with QT_ERR_STATE and changes nothing; a key is applied only through a live step. */
+typedef enum qt_step {
+  QT_STEP_PICK = 0, /* index: option (0-based) of a single-select question: its answer */
+  QT_STEP_TOGGLE,   /* index: option of a multi-select question: ticked / unticked at once */
+  QT_STEP_TYPE,     /* text: the typed answer ("Something else…", or a free-text question's),
+                     * submitted: it answers a single-select or free-text question (long text
+                     * asks "Answer is long… Submit anyway?" first); in a multi-select question
+                     * it becomes the typed part of the answer and the question stays open
+                     * ("" removes it) until SUBMIT */
+  QT_STEP_NOTE,     /* text: the note of the current question ("" removes it) */
+  QT_STEP_DISCUSS,  /* text: talk first: ends the call with QT_DISCUSS and the trimmed text
+                     * (answers given so far kept); text NULL: the discussion field's own */
+  QT_STEP_DECLINE,  /* let the agent decide (answers given so far kept) */
+  QT_STEP_CANCEL,   /* cancel the call ("Discard N answers?" first when answers were given) */
+  QT_STEP_BACK,     /* leave a sub-state: the typed answer's field, the filter, the note, the
+                     * discussion field (what was typed stays) */
+  QT_STEP_GO,       /* index: question to show (0-based; question_count: the review) */
+  QT_STEP_SUBMIT,   /* finish a multi-select question, or submit the review (missing answers:
+                     * a warning, and the first unanswered question is shown) */
+  QT_STEP_FILTER,   /* text: filter the options ("" shows them all) */
+  QT_STEP_YES,      /* the answer to the engine's own question ("Discard N answers?", "Discard */
+  QT_STEP_NO,       /*   what you typed?", "Answer is long… Submit anyway?"); no goes back */
+  QT_STEP_COUNT
+} qt_step;
+
+/* "pick", "toggle", "type", "note", "discuss", "decline", "cancel", "back", "go", "submit",
+ * "filter", "yes", "no"; NULL for no step. */
+const char *qt_step_name(qt_step step);
+/* The step named `name`; false when there is none. */
+bool qt_step_from_name(const char *name, qt_step *out);
+/* The steps live now, in enum order, into out (at most cap); returns how many are live. None
+ * once done, nor while the host runs the external editor. */
+size_t qt_engine_live(const qt_engine *e, qt_step *out, size_t cap);
+bool qt_engine_is_live(const qt_engine *e, qt_step step);
+/* Applies one step as the person's reply (it stops the timeout's clock, as a key does). `index`
+ * is read by PICK, TOGGLE and GO; `text` (len bytes, any bytes: cleaned as typed text is, line
+ * breaks kept only where the field keeps them) by TYPE, NOTE, DISCUSS and FILTER. QT_ERR_STATE:
+ * the step is not live now; QT_ERR_USAGE: an index out of range, text over its field's limit
+ * (QT_MAX_ANSWER_BYTES, QT_MAX_NOTE_BYTES, QT_MAX_DISCUSS_BYTES, QT_MAX_FILTER_BYTES) or empty
+ * where text is needed. Either way nothing changed, and qt_engine_act_error says why. */
+qt_status qt_engine_act(qt_engine *e, qt_step step, size_t index, const char *text, size_t len);
+/* Why the last qt_engine_act failed (one English sentence), "" after one that succeeded. */
+const char *qt_engine_act_error(const qt_engine *e);
+/* The state as JSON, for a face that draws no frame (flow.c); *json is malloc'd (free() it).
+ * Display text in it is sanitized as the frame's is; "answers" and option "value"s are data.
+ *   { "state": "choosing" | "typing" | "note" | "filter" | "discuss" | "confirm" | "review" | "done",
+ *     "current": the question shown (question_count: the review),
+ *     "questions": [{ "id", "label", "prompt", "multi", "answered",
+ *                     "options": [{ "label", "description"?, "value", "ticked" }],
+ *                     "typed": the draft, "wrote": the typed answer given or null, "note",
+ *                     "filter": the filter text, "shown": [option indices the filter lets through] }],
+ *     "discussion": the discussion field's text,
+ *     "confirm": { "which": "discard" | "long", "title": the engine's question,
+ *                  "count": N (answers to discard, 0: typed text; "long": characters),
+ *                  "items": [{ "question", "label", "text" }] what "yes" would discard } | null,
+ *     "message": the one-shot warning ("" for none),
+ *     "actions": [live step names],
+ *     "answers": the answers object (qt_answers_from_json's shape, for the result builder),
+ *     "outcome": once done ("answered", …), "discussionSent": the words sent with "discuss" } */
+qt_status qt_engine_view(const qt_engine *e, char **json);
+
 /* Renders the current state for `width` columns (clamped to >= 1). *lines stays valid until
  * the next call on this engine; rendering twice with no change in between returns the cache. */
 qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, size_t *count);

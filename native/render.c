@@ -670,14 +670,6 @@ static void help_text(const qt_engine *e, help *h, qt_string_id what) {
   help_end_item(h);
 }
 
-/* The discussion field. */
-static void help_discussing(const qt_engine *e, help *h) {
-  help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_SEND);
-  help_key(e, h, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
-  help_key(e, h, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
-  help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_BACK_TO_QUESTION);
-}
-
 /* PageUp/PageDown while the prompt (or the review) is cut to fit the rows. */
 static void help_scroll(const qt_engine *e, help *h) {
   bool review = e->current >= e->req->question_count;
@@ -691,82 +683,27 @@ static void help_scroll(const qt_engine *e, help *h) {
   help_pair(e, h, QT_ACT_PAGE_UP, QT_ACT_PAGE_DOWN, review ? QT_STR_HELP_SCROLL : QT_STR_HELP_READ_PROMPT);
 }
 
-/* The keys that work in the current state. */
+/* The keys that work in the current state: the live steps as qt_live_items lists them. */
 static void collect_help(const qt_engine *e, help *h) {
-  if (e->overlay != QT_OVERLAY_NONE) {
-    if (help_start_item(h)) {
-      qt_buf_puts(&h->text, qt_str(e, QT_STR_KEY_YES));
-      qt_buf_putc(&h->text, ' ');
-      qt_buf_puts(&h->text, qt_str(e, QT_STR_HELP_YES));
-      help_end_item(h);
+  qt_live items[QT_LIVE_MAX];
+  size_t n = qt_live_items(e, items);
+  for (size_t i = 0; i < n; i++) {
+    const qt_live *it = &items[i];
+    switch (it->kind) {
+      case QT_LIVE_KEY: help_key(e, h, it->key, it->help); break;
+      case QT_LIVE_PAIR: help_pair(e, h, it->key, it->key2, it->help); break;
+      case QT_LIVE_TEXT: help_text(e, h, it->help); break;
+      case QT_LIVE_SCROLL: help_scroll(e, h); break;
+      case QT_LIVE_LETTER:
+        if (help_start_item(h)) {
+          qt_buf_puts(&h->text, qt_str(e, it->letter));
+          qt_buf_putc(&h->text, ' ');
+          qt_buf_puts(&h->text, qt_str(e, it->help));
+          help_end_item(h);
+        }
+        break;
+      case QT_LIVE_HIDDEN: break;
     }
-    if (help_start_item(h)) {
-      qt_buf_puts(&h->text, qt_str(e, QT_STR_KEY_NO));
-      qt_buf_putc(&h->text, ' ');
-      qt_buf_puts(&h->text, qt_str(e, QT_STR_HELP_NO));
-      help_end_item(h);
-    }
-    return;
-  }
-  if (e->discuss_open) {
-    help_discussing(e, h);
-    return;
-  }
-  help_scroll(e, h);
-  if (e->current >= e->req->question_count) {
-    help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_SUBMIT);
-    help_key(e, h, QT_ACT_NEXT, QT_STR_HELP_NEXT);
-    help_key(e, h, QT_ACT_PREV, QT_STR_HELP_PREV);
-    help_text(e, h, QT_STR_HELP_GOTO);
-    help_key(e, h, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
-    help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
-    help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_CANCEL);
-    return;
-  }
-  const qt_qstate *s = &e->qs[e->current];
-  bool multi_select = s->q->multi_select;
-  switch (s->view) {
-    case QT_VIEW_LIST:
-      help_pair(e, h, QT_ACT_UP, QT_ACT_DOWN, QT_STR_HELP_MOVE);
-      if (multi_select) help_key(e, h, QT_ACT_TOGGLE, QT_STR_HELP_TOGGLE);
-      help_key(e, h, QT_ACT_CONFIRM, multi_select ? QT_STR_HELP_CONFIRM : QT_STR_HELP_SELECT);
-      help_text(e, h, multi_select ? QT_STR_HELP_QUICK_TOGGLE : QT_STR_HELP_QUICK_PICK);
-      help_text(e, h, QT_STR_HELP_TYPE);
-      help_key(e, h, QT_ACT_FILTER, QT_STR_HELP_FILTER);
-      if (e->multi) {
-        help_key(e, h, QT_ACT_NEXT, QT_STR_HELP_NEXT);
-        help_key(e, h, QT_ACT_PREV, QT_STR_HELP_PREV);
-      }
-      help_key(e, h, QT_ACT_NOTE, QT_STR_HELP_NOTE);
-      help_key(e, h, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
-      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
-      help_key(e, h, QT_ACT_CANCEL, s->filter_on ? QT_STR_HELP_CLEAR_FILTER : QT_STR_HELP_CANCEL);
-      break;
-    case QT_VIEW_ENTRY:
-      help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_SUBMIT);
-      help_key(e, h, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
-      help_key(e, h, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
-      if (e->multi) {
-        help_key(e, h, QT_ACT_NEXT, QT_STR_HELP_NEXT);
-        help_key(e, h, QT_ACT_PREV, QT_STR_HELP_PREV);
-      }
-      help_key(e, h, QT_ACT_NOTE, QT_STR_HELP_NOTE);
-      if (!qt_editor_len(&s->draft)) help_key(e, h, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
-      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
-      help_key(e, h, QT_ACT_CANCEL, s->q->option_count ? QT_STR_HELP_BACK : QT_STR_HELP_CANCEL);
-      break;
-    case QT_VIEW_FILTER:
-      help_text(e, h, QT_STR_HELP_TYPE_FILTER);
-      help_pair(e, h, QT_ACT_UP, QT_ACT_DOWN, QT_STR_HELP_MOVE);
-      help_key(e, h, QT_ACT_CONFIRM, multi_select ? QT_STR_HELP_DONE : QT_STR_HELP_SELECT);
-      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS); /* Ctrl+T works in every state */
-      help_key(e, h, QT_ACT_CANCEL, QT_STR_HELP_CLEAR_FILTER);
-      break;
-    case QT_VIEW_NOTE:
-      help_key(e, h, QT_ACT_CONFIRM, QT_STR_HELP_DONE);
-      help_key(e, h, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
-      help_key(e, h, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
-      break;
   }
 }
 

@@ -1,0 +1,161 @@
+// flow-steps.test.mjs — the question flow as steps (qt_engine_act, qt_engine_live, qt_engine_view
+// through engine.act / actions / view): the same flow the keys drive, for faces that draw no
+// frame. Steps not live now, bad indices and text over a field's limit are refused, changing
+// nothing; keys only ever apply live steps.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { addon } from "./helpers/addon.mjs";
+
+const THREE = JSON.stringify({
+  questions: [
+    { id: "db", label: "DB", prompt: "Which?", options: ["PostgreSQL", "SQLite"] },
+    { id: "f", label: "Feat", prompt: "Features?\u001b]0;x\u0007", multiSelect: true, options: ["A", "B\u001b[2J"] },
+    { id: "name", label: "Name", prompt: "Name?" },
+  ],
+});
+const view = (e) => JSON.parse(e.view());
+
+test("flow steps: the live steps follow the state; a step not live is refused and changes nothing", () => {
+  const e = addon.createEngine(THREE);
+  assert.deepEqual(e.actions(), ["pick", "type", "note", "discuss", "decline", "cancel", "go", "filter"]);
+  const before = e.view();
+  const rev = e.revision;
+  assert.deepEqual(e.act("toggle", 0), { ok: false, error: '"toggle" is not possible now' });
+  assert.deepEqual(e.act("yes"), { ok: false, error: '"yes" is not possible now' });
+  assert.equal(e.act("pick", 7).ok, false);
+  assert.match(e.act("pick", 7).error, /no option 8/);
+  assert.equal(e.act("jump").error, "no such step");
+  assert.equal(e.act("pick", -1).ok, false);
+  assert.equal(e.act("pick", 0.5).ok, false);
+  assert.equal(e.view(), before, "nothing changed");
+  assert.equal(e.revision, rev);
+  assert.deepEqual(e.act("pick", 1), { ok: true });
+  const v = view(e);
+  assert.equal(v.state, "choosing");
+  assert.equal(v.current, 1, "on to the next question");
+  assert.deepEqual(e.actions(), ["toggle", "type", "note", "discuss", "decline", "cancel", "go", "submit", "filter"]);
+  e.dispose();
+});
+
+test("flow steps: a session through act() gives the answers and the result the keys give", () => {
+  const steps = addon.createEngine(THREE);
+  for (const [name, index, text] of [
+    ["pick", 1],
+    ["toggle", 0],
+    ["toggle", 1],
+    ["toggle", 1],
+    ["type", null, "mine"],
+    ["note", null, "why not"],
+    ["submit"],
+    ["type", null, "Ann"],
+    ["submit"],
+  ])
+    assert.deepEqual(steps.act(name, index, text), { ok: true }, name);
+  const keys = addon.createEngine(THREE);
+  keys.feed("2"); // SQLite
+  keys.feed("1"); // tick A
+  keys.feed("\x0e"); // Ctrl+N: the note
+  keys.feed("why not");
+  keys.feed("\r");
+  keys.feed("0mine\r"); // Something else…: the typed part, Enter finishes the question
+  keys.feed("Ann\r");
+  keys.feed("\r"); // the review
+  assert.equal(steps.outcome, "answered");
+  assert.equal(keys.outcome, "answered");
+  assert.deepEqual(steps.result("rpc", 1).details, keys.result("rpc", 1).details);
+  assert.deepEqual(view(steps).answers, { db: "SQLite", f: ["A", "mine"], name: "Ann" });
+  assert.equal(view(steps).state, "done");
+  assert.deepEqual(steps.actions(), [], "nothing is live once done");
+  assert.match(steps.act("pick", 0).error, /has ended/);
+});
+
+test("flow steps: the view is sanitized display text; answers and values are data", () => {
+  const e = addon.createEngine(THREE);
+  e.act("go", 1);
+  e.act("toggle", 1);
+  e.act("type", null, "  typed\u001b[2J ");
+  const v = view(e);
+  const q = v.questions[1];
+  assert.equal(q.prompt, "Features?␛]0;x␇");
+  assert.equal(q.options[1].label, "B␛[2J");
+  assert.equal(q.options[1].value, "B\u001b[2J");
+  assert.equal(q.options[1].ticked, true);
+  assert.equal(q.wrote, "typed[2J", "typed text is cleaned as typed keys are");
+  assert.equal(q.answered, true);
+  assert.equal(v.state, "choosing", "a multi-select question stays open after its typed part");
+  assert.deepEqual(v.answers.f, ["B\u001b[2J", "typed[2J"]);
+  for (const text of [JSON.stringify(v.questions.map((x) => [x.prompt, x.label, x.options.map((o) => o.label)]))])
+    assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/u.test(JSON.parse(text).flat(3).join("")), text);
+});
+
+test("flow steps: the engine's own questions: confirm with its title and what yes would discard", () => {
+  const e = addon.createEngine(THREE);
+  e.act("pick", 0);
+  e.act("toggle", 0);
+  assert.deepEqual(e.act("cancel"), { ok: true });
+  let v = view(e);
+  assert.equal(v.state, "confirm");
+  assert.deepEqual(e.actions(), ["yes", "no"]);
+  assert.deepEqual(v.confirm, {
+    which: "discard",
+    title: "Discard 2 answers?",
+    count: 2,
+    items: [
+      { question: 0, label: "DB", text: "PostgreSQL" },
+      { question: 1, label: "Feat", text: "A" },
+    ],
+  });
+  e.act("no");
+  v = view(e);
+  assert.equal(v.state, "choosing");
+  assert.equal(v.current, 1, "no: back where the person was");
+  e.act("go", 2);
+  e.act("note", null, "later");
+  e.act("go", 1);
+  e.act("decline");
+  v = view(e);
+  assert.equal(v.confirm.title, "Discard what you typed?");
+  assert.deepEqual(v.confirm.items, [{ question: 2, label: "Name", text: "later" }]);
+  e.act("yes");
+  assert.equal(e.outcome, "declined");
+});
+
+test("flow steps: long typed text asks first; over a field's limit it is refused whole", () => {
+  const long = JSON.stringify({ questions: [{ id: "x", prompt: "Say" }] });
+  const e = addon.createEngine(long);
+  const soft = addon.limits.softAnswerChars ?? 2000;
+  assert.deepEqual(e.act("type", null, "w".repeat(soft + 1)), { ok: true });
+  assert.equal(view(e).confirm.which, "long");
+  e.act("no");
+  assert.equal(view(e).state, "typing", "no: back to the text");
+  const note = "n".repeat(4001);
+  const r = e.act("note", null, note);
+  assert.equal(r.ok, false);
+  assert.match(r.error, /the note is longer than its limit/);
+  assert.equal(view(e).questions[0].note, "", "nothing kept of a refused text");
+  assert.equal(e.act("type", null, "   ").error, "the answer is empty");
+  assert.equal(e.act("discuss", null, " ").error, "there is nothing to tell the agent");
+  assert.deepEqual(e.act("discuss", null, " why? "), { ok: true });
+  assert.equal(view(e).confirm.title, "Discard what you typed?", "the long draft would be lost");
+  e.act("yes");
+  assert.equal(e.outcome, "discuss");
+  assert.equal(view(e).discussionSent, "why?");
+});
+
+test("flow steps: keys apply only live steps (the discussion field, the review, the filter)", () => {
+  const e = addon.createEngine(THREE);
+  e.feed("\x14"); // Ctrl+T
+  assert.equal(view(e).state, "discuss");
+  assert.deepEqual(e.actions(), ["discuss", "back"]);
+  e.feed("\x1b");
+  e.feed("\x1b[Z"); // Shift+Tab: the review
+  assert.equal(view(e).state, "review");
+  assert.deepEqual(e.actions(), ["discuss", "decline", "cancel", "go", "submit"]);
+  e.feed("1/lite");
+  const v = view(e);
+  assert.equal(v.state, "filter");
+  assert.deepEqual(v.questions[0].shown, [1]);
+  assert.ok(e.actions().includes("back"));
+  e.feed("\r");
+  assert.equal(view(e).questions[0].answered, true);
+});
