@@ -6,10 +6,11 @@ import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import type { Asker } from "./ask.ts";
-import type { ArgsJson, NativeAddon } from "./native.ts";
+import { addon } from "./addon.ts";
+import type { ArgsJson } from "./native.ts";
 import { clearPending, displayPath, PENDING_FILE, pendingPath, readPending } from "./pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
-import { fill, stringsFor } from "./i18n.ts";
+import { fill, strings } from "./i18n.ts";
 import { screenOf } from "./screen.ts";
 import { REOPEN } from "./text.ts";
 
@@ -43,11 +44,12 @@ function unansweredFromSession(ctx: ExtensionCommandContext): { json: ArgsJson; 
 
 /** /questions [clear]: the pending file's questions, those waiting here and those asked so far;
  * `clear` removes the pending file. */
-export async function listQuestions(native: NativeAddon, asker: Asker, args: string, ctx: ExtensionCommandContext): Promise<void> {
+export async function listQuestions(asker: Asker, args: string, ctx: ExtensionCommandContext): Promise<void> {
+  const native = addon();
   // Each answer on one line (its own newlines would break the list); the whole text is
   // sanitized once more on its way out (paths and file contents are quoted in it).
   const clean = (s: string) => native.sanitize(s, false);
-  const t = stringsFor(native);
+  const t = strings();
   const path = pendingPath(ctx.cwd, asker.settings(ctx).pendingFile);
   const shown = displayPath(ctx.cwd, path);
   const say = (text: string) => screenOf(native, ctx, process.stdout).notify(text, "info");
@@ -56,7 +58,7 @@ export async function listQuestions(native: NativeAddon, asker: Asker, args: str
     const { error } = readPending(path);
     if (error && existsSync(path) && basename(path) !== basename(PENDING_FILE)) say(error);
     else {
-      const failed = await clearPending(native, ctx.cwd, path);
+      const failed = await clearPending(ctx.cwd, path);
       say(failed ?? fill(t.CMD_CLEARED, { s: shown }));
     }
     return;
@@ -72,9 +74,9 @@ export async function listQuestions(native: NativeAddon, asker: Asker, args: str
       lines.push(`  ${clean(q.id)}: ${clean(q.prompt)} → ${clean(String(a))}`);
     }
   }
-  if (asker.waiting.size) {
+  if (asker.board.waiting.size) {
     lines.push(t.CMD_WAITING);
-    for (const w of asker.waiting.values()) {
+    for (const w of asker.board.waiting.values()) {
       const by = w.askedBy ? ` (${w.askedBy})` : "";
       for (const q of w.questions) lines.push(`  ${clean(q.label)}: ${clean(q.prompt)}${by}`);
     }
@@ -94,12 +96,13 @@ export async function listQuestions(native: NativeAddon, asker: Asker, args: str
 
 /** /answer: the last cancelled or interrupted question again; the answers go to the agent as
  * the user's next message. */
-export async function reopenQuestion(pi: ExtensionAPI, native: NativeAddon, asker: Asker, ctx: ExtensionCommandContext): Promise<void> {
+export async function reopenQuestion(pi: ExtensionAPI, asker: Asker, ctx: ExtensionCommandContext): Promise<void> {
+  const native = addon();
   // This session's branch decides; memory only serves runs without a session.
   const found = unansweredFromSession(ctx);
   const json = found === null ? asker.lastUnanswered() : found?.json;
   if (!json) {
-    screenOf(native, ctx, process.stdout).notify(stringsFor(native).CMD_NOTHING_TO_REOPEN, "info");
+    screenOf(native, ctx, process.stdout).notify(strings().CMD_NOTHING_TO_REOPEN, "info");
     return;
   }
   const canonical = JSON.parse(native.normalize(json)) as { questions: NormalizedQuestion[] };

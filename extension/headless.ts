@@ -2,9 +2,11 @@
 // the pending-questions file a person filled in, or from the terminal when one is reachable;
 // with no terminal the questions are written to the pending file and the result tells the
 // model and the person how to answer.
+import { addon } from "./addon.ts";
+import type { RunnerClaim } from "./board.ts";
 import { desktopNotice } from "./desktop.ts";
-import { stringsFor } from "./i18n.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type NativeAddon, terminalReachable, TTY_PATH, type Typed } from "./native.ts";
+import { strings } from "./i18n.ts";
+import { type ArgsJson, CANCEL_CONTINUES, terminalReachable, TTY_PATH, type Typed } from "./native.ts";
 import {
   answersFromFlag,
   completeAnswers,
@@ -16,7 +18,8 @@ import {
   readPending,
   rememberPending,
 } from "./pending.ts";
-import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
+import { type QuestionResult, toToolResult } from "./result.ts";
+import type { NormalizedQuestion } from "./schema.ts";
 import { print } from "./screen.ts";
 import { accessibleMode, resolveLanguage, type Settings } from "./settings.ts";
 import { PENDING } from "./text.ts";
@@ -25,29 +28,19 @@ export { terminalReachable, TTY_PATH } from "./native.ts";
 /** The code runTty's promise rejects with when another program owns the terminal. */
 const TTY_OWNED = "QT_ETTYOWNED";
 
-type Result = { content: Array<{ type: "text"; text: string }>; details: QuestionDetails; terminate?: boolean };
+type Result = QuestionResult;
 
-/** Claim at the key with the terminal runner: it reads the person's final key on a thread of its
- * own and takes the question there, atomically. The asker is handed the runner's claim, which
- * an answer from elsewhere must win first: true when it did (the question closes on the
- * terminal), else the outcome the person's key took the question with. */
-export type ClaimAtKey = (claim: (() => true | string) | undefined) => void;
+/** Claim at the key with the terminal runner: the runner's claim is handed to the board while the
+ * runner shows the question (board.ts RunnerClaim), and taken back once it no longer does. */
+export type ClaimAtKey = (claim: RunnerClaim | undefined) => void;
 
 /** The --answers flag answers one call per run: the first it fits. */
 let flagUsed = false;
 
-function toResult(built: { details: string; text: string }, terminate = false): Result {
-  return {
-    content: [{ type: "text", text: built.text }],
-    details: JSON.parse(built.details) as QuestionDetails,
-    ...(terminate ? { terminate: true } : {}),
-  };
-}
-
 /** Tries answers: returns the result, or the reason they could not be used. */
-function tryAnswers(native: NativeAddon, json: ArgsJson, answers: unknown): Result | string {
+function tryAnswers(json: ArgsJson, answers: unknown, settings: Settings): Result | string {
   try {
-    return toResult(native.result(json, "answered", "print", Date.now(), null, JSON.stringify(answers)));
+    return toToolResult(addon().result(json, "answered", "print", Date.now(), null, JSON.stringify(answers)), settings);
   } catch (error) {
     const e = error as { code?: string; message?: string };
     return e.message ?? String(error);
@@ -63,7 +56,6 @@ function example(questions: NormalizedQuestion[]): string {
 /** Print and JSON mode: answers from the --answers flag, then from the pending file, then on
  * the terminal when one is reachable, else the questions are left in the pending file. */
 export async function answerWithoutTui(
-  native: NativeAddon,
   json: ArgsJson,
   questions: NormalizedQuestion[],
   cwd: string,
@@ -72,6 +64,7 @@ export async function answerWithoutTui(
   settings: Settings,
   claimedHere?: ClaimAtKey,
 ): Promise<Result> {
+  const native = addon();
   // Everything said on stderr may quote model text, paths and files: sanitized in print().
   const say = (message: string) => print(native, process.stderr, `pi-question: ${message}\n`);
   const path = pendingPath(cwd, settings.pendingFile);
@@ -87,10 +80,10 @@ export async function answerWithoutTui(
     if (typeof fromFlag === "string") {
       say(fromFlag);
     } else if (fromFlag) {
-      const r = tryAnswers(native, json, fromFlag);
+      const r = tryAnswers(json, fromFlag, settings);
       if (typeof r !== "string") {
         flagUsed = true;
-        if (set) await forgetPending(native, cwd, path, key);
+        if (set) await forgetPending(cwd, path, key);
         return r;
       }
       say(`the --answers flag was not used for this question: ${r}`);
@@ -100,9 +93,9 @@ export async function answerWithoutTui(
   if (error) say(error);
   const written = set && completeAnswers(set);
   if (written) {
-    const r = tryAnswers(native, json, written);
+    const r = tryAnswers(json, written, settings);
     if (typeof r !== "string") {
-      const stale = await forgetPending(native, cwd, path, key);
+      const stale = await forgetPending(cwd, path, key);
       if (stale) say(stale);
       return r;
     }
@@ -112,30 +105,30 @@ export async function answerWithoutTui(
   if (terminalReachable(native)) {
     // The notification goes out with the question: only once the runner has the terminal.
     const notice = desktopNotice(native, settings.notice.desktop, questions[0]?.prompt ?? "");
-    const asked = await runOnTerminal(native, json, signal, settings, undefined, notice, claimedHere);
+    const asked = await runOnTerminal(json, signal, settings, undefined, notice, claimedHere);
     if (asked) return asked;
     // Another program took the terminal in the meantime: as if there were none, unless the
     // question ended meanwhile (answered elsewhere, or the agent stopped): nothing to save then.
     if (signal?.aborted) {
-      return toResult(native.result(json, "interrupted", "print", Date.now(), null, null, settings.escape === "continue" ? CANCEL_CONTINUES : 0));
+      return toToolResult(native.result(json, "interrupted", "print", Date.now(), null, null, settings.escape === "continue" ? CANCEL_CONTINUES : 0), settings);
     }
   }
 
   if (error) {
     // The file is there but unreadable: do not pretend the questions were saved.
-    return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), true);
+    return toToolResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), settings);
   }
   if (set && !written) {
     const missing = set.questions.filter((q) => !completeAnswers({ ...set, questions: [q] })).map((q) => q.id);
     say(PENDING.incomplete(shown, missing));
   }
-  const saved = await rememberPending(native, cwd, path, questions);
+  const saved = await rememberPending(cwd, path, questions);
   if (typeof saved === "string") {
     say(saved);
-    return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), true);
+    return toToolResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), settings);
   }
   print(native, process.stderr, PENDING.stderr(shown, example(questions)));
-  return toResult(native.result(json, "unavailable", "print", Date.now(), PENDING.reason(shown, example(questions))), true);
+  return toToolResult(native.result(json, "unavailable", "print", Date.now(), PENDING.reason(shown, example(questions))), settings);
 }
 
 /** The question on the terminal itself (print mode run from a terminal): the C engine draws on
@@ -143,7 +136,6 @@ export async function answerWithoutTui(
  * names the subagent whose question this is, for a relayed one. When another program owns the
  * terminal the result is `unavailable` (nothing was drawn). */
 export async function askOnTerminal(
-  native: NativeAddon,
   json: ArgsJson,
   signal: AbortSignal | undefined,
   settings: Settings,
@@ -151,17 +143,16 @@ export async function askOnTerminal(
   notice = "",
   claimedHere?: ClaimAtKey,
 ): Promise<Result> {
-  const asked = await runOnTerminal(native, json, signal, settings, asker, notice, claimedHere);
+  const asked = await runOnTerminal(json, signal, settings, asker, notice, claimedHere);
   if (asked) return asked;
   const flags = settings.escape === "continue" ? CANCEL_CONTINUES : 0;
-  return toResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), true);
+  return toToolResult(addon().result(json, "unavailable", "print", Date.now(), null, null, flags), settings);
 }
 
 /** askOnTerminal, or undefined when the C side refused the terminal (QT_ETTYOWNED: another
  * program owns it; the terminal was not touched). The runner needs no stop() at exit: it never
  * keeps the process alive (see native/qt_tty.h). */
 async function runOnTerminal(
-  native: NativeAddon,
   json: ArgsJson,
   signal: AbortSignal | undefined,
   settings: Settings,
@@ -169,9 +160,10 @@ async function runOnTerminal(
   notice = "",
   claimedHere?: ClaimAtKey,
 ): Promise<Result | undefined> {
+  const native = addon();
   const cancelContinues = settings.escape === "continue";
   if (signal?.aborted) {
-    return toResult(native.result(json, "interrupted", "tty", Date.now(), null, null, cancelContinues ? CANCEL_CONTINUES : 0));
+    return toToolResult(native.result(json, "interrupted", "tty", Date.now(), null, null, cancelContinues ? CANCEL_CONTINUES : 0), settings);
   }
   const run = native.runTty(json, {
     path: TTY_PATH,
@@ -201,10 +193,8 @@ async function runOnTerminal(
     }
     // Answered elsewhere, before the person's final key or after it but first: the person is
     // told, and what they wrote is shown so it is not lost.
-    if (built.elsewhere) toldElsewhere(native, json, built);
-    const result = toResult(built);
-    const timedOutCancel = result.details.status === "timed_out" && (result.details.timeout ?? "cancel") === "cancel";
-    return (result.details.status === "cancelled" && !cancelContinues) || timedOutCancel ? { ...result, terminate: true } : result;
+    if (built.elsewhere) toldElsewhere(json, built);
+    return toToolResult(built, settings);
   } finally {
     signal?.removeEventListener("abort", stop);
   }
@@ -213,8 +203,9 @@ async function runOnTerminal(
 /** The question on the terminal closed because an answer from elsewhere took it: says so on
  * stderr (as `pi-question answer` does when it loses), then, after the words that say it was
  * not delivered, every typed answer and note and Ctrl+T's words, sanitized. */
-function toldElsewhere(native: NativeAddon, json: ArgsJson, built: { typed: Typed[]; discussion?: string }): void {
-  const t = stringsFor(native);
+function toldElsewhere(json: ArgsJson, built: { typed: Typed[]; discussion?: string }): void {
+  const native = addon();
+  const t = strings();
   const questions = (JSON.parse(native.normalize(json)) as { questions: NormalizedQuestion[] }).questions;
   const lines: string[] = [];
   for (const { id, wrote, note } of built.typed) {

@@ -1,6 +1,7 @@
 // i18n.ts — the user-visible strings of the extension's own screens, taken from the C core's
 // string table (native/strings.c: one table per language, shared with the engine), and the
 // language currently in use.
+import { addon } from "./addon.ts";
 import type { NativeAddon } from "./native.ts";
 
 export type Strings = Readonly<Record<string, string>>;
@@ -9,13 +10,18 @@ const tables = new Map<string, Strings>();
 let current = "en";
 
 /** The table of a language tag ("en", "de", "zh"); unknown tags give English. */
-export function stringsFor(native: NativeAddon, language = current): Strings {
+export function strings(language = current): Strings {
   let table = tables.get(language);
   if (!table) {
-    table = native.strings(language);
+    table = addon().strings(language);
     tables.set(language, table);
   }
   return table;
+}
+
+/** strings(), for the callers that still hold the addon themselves (it is the same addon). */
+export function stringsFor(_native: NativeAddon, language = current): Strings {
+  return strings(language);
 }
 
 /** Remembers the language of the latest question, for screens drawn without a context. */

@@ -5,14 +5,13 @@
 // pi loads every extension at start, through jiti, one file at a time, and each file costs
 // about as much as its content. So this one file holds all that registering needs
 // (the tool's description, guidelines and parameter schema, the commands' descriptions) and
-// loads the addon with Node's own require; everything else is imported at first use: asking
+// the addon (addon.ts: Node's own require); everything else is imported at first use: asking
 // (ask.ts, then the TUI, RPC dialogs or print mode's modules), the commands' bodies, the relay
 // and the transcript renderers once a session starts, the web page when it is turned on.
-import { createRequire } from "node:module";
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
+import { addon } from "./addon.ts";
 import type { Asker } from "./ask.ts";
-import type { NativeAddon } from "./native.ts";
 import type { RelayHost } from "./relay-host.ts";
 import type { SubagentOutcomes } from "./subagent-outcome.ts";
 import type { WebControl } from "./web-host.ts";
@@ -111,14 +110,12 @@ function placeholder(lines: (width: number) => string[], context: { invalidate?:
 }
 
 export default function piQuestion(pi: ExtensionAPI): void {
-  // The addon, loaded once per process (pi's /reload gets a fresh module, and Node returns the
-  // already-loaded shared object for the same path, so nothing loads twice).
-  const { loadAddon } = createRequire(import.meta.url)("./load-addon.cjs") as typeof import("./load-addon.cjs");
-  const native = loadAddon() as NativeAddon;
+  // The addon, loaded once per process (addon.ts); loaded now, so a missing one is said at start.
+  const native = addon();
 
   // One asker (one queue, one history) per extension instance, made at first use.
   let asker: Promise<Asker> | undefined;
-  const getAsker = (): Promise<Asker> => (asker ??= import("./ask.ts").then((m) => m.createAsker(pi, native, () => pi.getFlag(ANSWERS_FLAG))));
+  const getAsker = (): Promise<Asker> => (asker ??= import("./ask.ts").then((m) => m.createAsker(pi, () => pi.getFlag(ANSWERS_FLAG))));
 
   pi.registerTool({
     name: "question",
@@ -138,7 +135,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
 
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const [{ executeQuestion }, a] = await Promise.all([import("./tool.ts"), getAsker()]);
-      return executeQuestion(native, a, toolCallId, params, signal, ctx);
+      return executeQuestion(a, toolCallId, params, signal, ctx);
     },
 
     renderCall(args, theme, context) {
@@ -179,7 +176,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
         return (await getWeb()).toggle(ctx, words[1] === undefined ? undefined : words[1] === "on");
       }
       const [{ listQuestions }, a] = await Promise.all([import("./commands.ts"), getAsker()]);
-      return listQuestions(native, a, args, ctx);
+      return listQuestions(a, args, ctx);
     },
   });
 
@@ -187,20 +184,20 @@ export default function piQuestion(pi: ExtensionAPI): void {
     description: "Show the last cancelled or interrupted question again; your answers go to the agent as your next message",
     handler: async (_args: string, ctx: ExtensionCommandContext) => {
       const [{ reopenQuestion }, a] = await Promise.all([import("./commands.ts"), getAsker()]);
-      return reopenQuestion(pi, native, a, ctx);
+      return reopenQuestion(pi, a, ctx);
     },
   });
 
   // The web page (web-host.ts): loaded when /questions web or the setting turns it on.
   let web: Promise<WebControl> | undefined;
   const getWeb = (): Promise<WebControl> =>
-    (web ??= Promise.all([import("./web-host.ts"), getAsker()]).then(([m, a]) => m.hostWeb(pi, native, a)));
+    (web ??= Promise.all([import("./web-host.ts"), getAsker()]).then(([m, a]) => m.hostWeb(pi, a)));
 
   // What a subagent's unanswered question does to the turns above it (subagent-outcome.ts):
   // loaded when a session starts, before any tool runs.
   let outcomes: Promise<SubagentOutcomes> | undefined;
   const getOutcomes = (): Promise<SubagentOutcomes> =>
-    (outcomes ??= import("./subagent-outcome.ts").then((m) => m.subagentOutcomes(pi, native)));
+    (outcomes ??= import("./subagent-outcome.ts").then((m) => m.subagentOutcomes(pi)));
   pi.on("tool_execution_start", async (event) => (await outcomes)?.started(event.toolCallId));
   pi.on("tool_execution_end", async (event) => (await outcomes)?.ended(event.toolCallId));
   pi.on("tool_result", async (event, ctx) => (await outcomes)?.toolResult(event, ctx));
@@ -209,7 +206,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
   // The relay: offered once a session starts (when this pi can ask someone), closed at its end.
   let relay: Promise<RelayHost> | undefined;
   pi.on("session_start", async (_event, ctx) => {
-    relay ??= import("./relay-host.ts").then((m) => m.relayHost(pi, native, getAsker, getOutcomes));
+    relay ??= import("./relay-host.ts").then((m) => m.relayHost(pi, getAsker, getOutcomes));
     await Promise.all([ctx.hasUI ? loadRenderers() : undefined, relay.then((r) => r.start(ctx)), ctx.hasUI ? startWebIfSet(ctx) : undefined]);
     // After the others: pi 0.87's loader can hand a module that two imports load at once to one
     // of them unfinished (subagent-outcome.ts shares text.ts with ask.ts).

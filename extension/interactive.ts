@@ -4,9 +4,10 @@
 // keys from pi's keybindings manager; nothing here decides behaviour.
 import type { ExtensionContext, Theme } from "@mariozechner/pi-coding-agent";
 import { CURSOR_MARKER, type Component, type Focusable, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
-import type { NativeAddon, NativeEngine, Outcome } from "./native.ts";
+import { addon } from "./addon.ts";
+import type { NativeEngine, Outcome } from "./native.ts";
 import { selectWidthRules } from "./width-rules.mjs";
-import { stringsFor } from "./i18n.ts";
+import { strings } from "./i18n.ts";
 import { runExternalEditor } from "./external-editor.ts";
 
 /** The engine's semantic styles, as pi theme colours. */
@@ -95,10 +96,10 @@ const cutToWidth = truncateToWidth;
  * before the first question is shown, so no engine lays out a frame under other rules here
  * (an engine's layout caches are keyed by the rules anyway). */
 let widthRulesSelected = false;
-function selectWidthRulesOnce(native: NativeAddon): void {
+function selectWidthRulesOnce(): void {
   if (widthRulesSelected) return;
   widthRulesSelected = true;
-  selectWidthRules(native, measureWidth);
+  selectWidthRules(addon(), measureWidth);
 }
 
 /** What pi shows below the question when the structure is not the one expected (the footer). */
@@ -277,7 +278,6 @@ export interface TuiOptions {
 /** Shows the question in pi's TUI and resolves with its outcome, or undefined when this pi
  * cannot show custom components (RPC mode). `claim` is called when the person ends it. */
 export async function askInTui(
-  native: NativeAddon,
   engine: NativeEngine,
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
@@ -292,8 +292,8 @@ export async function askInTui(
   // "tui" only. Older pi has no ctx.mode, and its ctx.ui.custom() resolves undefined in RPC mode.
   const mode = (ctx as { mode?: string }).mode;
   if (mode !== undefined && mode !== "tui") return undefined;
-  selectWidthRulesOnce(native);
-  ctx.ui.setWorkingMessage(stringsFor(native).WAITING);
+  selectWidthRulesOnce();
+  ctx.ui.setWorkingMessage(strings().WAITING);
   let onAbort: (() => void) | undefined;
   let clock: ReturnType<typeof setTimeout> | undefined;
   if (options.accessible) engine.setAccessible(true);
@@ -324,7 +324,7 @@ export async function askInTui(
         let outcome: ReturnType<typeof runExternalEditor>;
         tui.stop();
         try {
-          outcome = runExternalEditor(text, stringsFor(native));
+          outcome = runExternalEditor(text, strings());
         } finally {
           tui.start();
           tui.requestRender(true);

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import type { NativeAddon } from "./native.ts";
+import { addon } from "./addon.ts";
 import type { NormalizedQuestion } from "./schema.ts";
 import { placeInProject } from "./settings.ts";
 import { PENDING } from "./text.ts";
@@ -143,12 +143,12 @@ export function lockPath(path: string): string {
  * (limits.pendingLockRetryMs), until `waitMs` (limits.pendingLockGiveUpMs) has passed.
  */
 export async function withPendingLock<T>(
-  native: NativeAddon,
   root: string,
   path: string,
   update: () => { value: T; removed?: boolean },
-  waitMs = native.limits.pendingLockGiveUpMs,
+  waitMs = addon().limits.pendingLockGiveUpMs,
 ): Promise<{ value: T } | { why: string }> {
+  const native = addon();
   const giveUpAt = Date.now() + waitMs;
   let lock: { release(remove?: boolean): void } | undefined;
   while (!lock) {
@@ -231,8 +231,8 @@ export function answersFromFlag(
 
 /** Adds (or keeps) the set for these questions, never touching answers already written.
  * Returns why the file could not be written, if it could not. */
-export async function rememberPending(native: NativeAddon, root: string, path: string, questions: NormalizedQuestion[]): Promise<PendingSet | string> {
-  const done = await withPendingLock(native, root, path, () => ({ value: addSet(root, path, questions) }));
+export async function rememberPending(root: string, path: string, questions: NormalizedQuestion[]): Promise<PendingSet | string> {
+  const done = await withPendingLock(root, path, () => ({ value: addSet(root, path, questions) }));
   return "why" in done ? done.why : done.value;
 }
 
@@ -261,9 +261,9 @@ function addSet(root: string, path: string, questions: NormalizedQuestion[]): Pe
 /** Removes one answered set; removes the file when nothing is left. Returns why the set is
  * still in the file, if it is (the questions were answered anyway: a stale entry is harmless
  * and shows in /questions). */
-export async function forgetPending(native: NativeAddon, root: string, path: string, key: string): Promise<string | undefined> {
+export async function forgetPending(root: string, path: string, key: string): Promise<string | undefined> {
   if (!existsSync(path)) return undefined;
-  const done = await withPendingLock(native, root, path, () => {
+  const done = await withPendingLock(root, path, () => {
     const { file, error } = readPending(path);
     if (error) return { value: error };
     const left = file.pending.filter((s) => s.key !== key);
@@ -276,9 +276,9 @@ export async function forgetPending(native: NativeAddon, root: string, path: str
 
 /** Removes the pending file (`/questions clear`) under its lock, so an update running now
  * ends first. Returns why it could not, if it could not. */
-export async function clearPending(native: NativeAddon, root: string, path: string): Promise<string | undefined> {
+export async function clearPending(root: string, path: string): Promise<string | undefined> {
   if (!existsSync(path)) return undefined;
-  const done = await withPendingLock(native, root, path, () => removeFile(root, path));
+  const done = await withPendingLock(root, path, () => removeFile(root, path));
   return "why" in done ? done.why : done.value;
 }
 

@@ -4,12 +4,14 @@
 // exactly as it asks its own questions. A pi that cannot ask keeps the variable it inherited,
 // so its children's questions go further up. The endpoint is also registered for other
 // terminals (`pi-question pending` / `answer`) with its control secret: they list the waiting
-// questions and answer one, exactly once, whoever is first. Children get only the secret that asks.
+// questions and answer one through the board (board.ts), exactly once, whoever is first.
+// Children get only the secret that asks.
 //
 // Registered in index.ts; this module (and the relay's own) is loaded when a session starts.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { addon } from "./addon.ts";
 import type { Asker } from "./ask.ts";
-import { type NativeAddon, terminalReachable } from "./native.ts";
+import { terminalReachable } from "./native.ts";
 import {
   isOwnRelay,
   parseRelayVariable,
@@ -35,7 +37,6 @@ export interface RelayHost {
 
 export function relayHost(
   pi: ExtensionAPI,
-  native: NativeAddon,
   getAsker: () => Promise<Asker>,
   outcomes: () => Promise<SubagentOutcomes>,
 ): RelayHost {
@@ -51,7 +52,7 @@ export function relayHost(
     if (!current) return { type: "unavailable" };
     let canonical: string;
     try {
-      canonical = native.normalize({ prepared: args });
+      canonical = addon().normalize({ prepared: args });
     } catch (error) {
       return { type: "error", message: (error as Error).message };
     }
@@ -104,13 +105,13 @@ export function relayHost(
       cwd: ctx?.cwd ?? process.cwd(),
       pid: process.pid,
       session: sessionOf(),
-      questions: [...asker.waiting.values()].map((w) => ({
+      questions: [...asker.board.waiting.values()].map((w) => ({
         qid: w.qid,
         askedAt: w.askedAt,
         ...(w.askedBy ? { askedBy: w.askedBy } : {}),
         args: w.args,
       })),
-      ended: [...asker.ended.values()],
+      ended: [...asker.board.ended.values()],
     }),
     answer: (qid: string, outcome: string, answers: unknown, discussion: unknown) => {
       let json: string | null = null;
@@ -121,9 +122,9 @@ export function relayHost(
           return { ok: false as const, code: "invalid", reason: `the answers cannot be read: ${(error as Error).message}` };
         }
       }
-      return asker.answerFromElsewhere(qid, outcome, json, "remote", discussion);
+      return asker.board.answer(qid, outcome, json, "remote", discussion);
     },
-    watch: (qid: string, closed: () => void) => asker.watch(qid, closed),
+    watch: (qid: string, closed: () => void) => asker.board.watch(qid, closed),
   };
 
   const stop = () => {
@@ -150,11 +151,11 @@ export function relayHost(
     const variable = process.env[RELAY_ENV];
     // Can this pi ask a person? Its UI, or (print mode, not itself a subagent) its terminal.
     const above = parseRelayVariable(variable) && !isOwnRelay(variable);
-    const canAsk = eventCtx.hasUI || (!above && terminalReachable(native));
+    const canAsk = eventCtx.hasUI || (!above && terminalReachable(addon()));
     if (!canAsk) return;
     asker = await getAsker();
     if (server) return; // another session_start got here first
-    server = await startRelayServer(relayBounds(native.limits), handlers);
+    server = await startRelayServer(relayBounds(addon().limits), handlers);
     if (!server) return;
     inherited = isOwnRelay(variable) ? undefined : variable;
     process.env[RELAY_ENV] = server.variable;

@@ -8,7 +8,8 @@
 // PI_QUESTION_RELAY, which holds the endpoint's ask secret and the socket path. A pi with no way to
 // ask (print or JSON mode, as subagents run) that inherited the variable sends its question there
 // instead of touching a terminal, and keeps the variable for its own children, so every question
-// reaches the top-most pi with a person in front of it.
+// reaches the top-most pi with a person in front of it. (askAbove, at the end, is that child's
+// end: it asks the pi above and reads the reply as this pi's tool result.)
 //
 // Two secrets, two rights: the variable's secret lets its holder `ask` only; a second, control
 // secret (written only into the per-user registry, relay-wire.mjs) also lets its holder `list`,
@@ -47,8 +48,12 @@ import { lstat, readdir, rm } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join, posix } from "node:path";
-import type { Outcome } from "./native.ts";
-import { alive, ASKER_CHAIN_ENV, ASKER_ENV, ASKER_SEPARATOR, RELAY_ENV } from "./relay-wire.mjs";
+import { addon } from "./addon.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type Outcome } from "./native.ts";
+import { type QuestionResult, timeoutResultFlags, toToolResult } from "./result.ts";
+import { alive, ASKER_CHAIN_ENV, ASKER_ENV, askThroughRelay, ASKER_SEPARATOR, parseRelayVariable, RELAY_ENV } from "./relay-wire.mjs";
+import { print } from "./screen.ts";
+import type { Settings } from "./settings.ts";
 
 export { askThroughRelay, lineReader, parseRelayVariable, RELAY_ENV, structuredAnswers } from "./relay-wire.mjs";
 const VERSION = "v1";
@@ -581,4 +586,51 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
       remove();
     },
   };
+}
+
+// ---- the child's end: a question asked through the pi above, its reply as this pi's result ----
+
+/** Whether a pi above offers the relay: this process inherited an endpoint that is not its own. */
+export function relayAbove(variable: string | undefined = process.env[RELAY_ENV]): boolean {
+  return parseRelayVariable(variable) !== undefined && !isOwnRelay(variable);
+}
+
+/** Asks the pi above (no UI of this pi's own: a subagent) and reads its reply as this pi's tool
+ * result; undefined when the pi above cannot ask either, or is not reachable (said on stderr):
+ * then this pi asks the usual way. */
+export async function askAbove(json: ArgsJson, cwd: string, signal: AbortSignal | undefined, s: Settings): Promise<QuestionResult | undefined> {
+  const native = addon();
+  const variable = process.env[RELAY_ENV];
+  const endpoint = parseRelayVariable(variable);
+  if (!endpoint || isOwnRelay(variable)) return undefined;
+  const flags = s.escape === "continue" ? CANCEL_CONTINUES : 0;
+  const asker: RelayAsker = { pid: process.pid, cwd };
+  const name = adoptedAskerName();
+  if (name) asker.name = name;
+  // The reply can be far longer than the question (typed answers and notes at their limits):
+  // its cap is the bound of every legitimate message, so no answer the person gave is refused.
+  const reply = await askThroughRelay(endpoint, native.normalize(json), asker, signal, native.limits.relayMessageBytes);
+  switch (reply.type) {
+    case "answer":
+      try {
+        const answers = reply.answers ? JSON.stringify(reply.answers) : null;
+        const said = reply.outcome === "discuss" ? String(reply.discussion ?? "") : null; // the person's words
+        const then = (reply as { timeout?: unknown }).timeout;
+        const timeoutFlags = reply.outcome === "timed_out" ? timeoutResultFlags(typeof then === "string" ? then : undefined) : 0;
+        return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), said, answers, flags | timeoutFlags), s);
+      } catch (error) {
+        // An answer this pi cannot read (a different version above?): nothing was answered.
+        print(native, process.stderr, `pi-question: the answer from the pi above could not be used: ${(error as Error).message}\n`);
+        return toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, flags), s);
+      }
+    case "interrupted":
+      return toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, flags), s);
+    case "error":
+      throw new Error(reply.message);
+    case "unreachable":
+      print(native, process.stderr, `pi-question: the question relay named by ${RELAY_ENV} is not reachable (${reply.reason}); asking here instead\n`);
+      return undefined;
+    default:
+      return undefined; // the pi above cannot ask either: the usual way
+  }
 }

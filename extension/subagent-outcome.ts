@@ -16,7 +16,7 @@
 //
 // Loaded when a session starts (index.ts registers the handlers that call it).
 import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from "@mariozechner/pi-coding-agent";
-import type { NativeAddon } from "./native.ts";
+import { addon } from "./addon.ts";
 import type { RelayAsker } from "./relay.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
 import { SUBAGENT } from "./text.ts";
@@ -41,8 +41,8 @@ function quotedPrompts(questions: readonly NormalizedQuestion[]): string {
 
 /** A sentence quoting the model's prompts and a subagent's name reaches terminals too (pi's
  * transcript, `pi -p`'s output): through the C sanitizer, on one line. */
-function shown(native: NativeAddon, sentence: string): string {
-  return native.sanitize(sentence, false);
+function shown(sentence: string): string {
+  return addon().sanitize(sentence, false);
 }
 
 /** A run whose session is not kept (`--no-session`, as subagents run): nobody can continue it,
@@ -56,7 +56,7 @@ function sessionless(ctx: ExtensionContext): boolean {
   }
 }
 
-export function subagentOutcomes(pi: ExtensionAPI, native: NativeAddon): SubagentOutcomes {
+export function subagentOutcomes(pi: ExtensionAPI): SubagentOutcomes {
   /** Tool calls running now, in the order they started. */
   const running = new Set<string>();
   /** What the model must read first in a running tool call's result. */
@@ -75,9 +75,9 @@ export function subagentOutcomes(pi: ExtensionAPI, native: NativeAddon): Subagen
 
     async cancelledBelow(ctx, questions, from) {
       const { askerParts } = await import("./ask.ts"); // loaded already: it asked the question
-      const { name, where } = askerParts(from, native.limits.askerBytes);
+      const { name, where } = askerParts(from);
       const who = name ? SUBAGENT.named(name) : SUBAGENT.somewhere(where ?? "");
-      const note = shown(native, SUBAGENT.cancelled(who, quotedPrompts(questions)));
+      const note = shown(SUBAGENT.cancelled(who, quotedPrompts(questions)));
       for (const id of running) notes.set(id, note);
       if (!ctx.isIdle()) ctx.abort();
     },
@@ -93,7 +93,7 @@ export function subagentOutcomes(pi: ExtensionAPI, native: NativeAddon): Subagen
       if (details?.status !== "unavailable" || !Array.isArray(details.questions) || !sessionless(ctx)) return undefined;
       const { adoptedAskerName } = await import("./relay.ts"); // loaded already: the question looked for a relay
       const name = adoptedAskerName();
-      const sentence = shown(native, SUBAGENT.needed(name ? SUBAGENT.namedSubject(name) : SUBAGENT.thisAgent, quotedPrompts(details.questions)));
+      const sentence = shown(SUBAGENT.needed(name ? SUBAGENT.namedSubject(name) : SUBAGENT.thisAgent, quotedPrompts(details.questions)));
       lastWords = sentence;
       // The question's result ended the turn; a steering message is taken even so, and the run
       // is aborted before any model is asked (messageEnd below then writes the reply).

@@ -3,8 +3,9 @@
 // itself (parameters, model instructions, argument preparation, renderers) is registered in
 // index.ts; this module is loaded at the first call.
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { type Asker, type QuestionResult, toToolResult } from "./ask.ts";
-import type { NativeAddon } from "./native.ts";
+import { addon } from "./addon.ts";
+import type { Asker } from "./ask.ts";
+import { type QuestionResult, toToolResult } from "./result.ts";
 import type { NormalizedQuestion, QuestionArgs } from "./schema.ts";
 import { ERRORS } from "./text.ts";
 
@@ -35,13 +36,13 @@ function allPresupplied(canonical: { questions: Array<{ id: string }>; answers?:
 /** The tool's execute (registered in index.ts, loaded at the first call): picks the way to ask
  * (ask.ts) and returns the one answer model the C core builds. */
 export async function executeQuestion(
-  native: NativeAddon,
   asker: Asker,
   toolCallId: string,
   params: QuestionArgs,
   signal: AbortSignal | undefined,
   ctx: ExtensionContext,
 ): Promise<QuestionResult> {
+  const native = addon();
   // pi hands back what prepareArguments returned: the core's canonical JSON (it may be longer
   // than what the model sent, whose size was checked there).
   const json = { prepared: JSON.stringify(params) };

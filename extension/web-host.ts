@@ -2,9 +2,9 @@
 // the setting `"web": { "enabled": true }`, toggled by `/questions web` (index.ts routes both
 // here, loading this module at first use), stopped when the session ends or pi exits. Turning it on shows the one URL and its QR code (qr.ts) in pi.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { addon } from "./addon.ts";
 import type { Asker } from "./ask.ts";
-import { fill, stringsFor } from "./i18n.ts";
-import type { NativeAddon } from "./native.ts";
+import { fill, strings } from "./i18n.ts";
 import { encodeQr, qrToHalfBlocks } from "./qr.ts";
 import { screenOf } from "./screen.ts";
 import { resolveLanguage } from "./settings.ts";
@@ -24,8 +24,8 @@ export interface WebControl {
 /** The lines announcing the page: the sentence with the URL, then its QR code — or, when pi's
  * terminal is known to be too narrow for it (a wrapped QR code scans as nothing), a sentence
  * saying how wide it must be. pi shows a notice one column in from each side. */
-export function announcement(native: NativeAddon, url: string, { columns, language }: { columns?: number; language?: Parameters<typeof stringsFor>[1] } = {}): string {
-  const strings = stringsFor(native, language);
+export function announcement(url: string, { columns, language }: { columns?: number; language?: string } = {}): string {
+  const t = strings(language);
   let qr: string[] = [];
   try {
     qr = qrToHalfBlocks(encodeQr(url, "M"));
@@ -34,8 +34,8 @@ export function announcement(native: NativeAddon, url: string, { columns, langua
   }
   const need = qr.length ? [...qr[0]].length + 2 : 0;
   const fits = !columns || !Number.isFinite(columns) || need <= columns;
-  const below = !qr.length ? [] : fits ? ["", ...qr] : ["", fill(strings.WEB_QR_NARROW, { n: need })];
-  return [fill(strings.WEB_STARTED, { s: url }), ...below].join("\n");
+  const below = !qr.length ? [] : fits ? ["", ...qr] : ["", fill(t.WEB_QR_NARROW, { n: need })];
+  return [fill(t.WEB_STARTED, { s: url }), ...below].join("\n");
 }
 
 /** The columns of pi's terminal when it draws a TUI there, else undefined (RPC, print). */
@@ -43,7 +43,7 @@ function tuiColumns(ctx: ExtensionContext): number | undefined {
   return ctx.hasUI && process.stdout.isTTY ? process.stdout.columns : undefined;
 }
 
-export function hostWeb(pi: ExtensionAPI, native: NativeAddon, asker: Asker): WebControl {
+export function hostWeb(pi: ExtensionAPI, asker: Asker): WebControl {
   let server: WebServer | undefined;
   let starting: Promise<void> | undefined;
   let current: ExtensionContext | undefined;
@@ -57,13 +57,13 @@ export function hostWeb(pi: ExtensionAPI, native: NativeAddon, asker: Asker): We
 
   /** Never throws: whatever stops the page from starting is said on the screen. */
   const start = async (ctx: ExtensionContext) => {
-    const screen = screenOf(native, ctx, process.stdout);
+    const screen = screenOf(addon(), ctx, process.stdout);
     try {
       const host = asker.settings(ctx).web.host;
-      server = await startWebServer({ native, asker, host, language });
-      screen.notify(announcement(native, server.url, { columns: tuiColumns(ctx), language: language() }), "info");
+      server = await startWebServer({ board: asker.board, host, language });
+      screen.notify(announcement(server.url, { columns: tuiColumns(ctx), language: language() }), "info");
     } catch (error) {
-      screen.notify(fill(stringsFor(native, language()).WEB_FAILED, { s: (error as Error).message }), "error");
+      screen.notify(fill(strings(language()).WEB_FAILED, { s: (error as Error).message }), "error");
     }
   };
 
@@ -81,9 +81,9 @@ export function hostWeb(pi: ExtensionAPI, native: NativeAddon, asker: Asker): We
         starting = undefined;
       } else if (!want && server) {
         stop();
-        screenOf(native, ctx, process.stdout).notify(stringsFor(native, language()).WEB_STOPPED, "info");
+        screenOf(addon(), ctx, process.stdout).notify(strings(language()).WEB_STOPPED, "info");
       } else if (want && server) {
-        screenOf(native, ctx, process.stdout).notify(announcement(native, server.url, { columns: tuiColumns(ctx), language: language() }), "info");
+        screenOf(addon(), ctx, process.stdout).notify(announcement(server.url, { columns: tuiColumns(ctx), language: language() }), "info");
       }
     },
     async sessionStart(ctx) {

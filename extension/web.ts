@@ -24,17 +24,17 @@
 // At most QT_WEB_MAX_EVENT_STREAMS pages follow the live updates: a new one ends the oldest (the
 // page someone just opened is the one in front of them), and a stream with more than
 // QT_WEB_STREAM_BACKLOG_BYTES unsent (a page that stopped reading) is dropped; a page reconnects
-// and gets a fresh snapshot. An answer goes through the Asker exactly as one from another
-// terminal does (the C core validates it; the first answer from anywhere wins, a later one is
-// told "already answered").
+// and gets a fresh snapshot. An answer goes through the board (board.ts) exactly as one from
+// another terminal does (the C core validates it; the first answer from anywhere wins, a later
+// one is told "already answered").
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import { networkInterfaces } from "node:os";
-import type { Asker } from "./ask.ts";
-import type { NativeAddon } from "./native.ts";
-import { stringsFor } from "./i18n.ts";
+import { addon } from "./addon.ts";
+import type { Board } from "./board.ts";
+import { strings } from "./i18n.ts";
 
 /** The strings the page shows (the rest of the table stays home). */
 const PAGE_STRINGS = [
@@ -46,8 +46,8 @@ const PAGE_STRINGS = [
 const PAGE_FILE = new URL("./web/page.html", import.meta.url);
 
 export interface WebServerOptions {
-  native: NativeAddon;
-  asker: Asker;
+  /** The waiting questions: listed, followed, and answered through it. */
+  board: Pick<Board, "waiting" | "subscribe" | "answer">;
   /** The address to listen on (settings: web.host); 127.0.0.1 unless said. */
   host: string;
   /** The page's language tag, asked on every update. */
@@ -147,8 +147,8 @@ function guarded(res: ServerResponse, handle: () => void): void {
 }
 
 /** Starts the server; rejects when it cannot listen (the message says why). */
-export async function startWebServer({ native, asker, host, language }: WebServerOptions): Promise<WebServer> {
-  const limits = native.limits;
+export async function startWebServer({ board, host, language }: WebServerOptions): Promise<WebServer> {
+  const limits = addon().limits;
   const template = readFileSync(PAGE_FILE, "utf8");
   const token = randomBytes(limits.webTokenBytes).toString("base64url");
   const tokenBytes = Buffer.from(token, "utf8");
@@ -164,14 +164,14 @@ export async function startWebServer({ native, asker, host, language }: WebServe
 
   /** The strings the page shows, in the language of the settings now. */
   const pageStrings = () => {
-    const t = stringsFor(native, language());
+    const t = strings(language());
     return { language: t.$language ?? "en", strings: Object.fromEntries(PAGE_STRINGS.map((id) => [id, t[id] ?? ""])) };
   };
 
   /** What the page shows: the questions still open, and the strings to show them with. */
   const snapshot = (): string => {
     const { language: lang, strings } = pageStrings();
-    const questions = [...asker.waiting.values()]
+    const questions = [...board.waiting.values()]
       .filter((w) => !w.settled)
       .map((w) => ({ qid: w.qid, askedAt: w.askedAt, ...(w.askedBy ? { askedBy: w.askedBy } : {}), questions: w.questions }));
     return JSON.stringify({ type: "state", language: lang, strings, bodyBytes: limits.webBodyBytes, questions });
@@ -215,7 +215,7 @@ export async function startWebServer({ native, asker, host, language }: WebServe
       }
     });
   };
-  const unsubscribe = asker.subscribe(broadcast);
+  const unsubscribe = board.subscribe(broadcast);
 
   const page = (res: ServerResponse) => {
     const nonce = randomBytes(16).toString("base64");
@@ -320,7 +320,7 @@ export async function startWebServer({ native, asker, host, language }: WebServe
       } catch {
         return refuse(res, 400, "the answers cannot be read (nested too deeply)");
       }
-      const verdict = asker.answerFromElsewhere(m.qid, m.outcome, answers, "web");
+      const verdict = board.answer(m.qid, m.outcome, answers, "web");
       if (verdict.ok) return sendJson(res, 200, { ok: true });
       return sendJson(res, verdict.code === "invalid" ? 400 : 409, { ok: false, code: verdict.code, reason: verdict.reason });
     }));

@@ -39,7 +39,7 @@ async function collected(refs, rounds = 20) {
 }
 
 test("queue: withdrawn questions behind a waiting one are released at once — told interrupted, nothing of them kept", async () => {
-  const asker = createAsker({ getSessionName: () => undefined }, addon);
+  const asker = createAsker({ getSessionName: () => undefined });
   const { ctx, shown } = onScreen();
   const first = question("first", "The question on screen?");
   const asking = asker.ask(first.args, first.questions, ctx, undefined);
@@ -60,15 +60,15 @@ test("queue: withdrawn questions behind a waiting one are released at once — t
   for (let i = 0; i < N; i++) queue(i);
   const after = question("after", "Asked after them?");
   const next = asker.ask(after.args, after.questions, ctx, undefined);
-  assert.equal(asker.waiting.size, N + 2, "all waiting: one shown, the rest queued");
+  assert.equal(asker.board.waiting.size, N + 2, "all waiting: one shown, the rest queued");
 
   for (const c of leaving.splice(0)) c.abort(); // every worker goes away
   await turn();
   assert.equal(await collected(refs), 0, "no withdrawn question's arguments or questions are reachable while the first still waits");
   assert.deepEqual(settled, Array(N).fill("interrupted"), "each withdrawn question's caller was told at once");
-  assert.deepEqual([...asker.waiting.values()].map((w) => w.questions[0].id), ["first", "after"]);
+  assert.deepEqual([...asker.board.waiting.values()].map((w) => w.questions[0].id), ["first", "after"]);
   assert.equal(shown.length, 1, "the first is still the one on screen");
-  assert.equal([...asker.ended.values()].filter((e) => e.ending === "withdrawn").length, N, "each remembered as withdrawn");
+  assert.equal([...asker.board.ended.values()].filter((e) => e.ending === "withdrawn").length, N, "each remembered as withdrawn");
 
   // The queue goes on in order: the first is answered, then the one asked after the withdrawn ones.
   shown[0].handleInput("\r");
@@ -78,11 +78,11 @@ test("queue: withdrawn questions behind a waiting one are released at once — t
   shown[1].handleInput("\r");
   assert.equal((await next).details.status, "answered");
   assert.equal(shown.length, 2, "no withdrawn question was ever shown");
-  assert.equal(asker.waiting.size, 0);
+  assert.equal(asker.board.waiting.size, 0);
 });
 
 test("queue: a question whose asker had already gone is never queued; the one on screen is withdrawn at once and closes", async () => {
-  const asker = createAsker({ getSessionName: () => undefined }, addon);
+  const asker = createAsker({ getSessionName: () => undefined });
   const { ctx, shown } = onScreen();
   const gone = new AbortController();
   gone.abort();
@@ -90,14 +90,14 @@ test("queue: a question whose asker had already gone is never queued; the one on
   const r = await asker.ask(q.args, q.questions, ctx, gone.signal, { name: "worker", pid: 1 });
   assert.equal(r.details.status, "interrupted");
   assert.equal(shown.length, 0);
-  assert.equal(asker.waiting.size, 0);
+  assert.equal(asker.board.waiting.size, 0);
 
   const leaving = new AbortController();
   const s = question("shown", "On screen when its asker leaves?");
   const asking = asker.ask(s.args, s.questions, ctx, leaving.signal, { name: "worker", pid: 2 });
   while (shown.length < 1) await turn();
   leaving.abort();
-  assert.equal(asker.waiting.size, 0, "withdrawn from the list at once");
+  assert.equal(asker.board.waiting.size, 0, "withdrawn from the list at once");
   assert.equal((await asking).details.status, "interrupted");
   const o = question("own", "The next one is shown?");
   const own = asker.ask(o.args, o.questions, ctx, undefined);

@@ -56,17 +56,17 @@ function ask(asker, ctx, questions) {
 /** The person's final `value` for dialog `d`, and, in the very next microtask — after the reply is
  * read, before the asker records the result — an answer from elsewhere. Its verdict. */
 function replyThenElsewhere(asker, d, value, answers) {
-  const [qid] = asker.waiting.keys();
+  const [qid] = asker.board.waiting.keys();
   return new Promise((resolve) => {
     d.reply(value);
-    queueMicrotask(() => resolve(asker.answerFromElsewhere(qid, "answered", JSON.stringify(answers), "web")));
+    queueMicrotask(() => resolve(asker.board.answer(qid, "answered", JSON.stringify(answers), "web")));
   });
 }
 
 const DB = [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }];
 
 test("claim at the key (RPC dialogs): an answer from elsewhere right after the person's final pick is refused; the pick stands", async () => {
-  const asker = createAsker({ getSessionName: () => undefined }, addon);
+  const asker = createAsker({ getSessionName: () => undefined });
   const { ctx, dialogs } = rpcContext();
   const asking = ask(asker, ctx, DB);
   await until(() => dialogs.length === 1, "the select");
@@ -75,7 +75,7 @@ test("claim at the key (RPC dialogs): an answer from elsewhere right after the p
   const result = await asking;
   assert.equal(result.details.mode, "rpc");
   assert.equal(result.content[0].text, "db: user selected: 1. SQLite");
-  assert.deepEqual([...asker.ended.values()].map((e) => e.ending), ["answered"]);
+  assert.deepEqual([...asker.board.ended.values()].map((e) => e.ending), ["answered"]);
 });
 
 /** Every way a call through the dialogs ends at the person's reply: the replies before the last
@@ -115,7 +115,7 @@ const FINAL_REPLIES = [
 
 for (const c of FINAL_REPLIES) {
   test(`claim at the key (RPC dialogs): ${c.name} takes the question where the reply arrives; an answer from elsewhere right after is refused`, async () => {
-    const asker = createAsker({ getSessionName: () => undefined }, addon);
+    const asker = createAsker({ getSessionName: () => undefined });
     const { ctx, dialogs } = rpcContext();
     const asking = ask(asker, ctx, c.questions);
     for (const [k, reply] of c.before.entries()) {
@@ -137,17 +137,17 @@ for (const c of FINAL_REPLIES) {
 }
 
 test("claim at the key (RPC dialogs): an answer from elsewhere first closes the dialog and is taken; the person's late pick changes nothing", async () => {
-  const asker = createAsker({ getSessionName: () => undefined }, addon);
+  const asker = createAsker({ getSessionName: () => undefined });
   const { ctx, dialogs } = rpcContext();
   const asking = ask(asker, ctx, DB);
   await until(() => dialogs.length === 1, "the select");
-  const [qid] = asker.waiting.keys();
-  assert.deepEqual(asker.answerFromElsewhere(qid, "answered", JSON.stringify({ db: "Postgres" }), "web"), { ok: true });
+  const [qid] = asker.board.waiting.keys();
+  assert.deepEqual(asker.board.answer(qid, "answered", JSON.stringify({ db: "Postgres" }), "web"), { ok: true });
   assert.equal(dialogs[0].signal?.aborted, true, "the dialog was told to close");
   dialogs[0].reply(dialogs[0].options[0]); // too late: the dialog already gave its answer (none)
   const result = await asking;
   assert.equal(result.details.mode, "web");
   assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
   assert.equal(dialogs.length, 1, "no further dialog opened");
-  assert.deepEqual(asker.answerFromElsewhere(qid, "answered", JSON.stringify({ db: "SQLite" }), "remote"), ALREADY);
+  assert.deepEqual(asker.board.answer(qid, "answered", JSON.stringify({ db: "SQLite" }), "remote"), ALREADY);
 });

@@ -105,11 +105,11 @@ test("pending: an update that cannot get the lock says so and changes nothing", 
   const { dir, cleanup } = tempDir();
   try {
     const path = join(dir, ".pi", "pending-questions.json");
-    assert.equal(typeof await pending.rememberPending(addon, dir, path, Q("a")), "object");
+    assert.equal(typeof await pending.rememberPending(dir, path, Q("a")), "object");
     const before = readFileSync(path, "utf8");
     const held = addon.lockFile(pending.lockPath(path), 0);
     try {
-      const out = await pending.withPendingLock(addon, dir, path, () => ({ value: "ran" }), 10);
+      const out = await pending.withPendingLock(dir, path, () => ({ value: "ran" }), 10);
       assert.deepEqual(out, {
         why: `Another pi is updating the pending-questions file ${path} and did not finish within 0.01 s; try again.`,
       });
@@ -117,11 +117,11 @@ test("pending: an update that cannot get the lock says so and changes nothing", 
       held.release();
     }
     assert.equal(readFileSync(path, "utf8"), before);
-    assert.equal(await pending.forgetPending(addon, dir, path, pending.questionsKey(Q("a"))), undefined);
+    assert.equal(await pending.forgetPending(dir, path, pending.questionsKey(Q("a"))), undefined);
     assert.equal(existsSync(path), false, "the last set forgotten: the file goes");
     assert.equal(existsSync(pending.lockPath(path)), false, "and its lock file with it");
     writeFileSync(path, "{}");
-    assert.equal(await pending.clearPending(addon, dir, path), undefined);
+    assert.equal(await pending.clearPending(dir, path), undefined);
     assert.equal(existsSync(path) || existsSync(pending.lockPath(path)), false);
   } finally {
     cleanup();
@@ -139,7 +139,7 @@ test("/questions clear: a lock held elsewhere never stops pi's event loop; the f
   process.env.HOME = dir; // no settings of the person's own
   let released = false;
   try {
-    assert.equal(typeof (await pending.rememberPending(addon, dir, path, Q("a"))), "object");
+    assert.equal(typeof (await pending.rememberPending(dir, path, Q("a"))), "object");
     const real = worker("holder", pending.lockPath(path));
     try {
       assert.equal(await real.line(), "locked");
@@ -222,7 +222,7 @@ test("pending: a .pi that is a symbolic link out of the project: nothing is crea
   try {
     symlinkSync(outside, join(project, ".pi"));
     const path = pending.pendingPath(project); // the default .pi/pending-questions.json
-    const saved = await pending.rememberPending(addon, project, path, Q("a"));
+    const saved = await pending.rememberPending(project, path, Q("a"));
     assert.equal(typeof saved, "string", "refused, not saved");
     assert.match(saved, REFUSED);
     assert.ok(saved.includes(path), `names the path: ${saved}`);
@@ -233,8 +233,8 @@ test("pending: a .pi that is a symbolic link out of the project: nothing is crea
     const victim = join(outside, "pending-questions.json");
     const theirs = JSON.stringify({ pending: [{ key: pending.questionsKey(Q("a")), questions: [{ id: "a", answer: null }] }] });
     writeFileSync(victim, theirs);
-    assert.match(await pending.forgetPending(addon, project, path, pending.questionsKey(Q("a"))), REFUSED);
-    assert.match(await pending.clearPending(addon, project, path), REFUSED);
+    assert.match(await pending.forgetPending(project, path, pending.questionsKey(Q("a"))), REFUSED);
+    assert.match(await pending.clearPending(project, path), REFUSED);
     assert.equal(readFileSync(victim, "utf8"), theirs);
     assert.deepEqual(readdirSync(outside), ["pending-questions.json"], "no lock file left outside either");
   } finally {
@@ -254,24 +254,24 @@ test("pending: a directory swapped for a link after the settings were read is re
     assert.deepEqual(warnings, []);
     assert.equal(settings.pendingFile, "q/p.json", "accepted: q is a directory inside the project when the settings are read");
     const path = pending.pendingPath(project, settings.pendingFile);
-    assert.equal(typeof await pending.rememberPending(addon, project, path, Q("a")), "object");
+    assert.equal(typeof await pending.rememberPending(project, path, Q("a")), "object");
     // Now q becomes a link to a directory outside holding someone else's p.json.
     renameSync(join(project, "q"), join(project, "q-old"));
     symlinkSync(outside, join(project, "q"));
     const victim = join(outside, "p.json");
     const theirs = readFileSync(join(project, "q-old", "p.json"), "utf8");
     writeFileSync(victim, theirs);
-    assert.match(await pending.rememberPending(addon, project, path, Q("b")), REFUSED);
-    assert.match(await pending.forgetPending(addon, project, path, pending.questionsKey(Q("a"))), REFUSED);
-    assert.match(await pending.clearPending(addon, project, path), REFUSED);
+    assert.match(await pending.rememberPending(project, path, Q("b")), REFUSED);
+    assert.match(await pending.forgetPending(project, path, pending.questionsKey(Q("a"))), REFUSED);
+    assert.match(await pending.clearPending(project, path), REFUSED);
     assert.equal(readFileSync(victim, "utf8"), theirs, "their file is untouched");
     assert.deepEqual(readdirSync(outside), ["p.json"], "no lock or temporary file outside");
     // A link that stays inside the project is fine: the work is done on the real path.
     rmSync(join(project, "q"));
     symlinkSync(join(project, "q-old"), join(project, "q"));
-    assert.equal(typeof await pending.rememberPending(addon, project, path, Q("b")), "object");
+    assert.equal(typeof await pending.rememberPending(project, path, Q("b")), "object");
     assert.deepEqual(JSON.parse(readFileSync(join(project, "q-old", "p.json"), "utf8")).pending.map((s) => s.questions[0].id), ["a", "b"]);
-    assert.equal(await pending.clearPending(addon, project, path), undefined);
+    assert.equal(await pending.clearPending(project, path), undefined);
     assert.deepEqual(readdirSync(join(project, "q-old")), [], "the file and its lock file are gone");
     assert.equal(lstatSync(join(project, "q")).isSymbolicLink(), true, "the link itself stays");
   } finally {

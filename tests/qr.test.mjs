@@ -277,7 +277,7 @@ test("qr: the web page's URL fits a small terminal (version 5 at most, 41 column
   const url = `http://127.0.0.1:65535/q/${"A".repeat(Math.ceil((addon.limits.webTokenBytes * 4) / 3))}`;
   const code = qr.encodeQr(url, "M");
   assert.ok(code.version <= 5, `version ${code.version}`);
-  const text = announcement(addon, url);
+  const text = announcement(url);
   assert.ok(text.includes(url));
   const drawn = text.split("\n").filter((l) => /[█▀▄]/.test(l));
   assert.ok(drawn.length > 10 && drawn.every((l) => [...l].length <= 41), drawn.map((l) => [...l].length).join());
@@ -288,17 +288,17 @@ test("qr: a terminal too narrow for the code gets a sentence saying how wide it 
   const { addon } = await import("./helpers/addon.mjs");
   const url = `http://127.0.0.1:65535/q/${"A".repeat(Math.ceil((addon.limits.webTokenBytes * 4) / 3))}`;
   const blocks = (text) => text.split("\n").filter((l) => /[█▀▄]/.test(l));
-  const width = [...blocks(announcement(addon, url))[0]].length;
+  const width = [...blocks(announcement(url))[0]].length;
   // pi draws a notice one column in from each side: the code fits in width + 2 columns
-  const fits = announcement(addon, url, { columns: width + 2 });
+  const fits = announcement(url, { columns: width + 2 });
   assert.ok(blocks(fits).length > 10, fits);
   for (const [language, words] of [["en", /needs (\d+) columns/], ["de", /braucht (\d+) Spalten/], ["zh", /需要 (\d+) 列宽/]]) {
-    const narrow = announcement(addon, url, { columns: width + 1, language });
+    const narrow = announcement(url, { columns: width + 1, language });
     assert.equal(blocks(narrow).length, 0, narrow);
     assert.ok(narrow.includes(url), "the link is still there");
     assert.equal(Number(narrow.match(words)?.[1]), width + 2, narrow);
     assert.match(narrow, /\/questions web on/);
   }
   // columns unknown (RPC, print): the code as before
-  assert.ok(blocks(announcement(addon, url, { columns: undefined })).length > 10);
+  assert.ok(blocks(announcement(url, { columns: undefined })).length > 10);
 });

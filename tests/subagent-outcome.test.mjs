@@ -4,7 +4,6 @@
 // pi and pi's subagent example: e2e-subagent.test.mjs.)
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
 const { subagentOutcomes } = await importShim("subagent-outcome.ts");
@@ -12,7 +11,7 @@ const { subagentOutcomes } = await importShim("subagent-outcome.ts");
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 
 test("subagent outcome: a cancelled worker's question is quoted sanitized in the running tool's result", async () => {
-  const outcomes = subagentOutcomes({}, addon);
+  const outcomes = subagentOutcomes({});
   outcomes.started("call-1");
   const questions = [{ id: "db", prompt: "Which\u009b2J database\u202e? \u001b]0;x\u0007" }];
   await outcomes.cancelledBelow({ isIdle: () => true, abort: () => assert.fail("an idle pi is not aborted") }, questions, { name: "work\u0085er\u001b[31m" });

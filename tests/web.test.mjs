@@ -748,24 +748,24 @@ test("web: the setting web.host names the address it listens on, and the URL sho
   }
 });
 
-// ---- the server alone, around a stand-in for the Asker --------------------------------------
+// ---- the server alone, around a stand-in for the board -------------------------------------
 
-/** startWebServer with an Asker whose waiting questions the test sets; `changed()` tells the
+/** startWebServer with a board whose waiting questions the test sets; `changed()` tells the
  * server (as a question arriving or ending would). */
 async function standalone() {
   const { startWebServer } = await importShim("web.ts");
   const subscribers = new Set();
-  const asker = {
+  const board = {
     waiting: new Map(),
     subscribe(fn) {
       subscribers.add(fn);
       return () => subscribers.delete(fn);
     },
-    answerFromElsewhere: () => ({ ok: false, code: "not_waiting", reason: "no such question" }),
+    answer: () => ({ ok: false, code: "not_waiting", reason: "no such question" }),
   };
-  const server = await startWebServer({ native: addon, asker, host: "127.0.0.1", language: () => "en" });
+  const server = await startWebServer({ board, host: "127.0.0.1", language: () => "en" });
   const key = new URL(server.url).pathname.split("/")[2];
-  return { server, asker, key, changed: () => [...subscribers].forEach((fn) => fn()) };
+  return { server, board, key, changed: () => [...subscribers].forEach((fn) => fn()) };
 }
 
 /** A raw connection asking for the events stream; `read` false: it never reads a byte. */
@@ -805,12 +805,12 @@ function kernelSocketBytes() {
 }
 
 test("web: a page that stops reading (a phone asleep) is dropped once its backlog passes webStreamBacklogBytes; a page that reads keeps following", async () => {
-  const { server, asker, key, changed } = await standalone();
+  const { server, board, key, changed } = await standalone();
   const streams = [];
   try {
     const size = 512 * 1024;
     const question = (n) => ({ qid: `q${String(n).padStart(8, "0")}`, askedAt: n, settled: false, questions: [{ id: "big", prompt: "x".repeat(size) }] });
-    asker.waiting.set("q", question(0));
+    board.waiting.set("q", question(0));
     const stalled = await rawStream(server.port, key, false);
     const reading = await rawStream(server.port, key, true);
     streams.push(stalled, reading);
@@ -821,7 +821,7 @@ test("web: a page that stops reading (a phone asleep) is dropped once its backlo
     const changes = Math.ceil((2 * bound) / size);
     for (let n = 1; n <= changes; n++) {
       const before = reading.bytes;
-      asker.waiting.set("q", question(n));
+      board.waiting.set("q", question(n));
       changed();
       // Each change once the reading page has its snapshot: that page keeps up by construction.
       await until(() => reading.bytes >= before + size, `the reading page's snapshot ${n}`);
@@ -838,18 +838,18 @@ test("web: a page that stops reading (a phone asleep) is dropped once its backlo
   }
 });
 
-test("web: a failure while building a live update (the Asker throws) reaches no client and ends nothing: pi serves on", async () => {
-  const { server, asker, key, changed } = await standalone();
+test("web: a failure while building a live update (the board throws) reaches no client and ends nothing: pi serves on", async () => {
+  const { server, board, key, changed } = await standalone();
   const reading = await rawStream(server.port, key, true);
   try {
     await until(() => /data: /.test(reading.text), "the first snapshot");
-    const waiting = asker.waiting;
-    Object.defineProperty(asker, "waiting", { configurable: true, get: () => { throw new Error("broken"); } });
+    const waiting = board.waiting;
+    Object.defineProperty(board, "waiting", { configurable: true, get: () => { throw new Error("broken"); } });
     changed();
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
-    Object.defineProperty(asker, "waiting", { configurable: true, value: waiting });
-    asker.answerFromElsewhere = () => {
+    Object.defineProperty(board, "waiting", { configurable: true, value: waiting });
+    board.answer = () => {
       throw new Error("broken too");
     };
     const port = server.port;

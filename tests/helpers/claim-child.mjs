@@ -14,7 +14,7 @@ import { importShim } from "./shim.mjs";
 
 const [mode, dir] = process.argv.slice(2);
 const { createAsker } = await importShim("ask.ts");
-const asker = createAsker({ getSessionName: () => undefined }, addon);
+const asker = createAsker({ getSessionName: () => undefined });
 const ctx = { hasUI: false, cwd: dir, sessionManager: { getBranch: () => [] }, ui: {}, isIdle: () => true };
 const questions =
   mode === "window"
@@ -22,10 +22,10 @@ const questions =
     : [{ id: "say", label: "Words", prompt: "Say something?" }];
 const args = { prepared: addon.normalize(JSON.stringify({ questions })) };
 const asking = asker.ask(args, JSON.parse(args.prepared).questions, ctx, undefined);
-const [qid] = asker.waiting.keys();
+const [qid] = asker.board.waiting.keys();
 const elsewhere = mode === "window" ? { db: "Option 2" } : { say: "from the page" };
 let verdict;
-const answerElsewhere = () => (verdict = asker.answerFromElsewhere(qid, "answered", JSON.stringify(elsewhere), "web"));
+const answerElsewhere = () => (verdict = asker.board.answer(qid, "answered", JSON.stringify(elsewhere), "web"));
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 const pause = new Int32Array(new SharedArrayBuffer(4));

@@ -36,11 +36,11 @@ if (role === "holder") {
     for (let r = 0; r < rounds; r++) {
       const path = join(dir, `${role === "writer" ? "round" : "emptied"}-${r}`, "pending.json");
       for (let k = 0; k < sets; k++) {
-        const out = await pending.rememberPending(addon, dir, path, question(name, k));
+        const out = await pending.rememberPending(dir, path, question(name, k));
         if (typeof out === "string") failures.push(out);
       }
       for (let k = role === "writer" ? 1 : 0; k < sets; k += role === "writer" ? 2 : 1) {
-        const out = await pending.forgetPending(addon, dir, path, pending.questionsKey(question(name, k)));
+        const out = await pending.forgetPending(dir, path, pending.questionsKey(question(name, k)));
         if (out) failures.push(out);
       }
     }

@@ -1,0 +1,280 @@
+// board.ts — the board of waiting questions: the one place that decides who answered. Every
+// surface uses it the same way: the asker posts each question it asks (pi's TUI, RPC dialogs,
+// the terminal runner, print mode, a subagent's question through the relay) and claims it at the
+// person's final key; the relay endpoint, `pi-question answer` and the web page list what waits,
+// watch it and answer it from elsewhere. It keeps:
+//   - ids ("q" + 8 hex digits) and the questions waiting now, in the order asked;
+//   - claims: first answer wins, exactly once — the person's key (on this thread, or the terminal
+//     runner's atomic claim on its own), a remote answer, a page answer, a relay reply;
+//   - endings: the last limits.remoteEndedRemembered questions that stopped waiting and how, so a
+//     late answer is told exactly that ("already answered", "cancelled", … or "not waiting");
+//   - withdrawals (the asker went away before anyone answered);
+//   - the queue: which question is in front (one shown at a time), and the signals that tell
+//     watchers (the page's live list, a remote `watch`) that something changed.
+// It knows nothing of how a question is shown or of the relay: the asker hands each posted
+// question the way to build the result of an answer from elsewhere.
+import { randomBytes } from "node:crypto";
+import { addon } from "./addon.ts";
+import { fill, strings } from "./i18n.ts";
+import { ENDING_STRINGS, type Ending, endingOf } from "./relay-wire.mjs";
+import type { NormalizedQuestion } from "./schema.ts";
+
+/** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web page. */
+export type ElsewhereMode = "remote" | "web";
+
+/** What became of an answer from elsewhere: taken, or refused with a code and a sentence. The
+ * codes of a question that ended: "already" (answered), "cancelled", "timed_out", "withdrawn";
+ * "not_waiting": no such question (never here, or forgotten); "invalid": the answer is wrong. */
+export type RemoteVerdict = { ok: true } | { ok: false; code: "not_waiting" | "invalid" | RemoteEndedCode; reason: string };
+export type RemoteEndedCode = "already" | "cancelled" | "timed_out" | "withdrawn";
+
+/** A question that stopped waiting: how it ended, and when. */
+export interface Ended {
+  qid: string;
+  askedAt: number;
+  endedAt: number;
+  ending: Ending;
+}
+
+/** A question waiting for its answer, shown or queued. */
+export interface Waiting {
+  qid: string;
+  askedAt: number;
+  /** "Asked by worker" for a subagent's question (sanitized); undefined for this pi's own. */
+  askedBy?: string;
+  questions: NormalizedQuestion[];
+  /** The canonical arguments. */
+  args: string;
+  /** Answered (here or elsewhere) or ended: nothing else may answer it. */
+  readonly settled: boolean;
+}
+
+/** What every surface that answers from elsewhere, lists or watches uses. */
+export interface Board {
+  /** The questions waiting now (shown or queued), oldest first. */
+  readonly waiting: ReadonlyMap<string, Waiting>;
+  /** The questions that stopped waiting lately, and how each ended (oldest first). */
+  readonly ended: ReadonlyMap<string, Ended>;
+  /** An answer from elsewhere (another terminal, the relay's `answer`, the web page): taken only
+   * if the question is still waiting and nobody answered it first — exactly once. `discussion`:
+   * the person's words when the outcome is `discuss` ("talk first"). */
+  answer(qid: string, outcome: string, answersJson: string | null, mode?: ElsewhereMode, discussion?: unknown): RemoteVerdict;
+  /** Calls `closed` once question `qid` ends (at once if it is not waiting); returns the way to stop. */
+  watch(qid: string, closed: () => void): () => void;
+  /** Calls `changed` whenever a question starts waiting, is answered or ends; returns the way to stop. */
+  subscribe(changed: () => void): () => void;
+}
+
+/** The claim of the terminal runner showing a question: it reads the person's final key on a
+ * thread of its own and takes the question there, atomically. An answer from elsewhere must win
+ * it first: true when it did (the question closes on the terminal), else the outcome the
+ * person's key took the question with. */
+export type RunnerClaim = () => true | string;
+
+/** Builds the result of an answer from elsewhere (throws when the answers do not fit the question). */
+export type BuildElsewhere<R> = (outcome: string, answersJson: string | null, mode: ElsewhereMode, said: string | null) => R;
+
+/** One posted question, as its asker holds it. */
+export interface Ticket<R> {
+  readonly qid: string;
+  /** Aborted when an answer from elsewhere takes the question: wherever it is shown here closes. */
+  readonly stopped: AbortSignal;
+  /** The result of the answer from elsewhere that took it, once one did. */
+  readonly taken: R | undefined;
+  /** The person's final key here, or the question ending (`outcome`: its status): nothing else may
+   * answer it after. False when something took it first. */
+  claim(outcome?: string): boolean;
+  /** The terminal runner hands over its claim while it shows the question (undefined: no longer). */
+  claimAtKey(runner: RunnerClaim | undefined): void;
+  /** The question was asked to its end with this status (claimed by it unless taken before). */
+  settle(status: string): void;
+  /** It stops waiting: remembered with how it ended — withdrawn when nothing settled it. */
+  end(): void;
+}
+
+/** The board as the asker uses it: the surfaces' interface, plus posting and the queue. */
+export interface AskersBoard<R> extends Board {
+  /** A question starts waiting (it is listed and may be answered from elsewhere at once). */
+  post(question: { askedBy?: string; questions: NormalizedQuestion[]; args: string }, build: BuildElsewhere<R>): Ticket<R>;
+  /** Runs `turn` once every turn before it ended (at once when none is in front); the next runs
+   * when its promise settles. Returns the way to leave the queue before its turn comes: true
+   * when it left (it will never run), false once it has started. */
+  line(turn: () => Promise<unknown>): () => boolean;
+}
+
+interface Entry<R> extends Waiting {
+  settled: boolean;
+  ending?: Ending;
+  build: BuildElsewhere<R>;
+  taken?: R;
+  runner?: RunnerClaim;
+  stop: AbortController;
+  watchers: Set<() => void>;
+}
+
+const ENDED_CODE: Record<Ending, RemoteEndedCode> = { answered: "already", cancelled: "cancelled", timed_out: "timed_out", withdrawn: "withdrawn" };
+
+/** A question's id: "q" and 8 hex digits, never all digits, so `pi-question answer` tells an id
+ * from a position. */
+function newQid(): string {
+  return `q${randomBytes(4).toString("hex")}`;
+}
+
+export function createBoard<R>(): AskersBoard<R> {
+  const waiting = new Map<string, Entry<R>>();
+  const ended = new Map<string, Ended>();
+  const subscribers = new Set<() => void>();
+  const changed = () => {
+    for (const s of [...subscribers]) {
+      try {
+        s();
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  };
+  const remember = (entry: Entry<R>, ending: Ending) => {
+    ended.delete(entry.qid);
+    ended.set(entry.qid, { qid: entry.qid, askedAt: entry.askedAt, endedAt: Date.now(), ending });
+    const most = addon().limits.remoteEndedRemembered;
+    for (const qid of ended.keys()) {
+      if (ended.size <= most) break;
+      ended.delete(qid);
+    }
+  };
+  /** Why a later answer to a question that is not waiting is refused: precisely how it ended. */
+  const refusal = (ending: Ending): RemoteVerdict => ({ ok: false, code: ENDED_CODE[ending], reason: strings()[ENDING_STRINGS[ending]] });
+  /** Taken by the person here or as it ends: false when something took it first. */
+  const claimAs = (entry: Entry<R>, outcome?: string): boolean => {
+    if (entry.settled) return false;
+    entry.settled = true;
+    if (outcome) entry.ending = endingOf(outcome);
+    changed();
+    return true;
+  };
+
+  /** The queue: the turns waiting to be shown, in the order asked; `busy` while one is shown. A
+   * turn that leaves the queue is deleted from it at once: nothing of it stays reachable. */
+  const turns = new Set<() => void>();
+  let busy = false;
+  const advance = () => {
+    const [first] = turns;
+    if (!first) {
+      busy = false;
+      return;
+    }
+    turns.delete(first);
+    first();
+  };
+
+  return {
+    waiting,
+    ended,
+    answer(qid, outcome, answersJson, mode = "remote", discussion) {
+      const entry = waiting.get(qid);
+      const t = strings();
+      if (!entry) {
+        const was = ended.get(qid);
+        return was ? refusal(was.ending) : { ok: false, code: "not_waiting", reason: t.REMOTE_NOT_WAITING };
+      }
+      if (entry.settled) return refusal(entry.ending ?? "answered");
+      if (outcome !== "answered" && outcome !== "declined" && outcome !== "cancelled" && outcome !== "discuss") {
+        return { ok: false, code: "invalid", reason: `outcome must be answered, declined, cancelled or discuss, not ${JSON.stringify(outcome)}` };
+      }
+      if (outcome === "discuss" && typeof discussion !== "string") {
+        return { ok: false, code: "invalid", reason: "outcome discuss needs the person's words as a string in discussion" };
+      }
+      // The words trimmed, as the dialogs take them. The engine's editor caps them at
+      // limits.discussBytes; words from elsewhere over it are refused, never cut, so the sender
+      // still holds them.
+      const said = outcome === "discuss" ? (discussion as string).trim() : null;
+      const most = addon().limits.discussBytes;
+      if (said !== null && Buffer.byteLength(said, "utf8") > most) {
+        return { ok: false, code: "invalid", reason: fill(t.REMOTE_DISCUSS_LONG, { n: Buffer.byteLength(said, "utf8"), s: String(most) }) };
+      }
+      let built: R;
+      try {
+        built = entry.build(outcome, answersJson, mode, said);
+      } catch (error) {
+        return { ok: false, code: "invalid", reason: (error as Error).message };
+      }
+      // The terminal runner claims at the person's final key on a thread of its own: its claim,
+      // atomic, decides who was first (the TUI and the dialogs claim on this thread).
+      const here = entry.runner?.();
+      if (typeof here === "string") {
+        claimAs(entry, here);
+        return refusal(entry.ending ?? "answered");
+      }
+      entry.settled = true;
+      entry.ending = endingOf(outcome);
+      entry.taken = built;
+      entry.stop.abort();
+      changed();
+      return { ok: true };
+    },
+    watch(qid, closed) {
+      const entry = waiting.get(qid);
+      if (!entry) {
+        closed();
+        return () => undefined;
+      }
+      entry.watchers.add(closed);
+      return () => entry.watchers.delete(closed);
+    },
+    subscribe(listener) {
+      subscribers.add(listener);
+      return () => subscribers.delete(listener);
+    },
+    post(question, build) {
+      const entry: Entry<R> = {
+        qid: newQid(),
+        askedAt: Date.now(),
+        ...(question.askedBy ? { askedBy: question.askedBy } : {}),
+        questions: question.questions,
+        args: question.args,
+        settled: false,
+        build,
+        stop: new AbortController(),
+        watchers: new Set(),
+      };
+      waiting.set(entry.qid, entry);
+      changed();
+      return {
+        qid: entry.qid,
+        stopped: entry.stop.signal,
+        get taken() {
+          return entry.taken;
+        },
+        claim: (outcome) => claimAs(entry, outcome),
+        claimAtKey(runner) {
+          entry.runner = runner;
+        },
+        settle(status) {
+          entry.runner = undefined;
+          if (!claimAs(entry, status)) entry.ending ??= endingOf(status);
+        },
+        end() {
+          if (waiting.get(entry.qid) !== entry) return;
+          entry.settled = true;
+          entry.runner = undefined;
+          remember(entry, entry.ending ?? "withdrawn");
+          waiting.delete(entry.qid);
+          for (const w of entry.watchers) w();
+          changed();
+        },
+      };
+    },
+    line(turn) {
+      const run = () => {
+        turn().then(advance, advance);
+      };
+      if (!busy) {
+        busy = true;
+        run();
+        return () => false;
+      }
+      turns.add(run);
+      return () => turns.delete(run);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// result.ts — the tool result as pi receives it, from what the C core's result builder made
+// ({ details, text }: native/result.c), and the one rule that decides whether it ends the
+// agent's turn. Every way of asking (TUI, RPC dialogs, the terminal, print mode's pending file,
+// the pi above through the relay, an answer from elsewhere, pre-supplied answers) goes through
+// toToolResult, so no path decides `terminate` on its own.
+import type { AgentToolResult } from "@mariozechner/pi-coding-agent";
+import { TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED } from "./native.ts";
+import type { QuestionDetails } from "./schema.ts";
+import type { Settings } from "./settings.ts";
+
+export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
+
+/** Whether a result ends the agent's turn: a cancel (unless the person's settings let Esc
+ * continue), a timeout whose "then" is cancel, and a question print mode could not show (it waits
+ * in the pending file for `pi -c --answers`). Without settings, Esc ends the turn, the default. */
+export function terminates(details: Pick<QuestionDetails, "status" | "timeout" | "mode">, settings?: Pick<Settings, "escape">): boolean {
+  switch (details.status) {
+    case "cancelled":
+      return settings?.escape !== "continue";
+    case "timed_out":
+      return (details.timeout ?? "cancel") === "cancel";
+    case "unavailable":
+      return details.mode === "print";
+    default:
+      return false;
+  }
+}
+
+/** The tool result from the C core's { details, text }, with `terminate` when it ends the turn. */
+export function toToolResult(built: { details: string; text: string }, settings?: Pick<Settings, "escape">): QuestionResult {
+  const details = JSON.parse(built.details) as QuestionDetails;
+  const terminate = terminates(details, settings);
+  return { content: [{ type: "text", text: built.text }], details, ...(terminate ? { terminate: true } : {}) };
+}
+
+/** The result flags of a "timed_out" built outside an engine: the timeout's "then" (none: cancel). */
+export function timeoutResultFlags(then: string | undefined): number {
+  return then === "recommended" ? TIMEOUT_RECOMMENDED : then === "decline" ? TIMEOUT_DECLINE : 0;
+}
