@@ -62,6 +62,7 @@
         "native/editor.c",
         "native/engine.c",
         "native/flow.c",
+        "native/lines.c",
         "native/render.c",
         "native/render_plain.c",
         "native/tty_run.c"

@@ -95,15 +95,6 @@ static char *shortened(const char *s, int cols) {
   return p;
 }
 
-static void lines_init(qt_lines *l) { memset(l, 0, sizeof *l); }
-
-static void lines_free(qt_lines *l) {
-  qt_buf_free(&l->buf);
-  free(l->off);
-  free(l->width);
-  lines_init(l);
-}
-
 static void touch(qt_engine *e) { e->revision++; }
 
 /* Applies one step of the flow if it is live (below, "the flow as steps"): the one way keys and
@@ -1052,6 +1043,8 @@ static bool blank(const char *text, size_t len) {
 
 const char *qt_engine_act_error(const qt_engine *e) { return e ? e->act_why : "no engine"; }
 
+static void adopt_layout(qt_engine *e);
+
 qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text, size_t len) {
   if (!e) return QT_ERR_USAGE;
   e->act_why[0] = '\0';
@@ -1064,6 +1057,7 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
              e->done ? ": the question has ended" : e->overlay != QT_OVERLAY_NONE ? ": answer yes or no first" : "");
     return QT_ERR_STATE;
   }
+  adopt_layout(e); /* a step starts from what the last frame showed, as a key does */
   size_t n = e->req->question_count, qi = e->current;
   qt_qstate *s = qi < n ? &e->qs[qi] : NULL;
   qt_status r = QT_OK;
@@ -1126,19 +1120,42 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
 }
 
 /* ---- the question fits the screen ----------------------------------------------------------- */
+/* The first key after a frame starts from what the frame showed: the windows that scroll take
+ * the places the renderer kept them at (inside their text, the highlighted row in view). The
+ * renderer only reports them (qt_layout); they become state here, once, and the key then moves
+ * them. A frame drawn at another width in between does not change what a key does. */
+static void adopt_layout(qt_engine *e) {
+  qt_layout *l = &e->layout;
+  if (!l->valid || l->adopted) return;
+  l->adopted = true;
+  if (l->question >= e->req->question_count) {
+    e->review_scroll = l->review_top;
+    return;
+  }
+  qt_qstate *s = &e->qs[l->question];
+  s->scroll = l->list_top;
+  s->prompt_scroll = l->prompt_top;
+  s->preview_for = l->preview_for;
+  s->preview_scroll = l->preview_top;
+}
+
+/* The lines the last frame showed of the prompt (or the review) it cut; 0 when not cut. */
+static size_t shown_window(const qt_engine *e) {
+  const qt_layout *l = &e->layout;
+  if (!l->valid || l->question != e->current) return 0;
+  return e->current >= e->req->question_count ? l->review_window : l->prompt_window;
+}
+
 /* PageUp/PageDown read a prompt (or the review) that the last frame cut to fit the rows: they
  * move it by the lines shown; the renderer keeps the scroll inside the text. */
 static bool scroll_key(qt_engine *e, const qt_key_event *ev) {
   bool up = matches(e, QT_ACT_PAGE_UP, ev), down = !up && matches(e, QT_ACT_PAGE_DOWN, ev);
   if (!up && !down) return false;
-  size_t *scroll, window;
-  if (e->current >= e->req->question_count) {
+  size_t *scroll, window = shown_window(e);
+  if (e->current >= e->req->question_count)
     scroll = &e->review_scroll;
-    window = e->review_window;
-  } else {
+  else
     scroll = &e->qs[e->current].prompt_scroll;
-    window = e->qs[e->current].prompt_window;
-  }
   if (!window) return false;
   if (down)
     *scroll += window;
@@ -1154,12 +1171,13 @@ static bool preview_key(qt_engine *e, const qt_key_event *ev) {
   bool up = matches(e, QT_ACT_PREVIEW_UP, ev), down = !up && matches(e, QT_ACT_PREVIEW_DOWN, ev);
   if ((!up && !down) || e->current >= e->req->question_count) return false;
   qt_qstate *s = &e->qs[e->current];
-  size_t k = qt_list_option_at(s, s->highlight);
-  if (k == SIZE_MAX || k != s->preview_for || !s->preview_window || s->view == QT_VIEW_ENTRY) return false;
+  size_t k = qt_list_option_at(s, s->highlight), window = e->layout.preview_window;
+  if (!e->layout.valid || e->layout.question != e->current) window = 0;
+  if (k == SIZE_MAX || k != s->preview_for || !window || s->view == QT_VIEW_ENTRY) return false;
   if (down)
-    s->preview_scroll += s->preview_window;
+    s->preview_scroll += window;
   else
-    s->preview_scroll = s->preview_scroll > s->preview_window ? s->preview_scroll - s->preview_window : 0;
+    s->preview_scroll = s->preview_scroll > window ? s->preview_scroll - window : 0;
   touch(e);
   return true;
 }
@@ -1195,6 +1213,7 @@ static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
 static bool event_sink(void *user, const qt_key_event *ev) {
   qt_engine *e = user;
   if (e->done) return false;
+  adopt_layout(e);
   qt_status st = handle_event(e, ev);
   if (st) {
     e->feed_status = st;
@@ -1221,7 +1240,6 @@ static size_t question_bytes(const qt_qstate *s) {
   return n;
 }
 
-static size_t lines_bytes(const qt_lines *l) { return l->buf.cap + l->cap * (sizeof *l->off + sizeof *l->width); }
 
 size_t qt_engine_footprint(const qt_engine *e) {
   if (!e) return 0;
@@ -1233,9 +1251,7 @@ size_t qt_engine_footprint(const qt_engine *e) {
     if (s->shown) n += s->q->option_count * sizeof *s->shown;
     n += a->index_count * sizeof *a->indices + text_bytes(a->custom) + text_bytes(a->note);
   }
-  n += lines_bytes(&e->frame) + lines_bytes(&e->scratch[0]) + lines_bytes(&e->scratch[1]) + lines_bytes(&e->measure);
-  n += e->line_ptr_cap * sizeof *e->line_ptrs + e->cell_text.cap;
-  n += e->pv.cap * (sizeof *e->pv.start + sizeof *e->pv.end + sizeof *e->pv.width); /* the preview's layout */
+  n += qt_draw_bytes(&e->draw) + e->line_ptr_cap * sizeof *e->line_ptrs;
   return n;
 }
 
@@ -1344,11 +1360,6 @@ qt_status qt_engine_create(const qt_request *req, qt_engine **out) {
   e->req = req;
   e->multi = req->question_count > 1;
   qt_buf_init(&e->flash);
-  lines_init(&e->frame);
-  lines_init(&e->scratch[0]);
-  lines_init(&e->scratch[1]);
-  lines_init(&e->measure);
-  qt_buf_init(&e->cell_text);
   qt_editor_init(&e->discuss, QT_MAX_DISCUSS_BYTES, true);
   qt_status st = QT_ERR_NOMEM;
   e->qs = calloc(req->question_count, sizeof *e->qs);
@@ -1421,19 +1432,10 @@ void qt_engine_destroy(qt_engine *e) {
   free(e->asker_where);
   qt_decoder_destroy(e->decoder);
   qt_buf_free(&e->flash);
-  lines_free(&e->frame);
-  lines_free(&e->scratch[0]);
-  lines_free(&e->scratch[1]);
-  lines_free(&e->measure);
-  lines_free(&e->help_lines);
-  qt_buf_free(&e->help_key);
+  qt_draw_free(&e->draw);
   free(e->line_ptrs);
-  qt_buf_free(&e->cell_text);
   qt_editor_free(&e->discuss);
   free(e->discussion);
-  free(e->pv.start);
-  free(e->pv.end);
-  free(e->pv.width);
   free(e);
 }
 
@@ -1456,7 +1458,7 @@ qt_status qt_engine_set_style(qt_engine *e, qt_style style, const char *open, co
   free(e->style_close[style]);
   e->style_open[style] = o;
   e->style_close[style] = c;
-  qt_buf_reset(&e->help_key); /* the help line kept was drawn in the old style */
+  qt_buf_reset(&e->draw.help_key); /* the help line kept was drawn in the old style */
   touch(e);
   return QT_OK;
 }
@@ -1606,27 +1608,37 @@ qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, s
   if (width < 1) width = 1;
   unsigned rules = qt_width_rules();
   if (!(e->frame_width == width && e->frame_revision == e->revision && e->frame_rules == rules)) {
-    qt_status st = e->accessible ? qt_render_plain_frame(e, width) : qt_render_frame(e, width);
+    /* the editors the frame may draw, whose wrap caches the renderer keeps */
+    qt_qstate *cur = e->current < e->req->question_count ? &e->qs[e->current] : NULL;
+    e->draw.editors[0] = cur ? &cur->draft : NULL;
+    e->draw.editors[1] = cur ? &cur->note : NULL;
+    e->draw.editors[2] = cur ? &cur->filter : NULL;
+    e->draw.editors[3] = &e->discuss;
+    qt_layout shown;
+    qt_status st = e->accessible ? qt_render_plain_frame(e, &e->draw, width, &shown)
+                                 : qt_render_frame(e, &e->draw, width, &shown);
     if (st) {
       e->frame_width = 0;
       return st;
     }
-    if (e->line_ptr_cap < e->frame.count) {
-      const char **p = realloc(e->line_ptrs, e->frame.count * sizeof *p);
+    e->layout = shown;
+    const qt_lines *f = &e->draw.frame;
+    if (e->line_ptr_cap < f->count) {
+      const char **p = realloc(e->line_ptrs, f->count * sizeof *p);
       if (!p) {
         e->frame_width = 0;
         return QT_ERR_NOMEM;
       }
       e->line_ptrs = p;
-      e->line_ptr_cap = e->frame.count;
+      e->line_ptr_cap = f->count;
     }
-    for (size_t i = 0; i < e->frame.count; i++) e->line_ptrs[i] = e->frame.buf.data + e->frame.off[i];
+    for (size_t i = 0; i < f->count; i++) e->line_ptrs[i] = f->buf.data + f->off[i];
     e->frame_width = width;
     e->frame_revision = e->revision;
     e->frame_rules = rules;
   }
   *lines = e->line_ptrs;
-  *count = e->frame.count;
+  *count = e->draw.frame.count;
   return QT_OK;
 }
 

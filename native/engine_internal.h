@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "editor.h"
+#include "lines.h"
 #include "qt_engine.h"
 #include "qt_keys.h"
 #include "qt_text.h"
@@ -64,7 +65,7 @@ typedef struct qt_qstate {
   qt_view view;         /* what has the keyboard when this question is shown */
   qt_view note_return;  /* the view to go back to when the note editor closes */
   size_t highlight;     /* highlighted row of the current list (row_count - 1 = "Something else…") */
-  size_t scroll;        /* first row inside the list window */
+  size_t scroll;        /* first row inside the list window (where the keys put it; see qt_layout) */
   bool *ticked;         /* multi-select: ticked options, option_count entries */
   qt_editor draft;      /* the typed answer, kept whatever keys are pressed */
   qt_editor note;       /* the note (empty: none) */
@@ -74,20 +75,61 @@ typedef struct qt_qstate {
   size_t shown_count;
   size_t folded_bytes;  /* bytes of the opts[].folded texts made so far (qt_engine_footprint) */
   bool touched;         /* the person answered or changed this question */
-  size_t prompt_scroll; /* first line of the prompt shown when it is cut to fit the rows */
-  size_t prompt_window; /* lines of the prompt shown when it was last cut; 0: not cut */
-  size_t preview_for;    /* the option (0-based) whose preview preview_scroll/_window are about */
-  size_t preview_scroll; /* first line of that preview shown when it is cut */
-  size_t preview_window; /* lines of it shown when it was last cut; 0: not cut (or not shown) */
+  size_t prompt_scroll; /* first line of the prompt to show when it is cut to fit the rows */
+  size_t preview_for;    /* the option (0-based) whose preview preview_scroll is about */
+  size_t preview_scroll; /* first line of that preview to show when it is cut */
 } qt_qstate;
 
-/* One finished frame or column: NUL-separated lines in one buffer. */
-typedef struct qt_lines {
-  qt_buf buf;    /* the bytes of all lines, each followed by '\0' */
-  size_t *off;   /* start of each line in buf */
-  int *width;    /* visible width of each line */
-  size_t count, cap;
-} qt_lines;
+/* What a frame showed that the next key needs: where each window that scrolls started and how
+ * many lines it showed (PageUp/PageDown and Shift+↑/Shift+↓ move by that). A renderer returns it
+ * beside the frame; qt_engine_render keeps it in the engine, and the first key after the frame
+ * starts from it (engine.c adopt_layout). Drawing writes nothing else: a frame is a function of
+ * the state, the width and the rows. */
+typedef struct qt_layout {
+  bool valid;            /* a frame was drawn since the engine was made */
+  bool adopted;          /* a key already started from it */
+  size_t question;       /* the question drawn (question_count: the review) */
+  size_t list_top;       /* first row of the option list shown */
+  size_t prompt_top;     /* first line of the prompt shown */
+  size_t prompt_window;  /* lines of the prompt shown when it was cut; 0: not cut */
+  size_t preview_for;    /* the option (0-based, SIZE_MAX: none) whose preview the fields below are about */
+  size_t preview_top;    /* first line of that preview shown */
+  size_t preview_window; /* lines of it shown when it was cut; 0: not cut (or not shown) */
+  size_t review_top;     /* first line of the review shown */
+  size_t review_window;  /* lines of the review shown when it was cut; 0: not cut */
+} qt_layout;
+
+/* The renderers' own memory: the frame they draw into and what they keep to draw the next
+ * frame faster. None of it is state: no key reads it, and a frame drawn with all of it empty
+ * is the same. qt_engine_render hands it to a renderer apart from the state, which the
+ * renderer only reads. */
+typedef struct qt_draw {
+  qt_lines frame;
+  qt_lines scratch[2];    /* reusable columns for side-by-side previews */
+  qt_lines measure;       /* lines drawn aside to be measured or windowed (render.c) */
+  qt_buf cell_text;       /* the display bytes of the graphemes of an editor line being drawn */
+  /* the editors a frame may draw (the current question's draft, note and filter, the
+   * discussion field), handed over so that the renderer may keep where their text wraps in
+   * their layout cache (qt_editor_wrap, which belongs to the renderer) */
+  qt_editor *editors[4];
+  qt_editor_wrap spare;   /* the layout of an editor not handed over (none is, today) */
+  /* the help line, laid out once for each text and width (render.c draw_help): it was half of
+   * a keystroke's rendering */
+  qt_buf help_key;        /* the items and the width it was laid out for; empty: nothing kept */
+  qt_lines help_lines;    /* the lines it gave */
+  /* where the lines of the preview shown last wrap, for its width (render.c preview_layout):
+   * laid out once per option, width and width rules, so a key that scrolls it does not wrap
+   * it again */
+  struct {
+    bool valid;
+    size_t q, k;          /* question and option */
+    int avail;            /* columns of its lines */
+    unsigned rules;       /* under these width rules (qt_width_rules) */
+    size_t *start, *end;  /* each line's text: preview[start, end) */
+    int *width;           /* and its columns */
+    size_t count, cap;
+  } pv;
+} qt_draw;
 
 struct qt_engine {
   const qt_request *req;  /* borrowed: the questions */
@@ -117,28 +159,20 @@ struct qt_engine {
   uint64_t revision;      /* bumped on every change a frame would show */
   size_t fixed_bytes;     /* what creation allocated and nothing frees before destroy (qt_engine_footprint) */
   /* the frame cache */
-  qt_lines frame;
+  qt_draw draw;           /* the renderer's memory, the frame in it */
+  qt_layout layout;       /* what the last frame showed that keys need */
   const char **line_ptrs; /* frame.count pointers into frame.buf, handed to the host */
   size_t line_ptr_cap;
   int frame_width;        /* width of the cached frame; 0 when there is none */
   uint64_t frame_revision;
   unsigned frame_rules;   /* the width rules it was drawn under (qt_width_rules) */
-  qt_lines scratch[2];    /* reusable columns for side-by-side previews */
-  /* editor drawing scratch, reused between frames (each editor caches its own layout) */
-  qt_buf cell_text;       /* the display bytes of the graphemes of a line being drawn */
   /* talk first: Ctrl+T */
   bool discuss_open;      /* the "What do you want to tell the agent?" field has the keyboard */
   qt_editor discuss;      /* its text, kept when the field is closed */
   char *discussion;       /* the trimmed text sent with QT_DISCUSS (NULL before) */
   /* the question fits the screen */
   int rows;               /* rows the frame may take; 0: no limit */
-  size_t review_scroll;   /* first line of the review shown when it is cut */
-  size_t review_window;   /* lines of the review shown when it was last cut; 0: not cut */
-  qt_lines measure;       /* lines drawn aside to be measured or windowed (render.c) */
-  /* the help line, laid out once for each text and width (render.c draw_help): it was half of
-   * a keystroke's rendering */
-  qt_buf help_key;        /* the items and the width it was laid out for; empty: nothing kept */
-  qt_lines help_lines;    /* the lines it gave */
+  size_t review_scroll;   /* first line of the review to show when it is cut */
   /* the person's timeout (engine.c "the clock") */
   bool clock_on;          /* a timeout is armed and no key has stopped it */
   bool clock_started;     /* the first tick fixed the deadline */
@@ -147,18 +181,6 @@ struct qt_engine {
   int64_t clock_now;      /* the last tick */
   qt_timeout_then clock_then;
   bool timed_out;         /* finished by the clock (outcome QT_TIMED_OUT) */
-  /* where the lines of the preview shown last wrap, for its width (render.c preview_layout):
-   * laid out once per option, width and width rules, so a key that scrolls it does not wrap
-   * it again */
-  struct {
-    bool valid;
-    size_t q, k;          /* question and option */
-    int avail;            /* columns of its lines */
-    unsigned rules;       /* under these width rules (qt_width_rules) */
-    size_t *start, *end;  /* each line's text: preview[start, end) */
-    int *width;           /* and its columns */
-    size_t count, cap;
-  } pv;
   /* accessible mode (render_plain.c) */
   bool accessible;
   /* the external editor: 0 none, 1 the draft, 2 the note, 3 the discussion is asked for */
@@ -217,11 +239,17 @@ size_t qt_list_option_at(const qt_qstate *s, size_t row);
 /* Appends template `tmpl` with "{n}" replaced by n and "{s}" by s. */
 bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s);
 
-/* render.c: builds the frame for `width` into e->frame. */
-qt_status qt_render_frame(qt_engine *e, int width);
-
-/* render_plain.c: the accessible frame (plain lines, words for markers) into e->frame. */
-qt_status qt_render_plain_frame(qt_engine *e, int width);
+/* render.c: draws the frame of the state `e` for `width` (and e->rows) into d->frame and what
+ * it showed into *out. Reads the state, writes only d and *out. */
+qt_status qt_render_frame(const qt_engine *e, qt_draw *d, int width, qt_layout *out);
+/* render_plain.c: the accessible frame (plain lines, words for markers), the same way. */
+qt_status qt_render_plain_frame(const qt_engine *e, qt_draw *d, int width, qt_layout *out);
+/* render.c: the layout as the state has it before a frame is drawn (where the keys left the
+ * windows; none cut yet). */
+void qt_layout_start(const qt_engine *e, qt_layout *l);
+/* render.c: the memory a qt_draw holds, and freeing it. */
+size_t qt_draw_bytes(const qt_draw *d);
+void qt_draw_free(qt_draw *d);
 /* The keys that work now, as the help line names them ("Enter select"), joined by sep into out
  * (render.c); the plain frame's words when keys were rebound. */
 void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep);

@@ -10,13 +10,19 @@
  * number of options: only the rows inside the list window are laid out.
  *
  * With a row limit (qt_engine_set_rows) no frame is taller: a frame drawn too tall is drawn
- * again with a line budget for each part (see fit_rows). */
+ * again with a line budget for each part (see fit_rows).
+ *
+ * Drawing never writes the state: the renderer gets the engine as `const` and writes only its
+ * own memory (qt_draw: the frame and caches) and the layout it returns (qt_layout: where the
+ * windows that scroll were shown, which the next key starts from). No cast here may drop the
+ * const of the engine or of anything in it (tests/render-pure.test.mjs checks). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_internal.h"
+#include "lines.h"
 
 /* Symbols that are the same in every language. */
 static const char RULE[] = "─";
@@ -41,7 +47,10 @@ enum { SEC_PROMPT = 0, SEC_BODY, SEC_PREVIEW, SEC_NOTE, SEC_DISCUSS, SEC_COUNT }
 #define NO_LIMIT INT_MAX
 
 typedef struct rctx {
-  qt_engine *e;
+  const qt_engine *e; /* the state drawn: read only */
+  qt_draw *d;         /* the renderer's memory */
+  qt_layout *lay;     /* what the frame shows of the windows that scroll (returned) */
+  qt_layout lay0;     /* the same before the first line: each drawing pass starts from it */
   qt_lines *out; /* where finished lines go */
   int width;     /* columns of that target */
   qt_buf tmp;    /* scratch text */
@@ -56,7 +65,6 @@ typedef struct rctx {
   const qt_lines *cursor_out; /* where the focused editor drew its cursor, and on which line */
   size_t cursor_line;
   size_t asker_line;      /* the frame's line saying who asks a relayed question; SIZE_MAX: none */
-  size_t preview_scroll;  /* where the keys left the preview: each fitting pass starts from it */
 } rctx;
 
 /* One line being built. Only one is open per target at a time. */
@@ -66,11 +74,6 @@ typedef struct lb {
   int w;        /* columns used */
 } lb;
 
-static void lines_reset(qt_lines *l) {
-  qt_buf_reset(&l->buf);
-  l->count = 0;
-}
-
 static void lb_begin(rctx *r, lb *b) {
   b->r = r;
   b->start = r->out->buf.len;
@@ -78,37 +81,7 @@ static void lb_begin(rctx *r, lb *b) {
 }
 
 static void lb_end(lb *b) {
-  qt_lines *l = b->r->out;
-  qt_buf_putc(&l->buf, '\0');
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 64;
-    size_t *off = realloc(l->off, cap * sizeof *off);
-    if (off) l->off = off;
-    int *w = off ? realloc(l->width, cap * sizeof *w) : NULL;
-    if (w) l->width = w;
-    if (!off || !w) {
-      b->r->failed = true;
-      return;
-    }
-    l->cap = cap;
-  }
-  l->off[l->count] = b->start;
-  l->width[l->count++] = b->w;
-}
-
-/* End of the grapheme cluster at pos and its width in *w. Printable ASCII followed by ASCII
- * is a cluster of its own, one column wide: the fast path for most text. */
-static size_t cluster(const char *s, size_t n, size_t pos, int *w) {
-  unsigned char c = (unsigned char)s[pos];
-  if (c >= 0x20 && c < 0x7F && (pos + 1 == n || (unsigned char)s[pos + 1] < 0x80)) {
-    *w = 1;
-    return pos + 1;
-  }
-  size_t g = qt_grapheme_next(s, n, pos);
-  if (g <= pos) g = pos + 1;
-  int gw = qt_grapheme_width(s + pos, g - pos);
-  *w = gw < 0 ? 0 : gw;
-  return g;
+  if (!qt_lines_end(b->r->out, b->start, b->w)) b->r->failed = true;
 }
 
 /* Zero-width bytes (the cursor marker). */
@@ -116,12 +89,12 @@ static void lb_raw(lb *b, const char *s) { qt_buf_puts(&b->r->out->buf, s); }
 
 /* Appends as many whole graphemes of s[0..n) as fit, wrapped in `style`; returns the bytes taken. */
 static size_t lb_text(lb *b, int style, const char *s, size_t n) {
-  qt_engine *e = b->r->e;
+  const qt_engine *e = b->r->e;
   qt_buf *out = &b->r->out->buf;
   size_t pos = 0;
   int w = b->w, gw;
   while (pos < n) {
-    size_t next = cluster(s, n, pos, &gw);
+    size_t next = qt_cluster(s, n, pos, &gw);
     if (w + gw > b->r->width) break;
     w += gw;
     pos = next;
@@ -137,7 +110,7 @@ static size_t lb_text(lb *b, int style, const char *s, size_t n) {
 /* Appends s[0..n), already measured by wrap_line as w columns that fit, wrapped in `style`. */
 static void lb_fitted(lb *b, int style, const char *s, size_t n, int w) {
   if (n == 0) return;
-  qt_engine *e = b->r->e;
+  const qt_engine *e = b->r->e;
   qt_buf *out = &b->r->out->buf;
   if (style != PLAIN) qt_buf_puts(out, e->style_open[style]);
   qt_buf_append(out, s, n);
@@ -190,49 +163,7 @@ static bool typing_live(const qt_engine *e) { return !e->done && !e->discuss_ope
 /* The left margin: one column, unless the width has no room for it. */
 static int margin(const rctx *r) { return r->width > 2 ? 1 : 0; }
 
-/* ---- wrapping ------------------------------------------------------------------------------- */
-/* One line of s[pos..n) for `avail` columns: its text is s[pos..*end), *w columns wide, the
- * next line starts at *next. Breaks at a line break, else after the last space that fits, else
- * between graphemes; a grapheme wider than the line goes alone (*w then exceeds avail, and the
- * builder cuts it). */
-static void wrap_line(const char *s, size_t n, size_t pos, int avail, size_t *end, size_t *next, int *wout) {
-  size_t i = pos, space = SIZE_MAX;
-  int w = 0, wspace = 0;
-  while (i < n) {
-    if (s[i] == '\n') {
-      *end = i;
-      *next = i + 1;
-      *wout = w;
-      return;
-    }
-    int gw;
-    size_t g = cluster(s, n, i, &gw);
-    if (w + gw > avail) {
-      if (i == pos) {
-        *end = *next = g;
-        *wout = gw;
-      } else if (s[i] == ' ') {
-        *end = i;
-        *next = i + 1;
-        *wout = w;
-      } else if (space != SIZE_MAX) {
-        *end = space;
-        *next = space + 1;
-        *wout = wspace;
-      } else {
-        *end = *next = i;
-        *wout = w;
-      }
-      return;
-    }
-    if (s[i] == ' ') space = i, wspace = w;
-    w += gw;
-    i = g;
-  }
-  *end = *next = n;
-  *wout = w;
-}
-
+/* ---- wrapping (where lines break: lines.c) ---------------------------------------------------- */
 /* Writes s[0..n) wrapped: the first part continues the open line *b, later lines start with
  * `indent` spaces. The last line stays open in *b. */
 static void put_wrapped(rctx *r, lb *b, int indent, int style, const char *s, size_t n) {
@@ -250,9 +181,8 @@ static void put_wrapped(rctx *r, lb *b, int indent, int style, const char *s, si
     if (avail < 1) continue; /* the prefix took the line: go on below it */
     size_t end, next;
     int w;
-    wrap_line(s, n, pos, avail, &end, &next, &w);
-    if (w <= avail) lb_fitted(b, style, s + pos, end - pos, w);
-    else lb_text(b, style, s + pos, end - pos); /* one grapheme wider than the line: cut */
+    qt_wrap_line(s, n, pos, avail, NULL, 0, &end, &next, &w);
+    lb_fitted(b, style, s + pos, end - pos, w);
     pos = next;
   }
 }
@@ -280,7 +210,7 @@ static void one_line(rctx *r, int indent, int style, const char *s, size_t n) {
   size_t i = 0;
   int w = 0, gw;
   while (i < n && s[i] != '\n') {
-    size_t g = cluster(s, n, i, &gw);
+    size_t g = qt_cluster(s, n, i, &gw);
     if (b.w + w + gw > r->width) break;
     w += gw;
     i = g;
@@ -289,7 +219,7 @@ static void one_line(rctx *r, int indent, int style, const char *s, size_t n) {
     int room = r->width - b.w - 1;
     i = 0, w = 0;
     while (i < n && s[i] != '\n') {
-      size_t g = cluster(s, n, i, &gw);
+      size_t g = qt_cluster(s, n, i, &gw);
       if (w + gw > room) break;
       w += gw;
       i = g;
@@ -333,11 +263,11 @@ static bool needs_sanitizing(const char *s, size_t n) {
 
 /* The cell at `pos` of an editor's text: one grapheme, or (pos == len, with_end) the end, a
  * column for the cursor. Positions run to len + 1 when the end is a cell. With `show` the
- * display bytes (sanitized when they must be) are appended to e->cell_text and c->disp/disp_len
- * say where; without, only the width and kind are worked out (the fast path of laying out). */
-static bool cell_at(qt_engine *e, const char *s, size_t len, size_t pos, bool show, qt_cell *c, size_t *next) {
+ * display bytes (sanitized when they must be) are appended to `ct` and c->disp/disp_len say
+ * where; without, only the width and kind are worked out (the fast path of laying out). */
+static bool cell_at(qt_buf *ct, const char *s, size_t len, size_t pos, bool show, qt_cell *c, size_t *next) {
   c->raw = pos;
-  c->disp = e->cell_text.len;
+  c->disp = ct->len;
   c->disp_len = 0;
   if (pos >= len) {
     c->kind = QT_CELL_END;
@@ -352,10 +282,10 @@ static bool cell_at(qt_engine *e, const char *s, size_t len, size_t pos, bool sh
     c->kind = g == pos + 1 && s[pos] == ' ' ? QT_CELL_SPACE : QT_CELL_TEXT;
     c->width = gw;
     if (show) {
-      qt_buf_append(&e->cell_text, s + pos, g - pos);
+      qt_buf_append(ct, s + pos, g - pos);
       c->disp_len = g - pos;
     }
-    return !e->cell_text.failed;
+    return !ct->failed;
   }
   g = s[pos] == '\n' ? pos + 1 : qt_grapheme_next_width(s, len, pos, &gw);
   if (g <= pos) g = pos + 1;
@@ -369,18 +299,18 @@ static bool cell_at(qt_engine *e, const char *s, size_t len, size_t pos, bool sh
   if (!needs_sanitizing(s + pos, g - pos)) {
     c->width = gw;
     if (show) {
-      qt_buf_append(&e->cell_text, s + pos, g - pos);
+      qt_buf_append(ct, s + pos, g - pos);
       c->disp_len = g - pos;
     }
-    return !e->cell_text.failed;
+    return !ct->failed;
   }
-  size_t mark = e->cell_text.len;
-  if (!qt_sanitize(&e->cell_text, s + pos, g - pos, 0) || !e->cell_text.data) return false; /* out of memory */
-  c->width = (int)qt_visible_width(e->cell_text.data + mark, e->cell_text.len - mark);
+  size_t mark = ct->len;
+  if (!qt_sanitize(ct, s + pos, g - pos, 0) || !ct->data) return false; /* out of memory */
+  c->width = (int)qt_visible_width(ct->data + mark, ct->len - mark);
   if (show)
-    c->disp_len = e->cell_text.len - mark;
+    c->disp_len = ct->len - mark;
   else
-    e->cell_text.len = mark;
+    ct->len = mark;
   return true;
 }
 
@@ -389,11 +319,11 @@ static bool cell_at(qt_engine *e, const char *s, size_t len, size_t pos, bool sh
  * the last grapheme the decision where it ends looked at. The first line has w->first columns,
  * the others w->avail; a line breaks after its last space when the next grapheme does not fit,
  * and after a newline. Keeps nothing per grapheme. */
-static bool wrap_from(qt_engine *e, qt_editor_wrap *w, const char *s, size_t len, size_t from) {
+static bool wrap_from(qt_buf *ct, qt_editor_wrap *w, const char *s, size_t len, size_t from) {
   size_t total = w->with_end ? len + 1 : len, lines = from;
   size_t pos = from ? w->start[from] : 0;
   int room = from ? w->avail : w->first;
-  qt_buf_reset(&e->cell_text);
+  qt_buf_reset(ct);
   while (pos < total || lines == 0) {
     if (lines + 2 > w->cap) {
       size_t cap = w->cap ? w->cap * 2 : 64;
@@ -419,7 +349,7 @@ static bool wrap_from(qt_engine *e, qt_editor_wrap *w, const char *s, size_t len
         next = over;
       } else if (pos >= total) {
         break;
-      } else if (!cell_at(e, s, len, pos, false, &c, &next)) {
+      } else if (!cell_at(ct, s, len, pos, false, &c, &next)) {
         return false;
       }
       if (used + c.width > room && pos > start) {
@@ -446,11 +376,16 @@ static bool wrap_from(qt_engine *e, qt_editor_wrap *w, const char *s, size_t len
 
 /* The editor's layout for these columns, laid out again only from the first line whose
  * decision looked at text that changed since (every line after a change at the end, none
- * after a cursor move). The layout is a cache, not part of the editor's value: hence the cast. */
-static qt_editor_wrap *wrap_editor(qt_engine *e, const qt_editor *ced, bool with_end, int first, int avail) {
-  qt_editor *ed = (qt_editor *)ced;
-  qt_editor_wrap *w = &ed->wrap;
-  size_t from = 0;
+ * after a cursor move). The layout is a cache the renderer owns, kept in the editor: the engine
+ * hands over the editors a frame may draw (qt_draw.editors); one not handed over is laid out in
+ * d->spare every time. */
+static const qt_editor_wrap *wrap_editor(qt_draw *d, const qt_editor *ced, bool with_end, int first, int avail) {
+  qt_editor_wrap *w = &d->spare;
+  const char *text = qt_editor_text(ced);
+  size_t len = qt_editor_len(ced), from = 0;
+  for (size_t i = 0; i < sizeof d->editors / sizeof d->editors[0]; i++)
+    if (d->editors[i] == ced) w = &d->editors[i]->wrap;
+  if (w == &d->spare) w->valid = false;
   unsigned rules = qt_width_rules();
   if (w->valid && w->first == first && w->avail == avail && w->with_end == with_end && w->rules == rules) {
     if (w->dirty == SIZE_MAX) return w;
@@ -462,7 +397,7 @@ static qt_editor_wrap *wrap_editor(qt_engine *e, const qt_editor *ced, bool with
   w->with_end = with_end;
   w->rules = rules;
   w->dirty = SIZE_MAX;
-  if (!wrap_from(e, w, qt_editor_text(ed), qt_editor_len(ed), from)) return NULL;
+  if (!wrap_from(&d->cell_text, w, text, len, from)) return NULL;
   w->valid = true;
   return w;
 }
@@ -502,7 +437,8 @@ static void editor_window(size_t total, size_t cur, int cap, size_t *first, size
  * character under it) and scrolls to keep it in view. Ends the last line. Only the lines in
  * view are turned into cells; where the lines wrap comes from the editor's layout cache. */
 static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool focused, int style) {
-  qt_engine *e = r->e;
+  const qt_engine *e = r->e;
+  qt_buf *ct = &r->d->cell_text;
   const char *s = qt_editor_text(ed);
   size_t len = qt_editor_len(ed);
   if (indent >= r->width) indent = 0;
@@ -511,7 +447,7 @@ static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool fo
     lb_begin(r, b);
     lb_spaces(b, indent);
   }
-  const qt_editor_wrap *w = wrap_editor(e, ed, focused, r->width - b->w, r->width - indent);
+  const qt_editor_wrap *w = wrap_editor(r->d, ed, focused, r->width - b->w, r->width - indent);
   if (!w) {
     r->failed = true;
     lb_end(b);
@@ -552,10 +488,10 @@ static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool fo
       lb_begin(r, b);
       lb_spaces(b, indent);
     }
-    qt_buf_reset(&e->cell_text);
+    qt_buf_reset(ct);
     for (size_t pos = w->start[l], next; pos < w->start[l + 1]; pos = next) {
       qt_cell c;
-      if (!cell_at(e, s, len, pos, true, &c, &next)) {
+      if (!cell_at(ct, s, len, pos, true, &c, &next)) {
         r->failed = true;
         break;
       }
@@ -565,11 +501,11 @@ static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool fo
         r->cursor_line = r->out->count;
         lb_raw(b, e->cursor_marker);
         if (text)
-          lb_text(b, QT_STYLE_CURSOR, e->cell_text.data + c.disp, c.disp_len);
+          lb_text(b, QT_STYLE_CURSOR, ct->data + c.disp, c.disp_len);
         else
           lb_text(b, QT_STYLE_CURSOR, " ", 1);
       } else if (text) {
-        lb_text(b, style, e->cell_text.data + c.disp, c.disp_len);
+        lb_text(b, style, ct->data + c.disp, c.disp_len);
       }
     }
   }
@@ -585,6 +521,7 @@ static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool fo
 
 /* ---- help line ------------------------------------------------------------------------------ */
 typedef struct help {
+  const qt_layout *lay; /* what the frame shows of the windows that scroll */
   qt_buf text;   /* items, each followed by '\0' */
   size_t off[24];
   size_t n;
@@ -673,13 +610,15 @@ static void help_text(const qt_engine *e, help *h, qt_string_id what) {
 /* PageUp/PageDown while the prompt (or the review) is cut to fit the rows. */
 static void help_scroll(const qt_engine *e, help *h) {
   bool review = e->current >= e->req->question_count;
+  const qt_layout *l = h->lay;
+  if (!l->valid || l->question != e->current) return; /* nothing shown of this one yet */
   if (!review) { /* Shift+↑/Shift+↓ while the preview is cut */
     const qt_qstate *s = &e->qs[e->current];
     size_t k = qt_list_option_at(s, s->highlight);
-    if (s->view != QT_VIEW_ENTRY && k != SIZE_MAX && k == s->preview_for && s->preview_window)
+    if (s->view != QT_VIEW_ENTRY && k != SIZE_MAX && k == l->preview_for && l->preview_window)
       help_pair(e, h, QT_ACT_PREVIEW_UP, QT_ACT_PREVIEW_DOWN, QT_STR_HELP_READ_PREVIEW);
   }
-  if (review ? !e->review_window : !e->qs[e->current].prompt_window) return;
+  if (review ? !l->review_window : !l->prompt_window) return;
   help_pair(e, h, QT_ACT_PAGE_UP, QT_ACT_PAGE_DOWN, review ? QT_STR_HELP_SCROLL : QT_STR_HELP_READ_PROMPT);
 }
 
@@ -714,6 +653,7 @@ void qt_render_key_name(const qt_engine *e, qt_action a, qt_buf *out) {
 
 void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep) {
   help h;
+  h.lay = &e->layout; /* the last frame's */
   qt_buf_init(&h.text);
   h.n = 0;
   collect_help(e, &h);
@@ -727,7 +667,7 @@ void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep) {
 
 /* Copies the lines r->out[first..] into `keep` (the help line's, for next time). */
 static void keep_lines(rctx *r, size_t first, qt_lines *keep) {
-  lines_reset(keep);
+  qt_lines_reset(keep);
   for (size_t i = first; i < r->out->count && !keep->buf.failed; i++) {
     const char *line = r->out->buf.data + r->out->off[i];
     rctx k = *r;
@@ -742,8 +682,10 @@ static void keep_lines(rctx *r, size_t first, qt_lines *keep) {
 }
 
 static void draw_help(rctx *r) {
-  qt_engine *e = r->e;
+  qt_draw *d = r->d;
+  const qt_engine *e = r->e;
   help h;
+  h.lay = r->lay; /* this frame's */
   qt_buf_init(&h.text);
   h.n = 0;
   collect_help(e, &h);
@@ -757,12 +699,12 @@ static void draw_help(rctx *r) {
   unsigned rules = qt_width_rules();
   qt_buf_append(&h.text, (const char *)&r->width, sizeof r->width);
   qt_buf_append(&h.text, (const char *)&rules, sizeof rules);
-  if (!h.text.failed && e->help_key.len == h.text.len && memcmp(e->help_key.data, h.text.data, h.text.len) == 0) {
-    for (size_t i = 0; i < e->help_lines.count; i++) {
+  if (!h.text.failed && d->help_key.len == h.text.len && memcmp(d->help_key.data, h.text.data, h.text.len) == 0) {
+    for (size_t i = 0; i < d->help_lines.count; i++) {
       lb b;
       lb_begin(r, &b);
-      qt_buf_puts(&r->out->buf, e->help_lines.buf.data + e->help_lines.off[i]);
-      b.w = e->help_lines.width[i];
+      qt_buf_puts(&r->out->buf, d->help_lines.buf.data + d->help_lines.off[i]);
+      b.w = d->help_lines.width[i];
       lb_end(&b);
     }
     qt_buf_free(&h.text);
@@ -787,11 +729,11 @@ static void draw_help(rctx *r) {
     put_wrapped(r, &b, m, QT_STYLE_DIM, item, len);
   }
   lb_end(&b);
-  qt_buf_reset(&e->help_key);
+  qt_buf_reset(&d->help_key);
   if (!r->failed && !r->out->buf.failed && !h.text.failed) {
-    keep_lines(r, first, &e->help_lines);
-    if (!e->help_lines.buf.failed) qt_buf_append(&e->help_key, h.text.data, h.text.len);
-    if (e->help_key.failed) qt_buf_reset(&e->help_key);
+    keep_lines(r, first, &d->help_lines);
+    if (!d->help_lines.buf.failed) qt_buf_append(&d->help_key, h.text.data, h.text.len);
+    if (d->help_key.failed) qt_buf_reset(&d->help_key);
   }
   qt_buf_free(&h.text);
 }
@@ -808,7 +750,7 @@ static int tab_width(const qt_engine *e, size_t i, bool all) {
 }
 
 static void draw_tabs(rctx *r) {
-  qt_engine *e = r->e;
+  const qt_engine *e = r->e;
   size_t n = e->req->question_count + 1, cur = e->current, lo = cur, hi = cur;
   bool all = true;
   for (size_t i = 0; i < e->req->question_count; i++) all &= e->answers[i].present;
@@ -854,7 +796,7 @@ static int digits(size_t v) {
 }
 
 static void draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
-  qt_engine *e = r->e;
+  const qt_engine *e = r->e;
   size_t k = qt_list_option_at(s, row);
   const qt_answer *a = &e->answers[qi];
   bool hl = row == s->highlight, other = k == SIZE_MAX;
@@ -932,7 +874,7 @@ static void copy_lines(rctx *r, const qt_lines *src, size_t from, size_t to) {
  * "↑ N more lines" / "↓ N more lines" when some are left out. *scroll comes back inside the
  * text, *window the lines shown when cut (0: all shown); PageUp/PageDown move by it. */
 static void copy_window(rctx *r, const qt_lines *src, int cap, int indent, size_t *scroll, size_t *window) {
-  size_t total = src->count, first = *scroll;
+  size_t total = src->count, first = *scroll; /* both in the layout being returned */
   if (cap < 1) cap = 1;
   if (total <= (size_t)cap) {
     copy_lines(r, src, 0, total);
@@ -957,14 +899,14 @@ static void copy_window(rctx *r, const qt_lines *src, int cap, int indent, size_
   *window = shown;
 }
 
-/* Lines row `row` of the list takes (drawn aside, in e->measure). */
+/* Lines row `row` of the list takes (drawn aside, in d->measure). */
 static int row_height(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
   qt_lines *saved = r->out;
-  lines_reset(&r->e->measure);
-  r->out = &r->e->measure;
+  qt_lines_reset(&r->d->measure);
+  r->out = &r->d->measure;
   draw_row(r, s, qi, row);
   r->out = saved;
-  return (int)r->e->measure.count;
+  return (int)r->d->measure.count;
 }
 
 /* Narrows the window [*first, *end) of a list of `rows` rows to `avail` lines, hints included,
@@ -1001,8 +943,8 @@ static void fit_list_window(rctx *r, const qt_qstate *s, size_t qi, size_t rows,
 /* Draws row `row` in at most `cap` lines: its first lines, or those around the cursor of the
  * text being typed under "Something else…". */
 static void draw_row_cut(rctx *r, const qt_qstate *s, size_t qi, size_t row, int cap) {
-  qt_lines *saved = r->out, *m = &r->e->measure;
-  lines_reset(m);
+  qt_lines *saved = r->out, *m = &r->d->measure;
+  qt_lines_reset(m);
   r->out = m;
   r->cursor_out = NULL;
   r->editor_limit = cap > 1 ? cap - 1 : 1; /* the editor under the label, if it is drawn */
@@ -1044,12 +986,12 @@ static void draw_list(rctx *r, const qt_qstate *s, size_t qi) {
   }
   r->filter_lines = (int)(r->out->count - at);
   bool none = s->filter_on && s->shown_count == 0;
-  size_t rows = qt_list_rows(s), first = s->scroll, end = s->scroll + QT_LIST_WINDOW;
+  size_t rows = qt_list_rows(s), first = r->lay->list_top, end = first + QT_LIST_WINDOW;
   if (end > rows) end = rows;
   int row_cap = NO_LIMIT;
   if (limited) {
     fit_list_window(r, s, qi, rows, limit - r->filter_lines - none, &first, &end, &row_cap, &hints);
-    ((qt_qstate *)s)->scroll = first; /* the window shown is where the list scrolls from */
+    r->lay->list_top = first; /* the window shown is where the list scrolls from */
   }
   if (first > 0 && hints) list_hint(r, hint, limited, fmt(r, QT_STR_MORE_ABOVE, first, NULL));
   if (none) list_hint(r, hint, limited, qt_str(r->e, QT_STR_NO_MATCHES));
@@ -1065,9 +1007,9 @@ static void draw_list(rctx *r, const qt_qstate *s, size_t qi) {
 /* ---- preview -------------------------------------------------------------------------------- */
 /* The preview of the highlighted option at the target's width, after `bar` (may be ""). */
 /* Where the lines of preview `text` (option k of question qi) wrap at `avail` columns: laid out
- * once per option, width and width rules and kept in e->pv, so scrolling or redrawing it costs
+ * once per option, width and width rules and kept in d->pv, so scrolling or redrawing it costs
  * the lines shown, not the whole text. NULL when out of memory. */
-static const void *preview_layout(qt_engine *e, size_t qi, size_t k, const char *text, int avail) {
+static const void *preview_layout(qt_draw *e, size_t qi, size_t k, const char *text, int avail) {
   unsigned rules = qt_width_rules();
   if (e->pv.valid && e->pv.q == qi && e->pv.k == k && e->pv.avail == avail && e->pv.rules == rules)
     return &e->pv;
@@ -1088,7 +1030,7 @@ static const void *preview_layout(qt_engine *e, size_t qi, size_t k, const char 
     }
     size_t end, next;
     int w;
-    wrap_line(text, n, pos, avail, &end, &next, &w);
+    qt_wrap_line(text, n, pos, avail, NULL, 0, &end, &next, &w);
     e->pv.start[e->pv.count] = pos;
     e->pv.end[e->pv.count] = end;
     e->pv.width[e->pv.count++] = w;
@@ -1116,13 +1058,14 @@ static void preview_line(rctx *r, const char *bar, int style, const char *text, 
 
 /* The preview of the highlighted option at the target's width, after `bar` (may be ""), in at
  * most `cap` lines (NO_LIMIT: QT_PREVIEW_LINES and its hints). A longer one shows a window from
- * s->preview_scroll with "↑ N more lines" / "↓ N more lines"; Shift+↑/Shift+↓ move it (engine.c
- * preview_key), and s->preview_window says how far. */
+ * the layout's preview_top (where the keys left it for this option) with "↑ N more lines" /
+ * "↓ N more lines"; Shift+↑/Shift+↓ move it (engine.c preview_key) by preview_window. */
 static void draw_preview(rctx *r, const qt_qstate *cs, const char *bar, bool say_none, int cap) {
-  qt_qstate *s = (qt_qstate *)cs; /* the window shown is written back, as the list's is */
+  const qt_qstate *s = cs;
+  qt_layout *lay = r->lay;
   size_t k = qt_list_option_at(s, s->highlight);
-  if (k != s->preview_for) s->preview_for = k, s->preview_scroll = 0; /* another option: from its top */
-  s->preview_window = 0;
+  if (k != lay->preview_for) lay->preview_for = k, lay->preview_top = 0; /* another option: from its top */
+  lay->preview_window = 0;
   if (cap < 1) return; /* no room for it */
   if (cap == NO_LIMIT) cap = QT_PREVIEW_LINES + 1;
   const char *text = k == SIZE_MAX ? NULL : s->opts[k].preview;
@@ -1135,12 +1078,12 @@ static void draw_preview(rctx *r, const qt_qstate *cs, const char *bar, bool say
     }
     return;
   }
-  qt_engine *e = r->e;
-  if (!preview_layout(e, e->current, k, text, r->width - barw)) {
+  const qt_draw *e = r->d;
+  if (!preview_layout(r->d, r->e->current, k, text, r->width - barw)) {
     r->failed = true;
     return;
   }
-  size_t total = e->pv.count, first = s->preview_scroll, shown;
+  size_t total = e->pv.count, first = lay->preview_top, shown;
   bool above = false, below = false;
   if (total <= (size_t)cap) {
     first = 0, shown = total;
@@ -1156,9 +1099,9 @@ static void draw_preview(rctx *r, const qt_qstate *cs, const char *bar, bool say
     } else { /* two lines: a line and "↓ N more lines" say more than "↑ N more lines" */
       above = false, below = cap >= 2, shown = cap >= 2 ? (size_t)cap - 1 : 1;
     }
-    s->preview_window = shown;
+    lay->preview_window = shown;
   }
-  s->preview_scroll = first;
+  lay->preview_top = first;
   if (above) {
     const char *t = fmt(r, QT_STR_LINES_ABOVE, first, NULL);
     preview_line(r, bar, QT_STYLE_DIM, t, strlen(t), -1);
@@ -1173,12 +1116,12 @@ static void draw_preview(rctx *r, const qt_qstate *cs, const char *bar, bool say
 
 /* Draws the list into one column and the preview into another, then joins them. */
 static void draw_beside(rctx *r, const qt_qstate *s, size_t qi) {
-  qt_engine *e = r->e;
+  qt_draw *e = r->d;
   int lw = (r->width - 3) / 2, rw = r->width - 3 - lw;
   qt_lines *frame = r->out;
   int width = r->width;
-  lines_reset(&e->scratch[0]);
-  lines_reset(&e->scratch[1]);
+  qt_lines_reset(&e->scratch[0]);
+  qt_lines_reset(&e->scratch[1]);
   r->out = &e->scratch[0];
   r->width = lw;
   draw_list(r, s, qi);
@@ -1227,27 +1170,27 @@ static void draw_note(rctx *r, const qt_qstate *s, size_t qi) {
 }
 
 /* The prompt, in its window when the rows are few (PageUp/PageDown read the rest). */
-static void draw_prompt(rctx *r, qt_qstate *s) {
+static void draw_prompt(rctx *r, const qt_qstate *s) {
   int m = margin(r), cap = r->limit[SEC_PROMPT];
   if (cap == NO_LIMIT) {
     paragraph(r, m, QT_STYLE_TITLE, s->prompt, strlen(s->prompt));
-    s->prompt_window = 0;
+    r->lay->prompt_window = 0;
     return;
   }
   qt_lines *saved = r->out;
-  lines_reset(&r->e->measure);
-  r->out = &r->e->measure;
+  qt_lines_reset(&r->d->measure);
+  r->out = &r->d->measure;
   paragraph(r, m, QT_STYLE_TITLE, s->prompt, strlen(s->prompt));
   r->out = saved;
-  copy_window(r, &r->e->measure, cap, m, &s->prompt_scroll, &s->prompt_window);
+  copy_window(r, &r->d->measure, cap, m, &r->lay->prompt_top, &r->lay->prompt_window);
 }
 
 /* Lines drawn since `at` count toward part `sec`. */
 static void count_part(rctx *r, int sec, size_t at) { r->natural[sec] += (int)(r->out->count - at); }
 
 static void draw_question(rctx *r, size_t qi) {
-  qt_engine *e = r->e;
-  qt_qstate *s = &e->qs[qi];
+  const qt_engine *e = r->e;
+  const qt_qstate *s = &e->qs[qi];
   int m = margin(r);
   size_t at = r->out->count;
   draw_prompt(r, s);
@@ -1270,7 +1213,7 @@ static void draw_question(rctx *r, size_t qi) {
     count_part(r, SEC_BODY, at);
     size_t k = qt_list_option_at(s, s->highlight);
     int cap = r->limit[SEC_PREVIEW];
-    s->preview_window = 0; /* not shown, so nothing to read on (draw_preview sets it) */
+    r->lay->preview_window = 0; /* not shown, so nothing to read on (draw_preview sets it) */
     if (k != SIZE_MAX && s->opts[k].preview && cap >= 2) {
       at = r->out->count;
       blank_line(r);
@@ -1288,25 +1231,25 @@ static void draw_review_lines(rctx *r);
 
 /* The review, in its window when the rows are few (PageUp/PageDown scroll it). */
 static void draw_review(rctx *r) {
-  qt_engine *e = r->e;
+  qt_draw *d = r->d;
   int cap = r->limit[SEC_BODY];
   size_t at = r->out->count;
   if (cap == NO_LIMIT) {
     draw_review_lines(r);
-    e->review_window = 0;
+    r->lay->review_window = 0;
   } else {
     qt_lines *saved = r->out;
-    lines_reset(&e->measure);
-    r->out = &e->measure;
+    qt_lines_reset(&d->measure);
+    r->out = &d->measure;
     draw_review_lines(r);
     r->out = saved;
-    copy_window(r, &e->measure, cap, margin(r), &e->review_scroll, &e->review_window);
+    copy_window(r, &d->measure, cap, margin(r), &r->lay->review_top, &r->lay->review_window);
   }
   count_part(r, SEC_BODY, at);
 }
 
 static void draw_review_lines(rctx *r) {
-  qt_engine *e = r->e;
+  const qt_engine *e = r->e;
   int m = margin(r), indent = m + 2 < r->width ? m + 2 : 0;
   const char *title = qt_str(e, QT_STR_REVIEW_TITLE);
   paragraph(r, m, QT_STYLE_TITLE, title, strlen(title));
@@ -1361,7 +1304,7 @@ static void draw_review_lines(rctx *r) {
 /* The discussion field under the question: "What do you want to tell the
  * agent?" and the text being typed. */
 static void draw_discussion(rctx *r) {
-  qt_engine *e = r->e;
+  const qt_engine *e = r->e;
   int m = margin(r), cap = r->limit[SEC_DISCUSS];
   size_t at = r->out->count;
   const char *title = qt_str(e, QT_STR_DISCUSS_PROMPT);
@@ -1389,7 +1332,7 @@ static void draw_discussion(rctx *r) {
 
 /* The confirmation in place of the message line. */
 static void draw_overlay(rctx *r) {
-  qt_engine *e = r->e;
+  const qt_engine *e = r->e;
   qt_string_id id = e->overlay == QT_OVERLAY_LONG      ? QT_STR_CONFIRM_LONG
                     : e->overlay_n == 0                ? QT_STR_CONFIRM_DISCARD_TEXT
                     : e->overlay_n == 1                ? QT_STR_CONFIRM_DISCARD_ONE
@@ -1415,12 +1358,13 @@ static void draw_countdown(rctx *r) {
   paragraph(r, margin(r), QT_STYLE_WARNING, r->tmp.data, r->tmp.len);
 }
 
-/* One frame into e->frame, each part within r->limit (all NO_LIMIT: as tall as it is). The
+/* One frame into d->frame, each part within r->limit (all NO_LIMIT: as tall as it is). The
  * countdown line is one of the lines that always stay (fit_rows counts it with the help). */
 static void draw_frame(rctx *r) {
-  qt_engine *e = r->e;
-  lines_reset(&e->frame);
-  r->out = &e->frame;
+  const qt_engine *e = r->e;
+  qt_lines_reset(&r->d->frame);
+  r->out = &r->d->frame;
+  *r->lay = r->lay0; /* each pass shows the windows from where the keys left them */
   r->spacers = r->rules = r->header = r->filter_lines = 0;
   memset(r->natural, 0, sizeof r->natural);
   r->editor_limit = NO_LIMIT;
@@ -1497,7 +1441,7 @@ static void plan_rows(rctx *r, int avail, const int *natural, const int *least, 
 /* Cuts the frame to its last `rows` lines, or to those from the cursor's line on when it is
  * above them; the line saying who asks stays first. */
 static void cut_frame(rctx *r, int rows) {
-  qt_lines *f = &r->e->frame;
+  qt_lines *f = &r->d->frame;
   if (rows < 1 || f->count <= (size_t)rows) return;
   /* who asks a relayed question stays on top while there are rows for more than it */
   size_t keep = r->asker_line != SIZE_MAX && rows >= 3 ? 1 : 0, asker = r->asker_line;
@@ -1513,7 +1457,7 @@ static void cut_frame(rctx *r, int rows) {
 }
 
 static void fit_rows(rctx *r) {
-  qt_engine *e = r->e;
+  const qt_engine *e = r->e;
   int rows = e->rows, natural[SEC_COUNT], least[SEC_COUNT] = {0}, sum = 0, sum_least = 0;
   memcpy(natural, r->natural, sizeof natural);
   bool review = e->current >= e->req->question_count;
@@ -1525,43 +1469,77 @@ static void fit_rows(rctx *r) {
   least[SEC_DISCUSS] = at_most(natural[SEC_DISCUSS], 3);
   least[SEC_PREVIEW] = at_most(natural[SEC_PREVIEW], 3); /* a line above it, one of it, "↓ N more lines" */
   for (int i = 0; i < SEC_COUNT; i++) sum += natural[i], sum_least += least[i];
-  int fixed = (int)e->frame.count - sum;
+  int fixed = (int)r->d->frame.count - sum;
   int squeeze = 0, spacers = r->spacers, rules = r->rules, header = r->header;
   bool asker = e->asker_name || e->asker_where;
   while (squeeze < 3 && fixed + sum_least > rows) {
     squeeze++;
     fixed -= squeeze == 1 ? spacers : squeeze == 2 ? rules : header - (asker ? 1 : 0); /* who asks keeps a line */
   }
-  /* each pass starts from the scroll positions the keys left (a pass writes back what it shows) */
-  qt_qstate *cur = review ? NULL : &e->qs[e->current];
-  size_t prompt_scroll = cur ? cur->prompt_scroll : 0, list_scroll = cur ? cur->scroll : 0, review_scroll = e->review_scroll;
   for (int pass = 0; pass < 3; pass++) {
     int budget[SEC_COUNT];
-    if (cur) cur->prompt_scroll = prompt_scroll, cur->scroll = list_scroll, cur->preview_scroll = r->preview_scroll;
-    e->review_scroll = review_scroll;
     plan_rows(r, rows - fixed, natural, least, focus, budget);
     memcpy(r->limit, budget, sizeof budget);
     r->squeeze = squeeze;
     draw_frame(r);
-    if (r->failed || e->frame.buf.failed || e->frame.count <= (size_t)rows) break;
-    fixed += (int)e->frame.count - rows; /* what the plan did not foresee: a longer help line */
+    if (r->failed || r->d->frame.buf.failed || r->d->frame.count <= (size_t)rows) break;
+    fixed += (int)r->d->frame.count - rows; /* what the plan did not foresee: a longer help line */
   }
   if (!r->failed) cut_frame(r, rows);
 }
 
-qt_status qt_render_frame(qt_engine *e, int width) {
+void qt_layout_start(const qt_engine *e, qt_layout *l) {
+  memset(l, 0, sizeof *l);
+  l->valid = true;
+  l->question = e->current;
+  l->review_top = e->review_scroll;
+  l->preview_for = SIZE_MAX;
+  if (e->current < e->req->question_count) {
+    const qt_qstate *s = &e->qs[e->current];
+    l->list_top = s->scroll;
+    l->prompt_top = s->prompt_scroll;
+    l->preview_for = s->preview_for;
+    l->preview_top = s->preview_scroll;
+  }
+}
+
+qt_status qt_render_frame(const qt_engine *e, qt_draw *d, int width, qt_layout *out) {
   if (width > 4096) width = 4096; /* lines may be narrower than asked, never wider */
-  rctx r = {.e = e, .out = &e->frame, .width = width};
+  rctx r = {.e = e, .d = d, .lay = out, .out = &d->frame, .width = width};
   for (int i = 0; i < SEC_COUNT; i++) r.limit[i] = NO_LIMIT;
-  if (e->current < e->req->question_count) r.preview_scroll = e->qs[e->current].preview_scroll;
+  qt_layout_start(e, &r.lay0);
   qt_buf_init(&r.tmp);
   draw_frame(&r);
-  if (e->rows > 0 && e->frame.count > (size_t)e->rows && !r.failed) fit_rows(&r);
-  bool failed = r.failed || r.tmp.failed || e->frame.buf.failed;
+  if (e->rows > 0 && d->frame.count > (size_t)e->rows && !r.failed) fit_rows(&r);
+  bool failed = r.failed || r.tmp.failed || d->frame.buf.failed;
   qt_buf_free(&r.tmp);
   if (failed) {
-    lines_reset(&e->frame);
+    qt_lines_reset(&d->frame);
     return QT_ERR_NOMEM;
   }
   return QT_OK;
+}
+
+size_t qt_draw_bytes(const qt_draw *d) {
+  size_t n = qt_lines_bytes(&d->frame) + qt_lines_bytes(&d->scratch[0]) + qt_lines_bytes(&d->scratch[1]);
+  n += qt_lines_bytes(&d->measure) + d->cell_text.cap;
+  n += d->pv.cap * (sizeof *d->pv.start + sizeof *d->pv.end + sizeof *d->pv.width); /* the preview's layout */
+  n += 2 * d->spare.cap * sizeof(size_t);
+  return n;
+}
+
+void qt_draw_free(qt_draw *d) {
+  qt_lines_free(&d->frame);
+  qt_lines_free(&d->scratch[0]);
+  qt_lines_free(&d->scratch[1]);
+  qt_lines_free(&d->measure);
+  qt_lines_free(&d->help_lines);
+  qt_buf_free(&d->help_key);
+  qt_buf_free(&d->cell_text);
+  free(d->pv.start);
+  free(d->pv.end);
+  free(d->pv.width);
+  free(d->spare.start);
+  free(d->spare.reach);
+  memset(d, 0, sizeof *d);
 }

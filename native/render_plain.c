@@ -5,16 +5,24 @@
  * line (the engine's one-shot message). The option rows do not change when the focus moves,
  * so a screen reader that reads what changed reads only the announcement.
  *
- * Every line is wrapped to the width (at spaces where possible, else between graphemes); the
- * only bytes besides text are the host's cursor marker where the text cursor is. */
+ * Every line is wrapped to the width by lines.c (with the rule of its own, QT_WRAP_PLAIN, that
+ * its screens were made with); the only bytes
+ * besides text are the host's cursor marker where the text cursor is.
+ *
+ * Drawing never writes the state: the engine comes `const`, and only the renderer's memory
+ * (qt_draw) and the layout returned (qt_layout: the prompt's window) are written. No cast here
+ * may drop the const of the engine or of anything in it (tests/render-pure.test.mjs checks). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_internal.h"
+#include "lines.h"
 
 typedef struct pctx {
-  qt_engine *e;
+  const qt_engine *e; /* the state drawn: read only */
+  qt_draw *d;         /* the frame goes into d->frame */
+  qt_layout *lay;     /* what it shows of the prompt (returned) */
   int width;
   qt_buf tmp;  /* one logical line being put together */
   bool failed;
@@ -23,75 +31,17 @@ typedef struct pctx {
 
 /* ---- lines ------------------------------------------------------------------------------------ */
 static void put_line(pctx *p, const char *s, size_t n) {
-  qt_lines *l = &p->e->frame;
-  size_t start = l->buf.len;
-  if (n) qt_buf_append(&l->buf, s, n);
-  qt_buf_putc(&l->buf, '\0');
-  if (l->count == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 64;
-    size_t *off = realloc(l->off, cap * sizeof *off);
-    if (off) l->off = off;
-    int *w = off ? realloc(l->width, cap * sizeof *w) : NULL;
-    if (w) l->width = w;
-    if (!off || !w) {
-      p->failed = true;
-      return;
-    }
-    l->cap = cap;
-  }
-  l->off[l->count] = start;
-  l->width[l->count++] = (int)qt_visible_width(s, n);
+  if (!qt_lines_add(&p->d->frame, s, n, (int)qt_visible_width(s, n))) p->failed = true;
 }
 
-static size_t marker_at(const pctx *p, const char *s, size_t n, size_t pos) {
-  const char *m = p->e->cursor_marker;
-  size_t ml = m ? strlen(m) : 0;
-  return ml && n - pos >= ml && memcmp(s + pos, m, ml) == 0 ? ml : 0;
-}
-
-/* Writes s[0..n) as lines of at most p->width columns: a line break starts a new line, a line
- * too long breaks after its last space that fits, else between graphemes. */
+/* Writes s[0..n) as lines of at most p->width columns (where they break: qt_wrap_line). */
 static void text_lines(pctx *p, const char *s, size_t n) {
   size_t pos = 0;
   do {
-    size_t start = pos, brk = SIZE_MAX, end, next;
-    int w = 0;
-    for (;;) {
-      if (pos >= n) {
-        end = next = n;
-        break;
-      }
-      if (s[pos] == '\n') {
-        end = pos;
-        next = pos + 1;
-        break;
-      }
-      size_t ml = marker_at(p, s, n, pos);
-      if (ml) {
-        pos += ml;
-        continue;
-      }
-      size_t g = qt_grapheme_next(s, n, pos);
-      if (g <= pos) g = pos + 1;
-      int gw = qt_grapheme_width(s + pos, g - pos);
-      if (gw < 0) gw = 0;
-      if (w + gw > p->width) {
-        if (brk != SIZE_MAX) {
-          end = brk;
-          next = brk + 1;
-        } else if (pos == start) { /* wider than any line can be: left out */
-          end = start;
-          next = g;
-        } else {
-          end = next = pos;
-        }
-        break;
-      }
-      if (s[pos] == ' ') brk = pos;
-      w += gw;
-      pos = g;
-    }
-    put_line(p, s + start, end - start);
+    size_t end, next;
+    int w;
+    qt_wrap_line(s, n, pos, p->width, p->e->cursor_marker, QT_WRAP_PLAIN, &end, &next, &w);
+    put_line(p, s + pos, end - pos);
     pos = next;
   } while (pos < n);
 }
@@ -156,7 +106,7 @@ static const char *option_label(const pctx *p, const qt_qstate *s, size_t k) {
 }
 
 static void plain_list(pctx *p, const qt_qstate *s, size_t qi) {
-  qt_engine *e = p->e;
+  const qt_engine *e = p->e;
   bool filtering = s->view == QT_VIEW_FILTER && e->current == qi && !e->done && !e->discuss_open;
   if (filtering || s->filter_on) {
     qt_buf_puts(&p->tmp, qt_str(e, QT_STR_FILTER_PREFIX));
@@ -201,7 +151,7 @@ static void plain_list(pctx *p, const qt_qstate *s, size_t qi) {
 }
 
 static void plain_question(pctx *p, size_t qi) {
-  qt_engine *e = p->e;
+  const qt_engine *e = p->e;
   const qt_qstate *s = &e->qs[qi];
   if (e->multi) {
     say2(p, QT_STR_PLAIN_QUESTION_N, qi + 1, e->req->question_count);
@@ -209,10 +159,10 @@ static void plain_question(pctx *p, size_t qi) {
     qt_buf_puts(&p->tmp, s->label);
     flush(p);
   }
-  p->prompt_first = e->frame.count;
+  p->prompt_first = p->d->frame.count;
   qt_buf_puts(&p->tmp, s->prompt);
   flush(p);
-  p->prompt_end = e->frame.count;
+  p->prompt_end = p->d->frame.count;
   if (s->q->option_count == 0) {
     say(p, QT_STR_PLAIN_TYPE_ANSWER, 0, NULL);
     flush(p);
@@ -236,7 +186,7 @@ static void plain_question(pctx *p, size_t qi) {
 }
 
 static void plain_review(pctx *p) {
-  qt_engine *e = p->e;
+  const qt_engine *e = p->e;
   say(p, QT_STR_PLAIN_REVIEW, e->req->question_count, NULL);
   flush(p);
   for (size_t i = 0; i < e->req->question_count; i++) {
@@ -273,7 +223,7 @@ static void plain_review(pctx *p) {
 
 /* Talk first (Ctrl+T): the field's title, then its text. */
 static void plain_discussion(pctx *p) {
-  qt_engine *e = p->e;
+  const qt_engine *e = p->e;
   qt_buf_puts(&p->tmp, qt_str(e, QT_STR_DISCUSS_PROMPT));
   flush(p);
   put_editor(p, &e->discuss, !e->done);
@@ -286,17 +236,18 @@ static void plain_discussion(pctx *p) {
  * countdown, the message and the keys), or the rest from the line with the text cursor on when
  * that is above it; then who asks and the question's number, as the rows allow. With fewer rows
  * than a prompt line, a hint and one more line, the last rows (the cursor's line kept). */
-static size_t cursor_line_in(const qt_engine *e, size_t from, size_t to) {
-  const char *m = e->cursor_marker;
+static size_t cursor_line_in(const pctx *p, size_t from, size_t to) {
+  const char *m = p->e->cursor_marker;
+  const qt_lines *f = &p->d->frame;
   if (!m || !*m) return SIZE_MAX;
   for (size_t i = from; i < to; i++)
-    if (strstr(e->frame.buf.data + e->frame.off[i], m)) return i;
+    if (strstr(f->buf.data + f->off[i], m)) return i;
   return SIZE_MAX;
 }
 
-static void keep_last_rows(qt_engine *e) {
-  qt_lines *f = &e->frame;
-  size_t rows = (size_t)e->rows, start = f->count - rows, c = cursor_line_in(e, 0, start);
+static void keep_last_rows(pctx *p) {
+  qt_lines *f = &p->d->frame;
+  size_t rows = (size_t)p->e->rows, start = f->count - rows, c = cursor_line_in(p, 0, start);
   if (c != SIZE_MAX) start = c;
   memmove(f->off, f->off + start, rows * sizeof *f->off);
   memmove(f->width, f->width + start, rows * sizeof *f->width);
@@ -318,15 +269,16 @@ static void hint(pctx *p, qt_string_id id, size_t n, qt_action key) {
 }
 
 static void plain_fit_rows(pctx *p) {
-  qt_engine *e = p->e;
-  qt_lines *f = &e->frame;
-  qt_qstate *s = e->current < e->req->question_count ? &e->qs[e->current] : NULL;
+  const qt_engine *e = p->e;
+  qt_lines *f = &p->d->frame;
+  qt_layout *lay = p->lay;
+  const qt_qstate *s = e->current < e->req->question_count ? &e->qs[e->current] : NULL;
   size_t rows = e->rows > 0 ? (size_t)e->rows : 0, total = f->count;
-  if (s) s->prompt_window = 0;
+  lay->prompt_window = 0;
   if (!rows || total <= rows) return;
   size_t ps = p->prompt_first, pe = p->prompt_end;
   if (!s || ps == SIZE_MAX || pe <= ps || pe > total) {
-    keep_last_rows(e);
+    keep_last_rows(p);
     return;
   }
   size_t head = ps, plines = pe - ps, body = total - pe, buf_len = f->buf.len;
@@ -334,7 +286,7 @@ static void plain_fit_rows(pctx *p) {
   for (int attempt = 0; attempt < 3; attempt++) {
     /* a line of it and its hints: "N earlier lines", "goes on for N more lines"; with too few
      * rows for both, one of them */
-    size_t first0 = s->prompt_scroll < plines ? s->prompt_scroll : plines - 1;
+    size_t first0 = lay->prompt_top < plines ? lay->prompt_top : plines - 1;
     size_t least = plines > 1 ? 1 + hb + (first0 > 0 ? ha : 0) : 1;
     if (rows < least + 1 && first0 > 0) least = 1 + (ha > hb ? ha : hb);
     if (rows < least + 1) break;
@@ -344,7 +296,7 @@ static void plain_fit_rows(pctx *p) {
     size_t first = 0, shown = plines;
     bool above = false, below = false;
     if (plines > room) {
-      first = s->prompt_scroll < plines ? s->prompt_scroll : plines - 1;
+      first = lay->prompt_top < plines ? lay->prompt_top : plines - 1;
       above = first > 0 && room >= ha + 1;
       size_t left = room - (above ? ha : 0);
       if (first + left >= plines) { /* the rest fits: the window filled from the end */
@@ -380,7 +332,7 @@ static void plain_fit_rows(pctx *p) {
       f->buf.len = buf_len;
       continue;
     }
-    size_t bs = total - body_keep, c = cursor_line_in(e, pe, bs);
+    size_t bs = total - body_keep, c = cursor_line_in(p, pe, bs);
     if (c != SIZE_MAX) bs = c;
     size_t *off = malloc(rows * sizeof *off);
     int *width = malloc(rows * sizeof *width);
@@ -403,18 +355,18 @@ static void plain_fit_rows(pctx *p) {
     f->count = n;
     free(off);
     free(width);
-    s->prompt_scroll = first;
-    s->prompt_window = plines > room ? shown : 0;
+    lay->prompt_top = first;
+    lay->prompt_window = plines > room ? shown : 0;
     return;
   }
   f->count = total; /* too few rows for a line of the prompt and its hint: the last rows */
   f->buf.len = buf_len;
-  keep_last_rows(e);
+  keep_last_rows(p);
 }
 
 /* The keys, in words, for what has the keyboard. */
 static void plain_keys(pctx *p) {
-  qt_engine *e = p->e;
+  const qt_engine *e = p->e;
   qt_string_id id;
   if (e->overlay != QT_OVERLAY_NONE) {
     id = QT_STR_PLAIN_KEYS_CONFIRM;
@@ -452,12 +404,12 @@ static void plain_keys(pctx *p) {
   flush(p);
 }
 
-qt_status qt_render_plain_frame(qt_engine *e, int width) {
+qt_status qt_render_plain_frame(const qt_engine *e, qt_draw *d, int width, qt_layout *out) {
   if (width > 4096) width = 4096;
-  pctx p = {.e = e, .width = width, .prompt_first = SIZE_MAX, .prompt_end = SIZE_MAX};
+  pctx p = {.e = e, .d = d, .lay = out, .width = width, .prompt_first = SIZE_MAX, .prompt_end = SIZE_MAX};
+  qt_layout_start(e, out);
   qt_buf_init(&p.tmp);
-  qt_buf_reset(&e->frame.buf);
-  e->frame.count = 0;
+  qt_lines_reset(&d->frame);
   if (e->asker_name || e->asker_where) {
     if (e->asker_name)
       say(&p, QT_STR_ASKED_BY, 0, e->asker_name);
@@ -471,7 +423,7 @@ qt_status qt_render_plain_frame(qt_engine *e, int width) {
     plain_question(&p, e->current);
   if (e->discuss_open) plain_discussion(&p);
   /* the review is never cut here; the prompt may be (plain_fit_rows), PageUp/PageDown then read it */
-  e->review_window = 0;
+  out->review_window = 0;
   if (qt_countdown_text(e, &p.tmp)) flush(&p);
   if (e->overlay != QT_OVERLAY_NONE) {
     qt_string_id id = e->overlay == QT_OVERLAY_LONG ? QT_STR_CONFIRM_LONG
@@ -487,12 +439,11 @@ qt_status qt_render_plain_frame(qt_engine *e, int width) {
     flush(&p);
   }
   plain_keys(&p);
-  if (!p.failed && !e->frame.buf.failed) plain_fit_rows(&p);
-  bool failed = p.failed || p.tmp.failed || e->frame.buf.failed;
+  if (!p.failed && !d->frame.buf.failed) plain_fit_rows(&p);
+  bool failed = p.failed || p.tmp.failed || d->frame.buf.failed;
   qt_buf_free(&p.tmp);
   if (failed) {
-    qt_buf_reset(&e->frame.buf);
-    e->frame.count = 0;
+    qt_lines_reset(&d->frame);
     return QT_ERR_NOMEM;
   }
   return QT_OK;
