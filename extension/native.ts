@@ -47,9 +47,55 @@ export interface NativeEngine {
   editorDone(ok: boolean, text: string | null, why: string | null): void;
   /** What the person typed, question by question, answered or not (raw: sanitize before showing). */
   typed(): Typed[];
+  /** The question flow as steps, for a face that draws no frame (qt_engine.h "the question flow
+   * as steps"): applies one step as the person's reply. A step not live now, an index out of
+   * range or text over its field's limit is refused (ok false, error says why) and changes nothing. */
+  act(step: FlowStep, index?: number | null, text?: string | null): { ok: true } | { ok: false; error: string };
+  /** The steps live now. */
+  actions(): FlowStep[];
+  /** The state as a JSON string of a FlowView (parse it with JSON.parse). */
+  view(): string;
   readonly done: boolean;
   readonly outcome: Outcome | null;
   readonly revision: number;
+}
+
+/** The steps of the question flow (qt_engine.h qt_step): pick/toggle take an option index,
+ * go a question index (the question count: the review), type/note/discuss/filter a text. */
+export type FlowStep = "pick" | "toggle" | "type" | "note" | "discuss" | "decline" | "cancel" | "back" | "go" | "submit" | "filter" | "yes" | "no";
+
+/** engine.view(), parsed: display text sanitized; `answers` and option `value`s are data. */
+export interface FlowView {
+  state: "choosing" | "typing" | "note" | "filter" | "discuss" | "confirm" | "review" | "done";
+  /** The question shown (questions.length: the review). */
+  current: number;
+  questions: Array<{
+    id: string;
+    label: string;
+    prompt: string;
+    multi: boolean;
+    answered: boolean;
+    /** ticked: a multi-select tick, or the single-select answer. */
+    options: Array<{ label: string; description?: string; value: string; ticked: boolean }>;
+    /** The typed answer's field, the typed answer given (null: none), the note, the filter. */
+    typed: string;
+    wrote: string | null;
+    note: string;
+    filter: string;
+    /** Option indices the filter lets through, in order. */
+    shown: number[];
+  }>;
+  discussion: string;
+  /** The engine's own question; items: what "yes" would discard. */
+  confirm: { which: "discard" | "long"; title: string; count: number; items: Array<{ question: number; label: string; text: string }> } | null;
+  /** A one-shot warning ("" for none). */
+  message: string;
+  actions: FlowStep[];
+  /** The answers object the result builder takes (native.result's answersJson). */
+  answers: Record<string, unknown>;
+  outcome?: Outcome;
+  /** outcome "discuss": the words sent. */
+  discussionSent?: string;
 }
 
 /** One question's typed text (the answer's and the note's, trimmed), as the engine keeps it. */

@@ -105,11 +105,12 @@ const FINAL_REPLIES = [
     code: "cancelled",
   },
   {
-    name: "multi-select: “Let the agent decide” with a tick, “Discard what you typed?” yes",
+    name: "multi-select: “Let the agent decide” with a tick (kept: ticks count at once)",
     questions: [{ id: "langs", prompt: "Which languages?", options: ["C", "Go"], multiSelect: true }],
-    before: [entry(0), entry(4)],
-    last: () => true,
+    before: [entry(0)],
+    last: entry(4),
     status: "declined",
+    text: /langs: user selected: 1\. C/,
   },
 ];
 

@@ -142,7 +142,7 @@ test("dialogs: multi-select's own typed entry and decline still work", async () 
     return steps.shift() === "other" ? entries[2] : entries.at(-3);
   });
   const second = dialogs.filter((d) => d.method === "select")[1].options;
-  assert.equal(second[2], "[x] 3. Something else… mine␛[2J", "the typed text is shown sanitized");
+  assert.equal(second[2], "[x] 3. Something else… mine[2J", "the typed text is cleaned as typed keys are");
   assert.equal(r.details.status, "answered");
   const declined = await ask([q], (_m, _t, entries) => entries.at(-2));
   assert.equal(declined.r.details.status, "declined");
@@ -153,7 +153,7 @@ for (const [language, discard] of [
   ["de", "Getippten Text verwerfen?"],
   ["zh", "放弃已输入的文字？"],
 ]) {
-  test(`dialogs (${language}): multi-select ticks and typed text are never dropped unasked (decline, discuss, a dismissed list)`, async () => {
+  test(`dialogs (${language}): multi-select ticks and typed text count at once, as in the TUI: decline and discuss keep them, nothing to ask`, async () => {
     const { cwd, cleanup } = projectIn(language);
     const q = { id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] };
     /** Runs `script`: select steps are an entry index (negative from the end) or "dismiss";
@@ -173,24 +173,15 @@ for (const [language, discard] of [
     };
     try {
       assert.equal(addonStrings(language).CONFIRM_DISCARD_TEXT, discard, "the engine's own string");
-      // Tick A, type "mine"; then decline, dismiss the list, discuss: each asks, "no" (and a
-      // dismissed confirm) keeps everything; then Done answers with it all.
-      const kept = await run([0, 2, -2, "dismiss", -1, -2, -3], [false, false, false, undefined]);
-      assert.equal(kept.asked.length, 4);
-      for (const c of kept.asked) {
-        assert.equal(c.title, discard);
-        assert.equal(c.message, "A\nmine␛[2J", "says what would be lost, sanitized");
-      }
-      assert.equal(kept.r.details.status, "answered");
-      assert.deepEqual(kept.r.details.answers[0].values, ["A", "mine\u001b[2J"], "the tick and the typed text both kept");
-      // "yes" does what was asked.
-      const declined = await run([0, 2, -2], [true]);
+      // Tick A, type "mine", decline: the tick and the typed text are the answer declined with.
+      const declined = await run([0, 2, -2], []);
       assert.equal(declined.r.details.status, "declined");
-      assert.equal(declined.asked.length, 1);
-      const cancelled = await run([1, "dismiss"], [true]);
-      assert.equal(cancelled.r.details.status, "cancelled");
-      assert.deepEqual(cancelled.asked.map((c) => c.message), ["B"], "ticks alone count too");
-      // Nothing ticked or typed: nothing to ask.
+      assert.equal(declined.asked.length, 0);
+      assert.deepEqual(declined.r.details.answers[0].values, ["A", "mine[2J"], "kept, cleaned as typed keys are");
+      const discussed = await run([1, -1], []);
+      assert.equal(discussed.r.details.status, "discuss");
+      assert.deepEqual(discussed.r.details.answers[0].values, ["B"]);
+      // Nothing ticked or typed: nothing to ask either.
       const plain = await run([-2], []);
       assert.equal(plain.r.details.status, "declined");
       assert.equal(plain.asked.length, 0);
@@ -382,22 +373,19 @@ test("dialogs: Esc in multi-select's “Something else…” box goes back to th
     ["select", 2], // the typed entry again: asks for text, does not clear
     ["input", undefined], // Esc: "mine" kept
     ["select", 2],
-    ["input", "   "], // empty: asks before clearing
-    ["confirm", false], // no: kept
+    ["input", "   "], // empty: the typed part removed, as an emptied field submitted in the TUI
     ["select", -3], // Done
   ]);
   const lists = seen.filter((d) => d.m === "select").map((d) => d.second);
   assert.deepEqual(lists[2].slice(0, 3), ["[x] 1. A", "[ ] 2. B", "[ ] 3. Something else…"], "after Esc the tick is still there");
   assert.equal(lists[3][2], "[x] 3. Something else… mine");
   assert.equal(lists[4][2], "[x] 3. Something else… mine", "picking the typed entry again and Esc keeps the text");
-  const confirm = seen.find((d) => d.m === "confirm");
-  assert.equal(confirm.title, addonStrings("en").CONFIRM_DISCARD_TEXT);
-  assert.equal(confirm.second, "mine");
+  assert.equal(seen.find((d) => d.m === "confirm"), undefined);
   assert.equal(r.details.status, "answered");
-  assert.deepEqual(r.details.answers[0].values, ["A", "mine"]);
+  assert.deepEqual(r.details.answers[0].values, ["A"]);
 });
 
-test("dialogs: multi-select typed text is replaced by new text, cleared only when agreed, and a reply that is no entry keeps it", async () => {
+test("dialogs: multi-select typed text is replaced by new text, cleared by an empty reply, and a reply that is no entry keeps it", async () => {
   const q = { id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] };
   const replaced = await scripted([q], [
     ["select", 2],
@@ -415,8 +403,7 @@ test("dialogs: multi-select typed text is replaced by new text, cleared only whe
     ["select", 2],
     ["input", "first"],
     ["select", 2],
-    ["input", ""],
-    ["confirm", true], // yes: cleared
+    ["input", ""], // cleared
     ["select", -3],
   ]);
   assert.deepEqual(cleared.r.details.answers[0].values, ["B"]);
@@ -464,9 +451,9 @@ for (const language of ["en", "de", "zh"]) {
       assert.equal(steps.length, 0);
       const confirms = seen.filter((d) => d.m === "confirm");
       assert.equal(confirms[0].title, s.CONFIRM_DISCARD_ONE);
-      assert.equal(confirms[0].second, "Name: me␛[2J", "what would be lost, sanitized");
+      assert.equal(confirms[0].second, "Name: me[2J", "what would be lost, cleaned as typed keys are");
       assert.equal(confirms[1].title, s.CONFIRM_DISCARD_MANY.replace("{n}", "3"));
-      assert.equal(confirms[1].second, "Name: me␛[2J\nDB: SQLite\nA");
+      assert.equal(confirms[1].second, "Name: me[2J\nDB: SQLite\nA");
       assert.equal(r.details.status, "cancelled");
     } finally {
       cleanup();
