@@ -11,6 +11,7 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import { addon } from "./addon.ts";
 import { type AskersBoard, type Board, createBoard, type Ticket } from "./board.ts";
 import { type ArgsJson, CANCEL_CONTINUES, type Outcome, terminalReachable, TTY_PATH } from "./native.ts";
+import type { AnswersFlag } from "./headless.ts";
 import type { RelayAsker } from "./relay.ts";
 import { type QuestionResult, timeoutResultFlags, toToolResult } from "./result.ts";
 import { route, type Way } from "./route.ts";
@@ -115,7 +116,7 @@ async function askOneWay(
   s: Settings,
   from: RelayAsker | undefined,
   ticket: Ticket<QuestionResult>,
-  answersFlag: () => unknown,
+  flag: AnswersFlag,
 ): Promise<QuestionResult | undefined> {
   const native = addon();
   const flags = resultFlags(s);
@@ -160,7 +161,7 @@ async function askOneWay(
     }
     case "print": {
       const { answerWithoutTui } = await import("./headless.ts");
-      return answerWithoutTui(json, questions, ctx.cwd, answersFlag(), signal, s, ticket.claimAtKey);
+      return answerWithoutTui(json, questions, ctx.cwd, flag, signal, s, ticket.claimAtKey);
     }
     case "unavailable":
       return toToolResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), s);
@@ -173,6 +174,13 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
   const history: Asked[] = [];
   const warned = new Set<string>();
   let unanswered: ArgsJson | undefined;
+  let flagUsed = false;
+  const flag: AnswersFlag = {
+    read: () => (flagUsed ? undefined : answersFlag()),
+    use: () => {
+      flagUsed = true;
+    },
+  };
 
   const settings = (ctx: ExtensionContext): Settings =>
     loadSettings(ctx.cwd, (message) => {
@@ -203,7 +211,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     const restore = ctx.hasUI ? await attention(pi, ctx, s, questions[0]?.prompt ?? "") : () => undefined;
     try {
       for (const way of ways) {
-        const result = await askOneWay(way, json, questions, ctx, signal, s, from, ticket, answersFlag);
+        const result = await askOneWay(way, json, questions, ctx, signal, s, from, ticket, flag);
         if (result) return result;
       }
       throw new Error(`pi-question: no way to ask was left (${ways.join(", ")})`);

@@ -34,8 +34,12 @@ type Result = QuestionResult;
  * runner shows the question (board.ts RunnerClaim), and taken back once it no longer does. */
 export type ClaimAtKey = (claim: RunnerClaim | undefined) => void;
 
-/** The --answers flag answers one call per run: the first it fits. */
-let flagUsed = false;
+/** The --answers flag as the asker holds it: it answers one call per run, the first it fits, so
+ * `read` gives nothing once `use` was called. */
+export interface AnswersFlag {
+  read(): unknown;
+  use(): void;
+}
 
 /** Tries answers: returns the result, or the reason they could not be used. */
 function tryAnswers(json: ArgsJson, answers: unknown, settings: Settings): Result | string {
@@ -59,7 +63,7 @@ export async function answerWithoutTui(
   json: ArgsJson,
   questions: NormalizedQuestion[],
   cwd: string,
-  flag: unknown,
+  flag: AnswersFlag,
   signal: AbortSignal | undefined,
   settings: Settings,
   claimedHere?: ClaimAtKey,
@@ -75,19 +79,17 @@ export async function answerWithoutTui(
 
   // The flag answers the pending questions it was given for (a list needs them: it is only
   // positional), or, given by id, the first call it fits; never a later, different question.
-  if (!flagUsed) {
-    const fromFlag = answersFromFlag(flag, questions, !!set);
-    if (typeof fromFlag === "string") {
-      say(fromFlag);
-    } else if (fromFlag) {
-      const r = tryAnswers(json, fromFlag, settings);
-      if (typeof r !== "string") {
-        flagUsed = true;
-        if (set) await forgetPending(cwd, path, key);
-        return r;
-      }
-      say(`the --answers flag was not used for this question: ${r}`);
+  const fromFlag = answersFromFlag(flag.read(), questions, !!set);
+  if (typeof fromFlag === "string") {
+    say(fromFlag);
+  } else if (fromFlag) {
+    const r = tryAnswers(json, fromFlag, settings);
+    if (typeof r !== "string") {
+      flag.use();
+      if (set) await forgetPending(cwd, path, key);
+      return r;
     }
+    say(`the --answers flag was not used for this question: ${r}`);
   }
 
   if (error) say(error);
