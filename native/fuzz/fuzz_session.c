@@ -1,6 +1,7 @@
 /* fuzz_session.c — libFuzzer target: a whole question session. The first part of the input
  * builds the questions (a JSON payload, or a request generated from a pool of hostile texts),
- * the rest drives the engine: known key sequences, raw byte chunks, width changes (1..400) with a row limit or none,
+ * the rest drives the engine: known key sequences, raw byte chunks, steps (qt_engine_act, then the
+ * view checked: JSON, sanitized, its actions the live steps), width changes (1..400) with a row limit or none,
  * key rebindings and interrupts, rendering after every step. Every rendered line must be
  * valid UTF-8, no wider than the width asked for, and — once the style strings and cursor
  * marker this harness installed are taken out — hold no ESC, no other C0 control, no DEL, no
@@ -252,7 +253,70 @@ static void feed(session *s, const char *bytes, size_t n) {
   FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_NOMEM, "qt_engine_feed: %s", qt_status_code(st));
 }
 
-/* One operation: < 0x80 a known key, < 0xE0 a raw chunk of 1..32 input bytes, < 0xF0 a new
+/* Display text of the view: no escape, no other control (line breaks aside), no bidi control. */
+static void check_view_text(const cJSON *item, const char *what) {
+  if (!cJSON_IsString(item)) return;
+  const char *t = item->valuestring;
+  size_t len = strlen(t);
+  FUZZ_CHECK_MSG(qt_utf8_valid(t, len, NULL), "view %s is not UTF-8: %s", what, visible(t));
+  for (size_t i = 0; i < len;) {
+    unsigned char c = (unsigned char)t[i];
+    FUZZ_CHECK_MSG((c >= 0x20 && c != 0x7F) || c == '\n', "view %s: control byte 0x%02x: %s", what, c, visible(t));
+    size_t adv;
+    uint32_t cp = qt_utf8_decode(t + i, len - i, &adv);
+    FUZZ_CHECK_MSG(!(cp >= 0x80 && cp <= 0x9F) && !is_bidi_control(cp), "view %s: U+%04X: %s", what, cp, visible(t));
+    i += adv;
+  }
+}
+
+/* The view a face without frames reads: JSON, its display text sanitized, its actions the live steps. */
+static void check_view(qt_engine *e) {
+  char *json = NULL;
+  qt_status st = qt_engine_view(e, &json);
+  FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_NOMEM, "qt_engine_view: %s", qt_status_code(st));
+  if (st != QT_OK) return;
+  cJSON *v = cJSON_Parse(json);
+  free(json);
+  if (!v) return; /* cJSON itself out of memory */
+  FUZZ_CHECK(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(v, "state")));
+  const cJSON *a;
+  cJSON_ArrayForEach(a, cJSON_GetObjectItemCaseSensitive(v, "actions")) {
+    qt_step step;
+    FUZZ_CHECK(cJSON_IsString(a) && qt_step_from_name(a->valuestring, &step) && qt_engine_is_live(e, step));
+  }
+  const cJSON *q;
+  cJSON_ArrayForEach(q, cJSON_GetObjectItemCaseSensitive(v, "questions")) {
+    check_view_text(cJSON_GetObjectItemCaseSensitive(q, "label"), "label");
+    check_view_text(cJSON_GetObjectItemCaseSensitive(q, "prompt"), "prompt");
+    check_view_text(cJSON_GetObjectItemCaseSensitive(q, "typed"), "typed");
+    check_view_text(cJSON_GetObjectItemCaseSensitive(q, "note"), "note");
+    const cJSON *o;
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(q, "options")) {
+      check_view_text(cJSON_GetObjectItemCaseSensitive(o, "label"), "option label");
+      check_view_text(cJSON_GetObjectItemCaseSensitive(o, "description"), "option description");
+    }
+  }
+  cJSON_Delete(v);
+}
+
+/* A step, as a face without frames applies it: refused exactly when it is not live (or its
+ * index or text does not fit), and then with a reason. */
+static void act(session *s, uint8_t op, fuzz_input *in) {
+  qt_step step = (qt_step)((op & 0x1F) % (QT_STEP_COUNT + 1)); /* QT_STEP_COUNT: no such step */
+  size_t index = fuzz_byte(in) % 12;
+  size_t got = 0;
+  const char *text = op & 0x20 ? fuzz_bytes(in, fuzz_byte(in), &got) : NULL;
+  bool live = step < QT_STEP_COUNT && qt_engine_is_live(s->e, step);
+  qt_status st = qt_engine_act(s->e, step, index, text, got);
+  FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_STATE || st == QT_ERR_USAGE || st == QT_ERR_NOMEM, "qt_engine_act: %s",
+                 qt_status_code(st));
+  if (!live) FUZZ_CHECK_MSG(st != QT_OK, "step %d applied while not live", (int)step);
+  if (st == QT_ERR_STATE || st == QT_ERR_USAGE) FUZZ_CHECK(qt_engine_act_error(s->e)[0] != '\0');
+  check_view(s->e);
+}
+
+/* One operation: < 0x80 a known key, < 0xC0 a raw chunk of 1..32 input bytes, < 0xE0 a step
+ * (qt_engine_act; bit 5: with text) and the view checked, < 0xF0 a new
  * width, < 0xF8 a rebinding, 0xF8 accessible mode on/off, 0xF9 a timeout armed, 0xFA the clock
  * moved on, 0xFB Ctrl+G, 0xFC the editor gave text back, 0xFD the editor failed, 0xFE other
  * width rules (the next byte, qt_set_width_rules: pi-tui 0.73's or 0.87's widths; the frame is
@@ -263,10 +327,12 @@ static void run_op(session *s, fuzz_input *in) {
   if (op < 0x80) {
     const char *k = KEYS[op % KEY_COUNT];
     feed(s, k, strlen(k));
-  } else if (op < 0xE0) {
+  } else if (op < 0xC0) {
     size_t got;
     const char *b = fuzz_bytes(in, (size_t)(op & 0x1F) + 1, &got);
     feed(s, b, got);
+  } else if (op < 0xE0) {
+    act(s, op, in);
   } else if (op < 0xF0) {
     s->width = fuzz_u16(in) % 400 + 1;
     s->rows = op & 1 ? fuzz_byte(in) % 64 : 0; /* the question fits the screen */
