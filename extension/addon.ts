@@ -4,7 +4,7 @@
 // per path, so a reloaded extension gets the same addon. Tests load the same file the same way
 // (tests/helpers/addon.mjs); PI_QUESTION_ADDON picks another build (e.g. the sanitizer build).
 import { createRequire } from "node:module";
-import type { NativeAddon } from "./native.ts";
+import type { NativeAddon } from "./addon-types.ts";
 
 let loaded: NativeAddon | undefined;
 

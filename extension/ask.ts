@@ -10,12 +10,12 @@ import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "./addon.ts";
 import { type AskersBoard, type Board, createBoard, type Ticket } from "./board.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type Outcome, terminalReachable, TTY_PATH } from "./native.ts";
-import type { AnswersFlag } from "./headless.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type Outcome, terminalReachable, TTY_PATH } from "./addon-types.ts";
+import type { AnswersFlag } from "./print-mode.ts";
 import type { RelayAsker } from "./relay.ts";
 import { type QuestionResult, timeoutResultFlags, toToolResult } from "./result.ts";
 import { route, type Way } from "./route.ts";
-import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
+import type { NormalizedQuestion, QuestionDetails } from "./question-types.ts";
 import { accessibleMode, loadSettings, resolveLanguage, type Settings } from "./settings.ts";
 import { fill, strings, useAccessible, useLanguage } from "./i18n.ts";
 import { screenOf } from "./screen.ts";
@@ -154,13 +154,13 @@ async function askOneWay(
       return askAbove(json, ctx.cwd, signal, s);
     }
     case "terminal": {
-      const { askOnTerminal } = await import("./headless.ts");
+      const { askOnTerminal } = await import("./print-mode.ts");
       // the notification goes with the question: written by the runner once it has the terminal
       const notice = s.notice.desktop ? (await import("./desktop.ts")).desktopNotice(native, s.notice.desktop, questions[0]?.prompt ?? "") : "";
       return askOnTerminal(json, signal, s, askerParts(from ?? {}), notice, ticket.claimAtKey);
     }
     case "print": {
-      const { answerWithoutTui } = await import("./headless.ts");
+      const { answerWithoutTui } = await import("./print-mode.ts");
       return answerWithoutTui(json, questions, ctx.cwd, flag, signal, s, ticket.claimAtKey);
     }
     case "unavailable":

@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import { addon } from "./addon.ts";
 import { fill, strings } from "./i18n.ts";
 import { ENDING_STRINGS, type Ending, endingOf } from "./relay-wire.mjs";
-import type { NormalizedQuestion } from "./schema.ts";
+import type { NormalizedQuestion } from "./question-types.ts";
 
 /** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web page. */
 export type ElsewhereMode = "remote" | "web";

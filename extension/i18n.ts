@@ -2,7 +2,7 @@
 // string table (native/strings.c: one table per language, shared with the engine), and the
 // language currently in use.
 import { addon } from "./addon.ts";
-import type { NativeAddon } from "./native.ts";
+import type { NativeAddon } from "./addon-types.ts";
 
 export type Strings = Readonly<Record<string, string>>;
 

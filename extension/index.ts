@@ -15,7 +15,7 @@ import type { Asker } from "./ask.ts";
 import type { RelayHost } from "./relay-host.ts";
 import type { SubagentOutcomes } from "./subagent-outcome.ts";
 import type { WebControl } from "./web-host.ts";
-import type { QuestionArgs, QuestionDetails } from "./schema.ts";
+import type { QuestionArgs, QuestionDetails } from "./question-types.ts";
 
 // ---- what the model is told -------------------------------------------------------------------
 const TOOL_LABEL = "Question";
@@ -90,13 +90,13 @@ const COMMANDS = {
 };
 
 // ---- loaded at first use --------------------------------------------------------------------------
-type Renderers = typeof import("./render.ts");
+type Renderers = typeof import("./transcript.ts");
 let renderers: Renderers | undefined;
 let loadingRenderers: Promise<Renderers> | undefined;
 
-/** Loads the transcript renderers (render.ts); pi's TUI needs them, print and JSON mode never. */
+/** Loads the transcript renderers (transcript.ts); pi's TUI needs them, print and JSON mode never. */
 export function loadRenderers(): Promise<Renderers> {
-  return (loadingRenderers ??= import("./render.ts").then((m) => (renderers = m)));
+  return (loadingRenderers ??= import("./transcript.ts").then((m) => (renderers = m)));
 }
 
 /** What a tool row shows until the renderers are loaded (normally they are: a session start
@@ -217,7 +217,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
   const startWebIfSet = async (ctx: ExtensionContext) => {
     const [a, { useAccessible }, { accessibleMode }] = await Promise.all([getAsker(), import("./i18n.ts"), import("./settings.ts")]);
     const s = a.settings(ctx);
-    useAccessible(accessibleMode(s)); // the transcript follows the setting (render.ts)
+    useAccessible(accessibleMode(s)); // the transcript follows the setting (transcript.ts)
     if (s.web.enabled) await (await getWeb()).sessionStart(ctx);
   };
   pi.on("session_shutdown", async () => {

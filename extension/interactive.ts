@@ -5,7 +5,7 @@
 import type { ExtensionContext, Theme } from "@mariozechner/pi-coding-agent";
 import { CURSOR_MARKER, type Component, type Focusable, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import { addon } from "./addon.ts";
-import type { NativeEngine, Outcome } from "./native.ts";
+import type { NativeEngine, Outcome } from "./addon-types.ts";
 import { selectWidthRules } from "./width-rules.mjs";
 import { strings } from "./i18n.ts";
 import { runExternalEditor } from "./external-editor.ts";

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname, join, relative } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { addon } from "./addon.ts";
-import type { NormalizedQuestion } from "./schema.ts";
+import type { NormalizedQuestion } from "./question-types.ts";
 import { placeInProject } from "./settings.ts";
 import { PENDING } from "./text.ts";
 

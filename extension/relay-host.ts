@@ -11,7 +11,7 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "./addon.ts";
 import type { Asker } from "./ask.ts";
-import { terminalReachable } from "./native.ts";
+import { terminalReachable } from "./addon-types.ts";
 import {
   isOwnRelay,
   parseRelayVariable,
@@ -25,7 +25,7 @@ import {
   structuredAnswers,
 } from "./relay.ts";
 import { registerEndpoint } from "./relay-wire.mjs";
-import type { NormalizedQuestion } from "./schema.ts";
+import type { NormalizedQuestion } from "./question-types.ts";
 import type { SubagentOutcomes } from "./subagent-outcome.ts";
 
 export interface RelayHost {

@@ -49,7 +49,7 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import { tmpdir, userInfo } from "node:os";
 import { join, posix } from "node:path";
 import { addon } from "./addon.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type Outcome } from "./native.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type Outcome } from "./addon-types.ts";
 import { type QuestionResult, timeoutResultFlags, toToolResult } from "./result.ts";
 import { alive, ASKER_CHAIN_ENV, ASKER_ENV, askThroughRelay, ASKER_SEPARATOR, parseRelayVariable, RELAY_ENV } from "./relay-wire.mjs";
 import { print } from "./screen.ts";

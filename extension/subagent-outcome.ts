@@ -18,7 +18,7 @@
 import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from "@mariozechner/pi-coding-agent";
 import { addon } from "./addon.ts";
 import type { RelayAsker } from "./relay.ts";
-import type { NormalizedQuestion, QuestionDetails } from "./schema.ts";
+import type { NormalizedQuestion, QuestionDetails } from "./question-types.ts";
 import { SUBAGENT } from "./text.ts";
 
 export interface SubagentOutcomes {

@@ -6,7 +6,7 @@ import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "./addon.ts";
 import type { Asker } from "./ask.ts";
 import { type QuestionResult, toToolResult } from "./result.ts";
-import type { NormalizedQuestion, QuestionArgs } from "./schema.ts";
+import type { NormalizedQuestion, QuestionArgs } from "./question-types.ts";
 import { ERRORS } from "./text.ts";
 
 /** True when the assistant message holding this call has no other tool call. Unknown (no

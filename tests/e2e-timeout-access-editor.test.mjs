@@ -161,7 +161,7 @@ for (const [how, options] of [
       assert.match(question, /^2\. SQLite \(Recommended\)$/m);
       await pi.keys("Enter");
       assert.equal(await toolResultText(pi), "db: user selected: 2. SQLite (Recommended) (value: lite)");
-      // The transcript (render.ts): the status and the answer in words, then expanded (pi's
+      // The transcript (transcript.ts): the status and the answer in words, then expanded (pi's
       // Ctrl+O) every option said selected or not selected — no marks, no colour of ours.
       await pi.waitForScreen((s) => /Status: Answered\./.test(s) && /Database: SQLite \(Recommended\)/.test(s));
       await pi.keys("C-o");

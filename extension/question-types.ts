@@ -1,4 +1,4 @@
-// schema.ts — the TS types of the tool's canonical parameters (the schema itself is in
+// question-types.ts — the TS types of the tool's canonical parameters (the schema itself is in
 // index.ts, the one file pi loads at start) and of the result details the C answer model builds.
 import type { Static } from "typebox";
 import type { QuestionParams } from "./index.ts";

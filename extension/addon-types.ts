@@ -1,4 +1,4 @@
-// native.ts — the typed surface of the C addon (loaded by load-addon.cjs from explicit paths).
+// addon-types.ts — the typed surface of the C addon (loaded by load-addon.cjs from explicit paths).
 
 /** "discuss": the person wants to talk first (Ctrl+T); the result carries what they wrote.
  * "timed_out": the person's own timeout ran out before they pressed a key. */

@@ -1,4 +1,4 @@
-// headless.ts — print and JSON mode (no pi TUI): answers come from the --answers flag, from
+// print-mode.ts — print and JSON mode (no pi TUI): answers come from the --answers flag, from
 // the pending-questions file a person filled in, or from the terminal when one is reachable;
 // with no terminal the questions are written to the pending file and the result tells the
 // model and the person how to answer.
@@ -6,7 +6,7 @@ import { addon } from "./addon.ts";
 import type { RunnerClaim } from "./board.ts";
 import { desktopNotice } from "./desktop.ts";
 import { strings } from "./i18n.ts";
-import { type ArgsJson, CANCEL_CONTINUES, terminalReachable, TTY_PATH, type Typed } from "./native.ts";
+import { type ArgsJson, CANCEL_CONTINUES, terminalReachable, TTY_PATH, type Typed } from "./addon-types.ts";
 import {
   answersFromFlag,
   completeAnswers,
@@ -19,12 +19,12 @@ import {
   rememberPending,
 } from "./pending.ts";
 import { type QuestionResult, toToolResult } from "./result.ts";
-import type { NormalizedQuestion } from "./schema.ts";
+import type { NormalizedQuestion } from "./question-types.ts";
 import { print } from "./screen.ts";
 import { accessibleMode, resolveLanguage, type Settings } from "./settings.ts";
 import { PENDING } from "./text.ts";
 
-export { terminalReachable, TTY_PATH } from "./native.ts";
+export { terminalReachable, TTY_PATH } from "./addon-types.ts";
 /** The code runTty's promise rejects with when another program owns the terminal. */
 const TTY_OWNED = "QT_ETTYOWNED";
 

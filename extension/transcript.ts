@@ -1,12 +1,12 @@
-// render.ts — how a question call and its result look in pi's transcript: renderCall (tool
+// transcript.ts — how a question call and its result look in pi's transcript: renderCall (tool
 // name, question count, short labels) and renderResult (one line per answer; the expanded view
 // shows every prompt with its options, the chosen ones marked). Colours come from pi's theme;
 // model-supplied text is sanitized by the C core before it reaches the terminal. In accessible
 // mode the same in plain words: no colours, no marks, the status always said.
 import type { Theme } from "@mariozechner/pi-coding-agent";
 import { Text } from "@mariozechner/pi-tui";
-import type { NativeAddon } from "./native.ts";
-import type { QuestionDetails } from "./schema.ts";
+import type { NativeAddon } from "./addon-types.ts";
+import type { QuestionDetails } from "./question-types.ts";
 import { fill, stringsFor, transcriptAccessible } from "./i18n.ts";
 import { MARKS } from "./text.ts";
 
