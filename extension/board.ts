@@ -59,6 +59,9 @@ export interface Board {
    * if the question is still waiting and nobody answered it first — exactly once. `discussion`:
    * the person's words when the outcome is `discuss` ("talk first"). */
   answer(qid: string, outcome: string, answersJson: string | null, mode?: ElsewhereMode, discussion?: unknown): RemoteVerdict;
+  /** Whether question `qid` may still be answered from elsewhere: { ok: true }, else the refusal
+   * an answer to it would get now (a face that works towards an answer in steps asks first). */
+  open(qid: string): RemoteVerdict;
   /** Calls `closed` once question `qid` ends (at once if it is not waiting); returns the way to stop. */
   watch(qid: string, closed: () => void): () => void;
   /** Calls `changed` whenever a question starts waiting, is answered or ends; returns the way to stop. */
@@ -211,6 +214,13 @@ export function createBoard<R>(): AskersBoard<R> {
       entry.stop.abort();
       changed();
       return { ok: true };
+    },
+    open(qid) {
+      const entry = waiting.get(qid);
+      if (entry && !entry.settled) return { ok: true };
+      if (entry) return refusal(entry.ending ?? "answered");
+      const was = ended.get(qid);
+      return was ? refusal(was.ending) : { ok: false, code: "not_waiting", reason: strings().REMOTE_NOT_WAITING };
     },
     watch(qid, closed) {
       const entry = waiting.get(qid);

@@ -5,8 +5,10 @@
 //
 //   GET  /q/<token>          the page (extension/web/page.html, one file, no external assets;
 //                            a fresh CSP nonce per response for its one script and one style)
-//   GET  /q/<token>/events   server-sent events: the waiting questions, again on every change
-//   POST /q/<token>/answer   {"qid","outcome","answers"} as application/json
+//   GET  /q/<token>/events   server-sent events: the waiting questions, each with the state of
+//                            its question flow, again on every change
+//   POST /q/<token>/step     {"qid","step","index","text"}: one step of the question flow (the page)
+//   POST /q/<token>/answer   {"qid","outcome","answers"} as application/json (whole answers: scripts)
 //   POST /answer             the same with the token as the body's first key (older form; kept
 //                            for scripts, but it waits in the rate limit like any tokenless request)
 //
@@ -27,13 +29,22 @@
 // and gets a fresh snapshot. An answer goes through the board (board.ts) exactly as one from
 // another terminal does (the C core validates it; the first answer from anywhere wins, a later
 // one is told "already answered").
+//
+// The page is one more face of the engine's question flow (qt_engine.h "the question flow as
+// steps"), as pi's RPC dialogs are: the server keeps one engine per waiting question for every
+// page (made when a page first shows or acts on it, freed when the question stops waiting), each
+// step a page posts is applied to it, and every page is sent its view — so all open pages show
+// one state, and the rules (what ends the call, what asks "Discard N answers?" first, the review,
+// talk first, the filter) are the engine's alone. Once a step ends the flow, its outcome and
+// answers go to the board as a page answer.
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import { networkInterfaces } from "node:os";
 import { addon } from "./addon.ts";
-import type { Board } from "./board.ts";
+import type { FlowStep, FlowView, NativeEngine } from "./addon-types.ts";
+import type { Board, Waiting } from "./board.ts";
 import { strings } from "./i18n.ts";
 
 /** The strings the page shows (the rest of the table stays home). */
@@ -47,7 +58,7 @@ const PAGE_FILE = new URL("./web/page.html", import.meta.url);
 
 export interface WebServerOptions {
   /** The waiting questions: listed, followed, and answered through it. */
-  board: Pick<Board, "waiting" | "subscribe" | "answer">;
+  board: Pick<Board, "waiting" | "subscribe" | "answer" | "open">;
   /** The address to listen on (settings: web.host); 127.0.0.1 unless said. */
   host: string;
   /** The page's language tag, asked on every update. */
@@ -146,6 +157,25 @@ function guarded(res: ServerResponse, handle: () => void): void {
   }
 }
 
+/** The answers of a finished flow, for the board: the view's answers object, with each answered
+ * question's note in it. The view's object is written in the short form that carries no notes,
+ * so an answer with a note is given in the long form ({ selected, wrote, note }), which says the
+ * same answer; the note is the engine's own. */
+export function answersWithNotes(view: FlowView): Record<string, unknown> {
+  const answers: Record<string, unknown> = { ...view.answers };
+  for (const q of view.questions) {
+    const given = answers[q.id];
+    if (!q.answered || given === undefined || !q.note) continue;
+    const selected = q.options.filter((o) => o.ticked).map((o) => o.value);
+    let wrote: unknown;
+    if (given && typeof given === "object" && !Array.isArray(given)) wrote = (given as { wrote?: unknown }).wrote;
+    else if (Array.isArray(given)) wrote = q.wrote !== null ? given[given.length - 1] : undefined;
+    else wrote = selected.length ? undefined : given;
+    answers[q.id] = { selected, ...(wrote !== undefined ? { wrote } : {}), note: q.note };
+  }
+  return answers;
+}
+
 /** Starts the server; rejects when it cannot listen (the message says why). */
 export async function startWebServer({ board, host, language }: WebServerOptions): Promise<WebServer> {
   const limits = addon().limits;
@@ -168,12 +198,51 @@ export async function startWebServer({ board, host, language }: WebServerOptions
     return { language: t.$language ?? "en", strings: Object.fromEntries(PAGE_STRINGS.map((id) => [id, t[id] ?? ""])) };
   };
 
-  /** What the page shows: the questions still open, and the strings to show them with. */
+  /** The pages' engines, one per waiting question a page has shown or acted on. */
+  const engines = new Map<string, NativeEngine>();
+  const release = (qid: string) => {
+    engines.get(qid)?.dispose();
+    engines.delete(qid);
+  };
+  /** Frees the engines of questions that stopped waiting (answered anywhere, ended, withdrawn). */
+  const prune = () => {
+    for (const qid of [...engines.keys()]) {
+      const w = board.waiting.get(qid);
+      if (!w || w.settled) release(qid);
+    }
+  };
+  /** The engine of a waiting question, speaking the page's language (the settings may change it). */
+  const engineFor = (w: Waiting, language: string): NativeEngine => {
+    let engine = engines.get(w.qid);
+    if (!engine) {
+      engine = addon().createEngine({ prepared: w.args });
+      engines.set(w.qid, engine);
+    }
+    engine.setLanguage(language);
+    return engine;
+  };
+  /** A question's flow as the pages show it; null when no engine can hold it. */
+  const viewOf = (w: Waiting, language: string): unknown => {
+    try {
+      return JSON.parse(engineFor(w, language).view());
+    } catch {
+      return null;
+    }
+  };
+
+  /** What the page shows: the questions still open, each with its flow's view, and the strings
+   * to show them with. */
   const snapshot = (): string => {
     const { language: lang, strings } = pageStrings();
     const questions = [...board.waiting.values()]
       .filter((w) => !w.settled)
-      .map((w) => ({ qid: w.qid, askedAt: w.askedAt, ...(w.askedBy ? { askedBy: w.askedBy } : {}), questions: w.questions }));
+      .map((w) => ({
+        qid: w.qid,
+        askedAt: w.askedAt,
+        ...(w.askedBy ? { askedBy: w.askedBy } : {}),
+        questions: w.questions,
+        view: viewOf(w, lang),
+      }));
     return JSON.stringify({ type: "state", language: lang, strings, bodyBytes: limits.webBodyBytes, questions });
   };
 
@@ -215,7 +284,10 @@ export async function startWebServer({ board, host, language }: WebServerOptions
       }
     });
   };
-  const unsubscribe = board.subscribe(broadcast);
+  const unsubscribe = board.subscribe(() => {
+    prune();
+    broadcast();
+  });
 
   const page = (res: ServerResponse) => {
     const nonce = randomBytes(16).toString("base64");
@@ -266,8 +338,10 @@ export async function startWebServer({ board, host, language }: WebServerOptions
     res.on("error", gone);
   };
 
-  /** An answer. `authorized`: the token was in the path (checked); else the body must begin with it. */
-  const answer = (req: IncomingMessage, res: ServerResponse, authorized: boolean) => {
+  /** Reads a POST's JSON object under the rules every POST meets (the page's own origin,
+   * application/json, at most QT_WEB_MAX_BODY_BYTES) and hands it to `handle`. `authorized`: the
+   * token was in the path (checked); else the body must begin with it. */
+  const readPost = (req: IncomingMessage, res: ServerResponse, authorized: boolean, handle: (m: Record<string, unknown>) => void) => {
     // Only the page itself may answer: a browser names the origin of every POST it sends.
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== `http://${req.headers.host}`) return refuse(res, 403, "cross-origin request");
@@ -313,17 +387,53 @@ export async function startWebServer({ board, host, language }: WebServerOptions
       if (!m || typeof m !== "object" || Array.isArray(m)) return refuse(res, 400, "the request must be a JSON object");
       // In the path form a token key in the body is not needed (and not read).
       if (!authorized && !tokenMatches(m.token)) return refuse(res, 403, "wrong or missing token");
-      if (typeof m.qid !== "string" || typeof m.outcome !== "string") return refuse(res, 400, "qid and outcome must be strings");
-      let answers: string | null = null;
-      try {
-        if (m.answers !== undefined && m.answers !== null) answers = JSON.stringify(m.answers);
-      } catch {
-        return refuse(res, 400, "the answers cannot be read (nested too deeply)");
-      }
-      const verdict = board.answer(m.qid, m.outcome, answers, "web");
-      if (verdict.ok) return sendJson(res, 200, { ok: true });
-      return sendJson(res, verdict.code === "invalid" ? 400 : 409, { ok: false, code: verdict.code, reason: verdict.reason });
+      handle(m);
     }));
+  };
+
+  /** A whole answer, validated by the C core (scripts; the page answers in steps). */
+  const answer = (res: ServerResponse, m: Record<string, unknown>) => {
+    if (typeof m.qid !== "string" || typeof m.outcome !== "string") return refuse(res, 400, "qid and outcome must be strings");
+    let answers: string | null = null;
+    try {
+      if (m.answers !== undefined && m.answers !== null) answers = JSON.stringify(m.answers);
+    } catch {
+      return refuse(res, 400, "the answers cannot be read (nested too deeply)");
+    }
+    const verdict = board.answer(m.qid, m.outcome, answers, "web");
+    if (verdict.ok) return sendJson(res, 200, { ok: true });
+    return sendJson(res, verdict.code === "invalid" ? 400 : 409, { ok: false, code: verdict.code, reason: verdict.reason });
+  };
+
+  /** One step of a question's flow, applied to the pages' engine of it: answered with the new
+   * view, or — once the step ended the flow — the board's verdict on the outcome it gave. */
+  const step = (res: ServerResponse, m: Record<string, unknown>) => {
+    const { qid, step: name } = m;
+    const index = m.index ?? null;
+    const text = m.text ?? null;
+    if (typeof qid !== "string" || typeof name !== "string") return refuse(res, 400, "qid and step must be strings");
+    if (index !== null && typeof index !== "number") return refuse(res, 400, "index must be a number or null");
+    if (text !== null && typeof text !== "string") return refuse(res, 400, "text must be a string or null");
+    const open = board.open(qid);
+    if (!open.ok) {
+      release(qid);
+      return sendJson(res, 409, { ok: false, code: open.code, reason: open.reason });
+    }
+    const engine = engineFor(board.waiting.get(qid) as Waiting, strings(language()).$language ?? "en");
+    const applied = engine.act(name as FlowStep, index, text);
+    if (!applied.ok) return sendJson(res, 400, { ok: false, code: "invalid", reason: applied.error });
+    const view = JSON.parse(engine.view()) as FlowView;
+    if (!engine.done) {
+      broadcast();
+      return sendJson(res, 200, { ok: true, view });
+    }
+    release(qid);
+    const outcome = view.outcome ?? "cancelled";
+    const answers = outcome === "cancelled" ? null : JSON.stringify(answersWithNotes(view));
+    const verdict = board.answer(qid, outcome, answers, "web", outcome === "discuss" ? (view.discussionSent ?? "") : undefined);
+    broadcast();
+    if (verdict.ok) return sendJson(res, 200, { ok: true, done: true, outcome });
+    return sendJson(res, verdict.code === "invalid" ? 400 : 409, { ok: false, code: verdict.code, reason: verdict.reason });
   };
 
   const server: Server = createServer((req, res) => guarded(res, () => {
@@ -337,17 +447,18 @@ export async function startWebServer({ board, host, language }: WebServerOptions
     // The token first: a request that carries it in its path is never rate-limited, so other
     // clients at the same address (every local user, every SSH tunnel is 127.0.0.1) cannot lock
     // the owner out. Only requests without it spend their address's bucket.
-    const m = url ? /^\/q\/([^/]*)(\/events|\/answer)?$/.exec(url.pathname) : null;
+    const m = url ? /^\/q\/([^/]*)(\/events|\/answer|\/step)?$/.exec(url.pathname) : null;
     const authorized = m !== null && tokenMatches(m[1]);
     if (!authorized && !allow(req.socket.remoteAddress ?? "?")) return refuse(res, 429, "too many requests", { "retry-after": "5" });
     if (!hostAllowed(req.headers.host, host)) return refuse(res, 421, "unexpected Host header");
     if (!url) return refuse(res, 400, "malformed request target");
-    if (req.method === "POST" && url.pathname === "/answer") return answer(req, res, false);
+    if (req.method === "POST" && url.pathname === "/answer") return readPost(req, res, false, (body) => answer(res, body));
     if (!m) return refuse(res, 404, "not found");
-    const want = m[2] === "/answer" ? "POST" : "GET";
+    const want = m[2] === "/answer" || m[2] === "/step" ? "POST" : "GET";
     if (req.method !== want) return refuse(res, 404, "not found");
     if (!authorized) return refuse(res, 403, "wrong or missing token");
-    if (m[2] === "/answer") return answer(req, res, true);
+    if (m[2] === "/answer") return readPost(req, res, true, (body) => answer(res, body));
+    if (m[2] === "/step") return readPost(req, res, true, (body) => step(res, body));
     return m[2] ? events(req, res) : page(res);
   }));
   server.requestTimeout = 30000;
@@ -371,6 +482,7 @@ export async function startWebServer({ board, host, language }: WebServerOptions
     if (closed) return;
     closed = true;
     unsubscribe();
+    for (const qid of [...engines.keys()]) release(qid);
     process.removeListener("exit", close);
     for (const res of streams) res.end("event: off\ndata: {}\n\n");
     streams.clear();

@@ -1,13 +1,17 @@
 // one-flow.test.mjs — one question flow, many faces: the same scripted session of semantic steps
 // driven through (a) the TUI engine with keys, (b) the engine with act() steps, (c) the RPC
-// dialogs (askWithDialogs with a fake ctx.ui), each giving the same tool result. A new face (the
-// web page) joins by adding a driver to FACES: a function (args, script) → the built result.
+// dialogs (askWithDialogs with a fake ctx.ui), (d) the web page's server (each step POSTed to
+// /q/<token>/step over HTTP, the result the one the board hands the asker), each giving the same
+// tool result. A new face joins by adding a driver to FACES: a function (args, script) → the
+// built result.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
 const { askWithDialogs } = await importShim("dialogs.ts");
+const { createBoard } = await importShim("board.ts");
+const { startWebServer } = await importShim("web.ts");
 const AT = 1_700_000_000_000;
 
 /** The engine's view, for the drivers that need to know where the flow is to pick their keys. */
@@ -117,7 +121,41 @@ async function viaDialogs(args, script) {
   return JSON.parse(addon.result(args, asked.outcome, "rpc", AT, said, answers, 0).details);
 }
 
-const FACES = { keys: viaKeys, steps: viaSteps, dialogs: viaDialogs };
+/** (d) the web page: the question posted on a board, the server started around it, each step
+ * POSTed as the page posts it; the result is the one the board's answer built for the asker. */
+async function viaPage(args, script) {
+  const board = createBoard();
+  const canonical = addon.normalize(args);
+  const modes = [];
+  const ticket = board.post({ questions: JSON.parse(canonical).questions, args: canonical }, (outcome, answersJson, mode, said) => {
+    modes.push(mode);
+    return addon.result(args, outcome, "rpc", AT, said, answersJson, 0).details;
+  });
+  const server = await startWebServer({ board, host: "127.0.0.1", language: () => "en" });
+  try {
+    const { origin, pathname } = new URL(server.url);
+    for (const [step, arg] of script) {
+      const index = typeof arg === "number" ? arg : null;
+      const text = typeof arg === "string" ? arg : null;
+      const r = await fetch(`${origin}${pathname}/step`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify({ qid: ticket.qid, step, index, text }),
+      });
+      const body = await r.json();
+      assert.equal(r.status, 200, `${step} ${arg ?? ""}: ${JSON.stringify(body)}`);
+      assert.equal(body.ok, true);
+    }
+    assert.ok(ticket.taken, "the page's steps answered the question on the board");
+    assert.deepEqual(modes, ["web"], "taken once, as a page answer");
+    return ticket.taken;
+  } finally {
+    server.close();
+    ticket.end();
+  }
+}
+
+const FACES = { keys: viaKeys, steps: viaSteps, dialogs: viaDialogs, page: viaPage };
 const parsed = (details) => (typeof details === "string" ? JSON.parse(details) : details);
 
 const THREE = JSON.stringify({
@@ -154,7 +192,7 @@ const SESSIONS = [
     name: "a note on the multi-select question",
     script: [["pick", 1], ["note", "only if cheap"], ["toggle", 0], ["submit"], ["type", "Atlas"], ["submit"]],
     status: "answered",
-    faces: ["keys", "steps"],
+    faces: ["keys", "steps", "page"],
   },
 ];
 
