@@ -1,6 +1,7 @@
-# binding.gyp — the C core as a static library (no Node headers) and the Node-API addon on
-# top of it. The core is the same everywhere; what touches the OS (terminal, file lock, external
-# editor, threads) comes from native/os/posix/ or native/os/win32/, per OS below.
+# binding.gyp — the C core (native/core/) as a static library (no Node headers) and the Node-API
+# addon (native/node/) on top of it. The core is the same everywhere; what touches the OS
+# (terminal, file lock, external editor, threads) comes from native/os/posix/ or
+# native/os/win32/, per OS below. Every directory includes the core's headers from native/core/.
 #
 # Linux, macOS and other POSIX systems: cJSON comes from the system (pkg-config libcjson);
 # scripts/install.mjs checks it is there before node-gyp runs.
@@ -47,27 +48,27 @@
       "target_name": "qt_core",
       "type": "static_library",
       "sources": [
-        "native/buf.c",
-        "native/utf8.c",
-        "native/strings.c",
-        "native/common.c",
-        "native/json_tree.c",
-        "native/request.c",
-        "native/answers.c",
-        "native/result.c",
-        "native/width.c",
-        "native/sanitize.c",
-        "native/notice.c",
-        "native/keys.c",
-        "native/editor.c",
-        "native/engine.c",
-        "native/flow.c",
-        "native/lines.c",
-        "native/render.c",
-        "native/render_plain.c",
-        "native/tty_run.c"
+        "native/core/buf.c",
+        "native/core/utf8.c",
+        "native/core/strings.c",
+        "native/core/common.c",
+        "native/core/json_tree.c",
+        "native/core/request.c",
+        "native/core/answers.c",
+        "native/core/result.c",
+        "native/core/width.c",
+        "native/core/sanitize.c",
+        "native/core/notice.c",
+        "native/core/keys.c",
+        "native/core/editor.c",
+        "native/core/engine.c",
+        "native/core/flow.c",
+        "native/core/lines.c",
+        "native/core/render.c",
+        "native/core/render_plain.c",
+        "native/core/tty_run.c"
       ],
-      "include_dirs": ["native"],
+      "include_dirs": ["native/core"],
       "conditions": [
         ["OS!=\"win\"", {
           "sources": [
@@ -89,13 +90,13 @@
         }]
       ],
       "direct_dependent_settings": {
-        "include_dirs": ["native"]
+        "include_dirs": ["native/core"]
       }
     },
     {
       "target_name": "pi_question",
       "dependencies": ["qt_core"],
-      "sources": ["native/binding.c"],
+      "sources": ["native/node/binding.c"],
       "conditions": [
         ["OS!=\"win\"", {
           "include_dirs": ["<!@(pkg-config --cflags-only-I libcjson | sed -e 's/-I//g')"],

@@ -153,7 +153,7 @@ export async function askOnTerminal(
 
 /** askOnTerminal, or undefined when the C side refused the terminal (QT_ETTYOWNED: another
  * program owns it; the terminal was not touched). The runner needs no stop() at exit: it never
- * keeps the process alive (see native/qt_tty.h). */
+ * keeps the process alive (see native/core/qt_tty.h). */
 async function runOnTerminal(
   json: ArgsJson,
   signal: AbortSignal | undefined,

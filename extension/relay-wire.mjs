@@ -173,7 +173,7 @@ export function endingOf(status) {
   return "withdrawn";
 }
 
-/** The string (native/strings.c) that tells a later answer how the question ended. */
+/** The string (native/core/strings.c) that tells a later answer how the question ended. */
 export const ENDING_STRINGS = Object.freeze({
   answered: "REMOTE_ALREADY",
   cancelled: "REMOTE_CANCELLED",

@@ -169,7 +169,7 @@ export interface RelayServer {
   close(): void;
 }
 
-/** The bounds of the endpoint's doors (native/qt_limits.h; relayBounds reads them from the addon). */
+/** The bounds of the endpoint's doors (native/core/qt_limits.h; relayBounds reads them from the addon). */
 export interface RelayBounds {
   /** The longest line taken once the control secret was seen (limits.relayMessageBytes: it
    * covers every legitimate question and answer). */

@@ -1,4 +1,4 @@
-// width-rules.mjs — picks the addon's width rules (native/qt_text.h) that measure like the host
+// width-rules.mjs — picks the addon's width rules (native/core/qt_text.h) that measure like the host
 // pi's own pi-tui: pi-tui 0.87 counts Indic spacing marks and consonants after a mark that 0.73
 // counts as nothing, and pins an older get-east-asian-width; in pi's release binary pi-tui runs
 // in Bun, whose Intl.Segmenter (ICU 75, Unicode 15.1) splits clusters that Node's keeps whole

@@ -34,14 +34,15 @@ rt=$("$CC" -print-file-name=libclang_rt.fuzzer-x86_64.a 2>/dev/null)
 pkg-config --exists libcjson 2>/dev/null ||
   die "the cJSON library was not found; install it: Debian/Ubuntu \"sudo apt-get install libcjson-dev pkg-config\"."
 
-N=native
+N=native/core
+F=native/fuzz
 # The core's parsers keep per-thread blocks through the OS layer's thread.c (POSIX here).
-CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/json_tree.c $N/request.c $N/answers.c $N/result.c $N/os/posix/thread.c"
+CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/json_tree.c $N/request.c $N/answers.c $N/result.c native/os/posix/thread.c"
 TEXT="$N/width.c $N/sanitize.c"
 KEYS="$N/keys.c"
 ENGINE="$N/engine.c $N/flow.c $N/editor.c $N/render.c $N/render_plain.c $N/lines.c"
 CFLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -fno-omit-frame-pointer
-  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$N -I$N/fuzz
+  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$N -I$F
   $(pkg-config --cflags libcjson) ${FUZZ_EXTRA_CFLAGS:-}"
 LIBS="$(pkg-config --libs libcjson)"
 
@@ -50,13 +51,13 @@ sources_of() {
     fuzz_request | fuzz_answers | fuzz_json_tree) echo "$CORE" ;;
     fuzz_decoder) echo "$KEYS $N/buf.c $N/utf8.c" ;;
     fuzz_session) echo "$CORE $TEXT $KEYS $ENGINE" ;;
-    fuzz_oom) echo "$CORE $TEXT $KEYS $ENGINE $N/fuzz/fuzz_alloc.c" ;;
+    fuzz_oom) echo "$CORE $TEXT $KEYS $ENGINE $F/fuzz_alloc.c" ;;
     *) return 1 ;;
   esac
 }
 flags_of() {
   case "$1" in
-    fuzz_oom) echo "-include $N/fuzz/fuzz_alloc.h" ;; # every malloc of the core may fail
+    fuzz_oom) echo "-include $F/fuzz_alloc.h" ;; # every malloc of the core may fail
     fuzz_answers) echo "-DQT_MAX_RESULT_TEXT_BYTES=4096" ;; # inputs this short still reach the cap of the model's text
   esac
 }
@@ -83,7 +84,7 @@ for t in $TARGETS; do
   fi
   echo "fuzz: building $t"
   # shellcheck disable=SC2086
-  if ! "$CC" $CFLAGS $(flags_of "$t") "$N/fuzz/$t.c" $src $LIBS -o "$OUT/$t" 2>"$OUT/logs/$t.build.log"; then
+  if ! "$CC" $CFLAGS $(flags_of "$t") "$F/$t.c" $src $LIBS -o "$OUT/$t" 2>"$OUT/logs/$t.build.log"; then
     cat "$OUT/logs/$t.build.log" >&2
     failed+=("$t (build)")
   fi
@@ -95,7 +96,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 for t in $TARGETS; do
   bin="$OUT/$t"
   [ -x "$bin" ] || continue
-  reg="$N/fuzz/regressions/$t"
+  reg="$F/regressions/$t"
   mkdir -p "$reg"
   bad=0
   for f in "$reg"/*; do
@@ -118,12 +119,12 @@ for t in $TARGETS; do
   work="$OUT/corpus/$t"
   mkdir -p "$work"
   dict=()
-  case "$t" in fuzz_request | fuzz_json_tree | fuzz_answers | fuzz_oom | fuzz_session) dict=(-dict="$N/fuzz/fuzz.dict") ;; esac
+  case "$t" in fuzz_request | fuzz_json_tree | fuzz_answers | fuzz_oom | fuzz_session) dict=(-dict="$F/fuzz.dict") ;; esac
   before=$(ls "$reg" | sort)
   log="$OUT/logs/$t.log"
   echo "fuzz: running $t for ${SECONDS_PER_TARGET}s"
   nice -n 5 "$bin" -max_total_time="$SECONDS_PER_TARGET" -timeout=30 -rss_limit_mb=2560 -max_len="$(maxlen_of "$t")" \
-    -print_final_stats=1 -artifact_prefix="$reg/" "${dict[@]}" "$work" "$N/fuzz/corpus/$t" >"$log" 2>&1
+    -print_final_stats=1 -artifact_prefix="$reg/" "${dict[@]}" "$work" "$F/corpus/$t" >"$log" 2>&1
   rc=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)

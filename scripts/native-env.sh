@@ -2,7 +2,7 @@
 # cJSON, the Node-API headers and the addon's sources (as binding.gyp lists them), and builds
 # the addon or a C test driver straight with clang into a directory of its own, so a
 # sanitizer or measurement build never touches build/Release.
-# Provides: CC, NODE_INC, SOURCES (addon), CORE_SOURCES (without binding.c),
+# Provides: CC, NODE_INC, SOURCES (addon), CORE_SOURCES (without the binding, native/node/),
 # build_addon OUT_FILE FLAGS..., build_driver SRC OUT_FILE FLAGS...
 
 native_env_die() { echo "${NATIVE_ENV_NAME:-native}: $*" >&2; exit 2; }
@@ -27,8 +27,8 @@ SOURCES=$(node --input-type=module -e '
   const os = process.platform === "darwin" ? "mac" : process.platform === "win32" ? "win" : "linux";
   console.log(gypBuildInputs(undefined, { os }).sources.join(" "));') ||
   native_env_die "could not read the sources from binding.gyp"
-CORE_SOURCES=$(echo "$SOURCES" | tr ' ' '\n' | grep -v -e '/binding\.c$' | tr '\n' ' ')
-NATIVE_CFLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -DNAPI_VERSION=8 -g -Wall -Wextra -fvisibility=hidden -Inative $(pkg-config --cflags libcjson)"
+CORE_SOURCES=$(echo "$SOURCES" | tr ' ' '\n' | grep -v -e '^native/node/' | tr '\n' ' ')
+NATIVE_CFLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -DNAPI_VERSION=8 -g -Wall -Wextra -fvisibility=hidden -Inative/core $(pkg-config --cflags libcjson)"
 NATIVE_LIBS="$(pkg-config --libs libcjson)"
 
 # build_addon OUT FLAGS...: the Node-API addon as one shared object.

@@ -2,8 +2,8 @@
 // check: no comment or test name points at a tracker's issue, an item of one, a review finding
 // or a work tree's name (a reference like "issue N item M" means nothing without the tracker;
 // the behaviour it protects does). And every bound on what a model sends or a person types lives
-// in native/qt_limits.h, which names the few buffer sizes kept in their own files, and the addon
-// exports the ones that moved there.
+// in native/core/qt_limits.h, which names the few buffer sizes kept in their own files, and the
+// addon exports the ones that moved there.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -92,7 +92,7 @@ test("comments: the check itself finds each kind of citation and passes plain pr
 
 test("comments: no source file cites an issue, an item of one, a review finding or a work tree — each says the behaviour instead", () => {
   const files = sourceFiles();
-  assert.ok(files.includes("native/qt.h") && files.includes("extension/index.ts") && files.includes("tests/comments.test.mjs"), "the walk reaches the sources");
+  assert.ok(files.includes("native/core/qt.h") && files.includes("extension/index.ts") && files.includes("tests/comments.test.mjs"), "the walk reaches the sources");
   const found = files.flatMap((file) => citations(file, readFileSync(join(root, file), "utf8")));
   assert.deepEqual(found, [], `say what the code protects instead of where it was asked for:\n${found.join("\n")}`);
 });
@@ -112,7 +112,7 @@ function cFiles(dir) {
 }
 
 test("limits: every QT_MAX_* and every *_BYTES bound is defined in qt_limits.h, or named there with the file that keeps it", () => {
-  const limitsFile = "native/qt_limits.h";
+  const limitsFile = "native/core/qt_limits.h";
   const header = readFileSync(join(root, limitsFile), "utf8");
   const named = firstComment(header);
   const stray = [];
@@ -132,7 +132,7 @@ test("limits: every QT_MAX_* and every *_BYTES bound is defined in qt_limits.h, 
 });
 
 test("limits: the addon exports the note and filter caps, keys per action and the notification's lengths as qt_limits.h sets them", () => {
-  const header = readFileSync(join(root, "native/qt_limits.h"), "utf8");
+  const header = readFileSync(join(root, "native/core/qt_limits.h"), "utf8");
   const value = (name) => {
     const m = header.match(new RegExp(`#define ${name} (\\d+)\\n`));
     assert.ok(m, `qt_limits.h defines ${name} as a number`);

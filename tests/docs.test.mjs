@@ -293,7 +293,7 @@ test("docs: docs/tool-contract.md's full Limits table has every limit with its v
     }
   }
   for (const name of stated.keys()) assert.ok(all.has(name), `docs/tool-contract.md names ${name}, which native/ does not define`);
-  // "Every limit is a constant of the C core in native/qt_limits.h".
+  // "Every limit is a constant of the C core in native/core/qt_limits.h".
   const header = sources("native", [".h"]).find((f) => f.endsWith("/qt_limits.h"));
   const defined = new Set([...read(header).matchAll(/^#define (QT_\w+)\b/gm)].map((m) => m[1]));
   assert.deepEqual(

@@ -199,7 +199,8 @@ test("tarball: `npm pack` ships the sources, the extension, bin and README, and 
   for (const need of ["binding.gyp", "README.md", "package.json", "scripts/install.mjs", ...pkg.pi.extensions.map((p) => p.replace(/^\.\//, ""))]) {
     assert.ok(has.has(need), `the tarball lacks ${need}`);
   }
-  // every C source and header, the OS layer's (native/os/<family>/) too; the fuzzers stay out
+  // every C source and header: the core (native/core/), the binding (native/node/), the OS layer
+  // (native/os/<family>/); the fuzzers stay out
   const native = readdirSync(join(clean, "native"), { recursive: true })
     .map((f) => f.split(sep).join("/"))
     .filter((f) => /\.[ch]$/.test(f) && !f.startsWith("fuzz/"));
@@ -214,7 +215,7 @@ test("tarball: `npm pack` ships the sources, the extension, bin and README, and 
     }
   }
   // Every source binding.gyp compiles is shipped.
-  const gypSources = readFileSync(join(clean, "binding.gyp"), "utf8").match(/native\/[\w.-]+\.c/g);
+  const gypSources = readFileSync(join(clean, "binding.gyp"), "utf8").match(/native\/[\w./-]+\.c/g);
   for (const s of gypSources) assert.ok(has.has(s), `binding.gyp compiles ${s}, not in the tarball`);
 });
 

@@ -1,17 +1,17 @@
-// keys.test.mjs — tests of the key decoder (native/keys.c) through the addon: every sequence of
+// keys.test.mjs — tests of the key decoder (native/core/keys.c) through the addon: every sequence of
 // fixtures/key-sequences.json gets the name pi-tui's parseKey gives the same bytes (with the
 // deliberate differences listed and checked there), sequences split anywhere or packed
 // together decode the same, bracketed paste is exact and bounded, releases are dropped, lock
 // bits ignored, garbage never crashes, and pi key ids parse (parseKeyId) as pi reads them.
 //
-// Addon API used (wired in native/binding.c):
+// Addon API used (wired in native/node/binding.c):
 //   addon.decodeKeys(chunks: Array<string | Buffer>)
 //       -> Array<{ name: string, text?: string, paste?: string, repeat?: boolean }>
 //     A fresh decoder is fed each chunk in turn (a string as its UTF-8 bytes, a Buffer as raw
 //     bytes), then flushed. A key event is { name, text? (what it inserts), repeat? (Kitty
 //     repeat, only when true) }; a paste event is { name: "paste", paste }.
 //   addon.parseKeyId(id: string) -> { key: number, mods: number } | null
-//     key: a code point, or a named key numbered from 0x110000 (see native/qt_keys.h);
+//     key: a code point, or a named key numbered from 0x110000 (see native/core/qt_keys.h);
 //     mods: shift 1 | alt 2 | ctrl 4 | super 8.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

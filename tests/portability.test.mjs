@@ -1,5 +1,6 @@
-// portability.test.mjs — the C sources stay buildable beyond Linux: the core (native/*.c, *.h)
-// includes no OS header, and what touches the OS lives in native/os/<family>/; everything
+// portability.test.mjs — the C sources stay buildable beyond Linux: the core (native/core/) and
+// the binding (native/node/) include no OS header, and what touches the OS lives in
+// native/os/<family>/; everything
 // compiles as strict C11 + POSIX 2008 with no _GNU_SOURCE from the command line; feature macros
 // (_GNU_SOURCE, _DARWIN_C_SOURCE, _DEFAULT_SOURCE) are defined only under an OS guard; the
 // macOS branches of the POSIX files compile without GNU extensions; and with mingw-w64 present
@@ -18,12 +19,15 @@ import { gypBuildInputs } from "../scripts/prebuild.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const native = join(root, "native");
+const coreDir = join(native, "core");
+const nodeDir = join(native, "node");
 const rel = (f) => f.slice(root.length + 1).split("\\").join("/");
 const listC = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".c")).sort().map((f) => join(dir, f)) : []);
 
-/** The core: native/*.c and native/*.h (binding.c, the Node-API binding, is checked with them). */
-const coreC = listC(native);
-const coreH = readdirSync(native).filter((f) => f.endsWith(".h")).sort().map((f) => join(native, f));
+const listH = (dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".h")).sort().map((f) => join(dir, f)) : []);
+/** The core, native/core/*.c and *.h; the Node-API binding, native/node/*.c and *.h, is checked with them. */
+const coreC = [...listC(coreDir), ...listC(nodeDir)];
+const coreH = [...listH(coreDir), ...listH(nodeDir)];
 const posixC = listC(join(native, "os", "posix"));
 const win32C = listC(join(native, "os", "win32"));
 const FAMILY_FILES = ["external_edit.c", "filelock.c", "thread.c", "tty.c"];
@@ -46,7 +50,7 @@ function compile(cc, flags, files) {
   for (const f of flags) assert.doesNotMatch(f, /_GNU_SOURCE/, "the check itself must not define _GNU_SOURCE");
   // LC_ALL=C: plain quotes in the diagnostics; no CPATH or C_INCLUDE_PATH from the environment
   const { CPATH: _a, C_INCLUDE_PATH: _b, ...env } = process.env;
-  return spawnSync(cc, [...flags, `-I${native}`, ...files], { encoding: "utf8", env: { ...env, LC_ALL: "C" } });
+  return spawnSync(cc, [...flags, `-I${coreDir}`, ...files], { encoding: "utf8", env: { ...env, LC_ALL: "C" } });
 }
 
 // ── binding.gyp per OS ──────────────────────────────────────────────────────────────────────
@@ -55,9 +59,9 @@ test("binding.gyp: every OS builds all of the core and the four files of its own
   const core = coreC.map(rel);
   for (const [os, family] of [["linux", "posix"], ["mac", "posix"], ["win", "win32"]]) {
     const { sources, cflags, includeDirs } = gypBuildInputs(undefined, { os });
-    assert.deepEqual(sources.filter((s) => !s.startsWith("native/os/")).sort(), core, `${os}: the core is native/*.c, every one of them`);
+    assert.deepEqual(sources.filter((s) => !s.startsWith("native/os/")).sort(), core, `${os}: the core is native/core/*.c and the binding native/node/*.c, every one of them`);
     assert.deepEqual(sources.filter((s) => s.startsWith("native/os/")).sort(), FAMILY_FILES.map((f) => `native/os/${family}/${f}`), `${os}: native/os/${family}/`);
-    assert.ok(includeDirs.includes("native"), `${os}: the OS files include the core's headers from native/`);
+    assert.ok(includeDirs.includes("native/core"), `${os}: the binding and the OS files include the core's headers from native/core/`);
     assert.ok(cflags.includes("-std=c11"), `${os}: C11`);
     assert.equal(cflags.includes("-D_POSIX_C_SOURCE=200809L"), os !== "win", `${os}: _POSIX_C_SOURCE only where there is POSIX`);
     assert.ok(!cflags.some((f) => /_GNU_SOURCE|_DEFAULT_SOURCE|_DARWIN_C_SOURCE/.test(f)), `${os}: no feature macro beyond _POSIX_C_SOURCE on the command line`);
@@ -95,7 +99,7 @@ test("gypBuildInputs: OS conditions pick their branch (==, !=, else), merge list
 
 // ── the compile checks ──────────────────────────────────────────────────────────────────────
 
-test("strict C11 + POSIX 2008, no _GNU_SOURCE: every core file, binding.c and every native/os/posix file compile with -Wall -Wextra -Werror", { skip: hostSkip }, () => {
+test("strict C11 + POSIX 2008, no _GNU_SOURCE: every core file, the binding (native/node/) and every native/os/posix file compile with -Wall -Wextra -Werror", { skip: hostSkip }, () => {
   const flags = [...STRICT, `-I${nodeApiInclude}`, ...cjsonInclude.map((d) => `-I${d}`)];
   const r = compile(CC, flags, [...coreC, ...posixC]);
   assert.equal(r.status, 0, `${CC} ${flags.join(" ")}:\n${r.stderr}`);
@@ -111,7 +115,7 @@ test("macOS branches of native/os/posix: they compile with the Linux macros unde
 
 const mingwSkip = !has(MINGW) ? `mingw-w64 (${MINGW}) is not installed` : !cjsonInclude ? "libcjson (pkg-config) is needed for cJSON's header" : false;
 
-test("Windows (mingw-w64): the core, binding.c and the native/os/win32 files that exist compile with binding.gyp's Windows flags, -Werror", { skip: mingwSkip }, () => {
+test("Windows (mingw-w64): the core, the binding (native/node/) and the native/os/win32 files that exist compile with binding.gyp's Windows flags, -Werror", { skip: mingwSkip }, () => {
   // cJSON's header alone, in a directory of its own: the host's include directory would bring
   // the host's system headers into a Windows compile.
   const header = cjsonInclude.map((d) => join(d, "cJSON.h")).find(existsSync) ?? cjsonInclude.map((d) => join(d, "cjson", "cJSON.h")).find(existsSync);
@@ -250,7 +254,7 @@ test("feature macros: _GNU_SOURCE, _DARWIN_C_SOURCE and _DEFAULT_SOURCE appear i
 /** OS headers: POSIX, Win32 and the C11 threads header (their place is native/os/<family>/). */
 const OS_HEADER = /^(unistd|pthread|threads|sched|semaphore|spawn|termios|poll|fcntl|signal|dirent|dlfcn|time|windows|winsock2|ws2tcpip|winbase|io|process|conio|direct|sys\/.+|netinet\/.+|arpa\/.+|mach\/.+)\.h$/;
 
-test("the core includes no OS header: native/*.c (binding.c too) and native/*.h leave unistd, pthread, windows.h, termios, poll, sys/*, fcntl, signal, time … to native/os/<family>/", () => {
+test("the core includes no OS header: native/core/ and native/node/ (.c and .h) leave unistd, pthread, windows.h, termios, poll, sys/*, fcntl, signal, time … to native/os/<family>/", () => {
   const bad = [];
   for (const file of [...coreC, ...coreH]) {
     for (const m of code(file).matchAll(/^\s*#\s*include\s*<([^>]+)>/gm)) if (OS_HEADER.test(m[1].trim())) bad.push(`${rel(file)}: <${m[1].trim()}>`);

@@ -58,7 +58,7 @@ test("binding.gyp read by the prebuild gives the sources and C flags node-gyp bu
   const inputs = gypBuildInputs();
   assert.deepEqual(inputs.sources, fromMake);
   assert.deepEqual(inputs.cflags, cflags);
-  assert.deepEqual(inputs.includeDirs, ["native"]);
+  assert.deepEqual(inputs.includeDirs, ["native/core"]);
 });
 
 test("gypBuildInputs: variables expand, cflags! removes, Release's defines become -D, pkg-config expansions are left out", () => {
@@ -186,7 +186,7 @@ test("windowsBuildInputs: binding.gyp's Windows branch: the native/os/win32 sour
   const inputs = windowsBuildInputs();
   const os = inputs.sources.filter((f) => f.startsWith("native/os/"));
   assert.deepEqual(os.map((f) => f.replace(/^native\/os\/win32\//, "")).sort(), ["external_edit.c", "filelock.c", "thread.c", "tty.c"]);
-  assert.ok(inputs.sources.includes("native/binding.c"));
+  assert.ok(inputs.sources.includes("native/node/binding.c"));
   assert.ok(!inputs.cflags.some((f) => f.startsWith("-D_POSIX_C_SOURCE")), inputs.cflags.join(" "));
   assert.deepEqual(inputs.sources.filter((f) => !f.startsWith("native/os/")), gypBuildInputs().sources.filter((f) => !f.startsWith("native/os/")));
 });

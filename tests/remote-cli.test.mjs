@@ -613,7 +613,7 @@ test("pending: nothing listed but a pi did not answer exits 5, without claiming 
 });
 
 test("pi-question pending (the command, its own 2 s limits): a stopped pi is named and the live pi's question listed", { timeout: 30_000 }, async () => {
-  assert.equal(addon.limits.remoteReplyMs, 2000, "native/qt_limits.h QT_REMOTE_REPLY_MS");
+  assert.equal(addon.limits.remoteReplyMs, 2000, "native/core/qt_limits.h QT_REMOTE_REPLY_MS");
   await withPis([{ cwd: "/srv/live", questions: [q("q11111111", T0, [DB])] }], async () => {
     await withStuck([["relay", { cwd: "/srv/stopped", questions: [q("q22222222", T0 + 1, [NAME])] }]], async ([relay]) => {
       await stop(relay);

@@ -383,7 +383,7 @@ test("remote: Ctrl+T's words from another terminal end the question here as disc
 test("remote: discuss words over the discuss limit are refused whole (the sender keeps them), at the limit taken whole", async () => {
   const { addon } = await import("./helpers/addon.mjs");
   const most = addon.limits.discussBytes;
-  assert.equal(most, 4000, "native/qt_limits.h QT_MAX_DISCUSS_BYTES");
+  assert.equal(most, 4000, "native/core/qt_limits.h QT_MAX_DISCUSS_BYTES");
   shown = [];
   const asking = tool.execute("d2", ARGS, undefined, undefined, ctx);
   await until(() => shown.length === 1, "the question on screen");

@@ -143,7 +143,7 @@ function constDroppingCasts(source) {
 }
 
 test("render is pure: the renderers' sources hold no cast that drops const from the engine's state", () => {
-  for (const file of ["native/render.c", "native/render_plain.c", "native/lines.c"]) {
+  for (const file of ["native/core/render.c", "native/core/render_plain.c", "native/core/lines.c"]) {
     const source = readFileSync(new URL(file, `file://${root}/`), "utf8");
     assert.deepEqual(constDroppingCasts(source), [], `${file} casts the const of the state away`);
   }
@@ -155,7 +155,7 @@ test("render is pure: the renderers' sources hold no cast that drops const from 
 });
 
 test("render is pure: the renderers take the engine as const", () => {
-  const header = readFileSync(new URL("native/engine_internal.h", `file://${root}/`), "utf8");
+  const header = readFileSync(new URL("native/core/engine_internal.h", `file://${root}/`), "utf8");
   for (const fn of ["qt_render_frame", "qt_render_plain_frame"]) {
     const m = new RegExp(`qt_status ${fn}\\(([^)]*)\\)`).exec(header);
     assert.ok(m, `${fn} is declared in engine_internal.h`);

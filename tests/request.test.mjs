@@ -271,8 +271,9 @@ test("native sources: no .c file declares another file's functions (no extern, n
       .replace(/\/\*[\s\S]*?\*\//g, "")
       .replace(/\/\/.*$/gm, "")
       .replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
-  const sources = readdirSync(dir).filter((f) => f.endsWith(".c"));
-  assert.ok(sources.includes("request.c") && sources.includes("common.c"));
+  // the core and the Node-API binding (paths relative to native/)
+  const sources = ["core", "node"].flatMap((d) => readdirSync(join(dir, d)).filter((f) => f.endsWith(".c")).map((f) => `${d}/${f}`));
+  assert.ok(sources.includes("core/request.c") && sources.includes("core/common.c") && sources.includes("node/binding.c"));
   const definedIn = new Map();
   for (const file of sources) {
     const text = code(file);
@@ -285,11 +286,11 @@ test("native sources: no .c file declares another file's functions (no extern, n
     }
   }
   for (const helper of ["qt_strdup", "qt_strndup_trimmed", "qt_loose_equal", "qt_number_text", "qt_cjson_print", "qt_json_parse", "qt_json_precheck", "qt_fail", "qt_pathf"]) {
-    assert.deepEqual(definedIn.get(helper), ["common.c"], `${helper} is defined once, in common.c`);
+    assert.deepEqual(definedIn.get(helper), ["core/common.c"], `${helper} is defined once, in common.c`);
   }
-  const header = code("qt_internal.h");
+  const header = code("core/qt_internal.h");
   for (const [a, b] of [["request.c", "answers.c"], ["answers.c", "request.c"]]) {
-    const raw = readFileSync(join(dir, a), "utf8");
+    const raw = readFileSync(join(dir, "core", a), "utf8");
     assert.doesNotMatch(raw, new RegExp(`#include\\s+"${b.replace(".c", "")}`), `${a} does not include ${b}'s declarations (no include circle)`);
   }
   assert.match(header, /qt_strdup\s*\(/, "the helpers are declared in qt_internal.h");

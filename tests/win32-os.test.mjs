@@ -39,9 +39,9 @@ function runHarness() {
     const native = join(root, "native");
     const built = spawnSync(
       MINGW,
-      ["-std=c11", "-Wall", "-Wextra", "-Werror", `-I${native}`, join(root, "tests", "native-win32.c"),
+      ["-std=c11", "-Wall", "-Wextra", "-Werror", `-I${join(native, "core")}`, join(root, "tests", "native-win32.c"),
         ...["thread", "filelock", "external_edit", "tty"].map((f) => join(native, "os", "win32", `${f}.c`)),
-        join(native, "strings.c"), join(native, "buf.c"), "-o", exe, "-lshell32"],
+        join(native, "core", "strings.c"), join(native, "core", "buf.c"), "-o", exe, "-lshell32"],
       { encoding: "utf8" },
     );
     if (built.status !== 0) return { error: `${MINGW} failed:\n${built.stderr}` };

@@ -89,7 +89,7 @@ async function runHarness() {
     const native = join(root, "native");
     const built = spawnSync(
       MINGW,
-      ["-std=c11", "-Wall", "-Wextra", "-Werror", `-I${native}`, join(root, "tests", "native-win32-tty.c"), join(native, "os", "win32", "tty.c"), "-o", exe],
+      ["-std=c11", "-Wall", "-Wextra", "-Werror", `-I${join(native, "core")}`, join(root, "tests", "native-win32-tty.c"), join(native, "os", "win32", "tty.c"), "-o", exe],
       { encoding: "utf8" },
     );
     if (built.status !== 0) return { error: `${MINGW} failed:\n${built.stderr}` };

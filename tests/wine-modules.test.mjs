@@ -18,7 +18,7 @@ const { runExternalEditor } = await importShim("external-editor.ts");
 const { placeInProject } = await importShim("settings.ts");
 const windows = process.platform === "win32";
 
-/** The relay's bounds as native/qt_limits.h sets them in spirit: small, fixed (no addon here). */
+/** The relay's bounds as native/core/qt_limits.h sets them in spirit: small, fixed (no addon here). */
 const BOUNDS = {
   messageBytes: 64 * 1024,
   askMessageBytes: 64 * 1024,

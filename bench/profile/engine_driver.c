@@ -1,7 +1,7 @@
 /* engine_driver.c — profiling driver for the keystroke path without Node: builds one engine
  * from an arguments JSON file, then feeds a key and renders at width 100, N times (↓×d, ↑×d
  * per question, Tab to the next), printing ns per keystroke and heap bytes per engine.
- *   cc -O2 -g -Inative bench/profile/engine_driver.c build/Release/qt_core.a -lcjson -o /tmp/engine_driver
+ *   cc -O2 -g -Inative/core bench/profile/engine_driver.c build/Release/qt_core.a -lcjson -o /tmp/engine_driver
  *   /tmp/engine_driver args.json 100000 [typed]
  *   valgrind --tool=callgrind /tmp/engine_driver args.json 20000
  *   valgrind --leak-check=full /tmp/engine_driver args.json 1000 cycles   (create/feed/render/destroy) */

@@ -1,7 +1,7 @@
 /* normalize_driver.c — profiling driver for validation + normalization without Node: reads an
  * arguments JSON file and runs qt_request_parse + qt_request_to_json on it N times (what
  * addon.normalize does minus the string crossing), printing µs per call.
- *   cc -O2 -g -Inative bench/profile/normalize_driver.c build/Release/qt_core.a -lcjson -o /tmp/normalize_driver
+ *   cc -O2 -g -Inative/core bench/profile/normalize_driver.c build/Release/qt_core.a -lcjson -o /tmp/normalize_driver
  *   /tmp/normalize_driver payload.json 200
  *   valgrind --tool=callgrind /tmp/normalize_driver payload.json 5 */
 #define _POSIX_C_SOURCE 200809L

@@ -3,7 +3,7 @@
  * and writing the canonical text (qt_request_write_json into one buffer kept between calls, as
  * the addon's write_canonical does). Prints the median µs of each over the runs, and per 100 KB
  * of the arguments. The benchmark writes its payloads with BENCH_PAYLOADS=DIR npm run bench.
- *   cc -O2 -Inative bench/profile/normalize_split.c build/Release/qt_core.a -lcjson -o /tmp/normalize_split
+ *   cc -O2 -Inative/core bench/profile/normalize_split.c build/Release/qt_core.a -lcjson -o /tmp/normalize_split
  *   /tmp/normalize_split payload.json [runs] */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>

@@ -1,5 +1,5 @@
 // native-driver.mjs — builds a C test driver (tests/native-*.c) against the core's sources
-// (every source binding.gyp lists for this OS but binding.c) and the system's libcjson, for the
+// (every source binding.gyp lists for this OS but the binding's, native/node/) and the system's libcjson, for the
 // tests that run the core outside Node: under a sanitizer, with wrapped system calls, or with
 // cJSON hooks.
 import { spawnSync } from "node:child_process";
@@ -23,7 +23,7 @@ export function compiles(cc, flags = []) {
 function coreSources() {
   const os = process.platform === "darwin" ? "mac" : process.platform === "win32" ? "win" : "linux";
   return gypBuildInputs(undefined, { os })
-    .sources.filter((s) => !s.endsWith("binding.c"))
+    .sources.filter((s) => !s.startsWith("native/node/"))
     .map((s) => join(root, s));
 }
 
@@ -34,7 +34,7 @@ function coreSources() {
 export function buildDriver(cc, driver, exe, { flags = [], linkFlags = [] } = {}) {
   return spawnSync(
     cc,
-    ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-g", "-O1", ...flags, `-I${join(root, "native")}`,
+    ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-g", "-O1", ...flags, `-I${join(root, "native", "core")}`,
       join(root, "tests", `${driver}.c`), ...coreSources(), "-o", exe, ...linkFlags, ...(cjsonFlags ?? [])],
     { encoding: "utf8", env },
   );
