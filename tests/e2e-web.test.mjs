@@ -6,7 +6,9 @@
 // answered in the TUI closes on the page); a request without the token and a cross-origin POST
 // from another page in the same browser are refused. A page whose live updates are refused says
 // it is offline (never a blank page) and follows again by itself; pushed out by newer pages, it
-// says so and follows again when it is looked at.
+// says so and follows again when it is looked at. The page drives the engine's question flow
+// (POST /step): several questions go tab by tab to the review, whose submit the engine checks;
+// a long answer asks the engine's "Submit anyway?"; the filter and "talk first" work as in the TUI.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
@@ -184,7 +186,7 @@ test("web e2e: a request without the token and a cross-origin POST from another 
   });
 });
 
-test("web e2e: several questions on the page — multi-select, a typed answer, a warning for what is missing, then 'let the agent decide'", { skip }, async () => {
+test("web e2e: several questions on the page — tabs, multi-select, the review warns what is missing, a typed answer, then 'let the agent decide'", { skip }, async () => {
   const TWO = {
     questions: [
       { id: "f", label: "Features", prompt: "Which features?", multiSelect: true, options: ["Auth", "API", "Jobs"] },
@@ -199,22 +201,34 @@ test("web e2e: several questions on the page — multi-select, a typed answer, a
     const page = await context.newPage();
     await page.goto(url);
     await page.getByText("Which features?").waitFor();
+    const card = page.locator(".card").first();
+    const ticked = card.locator("fieldset").nth(0).locator("input[type=checkbox]");
     await page.getByText("Auth", { exact: true }).click();
+    await until(async () => await ticked.nth(0).isChecked(), "Auth ticked");
     await page.getByText("Jobs", { exact: true }).click();
-    await page.getByRole("button", { name: "Submit" }).click();
-    await page.getByText(/Not answered yet: .*Name.*Database/).waitFor();
-    await page.locator("fieldset").nth(1).locator("textarea").first().fill("orders");
-    const db = page.locator("fieldset").nth(2);
+    await until(async () => await ticked.nth(2).isChecked(), "Jobs ticked");
+    // Straight to the review: the engine's submit there says what is missing and shows it.
+    await card.getByRole("button", { name: "Review" }).click();
+    await card.getByText("Review your answers").waitFor();
+    await card.getByRole("button", { name: "Submit" }).click();
+    await card.getByText(/Not answered yet: .*Name.*Database/).waitFor();
+    await card.getByText("Name of the service?").waitFor();
+    await card.locator("fieldset").nth(1).locator("textarea").first().fill("orders");
+    await card.getByRole("button", { name: "Submit" }).click();
+    const db = card.locator("fieldset").nth(2);
     await db.getByText("Something else…").click();
     await db.locator("textarea.wrote").fill("DuckDB");
-    await page.getByRole("button", { name: "Submit" }).click();
+    await card.getByRole("button", { name: "Submit" }).click();
+    await card.getByText("Review your answers").waitFor();
+    assert.equal(await card.getByRole("button", { name: "Features ✓" }).count(), 1, "the tab says answered");
+    await card.getByRole("button", { name: "Submit" }).click();
     await page.getByText("Answer taken.").waitFor();
     assert.equal(await toolText(pi), "f: user selected: 1. Auth, 3. Jobs\nname: user wrote: orders\ndb: user wrote: DuckDB");
     await pi.waitForScreen(/answered from the web page/);
 
     // The model asks again; this time the agent decides.
     await pi.model.waitForRequests(2);
-    await page.getByText("Which features?").nth(0).waitFor();
+    await page.locator(".card:not(.closed)").getByText("Which features?").waitFor();
     await page.locator(".card:not(.closed)").getByRole("button", { name: "Let the agent decide" }).click();
     await page.locator(".card:not(.closed)").waitFor({ state: "detached" }).catch(() => undefined);
     await pi.model.waitForRequests(3);
@@ -225,7 +239,7 @@ test("web e2e: several questions on the page — multi-select, a typed answer, a
   });
 });
 
-test("web e2e: a refused or failed POST keeps what the person wrote on the page; then a long answer (over the old 256 KB cap) is taken whole", { skip }, async () => {
+test("web e2e: a refused or failed POST keeps what the person wrote on the page; then a long answer, confirmed as the engine asks, is taken whole", { skip }, async () => {
   await withPi({}, async (pi, context) => {
     const url = await turnOnWeb(pi);
     await pi.prompt("ask me");
@@ -234,9 +248,10 @@ test("web e2e: a refused or failed POST keeps what the person wrote on the page;
     const card = page.locator(".card").first();
     await card.getByText("Something else…").waitFor();
     await card.getByText("Something else…").click();
-    // Quotes and backslashes take 2 bytes each in JSON: this answer is ~360 KB on the wire.
+    // Quotes and backslashes take 2 bytes each in JSON: this answer is ~180 KB on the wire (the
+    // note within its own limit, as the engine keeps it).
     const wrote = `start ${'"\\'.repeat(44000)} end`;
-    const note = `note ${'\\"'.repeat(44000)} done`;
+    const note = `note ${'\\"'.repeat(400)} done`;
     await card.locator("textarea.wrote").fill(wrote);
     await card.locator("textarea.note").fill(note);
     const kept = async () => {
@@ -244,22 +259,24 @@ test("web e2e: a refused or failed POST keeps what the person wrote on the page;
       assert.equal(await card.locator("textarea.note").inputValue(), note, "the note is kept");
     };
     // The connection fails: said so, nothing lost, the buttons work again.
-    await page.route("**/answer", (route) => route.abort("connectionreset"));
+    await page.route("**/step", (route) => route.abort("connectionreset"));
     await card.getByRole("button", { name: "Submit" }).click();
     await card.getByText(/Not sent: pi could not be reached/).waitFor();
     await kept();
     // pi refuses it (as it would one over its cap): pi's reason shown, nothing lost.
-    await page.unroute("**/answer");
-    await page.route("**/answer", (route) =>
+    await page.unroute("**/step");
+    await page.route("**/step", (route) =>
       route.fulfill({ status: 413, contentType: "application/json", body: JSON.stringify({ ok: false, code: "refused", reason: "the request is larger than 5 bytes" }) }),
     );
     await card.getByRole("button", { name: "Submit" }).click();
     await card.getByText("the request is larger than 5 bytes").waitFor();
     await kept();
     assert.equal(await card.getByRole("button", { name: "Submit" }).isEnabled(), true);
-    // For real now: taken whole.
-    await page.unroute("**/answer");
+    // For real now: the engine asks whether so long an answer is meant; yes: taken whole.
+    await page.unroute("**/step");
     await card.getByRole("button", { name: "Submit" }).click();
+    await card.getByText(/Answer is long \(\d+ chars\)\. Submit anyway\?/).waitFor();
+    await card.getByRole("button", { name: "Yes" }).click();
     await card.getByText("Answer taken.").waitFor();
     await kept();
     // Closed: the text can no longer be changed but can still be selected and copied.
@@ -271,6 +288,37 @@ test("web e2e: a refused or failed POST keeps what the person wrote on the page;
     assert.equal(result.details.mode, "web");
     const answer = JSON.stringify(result.details);
     assert.ok(answer.includes(JSON.stringify(wrote).slice(1, -1)) && answer.includes(JSON.stringify(note).slice(1, -1)), "the answer and the note whole");
+  });
+});
+
+test("web e2e: the filter and talk first on the page — the filter hides what does not match, the words reach the model as the TUI's Ctrl+T would send them", { skip }, async () => {
+  await withPi({}, async (pi, context) => {
+    const url = await turnOnWeb(pi);
+    await pi.prompt("ask me");
+    await pi.waitForScreen(/Which database\?/);
+    const page = await context.newPage();
+    await page.goto(url);
+    const card = page.locator(".card").first();
+    const sqlite = card.locator(".option", { hasText: "SQLite" }).first();
+    const postgres = card.getByText("Postgres", { exact: true });
+    await postgres.waitFor();
+    await card.getByRole("searchbox").fill("post");
+    await sqlite.waitFor({ state: "hidden" });
+    assert.equal(await postgres.isVisible(), true, "the match stays");
+    await card.getByRole("searchbox").fill("zzz");
+    await card.getByText("No option matches").waitFor();
+    await card.getByRole("searchbox").fill("");
+    await sqlite.waitFor({ state: "visible" });
+    // Talk first: the words go to the model instead of an answer.
+    await card.getByRole("button", { name: "Discuss first…" }).click();
+    await card.locator("textarea.discussion").fill("Why not <b>both</b>?");
+    await card.getByRole("button", { name: "Send to the agent" }).click();
+    await card.getByText("Answer taken.").waitFor();
+    await pi.waitForScreen(/answered from the web page/);
+    assert.match(await toolText(pi), /Why not <b>both<\/b>\?/);
+    const result = await pi.waitForQuestionResult();
+    assert.equal(result.details.status, "discuss");
+    assert.equal(result.details.mode, "web");
   });
 });
 
