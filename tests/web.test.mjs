@@ -748,6 +748,170 @@ test("web: the setting web.host names the address it listens on, and the URL sho
   }
 });
 
+// ---- the page's steps (POST /q/<token>/step): the engine's question flow ---------------------
+
+/** One step as the page posts it; resolves { status, ...the reply }. */
+const stepOnPage = async (qid, step, arg, headers = {}, path = `/q/${token}/step`) => {
+  const body = { qid, step, index: typeof arg === "number" ? arg : null, text: typeof arg === "string" ? arg : null };
+  const r = await post(body, headers, path);
+  return { status: r.status, ...JSON.parse(r.body) };
+};
+const MULTI = tool.prepareArguments({ questions: [{ id: "f", prompt: "Features?", multiSelect: true, options: ["Auth", "API", "Jobs"] }] });
+/** The question `qid` as the latest snapshot of `stream` shows it. */
+const onStream = (stream, qid) => stream.seen.at(-1)?.questions.find((q) => q.qid === qid);
+
+test("web: the page answers in steps — a filter, a pick; the events carry the flow's view and the end is a page answer", async () => {
+  await questions("web off");
+  await turnOn();
+  shown = [];
+  const { asking, qid } = await ask("st1");
+  const stream = events();
+  try {
+    const first = await stream.until((m) => m.questions.some((q) => q.qid === qid), "the question with its view");
+    const view = onStream(stream, qid).view;
+    assert.equal(first.type, "state");
+    assert.equal(view.state, "choosing");
+    assert.deepEqual(view.questions[0].options.map((o) => o.label), ["SQLite", "Postgres"]);
+    assert.ok(view.actions.includes("filter") && view.actions.includes("discuss"), view.actions.join(" "));
+    const filtered = await stepOnPage(qid, "filter", "post");
+    assert.equal(filtered.status, 200, JSON.stringify(filtered));
+    assert.deepEqual(filtered.view.questions[0].shown, [1]);
+    await stream.until(() => onStream(stream, qid)?.view.questions[0].filter === "post", "the filter on the events stream");
+    assert.deepEqual(await stepOnPage(qid, "pick", 1), { status: 200, ok: true, done: true, outcome: "answered" });
+    const result = await asking;
+    assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
+    assert.equal(result.details.mode, "web");
+    await stream.until((m) => !m.questions.some((q) => q.qid === qid), "the question leaves the page");
+    assert.deepEqual(await stepOnPage(qid, "pick", 0), { status: 409, ok: false, code: "already", reason: "already answered" });
+  } finally {
+    stream.close();
+  }
+});
+
+test("web: two pages acting on one question see one state: each one's tick is on both, and either may finish", async () => {
+  shown = [];
+  const { asking, qid } = await ask("st2", MULTI);
+  const pages = [events(), events()];
+  try {
+    for (const p of pages) await p.until((m) => m.questions.some((q) => q.qid === qid), "the question on both pages");
+    assert.equal((await stepOnPage(qid, "toggle", 0)).status, 200); // the first page
+    const second = await stepOnPage(qid, "toggle", 2); // the second page, not knowing of the first
+    assert.deepEqual(second.view.questions[0].options.map((o) => o.ticked), [true, false, true], "one engine: both ticks");
+    for (const p of pages) {
+      await p.until(() => onStream(p, qid)?.view.questions[0].options.map((o) => o.ticked).join() === "true,false,true", "both ticks on every page");
+    }
+    assert.deepEqual(await stepOnPage(qid, "submit"), { status: 200, ok: true, done: true, outcome: "answered" });
+    const result = await asking;
+    assert.equal(result.content[0].text, "f: user selected: 1. Auth, 3. Jobs");
+    assert.equal(result.details.mode, "web");
+  } finally {
+    for (const p of pages) p.close();
+  }
+});
+
+test("web: talk first and cancel from the page go through the engine: its words reach the model; a cancel after an answer asks first", async () => {
+  shown = [];
+  let { asking, qid } = await ask("st3", MULTI);
+  assert.equal((await stepOnPage(qid, "toggle", 1)).status, 200);
+  assert.deepEqual(await stepOnPage(qid, "discuss", "  why Jobs?  "), { status: 200, ok: true, done: true, outcome: "discuss" });
+  let result = await asking;
+  assert.equal(result.details.status, "discuss");
+  assert.equal(result.details.mode, "web");
+  assert.match(result.content[0].text, /why Jobs\?/);
+  ({ asking, qid } = await ask("st4", MULTI));
+  assert.equal((await stepOnPage(qid, "toggle", 0)).status, 200);
+  assert.equal((await stepOnPage(qid, "submit")).done, true);
+  result = await asking;
+  assert.equal(result.content[0].text, "f: user selected: 1. Auth");
+  ({ asking, qid } = await ask("st5", tool.prepareArguments({ questions: [{ id: "a", prompt: "A?", options: ["x", "y"] }, { id: "b", prompt: "B?" }] })));
+  assert.equal((await stepOnPage(qid, "pick", 0)).view.current, 1);
+  const asked = await stepOnPage(qid, "cancel");
+  assert.equal(asked.view.state, "confirm");
+  assert.equal(asked.view.confirm.title, "Discard 1 answer?");
+  assert.equal((await stepOnPage(qid, "no")).view.state, "typing");
+  assert.equal((await stepOnPage(qid, "cancel")).view.state, "confirm");
+  assert.deepEqual(await stepOnPage(qid, "yes"), { status: 200, ok: true, done: true, outcome: "cancelled" });
+  result = await asking;
+  assert.equal(result.details.status, "cancelled");
+  assert.equal(result.details.mode, "web");
+});
+
+test("web: a bad step is refused with a clear reason and changes nothing: no such step, not possible now, out of range, wrong types, not waiting", async () => {
+  shown = [];
+  const { asking, qid } = await ask("st6");
+  const refused = [
+    [await stepOnPage(qid, "jump"), 400, /no such step/],
+    [await stepOnPage(qid, "submit"), 400, /"submit" is not possible now/],
+    [await stepOnPage(qid, "yes"), 400, /not possible now/],
+    [await stepOnPage(qid, "pick", 7), 400, /./],
+    [await stepOnPage(qid, "pick", -1), 400, /index/],
+    [await stepOnPage(qid, "type", ""), 400, /empty/],
+    [await stepOnPage(qid, "filter", "x".repeat(addon.limits.filterBytes + 1)), 400, /./],
+    [await stepOnPage("qffffffff", "pick", 0), 409, /no longer waiting/],
+  ];
+  for (const [reply, status, reason] of refused) {
+    assert.equal(reply.status, status, JSON.stringify(reply));
+    assert.equal(reply.ok, false);
+    assert.match(reply.reason, reason);
+  }
+  for (const body of [{ qid, step: 5 }, { qid: 5, step: "pick" }, { qid, step: "pick", index: "1" }, { qid, step: "type", text: 5 }, [1], "not json"]) {
+    const r = await post(typeof body === "string" ? body : JSON.stringify(body), {}, `/q/${token}/step`);
+    assert.equal(r.status, 400, JSON.stringify(body));
+    assert.match(JSON.parse(r.body).reason, /must be|not JSON|JSON object/);
+  }
+  // Nothing changed: the flow is where it was, and a good step still ends it.
+  const stream = events();
+  try {
+    const view = (await stream.until((m) => m.questions.some((q) => q.qid === qid), "the question")).questions.find((q) => q.qid === qid).view;
+    assert.equal(view.state, "choosing");
+    assert.deepEqual([view.questions[0].filter, view.questions[0].answered, view.message], ["", false, ""]);
+  } finally {
+    stream.close();
+  }
+  assert.equal((await stepOnPage(qid, "pick", 0)).done, true);
+  assert.equal((await asking).content[0].text, "db: user selected: 1. SQLite");
+});
+
+test("web: a step meets the rules of every POST: the token in its path, the page's own origin, JSON, the size cap", async () => {
+  shown = [];
+  const { asking, qid } = await ask("st7");
+  const wrong = await stepOnPage(qid, "pick", 0, {}, `/q/${"A".repeat(token.length)}/step`);
+  assert.equal(wrong.status, 403);
+  assert.match(wrong.reason, /wrong or missing token/);
+  assert.equal((await stepOnPage(qid, "pick", 0, { origin: "http://evil.example" })).status, 403);
+  assert.equal((await stepOnPage(qid, "pick", 0, { "sec-fetch-site": "cross-site" })).status, 403);
+  assert.equal((await stepOnPage(qid, "pick", 0, { "content-type": "text/plain" })).status, 415);
+  assert.equal((await http("GET", `/q/${token}/step`)).status, 404);
+  const cap = addon.limits.webBodyBytes;
+  const over = await post(JSON.stringify({ qid, step: "type", text: "a".repeat(cap) }), {}, `/q/${token}/step`);
+  assert.equal(over.status, 413);
+  assert.match(JSON.parse(over.body).reason, new RegExp(`larger than ${cap} bytes`));
+  // The older tokenless path takes whole answers only.
+  assert.equal((await post({ token, qid, step: "pick", index: 0 }, {}, "/step")).status, 404);
+  assert.deepEqual(await waitingQid(), [qid], "none of them answered it");
+  shown[0].handleInput("2");
+  assert.equal((await asking).content[0].text, "db: user selected: 2. Postgres");
+});
+
+test("web: a question answered elsewhere in the middle of the page's flow: the page's next step is told so, and the TUI's answer stands", async () => {
+  shown = [];
+  let { asking, qid } = await ask("st8", MULTI);
+  assert.equal((await stepOnPage(qid, "toggle", 0)).status, 200);
+  shown[0].handleInput("2");
+  shown[0].handleInput("\r"); // the person at the TUI answers first
+  const result = await asking;
+  assert.equal(result.content[0].text, "f: user selected: 2. API");
+  assert.equal(result.details.mode, "interactive");
+  assert.deepEqual(await stepOnPage(qid, "submit"), { status: 409, ok: false, code: "already", reason: "already answered" });
+  // Another terminal first, then the page.
+  ({ asking, qid } = await ask("st9", MULTI));
+  assert.equal((await stepOnPage(qid, "toggle", 2)).status, 200);
+  const other = await request(endpoint(), { type: "answer", qid, outcome: "declined", answers: {} });
+  assert.equal(other.message.ok, true);
+  assert.deepEqual(await stepOnPage(qid, "toggle", 1), { status: 409, ok: false, code: "already", reason: "already answered" });
+  assert.equal((await asking).details.mode, "remote");
+});
+
 // ---- the server alone, around a stand-in for the board -------------------------------------
 
 /** startWebServer with a board whose waiting questions the test sets; `changed()` tells the
