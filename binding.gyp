@@ -96,7 +96,14 @@
     {
       "target_name": "pi_question",
       "dependencies": ["qt_core"],
-      "sources": ["native/node/binding.c"],
+      "sources": [
+        "native/node/binding.c",
+        "native/node/marshal.c",
+        "native/node/engine_class.c",
+        "native/node/text_keys.c",
+        "native/node/tty_thread.c",
+        "native/node/lock_file.c"
+      ],
       "conditions": [
         ["OS!=\"win\"", {
           "include_dirs": ["<!@(pkg-config --cflags-only-I libcjson | sed -e 's/-I//g')"],

@@ -556,8 +556,9 @@ export async function buildPrebuilt(target, outDir = dirname(prebuiltPath(target
   const objDir = mkdtempSync(join(tmpdir(), `pq-prebuild-${key}-`));
   try {
     const objects = [];
-    const jobs = inputs.sources.map((src) => {
-      const obj = join(objDir, `${basename(src, ".c")}.o`);
+    const jobs = inputs.sources.map((src, i) => {
+      // numbered: two sources of one name in different folders must not share an object file
+      const obj = join(objDir, `${i}-${basename(src, ".c")}.o`);
       objects.push(obj);
       return () => run(tc.cc, [...flags, "-c", join(root, src), "-o", obj]);
     });

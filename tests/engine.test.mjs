@@ -3,7 +3,7 @@
 // at 40, 80 and 120 columns, and the width invariant (no line wider than asked, judged by
 // pi-tui's own visibleWidth) at every width from 1 to 200.
 //
-// Binding API this file relies on (native/node/binding.c):
+// Binding API this file relies on (native/node/engine_class.c):
 //   const e = addon.createEngine(argsJson)  parses + validates (qt_request_parse); throws when invalid
 //   e.feed(str)                             raw input bytes (a JS string, sent as UTF-8)
 //   e.render(width) -> string[]

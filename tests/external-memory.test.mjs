@@ -1,7 +1,7 @@
 // external-memory.test.mjs — engines that pi drops without dispose() (as it drops components)
 // are collected before their native memory piles up: every engine tells V8 what it holds
-// (napi_adjust_external_memory in native/node/binding.c). Without that, V8 saw a small object per
-// engine and let 3,000 dropped engines of a ~93 KB request take RSS from ~45 MB past 300 MB.
+// (napi_adjust_external_memory in native/node/engine_class.c). Without that, V8 saw a small
+// object per engine and let 3,000 dropped engines of a ~93 KB request take RSS from ~45 MB past 300 MB.
 //
 // A child node — no --expose-gc, nothing forces a collection: V8 decides alone — creates the
 // engines one after another, renders and types into each, drops it, and lets the event loop

@@ -4,7 +4,7 @@
 // together decode the same, bracketed paste is exact and bounded, releases are dropped, lock
 // bits ignored, garbage never crashes, and pi key ids parse (parseKeyId) as pi reads them.
 //
-// Addon API used (wired in native/node/binding.c):
+// Addon API used (wired in native/node/text_keys.c):
 //   addon.decodeKeys(chunks: Array<string | Buffer>)
 //       -> Array<{ name: string, text?: string, paste?: string, repeat?: boolean }>
 //     A fresh decoder is fed each chunk in turn (a string as its UTF-8 bytes, a Buffer as raw

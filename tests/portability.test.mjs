@@ -264,3 +264,20 @@ test("the core includes no OS header: native/core/ and native/node/ (.c and .h) 
   // the families do include them: the rule is about where, not whether
   assert.ok(posixC.every((f) => /#\s*include\s*<(unistd|pthread)\.h>/.test(readFileSync(f, "utf8"))));
 });
+
+test("Node-API only in native/node/: no other file under native/ includes node_api.h or calls napi_*, and binding.gyp builds every file of native/node/", () => {
+  const NODE_API = /^\s*#\s*include\s*[<"](node_api|node_api_types|js_native_api|js_native_api_types)\.h[>"]/m;
+  const bad = allNativeSources()
+    .filter((f) => !rel(f).startsWith("native/node/"))
+    .filter((f) => NODE_API.test(readFileSync(f, "utf8")) || /\bnapi_\w+/.test(code(f)))
+    .map(rel);
+  assert.deepEqual(bad, [], "the core, the OS layer and the fuzzers know no Node: move this to native/node/");
+  // the binding's files do speak it (marshal.h brings node_api.h to them)
+  const nodeC = listC(nodeDir);
+  assert.ok(nodeC.length > 1 && nodeC.every((f) => /\bnapi_\w+/.test(code(f))), nodeC.map(rel).join(" "));
+  assert.ok(NODE_API.test(readFileSync(join(nodeDir, "marshal.h"), "utf8")));
+  for (const os of ["linux", "mac", "win"]) {
+    const { sources } = gypBuildInputs(undefined, { os });
+    assert.deepEqual(sources.filter((s) => s.startsWith("native/node/")).sort(), nodeC.map(rel), `${os}: the binding is native/node/*.c, every one of them`);
+  }
+});

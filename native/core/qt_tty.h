@@ -23,8 +23,8 @@
  *    after qt_tty_run returns the runner may be closed, and its wake pipe's file descriptors
  *    may be reused, safely.
  *  - qt_tty_run blocks the thread that calls it (a thread of the host's own, not a shared pool:
- *    see binding.c). Terminating signals are best handled elsewhere: a host blocks them in that
- *    thread.
+ *    see native/node/tty_thread.c). Terminating signals are best handled elsewhere: a host
+ *    blocks them in that thread.
  *  - qt_tty_stop may be called from any thread or a signal handler while the runner is open
  *    (before, during or after its run); qt_tty_close must not race with any other call on the
  *    same runner.

@@ -72,8 +72,8 @@ bool qt_external_edit(const qt_engine *e, int tty_fd, const char *text, size_t l
   }
   pid_t pid = fork();
   if (pid == 0) {
-    /* The runner's thread blocks every signal (binding.c): the editor must get them (Ctrl+C,
-     * SIGWINCH, SIGTSTP), so the mask it inherits through exec is cleared. */
+    /* The runner's thread blocks every signal (native/node/tty_thread.c): the editor must get
+     * them (Ctrl+C, SIGWINCH, SIGTSTP), so the mask it inherits through exec is cleared. */
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);

@@ -1,0 +1,731 @@
+/* engine_class.c — the Engine class: createEngine(json) wraps a qt_engine (with its request)
+ * in a JS object whose methods live once on the class's prototype: feed, render, result, act,
+ * view and the rest (the list in define_engine_class). Each engine reports the native memory
+ * it holds to V8, keeps its last frame's line strings to hand out again, and refuses calls made
+ * while one of its own calls runs JS. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exports.h"
+#include "marshal.h"
+#include "qt_engine.h"
+#include "qt_text.h"
+
+/* ---- Engine ---------------------------------------------------------------------------------- */
+static const napi_type_tag ENGINE_TAG = {0x7069717565737469ULL, 0x6f6e2d656e67696eULL};
+
+/* The lines of an engine's last frame, kept so that frame_array can hand a line that did not
+ * change out as the same string again: each line's bytes, and the string made from them in a
+ * JS array that no script ever sees (so reading it back runs no JS and cannot have been
+ * changed). Its elements are defined once and then only overwritten, which runs no setter. */
+typedef struct line_cache {
+  napi_ref strings; /* element i: the string of line i; weak (see engine_box) */
+  size_t defined;   /* elements defined in it */
+  char *bytes;      /* the lines' bytes, one after another */
+  size_t bytes_cap;
+  size_t *ends; /* line i is bytes[ends[i-1] (or 0) .. ends[i]) */
+  size_t ends_cap, count;
+} line_cache;
+
+static void line_cache_clear(napi_env env, line_cache *c) {
+  if (c->strings) napi_delete_reference(env, c->strings);
+  free(c->bytes);
+  free(c->ends);
+  *c = (line_cache){0};
+}
+
+/* The cache's strings array, made on first use; NULL when it cannot be had (nothing reused). */
+static napi_value line_cache_strings(napi_env env, line_cache *c) {
+  napi_value arr = NULL;
+  if (c->strings && napi_get_reference_value(env, c->strings, &arr) == napi_ok && arr) return arr;
+  line_cache_clear(env, c);
+  if (napi_create_array(env, &arr) != napi_ok || napi_create_reference(env, arr, 0, &c->strings) != napi_ok) {
+    c->strings = NULL;
+    return NULL;
+  }
+  return arr;
+}
+
+/* True when line i of the last frame was s[0..len). */
+static bool line_cache_same(const line_cache *c, size_t i, const char *s, size_t len) {
+  if (i >= c->count) return false;
+  size_t start = i ? c->ends[i - 1] : 0;
+  return c->ends[i] - start == len && memcmp(c->bytes + start, s, len) == 0;
+}
+
+/* Keeps the frame just handed out (its lines and the strings in props[i].value) for the next. */
+static void line_cache_keep(napi_env env, line_cache *c, const char *const *lines, const size_t *lens,
+                            const napi_property_descriptor *props, size_t count) {
+  napi_value arr = NULL;
+  size_t total = 0;
+  for (size_t i = 0; i < count; i++) total += lens[i];
+  bool ok = c->strings && napi_get_reference_value(env, c->strings, &arr) == napi_ok && arr;
+  for (size_t i = 0; ok && i < count && i < c->defined; i++)
+    if (!line_cache_same(c, i, lines[i], lens[i])) ok = napi_set_element(env, arr, (uint32_t)i, props[i].value) == napi_ok;
+  if (ok && count > c->defined) {
+    ok = napi_define_properties(env, arr, count - c->defined, props + c->defined) == napi_ok;
+    if (ok) c->defined = count;
+  }
+  if (ok && total + 1 > c->bytes_cap) {
+    char *b = realloc(c->bytes, total + 1);
+    if ((ok = b != NULL)) c->bytes = b, c->bytes_cap = total + 1;
+  }
+  if (ok && count > c->ends_cap) {
+    size_t *e = realloc(c->ends, count * sizeof *e);
+    if ((ok = e != NULL)) c->ends = e, c->ends_cap = count;
+  }
+  if (!ok) {
+    line_cache_clear(env, c);
+    return;
+  }
+  size_t at = 0;
+  for (size_t i = 0; i < count; i++) {
+    memcpy(c->bytes + at, lines[i], lens[i]);
+    c->ends[i] = at += lens[i];
+  }
+  c->count = count;
+}
+
+/* Re-entrancy: a method that lets JS run before it is done with the engine (a getter on the keys
+ * array bind() reads) marks the box busy meanwhile, and every method called while it is busy —
+ * dispose() included — throws QT_ESTATE instead of changing or freeing memory still in use.
+ * Methods that hand results back build them without running JS (set_prop, frame_array). */
+typedef struct engine_box {
+  qt_request *req;
+  qt_engine *engine;
+  napi_ref frame;          /* cached JS array of the last frame; weak (below) */
+  line_cache lines;        /* the last frame's line strings, to hand out again unchanged */
+  uint64_t frame_revision;
+  int frame_width;
+  unsigned frame_rules;    /* the width rules it was drawn under (setWidthRules) */
+  bool busy;               /* inside a method that may run JS: nested calls throw QT_ESTATE */
+  size_t request_bytes;    /* qt_request_footprint of req (a request never changes) */
+  int64_t reported;        /* native bytes V8 was told this engine holds */
+} engine_box;
+/* Both JS arrays an engine keeps (the last frame, the line strings) are held weakly: each is only
+ * a cache, rebuilt when it was collected. Held strongly (a persistent handle is a root), they
+ * outlived an engine that was dropped without dispose() until its finalizer ran — from the event
+ * loop, after the collection that found the engine dead — so they survived young-generation
+ * collections, V8 grew its new space to the maximum, and thousands of dead engines, 20 KB of
+ * native memory each, waited between two collections: 100,000 dropped 4x4 engines peaked at
+ * 153 MB with the event loop turning after each (57 MB held weakly). An engine in use
+ * keeps its frame anyway (the host holds it) and loses its line strings at most once per young
+ * collection (one frame's lines made again). */
+
+/* V8 sees only a small object for an engine that holds hundreds of kilobytes of native memory:
+ * told nothing, it would not collect the engines pi drops (without dispose) until RSS had
+ * climbed far. So every engine reports what it holds (napi_adjust_external_memory) — on
+ * creation (whatever its size: thousands of small engines add up), when it has grown or shrunk
+ * by a step since the last report, and all of it back when it is freed — in steps, so a
+ * keystroke costs no call into V8. */
+#define EXTERNAL_MEMORY_STEP (64 * 1024)
+
+static void report_memory(napi_env env, engine_box *box) {
+  int64_t now = box->engine ? (int64_t)(box->request_bytes + qt_engine_footprint(box->engine) + box->lines.bytes_cap +
+                                        box->lines.ends_cap * sizeof(size_t))
+                            : 0;
+  int64_t delta = now - box->reported;
+  if (!delta || (box->reported && now && delta < EXTERNAL_MEMORY_STEP && delta > -EXTERNAL_MEMORY_STEP)) return;
+  int64_t total;
+  if (napi_adjust_external_memory(env, delta, &total) == napi_ok) box->reported = now;
+}
+
+static void engine_box_free(napi_env env, void *data, void *hint) {
+  (void)hint;
+  engine_box *box = data;
+  if (box->frame) napi_delete_reference(env, box->frame);
+  line_cache_clear(env, &box->lines);
+  qt_engine_destroy(box->engine);
+  qt_request_free(box->req);
+  box->engine = NULL;
+  report_memory(env, box); /* gives back what was reported */
+  free(box);
+}
+
+static engine_box *unwrap_engine(napi_env env, napi_value self) {
+  bool ok = false;
+  if (napi_check_object_type_tag(env, self, &ENGINE_TAG, &ok) != napi_ok || !ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: not an Engine");
+    return NULL;
+  }
+  void *data = NULL;
+  if (napi_unwrap(env, self, &data) != napi_ok || !data || !((engine_box *)data)->engine) {
+    throw_coded(env, "QT_ESTATE", "pi-question: the Engine was already disposed", false);
+    return NULL;
+  }
+  if (((engine_box *)data)->busy) {
+    throw_coded(env, "QT_ESTATE", "pi-question: the Engine is busy: it was called from code one of its own calls ran", false);
+    return NULL;
+  }
+  return data;
+}
+
+#define ENGINE_METHOD_PROLOGUE(max)          \
+  GET_ARGS(env, info, max, argv, self);      \
+  engine_box *box = unwrap_engine(env, self); \
+  if (!box) return NULL
+
+static napi_value js_engine_feed(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  size_t len;
+  char *bytes = get_string(env, argv[0], &len, "the input");
+  if (!bytes) return NULL;
+  qt_status st = qt_engine_feed(box->engine, bytes, len);
+  free(bytes);
+  report_memory(env, box);
+  if (st) return throw_status(env, st, NULL);
+  napi_value done;
+  NAPI_CALL(env, napi_get_boolean(env, qt_engine_done(box->engine), &done));
+  return done;
+}
+
+/* The lines of a frame as a JS array. The elements are defined, not assigned: assigning an
+ * element of a fresh array runs any setter a script put on Array.prototype, and such a setter
+ * could dispose of the engine whose memory `lines` points into. No JS runs here.
+ *
+ * A keystroke changes two or three lines of a frame, and turning a line's UTF-8 into a JS
+ * string was a quarter of a keystroke's cost: a line equal, byte for byte, to the
+ * same row of the last frame is handed out as the string made for it then (`cache`, which
+ * also lets the caller compare rows by identity). */
+static napi_value frame_array(napi_env env, line_cache *cache, const char *const *lines, size_t count) {
+  napi_value arr;
+  NAPI_CALL(env, napi_create_array_with_length(env, count, &arr));
+  if (!count) {
+    line_cache_clear(env, cache);
+    return arr;
+  }
+  napi_property_descriptor *props = malloc(count * sizeof *props);
+  char(*names)[24] = malloc(count * sizeof *names);
+  size_t *lens = malloc(count * sizeof *lens);
+  bool ok = props && names && lens;
+  napi_value strings = line_cache_strings(env, cache);
+  for (size_t i = 0; ok && i < count; i++) {
+    napi_value line = NULL;
+    /* The index as a property name, by hand: snprintf for each line of every frame showed in
+     * the keystroke profile. */
+    char digits[24];
+    size_t nd = 0, v = i;
+    do digits[nd++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+    for (size_t k = 0; k < nd; k++) names[i][k] = digits[nd - 1 - k];
+    names[i][nd] = '\0';
+    lens[i] = strlen(lines[i]);
+    if (strings && line_cache_same(cache, i, lines[i], lens[i])) napi_get_element(env, strings, (uint32_t)i, &line);
+    if (!line) ok = napi_create_string_utf8(env, lines[i], lens[i], &line) == napi_ok;
+    props[i] = (napi_property_descriptor){names[i], NULL, NULL, NULL, NULL, line, napi_default_jsproperty, NULL};
+  }
+  if (ok) ok = napi_define_properties(env, arr, count, props) == napi_ok;
+  if (ok) line_cache_keep(env, cache, lines, lens, props, count);
+  else line_cache_clear(env, cache);
+  bool nomem = !props || !names || !lens;
+  free(props);
+  free(names);
+  free(lens);
+  if (!ok) {
+    throw_coded(env, nomem ? "QT_ENOMEM" : "QT_ENAPI", nomem ? "pi-question: out of memory" : "pi-question: could not build the frame", false);
+    return NULL;
+  }
+  return arr;
+}
+
+static napi_value js_engine_render(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(2);
+  int32_t width = 0, rows = 0;
+  NAPI_CALL(env, napi_get_value_int32(env, argv[0], &width));
+  if (!is_nullish(env, argv[1])) NAPI_CALL(env, napi_get_value_int32(env, argv[1], &rows)); /* 0 or none: no limit */
+  qt_engine_set_rows(box->engine, rows);
+  uint64_t rev = qt_engine_revision(box->engine);
+  unsigned rules = qt_width_rules();
+  if (box->frame && rev == box->frame_revision && width == box->frame_width && rules == box->frame_rules) {
+    napi_value cached;
+    NAPI_CALL(env, napi_get_reference_value(env, box->frame, &cached));
+    if (cached) return cached;
+  }
+  const char *const *lines = NULL;
+  size_t count = 0;
+  qt_status st = qt_engine_render(box->engine, width, &lines, &count);
+  report_memory(env, box);
+  if (st) return throw_status(env, st, NULL);
+  napi_value arr = frame_array(env, &box->lines, lines, count);
+  if (!arr) return NULL;
+  if (box->frame) {
+    napi_delete_reference(env, box->frame);
+    box->frame = NULL;
+  }
+  NAPI_CALL(env, napi_create_reference(env, arr, 0, &box->frame));
+  box->frame_revision = rev;
+  box->frame_width = width;
+  box->frame_rules = rules;
+  return arr;
+}
+
+static napi_value js_engine_done(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  napi_value v;
+  NAPI_CALL(env, napi_get_boolean(env, qt_engine_done(box->engine), &v));
+  return v;
+}
+
+static napi_value js_engine_outcome(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  if (!qt_engine_done(box->engine)) {
+    napi_value v;
+    NAPI_CALL(env, napi_get_null(env, &v));
+    return v;
+  }
+  return make_string(env, qt_outcome_name(qt_engine_outcome(box->engine)), NAPI_AUTO_LENGTH);
+}
+
+static napi_value js_engine_revision(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  napi_value v;
+  NAPI_CALL(env, napi_create_double(env, (double)qt_engine_revision(box->engine), &v));
+  return v;
+}
+
+static napi_value js_engine_result(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(4);
+  int64_t at;
+  unsigned flags;
+  if (!get_timestamp(env, argv[1], &at) || !get_flags(env, argv[3], &flags)) return NULL;
+  char *mode = get_string(env, argv[0], NULL, "the mode");
+  if (!mode) return NULL;
+  char *reason = NULL;
+  if (!is_nullish(env, argv[2]) && !(reason = get_string(env, argv[2], NULL, "the reason"))) {
+    free(mode);
+    return NULL;
+  }
+  qt_outcome outcome = qt_engine_done(box->engine) ? qt_engine_outcome(box->engine) : QT_INTERRUPTED;
+  if (outcome == QT_DISCUSS) { /* the reason of a discussion is what the person wrote */
+    free(reason);
+    reason = NULL;
+  }
+  box->busy = true; /* result_object runs no JS (set_prop); should that change, nothing nested frees the engine */
+  napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at,
+                                 outcome == QT_DISCUSS ? qt_engine_discussion(box->engine) : reason,
+                                 flags | qt_engine_result_flags(box->engine));
+  box->busy = false;
+  free(mode);
+  free(reason);
+  return out;
+}
+
+/* Frees the native engine now instead of when the garbage collector gets to it. */
+static napi_value js_engine_dispose(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  if (box->frame) napi_delete_reference(env, box->frame);
+  box->frame = NULL;
+  line_cache_clear(env, &box->lines);
+  qt_engine_destroy(box->engine);
+  qt_request_free(box->req);
+  box->engine = NULL;
+  box->req = NULL;
+  report_memory(env, box);
+  return NULL;
+}
+
+static napi_value js_engine_typed(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  box->busy = true; /* typed_array runs no JS; should that change, nothing nested frees the engine */
+  napi_value v = typed_array(env, box->req, box->engine);
+  box->busy = false;
+  return v;
+}
+
+static napi_value js_engine_interrupt(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  qt_engine_interrupt(box->engine);
+  return NULL;
+}
+
+static const char *const STYLE_NAMES[QT_STYLE_COUNT] = {
+    [QT_STYLE_ACCENT] = "accent",   [QT_STYLE_MUTED] = "muted", [QT_STYLE_DIM] = "dim",
+    [QT_STYLE_SUCCESS] = "success", [QT_STYLE_WARNING] = "warning", [QT_STYLE_ERROR] = "error",
+    [QT_STYLE_TITLE] = "title",     [QT_STYLE_BORDER] = "border", [QT_STYLE_SELECTED] = "selected",
+    [QT_STYLE_CURSOR] = "cursor",
+};
+
+static const char *const ACTION_NAMES[QT_ACT_COUNT] = {
+    [QT_ACT_UP] = "up",
+    [QT_ACT_DOWN] = "down",
+    [QT_ACT_PAGE_UP] = "pageUp",
+    [QT_ACT_PAGE_DOWN] = "pageDown",
+    [QT_ACT_CONFIRM] = "confirm",
+    [QT_ACT_CANCEL] = "cancel",
+    [QT_ACT_NEXT] = "next",
+    [QT_ACT_PREV] = "prev",
+    [QT_ACT_TOGGLE] = "toggle",
+    [QT_ACT_DECLINE] = "decline",
+    [QT_ACT_NOTE] = "note",
+    [QT_ACT_FILTER] = "filter",
+    [QT_ACT_CURSOR_LEFT] = "cursorLeft",
+    [QT_ACT_CURSOR_RIGHT] = "cursorRight",
+    [QT_ACT_WORD_LEFT] = "wordLeft",
+    [QT_ACT_WORD_RIGHT] = "wordRight",
+    [QT_ACT_LINE_START] = "lineStart",
+    [QT_ACT_LINE_END] = "lineEnd",
+    [QT_ACT_DELETE_BACK] = "deleteBack",
+    [QT_ACT_DELETE_FORWARD] = "deleteForward",
+    [QT_ACT_DELETE_WORD_BACK] = "deleteWordBack",
+    [QT_ACT_DELETE_WORD_FORWARD] = "deleteWordForward",
+    [QT_ACT_DELETE_TO_START] = "deleteToStart",
+    [QT_ACT_DELETE_TO_END] = "deleteToEnd",
+    [QT_ACT_NEW_LINE] = "newLine",
+    [QT_ACT_DISCUSS] = "discuss",
+    [QT_ACT_EXTERNAL_EDITOR] = "externalEditor",
+    [QT_ACT_PREVIEW_UP] = "previewUp",
+    [QT_ACT_PREVIEW_DOWN] = "previewDown",
+};
+
+static napi_value js_engine_set_style(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(3);
+  int style = lookup_name(env, argv[0], STYLE_NAMES, QT_STYLE_COUNT, "style");
+  if (style < 0) return NULL;
+  char *open = get_string(env, argv[1], NULL, "the style's opening bytes");
+  char *close = open ? get_string(env, argv[2], NULL, "the style's closing bytes") : NULL;
+  qt_status st = open && close ? qt_engine_set_style(box->engine, (qt_style)style, open, close) : QT_OK;
+  bool ok = open && close;
+  free(open);
+  free(close);
+  if (!ok) return NULL;
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+static napi_value js_engine_bind(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(2);
+  int action = lookup_name(env, argv[0], ACTION_NAMES, QT_ACT_COUNT, "action");
+  if (action < 0) return NULL;
+  bool is_array = false;
+  NAPI_CALL(env, napi_is_array(env, argv[1], &is_array));
+  if (!is_array) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: keys must be an array of key ids");
+    return NULL;
+  }
+  uint32_t n = 0;
+  NAPI_CALL(env, napi_get_array_length(env, argv[1], &n));
+  if (n > 64) n = 64;
+  char *keys[64];
+  uint32_t got = 0;
+  napi_value ret = NULL;
+  box->busy = true; /* reading the array runs its getters (JS): nested calls throw QT_ESTATE */
+  for (; got < n; got++) {
+    napi_value k;
+    if (napi_get_element(env, argv[1], got, &k) != napi_ok || !(keys[got] = get_string(env, k, NULL, "a key id"))) break;
+  }
+  box->busy = false;
+  if (got < n) goto out;
+  size_t unknown = 0;
+  qt_status st = qt_engine_bind(box->engine, (qt_action)action, (const char *const *)keys, got, &unknown);
+  if (st) {
+    throw_status(env, st, NULL);
+    goto out;
+  }
+  napi_create_uint32(env, (uint32_t)unknown, &ret);
+out:
+  for (uint32_t i = 0; i < got; i++) free(keys[i]);
+  return ret;
+}
+
+static napi_value js_engine_set_cursor_marker(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  char *marker = get_string(env, argv[0], NULL, "the cursor marker");
+  if (!marker) return NULL;
+  qt_status st = qt_engine_set_cursor_marker(box->engine, marker);
+  free(marker);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+static napi_value js_engine_set_language(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  char *tag = get_string(env, argv[0], NULL, "the language");
+  if (!tag) return NULL;
+  qt_status st = qt_engine_set_language(box->engine, qt_language_from_tag(tag));
+  free(tag);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+/* setWholeKeys(on): every feed is whole key sequences (pi's TUI); see qt_engine_set_whole_keys. */
+static napi_value js_engine_set_whole_keys(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  bool on = false;
+  if (napi_get_value_bool(env, argv[0], &on) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: setWholeKeys takes a boolean");
+    return NULL;
+  }
+  qt_engine_set_whole_keys(box->engine, on);
+  return NULL;
+}
+
+/* setAsker(name, where): who asks a relayed question; null/undefined for either. */
+static napi_value js_engine_set_asker(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(2);
+  char *name = is_nullish(env, argv[0]) ? NULL : get_string(env, argv[0], NULL, "the asker's name");
+  if (!name && !is_nullish(env, argv[0])) return NULL;
+  char *where = is_nullish(env, argv[1]) ? NULL : get_string(env, argv[1], NULL, "the asker's directory");
+  if (!where && !is_nullish(env, argv[1])) {
+    free(name);
+    return NULL;
+  }
+  qt_status st = qt_engine_set_asker(box->engine, name, where);
+  free(name);
+  free(where);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+/* ---- the person's timeout, the external editor, accessible mode ----------------------------- */
+
+/* setTimeout(afterMs, then): arms the clock (it starts with the first tick). */
+static napi_value js_engine_set_timeout(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(2);
+  double after = 0;
+  if (napi_get_value_double(env, argv[0], &after) != napi_ok || !(after >= 1 && after <= 9.0e15)) {
+    napi_throw_range_error(env, "QT_ERANGE", "pi-question: the timeout must be a positive number of milliseconds");
+    return NULL;
+  }
+  int then = lookup_name(env, argv[1], TIMEOUT_THEN_NAMES, 3, "timeout action");
+  if (then < 0) return NULL;
+  qt_status st = qt_engine_set_timeout(box->engine, (int64_t)after, (qt_timeout_then)then);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+/* tick(nowMs): the time now; returns true once the question is finished. */
+static napi_value js_engine_tick(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  int64_t now;
+  if (!get_timestamp(env, argv[0], &now)) return NULL;
+  qt_status st = qt_engine_tick(box->engine, now);
+  if (st) return throw_status(env, st, NULL);
+  napi_value done;
+  NAPI_CALL(env, napi_get_boolean(env, qt_engine_done(box->engine), &done));
+  return done;
+}
+
+/* nextTick(nowMs): milliseconds until the countdown changes, or -1 when no clock runs. */
+static napi_value js_engine_next_tick(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  int64_t now;
+  if (!get_timestamp(env, argv[0], &now)) return NULL;
+  napi_value v;
+  NAPI_CALL(env, napi_create_double(env, (double)qt_engine_next_tick(box->engine, now), &v));
+  return v;
+}
+
+static napi_value js_engine_set_accessible(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  bool on = false;
+  if (napi_get_value_bool(env, argv[0], &on) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: setAccessible takes true or false");
+    return NULL;
+  }
+  qt_status st = qt_engine_set_accessible(box->engine, on);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+/* editorRequest(): the text to open in the external editor (Ctrl+G was pressed), or null. */
+static napi_value js_engine_editor_request(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  const char *text = NULL;
+  size_t len = 0;
+  if (!qt_engine_editor_request(box->engine, &text, &len)) {
+    napi_value v;
+    NAPI_CALL(env, napi_get_null(env, &v));
+    return v;
+  }
+  return make_string(env, text, len);
+}
+
+/* editorDone(ok, text, why): the editor's outcome; with ok false the field is kept. */
+static napi_value js_engine_editor_done(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(3);
+  bool ok = false;
+  if (napi_get_value_bool(env, argv[0], &ok) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: editorDone takes (ok, text, why)");
+    return NULL;
+  }
+  size_t len = 0;
+  char *text = NULL, *why = NULL;
+  if (ok && !(text = get_string(env, argv[1], &len, "the edited text"))) return NULL;
+  if (!ok && !is_nullish(env, argv[2]) && !(why = get_string(env, argv[2], NULL, "the reason"))) return NULL;
+  qt_status st = qt_engine_editor_done(box->engine, ok, text, len, why);
+  free(text);
+  free(why);
+  report_memory(env, box);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+/* ---- the flow as steps, for faces that draw no frame (qt_engine.h "the question flow as steps") */
+/* act(name, index?, text?): { ok: true } or { ok: false, error: "why" }. A step that is not
+ * live, an index out of range, text over its field's limit or an unknown name is refused that
+ * way, changing nothing; only a wrong argument type throws. */
+static napi_value js_engine_act(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(3);
+  char *name = get_string(env, argv[0], NULL, "the step");
+  if (!name) return NULL;
+  qt_step st;
+  bool known = qt_step_from_name(name, &st);
+  free(name);
+  double index = 0;
+  if (!is_nullish(env, argv[1]) && napi_get_value_double(env, argv[1], &index) != napi_ok) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: act takes (step, index?, text?): the index is a number");
+    return NULL;
+  }
+  size_t len = 0;
+  char *text = NULL;
+  if (!is_nullish(env, argv[2]) && !(text = get_string(env, argv[2], &len, "the text"))) return NULL;
+  const char *why = NULL;
+  qt_status status = QT_OK;
+  if (!known)
+    why = "no such step";
+  else if (!(index >= 0 && index < 1e9 && index == (double)(size_t)index))
+    why = "the index is not a whole number in range";
+  else if ((status = qt_engine_act(box->engine, st, (size_t)index, text, len)) != QT_OK)
+    why = qt_engine_act_error(box->engine);
+  free(text);
+  report_memory(env, box);
+  if (status == QT_ERR_NOMEM) return throw_status(env, status, NULL);
+  napi_value out, ok;
+  NAPI_CALL(env, napi_create_object(env, &out));
+  NAPI_CALL(env, napi_get_boolean(env, why == NULL, &ok));
+  if (!set_prop(env, out, "ok", ok)) return NULL;
+  if (why && !set_prop(env, out, "error", make_string(env, *why ? why : "refused", NAPI_AUTO_LENGTH))) return NULL;
+  return out;
+}
+
+/* actions(): the names of the steps live now. */
+static napi_value js_engine_actions(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  qt_step live[QT_STEP_COUNT];
+  size_t n = qt_engine_live(box->engine, live, QT_STEP_COUNT);
+  napi_value arr;
+  NAPI_CALL(env, napi_create_array_with_length(env, n, &arr));
+  for (size_t i = 0; i < n; i++) {
+    char index[24];
+    snprintf(index, sizeof index, "%zu", i);
+    napi_property_descriptor p = {index, NULL, NULL, NULL, NULL, NULL, napi_default_jsproperty, NULL};
+    if (!(p.value = make_string(env, qt_step_name(live[i]), NAPI_AUTO_LENGTH))) return NULL;
+    NAPI_CALL(env, napi_define_properties(env, arr, 1, &p)); /* defined, not assigned: no setter runs */
+  }
+  return arr;
+}
+
+/* view(): the state as a JSON string (qt_engine_view); the caller parses it. */
+static napi_value js_engine_view(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  char *json = NULL;
+  qt_status st = qt_engine_view(box->engine, &json);
+  if (st) return throw_status(env, st, NULL);
+  napi_value v = make_string(env, json, NAPI_AUTO_LENGTH);
+  free(json);
+  return v;
+}
+
+/* The Engine class: its methods live once on the prototype. Defined on every engine object
+ * they were some twenty functions (and as many native callback records) per engine, which only
+ * the garbage collector freed, even after dispose(), so memory did not stay flat. Its
+ * constructor makes an empty object; only createEngine gives one an engine (type tag and
+ * wrap), so an object made with `new engine.constructor()` is refused by every method. */
+static napi_value js_engine_construct(napi_env env, napi_callback_info info) {
+  napi_value self;
+  NAPI_CALL(env, napi_get_cb_info(env, info, NULL, NULL, &self, NULL));
+  return self;
+}
+
+typedef struct addon_data {
+  napi_ref engine_class;
+} addon_data;
+
+static void addon_data_free(napi_env env, void *data, void *hint) {
+  (void)hint;
+  addon_data *d = data;
+  if (d->engine_class) napi_delete_reference(env, d->engine_class);
+  free(d);
+}
+
+static napi_value engine_class(napi_env env) {
+  addon_data *d = NULL;
+  napi_value cls = NULL;
+  if (napi_get_instance_data(env, (void **)&d) != napi_ok || !d || !d->engine_class ||
+      napi_get_reference_value(env, d->engine_class, &cls) != napi_ok)
+    return NULL;
+  return cls;
+}
+
+bool define_engine_class(napi_env env) {
+  static const struct {
+    const char *name;
+    napi_callback fn;
+  } methods[] = {
+      {"feed", js_engine_feed},         {"render", js_engine_render},       {"result", js_engine_result},
+      {"interrupt", js_engine_interrupt}, {"setStyle", js_engine_set_style}, {"bind", js_engine_bind},
+      {"setCursorMarker", js_engine_set_cursor_marker}, {"setLanguage", js_engine_set_language},
+      {"setAsker", js_engine_set_asker},  {"dispose", js_engine_dispose},
+      {"setTimeout", js_engine_set_timeout}, {"tick", js_engine_tick}, {"nextTick", js_engine_next_tick},
+      {"setAccessible", js_engine_set_accessible}, {"editorRequest", js_engine_editor_request},
+      {"editorDone", js_engine_editor_done},      {"typed", js_engine_typed},
+      {"setWholeKeys", js_engine_set_whole_keys},
+      {"act", js_engine_act},           {"actions", js_engine_actions},    {"view", js_engine_view},
+  };
+  napi_property_descriptor props[sizeof methods / sizeof methods[0] + 3];
+  size_t np = 0;
+  for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+    props[np++] = (napi_property_descriptor){methods[i].name, NULL, methods[i].fn, NULL, NULL, NULL, napi_default, NULL};
+  props[np++] = (napi_property_descriptor){"done", NULL, NULL, js_engine_done, NULL, NULL, napi_default, NULL};
+  props[np++] = (napi_property_descriptor){"outcome", NULL, NULL, js_engine_outcome, NULL, NULL, napi_default, NULL};
+  props[np++] = (napi_property_descriptor){"revision", NULL, NULL, js_engine_revision, NULL, NULL, napi_default, NULL};
+  addon_data *d = calloc(1, sizeof *d);
+  napi_value cls;
+  if (!d) return false;
+  if (napi_define_class(env, "Engine", NAPI_AUTO_LENGTH, js_engine_construct, NULL, np, props, &cls) != napi_ok ||
+      napi_create_reference(env, cls, 1, &d->engine_class) != napi_ok) {
+    free(d);
+    return false;
+  }
+  if (napi_set_instance_data(env, d, addon_data_free, NULL) != napi_ok) {
+    addon_data_free(env, d, NULL);
+    return false;
+  }
+  return true;
+}
+
+napi_value js_create_engine(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  qt_request *req = parse_request_arg(env, argv[0]);
+  if (!req) return NULL;
+  engine_box *box = calloc(1, sizeof *box);
+  qt_status st = box ? qt_engine_create(req, &box->engine) : QT_ERR_NOMEM;
+  if (st) {
+    free(box);
+    qt_request_free(req);
+    return throw_status(env, st, NULL);
+  }
+  box->req = req;
+  box->frame_width = -1;
+  box->request_bytes = qt_request_footprint(req);
+  napi_value obj, cls = engine_class(env);
+  if (!cls || napi_new_instance(env, cls, 0, NULL, &obj) != napi_ok) goto fail;
+  if (napi_type_tag_object(env, obj, &ENGINE_TAG) != napi_ok) goto fail;
+  if (napi_wrap(env, obj, box, engine_box_free, NULL, NULL) != napi_ok) goto fail;
+  report_memory(env, box);
+  return obj;
+fail:
+  engine_box_free(env, box, NULL);
+  throw_coded(env, "QT_ENAPI", "pi-question: could not create the Engine object", false);
+  return NULL;
+}
