@@ -158,25 +158,6 @@ function guarded(res: ServerResponse, handle: () => void): void {
   }
 }
 
-/** The answers of a finished flow, for the board: the view's answers object, with each answered
- * question's note in it. The view's object is written in the short form that carries no notes,
- * so an answer with a note is given in the long form ({ selected, wrote, note }), which says the
- * same answer; the note is the engine's own. */
-export function answersWithNotes(view: FlowView): Record<string, unknown> {
-  const answers: Record<string, unknown> = { ...view.answers };
-  for (const q of view.questions) {
-    const given = answers[q.id];
-    if (!q.answered || given === undefined || !q.note) continue;
-    const selected = q.options.filter((o) => o.ticked).map((o) => o.value);
-    let wrote: unknown;
-    if (given && typeof given === "object" && !Array.isArray(given)) wrote = (given as { wrote?: unknown }).wrote;
-    else if (Array.isArray(given)) wrote = q.wrote !== null ? given[given.length - 1] : undefined;
-    else wrote = selected.length ? undefined : given;
-    answers[q.id] = { selected, ...(wrote !== undefined ? { wrote } : {}), note: q.note };
-  }
-  return answers;
-}
-
 /** Starts the server; rejects when it cannot listen (the message says why). */
 export async function startWebServer({ board, host, language }: WebServerOptions): Promise<WebServer> {
   const limits = addon().limits;
@@ -430,7 +411,7 @@ export async function startWebServer({ board, host, language }: WebServerOptions
     }
     release(qid);
     const outcome = view.outcome ?? "cancelled";
-    const answers = outcome === "cancelled" ? null : JSON.stringify(answersWithNotes(view));
+    const answers = outcome === "cancelled" ? null : JSON.stringify(view.answers);
     const verdict = board.answer(qid, outcome, answers, "web", outcome === "discuss" ? (view.discussionSent ?? "") : undefined);
     broadcast();
     if (verdict.ok) return sendJson(res, 200, { ok: true, done: true, outcome });

@@ -373,3 +373,12 @@ test("validate: repeated options are reported as comparing each option with ever
     assert.ok(rejects(args).message.startsWith(expected), `${args}: ${expected}`);
   }
 });
+
+test("pre-supplied answers keep their notes through normalization (the long answer form carries them)", () => {
+  const args = {
+    questions: [{ id: "db", label: "DB", prompt: "Which?", options: ["SQLite", "Postgres"] }, { id: "f", label: "F", prompt: "Which?", multiSelect: true, options: ["A", "B"] }],
+    answers: { db: { selected: ["SQLite"], note: "keep it small" }, f: ["A", "B"] },
+  };
+  const normalized = JSON.parse(addon.normalize(JSON.stringify(args)));
+  assert.deepEqual(normalized.answers, { db: { selected: ["SQLite"], note: "keep it small" }, f: ["A", "B"] });
+});

@@ -248,14 +248,15 @@ cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers) {
     if (!a->present) continue;
     cJSON *v;
     bool ambiguous = a->custom && match_option(q, a->custom); /* typed text that reads like an option */
-    if (ambiguous) {
+    if (ambiguous || a->note) { /* the long form: typed text kept apart, and the note with it */
       v = cJSON_CreateObject();
       if (!v || !cJSON_AddItemToObject(obj, q->id, v)) goto fail_v;
       cJSON *sel = cJSON_AddArrayToObject(v, "selected");
       if (!sel) goto fail;
       for (size_t k = 0; k < a->index_count; k++)
         if (!cJSON_AddItemToArray(sel, cJSON_CreateString(q->options[a->indices[k] - 1].value))) goto fail;
-      if (!cJSON_AddStringToObject(v, "wrote", a->custom)) goto fail;
+      if (a->custom && !cJSON_AddStringToObject(v, "wrote", a->custom)) goto fail;
+      if (a->note && !cJSON_AddStringToObject(v, "note", a->note)) goto fail;
     } else if (q->multi_select) {
       v = cJSON_CreateArray();
       if (!v || !cJSON_AddItemToObject(obj, q->id, v)) goto fail_v;
