@@ -24,4 +24,6 @@ const t2 = process.hrtime.bigint();
 const cpu = process.cpuUsage(c0);
 if (!registered.tools.size) throw new Error("the factory registered no tool");
 const ms = (a, b) => Number(b - a) / 1e6;
-process.stdout.write(`${JSON.stringify({ importMs: ms(t0, t1), factoryMs: ms(t1, t2), totalMs: ms(t0, t2), cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ importMs: ms(t0, t1), factoryMs: ms(t1, t2), totalMs: ms(t0, t2), cpuMs: (cpu.user + cpu.system) / 1000 })}\n`,
+);

@@ -110,13 +110,19 @@ const fmt = (v) => (v < 10 ? v.toFixed(2) : v < 1000 ? v.toFixed(1) : v.toFixed(
 
 /** Prints the rows; returns [what, ok] targets (median ≤ 1 ms per key). */
 export function reportEditing(results, log = console.log) {
-  log(`worst-case editing: a typed answer with no spaces, µs per key (handleInput + render(${EDIT_WIDTH})); cpu: the process's CPU time, which a busy machine inflates less`);
+  log(
+    `worst-case editing: a typed answer with no spaces, µs per key (handleInput + render(${EDIT_WIDTH})); cpu: the process's CPU time, which a busy machine inflates less`,
+  );
   log(`${"key".padEnd(30)}${results.map((r) => `${r.text} (${r.bytes} B)`.padStart(42)).join("")}`);
-  log(`${"".padEnd(30)}${results.map(() => `${"keys".padStart(6)}${"median".padStart(12)}${"cpu med".padStart(12)}${"max".padStart(12)}`).join("")}`);
+  log(
+    `${"".padEnd(30)}${results.map(() => `${"keys".padStart(6)}${"median".padStart(12)}${"cpu med".padStart(12)}${"max".padStart(12)}`).join("")}`,
+  );
   const targets = [];
   results[0].rows.forEach((row, i) => {
     const cells = results.map((r) => r.rows[i]);
-    log(`${row.key.padEnd(30)}${cells.map((c) => `${String(c.n).padStart(6)}${fmt(c.median).padStart(12)}${fmt(c.cpu).padStart(12)}${fmt(c.max).padStart(12)}`).join("")}`);
+    log(
+      `${row.key.padEnd(30)}${cells.map((c) => `${String(c.n).padStart(6)}${fmt(c.median).padStart(12)}${fmt(c.cpu).padStart(12)}${fmt(c.max).padStart(12)}`).join("")}`,
+    );
     const worst = Math.max(...cells.map((c) => c.median));
     targets.push([`≤ 1 ms per key at the limit: ${row.key} (median ${fmt(worst)} µs, worst text)`, worst <= EDIT_TARGET_US]);
   });

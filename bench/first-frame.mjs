@@ -76,7 +76,12 @@ export function firstFrameCalls(limits) {
   // longest texts
   const others = limits.questions - 1;
   const rest = (labelBytes, promptBytes) =>
-    Array.from({ length: others }, (_, i) => ({ id: `q${i + 2}`, label: prose(labelBytes, i), prompt: prose(promptBytes, i + 1), options: ["yes", "no"] }));
+    Array.from({ length: others }, (_, i) => ({
+      id: `q${i + 2}`,
+      label: prose(labelBytes, i),
+      prompt: prose(promptBytes, i + 1),
+      options: ["yes", "no"],
+    }));
   const idBytes = limits.idBytes;
   const first = {
     id: `first-${"x".repeat(idBytes - 6)}`,
@@ -140,7 +145,8 @@ export async function currentLineValidation(tool) {
     const scope = line.piPackage.split("/")[0];
     const file = join(line.dir, "node_modules", scope, "pi-ai", "dist", "index.js");
     const { validateToolArguments } = await import(pathToFileURL(file).href);
-    const validate = (prepared) => validateToolArguments({ name: tool.name, parameters: tool.parameters }, { name: tool.name, arguments: prepared });
+    const validate = (prepared) =>
+      validateToolArguments({ name: tool.name, parameters: tool.parameters }, { name: tool.name, arguments: prepared });
     return { version: line.piVersion, validate };
   } catch {
     return undefined;
@@ -274,7 +280,19 @@ export async function splitFirstFrame(factory, ui, call, { runs = 30 } = {}) {
   });
   const tool = withAddon(factory, wrapped);
   const validate = await piValidation(tool);
-  const fields = ["total", "prepare", "validate", "toCustom", "component", "render", "json", "normalize", "createEngine", "normalizeCore", "normalizeString"];
+  const fields = [
+    "total",
+    "prepare",
+    "validate",
+    "toCustom",
+    "component",
+    "render",
+    "json",
+    "normalize",
+    "createEngine",
+    "normalizeCore",
+    "normalizeString",
+  ];
   const per = Object.fromEntries(fields.map((f) => [f, []]));
   const original = { stringify: JSON.stringify, parse: JSON.parse };
   let normalizeCalls = 0;
@@ -289,7 +307,12 @@ export async function splitFirstFrame(factory, ui, call, { runs = 30 } = {}) {
       // the sums are taken at the first frame: closing the question afterwards adds more
       const onFrame = () => {
         Object.assign(JSON, original);
-        Object.assign(marks, { jsonMs: acc.json, normalizeMs: acc.normalize, createEngineMs: acc.createEngine, normalizeCalls: inputs.length });
+        Object.assign(marks, {
+          jsonMs: acc.json,
+          normalizeMs: acc.normalize,
+          createEngineMs: acc.createEngine,
+          normalizeCalls: inputs.length,
+        });
       };
       r = await firstFrameOnce(tool, validate, call.args, ui, { marks, onFrame });
     } finally {
@@ -324,10 +347,12 @@ export async function splitFirstFrame(factory, ui, call, { runs = 30 } = {}) {
   if (current) {
     const prepared = tool.prepareArguments(call.args);
     for (let i = 0; i < 3; i++) current.validate(prepared);
-    currentValidate = { version: current.version, ms: median(Array.from({ length: Math.max(5, Math.ceil(runs / 3)) }, () => timeOf(() => current.validate(prepared)))) };
+    currentValidate = {
+      version: current.version,
+      ms: median(Array.from({ length: Math.max(5, Math.ceil(runs / 3)) }, () => timeOf(() => current.validate(prepared)))),
+    };
   }
   return { ...m, normalizeCalls, runs, currentValidate };
-
 }
 
 /** A second instance of the tool whose extension gets `addon` from load-addon.cjs. */
@@ -366,7 +391,9 @@ export function reportFirstFrame({ rows, splits, firstCalls }, log = console.log
   log(
     `first frame: from the model's call (prepareArguments) through pi's validation and execute to the question's first render(${FIRST_FRAME_WIDTH}), ms, wall clock, the tool's modules already loaded (a session's second question on)`,
   );
-  log(`${"call".padEnd(24)}${"size".padStart(9)}${"canonical".padStart(11)}${"questions".padStart(11)}${"options".padStart(9)}${"runs".padStart(6)}${"median".padStart(9)}${"p90".padStart(9)}${"max".padStart(9)}${"target".padStart(9)}`);
+  log(
+    `${"call".padEnd(24)}${"size".padStart(9)}${"canonical".padStart(11)}${"questions".padStart(11)}${"options".padStart(9)}${"runs".padStart(6)}${"median".padStart(9)}${"p90".padStart(9)}${"max".padStart(9)}${"target".padStart(9)}`,
+  );
   const targets = [];
   for (const r of rows) {
     const target = r.small ? FIRST_FRAME_TARGET_MS.small : FIRST_FRAME_TARGET_MS.largest;

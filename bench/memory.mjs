@@ -23,7 +23,8 @@ import { createRequire } from "node:module";
 import { ADDON_PATH, K, questionArgs } from "./harness.mjs";
 
 // --expose-gc gives global.gc in Node and in Bun; Bun.gc(true) is Bun's own full collection.
-const collect = typeof global.gc === "function" ? global.gc : typeof globalThis.Bun !== "undefined" ? () => globalThis.Bun.gc(true) : undefined;
+const collect =
+  typeof global.gc === "function" ? global.gc : typeof globalThis.Bun !== "undefined" ? () => globalThis.Bun.gc(true) : undefined;
 if (!collect) throw new Error("run with --expose-gc");
 const addon = createRequire(import.meta.url)(ADDON_PATH);
 const json = JSON.stringify(questionArgs(4, 4));

@@ -157,7 +157,9 @@ const sizes = [];
 for (const cs of cases) {
   const raw = questionArgs(cs.q, cs.o, { compact: cs.compact });
   const args = accepted(raw);
-  sizes.push(`${cs.name} ${JSON.stringify(raw).length.toLocaleString("en")} B (canonical ${JSON.stringify(args).length.toLocaleString("en")} B)`);
+  sizes.push(
+    `${cs.name} ${JSON.stringify(raw).length.toLocaleString("en")} B (canonical ${JSON.stringify(args).length.toLocaleString("en")} B)`,
+  );
   const exampleArgs = toExampleArgs(raw);
   let plan;
   if (cs.filter) {
@@ -262,7 +264,12 @@ const shapes = [
   {
     name: "AskUserQuestion shape",
     json: fillCall(
-      (q) => ({ question: `Question ${q + 1}: which approach should we take here?`, header: `Topic ${q + 1}`, options: [], multiSelect: q % 2 === 1 }),
+      (q) => ({
+        question: `Question ${q + 1}: which approach should we take here?`,
+        header: `Topic ${q + 1}`,
+        options: [],
+        multiSelect: q % 2 === 1,
+      }),
       (q, o) => ({ label: `Approach ${q}.${o}`, description: `What approach ${o} means, in one line` }),
     ),
   },
@@ -270,7 +277,10 @@ const shapes = [
   // whose canonical form is three quarters of the prepared limit.
   {
     name: "largest call within the limits",
-    json: fillCall((q) => ({ id: `q${q + 1}`, prompt: `Question ${q + 1}?`, options: [] }), (q, o) => o),
+    json: fillCall(
+      (q) => ({ id: `q${q + 1}`, prompt: `Question ${q + 1}?`, options: [] }),
+      (q, o) => o,
+    ),
   },
 ];
 
@@ -289,7 +299,8 @@ const normalizeRuns = quick ? 30 : 200;
 // BENCH_PAYLOADS=dir writes each shape's arguments there, for bench/profile/normalize_split.c
 if (process.env.BENCH_PAYLOADS) {
   mkdirSync(process.env.BENCH_PAYLOADS, { recursive: true });
-  for (const shape of shapes) writeFileSync(join(process.env.BENCH_PAYLOADS, `${shape.name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}.json`), shape.json);
+  for (const shape of shapes)
+    writeFileSync(join(process.env.BENCH_PAYLOADS, `${shape.name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}.json`), shape.json);
 }
 for (const shape of shapes) {
   accepted(JSON.parse(shape.json)); // a call the tool and pi accept
@@ -365,12 +376,20 @@ const us = (v) => (v == null || Number.isNaN(v) ? "n/a" : v < 10 ? v.toFixed(2) 
 const pad = (s, n) => String(s).padStart(n);
 const mb = (b) => `${(b / 1048576).toFixed(1)} MB`;
 
-const load = loadavg().map((x) => x.toFixed(1)).join(" ");
-console.log(`pi-question benchmark — ${runtime}, width ${WIDTH}, ${TIMED_KEYS} timed keystrokes per case (after ${WARMUP_KEYS} warm-up), load average ${load}`);
-console.log(`µs per keystroke (handleInput + render(${WIDTH})), wall clock; ours: ${OUR_PASSES} passes over the keys, each on a fresh component; slowest: the slowest key by its median over the passes; example: one pass, limited to ${EXAMPLE_BUDGET_MS} ms per case`);
+const load = loadavg()
+  .map((x) => x.toFixed(1))
+  .join(" ");
+console.log(
+  `pi-question benchmark — ${runtime}, width ${WIDTH}, ${TIMED_KEYS} timed keystrokes per case (after ${WARMUP_KEYS} warm-up), load average ${load}`,
+);
+console.log(
+  `µs per keystroke (handleInput + render(${WIDTH})), wall clock; ours: ${OUR_PASSES} passes over the keys, each on a fresh component; slowest: the slowest key by its median over the passes; example: one pass, limited to ${EXAMPLE_BUDGET_MS} ms per case`,
+);
 console.log(`calls (prepareArguments + pi's validation, as in pi): ${sizes.join("; ")}`);
 console.log("");
-console.log(`${"case".padEnd(17)}${pad("keys", 6)}${pad("ours med", 10)}${pad("ours p99", 10)}${pad("ours max", 10)}${pad("slowest", 9)}${pad("ex. keys", 10)}${pad("ex. med", 10)}${pad("ex. p99", 10)}${pad("ratio", 9)}`);
+console.log(
+  `${"case".padEnd(17)}${pad("keys", 6)}${pad("ours med", 10)}${pad("ours p99", 10)}${pad("ours max", 10)}${pad("slowest", 9)}${pad("ex. keys", 10)}${pad("ex. med", 10)}${pad("ex. p99", 10)}${pad("ratio", 9)}`,
+);
 for (const r of rows) {
   const e = r.example;
   const ratio = e ? `${(e.median / r.ours.median).toFixed(1)}×` : "n/a";
@@ -415,7 +434,10 @@ const targets = [
     ]),
   ...rows
     .filter((r) => r.example)
-    .map((r) => [`≥ 10× faster than the example, ${r.name} (${(r.example.median / r.ours.median).toFixed(1)}×)`, r.example.median / r.ours.median >= 10]),
+    .map((r) => [
+      `≥ 10× faster than the example, ${r.name} (${(r.example.median / r.ours.median).toFixed(1)}×)`,
+      r.example.median / r.ours.median >= 10,
+    ]),
   [`cold load ≤ 10 ms (${coldOurs.totalMs.toFixed(2)} ms)`, coldOurs.totalMs <= 10],
   [
     `cold load ≤ the example's + 3 ms (${coldOurs.totalMs.toFixed(2)} ≤ ${coldExample.totalMs.toFixed(2)} + 3 ms)`,
@@ -443,5 +465,8 @@ const targets = [
 ];
 for (const [what, ok] of targets) console.log(`${ok ? "PASS" : "FAIL"}  ${what}`);
 const skipped = rows.filter((r) => !r.example).map((r) => r.name);
-if (skipped.length) console.log(`n/a   example not compared (too slow to sample ${MIN_SAMPLES} keystrokes within ${EXAMPLE_BUDGET_MS} ms, or no such feature): ${skipped.join(", ")}`);
+if (skipped.length)
+  console.log(
+    `n/a   example not compared (too slow to sample ${MIN_SAMPLES} keystrokes within ${EXAMPLE_BUDGET_MS} ms, or no such feature): ${skipped.join(", ")}`,
+  );
 process.exitCode = targets.every(([, ok]) => ok) ? 0 : 1;

@@ -21,8 +21,8 @@ const USAGE = [
   "       pi-question answer [n|id [- | answers]]",
   "                                          answer a waiting question here (default: the oldest),",
   "                                          by its position n or its id (like q1a2b3c4d) from",
-  "                                          pending, or at once with answers like {\"db\":\"SQLite\"}:",
-  "                                          best on stdin with - (echo '{\"db\":\"SQLite\"}' | pi-question",
+  '                                          pending, or at once with answers like {"db":"SQLite"}:',
+  '                                          best on stdin with - (echo \'{"db":"SQLite"}\' | pi-question',
   "                                          answer 2 -), as other users see arguments in ps",
 ].join("\n");
 
@@ -32,7 +32,10 @@ function safe(text) {
   try {
     return loadAddon().sanitize(text, true);
   } catch {
-    return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu, (c) => `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`);
+    return text.replace(
+      /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/gu,
+      (c) => `\\u${c.codePointAt(0).toString(16).padStart(4, "0")}`,
+    );
   }
 }
 
@@ -58,7 +61,8 @@ async function main() {
     process.stderr.write(`pi-question: ${addon.sanitize(error.message, true)}\n`); // quotes the questions
     return 2;
   }
-  const OWNED = "pi-question: another program owns this terminal (it is in raw mode, or pi-question runs in the background); not asking there.\n";
+  const OWNED =
+    "pi-question: another program owns this terminal (it is in raw mode, or pi-question runs in the background); not asking there.\n";
   const tty = terminalPath();
   const status = addon.ttyStatus(tty);
   if (status !== "free") {

@@ -169,7 +169,10 @@ export function shortDirectory(dir, home, platform = process.platform) {
  * who asks, how long it has waited — and on stderr one line per pi that did not answer in time.
  * Exit status: 0 something is waiting, 4 nothing is, 5 nothing is in the pis that answered but
  * some did not. options: out, err, env, now, connectMs, replyMs. */
-export async function pending(addon, { out = process.stdout, err = process.stderr, env = process.env, now = Date.now, connectMs, replyMs } = {}) {
+export async function pending(
+  addon,
+  { out = process.stdout, err = process.stderr, env = process.env, now = Date.now, connectMs, replyMs } = {},
+) {
   const t = stringsOf(addon, env);
   const { waiting: list, silent } = await questionsOfAllPis(addon, env, { connectMs, replyMs });
   const clean = (s) => addon.sanitize(String(s), false);
@@ -357,7 +360,10 @@ export async function answer(
     return EXIT.noTerminal;
   }
   const name = w.askedBy ?? null;
-  const run = addon.runTty({ prepared: w.args }, { path: tty, color: !env.NO_COLOR, mode: "remote", askerName: name, language: t.$language });
+  const run = addon.runTty(
+    { prepared: w.args },
+    { path: tty, color: !env.NO_COLOR, mode: "remote", askerName: name, language: t.$language },
+  );
   const watching = new AbortController();
   let closedElsewhere = false;
   // The watch waits for as long as the question does, so only its connection has a time limit;

@@ -62,7 +62,8 @@ export interface NativeEngine {
 
 /** The steps of the question flow (qt_engine.h qt_step): pick/toggle take an option index,
  * go a question index (the question count: the review), type/note/discuss/filter a text. */
-export type FlowStep = "pick" | "toggle" | "type" | "note" | "discuss" | "decline" | "cancel" | "back" | "go" | "submit" | "filter" | "yes" | "no";
+export type FlowStep =
+  "pick" | "toggle" | "type" | "note" | "discuss" | "decline" | "cancel" | "back" | "go" | "submit" | "filter" | "yes" | "no";
 
 /** engine.view(), parsed: display text sanitized; `answers` and option `value`s are data. */
 export interface FlowView {
@@ -87,7 +88,12 @@ export interface FlowView {
   }>;
   discussion: string;
   /** The engine's own question; items: what "yes" would discard. */
-  confirm: { which: "discard" | "long"; title: string; count: number; items: Array<{ question: number; label: string; text: string }> } | null;
+  confirm: {
+    which: "discard" | "long";
+    title: string;
+    count: number;
+    items: Array<{ question: number; label: string; text: string }>;
+  } | null;
   /** A one-shot warning ("" for none). */
   message: string;
   actions: FlowStep[];

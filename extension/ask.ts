@@ -156,7 +156,9 @@ async function askOneWay(
     case "terminal": {
       const { askOnTerminal } = await import("./print-mode.ts");
       // the notification goes with the question: written by the runner once it has the terminal
-      const notice = s.notice.desktop ? (await import("./desktop.ts")).desktopNotice(native, s.notice.desktop, questions[0]?.prompt ?? "") : "";
+      const notice = s.notice.desktop
+        ? (await import("./desktop.ts")).desktopNotice(native, s.notice.desktop, questions[0]?.prompt ?? "")
+        : "";
       return askOnTerminal(json, signal, s, askerParts(from ?? {}), notice, ticket.claimAtKey);
     }
     case "print": {
@@ -238,8 +240,10 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       const flags = resultFlags(s);
       const by = from ? askedBy(from) : undefined;
       // An answer from elsewhere becomes this question's result, built as the person's would be.
-      const ticket = board.post({ ...(by ? { askedBy: by } : {}), questions, args: native.normalize(json) }, (outcome, answersJson, mode, said) =>
-        toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags), s),
+      const ticket = board.post(
+        { ...(by ? { askedBy: by } : {}), questions, args: native.normalize(json) },
+        (outcome, answersJson, mode, said) =>
+          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags), s),
       );
       const withdrawn = () => toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
       return new Promise<QuestionResult>((resolve, reject) => {

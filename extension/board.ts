@@ -115,7 +115,12 @@ interface Entry<R> extends Waiting {
   watchers: Set<() => void>;
 }
 
-const ENDED_CODE: Record<Ending, RemoteEndedCode> = { answered: "already", cancelled: "cancelled", timed_out: "timed_out", withdrawn: "withdrawn" };
+const ENDED_CODE: Record<Ending, RemoteEndedCode> = {
+  answered: "already",
+  cancelled: "cancelled",
+  timed_out: "timed_out",
+  withdrawn: "withdrawn",
+};
 
 /** A question's id: "q" and 8 hex digits, never all digits, so `pi-question answer` tells an id
  * from a position. */
@@ -182,7 +187,11 @@ export function createBoard<R>(): AskersBoard<R> {
       }
       if (entry.settled) return refusal(entry.ending ?? "answered");
       if (outcome !== "answered" && outcome !== "declined" && outcome !== "cancelled" && outcome !== "discuss") {
-        return { ok: false, code: "invalid", reason: `outcome must be answered, declined, cancelled or discuss, not ${JSON.stringify(outcome)}` };
+        return {
+          ok: false,
+          code: "invalid",
+          reason: `outcome must be answered, declined, cancelled or discuss, not ${JSON.stringify(outcome)}`,
+        };
       }
       if (outcome === "discuss" && typeof discussion !== "string") {
         return { ok: false, code: "invalid", reason: "outcome discuss needs the person's words as a string in discussion" };

@@ -89,7 +89,9 @@ export async function askWithDialogs(
     const v = view();
     const outcome = v.outcome ?? "cancelled";
     if (outcome === "cancelled") return settle({ outcome });
-    return settle(outcome === "discuss" ? { outcome, answers: v.answers, discussion: v.discussionSent ?? "" } : { outcome, answers: v.answers });
+    return settle(
+      outcome === "discuss" ? { outcome, answers: v.answers, discussion: v.discussionSent ?? "" } : { outcome, answers: v.answers },
+    );
   };
   try {
     if (questions.every((q) => Object.prototype.hasOwnProperty.call(preset, q.id)) && questions.length === 1)

@@ -35,8 +35,8 @@ const PROMPT_SNIPPET = "Ask the user structured questions (options, multi-select
 const PROMPT_GUIDELINES = [
   "Use the question tool only for what you cannot infer from the conversation, the code or earlier answers; never re-ask something already answered.",
   "Batch related questions into one question call instead of asking one at a time; keep each prompt short and specific.",
-  "In question options, put the option you recommend first and end its label with \"(Recommended)\".",
-  "Never add your own \"Other\" or \"None of the above\" option to a question call: the user can always type their own answer.",
+  'In question options, put the option you recommend first and end its label with "(Recommended)".',
+  'Never add your own "Other" or "None of the above" option to a question call: the user can always type their own answer.',
   "A question call must be the only tool call of its message: call it alone, after any other tool calls have finished.",
   "When the question tool reports the user cancelled, end your turn and wait; when the user declined, decide yourself and state your assumptions.",
 ];
@@ -85,8 +85,9 @@ const ANSWERS_FLAG = "answers";
 const SUBCOMMANDS = ["clear", "web", "web on", "web off"];
 
 const COMMANDS = {
-  description: "Show the questions waiting for answers (and those asked in this session); `/questions clear` removes them; `/questions web` turns the web page on or off",
-  flagDescription: "Answers for pending questions, as JSON: {\"id\": \"answer\"} or a list in question order",
+  description:
+    "Show the questions waiting for answers (and those asked in this session); `/questions clear` removes them; `/questions web` turns the web page on or off",
+  flagDescription: 'Answers for pending questions, as JSON: {"id": "answer"} or a list in question order',
 };
 
 // ---- loaded at first use --------------------------------------------------------------------------
@@ -190,14 +191,12 @@ export default function piQuestion(pi: ExtensionAPI): void {
 
   // The web page (web-host.ts): loaded when /questions web or the setting turns it on.
   let web: Promise<WebControl> | undefined;
-  const getWeb = (): Promise<WebControl> =>
-    (web ??= Promise.all([import("./web-host.ts"), getAsker()]).then(([m, a]) => m.hostWeb(pi, a)));
+  const getWeb = (): Promise<WebControl> => (web ??= Promise.all([import("./web-host.ts"), getAsker()]).then(([m, a]) => m.hostWeb(pi, a)));
 
   // What a subagent's unanswered question does to the turns above it (subagent-outcome.ts):
   // loaded when a session starts, before any tool runs.
   let outcomes: Promise<SubagentOutcomes> | undefined;
-  const getOutcomes = (): Promise<SubagentOutcomes> =>
-    (outcomes ??= import("./subagent-outcome.ts").then((m) => m.subagentOutcomes(pi)));
+  const getOutcomes = (): Promise<SubagentOutcomes> => (outcomes ??= import("./subagent-outcome.ts").then((m) => m.subagentOutcomes(pi)));
   pi.on("tool_execution_start", async (event) => (await outcomes)?.started(event.toolCallId));
   pi.on("tool_execution_end", async (event) => (await outcomes)?.ended(event.toolCallId));
   pi.on("tool_result", async (event, ctx) => (await outcomes)?.toolResult(event, ctx));
@@ -207,7 +206,11 @@ export default function piQuestion(pi: ExtensionAPI): void {
   let relay: Promise<RelayHost> | undefined;
   pi.on("session_start", async (_event, ctx) => {
     relay ??= import("./relay-host.ts").then((m) => m.relayHost(pi, getAsker, getOutcomes));
-    await Promise.all([ctx.hasUI ? loadRenderers() : undefined, relay.then((r) => r.start(ctx)), ctx.hasUI ? startWebIfSet(ctx) : undefined]);
+    await Promise.all([
+      ctx.hasUI ? loadRenderers() : undefined,
+      relay.then((r) => r.start(ctx)),
+      ctx.hasUI ? startWebIfSet(ctx) : undefined,
+    ]);
     // After the others: pi 0.87's loader can hand a module that two imports load at once to one
     // of them unfinished (subagent-outcome.ts shares text.ts with ask.ts).
     await getOutcomes();

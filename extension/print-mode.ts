@@ -112,7 +112,10 @@ export async function answerWithoutTui(
     // Another program took the terminal in the meantime: as if there were none, unless the
     // question ended meanwhile (answered elsewhere, or the agent stopped): nothing to save then.
     if (signal?.aborted) {
-      return toToolResult(native.result(json, "interrupted", "print", Date.now(), null, null, settings.escape === "continue" ? CANCEL_CONTINUES : 0), settings);
+      return toToolResult(
+        native.result(json, "interrupted", "print", Date.now(), null, null, settings.escape === "continue" ? CANCEL_CONTINUES : 0),
+        settings,
+      );
     }
   }
 
@@ -165,7 +168,10 @@ async function runOnTerminal(
   const native = addon();
   const cancelContinues = settings.escape === "continue";
   if (signal?.aborted) {
-    return toToolResult(native.result(json, "interrupted", "tty", Date.now(), null, null, cancelContinues ? CANCEL_CONTINUES : 0), settings);
+    return toToolResult(
+      native.result(json, "interrupted", "tty", Date.now(), null, null, cancelContinues ? CANCEL_CONTINUES : 0),
+      settings,
+    );
   }
   const run = native.runTty(json, {
     path: TTY_PATH,

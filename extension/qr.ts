@@ -26,13 +26,25 @@ export interface QrCode {
 
 /** Error-correction codewords per block. */
 const ECC_PER_BLOCK: Record<EccLevel, number[]> = {
-  L: [-1, 7, 10, 15, 20, 26, 18, 20, 24, 30, 18, 20, 24, 26, 30, 22, 24, 28, 30, 28, 28, 28, 28, 30, 30, 26, 28, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30],
-  M: [-1, 10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26, 26, 26, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28],
+  L: [
+    -1, 7, 10, 15, 20, 26, 18, 20, 24, 30, 18, 20, 24, 26, 30, 22, 24, 28, 30, 28, 28, 28, 28, 30, 30, 26, 28, 30, 30, 30, 30, 30, 30, 30,
+    30, 30, 30, 30, 30, 30, 30,
+  ],
+  M: [
+    -1, 10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26, 26, 26, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28,
+    28, 28, 28, 28, 28, 28, 28,
+  ],
 };
 /** Error-correction blocks. */
 const BLOCKS: Record<EccLevel, number[]> = {
-  L: [-1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 4, 6, 6, 6, 6, 7, 8, 8, 9, 9, 10, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 19, 20, 21, 22, 24, 25],
-  M: [-1, 1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21, 23, 25, 26, 28, 29, 31, 33, 35, 37, 38, 40, 43, 45, 47, 49],
+  L: [
+    -1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 4, 6, 6, 6, 6, 7, 8, 8, 9, 9, 10, 12, 12, 12, 13, 14, 15, 16, 17, 18, 19, 19, 20, 21, 22, 24,
+    25,
+  ],
+  M: [
+    -1, 1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21, 23, 25, 26, 28, 29, 31, 33, 35, 37, 38, 40,
+    43, 45, 47, 49,
+  ],
 };
 /** The two bits of each level in the format information. */
 const FORMAT_BITS: Record<EccLevel, number> = { L: 1, M: 0 };
@@ -200,10 +212,15 @@ class QrSymbol {
       this.set(6, i, i % 2 === 0);
       this.set(i, 6, i % 2 === 0);
     }
-    for (const [cx, cy] of [[3, 3], [n - 4, 3], [3, n - 4]]) {
+    for (const [cx, cy] of [
+      [3, 3],
+      [n - 4, 3],
+      [3, n - 4],
+    ]) {
       for (let dy = -4; dy <= 4; dy++) {
         for (let dx = -4; dx <= 4; dx++) {
-          const x = cx + dx, y = cy + dy;
+          const x = cx + dx,
+            y = cy + dy;
           if (x < 0 || y < 0 || x >= n || y >= n) continue;
           const d = Math.max(Math.abs(dx), Math.abs(dy));
           this.set(x, y, d !== 2 && d !== 4);
@@ -215,7 +232,8 @@ class QrSymbol {
     pos.forEach((cx, i) =>
       pos.forEach((cy, j) => {
         if ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0)) return; // finders
-        for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) this.set(cx + dx, cy + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1);
+        for (let dy = -2; dy <= 2; dy++)
+          for (let dx = -2; dx <= 2; dx++) this.set(cx + dx, cy + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1);
       }),
     );
     this.format(ecc, 0); // reserves the area; drawn for real once the mask is chosen
@@ -223,7 +241,8 @@ class QrSymbol {
       const bits = versionBits(this.version);
       for (let i = 0; i < 18; i++) {
         const dark = ((bits >>> i) & 1) === 1;
-        const a = n - 11 + (i % 3), b = Math.floor(i / 3);
+        const a = n - 11 + (i % 3),
+          b = Math.floor(i / 3);
         this.set(a, b, dark);
         this.set(b, a, dark);
       }
@@ -264,12 +283,14 @@ class QrSymbol {
 
   applyMask(mask: number): void {
     const f = MASKS[mask];
-    for (let y = 0; y < this.size; y++) for (let x = 0; x < this.size; x++) if (!this.fixed[y][x] && f(x, y)) this.modules[y][x] = !this.modules[y][x];
+    for (let y = 0; y < this.size; y++)
+      for (let x = 0; x < this.size; x++) if (!this.fixed[y][x] && f(x, y)) this.modules[y][x] = !this.modules[y][x];
   }
 
   /** ISO 18004's penalty score: lower reads more reliably. */
   penalty(): number {
-    const n = this.size, m = this.modules;
+    const n = this.size,
+      m = this.modules;
     let score = 0;
     const line = (get: (i: number) => boolean) => {
       let run = 1;
@@ -338,7 +359,8 @@ export function encodeQr(text: string, ecc: EccLevel = "M", mask?: number): QrCo
 export function qrToHalfBlocks(qr: QrCode, quiet = 2): string[] {
   const n = qr.size + quiet * 2;
   const light = (x: number, y: number) => {
-    const mx = x - quiet, my = y - quiet;
+    const mx = x - quiet,
+      my = y - quiet;
     if (mx < 0 || my < 0 || mx >= qr.size || my >= qr.size) return true;
     return !qr.modules[my][mx];
   };

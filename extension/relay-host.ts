@@ -35,11 +35,7 @@ export interface RelayHost {
   stop(): void;
 }
 
-export function relayHost(
-  pi: ExtensionAPI,
-  getAsker: () => Promise<Asker>,
-  outcomes: () => Promise<SubagentOutcomes>,
-): RelayHost {
+export function relayHost(pi: ExtensionAPI, getAsker: () => Promise<Asker>, outcomes: () => Promise<SubagentOutcomes>): RelayHost {
   let asker: Asker;
   let server: RelayServer | undefined;
   let unregister: (() => void) | undefined;

@@ -70,7 +70,8 @@ export function refusedEndpoint(path, platform = process.platform, isAlive = ali
   if (platform !== "win32") return undefined;
   const m = PIPE_OWNER.exec(path);
   if (!m) return `${path} is not a pi-question pipe (\\\\.\\pipe\\pi-question-<user>-<pid>-<random>): nothing is sent to it`;
-  if (!isAlive(Number(m[1]))) return `the pi that made ${path} (pid ${m[1]}) is gone and anyone may have taken the pipe's name since: nothing is sent to it`;
+  if (!isAlive(Number(m[1])))
+    return `the pi that made ${path} (pid ${m[1]}) is gone and anyone may have taken the pipe's name since: nothing is sent to it`;
   return undefined;
 }
 
@@ -132,7 +133,9 @@ export function request(endpoint, message, { cap, signal, connectMs, replyMs } =
         () => finish({ type: "interrupted" }),
       ),
     );
-    socket.on("error", (error) => finish(connected ? { type: "interrupted" } : { type: "unreachable", reason: error.code ?? error.message }));
+    socket.on("error", (error) =>
+      finish(connected ? { type: "interrupted" } : { type: "unreachable", reason: error.code ?? error.message }),
+    );
     socket.on("close", () => finish(connected ? { type: "interrupted" } : { type: "unreachable", reason: "closed" }));
   });
 }

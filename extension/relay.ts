@@ -83,7 +83,8 @@ export type RelayAnswer =
 /** The variables of the endpoints this process offers itself (kept process-wide: pi's /reload
  * loads this module again in the same process). A pi never relays to itself. */
 const OWN_KEY = Symbol.for("pi-question.relay.own");
-const own: Set<string> = ((globalThis as Record<symbol, unknown>)[OWN_KEY] as Set<string> | undefined) ??
+const own: Set<string> =
+  ((globalThis as Record<symbol, unknown>)[OWN_KEY] as Set<string> | undefined) ??
   ((globalThis as Record<symbol, unknown>)[OWN_KEY] = new Set<string>());
 
 export function isOwnRelay(variable: string | undefined): boolean {
@@ -110,9 +111,8 @@ export function ownAskerName(argv: readonly string[] = process.argv, env: NodeJS
 /** The name each environment's process took (kept process-wide: pi's /reload loads this module
  * again in the same process, after the variable is gone). */
 const ADOPTED_KEY = Symbol.for("pi-question.relay.asker");
-const adopted: WeakMap<object, { name?: string }> = ((globalThis as Record<symbol, unknown>)[ADOPTED_KEY] as
-  | WeakMap<object, { name?: string }>
-  | undefined) ??
+const adopted: WeakMap<object, { name?: string }> =
+  ((globalThis as Record<symbol, unknown>)[ADOPTED_KEY] as WeakMap<object, { name?: string }> | undefined) ??
   ((globalThis as Record<symbol, unknown>)[ADOPTED_KEY] = new WeakMap<object, { name?: string }>());
 
 /** This process's asker name (ownAskerName), taken once: PI_QUESTION_ASKER named this process,
@@ -244,7 +244,10 @@ const SOCKET_NAME = "relay.sock";
  * first under the (random) name makes listening fail instead of being joined. Once this pi is
  * gone its name is free for anyone: a client sends nothing to a pipe whose pid is not alive
  * (relay-wire.mjs's refusedEndpoint). */
-export function relayEndpoint(platform: string, { dir, user, pid, random }: { dir: string; user: string; pid: number; random: string }): string {
+export function relayEndpoint(
+  platform: string,
+  { dir, user, pid, random }: { dir: string; user: string; pid: number; random: string },
+): string {
   if (platform !== "win32") return posix.join(dir, SOCKET_NAME);
   const who = user.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64) || "user";
   return `\\\\.\\pipe\\pi-question-${who}-${pid}-${random}`;
@@ -335,7 +338,12 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
     // Directories of pis that were killed (SIGKILL, or SIGINT in print mode) go now, in the background.
     void sweepRelayDirectories().catch(() => undefined);
   }
-  const path = relayEndpoint(process.platform, { dir: dir ?? "", user: userName(), pid: process.pid, random: randomBytes(8).toString("hex") });
+  const path = relayEndpoint(process.platform, {
+    dir: dir ?? "",
+    user: userName(),
+    pid: process.pid,
+    random: randomBytes(8).toString("hex"),
+  });
   const askSecret = Buffer.from(randomBytes(32).toString("hex"), "utf8");
   const controlSecret = Buffer.from(randomBytes(32).toString("hex"), "utf8");
   const window = Math.max(bounds.unverifiedBytes, SECRET_FIRST_BYTES);
@@ -598,7 +606,12 @@ export function relayAbove(variable: string | undefined = process.env[RELAY_ENV]
 /** Asks the pi above (no UI of this pi's own: a subagent) and reads its reply as this pi's tool
  * result; undefined when the pi above cannot ask either, or is not reachable (said on stderr):
  * then this pi asks the usual way. */
-export async function askAbove(json: ArgsJson, cwd: string, signal: AbortSignal | undefined, s: Settings): Promise<QuestionResult | undefined> {
+export async function askAbove(
+  json: ArgsJson,
+  cwd: string,
+  signal: AbortSignal | undefined,
+  s: Settings,
+): Promise<QuestionResult | undefined> {
   const native = addon();
   const variable = process.env[RELAY_ENV];
   const endpoint = parseRelayVariable(variable);
@@ -628,7 +641,11 @@ export async function askAbove(json: ArgsJson, cwd: string, signal: AbortSignal 
     case "error":
       throw new Error(reply.message);
     case "unreachable":
-      print(native, process.stderr, `pi-question: the question relay named by ${RELAY_ENV} is not reachable (${reply.reason}); asking here instead\n`);
+      print(
+        native,
+        process.stderr,
+        `pi-question: the question relay named by ${RELAY_ENV} is not reachable (${reply.reason}); asking here instead\n`,
+      );
       return undefined;
     default:
       return undefined; // the pi above cannot ask either: the usual way

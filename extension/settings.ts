@@ -211,7 +211,7 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
             } else if (k === "desktop") bad("notice.desktop", 'true, false, "osc777", "osc9" or "osc99"');
             else bad(`notice.${k}`, "title, bell, notify or desktop set to true or false");
           }
-        } else bad(key, "an object like { \"title\": true, \"bell\": false, \"notify\": false }");
+        } else bad(key, 'an object like { "title": true, "bell": false, "notify": false }');
         break;
       case "language":
         if (typeof value === "string" && (value === "auto" || SUPPORTED_LANGUAGES.includes(value))) into.language = value;
@@ -224,10 +224,9 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
               // A project may only lower the person's own caps, never raise them.
               const own = into.limits[k];
               into.limits = { ...into.limits, [k]: project && own !== undefined ? Math.min(own, v as number) : v };
-            }
-            else bad(`limits.${k}`, "questions or options set to a whole number of at least 1");
+            } else bad(`limits.${k}`, "questions or options set to a whole number of at least 1");
           }
-        } else bad(key, "an object like { \"questions\": 10, \"options\": 50 }");
+        } else bad(key, 'an object like { "questions": 10, "options": 50 }');
         break;
       case "pendingFile": {
         // A file inside the project, decided on real paths: `/questions clear` removes it.
@@ -246,7 +245,8 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
             if (k === "enabled" && typeof v === "boolean") into.web = { ...into.web, enabled: v };
             else if (k === "enabled") bad("web.enabled", "true or false");
             else if (k === "host" && !webHostProblem(v)) into.web = { ...into.web, host: (v as string).trim() };
-            else if (k === "host") bad("web.host", `an IP address or host name to listen on, like "127.0.0.1" (${JSON.stringify(v)} ${webHostProblem(v)})`);
+            else if (k === "host")
+              bad("web.host", `an IP address or host name to listen on, like "127.0.0.1" (${JSON.stringify(v)} ${webHostProblem(v)})`);
             else bad(`web.${k}`, "enabled (true or false) or host (an address to listen on)");
           }
         } else bad(key, 'an object like { "enabled": true, "host": "127.0.0.1" }');

@@ -15,7 +15,7 @@ export const ERRORS = {
 
 export const PENDING = {
   fileInstructions:
-    "Questions from the pi agent. Write each answer in its \"answer\" field: an option's label or value, your own words, or a list of them for a multiSelect question. Then run `pi -c` to continue.",
+    'Questions from the pi agent. Write each answer in its "answer" field: an option\'s label or value, your own words, or a list of them for a multiSelect question. Then run `pi -c` to continue.',
   unreadable: (path: string, why: string) =>
     `The pending-questions file ${path} ${why}; fix it, or remove it with /questions clear (answers written in it are then lost).`,
   outside: (path: string, why: string, root: string) =>
@@ -24,9 +24,9 @@ export const PENDING = {
   locked: (path: string, waitedMs: number) =>
     `Another pi is updating the pending-questions file ${path} and did not finish within ${waitedMs / 1000} s; try again.`,
   flagListNeedsPending:
-    "The --answers flag is a list, which answers pending questions in their order, but these questions are not pending; give the answers by id instead ({\"id\": \"answer\"}).",
+    'The --answers flag is a list, which answers pending questions in their order, but these questions are not pending; give the answers by id instead ({"id": "answer"}).',
   flagNotJson:
-    "The --answers flag must be JSON: an object by question id ({\"db\": \"PostgreSQL\"}) or a list in question order ([\"PostgreSQL\", \"orders\"]).",
+    'The --answers flag must be JSON: an object by question id ({"db": "PostgreSQL"}) or a list in question order (["PostgreSQL", "orders"]).',
   reason: (path: string, example: string) =>
     `No terminal is attached, so the questions were saved to ${path} and the turn ends here; the user has been told how to answer: by writing the "answer" fields there and running \`pi -c\`, or by running \`pi -c --answers '${example}'\`. When they continue, call question again with exactly the same questions: their answers will be picked up.`,
   unsaved: (path: string, example: string) =>
@@ -71,7 +71,6 @@ export const SETTINGS_TEXT = {
   overLimit: (what: string, count: number, limit: number) =>
     `This call has ${count} ${what}; the user's settings allow at most ${limit}. Ask fewer (split the call, or offer fewer options).`,
 };
-
 
 export const REOPEN = {
   message: (text: string) => `Here are my answers to the question you asked earlier:\n${text}`,

@@ -123,9 +123,7 @@ export function renderQuestionResult(
       const applied = picked && a?.appliedByTimeout ? " " + theme.fg("warning", t.RESULT_APPLIED_BY_TIMEOUT) : "";
       if (accessible) {
         // "Option 2 of 3: SQLite, selected" as the question screen says it (render_plain.c).
-        const state = q.multiSelect
-          ? picked ? t.PLAIN_CHECKED : t.PLAIN_NOT_CHECKED
-          : picked ? t.PLAIN_SELECTED : t.PLAIN_NOT_SELECTED;
+        const state = q.multiSelect ? (picked ? t.PLAIN_CHECKED : t.PLAIN_NOT_CHECKED) : picked ? t.PLAIN_SELECTED : t.PLAIN_NOT_SELECTED;
         lines.push(`  ${fill(t.PLAIN_OPTION_N, { n: i + 1, s: String(options.length) })}: ${clean(o.label)}, ${state}${applied}`);
         return;
       }

@@ -49,10 +49,36 @@ import { strings } from "./i18n.ts";
 
 /** The strings the page shows (the rest of the table stays home). */
 const PAGE_STRINGS = [
-  "WEB_TITLE", "WEB_NONE", "WEB_SUBMIT", "WEB_CANCEL", "WEB_NOTE", "WEB_PREVIEW", "WEB_CLOSED", "WEB_OFFLINE", "WEB_DISPLACED", "WEB_OFF",
-  "SOMETHING_ELSE", "DIALOG_PLACEHOLDER", "DIALOG_DECLINE", "DIALOG_DISCUSS", "DISCUSS_PROMPT", "WARN_NOTHING_CHOSEN",
-  "REMOTE_TAKEN", "REMOTE_ALREADY", "REMOTE_NOT_WAITING", "WEB_TOO_LARGE", "WEB_NOT_SENT",
-  "HELP_FILTER", "NO_MATCHES", "TAB_REVIEW", "REVIEW_TITLE", "NOTE_PREFIX", "HELP_YES", "HELP_NO", "HELP_SEND", "HELP_BACK_TO_QUESTION",
+  "WEB_TITLE",
+  "WEB_NONE",
+  "WEB_SUBMIT",
+  "WEB_CANCEL",
+  "WEB_NOTE",
+  "WEB_PREVIEW",
+  "WEB_CLOSED",
+  "WEB_OFFLINE",
+  "WEB_DISPLACED",
+  "WEB_OFF",
+  "SOMETHING_ELSE",
+  "DIALOG_PLACEHOLDER",
+  "DIALOG_DECLINE",
+  "DIALOG_DISCUSS",
+  "DISCUSS_PROMPT",
+  "WARN_NOTHING_CHOSEN",
+  "REMOTE_TAKEN",
+  "REMOTE_ALREADY",
+  "REMOTE_NOT_WAITING",
+  "WEB_TOO_LARGE",
+  "WEB_NOT_SENT",
+  "HELP_FILTER",
+  "NO_MATCHES",
+  "TAB_REVIEW",
+  "REVIEW_TITLE",
+  "NOTE_PREFIX",
+  "HELP_YES",
+  "HELP_NO",
+  "HELP_SEND",
+  "HELP_BACK_TO_QUESTION",
 ];
 
 const PAGE_FILE = new URL("./web/page.html", import.meta.url);
@@ -135,7 +161,12 @@ const BASE_HEADERS = {
 
 function sendJson(res: ServerResponse, status: number, body: Record<string, unknown>, extra: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...BASE_HEADERS, "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text), ...extra });
+  res.writeHead(status, {
+    ...BASE_HEADERS,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+    ...extra,
+  });
   res.end(text);
 }
 
@@ -329,7 +360,10 @@ export async function startWebServer({ board, host, language }: WebServerOptions
     if (origin !== undefined && origin !== `http://${req.headers.host}`) return refuse(res, 403, "cross-origin request");
     const site = req.headers["sec-fetch-site"];
     if (site !== undefined && site !== "same-origin") return refuse(res, 403, "cross-site request");
-    const type = String(req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
+    const type = String(req.headers["content-type"] ?? "")
+      .split(";")[0]
+      .trim()
+      .toLowerCase();
     if (type !== "application/json") return refuse(res, 415, "the answer must be application/json");
     const declared = Number(req.headers["content-length"] ?? NaN);
     if (declared > limits.webBodyBytes) return refuse(res, 413, `the request is larger than ${limits.webBodyBytes} bytes`);
@@ -343,34 +377,40 @@ export async function startWebServer({ board, host, language }: WebServerOptions
       req.destroy();
     };
     req.setTimeout(15000, () => req.destroy());
-    req.on("data", (chunk: Buffer) => guarded(res, () => {
-      if (over) return;
-      size += chunk.length;
-      if (size > limits.webBodyBytes) return tooLarge(`the request is larger than ${limits.webBodyBytes} bytes`);
-      parts.push(chunk);
-      // A long body is read on only once it has shown the token (its first key, as the page
-      // sends it), so a request without the token never makes pi hold more than a few KB.
-      if (!verified && size > limits.webUnverifiedBodyBytes) {
-        const head = /^\s*\{\s*"token"\s*:\s*"([A-Za-z0-9_-]*)"/.exec(Buffer.concat(parts).toString("latin1", 0, limits.webUnverifiedBodyBytes));
-        if (!head || !tokenMatches(head[1])) {
-          return tooLarge(`a request longer than ${limits.webUnverifiedBodyBytes} bytes must begin with its token: {"token":…}`);
+    req.on("data", (chunk: Buffer) =>
+      guarded(res, () => {
+        if (over) return;
+        size += chunk.length;
+        if (size > limits.webBodyBytes) return tooLarge(`the request is larger than ${limits.webBodyBytes} bytes`);
+        parts.push(chunk);
+        // A long body is read on only once it has shown the token (its first key, as the page
+        // sends it), so a request without the token never makes pi hold more than a few KB.
+        if (!verified && size > limits.webUnverifiedBodyBytes) {
+          const head = /^\s*\{\s*"token"\s*:\s*"([A-Za-z0-9_-]*)"/.exec(
+            Buffer.concat(parts).toString("latin1", 0, limits.webUnverifiedBodyBytes),
+          );
+          if (!head || !tokenMatches(head[1])) {
+            return tooLarge(`a request longer than ${limits.webUnverifiedBodyBytes} bytes must begin with its token: {"token":…}`);
+          }
+          verified = true;
         }
-        verified = true;
-      }
-    }));
-    req.on("end", () => guarded(res, () => {
-      if (over) return;
-      let m: Record<string, unknown>;
-      try {
-        m = JSON.parse(Buffer.concat(parts).toString("utf8"));
-      } catch {
-        return refuse(res, 400, "the request is not JSON");
-      }
-      if (!m || typeof m !== "object" || Array.isArray(m)) return refuse(res, 400, "the request must be a JSON object");
-      // In the path form a token key in the body is not needed (and not read).
-      if (!authorized && !tokenMatches(m.token)) return refuse(res, 403, "wrong or missing token");
-      handle(m);
-    }));
+      }),
+    );
+    req.on("end", () =>
+      guarded(res, () => {
+        if (over) return;
+        let m: Record<string, unknown>;
+        try {
+          m = JSON.parse(Buffer.concat(parts).toString("utf8"));
+        } catch {
+          return refuse(res, 400, "the request is not JSON");
+        }
+        if (!m || typeof m !== "object" || Array.isArray(m)) return refuse(res, 400, "the request must be a JSON object");
+        // In the path form a token key in the body is not needed (and not read).
+        if (!authorized && !tokenMatches(m.token)) return refuse(res, 403, "wrong or missing token");
+        handle(m);
+      }),
+    );
   };
 
   /** A whole answer, validated by the C core (scripts; the page answers in steps). */
@@ -418,31 +458,33 @@ export async function startWebServer({ board, host, language }: WebServerOptions
     return sendJson(res, verdict.code === "invalid" ? 400 : 409, { ok: false, code: verdict.code, reason: verdict.reason });
   };
 
-  const server: Server = createServer((req, res) => guarded(res, () => {
-    req.socket.unref();
-    let url: URL | undefined;
-    try {
-      url = new URL(req.url ?? "/", "http://x");
-    } catch {
-      // refused below, once the rate limit has counted it
-    }
-    // The token first: a request that carries it in its path is never rate-limited, so other
-    // clients at the same address (every local user, every SSH tunnel is 127.0.0.1) cannot lock
-    // the owner out. Only requests without it spend their address's bucket.
-    const m = url ? /^\/q\/([^/]*)(\/events|\/answer|\/step)?$/.exec(url.pathname) : null;
-    const authorized = m !== null && tokenMatches(m[1]);
-    if (!authorized && !allow(req.socket.remoteAddress ?? "?")) return refuse(res, 429, "too many requests", { "retry-after": "5" });
-    if (!hostAllowed(req.headers.host, host)) return refuse(res, 421, "unexpected Host header");
-    if (!url) return refuse(res, 400, "malformed request target");
-    if (req.method === "POST" && url.pathname === "/answer") return readPost(req, res, false, (body) => answer(res, body));
-    if (!m) return refuse(res, 404, "not found");
-    const want = m[2] === "/answer" || m[2] === "/step" ? "POST" : "GET";
-    if (req.method !== want) return refuse(res, 404, "not found");
-    if (!authorized) return refuse(res, 403, "wrong or missing token");
-    if (m[2] === "/answer") return readPost(req, res, true, (body) => answer(res, body));
-    if (m[2] === "/step") return readPost(req, res, true, (body) => step(res, body));
-    return m[2] ? events(req, res) : page(res);
-  }));
+  const server: Server = createServer((req, res) =>
+    guarded(res, () => {
+      req.socket.unref();
+      let url: URL | undefined;
+      try {
+        url = new URL(req.url ?? "/", "http://x");
+      } catch {
+        // refused below, once the rate limit has counted it
+      }
+      // The token first: a request that carries it in its path is never rate-limited, so other
+      // clients at the same address (every local user, every SSH tunnel is 127.0.0.1) cannot lock
+      // the owner out. Only requests without it spend their address's bucket.
+      const m = url ? /^\/q\/([^/]*)(\/events|\/answer|\/step)?$/.exec(url.pathname) : null;
+      const authorized = m !== null && tokenMatches(m[1]);
+      if (!authorized && !allow(req.socket.remoteAddress ?? "?")) return refuse(res, 429, "too many requests", { "retry-after": "5" });
+      if (!hostAllowed(req.headers.host, host)) return refuse(res, 421, "unexpected Host header");
+      if (!url) return refuse(res, 400, "malformed request target");
+      if (req.method === "POST" && url.pathname === "/answer") return readPost(req, res, false, (body) => answer(res, body));
+      if (!m) return refuse(res, 404, "not found");
+      const want = m[2] === "/answer" || m[2] === "/step" ? "POST" : "GET";
+      if (req.method !== want) return refuse(res, 404, "not found");
+      if (!authorized) return refuse(res, 403, "wrong or missing token");
+      if (m[2] === "/answer") return readPost(req, res, true, (body) => answer(res, body));
+      if (m[2] === "/step") return readPost(req, res, true, (body) => step(res, body));
+      return m[2] ? events(req, res) : page(res);
+    }),
+  );
   server.requestTimeout = 30000;
   server.headersTimeout = 15000;
   server.maxHeadersCount = 64;

@@ -104,7 +104,11 @@ export function ensure(set, mustExist) {
   if (existsSync(stamp) && readFileSync(stamp, "utf8") === manifest && mustExist.every((f) => existsSync(f))) {
     return false;
   }
-  log(`installing ${Object.entries(set.manifest.dependencies).map(([n, v]) => `${n}@${v}`).join(" ")} into ${set.dir}`);
+  log(
+    `installing ${Object.entries(set.manifest.dependencies)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(" ")} into ${set.dir}`,
+  );
   rmSync(join(set.dir, "node_modules"), { recursive: true, force: true });
   rmSync(stamp, { force: true });
   mkdirSync(set.dir, { recursive: true });
@@ -189,7 +193,11 @@ export function crossCheckSuites() {
 
 function runTests(files, env, node = process.execPath) {
   const args = ["--test", "--test-concurrency=1", ...files];
-  log(`${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(" ")} ${node === process.execPath ? "node" : node} ${args.join(" ")}`);
+  log(
+    `${Object.entries(env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ")} ${node === process.execPath ? "node" : node} ${args.join(" ")}`,
+  );
   const started = Date.now();
   const r = spawnSync(node, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
   log(`finished in ${((Date.now() - started) / 1000).toFixed(0)} s (exit ${r.status})`);
@@ -198,7 +206,11 @@ function runTests(files, env, node = process.execPath) {
 
 /** The libcjson files and header directory the dynamic loader and a compiler would find. */
 function cjsonFiles() {
-  const r = spawnSync("sh", ["-c", "ls -d /usr/lib/*/libcjson.so* /usr/lib/libcjson.so* /usr/lib64/libcjson.so* /usr/local/lib/libcjson.so* 2>/dev/null"], { encoding: "utf8" });
+  const r = spawnSync(
+    "sh",
+    ["-c", "ls -d /usr/lib/*/libcjson.so* /usr/lib/libcjson.so* /usr/lib64/libcjson.so* /usr/local/lib/libcjson.so* 2>/dev/null"],
+    { encoding: "utf8" },
+  );
   const libs = r.stdout.split("\n").filter(Boolean);
   const headers = ["/usr/include/cjson", "/usr/local/include/cjson"].filter((d) => existsSync(d));
   return { libs, headers };

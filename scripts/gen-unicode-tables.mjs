@@ -43,8 +43,7 @@ function die(msg) {
 }
 
 // ---- Grapheme_Cluster_Break / InCB classes by probing Intl.Segmenter --------------------
-const GCB = ["OTHER", "CR", "LF", "CONTROL", "EXTEND", "ZWJ", "RI", "PREPEND", "SPACINGMARK",
-  "L", "V", "T", "LV", "LVT"];
+const GCB = ["OTHER", "CR", "LF", "CONTROL", "EXTEND", "ZWJ", "RI", "PREPEND", "SPACINGMARK", "L", "V", "T", "LV", "LVT"];
 const G = Object.fromEntries(GCB.map((n, i) => [n, i]));
 const INCB = ["NONE", "CONSONANT", "EXTEND", "LINKER"];
 const I = Object.fromEntries(INCB.map((n, i) => [n, i]));
@@ -72,10 +71,21 @@ function probeClasses() {
   const incb = new Uint8Array(MAX);
   const pict = new Uint8Array(MAX); // Extended_Pictographic as the segmenter applies GB11
   for (let cp = 0; cp < MAX; cp++) {
-    if (cp === 0x0d) { gcb[cp] = G.CR; continue; }
-    if (cp === 0x0a) { gcb[cp] = G.LF; continue; }
-    if (isSurrogate(cp)) { gcb[cp] = G.CONTROL; continue; } // never reaches the C side
-    if (cp === 0x200d) { gcb[cp] = G.ZWJ; }
+    if (cp === 0x0d) {
+      gcb[cp] = G.CR;
+      continue;
+    }
+    if (cp === 0x0a) {
+      gcb[cp] = G.LF;
+      continue;
+    }
+    if (isSurrogate(cp)) {
+      gcb[cp] = G.CONTROL;
+      continue;
+    } // never reaches the C side
+    if (cp === 0x200d) {
+      gcb[cp] = G.ZWJ;
+    }
     const x = String.fromCodePoint(cp);
     let s = "";
     const spans = [];
@@ -116,14 +126,26 @@ function probeClasses() {
 // int32 indexes[16]; indexes[4..9] are the byte offsets of six UCharsTrie string tries:
 // Basic_Emoji, Emoji_Keycap_Sequence, RGI_Emoji_Modifier_Sequence, RGI_Emoji_Flag_Sequence,
 // RGI_Emoji_Tag_Sequence, RGI_Emoji_ZWJ_Sequence (each ends where the next one starts).
-const STRING_PROPS = ["Basic_Emoji", "Emoji_Keycap_Sequence", "RGI_Emoji_Modifier_Sequence",
-  "RGI_Emoji_Flag_Sequence", "RGI_Emoji_Tag_Sequence", "RGI_Emoji_ZWJ_Sequence"];
+const STRING_PROPS = [
+  "Basic_Emoji",
+  "Emoji_Keycap_Sequence",
+  "RGI_Emoji_Modifier_Sequence",
+  "RGI_Emoji_Flag_Sequence",
+  "RGI_Emoji_Tag_Sequence",
+  "RGI_Emoji_ZWJ_Sequence",
+];
 
 function icuEmojiStrings() {
   const bin = readFileSync(process.execPath);
   let at = -1;
   for (let p = bin.indexOf("Emoj", 0, "latin1"); p >= 0; p = bin.indexOf("Emoj", p + 1, "latin1")) {
-    if (p >= 12 && bin[p - 10] === 0xda && bin[p - 9] === 0x27 && bin[p - 8] === 20 /* UDataInfo size */ && bin[p - 4] === 0 /* little-endian */) {
+    if (
+      p >= 12 &&
+      bin[p - 10] === 0xda &&
+      bin[p - 9] === 0x27 &&
+      bin[p - 8] === 20 /* UDataInfo size */ &&
+      bin[p - 4] === 0 /* little-endian */
+    ) {
       at = p;
       break;
     }
@@ -136,7 +158,8 @@ function icuEmojiStrings() {
   for (let i = 0; i < 16; i++) ix.push(bin.readInt32LE(base + 4 * i));
   const sets = {};
   STRING_PROPS.forEach((name, k) => {
-    const a = ix[4 + k], b = ix[5 + k];
+    const a = ix[4 + k],
+      b = ix[5 + k];
     if (!(a > 0 && b >= a && (b - a) % 2 === 0)) die(`unexpected uemoji.icu layout (${ix.join(",")})`);
     const u = new Uint16Array((b - a) / 2);
     for (let i = 0; i < u.length; i++) u[i] = bin.readUInt16LE(base + a + 2 * i);
@@ -147,19 +170,23 @@ function icuEmojiStrings() {
 
 // All strings of a serialized ICU UCharsTrie (format of ucharstrie.h).
 function charsTrieStrings(u) {
-  const kMinLinearMatch = 0x30, kMaxBranchLinearSubNodeLength = 5, kMinValueLead = 0x40,
-    kNodeTypeMask = 0x3f, kMinTwoUnitValueLead = 0x4000, kThreeUnitValueLead = 0x7fff,
-    kMinTwoUnitNodeValueLead = 0x4040, kThreeUnitNodeValueLead = 0x7fc0,
-    kMinTwoUnitDeltaLead = 0xfc00, kThreeUnitDeltaLead = 0xffff;
+  const kMinLinearMatch = 0x30,
+    kMaxBranchLinearSubNodeLength = 5,
+    kMinValueLead = 0x40,
+    kNodeTypeMask = 0x3f,
+    kMinTwoUnitValueLead = 0x4000,
+    kThreeUnitValueLead = 0x7fff,
+    kMinTwoUnitNodeValueLead = 0x4040,
+    kThreeUnitNodeValueLead = 0x7fc0,
+    kMinTwoUnitDeltaLead = 0xfc00,
+    kThreeUnitDeltaLead = 0xffff;
   const found = [];
   const at = (pos) => {
     if (pos < 0 || pos >= u.length) die("corrupt UCharsTrie in uemoji.icu");
     return u[pos];
   };
-  const skipValue = (pos, lead) =>
-    lead >= kMinTwoUnitValueLead ? (lead < kThreeUnitValueLead ? pos + 1 : pos + 2) : pos;
-  const skipNodeValue = (pos, lead) =>
-    lead >= kMinTwoUnitNodeValueLead ? (lead < kThreeUnitNodeValueLead ? pos + 1 : pos + 2) : pos;
+  const skipValue = (pos, lead) => (lead >= kMinTwoUnitValueLead ? (lead < kThreeUnitValueLead ? pos + 1 : pos + 2) : pos);
+  const skipNodeValue = (pos, lead) => (lead >= kMinTwoUnitNodeValueLead ? (lead < kThreeUnitNodeValueLead ? pos + 1 : pos + 2) : pos);
   function node(pos, str, depth) {
     if (depth > 200) die("UCharsTrie too deep");
     for (;;) {
@@ -244,7 +271,10 @@ function rgiSequences() {
     return r;
   };
   const emoji = cps((cp) => /\p{Emoji}/u.test(String.fromCodePoint(cp)));
-  expect("Basic_Emoji", emoji.map((cp) => String.fromCodePoint(cp, 0xfe0f)));
+  expect(
+    "Basic_Emoji",
+    emoji.map((cp) => String.fromCodePoint(cp, 0xfe0f)),
+  );
   const keycaps = [];
   for (let cp = 0x20; cp < 0x7f; cp++) keycaps.push(String.fromCodePoint(cp, 0xfe0f, 0x20e3));
   expect("Emoji_Keycap_Sequence", keycaps);
@@ -275,7 +305,8 @@ function hexs(s) {
 // (pi-tui ≥ 0.87), 12 \p{Mark}, 13 East Asian Wide or Fullwidth by the current line's
 // get-east-asian-width, 14 Bun's segmenter gives it other GCB/InCB/Extended_Pictographic classes
 // (bits 0-6; the side table).
-const TERMINAL_SPACING_MARK = /^(?:[\p{Spacing_Mark}--[\u1734\u302E\u302F]]|[\u065F\u0F7F\u102B\u102C\u1031\u1033-\u1035\u1038\u103A-\u103E])$/v;
+const TERMINAL_SPACING_MARK =
+  /^(?:[\p{Spacing_Mark}--[\u1734\u302E\u302F]]|[\u065F\u0F7F\u102B\u102C\u1031\u1033-\u1035\u1038\u103A-\u103E])$/v;
 
 // The current pi line's get-east-asian-width (the one its pi-tui resolves: hoisted next to it).
 async function currentEastAsianWidth() {
@@ -330,7 +361,9 @@ function bunClasses() {
   const dir = mkdtempSync(join(tmpdir(), "pi-question-gen-"));
   try {
     const file = join(dir, "classes");
-    const r = spawnSync(bun.bun, [fileURLToPath(import.meta.url), "--segmenter-classes", file], { stdio: ["ignore", "inherit", "inherit"] });
+    const r = spawnSync(bun.bun, [fileURLToPath(import.meta.url), "--segmenter-classes", file], {
+      stdio: ["ignore", "inherit", "inherit"],
+    });
     if (r.status !== 0) die(`probing Bun ${bun.version}'s segmenter failed (${r.error?.message ?? `exit ${r.status}`})`);
     const both = readFileSync(file);
     if (both.length !== 3 * MAX) die(`Bun wrote ${both.length} bytes of classes, expected ${3 * MAX}`);
@@ -369,9 +402,20 @@ for (let cp = 0; cp < MAX; cp++) {
   if (last && last.end === cp && last.value === value) last.end++;
   else altRuns.push({ start: cp, end: cp + 1, value });
 }
-for (const [cp, want] of [[0x0300, G.EXTEND], [0x0903, G.SPACINGMARK], [0x0600, G.PREPEND],
-  [0x1100, G.L], [0x1161, G.V], [0x11a8, G.T], [0xac00, G.LV], [0xac01, G.LVT], [0x0007, G.CONTROL],
-  [0x0041, G.OTHER], [0x1f3fb, G.EXTEND], [0xe0100, G.EXTEND]]) {
+for (const [cp, want] of [
+  [0x0300, G.EXTEND],
+  [0x0903, G.SPACINGMARK],
+  [0x0600, G.PREPEND],
+  [0x1100, G.L],
+  [0x1161, G.V],
+  [0x11a8, G.T],
+  [0xac00, G.LV],
+  [0xac01, G.LVT],
+  [0x0007, G.CONTROL],
+  [0x0041, G.OTHER],
+  [0x1f3fb, G.EXTEND],
+  [0xe0100, G.EXTEND],
+]) {
   if (gcb[cp] !== want) die(`probe gave U+${cp.toString(16)} class ${GCB[gcb[cp]]}, expected ${GCB[want]}`);
 }
 if (incb[0x0915] !== I.CONSONANT || incb[0x094d] !== I.LINKER || incb[0x0300] !== I.EXTEND) {
@@ -384,14 +428,16 @@ const { seqs, counts } = rgiSequences();
 // width.c treats a run of printable ASCII as one column per byte without looking it up.
 for (let cp = 0x20; cp < 0x7f; cp++) if (words[cp] !== 0) die(`printable ASCII U+${cp.toString(16)} has properties ${words[cp]}`);
 
-const starts = [], values = [];
+const starts = [],
+  values = [];
 for (let cp = 0; cp < MAX; cp++) {
   if (cp === 0 || words[cp] !== words[cp - 1]) {
     starts.push(cp);
     values.push(words[cp]);
   }
 }
-const seqCps = [], seqOff = [0];
+const seqCps = [],
+  seqOff = [0];
 for (const s of seqs) {
   seqCps.push(...s);
   seqOff.push(seqCps.length);
@@ -402,7 +448,15 @@ if (seqCps.length > 0xffff) die("RGI sequence table too big for 16-bit offsets")
 const hex = (n, w) => "0x" + n.toString(16).toUpperCase().padStart(w, "0");
 function rows(list, w, per) {
   const lines = [];
-  for (let i = 0; i < list.length; i += per) lines.push("  " + list.slice(i, i + per).map((n) => hex(n, w)).join(", ") + ",");
+  for (let i = 0; i < list.length; i += per)
+    lines.push(
+      "  " +
+        list
+          .slice(i, i + per)
+          .map((n) => hex(n, w))
+          .join(", ") +
+        ",",
+    );
   return lines.join("\n");
 }
 const gebDir = dirname(fileURLToPath(import.meta.resolve("get-east-asian-width")));
@@ -463,16 +517,30 @@ ${rows(values, 4, 10)}
  * ones above (${altRuns.reduce((n, r) => n + r.end - r.start, 0)} code points): range i is [qt_alt_start[i], qt_alt_end[i]). */
 #define QT_ALT_RANGES ${altRuns.length}
 static const uint32_t qt_alt_start[QT_ALT_RANGES] = {
-${rows(altRuns.map((r) => r.start), 5, 8)}
+${rows(
+  altRuns.map((r) => r.start),
+  5,
+  8,
+)}
 };
 static const uint32_t qt_alt_end[QT_ALT_RANGES] = {
-${rows(altRuns.map((r) => r.end), 5, 8)}
+${rows(
+  altRuns.map((r) => r.end),
+  5,
+  8,
+)}
 };
 static const uint8_t qt_alt_value[QT_ALT_RANGES] = {
-${rows(altRuns.map((r) => r.value), 2, 12)}
+${rows(
+  altRuns.map((r) => r.value),
+  2,
+  12,
+)}
 };
 
-/* Multi-code-point RGI emoji strings (${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(", ")}),
+/* Multi-code-point RGI emoji strings (${Object.entries(counts)
+  .map(([k, v]) => `${k} ${v}`)
+  .join(", ")}),
  * sorted by code point sequence: string i is qt_rgi_cps[qt_rgi_off[i] .. qt_rgi_off[i + 1]). */
 #define QT_RGI_COUNT ${seqs.length}
 #define QT_RGI_MAX_CPS ${maxSeq}
@@ -486,4 +554,6 @@ ${rows(seqOff, 4, 10)}
 #endif
 `;
 writeFileSync(out, text);
-console.log(`wrote ${out}: ${starts.length} ranges, ${seqs.length} RGI sequences (max ${maxSeq} code points) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `wrote ${out}: ${starts.length} ranges, ${seqs.length} RGI sequences (max ${maxSeq} code points) in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+);

@@ -14,10 +14,10 @@
 
 #if defined(__x86_64__)
 #define PQ_GLIBC_BASE "GLIBC_2.2.5"
-#define PQ_STAT_VER 1 /* _STAT_VER_LINUX of x86-64's old <bits/stat.h> */
+#define PQ_STAT_VER   1 /* _STAT_VER_LINUX of x86-64's old <bits/stat.h> */
 #elif defined(__aarch64__)
 #define PQ_GLIBC_BASE "GLIBC_2.17"
-#define PQ_STAT_VER 0 /* _STAT_VER_KERNEL, the generic <bits/stat.h> */
+#define PQ_STAT_VER   0 /* _STAT_VER_KERNEL, the generic <bits/stat.h> */
 #else
 #error "glibc-compat.h: no symbol-version baseline for this architecture"
 #endif

@@ -117,8 +117,6 @@ if (!process.env.npm_config_nodedir && existsSync(join(nodePrefix, "include", "n
 const r = spawnSync(command, [...prefixArgs, "rebuild", ...extra, ...args], { cwd: root, stdio: "inherit" });
 if (r.status !== 0) {
   fail(
-    r.error
-      ? `node-gyp could not be started (${r.error.message}).`
-      : "building the native addon failed (see the compiler output above).",
+    r.error ? `node-gyp could not be started (${r.error.message}).` : "building the native addon failed (see the compiler output above).",
   );
 }

@@ -68,7 +68,8 @@ export function platformManifest(main, target) {
 
 function run(cmd, args, cwd) {
   const r = spawnSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed in ${cwd} (${r.error?.message ?? `exit ${r.status}`})\n${r.stdout}${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`${cmd} ${args.join(" ")} failed in ${cwd} (${r.error?.message ?? `exit ${r.status}`})\n${r.stdout}${r.stderr}`);
   return r.stdout;
 }
 
@@ -83,8 +84,13 @@ export function stagePackages({ root = here, out = join(root, "dist", "packages"
   const missing = PREBUILT_TARGETS.filter((t) => !built.includes(t)).map(targetKey);
   const prebuilds = join(root, "dist", "prebuilds");
   if (missing.length && !partial) {
-    const where = (key) => (PREBUILT_TARGETS.find((t) => targetKey(t) === key).builtOn === "macos" ? `${key} (built on a Mac: the workflow's macOS jobs)` : `${key} (node scripts/prebuild.mjs ${key})`);
-    throw new Error(`a release needs every platform package; no prebuilt addon in ${prebuilds} for ${missing.map(where).join(", ")}. Nothing was staged (pass --partial to stage only what is built, for a local registry)`);
+    const where = (key) =>
+      PREBUILT_TARGETS.find((t) => targetKey(t) === key).builtOn === "macos"
+        ? `${key} (built on a Mac: the workflow's macOS jobs)`
+        : `${key} (node scripts/prebuild.mjs ${key})`;
+    throw new Error(
+      `a release needs every platform package; no prebuilt addon in ${prebuilds} for ${missing.map(where).join(", ")}. Nothing was staged (pass --partial to stage only what is built, for a local registry)`,
+    );
   }
   if (!built.length) throw new Error(`no prebuilt addon at all in ${prebuilds}: run "node scripts/prebuild.mjs" first`);
   rmSync(out, { recursive: true, force: true });
@@ -107,7 +113,11 @@ export function stagePackages({ root = here, out = join(root, "dist", "packages"
   // The main package: what `npm pack` takes from the checkout (its `files`), unpacked.
   const packDir = join(out, ".pack");
   mkdirSync(packDir);
-  const tgz = run("npm", ["pack", "--ignore-scripts", "--pack-destination", packDir, "--loglevel=error"], root).trim().split("\n").pop().trim();
+  const tgz = run("npm", ["pack", "--ignore-scripts", "--pack-destination", packDir, "--loglevel=error"], root)
+    .trim()
+    .split("\n")
+    .pop()
+    .trim();
   run("tar", ["-xzf", join(packDir, tgz), "-C", packDir], root);
   const mainDir = join(out, main.name);
   run("mv", [join(packDir, "package"), mainDir], root);
@@ -123,14 +133,22 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const argv = process.argv.slice(2);
   const value = (flag) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
   try {
-    const unknown = argv.filter((a, i) => a.startsWith("-") && !["--out", "--partial", "--repository"].includes(a) && !["--out", "--repository"].includes(argv[i - 1]));
+    const unknown = argv.filter(
+      (a, i) =>
+        a.startsWith("-") && !["--out", "--partial", "--repository"].includes(a) && !["--out", "--repository"].includes(argv[i - 1]),
+    );
     if (unknown.length) throw new Error(`unknown option ${unknown[0]} (use --out DIR, --partial, --repository URL)`);
     for (const flag of ["--out", "--repository"]) if (argv.includes(flag) && !value(flag)) throw new Error(`${flag} needs a value`);
     const out = value("--out");
-    const staged = stagePackages({ out: out ? resolve(out) : undefined, partial: argv.includes("--partial"), repository: value("--repository") });
+    const staged = stagePackages({
+      out: out ? resolve(out) : undefined,
+      partial: argv.includes("--partial"),
+      repository: value("--repository"),
+    });
     for (const p of staged.platforms) console.log(p.dir);
     console.log(staged.main);
-    if (staged.missing.length) console.error(`packages: a partial stage, not a release: left out (not built): ${staged.missing.join(", ")}`);
+    if (staged.missing.length)
+      console.error(`packages: a partial stage, not a release: left out (not built): ${staged.missing.join(", ")}`);
   } catch (error) {
     console.error(`packages: ${error.message}`);
     process.exitCode = 1;

@@ -59,7 +59,10 @@ export function piBinary() {
 function workerEntries(piPkg) {
   const script = piPkg.scripts?.["build:binary"];
   if (!script) throw new Error(`${piPkg.name} ${piPkg.version} has no build:binary script to follow`);
-  const compile = script.split("&&").map((s) => s.trim()).find((s) => s.startsWith("bun build --compile"));
+  const compile = script
+    .split("&&")
+    .map((s) => s.trim())
+    .find((s) => s.startsWith("bun build --compile"));
   if (!compile) throw new Error(`${piPkg.name}'s build:binary runs no \`bun build --compile\`: ${script}`);
   const words = compile.split(/\s+/);
   if (!words.includes("./dist/bun/cli.js")) throw new Error(`${piPkg.name}'s build:binary does not compile ./dist/bun/cli.js: ${compile}`);
@@ -83,13 +86,17 @@ function assets(line) {
     [join(line.dir, "node_modules", "@silvia-odwyer", "photon-node", "photon_rs_bg.wasm"), "photon_rs_bg.wasm"],
   ];
   const glob = (dir, ext, to) => {
-    for (const f of readdirSync(dir).filter((n) => n.endsWith(ext)).sort()) list.push([join(dir, f), join(to, f)]);
+    for (const f of readdirSync(dir)
+      .filter((n) => n.endsWith(ext))
+      .sort())
+      list.push([join(dir, f), join(to, f)]);
   };
   glob(p("dist", "modes", "interactive", "theme"), ".json", "theme");
   glob(p("dist", "modes", "interactive", "assets"), ".png", "assets");
   // pi's script copies template.html only; the export reads template.css and template.js from
   // the same directory too, so all three go.
-  for (const f of ["template.html", "template.css", "template.js"]) list.push([p("dist", "core", "export-html", f), join("export-html", f)]);
+  for (const f of ["template.html", "template.css", "template.js"])
+    list.push([p("dist", "core", "export-html", f), join("export-html", f)]);
   glob(p("dist", "core", "export-html", "vendor"), ".js", join("export-html", "vendor"));
   return list;
 }
@@ -99,7 +106,8 @@ export function ensurePiBinary() {
   const line = ensureCurrentLine();
   const bun = ensureBun();
   const { dir, bin, stamp, meta } = piBinary();
-  if (line.piVersion !== CURRENT.pi.version || bun.version !== BUN.version) throw new Error("the current line or Bun is not the one pinned");
+  if (line.piVersion !== CURRENT.pi.version || bun.version !== BUN.version)
+    throw new Error("the current line or Bun is not the one pinned");
   const piPkg = JSON.parse(readFileSync(join(line.piDir, "package.json"), "utf8"));
   const workers = workerEntries(piPkg);
   const recipe = `${JSON.stringify(
@@ -135,10 +143,22 @@ export function ensurePiBinary() {
       if (!existsSync(join(pkgDir, dist))) throw new Error(`pi's build:binary names ${entry}, but the npm package has no ${dist}`);
       const shim = join(pkgDir, entry);
       mkdirSync(dirname(shim), { recursive: true });
-      writeFileSync(shim, `// The npm package ships no src/: this entry is ${dist}, compiled.\nimport ${JSON.stringify(relative(dirname(shim), join(pkgDir, dist)))};\n`);
+      writeFileSync(
+        shim,
+        `// The npm package ships no src/: this entry is ${dist}, compiled.\nimport ${JSON.stringify(relative(dirname(shim), join(pkgDir, dist)))};\n`,
+      );
       log(`shim ${entry} → ${dist}`);
     }
-    const args = ["build", "--compile", "--no-compile-autoload-bunfig", "--no-compile-autoload-dotenv", "./dist/bun/cli.js", ...workers, "--outfile", bin];
+    const args = [
+      "build",
+      "--compile",
+      "--no-compile-autoload-bunfig",
+      "--no-compile-autoload-dotenv",
+      "./dist/bun/cli.js",
+      ...workers,
+      "--outfile",
+      bin,
+    ];
     log(`bun ${args.join(" ")}   (in a copy of ${line.piDir})`);
     const r = spawnSync(bun.bun, args, { cwd: pkgDir, stdio: ["ignore", "inherit", "inherit"] });
     if (r.status !== 0) throw new Error(`bun build --compile failed (${r.error?.message ?? `exit ${r.status}`})`);

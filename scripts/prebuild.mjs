@@ -81,7 +81,11 @@ export const OLD_GLIBC = { suite: "bullseye", version: "2.31" };
 
 /** Tests of PREBUILT_TEST_FILES not run under qemu, by name (node --test-skip-pattern). */
 export const QEMU_SKIPPED_TESTS = [
-  { file: "tests/engine.test.mjs", name: "scale: 1000 options render only the window and stay fast", why: "asserts a time per key; under qemu times mean nothing" },
+  {
+    file: "tests/engine.test.mjs",
+    name: "scale: 1000 options render only the window and stay fast",
+    why: "asserts a time per key; under qemu times mean nothing",
+  },
   {
     file: "tests/width.test.mjs",
     name: "every code point of planes 0-3 and U+E0000..U+E0FFF next to each grapheme class segments and measures like pi-tui",
@@ -92,7 +96,12 @@ export const QEMU_SKIPPED_TESTS = [
 /** How each target is compiled and what its binary must look like. */
 const TOOLCHAINS = {
   "linux-x64-gnu": { cc: process.arch === "x64" ? "cc" : "x86_64-linux-gnu-gcc", apt: "gcc", machine: /X86-64/, glibcBase: "2.2.5" },
-  "linux-arm64-gnu": { cc: process.arch === "arm64" ? "cc" : "aarch64-linux-gnu-gcc", apt: "gcc-aarch64-linux-gnu", machine: /AArch64/, glibcBase: "2.17" },
+  "linux-arm64-gnu": {
+    cc: process.arch === "arm64" ? "cc" : "aarch64-linux-gnu-gcc",
+    apt: "gcc-aarch64-linux-gnu",
+    machine: /AArch64/,
+    glibcBase: "2.17",
+  },
   "linux-x64-musl": { cc: "musl-gcc", apt: "musl-tools", machine: /X86-64/ },
   "win32-x64": {
     cc: "x86_64-w64-mingw32-gcc",
@@ -106,7 +115,10 @@ const TOOLCHAINS = {
 
 /** What a prebuilt may link against at run time (no libcjson, no libgcc_s, no libstdc++); glibc's
  * loader for __tls_get_addr (thread-local storage in a shared object). */
-const ALLOWED_NEEDED = { gnu: ["libc.so.6", "libm.so.6", "libpthread.so.0", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1"], musl: ["libc.so"] };
+const ALLOWED_NEEDED = {
+  gnu: ["libc.so.6", "libm.so.6", "libpthread.so.0", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1"],
+  musl: ["libc.so"],
+};
 
 /** The targets this script builds when none is named: those made on Debian with a toolchain here. */
 export const LOCAL_TARGETS = PREBUILT_TARGETS.filter((t) => t.builtOn === "debian" && TOOLCHAINS[targetKey(t)]);
@@ -189,10 +201,12 @@ export function gypBuildInputs(gypText = readFileSync(join(root, "binding.gyp"),
         if (!(m[1] in vars)) throw new Error(`binding.gyp: unknown variable ${m[1]}`);
         return [].concat(vars[m[1]]);
       }
-      return [item.replace(/<\((\w+)\)/g, (_, v) => {
-        if (!(v in vars)) throw new Error(`binding.gyp: unknown variable ${v}`);
-        return String(vars[v]);
-      })];
+      return [
+        item.replace(/<\((\w+)\)/g, (_, v) => {
+          if (!(v in vars)) throw new Error(`binding.gyp: unknown variable ${v}`);
+          return String(vars[v]);
+        }),
+      ];
     });
   const defaults = gypResolve(gyp.target_defaults, os);
   const removed = new Set(expand(defaults["cflags!"]));
@@ -240,7 +254,11 @@ function privateApt(dir, suite, type = "deb-src") {
   const keyring = "/usr/share/keyrings/debian-archive-keyring.gpg";
   writeFileSync(
     sources,
-    [`${type} [signed-by=${keyring}] http://deb.debian.org/debian ${suite} main`, `${type} [signed-by=${keyring}] http://deb.debian.org/debian-security ${suite}-security main`, ""].join("\n"),
+    [
+      `${type} [signed-by=${keyring}] http://deb.debian.org/debian ${suite} main`,
+      `${type} [signed-by=${keyring}] http://deb.debian.org/debian-security ${suite}-security main`,
+      "",
+    ].join("\n"),
   );
   for (const d of ["lists/partial", "cache/archives/partial"]) mkdirSync(join(dir, d), { recursive: true });
   const options = [
@@ -267,7 +285,9 @@ function systemCjsonVersion() {
 export function cjsonSource() {
   const release = osRelease();
   if (release.ID !== "debian" || !release.VERSION_CODENAME) {
-    throw new Error(`cJSON for the prebuilts comes from Debian's source package; this is ${release.PRETTY_NAME ?? "not Debian"} (build the prebuilts on Debian)`);
+    throw new Error(
+      `cJSON for the prebuilts comes from Debian's source package; this is ${release.PRETTY_NAME ?? "not Debian"} (build the prebuilts on Debian)`,
+    );
   }
   const suite = release.VERSION_CODENAME;
   let version = systemCjsonVersion();
@@ -319,15 +339,19 @@ function run(cmd, args, opts = {}) {
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
     child.on("error", (e) => reject(new Error(`${cmd}: ${e.message}`)));
-    child.on("close", (code) => (code === 0 ? resolve(output) : reject(new Error(`${cmd} ${args.join(" ")} failed (exit ${code}):\n${output.trim()}`))));
+    child.on("close", (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${cmd} ${args.join(" ")} failed (exit ${code}):\n${output.trim()}`)),
+    );
   });
 }
 
 async function pool(jobs, width) {
   const queue = [...jobs];
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(width, queue.length)) }, async () => {
-    while (queue.length) await queue.shift()();
-  }));
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(width, queue.length)) }, async () => {
+      while (queue.length) await queue.shift()();
+    }),
+  );
 }
 
 function nodeApiIncludeDir() {
@@ -377,12 +401,17 @@ export function elfProblems(target, elf) {
   if (!tc.machine.test(elf.machine)) problems.push(`machine is ${elf.machine}, not ${tc.machine.source}`);
   for (const lib of elf.needed) {
     if (/cjson/i.test(lib)) problems.push(`needs ${lib}: cJSON must be linked in statically`);
-    else if (!ALLOWED_NEEDED[target.libc].includes(lib)) problems.push(`needs ${lib} (only ${ALLOWED_NEEDED[target.libc].join(", ")} may be)`);
+    else if (!ALLOWED_NEEDED[target.libc].includes(lib))
+      problems.push(`needs ${lib} (only ${ALLOWED_NEEDED[target.libc].join(", ")} may be)`);
   }
   if (!elf.exported.includes("napi_register_module_v1")) problems.push("does not export napi_register_module_v1");
   const extra = elf.exported.filter((s) => !ADDON_EXPORTS.includes(s));
-  if (extra.length) problems.push(`exports ${extra.length} symbol(s) beyond Node-API's entry points (${extra.slice(0, 8).join(", ")}…): they must be hidden`);
-  if (target.libc === "musl" && elf.glibc.length) problems.push(`imports glibc-versioned symbols (${elf.glibc[0].symbol}@GLIBC_${elf.glibc[0].version})`);
+  if (extra.length)
+    problems.push(
+      `exports ${extra.length} symbol(s) beyond Node-API's entry points (${extra.slice(0, 8).join(", ")}…): they must be hidden`,
+    );
+  if (target.libc === "musl" && elf.glibc.length)
+    problems.push(`imports glibc-versioned symbols (${elf.glibc[0].symbol}@GLIBC_${elf.glibc[0].version})`);
   if (target.libc === "gnu") {
     const over = elf.glibc.filter((s) => compareVersions(s.version, GLIBC_FLOOR) > 0);
     if (over.length) {
@@ -404,7 +433,8 @@ const ALLOWED_PE_IMPORTS = [/^KERNEL32\.dll$/i, /^msvcrt\.dll$/i, /^ucrtbase\.dl
 /** binding.gyp's sources and flags for Windows: its OS=="win" branch. */
 export function windowsBuildInputs(gypText = readFileSync(join(root, "binding.gyp"), "utf8")) {
   const inputs = gypBuildInputs(gypText, { os: "win" });
-  if (!inputs.sources.some((s) => s.startsWith("native/os/win32/"))) throw new Error('binding.gyp: the OS=="win" sources name nothing under native/os/win32/');
+  if (!inputs.sources.some((s) => s.startsWith("native/os/win32/")))
+    throw new Error('binding.gyp: the OS=="win" sources name nothing under native/os/win32/');
   return inputs;
 }
 
@@ -427,12 +457,19 @@ export function peProblems(target, pe) {
   if (!pe.dll) problems.push("is not a DLL");
   for (const name of pe.imports) {
     if (/cjson/i.test(name)) problems.push(`imports ${name}: cJSON must be linked in statically`);
-    else if (/^node\.exe$/i.test(name)) problems.push(`imports ${name} directly: Node-API must be delay-loaded (the hook hands over the host program, which need not be called node.exe)`);
-    else if (!ALLOWED_PE_IMPORTS.some((re) => re.test(name))) problems.push(`imports ${name} (only KERNEL32.dll and the C runtime may be; link the rest statically)`);
+    else if (/^node\.exe$/i.test(name))
+      problems.push(
+        `imports ${name} directly: Node-API must be delay-loaded (the hook hands over the host program, which need not be called node.exe)`,
+      );
+    else if (!ALLOWED_PE_IMPORTS.some((re) => re.test(name)))
+      problems.push(`imports ${name} (only KERNEL32.dll and the C runtime may be; link the rest statically)`);
   }
   if (!pe.exported.includes("napi_register_module_v1")) problems.push("does not export napi_register_module_v1");
   const extra = pe.exported.filter((s) => !ADDON_EXPORTS.includes(s));
-  if (extra.length) problems.push(`exports ${extra.length} symbol(s) beyond Node-API's entry points (${extra.slice(0, 8).join(", ")}…): they must not be dllexport`);
+  if (extra.length)
+    problems.push(
+      `exports ${extra.length} symbol(s) beyond Node-API's entry points (${extra.slice(0, 8).join(", ")}…): they must not be dllexport`,
+    );
   return problems;
 }
 
@@ -464,7 +501,8 @@ async function buildWindowsPrebuilt(target, outDir) {
   const key = targetKey(target);
   const tc = TOOLCHAINS[key];
   for (const tool of [tc.cc, tc.dlltool, tc.objdump]) {
-    if (spawnSync(tool, ["--version"], { stdio: "ignore" }).status !== 0) throw new Error(`${key}: ${tool} is missing (Debian: apt-get install ${tc.apt})`);
+    if (spawnSync(tool, ["--version"], { stdio: "ignore" }).status !== 0)
+      throw new Error(`${key}: ${tool} is missing (Debian: apt-get install ${tc.apt})`);
   }
   const started = Date.now();
   const cjson = cjsonSource();
@@ -498,7 +536,17 @@ async function buildWindowsPrebuilt(target, outDir) {
     const linked = join(objDir, "pi_question.node");
     // -s: no symbol table. No timestamp in the header and the default image base (not one hashed
     // from the temporary output path): the same sources give the same bytes.
-    await run(tc.cc, ["-shared", "-static-libgcc", "-s", "-Wl,--no-insert-timestamp", "-Wl,--disable-auto-image-base", "-o", linked, ...objects, delayLib]);
+    await run(tc.cc, [
+      "-shared",
+      "-static-libgcc",
+      "-s",
+      "-Wl,--no-insert-timestamp",
+      "-Wl,--disable-auto-image-base",
+      "-o",
+      linked,
+      ...objects,
+      delayLib,
+    ]);
     const pe = inspectPe(linked, tc.objdump);
     const problems = peProblems(target, pe);
     if (problems.length) throw new Error(`${key}: the built addon is not fit to ship:\n  ${problems.join("\n  ")}`);
@@ -552,7 +600,13 @@ export async function buildPrebuilt(target, outDir = dirname(prebuiltPath(target
     ...inputs.includeDirs.map((d) => `-I${join(root, d)}`),
   ];
   // cJSON as its own build compiles it (C89), hidden like the core: nothing of it is exported.
-  const cjsonFlags = ["-std=c89", "-O2", "-fPIC", "-fvisibility=hidden", ...(target.libc === "gnu" ? ["-include", join(root, "scripts", "glibc-compat.h")] : [])];
+  const cjsonFlags = [
+    "-std=c89",
+    "-O2",
+    "-fPIC",
+    "-fvisibility=hidden",
+    ...(target.libc === "gnu" ? ["-include", join(root, "scripts", "glibc-compat.h")] : []),
+  ];
   const objDir = mkdtempSync(join(tmpdir(), `pq-prebuild-${key}-`));
   try {
     const objects = [];
@@ -619,7 +673,10 @@ const ALLOWED_DYLIBS = ["/usr/lib/libSystem.B.dylib"];
  * patched source, exported by the Debian job with `node scripts/prebuild.mjs cjson-source DIR`,
  * so every prebuilt carries the same cJSON. */
 export function cjsonFromDir(dir = process.env.CJSON_SRC) {
-  if (!dir) throw new Error("darwin: set CJSON_SRC to a directory holding cJSON.c and cJSON.h (made on Debian by: node scripts/prebuild.mjs cjson-source DIR)");
+  if (!dir)
+    throw new Error(
+      "darwin: set CJSON_SRC to a directory holding cJSON.c and cJSON.h (made on Debian by: node scripts/prebuild.mjs cjson-source DIR)",
+    );
   for (const f of ["cJSON.c", "cJSON.h"]) if (!existsSync(join(dir, f))) throw new Error(`darwin: CJSON_SRC=${dir} has no ${f}`);
   const versionFile = join(dir, "VERSION");
   const version = existsSync(versionFile) ? readFileSync(versionFile, "utf8").trim() : "of unknown version";
@@ -642,15 +699,33 @@ export function exportCjsonSource(dir) {
  * binding.gyp's for "mac" (its xcode_settings, as node-gyp would use on a Mac); the addon is a
  * bundle whose Node-API imports Node resolves at load (-undefined dynamic_lookup, as node-gyp
  * links addons on macOS), exporting only Node-API's entry points, without local symbols. */
-export function darwinBuildPlan(target, { cjson, objDir, cc = "clang", inputs = gypBuildInputs(undefined, { os: "mac" }), nodeApiInclude = nodeApiIncludeDir() }) {
+export function darwinBuildPlan(
+  target,
+  { cjson, objDir, cc = "clang", inputs = gypBuildInputs(undefined, { os: "mac" }), nodeApiInclude = nodeApiIncludeDir() },
+) {
   const a = DARWIN_ARCHS[target.cpu];
-  if (target.os !== "darwin" || !a) throw new Error(`${targetKey(target)} is not a macOS prebuilt (darwin-${Object.keys(DARWIN_ARCHS).join(", darwin-")})`);
+  if (target.os !== "darwin" || !a)
+    throw new Error(`${targetKey(target)} is not a macOS prebuilt (darwin-${Object.keys(DARWIN_ARCHS).join(", darwin-")})`);
   const machine = ["-arch", a.arch, `-mmacosx-version-min=${a.min}`];
   const cjsonInclude = join(objDir, "include");
-  const flags = [...inputs.cflags, "-O2", "-fPIC", ...machine, `-I${nodeApiInclude}`, `-I${cjsonInclude}`, ...inputs.includeDirs.map((d) => `-I${join(root, d)}`)];
-  const compile = inputs.sources.map((src, i) => ({ cmd: cc, args: [...flags, "-c", join(root, src), "-o", join(objDir, `${i}-${basename(src, ".c")}.o`)] }));
+  const flags = [
+    ...inputs.cflags,
+    "-O2",
+    "-fPIC",
+    ...machine,
+    `-I${nodeApiInclude}`,
+    `-I${cjsonInclude}`,
+    ...inputs.includeDirs.map((d) => `-I${join(root, d)}`),
+  ];
+  const compile = inputs.sources.map((src, i) => ({
+    cmd: cc,
+    args: [...flags, "-c", join(root, src), "-o", join(objDir, `${i}-${basename(src, ".c")}.o`)],
+  }));
   // cJSON as its own build compiles it (C89), hidden like the core: nothing of it is exported.
-  compile.push({ cmd: cc, args: ["-std=c89", "-O2", "-fPIC", "-fvisibility=hidden", ...machine, "-c", cjson.source, "-o", join(objDir, "cJSON.o")] });
+  compile.push({
+    cmd: cc,
+    args: ["-std=c89", "-O2", "-fPIC", "-fvisibility=hidden", ...machine, "-c", cjson.source, "-o", join(objDir, "cJSON.o")],
+  });
   const linked = join(objDir, "pi_question.node");
   const link = {
     cmd: cc,
@@ -684,7 +759,10 @@ export function parseMachO({ lipo, otoolL, nm, otoolLoad }) {
     .split("\n")
     .map((l) => /^[0-9a-f]+ [A-Z] _(\S+)$/.exec(l.trim())?.[1])
     .filter(Boolean);
-  const minos = /cmd LC_BUILD_VERSION[\s\S]*?\n\s*minos (\S+)/.exec(otoolLoad)?.[1] ?? /cmd LC_VERSION_MIN_MACOSX[\s\S]*?\n\s*version (\S+)/.exec(otoolLoad)?.[1] ?? "";
+  const minos =
+    /cmd LC_BUILD_VERSION[\s\S]*?\n\s*minos (\S+)/.exec(otoolLoad)?.[1] ??
+    /cmd LC_VERSION_MIN_MACOSX[\s\S]*?\n\s*version (\S+)/.exec(otoolLoad)?.[1] ??
+    "";
   return { archs, dylibs, exported, minos };
 }
 
@@ -699,7 +777,10 @@ export function machOProblems(target, macho) {
   }
   if (!macho.exported.includes("napi_register_module_v1")) problems.push("does not export napi_register_module_v1");
   const extra = macho.exported.filter((s) => !ADDON_EXPORTS.includes(s));
-  if (extra.length) problems.push(`exports ${extra.length} symbol(s) beyond Node-API's entry points (${extra.slice(0, 8).join(", ")}…): they must be hidden`);
+  if (extra.length)
+    problems.push(
+      `exports ${extra.length} symbol(s) beyond Node-API's entry points (${extra.slice(0, 8).join(", ")}…): they must be hidden`,
+    );
   if (!macho.minos) problems.push("names no minimum macOS version");
   else if (compareVersions(macho.minos, a.min) > 0) problems.push(`needs macOS ${macho.minos}, newer than ${a.min}`);
   return problems;
@@ -711,7 +792,8 @@ async function buildDarwinPrebuilt(target, outDir) {
   const key = targetKey(target);
   if (process.platform !== "darwin") throw new Error(`${key} is built on a Mac (the workflow's macOS jobs): there is no macOS SDK here`);
   const cc = process.env.CC || "clang";
-  if (spawnSync(cc, ["--version"], { stdio: "ignore" }).status !== 0) throw new Error(`${key}: the C compiler ${cc} is missing (xcode-select --install)`);
+  if (spawnSync(cc, ["--version"], { stdio: "ignore" }).status !== 0)
+    throw new Error(`${key}: the C compiler ${cc} is missing (xcode-select --install)`);
   const started = Date.now();
   const cjson = cjsonFromDir();
   const objDir = mkdtempSync(join(tmpdir(), `pq-prebuild-${key}-`));
@@ -719,10 +801,18 @@ async function buildDarwinPrebuilt(target, outDir) {
     const plan = darwinBuildPlan(target, { cjson, objDir, cc });
     mkdirSync(join(plan.cjsonInclude, "cjson"), { recursive: true });
     copyFileSync(cjson.header, join(plan.cjsonInclude, "cjson", "cJSON.h"));
-    await pool(plan.compile.map((c) => () => run(c.cmd, c.args)), availableParallelism());
+    await pool(
+      plan.compile.map((c) => () => run(c.cmd, c.args)),
+      availableParallelism(),
+    );
     await run(plan.link.cmd, plan.link.args);
     const f = plan.linked;
-    const macho = parseMachO({ lipo: runSync("lipo", ["-archs", f]), otoolL: runSync("otool", ["-L", f]), nm: runSync("nm", ["-gU", f]), otoolLoad: runSync("otool", ["-l", f]) });
+    const macho = parseMachO({
+      lipo: runSync("lipo", ["-archs", f]),
+      otoolL: runSync("otool", ["-L", f]),
+      nm: runSync("nm", ["-gU", f]),
+      otoolLoad: runSync("otool", ["-l", f]),
+    });
     const problems = machOProblems(target, macho);
     if (problems.length) throw new Error(`${key}: the built addon is not fit to ship:\n  ${problems.join("\n  ")}`);
     mkdirSync(outDir, { recursive: true });
@@ -740,7 +830,9 @@ async function buildDarwinPrebuilt(target, outDir) {
       exported: macho.exported,
       sha256: createHash("sha256").update(readFileSync(file)).digest("hex"),
     };
-    log(`${key}: ${file} (${result.bytes} bytes, ${result.seconds.toFixed(1)} s, cJSON ${cjson.version} from ${cjson.dir}; loads ${macho.dylibs.join(", ")}; macOS ≥ ${macho.minos}; exports ${macho.exported.join(", ")})`);
+    log(
+      `${key}: ${file} (${result.bytes} bytes, ${result.seconds.toFixed(1)} s, cJSON ${cjson.version} from ${cjson.dir}; loads ${macho.dylibs.join(", ")}; macOS ≥ ${macho.minos}; exports ${macho.exported.join(", ")})`,
+    );
     return result;
   } finally {
     rmSync(objDir, { recursive: true, force: true });
@@ -782,7 +874,8 @@ export function ensureMuslBun() {
   };
   const bun = join(set.dir, "node_modules", "@oven", "bun-linux-x64-musl", "bin", "bun");
   ensure(set, [bun]);
-  if (!existsSync("/lib/ld-musl-x86_64.so.1")) throw new Error("musl's loader /lib/ld-musl-x86_64.so.1 is missing (Debian: apt-get install musl)");
+  if (!existsSync("/lib/ld-musl-x86_64.so.1"))
+    throw new Error("musl's loader /lib/ld-musl-x86_64.so.1 is missing (Debian: apt-get install musl)");
   const shim = join(set.dir, "glibc-shim");
   mkdirSync(shim, { recursive: true });
   const source = join(root, "scripts", "musl-runtime-shim.c");
@@ -795,7 +888,8 @@ export function ensureMuslBun() {
   }
   for (const lib of ["libstdc++.so.6", "libgcc_s.so.1"]) {
     const host = runSync("cc", [`-print-file-name=${lib}`]).trim();
-    if (!host.startsWith("/") || !existsSync(host)) throw new Error(`${lib} not found beside the host's C compiler (Debian: apt-get install libstdc++6)`);
+    if (!host.startsWith("/") || !existsSync(host))
+      throw new Error(`${lib} not found beside the host's C compiler (Debian: apt-get install libstdc++6)`);
     rmSync(join(shim, lib), { force: true });
     copyFileSync(host, join(shim, lib));
   }
@@ -807,7 +901,10 @@ export function ensureMuslBun() {
 export function ensureOldGlibc() {
   const dir = join(cacheRoot(), `glibc-${OLD_GLIBC.suite}-amd64`);
   const lib = join(dir, "root", "lib", "x86_64-linux-gnu");
-  const result = { loader: join(lib, "ld-linux-x86-64.so.2"), libraryPath: `${lib}:${join(dir, "root", "usr", "lib", "x86_64-linux-gnu")}` };
+  const result = {
+    loader: join(lib, "ld-linux-x86-64.so.2"),
+    libraryPath: `${lib}:${join(dir, "root", "usr", "lib", "x86_64-linux-gnu")}`,
+  };
   const stamp = join(dir, ".extracted");
   if (existsSync(stamp) && existsSync(result.loader)) return result;
   const work = mkdtempSync(join(cacheRoot(), ".glibc-fetch-"));
@@ -820,7 +917,10 @@ export function ensureOldGlibc() {
     apt("apt-get", ["-qq", "-o", "APT::Architecture=amd64", "download", "libc6", "libstdc++6", "libgcc-s1"], { cwd: download });
     const staged = join(work, "glibc");
     mkdirSync(join(staged, "root"), { recursive: true });
-    for (const deb of runSync("ls", [download]).split("\n").filter((f) => f.endsWith(".deb"))) runSync("dpkg-deb", ["-x", join(download, deb), join(staged, "root")]);
+    for (const deb of runSync("ls", [download])
+      .split("\n")
+      .filter((f) => f.endsWith(".deb")))
+      runSync("dpkg-deb", ["-x", join(download, deb), join(staged, "root")]);
     writeFileSync(join(staged, ".extracted"), `${OLD_GLIBC.suite}\n`);
     rmSync(dir, { recursive: true, force: true });
     renameSync(staged, dir);
@@ -836,8 +936,15 @@ export function ensureOldGlibc() {
 function runOnOldGlibc(env) {
   const old = ensureOldGlibc();
   const start = (args) => runVisible(old.loader, ["--library-path", old.libraryPath, process.execPath, ...args], env);
-  const runtime = spawnSync(old.loader, ["--library-path", old.libraryPath, process.execPath, "-p", "process.report.getReport().header.glibcVersionRuntime"], { encoding: "utf8" });
-  if (runtime.stdout.trim() !== OLD_GLIBC.version) throw new Error(`Node on Debian ${OLD_GLIBC.suite}'s loader reports glibc ${runtime.stdout.trim() || runtime.stderr.trim()}, not ${OLD_GLIBC.version}`);
+  const runtime = spawnSync(
+    old.loader,
+    ["--library-path", old.libraryPath, process.execPath, "-p", "process.report.getReport().header.glibcVersionRuntime"],
+    { encoding: "utf8" },
+  );
+  if (runtime.stdout.trim() !== OLD_GLIBC.version)
+    throw new Error(
+      `Node on Debian ${OLD_GLIBC.suite}'s loader reports glibc ${runtime.stdout.trim() || runtime.stderr.trim()}, not ${OLD_GLIBC.version}`,
+    );
   log(`linux-x64-gnu: on glibc ${OLD_GLIBC.version} (Debian ${OLD_GLIBC.suite}'s loader and libraries, Node ${process.version})`);
   let failed = start([join("scripts", "prebuilt-smoke.mjs"), "x64"]) !== 0;
   for (const f of PREBUILT_TEST_FILES) {
@@ -858,13 +965,22 @@ function qemuAarch64() {
 function runtimeFor(key) {
   if (key === "linux-x64-gnu") {
     if (process.platform !== "linux" || process.arch !== "x64") throw new Error("linux-x64-gnu runs natively: run on x64 Linux");
-    return { what: `this machine's Node ${process.version}, then on glibc ${OLD_GLIBC.version}`, exe: process.execPath, pre: [], env: {}, kind: "node", files: PREBUILT_TEST_FILES, skipped: [] };
+    return {
+      what: `this machine's Node ${process.version}, then on glibc ${OLD_GLIBC.version}`,
+      exe: process.execPath,
+      pre: [],
+      env: {},
+      kind: "node",
+      files: PREBUILT_TEST_FILES,
+      skipped: [],
+    };
   }
   if (key === "linux-arm64-gnu") {
     const qemu = qemuAarch64();
     const node = ensureArm64Node();
     const prefix = "/usr/aarch64-linux-gnu";
-    if (!existsSync(join(prefix, "lib", "ld-linux-aarch64.so.1"))) throw new Error(`${prefix} has no arm64 C library (Debian: apt-get install libc6-arm64-cross libstdc++6-arm64-cross)`);
+    if (!existsSync(join(prefix, "lib", "ld-linux-aarch64.so.1")))
+      throw new Error(`${prefix} has no arm64 C library (Debian: apt-get install libc6-arm64-cross libstdc++6-arm64-cross)`);
     return {
       what: `Node ${ARM64_NODE} for arm64 under ${qemu}`,
       exe: qemu,
@@ -902,7 +1018,11 @@ async function runUnderQemu(rt, env) {
     rt.files.map((f) => async () => {
       const started = Date.now();
       const r = await new Promise((resolve) => {
-        const child = spawn(rt.exe, [...rt.pre, "--test", "--test-isolation=none", ...skip, f], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn(rt.exe, [...rt.pre, "--test", "--test-isolation=none", ...skip, f], {
+          cwd: root,
+          env: { ...process.env, ...env },
+          stdio: ["ignore", "pipe", "pipe"],
+        });
         let out = "";
         child.stdout.on("data", (d) => (out += d));
         child.stderr.on("data", (d) => (out += d));
@@ -936,7 +1056,10 @@ async function loaderUnderWine(file) {
     writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "pi-question", version: "0.0.0-wine" }));
     const platform = join(dir, "node_modules", "pi-question-win32-x64");
     mkdirSync(platform);
-    writeFileSync(join(platform, "package.json"), JSON.stringify({ name: "pi-question-win32-x64", version: "0.0.0-wine", main: "pi_question.node" }));
+    writeFileSync(
+      join(platform, "package.json"),
+      JSON.stringify({ name: "pi-question-win32-x64", version: "0.0.0-wine", main: "pi_question.node" }),
+    );
     copyFileSync(file, join(platform, "pi_question.node"));
     const script = join(dir, "load.cjs");
     writeFileSync(
@@ -947,7 +1070,8 @@ async function loaderUnderWine(file) {
     const r = await wineNode([toWinePath(script)], { env: { PI_QUESTION_ADDON: "" }, timeout: WINE_RUN_TIMEOUT_MS });
     if (r.status === 0) {
       const source = JSON.parse(r.stdout.trim().split("\n").pop());
-      if (source.kind !== "prebuilt" || source.name !== "pi-question-win32-x64") return { ...r, status: 1, stderr: `${r.stderr}the loader took ${JSON.stringify(source)}, not the package pi-question-win32-x64\n` };
+      if (source.kind !== "prebuilt" || source.name !== "pi-question-win32-x64")
+        return { ...r, status: 1, stderr: `${r.stderr}the loader took ${JSON.stringify(source)}, not the package pi-question-win32-x64\n` };
     }
     return r;
   } finally {
@@ -972,17 +1096,24 @@ async function testUnderWine(target, file) {
   };
   const skipped = WINE_SKIPPED_TESTS.map((t) => [`${t.file}: "${t.name}"`, t.why]);
   let failed = 0;
-  for (const [exe, name] of [[undefined, "node.exe"], [ensureWineHost(), basename(ensureWineHost())]]) {
+  for (const [exe, name] of [
+    [undefined, "node.exe"],
+    [ensureWineHost(), basename(ensureWineHost())],
+  ]) {
     log(`${key}: smoke test in ${what}${exe ? `, as ${name}` : ""}`);
     const r = await wineNode([join("scripts", "prebuilt-smoke.mjs"), target.cpu], { env, exe, timeout: WINE_RUN_TIMEOUT_MS });
     show(r);
-    log(`${key}: smoke test as ${name}: ${r.status === 0 ? "passed" : `FAILED (exit ${r.status ?? r.signal})`} (${r.seconds.toFixed(1)} s)`);
+    log(
+      `${key}: smoke test as ${name}: ${r.status === 0 ? "passed" : `FAILED (exit ${r.status ?? r.signal})`} (${r.seconds.toFixed(1)} s)`,
+    );
     if (r.status !== 0) failed++;
   }
   if (!failed) {
     const r = await loaderUnderWine(file);
     show(r);
-    log(`${key}: the loader on Windows ${r.status === 0 ? "picks pi-question-win32-x64" : `FAILED (exit ${r.status ?? r.signal})`} (${r.seconds.toFixed(1)} s)`);
+    log(
+      `${key}: the loader on Windows ${r.status === 0 ? "picks pi-question-win32-x64" : `FAILED (exit ${r.status ?? r.signal})`} (${r.seconds.toFixed(1)} s)`,
+    );
     if (r.status !== 0) failed++;
   }
   if (!failed) {
@@ -994,7 +1125,9 @@ async function testUnderWine(target, file) {
         const r = await wineNode(["--test", ...skip, f], { env, timeout: WINE_RUN_TIMEOUT_MS });
         show(r);
         if (r.status !== 0) failed++;
-        log(`${f}: ${r.status === 0 ? "passed" : r.timedOut ? `FAILED (killed after ${WINE_RUN_TIMEOUT_MS / 1000} s)` : `FAILED (exit ${r.status ?? r.signal})`} under Wine (${r.seconds.toFixed(0)} s)`);
+        log(
+          `${f}: ${r.status === 0 ? "passed" : r.timedOut ? `FAILED (killed after ${WINE_RUN_TIMEOUT_MS / 1000} s)` : `FAILED (exit ${r.status ?? r.signal})`} under Wine (${r.seconds.toFixed(0)} s)`,
+        );
       }),
       availableParallelism(),
     );
@@ -1056,7 +1189,10 @@ async function main(argv) {
   }
   const results = [];
   for (const t of targets) results.push(await testPrebuilt(t));
-  for (const r of results) log(`${r.ok ? "ok  " : "FAIL"} ${r.target}: ${r.files.length} test files in ${r.runtime}${r.skipped.length ? ` (not run: ${r.skipped.map(([f]) => f).join(", ")})` : ""}`);
+  for (const r of results)
+    log(
+      `${r.ok ? "ok  " : "FAIL"} ${r.target}: ${r.files.length} test files in ${r.runtime}${r.skipped.length ? ` (not run: ${r.skipped.map(([f]) => f).join(", ")})` : ""}`,
+    );
   return results.every((r) => r.ok) ? 0 : 1;
 }
 

@@ -40,11 +40,17 @@ assert.throws(() => addon.normalize(JSON.stringify({ questions: [] })), /questio
 // The engine: ↓ Enter picks SQLite, "fast" Enter answers the second, Enter submits the review.
 const e = addon.createEngine(JSON.stringify(args));
 const first = e.render(40);
-assert.ok(first.some((l) => l.includes("Which database?")), first.join("\n"));
+assert.ok(
+  first.some((l) => l.includes("Which database?")),
+  first.join("\n"),
+);
 e.feed("\x1b[B\r");
 e.feed("fast\r");
 const review = e.render(40);
-assert.ok(review.some((l) => l.includes("SQLite")), review.join("\n"));
+assert.ok(
+  review.some((l) => l.includes("SQLite")),
+  review.join("\n"),
+);
 for (const l of [...first, ...review]) assert.ok(addon.visibleWidth(l) <= 40, `wider than 40: ${l}`);
 assert.equal(e.done, false);
 e.feed("\r");
@@ -61,7 +67,10 @@ assert.deepEqual(
   ],
 );
 // Keys and width through their own entry points.
-assert.deepEqual(addon.decodeKeys(["\x1b[A"]).map((k) => k.name), ["up"]);
+assert.deepEqual(
+  addon.decodeKeys(["\x1b[A"]).map((k) => k.name),
+  ["up"],
+);
 assert.equal(addon.visibleWidth("日本"), 4);
 
 // A file lock: held, refused to a second taker, released and removed.
@@ -69,11 +78,21 @@ const dir = mkdtempSync(join(tmpdir(), "pq-prebuilt-smoke-"));
 try {
   const path = join(dir, "f.lock");
   const lock = addon.lockFile(path, 0);
-  assert.throws(() => addon.lockFile(path, 0), (e) => e.code === "QT_ELOCKED");
+  assert.throws(
+    () => addon.lockFile(path, 0),
+    (e) => e.code === "QT_ELOCKED",
+  );
   lock.release(true);
   assert.equal(existsSync(path), false);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(JSON.stringify({ ok: true, arch: process.arch, runtime: process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.version}`, addon: addonSource().file }));
+console.log(
+  JSON.stringify({
+    ok: true,
+    arch: process.arch,
+    runtime: process.versions.bun ? `bun ${process.versions.bun}` : `node ${process.version}`,
+    addon: addonSource().file,
+  }),
+);

@@ -103,9 +103,37 @@ export const REQUIREMENTS = [
   },
   // brew's make is GNU make installed as `gmake`, so it would not make `make` appear; the
   // command line tools bring /usr/bin/make.
-  { id: "make", what: "make", present: () => has("make"), apt: ["make"], dnf: ["make"], pacman: ["make"], apk: ["make"], brew: null, note: { brew: XCODE_TOOLS } },
-  { id: "python3", what: "Python 3 (node-gyp)", present: () => has("python3"), apt: ["python3"], dnf: ["python3"], pacman: ["python"], apk: ["python3"], brew: ["python"] },
-  { id: "pkg-config", what: "pkg-config", present: () => has("pkg-config"), apt: ["pkg-config"], dnf: ["pkgconf"], pacman: ["pkgconf"], apk: ["pkgconf"], brew: ["pkg-config"] },
+  {
+    id: "make",
+    what: "make",
+    present: () => has("make"),
+    apt: ["make"],
+    dnf: ["make"],
+    pacman: ["make"],
+    apk: ["make"],
+    brew: null,
+    note: { brew: XCODE_TOOLS },
+  },
+  {
+    id: "python3",
+    what: "Python 3 (node-gyp)",
+    present: () => has("python3"),
+    apt: ["python3"],
+    dnf: ["python3"],
+    pacman: ["python"],
+    apk: ["python3"],
+    brew: ["python"],
+  },
+  {
+    id: "pkg-config",
+    what: "pkg-config",
+    present: () => has("pkg-config"),
+    apt: ["pkg-config"],
+    dnf: ["pkgconf"],
+    pacman: ["pkgconf"],
+    apk: ["pkgconf"],
+    brew: ["pkg-config"],
+  },
   {
     id: "cjson",
     what: "the cJSON library",
@@ -116,8 +144,28 @@ export const REQUIREMENTS = [
     apk: ["cjson-dev"],
     brew: ["cjson"],
   },
-  { id: "tmux", test: true, what: "tmux", present: () => has("tmux", ["-V"]), apt: ["tmux"], dnf: ["tmux"], pacman: ["tmux"], apk: ["tmux"], brew: ["tmux"] },
-  { id: "clang", test: true, what: "clang", present: () => has("clang"), apt: ["clang"], dnf: ["clang"], pacman: ["clang"], apk: ["clang"], brew: ["llvm"] },
+  {
+    id: "tmux",
+    test: true,
+    what: "tmux",
+    present: () => has("tmux", ["-V"]),
+    apt: ["tmux"],
+    dnf: ["tmux"],
+    pacman: ["tmux"],
+    apk: ["tmux"],
+    brew: ["tmux"],
+  },
+  {
+    id: "clang",
+    test: true,
+    what: "clang",
+    present: () => has("clang"),
+    apt: ["clang"],
+    dnf: ["clang"],
+    pacman: ["clang"],
+    apk: ["clang"],
+    brew: ["llvm"],
+  },
   // The format check pins clang-format's major version (each release formats a little differently).
   {
     id: "clang-format",
@@ -129,7 +177,9 @@ export const REQUIREMENTS = [
     pacman: null,
     apk: null,
     brew: null,
-    note: Object.fromEntries(["dnf", "pacman", "apk", "brew"].map((m) => [m, "the format check needs clang-format 14 exactly (LLVM 14's)"])),
+    note: Object.fromEntries(
+      ["dnf", "pacman", "apk", "brew"].map((m) => [m, "the format check needs clang-format 14 exactly (LLVM 14's)"]),
+    ),
   },
   {
     id: "clang-rt",
@@ -167,12 +217,27 @@ export const REQUIREMENTS = [
   // (dpkg-source applies its patches). Only apt has all of them.
   ...[
     ["aarch64-gcc", "a C cross compiler for Linux arm64", () => has("aarch64-linux-gnu-gcc"), ["gcc-aarch64-linux-gnu"]],
-    ["arm64-libstdc++", "the arm64 C++ runtime (Node for arm64 under qemu)", () => existsSync("/usr/aarch64-linux-gnu/lib/libstdc++.so.6"), ["libstdc++6-arm64-cross"]],
+    [
+      "arm64-libstdc++",
+      "the arm64 C++ runtime (Node for arm64 under qemu)",
+      () => existsSync("/usr/aarch64-linux-gnu/lib/libstdc++.so.6"),
+      ["libstdc++6-arm64-cross"],
+    ],
     ["qemu-aarch64", "qemu for arm64 programs", () => has("qemu-aarch64-static", ["--version"]), ["qemu-user-static"]],
     ["musl-gcc", "musl's C compiler wrapper", () => has("musl-gcc", ["--version"]), ["musl-tools"]],
     ["dpkg-source", "dpkg-source (cJSON's Debian source package)", () => has("dpkg-source", ["--version"]), ["dpkg-dev"]],
-    ["mingw-gcc", "a C cross compiler for Windows x64 (mingw-w64)", () => has("x86_64-w64-mingw32-gcc", ["--version"]), ["gcc-mingw-w64-x86-64"]],
-    ["wine64", "Wine, to run Node for Windows and the win32 prebuilt", () => existsSync("/usr/lib/wine/wine64") || has("wine64", ["--version"]), ["wine64"]], // Debian puts it in /usr/lib/wine
+    [
+      "mingw-gcc",
+      "a C cross compiler for Windows x64 (mingw-w64)",
+      () => has("x86_64-w64-mingw32-gcc", ["--version"]),
+      ["gcc-mingw-w64-x86-64"],
+    ],
+    [
+      "wine64",
+      "Wine, to run Node for Windows and the win32 prebuilt",
+      () => existsSync("/usr/lib/wine/wine64") || has("wine64", ["--version"]),
+      ["wine64"],
+    ], // Debian puts it in /usr/lib/wine
   ].map(([id, what, present, apt]) => ({
     id,
     test: true,
@@ -183,14 +248,25 @@ export const REQUIREMENTS = [
     pacman: null,
     apk: null,
     brew: null,
-    note: Object.fromEntries(["dnf", "pacman", "apk", "brew"].map((m) => [m, "the prebuilt addons are built on Debian only (scripts/prebuild.mjs: cJSON from Debian's source package)"])),
+    note: Object.fromEntries(
+      ["dnf", "pacman", "apk", "brew"].map((m) => [
+        m,
+        "the prebuilt addons are built on Debian only (scripts/prebuild.mjs: cJSON from Debian's source package)",
+      ]),
+    ),
   })),
 ];
 
 /** The package manager of this machine, or undefined. */
 export function detectManager() {
   if (platform() === "darwin") return has("brew") ? "brew" : undefined;
-  for (const [manager, cmd] of [["apt", "apt-get"], ["dnf", "dnf"], ["pacman", "pacman"], ["apk", "apk"], ["brew", "brew"]]) {
+  for (const [manager, cmd] of [
+    ["apt", "apt-get"],
+    ["dnf", "dnf"],
+    ["pacman", "pacman"],
+    ["apk", "apk"],
+    ["brew", "brew"],
+  ]) {
     if (has(cmd, ["--version"])) return manager;
   }
   return undefined;
@@ -262,11 +338,13 @@ function runCommand(argv, dryRun) {
   if (dryRun) return;
   const r = spawnSync(argv[0], argv.slice(1), { stdio: ["inherit", "inherit", "inherit"], cwd: root });
   if (r.error || r.status !== 0) {
-    const hint = argv[0] === "sudo" && argv[1] === "-n" ? " (sudo -n: sudo wants a password and there is no terminal to ask on; run this from a terminal, or as root)" : "";
+    const hint =
+      argv[0] === "sudo" && argv[1] === "-n"
+        ? " (sudo -n: sudo wants a password and there is no terminal to ask on; run this from a terminal, or as root)"
+        : "";
     throw new Error(`${argv[0]} ${r.error ? `could not run (${r.error.message})` : `exited ${r.status}`}${hint}`);
   }
 }
-
 
 function main(argv) {
   const flags = new Set(argv);

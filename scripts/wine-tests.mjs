@@ -37,8 +37,10 @@ const CONSOLE_TIMEOUT_MS = 1_200_000;
 const RUN_MARK = "PI_QUESTION_WINE_TESTS_RUN";
 
 // Why tests are skipped under Wine (each one named below).
-const NO_DIRECTORY = "checks the relay's 0700 directory and its socket file: on Windows the endpoint is a named pipe with no directory (wine-modules checks the pipe)";
-const POSIX_MODES = "checks POSIX modes (0700/0600) and owners, which Windows does not have: the registry there is guarded by the profile's ACL";
+const NO_DIRECTORY =
+  "checks the relay's 0700 directory and its socket file: on Windows the endpoint is a named pipe with no directory (wine-modules checks the pipe)";
+const POSIX_MODES =
+  "checks POSIX modes (0700/0600) and owners, which Windows does not have: the registry there is guarded by the profile's ACL";
 const STOP_SIGNALS = "stops a pi with SIGSTOP / SIGCONT, which Windows does not have";
 
 /**
@@ -54,7 +56,10 @@ export const WINE_FILES = [
     skip: [
       { name: "the socket sits in a private directory (0700)", why: NO_DIRECTORY },
       { name: "once the process exits its directory is gone", why: NO_DIRECTORY },
-      { name: "directories of killed pis are swept", why: "nothing is swept on Windows (a named pipe leaves nothing behind); the test also sends SIGKILL and makes symlinks" },
+      {
+        name: "directories of killed pis are swept",
+        why: "nothing is swept on Windows (a named pipe leaves nothing behind); the test also sends SIGKILL and makes symlinks",
+      },
     ],
   },
   {
@@ -67,8 +72,14 @@ export const WINE_FILES = [
     addon: true,
     skip: [
       { name: "the endpoint registry is private", why: POSIX_MODES },
-      { name: "left-behind *.json.tmp files are removed when listing", why: `${POSIX_MODES}; it also makes symlinks, which Wine 8 cannot (ENOTSUP)` },
-      { name: "a registry directory that is a symlink is refused", why: "makes a symlink, which Wine 8 cannot (ENOTSUP); lstat refuses a junction on Windows like a symlink" },
+      {
+        name: "left-behind *.json.tmp files are removed when listing",
+        why: `${POSIX_MODES}; it also makes symlinks, which Wine 8 cannot (ENOTSUP)`,
+      },
+      {
+        name: "a registry directory that is a symlink is refused",
+        why: "makes a symlink, which Wine 8 cannot (ENOTSUP); lstat refuses a junction on Windows like a symlink",
+      },
     ],
   },
   {
@@ -86,8 +97,7 @@ export const WINE_FILES = [
   {
     file: "tests/web.test.mjs",
     addon: true,
-    skip: [
-    ],
+    skip: [],
   },
   { file: "tests/wine-rpc.test.mjs", addon: true, rpc: true, skip: [] },
 ];
@@ -108,7 +118,15 @@ function summary(tap) {
     const skip = /^\s*ok \d+ - (.*) # SKIP ?(.*)$/.exec(line);
     if (skip) skips.push(skip[2] ? `"${skip[1]}" — ${skip[2]}` : `"${skip[1]}"`);
   });
-  return { tests: count("tests"), pass: count("pass"), fail: count("fail"), skipped: count("skipped"), cancelled: count("cancelled"), failures, skips };
+  return {
+    tests: count("tests"),
+    pass: count("pass"),
+    fail: count("fail"),
+    skipped: count("skipped"),
+    cancelled: count("cancelled"),
+    failures,
+    skips,
+  };
 }
 
 /** Runs `command args` in a process group of its own, stdout and stderr through temporary files
@@ -180,7 +198,9 @@ async function main() {
   ensureWineNode();
   const files = WINE_FILES.filter((f) => !withoutAddon || !f.addon);
   if (!withoutAddon && !existsSync(ADDON)) {
-    process.stderr.write(`wine-tests: ${ADDON} is missing; build it with "node scripts/prebuild.mjs win32-x64" (or run with --without-addon)\n`);
+    process.stderr.write(
+      `wine-tests: ${ADDON} is missing; build it with "node scripts/prebuild.mjs win32-x64" (or run with --without-addon)\n`,
+    );
     return 1;
   }
   const env = withoutAddon ? {} : { PI_QUESTION_ADDON: toWinePath(ADDON) };
@@ -200,7 +220,9 @@ async function main() {
     const s = summary(r.stdout);
     const ok = r.status === 0 && !r.timedOut && s.fail === 0;
     failed ||= !ok;
-    const counts = Number.isNaN(s.tests) ? "no TAP summary" : `${s.pass} passed, ${s.fail} failed, ${s.skipped} skipped${s.cancelled ? `, ${s.cancelled} cancelled` : ""}`;
+    const counts = Number.isNaN(s.tests)
+      ? "no TAP summary"
+      : `${s.pass} passed, ${s.fail} failed, ${s.skipped} skipped${s.cancelled ? `, ${s.cancelled} cancelled` : ""}`;
     process.stdout.write(`${ok ? "ok  " : "FAIL"} ${f.file}: ${counts} (${r.seconds.toFixed(1)} s${r.timedOut ? ", timed out" : ""})\n`);
     // Skipped by the pattern above (named already), or by the test itself, which says why.
     for (const text of s.skips) if (!f.skip.some((x) => text.includes(x.name))) process.stdout.write(`  skipped: ${text}\n`);
@@ -224,10 +246,14 @@ async function main() {
     const s = summary(r.stdout);
     const ok = r.status === 0 && !r.timedOut && s.fail === 0 && s.skipped === 0 && s.pass > 0;
     failed ||= !ok;
-    process.stdout.write(`${ok ? "ok  " : "FAIL"} ${CONSOLE_FILE} (on this Node, Wine in tmux): ${s.pass} passed, ${s.fail} failed, ${s.skipped} skipped (${((Date.now() - t0) / 1000).toFixed(1)} s${r.timedOut ? ", timed out" : ""})\n`);
+    process.stdout.write(
+      `${ok ? "ok  " : "FAIL"} ${CONSOLE_FILE} (on this Node, Wine in tmux): ${s.pass} passed, ${s.fail} failed, ${s.skipped} skipped (${((Date.now() - t0) / 1000).toFixed(1)} s${r.timedOut ? ", timed out" : ""})\n`,
+    );
     for (const text of s.skips) process.stdout.write(`  skipped: ${text}\n`);
     if (left.length) process.stdout.write(`  ended the tmux server(s) it left: ${left.join(", ")}\n`);
-    if (!ok) for (const text of s.failures.length && !r.timedOut ? s.failures : [`${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`]) process.stdout.write(`${text}\n`);
+    if (!ok)
+      for (const text of s.failures.length && !r.timedOut ? s.failures : [`${r.stdout.slice(-4000)}\n${r.stderr.slice(-4000)}`])
+        process.stdout.write(`${text}\n`);
   }
   process.stdout.write(`wine-tests: ${failed ? "FAILED" : "all passed"} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return failed ? 1 : 0;

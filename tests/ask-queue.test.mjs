@@ -55,7 +55,9 @@ test("queue: withdrawn questions behind a waiting one are released at once — t
     refs.push(new WeakRef(q.args), new WeakRef(q.questions));
     const controller = new AbortController();
     leaving.push(controller);
-    asker.ask(q.args, q.questions, ctx, controller.signal, { name: `worker ${i}`, pid: 1000 + i }).then((r) => settled.push(r.details.status));
+    asker
+      .ask(q.args, q.questions, ctx, controller.signal, { name: `worker ${i}`, pid: 1000 + i })
+      .then((r) => settled.push(r.details.status));
   };
   for (let i = 0; i < N; i++) queue(i);
   const after = question("after", "Asked after them?");
@@ -66,7 +68,10 @@ test("queue: withdrawn questions behind a waiting one are released at once — t
   await turn();
   assert.equal(await collected(refs), 0, "no withdrawn question's arguments or questions are reachable while the first still waits");
   assert.deepEqual(settled, Array(N).fill("interrupted"), "each withdrawn question's caller was told at once");
-  assert.deepEqual([...asker.board.waiting.values()].map((w) => w.questions[0].id), ["first", "after"]);
+  assert.deepEqual(
+    [...asker.board.waiting.values()].map((w) => w.questions[0].id),
+    ["first", "after"],
+  );
   assert.equal(shown.length, 1, "the first is still the one on screen");
   assert.equal([...asker.board.ended.values()].filter((e) => e.ending === "withdrawn").length, N, "each remembered as withdrawn");
 

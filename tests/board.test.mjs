@@ -37,7 +37,10 @@ test("board: a posted question waits under a fresh id ('q' + 8 hex digits) until
   assert.equal(board.waiting.get(ticket.qid).settled, true, "still listed until its asker ends it, but settled");
   ticket.end();
   assert.equal(board.waiting.size, 0);
-  assert.deepEqual([...board.ended.values()].map((e) => [e.qid, e.ending]), [[ticket.qid, "answered"]]);
+  assert.deepEqual(
+    [...board.ended.values()].map((e) => [e.qid, e.ending]),
+    [[ticket.qid, "answered"]],
+  );
 });
 
 test("board: the first answer wins exactly once — from elsewhere, then the person's key and every later answer are refused with how it ended", () => {
@@ -47,11 +50,19 @@ test("board: the first answer wins exactly once — from elsewhere, then the per
   assert.equal(ticket.stopped.aborted, true, "the question closes wherever it is shown here");
   assert.deepEqual(ticket.taken, { outcome: "answered", answersJson: '{"db":"Postgres"}', mode: "web", said: null });
   assert.equal(ticket.claim("cancelled"), false, "the person's late key changes nothing");
-  assert.deepEqual(board.answer(ticket.qid, "answered", '{"db":"SQLite"}', "remote"), { ok: false, code: "already", reason: en.REMOTE_ALREADY });
+  assert.deepEqual(board.answer(ticket.qid, "answered", '{"db":"SQLite"}', "remote"), {
+    ok: false,
+    code: "already",
+    reason: en.REMOTE_ALREADY,
+  });
   assert.equal(built.length, 1, "a refused answer builds nothing");
   ticket.settle("answered");
   ticket.end();
-  assert.deepEqual(board.answer(ticket.qid, "declined", null), { ok: false, code: "already", reason: en.REMOTE_ALREADY }, "remembered after it ended");
+  assert.deepEqual(
+    board.answer(ticket.qid, "declined", null),
+    { ok: false, code: "already", reason: en.REMOTE_ALREADY },
+    "remembered after it ended",
+  );
 });
 
 test("board: the person's key first — an answer from elsewhere is refused; an ending says precisely how (cancelled, timed out, withdrawn)", () => {
@@ -176,7 +187,8 @@ function importGraph({ types }) {
   for (const file of readdirSync(dir).filter((f) => /\.(ts|mjs|cjs)$/.test(f) && !f.endsWith(".d.mts") && !f.endsWith(".d.cts"))) {
     const source = readFileSync(join(dir, file), "utf8");
     const deps = new Set();
-    for (const m of source.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?\bfrom\s+["']\.\/([^"']+)["']/gms)) if (types || !m[1]) deps.add(m[2]);
+    for (const m of source.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?\bfrom\s+["']\.\/([^"']+)["']/gms))
+      if (types || !m[1]) deps.add(m[2]);
     for (const m of source.matchAll(/\b(?:import|require)\s*(?:\)\s*)?\(\s*["']\.\/([^"']+)["']/g)) deps.add(m[1]);
     graph.set(file, deps);
   }
@@ -205,7 +217,11 @@ test("structure: the board and the relay do not import each other (not even type
   const graph = importGraph({ types: true });
   assert.ok(graph.get("board.ts").size > 0, "the board's imports were read");
   // The board knows no surface: neither the relay (either end), the web page, nor the asker.
-  for (const dep of graph.get("board.ts")) assert.ok(!/^(relay\.ts|relay-host\.ts|web\.ts|web-host\.ts|ask\.ts|print-mode\.ts|interactive\.ts|dialogs\.ts)$/.test(dep), `board.ts imports ${dep}`);
+  for (const dep of graph.get("board.ts"))
+    assert.ok(
+      !/^(relay\.ts|relay-host\.ts|web\.ts|web-host\.ts|ask\.ts|print-mode\.ts|interactive\.ts|dialogs\.ts)$/.test(dep),
+      `board.ts imports ${dep}`,
+    );
   // The surfaces that answer from elsewhere reach the board's interface, never the asker's insides.
   for (const file of ["web.ts", "relay.ts"]) assert.ok(!graph.get(file).has("ask.ts"), `${file} imports ask.ts`);
 });
@@ -219,7 +235,11 @@ test("structure: the board is the only module that decides who answered — no o
       .forEach((line, i) => {
         if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
         // a question's own "answered/settled" record, or a refusal of a late answer built here
-        if (/\.(settled|claimed|elsewhere)\s*=[^=]|\bsettled\s*:\s*(false|true)\b|\bENDING_STRINGS\[|\bendingOf\(|\bnew Map<string,\s*Live>/.test(line)) {
+        if (
+          /\.(settled|claimed|elsewhere)\s*=[^=]|\bsettled\s*:\s*(false|true)\b|\bENDING_STRINGS\[|\bendingOf\(|\bnew Map<string,\s*Live>/.test(
+            line,
+          )
+        ) {
           offenders.push(`extension/${file}:${i + 1}: ${line.trim()}`);
         }
       });
@@ -235,7 +255,8 @@ test("structure: `terminate` is decided in one place (result.ts) — no other mo
       .split("\n")
       .forEach((line, i) => {
         if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
-        if (/\bterminate\s*:|\bterminate\s*=[^=]|const terminate\b/.test(line)) offenders.push(`extension/${file}:${i + 1}: ${line.trim()}`);
+        if (/\bterminate\s*:|\bterminate\s*=[^=]|const terminate\b/.test(line))
+          offenders.push(`extension/${file}:${i + 1}: ${line.trim()}`);
       });
   }
   assert.deepEqual(offenders, []);

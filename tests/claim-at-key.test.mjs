@@ -75,7 +75,10 @@ test("claim at the key (RPC dialogs): an answer from elsewhere right after the p
   const result = await asking;
   assert.equal(result.details.mode, "rpc");
   assert.equal(result.content[0].text, "db: user selected: 1. SQLite");
-  assert.deepEqual([...asker.board.ended.values()].map((e) => e.ending), ["answered"]);
+  assert.deepEqual(
+    [...asker.board.ended.values()].map((e) => e.ending),
+    ["answered"],
+  );
 });
 
 /** Every way a call through the dialogs ends at the person's reply: the replies before the last
@@ -91,9 +94,23 @@ const FINAL_REPLIES = [
     status: "answered",
     text: /db: user selected: 2\. Postgres[\s\S]*orm: user selected: 1\. Prisma/,
   },
-  { name: "a dismissed select, nothing given (cancel)", questions: DB, before: [], last: () => undefined, status: "cancelled", code: "cancelled" },
+  {
+    name: "a dismissed select, nothing given (cancel)",
+    questions: DB,
+    before: [],
+    last: () => undefined,
+    status: "cancelled",
+    code: "cancelled",
+  },
   { name: "“Something else…” and its text", questions: DB, before: [entry(2)], last: () => "MariaDB", status: "answered", text: /MariaDB/ },
-  { name: "a free-text question's text", questions: [{ id: "why", prompt: "Why?" }], before: [], last: () => "because", status: "answered", text: /because/ },
+  {
+    name: "a free-text question's text",
+    questions: [{ id: "why", prompt: "Why?" }],
+    before: [],
+    last: () => "because",
+    status: "answered",
+    text: /because/,
+  },
   { name: "“Let the agent decide”", questions: DB, before: [], last: entry(3), status: "declined" },
   { name: "“Discuss first…” and the words", questions: DB, before: [entry(4)], last: () => "let us talk", status: "discuss" },
   {
@@ -125,7 +142,9 @@ for (const c of FINAL_REPLIES) {
     }
     const k = c.before.length;
     await until(() => dialogs.length === k + 1, "the final dialog");
-    const valid = Object.fromEntries(c.questions.map((q) => [q.id, q.options ? (q.multiSelect ? [q.options[1]] : q.options[1]) : "from elsewhere"]));
+    const valid = Object.fromEntries(
+      c.questions.map((q) => [q.id, q.options ? (q.multiSelect ? [q.options[1]] : q.options[1]) : "from elsewhere"]),
+    );
     const verdict = await replyThenElsewhere(asker, dialogs[k], c.last(dialogs[k]), valid);
     assert.equal(verdict.ok, false, `refused: ${JSON.stringify(verdict)}`);
     assert.equal(verdict.code, c.code ?? "already");

@@ -92,7 +92,10 @@ test("comments: the check itself finds each kind of citation and passes plain pr
 
 test("comments: no source file cites an issue, an item of one, a review finding or a work tree — each says the behaviour instead", () => {
   const files = sourceFiles();
-  assert.ok(files.includes("native/core/qt.h") && files.includes("extension/index.ts") && files.includes("tests/comments.test.mjs"), "the walk reaches the sources");
+  assert.ok(
+    files.includes("native/core/qt.h") && files.includes("extension/index.ts") && files.includes("tests/comments.test.mjs"),
+    "the walk reaches the sources",
+  );
   const found = files.flatMap((file) => citations(file, readFileSync(join(root, file), "utf8")));
   assert.deepEqual(found, [], `say what the code protects instead of where it was asked for:\n${found.join("\n")}`);
 });
@@ -128,7 +131,11 @@ test("limits: every QT_MAX_* and every *_BYTES bound is defined in qt_limits.h, 
         }
       });
   }
-  assert.deepEqual(stray, [], `a bound outside ${limitsFile}: move it there, or name it and its file in that file's first comment:\n${stray.join("\n")}`);
+  assert.deepEqual(
+    stray,
+    [],
+    `a bound outside ${limitsFile}: move it there, or name it and its file in that file's first comment:\n${stray.join("\n")}`,
+  );
 });
 
 test("limits: the addon exports the note and filter caps, keys per action and the notification's lengths as qt_limits.h sets them", () => {

@@ -153,7 +153,10 @@ function onPty(extra) {
       env: { PQ_TEST_NOTICE: NOTICE },
       ...extra,
     };
-    const r = spawnSync("python3", [join(root, "tests", "helpers", "pty-host.py"), JSON.stringify(spec)], { encoding: "utf8", timeout: 60000 });
+    const r = spawnSync("python3", [join(root, "tests", "helpers", "pty-host.py"), JSON.stringify(spec)], {
+      encoding: "utf8",
+      timeout: 60000,
+    });
     assert.equal(r.status, 0, r.stderr);
     let result = null;
     try {
@@ -166,16 +169,26 @@ function onPty(extra) {
 }
 const NOTICE = "\x1b]777;notify;pi is asking;Which database?\x07";
 
-test("desktop: the runner sends the notification once it has the terminal, before the question; never on a terminal another program owns", { skip: !python && "python3 with pty" }, () => {
-  // stopped (SIGUSR1) once the question is drawn
-  const free = onPty({ mode: "stop", actions: [{ afterMs: 0, awaitOutput: "Which database?" }, { afterMs: 0, signal: "SIGUSR1" }] });
-  assert.ok(free.ready && free.exited, JSON.stringify(free));
-  const at = free.screen.indexOf(NOTICE);
-  assert.ok(at >= 0, `the notification went out: ${JSON.stringify(free.screen.slice(0, 200))}`);
-  assert.equal(free.screen.indexOf(NOTICE, at + 1), -1, "once");
-  assert.ok(at < free.screen.indexOf("Which database?", at + NOTICE.length), "before the question is drawn");
-  const owned = onPty({ mode: "hold", raw: true, readyMs: 0 });
-  assert.ok(owned.exited, JSON.stringify(owned));
-  assert.deepEqual(owned.result, { error: "QT_ETTYOWNED" });
-  assert.equal(owned.screen.includes("notify"), false, "no notification for a question that is never shown");
-});
+test(
+  "desktop: the runner sends the notification once it has the terminal, before the question; never on a terminal another program owns",
+  { skip: !python && "python3 with pty" },
+  () => {
+    // stopped (SIGUSR1) once the question is drawn
+    const free = onPty({
+      mode: "stop",
+      actions: [
+        { afterMs: 0, awaitOutput: "Which database?" },
+        { afterMs: 0, signal: "SIGUSR1" },
+      ],
+    });
+    assert.ok(free.ready && free.exited, JSON.stringify(free));
+    const at = free.screen.indexOf(NOTICE);
+    assert.ok(at >= 0, `the notification went out: ${JSON.stringify(free.screen.slice(0, 200))}`);
+    assert.equal(free.screen.indexOf(NOTICE, at + 1), -1, "once");
+    assert.ok(at < free.screen.indexOf("Which database?", at + NOTICE.length), "before the question is drawn");
+    const owned = onPty({ mode: "hold", raw: true, readyMs: 0 });
+    assert.ok(owned.exited, JSON.stringify(owned));
+    assert.deepEqual(owned.result, { error: "QT_ETTYOWNED" });
+    assert.equal(owned.screen.includes("notify"), false, "no notification for a question that is never shown");
+  },
+);

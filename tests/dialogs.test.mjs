@@ -73,7 +73,14 @@ for (const [language, decline, other] of [
   test(`dialogs (${language}): an option labelled like "let the agent decide" is answered, not declined`, async () => {
     const { cwd, cleanup } = projectIn(language);
     try {
-      const q = { id: "who", prompt: "Who decides?", options: [{ value: "agent", label: decline }, { value: "me", label: "Me" }] };
+      const q = {
+        id: "who",
+        prompt: "Who decides?",
+        options: [
+          { value: "agent", label: decline },
+          { value: "me", label: "Me" },
+        ],
+      };
       const { r, dialogs } = await ask([q], (_m, _t, entries) => entries[0], cwd);
       assert.equal(dialogs[0].options.at(-2), decline, "the real decline entry is there too");
       assert.equal(r.details.status, "answered");
@@ -88,7 +95,14 @@ for (const [language, decline, other] of [
   test(`dialogs (${language}): an option labelled like "Something else…" leaves the typed-answer entry reachable`, async () => {
     const { cwd, cleanup } = projectIn(language);
     try {
-      const q = { id: "x", prompt: "Pick", options: [{ value: "o", label: other }, { value: "b", label: "B" }] };
+      const q = {
+        id: "x",
+        prompt: "Pick",
+        options: [
+          { value: "o", label: other },
+          { value: "b", label: "B" },
+        ],
+      };
       const typed = await ask([q], (m, _t, entries) => (m === "select" ? entries[2] : "my own words"), cwd);
       assert.equal(typed.dialogs[1].method, "input", "the real entry asks for text");
       assert.equal(typed.r.content[0].text, "x: user wrote: my own words");
@@ -101,7 +115,14 @@ for (const [language, decline, other] of [
 }
 
 test("dialogs: two labels that sanitize to the same text are both pickable", async () => {
-  const q = { id: "k", prompt: "Key?", options: [{ value: "esc", label: "X\u001b" }, { value: "pic", label: "X␛" }] };
+  const q = {
+    id: "k",
+    prompt: "Key?",
+    options: [
+      { value: "esc", label: "X\u001b" },
+      { value: "pic", label: "X␛" },
+    ],
+  };
   const { r, dialogs } = await ask([q], (_m, _t, entries) => entries[1]);
   assert.deepEqual(dialogs[0].options.slice(0, 2), ["1. X␛", "2. X␛"]);
   assert.equal(r.details.answers[0].value, "pic");
@@ -112,7 +133,12 @@ test("dialogs: multi-select ticks by position; options named Done or like the sp
     id: "f",
     prompt: "Which?",
     multiSelect: true,
-    options: [{ value: "done", label: "Done" }, { value: "decide", label: "Let the agent decide" }, { value: "dup", label: "Done\u001b" }, { value: "other", label: "Something else…" }],
+    options: [
+      { value: "done", label: "Done" },
+      { value: "decide", label: "Let the agent decide" },
+      { value: "dup", label: "Done\u001b" },
+      { value: "other", label: "Something else…" },
+    ],
   };
   const script = [0, 1, 2, 3, "done"];
   const { r, dialogs } = await ask([q], (_m, _t, entries) => {
@@ -129,7 +155,12 @@ test("dialogs: multi-select ticks by position; options named Done or like the sp
     "Let the agent decide",
     "Discuss first…",
   ]);
-  assert.deepEqual(dialogs[4].options.slice(0, 4), ["[x] 1. Done", "[x] 2. Let the agent decide", "[x] 3. Done␛", "[x] 4. Something else…"]);
+  assert.deepEqual(dialogs[4].options.slice(0, 4), [
+    "[x] 1. Done",
+    "[x] 2. Let the agent decide",
+    "[x] 3. Done␛",
+    "[x] 4. Something else…",
+  ]);
   assert.equal(r.details.status, "answered");
   assert.deepEqual(r.details.answers[0].values, ["done", "decide", "dup", "other"]);
 });
@@ -160,15 +191,19 @@ for (const [language, discard] of [
      * each confirm takes the next of `confirms`. */
     const run = async (script, confirms) => {
       const asked = [];
-      const out = await ask([q], (m, title, second) => {
-        if (m === "input") return "mine\u001b[2J";
-        if (m === "confirm") {
-          asked.push({ title, message: second });
-          return confirms.shift();
-        }
-        const step = script.shift();
-        return step === "dismiss" ? undefined : second.at(step);
-      }, cwd);
+      const out = await ask(
+        [q],
+        (m, title, second) => {
+          if (m === "input") return "mine\u001b[2J";
+          if (m === "confirm") {
+            asked.push({ title, message: second });
+            return confirms.shift();
+          }
+          const step = script.shift();
+          return step === "dismiss" ? undefined : second.at(step);
+        },
+        cwd,
+      );
       return { ...out, asked };
     };
     try {
@@ -194,7 +229,12 @@ for (const [language, discard] of [
 test("dialogs: every title and entry offered is free of controls and entries are all different", async () => {
   const hostile = "\u001b]52;c;eA==\u0007\u009b2J\u202e";
   const questions = [
-    { id: "a", label: `L${hostile}`, prompt: `P${hostile}\nsecond line`, options: [`A${hostile}`, `A${hostile}`.replace("\u0007", "␇"), "Let the agent decide"] },
+    {
+      id: "a",
+      label: `L${hostile}`,
+      prompt: `P${hostile}\nsecond line`,
+      options: [`A${hostile}`, `A${hostile}`.replace("\u0007", "␇"), "Let the agent decide"],
+    },
     { id: "b", prompt: `M${hostile}`, multiSelect: true, options: [`B${hostile}`, "Done"] },
     { id: "c", prompt: `T${hostile}` },
   ];
@@ -226,7 +266,10 @@ test("dialogs: “Discuss first…” asks what to tell the agent and ends with 
   assert.equal(seen.at(-1).title, "What do you want to tell the agent?");
   assert.equal(r.details.status, "discuss");
   assert.equal(r.details.discussion, "why two databases?\nreally");
-  assert.deepEqual(r.details.answers.map((a) => a.id), ["db"]);
+  assert.deepEqual(
+    r.details.answers.map((a) => a.id),
+    ["db"],
+  );
   assert.equal(
     r.content[0].text,
     "db: user selected: 2. SQLite\nThe user answered the questions above and wants to talk about the rest before answering, and wrote to you:\n  why two databases?\n  really\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
@@ -255,10 +298,19 @@ test("dialogs: menu numbers a plain entry that would read like another one", () 
 });
 
 test("/answer: the reopened answers, shown by pi as the user's message, carry no raw controls", async () => {
-  const q = { id: "k", prompt: "Key\u001b]0;t\u0007?", options: [{ value: "a", label: "A\u001b]52;c;eA==\u0007" }, { value: "b", label: "B" }] };
+  const q = {
+    id: "k",
+    prompt: "Key\u001b]0;t\u0007?",
+    options: [
+      { value: "a", label: "A\u001b]52;c;eA==\u0007" },
+      { value: "b", label: "B" },
+    ],
+  };
   const cancelled = await ask([q], () => undefined);
   assert.equal(cancelled.r.details.status, "cancelled");
-  const branch = [{ type: "message", message: { role: "toolResult", toolName: "question", toolCallId: "t1", details: cancelled.r.details } }];
+  const branch = [
+    { type: "message", message: { role: "toolResult", toolName: "question", toolCallId: "t1", details: cancelled.r.details } },
+  ];
   const { ctx } = rpcContext((_m, _t, entries) => entries[0]);
   ctx.sessionManager = { getBranch: () => branch };
   await commands.get("answer").handler("", ctx);
@@ -337,7 +389,10 @@ test("rpc timeout: answering the first dialog stops the clock; later dialogs car
     const r = await tool.execute("c", tool.prepareArguments({ questions }), undefined, undefined, ctx);
     assert.equal(r.details.status, "answered");
     assert.ok(seen[0].timeout > 0);
-    assert.ok(seen.slice(1).every((d) => d.timeout === undefined), JSON.stringify(seen));
+    assert.ok(
+      seen.slice(1).every((d) => d.timeout === undefined),
+      JSON.stringify(seen),
+    );
   } finally {
     cleanup();
   }
@@ -364,58 +419,73 @@ async function scripted(questions, steps) {
 
 test("dialogs: Esc in multi-select's “Something else…” box goes back to the list with ticks and text kept", async () => {
   const q = { id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] };
-  const { r, seen } = await scripted([q], [
-    ["select", 0], // tick A
-    ["select", 2], // Something else…
-    ["input", undefined], // Esc: back to the list, A still ticked
-    ["select", 2],
-    ["input", "mine"],
-    ["select", 2], // the typed entry again: asks for text, does not clear
-    ["input", undefined], // Esc: "mine" kept
-    ["select", 2],
-    ["input", "   "], // empty: the typed part removed, as an emptied field submitted in the TUI
-    ["select", -3], // Done
-  ]);
+  const { r, seen } = await scripted(
+    [q],
+    [
+      ["select", 0], // tick A
+      ["select", 2], // Something else…
+      ["input", undefined], // Esc: back to the list, A still ticked
+      ["select", 2],
+      ["input", "mine"],
+      ["select", 2], // the typed entry again: asks for text, does not clear
+      ["input", undefined], // Esc: "mine" kept
+      ["select", 2],
+      ["input", "   "], // empty: the typed part removed, as an emptied field submitted in the TUI
+      ["select", -3], // Done
+    ],
+  );
   const lists = seen.filter((d) => d.m === "select").map((d) => d.second);
   assert.deepEqual(lists[2].slice(0, 3), ["[x] 1. A", "[ ] 2. B", "[ ] 3. Something else…"], "after Esc the tick is still there");
   assert.equal(lists[3][2], "[x] 3. Something else… mine");
   assert.equal(lists[4][2], "[x] 3. Something else… mine", "picking the typed entry again and Esc keeps the text");
-  assert.equal(seen.find((d) => d.m === "confirm"), undefined);
+  assert.equal(
+    seen.find((d) => d.m === "confirm"),
+    undefined,
+  );
   assert.equal(r.details.status, "answered");
   assert.deepEqual(r.details.answers[0].values, ["A"]);
 });
 
 test("dialogs: multi-select typed text is replaced by new text, cleared by an empty reply, and a reply that is no entry keeps it", async () => {
   const q = { id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] };
-  const replaced = await scripted([q], [
-    ["select", 2],
-    ["input", "first"],
-    ["select", "a rewritten entry"], // no entry: asks for text, keeps "first" meanwhile
-    ["input", undefined],
-    ["select", 2],
-    ["input", "second"],
-    ["select", -3],
-  ]);
+  const replaced = await scripted(
+    [q],
+    [
+      ["select", 2],
+      ["input", "first"],
+      ["select", "a rewritten entry"], // no entry: asks for text, keeps "first" meanwhile
+      ["input", undefined],
+      ["select", 2],
+      ["input", "second"],
+      ["select", -3],
+    ],
+  );
   assert.equal(replaced.seen[3].second, "first", "the text box shows the typed text as its placeholder");
   assert.deepEqual(replaced.r.details.answers[0].values, ["second"]);
-  const cleared = await scripted([q], [
-    ["select", 1],
-    ["select", 2],
-    ["input", "first"],
-    ["select", 2],
-    ["input", ""], // cleared
-    ["select", -3],
-  ]);
+  const cleared = await scripted(
+    [q],
+    [
+      ["select", 1],
+      ["select", 2],
+      ["input", "first"],
+      ["select", 2],
+      ["input", ""], // cleared
+      ["select", -3],
+    ],
+  );
   assert.deepEqual(cleared.r.details.answers[0].values, ["B"]);
 });
 
 test("dialogs: Esc in a single-select's “Something else…” box shows the list again", async () => {
   const q = { id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] };
-  const { r } = await scripted([q], [
-    ["select", 2],
-    ["input", undefined],
-    ["select", 1],
-  ]);
+  const { r } = await scripted(
+    [q],
+    [
+      ["select", 2],
+      ["input", undefined],
+      ["select", 1],
+    ],
+  );
   assert.equal(r.details.status, "answered");
   assert.equal(r.content[0].text, "db: user selected: 2. SQLite");
 });
@@ -442,12 +512,16 @@ for (const language of ["en", "de", "zh"]) {
         ["select", undefined],
         ["confirm", true],
       ];
-      const { r } = await ask(questions, (m, title, second) => {
-        seen.push({ m, title, second });
-        const [method, reply] = steps.shift();
-        assert.equal(m, method, title);
-        return typeof reply === "number" ? second.at(reply) : reply;
-      }, cwd);
+      const { r } = await ask(
+        questions,
+        (m, title, second) => {
+          seen.push({ m, title, second });
+          const [method, reply] = steps.shift();
+          assert.equal(m, method, title);
+          return typeof reply === "number" ? second.at(reply) : reply;
+        },
+        cwd,
+      );
       assert.equal(steps.length, 0);
       const confirms = seen.filter((d) => d.m === "confirm");
       assert.equal(confirms[0].title, s.CONFIRM_DISCARD_ONE);
@@ -490,7 +564,10 @@ test("dialogs: the review not submitted (no or dismissed) asks “Discard 2 answ
     ["confirm", undefined], // the review dismissed
     ["confirm", true], // Discard 2 answers? yes
   ]);
-  assert.deepEqual(seen.filter((d) => d.m === "confirm").map((d) => d.title), ["Submit these answers?", "Discard 2 answers?", "Submit these answers?", "Discard 2 answers?"]);
+  assert.deepEqual(
+    seen.filter((d) => d.m === "confirm").map((d) => d.title),
+    ["Submit these answers?", "Discard 2 answers?", "Submit these answers?", "Discard 2 answers?"],
+  );
   assert.equal(seen[3].second, "DB: SQLite\nName: Ann");
   assert.equal(r.details.status, "cancelled");
 });

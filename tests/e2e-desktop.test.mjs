@@ -83,7 +83,9 @@ test("e2e desktop: pi -p from a terminal — the terminal runner sends the notif
   try {
     mkdirSync(join(home, ".pi", "agent"), { recursive: true });
     writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ notice: { desktop: true } }));
-    const cmd = `sleep 1; ${piArgv([...piArgs(), "-p", "ask"]).map((a) => `'${a}'`).join(" ")}`;
+    const cmd = `sleep 1; ${piArgv([...piArgs(), "-p", "ask"])
+      .map((a) => `'${a}'`)
+      .join(" ")}`;
     startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1", PATH: lineEnv().PATH });
     const piped = ttyTmux("pipe-pane", "-o", "-t", name, `cat >> '${file}'`);
     assert.equal(piped.status, 0, piped.stderr);

@@ -31,14 +31,16 @@ import { startRpc } from "./helpers/rpc-client.mjs";
 const SECONDS = Number(process.env.DOORS_FUZZ_SECONDS || 10);
 if (!(SECONDS > 0)) throw new Error(`DOORS_FUZZ_SECONDS=${process.env.DOORS_FUZZ_SECONDS}: a number of seconds above 0, please`);
 const SEED = process.env.DOORS_FUZZ_SEED ? Number(process.env.DOORS_FUZZ_SEED) : randomInt(2 ** 32);
-if (!Number.isInteger(SEED) || SEED < 0 || SEED >= 2 ** 32) throw new Error(`DOORS_FUZZ_SEED=${process.env.DOORS_FUZZ_SEED}: a seed is an integer from 0 to 4294967295`);
+if (!Number.isInteger(SEED) || SEED < 0 || SEED >= 2 ** 32)
+  throw new Error(`DOORS_FUZZ_SEED=${process.env.DOORS_FUZZ_SEED}: a seed is an integer from 0 to 4294967295`);
 const REPLAY = `seed ${SEED} (replay: DOORS_FUZZ_SEED=${SEED} DOORS_FUZZ_SECONDS=${SECONDS} node --test tests/e2e-doors-fuzz.test.mjs)`;
 console.log(`# doors fuzz: ${REPLAY}`);
 
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
 const URL_RE = /http:\/\/127\.0\.0\.1:\d+\/q\/[A-Za-z0-9_-]+/;
 /** What pi prints when an exception escapes (it then exits, or limps on). */
-const CRASH_RE = /Uncaught|RangeError|TypeError|ReferenceError|SyntaxError|Maximum call stack|unhandled|MaxListenersExceeded|^\s+at .+:\d+:\d+\)?$/im;
+const CRASH_RE =
+  /Uncaught|RangeError|TypeError|ReferenceError|SyntaxError|Maximum call stack|unhandled|MaxListenersExceeded|^\s+at .+:\d+:\d+\)?$/im;
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -303,10 +305,21 @@ test("doors: random and malformed relay messages from many connections — pi li
       const m = /"type"\s*:\s*"(\w+)"(?:.*"code"\s*:\s*"(\w+)")?/.exec(line);
       return m ? [m[1], m[2]].filter(Boolean).join(":") : "other";
     };
-    const result = await fuzz(pi, r, 8, (w) => relayCase(w, ctx), () => createConnection(pi.endpoint.path), { taken, replies });
+    const result = await fuzz(
+      pi,
+      r,
+      8,
+      (w) => relayCase(w, ctx),
+      () => createConnection(pi.endpoint.path),
+      { taken, replies },
+    );
     await afterFuzz(t, pi, "relay", result);
     // The relay still answers normally: a valid answer from another terminal is taken.
-    const answered = await request(pi.endpoint, { type: "answer", qid: pi.qid, outcome: "answered", answers: { db: { selected: ["Postgres"] } } }, { connectMs: 2000, replyMs: 5000 });
+    const answered = await request(
+      pi.endpoint,
+      { type: "answer", qid: pi.qid, outcome: "answered", answers: { db: { selected: ["Postgres"] } } },
+      { connectMs: 2000, replyMs: 5000 },
+    );
     assert.deepEqual(answered.type === "reply" ? answered.message : answered, { type: "result", ok: true });
     await pi.model.waitForRequests(2, 20000);
     assert.equal(pi.model.toolMessages(1)[0]?.content, "db: user selected: 2. Postgres");

@@ -10,7 +10,14 @@ import { makeHome, runPrint, writeModels } from "./helpers/pi.mjs";
 
 const ARGS = {
   questions: [
-    { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite" }] },
+    {
+      id: "db",
+      prompt: "Which database?",
+      options: [
+        { value: "pg", label: "PostgreSQL" },
+        { value: "lite", label: "SQLite" },
+      ],
+    },
     { id: "features", prompt: "Which features?", multiSelect: true, options: ["Auth", "API", "Admin"] },
     { id: "name", prompt: "Service name?" },
   ],
@@ -154,8 +161,15 @@ test("headless: a .pi committed as a link out of the project: nothing is written
     symlinkSync(outside, join(work, ".pi"));
     const { run } = await askOnce(home, work);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(readdirSync(outside).filter((f) => f.includes("pending")), [], "no pending file, lock or temporary file outside");
-    assert.match(run.stderr, /pending-questions file .*\.pi\/pending-questions\.json was neither written nor removed: it leads outside the project through a symbolic link/);
+    assert.deepEqual(
+      readdirSync(outside).filter((f) => f.includes("pending")),
+      [],
+      "no pending file, lock or temporary file outside",
+    );
+    assert.match(
+      run.stderr,
+      /pending-questions file .*\.pi\/pending-questions\.json was neither written nor removed: it leads outside the project through a symbolic link/,
+    );
     assert.doesNotMatch(run.stderr, /questions are waiting for you/);
   } finally {
     cleanup();

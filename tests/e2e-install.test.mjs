@@ -14,7 +14,18 @@
 // other case reuses those builds. Everything lives under one temporary root removed at the end.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { after, before, test } from "node:test";
 import { tmux, withPi } from "./helpers/tmux.mjs";
@@ -119,7 +130,11 @@ function transcript(r) {
 /** The model was offered `question` exactly once at start-up and read back the exact result. */
 function assertAnswered(r) {
   assert.equal(r.code, 0, `pi failed${transcript(r)}`);
-  assert.deepEqual(r.offered.filter((n) => n === "question"), ["question"], `question not offered exactly once${transcript(r)}`);
+  assert.deepEqual(
+    r.offered.filter((n) => n === "question"),
+    ["question"],
+    `question not offered exactly once${transcript(r)}`,
+  );
   assert.equal(r.tools.length, 1, `expected one tool message${transcript(r)}`);
   assert.equal(r.tools[0].content, EXPECTED_RESULT, transcript(r));
   assert.doesNotMatch(r.stderr, /conflicts with|Failed to load extension/, transcript(r));
@@ -163,7 +178,9 @@ test("install: `pi install -l <checkout>` (project settings) registers the tool 
   const settings = readJson(join(project, ".pi", "settings.json"));
   assert.equal(settings.packages.length, 1, JSON.stringify(settings));
   assert.equal(resolve(project, ".pi", settings.packages[0]), checkout);
-  assert.ok(!existsSync(join(home, ".pi", "agent", "settings.json")) || !readJson(join(home, ".pi", "agent", "settings.json")).packages?.length);
+  assert.ok(
+    !existsSync(join(home, ".pi", "agent", "settings.json")) || !readJson(join(home, ".pi", "agent", "settings.json")).packages?.length,
+  );
   assertAnswered(await askPrint({ home, cwd: project, env }));
   const elsewhere = join(home, "elsewhere");
   mkdirSync(elsewhere);
@@ -186,7 +203,10 @@ test("install: `pi install <checkout>` before `npm install` there says what to r
 function tarEntries(tgz) {
   const r = spawnSync("tar", ["-tzf", tgz], { encoding: "utf8" });
   assert.equal(r.status, 0, r.stderr);
-  return r.stdout.split("\n").filter(Boolean).map((e) => e.replace(/^package\//, ""));
+  return r.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((e) => e.replace(/^package\//, ""));
 }
 
 test("tarball: `npm pack` ships the sources, the extension, bin and README, and no tests or build leftovers", async () => {
@@ -194,9 +214,19 @@ test("tarball: `npm pack` ships the sources, the extension, bin and README, and 
   const entries = tarEntries(tgz);
   const has = new Set(entries);
   for (const bad of ["tests/", "build/", "node_modules/", "native/fuzz/", "bench/", ".ci/"]) {
-    assert.deepEqual(entries.filter((e) => e.startsWith(bad)), [], `the tarball holds ${bad}`);
+    assert.deepEqual(
+      entries.filter((e) => e.startsWith(bad)),
+      [],
+      `the tarball holds ${bad}`,
+    );
   }
-  for (const need of ["binding.gyp", "README.md", "package.json", "scripts/install.mjs", ...pkg.pi.extensions.map((p) => p.replace(/^\.\//, ""))]) {
+  for (const need of [
+    "binding.gyp",
+    "README.md",
+    "package.json",
+    "scripts/install.mjs",
+    ...pkg.pi.extensions.map((p) => p.replace(/^\.\//, "")),
+  ]) {
     assert.ok(has.has(need), `the tarball lacks ${need}`);
   }
   // every C source and header: the core (native/core/), the binding (native/node/), the OS layer
@@ -210,7 +240,9 @@ test("tarball: `npm pack` ships the sources, the extension, bin and README, and 
     const files = readdirSync(join(clean, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
     assert.ok(files.length > 0);
     for (const e of files) {
-      const f = relative(clean, join(e.parentPath ?? e.path, e.name)).split(sep).join("/");
+      const f = relative(clean, join(e.parentPath ?? e.path, e.name))
+        .split(sep)
+        .join("/");
       assert.ok(has.has(f), `the tarball lacks ${f}`);
     }
   }
@@ -254,7 +286,9 @@ test("tarball: `npm install --prefix .pi/npm <tarball>` then `pi install -l` reg
 
 test(
   "tarball: `pi install <path to the .tgz>` itself",
-  { todo: "pi 0.73.1 and 1.5.2 treat a local .tgz as an extension file: 'Unknown file extension \".tgz\"' (and npm:<path.tgz> installs but never loads)" },
+  {
+    todo: "pi 0.73.1 and 1.5.2 treat a local .tgz as an extension file: 'Unknown file extension \".tgz\"' (and npm:<path.tgz> installs but never loads)",
+  },
   async () => {
     const tgz = await fixtures.tarball;
     const { home, project, env } = newHome(base, "tgz-direct");
@@ -301,7 +335,10 @@ test("tarball: with no C compiler the install fails with one sentence naming wha
   assert.notEqual(r.code, 0, r.output);
   const lines = r.output.split("\n").filter((l) => l.includes("pi-question: "));
   assert.equal(lines.length, 1, r.output);
-  assert.match(lines[0], /pi-question: no C compiler found \(\/nonexistent\/cc\); install one: Debian\/Ubuntu "sudo apt-get install build-essential pkg-config"/);
+  assert.match(
+    lines[0],
+    /pi-question: no C compiler found \(\/nonexistent\/cc\); install one: Debian\/Ubuntu "sudo apt-get install build-essential pkg-config"/,
+  );
 });
 
 test("tarball: with a C compiler but no C++ compiler (node-gyp links with it) the install fails with one sentence naming what to install", async () => {
@@ -312,7 +349,10 @@ test("tarball: with a C compiler but no C++ compiler (node-gyp links with it) th
   assert.notEqual(r.code, 0, r.output);
   const lines = r.output.split("\n").filter((l) => l.includes("pi-question: "));
   assert.equal(lines.length, 1, r.output);
-  assert.match(lines[0], /pi-question: no C\+\+ compiler found \(\/nonexistent\/c\+\+\), which node-gyp links the addon with; install one: Debian\/Ubuntu "sudo apt-get install build-essential", Fedora "sudo dnf install gcc-c\+\+"/);
+  assert.match(
+    lines[0],
+    /pi-question: no C\+\+ compiler found \(\/nonexistent\/c\+\+\), which node-gyp links the addon with; install one: Debian\/Ubuntu "sudo apt-get install build-essential", Fedora "sudo dnf install gcc-c\+\+"/,
+  );
   assert.doesNotMatch(r.output, /gyp info|gyp ERR/, "node-gyp ran although it could not link");
 });
 
@@ -411,7 +451,12 @@ function addonMappings(pid) {
 
 test("reload: after /reload the tool still answers, the addon is mapped once, nothing is registered twice", async () => {
   const checkout = await fixtures.checkout;
-  const replies = [{ toolCalls: [QUESTION_CALL] }, { text: "first answer read" }, { toolCalls: [QUESTION_CALL] }, { text: "second answer read" }];
+  const replies = [
+    { toolCalls: [QUESTION_CALL] },
+    { text: "first answer read" },
+    { toolCalls: [QUESTION_CALL] },
+    { text: "second answer read" },
+  ];
   // Auto-discovered from ~/.pi/agent/extensions/question (no -e), as a person installs it by hand.
   const prepareHome = (home) => {
     mkdirSync(join(home, ".pi", "agent", "extensions"), { recursive: true });
@@ -445,11 +490,18 @@ test("reload: after /reload the tool still answers, the addon is mapped once, no
     const last = await pi.waitForScreen(/second answer read/);
 
     // The tool answered again, with the same result.
-    assert.deepEqual(model.toolMessages(3).map((m) => m.content), [EXPECTED_RESULT, EXPECTED_RESULT]);
+    assert.deepEqual(
+      model.toolMessages(3).map((m) => m.content),
+      [EXPECTED_RESULT, EXPECTED_RESULT],
+    );
     // Offered exactly once in every request, before and after the reload.
     for (const [i, req] of model.requests.entries()) {
       const names = (req.tools ?? []).map((t) => t.function?.name);
-      assert.deepEqual(names.filter((n) => n === "question"), ["question"], `request ${i} offered [${names}]`);
+      assert.deepEqual(
+        names.filter((n) => n === "question"),
+        ["question"],
+        `request ${i} offered [${names}]`,
+      );
     }
     // The shared object is still mapped once, from the one file: no second load.
     assert.deepEqual(addonMappings(pid), before);
@@ -457,7 +509,10 @@ test("reload: after /reload the tool still answers, the addon is mapped once, no
     assert.doesNotMatch(last, /conflicts with|Failed to load|already registered/i, last);
     // The commands are listed once in the autocomplete. The typed text is taken back with
     // Backspace (Ctrl+C twice in a row would end pi), and each step waits for the screen.
-    for (const [typed, command] of [["/ques", "questions"], ["/answ", "answer"]]) {
+    for (const [typed, command] of [
+      ["/ques", "questions"],
+      ["/answ", "answer"],
+    ]) {
       const row = new RegExp(`^\\W*${command}\\s{2,}`);
       const rows = (s) => s.split("\n").filter((l) => row.test(l));
       await pi.text(typed);

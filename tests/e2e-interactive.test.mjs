@@ -24,7 +24,6 @@ import { framed, questionArea, withPi } from "./helpers/tmux.mjs";
 /** pi-tui of the pi line under test, to measure what that pi draws. */
 const { visibleWidth } = await importPiTui();
 
-
 const DB = {
   id: "db",
   label: "Database",
@@ -46,8 +45,6 @@ const INTERRUPTED =
 
 /** The model calls question with these arguments, then answers "thanks". */
 const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
-
-
 
 /** Waits for the model's second request and returns the tool message it reads. */
 async function toolResultText(pi) {
@@ -189,7 +186,11 @@ test("interactive: several questions, all predefined, through the review", async
     assert.equal(result.details.status, "answered");
     assert.deepEqual(
       result.details.answers.map((a) => [a.id, a.value, a.wasCustom]),
-      [["db", "pg", false], ["target", "prod", false], ["size", "large", false]],
+      [
+        ["db", "pg", false],
+        ["target", "prod", false],
+        ["size", "large", false],
+      ],
     );
   });
 });
@@ -222,7 +223,11 @@ test("interactive: several questions, predefined and typed answers mixed", async
     const result = await pi.waitForQuestionResult();
     assert.deepEqual(
       result.details.answers.map((a) => [a.id, a.value, a.wasCustom]),
-      [["db", "lite", false], ["name", "orders", true], ["region", "eu-north-1", true]],
+      [
+        ["db", "lite", false],
+        ["name", "orders", true],
+        ["region", "eu-north-1", true],
+      ],
     );
   });
 });
@@ -297,7 +302,11 @@ test("interactive: multi-select — Space ticks, typed Something else… is adde
     label: "Features",
     prompt: "Which features?",
     multiSelect: true,
-    options: [{ value: "auth", label: "Auth" }, { value: "api", label: "API" }, { value: "admin", label: "Admin" }],
+    options: [
+      { value: "auth", label: "Auth" },
+      { value: "api", label: "API" },
+      { value: "admin", label: "Admin" },
+    ],
   };
   await withPi({ replies: script({ questions: [FEATURES] }) }, async (pi) => {
     let screen = await open(pi, /Something else…/);
@@ -346,28 +355,31 @@ test("interactive: multi-select confirmed with Enter on the ticked options", asy
 });
 
 test("interactive: a free-text question opens text entry straight away", async () => {
-  await withPi({ replies: script({ questions: [{ id: "name", label: "Name", prompt: "What should we name this service?" }] }) }, async (pi) => {
-    const screen = await open(pi, /What should we name this service\?/);
-    const area = questionArea(screen);
-    assert.match(area, /Enter submit/);
-    assert.doesNotMatch(area, /Something else…/);
-    await pi.text("order-processor");
-    await pi.waitForScreen(/> order-processor/);
-    // The terminal cursor sits where the next character goes (CURSOR_MARKER: IME input works).
-    // pi moves the cursor after drawing the text: wait for it rather than read it once.
-    const x = " > order-processor".length;
-    const onTyped = (cx, cy, lines) => lines[cy] === " > order-processor";
-    await pi.waitForCursor((cx, cy, lines) => cx === x && onTyped(cx, cy, lines));
-    await pi.keys("Left", "Left", "Left");
-    await pi.waitForCursor((cx, cy, lines) => cx === x - 3 && onTyped(cx, cy, lines));
-    await pi.keys("End");
-    await pi.waitForCursor((cx, cy, lines) => cx === x && onTyped(cx, cy, lines));
-    await pi.keys("Enter");
+  await withPi(
+    { replies: script({ questions: [{ id: "name", label: "Name", prompt: "What should we name this service?" }] }) },
+    async (pi) => {
+      const screen = await open(pi, /What should we name this service\?/);
+      const area = questionArea(screen);
+      assert.match(area, /Enter submit/);
+      assert.doesNotMatch(area, /Something else…/);
+      await pi.text("order-processor");
+      await pi.waitForScreen(/> order-processor/);
+      // The terminal cursor sits where the next character goes (CURSOR_MARKER: IME input works).
+      // pi moves the cursor after drawing the text: wait for it rather than read it once.
+      const x = " > order-processor".length;
+      const onTyped = (cx, cy, lines) => lines[cy] === " > order-processor";
+      await pi.waitForCursor((cx, cy, lines) => cx === x && onTyped(cx, cy, lines));
+      await pi.keys("Left", "Left", "Left");
+      await pi.waitForCursor((cx, cy, lines) => cx === x - 3 && onTyped(cx, cy, lines));
+      await pi.keys("End");
+      await pi.waitForCursor((cx, cy, lines) => cx === x && onTyped(cx, cy, lines));
+      await pi.keys("Enter");
 
-    assert.equal(await toolResultText(pi), "name: user wrote: order-processor");
-    const result = await pi.waitForQuestionResult();
-    assert.deepEqual(result.details.answers, [{ id: "name", value: "order-processor", label: "order-processor", wasCustom: true }]);
-  });
+      assert.equal(await toolResultText(pi), "name: user wrote: order-processor");
+      const result = await pi.waitForQuestionResult();
+      assert.deepEqual(result.details.answers, [{ id: "name", value: "order-processor", label: "order-processor", wasCustom: true }]);
+    },
+  );
 });
 
 test("interactive: a 50-option list scrolls, `/` filters it, and Enter in the filter picks the highlighted match", async () => {
@@ -461,7 +473,14 @@ test("interactive: CJK and emoji at 40 columns — nothing overflows, nothing is
     assertFits(screen, 40);
     const area = questionArea(screen);
     const flat = area.replace(/\s+/g, "");
-    for (const piece of ["どのデータベースを使いますか？", "🚀✨", "ポストグレス🐘（推奨）", "信頼性の高いリレーショナルデータベース", "한국어选项", "四十列的终端里"]) {
+    for (const piece of [
+      "どのデータベースを使いますか？",
+      "🚀✨",
+      "ポストグレス🐘（推奨）",
+      "信頼性の高いリレーショナルデータベース",
+      "한국어选项",
+      "四十列的终端里",
+    ]) {
       assert.ok(flat.includes(piece), `${piece} is shown in full (wrapped, not cut)`);
     }
     await pi.keys("Down");
@@ -674,7 +693,15 @@ test("interactive: a 2,000-character prompt on a 20-row terminal — its first l
 
 test("interactive: a preview longer than its share of a 20-row terminal says “↓ N more lines”; Shift+↓ reads it to its end in pi", async () => {
   const preview = Array.from({ length: 60 }, (_, i) => `col_${String(i + 1).padStart(2, "0")} integer not null`).join("\n");
-  const q = { id: "schema", label: "Schema", prompt: "Which schema?", options: [{ value: "tall", label: "Tall", preview }, { value: "short", label: "Short", preview: "id integer" }] };
+  const q = {
+    id: "schema",
+    label: "Schema",
+    prompt: "Which schema?",
+    options: [
+      { value: "tall", label: "Tall", preview },
+      { value: "short", label: "Short", preview: "id integer" },
+    ],
+  };
   await withPi({ rows: 20, cols: 80, replies: script({ questions: [q] }) }, async (pi) => {
     let screen = await open(pi, /Which schema\?/);
     let area = questionArea(screen);

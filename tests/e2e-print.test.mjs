@@ -24,7 +24,14 @@ async function roundTrip(toolArguments) {
 test("e2e: pi receives the structured result of pre-supplied answers", async () => {
   const { run, tools } = await roundTrip({
     questions: [
-      { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL (Recommended)" }, { value: "lite", label: "SQLite" }] },
+      {
+        id: "db",
+        prompt: "Which database?",
+        options: [
+          { value: "pg", label: "PostgreSQL (Recommended)" },
+          { value: "lite", label: "SQLite" },
+        ],
+      },
       { id: "name", prompt: "Service name?" },
     ],
     answers: { db: "lite", name: "order-processor" },
@@ -44,7 +51,12 @@ test("e2e: pi receives the AskUserQuestion shape answered through pre-supplied a
 });
 
 test("e2e: an invalid call comes back to the model as an error naming the path and the fix", async () => {
-  const { run, tools } = await roundTrip({ questions: [{ id: "a", prompt: "x" }, { id: "a", prompt: "y" }] });
+  const { run, tools } = await roundTrip({
+    questions: [
+      { id: "a", prompt: "x" },
+      { id: "a", prompt: "y" },
+    ],
+  });
   assert.equal(run.code, 0, run.stderr);
   assert.equal(tools.length, 1);
   assert.equal(tools[0].content, 'questions[1].id "a" repeats questions[0].id. Give every question a distinct id.');
@@ -80,7 +92,18 @@ test("e2e: a question that is not the only tool call of its message is refused w
 
 test("e2e: the session file keeps each question and its answer in the tool result's details", async () => {
   const model = await startMockModel([
-    { toolCalls: [{ name: "question", arguments: { questions: [{ id: "db", prompt: "Which?", options: ["pg", "lite"] }], answers: { db: "lite" }, metadata: { source: "e2e" } } }] },
+    {
+      toolCalls: [
+        {
+          name: "question",
+          arguments: {
+            questions: [{ id: "db", prompt: "Which?", options: ["pg", "lite"] }],
+            answers: { db: "lite" },
+            metadata: { source: "e2e" },
+          },
+        },
+      ],
+    },
     { text: "ok" },
   ]);
   const { home, work, cleanup } = makeHome(model.port);
@@ -90,7 +113,10 @@ test("e2e: the session file keeps each question and its answer in the tool resul
     assert.equal(run.code, 0, run.stderr);
     const files = readdirSync(sessions, { recursive: true }).filter((f) => String(f).endsWith(".jsonl"));
     assert.equal(files.length, 1);
-    const entries = readFileSync(join(sessions, String(files[0])), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const entries = readFileSync(join(sessions, String(files[0])), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const result = entries.find((e) => e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "question");
     assert.ok(result, "a question tool result is in the session");
     const d = result.message.details;

@@ -13,7 +13,6 @@ import { root } from "./helpers/addon.mjs";
 import { line, lineEnv, run } from "./helpers/pi.mjs";
 import { startPi, tmux } from "./helpers/tmux.mjs";
 
-
 const CLI = join(root, "bin", "pi-question.mjs");
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
 const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
@@ -69,7 +68,9 @@ test("remote: pi-question pending lists the waiting question; answer 1 '{…}' a
     const listed = await cli(pi, "pending");
     assert.equal(listed.code, 0, listed.output);
     // Which question (its id), which project, which session (unnamed: its id's start), who, how long.
-    const m = /^1\. Which database\?\n {3}id (q[0-9a-f]{8}) · (.+) · session ([0-9a-f]{8}) · Asked by the agent · waiting \d+s\n$/.exec(listed.stdout);
+    const m = /^1\. Which database\?\n {3}id (q[0-9a-f]{8}) · (.+) · session ([0-9a-f]{8}) · Asked by the agent · waiting \d+s\n$/.exec(
+      listed.stdout,
+    );
     assert.ok(m, listed.stdout);
     assert.equal(m[2].replace(/^~/, pi.home), pi.work);
     const qid = m[1];
@@ -167,6 +168,9 @@ test("remote: Ctrl+T on another terminal — the question in pi ends as discuss 
       "The user wants to talk about this question before answering it, and wrote to you:\n  which is cheaper to run?\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
     );
     const result = await pi.waitForQuestionResult();
-    assert.deepEqual([result.details.status, result.details.mode, result.details.discussion], ["discuss", "remote", "which is cheaper to run?"]);
+    assert.deepEqual(
+      [result.details.status, result.details.mode, result.details.discussion],
+      ["discuss", "remote", "which is cheaper to run?"],
+    );
   });
 });

@@ -9,7 +9,14 @@ import { startMockModel } from "./helpers/mock-model.mjs";
 import { makeHome } from "./helpers/pi.mjs";
 import { startRpc } from "./helpers/rpc-client.mjs";
 
-const DB = { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite (Recommended)" }] };
+const DB = {
+  id: "db",
+  prompt: "Which database?",
+  options: [
+    { value: "pg", label: "PostgreSQL" },
+    { value: "lite", label: "SQLite (Recommended)" },
+  ],
+};
 
 async function rpcRound(then, answer) {
   const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "ok" }]);
@@ -35,7 +42,10 @@ test("rpc timeout: the first dialog carries pi's timeout; unanswered, the questi
   assert.equal(end.result.details.status, "timed_out");
   assert.equal(end.result.details.timeout, "recommended");
   await model.waitForRequests(2);
-  assert.match(model.toolMessages(1)[0].content, /^db: not answered in time; the timeout applied the recommended option: 2\. SQLite \(Recommended\)/);
+  assert.match(
+    model.toolMessages(1)[0].content,
+    /^db: not answered in time; the timeout applied the recommended option: 2\. SQLite \(Recommended\)/,
+  );
 });
 
 test("rpc timeout: then decline reaches the model as the agent's decision", async () => {

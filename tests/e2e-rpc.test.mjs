@@ -27,7 +27,14 @@ async function rpcRound(args, answer, setup = () => {}) {
   }
 }
 
-const DB = { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite" }] };
+const DB = {
+  id: "db",
+  prompt: "Which database?",
+  options: [
+    { value: "pg", label: "PostgreSQL" },
+    { value: "lite", label: "SQLite" },
+  ],
+};
 
 test("rpc: a single question is a select of the numbered labels plus Something else…", async () => {
   const { end, model, dialogs } = await rpcRound({ questions: [DB] }, (d) => ({ value: "2. SQLite" }));
@@ -54,7 +61,9 @@ test("rpc: “Discuss first…” asks what to tell the agent; the model reads i
 });
 
 test("rpc: Something else… asks for the typed text", async () => {
-  const { model, dialogs } = await rpcRound({ questions: [DB] }, (d) => (d.method === "select" ? { value: "3. Something else…" } : { value: "  DynamoDB " }));
+  const { model, dialogs } = await rpcRound({ questions: [DB] }, (d) =>
+    d.method === "select" ? { value: "3. Something else…" } : { value: "  DynamoDB " },
+  );
   assert.equal(dialogs[1].method, "input");
   await model.waitForRequests(2);
   assert.equal(model.toolMessages(1)[0].content, "db: user wrote: DynamoDB");
@@ -62,7 +71,11 @@ test("rpc: Something else… asks for the typed text", async () => {
 
 test("rpc: several questions, multi-select and free text, then the review confirm", async () => {
   const args = {
-    questions: [DB, { id: "f", label: "Features", prompt: "Which features?", multiSelect: true, options: ["Auth", "API", "Admin"] }, { id: "name", prompt: "Name?" }],
+    questions: [
+      DB,
+      { id: "f", label: "Features", prompt: "Which features?", multiSelect: true, options: ["Auth", "API", "Admin"] },
+      { id: "name", prompt: "Name?" },
+    ],
   };
   const ticks = ["[ ] 1. Auth", "[ ] 3. Admin", "Done"];
   const { model, dialogs } = await rpcRound(args, (d) => {
@@ -90,7 +103,11 @@ test("rpc: 'Let the agent decide' with ticks and typed text declines with them k
     if (d.method === "input") return { value: "audit log" };
     return { value: steps.shift() };
   });
-  assert.equal(dialogs.find((d) => d.method === "confirm"), undefined, "nothing would be lost: nothing to ask");
+  assert.equal(
+    dialogs.find((d) => d.method === "confirm"),
+    undefined,
+    "nothing would be lost: nothing to ask",
+  );
   assert.equal(end.result.details.status, "declined");
   await model.waitForRequests(2);
   assert.match(model.toolMessages(1)[0].content, /f: user selected: 1\. Auth; user wrote: audit log/);
@@ -104,7 +121,10 @@ test("rpc: a cancelled dialog cancels the whole call and ends the turn", async (
 });
 
 test("rpc: /answer reopens a cancelled question and sends the answers as the user's next message", async () => {
-  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "thanks for answering" }]);
+  const model = await startMockModel([
+    { toolCalls: [{ name: "question", arguments: { questions: [DB] } }] },
+    { text: "thanks for answering" },
+  ]);
   const { home, work, cleanup } = makeHome(model.port);
   let cancelFirst = true;
   const rpc = startRpc(home, work, () => {
@@ -139,9 +159,26 @@ test("rpc: 'Let the agent decide' declines; the agent is told to decide and stat
 });
 
 test("rpc: an option labelled 'Let the agent decide' is an answer, not a decline", async () => {
-  const args = { questions: [{ id: "who", prompt: "Who picks the name?", options: [{ value: "agent", label: "Let the agent decide" }, { value: "me", label: "Me" }] }] };
+  const args = {
+    questions: [
+      {
+        id: "who",
+        prompt: "Who picks the name?",
+        options: [
+          { value: "agent", label: "Let the agent decide" },
+          { value: "me", label: "Me" },
+        ],
+      },
+    ],
+  };
   const { end, model, dialogs } = await rpcRound(args, (d) => ({ value: d.options[0] }));
-  assert.deepEqual(dialogs[0].options, ["1. Let the agent decide", "2. Me", "3. Something else…", "Let the agent decide", "Discuss first…"]);
+  assert.deepEqual(dialogs[0].options, [
+    "1. Let the agent decide",
+    "2. Me",
+    "3. Something else…",
+    "Let the agent decide",
+    "Discuss first…",
+  ]);
   assert.equal(end.result.details.status, "answered");
   await model.waitForRequests(2);
   assert.equal(model.toolMessages(1)[0].content, "who: user selected: 1. Let the agent decide (value: agent)");
@@ -149,15 +186,25 @@ test("rpc: an option labelled 'Let the agent decide' is an answer, not a decline
 
 test("rpc: a project's hostile settings key reaches the client's notification sanitized", async () => {
   const osc52 = "\u001b]52;c;cHduZWQ=\u0007";
-  const { end, events } = await rpcRound({ questions: [DB] }, (d) => ({ value: d.options[0] }), (work) => {
-    mkdirSync(join(work, ".pi"), { recursive: true });
-    writeFileSync(join(work, ".pi", "question.json"), JSON.stringify({ [osc52]: true, language: "\u009b2J", notice: { notify: true } }));
-  });
+  const { end, events } = await rpcRound(
+    { questions: [DB] },
+    (d) => ({ value: d.options[0] }),
+    (work) => {
+      mkdirSync(join(work, ".pi"), { recursive: true });
+      writeFileSync(join(work, ".pi", "question.json"), JSON.stringify({ [osc52]: true, language: "\u009b2J", notice: { notify: true } }));
+    },
+  );
   assert.equal(end.result.details.status, "answered");
   const shown = events.filter((e) => e.type === "extension_ui_request" && ["notify", "setTitle", "setStatus"].includes(e.method));
   const notes = shown.filter((e) => e.method === "notify").map((e) => e.message);
-  assert.ok(notes.some((m) => m.includes('"\\u001b]52;c;cHduZWQ=\\u0007" is not a setting')), JSON.stringify(notes));
-  assert.ok(notes.some((m) => m.includes('"language" must be')), JSON.stringify(notes));
+  assert.ok(
+    notes.some((m) => m.includes('"\\u001b]52;c;cHduZWQ=\\u0007" is not a setting')),
+    JSON.stringify(notes),
+  );
+  assert.ok(
+    notes.some((m) => m.includes('"language" must be')),
+    JSON.stringify(notes),
+  );
   for (const e of shown) {
     const text = e.message ?? e.title ?? e.statusText ?? "";
     assert.ok(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/.test(text), `raw control in ${e.method}: ${JSON.stringify(text)}`);

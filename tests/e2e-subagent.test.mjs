@@ -15,7 +15,6 @@ import { listEndpoints, request } from "../extension/relay-wire.mjs";
 import { framed, questionArea, startPi } from "./helpers/tmux.mjs";
 import { features } from "./helpers/pi-line.mjs";
 
-
 const question = (id, prompt, options = ["SQLite", "Postgres"]) => ({
   toolCalls: [{ name: "question", arguments: { questions: [{ id, prompt, options }] } }],
 });
@@ -116,7 +115,12 @@ test("subagent: a parent in print mode on a terminal asks the child's question t
 
 test("subagent: two parallel subagents ask one at a time, and each answer goes to the child that asked", async () => {
   const replies = routedModel(
-    subagent({ tasks: [{ agent: "worker", task: "alpha" }, { agent: "worker", task: "beta" }] }),
+    subagent({
+      tasks: [
+        { agent: "worker", task: "alpha" },
+        { agent: "worker", task: "beta" },
+      ],
+    }),
     { alpha: question("a", "Alpha question?", ["A1", "A2"]), beta: question("b", "Beta question?", ["B1", "B2"]) },
   );
   await withParent({ replies }, async (pi) => {
@@ -124,7 +128,10 @@ test("subagent: two parallel subagents ask one at a time, and each answer goes t
     await pi.waitForScreen((s) => /Alpha question\?|Beta question\?/.test(questionArea(s)), CHILD_MS);
     // Both children's questions have reached the parent (one shown, one queued)…
     const waiting = await pollParent(pi, (w) => w.length === 2, "both relayed questions in the parent");
-    assert.deepEqual(waiting.map((w) => w.askedBy), ["Asked by worker", "Asked by worker"]);
+    assert.deepEqual(
+      waiting.map((w) => w.askedBy),
+      ["Asked by worker", "Asked by worker"],
+    );
     const prompts = waiting.map((w) => JSON.parse(w.args).questions[0].prompt).sort();
     assert.deepEqual(prompts, ["Alpha question?", "Beta question?"]);
     // …and exactly one question is on screen.
@@ -228,7 +235,10 @@ test("subagent: aborting the subagent while its question is shown removes the qu
     await pi.text("half an answ");
     await pi.waitForScreen((s) => questionArea(s).includes("half an answ"));
     await pi.keys("C-g"); // the parent's run is aborted: the subagent tool kills its child
-    await pi.waitForScreen((s) => framed(s) && !/Which database for the worker\?/.test(questionArea(s)) && !/Asked by worker/.test(s), CHILD_MS);
+    await pi.waitForScreen(
+      (s) => framed(s) && !/Which database for the worker\?/.test(questionArea(s)) && !/Asked by worker/.test(s),
+      CHILD_MS,
+    );
     // The parent's editor is back and empty: nothing typed for the question leaked into it.
     await pi.text("next");
     await pi.waitForScreen((s) => questionArea(s).trim() === "next");
@@ -291,26 +301,26 @@ test("subagent: without pi-question in the parent, a child never draws on the te
   // The parent runs only the subagent example; its children still discover pi-question (it sits
   // in ~/.pi/agent/extensions, which the parent is told to skip).
   const replies = routedModel(subagent({ agent: "worker", task: "pick" }), { pick: question("db", "Which database for the worker?") });
-  await withParent(
-    { replies, extensions: [join(subagentExample, "index.ts")], extraArgs: ["--no-extensions"] },
-    async (pi) => {
-      await pi.prompt("go");
-      const done = await pi.waitForScreen(/parent saw:/, CHILD_MS);
-      // Nothing of the question UI (its options, "Something else…") was drawn; the prompt is
-      // shown only inside the child's last words, which quote it.
-      assert.doesNotMatch(done, /Something else…|SQLite|Postgres/);
-      const [child] = childQuestionResults(pi.sessionEntries());
-      assert.equal(child.message.details.status, "unavailable");
-      // The child's last words say what it needed (not "(no output)"), and no model wrote them:
-      // the child asked its model once.
-      const tool = parentRequests(pi.model).at(-1).messages.filter((m) => m.role === "tool").at(-1);
-      assert.equal(String(tool.content), neededBelow("Which database for the worker?"));
-      assert.equal(pi.model.requests.filter((r) => JSON.stringify(r.messages).includes("Task: pick")).length, 1);
-      // Every key still reaches the parent's editor, whole.
-      await pi.text("every key reaches the parent");
-      await pi.waitForScreen((s) => questionArea(s).trim() === "every key reaches the parent");
-    },
-  );
+  await withParent({ replies, extensions: [join(subagentExample, "index.ts")], extraArgs: ["--no-extensions"] }, async (pi) => {
+    await pi.prompt("go");
+    const done = await pi.waitForScreen(/parent saw:/, CHILD_MS);
+    // Nothing of the question UI (its options, "Something else…") was drawn; the prompt is
+    // shown only inside the child's last words, which quote it.
+    assert.doesNotMatch(done, /Something else…|SQLite|Postgres/);
+    const [child] = childQuestionResults(pi.sessionEntries());
+    assert.equal(child.message.details.status, "unavailable");
+    // The child's last words say what it needed (not "(no output)"), and no model wrote them:
+    // the child asked its model once.
+    const tool = parentRequests(pi.model)
+      .at(-1)
+      .messages.filter((m) => m.role === "tool")
+      .at(-1);
+    assert.equal(String(tool.content), neededBelow("Which database for the worker?"));
+    assert.equal(pi.model.requests.filter((r) => JSON.stringify(r.messages).includes("Task: pick")).length, 1);
+    // Every key still reaches the parent's editor, whole.
+    await pi.text("every key reaches the parent");
+    await pi.waitForScreen((s) => questionArea(s).trim() === "every key reaches the parent");
+  });
 });
 
 test("subagent: a parent with no terminal (print mode, CI) runs a worker whose question nobody can answer; the parent's model reads what the worker needed", async () => {
@@ -329,9 +339,16 @@ test("subagent: a parent with no terminal (print mode, CI) runs a worker whose q
     assert.equal(out.code, 0, out.output);
     // The parent's own output is its model's reply to what the worker said.
     assert.match(out.stdout, /parent saw: The subagent "worker" needed an answer to "Which database for the worker\?"/);
-    const tool = parentRequests(model).at(-1).messages.filter((m) => m.role === "tool").at(-1);
+    const tool = parentRequests(model)
+      .at(-1)
+      .messages.filter((m) => m.role === "tool")
+      .at(-1);
     assert.equal(String(tool.content), neededBelow("Which database for the worker?"));
-    assert.equal(model.requests.filter((r) => JSON.stringify(r.messages).includes("Task: pick")).length, 1, "the worker asked its model once");
+    assert.equal(
+      model.requests.filter((r) => JSON.stringify(r.messages).includes("Task: pick")).length,
+      1,
+      "the worker asked its model once",
+    );
   } finally {
     cleanup();
     await model.close();

@@ -12,7 +12,6 @@ import { constants } from "node:os";
 import { test } from "node:test";
 import { startPi } from "./helpers/tmux.mjs";
 
-
 const DB = { id: "db", label: "Database", prompt: "Which database?", options: ["PostgreSQL", "SQLite"] };
 
 test("teardown: a question answered, then pi is ended — it exits through its own SIGHUP handler, no crash", async () => {

@@ -35,21 +35,24 @@ async function toolResultText(pi) {
 // ---- the person's timeout: 6 seconds with each `then` (long enough for a loaded machine to see the
 // countdown before it ends) ----------------------------------------------------
 test("e2e timeout: then recommended — the countdown runs, and the model reads that the recommended option was applied", async () => {
-  await withPi({ replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "6s", then: "recommended" } }) }, async (pi) => {
-    await pi.prompt();
-    await pi.waitForScreen(/Answers itself in 0:0\d with the recommended option — any key stops the clock/);
-    const text = await toolResultText(pi);
-    assert.equal(
-      text,
-      'db: not answered in time; the timeout applied the recommended option: 2. SQLite (Recommended) (value: lite)\n' +
-        'The user did not answer within the time limit they set; their timeout setting ("then": "recommended") applied the recommended option shown above. The user did not choose it: treat it as a default, say in your reply that it was applied because nobody answered in time, and continue.',
-    );
-    const result = await pi.waitForQuestionResult();
-    assert.equal(result.details.status, "timed_out");
-    assert.equal(result.details.timeout, "recommended");
-    assert.equal(result.details.answers[0].appliedByTimeout, true);
-    await pi.waitForScreen(/thanks/);
-  });
+  await withPi(
+    { replies: script({ questions: [DB] }), homeFiles: settings({ timeout: { after: "6s", then: "recommended" } }) },
+    async (pi) => {
+      await pi.prompt();
+      await pi.waitForScreen(/Answers itself in 0:0\d with the recommended option — any key stops the clock/);
+      const text = await toolResultText(pi);
+      assert.equal(
+        text,
+        "db: not answered in time; the timeout applied the recommended option: 2. SQLite (Recommended) (value: lite)\n" +
+          'The user did not answer within the time limit they set; their timeout setting ("then": "recommended") applied the recommended option shown above. The user did not choose it: treat it as a default, say in your reply that it was applied because nobody answered in time, and continue.',
+      );
+      const result = await pi.waitForQuestionResult();
+      assert.equal(result.details.status, "timed_out");
+      assert.equal(result.details.timeout, "recommended");
+      assert.equal(result.details.answers[0].appliedByTimeout, true);
+      await pi.waitForScreen(/thanks/);
+    },
+  );
 });
 
 test("e2e timeout: then decline — the agent decides, and the model reads that nobody answered", async () => {
@@ -57,7 +60,10 @@ test("e2e timeout: then decline — the agent decides, and the model reads that 
     await pi.prompt();
     await pi.waitForScreen(/Leaves it to the agent in 0:0\d/);
     const text = await toolResultText(pi);
-    assert.match(text, /^The user did not answer within the time limit they set; their timeout setting \("then": "decline"\) leaves the decision to you\./);
+    assert.match(
+      text,
+      /^The user did not answer within the time limit they set; their timeout setting \("then": "decline"\) leaves the decision to you\./,
+    );
     assert.doesNotMatch(text, /user selected/);
     assert.equal((await pi.waitForQuestionResult()).details.status, "timed_out");
   });

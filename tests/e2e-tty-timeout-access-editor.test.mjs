@@ -13,8 +13,18 @@ import { finished, read, screen, startInTmux, tmux, waitScreen } from "./helpers
 import { startMockModel } from "./helpers/mock-model.mjs";
 import { line, makeHome, piArgs, piArgv } from "./helpers/pi.mjs";
 
-
-const DB = { questions: [{ id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite (Recommended)" }] }] };
+const DB = {
+  questions: [
+    {
+      id: "db",
+      prompt: "Which database?",
+      options: [
+        { value: "pg", label: "PostgreSQL" },
+        { value: "lite", label: "SQLite (Recommended)" },
+      ],
+    },
+  ],
+};
 
 async function printMode(name, { settings, env = {}, prepare }, fn) {
   const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: DB }] }, { text: "FINAL-ANSWER" }]);
@@ -22,7 +32,9 @@ async function printMode(name, { settings, env = {}, prepare }, fn) {
   try {
     if (settings) writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify(settings));
     if (prepare) prepare(home);
-    const cmd = piArgv([...piArgs(), "-p", "ask"]).map((a) => `'${a}'`).join(" ");
+    const cmd = piArgv([...piArgs(), "-p", "ask"])
+      .map((a) => `'${a}'`)
+      .join(" ");
     startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1", ...env });
     await fn({ model, home, work });
   } finally {
@@ -38,7 +50,10 @@ test("tty: a 5-second timeout with then recommended answers itself; the model is
     await waitScreen(name, /Answers itself in 0:0\d with the recommended option/);
     await finished(work);
     await model.waitForRequests(2);
-    assert.match(model.toolMessages(1)[0].content, /^db: not answered in time; the timeout applied the recommended option: 2\. SQLite \(Recommended\)/);
+    assert.match(
+      model.toolMessages(1)[0].content,
+      /^db: not answered in time; the timeout applied the recommended option: 2\. SQLite \(Recommended\)/,
+    );
     assert.equal(read(work, "stdout").trim(), "FINAL-ANSWER");
     assert.equal(read(work, "stty-after"), read(work, "stty-before"));
   });
@@ -52,7 +67,10 @@ test("tty: Ctrl+G runs $EDITOR outside raw mode; its text comes back; the termin
       prepare: (home) => {
         const editor = join(home, "editor.sh");
         // the editor sees a cooked terminal (icanon on) and the draft
-        writeFileSync(editor, `#!/bin/sh\nstty -a < /dev/tty | grep -o -- '-\\?icanon' > "${join(home, "icanon.txt")}"\ncp "$1" "${join(home, "seen.txt")}"\nprintf 'from the editor\\n' > "$1"\n`);
+        writeFileSync(
+          editor,
+          `#!/bin/sh\nstty -a < /dev/tty | grep -o -- '-\\?icanon' > "${join(home, "icanon.txt")}"\ncp "$1" "${join(home, "seen.txt")}"\nprintf 'from the editor\\n' > "$1"\n`,
+        );
         chmodSync(editor, 0o755);
       },
       env: { EDITOR: "$HOME/editor.sh" }, // expanded by the shell that runs it, where HOME is the test's

@@ -13,10 +13,16 @@ import { finished, read, screen, startInTmux, tmux, waitFor, waitScreen } from "
 import { startMockModel } from "./helpers/mock-model.mjs";
 import { line, lineEnv, makeHome, piArgs, piArgv } from "./helpers/pi.mjs";
 
-
 const QUESTIONS = {
   questions: [
-    { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite" }] },
+    {
+      id: "db",
+      prompt: "Which database?",
+      options: [
+        { value: "pg", label: "PostgreSQL" },
+        { value: "lite", label: "SQLite" },
+      ],
+    },
     { id: "name", prompt: "Service name?" },
   ],
 };
@@ -142,7 +148,9 @@ test("pi -p from a terminal: the question is asked on the terminal, stdout carri
   const { home, work, cleanup } = makeHome(model.port);
   const name = "pq-tty-print";
   try {
-    const cmd = piArgv([...piArgs(), "-p", "ask"]).map((a) => `'${a}'`).join(" ");
+    const cmd = piArgv([...piArgs(), "-p", "ask"])
+      .map((a) => `'${a}'`)
+      .join(" ");
     startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1", PATH: lineEnv().PATH });
     await waitScreen(name, /Which database\?/);
     tmux("send-keys", "-t", name, "Enter");
@@ -202,7 +210,9 @@ test("pi -p from a terminal: Ctrl+T talks first, the model reads the words and r
   const { home, work, cleanup } = makeHome(model.port);
   const name = "pq-uxa-tty-discuss";
   try {
-    const cmd = piArgv([...piArgs(), "-p", "ask"]).map((a) => `'${a}'`).join(" ");
+    const cmd = piArgv([...piArgs(), "-p", "ask"])
+      .map((a) => `'${a}'`)
+      .join(" ");
     startInTmux(name, work, cmd, { HOME: home, PI_OFFLINE: "1", PATH: lineEnv().PATH });
     await waitScreen(name, /Which database\?/);
     tmux("send-keys", "-t", name, "C-t");

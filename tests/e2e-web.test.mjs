@@ -24,7 +24,9 @@ before(async () => {
   const { chromium } = await import("playwright-core");
   // The browser is not under test: under `npm run test:asan` it must not inherit the sanitizer
   // runtime preloaded into node (Debian's chromium wrapper script breaks under it and hangs).
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(LD_PRELOAD|ASAN_OPTIONS|UBSAN_OPTIONS|LSAN_OPTIONS)$/.test(k)));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(LD_PRELOAD|ASAN_OPTIONS|UBSAN_OPTIONS|LSAN_OPTIONS)$/.test(k)),
+  );
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"], env });
 });
 after(async () => {
@@ -36,7 +38,12 @@ const DB = {
   id: "db",
   prompt: "Which database? <script>window.pwned=2</script>",
   options: [
-    { value: "sqlite", label: `SQLite ${HOSTILE}`, description: "<b>embedded</b> & small", preview: "<iframe src=//example.com></iframe>\nline 2" },
+    {
+      value: "sqlite",
+      label: `SQLite ${HOSTILE}`,
+      description: "<b>embedded</b> & small",
+      preview: "<iframe src=//example.com></iframe>\nline 2",
+    },
     { value: "pg", label: "Postgres" },
   ],
 };
@@ -113,23 +120,27 @@ test("web e2e: open the URL, pick an option, submit — the question closes in p
   });
 });
 
-test("web e2e: with the setting on, the page follows pi live — a question arrives, and closes when answered in the TUI", { skip }, async () => {
-  const homeFiles = { ".pi/agent/question.json": JSON.stringify({ web: { enabled: true } }) };
-  await withPi({ homeFiles }, async (pi, context) => {
-    const screen = await pi.waitForScreen(URL_RE);
-    const page = await context.newPage();
-    await page.goto(URL_RE.exec(screen)[0]);
-    await page.getByText("No question is waiting.", { exact: false }).waitFor();
-    await pi.prompt("ask me");
-    await page.getByText("Postgres", { exact: true }).waitFor(); // arrived by itself
-    await pi.waitForScreen(/Which database\?/);
-    await pi.keys("1");
-    await page.getByText("This question was answered or ended elsewhere.").waitFor();
-    assert.equal(await page.getByRole("button", { name: "Submit" }).isDisabled(), true);
-    assert.match(await toolText(pi), /^db: user selected: 1\. SQLite /);
-    assert.equal((await pi.waitForQuestionResult()).details.mode, "interactive");
-  });
-});
+test(
+  "web e2e: with the setting on, the page follows pi live — a question arrives, and closes when answered in the TUI",
+  { skip },
+  async () => {
+    const homeFiles = { ".pi/agent/question.json": JSON.stringify({ web: { enabled: true } }) };
+    await withPi({ homeFiles }, async (pi, context) => {
+      const screen = await pi.waitForScreen(URL_RE);
+      const page = await context.newPage();
+      await page.goto(URL_RE.exec(screen)[0]);
+      await page.getByText("No question is waiting.", { exact: false }).waitFor();
+      await pi.prompt("ask me");
+      await page.getByText("Postgres", { exact: true }).waitFor(); // arrived by itself
+      await pi.waitForScreen(/Which database\?/);
+      await pi.keys("1");
+      await page.getByText("This question was answered or ended elsewhere.").waitFor();
+      assert.equal(await page.getByRole("button", { name: "Submit" }).isDisabled(), true);
+      assert.match(await toolText(pi), /^db: user selected: 1\. SQLite /);
+      assert.equal((await pi.waitForQuestionResult()).details.mode, "interactive");
+    });
+  },
+);
 
 test("web e2e: a request without the token and a cross-origin POST from another page are refused", { skip }, async () => {
   await withPi({}, async (pi, context) => {
@@ -186,141 +197,163 @@ test("web e2e: a request without the token and a cross-origin POST from another 
   });
 });
 
-test("web e2e: several questions on the page — tabs, multi-select, the review warns what is missing, a typed answer, then 'let the agent decide'", { skip }, async () => {
-  const TWO = {
-    questions: [
-      { id: "f", label: "Features", prompt: "Which features?", multiSelect: true, options: ["Auth", "API", "Jobs"] },
-      { id: "name", label: "Name", prompt: "Name of the service?" },
-      { id: "db", label: "Database", prompt: "Which database?", options: ["SQLite", "Postgres"] },
-    ],
-  };
-  const replies = [...script(TWO).slice(0, 1), ...script(TWO)];
-  await withPi({ replies }, async (pi, context) => {
-    const url = await turnOnWeb(pi);
-    await pi.prompt("ask me");
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.getByText("Which features?").waitFor();
-    const card = page.locator(".card").first();
-    const ticked = card.locator("fieldset").nth(0).locator("input[type=checkbox]");
-    await page.getByText("Auth", { exact: true }).click();
-    await until(async () => await ticked.nth(0).isChecked(), "Auth ticked");
-    await page.getByText("Jobs", { exact: true }).click();
-    await until(async () => await ticked.nth(2).isChecked(), "Jobs ticked");
-    // Straight to the review: the engine's submit there says what is missing and shows it.
-    await card.getByRole("button", { name: "Review" }).click();
-    await card.getByText("Review your answers").waitFor();
-    await card.getByRole("button", { name: "Submit" }).click();
-    await card.getByText(/Not answered yet: .*Name.*Database/).waitFor();
-    await card.getByText("Name of the service?").waitFor();
-    await card.locator("fieldset").nth(1).locator("textarea").first().fill("orders");
-    await card.getByRole("button", { name: "Submit" }).click();
-    const db = card.locator("fieldset").nth(2);
-    await db.getByText("Something else…").click();
-    await db.locator("textarea.wrote").fill("DuckDB");
-    await card.getByRole("button", { name: "Submit" }).click();
-    await card.getByText("Review your answers").waitFor();
-    assert.equal(await card.getByRole("button", { name: "Features ✓" }).count(), 1, "the tab says answered");
-    await card.getByRole("button", { name: "Submit" }).click();
-    await page.getByText("Answer taken.").waitFor();
-    assert.equal(await toolText(pi), "f: user selected: 1. Auth, 3. Jobs\nname: user wrote: orders\ndb: user wrote: DuckDB");
-    await pi.waitForScreen(/answered from the web page/);
-
-    // The model asks again; this time the agent decides.
-    await pi.model.waitForRequests(2);
-    await page.locator(".card:not(.closed)").getByText("Which features?").waitFor();
-    await page.locator(".card:not(.closed)").getByRole("button", { name: "Let the agent decide" }).click();
-    await page.locator(".card:not(.closed)").waitFor({ state: "detached" }).catch(() => undefined);
-    await pi.model.waitForRequests(3);
-    assert.match(pi.model.toolMessages(2).at(-1).content, /decide/i);
-    const results = pi.questionResults();
-    assert.equal(results.at(-1).details.status, "declined");
-    assert.equal(results.at(-1).details.mode, "web");
-  });
-});
-
-test("web e2e: a refused or failed POST keeps what the person wrote on the page; then a long answer, confirmed as the engine asks, is taken whole", { skip }, async () => {
-  await withPi({}, async (pi, context) => {
-    const url = await turnOnWeb(pi);
-    await pi.prompt("ask me");
-    const page = await context.newPage();
-    await page.goto(url);
-    const card = page.locator(".card").first();
-    await card.getByText("Something else…").waitFor();
-    await card.getByText("Something else…").click();
-    // Quotes and backslashes take 2 bytes each in JSON: this answer is ~180 KB on the wire (the
-    // note within its own limit, as the engine keeps it).
-    const wrote = `start ${'"\\'.repeat(44000)} end`;
-    const note = `note ${'\\"'.repeat(400)} done`;
-    await card.locator("textarea.wrote").fill(wrote);
-    await card.locator("textarea.note").fill(note);
-    const kept = async () => {
-      assert.equal(await card.locator("textarea.wrote").inputValue(), wrote, "the typed answer is kept");
-      assert.equal(await card.locator("textarea.note").inputValue(), note, "the note is kept");
+test(
+  "web e2e: several questions on the page — tabs, multi-select, the review warns what is missing, a typed answer, then 'let the agent decide'",
+  { skip },
+  async () => {
+    const TWO = {
+      questions: [
+        { id: "f", label: "Features", prompt: "Which features?", multiSelect: true, options: ["Auth", "API", "Jobs"] },
+        { id: "name", label: "Name", prompt: "Name of the service?" },
+        { id: "db", label: "Database", prompt: "Which database?", options: ["SQLite", "Postgres"] },
+      ],
     };
-    // The connection fails: said so, nothing lost, the buttons work again.
-    await page.route("**/step", (route) => route.abort("connectionreset"));
-    await card.getByRole("button", { name: "Submit" }).click();
-    await card.getByText(/Not sent: pi could not be reached/).waitFor();
-    await kept();
-    // pi refuses it (as it would one over its cap): pi's reason shown, nothing lost.
-    await page.unroute("**/step");
-    await page.route("**/step", (route) =>
-      route.fulfill({ status: 413, contentType: "application/json", body: JSON.stringify({ ok: false, code: "refused", reason: "the request is larger than 5 bytes" }) }),
-    );
-    await card.getByRole("button", { name: "Submit" }).click();
-    await card.getByText("the request is larger than 5 bytes").waitFor();
-    await kept();
-    assert.equal(await card.getByRole("button", { name: "Submit" }).isEnabled(), true);
-    // For real now: the engine asks whether so long an answer is meant; yes: taken whole.
-    await page.unroute("**/step");
-    await card.getByRole("button", { name: "Submit" }).click();
-    await card.getByText(/Answer is long \(\d+ chars\)\. Submit anyway\?/).waitFor();
-    await card.getByRole("button", { name: "Yes" }).click();
-    await card.getByText("Answer taken.").waitFor();
-    await kept();
-    // Closed: the text can no longer be changed but can still be selected and copied.
-    assert.equal(await card.locator("textarea.wrote").isDisabled(), false);
-    assert.equal(await card.locator("textarea.wrote").isEditable(), false);
-    await pi.model.waitForRequests(2);
-    const result = pi.questionResults().at(-1);
-    assert.equal(result.details.status, "answered");
-    assert.equal(result.details.mode, "web");
-    const answer = JSON.stringify(result.details);
-    assert.ok(answer.includes(JSON.stringify(wrote).slice(1, -1)) && answer.includes(JSON.stringify(note).slice(1, -1)), "the answer and the note whole");
-  });
-});
+    const replies = [...script(TWO).slice(0, 1), ...script(TWO)];
+    await withPi({ replies }, async (pi, context) => {
+      const url = await turnOnWeb(pi);
+      await pi.prompt("ask me");
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.getByText("Which features?").waitFor();
+      const card = page.locator(".card").first();
+      const ticked = card.locator("fieldset").nth(0).locator("input[type=checkbox]");
+      await page.getByText("Auth", { exact: true }).click();
+      await until(async () => await ticked.nth(0).isChecked(), "Auth ticked");
+      await page.getByText("Jobs", { exact: true }).click();
+      await until(async () => await ticked.nth(2).isChecked(), "Jobs ticked");
+      // Straight to the review: the engine's submit there says what is missing and shows it.
+      await card.getByRole("button", { name: "Review" }).click();
+      await card.getByText("Review your answers").waitFor();
+      await card.getByRole("button", { name: "Submit" }).click();
+      await card.getByText(/Not answered yet: .*Name.*Database/).waitFor();
+      await card.getByText("Name of the service?").waitFor();
+      await card.locator("fieldset").nth(1).locator("textarea").first().fill("orders");
+      await card.getByRole("button", { name: "Submit" }).click();
+      const db = card.locator("fieldset").nth(2);
+      await db.getByText("Something else…").click();
+      await db.locator("textarea.wrote").fill("DuckDB");
+      await card.getByRole("button", { name: "Submit" }).click();
+      await card.getByText("Review your answers").waitFor();
+      assert.equal(await card.getByRole("button", { name: "Features ✓" }).count(), 1, "the tab says answered");
+      await card.getByRole("button", { name: "Submit" }).click();
+      await page.getByText("Answer taken.").waitFor();
+      assert.equal(await toolText(pi), "f: user selected: 1. Auth, 3. Jobs\nname: user wrote: orders\ndb: user wrote: DuckDB");
+      await pi.waitForScreen(/answered from the web page/);
 
-test("web e2e: the filter and talk first on the page — the filter hides what does not match, the words reach the model as the TUI's Ctrl+T would send them", { skip }, async () => {
-  await withPi({}, async (pi, context) => {
-    const url = await turnOnWeb(pi);
-    await pi.prompt("ask me");
-    await pi.waitForScreen(/Which database\?/);
-    const page = await context.newPage();
-    await page.goto(url);
-    const card = page.locator(".card").first();
-    const sqlite = card.locator(".option", { hasText: "SQLite" }).first();
-    const postgres = card.getByText("Postgres", { exact: true });
-    await postgres.waitFor();
-    await card.getByRole("searchbox").fill("post");
-    await sqlite.waitFor({ state: "hidden" });
-    assert.equal(await postgres.isVisible(), true, "the match stays");
-    await card.getByRole("searchbox").fill("zzz");
-    await card.getByText("No option matches").waitFor();
-    await card.getByRole("searchbox").fill("");
-    await sqlite.waitFor({ state: "visible" });
-    // Talk first: the words go to the model instead of an answer.
-    await card.getByRole("button", { name: "Discuss first…" }).click();
-    await card.locator("textarea.discussion").fill("Why not <b>both</b>?");
-    await card.getByRole("button", { name: "Send to the agent" }).click();
-    await card.getByText("Answer taken.").waitFor();
-    await pi.waitForScreen(/answered from the web page/);
-    assert.match(await toolText(pi), /Why not <b>both<\/b>\?/);
-    const result = await pi.waitForQuestionResult();
-    assert.equal(result.details.status, "discuss");
-    assert.equal(result.details.mode, "web");
-  });
-});
+      // The model asks again; this time the agent decides.
+      await pi.model.waitForRequests(2);
+      await page.locator(".card:not(.closed)").getByText("Which features?").waitFor();
+      await page.locator(".card:not(.closed)").getByRole("button", { name: "Let the agent decide" }).click();
+      await page
+        .locator(".card:not(.closed)")
+        .waitFor({ state: "detached" })
+        .catch(() => undefined);
+      await pi.model.waitForRequests(3);
+      assert.match(pi.model.toolMessages(2).at(-1).content, /decide/i);
+      const results = pi.questionResults();
+      assert.equal(results.at(-1).details.status, "declined");
+      assert.equal(results.at(-1).details.mode, "web");
+    });
+  },
+);
+
+test(
+  "web e2e: a refused or failed POST keeps what the person wrote on the page; then a long answer, confirmed as the engine asks, is taken whole",
+  { skip },
+  async () => {
+    await withPi({}, async (pi, context) => {
+      const url = await turnOnWeb(pi);
+      await pi.prompt("ask me");
+      const page = await context.newPage();
+      await page.goto(url);
+      const card = page.locator(".card").first();
+      await card.getByText("Something else…").waitFor();
+      await card.getByText("Something else…").click();
+      // Quotes and backslashes take 2 bytes each in JSON: this answer is ~180 KB on the wire (the
+      // note within its own limit, as the engine keeps it).
+      const wrote = `start ${'"\\'.repeat(44000)} end`;
+      const note = `note ${'\\"'.repeat(400)} done`;
+      await card.locator("textarea.wrote").fill(wrote);
+      await card.locator("textarea.note").fill(note);
+      const kept = async () => {
+        assert.equal(await card.locator("textarea.wrote").inputValue(), wrote, "the typed answer is kept");
+        assert.equal(await card.locator("textarea.note").inputValue(), note, "the note is kept");
+      };
+      // The connection fails: said so, nothing lost, the buttons work again.
+      await page.route("**/step", (route) => route.abort("connectionreset"));
+      await card.getByRole("button", { name: "Submit" }).click();
+      await card.getByText(/Not sent: pi could not be reached/).waitFor();
+      await kept();
+      // pi refuses it (as it would one over its cap): pi's reason shown, nothing lost.
+      await page.unroute("**/step");
+      await page.route("**/step", (route) =>
+        route.fulfill({
+          status: 413,
+          contentType: "application/json",
+          body: JSON.stringify({ ok: false, code: "refused", reason: "the request is larger than 5 bytes" }),
+        }),
+      );
+      await card.getByRole("button", { name: "Submit" }).click();
+      await card.getByText("the request is larger than 5 bytes").waitFor();
+      await kept();
+      assert.equal(await card.getByRole("button", { name: "Submit" }).isEnabled(), true);
+      // For real now: the engine asks whether so long an answer is meant; yes: taken whole.
+      await page.unroute("**/step");
+      await card.getByRole("button", { name: "Submit" }).click();
+      await card.getByText(/Answer is long \(\d+ chars\)\. Submit anyway\?/).waitFor();
+      await card.getByRole("button", { name: "Yes" }).click();
+      await card.getByText("Answer taken.").waitFor();
+      await kept();
+      // Closed: the text can no longer be changed but can still be selected and copied.
+      assert.equal(await card.locator("textarea.wrote").isDisabled(), false);
+      assert.equal(await card.locator("textarea.wrote").isEditable(), false);
+      await pi.model.waitForRequests(2);
+      const result = pi.questionResults().at(-1);
+      assert.equal(result.details.status, "answered");
+      assert.equal(result.details.mode, "web");
+      const answer = JSON.stringify(result.details);
+      assert.ok(
+        answer.includes(JSON.stringify(wrote).slice(1, -1)) && answer.includes(JSON.stringify(note).slice(1, -1)),
+        "the answer and the note whole",
+      );
+    });
+  },
+);
+
+test(
+  "web e2e: the filter and talk first on the page — the filter hides what does not match, the words reach the model as the TUI's Ctrl+T would send them",
+  { skip },
+  async () => {
+    await withPi({}, async (pi, context) => {
+      const url = await turnOnWeb(pi);
+      await pi.prompt("ask me");
+      await pi.waitForScreen(/Which database\?/);
+      const page = await context.newPage();
+      await page.goto(url);
+      const card = page.locator(".card").first();
+      const sqlite = card.locator(".option", { hasText: "SQLite" }).first();
+      const postgres = card.getByText("Postgres", { exact: true });
+      await postgres.waitFor();
+      await card.getByRole("searchbox").fill("post");
+      await sqlite.waitFor({ state: "hidden" });
+      assert.equal(await postgres.isVisible(), true, "the match stays");
+      await card.getByRole("searchbox").fill("zzz");
+      await card.getByText("No option matches").waitFor();
+      await card.getByRole("searchbox").fill("");
+      await sqlite.waitFor({ state: "visible" });
+      // Talk first: the words go to the model instead of an answer.
+      await card.getByRole("button", { name: "Discuss first…" }).click();
+      await card.locator("textarea.discussion").fill("Why not <b>both</b>?");
+      await card.getByRole("button", { name: "Send to the agent" }).click();
+      await card.getByText("Answer taken.").waitFor();
+      await pi.waitForScreen(/answered from the web page/);
+      assert.match(await toolText(pi), /Why not <b>both<\/b>\?/);
+      const result = await pi.waitForQuestionResult();
+      assert.equal(result.details.status, "discuss");
+      assert.equal(result.details.mode, "web");
+    });
+  },
+);
 
 const WEB_ON = { ".pi/agent/question.json": JSON.stringify({ web: { enabled: true } }) };
 const OFFLINE = "Connection to pi lost; trying again…";
@@ -333,75 +366,90 @@ async function until(check, what) {
   }
 }
 
-test("web e2e: a page whose live updates are refused says it is offline (never blank), tries again, and shows the question once it gets through", { skip }, async () => {
-  await withPi({ homeFiles: WEB_ON }, async (pi, context) => {
-    const url = URL_RE.exec(await pi.waitForScreen(URL_RE))[0];
-    await pi.prompt("ask me");
-    await pi.waitForScreen(/Which database\?/);
-    const page = await context.newPage();
-    let refused = 0;
-    await page.route("**/events", (route) => {
-      refused++;
-      return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ ok: false, code: "refused", reason: "too many open pages" }) });
-    });
-    await page.goto(url);
-    // Before any update: the page's title and the offline state, in the settings' language.
-    await page.getByText(OFFLINE).waitFor({ timeout: 10000 });
-    assert.equal(await page.locator("#title").textContent(), "pi is asking");
-    await until(() => refused >= 2, "the page tries again by itself");
-    await page.unroute("**/events");
-    await page.getByText("Postgres", { exact: true }).waitFor({ timeout: 15000 });
-    assert.equal(await page.locator("#status").textContent(), "", "online again");
-    await page.getByText("Postgres", { exact: true }).click();
-    await page.getByRole("button", { name: "Submit" }).click();
-    await page.getByText("Answer taken.").waitFor();
-    assert.equal(await toolText(pi), "db: user selected: 2. Postgres (value: pg)");
-  });
-});
-
-test("web e2e: pushed out by newer pages, a page says so, keeps the question, and follows again when it is looked at", { skip }, async () => {
-  await withPi({ homeFiles: WEB_ON }, async (pi, context) => {
-    const url = URL_RE.exec(await pi.waitForScreen(URL_RE))[0];
-    const { port, pathname } = new URL(url);
-    await pi.prompt("ask me");
-    const page = await context.newPage();
-    await page.goto(url);
-    await page.getByText("Postgres", { exact: true }).waitFor();
-    // As many other pages as pi follows, opened after this one (raw streams, from here).
-    const others = [];
-    try {
-      for (let i = 0; i < 8; i++) {
-        const other = { named: [], data: 0, ended: false };
-        other.req = httpRequest({ host: "127.0.0.1", port, path: `${pathname}/events`, agent: false }, (res) => {
-          other.status = res.statusCode;
-          res.setEncoding("utf8");
-          res.on("data", (d) => {
-            other.data += (d.match(/^data: /gm) ?? []).length;
-            for (const m of d.matchAll(/^event: (.*)$/gm)) other.named.push(m[1]);
-          });
-          res.on("end", () => (other.ended = true));
+test(
+  "web e2e: a page whose live updates are refused says it is offline (never blank), tries again, and shows the question once it gets through",
+  { skip },
+  async () => {
+    await withPi({ homeFiles: WEB_ON }, async (pi, context) => {
+      const url = URL_RE.exec(await pi.waitForScreen(URL_RE))[0];
+      await pi.prompt("ask me");
+      await pi.waitForScreen(/Which database\?/);
+      const page = await context.newPage();
+      let refused = 0;
+      await page.route("**/events", (route) => {
+        refused++;
+        return route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: JSON.stringify({ ok: false, code: "refused", reason: "too many open pages" }),
         });
-        other.req.on("error", () => undefined);
-        other.req.end();
-        others.push(other);
-        await until(() => other.data > 0, `other page ${i} follows`);
-      }
-      // The browser's page was the oldest: it made room, and says why it no longer follows; the
-      // question stays on it.
-      await page.getByText(DISPLACED).waitFor({ timeout: 10000 });
-      assert.ok(others.every((o) => o.status === 200 && !o.ended), "every newer page is served");
-      assert.equal(await page.getByRole("button", { name: "Submit" }).isDisabled(), false);
-      // The person looks at it again: it follows again at once (the oldest other page makes room).
-      await page.evaluate(() => window.dispatchEvent(new Event("focus")));
-      await until(async () => (await page.locator("#status").textContent()) === "", "the page follows again");
-      await until(() => others[0].ended, "the oldest other page made room");
-      assert.deepEqual(others[0].named, ["displaced"]);
+      });
+      await page.goto(url);
+      // Before any update: the page's title and the offline state, in the settings' language.
+      await page.getByText(OFFLINE).waitFor({ timeout: 10000 });
+      assert.equal(await page.locator("#title").textContent(), "pi is asking");
+      await until(() => refused >= 2, "the page tries again by itself");
+      await page.unroute("**/events");
+      await page.getByText("Postgres", { exact: true }).waitFor({ timeout: 15000 });
+      assert.equal(await page.locator("#status").textContent(), "", "online again");
       await page.getByText("Postgres", { exact: true }).click();
       await page.getByRole("button", { name: "Submit" }).click();
       await page.getByText("Answer taken.").waitFor();
       assert.equal(await toolText(pi), "db: user selected: 2. Postgres (value: pg)");
-    } finally {
-      for (const other of others) other.req.destroy();
-    }
-  });
-});
+    });
+  },
+);
+
+test(
+  "web e2e: pushed out by newer pages, a page says so, keeps the question, and follows again when it is looked at",
+  { skip },
+  async () => {
+    await withPi({ homeFiles: WEB_ON }, async (pi, context) => {
+      const url = URL_RE.exec(await pi.waitForScreen(URL_RE))[0];
+      const { port, pathname } = new URL(url);
+      await pi.prompt("ask me");
+      const page = await context.newPage();
+      await page.goto(url);
+      await page.getByText("Postgres", { exact: true }).waitFor();
+      // As many other pages as pi follows, opened after this one (raw streams, from here).
+      const others = [];
+      try {
+        for (let i = 0; i < 8; i++) {
+          const other = { named: [], data: 0, ended: false };
+          other.req = httpRequest({ host: "127.0.0.1", port, path: `${pathname}/events`, agent: false }, (res) => {
+            other.status = res.statusCode;
+            res.setEncoding("utf8");
+            res.on("data", (d) => {
+              other.data += (d.match(/^data: /gm) ?? []).length;
+              for (const m of d.matchAll(/^event: (.*)$/gm)) other.named.push(m[1]);
+            });
+            res.on("end", () => (other.ended = true));
+          });
+          other.req.on("error", () => undefined);
+          other.req.end();
+          others.push(other);
+          await until(() => other.data > 0, `other page ${i} follows`);
+        }
+        // The browser's page was the oldest: it made room, and says why it no longer follows; the
+        // question stays on it.
+        await page.getByText(DISPLACED).waitFor({ timeout: 10000 });
+        assert.ok(
+          others.every((o) => o.status === 200 && !o.ended),
+          "every newer page is served",
+        );
+        assert.equal(await page.getByRole("button", { name: "Submit" }).isDisabled(), false);
+        // The person looks at it again: it follows again at once (the oldest other page makes room).
+        await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+        await until(async () => (await page.locator("#status").textContent()) === "", "the page follows again");
+        await until(() => others[0].ended, "the oldest other page made room");
+        assert.deepEqual(others[0].named, ["displaced"]);
+        await page.getByText("Postgres", { exact: true }).click();
+        await page.getByRole("button", { name: "Submit" }).click();
+        await page.getByText("Answer taken.").waitFor();
+        assert.equal(await toolText(pi), "db: user selected: 2. Postgres (value: pg)");
+      } finally {
+        for (const other of others) other.req.destroy();
+      }
+    });
+  },
+);

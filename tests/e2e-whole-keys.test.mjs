@@ -5,7 +5,6 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { withPi } from "./helpers/tmux.mjs";
 
-
 const DB = { id: "db", label: "Database", prompt: "Which database?", options: ["PostgreSQL", "SQLite"] };
 
 test("interactive: Alt+] then typing — the typed text arrives (nothing is swallowed)", async () => {

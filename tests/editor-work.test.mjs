@@ -79,7 +79,10 @@ test("one key at the end of a short word costs the same, however long the text b
     }
     for (const key of ["altB", "left", "backspace", "ctrlW"]) {
       const w = costs.map((c) => c[key]);
-      assert.ok(w.every((x) => x <= 64), `${name}: ${key} looked at ${w.join(", ")} code points for texts of 1,000/2,000/4,000 units`);
+      assert.ok(
+        w.every((x) => x <= 64),
+        `${name}: ${key} looked at ${w.join(", ")} code points for texts of 1,000/2,000/4,000 units`,
+      );
       assert.ok(w[2] <= w[0] + 8, `${name}: ${key} grew with the text before the word: ${w.join(", ")}`);
     }
   }
@@ -107,8 +110,7 @@ test("a key that moves over or deletes the whole text costs work in proportion t
       e.feed(K.home);
       w.ctrlK = work(e, K.ctrlK);
       e.dispose();
-      for (const [key, x] of Object.entries(w))
-        assert.ok(x <= 6 * cps + 16, `${name}: ${key} over ${cps} code points looked at ${x}`);
+      for (const [key, x] of Object.entries(w)) assert.ok(x <= 6 * cps + 16, `${name}: ${key} over ${cps} code points looked at ${x}`);
       at[n] = w;
     }
     for (const key of Object.keys(at[2000])) {
@@ -173,7 +175,23 @@ const TRICKY = [
 test("stepping back by grapheme finds the boundaries the forward step finds", () => {
   const cases = [...TRICKY];
   // every triple (and a longer mix) of a few code points the break rules look back on
-  const atoms = ["a", "\u0301", "\u200D", "\u{1F469}", "\u{1F1E9}", "\u0915", "\u094D", "\u1100", "\u1161", "\u11A8", "\r", "\n", "\u0600", "\u0903", " "];
+  const atoms = [
+    "a",
+    "\u0301",
+    "\u200D",
+    "\u{1F469}",
+    "\u{1F1E9}",
+    "\u0915",
+    "\u094D",
+    "\u1100",
+    "\u1161",
+    "\u11A8",
+    "\r",
+    "\n",
+    "\u0600",
+    "\u0903",
+    " ",
+  ];
   for (const x of atoms) for (const y of atoms) for (const z of atoms) cases.push(x + y + z, `${x}${y}${z}${x}${y}${z}${y}`);
   for (const s of cases) {
     const forward = addon.graphemes(s);
@@ -189,17 +207,29 @@ test("what stepping back remembers about a run of flags follows edits inside the
   e.feed(K.left); // before [I]
   e.feed(K.left); // before [G H]
   e.feed(K.backspace); // removes [E F]: a [A B][C D][G H][I]
-  assert.ok(e.render(400).some((line) => line.includes(`a${run(0, 4)}${run(6, 9)}`)), "after removing E F");
+  assert.ok(
+    e.render(400).some((line) => line.includes(`a${run(0, 4)}${run(6, 9)}`)),
+    "after removing E F",
+  );
   e.feed(K.right); // over [G H]
   e.feed(K.backspace); // removes [G H]
-  assert.ok(e.render(400).some((line) => line.includes(`a${run(0, 4)}${ri(8)}`)), "after removing G H");
+  assert.ok(
+    e.render(400).some((line) => line.includes(`a${run(0, 4)}${ri(8)}`)),
+    "after removing G H",
+  );
   e.feed(K.end);
   e.feed(K.paste(run(10, 13))); // a [A B][C D][I K][L M]
   e.feed(K.backspace);
-  assert.ok(e.render(400).some((line) => line.includes(`a${run(0, 4)}${ri(8)}${ri(10)} `)), "after removing L M");
+  assert.ok(
+    e.render(400).some((line) => line.includes(`a${run(0, 4)}${ri(8)}${ri(10)} `)),
+    "after removing L M",
+  );
   e.feed(K.backspace);
   e.feed(K.backspace);
-  assert.ok(e.render(400).some((line) => line.includes(`a${run(0, 2)} `)), "after removing I K and C D");
+  assert.ok(
+    e.render(400).some((line) => line.includes(`a${run(0, 2)} `)),
+    "after removing I K and C D",
+  );
   e.dispose();
 });
 
@@ -210,8 +240,35 @@ test("a frame drawn from the layout cache equals one laid out from scratch, afte
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed % n;
   };
-  const words = ["alpha", "ж", "e\u0301e\u0301", "\u4e2d\u6587\u5b57", "\u{1F468}\u200D\u{1F469}", "x".repeat(30), "\t", "\u202E", "a,b;c", "\u{1F1E9}\u{1F1EA}"];
-  const keys = [K.left, K.right, K.home, K.end, K.backspace, K.del, K.altB, K.altF, K.altD, K.ctrlW, K.ctrlU, K.ctrlK, "\x1b[13;2u", " ", "q"];
+  const words = [
+    "alpha",
+    "ж",
+    "e\u0301e\u0301",
+    "\u4e2d\u6587\u5b57",
+    "\u{1F468}\u200D\u{1F469}",
+    "x".repeat(30),
+    "\t",
+    "\u202E",
+    "a,b;c",
+    "\u{1F1E9}\u{1F1EA}",
+  ];
+  const keys = [
+    K.left,
+    K.right,
+    K.home,
+    K.end,
+    K.backspace,
+    K.del,
+    K.altB,
+    K.altF,
+    K.altD,
+    K.ctrlW,
+    K.ctrlU,
+    K.ctrlK,
+    "\x1b[13;2u",
+    " ",
+    "q",
+  ];
   for (const width of [13, 40, 80]) {
     const e = typed("start of the answer with some words " + words.join(" ").repeat(3));
     e.render(width);

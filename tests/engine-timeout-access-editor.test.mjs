@@ -25,7 +25,15 @@ const SCREENS = new URL("./fixtures/screens/", import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
 const LANGS = ["en", "de", "zh"];
 const PI_CURSOR = "\x1b_pi:c\x07";
-const K = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", space: " ", tab: "\t", ctrl: (c) => String.fromCharCode(c.charCodeAt(0) - 96) };
+const K = {
+  up: "\x1b[A",
+  down: "\x1b[B",
+  enter: "\r",
+  esc: "\x1b",
+  space: " ",
+  tab: "\t",
+  ctrl: (c) => String.fromCharCode(c.charCodeAt(0) - 96),
+};
 
 const DB = {
   questions: [
@@ -135,7 +143,10 @@ test("timeout: then recommended applies the option labelled (Recommended), never
   assert.deepEqual(details.answers, [
     { id: "db", value: "sqlite", label: "SQLite (Recommended)", wasCustom: false, index: 2, appliedByTimeout: true },
   ]);
-  assert.match(text, /^db: not answered in time; the timeout applied the recommended option: 2\. SQLite \(Recommended\) \(value: sqlite\)$/m);
+  assert.match(
+    text,
+    /^db: not answered in time; the timeout applied the recommended option: 2\. SQLite \(Recommended\) \(value: sqlite\)$/m,
+  );
   assert.match(text, /The user did not choose it/);
   assert.doesNotMatch(text, /user selected/);
 });
@@ -205,7 +216,10 @@ test("timeout: the transcript shows the status and marks the applied option as n
   const built = addon.result(JSON.stringify(DB), "timed_out", "interactive", 1, null, null, 4);
   const result = { content: [{ type: "text", text: built.text }], details: JSON.parse(built.details) };
   for (const expanded of [false, true]) {
-    const shown = tool.renderResult(result, { expanded, isPartial: false }, theme, { isError: false, lastComponent: undefined }).render(120).join("\n");
+    const shown = tool
+      .renderResult(result, { expanded, isPartial: false }, theme, { isError: false, lastComponent: undefined })
+      .render(120)
+      .join("\n");
     assert.match(shown, /Not answered in time/);
     assert.match(shown, /SQLite \(Recommended\).*\(applied by the timeout, not chosen\)/);
   }
@@ -259,7 +273,9 @@ function editorScript(body) {
 }
 
 test("external editor: an EDITOR script's text comes back; the temporary file is 0600 and removed", () => {
-  const { dir, script, cleanup } = editorScript(`stat -c %a "$1" > "${"$(dirname \"$0\")"}/mode"; cat "$1" > "$(dirname "$0")/seen"; printf 'written by the editor\\n' > "$1"; echo "$1" > "$(dirname "$0")/path"`);
+  const { dir, script, cleanup } = editorScript(
+    `stat -c %a "$1" > "${'$(dirname "$0")'}/mode"; cat "$1" > "$(dirname "$0")/seen"; printf 'written by the editor\\n' > "$1"; echo "$1" > "$(dirname "$0")/path"`,
+  );
   try {
     const t = addon.strings("en");
     const out = runExternalEditor("the draft", t, { ...process.env, VISUAL: "", EDITOR: script });
@@ -359,7 +375,14 @@ test("accessible: no line is wider than asked, at every width from 1 to 200, in 
     e.setAccessible(true);
     e.setCursorMarker(PI_CURSOR);
     e.setTimeout(90_000, "recommended");
-    for (const keys of [[], [K.down], ["1"], [..."宽字符 👩‍👩‍👧‍👦 and a long run of words that wraps"], [K.ctrl("n"), ..."备注"], [K.enter, K.enter]]) {
+    for (const keys of [
+      [],
+      [K.down],
+      ["1"],
+      [..."宽字符 👩‍👩‍👧‍👦 and a long run of words that wraps"],
+      [K.ctrl("n"), ..."备注"],
+      [K.enter, K.enter],
+    ]) {
       press(e, keys);
       assertFits(e, `${lang} after ${JSON.stringify(keys).slice(0, 30)}`);
     }
@@ -408,7 +431,7 @@ const LONG_PROMPT = {
 const accessible = (e) => (e.setAccessible(true), e);
 /** n presses of PageDown, each after a frame at 80 x rows (the host draws before every key). */
 const pageOn = (e, rows, n = 2) => {
-  for (let i = 0; i < n; i++) e.render(80, rows), e.feed("\x1b[6~");
+  for (let i = 0; i < n; i++) (e.render(80, rows), e.feed("\x1b[6~"));
   return e;
 };
 
@@ -526,7 +549,7 @@ test("accessible mode: no frame is taller than the rows or wider than the width,
   for (const lang of LANGS) {
     const e = accessible(engine(LONG_PROMPT, lang));
     for (const pages of [0, 3, 50]) {
-      for (let i = 0; i < pages; i++) e.render(60, 8), e.feed("\x1b[6~");
+      for (let i = 0; i < pages; i++) (e.render(60, 8), e.feed("\x1b[6~"));
       for (let rows = 1; rows <= 30; rows++) {
         for (let w = 10; w <= 130; w += 15) {
           const lines = e.render(w, rows);
@@ -541,9 +564,21 @@ test("accessible mode: no frame is taller than the rows or wider than the width,
 test("accessible mode: a long prompt on few rows keeps its first line, says in words how much is hidden and which key reads it; PageDown/PageUp read all of it (en, de, zh)", () => {
   for (const lang of LANGS) {
     const t = addon.strings(lang);
-    const below = new RegExp(t.PLAIN_PROMPT_BELOW.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace("{n}", "\\d+").replace("{s}", t.PLAIN_KEY_PAGE_DOWN));
-    const above = new RegExp(t.PLAIN_PROMPT_ABOVE.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace("{n}", "\\d+").replace("{s}", t.PLAIN_KEY_PAGE_UP));
-    for (const [width, rows] of [[80, 12], [40, 10], [80, 5]]) {
+    const below = new RegExp(
+      t.PLAIN_PROMPT_BELOW.replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+        .replace("{n}", "\\d+")
+        .replace("{s}", t.PLAIN_KEY_PAGE_DOWN),
+    );
+    const above = new RegExp(
+      t.PLAIN_PROMPT_ABOVE.replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+        .replace("{n}", "\\d+")
+        .replace("{s}", t.PLAIN_KEY_PAGE_UP),
+    );
+    for (const [width, rows] of [
+      [80, 12],
+      [40, 10],
+      [80, 5],
+    ]) {
       const e = accessible(engine(LONG_PROMPT, lang));
       let frame = e.render(width, rows);
       assert.ok(frame.length <= rows, `${lang} ${width}x${rows}`);
@@ -560,9 +595,13 @@ test("accessible mode: a long prompt on few rows keeps its first line, says in w
       for (const m of frame.join(" ").matchAll(/\bw(\d+)\b/g)) seen.add(Number(m[1]));
       assert.equal(seen.size, 120, `${lang} ${width}x${rows}: every word of the prompt read with PageDown`);
       assert.match(frame.join(" "), above, `${lang} ${width}x${rows}: at the end, what is above is said`);
-      for (let i = 0; i < 200 && !frame[0].startsWith("FIRST-LINE"); i++) press(e, "\x1b[5~"), (frame = e.render(width, rows));
+      for (let i = 0; i < 200 && !frame[0].startsWith("FIRST-LINE"); i++) (press(e, "\x1b[5~"), (frame = e.render(width, rows)));
       assert.ok(frame[0].startsWith("FIRST-LINE"), `${lang} ${width}x${rows}: PageUp back to the first line`);
-      if (rows >= 10) assert.ok(frame.some((l) => /^1\. Alpha/.test(l)) || frame.join("\n").includes(t.PLAIN_KEYS_LIST.slice(0, 10)), "the options or the keys stay");
+      if (rows >= 10)
+        assert.ok(
+          frame.some((l) => /^1\. Alpha/.test(l)) || frame.join("\n").includes(t.PLAIN_KEYS_LIST.slice(0, 10)),
+          "the options or the keys stay",
+        );
     }
   }
 });
@@ -592,7 +631,8 @@ test("accessible mode: near the end of a long prompt on 6 rows at 18 columns the
     const text = frame.join(" ");
     assert.ok(frame.length <= 6, `after ${i + 1} PageDown: ${frame.length} lines`);
     assert.match(text, /\bw\d+\b|LAST-WORD/, `after ${i + 1} PageDown a line of the prompt shows:\n${frame.join("\n")}`);
-    for (const m of text.matchAll(/(?<![w\d])\d+/g)) assert.ok(Number(m[0]) <= plines, `after ${i + 1} PageDown: ${m[0]} > ${plines}:\n${frame.join("\n")}`);
+    for (const m of text.matchAll(/(?<![w\d])\d+/g))
+      assert.ok(Number(m[0]) <= plines, `after ${i + 1} PageDown: ${m[0]} > ${plines}:\n${frame.join("\n")}`);
     if (/goes on for 1 more lines/.test(text)) sawOneMore = true;
   }
   assert.ok(frame.join(" ").includes("LAST-WORD"), "PageDown reaches the prompt's end");
@@ -603,7 +643,8 @@ test("accessible mode: no frame says more hidden lines than the prompt has (widt
   let seed = 1;
   const rnd = (n) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
   for (const rebound of [false, true]) {
-    const down = rebound ? "\x1bOP" : "\x1b[6~", up = rebound ? "\x1b[3;8~" : "\x1b[5~";
+    const down = rebound ? "\x1bOP" : "\x1b[6~",
+      up = rebound ? "\x1b[3;8~" : "\x1b[5~";
     for (const lang of LANGS) {
       for (let w = 8; w <= 60; w += rebound ? 3 : 1) {
         const e = accessible(engine(LONG_PROMPT, lang));
@@ -611,10 +652,14 @@ test("accessible mode: no frame says more hidden lines than the prompt has (widt
         rebind(e);
         const plines = promptLines(e, w, lang, rebind);
         for (let k = 0; k < 200; k++) {
-          const rows = 2 + rnd(12), frame = e.render(w, rows);
+          const rows = 2 + rnd(12),
+            frame = e.render(w, rows);
           assert.ok(frame.length <= rows);
           for (const m of frame.join(" ").matchAll(/(?<![w\d])\d+/g))
-            if (Number(m[0]) > plines) assert.fail(`${lang}${rebound ? " rebound" : ""} @${w}x${rows} step ${k}: says ${m[0]}, the prompt has ${plines} lines:\n${frame.join("\n")}`);
+            if (Number(m[0]) > plines)
+              assert.fail(
+                `${lang}${rebound ? " rebound" : ""} @${w}x${rows} step ${k}: says ${m[0]}, the prompt has ${plines} lines:\n${frame.join("\n")}`,
+              );
           e.feed(rnd(3) ? down : up);
         }
         e.dispose();
@@ -699,5 +744,8 @@ test("accessible: rebound keys are the keys the frame names, in every language",
   assert.match(sentence("de", rebound), /^Tasten: .*Strg\+S .*Strg\+Q /);
   assert.match(sentence("zh", rebound), /^按键：.*Ctrl\+S.*Ctrl\+Q.*。$/);
   // a second key added after the default first one changes nothing the sentence says
-  assert.equal(sentence(null, (e) => e.bind("confirm", ["enter", "ctrl+s"])), sentence(null));
+  assert.equal(
+    sentence(null, (e) => e.bind("confirm", ["enter", "ctrl+s"])),
+    sentence(null),
+  );
 });

@@ -474,7 +474,15 @@ test("multi: tab bar marks the current, answered and open questions; answering m
   assert.deepEqual(answers(e), [
     { id: "db", value: "sqlite", label: "SQLite", wasCustom: false, index: 2 },
     { id: "name", value: "billing", label: "billing", wasCustom: true },
-    { id: "features", value: "auth", label: "Authentication", wasCustom: false, values: ["auth"], labels: ["Authentication"], indices: [1] },
+    {
+      id: "features",
+      value: "auth",
+      label: "Authentication",
+      wasCustom: false,
+      values: ["auth"],
+      labels: ["Authentication"],
+      indices: [1],
+    },
   ]);
 });
 
@@ -757,7 +765,10 @@ test("discuss: in several questions the answers given so far are kept and the mo
       "The user answered the questions above and wants to talk about the rest before answering, and wrote to you:\n  what is the name for?" +
       "\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
   );
-  assert.deepEqual(JSON.parse(r.details).answers.map((a) => a.id), ["db"]);
+  assert.deepEqual(
+    JSON.parse(r.details).answers.map((a) => a.id),
+    ["db"],
+  );
 });
 
 test("discuss: a draft not yet submitted asks first; the keys of the field do not reach the question", () => {
@@ -802,7 +813,10 @@ const ASKER = ["reviewer, the subagent that checks the migration plan before it 
 test("rows: who asks a relayed question stays, shortened to one line, when the rows are few", () => {
   for (const lang of ["en", "de", "zh"]) {
     const t = addon.strings(lang);
-    for (const [asker, template] of [[ASKER, t.ASKED_BY], [[null, "/home/me/project/a/rather/long/working/directory"], t.ASKED_BY_SUBAGENT]]) {
+    for (const [asker, template] of [
+      [ASKER, t.ASKED_BY],
+      [[null, "/home/me/project/a/rather/long/working/directory"], t.ASKED_BY_SUBAGENT],
+    ]) {
       const lead = template.split(/[ {]/)[0]; // "Asked", "Gefragt", "由"
       for (const width of [30, 40, 80]) {
         for (let rows = 3; rows <= 24; rows++) {
@@ -898,7 +912,10 @@ test("rows: the line being typed stays visible, in a long draft under Something 
   for (let i = 0; i < 20; i++) press(f, K.up);
   const lines = f.render(60, 9);
   assert.ok(lines.length <= 9);
-  assert.ok(lines.some((l) => l.includes(PI_CURSOR)), lines.join("\n"));
+  assert.ok(
+    lines.some((l) => l.includes(PI_CURSOR)),
+    lines.join("\n"),
+  );
 });
 
 const TALL_PREVIEW = {
@@ -907,7 +924,11 @@ const TALL_PREVIEW = {
       id: "layout",
       prompt: "Which schema should we generate?",
       options: [
-        { value: "tall", label: "Tall schema", preview: Array.from({ length: 40 }, (_, i) => `column_${i + 1} integer not null`).join("\n") },
+        {
+          value: "tall",
+          label: "Tall schema",
+          preview: Array.from({ length: 40 }, (_, i) => `column_${i + 1} integer not null`).join("\n"),
+        },
         { value: "short", label: "Short schema", preview: "id integer\nname text" },
       ],
     },
@@ -920,7 +941,13 @@ const shiftDown = "\x1b[1;2B";
 const previewLines = (lines) => lines.filter((l) => /^ ?│ /.test(l) || / │ /.test(l)).map((l) => l.slice(l.lastIndexOf("│ ") + 2));
 
 test("preview: one taller than its window says “↓ N more lines”; Shift+↓/Shift+↑ read all of it, in few rows and in many", () => {
-  for (const [width, rows] of [[80, 0], [80, 14], [80, 20], [120, 12], [40, 16]]) {
+  for (const [width, rows] of [
+    [80, 0],
+    [80, 14],
+    [80, 20],
+    [120, 12],
+    [40, 16],
+  ]) {
     const e = engine(TALL_PREVIEW);
     const frame = () => (rows ? e.render(width, rows) : e.render(width));
     let lines = frame();
@@ -943,16 +970,22 @@ test("preview: one taller than its window says “↓ N more lines”; Shift+↓
     assert.equal(seen.size, 40, `${width}x${rows}: every line read (${[...seen].length})`);
     assert.doesNotMatch(lines.join("\n"), /↓ \d+ more lines/, `${width}x${rows}: at the end`);
     assert.match(lines.join("\n"), /↑ \d+ more lines/, `${width}x${rows}: at the end`);
-    for (let i = 0; i < 60; i++) press(e, shiftUp), frame();
-    assert.ok(previewLines(frame()).some((l) => l.startsWith("column_1 ")), `${width}x${rows}: back at the top`);
+    for (let i = 0; i < 60; i++) (press(e, shiftUp), frame());
+    assert.ok(
+      previewLines(frame()).some((l) => l.startsWith("column_1 ")),
+      `${width}x${rows}: back at the top`,
+    );
     // another option starts at its own top; coming back starts at the top again
-    for (let i = 0; i < 3; i++) press(e, shiftDown), frame();
+    for (let i = 0; i < 3; i++) (press(e, shiftDown), frame());
     press(e, K.down);
     assert.deepEqual(previewLines(frame()).slice(0, 2), ["id integer", "name text"]);
     assert.doesNotMatch(frame().join("\n"), /read the preview/, "a short preview offers nothing to read");
     press(e, shiftDown); // nothing to read: no effect
     press(e, K.up);
-    assert.ok(previewLines(frame()).some((l) => l.startsWith("column_1 ")), `${width}x${rows}: from the top again`);
+    assert.ok(
+      previewLines(frame()).some((l) => l.startsWith("column_1 ")),
+      `${width}x${rows}: from the top again`,
+    );
   }
 });
 
@@ -966,7 +999,15 @@ test("preview: Shift+↑/Shift+↓ can be rebound; PageUp/PageDown still page th
     l.setLanguage(lang);
     assert.ok(screen(l, 160).includes(`${t.MOD_SHIFT}↑↓ ${t.HELP_READ_PREVIEW}`), lang);
   }
-  const list = engine({ questions: [{ id: "r", prompt: "Region?", options: Array.from({ length: 30 }, (_, i) => ({ label: `Region ${i + 1}`, preview: "x\n".repeat(30) })) }] });
+  const list = engine({
+    questions: [
+      {
+        id: "r",
+        prompt: "Region?",
+        options: Array.from({ length: 30 }, (_, i) => ({ label: `Region ${i + 1}`, preview: "x\n".repeat(30) })),
+      },
+    ],
+  });
   press(list, K.pageDown);
   assert.match(screen(list), /> 9\. Region 9/);
 });
@@ -977,7 +1018,12 @@ test("rows: the preview gets what is left; the review is cut and scrolls with Pa
   assert.ok(lines.length <= 16);
   assert.match(lines.join("\n"), /> 1\. Connection pool/);
   const many = {
-    questions: Array.from({ length: 12 }, (_, i) => ({ id: `q${i}`, label: `Question ${i + 1}`, prompt: `Prompt ${i + 1}?`, options: ["Yes", "No"] })),
+    questions: Array.from({ length: 12 }, (_, i) => ({
+      id: `q${i}`,
+      label: `Question ${i + 1}`,
+      prompt: `Prompt ${i + 1}?`,
+      options: ["Yes", "No"],
+    })),
   };
   const e = engine(many);
   for (let i = 0; i < 12; i++) press(e, "1");
@@ -1004,7 +1050,10 @@ test("rows: the discussion field and a note being typed keep their line when the
   for (const rows of [10, 14, 20]) {
     const lines = e.render(80, rows);
     assert.ok(lines.length <= rows);
-    assert.ok(lines.some((l) => l.includes(PI_CURSOR) && l.includes("a few words")), lines.join("\n"));
+    assert.ok(
+      lines.some((l) => l.includes(PI_CURSOR) && l.includes("a few words")),
+      lines.join("\n"),
+    );
     assert.match(lines.join("\n"), /Esc back to the question/);
   }
   const n = press(engine(LONG_PROMPT), K.ctrl("n"));
@@ -1012,7 +1061,10 @@ test("rows: the discussion field and a note being typed keep their line when the
   n.setCursorMarker(PI_CURSOR);
   const lines = n.render(80, 12);
   assert.ok(lines.length <= 12);
-  assert.ok(lines.some((l) => l.includes(PI_CURSOR) && l.includes("my note")), lines.join("\n"));
+  assert.ok(
+    lines.some((l) => l.includes(PI_CURSOR) && l.includes("my note")),
+    lines.join("\n"),
+  );
 });
 
 test("rows: no frame is taller than the rows given, in every golden state, at rows 1–40 and widths 10–130", () => {
@@ -1163,7 +1215,10 @@ test("filter: the help line says what Enter does while typing the filter", () =>
   assert.match(screen(single, 120), /Enter select/);
   const multi = press(engine(FEATURES), "/");
   assert.match(screen(multi, 120), /Enter done/);
-  for (const [lang, word] of [["de", "auswählen"], ["zh", "选择"]]) {
+  for (const [lang, word] of [
+    ["de", "auswählen"],
+    ["zh", "选择"],
+  ]) {
     const e = engine(LONG_LIST);
     e.setLanguage(lang);
     press(e, "/");
@@ -1288,7 +1343,17 @@ test("presets: a single question highlights its pre-supplied option", () => {
 test("help: the help line names the keys that work now, by their first bound key", () => {
   const e = engine(THREE);
   const s = screen(e, 200);
-  for (const item of ["↑↓ move", "Enter select", "1-9 pick", "/ filter", "Tab next question", "Shift+Tab previous", "Ctrl+N note", "Ctrl+D let the agent decide", "Esc cancel"])
+  for (const item of [
+    "↑↓ move",
+    "Enter select",
+    "1-9 pick",
+    "/ filter",
+    "Tab next question",
+    "Shift+Tab previous",
+    "Ctrl+N note",
+    "Ctrl+D let the agent decide",
+    "Esc cancel",
+  ])
     assert.ok(s.includes(item), `help has “${item}”`);
   press(e, "0");
   const entry = screen(e, 200);
@@ -1375,7 +1440,8 @@ test("render: styles wrap text in the host's strings and never change widths", (
     press(plain, ...keys);
     press(styled, ...keys);
     for (const w of [20, 40, 80, 120]) {
-      const p = plain.render(w), s = styled.render(w);
+      const p = plain.render(w),
+        s = styled.render(w);
       assert.equal(s.length, p.length);
       s.forEach((line, i) => {
         assert.equal(visibleWidth(line), visibleWidth(p[i]), `line ${i} at ${w}`);
@@ -1383,7 +1449,10 @@ test("render: styles wrap text in the host's strings and never change widths", (
       });
     }
   }
-  assert.ok(styled.render(80).some((l) => l.includes("\x1b[")), "styles are applied");
+  assert.ok(
+    styled.render(80).some((l) => l.includes("\x1b[")),
+    "styles are applied",
+  );
 });
 
 test("render: a style string that takes up columns is refused", () => {
@@ -1430,10 +1499,34 @@ const CASES = [
   // fitting to the rows, talk first and the filter without a match in German and Chinese too
   { name: "fit-prompt-paged.de", lang: "de", rows: 16, args: LONG_PROMPT, keys: [K.pageDown, K.pageDown] },
   { name: "fit-prompt-paged.zh", lang: "zh", rows: 16, args: LONG_PROMPT, keys: [K.pageDown, K.pageDown] },
-  { name: "fit-entry.de", lang: "de", rows: 12, args: DB, keys: ["0", K.paste(Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n"))] },
-  { name: "fit-entry.zh", lang: "zh", rows: 12, args: DB, keys: ["0", K.paste(Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n"))] },
-  { name: "fit-review.de", lang: "de", rows: 10, args: THREE, keys: ["2", ..."billing", K.enter, K.ctrl("n"), ..."soon", K.enter, "1", "3", K.enter] },
-  { name: "fit-review.zh", lang: "zh", rows: 10, args: THREE, keys: ["2", ..."billing", K.enter, K.ctrl("n"), ..."soon", K.enter, "1", "3", K.enter] },
+  {
+    name: "fit-entry.de",
+    lang: "de",
+    rows: 12,
+    args: DB,
+    keys: ["0", K.paste(Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n"))],
+  },
+  {
+    name: "fit-entry.zh",
+    lang: "zh",
+    rows: 12,
+    args: DB,
+    keys: ["0", K.paste(Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n"))],
+  },
+  {
+    name: "fit-review.de",
+    lang: "de",
+    rows: 10,
+    args: THREE,
+    keys: ["2", ..."billing", K.enter, K.ctrl("n"), ..."soon", K.enter, "1", "3", K.enter],
+  },
+  {
+    name: "fit-review.zh",
+    lang: "zh",
+    rows: 10,
+    args: THREE,
+    keys: ["2", ..."billing", K.enter, K.ctrl("n"), ..."soon", K.enter, "1", "3", K.enter],
+  },
   { name: "fit-discuss.de", lang: "de", rows: 12, args: LONG_PROMPT, keys: [K.ctrl("t"), ..."hold on"] },
   { name: "fit-discuss.zh", lang: "zh", rows: 12, args: LONG_PROMPT, keys: [K.ctrl("t"), ..."hold on"] },
   { name: "discuss-review.de", lang: "de", args: THREE, keys: ["1", K.tab, K.tab, K.ctrl("t"), ..."what is this for?"] },
@@ -1594,18 +1687,38 @@ test("help line: what it was kept for changes, and the next frame shows the chan
   assert.equal(help(e.render(80)), first);
   e.setStyle("dim", "\x1b[2m", "\x1b[22m");
   assert.match(help(e.render(80)), /\x1b\[2m/, "the new style");
-  assert.equal(help(e.render(80)), fresh((f) => f.setStyle("dim", "\x1b[2m", "\x1b[22m")));
+  assert.equal(
+    help(e.render(80)),
+    fresh((f) => f.setStyle("dim", "\x1b[2m", "\x1b[22m")),
+  );
   e.setLanguage("de");
-  assert.equal(help(e.render(80)), fresh((f) => { f.setStyle("dim", "\x1b[2m", "\x1b[22m"); f.setLanguage("de"); }));
+  assert.equal(
+    help(e.render(80)),
+    fresh((f) => {
+      f.setStyle("dim", "\x1b[2m", "\x1b[22m");
+      f.setLanguage("de");
+    }),
+  );
   assert.notEqual(help(e.render(80)), first);
   e.setLanguage("en");
   e.setStyle("dim", "", "");
   assert.equal(help(e.render(80)), first, "back as it was");
   assert.equal(e.bind("confirm", ["ctrl+s"]), 0);
   assert.match(help(e.render(80)), /Ctrl\+S/, "the new key");
-  assert.equal(help(e.render(30)), fresh((f) => f.bind("confirm", ["ctrl+s"]), 30), "another width");
+  assert.equal(
+    help(e.render(30)),
+    fresh((f) => f.bind("confirm", ["ctrl+s"]), 30),
+    "another width",
+  );
   e.feed(K.up);
   e.feed(K.enter); // typing into "Something else…": other keys, another help line
-  assert.equal(help(e.render(30)), fresh((f) => { f.bind("confirm", ["ctrl+s"]); f.feed(K.up); f.feed(K.enter); }, 30));
+  assert.equal(
+    help(e.render(30)),
+    fresh((f) => {
+      f.bind("confirm", ["ctrl+s"]);
+      f.feed(K.up);
+      f.feed(K.enter);
+    }, 30),
+  );
   e.dispose();
 });

@@ -41,7 +41,9 @@ test(`external memory: ${ENGINES} dropped engines of a large request are collect
   const { requestBytes, start, peak } = JSON.parse(r.stdout.trim().split("\n").pop());
   const mb = (b) => b / 1048576;
   const growth = mb(peak - start);
-  t.diagnostic(`${ENGINES} engines of a ${requestBytes}-byte request: RSS ${mb(start).toFixed(0)} MB at the start, ${mb(peak).toFixed(0)} MB at the peak (+${growth.toFixed(0)} MB)`);
+  t.diagnostic(
+    `${ENGINES} engines of a ${requestBytes}-byte request: RSS ${mb(start).toFixed(0)} MB at the start, ${mb(peak).toFixed(0)} MB at the peak (+${growth.toFixed(0)} MB)`,
+  );
   assert.ok(growth < MAX_GROWTH_MB, `RSS grew ${growth.toFixed(0)} MB (limit ${MAX_GROWTH_MB} MB): dropped engines are not collected`);
 });
 
@@ -107,6 +109,8 @@ console.log(JSON.stringify({ start, peak }));
   assert.equal(r.status, 0, r.stderr);
   const { start, peak } = JSON.parse(r.stdout.trim().split("\n").pop());
   const growth = (peak - start) / 1048576;
-  t.diagnostic(`RSS ${(start / 1048576).toFixed(0)} MB at the start, ${(peak / 1048576).toFixed(0)} MB at the peak (+${growth.toFixed(1)} MB)`);
+  t.diagnostic(
+    `RSS ${(start / 1048576).toFixed(0)} MB at the start, ${(peak / 1048576).toFixed(0)} MB at the peak (+${growth.toFixed(1)} MB)`,
+  );
   assert.ok(growth < 24, `RSS grew ${growth.toFixed(1)} MB: dropped engines pile up`);
 });

@@ -31,14 +31,35 @@ const NASTY = [
 function assertHarmless(lines, width, where) {
   for (const line of lines) {
     assert.ok(visibleWidth(line) <= width, `${where}: overwide line at ${width}: ${JSON.stringify(line)}`);
-    assert.doesNotMatch(line, /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u, `${where}: control in ${JSON.stringify(line)}`);
+    assert.doesNotMatch(
+      line,
+      /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/u,
+      `${where}: control in ${JSON.stringify(line)}`,
+    );
   }
 }
 
 /** Drives an engine through many states, checking every frame at several widths. */
 function exercise(args, where) {
   const e = addon.createEngine(JSON.stringify(args));
-  const keys = ["", "\u001b[B", "\u001b[B", "x", "\u001b[200~" + NASTY.join("\n") + "\u001b[201~", "\u001b[D", "\r", "/", "a", "\u001b", "\t", "\u001b[Z", "\u001b[6~", "\u000e", "note\u001b[31m", "\r"];
+  const keys = [
+    "",
+    "\u001b[B",
+    "\u001b[B",
+    "x",
+    "\u001b[200~" + NASTY.join("\n") + "\u001b[201~",
+    "\u001b[D",
+    "\r",
+    "/",
+    "a",
+    "\u001b",
+    "\t",
+    "\u001b[Z",
+    "\u001b[6~",
+    "\u000e",
+    "note\u001b[31m",
+    "\r",
+  ];
   for (const k of keys) {
     if (e.done) break;
     e.feed(k);
@@ -67,7 +88,10 @@ test("hostile: escape sequences, controls, bidi and zero-width text in every fie
 });
 
 test("hostile: the tool's call and result renderers never pass controls through", async () => {
-  const args = tool.prepareArguments({ questions: [{ id: "a", label: NASTY.join(""), prompt: NASTY.join(""), options: NASTY.map((n, i) => `${i}${n}`) }], answers: { a: `0${NASTY[0]}` } });
+  const args = tool.prepareArguments({
+    questions: [{ id: "a", label: NASTY.join(""), prompt: NASTY.join(""), options: NASTY.map((n, i) => `${i}${n}`) }],
+    answers: { a: `0${NASTY[0]}` },
+  });
   const theme = { fg: (_c, s) => s, bold: (s) => s };
   const result = await tool.execute("c", args, undefined, undefined, headlessContext("/"));
   for (const width of [10, 40, 120]) {
@@ -81,7 +105,13 @@ test("hostile: the tool's call and result renderers never pass controls through"
 test("hostile: invalid and overlong UTF-8 and NUL bytes are rejected precisely", () => {
   const wrap = (bytes) => Buffer.concat([Buffer.from('{"questions":[{"id":"a","prompt":"x'), Buffer.from(bytes), Buffer.from('"}]}')]);
   for (const bad of [[0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xf8, 0x88, 0x80, 0x80, 0x80], [0x80], [0xed, 0xbf, 0xbf], [0xc3]]) {
-    const e = (() => { try { addon.normalize(wrap(bad)); } catch (err) { return err; } })();
+    const e = (() => {
+      try {
+        addon.normalize(wrap(bad));
+      } catch (err) {
+        return err;
+      }
+    })();
     assert.ok(e, `bytes ${bad} accepted`);
     assert.equal(e.code, "QT_EINVALID");
     assert.match(e.message, /not valid UTF-8 \(byte 35\)/);
@@ -91,7 +121,10 @@ test("hostile: invalid and overlong UTF-8 and NUL bytes are rejected precisely",
   assert.throws(() => addon.normalize(wrap([0x00])), /raw control character inside a string \(byte 35\)/);
   assert.throws(() => addon.normalize(wrap([0x1b])), /raw control character/);
   assert.throws(() => addon.normalize('{"questions":[{"id":"a","prompt":"x\\u0000y"}]}'), /NUL character \(\\u0000, byte 35\)/);
-  assert.throws(() => addon.result('{"questions":[{"id":"a","prompt":"x"}]}', "answered", "print", 0, null, '{"a":"x\\u0000"}'), /answers contain a NUL/);
+  assert.throws(
+    () => addon.result('{"questions":[{"id":"a","prompt":"x"}]}', "answered", "print", 0, null, '{"a":"x\\u0000"}'),
+    /answers contain a NUL/,
+  );
 });
 
 test("hostile: huge strings, 10,000 options and deep nesting get limit errors, not crashes", () => {
@@ -101,7 +134,7 @@ test("hostile: huge strings, 10,000 options and deep nesting get limit errors, n
     [JSON.parse("[".repeat(10) + "1" + "]".repeat(10)), /must be a JSON object/],
   ];
   for (const [args, re] of cases) assert.throws(() => tool.prepareArguments(args), re);
-  assert.throws(() => addon.normalize("{\"questions\":" + "[".repeat(5000) + "]".repeat(5000) + "}"), /nest deeper/);
+  assert.throws(() => addon.normalize('{"questions":' + "[".repeat(5000) + "]".repeat(5000) + "}"), /nest deeper/);
   // The most options that fit the byte limit still work, and rendering stays windowed.
   const many = { questions: [{ id: "a", prompt: "p", options: Array.from({ length: 1000 }, (_, i) => `o${i}`) }] };
   exercise(tool.prepareArguments(many), "1000 options");
@@ -134,10 +167,17 @@ test("hostile: wrong types everywhere get errors naming the path", () => {
 });
 
 test("hostile: __proto__ and constructor work as ids and answer keys end to end", async () => {
-  const args = tool.prepareArguments(JSON.parse('{"questions":[{"id":"__proto__","prompt":"p","options":["a","b"]},{"id":"constructor","prompt":"q"}],"answers":{"__proto__":"b","constructor":"toString"}}'));
+  const args = tool.prepareArguments(
+    JSON.parse(
+      '{"questions":[{"id":"__proto__","prompt":"p","options":["a","b"]},{"id":"constructor","prompt":"q"}],"answers":{"__proto__":"b","constructor":"toString"}}',
+    ),
+  );
   const r = await tool.execute("c", args, undefined, undefined, headlessContext("/"));
   assert.equal(r.content[0].text, "__proto__: user selected: 2. b\nconstructor: user wrote: toString");
-  assert.deepEqual(r.details.answers.map((a) => a.id), ["__proto__", "constructor"]);
+  assert.deepEqual(
+    r.details.answers.map((a) => a.id),
+    ["__proto__", "constructor"],
+  );
   assert.equal(Object.getPrototypeOf(r.details), Object.prototype, "no prototype pollution");
   assert.equal({}.polluted, undefined);
 });
@@ -170,16 +210,28 @@ test("hostile: setters on Array.prototype and Object.prototype that dispose of t
 
   const engine = addon.createEngine(SMALL);
   let calls = 0;
-  const targets = [[Array.prototype, "0"], [Array.prototype, "1"], [Object.prototype, "details"], [Object.prototype, "text"]];
-  const got = withSetters(targets, () => { calls++; engine.dispose(); }, () => {
-    const first = engine.render(80);
-    engine.feed("\u001b[B");
-    const second = engine.render(60);
-    engine.feed("\r");
-    const result = engine.result("test", 1);
-    const other = addon.result(SMALL, "declined", "print", 1, null, null);
-    return { first, second, result, other };
-  });
+  const targets = [
+    [Array.prototype, "0"],
+    [Array.prototype, "1"],
+    [Object.prototype, "details"],
+    [Object.prototype, "text"],
+  ];
+  const got = withSetters(
+    targets,
+    () => {
+      calls++;
+      engine.dispose();
+    },
+    () => {
+      const first = engine.render(80);
+      engine.feed("\u001b[B");
+      const second = engine.render(60);
+      engine.feed("\r");
+      const result = engine.result("test", 1);
+      const other = addon.result(SMALL, "declined", "print", 1, null, null);
+      return { first, second, result, other };
+    },
+  );
   assert.equal(calls, 0, "no setter ran inside the addon");
   assert.deepEqual(got.first, wantFirst, "every line is an element of the frame");
   assert.deepEqual(got.second, wantSecond);
@@ -217,7 +269,14 @@ test("hostile: an engine called again from JS its own call ran throws QT_ESTATE 
     },
   });
   assert.equal(engine.bind("down", keys), 0);
-  assert.deepEqual(codes, { feed: "QT_ESTATE", render: "QT_ESTATE", result: "QT_ESTATE", interrupt: "QT_ESTATE", done: "QT_ESTATE", dispose: "QT_ESTATE" });
+  assert.deepEqual(codes, {
+    feed: "QT_ESTATE",
+    render: "QT_ESTATE",
+    result: "QT_ESTATE",
+    interrupt: "QT_ESTATE",
+    done: "QT_ESTATE",
+    dispose: "QT_ESTATE",
+  });
   // nothing nested happened, and the engine works: the new binding included
   assert.equal(engine.done, false);
   engine.feed("j");
@@ -226,7 +285,11 @@ test("hostile: an engine called again from JS its own call ran throws QT_ESTATE 
   assert.match(engine.result("test").text, /^db: user selected: 2\. SQLite$/);
   // a getter that throws ends bind() with its error, and the engine is not left busy
   const bad = ["j"];
-  Object.defineProperty(bad, 0, { get() { throw new Error("no keys for you"); } });
+  Object.defineProperty(bad, 0, {
+    get() {
+      throw new Error("no keys for you");
+    },
+  });
   assert.throws(() => engine.bind("up", bad), /no keys for you/);
   assert.equal(engine.done, true);
   engine.dispose();
@@ -248,13 +311,33 @@ test("hostile: a script changing a frame it was given changes nothing in the nex
 
   const engine = addon.createEngine(SMALL);
   const tamper = [
-    (f) => { f[0] = "\u001b]52;c;cm0gLXJmIH4=\u0007"; },
-    (f) => { for (let i = 0; i < f.length; i++) f[i] = "\u001b[2J"; },
-    (f) => { Object.defineProperty(f, 1, { get: () => { engine.dispose(); return "\u001b]0;PWNED\u0007"; } }); },
-    (f) => { f.length = 0; },
-    (f) => { f.reverse(); },
-    (f) => { Object.freeze(f); },
-    (f) => { delete f[2]; f.push("\u001bc"); },
+    (f) => {
+      f[0] = "\u001b]52;c;cm0gLXJmIH4=\u0007";
+    },
+    (f) => {
+      for (let i = 0; i < f.length; i++) f[i] = "\u001b[2J";
+    },
+    (f) => {
+      Object.defineProperty(f, 1, {
+        get: () => {
+          engine.dispose();
+          return "\u001b]0;PWNED\u0007";
+        },
+      });
+    },
+    (f) => {
+      f.length = 0;
+    },
+    (f) => {
+      f.reverse();
+    },
+    (f) => {
+      Object.freeze(f);
+    },
+    (f) => {
+      delete f[2];
+      f.push("\u001bc");
+    },
   ];
   for (const [i, k] of keys.entries()) {
     engine.feed(k);
@@ -263,7 +346,16 @@ test("hostile: a script changing a frame it was given changes nothing in the nex
     tamper[i](frame);
   }
   // and a frame asked for again at once, with nothing changed, is the engine's too
-  assert.deepEqual(engine.render(61), (() => { const p = addon.createEngine(SMALL); for (const k of keys) p.feed(k); const f = p.render(61); p.dispose(); return f; })());
+  assert.deepEqual(
+    engine.render(61),
+    (() => {
+      const p = addon.createEngine(SMALL);
+      for (const k of keys) p.feed(k);
+      const f = p.render(61);
+      p.dispose();
+      return f;
+    })(),
+  );
   engine.dispose();
 });
 

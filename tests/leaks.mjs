@@ -42,7 +42,12 @@ const REQUESTS = [
 ].map((r) => JSON.stringify(r));
 
 const INVALID = [
-  JSON.stringify({ questions: [{ id: "a", prompt: "x" }, { id: "a", prompt: "y" }] }),
+  JSON.stringify({
+    questions: [
+      { id: "a", prompt: "x" },
+      { id: "a", prompt: "y" },
+    ],
+  }),
   JSON.stringify({ questions: [] }),
   "[".repeat(40) + "]".repeat(40),
   "not json",

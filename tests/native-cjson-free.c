@@ -19,20 +19,20 @@
 
 #include "qt.h"
 
-#define CHECK(cond)                                                                         \
-  do {                                                                                      \
-    if (!(cond)) {                                                                          \
-      fprintf(stderr, "native-cjson-free: %s failed at %s:%d\n", #cond, __FILE__, __LINE__); \
-      exit(1);                                                                              \
-    }                                                                                       \
+#define CHECK(cond)                                                                                                    \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      fprintf(stderr, "native-cjson-free: %s failed at %s:%d\n", #cond, __FILE__, __LINE__);                           \
+      exit(1);                                                                                                         \
+    }                                                                                                                  \
   } while (0)
 
 /* ---- the header-prefixed allocator ------------------------------------------------------ */
 
 #define HEADER 32
 static const char MAGIC[16] = "qt-cjson-block!";
-static long live;    /* blocks cJSON holds now */
-static long taken;   /* blocks cJSON ever took */
+static long live;  /* blocks cJSON holds now */
+static long taken; /* blocks cJSON ever took */
 
 static void *prefixed_malloc(size_t size) {
   unsigned char *block = malloc(size + HEADER);
@@ -56,7 +56,8 @@ static void prefixed_free(void *pointer) {
 /* ---- every path that prints with cJSON ----------------------------------------------------- */
 
 static const char REQUEST[] =
-    "{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which database?\",\"options\":[{\"value\":\"pg\",\"label\":\"PostgreSQL\"},"
+    "{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which "
+    "database?\",\"options\":[{\"value\":\"pg\",\"label\":\"PostgreSQL\"},"
     "{\"value\":\"lite\",\"label\":\"SQLite\"}]},{\"id\":\"f\",\"prompt\":\"Features?\",\"multiSelect\":true,"
     "\"options\":[\"Auth\",\"Billing\"]},{\"id\":\"name\",\"prompt\":\"Name?\"}],"
     "\"metadata\":{\"source\":\"setup\",\"n\":[1,2.5,{\"x\":null}]},"
@@ -91,8 +92,8 @@ int main(int argc, char **argv) {
     for (int outcome = 0; outcome < 3; outcome++) {
       char *details = NULL, *text = NULL;
       qt_outcome o = outcome == 0 ? QT_ANSWERED : outcome == 1 ? QT_DECLINED : QT_DISCUSS;
-      CHECK(qt_result_build(req, o == QT_ANSWERED ? answers : NULL, o, "tty", 1, o == QT_DISCUSS ? "why?" : NULL, &details,
-                            &text) == QT_OK); /* details printed */
+      CHECK(qt_result_build(req, o == QT_ANSWERED ? answers : NULL, o, "tty", 1, o == QT_DISCUSS ? "why?" : NULL,
+                            &details, &text) == QT_OK); /* details printed */
       CHECK(strstr(details, "\"metadata\":{\"source\":\"setup\""));
       free(details);
       free(text);

@@ -24,23 +24,28 @@
 #include "qt_keys.h"
 #include "qt_text.h"
 
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "native-leaks: %s failed at %s:%d\n", #cond, __FILE__, __LINE__); \
-      exit(1);                                                                 \
-    }                                                                          \
+#define CHECK(cond)                                                                                                    \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      fprintf(stderr, "native-leaks: %s failed at %s:%d\n", #cond, __FILE__, __LINE__);                                \
+      exit(1);                                                                                                         \
+    }                                                                                                                  \
   } while (0)
 
 static volatile size_t typed_bytes; /* qt_engine_typed's bytes, read so nothing is optimized away */
 
 static const char *const REQUESTS[] = {
-    "{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which database?\",\"options\":[{\"value\":\"pg\",\"label\":\"PostgreSQL\","
-    "\"description\":\"Solid\",\"preview\":\"CREATE TABLE t (\\n  id serial\\n);\"},{\"value\":\"lite\",\"label\":\"SQLite\"}]}]}",
-    "{\"questions\":[{\"id\":\"f\",\"prompt\":\"Features?\",\"multiSelect\":true,\"options\":[\"Auth\",\"Billing\",\"Search\"]},"
-    "{\"id\":\"name\",\"prompt\":\"Service name?\"},{\"question\":\"Deploy where?\",\"header\":\"Target\",\"options\":[{\"label\":"
+    "{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which "
+    "database?\",\"options\":[{\"value\":\"pg\",\"label\":\"PostgreSQL\","
+    "\"description\":\"Solid\",\"preview\":\"CREATE TABLE t (\\n  id "
+    "serial\\n);\"},{\"value\":\"lite\",\"label\":\"SQLite\"}]}]}",
+    "{\"questions\":[{\"id\":\"f\",\"prompt\":\"Features?\",\"multiSelect\":true,\"options\":[\"Auth\",\"Billing\","
+    "\"Search\"]},"
+    "{\"id\":\"name\",\"prompt\":\"Service name?\"},{\"question\":\"Deploy "
+    "where?\",\"header\":\"Target\",\"options\":[{\"label\":"
     "\"staging\"},{\"label\":\"prod\"}]}],\"metadata\":{\"source\":\"setup\"}}",
-    "{\"question\":\"\\u001b]0;evil\\u0007 Pick \\u4e2d\\u6587 \\ud83d\\udc4d\",\"options\":[\"a\\u202eb\",\"c\\td\",\"e\\u0301\"],"
+    "{\"question\":\"\\u001b]0;evil\\u0007 Pick \\u4e2d\\u6587 "
+    "\\ud83d\\udc4d\",\"options\":[\"a\\u202eb\",\"c\\td\",\"e\\u0301\"],"
     "\"answers\":{\"q1\":\"c\\td\"}}",
 };
 #define REQUEST_COUNT (sizeof REQUESTS / sizeof *REQUESTS)
@@ -57,19 +62,19 @@ static const char *const INVALID[] = {
 
 /* Key scripts: each ends one way (answered, typed, multi, declined, cancelled, left open). */
 static const char *const SCRIPTS[] = {
-    "\x1b[B\r",                                                   /* pick the second option */
-    "\x1b[B\x1b[B\rmy own answer \xe4\xb8\xad\x1b[D\x7f\r",          /* Something else…, typed */
-    " \x1b[B \r\tsvc\r\t\x1b[B\r\r\r",                            /* multi: tick two, next, ... */
-    "\x0enote text\r\x1b[B\r",                                    /* a note, then pick */
-    "/sq\x1b[B\r",                                                /* filter, pick */
-    "\x04",                                                       /* let the agent decide */
-    "\x1b[B\x1b",                                                 /* Esc: cancel (maybe a confirm) */
-    "\x1b[Bx\x1by",                                               /* typed, Esc, yes */
-    "\x1b[200~pasted\r\nlines\x1b[201~",                          /* a paste, left open */
-    "\x1b[13;2u\x1b[1;5D\x17\x15\x0b",                            /* editing keys, left open */
-    "\x14why not\x1b[13;2uboth? and more\r",                        /* talk first: Ctrl+T, Enter (the half
+    "\x1b[B\r",                                             /* pick the second option */
+    "\x1b[B\x1b[B\rmy own answer \xe4\xb8\xad\x1b[D\x7f\r", /* Something else…, typed */
+    " \x1b[B \r\tsvc\r\t\x1b[B\r\r\r",                      /* multi: tick two, next, ... */
+    "\x0enote text\r\x1b[B\r",                              /* a note, then pick */
+    "/sq\x1b[B\r",                                          /* filter, pick */
+    "\x04",                                                 /* let the agent decide */
+    "\x1b[B\x1b",                                           /* Esc: cancel (maybe a confirm) */
+    "\x1b[Bx\x1by",                                         /* typed, Esc, yes */
+    "\x1b[200~pasted\r\nlines\x1b[201~",                    /* a paste, left open */
+    "\x1b[13;2u\x1b[1;5D\x17\x15\x0b",                      /* editing keys, left open */
+    "\x14why not\x1b[13;2uboth? and more\r",                /* talk first: Ctrl+T, Enter (the half
                                                                    * falls after Shift+Enter, not on its ESC) */
-    "\x1b[6~\x1b[6~\x1b[5~\x1b[B\r",                                /* PageDown/PageUp, then pick */
+    "\x1b[6~\x1b[6~\x1b[5~\x1b[B\r",                        /* PageDown/PageUp, then pick */
 };
 #define SCRIPT_COUNT (sizeof SCRIPTS / sizeof *SCRIPTS)
 

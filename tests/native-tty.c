@@ -37,17 +37,17 @@
 #include "qt_engine.h"
 #include "qt_tty.h"
 
-#define CHECK(cond)                                                                   \
-  do {                                                                                \
-    if (!(cond)) {                                                                    \
-      fprintf(stderr, "native-tty: %s failed at %s:%d\n", #cond, __FILE__, __LINE__); \
-      exit(1);                                                                        \
-    }                                                                                 \
+#define CHECK(cond)                                                                                                    \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      fprintf(stderr, "native-tty: %s failed at %s:%d\n", #cond, __FILE__, __LINE__);                                  \
+      exit(1);                                                                                                         \
+    }                                                                                                                  \
   } while (0)
 
-static const char REQUEST[] =
-    "{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which database?\",\"options\":[{\"value\":\"pg\",\"label\":\"PostgreSQL\","
-    "\"description\":\"Solid\"},{\"value\":\"lite\",\"label\":\"SQLite\"}]}]}";
+static const char REQUEST[] = "{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which "
+                              "database?\",\"options\":[{\"value\":\"pg\",\"label\":\"PostgreSQL\","
+                              "\"description\":\"Solid\"},{\"value\":\"lite\",\"label\":\"SQLite\"}]}]}";
 
 static atomic_bool done;
 static atomic_long winches;
@@ -109,12 +109,12 @@ int __real_pipe2(int fds[2], int flags);
 int __wrap_pipe(int fds[2]);
 int __wrap_pipe2(int fds[2], int flags);
 
-static atomic_bool watching;    /* only while main opens the first runner */
-static atomic_int plain_pipes;  /* pipe() calls: never atomic with FD_CLOEXEC */
+static atomic_bool watching;   /* only while main opens the first runner */
+static atomic_int plain_pipes; /* pipe() calls: never atomic with FD_CLOEXEC */
 static atomic_int pipe2_calls;
 static atomic_int pipe2_flags;
 static atomic_int born_fds[2] = {-1, -1};
-static atomic_int inherited;    /* a fork+exec right after the call found the fds open */
+static atomic_int inherited; /* a fork+exec right after the call found the fds open */
 
 /* Forks and execs this program, which reports whether fds[0] or fds[1] survived the exec. */
 static bool survives_exec(const int fds[2]) {
@@ -186,7 +186,8 @@ static qt_tty *open_first(const char *slave) {
   CHECK((atomic_load(&pipe2_flags) & (O_CLOEXEC | O_NONBLOCK)) == (O_CLOEXEC | O_NONBLOCK));
   CHECK(atomic_load(&born_fds[0]) == ends[0] && atomic_load(&born_fds[1]) == ends[1]);
   CHECK(atomic_load(&inherited) == 0); /* a fork+exec at the pipe's birth inherits nothing */
-  printf("native-tty: the wake pipe (fds %d, %d) was born close-on-exec: one pipe2, no exec inherited it\n", ends[0], ends[1]);
+  printf("native-tty: the wake pipe (fds %d, %d) was born close-on-exec: one pipe2, no exec inherited it\n", ends[0],
+         ends[1]);
 #endif
   return t;
 }
@@ -238,8 +239,10 @@ int main(int argc, char **argv) {
   for (long i = 0; i < cycles; i++) {
     run_args r = {NULL, NULL, QT_OK};
     CHECK(qt_engine_create(req, &r.e) == QT_OK);
-    if (i == 0) r.t = open_first(slave);
-    else CHECK(qt_tty_open(slave, &r.t) == QT_OK);
+    if (i == 0)
+      r.t = open_first(slave);
+    else
+      CHECK(qt_tty_open(slave, &r.t) == QT_OK);
     pthread_t runner;
     CHECK(pthread_create(&runner, NULL, run, &r) == 0);
     sleep_us(200 + (i % 7) * 150);

@@ -83,7 +83,8 @@ static size_t read_all(qt_term *d, char *buf, size_t cap) {
 }
 
 /* Writes `n` records and checks the bytes read back. */
-static void expect_records(qt_term *d, const char *name, const INPUT_RECORD *records, DWORD n, const char *want, size_t want_len) {
+static void expect_records(qt_term *d, const char *name, const INPUT_RECORD *records, DWORD n, const char *want,
+                           size_t want_len) {
   DWORD written = 0;
   if (!WriteConsoleInputW(in_handle, records, n, &written)) {
     report(name, false, "WriteConsoleInputW failed (%lu)", (unsigned long)GetLastError());
@@ -91,7 +92,8 @@ static void expect_records(qt_term *d, const char *name, const INPUT_RECORD *rec
   }
   char buf[256];
   size_t len = read_all(d, buf, sizeof buf);
-  report(name, len == want_len && memcmp(buf, want, len) == 0, "read \"%s\", want \"%s\"", shown(buf, len), shown(want, want_len));
+  report(name, len == want_len && memcmp(buf, want, len) == 0, "read \"%s\", want \"%s\"", shown(buf, len),
+         shown(want, want_len));
 }
 
 /* One key pressed and released. */
@@ -101,8 +103,8 @@ static void expect_key(qt_term *d, const char *name, WORD vk, WCHAR c, DWORD sta
 }
 
 #define SHIFT SHIFT_PRESSED
-#define CTRL LEFT_CTRL_PRESSED
-#define ALT LEFT_ALT_PRESSED
+#define CTRL  LEFT_CTRL_PRESSED
+#define ALT   LEFT_ALT_PRESSED
 
 static void check_keys(qt_term *d) {
   expect_key(d, "keys: Up", VK_UP, 0, 0, "\x1b[A");
@@ -143,7 +145,8 @@ static void check_keys(qt_term *d) {
   expect_key(d, "keys: a CJK character as UTF-8", 0, 0x4E2D, 0, "\xe4\xb8\xad");
   expect_key(d, "keys: Shift alone types nothing", VK_SHIFT, 0, SHIFT, "");
   {
-    INPUT_RECORD r[4] = {key(true, 0, 0xD83D, 0, 1), key(true, 0, 0xDE00, 0, 1), key(false, 0, 0xDE00, 0, 1), key(false, 0, 0, 0, 1)};
+    INPUT_RECORD r[4] = {key(true, 0, 0xD83D, 0, 1), key(true, 0, 0xDE00, 0, 1), key(false, 0, 0xDE00, 0, 1),
+                         key(false, 0, 0, 0, 1)};
     expect_records(d, "keys: a surrogate pair across two records (U+1F600)", r, 4, "\xf0\x9f\x98\x80", 4);
   }
   {
@@ -151,16 +154,19 @@ static void check_keys(qt_term *d) {
     expect_records(d, "keys: a repeat count of 3", r, 1, "aaa", 3);
   }
   {
-    INPUT_RECORD r[3] = {key(true, VK_MENU, 0, ALT, 1), key(true, VK_NUMPAD1, 0, ALT, 1), key(false, VK_MENU, 0x00FC, 0, 1)};
+    INPUT_RECORD r[3] = {key(true, VK_MENU, 0, ALT, 1), key(true, VK_NUMPAD1, 0, ALT, 1),
+                         key(false, VK_MENU, 0x00FC, 0, 1)};
     expect_records(d, "keys: Alt+numpad's character comes with Alt's release", r, 3, "\xc3\xbc", 2);
   }
   {
-    INPUT_RECORD r[10] = {key(true, 'A', L'a', 0, 1),          key(false, 'A', L'a', 0, 1), key(true, 'B', L'b', 0, 1),
-                          key(false, 'B', L'b', 0, 1),         key(true, VK_RETURN, L'\r', 0, 1), key(false, VK_RETURN, L'\r', 0, 1),
-                          key(true, 'C', L'C', SHIFT, 1),      key(false, 'C', L'C', 0, 1), key(true, 0, 0x00E9, 0, 1),
-                          key(false, 0, 0x00E9, 0, 1)};
+    INPUT_RECORD r[10] = {key(true, 'A', L'a', 0, 1),        key(false, 'A', L'a', 0, 1),
+                          key(true, 'B', L'b', 0, 1),        key(false, 'B', L'b', 0, 1),
+                          key(true, VK_RETURN, L'\r', 0, 1), key(false, VK_RETURN, L'\r', 0, 1),
+                          key(true, 'C', L'C', SHIFT, 1),    key(false, 'C', L'C', 0, 1),
+                          key(true, 0, 0x00E9, 0, 1),        key(false, 0, 0x00E9, 0, 1)};
     static const char want[] = "\x1b[200~ab\rC\xc3\xa9\x1b[201~";
-    expect_records(d, "keys: text with a line break and more text at once is a bracketed paste", r, 10, want, sizeof want - 1);
+    expect_records(d, "keys: text with a line break and more text at once is a bracketed paste", r, 10, want,
+                   sizeof want - 1);
   }
   {
     /* 300 lines: far more records than one small read would take, judged as one paste */
@@ -177,7 +183,8 @@ static void check_keys(qt_term *d) {
       memcpy(want + w, "ab\r", 3);
       w += 3;
     }
-    for (const char *t = "end"; *t; t++) r[n++] = key(true, 0, (WCHAR)*t, 0, 1), r[n++] = key(false, 0, (WCHAR)*t, 0, 1);
+    for (const char *t = "end"; *t; t++)
+      r[n++] = key(true, 0, (WCHAR)*t, 0, 1), r[n++] = key(false, 0, (WCHAR)*t, 0, 1);
     memcpy(want + w, "end\x1b[201~", 9);
     w += 9;
     DWORD written = 0;
@@ -188,7 +195,8 @@ static void check_keys(qt_term *d) {
            "read %zu bytes (want %zu): \"%s\"", len, w, shown(buf, len < 60 ? len : 60));
   }
   {
-    INPUT_RECORD r[4] = {key(true, 'A', L'a', 0, 1), key(true, 'B', L'b', 0, 1), key(true, VK_RETURN, L'\r', 0, 1), key(false, VK_RETURN, L'\r', 0, 1)};
+    INPUT_RECORD r[4] = {key(true, 'A', L'a', 0, 1), key(true, 'B', L'b', 0, 1), key(true, VK_RETURN, L'\r', 0, 1),
+                         key(false, VK_RETURN, L'\r', 0, 1)};
     expect_records(d, "keys: text ending in Enter is typed, not pasted", r, 4, "ab\r", 3);
   }
   {
@@ -205,8 +213,8 @@ static void check_keys(qt_term *d) {
     char buf[16];
     long got = (w & QT_TERM_READY) ? qt_term_read(d, buf, sizeof buf) : -2;
     int after = qt_term_wait(d, false, false, 0);
-    report("keys: a window-size record reads as nothing and the next wait says resized", got == 0 && (after & QT_TERM_RESIZED),
-           "read %ld, then wait %d", got, after);
+    report("keys: a window-size record reads as nothing and the next wait says resized",
+           got == 0 && (after & QT_TERM_RESIZED), "read %ld, then wait %d", got, after);
   }
 }
 
@@ -230,8 +238,9 @@ static void check_queue_bound(qt_term *d) {
       w = qt_term_wait(d, false, false, 0);
     }
   }
-  report("keys: repeat counts cannot grow the queue past its bound (1 MiB)", written == 20 && total > 0 && total <= 1024 * 1024 && only_a,
-         "wrote %lu records, read %zu bytes%s", (unsigned long)written, total, only_a ? "" : " (not all 'a')");
+  report("keys: repeat counts cannot grow the queue past its bound (1 MiB)",
+         written == 20 && total > 0 && total <= 1024 * 1024 && only_a, "wrote %lu records, read %zu bytes%s",
+         (unsigned long)written, total, only_a ? "" : " (not all 'a')");
   expect_key(d, "keys: a key after the queue was full", 'B', L'b', 0, "b");
 }
 
@@ -240,7 +249,8 @@ static bool cells_are(SHORT x, SHORT y, const wchar_t *want) {
   wchar_t got[64];
   DWORD n = (DWORD)wcslen(want), read = 0;
   COORD at = {x, y};
-  return n < 64 && ReadConsoleOutputCharacterW(out_handle, got, n, at, &read) && read == n && wmemcmp(got, want, n) == 0;
+  return n < 64 && ReadConsoleOutputCharacterW(out_handle, got, n, at, &read) && read == n &&
+         wmemcmp(got, want, n) == 0;
 }
 
 static COORD cursor(void) {
@@ -268,51 +278,62 @@ static void check_drawing(qt_term *d) {
   SetConsoleCursorPosition(out_handle, home);
   bool ok = write_all(d, "\r\x1b[J");
   COORD c = cursor();
-  report("draw: \\r and clear to the end", ok && c.X == 0 && c.Y == home.Y && cells_are(0, home.Y, L"      "), "cursor %d,%d", c.X, c.Y);
+  report("draw: \\r and clear to the end", ok && c.X == 0 && c.Y == home.Y && cells_are(0, home.Y, L"      "),
+         "cursor %d,%d", c.X, c.Y);
   ok = write_all(d, "ab\x1b[31mc\x1b[39m");
   c = cursor();
-  report("draw: a colour sequence takes no cell", ok && c.X == 3 && cells_are(0, home.Y, L"abc "), "cursor %d,%d", c.X, c.Y);
+  report("draw: a colour sequence takes no cell", ok && c.X == 3 && cells_are(0, home.Y, L"abc "), "cursor %d,%d", c.X,
+         c.Y);
   WORD attr[3];
   DWORD got = 0;
   ReadConsoleOutputAttribute(out_handle, attr, 3, home, &got);
   report("draw: SGR 31 is the console's red, 39 the plain colour again",
-         got == 3 && (attr[2] & 0x0F) == FOREGROUND_RED && (attr[0] & 0x0F) != FOREGROUND_RED, "attributes %x %x %x", attr[0], attr[1], attr[2]);
+         got == 3 && (attr[2] & 0x0F) == FOREGROUND_RED && (attr[0] & 0x0F) != FOREGROUND_RED, "attributes %x %x %x",
+         attr[0], attr[1], attr[2]);
   ok = write_all(d, "\x1b[1;36mX\x1b[22;39m");
   COORD x_at = {3, home.Y};
   ReadConsoleOutputAttribute(out_handle, attr, 1, x_at, &got);
-  report("draw: bold cyan is bright cyan", (attr[0] & 0x0F) == (FOREGROUND_GREEN | FOREGROUND_BLUE | FOREGROUND_INTENSITY), "attribute %x", attr[0]);
+  report("draw: bold cyan is bright cyan",
+         (attr[0] & 0x0F) == (FOREGROUND_GREEN | FOREGROUND_BLUE | FOREGROUND_INTENSITY), "attribute %x", attr[0]);
   ok = write_all(d, "\x1b]777;notify;title;body\x07\x1b_qt:c\x07");
   c = cursor();
-  report("draw: an OSC or APC string takes no cell", ok && c.X == 4 && cells_are(0, home.Y, L"abcX "), "cursor %d,%d", c.X, c.Y);
+  report("draw: an OSC or APC string takes no cell", ok && c.X == 4 && cells_are(0, home.Y, L"abcX "), "cursor %d,%d",
+         c.X, c.Y);
   ok = write_all(d, "\r\nsecond\r\nthird\x1b[2A\r\x1b[5C");
   c = cursor();
-  report("draw: \\r\\n, cursor up 2, column 0, right 5", ok && c.X == 5 && c.Y == home.Y && cells_are(0, (SHORT)(home.Y + 1), L"second") &&
-         cells_are(0, (SHORT)(home.Y + 2), L"third"), "cursor %d,%d", c.X, c.Y);
+  report("draw: \\r\\n, cursor up 2, column 0, right 5",
+         ok && c.X == 5 && c.Y == home.Y && cells_are(0, (SHORT)(home.Y + 1), L"second") &&
+             cells_are(0, (SHORT)(home.Y + 2), L"third"),
+         "cursor %d,%d", c.X, c.Y);
   ok = write_all(d, "\x1b[J");
-  report("draw: clear to the end from the middle of a row", ok && cells_are(0, home.Y, L"abcX ") && cells_are(0, (SHORT)(home.Y + 1), L"      "),
-         "cells not cleared");
+  report("draw: clear to the end from the middle of a row",
+         ok && cells_are(0, home.Y, L"abcX ") && cells_are(0, (SHORT)(home.Y + 1), L"      "), "cells not cleared");
   ok = write_all(d, "\x1b[?25l");
   CONSOLE_CURSOR_INFO ci;
   report("draw: the cursor hidden", ok && GetConsoleCursorInfo(out_handle, &ci) && !ci.bVisible, "still visible");
   ok = write_all(d, "\x1b[?25h\x1b[?2004h\x1b[?2004l");
   c = cursor();
-  report("draw: the cursor shown; bracketed paste on/off takes no cell", ok && GetConsoleCursorInfo(out_handle, &ci) && ci.bVisible && c.X == 5,
-         "cursor %d,%d", c.X, c.Y);
+  report("draw: the cursor shown; bracketed paste on/off takes no cell",
+         ok && GetConsoleCursorInfo(out_handle, &ci) && ci.bVisible && c.X == 5, "cursor %d,%d", c.X, c.Y);
   GetConsoleScreenBufferInfo(out_handle, &info);
   ok = write_all(d, "\r\x1b[4294967297C");
   c = cursor();
-  report("draw: a parameter past int's range moves right to the last column (no overflow)", ok && c.X == info.dwSize.X - 1,
-         "cursor %d,%d (want column %d)", c.X, c.Y, info.dwSize.X - 1);
+  report("draw: a parameter past int's range moves right to the last column (no overflow)",
+         ok && c.X == info.dwSize.X - 1, "cursor %d,%d (want column %d)", c.X, c.Y, info.dwSize.X - 1);
   ok = write_all(d, "\r\x1b[J\xe4\xb8\xad\xc3\xa9\xe2\x94\x80");
-  report("draw: UTF-8 text reaches the cells as UTF-16", ok && cells_are(0, home.Y, L"\x4e2d"), "no CJK character in the first cell");
+  report("draw: UTF-8 text reaches the cells as UTF-16", ok && cells_are(0, home.Y, L"\x4e2d"),
+         "no CJK character in the first cell");
   write_all(d, "\r\x1b[J");
 }
 
 int main(void) {
-  in_handle = CreateFileW(L"CONIN$", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
-  out_handle = CreateFileW(L"CONOUT$", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
+  in_handle = CreateFileW(L"CONIN$", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                          OPEN_EXISTING, 0, NULL);
+  out_handle = CreateFileW(L"CONOUT$", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                           OPEN_EXISTING, 0, NULL);
   DWORD line = ENABLE_LINE_INPUT | ENABLE_ECHO_INPUT | ENABLE_PROCESSED_INPUT;
-  report("console: CONIN$ and CONOUT$ open here", in_handle != INVALID_HANDLE_VALUE && out_handle != INVALID_HANDLE_VALUE, "no console");
+  report("console: CONIN$ and CONOUT$ open here",
+         in_handle != INVALID_HANDLE_VALUE && out_handle != INVALID_HANDLE_VALUE, "no console");
   if (in_handle == INVALID_HANDLE_VALUE || out_handle == INVALID_HANDLE_VALUE) {
     printf("done %d failure(s)\n", failures);
     return 1;
@@ -337,7 +358,9 @@ int main(void) {
   qt_term_size(d, &cols, &rows);
   CONSOLE_SCREEN_BUFFER_INFO info;
   GetConsoleScreenBufferInfo(out_handle, &info);
-  report("size: the window's columns and rows", cols == info.srWindow.Right - info.srWindow.Left + 1 && rows == info.srWindow.Bottom - info.srWindow.Top + 1 && cols > 1,
+  report("size: the window's columns and rows",
+         cols == info.srWindow.Right - info.srWindow.Left + 1 && rows == info.srWindow.Bottom - info.srWindow.Top + 1 &&
+             cols > 1,
          "%dx%d", cols, rows);
   printf("# size %dx%d\n", cols, rows);
   DWORD out_before = 0, mode = 0;
@@ -346,7 +369,8 @@ int main(void) {
   if (!st) st = qt_term_raw(d);
   GetConsoleMode(in_handle, &mode);
   report("raw: no line input, echo or processed input (Ctrl+C is a key); window events on",
-         st == QT_OK && !(mode & (ENABLE_LINE_INPUT | ENABLE_ECHO_INPUT | ENABLE_PROCESSED_INPUT)) && (mode & ENABLE_WINDOW_INPUT),
+         st == QT_OK && !(mode & (ENABLE_LINE_INPUT | ENABLE_ECHO_INPUT | ENABLE_PROCESSED_INPUT)) &&
+             (mode & ENABLE_WINDOW_INPUT),
          "status %d, mode %lx", (int)st, (unsigned long)mode);
   report("raw: the device counts the console as owned while raw", qt_term_owner(d) == QT_TTY_OWNED, "it did not");
 
@@ -371,9 +395,10 @@ int main(void) {
   GetConsoleMode(in_handle, &mode);
   GetConsoleMode(out_handle, &out_after);
   GetNumberOfConsoleInputEvents(in_handle, &events);
-  report("restore: the input and output modes as they were, unread input dropped", mode == line && out_after == out_before && events == 0,
-         "input %lx (want %lx), output %lx (want %lx), %lu events", (unsigned long)mode, (unsigned long)line, (unsigned long)out_after,
-         (unsigned long)out_before, (unsigned long)events);
+  report("restore: the input and output modes as they were, unread input dropped",
+         mode == line && out_after == out_before && events == 0,
+         "input %lx (want %lx), output %lx (want %lx), %lu events", (unsigned long)mode, (unsigned long)line,
+         (unsigned long)out_after, (unsigned long)out_before, (unsigned long)events);
   report("restore: the console is free again", qt_term_owner(d) == QT_TTY_FREE, "it is not");
 
   /* Quick Edit (a mouse selection pauses the output and blocks a write): off while raw, and on
@@ -388,10 +413,12 @@ int main(void) {
     st = qt_term_save(d);
     if (!st) st = qt_term_raw(d);
     GetConsoleMode(in_handle, &mode);
-    report("raw: Quick Edit off while raw", st == QT_OK && !(mode & ENABLE_QUICK_EDIT_MODE), "status %d, mode %lx", (int)st, (unsigned long)mode);
+    report("raw: Quick Edit off while raw", st == QT_OK && !(mode & ENABLE_QUICK_EDIT_MODE), "status %d, mode %lx",
+           (int)st, (unsigned long)mode);
     qt_term_restore(d);
     GetConsoleMode(in_handle, &mode);
-    report("restore: Quick Edit on again", mode == quick, "mode %lx (want %lx)", (unsigned long)mode, (unsigned long)quick);
+    report("restore: Quick Edit on again", mode == quick, "mode %lx (want %lx)", (unsigned long)mode,
+           (unsigned long)quick);
     SetConsoleMode(in_handle, line);
   }
   qt_term_close(d);

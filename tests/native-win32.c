@@ -87,8 +87,10 @@ static wchar_t *widen(const char *s) {
   int n = MultiByteToWideChar(CP_UTF8, 0, s, -1, NULL, 0);
   wchar_t *w = malloc((size_t)(n > 0 ? n : 1) * sizeof *w);
   if (!w) exit(100);
-  if (n <= 0) w[0] = 0;
-  else MultiByteToWideChar(CP_UTF8, 0, s, -1, w, n);
+  if (n <= 0)
+    w[0] = 0;
+  else
+    MultiByteToWideChar(CP_UTF8, 0, s, -1, w, n);
   return w;
 }
 
@@ -110,10 +112,10 @@ static char *join(const char *dir, const char *name) {
 /* ---- threads, the gate, the clock ------------------------------------------------------------- */
 typedef struct shared {
   qt_gate *gate;
-  int flag;    /* set by one side, waited for by the other */
-  int done;    /* set by the thread as its last act */
-  bool woken;  /* what the thread's wait returned */
-  void *kept;  /* the block a thread keeps */
+  int flag;   /* set by one side, waited for by the other */
+  int done;   /* set by the thread as its last act */
+  bool woken; /* what the thread's wait returned */
+  void *kept; /* the block a thread keeps */
   size_t kept_size;
 } shared;
 
@@ -244,7 +246,7 @@ static void check_keep(void) {
   else
     report("keep: a kept block is freed when its thread ends", after_end == 0,
            "%d block(s) of the kept size while the thread ran, %d after it ended", while_running, after_end);
-  qt_keep_until_thread_end(QT_KEEP_COUNT, NULL); /* out of range: ignored */
+  qt_keep_until_thread_end(QT_KEEP_COUNT, NULL);   /* out of range: ignored */
   qt_keep_until_thread_end(QT_KEEP_SCRATCH, NULL); /* nothing kept yet on this thread: nothing to do */
   qt_gate_destroy(s.gate);
 }
@@ -279,7 +281,8 @@ static void check_filelock(const char *dir, const char *unix_link, const char *u
   qt_filelock *a = NULL, *b = NULL;
   int err = -1;
   qt_status st = qt_filelock_acquire(path, 1000, &a, &err);
-  report("filelock: acquire creates and locks the file", st == QT_OK && a && exists(path), "status %d errno %d", (int)st, err);
+  report("filelock: acquire creates and locks the file", st == QT_OK && a && exists(path), "status %d errno %d",
+         (int)st, err);
   st = qt_filelock_acquire(path, 60, &b, &err);
   report("filelock: a second handle in the same process times out (errno 0)", st == QT_ERR_STATE && !b && err == 0,
          "status %d errno %d", (int)st, err);
@@ -313,7 +316,8 @@ static void check_filelock(const char *dir, const char *unix_link, const char *u
     qt_thread_join(t);
     qt_filelock *c = NULL;
     qt_status third = qt_filelock_acquire(path, 0, &c, &err);
-    report("filelock: a waiter on a removed lock file locks the new one", waiter.status == QT_OK && exists(path) && third == QT_ERR_STATE,
+    report("filelock: a waiter on a removed lock file locks the new one",
+           waiter.status == QT_OK && exists(path) && third == QT_ERR_STATE,
            "waiter status %d errno %d, file %s, a third attempt %d", (int)waiter.status, waiter.sys_error,
            exists(path) ? "there" : "missing", (int)third);
     if (c) qt_filelock_release(c, false);
@@ -326,20 +330,24 @@ static void check_filelock(const char *dir, const char *unix_link, const char *u
   /* errors, as the POSIX implementation reports them */
   char *missing = join(dir, "no-such-dir\\x.lock");
   st = qt_filelock_acquire(missing, 0, &a, &err);
-  report("filelock: a missing directory is ENOENT", st == QT_ERR_STATE && err == ENOENT && !a, "status %d errno %d", (int)st, err);
+  report("filelock: a missing directory is ENOENT", st == QT_ERR_STATE && err == ENOENT && !a, "status %d errno %d",
+         (int)st, err);
   free(missing);
   st = qt_filelock_acquire(dir, 0, &a, &err);
-  report("filelock: a directory is refused (EISDIR)", st == QT_ERR_STATE && err == EISDIR && !a, "status %d errno %d", (int)st, err);
+  report("filelock: a directory is refused (EISDIR)", st == QT_ERR_STATE && err == EISDIR && !a, "status %d errno %d",
+         (int)st, err);
   char bad[64];
   snprintf(bad, sizeof bad, "%s", "bad-\xff\xfe.lock");
   st = qt_filelock_acquire(bad, 0, &a, &err);
-  report("filelock: a path that is not UTF-8 is EINVAL", st == QT_ERR_STATE && err == EINVAL && !a, "status %d errno %d", (int)st, err);
+  report("filelock: a path that is not UTF-8 is EINVAL", st == QT_ERR_STATE && err == EINVAL && !a,
+         "status %d errno %d", (int)st, err);
   st = qt_filelock_acquire(NULL, 0, &a, &err);
   report("filelock: NULL path is a usage error", st == QT_ERR_USAGE, "status %d", (int)st);
   char *unicode = join(dir, "lock-\xc3\xbc-\xe6\x97\xa5\xe6\x9c\xac.lock");
   st = qt_filelock_acquire(unicode, 0, &a, &err);
   wchar_t *wunicode = widen(unicode);
-  bool named = wcsstr(wunicode, L"lock-\x00fc-\x65e5\x672c.lock") != NULL && GetFileAttributesW(wunicode) != INVALID_FILE_ATTRIBUTES;
+  bool named = wcsstr(wunicode, L"lock-\x00fc-\x65e5\x672c.lock") != NULL &&
+               GetFileAttributesW(wunicode) != INVALID_FILE_ATTRIBUTES;
   report("filelock: a UTF-8 path names the file in UTF-16", st == QT_OK && named, "status %d errno %d", (int)st, err);
   if (a) qt_filelock_release(a, true);
   free(wunicode);
@@ -360,14 +368,16 @@ static void check_filelock(const char *dir, const char *unix_link, const char *u
     free(w);
     if (attributes == INVALID_FILE_ATTRIBUTES || !(attributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
       char why[160];
-      snprintf(why, sizeof why, "a Unix symbolic link is no reparse point here (attributes 0x%lx): Wine follows it unseen",
+      snprintf(why, sizeof why,
+               "a Unix symbolic link is no reparse point here (attributes 0x%lx): Wine follows it unseen",
                (unsigned long)attributes);
       skip(unix_checks[i], why);
       continue;
     }
     char *made = join(dir, "dangling-target.txt");
     st = qt_filelock_acquire(unix_names[i], 0, &a, &err);
-    report(unix_checks[i], st == QT_ERR_STATE && err == ELOOP && !a && (i == 0 || !exists(made)), "status %d errno %d", (int)st, err);
+    report(unix_checks[i], st == QT_ERR_STATE && err == ELOOP && !a && (i == 0 || !exists(made)), "status %d errno %d",
+           (int)st, err);
     if (a) qt_filelock_release(a, false);
     free(made);
   }
@@ -379,7 +389,8 @@ static void check_filelock(const char *dir, const char *unix_link, const char *u
     snprintf(why, sizeof why, "CreateSymbolicLinkW failed (Windows error %lu: no Developer Mode or privilege)",
              (unsigned long)GetLastError());
     skip(win_check, why);
-  } else if (!(GetFileAttributesW(wlink) & FILE_ATTRIBUTE_REPARSE_POINT) || GetFileAttributesW(wlink) == INVALID_FILE_ATTRIBUTES) {
+  } else if (!(GetFileAttributesW(wlink) & FILE_ATTRIBUTE_REPARSE_POINT) ||
+             GetFileAttributesW(wlink) == INVALID_FILE_ATTRIBUTES) {
     skip(win_check, "CreateSymbolicLinkW said yes but made no reparse point (Wine 8's is a stub)");
   } else {
     st = qt_filelock_acquire(win_link, 0, &a, &err);
@@ -463,7 +474,8 @@ static bool logged_file(const char *log_path, char *path, size_t cap) {
   int index = -1;
   while (fgets(line, sizeof line, log)) {
     line[strcspn(line, "\r\n")] = 0;
-    if (strncmp(line, "argc=", 5) == 0) index = 0;
+    if (strncmp(line, "argc=", 5) == 0)
+      index = 0;
     else if (index >= 0 && ++index == 3) {
       snprintf(path, cap, "%s", line);
       got = true;
@@ -528,16 +540,18 @@ static void check_external_edit(const char *dir, const char *self) {
   bool ok = qt_external_edit(e, -1, draft, sizeof draft - 1, &out, &why);
   char expect[256];
   snprintf(expect, sizeof expect, "[edited]%s", draft);
-  report("external_edit: %VISUAL% with a quoted path and arguments edits the draft", ok && out.len == strlen(expect) && memcmp(out.data, expect, out.len) == 0,
-         "ok %d, out \"%.*s\", why \"%s\"", (int)ok, (int)out.len, out.data ? out.data : "", why.data ? why.data : "");
+  report("external_edit: %VISUAL% with a quoted path and arguments edits the draft",
+         ok && out.len == strlen(expect) && memcmp(out.data, expect, out.len) == 0, "ok %d, out \"%.*s\", why \"%s\"",
+         (int)ok, (int)out.len, out.data ? out.data : "", why.data ? why.data : "");
   char file[1024] = "";
   bool logged = logged_file(log_path, file, sizeof file);
-  report("external_edit: the editor gets its own arguments, then the file as one argument", logged && logged_argc(log_path) == 3,
-         "argc %d, file \"%s\"", logged_argc(log_path), file);
+  report("external_edit: the editor gets its own arguments, then the file as one argument",
+         logged && logged_argc(log_path) == 3, "argc %d, file \"%s\"", logged_argc(log_path), file);
   wchar_t *wfile = widen(file), *wtemp_dir = widen(temp);
   size_t td = wcslen(wtemp_dir);
   report("external_edit: the file is in %TEMP% and removed afterwards",
-         logged && _wcsnicmp(wfile, wtemp_dir, td) == 0 && wfile[td] == L'\\' && GetFileAttributesW(wfile) == INVALID_FILE_ATTRIBUTES,
+         logged && _wcsnicmp(wfile, wtemp_dir, td) == 0 && wfile[td] == L'\\' &&
+             GetFileAttributesW(wfile) == INVALID_FILE_ATTRIBUTES,
          "file \"%s\"", file);
   free(wfile);
   free(wtemp_dir);
@@ -546,8 +560,9 @@ static void check_external_edit(const char *dir, const char *self) {
   set_env("VISUAL", NULL);
   set_env("EDITOR", command);
   ok = qt_external_edit(e, 0, "x", 1, &out, &why);
-  report("external_edit: %EDITOR% when %VISUAL% is unset (tty_fd 0)", ok && out.len == 9 && memcmp(out.data, "[edited]x", 9) == 0,
-         "ok %d, why \"%s\"", (int)ok, why.data ? why.data : "");
+  report("external_edit: %EDITOR% when %VISUAL% is unset (tty_fd 0)",
+         ok && out.len == 9 && memcmp(out.data, "[edited]x", 9) == 0, "ok %d, why \"%s\"", (int)ok,
+         why.data ? why.data : "");
   ok = qt_external_edit(e, -1, NULL, 0, &out, &why);
   report("external_edit: an empty draft", ok && out.len == 8 && memcmp(out.data, "[edited]", 8) == 0,
          "ok %d, why \"%s\"", (int)ok, why.data ? why.data : "");
@@ -555,16 +570,18 @@ static void check_external_edit(const char *dir, const char *self) {
   snprintf(command, sizeof command, "\"%s\" --fake-editor bom", editor);
   set_env("EDITOR", command);
   ok = qt_external_edit(e, -1, "x", 1, &out, &why);
-  report("external_edit: a byte order mark the editor adds is dropped", ok && out.len == 8 && memcmp(out.data, "with bom", 8) == 0,
-         "ok %d, out \"%.*s\"", (int)ok, (int)out.len, out.data ? out.data : "");
+  report("external_edit: a byte order mark the editor adds is dropped",
+         ok && out.len == 8 && memcmp(out.data, "with bom", 8) == 0, "ok %d, out \"%.*s\"", (int)ok, (int)out.len,
+         out.data ? out.data : "");
 
   snprintf(command, sizeof command, "\"%s\" --fake-editor exit3", editor);
   set_env("EDITOR", command);
   qt_buf_reset(&out);
   qt_buf_puts(&out, "untouched");
   ok = qt_external_edit(e, -1, "x", 1, &out, &why);
-  report("external_edit: a non-zero exit is a reason, not text", !ok && why.data && strcmp(why.data, "exited with status 3") == 0,
-         "ok %d, why \"%s\"", (int)ok, why.data ? why.data : "");
+  report("external_edit: a non-zero exit is a reason, not text",
+         !ok && why.data && strcmp(why.data, "exited with status 3") == 0, "ok %d, why \"%s\"", (int)ok,
+         why.data ? why.data : "");
 
   set_env("EDITOR", "Z:\\nonexistent\\never-run.exe --wait");
   ok = qt_external_edit(e, -1, "x", 1, &out, &why);
@@ -586,8 +603,8 @@ static void check_external_edit(const char *dir, const char *self) {
     ok = qt_external_edit(e, -1, "x", 1, &out, &why);
     SetCurrentDirectoryW(cwd);
     report("external_edit: without %VISUAL% and %EDITOR%, a notepad.exe in the current directory is not run",
-           !(out.len >= 9 && memcmp(out.data, "[planted]", 9) == 0), "ok %d, out \"%.*s\", why \"%s\"", (int)ok, (int)out.len,
-           out.data ? out.data : "", why.data ? why.data : "");
+           !(out.len >= 9 && memcmp(out.data, "[planted]", 9) == 0), "ok %d, out \"%.*s\", why \"%s\"", (int)ok,
+           (int)out.len, out.data ? out.data : "", why.data ? why.data : "");
   } else {
     report("external_edit: planted notepad.exe setup", false, "error %lu", GetLastError());
   }
@@ -621,9 +638,11 @@ static void check_tty(void) {
   st = qt_term_open("Z:\\not-a-console.txt", &t);
   report("tty: a path that is not the console cannot be opened", st == QT_ERR_STATE && !t, "status %d", (int)st);
   if (t) qt_term_close(t);
-  report("tty: probing a path that is not the console says absent", qt_term_probe("Z:\\not-a-console.txt") == QT_TTY_ABSENT,
-         "it said %d", (int)qt_term_probe("Z:\\not-a-console.txt"));
-  report("tty: usage errors", qt_term_open(NULL, &t) == QT_ERR_USAGE && qt_term_open("/dev/tty", NULL) == QT_ERR_USAGE, "no QT_ERR_USAGE");
+  report("tty: probing a path that is not the console says absent",
+         qt_term_probe("Z:\\not-a-console.txt") == QT_TTY_ABSENT, "it said %d",
+         (int)qt_term_probe("Z:\\not-a-console.txt"));
+  report("tty: usage errors", qt_term_open(NULL, &t) == QT_ERR_USAGE && qt_term_open("/dev/tty", NULL) == QT_ERR_USAGE,
+         "no QT_ERR_USAGE");
   qt_term_close(NULL);
 }
 

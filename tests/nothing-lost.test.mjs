@@ -4,7 +4,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
 
-const UP = "\u001b[A", ESC = "\u001b", TAB = "\t", BTAB = "\u001b[Z";
+const UP = "\u001b[A",
+  ESC = "\u001b",
+  TAB = "\t",
+  BTAB = "\u001b[Z";
 const ARGS = {
   questions: [
     { id: "langs", prompt: "Which languages?", multiSelect: true, options: ["C", "Rust", "Go", "Zig"] },
@@ -74,7 +77,9 @@ test("nothing lost: cancelling with only a draft asks first, and 'n' keeps it", 
 });
 
 // ---- keys that end the call ask before typed text is dropped ---------------------------------
-const CTRL_D = "\u0004", CTRL_N = "\u000e", ENTER = "\r";
+const CTRL_D = "\u0004",
+  CTRL_N = "\u000e",
+  ENTER = "\r";
 const DB = { questions: [{ id: "db", prompt: "Which database?", options: ["Postgres", "SQLite", "Mongo"] }] };
 const ask = (e) => e.render(100).join("\n");
 const discardAsked = (e) => /Discard what you typed\? \(y\/n\)/.test(ask(e));

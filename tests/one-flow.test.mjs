@@ -184,7 +184,10 @@ const SESSIONS = [
   },
   {
     name: "talk first after a pick (kept)",
-    script: [["pick", 1], ["discuss", "why three questions?"]],
+    script: [
+      ["pick", 1],
+      ["discuss", "why three questions?"],
+    ],
     status: "discuss",
   },
   {

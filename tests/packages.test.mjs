@@ -27,7 +27,10 @@ function checkout(targets) {
     mkdirSync(join(root, dirname(f)), { recursive: true });
     copyFileSync(join(here, f), join(root, f));
   }
-  writeFileSync(join(root, "package.json"), JSON.stringify({ name: "pi-question", version: "0.0.0-test", license: "MIT", files: ["index.js"], engines: { node: ">=20" } }));
+  writeFileSync(
+    join(root, "package.json"),
+    JSON.stringify({ name: "pi-question", version: "0.0.0-test", license: "MIT", files: ["index.js"], engines: { node: ">=20" } }),
+  );
   writeFileSync(join(root, "index.js"), "export {};\n");
   writeFileSync(join(root, "LICENSE"), "MIT\n");
   for (const t of targets) {
@@ -49,8 +52,12 @@ test("release: with any platform package's prebuilt missing, nothing is staged a
     () => stagePackages({ root, out }),
     (error) => {
       assert.match(error.message, /^a release needs every platform package; no prebuilt addon in /);
-      assert.ok(error.message.includes(`${targetKey(debianMade[0])} (node scripts/prebuild.mjs ${targetKey(debianMade[0])})`), error.message);
-      for (const t of macMade) assert.ok(error.message.includes(`${targetKey(t)} (built on a Mac: the workflow's macOS jobs)`), error.message);
+      assert.ok(
+        error.message.includes(`${targetKey(debianMade[0])} (node scripts/prebuild.mjs ${targetKey(debianMade[0])})`),
+        error.message,
+      );
+      for (const t of macMade)
+        assert.ok(error.message.includes(`${targetKey(t)} (built on a Mac: the workflow's macOS jobs)`), error.message);
       for (const t of debianMade.slice(1)) assert.ok(!error.message.includes(targetKey(t)), error.message);
       return true;
     },
@@ -66,7 +73,10 @@ test("release: with every prebuilt, each platform package is staged and pi-quest
   const root = checkout(PREBUILT_TARGETS);
   const staged = stagePackages({ root, out: join(root, "out"), repository: "https://github.com/someone/pi-question" });
   assert.deepEqual(staged.missing, []);
-  assert.deepEqual(staged.platforms.map((p) => p.name), PREBUILT_TARGETS.map(packageName));
+  assert.deepEqual(
+    staged.platforms.map((p) => p.name),
+    PREBUILT_TARGETS.map(packageName),
+  );
   const main = manifest(staged.main);
   assert.deepEqual(main.optionalDependencies, Object.fromEntries(PREBUILT_TARGETS.map((t) => [packageName(t), "0.0.0-test"])));
   for (const p of staged.platforms) {
@@ -84,14 +94,23 @@ test("partial: only what is built is staged and listed; nothing built at all is 
   assert.deepEqual(Object.keys(manifest(staged.main).optionalDependencies), debianMade.map(packageName));
   assert.deepEqual(readdirSync(join(root, "out")).sort(), [...debianMade.map(packageName), "pi-question"].sort());
   assert.equal(manifest(staged.main).repository, undefined);
-  const r = spawnSync(process.execPath, [join(root, "scripts", "packages.mjs"), "--partial", "--out", join(root, "out2")], { cwd: root, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [join(root, "scripts", "packages.mjs"), "--partial", "--out", join(root, "out2")], {
+    cwd: root,
+    encoding: "utf8",
+  });
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stderr, `packages: a partial stage, not a release: left out (not built): ${macMade.map(targetKey).join(", ")}\n`);
   // the directories to publish, platform packages first
-  assert.deepEqual(r.stdout.trim().split("\n"), [...debianMade.map((t) => join(root, "out2", packageName(t))), join(root, "out2", "pi-question")]);
+  assert.deepEqual(r.stdout.trim().split("\n"), [
+    ...debianMade.map((t) => join(root, "out2", packageName(t))),
+    join(root, "out2", "pi-question"),
+  ]);
 
   const empty = checkout([]);
-  assert.throws(() => stagePackages({ root: empty, out: join(empty, "out"), partial: true }), /^Error: no prebuilt addon at all in .+: run "node scripts\/prebuild\.mjs" first$/);
+  assert.throws(
+    () => stagePackages({ root: empty, out: join(empty, "out"), partial: true }),
+    /^Error: no prebuilt addon at all in .+: run "node scripts\/prebuild\.mjs" first$/,
+  );
 });
 
 test("command line: an unknown option or a missing value is refused", () => {

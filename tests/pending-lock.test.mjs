@@ -4,7 +4,18 @@
 // its holder, and a lock held too long is a clear error rather than a lost update.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -105,7 +116,7 @@ test("pending: an update that cannot get the lock says so and changes nothing", 
   const { dir, cleanup } = tempDir();
   try {
     const path = join(dir, ".pi", "pending-questions.json");
-    assert.equal(typeof await pending.rememberPending(dir, path, Q("a")), "object");
+    assert.equal(typeof (await pending.rememberPending(dir, path, Q("a"))), "object");
     const before = readFileSync(path, "utf8");
     const held = addon.lockFile(pending.lockPath(path), 0);
     try {
@@ -170,7 +181,10 @@ test("/questions clear: a lock held elsewhere never stops pi's event loop; the f
 
 test("pending: 8 writers, 2 emptiers and 2 readers at once, 5 rounds: nothing lost, nothing torn", async () => {
   const { dir, cleanup } = tempDir();
-  const ROUNDS = 5, SETS = 12, WRITERS = 8, EMPTIERS = 2;
+  const ROUNDS = 5,
+    SETS = 12,
+    WRITERS = 8,
+    EMPTIERS = 2;
   mkdirSync(dir, { recursive: true });
   const writers = Array.from({ length: WRITERS }, (_, w) => worker("writer", dir, `w${w}`, String(ROUNDS), String(SETS)));
   const emptiers = Array.from({ length: EMPTIERS }, (_, w) => worker("emptier", dir, `e${w}`, String(ROUNDS), String(SETS)));
@@ -188,7 +202,9 @@ test("pending: 8 writers, 2 emptiers and 2 readers at once, 5 rounds: nothing lo
     }
     for (let r = 0; r < ROUNDS; r++) {
       const path = join(dir, `round-${r}`, "pending.json");
-      const ids = JSON.parse(readFileSync(path, "utf8")).pending.map((s) => s.questions[0].id).sort();
+      const ids = JSON.parse(readFileSync(path, "utf8"))
+        .pending.map((s) => s.questions[0].id)
+        .sort();
       const expected = [];
       for (let w = 0; w < WRITERS; w++) for (let k = 0; k < SETS; k += 2) expected.push(`w${w}-${k}`);
       assert.deepEqual(ids, expected.sort(), `round ${r}: every set kept, every forgotten one gone`);
@@ -215,7 +231,8 @@ function projectAndOutside() {
   return { project, outside, cleanup };
 }
 
-const REFUSED = /^The pending-questions file .* was neither written nor removed: it leads outside the project through a symbolic link \(to .*\/outside\/.*\), and pi-question writes and removes files only inside the project \(.*\/project\)\.$/;
+const REFUSED =
+  /^The pending-questions file .* was neither written nor removed: it leads outside the project through a symbolic link \(to .*\/outside\/.*\), and pi-question writes and removes files only inside the project \(.*\/project\)\.$/;
 
 test("pending: a .pi that is a symbolic link out of the project: nothing is created, written or removed there", async () => {
   const { project, outside, cleanup } = projectAndOutside();
@@ -254,7 +271,7 @@ test("pending: a directory swapped for a link after the settings were read is re
     assert.deepEqual(warnings, []);
     assert.equal(settings.pendingFile, "q/p.json", "accepted: q is a directory inside the project when the settings are read");
     const path = pending.pendingPath(project, settings.pendingFile);
-    assert.equal(typeof await pending.rememberPending(project, path, Q("a")), "object");
+    assert.equal(typeof (await pending.rememberPending(project, path, Q("a"))), "object");
     // Now q becomes a link to a directory outside holding someone else's p.json.
     renameSync(join(project, "q"), join(project, "q-old"));
     symlinkSync(outside, join(project, "q"));
@@ -269,8 +286,11 @@ test("pending: a directory swapped for a link after the settings were read is re
     // A link that stays inside the project is fine: the work is done on the real path.
     rmSync(join(project, "q"));
     symlinkSync(join(project, "q-old"), join(project, "q"));
-    assert.equal(typeof await pending.rememberPending(project, path, Q("b")), "object");
-    assert.deepEqual(JSON.parse(readFileSync(join(project, "q-old", "p.json"), "utf8")).pending.map((s) => s.questions[0].id), ["a", "b"]);
+    assert.equal(typeof (await pending.rememberPending(project, path, Q("b"))), "object");
+    assert.deepEqual(
+      JSON.parse(readFileSync(join(project, "q-old", "p.json"), "utf8")).pending.map((s) => s.questions[0].id),
+      ["a", "b"],
+    );
     assert.equal(await pending.clearPending(project, path), undefined);
     assert.deepEqual(readdirSync(join(project, "q-old")), [], "the file and its lock file are gone");
     assert.equal(lstatSync(join(project, "q")).isSymbolicLink(), true, "the link itself stays");

@@ -39,13 +39,17 @@ test("pi lines: no test imports pi's packages by name or path; pi-line.mjs alone
     if (name === join("tests", "helpers", "pi-line.mjs") || name === join("tests", "pi-lines.test.mjs")) continue;
     const source = readFileSync(file, "utf8");
     for (const spec of specifiers(source)) {
-      if (/^@(mariozechner|earendil-works)\//.test(spec) || /node_modules[\\/](@mariozechner|@earendil-works|\.bin[\\/]pi\b)/.test(spec)) bad.push(`${name}: ${spec}`);
+      if (/^@(mariozechner|earendil-works)\//.test(spec) || /node_modules[\\/](@mariozechner|@earendil-works|\.bin[\\/]pi\b)/.test(spec))
+        bad.push(`${name}: ${spec}`);
     }
     if (/node_modules\/\.bin\/pi\b|["']\.bin["'],\s*["']pi["']/.test(source)) bad.push(`${name}: names node_modules/.bin/pi`);
   }
   assert.deepEqual(bad, []);
   // The scan finds what it looks for.
-  assert.deepEqual(specifiers(`import { x } from "@mariozechner/pi-tui";\nconst y = await import('@earendil-works/pi-tui');`), ["@mariozechner/pi-tui", "@earendil-works/pi-tui"]);
+  assert.deepEqual(specifiers(`import { x } from "@mariozechner/pi-tui";\nconst y = await import('@earendil-works/pi-tui');`), [
+    "@mariozechner/pi-tui",
+    "@earendil-works/pi-tui",
+  ]);
 });
 
 test("pi lines: the extension is loaded (tests/helpers/shim.mjs) against the line's own modules for every bare name it imports", () => {
@@ -59,7 +63,10 @@ test("pi lines: the extension is loaded (tests/helpers/shim.mjs) against the lin
   assert.ok(imported.has("@mariozechner/pi-tui"), [...imported].join(", "));
   for (const name of imported) {
     assert.ok(name in aliases, `the extension imports ${name}, which extensionAliases() does not map`);
-    assert.ok(aliases[name].startsWith(line.packageDir.split("/node_modules/")[0]), `${name} → ${aliases[name]}, outside ${line.describe()}`);
+    assert.ok(
+      aliases[name].startsWith(line.packageDir.split("/node_modules/")[0]),
+      `${name} → ${aliases[name]}, outside ${line.describe()}`,
+    );
   }
   const scope = line.packageName.split("/")[0];
   assert.match(aliases["@mariozechner/pi-tui"], new RegExp(`node_modules/${scope}/pi-tui/`));
@@ -67,7 +74,8 @@ test("pi lines: the extension is loaded (tests/helpers/shim.mjs) against the lin
 
 test("pi lines: the current line's unit run covers the key parser and width cross-checks", () => {
   const suites = crossCheckSuites();
-  for (const f of ["keys", "width", "engine", "strings", "shim-ui"]) assert.ok(suites.includes(join("tests", `${f}.test.mjs`)), `${f} in ${suites.join(", ")}`);
+  for (const f of ["keys", "width", "engine", "strings", "shim-ui"])
+    assert.ok(suites.includes(join("tests", `${f}.test.mjs`)), `${f} in ${suites.join(", ")}`);
   assert.ok(suites.every((f) => !/e2e-/.test(f)));
 });
 
@@ -78,12 +86,24 @@ function versionTable() {
   const section = platforms.slice(platforms.indexOf("## pi and Node versions"));
   assert.ok(section.length < platforms.length, 'docs/platforms.md has a "pi and Node versions" section');
   // Every page a reader may take a version from: the README and docs/.
-  const readme = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => join("docs", f))].map((f) => read(f)).join("\n\n");
+  const readme = [
+    "README.md",
+    ...readdirSync(join(root, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => join("docs", f)),
+  ]
+    .map((f) => read(f))
+    .join("\n\n");
   const body = section.slice(0, section.indexOf("\n## ", 1));
   const rows = body
     .split("\n")
     .filter((l) => l.startsWith("| `@"))
-    .map((l) => l.split("|").slice(1, -1).map((c) => c.trim()));
+    .map((l) =>
+      l
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   return { readme, body, rows };
 }
 
@@ -94,7 +114,11 @@ test("pi lines: the version table names the devDependency on the Node running np
   const [dev, current] = rows;
   assert.match(dev[0], new RegExp(`^\`${devName}\` ${pkg.devDependencies[devName].replace(/\./g, "\\.")} `));
   const devNode = dev[1].match(/^(\d+)\b/)?.[1];
-  assert.equal(devNode, process.versions.node.split(".")[0], `README's table says Node ${dev[1]} for ${devName}; npm test runs on ${process.version}`);
+  assert.equal(
+    devNode,
+    process.versions.node.split(".")[0],
+    `README's table says Node ${dev[1]} for ${devName}; npm test runs on ${process.version}`,
+  );
   assert.equal(current[0], `\`${CURRENT.pi.name}\` ${CURRENT.pi.version}`);
   assert.match(current[1], new RegExp(`^${CURRENT.node.replace(/\./g, "\\.")} `));
   // pi's binary: the current line compiled with the Bun of scripts/current-pi.mjs.
@@ -117,7 +141,10 @@ test("pi lines: each command the version table says CI runs is a step of .ci/run
       // the current line's row: a step on that line (PI_LINE=current, or a command that is
       // always the current line); the devDependency's row: a step without PI_LINE.
       const onLine = runs.filter((s) => (i === 0 ? !s.includes("PI_LINE=") : piLine ? s.includes(`PI_LINE=${piLine}`) : true));
-      assert.ok(onLine.length > 0, `README: CI runs ${command}${piLine ? ` with PI_LINE=${piLine}` : ""} (${row[0]}); .ci/run has no such step`);
+      assert.ok(
+        onLine.length > 0,
+        `README: CI runs ${command}${piLine ? ` with PI_LINE=${piLine}` : ""} (${row[0]}); .ci/run has no such step`,
+      );
     }
   }
 });
@@ -147,12 +174,20 @@ test("pi lines: README and docs/ name no other pi of the current line, nor anoth
   const stale = piVersionsNamed(rest).filter((v) => v !== CURRENT.pi.version);
   if (changes) stale.push(...piVersionsNamed(changes.text).filter((v) => v !== CURRENT.pi.version && v !== changes.previous));
   // Node for Windows under Wine is pinned on its own (Wine 8 starts only Node 20 and 22).
-  for (const m of readme.matchAll(/(?<![\w.v])(2\d)\.(\d+)\.(\d+)(?![\w.])/g)) if (m[0] !== CURRENT.node && m[0] !== WINE_NODE) stale.push(`Node ${m[0]}`);
+  for (const m of readme.matchAll(/(?<![\w.v])(2\d)\.(\d+)\.(\d+)(?![\w.])/g))
+    if (m[0] !== CURRENT.node && m[0] !== WINE_NODE) stale.push(`Node ${m[0]}`);
   assert.deepEqual(stale, [], "versions README names that scripts/current-pi.mjs does not run");
   // The scans find what they look for.
-  assert.deepEqual(piVersionsNamed("pi 0.73.1, 0.87.1, pi 1.4.0, `@earendil-works/pi-coding-agent` 1.5.2, cJSON 1.7.15"), ["0.87.1", "1.4.0", "1.5.2"]);
+  assert.deepEqual(piVersionsNamed("pi 0.73.1, 0.87.1, pi 1.4.0, `@earendil-works/pi-coding-agent` 1.5.2, cJSON 1.7.15"), [
+    "0.87.1",
+    "1.4.0",
+    "1.5.2",
+  ]);
   const sample = `x 0.87.1\n\nWhat changed between 0.87.1 and ${CURRENT.pi.version}, as seen:\n- 0.87.1 did\n- more\n\nnext`;
-  assert.deepEqual(changesParagraph(sample), { text: `What changed between 0.87.1 and ${CURRENT.pi.version}, as seen:\n- 0.87.1 did\n- more`, previous: "0.87.1" });
+  assert.deepEqual(changesParagraph(sample), {
+    text: `What changed between 0.87.1 and ${CURRENT.pi.version}, as seen:\n- 0.87.1 did\n- more`,
+    previous: "0.87.1",
+  });
 });
 
 test("pi lines: docs/platforms.md says what changed from the previous current line to this one", () => {

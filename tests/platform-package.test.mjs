@@ -39,7 +39,10 @@ function fakeInstall({ published = true, prebuilt, localBuild = false, host = ho
   if (prebuilt) {
     const platformDir = join(dir, "node_modules", packageName(host));
     mkdirSync(platformDir, { recursive: true });
-    writeFileSync(join(platformDir, "package.json"), JSON.stringify({ name: packageName(host), version: "0.0.0-test", main: "pi_question.node" }));
+    writeFileSync(
+      join(platformDir, "package.json"),
+      JSON.stringify({ name: packageName(host), version: "0.0.0-test", main: "pi_question.node" }),
+    );
     if (prebuilt === "addon") copyFileSync(built, join(platformDir, "pi_question.node"));
     else writeFileSync(join(platformDir, "pi_question.node"), "not an ELF file\n");
   }
@@ -120,7 +123,10 @@ test("loader: on Windows and macOS the package without a C library in its name i
     assert.equal(r.source.name, `pi-question-${host.os}-${host.cpu}`);
     // installed without it (--omit=optional): the sentence names that package
     r = load(fakeInstall({ published: true }), fake);
-    assert.match(firstLine(r.error), new RegExp(`^pi-question: the prebuilt addon package pi-question-${host.os}-${host.cpu} is not installed `));
+    assert.match(
+      firstLine(r.error),
+      new RegExp(`^pi-question: the prebuilt addon package pi-question-${host.os}-${host.cpu} is not installed `),
+    );
   }
 });
 
@@ -134,20 +140,34 @@ test("loader: nothing loads — one sentence for each situation", () => {
   const name = packageName(hostTarget());
   // A published package whose platform package npm skipped (--omit=optional).
   let r = load(fakeInstall({ published: true }));
-  assert.match(firstLine(r.error), new RegExp(`^pi-question: the prebuilt addon package ${name} is not installed \\(npm skips optional dependencies with --omit=optional or --no-optional\\); reinstall pi-question with its optional dependencies, or build from source with "npm run build" in .+\\.$`));
+  assert.match(
+    firstLine(r.error),
+    new RegExp(
+      `^pi-question: the prebuilt addon package ${name} is not installed \\(npm skips optional dependencies with --omit=optional or --no-optional\\); reinstall pi-question with its optional dependencies, or build from source with "npm run build" in .+\\.$`,
+    ),
+  );
   // A checkout never built.
   r = load(fakeInstall({ published: false }));
   assert.match(firstLine(r.error), /^pi-question: the native addon is not built\. Run "npm install" in .+\.$/);
   // A prebuilt that does not load, and no local build.
   r = load(fakeInstall({ prebuilt: "broken" }));
-  assert.match(firstLine(r.error), new RegExp(`^pi-question: the prebuilt addon \\(${name}\\) does not load on this machine; build it from source with "npm run build"`));
+  assert.match(
+    firstLine(r.error),
+    new RegExp(`^pi-question: the prebuilt addon \\(${name}\\) does not load on this machine; build it from source with "npm run build"`),
+  );
   assert.match(r.error, /Tried:\n {2}.+pi_question\.node \(.+\)/);
   // Termux: Node says android, and no Linux package fits.
   r = load(fakeInstall({ published: true }), 'Object.defineProperty(process, "platform", { value: "android" });');
-  assert.match(firstLine(r.error), /^pi-question: there is no prebuilt addon for Android \(Termux\); build it from source: "pkg install clang make python pkg-config cjson", then "npm run build" in .+\.$/);
+  assert.match(
+    firstLine(r.error),
+    /^pi-question: there is no prebuilt addon for Android \(Termux\); build it from source: "pkg install clang make python pkg-config cjson", then "npm run build" in .+\.$/,
+  );
   // A CPU without a prebuilt.
   r = load(fakeInstall({ published: true }), 'Object.defineProperty(process, "arch", { value: "riscv64" });');
-  assert.match(firstLine(r.error), /^pi-question: there is no prebuilt addon for linux-riscv64-(gnu|musl); build it from source with "npm run build"/);
+  assert.match(
+    firstLine(r.error),
+    /^pi-question: there is no prebuilt addon for linux-riscv64-(gnu|musl); build it from source with "npm run build"/,
+  );
 });
 
 test("install step: with a platform package that loads, `install.mjs --prefer-prebuilt` builds nothing and says which it uses", () => {
@@ -173,7 +193,10 @@ test("install step: without one, a published package says why it builds from sou
       env: { PATH: "/nonexistent", HOME: tmp, CC: "no-such-cc" },
     });
     assert.equal(r.status, 1, `${r.stdout}${r.stderr}`);
-    assert.match(r.stderr, new RegExp(`^pi-question: ${why}.*; building the addon from source\\.\\npi-question: no C compiler found \\(no-such-cc\\)`));
+    assert.match(
+      r.stderr,
+      new RegExp(`^pi-question: ${why}.*; building the addon from source\\.\\npi-question: no C compiler found \\(no-such-cc\\)`),
+    );
   }
   // A checkout (or its npm pack) says nothing about prebuilts: its one line is the build's.
   const pkg = fakeInstall({ published: false });

@@ -8,7 +8,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { ADDON_EXPORTS, DARWIN_ARCHS, buildPrebuilt, cjsonFromDir, darwinBuildPlan, gypBuildInputs, machOProblems, parseMachO, root } from "../scripts/prebuild.mjs";
+import {
+  ADDON_EXPORTS,
+  DARWIN_ARCHS,
+  buildPrebuilt,
+  cjsonFromDir,
+  darwinBuildPlan,
+  gypBuildInputs,
+  machOProblems,
+  parseMachO,
+  root,
+} from "../scripts/prebuild.mjs";
 
 const tmp = mkdtempSync(join(tmpdir(), "pq-darwin-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -50,11 +60,17 @@ test("darwin plan: binding.gyp's macOS sources and flags, for the target's archi
       ADDON_EXPORTS.map((s) => `-Wl,-exported_symbol,_${s}`),
     );
   }
-  assert.throws(() => darwinBuildPlan({ os: "linux", cpu: "x64", libc: "gnu" }, { cjson, objDir: "/obj" }), /linux-x64-gnu is not a macOS prebuilt/);
+  assert.throws(
+    () => darwinBuildPlan({ os: "linux", cpu: "x64", libc: "gnu" }, { cjson, objDir: "/obj" }),
+    /linux-x64-gnu is not a macOS prebuilt/,
+  );
 });
 
 test("darwin cJSON: from the directory CJSON_SRC names, each missing piece named", () => {
-  assert.throws(() => cjsonFromDir(""), /set CJSON_SRC to a directory holding cJSON\.c and cJSON\.h \(made on Debian by: node scripts\/prebuild\.mjs cjson-source DIR\)/);
+  assert.throws(
+    () => cjsonFromDir(""),
+    /set CJSON_SRC to a directory holding cJSON\.c and cJSON\.h \(made on Debian by: node scripts\/prebuild\.mjs cjson-source DIR\)/,
+  );
   const dir = join(tmp, "cjson");
   mkdirSync(dir);
   writeFileSync(join(dir, "cJSON.c"), "/* c */\n");
@@ -67,7 +83,10 @@ test("darwin cJSON: from the directory CJSON_SRC names, each missing piece named
 
 test("darwin build: refused off a Mac with the reason", async () => {
   if (process.platform === "darwin") return;
-  await assert.rejects(buildPrebuilt(arm64, join(tmp, "out")), /^Error: darwin-arm64 is built on a Mac \(the workflow's macOS jobs\): there is no macOS SDK here$/);
+  await assert.rejects(
+    buildPrebuilt(arm64, join(tmp, "out")),
+    /^Error: darwin-arm64 is built on a Mac \(the workflow's macOS jobs\): there is no macOS SDK here$/,
+  );
 });
 
 // What lipo -archs, otool -L, nm -gU and otool -l print for a fit arm64 addon.
@@ -80,20 +99,40 @@ const FIT = {
 
 test("darwin checks: a fit addon passes; each way a build can be unfit is named", () => {
   const fit = parseMachO(FIT);
-  assert.deepEqual(fit, { archs: ["arm64"], dylibs: ["/usr/lib/libSystem.B.dylib"], exported: ["napi_register_module_v1", "node_api_module_get_api_version_v1"], minos: "11.0" });
+  assert.deepEqual(fit, {
+    archs: ["arm64"],
+    dylibs: ["/usr/lib/libSystem.B.dylib"],
+    exported: ["napi_register_module_v1", "node_api_module_get_api_version_v1"],
+    minos: "11.0",
+  });
   assert.deepEqual(machOProblems(arm64, fit), []);
   // x64 on an old-style load command (LC_VERSION_MIN_MACOSX)
-  const intel = parseMachO({ ...FIT, lipo: "x86_64\n", otoolLoad: "Load command 8\n      cmd LC_VERSION_MIN_MACOSX\n  cmdsize 16\n  version 10.15\n      sdk 14.2\n" });
+  const intel = parseMachO({
+    ...FIT,
+    lipo: "x86_64\n",
+    otoolLoad: "Load command 8\n      cmd LC_VERSION_MIN_MACOSX\n  cmdsize 16\n  version 10.15\n      sdk 14.2\n",
+  });
   assert.equal(intel.minos, "10.15");
   assert.deepEqual(machOProblems(x64, intel), []);
 
   const problems = (over) => machOProblems(arm64, parseMachO({ ...FIT, ...over })).join("\n");
   assert.match(problems({ lipo: "x86_64\n" }), /architectures are x86_64, not arm64 alone/);
   assert.match(problems({ lipo: "x86_64 arm64\n" }), /architectures are x86_64 arm64, not arm64 alone/);
-  assert.match(problems({ otoolL: `${FIT.otoolL}\t/opt/homebrew/opt/cjson/lib/libcjson.1.dylib (compatibility version 1.0.0, current version 1.7.18)\n` }), /loads \/opt\/homebrew\/opt\/cjson\/lib\/libcjson\.1\.dylib: cJSON must be linked in statically/);
-  assert.match(problems({ otoolL: `${FIT.otoolL}\t/usr/lib/libc++.1.dylib (compatibility version 1.0.0, current version 1700.255.0)\n` }), /loads \/usr\/lib\/libc\+\+\.1\.dylib \(only \/usr\/lib\/libSystem\.B\.dylib may be\)/);
+  assert.match(
+    problems({
+      otoolL: `${FIT.otoolL}\t/opt/homebrew/opt/cjson/lib/libcjson.1.dylib (compatibility version 1.0.0, current version 1.7.18)\n`,
+    }),
+    /loads \/opt\/homebrew\/opt\/cjson\/lib\/libcjson\.1\.dylib: cJSON must be linked in statically/,
+  );
+  assert.match(
+    problems({ otoolL: `${FIT.otoolL}\t/usr/lib/libc++.1.dylib (compatibility version 1.0.0, current version 1700.255.0)\n` }),
+    /loads \/usr\/lib\/libc\+\+\.1\.dylib \(only \/usr\/lib\/libSystem\.B\.dylib may be\)/,
+  );
   assert.match(problems({ nm: "0000000000003f50 T _node_api_module_get_api_version_v1\n" }), /does not export napi_register_module_v1/);
-  assert.match(problems({ nm: `${FIT.nm}0000000000001000 T _qt_engine_new\n0000000000002000 T _cJSON_Parse\n` }), /exports 2 symbol\(s\) beyond Node-API's entry points \(qt_engine_new, cJSON_Parse…\): they must be hidden/);
+  assert.match(
+    problems({ nm: `${FIT.nm}0000000000001000 T _qt_engine_new\n0000000000002000 T _cJSON_Parse\n` }),
+    /exports 2 symbol\(s\) beyond Node-API's entry points \(qt_engine_new, cJSON_Parse…\): they must be hidden/,
+  );
   assert.match(problems({ otoolLoad: FIT.otoolLoad.replace("minos 11.0", "minos 14.0") }), /needs macOS 14\.0, newer than 11\.0/);
   assert.match(problems({ otoolLoad: "" }), /names no minimum macOS version/);
 });

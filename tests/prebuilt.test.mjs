@@ -51,7 +51,10 @@ test("binding.gyp read by the prebuild gives the sources and C flags node-gyp bu
     const objs = /^OBJS := \\\n((?:\t.*\\?\n)+)/m.exec(text)[1];
     for (const m of objs.matchAll(/\$\(TARGET\)\/(\S+)\.o/g)) fromMake.push(`${m[1]}.c`);
     const c = /^CFLAGS_C_Release := \\\n((?:\t.*\\?\n)+)/m.exec(text)[1];
-    const flags = c.split("\n").map((l) => l.replace(/\\$/, "").trim()).filter(Boolean);
+    const flags = c
+      .split("\n")
+      .map((l) => l.replace(/\\$/, "").trim())
+      .filter(Boolean);
     if (cflags) assert.deepEqual(flags, cflags, `${name}'s C flags differ from qt_core's`);
     cflags = flags;
   }
@@ -72,15 +75,26 @@ test("gypBuildInputs: variables expand, cflags! removes, Release's defines becom
 });
 
 test("elfProblems: a fit binary passes; libcjson, an extra export, a newer glibc or the wrong machine are each named", () => {
-  const fit = { machine: "Advanced Micro Devices X86-64", needed: ["libc.so.6"], exported: [...ADDON_EXPORTS], glibc: [{ symbol: "memcpy", version: "2.14" }] };
+  const fit = {
+    machine: "Advanced Micro Devices X86-64",
+    needed: ["libc.so.6"],
+    exported: [...ADDON_EXPORTS],
+    glibc: [{ symbol: "memcpy", version: "2.14" }],
+  };
   assert.deepEqual(elfProblems(gnuX64, fit), []);
-  assert.match(elfProblems(gnuX64, { ...fit, needed: ["libcjson.so.1", "libc.so.6"] }).join("\n"), /libcjson\.so\.1: cJSON must be linked in statically/);
+  assert.match(
+    elfProblems(gnuX64, { ...fit, needed: ["libcjson.so.1", "libc.so.6"] }).join("\n"),
+    /libcjson\.so\.1: cJSON must be linked in statically/,
+  );
   assert.match(elfProblems(gnuX64, { ...fit, needed: ["libstdc++.so.6", "libc.so.6"] }).join("\n"), /needs libstdc\+\+\.so\.6/);
   assert.match(elfProblems(gnuX64, { ...fit, exported: [...ADDON_EXPORTS, "cJSON_Parse"] }).join("\n"), /cJSON_Parse.*must be hidden/);
   assert.match(elfProblems(gnuX64, { ...fit, exported: [] }).join("\n"), /does not export napi_register_module_v1/);
   const newer = { ...fit, glibc: [...fit.glibc, { symbol: "pthread_create", version: "2.34" }] };
   assert.equal(glibcNeeded(newer.glibc), "2.34");
-  assert.match(elfProblems(gnuX64, newer).join("\n"), new RegExp(`newer than ${GLIBC_FLOOR.replace(".", "\\.")}: pthread_create@GLIBC_2\\.34.*glibc-compat\\.h`));
+  assert.match(
+    elfProblems(gnuX64, newer).join("\n"),
+    new RegExp(`newer than ${GLIBC_FLOOR.replace(".", "\\.")}: pthread_create@GLIBC_2\\.34.*glibc-compat\\.h`),
+  );
   assert.match(elfProblems(gnuX64, { ...fit, machine: "AArch64" }).join("\n"), /machine is AArch64/);
   assert.deepEqual(elfProblems(musl, { ...fit, needed: ["libc.so"], glibc: [] }), []);
   assert.match(elfProblems(musl, fit).join("\n"), /needs libc\.so\.6/);
@@ -142,12 +156,39 @@ for (const arch of ["x64", "arm64"]) {
       symlinkSync(join(dir, "data"), join(dir, "link"));
       const exe = join(dir, "p");
       const header = join(root, "scripts", "glibc-compat.h");
-      const built = spawnSync(cc, ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra", "-Werror", "-O2", "-pthread", "-include", header, join(dir, "p.c"), "-o", exe], { encoding: "utf8" });
+      const built = spawnSync(
+        cc,
+        [
+          "-std=c11",
+          "-D_POSIX_C_SOURCE=200809L",
+          "-Wall",
+          "-Wextra",
+          "-Werror",
+          "-O2",
+          "-pthread",
+          "-include",
+          header,
+          join(dir, "p.c"),
+          "-o",
+          exe,
+        ],
+        { encoding: "utf8" },
+      );
       assert.equal(built.status, 0, built.stderr);
       const versions = inspectElf(exe).glibc;
       const want = arch === "x64" ? "2.2.5" : "2.17";
-      for (const name of ["fstat", "lstat"]) assert.ok(!versions.some((s) => s.symbol === name), `${name} still imported: ${JSON.stringify(versions)}`);
-      for (const name of ["__fxstat", "__lxstat", "pthread_create", "pthread_join", "pthread_once", "pthread_key_create", "pthread_setspecific", "pthread_getspecific"]) {
+      for (const name of ["fstat", "lstat"])
+        assert.ok(!versions.some((s) => s.symbol === name), `${name} still imported: ${JSON.stringify(versions)}`);
+      for (const name of [
+        "__fxstat",
+        "__lxstat",
+        "pthread_create",
+        "pthread_join",
+        "pthread_once",
+        "pthread_key_create",
+        "pthread_setspecific",
+        "pthread_getspecific",
+      ]) {
         assert.deepEqual(
           versions.filter((s) => s.symbol === name).map((s) => s.version),
           [want],
@@ -188,7 +229,10 @@ test("windowsBuildInputs: binding.gyp's Windows branch: the native/os/win32 sour
   assert.deepEqual(os.map((f) => f.replace(/^native\/os\/win32\//, "")).sort(), ["external_edit.c", "filelock.c", "thread.c", "tty.c"]);
   assert.ok(inputs.sources.includes("native/node/binding.c"));
   assert.ok(!inputs.cflags.some((f) => f.startsWith("-D_POSIX_C_SOURCE")), inputs.cflags.join(" "));
-  assert.deepEqual(inputs.sources.filter((f) => !f.startsWith("native/os/")), gypBuildInputs().sources.filter((f) => !f.startsWith("native/os/")));
+  assert.deepEqual(
+    inputs.sources.filter((f) => !f.startsWith("native/os/")),
+    gypBuildInputs().sources.filter((f) => !f.startsWith("native/os/")),
+  );
 });
 
 test("peProblems: a fit DLL passes; a direct NODE.EXE import, libcjson, libwinpthread, an extra export, the wrong format or an EXE are each named", () => {
@@ -198,8 +242,14 @@ test("peProblems: a fit DLL passes; a direct NODE.EXE import, libcjson, libwinpt
   const named = (pe) => peProblems(win32, { ...fit, ...pe }).join("\n");
   assert.match(named({ imports: [...fit.imports, "NODE.EXE"] }), /imports NODE\.EXE directly: Node-API must be delay-loaded/);
   assert.match(named({ imports: [...fit.imports, "libcjson-1.dll"] }), /imports libcjson-1\.dll: cJSON must be linked in statically/);
-  assert.match(named({ imports: [...fit.imports, "libwinpthread-1.dll"] }), /imports libwinpthread-1\.dll \(only KERNEL32\.dll and the C runtime/);
-  assert.match(named({ exported: [...ADDON_EXPORTS, "cJSON_Parse"] }), /exports 1 symbol\(s\) beyond Node-API's entry points \(cJSON_Parse…\)/);
+  assert.match(
+    named({ imports: [...fit.imports, "libwinpthread-1.dll"] }),
+    /imports libwinpthread-1\.dll \(only KERNEL32\.dll and the C runtime/,
+  );
+  assert.match(
+    named({ exported: [...ADDON_EXPORTS, "cJSON_Parse"] }),
+    /exports 1 symbol\(s\) beyond Node-API's entry points \(cJSON_Parse…\)/,
+  );
   assert.match(named({ exported: [] }), /does not export napi_register_module_v1/);
   assert.match(named({ format: "pei-i386" }), /format is pei-i386/);
   assert.match(named({ dll: false }), /is not a DLL/);
@@ -207,7 +257,8 @@ test("peProblems: a fit DLL passes; a direct NODE.EXE import, libcjson, libwinpt
 
 test("inspectPe on DLLs mingw-w64 builds: imports, exports and the DLL flag as the prebuilt check reads them", (t) => {
   const cc = "x86_64-w64-mingw32-gcc";
-  for (const tool of [cc, "x86_64-w64-mingw32-dlltool", "x86_64-w64-mingw32-objdump"]) if (!has(tool)) return t.skip(`${tool} is not installed`);
+  for (const tool of [cc, "x86_64-w64-mingw32-dlltool", "x86_64-w64-mingw32-objdump"])
+    if (!has(tool)) return t.skip(`${tool} is not installed`);
   const dir = mkdtempSync(join(tmpdir(), "pq-pe-"));
   try {
     // An addon as a careless build makes it: Node-API bound to NODE.EXE directly, a helper dllexported.
@@ -249,70 +300,107 @@ const wine = (() => {
   }
 })();
 
-test("wineNode: Node for Windows' exit status, stdout and stderr come back; Linux paths reach it as Z: paths", { skip: !wine && "wine64 is not installed" }, async () => {
-  const r = await wineNode(["-e", "console.log(process.platform, process.cwd()); console.error('to stderr'); process.exit(7)"], { cwd: join(root, "tests"), timeout: 120_000 });
-  assert.equal(r.status, 7, r.stderr);
-  assert.equal(r.stdout, `win32 Z:${join(root, "tests").replace(/\//g, "\\")}\n`);
-  assert.match(r.stderr, /to stderr/);
-  assert.equal(r.timedOut, false);
-});
+test(
+  "wineNode: Node for Windows' exit status, stdout and stderr come back; Linux paths reach it as Z: paths",
+  { skip: !wine && "wine64 is not installed" },
+  async () => {
+    const r = await wineNode(["-e", "console.log(process.platform, process.cwd()); console.error('to stderr'); process.exit(7)"], {
+      cwd: join(root, "tests"),
+      timeout: 120_000,
+    });
+    assert.equal(r.status, 7, r.stderr);
+    assert.equal(r.stdout, `win32 Z:${join(root, "tests").replace(/\//g, "\\")}\n`);
+    assert.match(r.stderr, /to stderr/);
+    assert.equal(r.timedOut, false);
+  },
+);
 
-test("wineNode: a run past its timeout is killed with its child processes and says so", { skip: !wine && "wine64 is not installed", timeout: 60_000 }, async () => {
-  const marker = `pq-wine-timeout-${process.pid}-${Date.now()}`;
-  const script = `require("child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "${marker}"], { stdio: "ignore" }); console.log("started"); setInterval(() => {}, 1000);`;
-  const r = await wineNode(["-e", script, marker], { timeout: 4000 });
-  assert.equal(r.timedOut, true);
-  assert.equal(r.status, null);
-  assert.match(r.stderr, /did not end within 4 s: killed/);
-  assert.equal(r.stdout, "started\n");
-  // Every process of the run (node.exe and its child) ends: polled, as Wine reaps them itself.
-  const alive = () => spawnSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" }).stdout.split("\n").filter((l) => l.includes(marker) && !/^Z/.test(l.trim()));
-  const deadline = Date.now() + 20_000;
-  while (alive().length && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
-  assert.deepEqual(alive(), []);
-});
+test(
+  "wineNode: a run past its timeout is killed with its child processes and says so",
+  { skip: !wine && "wine64 is not installed", timeout: 60_000 },
+  async () => {
+    const marker = `pq-wine-timeout-${process.pid}-${Date.now()}`;
+    const script = `require("child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "${marker}"], { stdio: "ignore" }); console.log("started"); setInterval(() => {}, 1000);`;
+    const r = await wineNode(["-e", script, marker], { timeout: 4000 });
+    assert.equal(r.timedOut, true);
+    assert.equal(r.status, null);
+    assert.match(r.stderr, /did not end within 4 s: killed/);
+    assert.equal(r.stdout, "started\n");
+    // Every process of the run (node.exe and its child) ends: polled, as Wine reaps them itself.
+    const alive = () =>
+      spawnSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
+        .stdout.split("\n")
+        .filter((l) => l.includes(marker) && !/^Z/.test(l.trim()));
+    const deadline = Date.now() + 20_000;
+    while (alive().length && Date.now() < deadline) await new Promise((done) => setTimeout(done, 100));
+    assert.deepEqual(alive(), []);
+  },
+);
 
 /** The command lines of live (not zombie) processes that carry `marker`, tmux's own left out. */
-const carrying = (marker) => spawnSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" }).stdout.split("\n").filter((l) => l.includes(marker) && !/^Z/.test(l.trim()) && !/\btmux\b/.test(l));
+const carrying = (marker) =>
+  spawnSync("ps", ["-eo", "stat=,args="], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter((l) => l.includes(marker) && !/^Z/.test(l.trim()) && !/\btmux\b/.test(l));
 
-test("wine-tests: the console file's timeout kills its whole process group, node --test's child with the runner", { timeout: 60_000 }, async () => {
-  const marker = `pq-grouped-timeout-${process.pid}-${Date.now()}`;
-  const script = `require("child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "${marker}"], { stdio: "ignore" }); console.log("started"); setInterval(() => {}, 1000);`;
-  const r = await runGrouped(process.execPath, ["-e", script, marker], { timeout: 3000 });
-  assert.equal(r.timedOut, true);
-  assert.equal(r.signal, "SIGKILL");
-  assert.equal(r.stdout, "started\n");
-  assert.match(r.stderr, /did not end within 3 s: its process group was killed/);
-  const deadline = Date.now() + 20_000;
-  while (carrying(marker).length && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
-  assert.deepEqual(carrying(marker), [], "the child outlived the run");
-});
-
-test("wine-tests: after the console file, the tmux servers its run started are ended with their panes; no other server is touched", { skip: !has("tmux", ["-V"]) && "tmux is missing", timeout: 60_000 }, async () => {
-  // Sockets named as the console test names them; live pids, so that no suite's sweep of servers
-  // whose owner is gone (tests/helpers/tmux-server.mjs) ends them meanwhile.
-  const mine = `pq-tty-${process.pid}`;
-  const other = `pq-tty-${process.ppid}`;
-  const mark = `${process.pid}-${Date.now()}`;
-  const marker = `pq-leftover-pane-${process.pid}-${Date.now()}`;
-  const tmux = (socket, env, ...args) => spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
-  try {
-    for (const [socket, env] of [[mine, { PI_QUESTION_WINE_TESTS_RUN: mark }], [other, { PI_QUESTION_WINE_TESTS_RUN: "another-run" }]]) {
-      const r = tmux(socket, env, "new-session", "-d", "-s", "x", `exec '${process.execPath}' -e 'setInterval(() => {}, 1000)' ${marker}`);
-      assert.equal(r.status, 0, r.stderr);
-    }
-    const started = Date.now() + 20_000;
-    while (carrying(marker).length < 2 && Date.now() < started) await new Promise((done) => setTimeout(done, 50));
-    assert.equal(carrying(marker).length, 2, "both panes' programs run");
-    assert.deepEqual(endMarkedTmuxServers(mark), [mine]);
+test(
+  "wine-tests: the console file's timeout kills its whole process group, node --test's child with the runner",
+  { timeout: 60_000 },
+  async () => {
+    const marker = `pq-grouped-timeout-${process.pid}-${Date.now()}`;
+    const script = `require("child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "${marker}"], { stdio: "ignore" }); console.log("started"); setInterval(() => {}, 1000);`;
+    const r = await runGrouped(process.execPath, ["-e", script, marker], { timeout: 3000 });
+    assert.equal(r.timedOut, true);
+    assert.equal(r.signal, "SIGKILL");
+    assert.equal(r.stdout, "started\n");
+    assert.match(r.stderr, /did not end within 3 s: its process group was killed/);
     const deadline = Date.now() + 20_000;
-    while (carrying(marker).length > 1 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
-    assert.equal(carrying(marker).length, 1, "the marked server's pane program ended, the other's runs on");
-    assert.notEqual(tmux(mine, {}, "has-session", "-t", "x").status, 0);
-    assert.equal(tmux(other, {}, "has-session", "-t", "x").status, 0, "the unmarked server is untouched");
-  } finally {
-    for (const socket of [mine, other]) tmux(socket, {}, "kill-server");
-    const dir = join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid()}`);
-    for (const socket of [mine, other]) rmSync(join(dir, socket), { force: true });
-  }
-});
+    while (carrying(marker).length && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+    assert.deepEqual(carrying(marker), [], "the child outlived the run");
+  },
+);
+
+test(
+  "wine-tests: after the console file, the tmux servers its run started are ended with their panes; no other server is touched",
+  { skip: !has("tmux", ["-V"]) && "tmux is missing", timeout: 60_000 },
+  async () => {
+    // Sockets named as the console test names them; live pids, so that no suite's sweep of servers
+    // whose owner is gone (tests/helpers/tmux-server.mjs) ends them meanwhile.
+    const mine = `pq-tty-${process.pid}`;
+    const other = `pq-tty-${process.ppid}`;
+    const mark = `${process.pid}-${Date.now()}`;
+    const marker = `pq-leftover-pane-${process.pid}-${Date.now()}`;
+    const tmux = (socket, env, ...args) =>
+      spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: { ...process.env, ...env } });
+    try {
+      for (const [socket, env] of [
+        [mine, { PI_QUESTION_WINE_TESTS_RUN: mark }],
+        [other, { PI_QUESTION_WINE_TESTS_RUN: "another-run" }],
+      ]) {
+        const r = tmux(
+          socket,
+          env,
+          "new-session",
+          "-d",
+          "-s",
+          "x",
+          `exec '${process.execPath}' -e 'setInterval(() => {}, 1000)' ${marker}`,
+        );
+        assert.equal(r.status, 0, r.stderr);
+      }
+      const started = Date.now() + 20_000;
+      while (carrying(marker).length < 2 && Date.now() < started) await new Promise((done) => setTimeout(done, 50));
+      assert.equal(carrying(marker).length, 2, "both panes' programs run");
+      assert.deepEqual(endMarkedTmuxServers(mark), [mine]);
+      const deadline = Date.now() + 20_000;
+      while (carrying(marker).length > 1 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+      assert.equal(carrying(marker).length, 1, "the marked server's pane program ended, the other's runs on");
+      assert.notEqual(tmux(mine, {}, "has-session", "-t", "x").status, 0);
+      assert.equal(tmux(other, {}, "has-session", "-t", "x").status, 0, "the unmarked server is untouched");
+    } finally {
+      for (const socket of [mine, other]) tmux(socket, {}, "kill-server");
+      const dir = join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid()}`);
+      for (const socket of [mine, other]) rmSync(join(dir, socket), { force: true });
+    }
+  },
+);

@@ -14,27 +14,81 @@ const qr = await importShim("qr.ts");
 
 /** Format information strings (ISO/IEC 18004 table C.1), MSB first, by level and mask. */
 const FORMAT = {
-  L: ["111011111000100", "111001011110011", "111110110101010", "111100010011101", "110011000101111", "110001100011000", "110110001000001", "110100101110110"],
-  M: ["101010000010010", "101000100100101", "101111001111100", "101101101001011", "100010111111001", "100000011001110", "100111110010111", "100101010100000"],
+  L: [
+    "111011111000100",
+    "111001011110011",
+    "111110110101010",
+    "111100010011101",
+    "110011000101111",
+    "110001100011000",
+    "110110001000001",
+    "110100101110110",
+  ],
+  M: [
+    "101010000010010",
+    "101000100100101",
+    "101111001111100",
+    "101101101001011",
+    "100010111111001",
+    "100000011001110",
+    "100111110010111",
+    "100101010100000",
+  ],
 };
 /** Version information (table D.1). */
 const VERSION_INFO = { 7: "000111110010010100", 8: "001000010110111100", 9: "001001101010011001", 10: "001010010011010011" };
 /** Byte-mode capacity in characters (table 7), versions 1 to 10. */
 const CAPACITY = { L: [17, 32, 53, 78, 106, 134, 154, 192, 230, 271], M: [14, 26, 42, 62, 84, 106, 122, 152, 180, 213] };
 /** Alignment pattern centres (annex E). */
-const ALIGN = { 1: [], 2: [6, 18], 3: [6, 22], 4: [6, 26], 5: [6, 30], 6: [6, 34], 7: [6, 22, 38], 8: [6, 24, 42], 9: [6, 26, 46], 10: [6, 28, 50], 15: [6, 26, 48, 70], 32: [6, 34, 60, 86, 112, 138], 40: [6, 30, 58, 86, 114, 142, 170] };
+const ALIGN = {
+  1: [],
+  2: [6, 18],
+  3: [6, 22],
+  4: [6, 26],
+  5: [6, 30],
+  6: [6, 34],
+  7: [6, 22, 38],
+  8: [6, 24, 42],
+  9: [6, 26, 46],
+  10: [6, 28, 50],
+  15: [6, 26, 48, 70],
+  32: [6, 34, 60, 86, 112, 138],
+  40: [6, 30, 58, 86, 114, 142, 170],
+};
 /** Error correction blocks (table 9): [count, total codewords, data codewords] groups. */
 const BLOCKS = {
-  "1L": [[1, 26, 19]], "1M": [[1, 26, 16]],
-  "2L": [[1, 44, 34]], "2M": [[1, 44, 28]],
-  "3L": [[1, 70, 55]], "3M": [[1, 70, 44]],
-  "4L": [[1, 100, 80]], "4M": [[2, 50, 32]],
-  "5L": [[1, 134, 108]], "5M": [[2, 67, 43]],
-  "6L": [[2, 86, 68]], "6M": [[4, 43, 27]],
-  "7L": [[2, 98, 78]], "7M": [[4, 49, 31]],
-  "8L": [[2, 121, 97]], "8M": [[2, 60, 38], [2, 61, 39]],
-  "9L": [[2, 146, 116]], "9M": [[3, 58, 36], [2, 59, 37]],
-  "10L": [[2, 86, 68], [2, 87, 69]], "10M": [[4, 69, 43], [1, 70, 44]],
+  "1L": [[1, 26, 19]],
+  "1M": [[1, 26, 16]],
+  "2L": [[1, 44, 34]],
+  "2M": [[1, 44, 28]],
+  "3L": [[1, 70, 55]],
+  "3M": [[1, 70, 44]],
+  "4L": [[1, 100, 80]],
+  "4M": [[2, 50, 32]],
+  "5L": [[1, 134, 108]],
+  "5M": [[2, 67, 43]],
+  "6L": [[2, 86, 68]],
+  "6M": [[4, 43, 27]],
+  "7L": [[2, 98, 78]],
+  "7M": [[4, 49, 31]],
+  "8L": [[2, 121, 97]],
+  "8M": [
+    [2, 60, 38],
+    [2, 61, 39],
+  ],
+  "9L": [[2, 146, 116]],
+  "9M": [
+    [3, 58, 36],
+    [2, 59, 37],
+  ],
+  "10L": [
+    [2, 86, 68],
+    [2, 87, 69],
+  ],
+  "10M": [
+    [4, 69, 43],
+    [1, 70, 44],
+  ],
 };
 
 // ---- an independent reader ---------------------------------------------------------------------
@@ -79,10 +133,15 @@ function decode(m) {
   const dark = (row, col) => m[row][col];
 
   // Finder patterns with their separators, timing patterns, the dark module.
-  for (const [r0, c0] of [[0, 0], [0, n - 7], [n - 7, 0]]) {
+  for (const [r0, c0] of [
+    [0, 0],
+    [0, n - 7],
+    [n - 7, 0],
+  ]) {
     for (let r = -1; r <= 7; r++) {
       for (let c = -1; c <= 7; c++) {
-        const row = r0 + r, col = c0 + c;
+        const row = r0 + r,
+          col = c0 + c;
         if (row < 0 || col < 0 || row >= n || col >= n) continue;
         const ring = Math.max(Math.abs(r - 3), Math.abs(c - 3));
         assert.equal(dark(row, col), ring !== 2 && ring <= 3, `finder at ${r0},${c0}: ${row},${col}`);
@@ -96,8 +155,40 @@ function decode(m) {
   assert.equal(dark(n - 8, 8), true, "the dark module");
 
   // Format information, both copies (bit 14 first).
-  const first = [[8, 0], [8, 1], [8, 2], [8, 3], [8, 4], [8, 5], [8, 7], [8, 8], [7, 8], [5, 8], [4, 8], [3, 8], [2, 8], [1, 8], [0, 8]];
-  const second = [[n - 1, 8], [n - 2, 8], [n - 3, 8], [n - 4, 8], [n - 5, 8], [n - 6, 8], [n - 7, 8], [8, n - 8], [8, n - 7], [8, n - 6], [8, n - 5], [8, n - 4], [8, n - 3], [8, n - 2], [8, n - 1]];
+  const first = [
+    [8, 0],
+    [8, 1],
+    [8, 2],
+    [8, 3],
+    [8, 4],
+    [8, 5],
+    [8, 7],
+    [8, 8],
+    [7, 8],
+    [5, 8],
+    [4, 8],
+    [3, 8],
+    [2, 8],
+    [1, 8],
+    [0, 8],
+  ];
+  const second = [
+    [n - 1, 8],
+    [n - 2, 8],
+    [n - 3, 8],
+    [n - 4, 8],
+    [n - 5, 8],
+    [n - 6, 8],
+    [n - 7, 8],
+    [8, n - 8],
+    [8, n - 7],
+    [8, n - 6],
+    [8, n - 5],
+    [8, n - 4],
+    [8, n - 3],
+    [8, n - 2],
+    [8, n - 1],
+  ];
   const read = (cells) => cells.map(([r, c]) => (dark(r, c) ? "1" : "0")).join("");
   const format = read(first);
   assert.equal(read(second), format, "both format copies agree");
@@ -107,7 +198,8 @@ function decode(m) {
 
   // Version information (7 and up): the 6x3 block above the bottom-left finder, and its mirror.
   if (version >= 7) {
-    let a = "", b = "";
+    let a = "",
+      b = "";
     for (let k = 17; k >= 0; k--) {
       a += dark(Math.floor(k / 3), n - 11 + (k % 3)) ? "1" : "0";
       b += dark(n - 11 + (k % 3), Math.floor(k / 3)) ? "1" : "0";
@@ -133,7 +225,9 @@ function decode(m) {
   for (const ar of align) {
     for (const ac of align) {
       if ((ar === 6 && ac === 6) || (ar === 6 && ac === n - 7) || (ar === n - 7 && ac === 6)) continue;
-      for (let r = -2; r <= 2; r++) for (let c = -2; c <= 2; c++) assert.equal(dark(ar + r, ac + c), Math.max(Math.abs(r), Math.abs(c)) !== 1, `alignment at ${ar},${ac}`);
+      for (let r = -2; r <= 2; r++)
+        for (let c = -2; c <= 2; c++)
+          assert.equal(dark(ar + r, ac + c), Math.max(Math.abs(r), Math.abs(c)) !== 1, `alignment at ${ar},${ac}`);
     }
   }
 
@@ -158,7 +252,11 @@ function decode(m) {
   const groups = BLOCKS[`${version}${level}`];
   assert.ok(groups, `a block table for ${version}-${level}`);
   const blocks = groups.flatMap(([count, total, data]) => Array.from({ length: count }, () => ({ total, data, words: [] })));
-  assert.equal(words.length, blocks.reduce((s, b) => s + b.total, 0), "codeword count");
+  assert.equal(
+    words.length,
+    blocks.reduce((s, b) => s + b.total, 0),
+    "codeword count",
+  );
   let at = 0;
   const maxData = Math.max(...blocks.map((b) => b.data));
   for (let k = 0; k < maxData; k++) for (const b of blocks) if (k < b.data) b.words.push(words[at++]);
@@ -200,9 +298,11 @@ test("qr: Reed–Solomon codewords match the standard's worked example (1-M, HEL
 
 test("qr: format and version information match the standard's tables", () => {
   for (const level of ["L", "M"]) {
-    for (let mask = 0; mask < 8; mask++) assert.equal(qr.formatBits(level, mask).toString(2).padStart(15, "0"), FORMAT[level][mask], `${level} mask ${mask}`);
+    for (let mask = 0; mask < 8; mask++)
+      assert.equal(qr.formatBits(level, mask).toString(2).padStart(15, "0"), FORMAT[level][mask], `${level} mask ${mask}`);
   }
-  for (const [v, bits] of Object.entries(VERSION_INFO)) assert.equal(qr.versionBits(Number(v)).toString(2).padStart(18, "0"), bits, `version ${v}`);
+  for (const [v, bits] of Object.entries(VERSION_INFO))
+    assert.equal(qr.versionBits(Number(v)).toString(2).padStart(18, "0"), bits, `version ${v}`);
 });
 
 test("qr: alignment positions and byte capacities match the standard's tables", () => {
@@ -268,7 +368,10 @@ test("qr: the half-block drawing holds every module, light ones drawn, with a qu
       assert.equal(rows[y][x], light, `${x},${y}`);
     }
   }
-  assert.equal(decode(rows.slice(quiet, quiet + code.size).map((r) => r.slice(quiet, quiet + code.size).map((l) => !l))).text, "http://127.0.0.1:45678/q/" + "t".repeat(43));
+  assert.equal(
+    decode(rows.slice(quiet, quiet + code.size).map((r) => r.slice(quiet, quiet + code.size).map((l) => !l))).text,
+    "http://127.0.0.1:45678/q/" + "t".repeat(43),
+  );
 });
 
 test("qr: the web page's URL fits a small terminal (version 5 at most, 41 columns)", async () => {
@@ -292,7 +395,11 @@ test("qr: a terminal too narrow for the code gets a sentence saying how wide it 
   // pi draws a notice one column in from each side: the code fits in width + 2 columns
   const fits = announcement(url, { columns: width + 2 });
   assert.ok(blocks(fits).length > 10, fits);
-  for (const [language, words] of [["en", /needs (\d+) columns/], ["de", /braucht (\d+) Spalten/], ["zh", /需要 (\d+) 列宽/]]) {
+  for (const [language, words] of [
+    ["en", /needs (\d+) columns/],
+    ["de", /braucht (\d+) Spalten/],
+    ["zh", /需要 (\d+) 列宽/],
+  ]) {
     const narrow = announcement(url, { columns: width + 1, language });
     assert.equal(blocks(narrow).length, 0, narrow);
     assert.ok(narrow.includes(url), "the link is still there");

@@ -173,7 +173,10 @@ test("relay host: the user's own limits (settings) refuse a relayed question wit
   const tool = parent.tools.get("question");
   try {
     for (const questions of [
-      [{ id: "a", prompt: "A?" }, { id: "b", prompt: "B?" }],
+      [
+        { id: "a", prompt: "A?" },
+        { id: "b", prompt: "B?" },
+      ],
       [{ id: "a", prompt: "A?", options: ["1", "2", "3"] }],
     ]) {
       const args = JSON.stringify({ questions });
@@ -240,7 +243,9 @@ test("relay host: who asks is cut to its limit (and sanitized) in RPC dialog tit
 
 test("relay host: decline in the parent's dialogs reaches the child, which builds the declined result; the child's text is shown sanitized", async () => {
   const { cwd, cleanup } = project();
-  const { ctx, dialogs } = rpcContext(cwd, (method, _t, options) => (method === "select" ? options.find((o) => /decide/i.test(o)) : undefined));
+  const { ctx, dialogs } = rpcContext(cwd, (method, _t, options) =>
+    method === "select" ? options.find((o) => /decide/i.test(o)) : undefined,
+  );
   const parent = await parentPi(ctx);
   try {
     // An untrusted child: terminal sequences in its prompt, option label and name.
@@ -273,7 +278,8 @@ test("relay host: a queued question whose child disconnects is withdrawn; the sh
 
     const leaving = new AbortController();
     const two = relay.askThroughRelay(parent.endpoint, second, { name: "two", pid: 2 }, leaving.signal, limits.relayMessageBytes);
-    const listed = async () => (await request(registered().endpoint, { type: "list" }, { cap: limits.relayMessageBytes })).message.questions;
+    const listed = async () =>
+      (await request(registered().endpoint, { type: "list" }, { cap: limits.relayMessageBytes })).message.questions;
     // Both are waiting: one shown, one queued behind it.
     await pollFor(listed, (q) => q.length === 2, "both questions waiting");
     leaving.abort(); // the second child goes away (killed, crashed, aborted)
@@ -374,7 +380,10 @@ test("relay host: the variable children inherit only asks; listing, answering an
 
     // The registry's secret answers it.
     const closed = request(entry.endpoint, { type: "watch", qid });
-    assert.deepEqual((await request(entry.endpoint, { type: "answer", qid, outcome: "answered", answers: { db: "B" } })).message, { type: "result", ok: true });
+    assert.deepEqual((await request(entry.endpoint, { type: "answer", qid, outcome: "answered", answers: { db: "B" } })).message, {
+      type: "result",
+      ok: true,
+    });
     release(); // the fake dialog returns now (it does not follow the abort); the answer from elsewhere was first
     assert.deepEqual((await closed).message, { type: "closed", qid });
     const { result } = await child;

@@ -48,7 +48,13 @@ async function serve(cap = 64 * 1024, bounds = {}, handlers = {}) {
     },
   );
   assert.ok(server, "the relay could not listen");
-  return { server, requests, calls, endpoint: relay.parseRelayVariable(server.variable), control: relay.parseRelayVariable(server.control) };
+  return {
+    server,
+    requests,
+    calls,
+    endpoint: relay.parseRelayVariable(server.variable),
+    control: relay.parseRelayVariable(server.control),
+  };
 }
 
 /** A raw client: sends `data`, resolves with what came back once the server closes it. */
@@ -107,7 +113,11 @@ test("relay: a process takes its name once; its children get the chain, never it
 test("relay: lines are split across chunks, and a line over the cap is refused once, without buffering it", () => {
   const lines = [];
   let tooLong = 0;
-  const read = relay.lineReader(10, (l) => lines.push(l), () => tooLong++);
+  const read = relay.lineReader(
+    10,
+    (l) => lines.push(l),
+    () => tooLong++,
+  );
   read(Buffer.from("ab"));
   read(Buffer.from("c\nde\n\nf"));
   read(Buffer.from("g\n"));
@@ -232,7 +242,14 @@ test("relay: an over-long or malformed reply ends the child's question as interr
 test("relay: structured answers give the child exactly the parent's answers, typed text and notes included", () => {
   const args = JSON.stringify({
     questions: [
-      { id: "db", prompt: "Which?", options: [{ value: "lite", label: "SQLite" }, { value: "pg", label: "Postgres" }] },
+      {
+        id: "db",
+        prompt: "Which?",
+        options: [
+          { value: "lite", label: "SQLite" },
+          { value: "pg", label: "Postgres" },
+        ],
+      },
       { id: "f", prompt: "Features?", multiSelect: true, options: ["A", "B", "C"] },
       { id: "name", prompt: "Name?" },
       // Typed text that equals an option's label stays typed text.
@@ -352,7 +369,11 @@ const secretFirst = (secret, message) => JSON.stringify({ secret, ...message });
 test("relay: the variable's secret only asks; list, answer and watch need the control secret (an error reply says so)", async () => {
   const { server, requests, calls, endpoint, control } = await serve();
   try {
-    for (const message of [{ type: "list" }, { type: "answer", qid: "q1", outcome: "answered", answers: {} }, { type: "watch", qid: "q1" }]) {
+    for (const message of [
+      { type: "list" },
+      { type: "answer", qid: "q1", outcome: "answered", answers: {} },
+      { type: "watch", qid: "q1" },
+    ]) {
       const reply = JSON.parse(await exchange(endpoint.path, secretFirst(endpoint.secret, message)));
       assert.equal(reply.type, "error", message.type);
       assert.match(reply.message, new RegExp(`^${message.type} needs the endpoint's control secret`));
@@ -361,9 +382,14 @@ test("relay: the variable's secret only asks; list, answer and watch need the co
 
     // The control secret does all four.
     assert.equal(JSON.parse(await exchange(endpoint.path, secretFirst(control.secret, { type: "list" }))).type, "pending");
-    const answered = JSON.parse(await exchange(endpoint.path, secretFirst(control.secret, { type: "answer", qid: "q1", outcome: "answered" })));
+    const answered = JSON.parse(
+      await exchange(endpoint.path, secretFirst(control.secret, { type: "answer", qid: "q1", outcome: "answered" })),
+    );
     assert.deepEqual(answered, { type: "result", ok: false, code: "not_waiting", reason: "no" });
-    assert.deepEqual(JSON.parse(await exchange(endpoint.path, secretFirst(control.secret, { type: "watch", qid: "q1" }))), { type: "closed", qid: "q1" });
+    assert.deepEqual(JSON.parse(await exchange(endpoint.path, secretFirst(control.secret, { type: "watch", qid: "q1" }))), {
+      type: "closed",
+      qid: "q1",
+    });
     assert.deepEqual(calls, ["list", "answer q1", "watch q1"]);
     const asking = relay.askThroughRelay(control, ARGS, { pid: 1 }, undefined, 1000);
     await until(() => requests.length === 1, "the question asked with the control secret");
@@ -379,32 +405,42 @@ test("relay: a handler that throws or rejects, or a reply that cannot be written
   cyclic.self = cyclic;
   const asks = [];
   const watching = [];
-  const { server, control } = await serve(64 * 1024, {}, {
-    ask: (request) => {
-      const how = JSON.parse(request.args).how;
-      if (how === "throw") throw new RangeError("thrown at once");
-      if (how === "reject") return Promise.reject(new Error("rejected later"));
-      if (how === "reject-odd") return Promise.reject({ toString: () => { throw new Error("no string either"); } });
-      if (how === "bigint") return Promise.resolve({ type: "answer", outcome: "answered", answers: { n: 1n } });
-      if (how === "cyclic") return Promise.resolve(cyclic);
-      return new Promise((resolve) => asks.push({ ...request, resolve }));
+  const { server, control } = await serve(
+    64 * 1024,
+    {},
+    {
+      ask: (request) => {
+        const how = JSON.parse(request.args).how;
+        if (how === "throw") throw new RangeError("thrown at once");
+        if (how === "reject") return Promise.reject(new Error("rejected later"));
+        if (how === "reject-odd")
+          return Promise.reject({
+            toString: () => {
+              throw new Error("no string either");
+            },
+          });
+        if (how === "bigint") return Promise.resolve({ type: "answer", outcome: "answered", answers: { n: 1n } });
+        if (how === "cyclic") return Promise.resolve(cyclic);
+        return new Promise((resolve) => asks.push({ ...request, resolve }));
+      },
+      list: () => {
+        throw new Error("list broke");
+      },
+      answer: () => {
+        throw new RangeError("Maximum call stack size exceeded");
+      },
+      watch: (qid, closed) => {
+        if (qid === "throws") throw new Error("watch broke");
+        watching.push(qid);
+        return () => {
+          closed(); // the reply goes to a closing connection
+          throw new Error("stop broke");
+        };
+      },
     },
-    list: () => {
-      throw new Error("list broke");
-    },
-    answer: () => {
-      throw new RangeError("Maximum call stack size exceeded");
-    },
-    watch: (qid, closed) => {
-      if (qid === "throws") throw new Error("watch broke");
-      watching.push(qid);
-      return () => {
-        closed(); // the reply goes to a closing connection
-        throw new Error("stop broke");
-      };
-    },
-  });
-  const ask = (how, secret = control.secret) => exchange(control.path, secretFirst(secret, { type: "ask", args: JSON.stringify({ how }), asker: {} }));
+  );
+  const ask = (how, secret = control.secret) =>
+    exchange(control.path, secretFirst(secret, { type: "ask", args: JSON.stringify({ how }), asker: {} }));
   try {
     // A real question waits while the broken handlers run.
     const waitingOne = relay.askThroughRelay(control, JSON.stringify({ how: "wait" }), { pid: 1 }, undefined, 1000);
@@ -416,7 +452,10 @@ test("relay: a handler that throws or rejects, or a reply that cannot be written
     assert.equal(await ask("bigint"), "", "a reply JSON cannot write closes the connection");
     assert.equal(await ask("cyclic"), "");
     assert.equal(await exchange(control.path, secretFirst(control.secret, { type: "list" })), "");
-    assert.equal(await exchange(control.path, secretFirst(control.secret, { type: "answer", qid: "q1", outcome: "answered", answers: {} })), "");
+    assert.equal(
+      await exchange(control.path, secretFirst(control.secret, { type: "answer", qid: "q1", outcome: "answered", answers: {} })),
+      "",
+    );
     assert.equal(await exchange(control.path, secretFirst(control.secret, { type: "watch", qid: "throws" })), "");
     const watcher = connection(control.path);
     await watcher.connected;
@@ -437,7 +476,18 @@ test("relay: deep nesting, huge numbers and wrong types in every field close tha
   const { server, requests, calls, endpoint, control } = await serve(256 * 1024);
   const deep = (n) => "[".repeat(n) + "]".repeat(n);
   // Every JSON type but the string each of these fields takes.
-  const values = [deep(6000), deep(50000), "1e999999", "-1e400", "123456789012345678901234567890", "null", "true", "[]", "{}", `{"a":${deep(6000)}}`];
+  const values = [
+    deep(6000),
+    deep(50000),
+    "1e999999",
+    "-1e400",
+    "123456789012345678901234567890",
+    "null",
+    "true",
+    "[]",
+    "{}",
+    `{"a":${deep(6000)}}`,
+  ];
   try {
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
     await until(() => requests.length === 1, "the real question");
@@ -460,15 +510,28 @@ test("relay: deep nesting, huge numbers and wrong types in every field close tha
       }
       // Fields the handlers are given as they came (answers, discussion) or cleaned (asker) reach
       // them, but never throw out of the server.
-      const answer = await exchange(endpoint.path, `{"secret":${secret},"type":"answer","qid":"q1","outcome":"answered","answers":${v},"discussion":${v}}`);
+      const answer = await exchange(
+        endpoint.path,
+        `{"secret":${secret},"type":"answer","qid":"q1","outcome":"answered","answers":${v},"discussion":${v}}`,
+      );
       assert.deepEqual(JSON.parse(answer), { type: "result", ok: false, code: "not_waiting", reason: "no" });
     }
     assert.equal(await exchange(endpoint.path, `{"secret":${secret},"type":"${"x".repeat(100_000)}"}`), "", "an unknown type");
     assert.deepEqual(replies, [], "every malformed request closed its connection without a reply");
-    assert.deepEqual(calls, values.map(() => "answer q1"), "only the well-formed answers reached the handler");
+    assert.deepEqual(
+      calls,
+      values.map(() => "answer q1"),
+      "only the well-formed answers reached the handler",
+    );
 
     // Who asks, wrongly typed or out of range, is dropped field by field.
-    for (const asker of [`{"name":1e999,"pid":1e400,"cwd":${deep(6000)}}`, `{"name":"","pid":-5,"cwd":""}`, `{"pid":1.5}`, `${deep(6000)}`, "7"]) {
+    for (const asker of [
+      `{"name":1e999,"pid":1e400,"cwd":${deep(6000)}}`,
+      `{"name":"","pid":-5,"cwd":""}`,
+      `{"pid":1.5}`,
+      `${deep(6000)}`,
+      "7",
+    ]) {
       const got = connection(endpoint.path);
       got.socket.write(`{"secret":${JSON.stringify(endpoint.secret)},"type":"ask","args":"{}","asker":${asker}}\n`);
       await until(() => requests.length === 2, `the ask with asker ${asker.slice(0, 20)}`);
@@ -617,7 +680,14 @@ test("relay: connections waiting to show a secret, connections in all and waitin
 
 test("relay: what the ask secret may make pi hold is bounded: its line, its connections, all unfinished lines, and the time a line takes", async () => {
   const seen = [];
-  const bounds = { askMessageBytes: 256 * 1024, maxAskConnections: 2, askHeldBytes: 384 * 1024, heldBytes: 640 * 1024, lineMs: 1500, observe: (s) => seen.push(s) };
+  const bounds = {
+    askMessageBytes: 256 * 1024,
+    maxAskConnections: 2,
+    askHeldBytes: 384 * 1024,
+    heldBytes: 640 * 1024,
+    lineMs: 1500,
+    observe: (s) => seen.push(s),
+  };
   const { server, requests, endpoint, control, calls } = await serve(1024 * 1024, bounds);
   const open = [];
   const start = (secret, pad) => {
@@ -640,7 +710,13 @@ test("relay: what the ask secret may make pi hold is bounded: its line, its conn
     const third = start(endpoint.secret, 8 * 1024);
     assert.equal(await within(third.closed, "the third ask connection closed"), "");
     // The control secret still gets in, and its line may be longer than an ask line.
-    const big = JSON.stringify({ secret: control.secret, type: "answer", qid: "q00000001", outcome: "answered", answers: { pad: "y".repeat(300 * 1024) } });
+    const big = JSON.stringify({
+      secret: control.secret,
+      type: "answer",
+      qid: "q00000001",
+      outcome: "answered",
+      answers: { pad: "y".repeat(300 * 1024) },
+    });
     assert.match(await within(exchange(control.path, big), "the control answer"), /"type":"result"/);
     assert.deepEqual(calls, ["answer q00000001"]);
 
@@ -690,8 +766,13 @@ test("relay: directories of killed pis are swept; a live pid's, a listening sock
       process.stdout.write(server.variable + "\\n");
       setInterval(() => {}, 1000);
     `;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, TMPDIR: parent } });
-    const endpoint = relay.parseRelayVariable(await new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)));
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, TMPDIR: parent },
+    });
+    const endpoint = relay.parseRelayVariable(
+      await new Promise((resolve) => createInterface({ input: child.stdout }).once("line", resolve)),
+    );
     const killed = dirname(endpoint.path);
     assert.equal(dirname(killed), parent);
     const exited = new Promise((resolve) => child.once("exit", resolve));

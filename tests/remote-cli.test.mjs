@@ -43,7 +43,10 @@ async function fakePi(state, verdict = () => ({ ok: true })) {
     watch: () => () => undefined,
   });
   // The registry gets the secret that lists and answers (`control`; an older relay had one secret).
-  const unregister = registerEndpoint({ variable: server.control ?? server.variable, pid: process.pid, cwd: state.cwd, startedAt: Date.now() }, env);
+  const unregister = registerEndpoint(
+    { variable: server.control ?? server.variable, pid: process.pid, cwd: state.cwd, startedAt: Date.now() },
+    env,
+  );
   return {
     sent,
     close() {
@@ -67,7 +70,12 @@ async function withPis(states, fn) {
 /** A stream that keeps what is written. */
 const sink = () => {
   const chunks = [];
-  return { write: (s) => chunks.push(String(s)), get text() { return chunks.join(""); } };
+  return {
+    write: (s) => chunks.push(String(s)),
+    get text() {
+      return chunks.join("");
+    },
+  };
 };
 
 async function runAnswer(argv, options = {}) {
@@ -91,8 +99,16 @@ const q = (qid, askedAt, questions, extra = {}) => ({ qid, askedAt, args: args(q
 test("pending: each waiting question with its position, id, project, session, asker and time waited", async () => {
   await withPis(
     [
-      { cwd: join(home, "shop"), session: { name: "fix login", id: "0195f3a2-aaaa-bbbb", file: "/s/a.jsonl" }, questions: [q("qaaaaaaa1", T0, [DB, NAME])] },
-      { cwd: "/srv/api", session: { id: "7c1e9d40-1234-5678" }, questions: [q("qbbbbbbb2", T0 + 5_000, [NAME], { askedBy: "Asked by worker" })] },
+      {
+        cwd: join(home, "shop"),
+        session: { name: "fix login", id: "0195f3a2-aaaa-bbbb", file: "/s/a.jsonl" },
+        questions: [q("qaaaaaaa1", T0, [DB, NAME])],
+      },
+      {
+        cwd: "/srv/api",
+        session: { id: "7c1e9d40-1234-5678" },
+        questions: [q("qbbbbbbb2", T0 + 5_000, [NAME], { askedBy: "Asked by worker" })],
+      },
       { cwd: "/srv/web", session: { file: "/home/x/.pi/sessions/2026-11-25_web.jsonl" }, questions: [q("qccccccc3", T0 + 9_000, [DB])] },
       { cwd: "/srv/old", questions: [q("qddddddd4", T0 + 10_000, [DB])] }, // a pi that says nothing of its session
     ],
@@ -119,7 +135,13 @@ test("pending: each waiting question with its position, id, project, session, as
 
 test("pending: what a pi reports is sanitized before it is printed; nothing waiting exits 4", async () => {
   await withPis(
-    [{ cwd: "/srv/\x1b]0;pwned\x07x", session: { name: "s\x1b[2J" }, questions: [q("qeeeeeee5", T0, [{ id: "a", prompt: "Evil\x1b[31m?" }], { askedBy: "Asked by \x1b[1mw" })] }],
+    [
+      {
+        cwd: "/srv/\x1b]0;pwned\x07x",
+        session: { name: "s\x1b[2J" },
+        questions: [q("qeeeeeee5", T0, [{ id: "a", prompt: "Evil\x1b[31m?" }], { askedBy: "Asked by \x1b[1mw" })],
+      },
+    ],
     async () => {
       const { code, out } = await runPending(() => T0);
       assert.equal(code, EXIT.taken);
@@ -175,7 +197,10 @@ test("answer: a wrong position or id says what to give instead (exit 4); nothing
     for (const n of ["0", "3", "-1", "1.5", "one"]) {
       const r = await runAnswer([n, '{"db":"SQLite"}']);
       assert.equal(r.code, EXIT.nothingWaiting, n);
-      assert.equal(r.err, `pi-question: there is no question ${n}; give its position (1 to 2) or its id (like q00000001) from "pi-question pending"\n`);
+      assert.equal(
+        r.err,
+        `pi-question: there is no question ${n}; give its position (1 to 2) or its id (like q00000001) from "pi-question pending"\n`,
+      );
     }
     const unknown = await runAnswer(["q0000abcd", '{"db":"SQLite"}']);
     assert.deepEqual(unknown, {
@@ -185,7 +210,11 @@ test("answer: a wrong position or id says what to give instead (exit 4); nothing
     });
     assert.deepEqual(pi.sent, []);
   });
-  assert.deepEqual(await runAnswer(["1", '{"db":"SQLite"}']), { code: EXIT.nothingWaiting, out: "", err: "pi-question: No question is waiting in any pi.\n" });
+  assert.deepEqual(await runAnswer(["1", '{"db":"SQLite"}']), {
+    code: EXIT.nothingWaiting,
+    out: "",
+    err: "pi-question: No question is waiting in any pi.\n",
+  });
 });
 
 test("answer <id>: the answer goes to that question, wherever the list has moved it", async () => {
@@ -194,18 +223,30 @@ test("answer <id>: the answer goes to that question, wherever the list has moved
     // `pending` showed q00000002 as 2; then question 1 ended and a newer one arrived.
     state.questions = [q("q00000002", T0 + 1, [DB]), q("q00000003", T0 + 2, [DB])];
     assert.equal((await runAnswer(["q00000002", '{"db":"Postgres"}'])).code, EXIT.taken);
-    assert.deepEqual(pi.sent.map((s) => s.qid), ["q00000002"]);
+    assert.deepEqual(
+      pi.sent.map((s) => s.qid),
+      ["q00000002"],
+    );
   });
 });
 
 test("answer: the same id in two pis is refused as ambiguous (exit 4)", async () => {
   const same = { questions: [q("q00000009", T0, [DB])] };
-  await withPis([{ cwd: "/a", ...same }, { cwd: "/b", ...same }], async (pis) => {
-    const r = await runAnswer(["q00000009", '{"db":"SQLite"}']);
-    assert.equal(r.code, EXIT.nothingWaiting);
-    assert.match(r.err, /the id q00000009 names questions in 2 pis; answer by position/);
-    assert.deepEqual(pis.flatMap((p) => p.sent), []);
-  });
+  await withPis(
+    [
+      { cwd: "/a", ...same },
+      { cwd: "/b", ...same },
+    ],
+    async (pis) => {
+      const r = await runAnswer(["q00000009", '{"db":"SQLite"}']);
+      assert.equal(r.code, EXIT.nothingWaiting);
+      assert.match(r.err, /the id q00000009 names questions in 2 pis; answer by position/);
+      assert.deepEqual(
+        pis.flatMap((p) => p.sent),
+        [],
+      );
+    },
+  );
 });
 
 // ---- refusals: exactly once ------------------------------------------------------------------
@@ -220,10 +261,21 @@ test("answer: a question that ended is told how (exit 1) — by id, and by a pos
   await withPis([{ cwd: "/p", questions: [q("q0000000d", T0 + 3, [DB])], ended }], async ([pi]) => {
     const byPosition = await runAnswer(["1", '{"db":"SQLite"}'], { started });
     assert.deepEqual(byPosition, { code: EXIT.notTaken, out: "", err: "pi-question: already answered\n" });
-    assert.deepEqual(await runAnswer(["2", '{"db":"SQLite"}'], { started }), { code: EXIT.notTaken, out: "", err: "pi-question: already cancelled\n" });
+    assert.deepEqual(await runAnswer(["2", '{"db":"SQLite"}'], { started }), {
+      code: EXIT.notTaken,
+      out: "",
+      err: "pi-question: already cancelled\n",
+    });
     assert.equal((await runAnswer(["3", '{"db":"SQLite"}'], { started })).code, EXIT.taken, "3 is the question still waiting");
-    assert.deepEqual(pi.sent.map((s) => s.qid), ["q0000000d"]);
-    assert.deepEqual(await runAnswer(["q0000000a", '{"db":"SQLite"}']), { code: EXIT.notTaken, out: "", err: "pi-question: already answered\n" });
+    assert.deepEqual(
+      pi.sent.map((s) => s.qid),
+      ["q0000000d"],
+    );
+    assert.deepEqual(await runAnswer(["q0000000a", '{"db":"SQLite"}']), {
+      code: EXIT.notTaken,
+      out: "",
+      err: "pi-question: already answered\n",
+    });
     // Without answers too (it would otherwise be asked here).
     assert.deepEqual(await runAnswer(["q0000000c"]), { code: EXIT.notTaken, out: "", err: "pi-question: already cancelled\n" });
   });
@@ -271,7 +323,11 @@ test("answer: the pi's refusal is printed with its exit status — already answe
 test("answer with no answers and no terminal to ask on exits 3 and says how to answer instead", async () => {
   await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB])] }], async ([pi]) => {
     const r = await runAnswer([]);
-    assert.deepEqual(r, { code: EXIT.noTerminal, out: "", err: "pi-question: no terminal to ask on; answer with: echo '<answers JSON>' | pi-question answer <n or id> -\n" });
+    assert.deepEqual(r, {
+      code: EXIT.noTerminal,
+      out: "",
+      err: "pi-question: no terminal to ask on; answer with: echo '<answers JSON>' | pi-question answer <n or id> -\n",
+    });
     assert.equal((await runAnswer(["q00000001"])).code, EXIT.noTerminal);
     assert.deepEqual(pi.sent, []);
   });
@@ -355,10 +411,21 @@ function askingAddon(built, onRun = () => undefined) {
   // The addon's own properties are read-only: the fake shadows them on an object of its own.
   return Object.create(addon, { ttyAvailable: { value: () => true }, runTty: { value: runTty } });
 }
-const TYPED_QS = [{ id: "db", label: "DB", prompt: "Which?", options: ["SQLite", "Postgres"] }, { id: "name", label: "Name", prompt: "Name?" }];
-const TYPED_ANSWERS = { db: { selected: ["SQLite"], note: "because\u001b[2J" }, name: { selected: [], wrote: "a 2 KB answer\u001b]0;x\u0007" } };
+const TYPED_QS = [
+  { id: "db", label: "DB", prompt: "Which?", options: ["SQLite", "Postgres"] },
+  { id: "name", label: "Name", prompt: "Name?" },
+];
+const TYPED_ANSWERS = {
+  db: { selected: ["SQLite"], note: "because\u001b[2J" },
+  name: { selected: [], wrote: "a 2 KB answer\u001b]0;x\u0007" },
+};
 
-for (const [code, exit] of [["already", EXIT.notTaken], ["withdrawn", EXIT.notTaken], ["not_waiting", EXIT.nothingWaiting], ["invalid", EXIT.invalid]]) {
+for (const [code, exit] of [
+  ["already", EXIT.notTaken],
+  ["withdrawn", EXIT.notTaken],
+  ["not_waiting", EXIT.nothingWaiting],
+  ["invalid", EXIT.invalid],
+]) {
   test(`answer on this terminal: refused (${code}), the typed answers and notes are printed sanitized`, async () => {
     const verdict = () => ({ ok: false, code, reason: "refused" });
     await withPis([[{ cwd: "/p", questions: [q("q00000001", T0, TYPED_QS)] }, verdict]], async ([pi]) => {
@@ -392,7 +459,14 @@ test("answer on this terminal: taken, nothing is printed back; a refusal with no
 });
 
 test("answer on this terminal: closed elsewhere while typing, the runner's typed text is printed (de)", async () => {
-  const built = { ...addon.result(args(TYPED_QS), "interrupted", "remote", T0, null, null, 0), waitForStop: true, typed: [{ id: "name", wrote: "half\u001b[2J" }, { id: "db", note: "a note" }] };
+  const built = {
+    ...addon.result(args(TYPED_QS), "interrupted", "remote", T0, null, null, 0),
+    waitForStop: true,
+    typed: [
+      { id: "name", wrote: "half\u001b[2J" },
+      { id: "db", note: "a note" },
+    ],
+  };
   await withPis([{ cwd: "/p", questions: [q("q00000001", T0, TYPED_QS)] }], async ([pi]) => {
     let stop;
     const fake = askingAddon(built, (s) => (stop = s));
@@ -418,7 +492,14 @@ test("engine.typed(): what the person typed, answered or not, kept when the run 
   e.feed("half"); // typed, not answered
   e.interrupt();
   assert.equal(JSON.parse(e.result("remote", T0, null, 0).details).answers.length, 0, "an interrupted result keeps no answers…");
-  assert.deepEqual(JSON.parse(JSON.stringify(e.typed())), [{ id: "db", wrote: "mine", note: "because" }, { id: "name", wrote: "half" }], "…the typed text is still there");
+  assert.deepEqual(
+    JSON.parse(JSON.stringify(e.typed())),
+    [
+      { id: "db", wrote: "mine", note: "because" },
+      { id: "name", wrote: "half" },
+    ],
+    "…the typed text is still there",
+  );
   e.dispose();
 });
 
@@ -469,7 +550,14 @@ async function stuckPi(kind, state, { backlog } = {}) {
   `;
   const socket = join(runtime, `stuck-${Math.random().toString(16).slice(2)}.sock`);
   const child = spawn(process.execPath, ["--input-type=module", "-e", source], {
-    env: { ...process.env, ...env, STUCK_KIND: kind, STUCK_STATE: JSON.stringify(state), STUCK_SOCKET: socket, STUCK_BACKLOG: String(backlog ?? "") },
+    env: {
+      ...process.env,
+      ...env,
+      STUCK_KIND: kind,
+      STUCK_STATE: JSON.stringify(state),
+      STUCK_SOCKET: socket,
+      STUCK_BACKLOG: String(backlog ?? ""),
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -543,59 +631,85 @@ async function withStuck(specs, fn) {
 
 const SHORT = { connectMs: 300, replyMs: 300 };
 
-test("request(): a reply that does not come in replyMs is a timeout (stage reply); without replyMs it waits", { timeout: 20_000 }, async () => {
-  await withStuck([["silent", { cwd: "/silent" }]], async ([silent]) => {
-    assert.deepEqual(await request(silent.endpoint, { type: "list" }, { connectMs: 300, replyMs: 50 }), { type: "timeout", stage: "reply" });
-    // No reply timeout (a child's question, a watch): still waiting when the caller gives up.
-    const gaveUp = new AbortController();
-    const waiting = request(silent.endpoint, { type: "list" }, { connectMs: 300, signal: gaveUp.signal });
-    setTimeout(() => gaveUp.abort(), 400);
-    assert.deepEqual(await waiting, { type: "interrupted" });
-  });
-});
-
-test("pending: a stopped pi, a silent one and one whose queue is full are named, one line each; every other pi's questions are listed", { timeout: 30_000 }, async () => {
-  await withPis([{ cwd: "/srv/live", session: { name: "live" }, questions: [q("q11111111", T0, [DB])] }], async () => {
-    const stopped = ["relay", { cwd: join(home, "shop"), registrySession: "fix \x1b[2Jlogin", questions: [q("q22222222", T0 + 1, [NAME])] }];
-    const silent = ["silent", { cwd: "/srv/\x1b]0;editor\x07vim" }];
-    const full = ["silent", { cwd: "/srv/full" }, { backlog: 1 }];
-    await withStuck([stopped, silent, full], async ([relay, quiet, queue]) => {
-      await stop(relay);
-      // A pi stopped long ago: its queue of connections not yet accepted has filled up.
-      await stop(queue);
-      const held = [];
-      for (;;) {
-        const s = createConnection(queue.endpoint.path);
-        held.push(s);
-        const r = await new Promise((resolve) => (s.once("connect", () => resolve("connected")), s.once("error", (e) => resolve(e.code))));
-        if (r === "EAGAIN") break;
-        assert.equal(r, "connected");
-        assert.ok(held.length < 50, "the queue fills");
-      }
-      try {
-        const out = sink();
-        const err = sink();
-        const code = await pending(addon, { out, err, env, now: () => T0 + 5_000, ...SHORT });
-        assert.equal(code, EXIT.taken);
-        assert.equal(out.text, `1. Which database?\n   id q11111111 · /srv/live · session "live" · Asked by the agent · waiting 5s\n`);
-        const because = "(stopped with Ctrl+Z, inside its editor, or busy); its questions are not shown";
-        const named = [
-          [relay.pid, `pi-question: the pi in ~/shop (pid ${relay.pid}, session "fix \\u001b[2Jlogin") did not answer within 0.3 s ${because}\n`],
-          [quiet.pid, `pi-question: the pi in /srv/␛]0;editor␇vim (pid ${quiet.pid}) did not answer within 0.3 s ${because}\n`],
-          [queue.pid, `pi-question: the pi in /srv/full (pid ${queue.pid}) did not accept a connection within 0.3 s ${because}\n`],
-        ];
-        assert.equal(err.text, named.sort((a, b) => a[0] - b[0]).map(([, line]) => line).join(""), "one line per pi, by pid");
-        // Resumed (fg), the stopped pi answers again and its question is listed.
-        relay.child.kill("SIGCONT");
-        const again = sink();
-        assert.equal(await pending(addon, { out: again, err: sink(), env, now: () => T0 + 5_000, ...SHORT }), EXIT.taken);
-        assert.match(again.text, /^1\. Which database\?\n.*\n2\. Service name\?\n {3}id q22222222 · ~\/shop · /);
-      } finally {
-        for (const s of held) s.destroy();
-      }
+test(
+  "request(): a reply that does not come in replyMs is a timeout (stage reply); without replyMs it waits",
+  { timeout: 20_000 },
+  async () => {
+    await withStuck([["silent", { cwd: "/silent" }]], async ([silent]) => {
+      assert.deepEqual(await request(silent.endpoint, { type: "list" }, { connectMs: 300, replyMs: 50 }), {
+        type: "timeout",
+        stage: "reply",
+      });
+      // No reply timeout (a child's question, a watch): still waiting when the caller gives up.
+      const gaveUp = new AbortController();
+      const waiting = request(silent.endpoint, { type: "list" }, { connectMs: 300, signal: gaveUp.signal });
+      setTimeout(() => gaveUp.abort(), 400);
+      assert.deepEqual(await waiting, { type: "interrupted" });
     });
-  });
-});
+  },
+);
+
+test(
+  "pending: a stopped pi, a silent one and one whose queue is full are named, one line each; every other pi's questions are listed",
+  { timeout: 30_000 },
+  async () => {
+    await withPis([{ cwd: "/srv/live", session: { name: "live" }, questions: [q("q11111111", T0, [DB])] }], async () => {
+      const stopped = [
+        "relay",
+        { cwd: join(home, "shop"), registrySession: "fix \x1b[2Jlogin", questions: [q("q22222222", T0 + 1, [NAME])] },
+      ];
+      const silent = ["silent", { cwd: "/srv/\x1b]0;editor\x07vim" }];
+      const full = ["silent", { cwd: "/srv/full" }, { backlog: 1 }];
+      await withStuck([stopped, silent, full], async ([relay, quiet, queue]) => {
+        await stop(relay);
+        // A pi stopped long ago: its queue of connections not yet accepted has filled up.
+        await stop(queue);
+        const held = [];
+        for (;;) {
+          const s = createConnection(queue.endpoint.path);
+          held.push(s);
+          const r = await new Promise(
+            (resolve) => (s.once("connect", () => resolve("connected")), s.once("error", (e) => resolve(e.code))),
+          );
+          if (r === "EAGAIN") break;
+          assert.equal(r, "connected");
+          assert.ok(held.length < 50, "the queue fills");
+        }
+        try {
+          const out = sink();
+          const err = sink();
+          const code = await pending(addon, { out, err, env, now: () => T0 + 5_000, ...SHORT });
+          assert.equal(code, EXIT.taken);
+          assert.equal(out.text, `1. Which database?\n   id q11111111 · /srv/live · session "live" · Asked by the agent · waiting 5s\n`);
+          const because = "(stopped with Ctrl+Z, inside its editor, or busy); its questions are not shown";
+          const named = [
+            [
+              relay.pid,
+              `pi-question: the pi in ~/shop (pid ${relay.pid}, session "fix \\u001b[2Jlogin") did not answer within 0.3 s ${because}\n`,
+            ],
+            [quiet.pid, `pi-question: the pi in /srv/␛]0;editor␇vim (pid ${quiet.pid}) did not answer within 0.3 s ${because}\n`],
+            [queue.pid, `pi-question: the pi in /srv/full (pid ${queue.pid}) did not accept a connection within 0.3 s ${because}\n`],
+          ];
+          assert.equal(
+            err.text,
+            named
+              .sort((a, b) => a[0] - b[0])
+              .map(([, line]) => line)
+              .join(""),
+            "one line per pi, by pid",
+          );
+          // Resumed (fg), the stopped pi answers again and its question is listed.
+          relay.child.kill("SIGCONT");
+          const again = sink();
+          assert.equal(await pending(addon, { out: again, err: sink(), env, now: () => T0 + 5_000, ...SHORT }), EXIT.taken);
+          assert.match(again.text, /^1\. Which database\?\n.*\n2\. Service name\?\n {3}id q22222222 · ~\/shop · /);
+        } finally {
+          for (const s of held) s.destroy();
+        }
+      });
+    });
+  },
+);
 
 test("pending: nothing listed but a pi did not answer exits 5, without claiming nothing waits", { timeout: 20_000 }, async () => {
   await withStuck([["silent", { cwd: "/srv/silent" }]], async ([quiet]) => {
@@ -612,42 +726,56 @@ test("pending: nothing listed but a pi did not answer exits 5, without claiming 
   });
 });
 
-test("pi-question pending (the command, its own 2 s limits): a stopped pi is named and the live pi's question listed", { timeout: 30_000 }, async () => {
-  assert.equal(addon.limits.remoteReplyMs, 2000, "native/core/qt_limits.h QT_REMOTE_REPLY_MS");
-  await withPis([{ cwd: "/srv/live", questions: [q("q11111111", T0, [DB])] }], async () => {
-    await withStuck([["relay", { cwd: "/srv/stopped", questions: [q("q22222222", T0 + 1, [NAME])] }]], async ([relay]) => {
-      await stop(relay);
-      const r = await command("pending");
-      assert.equal(r.code, EXIT.taken, r.stderr);
-      assert.match(r.stdout, /^1\. Which database\?\n {3}id q11111111 · \/srv\/live · /);
-      assert.doesNotMatch(r.stdout, /Service name/);
-      assert.equal(r.stderr, `pi-question: the pi in /srv/stopped (pid ${relay.pid}) did not answer within 2 s (stopped with Ctrl+Z, inside its editor, or busy); its questions are not shown\n`);
+test(
+  "pi-question pending (the command, its own 2 s limits): a stopped pi is named and the live pi's question listed",
+  { timeout: 30_000 },
+  async () => {
+    assert.equal(addon.limits.remoteReplyMs, 2000, "native/core/qt_limits.h QT_REMOTE_REPLY_MS");
+    await withPis([{ cwd: "/srv/live", questions: [q("q11111111", T0, [DB])] }], async () => {
+      await withStuck([["relay", { cwd: "/srv/stopped", questions: [q("q22222222", T0 + 1, [NAME])] }]], async ([relay]) => {
+        await stop(relay);
+        const r = await command("pending");
+        assert.equal(r.code, EXIT.taken, r.stderr);
+        assert.match(r.stdout, /^1\. Which database\?\n {3}id q11111111 · \/srv\/live · /);
+        assert.doesNotMatch(r.stdout, /Service name/);
+        assert.equal(
+          r.stderr,
+          `pi-question: the pi in /srv/stopped (pid ${relay.pid}) did not answer within 2 s (stopped with Ctrl+Z, inside its editor, or busy); its questions are not shown\n`,
+        );
+      });
     });
-  });
-});
+  },
+);
 
-test("answer on this terminal: a pi that stops before confirming — not claimed lost: exit 5, the words printed, and it takes the answer when it resumes", { timeout: 30_000 }, async () => {
-  await withStuck([["relay", { cwd: "/srv/p", registrySession: "main", questions: [q("q00000001", T0, TYPED_QS)] }]], async ([relay]) => {
-    const built = { ...addon.result(args(TYPED_QS), "answered", "remote", T0, null, JSON.stringify(TYPED_ANSWERS), 0), waitForStop: true };
-    // While the person is typing, the pi is stopped (Ctrl+Z in its terminal).
-    const fake = askingAddon(built, (finish) => stop(relay).then(finish));
-    const out = sink();
-    const err = sink();
-    const code = await answer(fake, [], { out, err, env, tty: "/dev/null", started: 0, ...SHORT });
-    assert.equal(code, EXIT.noReply);
-    assert.equal(
-      err.text,
-      `pi-question: the pi in /srv/p (pid ${relay.pid}, session "main") did not confirm the answer within 0.3 s (stopped with Ctrl+Z, inside its editor, or busy); it may still take the answer when it resumes\n`,
-    );
-    assert.equal(out.text, "Not confirmed; what you wrote, so it is not lost:\nDB: Note: because␛[2J\nName: a 2 KB answer␛]0;x␇\n");
-    assert.deepEqual(relay.lines, ["ready"], "nothing taken while stopped");
-    relay.child.kill("SIGCONT");
-    await until(() => relay.lines.length === 2, "the answer taken on resuming");
-    const taken = JSON.parse(relay.lines[1]);
-    assert.equal(taken.qid, "q00000001");
-    assert.deepEqual(taken.answers.name, { selected: [], wrote: "a 2 KB answer\u001b]0;x\u0007" });
-  });
-});
+test(
+  "answer on this terminal: a pi that stops before confirming — not claimed lost: exit 5, the words printed, and it takes the answer when it resumes",
+  { timeout: 30_000 },
+  async () => {
+    await withStuck([["relay", { cwd: "/srv/p", registrySession: "main", questions: [q("q00000001", T0, TYPED_QS)] }]], async ([relay]) => {
+      const built = {
+        ...addon.result(args(TYPED_QS), "answered", "remote", T0, null, JSON.stringify(TYPED_ANSWERS), 0),
+        waitForStop: true,
+      };
+      // While the person is typing, the pi is stopped (Ctrl+Z in its terminal).
+      const fake = askingAddon(built, (finish) => stop(relay).then(finish));
+      const out = sink();
+      const err = sink();
+      const code = await answer(fake, [], { out, err, env, tty: "/dev/null", started: 0, ...SHORT });
+      assert.equal(code, EXIT.noReply);
+      assert.equal(
+        err.text,
+        `pi-question: the pi in /srv/p (pid ${relay.pid}, session "main") did not confirm the answer within 0.3 s (stopped with Ctrl+Z, inside its editor, or busy); it may still take the answer when it resumes\n`,
+      );
+      assert.equal(out.text, "Not confirmed; what you wrote, so it is not lost:\nDB: Note: because␛[2J\nName: a 2 KB answer␛]0;x␇\n");
+      assert.deepEqual(relay.lines, ["ready"], "nothing taken while stopped");
+      relay.child.kill("SIGCONT");
+      await until(() => relay.lines.length === 2, "the answer taken on resuming");
+      const taken = JSON.parse(relay.lines[1]);
+      assert.equal(taken.qid, "q00000001");
+      assert.deepEqual(taken.answers.name, { selected: [], wrote: "a 2 KB answer\u001b]0;x\u0007" });
+    });
+  },
+);
 
 test("answer n '{…}' to a pi that does not confirm in time exits 5 and says it may still take it", { timeout: 20_000 }, async () => {
   await withStuck([["relay", { cwd: "/srv/p", questions: [q("q00000001", T0, [DB])] }]], async ([relay]) => {
@@ -680,34 +808,41 @@ test("answer n '{…}' to a pi that does not confirm in time exits 5 and says it
 /** The real command with `input` on its standard input. */
 const piped = (input, ...argv) =>
   new Promise((resolve) => {
-    const child = execFile(process.execPath, [join(root, "bin", "pi-question.mjs"), ...argv], { env: commandEnv }, (error, stdout, stderr) =>
-      resolve({ code: error ? error.code : 0, stdout, stderr }),
+    const child = execFile(
+      process.execPath,
+      [join(root, "bin", "pi-question.mjs"), ...argv],
+      { env: commandEnv },
+      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stdout, stderr }),
     );
     child.stdin.end(input);
   });
 
-test("pi-question answer n -: the answers JSON from standard input; empty or invalid input is refused (exit 2) and nothing is sent", { timeout: 30_000 }, async () => {
-  await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB, NAME])] }], async ([pi]) => {
-    const empty = await piped("  \n", "answer", "1", "-");
-    assert.deepEqual(empty, {
-      code: EXIT.invalid,
-      stdout: "",
-      stderr: `pi-question: no answers on standard input; give them there, like: echo '{"db":"SQLite"}' | pi-question answer 2 -\n`,
+test(
+  "pi-question answer n -: the answers JSON from standard input; empty or invalid input is refused (exit 2) and nothing is sent",
+  { timeout: 30_000 },
+  async () => {
+    await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB, NAME])] }], async ([pi]) => {
+      const empty = await piped("  \n", "answer", "1", "-");
+      assert.deepEqual(empty, {
+        code: EXIT.invalid,
+        stdout: "",
+        stderr: `pi-question: no answers on standard input; give them there, like: echo '{"db":"SQLite"}' | pi-question answer 2 -\n`,
+      });
+      const bad = await piped("{db:", "answer", "1", "-");
+      assert.equal(bad.code, EXIT.invalid);
+      assert.match(bad.stderr, /^pi-question: the answers are not valid JSON \(.+\); write them like/);
+      const over = await piped(" ".repeat(addon.limits.answersJsonBytes) + "{}", "answer", "1", "-");
+      assert.equal(over.code, EXIT.invalid);
+      assert.equal(over.stderr, `pi-question: the answers on standard input are longer than ${addon.limits.answersJsonBytes} bytes\n`);
+      assert.deepEqual(pi.sent, [], "nothing refused was sent");
+      const taken = await piped('{"db":"Postgres","name":"orders"}\n', "answer", "1", "-");
+      assert.deepEqual(taken, { code: EXIT.taken, stdout: "Answer taken.\n", stderr: "" });
+      const list = await piped('["SQLite", "billing"]', "answer", "q00000001", "-");
+      assert.equal(list.code, EXIT.taken, list.stderr);
+      assert.deepEqual(pi.sent, [
+        { qid: "q00000001", outcome: "answered", answers: { db: "Postgres", name: "orders" } },
+        { qid: "q00000001", outcome: "answered", answers: { db: "SQLite", name: "billing" } },
+      ]);
     });
-    const bad = await piped("{db:", "answer", "1", "-");
-    assert.equal(bad.code, EXIT.invalid);
-    assert.match(bad.stderr, /^pi-question: the answers are not valid JSON \(.+\); write them like/);
-    const over = await piped(" ".repeat(addon.limits.answersJsonBytes) + "{}", "answer", "1", "-");
-    assert.equal(over.code, EXIT.invalid);
-    assert.equal(over.stderr, `pi-question: the answers on standard input are longer than ${addon.limits.answersJsonBytes} bytes\n`);
-    assert.deepEqual(pi.sent, [], "nothing refused was sent");
-    const taken = await piped('{"db":"Postgres","name":"orders"}\n', "answer", "1", "-");
-    assert.deepEqual(taken, { code: EXIT.taken, stdout: "Answer taken.\n", stderr: "" });
-    const list = await piped('["SQLite", "billing"]', "answer", "q00000001", "-");
-    assert.equal(list.code, EXIT.taken, list.stderr);
-    assert.deepEqual(pi.sent, [
-      { qid: "q00000001", outcome: "answered", answers: { db: "Postgres", name: "orders" } },
-      { qid: "q00000001", outcome: "answered", answers: { db: "SQLite", name: "billing" } },
-    ]);
-  });
-});
+  },
+);

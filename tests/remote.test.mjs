@@ -6,12 +6,30 @@
 // e2e-remote.test.mjs.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { listEndpoints, parseRelayVariable, REGISTRY_TEMPORARY_STALE_MS, registerEndpoint, registryDirectory, request } from "../extension/relay-wire.mjs";
+import {
+  listEndpoints,
+  parseRelayVariable,
+  REGISTRY_TEMPORARY_STALE_MS,
+  registerEndpoint,
+  registryDirectory,
+  request,
+} from "../extension/relay-wire.mjs";
 import { loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
 
 // The endpoint registry goes to a throw-away runtime directory.
@@ -83,7 +101,10 @@ test("remote: two answers at once — exactly one wins, the other is told", asyn
   const [q] = await list();
   const verdicts = await Promise.all([answerRemotely(q.qid, { db: "SQLite" }), answerRemotely(q.qid, { db: "Postgres" })]);
   assert.deepEqual(verdicts.map((v) => v.ok).sort(), [false, true]);
-  assert.deepEqual(verdicts.find((v) => !v.ok), ALREADY);
+  assert.deepEqual(
+    verdicts.find((v) => !v.ok),
+    ALREADY,
+  );
   const winner = verdicts[0].ok ? "1. SQLite" : "2. Postgres";
   assert.equal((await asking).content[0].text, `db: user selected: ${winner}`);
   // …and so is every answer after it, however late.
@@ -187,7 +208,10 @@ test("remote: the endpoint registry is private, and entries of dead processes ar
   const broken = join(dir, "1-broken.json");
   writeFileSync(broken, "{ not json");
   const live = listEndpoints();
-  assert.deepEqual(live.map((e) => e.pid), [process.pid]);
+  assert.deepEqual(
+    live.map((e) => e.pid),
+    [process.pid],
+  );
   assert.equal(existsSync(stale), false, "the dead process's entry is removed");
   rmSync(broken);
 });
@@ -210,13 +234,20 @@ test("remote: left-behind *.json.tmp files are removed when listing — a dead p
     const linkTmp = join(dir, `${dead}-1badc0de.json.tmp`);
     symlinkSync(target, linkTmp);
     const entryOutside = join(outside, "entry.json");
-    writeFileSync(entryOutside, JSON.stringify({ variable: process.env.PI_QUESTION_RELAY, pid: process.pid, cwd: "/through-a-link", startedAt: 1 }));
+    writeFileSync(
+      entryOutside,
+      JSON.stringify({ variable: process.env.PI_QUESTION_RELAY, pid: process.pid, cwd: "/through-a-link", startedAt: 1 }),
+    );
     const linkEntry = join(dir, `${process.pid}-2badc0de.json`);
     symlinkSync(entryOutside, linkEntry);
 
     const now = Date.now();
     const listed = listEndpoints(process.env, now);
-    assert.deepEqual(listed.map((e) => e.cwd).filter((c) => c === "/through-a-link"), [], "a linked entry is not read");
+    assert.deepEqual(
+      listed.map((e) => e.cwd).filter((c) => c === "/through-a-link"),
+      [],
+      "a linked entry is not read",
+    );
     assert.equal(existsSync(deadTmp), false, "the dead process's temporary file is removed");
     assert.equal(existsSync(liveTmp), true, "a live process's fresh one is kept (it is being written)");
     assert.equal(existsSync(odd), true, "an unknown fresh one is kept");
@@ -322,7 +353,12 @@ test("remote: a later answer is told precisely how the question ended — cancel
   let [q] = await list();
   shown[0].handleInput("\x1b"); // Esc: cancelled here
   assert.equal((await asking).details.status, "cancelled");
-  assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), { type: "result", ok: false, code: "cancelled", reason: "already cancelled" });
+  assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), {
+    type: "result",
+    ok: false,
+    code: "cancelled",
+    reason: "already cancelled",
+  });
 
   shown = [];
   const agent = new AbortController();
@@ -332,7 +368,10 @@ test("remote: a later answer is told precisely how the question ended — cancel
   agent.abort(); // the agent's turn was interrupted: the question is withdrawn
   assert.equal((await asking).details.status, "interrupted");
   assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), {
-    type: "result", ok: false, code: "withdrawn", reason: "withdrawn: the agent that asked it stopped waiting",
+    type: "result",
+    ok: false,
+    code: "withdrawn",
+    reason: "withdrawn: the agent that asked it stopped waiting",
   });
   // The list reports both endings, for `pi-question answer` to resolve an id or a position.
   const r = await request(endpoint, { type: "list" });
@@ -389,10 +428,14 @@ test("remote: discuss words over the discuss limit are refused whole (the sender
   await until(() => shown.length === 1, "the question on screen");
   const [q] = await list();
   const over = "é".repeat(most / 2) + "x"; // most + 1 bytes in UTF-8 (fewer characters)
-  const refused = (await request(endpoint, { type: "answer", qid: q.qid, outcome: "discuss", answers: {}, discussion: `  ${over}\n` })).message;
+  const refused = (await request(endpoint, { type: "answer", qid: q.qid, outcome: "discuss", answers: {}, discussion: `  ${over}\n` }))
+    .message;
   assert.equal(refused.ok, false);
   assert.equal(refused.code, "invalid");
-  assert.equal(refused.reason, `what you wrote to the agent is ${most + 1} bytes; pi takes at most ${most} bytes. Nothing was sent; shorten it and send it again`);
+  assert.equal(
+    refused.reason,
+    `what you wrote to the agent is ${most + 1} bytes; pi takes at most ${most} bytes. Nothing was sent; shorten it and send it again`,
+  );
   assert.equal((await list()).length, 1, "still waiting: nothing was taken");
   const whole = "é".repeat(most / 2); // exactly the limit, padded with white space that is trimmed
   const r = await request(endpoint, { type: "answer", qid: q.qid, outcome: "discuss", answers: {}, discussion: `\n${whole}  ` });

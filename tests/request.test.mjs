@@ -39,7 +39,11 @@ test("normalize: an empty options list makes a free-text question", () => {
 test("normalize: accepts the AskUserQuestion shape (question, header, options without value, multiSelect)", () => {
   const out = norm({
     questions: [
-      { question: "Which database?", header: "Database Selection", options: [{ label: "PostgreSQL (Recommended)", description: "Relational" }] },
+      {
+        question: "Which database?",
+        header: "Database Selection",
+        options: [{ label: "PostgreSQL (Recommended)", description: "Relational" }],
+      },
       { question: "Features?", header: "Features", multiSelect: true, options: [{ label: "Auth" }, { label: "API" }] },
       { question: "Anything else?" },
     ],
@@ -52,7 +56,11 @@ test("normalize: accepts the AskUserQuestion shape (question, header, options wi
       ["q3", "Q3", "Anything else?", false],
     ],
   );
-  assert.deepEqual(out.questions[0].options[0], { value: "PostgreSQL (Recommended)", label: "PostgreSQL (Recommended)", description: "Relational" });
+  assert.deepEqual(out.questions[0].options[0], {
+    value: "PostgreSQL (Recommended)",
+    label: "PostgreSQL (Recommended)",
+    description: "Relational",
+  });
 });
 
 test("normalize: accepts the single-question shape { header, question, options, multiple, custom }", () => {
@@ -80,7 +88,10 @@ test("normalize: accepts options as plain strings and questionnaire's allowOther
 
 test("normalize: ids derived from headers stay unique", () => {
   const out = norm({ questions: [{ question: "a?", header: "Scope" }, { question: "b?", header: "scope" }, { question: "c?" }] });
-  assert.deepEqual(out.questions.map((q) => q.id), ["scope", "scope-2", "q3"]);
+  assert.deepEqual(
+    out.questions.map((q) => q.id),
+    ["scope", "scope-2", "q3"],
+  );
 });
 
 test("normalize: a header too long for a tab is shortened, not rejected", () => {
@@ -118,16 +129,43 @@ test("validate: rejects a missing or empty prompt", () => {
 });
 
 test("validate: rejects duplicate question ids", () => {
-  const e = rejects({ questions: [{ id: "db", prompt: "a" }, { id: "db", prompt: "b" }] });
+  const e = rejects({
+    questions: [
+      { id: "db", prompt: "a" },
+      { id: "db", prompt: "b" },
+    ],
+  });
   assert.equal(e.path, "questions[1].id");
   assert.match(e.message, /"db" repeats questions\[0\]\.id\. Give every question a distinct id/);
 });
 
 test("validate: rejects duplicate option values and labels within a question", () => {
-  let e = rejects({ questions: [{ id: "a", prompt: "p", options: [{ value: "x", label: "X" }, { value: "x", label: "Y" }] }] });
+  let e = rejects({
+    questions: [
+      {
+        id: "a",
+        prompt: "p",
+        options: [
+          { value: "x", label: "X" },
+          { value: "x", label: "Y" },
+        ],
+      },
+    ],
+  });
   assert.equal(e.path, "questions[0].options[1]");
   assert.match(e.message, /value "x" repeats .*distinct value/);
-  e = rejects({ questions: [{ id: "a", prompt: "p", options: [{ value: "x", label: "Same" }, { value: "y", label: "Same" }] }] });
+  e = rejects({
+    questions: [
+      {
+        id: "a",
+        prompt: "p",
+        options: [
+          { value: "x", label: "Same" },
+          { value: "y", label: "Same" },
+        ],
+      },
+    ],
+  });
   assert.match(e.message, /label "Same" repeats .*distinct label/);
 });
 
@@ -223,7 +261,10 @@ test("validate: a lone UTF-16 surrogate (a broken emoji) is refused naming its p
   const broken = "Ship it? \u{1F680}".slice(0, -1); // the high half of 🚀 only
   let e = rejects({ questions: [{ id: "a", prompt: "p", options: ["ok", broken] }] });
   assert.equal(e.path, "questions[0].options[1]");
-  assert.match(e.message, /^questions\[0\]\.options\[1\]: the arguments contain a lone UTF-16 surrogate \(\\ud83d, byte \d+\): half of a character such as an emoji/);
+  assert.match(
+    e.message,
+    /^questions\[0\]\.options\[1\]: the arguments contain a lone UTF-16 surrogate \(\\ud83d, byte \d+\): half of a character such as an emoji/,
+  );
   assert.match(e.message, /Send the whole character/);
   assert.doesNotMatch(e.message, /not valid JSON/);
   for (const lone of ["\\ud800", "\\udfff", "\\ude00\\ud83d", "\\ud83d\\u0041", "\\ud83d\\ud83d\\ude00"]) {
@@ -256,8 +297,17 @@ test("validate: pre-supplied answers must name asked questions and fit their kin
 });
 
 test("validate: __proto__ and constructor are ordinary ids and answer keys", () => {
-  const out = norm({ questions: [{ id: "__proto__", prompt: "p" }, { id: "constructor", prompt: "q" }], answers: JSON.parse('{"__proto__":"x"}') });
-  assert.deepEqual(out.questions.map((q) => q.id), ["__proto__", "constructor"]);
+  const out = norm({
+    questions: [
+      { id: "__proto__", prompt: "p" },
+      { id: "constructor", prompt: "q" },
+    ],
+    answers: JSON.parse('{"__proto__":"x"}'),
+  });
+  assert.deepEqual(
+    out.questions.map((q) => q.id),
+    ["__proto__", "constructor"],
+  );
   assert.equal(Object.getOwnPropertyDescriptor(out.answers, "__proto__")?.value, "x");
 });
 
@@ -272,26 +322,49 @@ test("native sources: no .c file declares another file's functions (no extern, n
       .replace(/\/\/.*$/gm, "")
       .replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
   // the core and the Node-API binding (paths relative to native/)
-  const sources = ["core", "node"].flatMap((d) => readdirSync(join(dir, d)).filter((f) => f.endsWith(".c")).map((f) => `${d}/${f}`));
+  const sources = ["core", "node"].flatMap((d) =>
+    readdirSync(join(dir, d))
+      .filter((f) => f.endsWith(".c"))
+      .map((f) => `${d}/${f}`),
+  );
   assert.ok(sources.includes("core/request.c") && sources.includes("core/common.c") && sources.includes("node/binding.c"));
   const definedIn = new Map();
   for (const file of sources) {
     const text = code(file);
     assert.doesNotMatch(text, /\bextern\b/, `${file}: an extern declaration belongs in a header`);
     // A declaration at file scope that is not static: `type name(args);` starting in column 0.
-    const prototypes = [...text.matchAll(/^(?!static\b|typedef\b)[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*;/gm)].map((m) => m[1]);
+    const prototypes = [
+      ...text.matchAll(/^(?!static\b|typedef\b)[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*;/gm),
+    ].map((m) => m[1]);
     assert.deepEqual(prototypes, [], `${file}: prototypes of functions of other files belong in a header (qt_internal.h)`);
     for (const m of text.matchAll(/^[A-Za-z_][\w \t*]*?\b(qt_\w+)\s*\([^;{}]*\)\s*\{/gm)) {
       definedIn.set(m[1], [...(definedIn.get(m[1]) ?? []), file]);
     }
   }
-  for (const helper of ["qt_strdup", "qt_strndup_trimmed", "qt_loose_equal", "qt_number_text", "qt_cjson_print", "qt_json_parse", "qt_json_precheck", "qt_fail", "qt_pathf"]) {
+  for (const helper of [
+    "qt_strdup",
+    "qt_strndup_trimmed",
+    "qt_loose_equal",
+    "qt_number_text",
+    "qt_cjson_print",
+    "qt_json_parse",
+    "qt_json_precheck",
+    "qt_fail",
+    "qt_pathf",
+  ]) {
     assert.deepEqual(definedIn.get(helper), ["core/common.c"], `${helper} is defined once, in common.c`);
   }
   const header = code("core/qt_internal.h");
-  for (const [a, b] of [["request.c", "answers.c"], ["answers.c", "request.c"]]) {
+  for (const [a, b] of [
+    ["request.c", "answers.c"],
+    ["answers.c", "request.c"],
+  ]) {
     const raw = readFileSync(join(dir, "core", a), "utf8");
-    assert.doesNotMatch(raw, new RegExp(`#include\\s+"${b.replace(".c", "")}`), `${a} does not include ${b}'s declarations (no include circle)`);
+    assert.doesNotMatch(
+      raw,
+      new RegExp(`#include\\s+"${b.replace(".c", "")}`),
+      `${a} does not include ${b}'s declarations (no include circle)`,
+    );
   }
   assert.match(header, /qt_strdup\s*\(/, "the helpers are declared in qt_internal.h");
 });
@@ -327,14 +400,21 @@ test("validate: the arguments are strict JSON — what cJSON let through is refu
     ["[1\f]", 49], // a control byte between tokens (cJSON skipped every byte up to a space)
   ]) {
     const e = rejects(q(bad));
-    assert.match(e.message, new RegExp(`^questions\\[0\\]\\.options(\\[\\d\\])?: the arguments are not valid JSON \\(near byte ${byte}\\)`), bad);
+    assert.match(
+      e.message,
+      new RegExp(`^questions\\[0\\]\\.options(\\[\\d\\])?: the arguments are not valid JSON \\(near byte ${byte}\\)`),
+      bad,
+    );
   }
   // a number longer than 63 characters (cJSON's own bound) is refused, not read in part
   rejects(q(`[${"1".repeat(64)}]`));
   assert.equal(JSON.parse(addon.normalize(q(`[${"1".repeat(63)}]`))).questions[0].options[0].value, "1.1111111111111112e+62");
   // what JSON.stringify writes is read as before: -0, exponents, fractions, escapes
   const ok = JSON.parse(addon.normalize(q('[-0, 1e2, 2.50, "\\u00e9\\ud83d\\ude00", " sp "]')));
-  assert.deepEqual(ok.questions[0].options.map((o) => o.label), ["0", "100", "2.5", "é😀", "sp"]);
+  assert.deepEqual(
+    ok.questions[0].options.map((o) => o.label),
+    ["0", "100", "2.5", "é😀", "sp"],
+  );
   // a misspelled literal is reported where it is, inside what holds it
   const e = rejects('{"questions":[{"id":"db","prompt":"P"}],"answers":{"db":nul}}');
   assert.equal(e.path, "answers.db");
@@ -350,7 +430,7 @@ test("validate: pre-supplied answers must be an object — a string is not read 
 
 test("validate: repeated options are reported as comparing each option with every earlier one would (random lists, bare and with values of their own)", () => {
   let seed = 7;
-  const rand = (n) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+  const rand = (n) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
   const words = ["a", "b", "c", "d"];
   for (let round = 0; round < 400; round++) {
     const options = Array.from({ length: 1 + rand(7) }, () =>
@@ -362,7 +442,8 @@ test("validate: repeated options are reported as comparing each option with ever
     for (let k = 0; k < options.length && !expected; k++) {
       const jl = options.slice(0, k).findIndex((o) => label(o) === label(options[k]));
       const jv = options.slice(0, k).findIndex((o) => value(o) === value(options[k]));
-      if (jl >= 0 && (jv < 0 || jl <= jv)) expected = `questions[0].options[${k}].label "${label(options[k])}" repeats questions[0].options[${jl}].`;
+      if (jl >= 0 && (jv < 0 || jl <= jv))
+        expected = `questions[0].options[${k}].label "${label(options[k])}" repeats questions[0].options[${jl}].`;
       else if (jv >= 0) expected = `questions[0].options[${k}].value "${value(options[k])}" repeats questions[0].options[${jv}].`;
     }
     const args = JSON.stringify({ questions: [{ id: "q", prompt: "p", options }] });
@@ -376,7 +457,10 @@ test("validate: repeated options are reported as comparing each option with ever
 
 test("pre-supplied answers keep their notes through normalization (the long answer form carries them)", () => {
   const args = {
-    questions: [{ id: "db", label: "DB", prompt: "Which?", options: ["SQLite", "Postgres"] }, { id: "f", label: "F", prompt: "Which?", multiSelect: true, options: ["A", "B"] }],
+    questions: [
+      { id: "db", label: "DB", prompt: "Which?", options: ["SQLite", "Postgres"] },
+      { id: "f", label: "F", prompt: "Which?", multiSelect: true, options: ["A", "B"] },
+    ],
     answers: { db: { selected: ["SQLite"], note: "keep it small" }, f: ["A", "B"] },
   };
   const normalized = JSON.parse(addon.normalize(JSON.stringify(args)));

@@ -5,7 +5,15 @@ import { addon } from "./helpers/addon.mjs";
 
 const args = {
   questions: [
-    { id: "db", label: "Database", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "SQLite", label: "SQLite" }] },
+    {
+      id: "db",
+      label: "Database",
+      prompt: "Which database?",
+      options: [
+        { value: "pg", label: "PostgreSQL" },
+        { value: "SQLite", label: "SQLite" },
+      ],
+    },
     { id: "features", prompt: "Features?", multiSelect: true, options: ["Auth", "API", "Admin"] },
     { id: "name", prompt: "Service name?" },
   ],
@@ -65,7 +73,11 @@ test("result: a bare number is typed text, never an option number", () => {
 });
 
 test("result: the structured form keeps typed text apart from the options", () => {
-  const { details, text } = build("answered", { ...full, db: { selected: [], wrote: "SQLite" }, features: { selected: ["API"], wrote: "Auth" } });
+  const { details, text } = build("answered", {
+    ...full,
+    db: { selected: [], wrote: "SQLite" },
+    features: { selected: ["API"], wrote: "Auth" },
+  });
   assert.equal(details.answers[0].wasCustom, true, "typed 'SQLite' stays typed");
   assert.match(text, /^db: user wrote: SQLite$/m);
   assert.match(text, /^features: user selected: 2\. API; user wrote: Auth$/m);
@@ -78,7 +90,10 @@ test("result: numbers in answers read back exactly", () => {
 });
 
 test("result: answered requires every question answered, and says which are missing", () => {
-  assert.throws(() => build("answered", { db: "pg" }), (e) => e.code === "QT_ESTATE" && /missing: features name$/.test(e.message));
+  assert.throws(
+    () => build("answered", { db: "pg" }),
+    (e) => e.code === "QT_ESTATE" && /missing: features name$/.test(e.message),
+  );
 });
 
 test("result: unavailable never lists pre-supplied answers as the user's", () => {
@@ -162,7 +177,12 @@ function typedPart(line, id) {
 test("result: a long typed answer is shortened with a mark and pushes no other answer out", () => {
   // The reproduction: one 99,990-byte typed answer plus `deploy: no`. The model used to read
   // no deploy line at all, only "[result truncated: 134 more bytes]".
-  const q = { questions: [{ id: "answer", prompt: "Tell me" }, { id: "deploy", prompt: "Deploy?", options: ["yes", "no"] }] };
+  const q = {
+    questions: [
+      { id: "answer", prompt: "Tell me" },
+      { id: "deploy", prompt: "Deploy?", options: ["yes", "no"] },
+    ],
+  };
   const engine = addon.createEngine(JSON.stringify(q));
   const typed = "a".repeat(99990);
   answerTyped(engine, typed);
@@ -215,7 +235,12 @@ test("result: 50 huge typed answers with notes all keep their line, cut to one l
 test("result: ticked options and the host's reason are shortened too, every line kept", () => {
   // 185 options with 500-byte labels, all ticked, plus a typed answer: the lines exceed the cap.
   const options = Array.from({ length: 185 }, (_, i) => ({ value: `v${i}`, label: `${String(i).padStart(3, "0")}${"é".repeat(248)}` }));
-  const big = { questions: [{ id: "many", prompt: "p", multiSelect: true, options }, { id: "text", prompt: "q" }] };
+  const big = {
+    questions: [
+      { id: "many", prompt: "p", multiSelect: true, options },
+      { id: "text", prompt: "q" },
+    ],
+  };
   const answers = { many: options.map((o) => o.value), text: "x".repeat(10000) };
   const r = addon.result(JSON.stringify(big), "answered", "print", 0, null, JSON.stringify(answers));
   assert.ok(Buffer.byteLength(r.text) <= CAP, `${Buffer.byteLength(r.text)} bytes`);
@@ -227,7 +252,10 @@ test("result: ticked options and the host's reason are shortened too, every line
   // a declined result keeps its sentence; a huge reason is one more piece
   const d = addon.result(JSON.stringify(big), "declined", "print", 0, "r".repeat(300000), JSON.stringify(answers));
   assert.ok(Buffer.byteLength(d.text) <= CAP, `${Buffer.byteLength(d.text)} bytes`);
-  assert.match(d.text, /^many: .*\ntext: user wrote: x+.*\nThe user answered every question above but declined to confirm them.* r+… \[shortened: \d+ more bytes\]$/s);
+  assert.match(
+    d.text,
+    /^many: .*\ntext: user wrote: x+.*\nThe user answered every question above but declined to confirm them.* r+… \[shortened: \d+ more bytes\]$/s,
+  );
 });
 
 test("result: discuss quotes the person's words between two sentences, keeps answers given so far, and is never cut short of its tail", () => {
@@ -241,8 +269,14 @@ test("result: discuss quotes the person's words between two sentences, keeps ans
     "The user wants to talk about this question before answering it, and wrote to you:\n  Why not both?\n  We run SQLite already.\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
   );
   const some = build("discuss", { db: "pg" }, "and the features?");
-  assert.match(some.text, /^db: user selected: 1\. PostgreSQL \(value: pg\)\nThe user answered the questions above and wants to talk about the rest/);
-  assert.deepEqual(some.details.answers.map((a) => a.id), ["db"]);
+  assert.match(
+    some.text,
+    /^db: user selected: 1\. PostgreSQL \(value: pg\)\nThe user answered the questions above and wants to talk about the rest/,
+  );
+  assert.deepEqual(
+    some.details.answers.map((a) => a.id),
+    ["db"],
+  );
   const huge = build("discuss", null, "x".repeat(200000));
   assert.ok(Buffer.byteLength(huge.text) <= addon.limits.resultTextBytes);
   assert.match(huge.text, /\[shortened: \d+ more bytes\]\nReply to what they wrote\./);
@@ -253,7 +287,8 @@ test("result: discuss quotes the person's words between two sentences, keeps ans
 // one node per value before anything is checked, so a body of tiny values ([],[],… or 0,0,…)
 // could make pi allocate gigabytes. The pre-scan counts the values and refuses past
 // QT_MAX_ANSWERS_JSON_VALUES, stopping there (the rest of the body is never parsed).
-const VALUES_REFUSED = /^The answers hold more than (\d+) JSON values \(byte (\d+)\), more than any answer can: the limit is 50 questions x \(1000 options \+ 16\)\. Send one entry per question id\.$/;
+const VALUES_REFUSED =
+  /^The answers hold more than (\d+) JSON values \(byte (\d+)\), more than any answer can: the limit is 50 questions x \(1000 options \+ 16\)\. Send one entry per question id\.$/;
 const resultOf = (request, answers) => addon.result(JSON.stringify(request), "answered", "print", 0, null, answers);
 const refusal = (fn) => {
   try {
@@ -293,15 +328,31 @@ test("result: the fullest answers a call can get pass the value count (every opt
   // question with the 1000 options a question may have
   const per = 380;
   const code = (i) => i.toString(36);
-  const wide = { questions: Array.from({ length: addon.limits.questions }, (_, q) => ({ id: `q${q}`, prompt: "P", multiSelect: true, options: Array.from({ length: per }, (_, i) => code(i)) })) };
-  const tall = { questions: [{ id: "q", prompt: "P", multiSelect: true, options: Array.from({ length: addon.limits.options }, (_, i) => code(i)) }] };
+  const wide = {
+    questions: Array.from({ length: addon.limits.questions }, (_, q) => ({
+      id: `q${q}`,
+      prompt: "P",
+      multiSelect: true,
+      options: Array.from({ length: per }, (_, i) => code(i)),
+    })),
+  };
+  const tall = {
+    questions: [{ id: "q", prompt: "P", multiSelect: true, options: Array.from({ length: addon.limits.options }, (_, i) => code(i)) }],
+  };
   for (const request of [wide, tall]) {
-    assert.ok(Buffer.byteLength(JSON.stringify(request)) <= addon.limits.argumentBytes, `${Buffer.byteLength(JSON.stringify(request))} bytes of arguments`);
+    assert.ok(
+      Buffer.byteLength(JSON.stringify(request)) <= addon.limits.argumentBytes,
+      `${Buffer.byteLength(JSON.stringify(request))} bytes of arguments`,
+    );
     const answers = Object.fromEntries(request.questions.map((q) => [q.id, { selected: q.options, wrote: "typed", note: "a note" }]));
     const r = resultOf(request, JSON.stringify(answers));
     const details = JSON.parse(r.details);
     assert.equal(details.status, "answered");
     assert.equal(details.answers.length, request.questions.length);
-    assert.equal(details.answers[0].values.length, request.questions[0].options.length + 1, JSON.stringify(details.answers[0]).slice(0, 200));
+    assert.equal(
+      details.answers[0].values.length,
+      request.questions[0].options.length + 1,
+      JSON.stringify(details.answers[0]).slice(0, 200),
+    );
   }
 });

@@ -20,7 +20,11 @@ test("route: pi's UI — the TUI where pi says it runs one, the dialogs in RPC; 
 
 test("route: print and JSON mode — the pi above first when one offers the relay, else (and after it) print mode's own ways", () => {
   assert.deepEqual(route(base), ["print"]);
-  assert.deepEqual(route({ ...base, terminal: true }), ["print"], "print mode asks on the terminal itself, after the flag and the pending file");
+  assert.deepEqual(
+    route({ ...base, terminal: true }),
+    ["print"],
+    "print mode asks on the terminal itself, after the flag and the pending file",
+  );
   assert.deepEqual(route({ ...base, above: true }), ["above", "print"]);
 });
 

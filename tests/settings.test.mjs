@@ -21,7 +21,10 @@ test("settings: no files gives the documented defaults", () => {
   const { home, cwd, cleanup } = homes();
   try {
     const warnings = [];
-    assert.deepEqual(loadSettings(cwd, (w) => warnings.push(w), home), DEFAULT_SETTINGS);
+    assert.deepEqual(
+      loadSettings(cwd, (w) => warnings.push(w), home),
+      DEFAULT_SETTINGS,
+    );
     assert.deepEqual(DEFAULT_SETTINGS, {
       escape: "cancel",
       notice: { title: true, bell: false, notify: false, desktop: false },
@@ -40,7 +43,10 @@ test("settings: no files gives the documented defaults", () => {
 test("settings: the project file overrides the user file key by key", () => {
   const { home, cwd, cleanup } = homes();
   try {
-    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ escape: "continue", language: "de", notice: { bell: true } }));
+    writeFileSync(
+      join(home, ".pi", "agent", "question.json"),
+      JSON.stringify({ escape: "continue", language: "de", notice: { bell: true } }),
+    );
     writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ language: "zh", limits: { options: 20 } }));
     const s = loadSettings(cwd, () => {}, home);
     assert.equal(s.escape, "continue");
@@ -260,7 +266,12 @@ test("/questions: paths, file contents and answers are shown sanitized", async (
   const handler = ext.commands.get("questions").handler;
   try {
     await handler("", ctx); // nothing waiting
-    writeFileSync(pending, JSON.stringify({ pending: [{ key: "k", askedAt: "\u001b[2J", questions: [{ id: "a\u0007", prompt: "p\u202e", answer: "\u001b]52;c;eA==\u0007" }] }] }));
+    writeFileSync(
+      pending,
+      JSON.stringify({
+        pending: [{ key: "k", askedAt: "\u001b[2J", questions: [{ id: "a\u0007", prompt: "p\u202e", answer: "\u001b]52;c;eA==\u0007" }] }],
+      }),
+    );
     await handler("", ctx); // one set
     writeFileSync(pending, "{ \u001b]0;broken\u0007");
     await handler("", ctx); // unreadable: the error quotes the path
@@ -307,7 +318,10 @@ test("/questions clear: a .pi linked out of the project removes nothing there an
   }
   assert.equal(shown.length, 1, JSON.stringify(shown));
   assertHarmless(shown[0], "/questions clear");
-  assert.match(shown[0], /The pending-questions file .*proj␛\]0;owned␇\/\.pi\/pending-questions\.json was neither written nor removed: it leads outside the project through a symbolic link \(to .*\/outside\/pending-questions\.json\)/);
+  assert.match(
+    shown[0],
+    /The pending-questions file .*proj␛\]0;owned␇\/\.pi\/pending-questions\.json was neither written nor removed: it leads outside the project through a symbolic link \(to .*\/outside\/pending-questions\.json\)/,
+  );
 });
 
 // ---- the person's timeout and accessible mode --------------------------------------------------
@@ -335,7 +349,10 @@ test("settings: a project's timeout and escape are ignored with a warning naming
   const { home, cwd, cleanup } = homes();
   try {
     const projectFile = join(cwd, ".pi", "question.json");
-    writeFileSync(projectFile, JSON.stringify({ timeout: { after: "1s", then: "recommended" }, escape: "continue", language: "de", limits: { options: 5 } }));
+    writeFileSync(
+      projectFile,
+      JSON.stringify({ timeout: { after: "1s", then: "recommended" }, escape: "continue", language: "de", limits: { options: 5 } }),
+    );
     let warnings = [];
     let s = loadSettings(cwd, (w) => warnings.push(w), home);
     assert.equal(s.timeout, undefined, "no timeout from the project");
@@ -343,11 +360,17 @@ test("settings: a project's timeout and escape are ignored with a warning naming
     assert.equal(s.language, "de", "what changes only how questions look still counts");
     assert.deepEqual(s.limits, { options: 5 });
     assert.equal(warnings.length, 2, warnings.join("\n"));
-    assert.ok(warnings.every((w) => w.includes(projectFile)), "names the file");
+    assert.ok(
+      warnings.every((w) => w.includes(projectFile)),
+      "names the file",
+    );
     assert.match(warnings.join("\n"), /sets "timeout", which a project's settings may not: a timeout answers for you .*; ignored\./);
     assert.match(warnings.join("\n"), /sets "escape", which a project's settings may not.*; ignored\./);
     // The person's own file sets both; the project can neither change nor turn them off.
-    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: { after: "5m", then: "decline" }, escape: "continue" }));
+    writeFileSync(
+      join(home, ".pi", "agent", "question.json"),
+      JSON.stringify({ timeout: { after: "5m", then: "decline" }, escape: "continue" }),
+    );
     writeFileSync(projectFile, JSON.stringify({ timeout: false, escape: "cancel" }));
     warnings = [];
     s = loadSettings(cwd, (w) => warnings.push(w), home);

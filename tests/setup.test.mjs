@@ -22,7 +22,9 @@ test("setup: the build prerequisites per package manager, a C++ compiler among t
   // brew's make is `gmake`: the compilers and make come from Apple's command line tools, said once.
   const brew = packagesFor("brew", build);
   assert.deepEqual(brew.packages, ["python", "pkg-config", "cjson"]);
-  assert.deepEqual(brew.notes, [`a C compiler, a C++ compiler (node-gyp links the addon with it), make: install Apple's command line tools: "xcode-select --install"`]);
+  assert.deepEqual(brew.notes, [
+    `a C compiler, a C++ compiler (node-gyp links the addon with it), make: install Apple's command line tools: "xcode-select --install"`,
+  ]);
 });
 
 test("setup: the C++ compiler looked for is the one node-gyp's Makefile links with", () => {
@@ -75,15 +77,21 @@ test("setup: sudo only when not root, never a password prompt without a terminal
     ["sudo", "-n", "apk", "add", "x"],
   ]);
   // brew refuses root and sudo: never either.
-  assert.deepEqual(installCommands("brew", ["x"], { root: false, tty: false }), [["env", "HOMEBREW_NO_AUTO_UPDATE=1", "NONINTERACTIVE=1", "brew", "install", "x"]]);
+  assert.deepEqual(installCommands("brew", ["x"], { root: false, tty: false }), [
+    ["env", "HOMEBREW_NO_AUTO_UPDATE=1", "NONINTERACTIVE=1", "brew", "install", "x"],
+  ]);
   assert.deepEqual(installCommands("apt", [], { root: true, tty: true }), []);
 });
 
 test("setup: a fresh system's empty package index is fetched first (pacman: with the upgrade Arch requires, which pacman asks about on a terminal; apk: apk update)", () => {
   assert.deepEqual(installCommands("pacman", ["x"], { root: true, tty: true }), [["pacman", "-Syu", "--needed", "x"]]);
-  assert.deepEqual(installCommands("pacman", ["x"], { root: false, tty: false }), [["sudo", "-n", "pacman", "-Syu", "--needed", "--noconfirm", "x"]]);
+  assert.deepEqual(installCommands("pacman", ["x"], { root: false, tty: false }), [
+    ["sudo", "-n", "pacman", "-Syu", "--needed", "--noconfirm", "x"],
+  ]);
   assert.deepEqual(installCommands("pacman", ["x"], { root: true, tty: true, refresh: false }), [["pacman", "-S", "--needed", "x"]]);
-  assert.deepEqual(installCommands("pacman", ["x"], { root: true, tty: false, refresh: false }), [["pacman", "-S", "--needed", "--noconfirm", "x"]]);
+  assert.deepEqual(installCommands("pacman", ["x"], { root: true, tty: false, refresh: false }), [
+    ["pacman", "-S", "--needed", "--noconfirm", "x"],
+  ]);
   assert.deepEqual(installCommands("apk", ["x", "y"], { root: true, tty: true }), [
     ["apk", "update"],
     ["apk", "add", "x", "y"],

@@ -23,7 +23,8 @@ const theme = {
 /** A TUI context whose custom() hands the component to `drive` (after pi's own set-up). */
 function tuiContext(drive, keys = {}) {
   const log = [];
-  let open = 0, maxOpen = 0;
+  let open = 0,
+    maxOpen = 0;
   const ctx = {
     hasUI: true,
     cwd: "/nonexistent",
@@ -53,10 +54,13 @@ function tuiContext(drive, keys = {}) {
 const ARGS = tool.prepareArguments({ questions: [{ id: "db", prompt: "Which?", options: ["A", "B", "C"] }] });
 
 test("tui: the user's pi keybindings drive the list (tui.select.down rebound to ctrl+o)", async () => {
-  const { ctx } = tuiContext((c) => {
-    c.handleInput("\u000f"); // ctrl+o
-    c.handleInput("\r");
-  }, { "tui.select.down": ["ctrl+o"] });
+  const { ctx } = tuiContext(
+    (c) => {
+      c.handleInput("\u000f"); // ctrl+o
+      c.handleInput("\r");
+    },
+    { "tui.select.down": ["ctrl+o"] },
+  );
   const r = await tool.execute("1", ARGS, undefined, undefined, ctx);
   assert.equal(r.content[0].text, "db: user selected: 2. B");
 });
@@ -67,7 +71,10 @@ test("tui: a theme style that would take columns falls back to plain text instea
     for (const line of c.render(40)) assert.ok(!line.includes("<accent>"), line);
     c.handleInput("\r");
   });
-  ctx.ui.custom = ((orig) => (factory) => orig((tui, _t, kb, done) => factory(tui, odd, kb, done)))(ctx.ui.custom);
+  ctx.ui.custom = (
+    (orig) => (factory) =>
+      orig((tui, _t, kb, done) => factory(tui, odd, kb, done))
+  )(ctx.ui.custom);
   const r = await tool.execute("1", ARGS, undefined, undefined, ctx);
   assert.equal(r.details.status, "answered");
 });
@@ -82,9 +89,15 @@ test("tui: styles come from pi's theme and the cursor marker appears only while 
     c.handleInput("1");
   });
   await tool.execute("1", ARGS, undefined, undefined, ctx);
-  assert.ok(frames[0].some((l) => l.includes("\u001b[31m")), "the accent colour of the theme is used");
+  assert.ok(
+    frames[0].some((l) => l.includes("\u001b[31m")),
+    "the accent colour of the theme is used",
+  );
   assert.ok(!frames[0].some((l) => l.includes(CURSOR_MARKER)));
-  assert.ok(frames[1].some((l) => l.includes(CURSOR_MARKER)), "text entry shows pi's cursor marker");
+  assert.ok(
+    frames[1].some((l) => l.includes(CURSOR_MARKER)),
+    "text entry shows pi's cursor marker",
+  );
 });
 
 test("tui: the working message and the terminal title tell the user the agent waits, then are restored", async () => {
@@ -99,7 +112,10 @@ test("tui: the working message and the terminal title tell the user the agent wa
 
 test("tui: two calls never show two questions at once; the second waits its turn", async () => {
   const { ctx, maxOpen } = tuiContext((c) => setTimeout(() => c.handleInput("\r"), 20));
-  const [a, b] = await Promise.all([tool.execute("1", ARGS, undefined, undefined, ctx), tool.execute("2", ARGS, undefined, undefined, ctx)]);
+  const [a, b] = await Promise.all([
+    tool.execute("1", ARGS, undefined, undefined, ctx),
+    tool.execute("2", ARGS, undefined, undefined, ctx),
+  ]);
   assert.equal(maxOpen(), 1);
   assert.equal(a.details.status, "answered");
   assert.equal(b.details.status, "answered");
@@ -130,7 +146,9 @@ test("tui: Ctrl+D declines and the agent continues", async () => {
 });
 
 test("tui: rendered lines never exceed the width pi passes", async () => {
-  const big = tool.prepareArguments({ questions: [{ id: "x", prompt: "日本語".repeat(50), options: Array.from({ length: 30 }, (_, i) => `选项 ${i} 👨‍👩‍👧`) }] });
+  const big = tool.prepareArguments({
+    questions: [{ id: "x", prompt: "日本語".repeat(50), options: Array.from({ length: 30 }, (_, i) => `选项 ${i} 👨‍👩‍👧`) }],
+  });
   const { ctx } = tuiContext((c) => {
     for (let w = 1; w <= 120; w++) for (const line of c.render(w)) assert.ok(visibleWidth(line) <= w, `${w}: ${line}`);
     c.handleInput("\u001b");
@@ -140,7 +158,9 @@ test("tui: rendered lines never exceed the width pi passes", async () => {
 
 test("tui: the adapter measures like this pi-tui: Indic text fills lines without overflowing or being cut", async () => {
   const word = "क्षत्रिय"; // a conjunct and a spacing vowel sign: 1 column by pi-tui 0.73.1, 5 by 0.87.1
-  const args = tool.prepareArguments({ questions: [{ id: "x", prompt: `${word} विद्यार्थी `.repeat(30), options: ["বাংলা ভাষা", "မြန်မာစာ"] }] });
+  const args = tool.prepareArguments({
+    questions: [{ id: "x", prompt: `${word} विद्यार्थी `.repeat(30), options: ["বাংলা ভাষা", "မြန်မာစာ"] }],
+  });
   const bad = [];
   const { ctx } = tuiContext((c) => {
     for (let w = 30; w <= 120; w++) {
@@ -209,7 +229,11 @@ test("tui: the frame fits the terminal's rows less what pi draws below it (the f
         new Promise((resolve) => {
           const tui = { requestRender: () => {}, terminal: { rows: 20 }, children: [] };
           const component = factory(tui, theme, { getKeys: () => [] }, resolve);
-          tui.children.push({ render: () => ["chat"] }, { children: [component], render: () => [] }, { render: () => ["footer 1", "footer 2", "footer 3"] });
+          tui.children.push(
+            { render: () => ["chat"] },
+            { children: [component], render: () => [] },
+            { render: () => ["footer 1", "footer 2", "footer 3"] },
+          );
           queueMicrotask(() => {
             frames.push(component.render(80));
             tui.terminal.rows = 12;

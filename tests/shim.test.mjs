@@ -24,13 +24,27 @@ test("shim: registers one tool named question, the commands and the --answers fl
   assert.match(tool.description, /Something else/);
   assert.ok(tool.promptGuidelines.some((g) => g.includes("(Recommended)")));
   assert.ok(tool.promptGuidelines.some((g) => /Never add your own "Other"/.test(g)));
-  assert.ok(tool.promptGuidelines.every((g) => g.includes("question")), "each guideline names the tool");
+  assert.ok(
+    tool.promptGuidelines.every((g) => g.includes("question")),
+    "each guideline names the tool",
+  );
 });
 
 test("shim: prepareArguments turns other agents' shapes into the canonical one", () => {
   const out = tool.prepareArguments({ question: "Deploy where?", header: "Target", options: ["staging", "prod"] });
   assert.deepEqual(out, {
-    questions: [{ id: "target", label: "Target", prompt: "Deploy where?", options: [{ value: "staging", label: "staging" }, { value: "prod", label: "prod" }], multiSelect: false }],
+    questions: [
+      {
+        id: "target",
+        label: "Target",
+        prompt: "Deploy where?",
+        options: [
+          { value: "staging", label: "staging" },
+          { value: "prod", label: "prod" },
+        ],
+        multiSelect: false,
+      },
+    ],
   });
 });
 
@@ -49,7 +63,18 @@ test("shim: execute answers pre-supplied answers without any UI", async () => {
 });
 
 test("shim: execute refuses a question that shares its message with other tool calls", async () => {
-  const branch = [{ type: "message", message: { role: "assistant", content: [{ type: "toolCall", id: "x" }, { type: "toolCall", id: "q" }] } }];
+  const branch = [
+    {
+      type: "message",
+      message: {
+        role: "assistant",
+        content: [
+          { type: "toolCall", id: "x" },
+          { type: "toolCall", id: "q" },
+        ],
+      },
+    },
+  ];
   const args = tool.prepareArguments({ questions: [{ id: "a", prompt: "p" }], answers: { a: "z" } });
   await assert.rejects(tool.execute("q", args, undefined, undefined, headlessContext("/", branch)), /only tool call/);
 });

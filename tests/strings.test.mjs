@@ -37,7 +37,12 @@ for (const lang of ["de", "zh"]) {
 test("strings: every screen fits every width from 20 to 200 in every language", () => {
   const args = {
     questions: [
-      { id: "db", label: "Datenbank 数据库", prompt: "Which database? 哪个数据库？", options: [{ value: "pg", label: "PostgreSQL", description: "relational 关系型" }, "SQLite", "MongoDB"] },
+      {
+        id: "db",
+        label: "Datenbank 数据库",
+        prompt: "Which database? 哪个数据库？",
+        options: [{ value: "pg", label: "PostgreSQL", description: "relational 关系型" }, "SQLite", "MongoDB"],
+      },
       { id: "f", label: "Features", prompt: "Features?", multiSelect: true, options: ["Auth", "API"] },
       { id: "name", prompt: "Name?" },
     ],

@@ -14,8 +14,13 @@ test("subagent outcome: a cancelled worker's question is quoted sanitized in the
   const outcomes = subagentOutcomes({});
   outcomes.started("call-1");
   const questions = [{ id: "db", prompt: "Which\u009b2J database\u202e? \u001b]0;x\u0007" }];
-  await outcomes.cancelledBelow({ isIdle: () => true, abort: () => assert.fail("an idle pi is not aborted") }, questions, { name: "work\u0085er\u001b[31m" });
-  const patched = await outcomes.toolResult({ toolCallId: "call-1", toolName: "subagent", content: [{ type: "text", text: "(no output)" }] }, { hasUI: true });
+  await outcomes.cancelledBelow({ isIdle: () => true, abort: () => assert.fail("an idle pi is not aborted") }, questions, {
+    name: "work\u0085er\u001b[31m",
+  });
+  const patched = await outcomes.toolResult(
+    { toolCallId: "call-1", toolName: "subagent", content: [{ type: "text", text: "(no output)" }] },
+    { hasUI: true },
+  );
   const note = patched.content[0].text;
   assert.match(note, /^The user cancelled the question the subagent "work.*er.*" asked without answering: "Which.*database/);
   assert.ok(!UNSAFE.test(note), JSON.stringify(note));

@@ -47,7 +47,8 @@ function answer(args, ...keys) {
   return { text: r.text, details: JSON.parse(r.details) };
 }
 const fill = (s, v) => s.replace("{n}", () => String(v.n ?? "")).replace("{s}", () => v.s ?? "");
-const show = (r, expanded, mode) => renderQuestionResult(addon, r.details, r.text, expanded, false, theme, undefined, mode).render(200).join("\n");
+const show = (r, expanded, mode) =>
+  renderQuestionResult(addon, r.details, r.text, expanded, false, theme, undefined, mode).render(200).join("\n");
 
 test("transcript, accessible: a single-select answer says which option is selected and which are not, in words, in en, de and zh", () => {
   const r = answer(DB, K.down, K.ctrl("n"), ..."needs backups", K.enter, K.enter); // SQLite, with a note
@@ -101,7 +102,12 @@ test("transcript, accessible: every status is said in words (declined, cancelled
   })();
   for (const language of LANGS) {
     const t = addon.strings(language);
-    for (const [r, id] of [[declined, "STATUS_DECLINED"], [cancelled, "STATUS_CANCELLED"], [discuss, "STATUS_DISCUSS"], [timed, "STATUS_TIMED_OUT"]]) {
+    for (const [r, id] of [
+      [declined, "STATUS_DECLINED"],
+      [cancelled, "STATUS_CANCELLED"],
+      [discuss, "STATUS_DISCUSS"],
+      [timed, "STATUS_TIMED_OUT"],
+    ]) {
       for (const expanded of [false, true]) {
         const out = show(r, expanded, { accessible: true, language });
         assert.ok(out.includes(fill(t.PLAIN_RESULT_STATUS, { s: t[id] })), `${language} ${id} expanded=${expanded}\n${out}`);
@@ -131,7 +137,12 @@ test("transcript, accessible off: the marks and theme colours stay as they were,
 });
 
 test("transcript, accessible: the call row is plain words (no '·' separators, no colour), in en, de and zh", () => {
-  const args = { questions: [{ id: "a", label: "Database", prompt: "p" }, { id: "b", label: "Name", prompt: "q" }] };
+  const args = {
+    questions: [
+      { id: "a", label: "Database", prompt: "p" },
+      { id: "b", label: "Name", prompt: "q" },
+    ],
+  };
   for (const language of LANGS) {
     const t = addon.strings(language);
     const plain = renderQuestionCall(addon, args, theme, undefined, { accessible: true, language }).render(200).join("\n");
@@ -157,7 +168,11 @@ test("transcript: accessible mode follows the setting (remembered when asked) or
     const { tools } = await loadExtension();
     const tool = tools.get("question");
     const r = answer(DB, K.down, K.enter);
-    const draw = () => tool.renderResult({ content: [{ type: "text", text: r.text }], details: r.details }, { expanded: true }, theme, { isError: false }).render(200).join("\n");
+    const draw = () =>
+      tool
+        .renderResult({ content: [{ type: "text", text: r.text }], details: r.details }, { expanded: true }, theme, { isError: false })
+        .render(200)
+        .join("\n");
     assert.match(draw(), /●/);
     process.env.TERM = "dumb";
     const out = draw();
@@ -170,11 +185,17 @@ test("transcript: accessible mode follows the setting (remembered when asked) or
   }
 });
 
-test("transcript: the \"accessible\" setting is read when a session starts, so a resumed transcript reads in words before any question", async () => {
+test('transcript: the "accessible" setting is read when a session starts, so a resumed transcript reads in words before any question', async () => {
   const saved = { HOME: process.env.HOME, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR, TERM: process.env.TERM };
   const home = mkdtempSync(join(tmpdir(), "pq-a11y-home-"));
   const handlers = {};
-  const ctx = { hasUI: true, cwd: join(home, "project"), sessionManager: { getBranch: () => [] }, ui: { notify() {}, setTitle() {} }, isIdle: () => true };
+  const ctx = {
+    hasUI: true,
+    cwd: join(home, "project"),
+    sessionManager: { getBranch: () => [] },
+    ui: { notify() {}, setTitle() {} },
+    isIdle: () => true,
+  };
   try {
     mkdirSync(join(home, ".pi", "agent"), { recursive: true });
     mkdirSync(ctx.cwd);
@@ -185,7 +206,11 @@ test("transcript: the \"accessible\" setting is read when a session starts, so a
     const { tools } = await loadExtension({ on: (event, handler) => (handlers[event] = handler) });
     const tool = tools.get("question");
     const r = answer(DB, K.enter);
-    const draw = () => tool.renderResult({ content: [{ type: "text", text: r.text }], details: r.details }, { expanded: true }, theme, { isError: false }).render(200).join("\n");
+    const draw = () =>
+      tool
+        .renderResult({ content: [{ type: "text", text: r.text }], details: r.details }, { expanded: true }, theme, { isError: false })
+        .render(200)
+        .join("\n");
     assert.match(draw(), /●/, "before the session starts: the usual marks");
     await handlers.session_start({}, ctx);
     const out = draw();

@@ -170,7 +170,10 @@ test("pi-question: an unreadable file's name and a last-resort error reach stder
        fs.readdirSync = () => { throw new Error(${JSON.stringify(`cannot list ${hostile}`)}); };
        syncBuiltinESMExports();`,
     );
-    const thrown = spawnSync(process.execPath, ["--import", hook, BIN, "pending"], { encoding: "utf8", env: { ...process.env, XDG_RUNTIME_DIR: dir } });
+    const thrown = spawnSync(process.execPath, ["--import", hook, BIN, "pending"], {
+      encoding: "utf8",
+      env: { ...process.env, XDG_RUNTIME_DIR: dir },
+    });
     assert.equal(thrown.status, 1);
     assert.ok(!UNSAFE.test(thrown.stderr), JSON.stringify(thrown.stderr));
     assert.match(thrown.stderr, /^pi-question: cannot list ␛\]0;owned␇<U\+009B>2J<U\+202E>\n$/);
@@ -183,35 +186,52 @@ test("pi-question: an unreadable file's name and a last-resort error reach stder
 const CLAIM_CHILD = join(root, "tests", "helpers", "claim-child.mjs");
 const claimChild = (mode) => (dir) => ({ argv: [process.execPath, CLAIM_CHILD, mode, dir], limitMs: 15000 });
 
-test("runner: the person's Enter takes the question; an answer from elsewhere before its result reaches JS is refused (already answered)", { skip }, () => {
-  // claim-child blocks its JS thread from READY until the runner gave the terminal back, then
-  // answers from elsewhere: the key was read, its result not yet seen by JS.
-  const r = host((dir) => ({ ...claimChild("window")(dir), actions: [{ afterMs: 0, awaitOutput: "READY" }, { afterMs: 0, input: "\r" }] }));
-  assert.ok(r.ready, "the runner switched the terminal to raw mode");
-  assert.equal(r.status, 0, r.output);
-  assert.deepEqual(r.result.verdict, { ok: false, code: "already", reason: "already answered" });
-  assert.equal(r.result.status, "answered");
-  assert.equal(r.result.mode, "tty");
-  assert.equal(r.result.text, "db: user selected: 1. Option 0");
-  assert.doesNotMatch(r.output, /answered elsewhere/);
-  assert.ok(r.restored, "the terminal's settings are back");
-});
+test(
+  "runner: the person's Enter takes the question; an answer from elsewhere before its result reaches JS is refused (already answered)",
+  { skip },
+  () => {
+    // claim-child blocks its JS thread from READY until the runner gave the terminal back, then
+    // answers from elsewhere: the key was read, its result not yet seen by JS.
+    const r = host((dir) => ({
+      ...claimChild("window")(dir),
+      actions: [
+        { afterMs: 0, awaitOutput: "READY" },
+        { afterMs: 0, input: "\r" },
+      ],
+    }));
+    assert.ok(r.ready, "the runner switched the terminal to raw mode");
+    assert.equal(r.status, 0, r.output);
+    assert.deepEqual(r.result.verdict, { ok: false, code: "already", reason: "already answered" });
+    assert.equal(r.result.status, "answered");
+    assert.equal(r.result.mode, "tty");
+    assert.equal(r.result.text, "db: user selected: 1. Option 0");
+    assert.doesNotMatch(r.output, /answered elsewhere/);
+    assert.ok(r.restored, "the terminal's settings are back");
+  },
+);
 
-test("runner: an answer from elsewhere first closes the question on the terminal; the person is told and what they typed is shown", { skip }, () => {
-  const r = host((dir) => ({
-    ...claimChild("first")(dir),
-    actions: [
-      { afterMs: 0, input: "half a thought" },
-      { afterMs: 0, awaitOutput: "half a thought" },
-      { afterMs: 0, signal: "SIGUSR1" },
-    ],
-  }));
-  assert.ok(r.ready, "the runner switched the terminal to raw mode");
-  assert.equal(r.status, 0, r.output);
-  assert.deepEqual(r.result.verdict, { ok: true });
-  assert.equal(r.result.status, "answered");
-  assert.equal(r.result.mode, "web");
-  assert.match(r.result.text, /from the page/);
-  assert.equal(r.output, "The question was answered elsewhere.\nNot delivered; what you wrote, so it is not lost:\nWords: half a thought\n");
-  assert.ok(r.restored, "the terminal's settings are back");
-});
+test(
+  "runner: an answer from elsewhere first closes the question on the terminal; the person is told and what they typed is shown",
+  { skip },
+  () => {
+    const r = host((dir) => ({
+      ...claimChild("first")(dir),
+      actions: [
+        { afterMs: 0, input: "half a thought" },
+        { afterMs: 0, awaitOutput: "half a thought" },
+        { afterMs: 0, signal: "SIGUSR1" },
+      ],
+    }));
+    assert.ok(r.ready, "the runner switched the terminal to raw mode");
+    assert.equal(r.status, 0, r.output);
+    assert.deepEqual(r.result.verdict, { ok: true });
+    assert.equal(r.result.status, "answered");
+    assert.equal(r.result.mode, "web");
+    assert.match(r.result.text, /from the page/);
+    assert.equal(
+      r.output,
+      "The question was answered elsewhere.\nNot delivered; what you wrote, so it is not lost:\nWords: half a thought\n",
+    );
+    assert.ok(r.restored, "the terminal's settings are back");
+  },
+);

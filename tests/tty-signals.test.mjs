@@ -16,7 +16,12 @@ import { buildDriver, cjsonFlags, compiles, driverEnv as env } from "./helpers/n
 
 const clang = process.env.CC || "clang";
 // (ASan's runtime and TSan's do not mix: driverEnv has no sanitizer preload)
-const skip = process.platform !== "linux" ? "Linux only" : !compiles(clang, ["-fsanitize=thread"]) || !cjsonFlags ? "clang with -fsanitize=thread and libcjson are needed" : false;
+const skip =
+  process.platform !== "linux"
+    ? "Linux only"
+    : !compiles(clang, ["-fsanitize=thread"]) || !cjsonFlags
+      ? "clang with -fsanitize=thread and libcjson are needed"
+      : false;
 
 test("runner: stop, close and signals on other threads race with nothing (ThreadSanitizer)", { skip, timeout: 300000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), "pq-tty-tsan-"));
@@ -34,19 +39,31 @@ test("runner: stop, close and signals on other threads race with nothing (Thread
 });
 
 const cc = process.env.CC || "cc";
-const plainSkip = process.platform !== "linux" ? "Linux only (pipe2, /proc/self/fd)" : !compiles(cc) || !cjsonFlags ? "a C compiler and libcjson are needed" : false;
+const plainSkip =
+  process.platform !== "linux"
+    ? "Linux only (pipe2, /proc/self/fd)"
+    : !compiles(cc) || !cjsonFlags
+      ? "a C compiler and libcjson are needed"
+      : false;
 
-test("runner: the wake pipe is born close-on-exec and non-blocking — one pipe2, and a fork+exec at its birth inherits nothing", { skip: plainSkip, timeout: 120000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), "pq-tty-pipe-"));
-  try {
-    const exe = join(dir, "native-tty");
-    const built = buildDriver(cc, "native-tty", exe, { flags: ["-DQT_WATCH_PIPES", "-Wall", "-Wextra", "-Werror"], linkFlags: ["-Wl,--wrap=pipe,--wrap=pipe2", "-lpthread"] });
-    assert.equal(built.status, 0, built.stderr);
-    const ran = spawnSync(exe, ["20"], { encoding: "utf8", env, timeout: 60000 });
-    assert.equal(ran.status, 0, ran.stderr + ran.stdout);
-    assert.match(ran.stdout, /the wake pipe \(fds \d+, \d+\) was born close-on-exec: one pipe2, no exec inherited it/);
-    assert.match(ran.stdout, /20 cycles/);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  "runner: the wake pipe is born close-on-exec and non-blocking — one pipe2, and a fork+exec at its birth inherits nothing",
+  { skip: plainSkip, timeout: 120000 },
+  () => {
+    const dir = mkdtempSync(join(tmpdir(), "pq-tty-pipe-"));
+    try {
+      const exe = join(dir, "native-tty");
+      const built = buildDriver(cc, "native-tty", exe, {
+        flags: ["-DQT_WATCH_PIPES", "-Wall", "-Wextra", "-Werror"],
+        linkFlags: ["-Wl,--wrap=pipe,--wrap=pipe2", "-lpthread"],
+      });
+      assert.equal(built.status, 0, built.stderr);
+      const ran = spawnSync(exe, ["20"], { encoding: "utf8", env, timeout: 60000 });
+      assert.equal(ran.status, 0, ran.stderr + ran.stdout);
+      assert.match(ran.stdout, /the wake pipe \(fds \d+, \d+\) was born close-on-exec: one pipe2, no exec inherited it/);
+      assert.match(ran.stdout, /20 cycles/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

@@ -80,7 +80,10 @@ const until = async (check, what) => {
 async function questions(args) {
   const before = notes.length;
   await commands.get("questions").handler(args, ctx);
-  return notes.slice(before).map((n) => n.message).join("\n");
+  return notes
+    .slice(before)
+    .map((n) => n.message)
+    .join("\n");
 }
 
 let url;
@@ -107,7 +110,15 @@ function http(method, path, { headers = {}, body, port } = {}) {
   const target = new URL(path, base);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { method, host: target.hostname, port: port ?? target.port, localAddress: source, path: target.pathname + target.search, headers: { connection: "close", ...headers }, agent: false },
+      {
+        method,
+        host: target.hostname,
+        port: port ?? target.port,
+        localAddress: source,
+        path: target.pathname + target.search,
+        headers: { connection: "close", ...headers },
+        agent: false,
+      },
       (res) => {
         const parts = [];
         res.on("data", (d) => parts.push(d));
@@ -139,23 +150,26 @@ function events() {
   let res;
   let ended = false;
   let buffer = "";
-  const req = httpRequest({ host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: `/q/${token}/events`, agent: false }, (r) => {
-    res = r;
-    r.setEncoding("utf8");
-    r.on("end", () => (ended = true));
-    r.on("data", (chunk) => {
-      buffer += chunk;
-      let at;
-      while ((at = buffer.indexOf("\n\n")) >= 0) {
-        const block = buffer.slice(0, at);
-        buffer = buffer.slice(at + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event) named.push(event);
-        else if (data) seen.push(JSON.parse(data));
-      }
-    });
-  });
+  const req = httpRequest(
+    { host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: `/q/${token}/events`, agent: false },
+    (r) => {
+      res = r;
+      r.setEncoding("utf8");
+      r.on("end", () => (ended = true));
+      r.on("data", (chunk) => {
+        buffer += chunk;
+        let at;
+        while ((at = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, at);
+          buffer = buffer.slice(at + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event) named.push(event);
+          else if (data) seen.push(JSON.parse(data));
+        }
+      });
+    },
+  );
   req.end();
   return {
     seen,
@@ -219,7 +233,11 @@ test("web: requests without the token, or with a wrong one, are refused", async 
     assert.equal(r.status, 403, wrong);
   }
   // The older form, the token in the body: missing or wrong is refused.
-  for (const body of [{ qid, outcome: "cancelled", answers: null }, { token: "", qid, outcome: "cancelled" }, { token: token.toUpperCase(), qid, outcome: "cancelled" }]) {
+  for (const body of [
+    { qid, outcome: "cancelled", answers: null },
+    { token: "", qid, outcome: "cancelled" },
+    { token: token.toUpperCase(), qid, outcome: "cancelled" },
+  ]) {
     const r = await post(body, {}, "/answer");
     assert.equal(r.status, 403, JSON.stringify(body));
   }
@@ -267,7 +285,10 @@ test("web: the events stream sends the waiting questions at once and again when 
     const { asking } = await ask("e1");
     const arrived = await stream.until((s) => s.questions.length === 1, "the question arrives");
     assert.equal(arrived.questions[0].questions[0].prompt, "Which database?");
-    assert.deepEqual(arrived.questions[0].questions[0].options.map((o) => o.value), ["SQLite", "Postgres"]);
+    assert.deepEqual(
+      arrived.questions[0].questions[0].options.map((o) => o.value),
+      ["SQLite", "Postgres"],
+    );
     shown[0].handleInput("1"); // answered at the TUI
     await stream.until((s) => s.questions.length === 0, "the question leaves the page");
     assert.equal((await asking).content[0].text, "db: user selected: 1. SQLite");
@@ -295,11 +316,15 @@ test("web: at most QT_WEB_MAX_EVENT_STREAMS pages follow at once: a new page get
       await until(() => open[n].ended, `the oldest stream (${n}) ended`);
       assert.deepEqual(open[n].named, ["displaced"], "told why, so it waits before it follows again");
     }
-    assert.ok(open.slice(2).every((stream) => !stream.ended && stream.named.length === 0), "the others still follow");
+    assert.ok(
+      open.slice(2).every((stream) => !stream.ended && stream.named.length === 0),
+      "the others still follow",
+    );
     // A change reaches every page that follows, the newest ones included.
     shown = [];
     const { asking, qid } = await ask("s1");
-    for (const stream of open.slice(2)) await stream.until((m) => m.questions.some((q) => q.qid === qid), "the question on every following page");
+    for (const stream of open.slice(2))
+      await stream.until((m) => m.questions.some((q) => q.qid === qid), "the question on every following page");
     shown[0].handleInput("1");
     await asking;
   } finally {
@@ -309,12 +334,15 @@ test("web: at most QT_WEB_MAX_EVENT_STREAMS pages follow at once: a new page get
 
 test("web: an answer from the page closes the question here with mode web; a second is told already answered", async () => {
   shown = [];
-  const { asking, qid } = await ask("w1", tool.prepareArguments({
-    questions: [
-      { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] },
-      { id: "f", prompt: "Features?", multiSelect: true, options: ["Auth", "API", "Jobs"] },
-    ],
-  }));
+  const { asking, qid } = await ask(
+    "w1",
+    tool.prepareArguments({
+      questions: [
+        { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] },
+        { id: "f", prompt: "Features?", multiSelect: true, options: ["Auth", "API", "Jobs"] },
+      ],
+    }),
+  );
   const first = await answerOnPage(qid, { db: { selected: [], wrote: "DuckDB", note: "embedded" }, f: { selected: ["Auth", "Jobs"] } });
   assert.deepEqual(first, { status: 200, ok: true });
   const second = await answerOnPage(qid, { db: { selected: ["SQLite"] }, f: { selected: ["API"] } });
@@ -340,11 +368,16 @@ test("web: the page, another terminal and the TUI race — exactly one answer is
     answerOnPage(qid, null, "declined"),
   ]);
   assert.equal(verdicts.filter((v) => v.ok).length, 1, JSON.stringify(verdicts));
-  for (const v of verdicts.filter((x) => !x.ok)) assert.deepEqual([v.code, v.reason], ["already", "already answered"], JSON.stringify(verdicts));
+  for (const v of verdicts.filter((x) => !x.ok))
+    assert.deepEqual([v.code, v.reason], ["already", "already answered"], JSON.stringify(verdicts));
   shown[0].handleInput("1"); // too late as well
   const result = await asking;
   const winner = verdicts.findIndex((v) => v.ok);
-  const expected = [["web", "db: user selected: 1. SQLite"], ["remote", "db: user selected: 2. Postgres"], ["web", null]][winner];
+  const expected = [
+    ["web", "db: user selected: 1. SQLite"],
+    ["remote", "db: user selected: 2. Postgres"],
+    ["web", null],
+  ][winner];
   assert.equal(result.details.mode, expected[0]);
   if (expected[1]) assert.equal(result.content[0].text, expected[1]);
   else assert.equal(result.details.status, "declined");
@@ -359,8 +392,18 @@ test("web: a page that disconnects mid-answer loses nothing — the question kee
   const whole = JSON.stringify({ token, qid, outcome: "answered", answers: { db: "SQLite" } });
   await new Promise((resolve) => {
     const req = httpRequest({
-      method: "POST", host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: "/answer", agent: false,
-      headers: { "content-type": "application/json", "content-length": String(whole.length), origin: base, "sec-fetch-site": "same-origin" },
+      method: "POST",
+      host: "127.0.0.1",
+      port: new URL(base).port,
+      localAddress: source,
+      path: "/answer",
+      agent: false,
+      headers: {
+        "content-type": "application/json",
+        "content-length": String(whole.length),
+        origin: base,
+        "sec-fetch-site": "same-origin",
+      },
     });
     req.on("error", () => resolve());
     req.on("close", () => resolve());
@@ -435,7 +478,16 @@ test("web: a cross-origin or cross-site POST is refused and changes nothing", as
 
 test("web: a Host header must name an address, localhost or the configured host (DNS rebinding); its port may be any", async () => {
   const port = new URL(base).port;
-  for (const host of [`evil.example:${port}`, "evil.example", `127.0.0.1.nip.io:${port}`, `localhost.:${port}`, `localhost:${port}@evil.example`, `127.0.0.1:${port}:1`, "[::1", `127.0.0.1:x`]) {
+  for (const host of [
+    `evil.example:${port}`,
+    "evil.example",
+    `127.0.0.1.nip.io:${port}`,
+    `localhost.:${port}`,
+    `localhost:${port}@evil.example`,
+    `127.0.0.1:${port}:1`,
+    "[::1",
+    `127.0.0.1:x`,
+  ]) {
     const r = await http("GET", `/q/${token}`, { headers: { host } });
     assert.equal(r.status, 421, host);
   }
@@ -524,7 +576,8 @@ test("web: hostile requests (absolute targets, deep nesting, odd methods, a bad 
   const deep = "[".repeat(100000) + "]".repeat(100000);
   const r = await post(`{"token":"${token}","qid":"x","outcome":"answered","answers":${deep}}`);
   assert.equal(r.status, 400);
-  for (const method of ["PUT", "DELETE", "OPTIONS", "HEAD"]) assert.ok([403, 404].includes((await http(method, `/q/${token}`)).status), method);
+  for (const method of ["PUT", "DELETE", "OPTIONS", "HEAD"])
+    assert.ok([403, 404].includes((await http(method, `/q/${token}`)).status), method);
   assert.equal((await http("GET", `/q/${"x".repeat(5000)}`)).status, 403);
   assert.equal((await http("GET", `/q/${token}`)).status, 200, "still serving");
 });
@@ -541,7 +594,15 @@ function bodyOfSize(bytes, tokenGiven = token) {
 function postChunked(parts) {
   return new Promise((resolve) => {
     const req = httpRequest(
-      { method: "POST", host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: `/q/${token}/answer`, agent: false, headers: { "content-type": "application/json", "transfer-encoding": "chunked" } },
+      {
+        method: "POST",
+        host: "127.0.0.1",
+        port: new URL(base).port,
+        localAddress: source,
+        path: `/q/${token}/answer`,
+        agent: false,
+        headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+      },
       (res) => {
         const got = [];
         res.on("data", (d) => got.push(d));
@@ -617,17 +678,25 @@ test("web: the older form (the token in the body): a long body that does not beg
 test("web: an answer's token is checked in its path before its body is read: a wrong one is refused at once", async () => {
   // Headers that promise 10 MB, then only the first bytes: the refusal comes without the rest.
   const r = await new Promise((resolve, reject) => {
-    const req = httpRequest({
-      method: "POST", host: "127.0.0.1", port: new URL(base).port, localAddress: source, path: `/q/${"A".repeat(token.length)}/answer`, agent: false,
-      headers: { "content-type": "application/json", "content-length": String(10 << 20), origin: base, "sec-fetch-site": "same-origin" },
-    }, (res) => {
-      const got = [];
-      res.on("data", (d) => got.push(d));
-      res.on("end", () => {
-        resolve({ status: res.statusCode, body: Buffer.concat(got).toString("utf8") });
-        req.destroy();
-      });
-    });
+    const req = httpRequest(
+      {
+        method: "POST",
+        host: "127.0.0.1",
+        port: new URL(base).port,
+        localAddress: source,
+        path: `/q/${"A".repeat(token.length)}/answer`,
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": String(10 << 20), origin: base, "sec-fetch-site": "same-origin" },
+      },
+      (res) => {
+        const got = [];
+        res.on("data", (d) => got.push(d));
+        res.on("end", () => {
+          resolve({ status: res.statusCode, body: Buffer.concat(got).toString("utf8") });
+          req.destroy();
+        });
+      },
+    );
     req.on("error", reject);
     req.write('{"qid":"x",');
     // The request stays open (never ended): only pi's reply can settle this.
@@ -640,7 +709,8 @@ test("web: requests without the token are rate-limited per address (429); a floo
   // Another local user at the same address (127.0.0.1 is every local client and every SSH
   // tunnel), without the token: the burst, then 429.
   const statuses = [];
-  for (let i = 0; i < addon.limits.webRateBurst + 5; i++) statuses.push((await http("GET", i % 2 ? "/" : `/q/${"B".repeat(token.length)}`)).status);
+  for (let i = 0; i < addon.limits.webRateBurst + 5; i++)
+    statuses.push((await http("GET", i % 2 ? "/" : `/q/${"B".repeat(token.length)}`)).status);
   assert.equal(statuses.filter((s) => s === 429).length, 5, statuses.join(" "));
   assert.equal(statuses.at(-1), 429);
   assert.equal((await post({ qid: "x", outcome: "cancelled" }, {}, `/q/${"B".repeat(token.length)}/answer`)).status, 429);
@@ -661,7 +731,10 @@ test("web: requests without the token are rate-limited per address (429); a floo
   } finally {
     stream.close();
   }
-  assert.ok((await Promise.all(flood)).every((r) => r.status === 429), "the flood itself is still refused");
+  assert.ok(
+    (await Promise.all(flood)).every((r) => r.status === 429),
+    "the flood itself is still refused",
+  );
   assert.equal((await asking).details.mode, "web");
   // Another address has its own bucket.
   source = `127.0.0.${++sources}`;
@@ -687,7 +760,10 @@ test("web: with the setting on, the session starts the page and its end stops it
   try {
     const before = notes.length;
     await fire("session_start", { reason: "startup" });
-    const said = notes.slice(before).map((n) => n.message).join("\n");
+    const said = notes
+      .slice(before)
+      .map((n) => n.message)
+      .join("\n");
     const m = /(http:\/\/127\.0\.0\.1:\d+)\/q\/([A-Za-z0-9_-]+)/.exec(said);
     assert.ok(m, said);
     [url, base, token] = m;
@@ -712,7 +788,10 @@ test("web: a project's .pi/question.json cannot turn the page on or choose its a
     assert.ok(!said.some((n) => /http:\/\//.test(n.message)), "the page did not start");
     const warning = said.find((n) => n.level === "warning");
     assert.ok(warning, JSON.stringify(said));
-    assert.match(warning.message, /question\.json sets "web", which a project's settings may not: only your own settings \(~\/\.pi\/agent\/question\.json\) or \/questions web/);
+    assert.match(
+      warning.message,
+      /question\.json sets "web", which a project's settings may not: only your own settings \(~\/\.pi\/agent\/question\.json\) or \/questions web/,
+    );
     // Turned on by the person, it still listens on 127.0.0.1, not on the project's address.
     const shown = await questions("web on");
     assert.match(shown, /http:\/\/127\.0\.0\.1:\d+\/q\//);
@@ -734,11 +813,17 @@ test("web: the setting web.host names the address it listens on, and the URL sho
       httpRequest({ host: u.hostname, port: u.port, path: u.pathname, agent: false }, (res) => {
         res.resume();
         resolve(res.statusCode);
-      }).on("error", reject).end();
+      })
+        .on("error", reject)
+        .end();
     });
     assert.equal(page, 200);
     await assert.rejects(
-      new Promise((resolve, reject) => httpRequest({ host: "127.0.0.1", port: new URL(m[0]).port, path: "/", agent: false }, resolve).on("error", reject).end()),
+      new Promise((resolve, reject) =>
+        httpRequest({ host: "127.0.0.1", port: new URL(m[0]).port, path: "/", agent: false }, resolve)
+          .on("error", reject)
+          .end(),
+      ),
       /ECONNREFUSED/,
       "not on 127.0.0.1 then",
     );
@@ -771,7 +856,10 @@ test("web: the page answers in steps — a filter, a pick; the events carry the 
     const view = onStream(stream, qid).view;
     assert.equal(first.type, "state");
     assert.equal(view.state, "choosing");
-    assert.deepEqual(view.questions[0].options.map((o) => o.label), ["SQLite", "Postgres"]);
+    assert.deepEqual(
+      view.questions[0].options.map((o) => o.label),
+      ["SQLite", "Postgres"],
+    );
     assert.ok(view.actions.includes("filter") && view.actions.includes("discuss"), view.actions.join(" "));
     const filtered = await stepOnPage(qid, "filter", "post");
     assert.equal(filtered.status, 200, JSON.stringify(filtered));
@@ -796,9 +884,19 @@ test("web: two pages acting on one question see one state: each one's tick is on
     for (const p of pages) await p.until((m) => m.questions.some((q) => q.qid === qid), "the question on both pages");
     assert.equal((await stepOnPage(qid, "toggle", 0)).status, 200); // the first page
     const second = await stepOnPage(qid, "toggle", 2); // the second page, not knowing of the first
-    assert.deepEqual(second.view.questions[0].options.map((o) => o.ticked), [true, false, true], "one engine: both ticks");
+    assert.deepEqual(
+      second.view.questions[0].options.map((o) => o.ticked),
+      [true, false, true],
+      "one engine: both ticks",
+    );
     for (const p of pages) {
-      await p.until(() => onStream(p, qid)?.view.questions[0].options.map((o) => o.ticked).join() === "true,false,true", "both ticks on every page");
+      await p.until(
+        () =>
+          onStream(p, qid)
+            ?.view.questions[0].options.map((o) => o.ticked)
+            .join() === "true,false,true",
+        "both ticks on every page",
+      );
     }
     assert.deepEqual(await stepOnPage(qid, "submit"), { status: 200, ok: true, done: true, outcome: "answered" });
     const result = await asking;
@@ -823,7 +921,15 @@ test("web: talk first and cancel from the page go through the engine: its words 
   assert.equal((await stepOnPage(qid, "submit")).done, true);
   result = await asking;
   assert.equal(result.content[0].text, "f: user selected: 1. Auth");
-  ({ asking, qid } = await ask("st5", tool.prepareArguments({ questions: [{ id: "a", prompt: "A?", options: ["x", "y"] }, { id: "b", prompt: "B?" }] })));
+  ({ asking, qid } = await ask(
+    "st5",
+    tool.prepareArguments({
+      questions: [
+        { id: "a", prompt: "A?", options: ["x", "y"] },
+        { id: "b", prompt: "B?" },
+      ],
+    }),
+  ));
   assert.equal((await stepOnPage(qid, "pick", 0)).view.current, 1);
   const asked = await stepOnPage(qid, "cancel");
   assert.equal(asked.view.state, "confirm");
@@ -854,7 +960,14 @@ test("web: a bad step is refused with a clear reason and changes nothing: no suc
     assert.equal(reply.ok, false);
     assert.match(reply.reason, reason);
   }
-  for (const body of [{ qid, step: 5 }, { qid: 5, step: "pick" }, { qid, step: "pick", index: "1" }, { qid, step: "type", text: 5 }, [1], "not json"]) {
+  for (const body of [
+    { qid, step: 5 },
+    { qid: 5, step: "pick" },
+    { qid, step: "pick", index: "1" },
+    { qid, step: "type", text: 5 },
+    [1],
+    "not json",
+  ]) {
     const r = await post(typeof body === "string" ? body : JSON.stringify(body), {}, `/q/${token}/step`);
     assert.equal(r.status, 400, JSON.stringify(body));
     assert.match(JSON.parse(r.body).reason, /must be|not JSON|JSON object/);
@@ -862,7 +975,9 @@ test("web: a bad step is refused with a clear reason and changes nothing: no suc
   // Nothing changed: the flow is where it was, and a good step still ends it.
   const stream = events();
   try {
-    const view = (await stream.until((m) => m.questions.some((q) => q.qid === qid), "the question")).questions.find((q) => q.qid === qid).view;
+    const view = (await stream.until((m) => m.questions.some((q) => q.qid === qid), "the question")).questions.find(
+      (q) => q.qid === qid,
+    ).view;
     assert.equal(view.state, "choosing");
     assert.deepEqual([view.questions[0].filter, view.questions[0].answered, view.message], ["", false, ""]);
   } finally {
@@ -973,7 +1088,12 @@ test("web: a page that stops reading (a phone asleep) is dropped once its backlo
   const streams = [];
   try {
     const size = 512 * 1024;
-    const question = (n) => ({ qid: `q${String(n).padStart(8, "0")}`, askedAt: n, settled: false, questions: [{ id: "big", prompt: "x".repeat(size) }] });
+    const question = (n) => ({
+      qid: `q${String(n).padStart(8, "0")}`,
+      askedAt: n,
+      settled: false,
+      questions: [{ id: "big", prompt: "x".repeat(size) }],
+    });
     board.waiting.set("q", question(0));
     const stalled = await rawStream(server.port, key, false);
     const reading = await rawStream(server.port, key, true);
@@ -994,7 +1114,10 @@ test("web: a page that stops reading (a phone asleep) is dropped once its backlo
     // The stalled page wakes up: it gets what was already on its way, then the end.
     stalled.resume();
     await until(() => stalled.ended, "pi ended the stalled stream");
-    assert.ok(stalled.bytes < bound, `the stalled page got ${stalled.bytes} bytes of ${changes * size} written; at most ${bound} may have been held`);
+    assert.ok(
+      stalled.bytes < bound,
+      `the stalled page got ${stalled.bytes} bytes of ${changes * size} written; at most ${bound} may have been held`,
+    );
     assert.match(stalled.text, /^HTTP\/1\.1 200/);
   } finally {
     for (const s of streams) s.socket.destroy();
@@ -1008,7 +1131,12 @@ test("web: a failure while building a live update (the board throws) reaches no 
   try {
     await until(() => /data: /.test(reading.text), "the first snapshot");
     const waiting = board.waiting;
-    Object.defineProperty(board, "waiting", { configurable: true, get: () => { throw new Error("broken"); } });
+    Object.defineProperty(board, "waiting", {
+      configurable: true,
+      get: () => {
+        throw new Error("broken");
+      },
+    });
     changed();
     await new Promise((resolve) => setImmediate(resolve));
     await new Promise((resolve) => setImmediate(resolve));
@@ -1018,10 +1146,20 @@ test("web: a failure while building a live update (the board throws) reaches no 
     };
     const port = server.port;
     const answered = await new Promise((resolve, reject) => {
-      const req = httpRequest({ method: "POST", host: "127.0.0.1", port, path: `/q/${key}/answer`, agent: false, headers: { "content-type": "application/json" } }, (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode));
-      });
+      const req = httpRequest(
+        {
+          method: "POST",
+          host: "127.0.0.1",
+          port,
+          path: `/q/${key}/answer`,
+          agent: false,
+          headers: { "content-type": "application/json" },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode));
+        },
+      );
       req.on("error", reject);
       req.end(JSON.stringify({ qid: "q00000000", outcome: "cancelled" }));
     });

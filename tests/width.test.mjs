@@ -23,7 +23,9 @@ import { importPiTui, line } from "./helpers/pi-line.mjs";
 const IN_BUN = typeof process.versions.bun === "string";
 // pi's binary measures in Bun: on that line, under Node, the one test below runs this file in Bun.
 const IN_BUN_INSTEAD = line.id === "binary" && !IN_BUN;
-const test = IN_BUN_INSTEAD ? (name) => nodeTest(name, { skip: "runs in Bun (pi's binary's runtime): see the test above" }, () => {}) : nodeTest;
+const test = IN_BUN_INSTEAD
+  ? (name) => nodeTest(name, { skip: "runs in Bun (pi's binary's runtime): see the test above" }, () => {})
+  : nodeTest;
 
 if (IN_BUN_INSTEAD) {
   nodeTest("in Bun, as pi's binary runs pi-tui: every test of this file but the slowest sweep", () => {
@@ -37,7 +39,11 @@ if (IN_BUN_INSTEAD) {
       killSignal: "SIGKILL",
     });
     const out = `${r.stdout ?? ""}${r.stderr ?? ""}`;
-    assert.equal(r.status, 0, `bun test tests/width.test.mjs (Bun ${version}) failed (${r.error?.message ?? `exit ${r.status}, ${r.signal ?? "no signal"}`}):\n${out.slice(-8000)}`);
+    assert.equal(
+      r.status,
+      0,
+      `bun test tests/width.test.mjs (Bun ${version}) failed (${r.error?.message ?? `exit ${r.status}, ${r.signal ?? "no signal"}`}):\n${out.slice(-8000)}`,
+    );
     assert.match(out, / 0 fail/, out.slice(-2000));
   });
 }
@@ -105,7 +111,10 @@ test("corpus: width and clusters match pi-tui and Intl.Segmenter", () => {
 
 // Planes 0-3 and 14 (tags, variation selectors supplement); the other planes hold nothing
 // but unassigned and private-use code points.
-const ALL_CPS = [[0, 0x40000], [0xe0000, 0xf0000]];
+const ALL_CPS = [
+  [0, 0x40000],
+  [0xe0000, 0xf0000],
+];
 const everyCodePoint = function* (ranges = ALL_CPS) {
   for (const [a, b] of ranges) for (let cp = a; cp < b; cp++) if (!isSurrogate(cp)) yield cp; // surrogates are not UTF-8
 };
@@ -126,33 +135,56 @@ test("every code point of planes 0-3 and 14 alone has pi-tui's width", () => {
 // One code point of every Grapheme_Cluster_Break / InCB class: Other, Extend, ZWJ, SpacingMark, Prepend, L, V, T, LV, LVT, Regional_Indicator,
 // Extended_Pictographic, InCB Consonant and Linker, CR, LF, Control.
 const PARTNERS = [
-  "a", "\u0301", "\u200d", "\u0903", "\u0600", "\u1100", "\u1161", "\u11a8", "\uac00", "\uac01",
-  "\u{1f1e6}", "\u{1f600}", "\u0915", "\u094d", "\r", "\n", "\u0007",
+  "a",
+  "\u0301",
+  "\u200d",
+  "\u0903",
+  "\u0600",
+  "\u1100",
+  "\u1161",
+  "\u11a8",
+  "\uac00",
+  "\uac01",
+  "\u{1f1e6}",
+  "\u{1f600}",
+  "\u0915",
+  "\u094d",
+  "\r",
+  "\n",
+  "\u0007",
 ];
 
 // Width in context depends on the cluster's make-up (base after leading format characters,
 // trailing halfwidth forms and AM vowels, emoji sequences); these partners exercise it.
 const WIDTH_PARTNERS = ["a", "\u0301", "\ufe0f", "\u{1f3fb}", "\u200d", "\u0e33", "\uff9e", "\u094d", "\u{1f1e6}", "\u{e0067}"];
 
-test("every code point of planes 0-3 and U+E0000..U+E0FFF next to each grapheme class segments and measures like pi-tui", { skip: IN_BUN && "a minute in Bun" }, () => {
-  const bad = [];
-  let n = 0;
-  for (const cp of everyCodePoint([[0, 0x40000], [0xe0000, 0xe1000]])) {
-    const x = String.fromCodePoint(cp);
-    n++;
-    // x P1 x P2 x ... x: every partner once before and once after x.
-    const s = x + PARTNERS.map((p) => p + x).join("");
-    const want = graphemes(s);
-    const got = addon.graphemes(s);
-    if (got.length !== want.length || got.some((g, i) => g !== want[i])) {
-      bad.push(`${hex(x)}: clusters ${JSON.stringify(got.map(hex))}, Intl.Segmenter ${JSON.stringify(want.map(hex))}`);
-      continue;
+test(
+  "every code point of planes 0-3 and U+E0000..U+E0FFF next to each grapheme class segments and measures like pi-tui",
+  { skip: IN_BUN && "a minute in Bun" },
+  () => {
+    const bad = [];
+    let n = 0;
+    for (const cp of everyCodePoint([
+      [0, 0x40000],
+      [0xe0000, 0xe1000],
+    ])) {
+      const x = String.fromCodePoint(cp);
+      n++;
+      // x P1 x P2 x ... x: every partner once before and once after x.
+      const s = x + PARTNERS.map((p) => p + x).join("");
+      const want = graphemes(s);
+      const got = addon.graphemes(s);
+      if (got.length !== want.length || got.some((g, i) => g !== want[i])) {
+        bad.push(`${hex(x)}: clusters ${JSON.stringify(got.map(hex))}, Intl.Segmenter ${JSON.stringify(want.map(hex))}`);
+        continue;
+      }
+      const w = x + WIDTH_PARTNERS.map((p) => p + x).join("");
+      if (addon.visibleWidth(w) !== visibleWidth(w))
+        bad.push(`${hex(x)}: width ${addon.visibleWidth(w)}, pi-tui ${visibleWidth(w)} of ${hex(w)}`);
     }
-    const w = x + WIDTH_PARTNERS.map((p) => p + x).join("");
-    if (addon.visibleWidth(w) !== visibleWidth(w)) bad.push(`${hex(x)}: width ${addon.visibleWidth(w)}, pi-tui ${visibleWidth(w)} of ${hex(w)}`);
-  }
-  expectNoMismatch("code points in context", bad, n);
-});
+    expectNoMismatch("code points in context", bad, n);
+  },
+);
 
 test("planes 0-3 in runs of consecutive code points", () => {
   const bad = [];
@@ -173,7 +205,11 @@ function rgiSequencesOfHeader() {
   const arr = (name) => {
     const m = h.match(new RegExp(`${name}\\[[^\\]]*\\] = \\{([^}]*)\\}`));
     assert.ok(m, `${name} in unicode_tables.h`);
-    return m[1].split(",").map((x) => x.trim()).filter(Boolean).map(Number);
+    return m[1]
+      .split(",")
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .map(Number);
   };
   const cps = arr("qt_rgi_cps");
   const off = arr("qt_rgi_off");
@@ -216,7 +252,29 @@ test("every RGI emoji sequence of the tables, and its near misses", () => {
 function pool() {
   const items = [];
   const add = (...xs) => items.push(...xs);
-  add(...PARTNERS, "\ufe0f", "\u{1f3fb}", "\u0e33", "\uff9e", "\u2764", "\u00ad", "\u{e0067}", " ", "x", "Z", "#", "1", "\t", "\x1b", "[", "m", "]", "_", "\x07", "\\");
+  add(
+    ...PARTNERS,
+    "\ufe0f",
+    "\u{1f3fb}",
+    "\u0e33",
+    "\uff9e",
+    "\u2764",
+    "\u00ad",
+    "\u{e0067}",
+    " ",
+    "x",
+    "Z",
+    "#",
+    "1",
+    "\t",
+    "\x1b",
+    "[",
+    "m",
+    "]",
+    "_",
+    "\x07",
+    "\\",
+  );
   add("\x1b[31m", "\x1b[0m", "\x1b[1;2", "\x1b]8;;u\x07", "\x1b]8;;u\x1b\\", "\x1b_c\x07", "\x1b_", "\x1b]", "\x1b[");
   add("日", "ｶ", "Ａ", "\uffe8", "\u0eb3", "\u0e01", "\u0e48", "\u0eb0", "\u0937", "\u093f", "\u0951", "\u0995", "\u09cd");
   add("\u20e3", "\u2640", "\u2642", "\u27a1", "\u{1f468}", "\u{1f469}", "\u{1f466}", "\u{1f9d1}", "\u{1f48b}", "\u{1f525}");
@@ -355,7 +413,8 @@ test("sanitize: nothing that acts on a terminal survives; width is what visibleW
       if (Buffer.from(out, "utf8").toString("utf8") !== out || out.includes("\ud800")) bad.push(`invalid output ${hex(out)}`);
       const line = nl ? out.split("\n") : [out];
       for (const l of line) {
-        if (addon.visibleWidth(l) !== visibleWidth(l)) bad.push(`width of sanitized ${hex(l)}: ${addon.visibleWidth(l)}, pi-tui ${visibleWidth(l)}`);
+        if (addon.visibleWidth(l) !== visibleWidth(l))
+          bad.push(`width of sanitized ${hex(l)}: ${addon.visibleWidth(l)}, pi-tui ${visibleWidth(l)}`);
       }
       if (addon.sanitize(out, nl) !== out) bad.push(`not idempotent: ${hex(x)}`);
     }
@@ -368,7 +427,12 @@ test("frames: the discussion field, the filter's Enter and frames fitted to rows
   const prompt = `宽 FIRST ${"long words of a prompt 👩‍👩‍👧 ".repeat(60)}`;
   const args = {
     questions: [
-      { id: "a", label: "Lange Frage 长", prompt, options: [{ value: "x", label: "Option 两个字 x", description: "描述 description" }, "Zweite", "Third"] },
+      {
+        id: "a",
+        label: "Lange Frage 长",
+        prompt,
+        options: [{ value: "x", label: "Option 两个字 x", description: "描述 description" }, "Zweite", "Third"],
+      },
       { id: "b", label: "Multi", prompt: "Pick some", multiSelect: true, options: ["Auth 认证", "API", "Admin"] },
     ],
   };
@@ -392,10 +456,12 @@ test("frames: the discussion field, the filter's Enter and frames fitted to rows
       for (let width = 1; width <= 200; width++) {
         for (const rows of [0, 6, 14, 30]) {
           const lines = e.render(width, rows);
-          if (rows) assert.ok(lines.length <= rows, `${lang} ${JSON.stringify(keys).slice(0, 30)} @${width}x${rows}: ${lines.length} lines`);
+          if (rows)
+            assert.ok(lines.length <= rows, `${lang} ${JSON.stringify(keys).slice(0, 30)} @${width}x${rows}: ${lines.length} lines`);
           for (const line of lines) {
             const w = visibleWidth(line);
-            if (w > width) assert.fail(`${lang} ${JSON.stringify(keys).slice(0, 30)} @${width}x${rows}: ${w} columns: ${JSON.stringify(line)}`);
+            if (w > width)
+              assert.fail(`${lang} ${JSON.stringify(keys).slice(0, 30)} @${width}x${rows}: ${w} columns: ${JSON.stringify(line)}`);
           }
         }
       }
@@ -425,7 +491,8 @@ test("width rules: the probe picks the rules that measure like this line's pi-tu
   assert.deepEqual(addon.widthRules(), rules);
   const want = EXPECTED_RULES[line.version];
   // In Bun (pi's binary) pi-tui splits clusters as ICU 75 does.
-  if (want) assert.deepEqual(rules, { ...want, unicode15Clusters: IN_BUN }, `${line.describe()}${IN_BUN ? ` in Bun ${process.versions.bun}` : ""}`);
+  if (want)
+    assert.deepEqual(rules, { ...want, unicode15Clusters: IN_BUN }, `${line.describe()}${IN_BUN ? ` in Bun ${process.versions.bun}` : ""}`);
   // The probe strings are not the only ones: the Indic samples, whole and cluster by cluster.
   for (const s of INDIC) {
     assert.equal(addon.visibleWidth(s), visibleWidth(s), hex(s));
@@ -436,7 +503,9 @@ test("width rules: the probe picks the rules that measure like this line's pi-tu
 test("width rules: the two rule sets differ where pi-tui 0.73.1 and 0.87.1 differ", () => {
   const widths = (rules) => {
     addon.setWidthRules(rules);
-    return ["\u093F", "क्षि", "\u0600\uFF01", "\u{18E00}", "e\u0301", "日本", "👩‍👩‍👧", "\u102B", "\u1B13\u1B44\u1B31"].map((s) => addon.visibleWidth(s));
+    return ["\u093F", "क्षि", "\u0600\uFF01", "\u{18E00}", "e\u0301", "日本", "👩‍👩‍👧", "\u102B", "\u1B13\u1B44\u1B31"].map((s) =>
+      addon.visibleWidth(s),
+    );
   };
   const inBun = (rules) => ({ ...rules, unicode15Clusters: true });
   try {
@@ -451,8 +520,23 @@ test("width rules: the two rule sets differ where pi-tui 0.73.1 and 0.87.1 diffe
 });
 
 test("width rules: a bad rule set is refused with a clear error", () => {
-  for (const bad of [undefined, null, "0.87", 1, { spacingMarks: true }, { spacingMarks: 1, currentEastAsianWidth: false, unicode15Clusters: false }, { spacingMarks: true, currentEastAsianWidth: false }]) {
-    assert.throws(() => addon.setWidthRules(bad), (e) => e instanceof TypeError && e.code === "QT_ETYPE" && /setWidthRules takes \{ spacingMarks: boolean, currentEastAsianWidth: boolean, unicode15Clusters: boolean \}/.test(e.message), String(bad));
+  for (const bad of [
+    undefined,
+    null,
+    "0.87",
+    1,
+    { spacingMarks: true },
+    { spacingMarks: 1, currentEastAsianWidth: false, unicode15Clusters: false },
+    { spacingMarks: true, currentEastAsianWidth: false },
+  ]) {
+    assert.throws(
+      () => addon.setWidthRules(bad),
+      (e) =>
+        e instanceof TypeError &&
+        e.code === "QT_ETYPE" &&
+        /setWidthRules takes \{ spacingMarks: boolean, currentEastAsianWidth: boolean, unicode15Clusters: boolean \}/.test(e.message),
+      String(bad),
+    );
   }
   const { exact, ...rules } = selected;
   assert.deepEqual(addon.widthRules(), rules);
@@ -472,12 +556,19 @@ test("width rules: a probe no rule set agrees with is reported as inexact", () =
 // the same by the addon.
 function indicEngine() {
   const prompt = INDIC.join(" ").repeat(4);
-  const e = addon.createEngine(JSON.stringify({
-    questions: [
-      { id: "a", label: "क्षत्रिय", prompt, options: INDIC.map((label, i) => ({ value: `v${i}`, label, description: INDIC[(i + 1) % INDIC.length] })) },
-      { id: "b", label: "বাংলা", prompt: INDIC[0] },
-    ],
-  }));
+  const e = addon.createEngine(
+    JSON.stringify({
+      questions: [
+        {
+          id: "a",
+          label: "क्षत्रिय",
+          prompt,
+          options: INDIC.map((label, i) => ({ value: `v${i}`, label, description: INDIC[(i + 1) % INDIC.length] })),
+        },
+        { id: "b", label: "বাংলা", prompt: INDIC[0] },
+      ],
+    }),
+  );
   return e;
 }
 const INDIC_PATHS = [[], ["\t", ...INDIC.join(" ").repeat(3)], ["\x14", ...INDIC.join(" ")]];
@@ -514,7 +605,8 @@ test("width rules: changing them lays frames, editors and help lines out again (
         for (const k of keys) fresh.feed(k);
         const label = `@${width} ${JSON.stringify(keys).slice(0, 20)}`;
         assert.deepEqual(e.render(width, 0), fresh.render(width, 0), label);
-        for (const l of e.render(width, 0)) assert.ok(addon.visibleWidth(l) <= width, `${label}: ${addon.visibleWidth(l)} columns: ${JSON.stringify(l)}`);
+        for (const l of e.render(width, 0))
+          assert.ok(addon.visibleWidth(l) <= width, `${label}: ${addon.visibleWidth(l)} columns: ${JSON.stringify(l)}`);
         fresh.dispose();
       }
       e.dispose();
@@ -531,9 +623,20 @@ test("width rules: changing them lays an option's preview out again (no stale pr
   const wide = { spacingMarks: true, currentEastAsianWidth: false, unicode15Clusters: selected.unicode15Clusters };
   const preview = Array.from({ length: 6 }, () => INDIC.join(" ")).join("\n");
   const make = () =>
-    addon.createEngine(JSON.stringify({
-      questions: [{ id: "a", prompt: "Which?", options: [{ value: "x", label: "x", preview }, { value: "y", label: "y", preview: INDIC[0] }] }],
-    }));
+    addon.createEngine(
+      JSON.stringify({
+        questions: [
+          {
+            id: "a",
+            prompt: "Which?",
+            options: [
+              { value: "x", label: "x", preview },
+              { value: "y", label: "y", preview: INDIC[0] },
+            ],
+          },
+        ],
+      }),
+    );
   try {
     let differs = 0;
     for (const width of [40, 60, 81, 120]) {
@@ -544,7 +647,8 @@ test("width rules: changing them lays an option's preview out again (no stale pr
         addon.setWidthRules(wide);
         const fresh = make(); // one that never saw the narrower rules
         const label = `@${width}x${rows}`;
-        const got = e.render(width, rows), want = fresh.render(width, rows);
+        const got = e.render(width, rows),
+          want = fresh.render(width, rows);
         if (JSON.stringify(before) !== JSON.stringify(want)) differs++;
         assert.deepEqual(got, want, label);
         for (const l of got) assert.ok(addon.visibleWidth(l) <= width, `${label}: ${addon.visibleWidth(l)} columns: ${JSON.stringify(l)}`);
@@ -585,7 +689,9 @@ test("width rules: with unicode15Clusters the addon splits and measures as Bun's
         for (let w = 1; w <= 40; w++) for (const l of e.render(w, 0)) assert.ok(addon.visibleWidth(l) <= w, `@${w}: ${JSON.stringify(l)}`);
         e.dispose();
       }
-      if (IN_BUN) for (const { text, clusters } of BUN_CLUSTERS) assert.deepEqual(graphemes(text).map(hex), clusters.map(hex), `Bun ${process.versions.bun}: ${hex(text)}`);
+      if (IN_BUN)
+        for (const { text, clusters } of BUN_CLUSTERS)
+          assert.deepEqual(graphemes(text).map(hex), clusters.map(hex), `Bun ${process.versions.bun}: ${hex(text)}`);
     }
     // Node's clusters are unchanged without the flag.
     addon.setWidthRules({ spacingMarks: false, currentEastAsianWidth: false, unicode15Clusters: false });

@@ -22,7 +22,8 @@ const SERVICES = ["clock:", "thread:", "gate:", "keep:", "filelock:", "external_
 
 function why() {
   if (process.platform !== "linux") return "builds with mingw-w64 and runs under Wine on Linux";
-  if (spawnSync(MINGW, ["--version"], { stdio: "ignore" }).status !== 0) return `mingw-w64 (${MINGW}) is missing: apt-get install gcc-mingw-w64-x86-64`;
+  if (spawnSync(MINGW, ["--version"], { stdio: "ignore" }).status !== 0)
+    return `mingw-w64 (${MINGW}) is missing: apt-get install gcc-mingw-w64-x86-64`;
   try {
     wineCommand();
   } catch (error) {
@@ -39,9 +40,20 @@ function runHarness() {
     const native = join(root, "native");
     const built = spawnSync(
       MINGW,
-      ["-std=c11", "-Wall", "-Wextra", "-Werror", `-I${join(native, "core")}`, join(root, "tests", "native-win32.c"),
+      [
+        "-std=c11",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        `-I${join(native, "core")}`,
+        join(root, "tests", "native-win32.c"),
         ...["thread", "filelock", "external_edit", "tty"].map((f) => join(native, "os", "win32", `${f}.c`)),
-        join(native, "core", "strings.c"), join(native, "core", "buf.c"), "-o", exe, "-lshell32"],
+        join(native, "core", "strings.c"),
+        join(native, "core", "buf.c"),
+        "-o",
+        exe,
+        "-lshell32",
+      ],
       { encoding: "utf8" },
     );
     if (built.status !== 0) return { error: `${MINGW} failed:\n${built.stderr}` };
@@ -86,7 +98,10 @@ test("win32: the harness builds, runs to its end under Wine, and checks every se
   assert.equal(result.status, 0, `${result.stdout}\n${result.stderr}`);
   assert.match(result.stdout, /^done 0 failure\(s\)$/m);
   for (const service of SERVICES) {
-    assert.ok(result.lines.some((l) => l.startsWith(`ok ${service}`)), `no passing check of ${service}\n${result.stdout}`);
+    assert.ok(
+      result.lines.some((l) => l.startsWith(`ok ${service}`)),
+      `no passing check of ${service}\n${result.stdout}`,
+    );
   }
   for (const line of result.lines.filter((l) => l.startsWith("skip "))) {
     assert.match(line.slice(5), MAY_SKIP, `only the symbolic-link checks may be skipped: ${line}`);

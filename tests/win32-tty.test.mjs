@@ -34,7 +34,8 @@ const START_MS = 90_000;
 
 function why() {
   if (process.platform !== "linux") return "runs Windows programs under Wine on Linux";
-  if (spawnSync(MINGW, ["--version"], { stdio: "ignore" }).status !== 0) return `mingw-w64 (${MINGW}) is missing: apt-get install gcc-mingw-w64-x86-64`;
+  if (spawnSync(MINGW, ["--version"], { stdio: "ignore" }).status !== 0)
+    return `mingw-w64 (${MINGW}) is missing: apt-get install gcc-mingw-w64-x86-64`;
   if (spawnSync("tmux", ["-V"], { stdio: "ignore" }).status !== 0) return "tmux is missing";
   try {
     wineCommand();
@@ -75,8 +76,14 @@ function inPane(dir, argv, { env = {}, cols = 100, rows = 30, cwd = root } = {})
   return { name, cleanup };
 }
 
-const exitCode = (dir, what) => waitFor(() => existsSync(join(dir, "code")) && readFileSync(join(dir, "code"), "utf8").trim(), what, START_MS).then(Number);
-const waitPane = (name, re, timeoutMs = 30_000) => waitFor(() => re.test(screen(name)), () => `${re} on screen:\n${screen(name)}`, timeoutMs);
+const exitCode = (dir, what) =>
+  waitFor(() => existsSync(join(dir, "code")) && readFileSync(join(dir, "code"), "utf8").trim(), what, START_MS).then(Number);
+const waitPane = (name, re, timeoutMs = 30_000) =>
+  waitFor(
+    () => re.test(screen(name)),
+    () => `${re} on screen:\n${screen(name)}`,
+    timeoutMs,
+  );
 
 // ── the console device: tests/native-win32-tty.c ────────────────────────────────────────────
 
@@ -89,7 +96,17 @@ async function runHarness() {
     const native = join(root, "native");
     const built = spawnSync(
       MINGW,
-      ["-std=c11", "-Wall", "-Wextra", "-Werror", `-I${join(native, "core")}`, join(root, "tests", "native-win32-tty.c"), join(native, "os", "win32", "tty.c"), "-o", exe],
+      [
+        "-std=c11",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        `-I${join(native, "core")}`,
+        join(root, "tests", "native-win32-tty.c"),
+        join(native, "os", "win32", "tty.c"),
+        "-o",
+        exe,
+      ],
       { encoding: "utf8" },
     );
     if (built.status !== 0) return { error: `${MINGW} failed:\n${built.stderr}` };
@@ -119,7 +136,10 @@ if (skip) {
   test("win32 console: the harness ran to its end and checked keys, ownership, modes, the wake and drawing", () => {
     assert.equal(harness.error, undefined, harness.error);
     const lines = harness.lines;
-    assert.ok(lines.some((l) => /^done 0 failure\(s\)$/.test(l)), `no clean end:\n${lines.join("\n")}\n${harness.screen}`);
+    assert.ok(
+      lines.some((l) => /^done 0 failure\(s\)$/.test(l)),
+      `no clean end:\n${lines.join("\n")}\n${harness.screen}`,
+    );
     assert.equal(harness.code, 0);
     for (const part of ["owner:", "raw:", "keys:", "wake:", "draw:", "restore:"]) {
       assert.ok(lines.filter((l) => l.startsWith(`ok ${part}`)).length >= 1, `nothing checked for ${part}`);
@@ -132,12 +152,23 @@ if (skip) {
 
 const QUESTIONS = {
   questions: [
-    { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite" }] },
+    {
+      id: "db",
+      prompt: "Which database?",
+      options: [
+        { value: "pg", label: "PostgreSQL" },
+        { value: "lite", label: "SQLite" },
+      ],
+    },
     {
       id: "f",
       prompt: "Which features?",
       multiSelect: true,
-      options: [{ value: "auth", label: "Auth" }, { value: "api", label: "API" }, { value: "admin", label: "Admin" }],
+      options: [
+        { value: "auth", label: "Auth" },
+        { value: "api", label: "API" },
+        { value: "admin", label: "Admin" },
+      ],
     },
   ],
 };
@@ -148,48 +179,55 @@ function fixture() {
   return dir;
 }
 
-test("windows: the standalone command asks on the console — Down, Enter, Space, typing into Something else… — and prints the answer JSON", { skip: addonSkip, timeout: 240_000 }, async () => {
-  const dir = fixture();
-  const node = ensureWineNode();
-  const pane = inPane(dir, [node, toWinePath(join(root, "bin", "pi-question.mjs")), toWinePath(join(dir, "q.json"))], {
-    env: { PI_QUESTION_ADDON: toWinePath(ADDON) },
-  });
-  try {
-    const key = (...keys) => tmux("send-keys", "-t", pane.name, ...keys);
-    await waitPane(pane.name, /> 1\. PostgreSQL/, START_MS);
-    key("Down");
-    await waitPane(pane.name, /> 2\. SQLite/);
-    key("Enter");
-    await waitPane(pane.name, /> \[ \] 1\. Auth/);
-    key("Space");
-    await waitPane(pane.name, /\[x\] 1\. Auth/);
-    key("Down");
-    key("Down");
-    await waitPane(pane.name, /> \[ \] 3\. Admin/);
-    key("Space");
-    await waitPane(pane.name, /\[x\] 3\. Admin/);
-    key("Down");
-    key("Enter"); // Something else…
-    await waitPane(pane.name, /Enter submit/);
-    key("-l", "Billing é");
-    await waitPane(pane.name, /Billing é/);
-    key("Enter");
-    await waitPane(pane.name, /Review your answers/);
-    key("Enter");
-    assert.equal(await exitCode(dir, "pi-question to end"), 0, readFileSync(join(dir, "stdout"), "utf8"));
-    const out = JSON.parse(readFileSync(join(dir, "stdout"), "utf8"));
-    assert.equal(out.status, "answered");
-    assert.equal(out.mode, "standalone");
-    assert.deepEqual(out.answers.map((a) => a.id), ["db", "f"]);
-    assert.equal(out.answers[0].value, "lite");
-    assert.deepEqual(out.answers[1].values, ["auth", "admin", "Billing é"]);
-    assert.equal(out.answers[1].wasCustom, true);
-    assert.doesNotMatch(screen(pane.name), /Which (database|features)\?/, "the question is erased");
-  } finally {
-    pane.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  "windows: the standalone command asks on the console — Down, Enter, Space, typing into Something else… — and prints the answer JSON",
+  { skip: addonSkip, timeout: 240_000 },
+  async () => {
+    const dir = fixture();
+    const node = ensureWineNode();
+    const pane = inPane(dir, [node, toWinePath(join(root, "bin", "pi-question.mjs")), toWinePath(join(dir, "q.json"))], {
+      env: { PI_QUESTION_ADDON: toWinePath(ADDON) },
+    });
+    try {
+      const key = (...keys) => tmux("send-keys", "-t", pane.name, ...keys);
+      await waitPane(pane.name, /> 1\. PostgreSQL/, START_MS);
+      key("Down");
+      await waitPane(pane.name, /> 2\. SQLite/);
+      key("Enter");
+      await waitPane(pane.name, /> \[ \] 1\. Auth/);
+      key("Space");
+      await waitPane(pane.name, /\[x\] 1\. Auth/);
+      key("Down");
+      key("Down");
+      await waitPane(pane.name, /> \[ \] 3\. Admin/);
+      key("Space");
+      await waitPane(pane.name, /\[x\] 3\. Admin/);
+      key("Down");
+      key("Enter"); // Something else…
+      await waitPane(pane.name, /Enter submit/);
+      key("-l", "Billing é");
+      await waitPane(pane.name, /Billing é/);
+      key("Enter");
+      await waitPane(pane.name, /Review your answers/);
+      key("Enter");
+      assert.equal(await exitCode(dir, "pi-question to end"), 0, readFileSync(join(dir, "stdout"), "utf8"));
+      const out = JSON.parse(readFileSync(join(dir, "stdout"), "utf8"));
+      assert.equal(out.status, "answered");
+      assert.equal(out.mode, "standalone");
+      assert.deepEqual(
+        out.answers.map((a) => a.id),
+        ["db", "f"],
+      );
+      assert.equal(out.answers[0].value, "lite");
+      assert.deepEqual(out.answers[1].values, ["auth", "admin", "Billing é"]);
+      assert.equal(out.answers[1].wasCustom, true);
+      assert.doesNotMatch(screen(pane.name), /Which (database|features)\?/, "the question is erased");
+    } finally {
+      pane.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 /** Runs the question with the addon directly and reports what the console looked like around it. */
 const DRIVER = `
@@ -206,92 +244,130 @@ run.done.then((r) => {
 });
 `;
 
-test("windows: Esc cancels; the console is raw while the question is up and free again after, the cursor shown, the question erased; a resized pane is redrawn", { skip: addonSkip, timeout: 240_000 }, async () => {
-  const dir = fixture();
-  writeFileSync(join(dir, "driver.cjs"), DRIVER);
-  const node = ensureWineNode();
-  const pane = inPane(dir, [node, toWinePath(join(dir, "driver.cjs")), toWinePath(join(dir, "q.json")), toWinePath(join(dir, "seen.json"))], {
-    env: { PI_QUESTION_ADDON: toWinePath(ADDON) },
-  });
-  try {
-    const rule = (width) => new RegExp(`^${"─".repeat(width)}$`, "m");
-    await waitPane(pane.name, /> 1\. PostgreSQL/, START_MS);
-    assert.match(screen(pane.name), rule(100), "the frame is as wide as the pane");
-    // No window-size event comes from Wine's console: the runner's wait looks at the size itself.
-    tmux("resize-window", "-t", pane.name, "-x", "72", "-y", "30");
-    await waitPane(pane.name, rule(72));
-    tmux("send-keys", "-t", pane.name, "Escape");
-    assert.equal(await exitCode(dir, "the driver to end"), 0);
-    const seen = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8"));
-    assert.equal(seen.status, "cancelled");
-    assert.equal(seen.before, "free");
-    assert.ok(seen.during.includes("owned"), `raw while the question was up: ${seen.during}`);
-    assert.equal(seen.after, "free", "the console's input mode is put back");
-    assert.equal(tmux("display-message", "-p", "-t", pane.name, "#{cursor_flag}").stdout.trim(), "1", "the cursor is shown");
-    assert.doesNotMatch(screen(pane.name), /Which database\?|PostgreSQL/, "the question is erased");
-  } finally {
-    pane.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  "windows: Esc cancels; the console is raw while the question is up and free again after, the cursor shown, the question erased; a resized pane is redrawn",
+  { skip: addonSkip, timeout: 240_000 },
+  async () => {
+    const dir = fixture();
+    writeFileSync(join(dir, "driver.cjs"), DRIVER);
+    const node = ensureWineNode();
+    const pane = inPane(
+      dir,
+      [node, toWinePath(join(dir, "driver.cjs")), toWinePath(join(dir, "q.json")), toWinePath(join(dir, "seen.json"))],
+      {
+        env: { PI_QUESTION_ADDON: toWinePath(ADDON) },
+      },
+    );
+    try {
+      const rule = (width) => new RegExp(`^${"─".repeat(width)}$`, "m");
+      await waitPane(pane.name, /> 1\. PostgreSQL/, START_MS);
+      assert.match(screen(pane.name), rule(100), "the frame is as wide as the pane");
+      // No window-size event comes from Wine's console: the runner's wait looks at the size itself.
+      tmux("resize-window", "-t", pane.name, "-x", "72", "-y", "30");
+      await waitPane(pane.name, rule(72));
+      tmux("send-keys", "-t", pane.name, "Escape");
+      assert.equal(await exitCode(dir, "the driver to end"), 0);
+      const seen = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8"));
+      assert.equal(seen.status, "cancelled");
+      assert.equal(seen.before, "free");
+      assert.ok(seen.during.includes("owned"), `raw while the question was up: ${seen.during}`);
+      assert.equal(seen.after, "free", "the console's input mode is put back");
+      assert.equal(tmux("display-message", "-p", "-t", pane.name, "#{cursor_flag}").stdout.trim(), "1", "the cursor is shown");
+      assert.doesNotMatch(screen(pane.name), /Which database\?|PostgreSQL/, "the question is erased");
+    } finally {
+      pane.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
-test("windows: Ctrl+C that comes as a console event (Wine's console sends it so) ends the question as interrupted and puts the console back", { skip: addonSkip, timeout: 240_000 }, async () => {
-  const dir = fixture();
-  writeFileSync(join(dir, "driver.cjs"), DRIVER);
-  const node = ensureWineNode();
-  const pane = inPane(dir, [node, toWinePath(join(dir, "driver.cjs")), toWinePath(join(dir, "q.json")), toWinePath(join(dir, "seen.json"))], {
-    env: { PI_QUESTION_ADDON: toWinePath(ADDON) },
-  });
-  try {
-    await waitPane(pane.name, /> 1\. PostgreSQL/, START_MS);
-    tmux("send-keys", "-t", pane.name, "C-c");
-    assert.equal(await exitCode(dir, "the driver to end"), 0, "the event is taken: the process goes on and reports");
-    const seen = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8"));
-    assert.equal(seen.status, "interrupted");
-    assert.equal(seen.after, "free", "the console's input mode is put back");
-    assert.equal(tmux("display-message", "-p", "-t", pane.name, "#{cursor_flag}").stdout.trim(), "1", "the cursor is shown");
-    assert.doesNotMatch(screen(pane.name), /Which database\?|PostgreSQL/, "the question is erased");
-  } finally {
-    pane.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  "windows: Ctrl+C that comes as a console event (Wine's console sends it so) ends the question as interrupted and puts the console back",
+  { skip: addonSkip, timeout: 240_000 },
+  async () => {
+    const dir = fixture();
+    writeFileSync(join(dir, "driver.cjs"), DRIVER);
+    const node = ensureWineNode();
+    const pane = inPane(
+      dir,
+      [node, toWinePath(join(dir, "driver.cjs")), toWinePath(join(dir, "q.json")), toWinePath(join(dir, "seen.json"))],
+      {
+        env: { PI_QUESTION_ADDON: toWinePath(ADDON) },
+      },
+    );
+    try {
+      await waitPane(pane.name, /> 1\. PostgreSQL/, START_MS);
+      tmux("send-keys", "-t", pane.name, "C-c");
+      assert.equal(await exitCode(dir, "the driver to end"), 0, "the event is taken: the process goes on and reports");
+      const seen = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8"));
+      assert.equal(seen.status, "interrupted");
+      assert.equal(seen.after, "free", "the console's input mode is put back");
+      assert.equal(tmux("display-message", "-p", "-t", pane.name, "#{cursor_flag}").stdout.trim(), "1", "the cursor is shown");
+      assert.doesNotMatch(screen(pane.name), /Which database\?|PostgreSQL/, "the question is erased");
+    } finally {
+      pane.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 // pi's print mode on Windows' Node with a console: the current pi line (pi is JavaScript: the
 // line installed for Linux runs on Windows' Node as it is) and a scripted model in pi's own process
 // (tests/fixtures/scripted-provider.ts: fetch does not work under Wine), as wine-rpc.test.mjs runs it.
 const piLine = currentLine();
 const piModules = join(piLine.dir, "node_modules", "@earendil-works");
-const printSkip = addonSkip || (!existsSync(join(piModules, "pi-coding-agent", "dist", "bundle", "cli.js")) ? `the current pi line is not installed (${piLine.dir}: node scripts/current-pi.mjs)` : false);
+const printSkip =
+  addonSkip ||
+  (!existsSync(join(piModules, "pi-coding-agent", "dist", "bundle", "cli.js"))
+    ? `the current pi line is not installed (${piLine.dir}: node scripts/current-pi.mjs)`
+    : false);
 
-test("windows: pi -p with a console asks on it (the print-mode runner) and the model reads the answer; stdout carries only pi's reply", { skip: printSkip, timeout: 240_000 }, async () => {
-  const dir = fixture();
-  for (const d of ["agent", "work"]) mkdirSync(join(dir, d));
-  writeFileSync(join(dir, "agent", "settings.json"), "{}\n");
-  const node = ensureWineNode();
-  const cli = join(piModules, "pi-coding-agent", "dist", "bundle", "cli.js");
-  const args = [cli, "-p", "ask me", "--offline", "--no-session", "-e", join(root, "tests", "fixtures", "scripted-provider.ts"), "-e", root, "--provider", "scripted", "--model", "scripted-1"];
-  const pane = inPane(dir, [node, ...args.map((a) => (a.startsWith("/") ? toWinePath(a) : a))], {
-    cwd: join(dir, "work"),
-    env: {
-      PI_QUESTION_ADDON: toWinePath(ADDON),
-      PI_CODING_AGENT_DIR: toWinePath(join(dir, "agent")),
-      PI_OFFLINE: "1",
-      PI_SKIP_VERSION_CHECK: "1",
-      PI_QUESTION_FAUX_MODULE: toWinePath(join(piModules, "pi-ai", "dist", "providers", "faux.js")),
-      PI_QUESTION_SCRIPTED_ARGS: JSON.stringify({ questions: [QUESTIONS.questions[0]] }),
-    },
-  });
-  try {
-    await waitPane(pane.name, /> 1\. PostgreSQL/, START_MS);
-    tmux("send-keys", "-t", pane.name, "Down");
-    await waitPane(pane.name, /> 2\. SQLite/);
-    tmux("send-keys", "-t", pane.name, "Enter");
-    assert.equal(await exitCode(dir, "pi to end"), 0, readFileSync(join(dir, "stdout"), "utf8"));
-    assert.equal(readFileSync(join(dir, "stdout"), "utf8").trim(), "tool result: db: user selected: 2. SQLite (value: lite)");
-    assert.doesNotMatch(screen(pane.name), /Which database\?/, "the question is erased");
-  } finally {
-    pane.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  "windows: pi -p with a console asks on it (the print-mode runner) and the model reads the answer; stdout carries only pi's reply",
+  { skip: printSkip, timeout: 240_000 },
+  async () => {
+    const dir = fixture();
+    for (const d of ["agent", "work"]) mkdirSync(join(dir, d));
+    writeFileSync(join(dir, "agent", "settings.json"), "{}\n");
+    const node = ensureWineNode();
+    const cli = join(piModules, "pi-coding-agent", "dist", "bundle", "cli.js");
+    const args = [
+      cli,
+      "-p",
+      "ask me",
+      "--offline",
+      "--no-session",
+      "-e",
+      join(root, "tests", "fixtures", "scripted-provider.ts"),
+      "-e",
+      root,
+      "--provider",
+      "scripted",
+      "--model",
+      "scripted-1",
+    ];
+    const pane = inPane(dir, [node, ...args.map((a) => (a.startsWith("/") ? toWinePath(a) : a))], {
+      cwd: join(dir, "work"),
+      env: {
+        PI_QUESTION_ADDON: toWinePath(ADDON),
+        PI_CODING_AGENT_DIR: toWinePath(join(dir, "agent")),
+        PI_OFFLINE: "1",
+        PI_SKIP_VERSION_CHECK: "1",
+        PI_QUESTION_FAUX_MODULE: toWinePath(join(piModules, "pi-ai", "dist", "providers", "faux.js")),
+        PI_QUESTION_SCRIPTED_ARGS: JSON.stringify({ questions: [QUESTIONS.questions[0]] }),
+      },
+    });
+    try {
+      await waitPane(pane.name, /> 1\. PostgreSQL/, START_MS);
+      tmux("send-keys", "-t", pane.name, "Down");
+      await waitPane(pane.name, /> 2\. SQLite/);
+      tmux("send-keys", "-t", pane.name, "Enter");
+      assert.equal(await exitCode(dir, "pi to end"), 0, readFileSync(join(dir, "stdout"), "utf8"));
+      assert.equal(readFileSync(join(dir, "stdout"), "utf8").trim(), "tool result: db: user selected: 2. SQLite (value: lite)");
+      assert.doesNotMatch(screen(pane.name), /Which database\?/, "the question is erased");
+    } finally {
+      pane.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);

@@ -17,24 +17,47 @@ const relay = await importShim("relay.ts");
 const { editorInvocation } = await importShim("external-editor.ts");
 
 test("windows: the registry is %LOCALAPPDATA%\\pi-question (else the profile's AppData\\Local); POSIX keeps its places", () => {
-  const env = { LOCALAPPDATA: "C:\\Users\\Me\\AppData\\Local", USERPROFILE: "C:\\Users\\Me", XDG_RUNTIME_DIR: "/run/user/1000", HOME: "/home/me" };
+  const env = {
+    LOCALAPPDATA: "C:\\Users\\Me\\AppData\\Local",
+    USERPROFILE: "C:\\Users\\Me",
+    XDG_RUNTIME_DIR: "/run/user/1000",
+    HOME: "/home/me",
+  };
   assert.equal(registryLocation(env, "win32"), "C:\\Users\\Me\\AppData\\Local\\pi-question");
-  assert.equal(registryLocation({ USERPROFILE: "D:\\Profiles\\Me", HOME: "/c/Users/Me" }, "win32"), "D:\\Profiles\\Me\\AppData\\Local\\pi-question");
+  assert.equal(
+    registryLocation({ USERPROFILE: "D:\\Profiles\\Me", HOME: "/c/Users/Me" }, "win32"),
+    "D:\\Profiles\\Me\\AppData\\Local\\pi-question",
+  );
   assert.equal(registryLocation({}, "win32", "C:\\Users\\Fallback"), "C:\\Users\\Fallback\\AppData\\Local\\pi-question");
   assert.equal(registryLocation(env, "linux"), "/run/user/1000/pi-question");
   assert.equal(registryLocation({ HOME: "/home/me" }, "darwin"), "/home/me/.pi/agent/run");
 });
 
 test("windows: the relay listens on \\\\.\\pipe\\pi-question-<user>-<pid>-<random>; POSIX on relay.sock in its directory", () => {
-  assert.equal(relay.relayEndpoint("win32", { dir: "", user: "Me", pid: 42, random: "0123abcd" }), "\\\\.\\pipe\\pi-question-Me-42-0123abcd");
+  assert.equal(
+    relay.relayEndpoint("win32", { dir: "", user: "Me", pid: 42, random: "0123abcd" }),
+    "\\\\.\\pipe\\pi-question-Me-42-0123abcd",
+  );
   // A pipe name may not hold a backslash; a domain user, spaces and other letters are kept out.
-  assert.equal(relay.relayEndpoint("win32", { dir: "", user: "CORP\\Jörg Smith", pid: 7, random: "ff" }), "\\\\.\\pipe\\pi-question-CORP_J_rg_Smith-7-ff");
+  assert.equal(
+    relay.relayEndpoint("win32", { dir: "", user: "CORP\\Jörg Smith", pid: 7, random: "ff" }),
+    "\\\\.\\pipe\\pi-question-CORP_J_rg_Smith-7-ff",
+  );
   assert.equal(relay.relayEndpoint("win32", { dir: "", user: "", pid: 7, random: "ff" }), "\\\\.\\pipe\\pi-question-user-7-ff");
-  assert.equal(relay.relayEndpoint("win32", { dir: "", user: "x".repeat(300), pid: 7, random: "ff" }).length, "\\\\.\\pipe\\pi-question--7-ff".length + 64);
-  assert.equal(relay.relayEndpoint("linux", { dir: "/tmp/pi-question-relay-42-AbC123", user: "me", pid: 42, random: "ff" }), "/tmp/pi-question-relay-42-AbC123/relay.sock");
+  assert.equal(
+    relay.relayEndpoint("win32", { dir: "", user: "x".repeat(300), pid: 7, random: "ff" }).length,
+    "\\\\.\\pipe\\pi-question--7-ff".length + 64,
+  );
+  assert.equal(
+    relay.relayEndpoint("linux", { dir: "/tmp/pi-question-relay-42-AbC123", user: "me", pid: 42, random: "ff" }),
+    "/tmp/pi-question-relay-42-AbC123/relay.sock",
+  );
   // The variable carries a pipe's name as it carries a socket's path.
   const secret = "b".repeat(64);
-  assert.deepEqual(relay.parseRelayVariable(`v1:${secret}:\\\\.\\pipe\\pi-question-Me-42-0123abcd`), { secret, path: "\\\\.\\pipe\\pi-question-Me-42-0123abcd" });
+  assert.deepEqual(relay.parseRelayVariable(`v1:${secret}:\\\\.\\pipe\\pi-question-Me-42-0123abcd`), {
+    secret,
+    path: "\\\\.\\pipe\\pi-question-Me-42-0123abcd",
+  });
 });
 
 test("windows: a client sends nothing to a pipe whose pi (the pid in its name) is gone, nor to a name with no pid; POSIX sockets are not checked so", async () => {
@@ -44,7 +67,11 @@ test("windows: a client sends nothing to a pipe whose pi (the pid in its name) i
   assert.equal(refusedEndpoint(pipe, "win32", isAlive(42)), undefined);
   assert.deepEqual(checked, [42], "the pid is the one before the random part, a '-' in the user name notwithstanding");
   assert.match(refusedEndpoint(pipe, "win32", isAlive(7)), /the pi that made .*pi-question-CORP_J-rg-42-0123abcd \(pid 42\) is gone/);
-  assert.match(refusedEndpoint("\\\\.\\PIPE\\Pi-Question-me-42-ff", "win32", isAlive(7)), /pid 42\) is gone/, "pipe names are case-insensitive");
+  assert.match(
+    refusedEndpoint("\\\\.\\PIPE\\Pi-Question-me-42-ff", "win32", isAlive(7)),
+    /pid 42\) is gone/,
+    "pipe names are case-insensitive",
+  );
   assert.match(refusedEndpoint("\\\\.\\pipe\\something-else", "win32", isAlive(42)), /is not a pi-question pipe/);
   assert.match(refusedEndpoint("/tmp/relay.sock", "win32", isAlive(42)), /is not a pi-question pipe/);
   assert.equal(refusedEndpoint("/tmp/pi-question-relay-42-AbC123/relay.sock", "linux", isAlive(7)), undefined);

@@ -83,35 +83,43 @@ test("relay: the endpoint is a named pipe on Windows (a 0700 directory's socket 
   if (!windows) assert.equal(existsSync(dirname(endpoint.path)), false);
 });
 
-test("relay: on Windows nothing is sent to a pipe that took a gone pi's name", { skip: !windows && "named pipes are Windows'" }, async () => {
-  // A pid far above any Windows pid is never alive; the pipe under its name listens all the same.
-  const path = `\\\\.\\pipe\\pi-question-someone-2147483644-${process.pid}ab`;
-  let connections = 0;
-  const impostor = createServer((socket) => {
-    connections++;
-    socket.destroy();
-  });
-  await new Promise((resolve, reject) => impostor.once("error", reject).listen(path, resolve));
-  try {
-    const r = await request({ path, secret: "c".repeat(64) }, { type: "list" }, { connectMs: 5000, replyMs: 5000 });
-    assert.equal(r.type, "unreachable");
-    assert.match(r.reason, /\(pid 2147483644\) is gone/);
-    const live = `\\\\.\\pipe\\pi-question-someone-${process.pid}-${process.pid}cd`;
-    const server = createServer((socket) => {
+test(
+  "relay: on Windows nothing is sent to a pipe that took a gone pi's name",
+  { skip: !windows && "named pipes are Windows'" },
+  async () => {
+    // A pid far above any Windows pid is never alive; the pipe under its name listens all the same.
+    const path = `\\\\.\\pipe\\pi-question-someone-2147483644-${process.pid}ab`;
+    let connections = 0;
+    const impostor = createServer((socket) => {
       connections++;
       socket.destroy();
     });
-    await new Promise((resolve, reject) => server.once("error", reject).listen(live, resolve));
+    await new Promise((resolve, reject) => impostor.once("error", reject).listen(path, resolve));
     try {
-      assert.equal((await request({ path: live, secret: "c".repeat(64) }, { type: "list" }, { connectMs: 5000, replyMs: 5000 })).type, "interrupted", "a live pid's pipe is connected to");
+      const r = await request({ path, secret: "c".repeat(64) }, { type: "list" }, { connectMs: 5000, replyMs: 5000 });
+      assert.equal(r.type, "unreachable");
+      assert.match(r.reason, /\(pid 2147483644\) is gone/);
+      const live = `\\\\.\\pipe\\pi-question-someone-${process.pid}-${process.pid}cd`;
+      const server = createServer((socket) => {
+        connections++;
+        socket.destroy();
+      });
+      await new Promise((resolve, reject) => server.once("error", reject).listen(live, resolve));
+      try {
+        assert.equal(
+          (await request({ path: live, secret: "c".repeat(64) }, { type: "list" }, { connectMs: 5000, replyMs: 5000 })).type,
+          "interrupted",
+          "a live pid's pipe is connected to",
+        );
+      } finally {
+        server.close();
+      }
+      assert.equal(connections, 1, "only the live pid's pipe saw a connection");
     } finally {
-      server.close();
+      impostor.close();
     }
-    assert.equal(connections, 1, "only the live pid's pipe saw a connection");
-  } finally {
-    impostor.close();
-  }
-});
+  },
+);
 
 test("relay: the sweep touches no relay directory on Windows (none is ever made there)", async (t) => {
   const parent = scratch(t, "sweep");
@@ -140,7 +148,13 @@ test("registry: under %LOCALAPPDATA%\\pi-question on Windows; an entry is listed
   assert.ok(dead > 0 && alive(process.pid) && !alive(dead), `pid ${dead} should be dead, ${process.pid} alive`);
   writeFileSync(join(dir, `${dead}-00000000.json`), JSON.stringify({ variable: server.control, pid: dead, cwd: "x", startedAt: 0 }));
   assert.equal(listEndpoints(env).length, 1);
-  assert.deepEqual(readdirSync(dir).sort(), readdirSync(dir).filter((n) => !n.startsWith(`${dead}-`)).sort(), "the dead pi's entry was removed");
+  assert.deepEqual(
+    readdirSync(dir).sort(),
+    readdirSync(dir)
+      .filter((n) => !n.startsWith(`${dead}-`))
+      .sort(),
+    "the dead pi's entry was removed",
+  );
   unregister();
   assert.deepEqual(readdirSync(dir), []);
 });
@@ -170,7 +184,10 @@ const T = { EDITOR_NOT_SET: "not set", EDITOR_NOT_STARTED: "not started: {s}", E
 test("external editor: $EDITOR runs through the system's shell with the file, whatever its characters; a missing one is named", async (t) => {
   const dir = scratch(t, "editor");
   const script = join(dir, "edit.mjs");
-  writeFileSync(script, 'import { appendFileSync } from "node:fs"; appendFileSync(process.argv[2], " edited"); process.exit(Number(process.env.PQ_EXIT ?? 0));\n');
+  writeFileSync(
+    script,
+    'import { appendFileSync } from "node:fs"; appendFileSync(process.argv[2], " edited"); process.exit(Number(process.env.PQ_EXIT ?? 0));\n',
+  );
   const editor = `"${process.execPath}" "${script}"`;
   // The draft's temporary directory goes in `dir` (os.tmpdir() reads these), to be seen gone.
   const saved = { TMPDIR: process.env.TMPDIR, TEMP: process.env.TEMP, TMP: process.env.TMP };

@@ -17,7 +17,14 @@ const line = process.env.PI_QUESTION_WINE_PI_LINE;
 const root = fileURLToPath(new URL("..", import.meta.url));
 const skip = line ? false : "needs PI_QUESTION_WINE_PI_LINE, the pi line to run (scripts/wine-tests.mjs sets it)";
 
-const DB = { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite" }] };
+const DB = {
+  id: "db",
+  prompt: "Which database?",
+  options: [
+    { value: "pg", label: "PostgreSQL" },
+    { value: "lite", label: "SQLite" },
+  ],
+};
 
 test("wine rpc: a question from the scripted model is answered through extension_ui_response", { skip, timeout: 120000 }, async () => {
   const modules = join(line, "node_modules", "@earendil-works");
@@ -38,7 +45,21 @@ test("wine rpc: a question from the scripted model is answered through extension
   };
   delete env.PI_QUESTION_RELAY;
   const cli = join(modules, "pi-coding-agent", "dist", "bundle", "cli.js");
-  const args = [cli, "--mode", "rpc", "--offline", "--no-session", "-e", join(root, "tests", "fixtures", "scripted-provider.ts"), "-e", root, "--provider", "scripted", "--model", "scripted-1"];
+  const args = [
+    cli,
+    "--mode",
+    "rpc",
+    "--offline",
+    "--no-session",
+    "-e",
+    join(root, "tests", "fixtures", "scripted-provider.ts"),
+    "-e",
+    root,
+    "--provider",
+    "scripted",
+    "--model",
+    "scripted-1",
+  ];
   const child = spawn(process.execPath, args, { cwd: work, env, stdio: ["pipe", "pipe", "pipe"] });
   const events = [];
   let stderr = "";
@@ -47,7 +68,7 @@ test("wine rpc: a question from the scripted model is answered through extension
   child.stdin.on("error", () => undefined);
   child.stdout.on("data", (d) => {
     buffer += d;
-    for (let at; (at = buffer.indexOf("\n")) >= 0; ) {
+    for (let at; (at = buffer.indexOf("\n")) >= 0;) {
       const text = buffer.slice(0, at).replace(/\r$/, "");
       buffer = buffer.slice(at + 1);
       let m;
@@ -67,7 +88,8 @@ test("wine rpc: a question from the scripted model is answered through extension
     for (;;) {
       const hit = events.find(pred);
       if (hit) return hit;
-      if (child.exitCode !== null || Date.now() > until) throw new Error(`no ${what}; pi ${child.exitCode === null ? "still runs" : `exited ${child.exitCode}`}; stderr: ${stderr}`);
+      if (child.exitCode !== null || Date.now() > until)
+        throw new Error(`no ${what}; pi ${child.exitCode === null ? "still runs" : `exited ${child.exitCode}`}; stderr: ${stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };
@@ -80,7 +102,10 @@ test("wine rpc: a question from the scripted model is answered through extension
     assert.equal(end.isError, false);
     assert.equal(end.result.details.mode, "rpc");
     assert.equal(end.result.details.status, "answered");
-    const said = await waitFor((e) => e.type === "message_end" && e.message?.role === "assistant" && /^tool result:/.test(e.message.content?.[0]?.text ?? ""), "model's second turn");
+    const said = await waitFor(
+      (e) => e.type === "message_end" && e.message?.role === "assistant" && /^tool result:/.test(e.message.content?.[0]?.text ?? ""),
+      "model's second turn",
+    );
     assert.equal(said.message.content[0].text, "tool result: db: user selected: 2. SQLite (value: lite)");
     await waitFor((e) => e.type === "agent_end", "agent_end");
   } finally {

@@ -28,7 +28,27 @@ const KEYS = PREBUILT_TARGETS.map(targetKey);
 
 /** The keys GitHub accepts at each level (a misspelt key is otherwise ignored or refused there). */
 const WORKFLOW_KEYS = ["name", "run-name", "on", "permissions", "env", "defaults", "concurrency", "jobs"];
-const JOB_KEYS = ["name", "permissions", "needs", "if", "runs-on", "environment", "concurrency", "outputs", "env", "defaults", "steps", "timeout-minutes", "strategy", "continue-on-error", "container", "services", "uses", "with", "secrets"];
+const JOB_KEYS = [
+  "name",
+  "permissions",
+  "needs",
+  "if",
+  "runs-on",
+  "environment",
+  "concurrency",
+  "outputs",
+  "env",
+  "defaults",
+  "steps",
+  "timeout-minutes",
+  "strategy",
+  "continue-on-error",
+  "container",
+  "services",
+  "uses",
+  "with",
+  "secrets",
+];
 const STEP_KEYS = ["id", "if", "name", "uses", "run", "working-directory", "shell", "with", "env", "continue-on-error", "timeout-minutes"];
 const EVENTS = ["push", "pull_request", "workflow_dispatch", "workflow_call", "schedule", "release", "pull_request_target", "merge_group"];
 
@@ -71,7 +91,12 @@ function expand(value, row, problems, where) {
 }
 
 /** The commands of a run script: its lines, continuation lines joined. */
-const commands = (run) => run.replace(/\\\n/g, " ").split(/\n|&&|;/).map((c) => c.trim()).filter(Boolean);
+const commands = (run) =>
+  run
+    .replace(/\\\n/g, " ")
+    .split(/\n|&&|;/)
+    .map((c) => c.trim())
+    .filter(Boolean);
 
 /** What one expanded job does: the targets it builds, uploads, downloads and tests, in step order. */
 function jobActions(steps) {
@@ -84,21 +109,29 @@ function jobActions(steps) {
         if (words[0] === "node" && at === 1) {
           const args = words.slice(2);
           if (args[0] === "test") for (const k of args.slice(1)) actions.push({ i, kind: "test-emulated", key: k });
-          else if (args[0] !== "cjson-source") for (const k of args.length ? args : LOCAL_TARGETS.map(targetKey)) actions.push({ i, kind: "build", key: k });
+          else if (args[0] !== "cjson-source")
+            for (const k of args.length ? args : LOCAL_TARGETS.map(targetKey)) actions.push({ i, kind: "build", key: k });
         }
         if (words[0] === "node" && words[1] === "scripts/native-tests.mjs") actions.push({ i, kind: "test-native", key: words[2] });
         if (/^npm (test|run test)$/.test(c)) actions.push({ i, kind: "npm-test" });
       }
     }
-    if (typeof step.uses === "string" && /^actions\/upload-artifact@/.test(step.uses)) actions.push({ i, kind: "upload", name: step.with?.name, path: step.with?.path });
-    if (typeof step.uses === "string" && /^actions\/download-artifact@/.test(step.uses)) actions.push({ i, kind: "download", name: step.with?.name, pattern: step.with?.pattern, path: step.with?.path });
+    if (typeof step.uses === "string" && /^actions\/upload-artifact@/.test(step.uses))
+      actions.push({ i, kind: "upload", name: step.with?.name, path: step.with?.path });
+    if (typeof step.uses === "string" && /^actions\/download-artifact@/.test(step.uses))
+      actions.push({ i, kind: "download", name: step.with?.name, pattern: step.with?.pattern, path: step.with?.path });
   });
   return actions;
 }
 
 /** The workflow files as { file: text }. */
 function realWorkflows() {
-  return Object.fromEntries(readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+  return Object.fromEntries(
+    readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f))
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f), "utf8")]),
+  );
 }
 
 /** Every problem with the workflows `files` ({ name: YAML text }); [] when all is well. */
@@ -137,7 +170,8 @@ export function workflowProblems(files) {
         if (job.steps || job["runs-on"]) problems.push(`${where}: a reusable workflow call has no runs-on or steps`);
         const m = /^\.\/\.github\/workflows\/([\w.-]+\.ya?ml)$/.exec(job.uses);
         if (m && !(m[1] in files)) problems.push(`${where}: uses ${job.uses}, which does not exist`);
-        else if (m && !/^\s*workflow_call:/m.test(files[m[1]])) problems.push(`${where}: uses ${job.uses}, which has no workflow_call trigger`);
+        else if (m && !/^\s*workflow_call:/m.test(files[m[1]]))
+          problems.push(`${where}: uses ${job.uses}, which has no workflow_call trigger`);
         continue;
       }
       if (job["runs-on"] === undefined) problems.push(`${where}: no runs-on`);
@@ -150,7 +184,8 @@ export function workflowProblems(files) {
         if (!isObject(step)) return problems.push(`${at}: not a mapping`);
         for (const k of Object.keys(step)) if (!STEP_KEYS.includes(k)) problems.push(`${at}: unknown key "${k}"`);
         if ((step.run === undefined) === (step.uses === undefined)) problems.push(`${at}: needs exactly one of run and uses`);
-        if (step.uses !== undefined && !/^(\.\/|docker:\/\/|[\w.-]+\/[\w./-]+@[\w.-]+$)/.test(step.uses)) problems.push(`${at}: uses "${step.uses}" names no action at a version`);
+        if (step.uses !== undefined && !/^(\.\/|docker:\/\/|[\w.-]+\/[\w./-]+@[\w.-]+$)/.test(step.uses))
+          problems.push(`${at}: uses "${step.uses}" names no action at a version`);
         if (step.with !== undefined && step.uses === undefined) problems.push(`${at}: "with" without uses`);
         if (step.shell !== undefined && step.run === undefined) problems.push(`${at}: "shell" without run`);
       });
@@ -167,15 +202,26 @@ export function workflowProblems(files) {
         const j = expand(job, row, [], "");
         const label = j["runs-on"];
         const name = `${file}: job ${id}${Object.keys(row).length ? ` (${Object.values(row)[0]})` : ""}`;
-        instances.push({ file, id, name, label, platform: runnerPlatform(label), needs: [].concat(job.needs ?? []), actions: jobActions(j.steps) });
+        instances.push({
+          file,
+          id,
+          name,
+          label,
+          platform: runnerPlatform(label),
+          needs: [].concat(job.needs ?? []),
+          actions: jobActions(j.steps),
+        });
       }
     }
   }
-  for (const inst of instances) if (typeof inst.label === "string" && !inst.platform) problems.push(`${inst.name}: runs on "${inst.label}", a runner this check does not know`);
+  for (const inst of instances)
+    if (typeof inst.label === "string" && !inst.platform)
+      problems.push(`${inst.name}: runs on "${inst.label}", a runner this check does not know`);
 
   const uploads = instances.flatMap((inst) => inst.actions.filter((a) => a.kind === "upload").map((a) => ({ ...a, inst })));
   const names = uploads.map((u) => u.name);
-  for (const n of new Set(names)) if (names.filter((x) => x === n).length > 1) problems.push(`the artifact ${n} is uploaded by more than one job`);
+  for (const n of new Set(names))
+    if (names.filter((x) => x === n).length > 1) problems.push(`the artifact ${n} is uploaded by more than one job`);
 
   for (const key of KEYS) {
     const builders = instances.filter((inst) => inst.actions.some((a) => a.kind === "build" && a.key === key));
@@ -183,7 +229,8 @@ export function workflowProblems(files) {
     const upload = uploads.find((u) => u.name === `prebuilt-${key}`);
     if (!upload) problems.push(`${key} is not uploaded as the artifact prebuilt-${key}`);
     else {
-      if (upload.path !== `dist/prebuilds/${key}/pi_question.node`) problems.push(`the artifact prebuilt-${key} uploads ${upload.path}, not dist/prebuilds/${key}/pi_question.node`);
+      if (upload.path !== `dist/prebuilds/${key}/pi_question.node`)
+        problems.push(`the artifact prebuilt-${key} uploads ${upload.path}, not dist/prebuilds/${key}/pi_question.node`);
       const built = upload.inst.actions.find((a) => a.kind === "build" && a.key === key);
       if (!built || built.i >= upload.i) problems.push(`${upload.inst.name} uploads prebuilt-${key} without building ${key} before`);
     }
@@ -192,16 +239,23 @@ export function workflowProblems(files) {
     const emulated = instances.filter((inst) => inst.actions.some((a) => a.kind === "test-emulated" && a.key === key));
     if (!native.length && !emulated.length) problems.push(`${key} is tested by no job`);
     for (const inst of native) {
-      if (inst.platform && (inst.platform.os !== target.os || inst.platform.cpu !== target.cpu)) problems.push(`${inst.name} runs ${key}'s native tests on ${inst.label} (${inst.platform.os}-${inst.platform.cpu})`);
+      if (inst.platform && (inst.platform.os !== target.os || inst.platform.cpu !== target.cpu))
+        problems.push(`${inst.name} runs ${key}'s native tests on ${inst.label} (${inst.platform.os}-${inst.platform.cpu})`);
       const at = inst.actions.find((a) => a.kind === "test-native" && a.key === key).i;
       const built = inst.actions.some((a) => a.kind === "build" && a.key === key && a.i < at);
-      const fetched = inst.actions.some((a) => a.kind === "download" && a.name === `prebuilt-${key}` && a.path === `dist/prebuilds/${key}` && a.i < at);
-      if (!built && !fetched) problems.push(`${inst.name} tests ${key} without building it or downloading prebuilt-${key} into dist/prebuilds/${key} first`);
-      if (fetched && upload && !inst.needs.includes(upload.inst.id)) problems.push(`${inst.name} downloads prebuilt-${key} without needing ${upload.inst.id}, which uploads it`);
+      const fetched = inst.actions.some(
+        (a) => a.kind === "download" && a.name === `prebuilt-${key}` && a.path === `dist/prebuilds/${key}` && a.i < at,
+      );
+      if (!built && !fetched)
+        problems.push(`${inst.name} tests ${key} without building it or downloading prebuilt-${key} into dist/prebuilds/${key} first`);
+      if (fetched && upload && !inst.needs.includes(upload.inst.id))
+        problems.push(`${inst.name} downloads prebuilt-${key} without needing ${upload.inst.id}, which uploads it`);
     }
   }
   for (const platform of ["linux-x64", "linux-arm64", "darwin-arm64", "darwin-x64"]) {
-    const ran = instances.some((inst) => inst.platform && `${inst.platform.os}-${inst.platform.cpu}` === platform && inst.actions.some((a) => a.kind === "npm-test"));
+    const ran = instances.some(
+      (inst) => inst.platform && `${inst.platform.os}-${inst.platform.cpu}` === platform && inst.actions.some((a) => a.kind === "npm-test"),
+    );
     if (!ran) problems.push(`npm test runs on no ${platform} runner`);
   }
 
@@ -222,13 +276,21 @@ export function workflowProblems(files) {
       const steps = job.steps;
       const download = steps.findIndex((s) => /^actions\/download-artifact@/.test(s.uses ?? ""));
       const pattern = download >= 0 ? steps[download].with?.pattern : undefined;
-      const glob = (p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`);
-      for (const key of KEYS) if (!(pattern && glob(pattern).test(`prebuilt-${key}`))) problems.push(`${file}: job ${id} does not download prebuilt-${key}`);
+      const glob = (p) =>
+        new RegExp(
+          `^${p
+            .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+            .replace(/\*/g, ".*")
+            .replace(/\?/g, ".")}$`,
+        );
+      for (const key of KEYS)
+        if (!(pattern && glob(pattern).test(`prebuilt-${key}`))) problems.push(`${file}: job ${id} does not download prebuilt-${key}`);
       const stagingAt = steps.findIndex((s) => /node scripts\/packages\.mjs/.test(s.run ?? ""));
       if (stagingAt < 0) problems.push(`${file}: job ${id} does not stage with scripts/packages.mjs`);
       else {
         const staging = steps[stagingAt].run;
-        if (/--partial/.test(staging)) problems.push(`${file}: the release stages with --partial (it must refuse a missing platform package)`);
+        if (/--partial/.test(staging))
+          problems.push(`${file}: the release stages with --partial (it must refuse a missing platform package)`);
         if (stagingAt < download) problems.push(`${file}: the release stages before downloading the prebuilts`);
         const out = /--out\s+(\S+)/.exec(staging)?.[1] ?? "dist/packages";
         const publishes = [];
@@ -238,20 +300,30 @@ export function workflowProblems(files) {
             const kind = arg.startsWith(`${out}/pi-question-`) ? "platform" : arg === `${out}/pi-question` ? "main" : "other";
             publishes.push({ i, kind, arg, loop: /^\s*for\s+(\w+)\s+in\s+(\S+)/m.exec(s.run) });
             if (!/--provenance/.test(s.run)) problems.push(`${file}: npm publish ${arg} without --provenance`);
-            if (!/secrets\.NPM_TOKEN/.test(JSON.stringify(s.env ?? {}))) problems.push(`${file}: npm publish ${arg} without NODE_AUTH_TOKEN from secrets.NPM_TOKEN`);
+            if (!/secrets\.NPM_TOKEN/.test(JSON.stringify(s.env ?? {})))
+              problems.push(`${file}: npm publish ${arg} without NODE_AUTH_TOKEN from secrets.NPM_TOKEN`);
             if (i < stagingAt) problems.push(`${file}: npm publish ${arg} before the staging`);
           }
         });
         // a loop variable stands for what the loop walks
         for (const p of publishes) {
-          if (p.kind === "other" && p.loop && p.arg === `$${p.loop[1]}`) p.kind = p.loop[2].replace(/\/$/, "").startsWith(`${out}/pi-question-`) ? "platform" : p.loop[2].replace(/\/$/, "") === `${out}/pi-question` ? "main" : "other";
+          if (p.kind === "other" && p.loop && p.arg === `$${p.loop[1]}`)
+            p.kind = p.loop[2].replace(/\/$/, "").startsWith(`${out}/pi-question-`)
+              ? "platform"
+              : p.loop[2].replace(/\/$/, "") === `${out}/pi-question`
+                ? "main"
+                : "other";
         }
-        for (const p of publishes.filter((x) => x.kind === "other")) problems.push(`${file}: npm publish ${p.arg} publishes neither a staged platform package nor pi-question`);
+        for (const p of publishes.filter((x) => x.kind === "other"))
+          problems.push(`${file}: npm publish ${p.arg} publishes neither a staged platform package nor pi-question`);
         const mains = publishes.filter((p) => p.kind === "main");
         const platforms = publishes.filter((p) => p.kind === "platform");
         if (mains.length !== 1) problems.push(`${file}: pi-question is published ${mains.length} times`);
         if (!platforms.length) problems.push(`${file}: no platform package is published`);
-        if (mains.length && platforms.some((p) => p.i >= mains[0].i)) problems.push(`${file}: a platform package is published after pi-question (npm would install pi-question before its platform packages exist)`);
+        if (mains.length && platforms.some((p) => p.i >= mains[0].i))
+          problems.push(
+            `${file}: a platform package is published after pi-question (npm would install pi-question before its platform packages exist)`,
+          );
       }
     }
   }
@@ -284,55 +356,261 @@ test("workflows: the runners' platforms are the ones the jobs are named for", ()
 // Each check, seen to fail: [what, the broken copy, the problem it must report].
 const BREAKAGES = [
   ["not YAML", () => broken("ci.yml", "jobs:\n", "jobs:\n  - [\n"), /^ci\.yml: not YAML/],
-  ["a duplicate key", () => broken("ci.yml", "    name: prebuilts made on Debian\n", "    name: prebuilts made on Debian\n    name: again\n"), /^ci\.yml: not YAML: .*[Uu]nique/],
+  [
+    "a duplicate key",
+    () => broken("ci.yml", "    name: prebuilts made on Debian\n", "    name: prebuilts made on Debian\n    name: again\n"),
+    /^ci\.yml: not YAML: .*[Uu]nique/,
+  ],
   ["no on", () => broken("ci.yml", "\non:\n", "\nwhen:\n"), /^ci\.yml: no "on"/m],
   ["an unknown event", () => broken("ci.yml", "  pull_request:\n", "  pull-request:\n"), /^ci\.yml: unknown event "pull-request"/],
   ["no jobs", () => broken("release.yml", "\njobs:\n", "\njobz:\n"), /^release\.yml: no "jobs"/m],
   ["no runs-on", () => broken("ci.yml", "    runs-on: windows-latest\n", ""), /^ci\.yml: job windows: no runs-on/],
-  ["a misspelt job key", () => broken("ci.yml", "    runs-on: windows-latest\n", "    run-on: windows-latest\n"), /^ci\.yml: job windows: unknown key "run-on"/],
-  ["a step with neither run nor uses", () => broken("ci.yml", "      - name: npm ci (no source build; the addon is the prebuilt)\n        run:", "      - name: npm ci (no source build; the addon is the prebuilt)\n        runs:"), /^ci\.yml: job windows, step 3: unknown key "runs"[\s\S]*needs exactly one of run and uses/],
-  ["an action without a version", () => broken("ci.yml", "      - uses: actions/checkout@v4\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 22\n", "      - uses: actions/checkout\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 22\n"), /uses "actions\/checkout" names no action at a version/],
-  ["needs naming no job", () => broken("ci.yml", "    name: windows win32-x64\n    needs: prebuilds\n", "    name: windows win32-x64\n    needs: prebuild\n"), /^ci\.yml: job windows: needs "prebuild", which is not a job/],
-  ["an unset matrix value", () => broken("ci.yml", "        run: node scripts/prebuild.mjs ${{ matrix.target }}\n", "        run: node scripts/prebuild.mjs ${{ matrix.targets }}\n"), /matrix\.targets is not set in every matrix row/],
-  ["an unknown runner", () => broken("ci.yml", "runner: macos-15-intel", "runner: macos-intel"), /runs on "macos-intel", a runner this check does not know/],
-  ["a platform package built by no job", () => broken("ci.yml", "linux-x64-musl win32-x64\n", "linux-x64-musl\n"), /^win32-x64 \(pi-question-win32-x64\) is built by no job/m],
-  ["a macOS package built by no job", () => broken("ci.yml", "          - target: darwin-x64\n            runner: macos-15-intel\n", ""), /^darwin-x64 \(pi-question-darwin-x64\) is built by no job[\s\S]*darwin-x64 is not uploaded as the artifact prebuilt-darwin-x64[\s\S]*npm test runs on no darwin-x64 runner/m],
-  ["a prebuilt not uploaded", () => broken("ci.yml", "          name: prebuilt-linux-x64-musl\n", "          name: prebuilt-linux-musl\n"), /^linux-x64-musl is not uploaded as the artifact prebuilt-linux-x64-musl/m],
-  ["the wrong file uploaded", () => broken("ci.yml", "          path: dist/prebuilds/linux-arm64-gnu/pi_question.node\n", "          path: dist/prebuilds/linux-arm64-gnu/\n"), /the artifact prebuilt-linux-arm64-gnu uploads dist\/prebuilds\/linux-arm64-gnu\/, not/],
-  ["an upload before the build", () => {
-    const build = "      - name: Build the prebuilt (clang, Debian's cJSON source)\n        env:\n          CJSON_SRC: ${{ github.workspace }}/cjson\n        run: node scripts/prebuild.mjs ${{ matrix.target }}\n";
-    const upload = "          path: dist/prebuilds/${{ matrix.target }}/pi_question.node\n          if-no-files-found: error\n";
-    return broken("ci.yml", `${build}`, "")["ci.yml"].includes(upload) ? { ...real, "ci.yml": broken("ci.yml", build, "")["ci.yml"].replace(upload, `${upload}${build}`) } : assert.fail("the macOS upload step moved: update this test");
-  }, /uploads prebuilt-darwin-arm64 without building darwin-arm64 before[\s\S]*uploads prebuilt-darwin-x64 without building darwin-x64 before/],
-  ["one artifact uploaded twice", () => broken("ci.yml", "          name: prebuilt-linux-x64-musl\n", "          name: prebuilt-linux-x64-gnu\n"), /the artifact prebuilt-linux-x64-gnu is uploaded by more than one job/],
-  ["native tests on another platform's runner", () => broken("ci.yml", "            runner: ubuntu-24.04-arm\n", "            runner: ubuntu-latest\n"), /job linux \(linux-arm64-gnu\) runs linux-arm64-gnu's native tests on ubuntu-latest \(linux-x64\)[\s\S]*npm test runs on no linux-arm64 runner/],
-  ["a prebuilt tested by no job", () => broken("ci.yml", "        run: node scripts/native-tests.mjs win32-x64\n", "        run: node --version\n"), /^win32-x64 is tested by no job/m],
-  ["native tests without the prebuilt", () => broken("ci.yml", "          name: prebuilt-win32-x64\n          path: dist/prebuilds/win32-x64\n", "          name: prebuilt-win32-x64\n          path: prebuilds\n"), /job windows tests win32-x64 without building it or downloading prebuilt-win32-x64 into dist\/prebuilds\/win32-x64 first/],
-  ["a download without needing its upload", () => broken("ci.yml", "    name: windows win32-x64\n    needs: prebuilds\n", "    name: windows win32-x64\n"), /job windows downloads prebuilt-win32-x64 without needing prebuilds, which uploads it/],
-  ["no release", () => broken("release.yml", '    tags: ["v*"]\n', '    branches: ["release"]\n'), /^no workflow runs on a pushed tag \(the release\)$/m],
-  ["a release without CI", () => broken("release.yml", "    uses: ./.github/workflows/ci.yml\n", "    uses: ./.github/workflows/cl.yml\n"), /uses \.\/\.github\/workflows\/cl\.yml, which does not exist[\s\S]*no job runs \.\/\.github\/workflows\/ci\.yml/],
+  [
+    "a misspelt job key",
+    () => broken("ci.yml", "    runs-on: windows-latest\n", "    run-on: windows-latest\n"),
+    /^ci\.yml: job windows: unknown key "run-on"/,
+  ],
+  [
+    "a step with neither run nor uses",
+    () =>
+      broken(
+        "ci.yml",
+        "      - name: npm ci (no source build; the addon is the prebuilt)\n        run:",
+        "      - name: npm ci (no source build; the addon is the prebuilt)\n        runs:",
+      ),
+    /^ci\.yml: job windows, step 3: unknown key "runs"[\s\S]*needs exactly one of run and uses/,
+  ],
+  [
+    "an action without a version",
+    () =>
+      broken(
+        "ci.yml",
+        "      - uses: actions/checkout@v4\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 22\n",
+        "      - uses: actions/checkout\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 22\n",
+      ),
+    /uses "actions\/checkout" names no action at a version/,
+  ],
+  [
+    "needs naming no job",
+    () => broken("ci.yml", "    name: windows win32-x64\n    needs: prebuilds\n", "    name: windows win32-x64\n    needs: prebuild\n"),
+    /^ci\.yml: job windows: needs "prebuild", which is not a job/,
+  ],
+  [
+    "an unset matrix value",
+    () =>
+      broken(
+        "ci.yml",
+        "        run: node scripts/prebuild.mjs ${{ matrix.target }}\n",
+        "        run: node scripts/prebuild.mjs ${{ matrix.targets }}\n",
+      ),
+    /matrix\.targets is not set in every matrix row/,
+  ],
+  [
+    "an unknown runner",
+    () => broken("ci.yml", "runner: macos-15-intel", "runner: macos-intel"),
+    /runs on "macos-intel", a runner this check does not know/,
+  ],
+  [
+    "a platform package built by no job",
+    () => broken("ci.yml", "linux-x64-musl win32-x64\n", "linux-x64-musl\n"),
+    /^win32-x64 \(pi-question-win32-x64\) is built by no job/m,
+  ],
+  [
+    "a macOS package built by no job",
+    () => broken("ci.yml", "          - target: darwin-x64\n            runner: macos-15-intel\n", ""),
+    /^darwin-x64 \(pi-question-darwin-x64\) is built by no job[\s\S]*darwin-x64 is not uploaded as the artifact prebuilt-darwin-x64[\s\S]*npm test runs on no darwin-x64 runner/m,
+  ],
+  [
+    "a prebuilt not uploaded",
+    () => broken("ci.yml", "          name: prebuilt-linux-x64-musl\n", "          name: prebuilt-linux-musl\n"),
+    /^linux-x64-musl is not uploaded as the artifact prebuilt-linux-x64-musl/m,
+  ],
+  [
+    "the wrong file uploaded",
+    () =>
+      broken(
+        "ci.yml",
+        "          path: dist/prebuilds/linux-arm64-gnu/pi_question.node\n",
+        "          path: dist/prebuilds/linux-arm64-gnu/\n",
+      ),
+    /the artifact prebuilt-linux-arm64-gnu uploads dist\/prebuilds\/linux-arm64-gnu\/, not/,
+  ],
+  [
+    "an upload before the build",
+    () => {
+      const build =
+        "      - name: Build the prebuilt (clang, Debian's cJSON source)\n        env:\n          CJSON_SRC: ${{ github.workspace }}/cjson\n        run: node scripts/prebuild.mjs ${{ matrix.target }}\n";
+      const upload = "          path: dist/prebuilds/${{ matrix.target }}/pi_question.node\n          if-no-files-found: error\n";
+      return broken("ci.yml", `${build}`, "")["ci.yml"].includes(upload)
+        ? { ...real, "ci.yml": broken("ci.yml", build, "")["ci.yml"].replace(upload, `${upload}${build}`) }
+        : assert.fail("the macOS upload step moved: update this test");
+    },
+    /uploads prebuilt-darwin-arm64 without building darwin-arm64 before[\s\S]*uploads prebuilt-darwin-x64 without building darwin-x64 before/,
+  ],
+  [
+    "one artifact uploaded twice",
+    () => broken("ci.yml", "          name: prebuilt-linux-x64-musl\n", "          name: prebuilt-linux-x64-gnu\n"),
+    /the artifact prebuilt-linux-x64-gnu is uploaded by more than one job/,
+  ],
+  [
+    "native tests on another platform's runner",
+    () => broken("ci.yml", "            runner: ubuntu-24.04-arm\n", "            runner: ubuntu-latest\n"),
+    /job linux \(linux-arm64-gnu\) runs linux-arm64-gnu's native tests on ubuntu-latest \(linux-x64\)[\s\S]*npm test runs on no linux-arm64 runner/,
+  ],
+  [
+    "a prebuilt tested by no job",
+    () => broken("ci.yml", "        run: node scripts/native-tests.mjs win32-x64\n", "        run: node --version\n"),
+    /^win32-x64 is tested by no job/m,
+  ],
+  [
+    "native tests without the prebuilt",
+    () =>
+      broken(
+        "ci.yml",
+        "          name: prebuilt-win32-x64\n          path: dist/prebuilds/win32-x64\n",
+        "          name: prebuilt-win32-x64\n          path: prebuilds\n",
+      ),
+    /job windows tests win32-x64 without building it or downloading prebuilt-win32-x64 into dist\/prebuilds\/win32-x64 first/,
+  ],
+  [
+    "a download without needing its upload",
+    () => broken("ci.yml", "    name: windows win32-x64\n    needs: prebuilds\n", "    name: windows win32-x64\n"),
+    /job windows downloads prebuilt-win32-x64 without needing prebuilds, which uploads it/,
+  ],
+  [
+    "no release",
+    () => broken("release.yml", '    tags: ["v*"]\n', '    branches: ["release"]\n'),
+    /^no workflow runs on a pushed tag \(the release\)$/m,
+  ],
+  [
+    "a release without CI",
+    () => broken("release.yml", "    uses: ./.github/workflows/ci.yml\n", "    uses: ./.github/workflows/cl.yml\n"),
+    /uses \.\/\.github\/workflows\/cl\.yml, which does not exist[\s\S]*no job runs \.\/\.github\/workflows\/ci\.yml/,
+  ],
   ["publishing without CI passing", () => broken("release.yml", "    needs: ci\n", ""), /job publish publishes without needing ci \(CI\)/],
-  ["no provenance permission", () => broken("release.yml", "      id-token: write # npm's provenance statement\n", ""), /job publish lacks permissions id-token: write/],
-  ["a prebuilt not downloaded", () => broken("release.yml", "pattern: prebuilt-*", "pattern: prebuilt-linux-*"), /job publish does not download prebuilt-win32-x64[\s\S]*does not download prebuilt-darwin-arm64/],
-  ["a partial release", () => broken("release.yml", "node scripts/packages.mjs --out dist/packages", "node scripts/packages.mjs --partial --out dist/packages"), /the release stages with --partial/],
-  ["no staging", () => broken("release.yml", "run: node scripts/packages.mjs --out", "run: node scripts/package.mjs --out"), /job publish does not stage with scripts\/packages\.mjs/],
-  ["pi-question published first", () => broken("release.yml", "      - name: Publish the platform packages\n", "      - name: Publish pi-question\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}\n        run: npm publish dist/packages/pi-question --provenance --access public\n      - name: Publish the platform packages\n"), /pi-question is published 2 times[\s\S]*a platform package is published after pi-question/],
-  ["pi-question published before the platform packages", () => {
-    const files = broken("release.yml", "      - name: Publish the platform packages\n", "      - name: Publish the platform packages later\n");
-    const text = files["release.yml"];
-    const platformStep = text.slice(text.indexOf("      - name: Publish the platform packages later\n"), text.indexOf("      - name: Publish pi-question\n"));
-    return { ...files, "release.yml": `${text.replace(platformStep, "")}${platformStep}` };
-  }, /a platform package is published after pi-question/],
-  ["platform packages never published", () => broken("release.yml", "for dir in dist/packages/pi-question-*/; do", "for dir in dist/other/*/; do"), /npm publish \$dir publishes neither a staged platform package nor pi-question[\s\S]*no platform package is published/],
-  ["publishing without provenance or token", () => broken("release.yml", "        run: npm publish dist/packages/pi-question --provenance --access public", "        run: npm publish dist/packages/pi-question --access public"), /npm publish dist\/packages\/pi-question without --provenance/],
-  ["an unknown top-level key", () => broken("ci.yml", "\npermissions:\n", "\npermission:\n"), /^ci\.yml: unknown top-level key "permission"/m],
-  ["with on a run step", () => broken("ci.yml", "        run: npm ci --ignore-scripts --no-audit --no-fund\n", "        run: npm ci --ignore-scripts --no-audit --no-fund\n        with:\n          x: 1\n"), /job windows, step 3: "with" without uses/],
-  ["shell on a uses step", () => broken("ci.yml", "      - uses: actions/checkout@v4\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 22\n", "      - uses: actions/checkout@v4\n        shell: bash\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 22\n"), /job windows, step 1: "shell" without run/],
-  ["a reusable workflow that cannot be called", () => broken("ci.yml", "  workflow_call:\n", ""), /uses \.\/\.github\/workflows\/ci\.yml, which has no workflow_call trigger/],
-  ["a reusable workflow call with steps", () => broken("release.yml", "    uses: ./.github/workflows/ci.yml\n", "    uses: ./.github/workflows/ci.yml\n    runs-on: ubuntu-latest\n"), /job ci: a reusable workflow call has no runs-on or steps/],
-  ["publishing without the token", () => broken("release.yml", "      - name: Publish pi-question\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}\n", "      - name: Publish pi-question\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.GITHUB_TOKEN }}\n"), /npm publish dist\/packages\/pi-question without NODE_AUTH_TOKEN from secrets\.NPM_TOKEN/],
-  ["staging before the download", () => broken("release.yml", "      - uses: actions/download-artifact@v4\n", "      - run: node scripts/packages.mjs --out dist/packages\n      - uses: actions/download-artifact@v4\n"), /the release stages before downloading the prebuilts/],
-  ["no npm test on macOS", () => broken("ci.yml", "      - name: npm test\n        run: npm test\n\n  windows:", "\n  windows:"), /npm test runs on no darwin-arm64 runner[\s\S]*npm test runs on no darwin-x64 runner/],
+  [
+    "no provenance permission",
+    () => broken("release.yml", "      id-token: write # npm's provenance statement\n", ""),
+    /job publish lacks permissions id-token: write/,
+  ],
+  [
+    "a prebuilt not downloaded",
+    () => broken("release.yml", "pattern: prebuilt-*", "pattern: prebuilt-linux-*"),
+    /job publish does not download prebuilt-win32-x64[\s\S]*does not download prebuilt-darwin-arm64/,
+  ],
+  [
+    "a partial release",
+    () => broken("release.yml", "node scripts/packages.mjs --out dist/packages", "node scripts/packages.mjs --partial --out dist/packages"),
+    /the release stages with --partial/,
+  ],
+  [
+    "no staging",
+    () => broken("release.yml", "run: node scripts/packages.mjs --out", "run: node scripts/package.mjs --out"),
+    /job publish does not stage with scripts\/packages\.mjs/,
+  ],
+  [
+    "pi-question published first",
+    () =>
+      broken(
+        "release.yml",
+        "      - name: Publish the platform packages\n",
+        "      - name: Publish pi-question\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}\n        run: npm publish dist/packages/pi-question --provenance --access public\n      - name: Publish the platform packages\n",
+      ),
+    /pi-question is published 2 times[\s\S]*a platform package is published after pi-question/,
+  ],
+  [
+    "pi-question published before the platform packages",
+    () => {
+      const files = broken(
+        "release.yml",
+        "      - name: Publish the platform packages\n",
+        "      - name: Publish the platform packages later\n",
+      );
+      const text = files["release.yml"];
+      const platformStep = text.slice(
+        text.indexOf("      - name: Publish the platform packages later\n"),
+        text.indexOf("      - name: Publish pi-question\n"),
+      );
+      return { ...files, "release.yml": `${text.replace(platformStep, "")}${platformStep}` };
+    },
+    /a platform package is published after pi-question/,
+  ],
+  [
+    "platform packages never published",
+    () => broken("release.yml", "for dir in dist/packages/pi-question-*/; do", "for dir in dist/other/*/; do"),
+    /npm publish \$dir publishes neither a staged platform package nor pi-question[\s\S]*no platform package is published/,
+  ],
+  [
+    "publishing without provenance or token",
+    () =>
+      broken(
+        "release.yml",
+        "        run: npm publish dist/packages/pi-question --provenance --access public",
+        "        run: npm publish dist/packages/pi-question --access public",
+      ),
+    /npm publish dist\/packages\/pi-question without --provenance/,
+  ],
+  [
+    "an unknown top-level key",
+    () => broken("ci.yml", "\npermissions:\n", "\npermission:\n"),
+    /^ci\.yml: unknown top-level key "permission"/m,
+  ],
+  [
+    "with on a run step",
+    () =>
+      broken(
+        "ci.yml",
+        "        run: npm ci --ignore-scripts --no-audit --no-fund\n",
+        "        run: npm ci --ignore-scripts --no-audit --no-fund\n        with:\n          x: 1\n",
+      ),
+    /job windows, step 3: "with" without uses/,
+  ],
+  [
+    "shell on a uses step",
+    () =>
+      broken(
+        "ci.yml",
+        "      - uses: actions/checkout@v4\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 22\n",
+        "      - uses: actions/checkout@v4\n        shell: bash\n      - uses: actions/setup-node@v4\n        with:\n          node-version: 22\n",
+      ),
+    /job windows, step 1: "shell" without run/,
+  ],
+  [
+    "a reusable workflow that cannot be called",
+    () => broken("ci.yml", "  workflow_call:\n", ""),
+    /uses \.\/\.github\/workflows\/ci\.yml, which has no workflow_call trigger/,
+  ],
+  [
+    "a reusable workflow call with steps",
+    () =>
+      broken("release.yml", "    uses: ./.github/workflows/ci.yml\n", "    uses: ./.github/workflows/ci.yml\n    runs-on: ubuntu-latest\n"),
+    /job ci: a reusable workflow call has no runs-on or steps/,
+  ],
+  [
+    "publishing without the token",
+    () =>
+      broken(
+        "release.yml",
+        "      - name: Publish pi-question\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.NPM_TOKEN }}\n",
+        "      - name: Publish pi-question\n        env:\n          NODE_AUTH_TOKEN: ${{ secrets.GITHUB_TOKEN }}\n",
+      ),
+    /npm publish dist\/packages\/pi-question without NODE_AUTH_TOKEN from secrets\.NPM_TOKEN/,
+  ],
+  [
+    "staging before the download",
+    () =>
+      broken(
+        "release.yml",
+        "      - uses: actions/download-artifact@v4\n",
+        "      - run: node scripts/packages.mjs --out dist/packages\n      - uses: actions/download-artifact@v4\n",
+      ),
+    /the release stages before downloading the prebuilts/,
+  ],
+  [
+    "no npm test on macOS",
+    () => broken("ci.yml", "      - name: npm test\n        run: npm test\n\n  windows:", "\n  windows:"),
+    /npm test runs on no darwin-arm64 runner[\s\S]*npm test runs on no darwin-x64 runner/,
+  ],
 ];
 
 for (const [what, make, expected] of BREAKAGES) {
@@ -345,22 +623,42 @@ for (const [what, make, expected] of BREAKAGES) {
 }
 
 test("workflows: the files the jobs call exist", () => {
-  for (const f of ["scripts/prebuild.mjs", "scripts/native-tests.mjs", "scripts/packages.mjs", "scripts/setup.mjs", "scripts/current-pi.mjs"]) assert.ok(existsSync(join(root, f)), f);
-  for (const [file, text] of Object.entries(real)) for (const m of text.matchAll(/\bnode (scripts\/[\w.-]+\.mjs)/g)) assert.ok(existsSync(join(root, m[1])), `${file} runs ${m[1]}, which does not exist`);
+  for (const f of [
+    "scripts/prebuild.mjs",
+    "scripts/native-tests.mjs",
+    "scripts/packages.mjs",
+    "scripts/setup.mjs",
+    "scripts/current-pi.mjs",
+  ])
+    assert.ok(existsSync(join(root, f)), f);
+  for (const [file, text] of Object.entries(real))
+    for (const m of text.matchAll(/\bnode (scripts\/[\w.-]+\.mjs)/g))
+      assert.ok(existsSync(join(root, m[1])), `${file} runs ${m[1]}, which does not exist`);
 });
 
 test("native-tests: the smoke script and the unit tests on every platform; on Windows also the files run under Wine, with their skips", () => {
   const byKey = (k) => PREBUILT_TARGETS.find((t) => targetKey(t) === k);
   for (const key of ["linux-arm64-gnu", "darwin-arm64", "darwin-x64"]) {
     const runs = nativeRuns(byKey(key));
-    assert.deepEqual(runs.map((r) => r.args), [["scripts/prebuilt-smoke.mjs", byKey(key).cpu], ["--test", "--test-concurrency=1", ...PREBUILT_TEST_FILES]]);
+    assert.deepEqual(
+      runs.map((r) => r.args),
+      [
+        ["scripts/prebuilt-smoke.mjs", byKey(key).cpu],
+        ["--test", "--test-concurrency=1", ...PREBUILT_TEST_FILES],
+      ],
+    );
   }
   const win = nativeRuns(byKey("win32-x64"));
-  assert.deepEqual(win.slice(2).map((r) => r.args.at(-1)), WINE_FILES.map((f) => f.file));
+  assert.deepEqual(
+    win.slice(2).map((r) => r.args.at(-1)),
+    WINE_FILES.map((f) => f.file),
+  );
   for (const [i, f] of WINE_FILES.entries()) {
     const pattern = win[i + 2].args.find((a) => a.startsWith("--test-skip-pattern="));
     if (!f.skip.length) assert.equal(pattern, undefined);
-    else for (const s of f.skip) assert.ok(new RegExp(pattern.slice("--test-skip-pattern=".length)).test(s.name), `${f.file}: "${s.name}" not skipped`);
+    else
+      for (const s of f.skip)
+        assert.ok(new RegExp(pattern.slice("--test-skip-pattern=".length)).test(s.name), `${f.file}: "${s.name}" not skipped`);
   }
   // only on the platform the prebuilt is for
   const other = KEYS.find((k) => k !== "linux-x64-gnu" && k !== "linux-x64-musl");

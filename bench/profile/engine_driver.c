@@ -49,7 +49,8 @@ int main(int argc, char **argv) {
       qt_error er;
       const char *const *ls;
       size_t c;
-      if (qt_request_parse(json, len, &r, &er) || qt_engine_create(r, &en)) return fprintf(stderr, "create failed\n"), 1;
+      if (qt_request_parse(json, len, &r, &er) || qt_engine_create(r, &en))
+        return fprintf(stderr, "create failed\n"), 1;
       qt_engine_feed(en, "\x1b[B", 3);
       qt_engine_feed(en, "\t", 1);
       qt_engine_feed(en, "x", 1);

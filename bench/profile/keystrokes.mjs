@@ -5,7 +5,18 @@
 // text into "Something else…" instead of moving).
 process.env.FORCE_COLOR ??= "3";
 process.env.COLORTERM ??= "truecolor";
-import { K, OUR_EXTENSION, closeComponent, fakePi, importExtension, loadPiUi, navigationKeys, openComponent, questionArgs, typedText } from "../harness.mjs";
+import {
+  K,
+  OUR_EXTENSION,
+  closeComponent,
+  fakePi,
+  importExtension,
+  loadPiUi,
+  navigationKeys,
+  openComponent,
+  questionArgs,
+  typedText,
+} from "../harness.mjs";
 
 const [q = 1, o = 4, n = 20000] = process.argv.slice(2, 5).map(Number);
 const typed = process.argv[5] === "typed";

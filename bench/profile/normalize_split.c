@@ -37,7 +37,8 @@ int main(int argc, char **argv) {
     double t0 = profile_now_us();
     qt_request *req = NULL;
     qt_error err;
-    if (qt_request_parse_ex(json, (size_t)len, QT_PARSE_SCRATCH, &req, &err)) return fprintf(stderr, "invalid: %s\n", err.message), 1;
+    if (qt_request_parse_ex(json, (size_t)len, QT_PARSE_SCRATCH, &req, &err))
+      return fprintf(stderr, "invalid: %s\n", err.message), 1;
     double t1 = profile_now_us();
     text.len = 0;
     text.failed = false;
@@ -50,8 +51,9 @@ int main(int argc, char **argv) {
   qsort(parse, (size_t)runs, sizeof(double), cmp);
   qsort(write, (size_t)runs, sizeof(double), cmp);
   double p = parse[runs / 2], w = write[runs / 2], per = 100000.0 / (double)len;
-  printf("%ld B -> %zu B canonical: read + validate %.1f us (%.1f per 100 KB), write the canonical text %.1f us (%.1f per 100 KB), median of %d\n", len,
-         out_len, p, p * per, w, w * per, runs);
+  printf("%ld B -> %zu B canonical: read + validate %.1f us (%.1f per 100 KB), write the canonical text %.1f us (%.1f "
+         "per 100 KB), median of %d\n",
+         len, out_len, p, p * per, w, w * per, runs);
   qt_buf_free(&text);
   free(parse);
   free(write);

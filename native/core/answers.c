@@ -67,12 +67,17 @@ static qt_status answer_text(const cJSON *v, const char *path, char **text, qt_e
     qt_number_text(v->valuedouble, num, sizeof num);
     s = num;
   } else {
-    return qt_fail(err, path, "%s must be a string (or, for a multi-select question, an array of strings), not %s.", path,
-                   cJSON_IsArray(v) ? "a nested array" : cJSON_IsObject(v) ? "an object" : cJSON_IsBool(v) ? "a boolean" : "null");
+    return qt_fail(err, path, "%s must be a string (or, for a multi-select question, an array of strings), not %s.",
+                   path,
+                   cJSON_IsArray(v)    ? "a nested array"
+                   : cJSON_IsObject(v) ? "an object"
+                   : cJSON_IsBool(v)   ? "a boolean"
+                                       : "null");
   }
   size_t n = strlen(s);
   if (n > QT_MAX_ANSWER_BYTES)
-    return qt_fail(err, path, "%s is %zu bytes long; the limit is %d. Shorten the answer.", path, n, QT_MAX_ANSWER_BYTES);
+    return qt_fail(err, path, "%s is %zu bytes long; the limit is %d. Shorten the answer.", path, n,
+                   QT_MAX_ANSWER_BYTES);
   if (!(*text = qt_strndup_trimmed(s, n))) return QT_ERR_NOMEM;
   if (!**text) {
     free(*text);
@@ -124,7 +129,7 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
   qt_status st = QT_OK;
   const cJSON *entry;
   cJSON_ArrayForEach(entry, obj) {
-    char p[sizeof ((qt_error *)0)->path];
+    char p[sizeof((qt_error *)0)->path];
     qt_pathf(p, sizeof p, "%s.%s", path, entry->string ? entry->string : "?");
     size_t qi = req->question_count;
     for (size_t i = 0; i < req->question_count; i++)
@@ -141,11 +146,12 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
       goto fail;
     }
     if (cJSON_IsNull(entry)) continue; /* explicitly unanswered */
-    if (cJSON_IsObject(entry)) { /* { "selected": [values or labels], "wrote": "typed text", "note": "…" } */
+    if (cJSON_IsObject(entry)) {       /* { "selected": [values or labels], "wrote": "typed text", "note": "…" } */
       const cJSON *sel = cJSON_GetObjectItemCaseSensitive(entry, "selected");
       const cJSON *wrote = cJSON_GetObjectItemCaseSensitive(entry, "wrote");
       if ((sel && !cJSON_IsArray(sel) && !cJSON_IsNull(sel)) || (!sel && !wrote)) {
-        st = qt_fail(err, p, "%s must be a string, an array of strings, or { \"selected\": [...], \"wrote\": \"...\" }.", p);
+        st = qt_fail(err, p,
+                     "%s must be a string, an array of strings, or { \"selected\": [...], \"wrote\": \"...\" }.", p);
         goto fail;
       }
       int n = sel && cJSON_IsArray(sel) ? cJSON_GetArraySize(sel) : 0;
@@ -156,19 +162,21 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
       int k = 0;
       const cJSON *v;
       if (n) cJSON_ArrayForEach(v, sel) {
-        char pp[sizeof p];
-        qt_pathf(pp, sizeof pp, "%s.selected[%d]", p, k++);
-        char *text;
-        if ((st = answer_text(v, pp, &text, err))) goto fail;
-        if (!text) continue;
-        if (!match_option(q, text)) {
-          st = qt_fail(err, pp, "%s \"%s\" is not an option of question \"%s\". Use an option's value or label, or put typed text in \"wrote\".",
-                       pp, text, q->id);
-          free(text);
-          goto fail;
+          char pp[sizeof p];
+          qt_pathf(pp, sizeof pp, "%s.selected[%d]", p, k++);
+          char *text;
+          if ((st = answer_text(v, pp, &text, err))) goto fail;
+          if (!text) continue;
+          if (!match_option(q, text)) {
+            st = qt_fail(err, pp,
+                         "%s \"%s\" is not an option of question \"%s\". Use an option's value or label, or put typed "
+                         "text in \"wrote\".",
+                         pp, text, q->id);
+            free(text);
+            goto fail;
+          }
+          if ((st = add_choice(q, a, text, false))) goto fail;
         }
-        if ((st = add_choice(q, a, text, false))) goto fail;
-      }
       if (wrote && !cJSON_IsNull(wrote)) {
         char pp[sizeof p];
         qt_pathf(pp, sizeof pp, "%s.wrote", p);

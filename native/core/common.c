@@ -96,7 +96,8 @@ void qt_number_text(double d, char *out, size_t cap) {
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
     char digits[20];
     size_t n = 0;
-    do digits[n++] = (char)('0' + u % 10); while ((u /= 10) != 0);
+    do digits[n++] = (char)('0' + u % 10);
+    while ((u /= 10) != 0);
     size_t j = 0;
     if (v < 0) out[j++] = '-';
     while (n) out[j++] = digits[--n];
@@ -131,7 +132,10 @@ static unsigned hex4(const unsigned char *s, size_t n) {
   unsigned v = 0;
   for (int k = 0; k < 4; k++) {
     unsigned char c = s[k];
-    unsigned d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 16;
+    unsigned d = c >= '0' && c <= '9'   ? c - '0'
+                 : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                 : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                        : 16;
     if (d > 15) return 0x10000;
     v = v << 4 | d;
   }
@@ -142,12 +146,14 @@ static unsigned hex4(const unsigned char *s, size_t n) {
  * now looks each byte up once): outside strings, quotes, brackets, commas, colons and
  * bytes above 0x7F (numbers, literals and whitespace are skipped); inside a string, control
  * characters, the quote, the backslash and bytes above 0x7F. */
-#define QT_RANGE16(b, v) [b] = v, [b + 1] = v, [b + 2] = v, [b + 3] = v, [b + 4] = v, [b + 5] = v, [b + 6] = v, \
-    [b + 7] = v, [b + 8] = v, [b + 9] = v, [b + 10] = v, [b + 11] = v, [b + 12] = v, [b + 13] = v, [b + 14] = v, [b + 15] = v
-#define QT_HIGH128(v) QT_RANGE16(0x80, v), QT_RANGE16(0x90, v), QT_RANGE16(0xA0, v), QT_RANGE16(0xB0, v), \
-    QT_RANGE16(0xC0, v), QT_RANGE16(0xD0, v), QT_RANGE16(0xE0, v), QT_RANGE16(0xF0, v)
-static const unsigned char SCAN_STOP[256] = {['"'] = 1, ['['] = 1, ['{'] = 1, [']'] = 1, ['}'] = 1,
-                                             [','] = 1, [':'] = 1, QT_HIGH128(1)};
+#define QT_RANGE16(b, v)                                                                                               \
+  [b] = v, [b + 1] = v, [b + 2] = v, [b + 3] = v, [b + 4] = v, [b + 5] = v, [b + 6] = v, [b + 7] = v, [b + 8] = v,     \
+  [b + 9] = v, [b + 10] = v, [b + 11] = v, [b + 12] = v, [b + 13] = v, [b + 14] = v, [b + 15] = v
+#define QT_HIGH128(v)                                                                                                  \
+  QT_RANGE16(0x80, v), QT_RANGE16(0x90, v), QT_RANGE16(0xA0, v), QT_RANGE16(0xB0, v), QT_RANGE16(0xC0, v),             \
+      QT_RANGE16(0xD0, v), QT_RANGE16(0xE0, v), QT_RANGE16(0xF0, v)
+static const unsigned char SCAN_STOP[256] = {
+    ['"'] = 1, ['['] = 1, ['{'] = 1, [']'] = 1, ['}'] = 1, [','] = 1, [':'] = 1, QT_HIGH128(1)};
 static const unsigned char STRING_STOP[256] = {QT_RANGE16(0x00, 1), QT_RANGE16(0x10, 1), ['"'] = 1, ['\\'] = 1,
                                                QT_HIGH128(1)};
 #undef QT_HIGH128
@@ -354,22 +360,24 @@ qt_status qt_json_precheck(const char *json, size_t len, const char *what, const
   switch (scan.bad) {
     case BAD_ESCAPE: return qt_json_syntax_error(json, len, scan.bad_at, false, what, base, err);
     case BAD_NUL:
-      return qt_fail(err, path, "%s contain a NUL character (\\u0000, byte %zu), which cannot be shown. Remove it.", prefix,
-                     scan.bad_at);
-    case BAD_SURROGATE:
-      return qt_fail(err, path,
-                     "%s contain a lone UTF-16 surrogate (\\%.5s, byte %zu): half of a character such as an emoji, "
-                     "which is not text. Send the whole character (both \\u escapes, or the character itself) or remove it.",
-                     prefix, json + scan.bad_at + 1, scan.bad_at);
-    default:
-      return qt_fail(err, path,
-                     "%s contain a raw control character inside a string (byte %zu). Escape it (\\n, \\t) or remove it.",
+      return qt_fail(err, path, "%s contain a NUL character (\\u0000, byte %zu), which cannot be shown. Remove it.",
                      prefix, scan.bad_at);
+    case BAD_SURROGATE:
+      return qt_fail(
+          err, path,
+          "%s contain a lone UTF-16 surrogate (\\%.5s, byte %zu): half of a character such as an emoji, "
+          "which is not text. Send the whole character (both \\u escapes, or the character itself) or remove it.",
+          prefix, json + scan.bad_at + 1, scan.bad_at);
+    default:
+      return qt_fail(
+          err, path,
+          "%s contain a raw control character inside a string (byte %zu). Escape it (\\n, \\t) or remove it.", prefix,
+          scan.bad_at);
   }
 }
 
-qt_status qt_json_syntax_error(const char *json, size_t len, size_t at, bool trailing, const char *what, const char *base,
-                               qt_error *err) {
+qt_status qt_json_syntax_error(const char *json, size_t len, size_t at, bool trailing, const char *what,
+                               const char *base, qt_error *err) {
   if (!err) return QT_ERR_INVALID;
   if (trailing)
     return qt_fail(err, base, "The %s have text after the JSON value (byte %zu). Send one JSON object.", what, at);

@@ -10,8 +10,7 @@
 bool qt_editor_is_space(uint32_t cp) {
   if (cp > ' ' && cp < 0x85) return false; /* the common case: printable ASCII */
   return cp == ' ' || (cp >= 0x09 && cp <= 0x0D) || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
-         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F ||
-         cp == 0x3000;
+         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F || cp == 0x3000;
 }
 
 /* pi-tui's punctuation set for word movement. */
@@ -41,7 +40,9 @@ static size_t next_g(const qt_editor *ed, size_t pos) {
   return n > pos ? n : pos + 1;
 }
 
-static size_t prev_g(qt_editor *ed, size_t pos) { return qt_grapheme_prev(ed->text.data, ed->text.len, pos, &ed->memo, NULL); }
+static size_t prev_g(qt_editor *ed, size_t pos) {
+  return qt_grapheme_prev(ed->text.data, ed->text.len, pos, &ed->memo, NULL);
+}
 
 /* Class of a grapheme by its first code point: 0 white space, 1 punctuation, 2 word. */
 static int class_of(uint32_t cp) { return qt_editor_is_space(cp) ? 0 : is_punct(cp) ? 1 : 2; }

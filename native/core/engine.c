@@ -437,7 +437,8 @@ static qt_status toggle_option(qt_engine *e, size_t qi, size_t k) {
   s->touched = true;
   const char *custom = e->answers[qi].custom;
   qt_status st = set_multi_answer(e, qi, custom, custom ? strlen(custom) : 0);
-  if (st) s->ticked[k] = !s->ticked[k];
+  if (st)
+    s->ticked[k] = !s->ticked[k];
   else if (e->accessible) /* a state change is a short line of its own */
     flash(e, QT_STYLE_SUCCESS, s->ticked[k] ? QT_STR_PLAIN_NOW_CHECKED : QT_STR_PLAIN_NOW_UNCHECKED, k + 1,
           s->opts[k].label);
@@ -494,8 +495,7 @@ static bool matches(const qt_engine *e, qt_action a, const qt_key_event *ev) {
 }
 
 static bool is_printable(const qt_key_event *ev) {
-  return ev->kind == QT_EV_KEY && ev->text && ev->text_len &&
-         !(ev->mods & (QT_MOD_CTRL | QT_MOD_ALT | QT_MOD_SUPER));
+  return ev->kind == QT_EV_KEY && ev->text && ev->text_len && !(ev->mods & (QT_MOD_CTRL | QT_MOD_ALT | QT_MOD_SUPER));
 }
 
 /* The digit of a plain number key, or -1. */
@@ -527,9 +527,9 @@ static qt_status insert_text(qt_engine *e, qt_editor *ed, const char *s, size_t 
 /* Editing keys shared by every editor. *handled says whether the key was an editing key;
  * deleting forward counts only while there is text (so Ctrl+D can decline on an empty one). */
 static bool edit_key(const qt_engine *e, qt_editor *ed, const qt_key_event *ev, bool *handled) {
-  static const qt_action acts[] = {QT_ACT_CURSOR_LEFT,      QT_ACT_CURSOR_RIGHT,        QT_ACT_WORD_LEFT,
-                                   QT_ACT_WORD_RIGHT,       QT_ACT_LINE_START,          QT_ACT_LINE_END,
-                                   QT_ACT_DELETE_BACK,      QT_ACT_DELETE_FORWARD,      QT_ACT_DELETE_WORD_BACK,
+  static const qt_action acts[] = {QT_ACT_CURSOR_LEFT,         QT_ACT_CURSOR_RIGHT,    QT_ACT_WORD_LEFT,
+                                   QT_ACT_WORD_RIGHT,          QT_ACT_LINE_START,      QT_ACT_LINE_END,
+                                   QT_ACT_DELETE_BACK,         QT_ACT_DELETE_FORWARD,  QT_ACT_DELETE_WORD_BACK,
                                    QT_ACT_DELETE_WORD_FORWARD, QT_ACT_DELETE_TO_START, QT_ACT_DELETE_TO_END};
   *handled = false;
   for (size_t i = 0; i < sizeof acts / sizeof acts[0]; i++) {
@@ -825,10 +825,9 @@ static void stop_clock(qt_engine *e);
 
 /* ---- the flow as steps ---------------------------------------------------------------------- */
 static const char *const STEP_NAMES[QT_STEP_COUNT] = {
-    [QT_STEP_PICK] = "pick",       [QT_STEP_TOGGLE] = "toggle", [QT_STEP_TYPE] = "type",
-    [QT_STEP_NOTE] = "note",       [QT_STEP_DISCUSS] = "discuss", [QT_STEP_DECLINE] = "decline",
-    [QT_STEP_CANCEL] = "cancel",   [QT_STEP_BACK] = "back",     [QT_STEP_GO] = "go",
-    [QT_STEP_SUBMIT] = "submit",   [QT_STEP_FILTER] = "filter", [QT_STEP_YES] = "yes",
+    [QT_STEP_PICK] = "pick",       [QT_STEP_TOGGLE] = "toggle",   [QT_STEP_TYPE] = "type",     [QT_STEP_NOTE] = "note",
+    [QT_STEP_DISCUSS] = "discuss", [QT_STEP_DECLINE] = "decline", [QT_STEP_CANCEL] = "cancel", [QT_STEP_BACK] = "back",
+    [QT_STEP_GO] = "go",           [QT_STEP_SUBMIT] = "submit",   [QT_STEP_FILTER] = "filter", [QT_STEP_YES] = "yes",
     [QT_STEP_NO] = "no",
 };
 
@@ -887,16 +886,16 @@ size_t qt_engine_live(const qt_engine *e, qt_step *out, size_t cap) {
 size_t qt_live_items(const qt_engine *e, qt_live *out) {
   unsigned m = live_mask(e), seen = 0;
   size_t n = 0;
-#define ITEM(st, kind_, k1, k2, what, let)                                                         \
-  do {                                                                                             \
-    if (n < QT_LIVE_MAX && ((st) == QT_STEP_COUNT || (m & STEP_BIT(st)))) {                        \
-      out[n++] = (qt_live){(st), (kind_), (k1), (k2), (what), (let)};                              \
-      if ((st) != QT_STEP_COUNT) seen |= STEP_BIT(st);                                             \
-    }                                                                                              \
+#define ITEM(st, kind_, k1, k2, what, let)                                                                             \
+  do {                                                                                                                 \
+    if (n < QT_LIVE_MAX && ((st) == QT_STEP_COUNT || (m & STEP_BIT(st)))) {                                            \
+      out[n++] = (qt_live){(st), (kind_), (k1), (k2), (what), (let)};                                                  \
+      if ((st) != QT_STEP_COUNT) seen |= STEP_BIT(st);                                                                 \
+    }                                                                                                                  \
   } while (0)
-#define KEY(st, k, what) ITEM(st, QT_LIVE_KEY, k, QT_ACT_COUNT, what, QT_STR_COUNT)
+#define KEY(st, k, what)       ITEM(st, QT_LIVE_KEY, k, QT_ACT_COUNT, what, QT_STR_COUNT)
 #define PAIR(st, k1, k2, what) ITEM(st, QT_LIVE_PAIR, k1, k2, what, QT_STR_COUNT)
-#define TEXT(st, what) ITEM(st, QT_LIVE_TEXT, QT_ACT_COUNT, QT_ACT_COUNT, what, QT_STR_COUNT)
+#define TEXT(st, what)         ITEM(st, QT_LIVE_TEXT, QT_ACT_COUNT, QT_ACT_COUNT, what, QT_STR_COUNT)
   const qt_step none = QT_STEP_COUNT;
   if (!m) return 0;
   if (e->overlay != QT_OVERLAY_NONE) {
@@ -967,7 +966,8 @@ size_t qt_live_items(const qt_engine *e, qt_live *out) {
     }
   }
   for (int i = 0; i < QT_STEP_COUNT; i++)
-    if ((m & STEP_BIT(i)) && !(seen & STEP_BIT(i))) ITEM((qt_step)i, QT_LIVE_HIDDEN, QT_ACT_COUNT, QT_ACT_COUNT, QT_STR_COUNT, QT_STR_COUNT);
+    if ((m & STEP_BIT(i)) && !(seen & STEP_BIT(i)))
+      ITEM((qt_step)i, QT_LIVE_HIDDEN, QT_ACT_COUNT, QT_ACT_COUNT, QT_STR_COUNT, QT_STR_COUNT);
 #undef TEXT
 #undef PAIR
 #undef KEY
@@ -1054,7 +1054,9 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
   }
   if (!live(e, st)) {
     snprintf(e->act_why, sizeof e->act_why, "\"%s\" is not possible now%s", STEP_NAMES[st],
-             e->done ? ": the question has ended" : e->overlay != QT_OVERLAY_NONE ? ": answer yes or no first" : "");
+             e->done                         ? ": the question has ended"
+             : e->overlay != QT_OVERLAY_NONE ? ": answer yes or no first"
+                                             : "");
     return QT_ERR_STATE;
   }
   adopt_layout(e); /* a step starts from what the last frame showed, as a key does */
@@ -1074,8 +1076,10 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
         size_t row = SIZE_MAX;
         for (size_t i = 0; i < s->shown_count; i++)
           if (s->shown[i] == index) row = i;
-        if (row == SIZE_MAX) clear_filter(s);
-        else s->highlight = row;
+        if (row == SIZE_MAX)
+          clear_filter(s);
+        else
+          s->highlight = row;
       }
       if (!s->filter_on) s->highlight = index;
       keep_visible(s);
@@ -1088,9 +1092,7 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
       r = replace_text(e, &s->draft, text, len, "the answer");
       index = s->q->multi_select ? 1 : 0; /* a multi-select question stays open */
       break;
-    case QT_STEP_NOTE:
-      r = replace_text(e, &s->note, text, len, "the note");
-      break;
+    case QT_STEP_NOTE: r = replace_text(e, &s->note, text, len, "the note"); break;
     case QT_STEP_DISCUSS:
       if (text || !e->discuss_open) {
         if (blank(text, len)) {
@@ -1106,9 +1108,7 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
         return QT_ERR_USAGE;
       }
       break;
-    case QT_STEP_FILTER:
-      r = replace_text(e, &s->filter, text, len, "the filter");
-      break;
+    case QT_STEP_FILTER: r = replace_text(e, &s->filter, text, len, "the filter"); break;
     default: break;
   }
   if (r) return r;
@@ -1235,11 +1235,11 @@ static size_t question_bytes(const qt_qstate *s) {
   size_t options = q->option_count;
   n += options * (sizeof *s->opts + sizeof *s->ticked);
   for (size_t k = 0; s->opts && k < options; k++)
-    n += owned_bytes(s->opts[k].label, q->options[k].label) + owned_bytes(s->opts[k].description, q->options[k].description) +
+    n += owned_bytes(s->opts[k].label, q->options[k].label) +
+         owned_bytes(s->opts[k].description, q->options[k].description) +
          owned_bytes(s->opts[k].preview, q->options[k].preview);
   return n;
 }
-
 
 size_t qt_engine_footprint(const qt_engine *e) {
   if (!e) return 0;
@@ -1381,7 +1381,8 @@ qt_status qt_engine_create(const qt_request *req, qt_engine **out) {
     parse_keys(&e->keys[a], DEFAULT_KEYS[a], n);
   }
   if ((st = qt_decoder_create(&e->decoder))) goto fail;
-  e->fixed_bytes = sizeof *e + req->question_count * (sizeof *e->qs + sizeof *e->answers) + 1024; /* the decoder, about */
+  e->fixed_bytes =
+      sizeof *e + req->question_count * (sizeof *e->qs + sizeof *e->answers) + 1024; /* the decoder, about */
   for (size_t i = 0; i < req->question_count; i++) e->fixed_bytes += question_bytes(&e->qs[i]);
   if (e->multi) {
     e->current = 0;
@@ -1579,11 +1580,15 @@ void qt_engine_typed(const qt_engine *e, size_t qi, const char **answer, size_t 
   const qt_answer *a = &e->answers[qi];
   size_t start, len;
   qt_editor_trimmed(&s->draft, &start, &len);
-  if (len) *answer = qt_editor_text(&s->draft) + start, *alen = len;
-  else if (a->present && a->custom) *answer = a->custom, *alen = strlen(a->custom);
+  if (len)
+    *answer = qt_editor_text(&s->draft) + start, *alen = len;
+  else if (a->present && a->custom)
+    *answer = a->custom, *alen = strlen(a->custom);
   qt_editor_trimmed(&s->note, &start, &len);
-  if (len) *note = qt_editor_text(&s->note) + start, *nlen = len;
-  else if (a->present && a->note) *note = a->note, *nlen = strlen(a->note);
+  if (len)
+    *note = qt_editor_text(&s->note) + start, *nlen = len;
+  else if (a->present && a->note)
+    *note = a->note, *nlen = strlen(a->note);
 }
 
 const char *qt_engine_discussion(const qt_engine *e) {
@@ -1615,8 +1620,8 @@ qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, s
     e->draw.editors[2] = cur ? &cur->filter : NULL;
     e->draw.editors[3] = &e->discuss;
     qt_layout shown;
-    qt_status st = e->accessible ? qt_render_plain_frame(e, &e->draw, width, &shown)
-                                 : qt_render_frame(e, &e->draw, width, &shown);
+    qt_status st =
+        e->accessible ? qt_render_plain_frame(e, &e->draw, width, &shown) : qt_render_frame(e, &e->draw, width, &shown);
     if (st) {
       e->frame_width = 0;
       return st;

@@ -15,11 +15,11 @@
 
 /* ---- tunables ------------------------------------------------------------------------------ */
 /* Rows of an option list shown at once (the host's height is unknown, so this is fixed). */
-#define QT_LIST_WINDOW 8
+#define QT_LIST_WINDOW          8
 /* Lines of a typed answer shown at once; longer text scrolls with the cursor. */
-#define QT_EDITOR_WINDOW 10
+#define QT_EDITOR_WINDOW        10
 /* Lines of a preview shown at once (a longer one scrolls: Shift+↑/Shift+↓). */
-#define QT_PREVIEW_LINES 16
+#define QT_PREVIEW_LINES        16
 /* From this width on, a preview stands beside the list instead of below it. */
 #define QT_PREVIEW_BESIDE_WIDTH 100
 /* Keys per action (QT_MAX_KEYS) and the note and filter caps are limits: qt_limits.h. */
@@ -73,9 +73,9 @@ typedef struct qt_qstate {
   bool filter_on;       /* the list is filtered (shown[] is valid) */
   size_t *shown;        /* 0-based indices of the options the filter lets through */
   size_t shown_count;
-  size_t folded_bytes;  /* bytes of the opts[].folded texts made so far (qt_engine_footprint) */
-  bool touched;         /* the person answered or changed this question */
-  size_t prompt_scroll; /* first line of the prompt to show when it is cut to fit the rows */
+  size_t folded_bytes;   /* bytes of the opts[].folded texts made so far (qt_engine_footprint) */
+  bool touched;          /* the person answered or changed this question */
+  size_t prompt_scroll;  /* first line of the prompt to show when it is cut to fit the rows */
   size_t preview_for;    /* the option (0-based) whose preview preview_scroll is about */
   size_t preview_scroll; /* first line of that preview to show when it is cut */
 } qt_qstate;
@@ -105,74 +105,74 @@ typedef struct qt_layout {
  * renderer only reads. */
 typedef struct qt_draw {
   qt_lines frame;
-  qt_lines scratch[2];    /* reusable columns for side-by-side previews */
-  qt_lines measure;       /* lines drawn aside to be measured or windowed (render.c) */
-  qt_buf cell_text;       /* the display bytes of the graphemes of an editor line being drawn */
+  qt_lines scratch[2]; /* reusable columns for side-by-side previews */
+  qt_lines measure;    /* lines drawn aside to be measured or windowed (render.c) */
+  qt_buf cell_text;    /* the display bytes of the graphemes of an editor line being drawn */
   /* the editors a frame may draw (the current question's draft, note and filter, the
    * discussion field), handed over so that the renderer may keep where their text wraps in
    * their layout cache (qt_editor_wrap, which belongs to the renderer) */
   qt_editor *editors[4];
-  qt_editor_wrap spare;   /* the layout of an editor not handed over (none is, today) */
+  qt_editor_wrap spare; /* the layout of an editor not handed over (none is, today) */
   /* the help line, laid out once for each text and width (render.c draw_help): it was half of
    * a keystroke's rendering */
-  qt_buf help_key;        /* the items and the width it was laid out for; empty: nothing kept */
-  qt_lines help_lines;    /* the lines it gave */
+  qt_buf help_key;     /* the items and the width it was laid out for; empty: nothing kept */
+  qt_lines help_lines; /* the lines it gave */
   /* where the lines of the preview shown last wrap, for its width (render.c preview_layout):
    * laid out once per option, width and width rules, so a key that scrolls it does not wrap
    * it again */
   struct {
     bool valid;
-    size_t q, k;          /* question and option */
-    int avail;            /* columns of its lines */
-    unsigned rules;       /* under these width rules (qt_width_rules) */
-    size_t *start, *end;  /* each line's text: preview[start, end) */
-    int *width;           /* and its columns */
+    size_t q, k;         /* question and option */
+    int avail;           /* columns of its lines */
+    unsigned rules;      /* under these width rules (qt_width_rules) */
+    size_t *start, *end; /* each line's text: preview[start, end) */
+    int *width;          /* and its columns */
     size_t count, cap;
   } pv;
 } qt_draw;
 
 struct qt_engine {
-  const qt_request *req;  /* borrowed: the questions */
-  qt_qstate *qs;          /* question_count entries */
-  qt_answer *answers;     /* question_count entries: what was answered so far */
-  size_t current;         /* shown question; question_count = the review step */
-  bool multi;             /* more than one question: tab bar and review */
-  qt_overlay overlay;     /* a yes/no question on top of the current screen */
-  size_t overlay_n;       /* N of the overlay: answers to discard (0: typed text), or characters */
+  const qt_request *req;   /* borrowed: the questions */
+  qt_qstate *qs;           /* question_count entries */
+  qt_answer *answers;      /* question_count entries: what was answered so far */
+  size_t current;          /* shown question; question_count = the review step */
+  bool multi;              /* more than one question: tab bar and review */
+  qt_overlay overlay;      /* a yes/no question on top of the current screen */
+  size_t overlay_n;        /* N of the overlay: answers to discard (0: typed text), or characters */
   qt_outcome overlay_then; /* QT_OVERLAY_DISCARD: how the call ends on "yes" */
-  size_t overlay_pick;    /* QT_OVERLAY_DISCARD: the option (0-based) "yes" picks first, or SIZE_MAX */
-  bool overlay_close;     /* QT_OVERLAY_LONG: "yes" also finishes a multi-select question */
-  char act_why[200];      /* why the last qt_engine_act failed ("" after one that succeeded) */
-  bool done;              /* finished: input is ignored */
-  qt_outcome outcome;     /* how it finished */
-  qt_decoder *decoder;    /* raw bytes -> key events */
-  qt_status feed_status;  /* an error raised while handling one event */
+  size_t overlay_pick;     /* QT_OVERLAY_DISCARD: the option (0-based) "yes" picks first, or SIZE_MAX */
+  bool overlay_close;      /* QT_OVERLAY_LONG: "yes" also finishes a multi-select question */
+  char act_why[200];       /* why the last qt_engine_act failed ("" after one that succeeded) */
+  bool done;               /* finished: input is ignored */
+  qt_outcome outcome;      /* how it finished */
+  qt_decoder *decoder;     /* raw bytes -> key events */
+  qt_status feed_status;   /* an error raised while handling one event */
   qt_keyset keys[QT_ACT_COUNT];
-  char *style_open[QT_STYLE_COUNT];  /* host bytes around each style ("" by default) */
+  char *style_open[QT_STYLE_COUNT]; /* host bytes around each style ("" by default) */
   char *style_close[QT_STYLE_COUNT];
-  char *cursor_marker;    /* emitted where the text cursor is ("" by default) */
-  char *asker_name;       /* who asks, for a relayed question (sanitized; NULL: the agent itself) */
-  char *asker_where;      /* where the asking subagent runs, when it has no name (sanitized) */
-  qt_language lang;       /* language of the string table */
-  qt_buf flash;           /* a one-shot message shown above the help line ("" for none) */
-  qt_style flash_style;   /* its style */
-  uint64_t revision;      /* bumped on every change a frame would show */
-  size_t fixed_bytes;     /* what creation allocated and nothing frees before destroy (qt_engine_footprint) */
+  char *cursor_marker;  /* emitted where the text cursor is ("" by default) */
+  char *asker_name;     /* who asks, for a relayed question (sanitized; NULL: the agent itself) */
+  char *asker_where;    /* where the asking subagent runs, when it has no name (sanitized) */
+  qt_language lang;     /* language of the string table */
+  qt_buf flash;         /* a one-shot message shown above the help line ("" for none) */
+  qt_style flash_style; /* its style */
+  uint64_t revision;    /* bumped on every change a frame would show */
+  size_t fixed_bytes;   /* what creation allocated and nothing frees before destroy (qt_engine_footprint) */
   /* the frame cache */
   qt_draw draw;           /* the renderer's memory, the frame in it */
   qt_layout layout;       /* what the last frame showed that keys need */
   const char **line_ptrs; /* frame.count pointers into frame.buf, handed to the host */
   size_t line_ptr_cap;
-  int frame_width;        /* width of the cached frame; 0 when there is none */
+  int frame_width; /* width of the cached frame; 0 when there is none */
   uint64_t frame_revision;
-  unsigned frame_rules;   /* the width rules it was drawn under (qt_width_rules) */
+  unsigned frame_rules; /* the width rules it was drawn under (qt_width_rules) */
   /* talk first: Ctrl+T */
-  bool discuss_open;      /* the "What do you want to tell the agent?" field has the keyboard */
-  qt_editor discuss;      /* its text, kept when the field is closed */
-  char *discussion;       /* the trimmed text sent with QT_DISCUSS (NULL before) */
+  bool discuss_open; /* the "What do you want to tell the agent?" field has the keyboard */
+  qt_editor discuss; /* its text, kept when the field is closed */
+  char *discussion;  /* the trimmed text sent with QT_DISCUSS (NULL before) */
   /* the question fits the screen */
-  int rows;               /* rows the frame may take; 0: no limit */
-  size_t review_scroll;   /* first line of the review to show when it is cut */
+  int rows;             /* rows the frame may take; 0: no limit */
+  size_t review_scroll; /* first line of the review to show when it is cut */
   /* the person's timeout (engine.c "the clock") */
   bool clock_on;          /* a timeout is armed and no key has stopped it */
   bool clock_started;     /* the first tick fixed the deadline */
@@ -180,7 +180,7 @@ struct qt_engine {
   int64_t clock_deadline; /* on the host's clock */
   int64_t clock_now;      /* the last tick */
   qt_timeout_then clock_then;
-  bool timed_out;         /* finished by the clock (outcome QT_TIMED_OUT) */
+  bool timed_out; /* finished by the clock (outcome QT_TIMED_OUT) */
   /* accessible mode (render_plain.c) */
   bool accessible;
   /* the external editor: 0 none, 1 the draft, 2 the note, 3 the discussion is asked for */
@@ -190,10 +190,10 @@ struct qt_engine {
 /* One grapheme of an editor's text as drawn. */
 typedef enum qt_cell_kind { QT_CELL_TEXT = 0, QT_CELL_SPACE, QT_CELL_NEWLINE, QT_CELL_END } qt_cell_kind;
 typedef struct qt_cell {
-  size_t raw;       /* byte offset in the editor's text */
-  size_t disp;      /* offset of its display bytes in cell_text */
+  size_t raw;  /* byte offset in the editor's text */
+  size_t disp; /* offset of its display bytes in cell_text */
   size_t disp_len;
-  int width;        /* columns (1 for a newline and the end: room for the cursor) */
+  int width; /* columns (1 for a newline and the end: room for the cursor) */
   qt_cell_kind kind;
 } qt_cell;
 
@@ -210,7 +210,7 @@ typedef enum qt_live_kind {
   QT_LIVE_HIDDEN   /* live, but the help line leaves it out */
 } qt_live_kind;
 typedef struct qt_live {
-  qt_step step;          /* QT_STEP_COUNT: no step */
+  qt_step step; /* QT_STEP_COUNT: no step */
   qt_live_kind kind;
   qt_action key, key2;
   qt_string_id help, letter;
@@ -225,7 +225,7 @@ size_t qt_count_given(const qt_engine *e);
 /* What of question i's typed text the result would not carry if the call ended now with
  * `outcome` (after option `pick` of the current question, unless SIZE_MAX). */
 #define QT_LOST_DRAFT 1u
-#define QT_LOST_NOTE 2u
+#define QT_LOST_NOTE  2u
 unsigned qt_typed_lost(const qt_engine *e, size_t i, qt_outcome outcome, size_t pick);
 
 /* ---- shared helpers ------------------------------------------------------------------------ */

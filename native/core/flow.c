@@ -60,7 +60,7 @@ static bool add_confirm(const qt_engine *e, cJSON *root) {
   cJSON *c = cJSON_AddObjectToObject(root, "confirm");
   if (!c) return false;
   bool is_long = e->overlay == QT_OVERLAY_LONG;
-  qt_string_id id = is_long ? QT_STR_CONFIRM_LONG
+  qt_string_id id = is_long             ? QT_STR_CONFIRM_LONG
                     : e->overlay_n == 0 ? QT_STR_CONFIRM_DISCARD_TEXT
                     : e->overlay_n == 1 ? QT_STR_CONFIRM_DISCARD_ONE
                                         : QT_STR_CONFIRM_DISCARD_MANY;
@@ -92,7 +92,8 @@ static bool add_confirm(const qt_engine *e, cJSON *root) {
     unsigned lost = qt_typed_lost(e, i, e->overlay_then, e->overlay_pick);
     const qt_qstate *s = &e->qs[i];
     cJSON *it;
-    if ((lost & QT_LOST_DRAFT) && (!(it = item(items, i, s->label)) || !add_editor(it, "text", &s->draft))) return false;
+    if ((lost & QT_LOST_DRAFT) && (!(it = item(items, i, s->label)) || !add_editor(it, "text", &s->draft)))
+      return false;
     if ((lost & QT_LOST_NOTE) && (!(it = item(items, i, s->label)) || !add_editor(it, "text", &s->note))) return false;
   }
   if (e->overlay_then != QT_DISCUSS && !qt_editor_blank(&e->discuss)) {

@@ -39,10 +39,12 @@ static const unsigned char IS_WS[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r
 
 /* Bytes that end the plain run of a string: the quote, the backslash, control characters and
  * bytes above 0x7F (noted: the pre-check then has something to look at). */
-#define QT_RANGE16(b) [b] = 1, [b + 1] = 1, [b + 2] = 1, [b + 3] = 1, [b + 4] = 1, [b + 5] = 1, [b + 6] = 1, [b + 7] = 1, \
-                      [b + 8] = 1, [b + 9] = 1, [b + 10] = 1, [b + 11] = 1, [b + 12] = 1, [b + 13] = 1, [b + 14] = 1, [b + 15] = 1
-#define QT_HIGH128 QT_RANGE16(0x80), QT_RANGE16(0x90), QT_RANGE16(0xA0), QT_RANGE16(0xB0), QT_RANGE16(0xC0), \
-                   QT_RANGE16(0xD0), QT_RANGE16(0xE0), QT_RANGE16(0xF0)
+#define QT_RANGE16(b)                                                                                                  \
+  [b] = 1, [b + 1] = 1, [b + 2] = 1, [b + 3] = 1, [b + 4] = 1, [b + 5] = 1, [b + 6] = 1, [b + 7] = 1, [b + 8] = 1,     \
+  [b + 9] = 1, [b + 10] = 1, [b + 11] = 1, [b + 12] = 1, [b + 13] = 1, [b + 14] = 1, [b + 15] = 1
+#define QT_HIGH128                                                                                                     \
+  QT_RANGE16(0x80), QT_RANGE16(0x90), QT_RANGE16(0xA0), QT_RANGE16(0xB0), QT_RANGE16(0xC0), QT_RANGE16(0xD0),          \
+      QT_RANGE16(0xE0), QT_RANGE16(0xF0)
 static const unsigned char STRING_STOP[256] = {QT_RANGE16(0x00), QT_RANGE16(0x10), ['"'] = 1, ['\\'] = 1, QT_HIGH128};
 #undef QT_HIGH128
 #undef QT_RANGE16
@@ -185,8 +187,10 @@ static bool parse_container(parser *p, uint32_t k, bool object) {
       c->key_len = key_end - key_start;
       if (key_escaped) c->flags |= QT_JV_KEY_ESCAPED;
     }
-    if (last) p->doc->v[last].next = child;
-    else p->doc->v[k].child = child;
+    if (last)
+      p->doc->v[last].next = child;
+    else
+      p->doc->v[k].child = child;
     last = child;
     count++;
     skip_ws(p);

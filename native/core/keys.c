@@ -31,24 +31,24 @@
 #define QT_KEYS_BACKLOG_BYTES (4 * 1024 * 1024) /* input kept after a sink returned false */
 #endif
 
-#define ESC 0x1b
-#define LOCK_BITS (64u | 128u) /* Caps Lock, Num Lock: ignored */
-#define ALL_MODS (QT_MOD_SHIFT | QT_MOD_ALT | QT_MOD_CTRL | QT_MOD_SUPER)
-#define MAX_PARAMS 4
+#define ESC           0x1b
+#define LOCK_BITS     (64u | 128u) /* Caps Lock, Num Lock: ignored */
+#define ALL_MODS      (QT_MOD_SHIFT | QT_MOD_ALT | QT_MOD_CTRL | QT_MOD_SUPER)
+#define MAX_PARAMS    4
 #define MAX_SUBPARAMS 16
-#define NUM_MAX 0x7fffffffu
+#define NUM_MAX       0x7fffffffu
 
 enum { ST_GROUND = 0, ST_PASTE, ST_STRING, ST_SKIP };
 
 struct qt_decoder {
   int state;
-  bool paste_failed;   /* the paste buffer could not grow: swallow the paste */
+  bool paste_failed; /* the paste buffer could not grow: swallow the paste */
   size_t held_len;
   unsigned char held[QT_KEYS_HOLD_BYTES];
   qt_buf paste;
-  qt_buf backlog;      /* non-empty only after a sink stopped; then held_len == 0 */
-  bool whole_keys;     /* every feed ends on a key boundary (pi's TUI): see qt_keys.h */
-  char text[80];       /* text of an event that is not a slice of the input */
+  qt_buf backlog;  /* non-empty only after a sink stopped; then held_len == 0 */
+  bool whole_keys; /* every feed ends on a key boundary (pi's TUI): see qt_keys.h */
+  char text[80];   /* text of an event that is not a slice of the input */
 };
 
 typedef struct run {
@@ -68,8 +68,7 @@ static bool is_symbol(uint32_t c) {
 }
 
 static bool printable_cp(uint32_t cp) {
-  return cp > 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0) && !(cp >= 0xd800 && cp <= 0xdfff) &&
-         cp <= 0x10ffff;
+  return cp > 0x20 && cp != 0x7f && !(cp >= 0x80 && cp < 0xa0) && !(cp >= 0xd800 && cp <= 0xdfff) && cp <= 0x10ffff;
 }
 
 static size_t put_utf8(char *out, uint32_t cp) {
@@ -100,7 +99,8 @@ static size_t utf8_truncated(const unsigned char *p, size_t len) {
   unsigned char c = p[0];
   size_t need;
   unsigned char lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
-  if (c >= 0xC2 && c <= 0xDF) need = 2;
+  if (c >= 0xC2 && c <= 0xDF)
+    need = 2;
   else if (c >= 0xE0 && c <= 0xEF) {
     need = 3;
     if (c == 0xE0) lo = 0xA0;
@@ -109,7 +109,8 @@ static size_t utf8_truncated(const unsigned char *p, size_t len) {
     need = 4;
     if (c == 0xF0) lo = 0x90;
     if (c == 0xF4) hi = 0x8F;
-  } else return 0;
+  } else
+    return 0;
   if (len >= need) return 0;
   for (size_t i = 1; i < len; i++) {
     if (i == 1 ? (p[i] < lo || p[i] > hi) : (p[i] & 0xC0) != 0x80) return 0;
@@ -146,16 +147,31 @@ static void control_key(unsigned char c, uint32_t *key, unsigned *mods) {
   *mods = QT_MOD_CTRL;
   switch (c) {
     case 0x00: *key = QT_KEY_SPACE; return;
-    case 0x08: *key = QT_KEY_BACKSPACE; *mods = 0; return;
-    case 0x09: *key = QT_KEY_TAB; *mods = 0; return;
+    case 0x08:
+      *key = QT_KEY_BACKSPACE;
+      *mods = 0;
+      return;
+    case 0x09:
+      *key = QT_KEY_TAB;
+      *mods = 0;
+      return;
     case 0x0a:
-    case 0x0d: *key = QT_KEY_ENTER; *mods = 0; return;
-    case 0x1b: *key = QT_KEY_ESCAPE; *mods = 0; return;
+    case 0x0d:
+      *key = QT_KEY_ENTER;
+      *mods = 0;
+      return;
+    case 0x1b:
+      *key = QT_KEY_ESCAPE;
+      *mods = 0;
+      return;
     case 0x1c: *key = '\\'; return;
     case 0x1d: *key = ']'; return;
     case 0x1e: *key = '^'; return;
     case 0x1f: *key = '-'; return;
-    case 0x7f: *key = QT_KEY_BACKSPACE; *mods = 0; return;
+    case 0x7f:
+      *key = QT_KEY_BACKSPACE;
+      *mods = 0;
+      return;
     default: *key = (uint32_t)('a' + c - 1); return;
   }
 }
@@ -163,15 +179,26 @@ static void control_key(unsigned char c, uint32_t *key, unsigned *mods) {
 /* CSI n ~ (and rxvt's CSI n $ / ^ / @). */
 static uint32_t tilde_key(uint32_t n) {
   switch (n) {
-    case 1: case 7: return QT_KEY_HOME;
+    case 1:
+    case 7: return QT_KEY_HOME;
     case 2: return QT_KEY_INSERT;
     case 3: return QT_KEY_DELETE;
-    case 4: case 8: return QT_KEY_END;
+    case 4:
+    case 8: return QT_KEY_END;
     case 5: return QT_KEY_PAGE_UP;
     case 6: return QT_KEY_PAGE_DOWN;
-    case 11: case 12: case 13: case 14: case 15: return QT_KEY_F1 + (n - 11);
-    case 17: case 18: case 19: case 20: case 21: return QT_KEY_F1 + 5 + (n - 17);
-    case 23: case 24: return QT_KEY_F1 + 10 + (n - 23);
+    case 11:
+    case 12:
+    case 13:
+    case 14:
+    case 15: return QT_KEY_F1 + (n - 11);
+    case 17:
+    case 18:
+    case 19:
+    case 20:
+    case 21: return QT_KEY_F1 + 5 + (n - 17);
+    case 23:
+    case 24: return QT_KEY_F1 + 10 + (n - 23);
     default: return 0;
   }
 }
@@ -229,7 +256,8 @@ static bool code_key(uint32_t code, bool has_base, uint32_t base, unsigned *mods
   switch (e) {
     case 27: *key = QT_KEY_ESCAPE; return true;
     case 9: *key = QT_KEY_TAB; return true;
-    case 13: case 57414: *key = QT_KEY_ENTER; return true;
+    case 13:
+    case 57414: *key = QT_KEY_ENTER; return true;
     case 32: *key = QT_KEY_SPACE; return true;
     case 127: *key = QT_KEY_BACKSPACE; return true;
     default: break;
@@ -355,9 +383,7 @@ static void interpret_csi(run *r, const unsigned char *params, size_t plen, size
   unsigned mods = 0;
   uint32_t event = 1, key;
   switch (f) {
-    case 'u':
-      csi_kitty(r, ps, np, alt);
-      return;
+    case 'u': csi_kitty(r, ps, np, alt); return;
     case '~':
       if (np == 0 || ps[0].n != 1 || !ps[0].has[0]) return;
       if (ps[0].v[0] == 27 && np == 3) {
@@ -381,16 +407,21 @@ static void interpret_csi(run *r, const unsigned char *params, size_t plen, size
       mods = f == '$' ? QT_MOD_SHIFT : f == '^' ? QT_MOD_CTRL : (QT_MOD_CTRL | QT_MOD_SHIFT);
       emit(r, key, mods | alt, false, NULL, 0);
       return;
-    case 'a': case 'b': case 'c': case 'd': case 'e': /* rxvt: shift+arrows, shift+clear */
+    case 'a':
+    case 'b':
+    case 'c':
+    case 'd':
+    case 'e': /* rxvt: shift+arrows, shift+clear */
       if (np) return;
       key = f == 'e' ? QT_KEY_CLEAR : letter_key((unsigned char)(f - 32));
       emit(r, key, QT_MOD_SHIFT | alt, false, NULL, 0);
       return;
-    default:
-      break;
+    default: break;
   }
-  if (f == 'Z') key = QT_KEY_TAB;
-  else if (!(key = letter_key(f))) return; /* focus reports, mouse, replies: nothing */
+  if (f == 'Z')
+    key = QT_KEY_TAB;
+  else if (!(key = letter_key(f)))
+    return; /* focus reports, mouse, replies: nothing */
   if (np >= 1 && (ps[0].n != 1 || (ps[0].has[0] && ps[0].v[0] != 1))) return;
   if (np == 2 && !mod_param(&ps[1], &mods, &event)) return;
   if (np > 2) return;
@@ -404,8 +435,10 @@ static void interpret_ss3(run *r, const unsigned char *params, size_t plen, unsi
   if (plen) { /* old xterm/VTE: SS3 m X or SS3 1;m X; the last number is the modifier */
     uint32_t v = 0;
     for (size_t i = 0; i < plen; i++) {
-      if (params[i] == ';') v = 0;
-      else v = v > 1000 ? v : v * 10 + (uint32_t)(params[i] - '0');
+      if (params[i] == ';')
+        v = 0;
+      else
+        v = v > 1000 ? v : v * 10 + (uint32_t)(params[i] - '0');
     }
     if (v < 1 || ((v - 1) & ~LOCK_BITS & ~(uint32_t)ALL_MODS)) return;
     mods = (v - 1) & ALL_MODS;
@@ -413,7 +446,8 @@ static void interpret_ss3(run *r, const unsigned char *params, size_t plen, unsi
   uint32_t key = letter_key(f);
   const char *text = NULL;
   if (!key) {
-    if (f == 'M') key = QT_KEY_ENTER;
+    if (f == 'M')
+      key = QT_KEY_ENTER;
     else if (f >= 'a' && f <= 'e') { /* rxvt: ctrl+arrows, ctrl+clear */
       key = f == 'e' ? QT_KEY_CLEAR : letter_key((unsigned char)(f - 32));
       mods |= QT_MOD_CTRL;
@@ -423,7 +457,8 @@ static void interpret_ss3(run *r, const unsigned char *params, size_t plen, unsi
     } else if (f == 'X') {
       key = '=';
       text = "=";
-    } else return;
+    } else
+      return;
   }
   emit(r, key, mods | alt, false, text, text && !(mods | alt) ? 1 : 0);
 }
@@ -492,7 +527,8 @@ static size_t scan_csi(run *r, const unsigned char *p, size_t len, size_t i0, un
   }
   if (linux_console) { /* Linux console: ESC [ [ A..E = F1..F5, ESC [ [ 5~ / 6~ = page keys */
     uint32_t key = 0;
-    if (pe == i && f >= 'A' && f <= 'E') key = QT_KEY_F1 + (uint32_t)(f - 'A');
+    if (pe == i && f >= 'A' && f <= 'E')
+      key = QT_KEY_F1 + (uint32_t)(f - 'A');
     else if (f == '~' && pe == i + 1 && (p[i] == '5' || p[i] == '6'))
       key = p[i] == '5' ? QT_KEY_PAGE_UP : QT_KEY_PAGE_DOWN;
     if (key) emit(r, key, alt, false, NULL, 0);
@@ -532,8 +568,10 @@ static size_t alt_key(run *r, const unsigned char *p, size_t len, bool force, bo
   uint32_t key;
   unsigned mods = QT_MOD_ALT;
   if (c < 0x20 || c == 0x7f) {
-    if (c == 0x0d) key = QT_KEY_ENTER;                           /* alt+enter (legacy) */
-    else if (c == 0x08 || c == 0x7f) key = QT_KEY_BACKSPACE;     /* alt+backspace */
+    if (c == 0x0d)
+      key = QT_KEY_ENTER; /* alt+enter (legacy) */
+    else if (c == 0x08 || c == 0x7f)
+      key = QT_KEY_BACKSPACE; /* alt+backspace */
     else if (c == 0x00) {
       key = QT_KEY_SPACE;
       mods = QT_MOD_CTRL | QT_MOD_ALT;
@@ -550,8 +588,10 @@ static size_t alt_key(run *r, const unsigned char *p, size_t len, bool force, bo
   if (c < 0x80) {
     switch (c) {
       case ' ': key = QT_KEY_SPACE; break;
-      case 'b': case 'B': key = QT_KEY_LEFT; break;  /* pi-tui: ESC b / ESC B = alt+left */
-      case 'f': case 'F': key = QT_KEY_RIGHT; break;
+      case 'b':
+      case 'B': key = QT_KEY_LEFT; break; /* pi-tui: ESC b / ESC B = alt+left */
+      case 'f':
+      case 'F': key = QT_KEY_RIGHT; break;
       case 'p': key = QT_KEY_UP; break;
       case 'n': key = QT_KEY_DOWN; break;
       default:
@@ -590,10 +630,8 @@ static size_t step_escape(run *r, const unsigned char *p, size_t len, bool eof, 
     return 0;
   }
   switch (p[1]) {
-    case '[':
-      return scan_csi(r, p, len, 2, 0, force, more);
-    case 'O':
-      return scan_ss3(r, p, len, 2, 0, force, more);
+    case '[': return scan_csi(r, p, len, 2, 0, force, more);
+    case 'O': return scan_ss3(r, p, len, 2, 0, force, more);
     case ']': /* OSC */
     case 'P': /* DCS */
     case '_': /* APC */
@@ -620,8 +658,7 @@ static size_t step_escape(run *r, const unsigned char *p, size_t len, bool eof, 
       }
       emit(r, '[', QT_MOD_CTRL | QT_MOD_ALT, false, NULL, 0); /* ESC ESC: ctrl+alt+[ */
       return 2;
-    default:
-      return alt_key(r, p, len, force, more);
+    default: return alt_key(r, p, len, force, more);
   }
 }
 
@@ -643,7 +680,8 @@ static size_t step_ground(run *r, const unsigned char *p, size_t len, bool eof, 
   if (c < 0x80) {
     mods = 0;
     key = c;
-    if (c == ' ') key = QT_KEY_SPACE;
+    if (c == ' ')
+      key = QT_KEY_SPACE;
     else if (c >= 'A' && c <= 'Z') {
       key = (uint32_t)c + 32;
       mods = QT_MOD_SHIFT;
@@ -709,8 +747,10 @@ static void paste_done(run *r) {
   d->state = ST_GROUND;
   if (!d->paste_failed) paste_piece(r);
   d->paste_failed = false;
-  if (d->paste.cap > 65536) qt_buf_free(&d->paste);
-  else qt_buf_reset(&d->paste);
+  if (d->paste.cap > 65536)
+    qt_buf_free(&d->paste);
+  else
+    qt_buf_reset(&d->paste);
 }
 
 static size_t step_paste(run *r, const unsigned char *p, size_t len, bool *more) {
@@ -807,8 +847,10 @@ static void keep_held(qt_decoder *d, const unsigned char *p, size_t n) {
 }
 
 static void release_backlog(qt_decoder *d) {
-  if (d->backlog.cap > 65536) qt_buf_free(&d->backlog);
-  else qt_buf_reset(&d->backlog);
+  if (d->backlog.cap > 65536)
+    qt_buf_free(&d->backlog);
+  else
+    qt_buf_reset(&d->backlog);
 }
 
 /* The sink stopped: keep a[0..na) + b[0..nb) for the next call. */
@@ -836,8 +878,10 @@ static void process_input(run *r, const unsigned char *in, size_t n, bool force)
     bool eof = k == n;
     size_t pos = process_range(r, tmp, h + k, h, eof, force && eof);
     if (pos < h) {
-      if (r->stopped) save_backlog(r, tmp + pos, h - pos, in, n);
-      else keep_held(d, tmp + pos, h + k - pos); /* still incomplete: k == n here */
+      if (r->stopped)
+        save_backlog(r, tmp + pos, h - pos, in, n);
+      else
+        keep_held(d, tmp + pos, h + k - pos); /* still incomplete: k == n here */
       return;
     }
     off = pos - h;
@@ -848,8 +892,10 @@ static void process_input(run *r, const unsigned char *in, size_t n, bool force)
   }
   if (off >= n) return;
   size_t pos = process_range(r, in + off, n - off, n - off, true, force);
-  if (r->stopped) save_backlog(r, NULL, 0, in + off + pos, n - off - pos);
-  else keep_held(d, in + off + pos, n - off - pos);
+  if (r->stopped)
+    save_backlog(r, NULL, 0, in + off + pos, n - off - pos);
+  else
+    keep_held(d, in + off + pos, n - off - pos);
 }
 
 static void process_backlog(run *r, bool force) {
@@ -920,8 +966,10 @@ qt_status qt_decoder_feed(qt_decoder *d, const char *bytes, size_t len, qt_key_s
 qt_status qt_decoder_flush(qt_decoder *d, qt_key_sink sink, void *user) {
   if (!d || !sink) return QT_ERR_USAGE;
   run r = {d, sink, user, false, QT_OK};
-  if (d->backlog.len) process_backlog(&r, true);
-  else process_input(&r, NULL, 0, true);
+  if (d->backlog.len)
+    process_backlog(&r, true);
+  else
+    process_input(&r, NULL, 0, true);
   /* An open paste stays open (its end marker will come, as in pi-tui's StdinBuffer); an
    * unterminated terminal reply or over-long sequence is abandoned. */
   if (!r.stopped && d->state != ST_PASTE) {
@@ -931,15 +979,13 @@ qt_status qt_decoder_flush(qt_decoder *d, qt_key_sink sink, void *user) {
   return r.st;
 }
 
-bool qt_decoder_pending(const qt_decoder *d) {
-  return d && (d->held_len || d->backlog.len || d->state != ST_GROUND);
-}
+bool qt_decoder_pending(const qt_decoder *d) { return d && (d->held_len || d->backlog.len || d->state != ST_GROUND); }
 
 /* ---- names -------------------------------------------------------------------------------- */
-static const char *const NAMED[] = {
-    "enter", "tab", "escape", "backspace", "space", "delete", "insert", "clear", "home", "end",
-    "pageUp", "pageDown", "up", "down", "left", "right", "f1", "f2", "f3", "f4", "f5", "f6",
-    "f7", "f8", "f9", "f10", "f11", "f12"};
+static const char *const NAMED[] = {"enter", "tab",   "escape", "backspace", "space",    "delete", "insert",
+                                    "clear", "home",  "end",    "pageUp",    "pageDown", "up",     "down",
+                                    "left",  "right", "f1",     "f2",        "f3",       "f4",     "f5",
+                                    "f6",    "f7",    "f8",     "f9",        "f10",      "f11",    "f12"};
 
 size_t qt_key_name(const qt_key_event *ev, char *buf, size_t cap) {
   if (!buf || cap == 0) return 0;
@@ -994,7 +1040,7 @@ bool qt_key_parse(const char *name, uint32_t *key, unsigned *mods) {
   if (!name || !key || !mods) return false;
   size_t len = strlen(name);
   if (len == 0 || len > 64) return false;
-  size_t ks; /* start of the key part */
+  size_t ks;                  /* start of the key part */
   if (name[len - 1] == '+') { /* the key is "+" itself: "+", "ctrl++" */
     ks = len - 1;
     if (ks > 0 && name[ks - 1] != '+') return false;
@@ -1008,19 +1054,26 @@ bool qt_key_parse(const char *name, uint32_t *key, unsigned *mods) {
   for (size_t i = 0; i < ks;) {
     size_t j = i;
     while (name[j] != '+') j++;
-    if (ieq(name + i, j - i, "ctrl")) m |= QT_MOD_CTRL;
-    else if (ieq(name + i, j - i, "shift")) m |= QT_MOD_SHIFT;
-    else if (ieq(name + i, j - i, "alt")) m |= QT_MOD_ALT;
-    else if (ieq(name + i, j - i, "super")) m |= QT_MOD_SUPER;
-    else return false;
+    if (ieq(name + i, j - i, "ctrl"))
+      m |= QT_MOD_CTRL;
+    else if (ieq(name + i, j - i, "shift"))
+      m |= QT_MOD_SHIFT;
+    else if (ieq(name + i, j - i, "alt"))
+      m |= QT_MOD_ALT;
+    else if (ieq(name + i, j - i, "super"))
+      m |= QT_MOD_SUPER;
+    else
+      return false;
     any_mod = true;
     i = j + 1;
   }
   const char *k = name + ks;
   size_t kl = len - ks;
   uint32_t kv = 0;
-  if (ieq(k, kl, "esc")) kv = QT_KEY_ESCAPE;
-  else if (ieq(k, kl, "return")) kv = QT_KEY_ENTER;
+  if (ieq(k, kl, "esc"))
+    kv = QT_KEY_ESCAPE;
+  else if (ieq(k, kl, "return"))
+    kv = QT_KEY_ENTER;
   else {
     for (size_t i = 0; i < sizeof NAMED / sizeof NAMED[0]; i++)
       if (ieq(k, kl, NAMED[i])) kv = QT_KEY_ENTER + (uint32_t)i;

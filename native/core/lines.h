@@ -11,9 +11,9 @@
 
 /* One finished frame or column: NUL-separated lines in one buffer. */
 typedef struct qt_lines {
-  qt_buf buf;    /* the bytes of all lines, each followed by '\0' */
-  size_t *off;   /* start of each line in buf */
-  int *width;    /* visible width of each line */
+  qt_buf buf;  /* the bytes of all lines, each followed by '\0' */
+  size_t *off; /* start of each line in buf */
+  int *width;  /* visible width of each line */
   size_t count, cap;
 } qt_lines;
 

@@ -38,25 +38,25 @@ const char *qt_status_code(qt_status status);
 /* Where and why the arguments were rejected. `message` is one or two sentences naming the
  * JSON path, the problem and the fix, ready to show the model. */
 typedef struct qt_error {
-  char path[192];    /* e.g. "questions[2].options[0].label"; "" for the whole payload */
+  char path[192]; /* e.g. "questions[2].options[0].label"; "" for the whole payload */
   char message[896];
 } qt_error;
 
 /* ---- the normalized request --------------------------------------------------------- */
 typedef struct qt_option {
-  char *value;       /* machine value; defaults to the label */
-  char *label;       /* what the person reads */
-  char *description; /* NULL when absent */
-  char *preview;     /* multi-line text shown for the highlighted option; NULL when absent */
+  char *value;                   /* machine value; defaults to the label */
+  char *label;                   /* what the person reads */
+  char *description;             /* NULL when absent */
+  char *preview;                 /* multi-line text shown for the highlighted option; NULL when absent */
   uint32_t value_len, label_len; /* their lengths in bytes */
-  uint8_t plain;     /* QT_OPTION_PLAIN_*: which of them JSON carries as they are (no escapes) */
+  uint8_t plain;                 /* QT_OPTION_PLAIN_*: which of them JSON carries as they are (no escapes) */
 } qt_option;
 enum { QT_OPTION_PLAIN_VALUE = 1, QT_OPTION_PLAIN_LABEL = 2 };
 
 typedef struct qt_question {
-  char *id;          /* unique within the request */
-  char *label;       /* short tab title; defaults to "Q<n>" */
-  char *prompt;      /* the full question */
+  char *id;            /* unique within the request */
+  char *label;         /* short tab title; defaults to "Q<n>" */
+  char *prompt;        /* the full question */
   qt_option *options;  /* the model's options; "Something else…" is NOT stored: it is always */
   size_t option_count; /* the choice after the last option (index option_count + 1, 1-based) */
   bool multi_select;
@@ -65,19 +65,19 @@ typedef struct qt_question {
 /* One question's answer. A single-select answer has one index or custom text; a
  * multi-select answer any number of indices plus optional custom text. */
 typedef struct qt_answer {
-  bool present;        /* false: not answered (yet) */
-  size_t *indices;     /* 1-based option indices, ascending; NULL when index_count is 0 */
+  bool present;    /* false: not answered (yet) */
+  size_t *indices; /* 1-based option indices, ascending; NULL when index_count is 0 */
   size_t index_count;
-  char *custom;        /* typed text (trimmed, non-empty) or NULL */
-  char *note;          /* a note the person attached, or NULL */
+  char *custom; /* typed text (trimmed, non-empty) or NULL */
+  char *note;   /* a note the person attached, or NULL */
 } qt_answer;
 
 typedef struct qt_request {
   struct qt_arena *arena; /* owns every string of `questions` (never free those one by one) */
   qt_question *questions;
   size_t question_count;
-  char *metadata_json;  /* the normalized `metadata` object as JSON, or NULL */
-  qt_answer *preset;    /* pre-supplied answers, one per question, or NULL when none were given */
+  char *metadata_json; /* the normalized `metadata` object as JSON, or NULL */
+  qt_answer *preset;   /* pre-supplied answers, one per question, or NULL when none were given */
 } qt_request;
 
 /* Parses, normalizes and validates the tool arguments (canonical shape or any accepted
@@ -108,8 +108,7 @@ qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out
  * trimmed and ignoring ASCII case) picks it, anything else is typed text; in the object form
  * `selected` must name options and `wrote` is always typed text.
  * *out has question_count entries (absent ones have present == false). */
-qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t len,
-                               qt_answer **out, qt_error *err);
+qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t len, qt_answer **out, qt_error *err);
 /* Frees the strings inside `count` answers, then the array. */
 void qt_answers_free(qt_answer *answers, size_t count);
 /* Deep copy of one answer into *dst (whose previous contents are not freed). */
@@ -135,9 +134,8 @@ const char *qt_outcome_name(qt_outcome outcome); /* "answered", "declined", … 
  * "interactive", "rpc", "print", "tty", "presupplied". `reason` (may be NULL) is appended to
  * the sentence of a non-answered outcome; for QT_DISCUSS it is what the person wrote (quoted
  * in the sentence and kept as `discussion` in details). */
-qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_outcome outcome,
-                          const char *mode, int64_t answered_at_ms, const char *reason,
-                          char **details_json, char **text);
+qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
+                          int64_t answered_at_ms, const char *reason, char **details_json, char **text);
 
 /* Flags of qt_result_build_ex. */
 enum {
@@ -152,9 +150,9 @@ enum {
 /* The 0-based index of option k of q whose label ends in "(Recommended)" (ASCII case ignored,
  * trailing spaces ignored), the first such one; SIZE_MAX for none. */
 size_t qt_recommended_option(const qt_question *q);
-qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt_outcome outcome,
-                             const char *mode, int64_t answered_at_ms, const char *reason, unsigned flags,
-                             char **details_json, char **text);
+qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
+                             int64_t answered_at_ms, const char *reason, unsigned flags, char **details_json,
+                             char **text);
 
 #ifdef __cplusplus
 }

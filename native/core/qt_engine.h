@@ -16,41 +16,41 @@ extern "C" {
 #endif
 
 typedef enum qt_style {
-  QT_STYLE_ACCENT = 0,  /* the highlighted option, the cursor row marker, active tab */
-  QT_STYLE_MUTED,       /* descriptions, secondary text */
-  QT_STYLE_DIM,         /* help line, scroll hints, unanswered tabs */
-  QT_STYLE_SUCCESS,     /* answered marks, ticked boxes */
-  QT_STYLE_WARNING,     /* missing answers, long-answer confirmation */
-  QT_STYLE_ERROR,       /* errors */
-  QT_STYLE_TITLE,       /* the prompt / header */
-  QT_STYLE_BORDER,      /* horizontal rules */
-  QT_STYLE_SELECTED,    /* text of the highlighted row */
-  QT_STYLE_CURSOR,      /* the character under the text cursor (pi: reverse video, "\x1b[7m" … "\x1b[27m") */
+  QT_STYLE_ACCENT = 0, /* the highlighted option, the cursor row marker, active tab */
+  QT_STYLE_MUTED,      /* descriptions, secondary text */
+  QT_STYLE_DIM,        /* help line, scroll hints, unanswered tabs */
+  QT_STYLE_SUCCESS,    /* answered marks, ticked boxes */
+  QT_STYLE_WARNING,    /* missing answers, long-answer confirmation */
+  QT_STYLE_ERROR,      /* errors */
+  QT_STYLE_TITLE,      /* the prompt / header */
+  QT_STYLE_BORDER,     /* horizontal rules */
+  QT_STYLE_SELECTED,   /* text of the highlighted row */
+  QT_STYLE_CURSOR,     /* the character under the text cursor (pi: reverse video, "\x1b[7m" … "\x1b[27m") */
   QT_STYLE_COUNT
 } qt_style;
 
 /* Actions whose keys the host may rebind (pi's keybindings). Defaults mirror pi's. */
 typedef enum qt_action {
-  QT_ACT_UP = 0,        /* tui.select.up: up */
-  QT_ACT_DOWN,          /* tui.select.down: down */
-  QT_ACT_PAGE_UP,       /* tui.select.pageUp: pageUp */
-  QT_ACT_PAGE_DOWN,     /* tui.select.pageDown: pageDown */
-  QT_ACT_CONFIRM,       /* tui.select.confirm: enter */
-  QT_ACT_CANCEL,        /* tui.select.cancel: escape, ctrl+c */
-  QT_ACT_NEXT,          /* next question: tab, right */
-  QT_ACT_PREV,          /* previous question: shift+tab, left */
-  QT_ACT_TOGGLE,        /* multi-select toggle: space */
-  QT_ACT_DECLINE,       /* let the agent decide: ctrl+d (in a text field only while it is empty) */
-  QT_ACT_NOTE,          /* attach a note: ctrl+n */
-  QT_ACT_FILTER,        /* filter the options: / */
-  QT_ACT_CURSOR_LEFT,   /* tui.editor.cursorLeft: left, ctrl+b */
-  QT_ACT_CURSOR_RIGHT,  /* tui.editor.cursorRight: right, ctrl+f */
-  QT_ACT_WORD_LEFT,     /* tui.editor.cursorWordLeft: alt+left, ctrl+left, alt+b */
-  QT_ACT_WORD_RIGHT,    /* tui.editor.cursorWordRight: alt+right, ctrl+right, alt+f */
-  QT_ACT_LINE_START,    /* tui.editor.cursorLineStart: home, ctrl+a */
-  QT_ACT_LINE_END,      /* tui.editor.cursorLineEnd: end, ctrl+e */
-  QT_ACT_DELETE_BACK,   /* tui.editor.deleteCharBackward: backspace */
-  QT_ACT_DELETE_FORWARD,/* tui.editor.deleteCharForward: delete, ctrl+d (while the field has text) */
+  QT_ACT_UP = 0,              /* tui.select.up: up */
+  QT_ACT_DOWN,                /* tui.select.down: down */
+  QT_ACT_PAGE_UP,             /* tui.select.pageUp: pageUp */
+  QT_ACT_PAGE_DOWN,           /* tui.select.pageDown: pageDown */
+  QT_ACT_CONFIRM,             /* tui.select.confirm: enter */
+  QT_ACT_CANCEL,              /* tui.select.cancel: escape, ctrl+c */
+  QT_ACT_NEXT,                /* next question: tab, right */
+  QT_ACT_PREV,                /* previous question: shift+tab, left */
+  QT_ACT_TOGGLE,              /* multi-select toggle: space */
+  QT_ACT_DECLINE,             /* let the agent decide: ctrl+d (in a text field only while it is empty) */
+  QT_ACT_NOTE,                /* attach a note: ctrl+n */
+  QT_ACT_FILTER,              /* filter the options: / */
+  QT_ACT_CURSOR_LEFT,         /* tui.editor.cursorLeft: left, ctrl+b */
+  QT_ACT_CURSOR_RIGHT,        /* tui.editor.cursorRight: right, ctrl+f */
+  QT_ACT_WORD_LEFT,           /* tui.editor.cursorWordLeft: alt+left, ctrl+left, alt+b */
+  QT_ACT_WORD_RIGHT,          /* tui.editor.cursorWordRight: alt+right, ctrl+right, alt+f */
+  QT_ACT_LINE_START,          /* tui.editor.cursorLineStart: home, ctrl+a */
+  QT_ACT_LINE_END,            /* tui.editor.cursorLineEnd: end, ctrl+e */
+  QT_ACT_DELETE_BACK,         /* tui.editor.deleteCharBackward: backspace */
+  QT_ACT_DELETE_FORWARD,      /* tui.editor.deleteCharForward: delete, ctrl+d (while the field has text) */
   QT_ACT_DELETE_WORD_BACK,    /* tui.editor.deleteWordBackward: ctrl+w, alt+backspace */
   QT_ACT_DELETE_WORD_FORWARD, /* tui.editor.deleteWordForward: alt+d, alt+delete */
   QT_ACT_DELETE_TO_START,     /* tui.editor.deleteToLineStart: ctrl+u */
@@ -74,8 +74,7 @@ void qt_engine_destroy(qt_engine *e);
 qt_status qt_engine_set_style(qt_engine *e, qt_style style, const char *open, const char *close);
 /* Replaces the keys of one action with `count` pi key ids (see qt_key_parse). Unknown ids
  * are ignored and reported through *unknown (may be NULL). */
-qt_status qt_engine_bind(qt_engine *e, qt_action action, const char *const *keys, size_t count,
-                         size_t *unknown);
+qt_status qt_engine_bind(qt_engine *e, qt_action action, const char *const *keys, size_t count, size_t *unknown);
 /* Bytes emitted where the text cursor is while typing (pi's CURSOR_MARKER); "" for none. */
 qt_status qt_engine_set_cursor_marker(qt_engine *e, const char *marker);
 qt_status qt_engine_set_language(qt_engine *e, qt_language lang);
@@ -105,7 +104,7 @@ bool qt_engine_pending(const qt_engine *e);
 void qt_engine_interrupt(qt_engine *e);
 
 bool qt_engine_done(const qt_engine *e);
-qt_outcome qt_engine_outcome(const qt_engine *e);  /* meaningful once done */
+qt_outcome qt_engine_outcome(const qt_engine *e); /* meaningful once done */
 /* What the person wrote to the agent when the outcome is QT_DISCUSS (trimmed); "" otherwise.
  * Valid until the next feed or destroy. */
 const char *qt_engine_discussion(const qt_engine *e);
@@ -115,8 +114,7 @@ const qt_answer *qt_engine_answers(const qt_engine *e);
  * editor, else the answer's typed text; the note's editor, else the answer's note), trimmed:
  * `answer` and `note` point into the engine (not NUL-terminated; a length 0: none), valid until
  * the next feed or destroy. For a host that must not lose it when the call ends unanswered. */
-void qt_engine_typed(const qt_engine *e, size_t qi, const char **answer, size_t *alen, const char **note,
-                     size_t *nlen);
+void qt_engine_typed(const qt_engine *e, size_t qi, const char **answer, size_t *alen, const char **note, size_t *nlen);
 /* Increments whenever what a frame would show changes: hosts cache frames by it. */
 uint64_t qt_engine_revision(const qt_engine *e);
 
@@ -129,9 +127,9 @@ size_t qt_engine_footprint(const qt_engine *e);
  * The engine keeps no clock of its own: the host tells it the time (milliseconds of any steady
  * clock), so tests are deterministic. */
 typedef enum qt_timeout_then {
-  QT_TIMEOUT_CANCEL = 0,     /* the question closes as cancelled */
-  QT_TIMEOUT_DECLINE,        /* the agent decides */
-  QT_TIMEOUT_RECOMMENDED     /* the option labelled "… (Recommended)" is applied (none: as DECLINE) */
+  QT_TIMEOUT_CANCEL = 0, /* the question closes as cancelled */
+  QT_TIMEOUT_DECLINE,    /* the agent decides */
+  QT_TIMEOUT_RECOMMENDED /* the option labelled "… (Recommended)" is applied (none: as DECLINE) */
 } qt_timeout_then;
 /* Arms the clock: `after_ms` (> 0) from the first qt_engine_tick, the question ends with
  * QT_TIMED_OUT unless a key arrives first — any key stops the clock for good. */

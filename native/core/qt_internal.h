@@ -70,8 +70,8 @@ qt_status qt_json_parse(const char *json, size_t len, const char *what, const ch
 
 /* Fills *err with "<path>: the <what> are not valid JSON (near byte at)", the path being where
  * byte `at` is (under `base`); or, with `trailing`, that text follows the value. QT_ERR_INVALID. */
-qt_status qt_json_syntax_error(const char *json, size_t len, size_t at, bool trailing, const char *what, const char *base,
-                               qt_error *err);
+qt_status qt_json_syntax_error(const char *json, size_t len, size_t at, bool trailing, const char *what,
+                               const char *base, qt_error *err);
 
 /* ---- json_tree.c: the tree of a call's arguments ---------------------------------------- */
 /* A value of a parsed text, by its bytes (nothing is copied or decoded). Indexes name nodes of
@@ -83,7 +83,7 @@ enum {
   QT_JV_WHOLE = 4        /* a number with neither fraction nor exponent */
 };
 typedef struct qt_jv {
-  uint32_t start, end;        /* the value's bytes; a string's are those inside its quotes, raw */
+  uint32_t start, end;         /* the value's bytes; a string's are those inside its quotes, raw */
   uint32_t key_start, key_len; /* an object's member: its key's raw bytes inside the quotes */
   uint32_t child, next;        /* an array's or object's first element; the next element */
   uint32_t count;              /* an array's or object's element count */
@@ -94,8 +94,8 @@ typedef struct qt_jdoc {
   size_t len;
   qt_jv *v; /* v[0] is the root */
   uint32_t count, cap;
-  bool nomem;    /* parsing failed for want of memory */
-  bool trailing; /* parsing failed at text after one whole value */
+  bool nomem;     /* parsing failed for want of memory */
+  bool trailing;  /* parsing failed at text after one whole value */
   bool unchecked; /* a string holds bytes above 0x7F or a \u escape: what qt_json_precheck
                      refuses (bad UTF-8, NUL, lone surrogates) can be there; without either,
                      a text this parser accepts passes the pre-check (depth aside, which it

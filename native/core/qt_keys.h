@@ -45,18 +45,18 @@ enum qt_key {
 enum qt_mod { QT_MOD_SHIFT = 1, QT_MOD_ALT = 2, QT_MOD_CTRL = 4, QT_MOD_SUPER = 8 };
 
 typedef enum qt_event_kind {
-  QT_EV_KEY = 1,   /* `key` + `mods`; `text` holds the UTF-8 it would insert, if any */
-  QT_EV_PASTE = 2  /* `text` is the pasted bytes, exactly as received */
+  QT_EV_KEY = 1,  /* `key` + `mods`; `text` holds the UTF-8 it would insert, if any */
+  QT_EV_PASTE = 2 /* `text` is the pasted bytes, exactly as received */
 } qt_event_kind;
 
 typedef struct qt_key_event {
   qt_event_kind kind;
-  uint32_t key;      /* enum qt_key or a code point */
-  unsigned mods;     /* enum qt_mod bits */
-  bool repeat;       /* Kitty "repeat" event */
-  const char *text;  /* printable text this key inserts (UTF-8), or NULL; valid during the callback */
+  uint32_t key;     /* enum qt_key or a code point */
+  unsigned mods;    /* enum qt_mod bits */
+  bool repeat;      /* Kitty "repeat" event */
+  const char *text; /* printable text this key inserts (UTF-8), or NULL; valid during the callback */
   size_t text_len;
-  bool line_feed;    /* a lone LF byte: Enter in a legacy terminal, Ctrl+J, a new line (engine.c matches) */
+  bool line_feed; /* a lone LF byte: Enter in a legacy terminal, Ctrl+J, a new line (engine.c matches) */
 } qt_key_event;
 
 /* Called once per decoded event. Return false to stop decoding (the rest stays buffered). */

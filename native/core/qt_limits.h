@@ -74,7 +74,7 @@
  * takes 6 bytes: \u00XX), plus the option values picked (all of them together fit in the
  * prepared arguments, escaped alike), plus 64 bytes of keys and punctuation per question. */
 #ifndef QT_MAX_ANSWERS_JSON_BYTES
-#define QT_MAX_ANSWERS_JSON_BYTES \
+#define QT_MAX_ANSWERS_JSON_BYTES                                                                                      \
   (6 * QT_MAX_QUESTIONS * (QT_MAX_ID_BYTES + 2 * QT_MAX_ANSWER_BYTES) + QT_MAX_PREPARED_BYTES + 64 * QT_MAX_QUESTIONS)
 #endif
 /* JSON values in those answers, counted before cJSON allocates one node for each (a 61 MB body of
@@ -138,7 +138,7 @@
  * the person wrote to discuss, escaped at worst), plus 64 KB for the rest (who asks, the secret,
  * the keys). A longer line closes its connection. */
 #ifndef QT_MAX_RELAY_MESSAGE_BYTES
-#define QT_MAX_RELAY_MESSAGE_BYTES \
+#define QT_MAX_RELAY_MESSAGE_BYTES                                                                                     \
   (2 * QT_MAX_PREPARED_BYTES + QT_MAX_ANSWERS_JSON_BYTES + 6 * QT_MAX_DISCUSS_BYTES + 65536)
 #endif
 

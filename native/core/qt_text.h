@@ -25,7 +25,7 @@ typedef struct qt_buf {
 
 void qt_buf_init(qt_buf *b);
 void qt_buf_free(qt_buf *b);
-void qt_buf_reset(qt_buf *b);                        /* len = 0, keeps the memory */
+void qt_buf_reset(qt_buf *b); /* len = 0, keeps the memory */
 bool qt_buf_reserve(qt_buf *b, size_t extra);
 bool qt_buf_append(qt_buf *b, const char *s, size_t n);
 bool qt_buf_puts(qt_buf *b, const char *s);
@@ -37,8 +37,8 @@ bool qt_buf_printf(qt_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-bool qt_buf_put_cp(qt_buf *b, uint32_t cp);          /* appends a code point as UTF-8 */
-char *qt_buf_take(qt_buf *b);                        /* hands data to the caller; b is reset */
+bool qt_buf_put_cp(qt_buf *b, uint32_t cp); /* appends a code point as UTF-8 */
+char *qt_buf_take(qt_buf *b);               /* hands data to the caller; b is reset */
 
 /* ---- UTF-8 ---------------------------------------------------------------------------- */
 /* Strict validation: no overlongs, no surrogates, nothing above U+10FFFF. On failure
@@ -120,8 +120,8 @@ size_t qt_grapheme_next_width(const char *s, size_t len, size_t pos, int *width)
  * any engine renders (an engine that rendered before lays out again: its caches are keyed by
  * the rules). Any thread may read them. */
 enum {
-  QT_WIDTH_SPACING_MARKS = 1, /* pi-tui >= 0.87: terminal spacing marks and what follows a mark */
-  QT_WIDTH_CURRENT_EAW = 2,   /* East Asian Width of the current line's get-east-asian-width */
+  QT_WIDTH_SPACING_MARKS = 1,      /* pi-tui >= 0.87: terminal spacing marks and what follows a mark */
+  QT_WIDTH_CURRENT_EAW = 2,        /* East Asian Width of the current line's get-east-asian-width */
   QT_WIDTH_UNICODE15_CLUSTERS = 4, /* clusters as Bun 1.3's Intl.Segmenter (ICU 75) splits them */
   QT_WIDTH_RULES_ALL = 7
 };

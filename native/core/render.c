@@ -51,20 +51,20 @@ typedef struct rctx {
   qt_draw *d;         /* the renderer's memory */
   qt_layout *lay;     /* what the frame shows of the windows that scroll (returned) */
   qt_layout lay0;     /* the same before the first line: each drawing pass starts from it */
-  qt_lines *out; /* where finished lines go */
-  int width;     /* columns of that target */
-  qt_buf tmp;    /* scratch text */
-  bool failed;   /* an allocation failed */
+  qt_lines *out;      /* where finished lines go */
+  int width;          /* columns of that target */
+  qt_buf tmp;         /* scratch text */
+  bool failed;        /* an allocation failed */
   /* fitting the rows: see fit_rows() */
-  int limit[SEC_COUNT];   /* most lines each part may take; NO_LIMIT: all it has */
-  int natural[SEC_COUNT]; /* lines each part took */
-  int editor_limit;       /* most lines the next editor drawn may take, its hints included */
-  int squeeze;            /* 1: no spacer lines; 2: no rules either; 3: no tab bar either, who asks on one line */
+  int limit[SEC_COUNT];       /* most lines each part may take; NO_LIMIT: all it has */
+  int natural[SEC_COUNT];     /* lines each part took */
+  int editor_limit;           /* most lines the next editor drawn may take, its hints included */
+  int squeeze;                /* 1: no spacer lines; 2: no rules either; 3: no tab bar either, who asks on one line */
   int spacers, rules, header; /* lines of each kind drawn */
-  int filter_lines;       /* lines of the filter above the list */
+  int filter_lines;           /* lines of the filter above the list */
   const qt_lines *cursor_out; /* where the focused editor drew its cursor, and on which line */
   size_t cursor_line;
-  size_t asker_line;      /* the frame's line saying who asks a relayed question; SIZE_MAX: none */
+  size_t asker_line; /* the frame's line saying who asks a relayed question; SIZE_MAX: none */
 } rctx;
 
 /* One line being built. Only one is open per target at a time. */
@@ -148,7 +148,8 @@ static void rule_line(rctx *r) {
   qt_buf *out = &r->out->buf;
   qt_buf_puts(out, r->e->style_open[QT_STYLE_BORDER]);
   if (qt_buf_reserve(out, (size_t)r->width * (sizeof RULE - 1))) {
-    for (int i = 0; i < r->width; i++) memcpy(out->data + out->len + (size_t)i * (sizeof RULE - 1), RULE, sizeof RULE - 1);
+    for (int i = 0; i < r->width; i++)
+      memcpy(out->data + out->len + (size_t)i * (sizeof RULE - 1), RULE, sizeof RULE - 1);
     out->len += (size_t)r->width * (sizeof RULE - 1);
     out->data[out->len] = '\0';
   }
@@ -250,12 +251,12 @@ static bool needs_sanitizing(const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) {
     unsigned char b = (unsigned char)s[i];
     if (b < 0x20 || b == 0x7F) return true;
-    if (b == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] <= 0x9F) return true;      /* C1 */
-    if (b == 0xD8 && i + 1 < n && (unsigned char)s[i + 1] == 0x9C) return true;      /* U+061C */
+    if (b == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] <= 0x9F) return true; /* C1 */
+    if (b == 0xD8 && i + 1 < n && (unsigned char)s[i + 1] == 0x9C) return true; /* U+061C */
     if (b == 0xE2 && i + 2 < n) {
       unsigned char c = (unsigned char)s[i + 1], d = (unsigned char)s[i + 2];
       if (c == 0x80 && (d == 0x8E || d == 0x8F || (d >= 0xAA && d <= 0xAE))) return true; /* U+200E/F, U+202A..E */
-      if (c == 0x81 && d >= 0xA6 && d <= 0xA9) return true;                          /* U+2066..9 */
+      if (c == 0x81 && d >= 0xA6 && d <= 0xA9) return true;                               /* U+2066..9 */
     }
   }
   return false;
@@ -522,7 +523,7 @@ static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool fo
 /* ---- help line ------------------------------------------------------------------------------ */
 typedef struct help {
   const qt_layout *lay; /* what the frame shows of the windows that scroll */
-  qt_buf text;   /* items, each followed by '\0' */
+  qt_buf text;          /* items, each followed by '\0' */
   size_t off[24];
   size_t n;
 } help;
@@ -537,14 +538,14 @@ static void key_name(const qt_engine *e, uint32_t key, unsigned mods, qt_buf *ou
     uint32_t key;
     qt_string_id id;
   } named[] = {
-      {QT_KEY_ENTER, QT_STR_KEY_ENTER},       {QT_KEY_TAB, QT_STR_KEY_TAB},
-      {QT_KEY_ESCAPE, QT_STR_KEY_ESCAPE},     {QT_KEY_BACKSPACE, QT_STR_KEY_BACKSPACE},
-      {QT_KEY_SPACE, QT_STR_KEY_SPACE},       {QT_KEY_DELETE, QT_STR_KEY_DELETE},
-      {QT_KEY_INSERT, QT_STR_KEY_INSERT},     {QT_KEY_CLEAR, QT_STR_KEY_CLEAR},
-      {QT_KEY_HOME, QT_STR_KEY_HOME},         {QT_KEY_END, QT_STR_KEY_END},
-      {QT_KEY_PAGE_UP, QT_STR_KEY_PAGE_UP},   {QT_KEY_PAGE_DOWN, QT_STR_KEY_PAGE_DOWN},
-      {QT_KEY_UP, QT_STR_KEY_UP},             {QT_KEY_DOWN, QT_STR_KEY_DOWN},
-      {QT_KEY_LEFT, QT_STR_KEY_LEFT},         {QT_KEY_RIGHT, QT_STR_KEY_RIGHT},
+      {QT_KEY_ENTER, QT_STR_KEY_ENTER},     {QT_KEY_TAB, QT_STR_KEY_TAB},
+      {QT_KEY_ESCAPE, QT_STR_KEY_ESCAPE},   {QT_KEY_BACKSPACE, QT_STR_KEY_BACKSPACE},
+      {QT_KEY_SPACE, QT_STR_KEY_SPACE},     {QT_KEY_DELETE, QT_STR_KEY_DELETE},
+      {QT_KEY_INSERT, QT_STR_KEY_INSERT},   {QT_KEY_CLEAR, QT_STR_KEY_CLEAR},
+      {QT_KEY_HOME, QT_STR_KEY_HOME},       {QT_KEY_END, QT_STR_KEY_END},
+      {QT_KEY_PAGE_UP, QT_STR_KEY_PAGE_UP}, {QT_KEY_PAGE_DOWN, QT_STR_KEY_PAGE_DOWN},
+      {QT_KEY_UP, QT_STR_KEY_UP},           {QT_KEY_DOWN, QT_STR_KEY_DOWN},
+      {QT_KEY_LEFT, QT_STR_KEY_LEFT},       {QT_KEY_RIGHT, QT_STR_KEY_RIGHT},
   };
   for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
     if (named[i].key == key) {
@@ -567,9 +568,7 @@ static void key_name(const qt_engine *e, uint32_t key, unsigned mods, qt_buf *ou
   qt_buf_free(&one);
 }
 
-static void help_end_item(help *h) {
-  qt_buf_putc(&h->text, '\0');
-}
+static void help_end_item(help *h) { qt_buf_putc(&h->text, '\0'); }
 
 static bool help_start_item(help *h) {
   if (h->n == sizeof h->off / sizeof h->off[0]) return false;
@@ -612,7 +611,7 @@ static void help_scroll(const qt_engine *e, help *h) {
   bool review = e->current >= e->req->question_count;
   const qt_layout *l = h->lay;
   if (!l->valid || l->question != e->current) return; /* nothing shown of this one yet */
-  if (!review) { /* Shift+↑/Shift+↓ while the preview is cut */
+  if (!review) {                                      /* Shift+↑/Shift+↓ while the preview is cut */
     const qt_qstate *s = &e->qs[e->current];
     size_t k = qt_list_option_at(s, s->highlight);
     if (s->view != QT_VIEW_ENTRY && k != SIZE_MAX && k == l->preview_for && l->preview_window)
@@ -806,7 +805,8 @@ static void draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
   {
     char rev[24];
     size_t nd = 0, v = row + 1, at = 0;
-    do rev[nd++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+    do rev[nd++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
     while (nd) num[at++] = rev[--nd];
     num[at++] = '.';
     num[at++] = ' ';
@@ -826,8 +826,8 @@ static void draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
   lb_str(&b, hl ? QT_STYLE_ACCENT : PLAIN, num);
   const char *label = other ? qt_str(e, QT_STR_SOMETHING_ELSE) : s->opts[k].label;
   put_wrapped_str(r, &b, indent, hl ? QT_STYLE_SELECTED : PLAIN, label);
-  bool chosen = !s->q->multi_select && a->present &&
-                (other ? a->custom != NULL : a->index_count && a->indices[0] == k + 1);
+  bool chosen =
+      !s->q->multi_select && a->present && (other ? a->custom != NULL : a->index_count && a->indices[0] == k + 1);
   if (chosen) {
     if (b.w + 2 > r->width) {
       lb_end(&b);
@@ -913,8 +913,8 @@ static int row_height(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
  * keeping the highlighted row: rows go from the end below the highlight, then from the start.
  * A highlighted row taller than all of it is cut to *row_cap lines; *hints false when there is
  * no room for them beside it. */
-static void fit_list_window(rctx *r, const qt_qstate *s, size_t qi, size_t rows, int avail, size_t *first,
-                            size_t *end, int *row_cap, bool *hints) {
+static void fit_list_window(rctx *r, const qt_qstate *s, size_t qi, size_t rows, int avail, size_t *first, size_t *end,
+                            int *row_cap, bool *hints) {
   int h[QT_LIST_WINDOW];
   size_t base = *first, f = *first, e = *end;
   for (size_t i = f; i < e; i++) h[i - base] = row_height(r, s, qi, i);
@@ -1011,8 +1011,7 @@ static void draw_list(rctx *r, const qt_qstate *s, size_t qi) {
  * the lines shown, not the whole text. NULL when out of memory. */
 static const void *preview_layout(qt_draw *e, size_t qi, size_t k, const char *text, int avail) {
   unsigned rules = qt_width_rules();
-  if (e->pv.valid && e->pv.q == qi && e->pv.k == k && e->pv.avail == avail && e->pv.rules == rules)
-    return &e->pv;
+  if (e->pv.valid && e->pv.q == qi && e->pv.k == k && e->pv.avail == avail && e->pv.rules == rules) return &e->pv;
   e->pv.valid = false;
   e->pv.count = 0;
   size_t n = strlen(text), pos = 0;
@@ -1333,10 +1332,10 @@ static void draw_discussion(rctx *r) {
 /* The confirmation in place of the message line. */
 static void draw_overlay(rctx *r) {
   const qt_engine *e = r->e;
-  qt_string_id id = e->overlay == QT_OVERLAY_LONG      ? QT_STR_CONFIRM_LONG
-                    : e->overlay_n == 0                ? QT_STR_CONFIRM_DISCARD_TEXT
-                    : e->overlay_n == 1                ? QT_STR_CONFIRM_DISCARD_ONE
-                                                       : QT_STR_CONFIRM_DISCARD_MANY;
+  qt_string_id id = e->overlay == QT_OVERLAY_LONG ? QT_STR_CONFIRM_LONG
+                    : e->overlay_n == 0           ? QT_STR_CONFIRM_DISCARD_TEXT
+                    : e->overlay_n == 1           ? QT_STR_CONFIRM_DISCARD_ONE
+                                                  : QT_STR_CONFIRM_DISCARD_MANY;
   fmt(r, id, e->overlay_n, NULL);
   qt_buf_putc(&r->tmp, ' ');
   qt_buf_puts(&r->tmp, qt_str(e, QT_STR_YES_NO));
@@ -1374,8 +1373,8 @@ static void draw_frame(rctx *r) {
   r->asker_line = SIZE_MAX;
   if (e->asker_name || e->asker_where) {
     r->asker_line = r->out->count;
-    const char *who = e->asker_name ? fmt(r, QT_STR_ASKED_BY, 0, e->asker_name)
-                                    : fmt(r, QT_STR_ASKED_BY_SUBAGENT, 0, e->asker_where);
+    const char *who =
+        e->asker_name ? fmt(r, QT_STR_ASKED_BY, 0, e->asker_name) : fmt(r, QT_STR_ASKED_BY_SUBAGENT, 0, e->asker_where);
     if (r->squeeze < 3)
       paragraph(r, margin(r), QT_STYLE_MUTED, who, strlen(who));
     else /* few rows: who asks stays, on one line */
@@ -1423,9 +1422,11 @@ static void plan_rows(rctx *r, int avail, const int *natural, const int *least, 
     budget[sec] = at_most(least[sec], left > 0 ? left : 0);
     left -= budget[sec];
   }
-  struct { int sec, cap; } grow[] = {
-      {focus, avail * 2 / 3}, {SEC_BODY, avail / 2}, {SEC_PROMPT, INT_MAX}, {SEC_DISCUSS, INT_MAX},
-      {SEC_NOTE, INT_MAX}, {SEC_PREVIEW, INT_MAX}, {SEC_BODY, INT_MAX}, {focus, INT_MAX},
+  struct {
+    int sec, cap;
+  } grow[] = {
+      {focus, avail * 2 / 3}, {SEC_BODY, avail / 2},  {SEC_PROMPT, INT_MAX}, {SEC_DISCUSS, INT_MAX},
+      {SEC_NOTE, INT_MAX},    {SEC_PREVIEW, INT_MAX}, {SEC_BODY, INT_MAX},   {focus, INT_MAX},
   };
   for (size_t i = 0; i < sizeof grow / sizeof grow[0] && left > 0; i++) {
     int sec = grow[i].sec, cap = at_most(grow[i].cap, natural[sec]);

@@ -24,7 +24,7 @@ typedef struct pctx {
   qt_draw *d;         /* the frame goes into d->frame */
   qt_layout *lay;     /* what it shows of the prompt (returned) */
   int width;
-  qt_buf tmp;  /* one logical line being put together */
+  qt_buf tmp; /* one logical line being put together */
   bool failed;
   size_t prompt_first, prompt_end; /* the frame's lines of the prompt (SIZE_MAX: none) */
 } pctx;
@@ -54,9 +54,7 @@ static void flush(pctx *p) {
 }
 
 /* Template `id` with {n} and {s}, into p->tmp. */
-static void say(pctx *p, qt_string_id id, size_t n, const char *s) {
-  qt_format(&p->tmp, qt_str(p->e, id), n, s);
-}
+static void say(pctx *p, qt_string_id id, size_t n, const char *s) { qt_format(&p->tmp, qt_str(p->e, id), n, s); }
 
 /* Template with two numbers ("Option {n} of {s}"). */
 static void say2(pctx *p, qt_string_id id, size_t n, size_t of) {

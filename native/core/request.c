@@ -144,7 +144,8 @@ void qt_request_free(qt_request *req) {
   if (!req) return;
   if (req->preset) qt_answers_free(req->preset, req->question_count);
   for (size_t i = 0; i < req->question_count; i++)
-    if (!in_scratch(req->arena ? req->arena->scratch : NULL, req->questions[i].options)) free(req->questions[i].options);
+    if (!in_scratch(req->arena ? req->arena->scratch : NULL, req->questions[i].options))
+      free(req->questions[i].options);
   free(req->questions);
   free(req->metadata_json);
   arena_free(req->arena);
@@ -175,7 +176,7 @@ typedef struct reader {
 } reader;
 
 typedef struct field_rule {
-  const char *what;   /* "prompt", "option label" … for messages */
+  const char *what; /* "prompt", "option label" … for messages */
   size_t max_bytes;
   bool required;      /* absent or empty after trimming is an error */
   bool fold_newlines; /* newlines become spaces (one-line fields) */
@@ -215,10 +216,14 @@ typedef struct where {
 
 static void where_text(const where *w, char *out, size_t cap) {
   const char *dot = *w->base ? "." : "";
-  if (w->option != SIZE_MAX && w->field) qt_pathf(out, cap, "%s%soptions[%zu].%s", w->base, dot, w->option, w->field);
-  else if (w->option != SIZE_MAX) qt_pathf(out, cap, "%s%soptions[%zu]", w->base, dot, w->option);
-  else if (w->field) qt_pathf(out, cap, "%s%s%s", w->base, dot, w->field);
-  else qt_pathf(out, cap, "%s", w->base);
+  if (w->option != SIZE_MAX && w->field)
+    qt_pathf(out, cap, "%s%soptions[%zu].%s", w->base, dot, w->option, w->field);
+  else if (w->option != SIZE_MAX)
+    qt_pathf(out, cap, "%s%soptions[%zu]", w->base, dot, w->option);
+  else if (w->field)
+    qt_pathf(out, cap, "%s%s%s", w->base, dot, w->field);
+  else
+    qt_pathf(out, cap, "%s", w->base);
 }
 
 /* Whether a number is its own canonical text: a whole number of up to 15 digits but -0 (the
@@ -254,7 +259,7 @@ static size_t number_text(const qt_jdoc *d, const qt_jv *v, char *out) {
  * field is absent/null and not required. */
 static qt_status read_text(reader *r, const qt_jv *v, const where *w, const field_rule *rule, text *out) {
   *out = (text){NULL, 0, true};
-  char numbuf[64], path[sizeof ((qt_error *)0)->path];
+  char numbuf[64], path[sizeof((qt_error *)0)->path];
   const char *s;
   size_t n;
   bool escaped = false;
@@ -427,11 +432,16 @@ static qt_status read_option(reader *r, const qt_jv *item, const char *base, siz
     const qt_jv *lab = NULL, *alt_label = NULL, *val = NULL, *description = NULL, *preview = NULL;
     for (uint32_t i = item->child; i; i = d->v[i].next) {
       const qt_jv *m = &d->v[i];
-      if (!lab && KEY_IS(d, m, "label")) lab = m;
-      else if (!val && KEY_IS(d, m, "value")) val = m;
-      else if (!description && KEY_IS(d, m, "description")) description = m;
-      else if (!preview && KEY_IS(d, m, "preview")) preview = m;
-      else if (!alt_label && (KEY_IS(d, m, "text") || KEY_IS(d, m, "title"))) alt_label = m;
+      if (!lab && KEY_IS(d, m, "label"))
+        lab = m;
+      else if (!val && KEY_IS(d, m, "value"))
+        val = m;
+      else if (!description && KEY_IS(d, m, "description"))
+        description = m;
+      else if (!preview && KEY_IS(d, m, "preview"))
+        preview = m;
+      else if (!alt_label && (KEY_IS(d, m, "text") || KEY_IS(d, m, "title")))
+        alt_label = m;
     }
     if (!lab) lab = alt_label;
     if (absent(lab)) lab = val; /* { value } alone: the value is the label */
@@ -446,11 +456,10 @@ static qt_status read_option(reader *r, const qt_jv *item, const char *base, siz
     if ((st = read_text(r, preview, &w, &preview_rule, &t))) return st;
     o->preview = t.s;
   } else {
-    char path[sizeof ((qt_error *)0)->path];
+    char path[sizeof((qt_error *)0)->path];
     where_text(&(where){base, k, NULL}, path, sizeof path);
-    return qt_fail(r->err, path,
-                   "%s: an option must be an object { value, label, description? } or a string, not %s.", path,
-                   type_name(item));
+    return qt_fail(r->err, path, "%s: an option must be an object { value, label, description? } or a string, not %s.",
+                   path, type_name(item));
   }
   if (!value.s) value = label; /* the arena owns both: sharing the bytes is safe */
   o->label = label.s;
@@ -469,7 +478,7 @@ typedef struct option_index {
   struct option_slot {
     uint32_t hash;
     uint32_t option; /* the option's index + 1; 0: an empty slot */
-  } *slots;
+  } * slots;
   size_t mask;
 } option_index;
 
@@ -535,14 +544,15 @@ static qt_status read_question(reader *r, const qt_jv *item, size_t index, const
   static const field_rule prompt_rule = {"prompt", QT_MAX_PROMPT_BYTES, true, false};
   const qt_jdoc *d = r->doc;
   qt_error *err = r->err;
-  char p[sizeof ((qt_error *)0)->path];
+  char p[sizeof((qt_error *)0)->path];
   const char *dot = *path ? "." : "";
   qt_status st;
   text t;
   if (item->type != QT_JV_OBJECT)
-    return qt_fail(err, path,
-                   "%s must be an object like { \"id\": \"db\", \"prompt\": \"Which database?\", \"options\": [...] }, not %s.",
-                   path, type_name(item));
+    return qt_fail(
+        err, path,
+        "%s must be an object like { \"id\": \"db\", \"prompt\": \"Which database?\", \"options\": [...] }, not %s.",
+        path, type_name(item));
   where w = {path, SIZE_MAX, "prompt"};
   if ((st = read_text(r, field(d, item, K_PROMPT), &w, &prompt_rule, &t))) return st;
   q->prompt = t.s;
@@ -602,17 +612,21 @@ static qt_status read_question(reader *r, const qt_jv *item, size_t index, const
       }
       uint32_t hl = hash_text(o->label, o->label_len);
       size_t jl = option_index_add(&labels, q->options, false, hl, k);
-      size_t jv = shared ? jl : option_index_add(&values, q->options, true, o->value == o->label ? hl : hash_text(o->value, o->value_len), k);
+      size_t jv = shared ? jl
+                         : option_index_add(&values, q->options, true,
+                                            o->value == o->label ? hl : hash_text(o->value, o->value_len), k);
       if (jl == SIZE_MAX && jv == SIZE_MAX) continue;
       char op[sizeof p];
       where_text(&(where){path, k, NULL}, op, sizeof op);
       if (jl != SIZE_MAX && jl <= jv) {
-        st = qt_fail(err, op, "%s.label \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct label.",
-                     op, o->label, path, dot, jl);
+        st = qt_fail(err, op,
+                     "%s.label \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct label.", op,
+                     o->label, path, dot, jl);
         break;
       }
-      st = qt_fail(err, op, "%s.value \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct value.",
-                   op, o->value, path, dot, jv);
+      st = qt_fail(err, op,
+                   "%s.value \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct value.", op,
+                   o->value, path, dot, jv);
       break;
     }
     option_index_free(&labels);
@@ -723,7 +737,8 @@ static qt_status parse_tree(const qt_jdoc *doc, qt_request *req, qt_error *err) 
   reader r = {req->arena, doc, err};
   const qt_jv *root = &doc->v[0];
   if (root->type != QT_JV_OBJECT)
-    return qt_fail(err, "", "The arguments must be a JSON object like { \"questions\": [...] }, not %s.", type_name(root));
+    return qt_fail(err, "", "The arguments must be a JSON object like { \"questions\": [...] }, not %s.",
+                   type_name(root));
   const qt_jv *questions = field(doc, root, K_QUESTIONS);
   char *decoded_text = NULL;
   qt_jdoc decoded = {0};
@@ -744,13 +759,16 @@ static qt_status parse_tree(const qt_jdoc *doc, qt_request *req, qt_error *err) 
   size_t n = single_root ? 1 : (questions ? questions->count : 0);
   if (n == 0) {
     st = qt_fail(err, "questions",
-                 "No questions provided. Pass questions: an array of 1 to %d objects, each with a prompt (and options, or none for a free-text answer).",
+                 "No questions provided. Pass questions: an array of 1 to %d objects, each with a prompt (and options, "
+                 "or none for a free-text answer).",
                  QT_MAX_QUESTIONS);
     goto done;
   }
   if (n > QT_MAX_QUESTIONS) {
-    st = qt_fail(err, "questions", "questions has %zu entries; the limit is %d. Ask the most important ones first and the rest in a later call.",
-                 n, QT_MAX_QUESTIONS);
+    st = qt_fail(
+        err, "questions",
+        "questions has %zu entries; the limit is %d. Ask the most important ones first and the rest in a later call.",
+        n, QT_MAX_QUESTIONS);
     goto done;
   }
   req->questions = calloc(n, sizeof *req->questions);
@@ -792,8 +810,9 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
   if (err) err->path[0] = err->message[0] = '\0';
   size_t limit = (flags & QT_PARSE_PREPARED) ? QT_MAX_PREPARED_BYTES : QT_MAX_ARGUMENT_BYTES;
   if (len > limit)
-    return qt_fail(err, "", "The arguments are %zu bytes; the limit is %zu. Ask fewer or shorter questions in one call.",
-                   len, limit);
+    return qt_fail(err, "",
+                   "The arguments are %zu bytes; the limit is %zu. Ask fewer or shorter questions in one call.", len,
+                   limit);
   /* the tree of the call (json_tree.c) is only read: strings are copied to the request's arena;
    * cJSON reads only the metadata and pre-supplied answers, from their own bytes. The
    * pre-check runs when the parse fails (its messages say more than "not valid JSON") or when
@@ -802,8 +821,10 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
   size_t at;
   bool parsed = qt_jdoc_parse(&doc, json, len, &at);
   qt_status st = QT_OK;
-  if (!parsed && doc.nomem) st = QT_ERR_NOMEM;
-  else if (!parsed || doc.unchecked) st = qt_json_precheck(json, len, "arguments", "", 0, err);
+  if (!parsed && doc.nomem)
+    st = QT_ERR_NOMEM;
+  else if (!parsed || doc.unchecked)
+    st = qt_json_precheck(json, len, "arguments", "", 0, err);
   if (!st && !parsed) st = qt_json_syntax_error(json, len, at, doc.trailing, "arguments", "", err);
   if (st) {
     qt_jdoc_free(&doc);
@@ -868,9 +889,13 @@ fail:
 /* Bytes a JSON string needs escaped: quotes, backslashes and control characters (the rest of
  * UTF-8 is written as is). */
 static const unsigned char JSON_ESCAPE[256] = {
-#define QT_ESC16(b) [b] = 1, [b + 1] = 1, [b + 2] = 1, [b + 3] = 1, [b + 4] = 1, [b + 5] = 1, [b + 6] = 1, [b + 7] = 1, \
-                    [b + 8] = 1, [b + 9] = 1, [b + 10] = 1, [b + 11] = 1, [b + 12] = 1, [b + 13] = 1, [b + 14] = 1, [b + 15] = 1
-    QT_ESC16(0x00), QT_ESC16(0x10), ['"'] = 1, ['\\'] = 1,
+#define QT_ESC16(b)                                                                                                    \
+  [b] = 1, [b + 1] = 1, [b + 2] = 1, [b + 3] = 1, [b + 4] = 1, [b + 5] = 1, [b + 6] = 1, [b + 7] = 1, [b + 8] = 1,     \
+  [b + 9] = 1, [b + 10] = 1, [b + 11] = 1, [b + 12] = 1, [b + 13] = 1, [b + 14] = 1, [b + 15] = 1
+    QT_ESC16(0x00),
+    QT_ESC16(0x10),
+    ['"'] = 1,
+    ['\\'] = 1,
 #undef QT_ESC16
 };
 
@@ -980,8 +1005,10 @@ qt_status qt_request_write_json(const qt_request *req, bool with_preset, qt_buf 
         const qt_option *o = &q->options[k];
         if (put_plain_option(b, o, k > 0)) continue;
         /* every option has a value (its label when none was given) */
-        if (k) json_put_field_len(b, ",{\"value\":", sizeof ",{\"value\":" - 1, o->value, o->value_len);
-        else json_put_field_len(b, "{\"value\":", sizeof "{\"value\":" - 1, o->value, o->value_len);
+        if (k)
+          json_put_field_len(b, ",{\"value\":", sizeof ",{\"value\":" - 1, o->value, o->value_len);
+        else
+          json_put_field_len(b, "{\"value\":", sizeof "{\"value\":" - 1, o->value, o->value_len);
         json_put_field_len(b, ",\"label\":", sizeof ",\"label\":" - 1, o->label, o->label_len);
         json_put_field(b, ",\"description\":", o->description);
         json_put_field(b, ",\"preview\":", o->preview);

@@ -21,8 +21,7 @@ static const char *const OUTCOME_SENTENCE[] = {
     [QT_INTERRUPTED] =
         "The question was interrupted before the user answered (the run was aborted). Nothing was answered: do not "
         "assume an answer, and wait for the user before acting on anything this question was about.",
-    [QT_UNAVAILABLE] =
-        "The question could not be shown to the user, so nothing was answered. Do not assume an answer.",
+    [QT_UNAVAILABLE] = "The question could not be shown to the user, so nothing was answered. Do not assume an answer.",
 };
 /* A cancel when the user's settings let the agent go on after Esc. */
 static const char CANCEL_CONTINUES[] =
@@ -243,7 +242,7 @@ static void put_piece(qt_buf *b, const qt_buf *piece, size_t keep) {
     return;
   }
   const char *s = piece->data;
-  while (keep && ((unsigned char)s[keep] & 0xC0) == 0x80) keep--; /* whole characters only */
+  while (keep && ((unsigned char)s[keep] & 0xC0) == 0x80) keep--;     /* whole characters only */
   while (keep && (s[keep - 1] == '\n' || s[keep - 1] == ' ')) keep--; /* the line stays one entry */
   qt_buf_append(b, s, keep);
   qt_buf_printf(b, SHORTENED_MARK, piece->len - keep);
@@ -365,12 +364,11 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
     size_t applied_count = 0;
     for (size_t i = 0; applied && i < n; i++) applied_count += applied[i];
     int then = timeout_then(flags);
-    sentence = then == 0                    ? TIMEOUT_CANCEL
+    sentence = then == 0                     ? TIMEOUT_CANCEL
                : then == 1 || !applied_count ? TIMEOUT_DECLINE
                : given < n                   ? TIMEOUT_RECOMMENDED_SOME
                                              : TIMEOUT_RECOMMENDED;
-  }
-  else if (outcome != QT_ANSWERED)
+  } else if (outcome != QT_ANSWERED)
     sentence = OUTCOME_SENTENCE[outcome];
   const char *tail = outcome == QT_DISCUSS ? DISCUSS_AFTER : NULL;
 
@@ -426,8 +424,7 @@ qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_ou
 }
 
 qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
-                             int64_t answered_at_ms, const char *reason, unsigned flags, char **details,
-                             char **text) {
+                             int64_t answered_at_ms, const char *reason, unsigned flags, char **details, char **text) {
   if (!req || !details || !text || (unsigned)outcome > QT_OUTCOME_LAST || !OUTCOME_NAME[outcome]) return QT_ERR_USAGE;
   *details = *text = NULL;
   if (outcome == QT_ANSWERED) {

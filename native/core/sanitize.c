@@ -6,8 +6,8 @@
 #include "qt_text.h"
 
 static bool is_bidi_control(uint32_t cp) {
-  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E ||
-         cp == 0x200F || cp == 0x061C;
+  return (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F ||
+         cp == 0x061C;
 }
 
 /* "<U+XXXX>" with at least four upper-case hex digits. */

@@ -121,26 +121,38 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_REMOTE_LIST_WAITED] = "waiting {s}",
     [QT_STR_REMOTE_WORDS_KEPT] = "Not delivered; what you wrote, so it is not lost:",
     [QT_STR_REMOTE_WORDS_UNCONFIRMED] = "Not confirmed; what you wrote, so it is not lost:",
-    [QT_STR_REMOTE_PI_NO_CONNECT] = "the pi in {s} did not accept a connection within {n} s (stopped with Ctrl+Z, inside its editor, or busy); its questions are not shown",
-    [QT_STR_REMOTE_PI_NO_REPLY] = "the pi in {s} did not answer within {n} s (stopped with Ctrl+Z, inside its editor, or busy); its questions are not shown",
-    [QT_STR_REMOTE_PI_UNCONFIRMED] = "the pi in {s} did not confirm the answer within {n} s (stopped with Ctrl+Z, inside its editor, or busy); it may still take the answer when it resumes",
-    [QT_STR_REMOTE_PI_NOT_SENT] = "the pi in {s} did not accept a connection within {n} s (stopped with Ctrl+Z, inside its editor, or busy); the answer was not sent",
-    [QT_STR_REMOTE_STDIN_EMPTY] = "no answers on standard input; give them there, like: echo '{\"db\":\"SQLite\"}' | pi-question answer 2 -",
+    [QT_STR_REMOTE_PI_NO_CONNECT] = "the pi in {s} did not accept a connection within {n} s (stopped with Ctrl+Z, "
+                                    "inside its editor, or busy); its questions are not shown",
+    [QT_STR_REMOTE_PI_NO_REPLY] = "the pi in {s} did not answer within {n} s (stopped with Ctrl+Z, inside its editor, "
+                                  "or busy); its questions are not shown",
+    [QT_STR_REMOTE_PI_UNCONFIRMED] = "the pi in {s} did not confirm the answer within {n} s (stopped with Ctrl+Z, "
+                                     "inside its editor, or busy); it may still take the answer when it resumes",
+    [QT_STR_REMOTE_PI_NOT_SENT] = "the pi in {s} did not accept a connection within {n} s (stopped with Ctrl+Z, inside "
+                                  "its editor, or busy); the answer was not sent",
+    [QT_STR_REMOTE_STDIN_EMPTY] =
+        "no answers on standard input; give them there, like: echo '{\"db\":\"SQLite\"}' | pi-question answer 2 -",
     [QT_STR_REMOTE_STDIN_LONG] = "the answers on standard input are longer than {n} bytes",
     [QT_STR_REMOTE_STDIN_READING] = "reading the answers from standard input; end them with Ctrl+D",
-    [QT_STR_REMOTE_DISCUSS_LONG] = "what you wrote to the agent is {n} bytes; pi takes at most {s} bytes. Nothing was sent; shorten it and send it again",
+    [QT_STR_REMOTE_DISCUSS_LONG] = "what you wrote to the agent is {n} bytes; pi takes at most {s} bytes. Nothing was "
+                                   "sent; shorten it and send it again",
     [QT_STR_REMOTE_LAST_ENDED] = "the latest question to stop waiting: {s}",
-    [QT_STR_REMOTE_BAD_JSON] = "the answers are not valid JSON ({s}); write them like '{\"db\":\"SQLite\"}' or '[\"SQLite\"]'",
+    [QT_STR_REMOTE_BAD_JSON] =
+        "the answers are not valid JSON ({s}); write them like '{\"db\":\"SQLite\"}' or '[\"SQLite\"]'",
     [QT_STR_REMOTE_ANSWERS_SHAPE] = "answers must be an object like {\"db\":\"SQLite\"} or a list in question order",
-    [QT_STR_REMOTE_LIST_LENGTH] = "the list has {n} answers but the question has {s} parts; give one per question, in order",
-    [QT_STR_REMOTE_ID_AMBIGUOUS] = "the id {s} names questions in {n} pis; answer by position (run \"pi-question pending\")",
+    [QT_STR_REMOTE_LIST_LENGTH] =
+        "the list has {n} answers but the question has {s} parts; give one per question, in order",
+    [QT_STR_REMOTE_ID_AMBIGUOUS] =
+        "the id {s} names questions in {n} pis; answer by position (run \"pi-question pending\")",
     [QT_STR_REMOTE_NO_ID] = "no question with the id {s} is waiting in any pi; run \"pi-question pending\"",
-    [QT_STR_REMOTE_NO_POSITION] = "there is no question {s}; give its position ({n}) or its id (like {i}) from \"pi-question pending\"",
+    [QT_STR_REMOTE_NO_POSITION] =
+        "there is no question {s}; give its position ({n}) or its id (like {i}) from \"pi-question pending\"",
     [QT_STR_REMOTE_RANGE] = "1 to {n}",
-    [QT_STR_REMOTE_NO_TERMINAL] = "no terminal to ask on; answer with: echo '<answers JSON>' | pi-question answer <n or id> -",
+    [QT_STR_REMOTE_NO_TERMINAL] =
+        "no terminal to ask on; answer with: echo '<answers JSON>' | pi-question answer <n or id> -",
     [QT_STR_WEB_ANSWERED_HERE] = "answered from the web page",
     [QT_STR_WEB_STARTED] = "Answer questions in a browser (keep this link private):\n{s}",
-    [QT_STR_WEB_QR_NARROW] = "Its QR code needs {n} columns: widen the terminal, then /questions web on shows it again.",
+    [QT_STR_WEB_QR_NARROW] =
+        "Its QR code needs {n} columns: widen the terminal, then /questions web on shows it again.",
     [QT_STR_WEB_STOPPED] = "The web page for questions is off.",
     [QT_STR_WEB_FAILED] = "The web page for questions could not start: {s}",
     [QT_STR_WEB_TITLE] = "pi is asking",
@@ -153,7 +165,8 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_WEB_OFFLINE] = "Connection to pi lost; trying again…",
     [QT_STR_WEB_DISPLACED] = "Newer pages took over the live updates; this one follows again when you come back to it.",
     [QT_STR_WEB_OFF] = "pi turned this page off (or exited).",
-    [QT_STR_WEB_TOO_LARGE] = "Too long to send (pi takes at most {n} bytes). Nothing was sent; your text is still here.",
+    [QT_STR_WEB_TOO_LARGE] =
+        "Too long to send (pi takes at most {n} bytes). Nothing was sent; your text is still here.",
     [QT_STR_WEB_NOT_SENT] = "Not sent: pi could not be reached. Your text is still here; try again.",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "There is no cancelled or interrupted question to answer.",
     /* ---- the person's timeout, the external editor, accessible mode ---- */
@@ -186,13 +199,22 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_PLAIN_MATCHES] = "{n} options match",
     [QT_STR_PLAIN_PREVIEW] = "Preview: ",
     [QT_STR_PLAIN_ANSWERED] = "answered",
-    [QT_STR_PLAIN_KEYS_LIST] = "Keys: Up and Down move, Enter picks, a number picks that option, slash filters, Ctrl+N adds a note, Ctrl+D lets the agent decide, Ctrl+T talks to the agent first, Escape cancels.",
-    [QT_STR_PLAIN_KEYS_MULTI] = "Keys: Up and Down move, Space checks or unchecks, Enter confirms, slash filters, Ctrl+N adds a note, Ctrl+D lets the agent decide, Ctrl+T talks to the agent first, Escape cancels.",
-    [QT_STR_PLAIN_KEYS_ENTRY] = "Keys: Enter submits, Shift+Enter starts a new line, Ctrl+G opens your editor, Ctrl+T talks to the agent first, Escape goes back.",
-    [QT_STR_PLAIN_KEYS_FREE] = "Keys: Enter submits, Shift+Enter starts a new line, Ctrl+G opens your editor, Ctrl+D lets the agent decide while the answer is empty, Ctrl+T talks to the agent first, Escape cancels.",
-    [QT_STR_PLAIN_KEYS_FILTER] = "Keys: type to filter, Up and Down move, Enter done, Ctrl+T talks to the agent first, Escape clears the filter.",
+    [QT_STR_PLAIN_KEYS_LIST] =
+        "Keys: Up and Down move, Enter picks, a number picks that option, slash filters, Ctrl+N adds a note, Ctrl+D "
+        "lets the agent decide, Ctrl+T talks to the agent first, Escape cancels.",
+    [QT_STR_PLAIN_KEYS_MULTI] =
+        "Keys: Up and Down move, Space checks or unchecks, Enter confirms, slash filters, Ctrl+N adds a note, Ctrl+D "
+        "lets the agent decide, Ctrl+T talks to the agent first, Escape cancels.",
+    [QT_STR_PLAIN_KEYS_ENTRY] = "Keys: Enter submits, Shift+Enter starts a new line, Ctrl+G opens your editor, Ctrl+T "
+                                "talks to the agent first, Escape goes back.",
+    [QT_STR_PLAIN_KEYS_FREE] =
+        "Keys: Enter submits, Shift+Enter starts a new line, Ctrl+G opens your editor, Ctrl+D lets the agent decide "
+        "while the answer is empty, Ctrl+T talks to the agent first, Escape cancels.",
+    [QT_STR_PLAIN_KEYS_FILTER] = "Keys: type to filter, Up and Down move, Enter done, Ctrl+T talks to the agent first, "
+                                 "Escape clears the filter.",
     [QT_STR_PLAIN_KEYS_NOTE] = "Keys: Enter done, Ctrl+G opens your editor, Ctrl+T talks to the agent first.",
-    [QT_STR_PLAIN_KEYS_REVIEW] = "Keys: Enter submits, a number goes to that question, Ctrl+D lets the agent decide, Ctrl+T talks to the agent first, Escape cancels.",
+    [QT_STR_PLAIN_KEYS_REVIEW] = "Keys: Enter submits, a number goes to that question, Ctrl+D lets the agent decide, "
+                                 "Ctrl+T talks to the agent first, Escape cancels.",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab goes to the next question, Shift+Tab to the previous one.",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "Keys: y for yes, n for no.",
     [QT_STR_PLAIN_KEYS_BOUND] = "Keys: {s}.",
@@ -208,7 +230,8 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_DISCUSS_PROMPT] = "What do you want to tell the agent?",
     [QT_STR_HELP_DISCUSS] = "talk first",
     [QT_STR_HELP_SEND] = "send to the agent",
-    [QT_STR_PLAIN_KEYS_DISCUSS] = "Keys: Enter sends it to the agent, Shift+Enter starts a new line, Ctrl+G opens your editor, Escape goes back to the question.",
+    [QT_STR_PLAIN_KEYS_DISCUSS] = "Keys: Enter sends it to the agent, Shift+Enter starts a new line, Ctrl+G opens your "
+                                  "editor, Escape goes back to the question.",
     [QT_STR_HELP_BACK_TO_QUESTION] = "back to the question",
     [QT_STR_WARN_DISCUSS_EMPTY] = "Type what you want to tell the agent (Esc goes back)",
     [QT_STR_STATUS_DISCUSS] = "Wants to talk first",
@@ -216,7 +239,8 @@ static const char *const english[QT_STR_COUNT] = {
     /* the transcript in accessible mode */
     [QT_STR_PLAIN_NOT_SELECTED] = "not selected",
     [QT_STR_PLAIN_RESULT_STATUS] = "Status: {s}.",
-    [QT_STR_PLAIN_KEYS_FILTER_PICK] = "Keys: type to filter, Up and Down move, Enter picks the highlighted option, Ctrl+T talks to the agent first, Escape clears the filter.",
+    [QT_STR_PLAIN_KEYS_FILTER_PICK] = "Keys: type to filter, Up and Down move, Enter picks the highlighted option, "
+                                      "Ctrl+T talks to the agent first, Escape clears the filter.",
 };
 
 static const char *const german[QT_STR_COUNT] = {
@@ -335,26 +359,40 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_REMOTE_LIST_WAITED] = "wartet seit {s}",
     [QT_STR_REMOTE_WORDS_KEPT] = "Nicht zugestellt; was Sie geschrieben haben, damit es nicht verloren geht:",
     [QT_STR_REMOTE_WORDS_UNCONFIRMED] = "Nicht bestätigt; was Sie geschrieben haben, damit es nicht verloren geht:",
-    [QT_STR_REMOTE_PI_NO_CONNECT] = "das pi in {s} hat binnen {n} s keine Verbindung angenommen (mit Strg+Z angehalten, im Editor oder beschäftigt); seine Fragen fehlen hier",
-    [QT_STR_REMOTE_PI_NO_REPLY] = "das pi in {s} hat binnen {n} s nicht geantwortet (mit Strg+Z angehalten, im Editor oder beschäftigt); seine Fragen fehlen hier",
-    [QT_STR_REMOTE_PI_UNCONFIRMED] = "das pi in {s} hat die Antwort binnen {n} s nicht bestätigt (mit Strg+Z angehalten, im Editor oder beschäftigt); es kann sie noch annehmen, sobald es weiterläuft",
-    [QT_STR_REMOTE_PI_NOT_SENT] = "das pi in {s} hat binnen {n} s keine Verbindung angenommen (mit Strg+Z angehalten, im Editor oder beschäftigt); die Antwort wurde nicht gesendet",
-    [QT_STR_REMOTE_STDIN_EMPTY] = "keine Antworten auf der Standardeingabe; geben Sie sie dort an, etwa: echo '{\"db\":\"SQLite\"}' | pi-question answer 2 -",
+    [QT_STR_REMOTE_PI_NO_CONNECT] = "das pi in {s} hat binnen {n} s keine Verbindung angenommen (mit Strg+Z "
+                                    "angehalten, im Editor oder beschäftigt); seine Fragen fehlen hier",
+    [QT_STR_REMOTE_PI_NO_REPLY] = "das pi in {s} hat binnen {n} s nicht geantwortet (mit Strg+Z angehalten, im Editor "
+                                  "oder beschäftigt); seine Fragen fehlen hier",
+    [QT_STR_REMOTE_PI_UNCONFIRMED] =
+        "das pi in {s} hat die Antwort binnen {n} s nicht bestätigt (mit Strg+Z angehalten, im Editor oder "
+        "beschäftigt); es kann sie noch annehmen, sobald es weiterläuft",
+    [QT_STR_REMOTE_PI_NOT_SENT] = "das pi in {s} hat binnen {n} s keine Verbindung angenommen (mit Strg+Z angehalten, "
+                                  "im Editor oder beschäftigt); die Antwort wurde nicht gesendet",
+    [QT_STR_REMOTE_STDIN_EMPTY] = "keine Antworten auf der Standardeingabe; geben Sie sie dort an, etwa: echo "
+                                  "'{\"db\":\"SQLite\"}' | pi-question answer 2 -",
     [QT_STR_REMOTE_STDIN_LONG] = "die Antworten auf der Standardeingabe sind länger als {n} Bytes",
     [QT_STR_REMOTE_STDIN_READING] = "die Antworten werden von der Standardeingabe gelesen; beenden Sie sie mit Strg+D",
-    [QT_STR_REMOTE_DISCUSS_LONG] = "Ihre Nachricht an den Agenten hat {n} Bytes; pi nimmt höchstens {s} Bytes. Nichts wurde gesendet; kürzen Sie sie und senden Sie sie erneut",
+    [QT_STR_REMOTE_DISCUSS_LONG] = "Ihre Nachricht an den Agenten hat {n} Bytes; pi nimmt höchstens {s} Bytes. Nichts "
+                                   "wurde gesendet; kürzen Sie sie und senden Sie sie erneut",
     [QT_STR_REMOTE_LAST_ENDED] = "die zuletzt beendete Frage: {s}",
-    [QT_STR_REMOTE_BAD_JSON] = "die Antworten sind kein gültiges JSON ({s}); schreiben Sie sie etwa so: '{\"db\":\"SQLite\"}' oder '[\"SQLite\"]'",
-    [QT_STR_REMOTE_ANSWERS_SHAPE] = "die Antworten müssen ein Objekt wie {\"db\":\"SQLite\"} oder eine Liste in der Reihenfolge der Fragen sein",
-    [QT_STR_REMOTE_LIST_LENGTH] = "die Liste hat {n} Antworten, die Frage aber {s} Teile; geben Sie eine pro Frage an, in der Reihenfolge",
-    [QT_STR_REMOTE_ID_AMBIGUOUS] = "die ID {s} bezeichnet Fragen in {n} pis; antworten Sie über die Position (siehe \"pi-question pending\")",
+    [QT_STR_REMOTE_BAD_JSON] = "die Antworten sind kein gültiges JSON ({s}); schreiben Sie sie etwa so: "
+                               "'{\"db\":\"SQLite\"}' oder '[\"SQLite\"]'",
+    [QT_STR_REMOTE_ANSWERS_SHAPE] =
+        "die Antworten müssen ein Objekt wie {\"db\":\"SQLite\"} oder eine Liste in der Reihenfolge der Fragen sein",
+    [QT_STR_REMOTE_LIST_LENGTH] =
+        "die Liste hat {n} Antworten, die Frage aber {s} Teile; geben Sie eine pro Frage an, in der Reihenfolge",
+    [QT_STR_REMOTE_ID_AMBIGUOUS] =
+        "die ID {s} bezeichnet Fragen in {n} pis; antworten Sie über die Position (siehe \"pi-question pending\")",
     [QT_STR_REMOTE_NO_ID] = "in keinem pi wartet eine Frage mit der ID {s}; siehe \"pi-question pending\"",
-    [QT_STR_REMOTE_NO_POSITION] = "es gibt keine Frage {s}; geben Sie ihre Position ({n}) oder ihre ID (etwa {i}) aus \"pi-question pending\" an",
+    [QT_STR_REMOTE_NO_POSITION] =
+        "es gibt keine Frage {s}; geben Sie ihre Position ({n}) oder ihre ID (etwa {i}) aus \"pi-question pending\" an",
     [QT_STR_REMOTE_RANGE] = "1 bis {n}",
-    [QT_STR_REMOTE_NO_TERMINAL] = "kein Terminal zum Fragen; antworten Sie mit: echo '<Antworten als JSON>' | pi-question answer <n oder ID> -",
+    [QT_STR_REMOTE_NO_TERMINAL] =
+        "kein Terminal zum Fragen; antworten Sie mit: echo '<Antworten als JSON>' | pi-question answer <n oder ID> -",
     [QT_STR_WEB_ANSWERED_HERE] = "auf der Webseite beantwortet",
     [QT_STR_WEB_STARTED] = "Fragen im Browser beantworten (Link nicht weitergeben):\n{s}",
-    [QT_STR_WEB_QR_NARROW] = "Der QR-Code dazu braucht {n} Spalten: Terminal breiter ziehen, dann zeigt /questions web on ihn erneut.",
+    [QT_STR_WEB_QR_NARROW] =
+        "Der QR-Code dazu braucht {n} Spalten: Terminal breiter ziehen, dann zeigt /questions web on ihn erneut.",
     [QT_STR_WEB_STOPPED] = "Die Webseite für Fragen ist aus.",
     [QT_STR_WEB_FAILED] = "Die Webseite für Fragen konnte nicht starten: {s}",
     [QT_STR_WEB_TITLE] = "pi fragt",
@@ -365,9 +403,11 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_WEB_PREVIEW] = "Vorschau",
     [QT_STR_WEB_CLOSED] = "Diese Frage wurde anderswo beantwortet oder beendet.",
     [QT_STR_WEB_OFFLINE] = "Verbindung zu pi verloren; neuer Versuch…",
-    [QT_STR_WEB_DISPLACED] = "Neuere Seiten haben die Live-Aktualisierung übernommen; diese folgt wieder, sobald Sie zu ihr zurückkehren.",
+    [QT_STR_WEB_DISPLACED] =
+        "Neuere Seiten haben die Live-Aktualisierung übernommen; diese folgt wieder, sobald Sie zu ihr zurückkehren.",
     [QT_STR_WEB_OFF] = "pi hat diese Seite abgeschaltet (oder wurde beendet).",
-    [QT_STR_WEB_TOO_LARGE] = "Zu lang zum Senden (pi nimmt höchstens {n} Bytes). Nichts wurde gesendet; Ihr Text ist noch da.",
+    [QT_STR_WEB_TOO_LARGE] =
+        "Zu lang zum Senden (pi nimmt höchstens {n} Bytes). Nichts wurde gesendet; Ihr Text ist noch da.",
     [QT_STR_WEB_NOT_SENT] = "Nicht gesendet: pi ist nicht erreichbar. Ihr Text ist noch da; versuchen Sie es erneut.",
     [QT_STR_CMD_NOTHING_TO_REOPEN] = "Es gibt keine abgebrochene oder unterbrochene Frage zu beantworten.",
 
@@ -401,13 +441,23 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_PLAIN_MATCHES] = "{n} Optionen passen",
     [QT_STR_PLAIN_PREVIEW] = "Vorschau: ",
     [QT_STR_PLAIN_ANSWERED] = "beantwortet",
-    [QT_STR_PLAIN_KEYS_LIST] = "Tasten: Pfeil hoch und runter bewegen, Enter wählt, eine Zahl wählt diese Option, Schrägstrich filtert, Strg+N fügt eine Notiz an, Strg+D überlässt es dem Agenten, Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
-    [QT_STR_PLAIN_KEYS_MULTI] = "Tasten: Pfeil hoch und runter bewegen, Leertaste kreuzt an oder ab, Enter bestätigt, Schrägstrich filtert, Strg+N fügt eine Notiz an, Strg+D überlässt es dem Agenten, Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
-    [QT_STR_PLAIN_KEYS_ENTRY] = "Tasten: Enter sendet, Umschalt+Enter beginnt eine neue Zeile, Strg+G öffnet deinen Editor, Strg+T spricht erst mit dem Agenten, Escape geht zurück.",
-    [QT_STR_PLAIN_KEYS_FREE] = "Tasten: Enter sendet, Umschalt+Enter beginnt eine neue Zeile, Strg+G öffnet deinen Editor, Strg+D überlässt es bei leerer Antwort dem Agenten, Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
-    [QT_STR_PLAIN_KEYS_FILTER] = "Tasten: tippen filtert, Pfeil hoch und runter bewegen, Enter fertig, Strg+T spricht erst mit dem Agenten, Escape löscht den Filter.",
-    [QT_STR_PLAIN_KEYS_NOTE] = "Tasten: Enter fertig, Strg+G öffnet deinen Editor, Strg+T spricht erst mit dem Agenten.",
-    [QT_STR_PLAIN_KEYS_REVIEW] = "Tasten: Enter sendet, eine Zahl geht zu dieser Frage, Strg+D überlässt es dem Agenten, Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
+    [QT_STR_PLAIN_KEYS_LIST] = "Tasten: Pfeil hoch und runter bewegen, Enter wählt, eine Zahl wählt diese Option, "
+                               "Schrägstrich filtert, Strg+N fügt eine Notiz an, Strg+D überlässt es dem Agenten, "
+                               "Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
+    [QT_STR_PLAIN_KEYS_MULTI] = "Tasten: Pfeil hoch und runter bewegen, Leertaste kreuzt an oder ab, Enter bestätigt, "
+                                "Schrägstrich filtert, Strg+N fügt eine Notiz an, Strg+D überlässt es dem Agenten, "
+                                "Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
+    [QT_STR_PLAIN_KEYS_ENTRY] = "Tasten: Enter sendet, Umschalt+Enter beginnt eine neue Zeile, Strg+G öffnet deinen "
+                                "Editor, Strg+T spricht erst mit dem Agenten, Escape geht zurück.",
+    [QT_STR_PLAIN_KEYS_FREE] =
+        "Tasten: Enter sendet, Umschalt+Enter beginnt eine neue Zeile, Strg+G öffnet deinen Editor, Strg+D überlässt "
+        "es bei leerer Antwort dem Agenten, Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
+    [QT_STR_PLAIN_KEYS_FILTER] = "Tasten: tippen filtert, Pfeil hoch und runter bewegen, Enter fertig, Strg+T spricht "
+                                 "erst mit dem Agenten, Escape löscht den Filter.",
+    [QT_STR_PLAIN_KEYS_NOTE] =
+        "Tasten: Enter fertig, Strg+G öffnet deinen Editor, Strg+T spricht erst mit dem Agenten.",
+    [QT_STR_PLAIN_KEYS_REVIEW] = "Tasten: Enter sendet, eine Zahl geht zu dieser Frage, Strg+D überlässt es dem "
+                                 "Agenten, Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab geht zur nächsten Frage, Umschalt+Tab zur vorigen.",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "Tasten: j für ja, n für nein.",
     [QT_STR_PLAIN_KEYS_BOUND] = "Tasten: {s}.",
@@ -423,7 +473,8 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_DISCUSS_PROMPT] = "Was möchtest du dem Agenten sagen?",
     [QT_STR_HELP_DISCUSS] = "erst besprechen",
     [QT_STR_HELP_SEND] = "an den Agenten senden",
-    [QT_STR_PLAIN_KEYS_DISCUSS] = "Tasten: Enter sendet es an den Agenten, Umschalt+Enter beginnt eine neue Zeile, Strg+G öffnet deinen Editor, Escape geht zurück zur Frage.",
+    [QT_STR_PLAIN_KEYS_DISCUSS] = "Tasten: Enter sendet es an den Agenten, Umschalt+Enter beginnt eine neue Zeile, "
+                                  "Strg+G öffnet deinen Editor, Escape geht zurück zur Frage.",
     [QT_STR_HELP_BACK_TO_QUESTION] = "zurück zur Frage",
     [QT_STR_WARN_DISCUSS_EMPTY] = "Erst tippen, was du dem Agenten sagen möchtest (Esc geht zurück)",
     [QT_STR_STATUS_DISCUSS] = "Möchte erst darüber sprechen",
@@ -431,7 +482,9 @@ static const char *const german[QT_STR_COUNT] = {
     /* the transcript in accessible mode */
     [QT_STR_PLAIN_NOT_SELECTED] = "nicht ausgewählt",
     [QT_STR_PLAIN_RESULT_STATUS] = "Ergebnis: {s}.",
-    [QT_STR_PLAIN_KEYS_FILTER_PICK] = "Tasten: tippen filtert, Pfeil hoch und runter bewegen, Enter wählt die markierte Option, Strg+T spricht erst mit dem Agenten, Escape löscht den Filter.",
+    [QT_STR_PLAIN_KEYS_FILTER_PICK] =
+        "Tasten: tippen filtert, Pfeil hoch und runter bewegen, Enter wählt die markierte Option, Strg+T spricht erst "
+        "mit dem Agenten, Escape löscht den Filter.",
 };
 
 static const char *const chinese[QT_STR_COUNT] = {
@@ -531,14 +584,20 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_REMOTE_LIST_WAITED] = "已等待 {s}",
     [QT_STR_REMOTE_WORDS_KEPT] = "未能送达；你写的内容如下，以免丢失：",
     [QT_STR_REMOTE_WORDS_UNCONFIRMED] = "未获确认；你写的内容如下，以免丢失：",
-    [QT_STR_REMOTE_PI_NO_CONNECT] = "位于 {s} 的 pi 在 {n} 秒内未接受连接（已用 Ctrl+Z 暂停、正在编辑器中或忙碌）；未显示它的问题",
-    [QT_STR_REMOTE_PI_NO_REPLY] = "位于 {s} 的 pi 在 {n} 秒内未回应（已用 Ctrl+Z 暂停、正在编辑器中或忙碌）；未显示它的问题",
-    [QT_STR_REMOTE_PI_UNCONFIRMED] = "位于 {s} 的 pi 在 {n} 秒内未确认回答（已用 Ctrl+Z 暂停、正在编辑器中或忙碌）；它恢复运行后仍可能采用该回答",
-    [QT_STR_REMOTE_PI_NOT_SENT] = "位于 {s} 的 pi 在 {n} 秒内未接受连接（已用 Ctrl+Z 暂停、正在编辑器中或忙碌）；回答未发送",
-    [QT_STR_REMOTE_STDIN_EMPTY] = "标准输入中没有回答；请在那里提供，例如：echo '{\"db\":\"SQLite\"}' | pi-question answer 2 -",
+    [QT_STR_REMOTE_PI_NO_CONNECT] =
+        "位于 {s} 的 pi 在 {n} 秒内未接受连接（已用 Ctrl+Z 暂停、正在编辑器中或忙碌）；未显示它的问题",
+    [QT_STR_REMOTE_PI_NO_REPLY] =
+        "位于 {s} 的 pi 在 {n} 秒内未回应（已用 Ctrl+Z 暂停、正在编辑器中或忙碌）；未显示它的问题",
+    [QT_STR_REMOTE_PI_UNCONFIRMED] =
+        "位于 {s} 的 pi 在 {n} 秒内未确认回答（已用 Ctrl+Z 暂停、正在编辑器中或忙碌）；它恢复运行后仍可能采用该回答",
+    [QT_STR_REMOTE_PI_NOT_SENT] =
+        "位于 {s} 的 pi 在 {n} 秒内未接受连接（已用 Ctrl+Z 暂停、正在编辑器中或忙碌）；回答未发送",
+    [QT_STR_REMOTE_STDIN_EMPTY] =
+        "标准输入中没有回答；请在那里提供，例如：echo '{\"db\":\"SQLite\"}' | pi-question answer 2 -",
     [QT_STR_REMOTE_STDIN_LONG] = "标准输入中的回答超过 {n} 字节",
     [QT_STR_REMOTE_STDIN_READING] = "正在从标准输入读取回答；以 Ctrl+D 结束",
-    [QT_STR_REMOTE_DISCUSS_LONG] = "你写给助手的内容有 {n} 字节；pi 最多接受 {s} 字节。未发送任何内容；请缩短后重新发送",
+    [QT_STR_REMOTE_DISCUSS_LONG] =
+        "你写给助手的内容有 {n} 字节；pi 最多接受 {s} 字节。未发送任何内容；请缩短后重新发送",
     [QT_STR_REMOTE_LAST_ENDED] = "最近结束等待的问题：{s}",
     [QT_STR_REMOTE_BAD_JSON] = "答案不是有效的 JSON（{s}）；请这样写：'{\"db\":\"SQLite\"}' 或 '[\"SQLite\"]'",
     [QT_STR_REMOTE_ANSWERS_SHAPE] = "答案必须是形如 {\"db\":\"SQLite\"} 的对象，或按问题顺序排列的列表",
@@ -547,7 +606,8 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_REMOTE_NO_ID] = "没有任何 pi 在等待编号为 {s} 的问题；请运行 \"pi-question pending\"",
     [QT_STR_REMOTE_NO_POSITION] = "没有第 {s} 个问题；请给出 \"pi-question pending\" 中的位置（{n}）或编号（如 {i}）",
     [QT_STR_REMOTE_RANGE] = "1 到 {n}",
-    [QT_STR_REMOTE_NO_TERMINAL] = "没有可用于提问的终端；请这样回答：echo '<答案 JSON>' | pi-question answer <位置或编号> -",
+    [QT_STR_REMOTE_NO_TERMINAL] =
+        "没有可用于提问的终端；请这样回答：echo '<答案 JSON>' | pi-question answer <位置或编号> -",
     [QT_STR_WEB_ANSWERED_HERE] = "已在网页上回答",
     [QT_STR_WEB_STARTED] = "在浏览器中回答问题（请勿外传此链接）：\n{s}",
     [QT_STR_WEB_QR_NARROW] = "其二维码需要 {n} 列宽：请加宽终端，然后用 /questions web on 再次显示。",
@@ -597,13 +657,18 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_PLAIN_MATCHES] = "{n} 个选项匹配",
     [QT_STR_PLAIN_PREVIEW] = "预览：",
     [QT_STR_PLAIN_ANSWERED] = "已回答",
-    [QT_STR_PLAIN_KEYS_LIST] = "按键：上下方向键移动，回车选择，数字键选择对应选项，斜杠筛选，Ctrl+N 添加备注，Ctrl+D 让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
-    [QT_STR_PLAIN_KEYS_MULTI] = "按键：上下方向键移动，空格勾选或取消，回车确认，斜杠筛选，Ctrl+N 添加备注，Ctrl+D 让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
-    [QT_STR_PLAIN_KEYS_ENTRY] = "按键：回车提交，Shift+回车换行，Ctrl+G 打开你的编辑器，Ctrl+T 先与助手讨论，Esc 返回。",
-    [QT_STR_PLAIN_KEYS_FREE] = "按键：回车提交，Shift+回车换行，Ctrl+G 打开你的编辑器，回答为空时 Ctrl+D 让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
+    [QT_STR_PLAIN_KEYS_LIST] = "按键：上下方向键移动，回车选择，数字键选择对应选项，斜杠筛选，Ctrl+N 添加备注，Ctrl+D "
+                               "让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
+    [QT_STR_PLAIN_KEYS_MULTI] = "按键：上下方向键移动，空格勾选或取消，回车确认，斜杠筛选，Ctrl+N 添加备注，Ctrl+D "
+                                "让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
+    [QT_STR_PLAIN_KEYS_ENTRY] =
+        "按键：回车提交，Shift+回车换行，Ctrl+G 打开你的编辑器，Ctrl+T 先与助手讨论，Esc 返回。",
+    [QT_STR_PLAIN_KEYS_FREE] = "按键：回车提交，Shift+回车换行，Ctrl+G 打开你的编辑器，回答为空时 Ctrl+D "
+                               "让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
     [QT_STR_PLAIN_KEYS_FILTER] = "按键：输入以筛选，上下方向键移动，回车完成，Ctrl+T 先与助手讨论，Esc 清除筛选。",
     [QT_STR_PLAIN_KEYS_NOTE] = "按键：回车完成，Ctrl+G 打开你的编辑器，Ctrl+T 先与助手讨论。",
-    [QT_STR_PLAIN_KEYS_REVIEW] = "按键：回车提交，数字键转到对应问题，Ctrl+D 让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
+    [QT_STR_PLAIN_KEYS_REVIEW] =
+        "按键：回车提交，数字键转到对应问题，Ctrl+D 让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab 转到下一个问题，Shift+Tab 转到上一个。",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "按键：y 表示是，n 表示否。",
     [QT_STR_PLAIN_KEYS_BOUND] = "按键：{s}。",
@@ -627,7 +692,8 @@ static const char *const chinese[QT_STR_COUNT] = {
     /* the transcript in accessible mode */
     [QT_STR_PLAIN_NOT_SELECTED] = "未选择",
     [QT_STR_PLAIN_RESULT_STATUS] = "状态：{s}。",
-    [QT_STR_PLAIN_KEYS_FILTER_PICK] = "按键：输入以筛选，上下方向键移动，回车选择高亮的选项，Ctrl+T 先与助手讨论，Esc 清除筛选。",
+    [QT_STR_PLAIN_KEYS_FILTER_PICK] =
+        "按键：输入以筛选，上下方向键移动，回车选择高亮的选项，Ctrl+T 先与助手讨论，Esc 清除筛选。",
 };
 
 static const char *const names[QT_STR_COUNT] = {
@@ -662,10 +728,6 @@ qt_language qt_language_from_tag(const char *tag) {
   return QT_LANG_EN;
 }
 
-const char *qt_string_name(qt_string_id id) {
-  return (int)id >= 0 && id < QT_STR_COUNT ? names[id] : "";
-}
+const char *qt_string_name(qt_string_id id) { return (int)id >= 0 && id < QT_STR_COUNT ? names[id] : ""; }
 
-const char *qt_language_tag(qt_language lang) {
-  return (int)lang >= 0 && lang < QT_LANG_COUNT ? tags[lang] : "en";
-}
+const char *qt_language_tag(qt_language lang) { return (int)lang >= 0 && lang < QT_LANG_COUNT ? tags[lang] : "en"; }

@@ -50,11 +50,16 @@ static const struct {
   const char *open;
   const char *close;
 } PALETTE[] = {
-    {QT_STYLE_ACCENT, "\x1b[36m", "\x1b[39m"},  {QT_STYLE_MUTED, "\x1b[90m", "\x1b[39m"},
-    {QT_STYLE_DIM, "\x1b[2m", "\x1b[22m"},       {QT_STYLE_SUCCESS, "\x1b[32m", "\x1b[39m"},
-    {QT_STYLE_WARNING, "\x1b[33m", "\x1b[39m"}, {QT_STYLE_ERROR, "\x1b[31m", "\x1b[39m"},
-    {QT_STYLE_TITLE, "\x1b[1m", "\x1b[22m"},     {QT_STYLE_BORDER, "\x1b[90m", "\x1b[39m"},
-    {QT_STYLE_SELECTED, "\x1b[1;36m", "\x1b[22;39m"}, {QT_STYLE_CURSOR, "\x1b[7m", "\x1b[27m"},
+    {QT_STYLE_ACCENT, "\x1b[36m", "\x1b[39m"},
+    {QT_STYLE_MUTED, "\x1b[90m", "\x1b[39m"},
+    {QT_STYLE_DIM, "\x1b[2m", "\x1b[22m"},
+    {QT_STYLE_SUCCESS, "\x1b[32m", "\x1b[39m"},
+    {QT_STYLE_WARNING, "\x1b[33m", "\x1b[39m"},
+    {QT_STYLE_ERROR, "\x1b[31m", "\x1b[39m"},
+    {QT_STYLE_TITLE, "\x1b[1m", "\x1b[22m"},
+    {QT_STYLE_BORDER, "\x1b[90m", "\x1b[39m"},
+    {QT_STYLE_SELECTED, "\x1b[1;36m", "\x1b[22;39m"},
+    {QT_STYLE_CURSOR, "\x1b[7m", "\x1b[27m"},
 };
 
 struct qt_tty {
@@ -66,9 +71,9 @@ struct qt_tty {
   atomic_int claim;        /* who took the question: CLAIM_OPEN, CLAIM_ELSEWHERE, CLAIM_HERE + outcome */
   qt_tty_access refusal;   /* why the last run refused to start */
   bool color;
-  size_t drawn_rows;       /* rows of the frame on screen */
-  size_t cursor_row;       /* the row of the frame the cursor sits on */
-  char *notice;            /* the desktop notification, written once the terminal is taken (NULL: none) */
+  size_t drawn_rows; /* rows of the frame on screen */
+  size_t cursor_row; /* the row of the frame the cursor sits on */
+  char *notice;      /* the desktop notification, written once the terminal is taken (NULL: none) */
   size_t notice_len;
 };
 
@@ -343,10 +348,10 @@ static qt_status draw(qt_tty *t, qt_engine *e) {
   view v = choose_view(count, keep, edited, prompt, selected);
   size_t top = v.pinned != SIZE_MAX ? 1 : 0, shown = top + v.n;
   /* the screen row of frame row `edited`, if it is shown */
-  size_t cursor_row = edited == SIZE_MAX ? SIZE_MAX
-                      : edited == v.pinned ? 0
+  size_t cursor_row = edited == SIZE_MAX            ? SIZE_MAX
+                      : edited == v.pinned          ? 0
                       : shows(edited, v.first, v.n) ? top + (edited - v.first)
-                                                     : SIZE_MAX;
+                                                    : SIZE_MAX;
   qt_buf out;
   qt_buf_init(&out);
   erase_frame(t, &out);

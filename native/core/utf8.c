@@ -11,11 +11,17 @@ static size_t valid_sequence(const unsigned char *s, size_t len, uint32_t *cp) {
   size_t n;
   uint32_t v, min;
   if (c >= 0xC2 && c <= 0xDF) {
-    n = 2; v = c & 0x1F; min = 0x80;
+    n = 2;
+    v = c & 0x1F;
+    min = 0x80;
   } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3; v = c & 0x0F; min = 0x800;
+    n = 3;
+    v = c & 0x0F;
+    min = 0x800;
   } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4; v = c & 0x07; min = 0x10000;
+    n = 4;
+    v = c & 0x07;
+    min = 0x10000;
   } else {
     return 0;
   }

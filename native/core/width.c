@@ -87,18 +87,18 @@ static uint16_t props_of(uint32_t cp) {
   return v;
 }
 
-#define GCB(p) ((unsigned)((p) & QT_P_GCB_MASK))
-#define INCB(p) ((unsigned)(((p) & QT_P_INCB_MASK) >> QT_P_INCB_SHIFT))
+#define GCB(p)  ((unsigned)((p)&QT_P_GCB_MASK))
+#define INCB(p) ((unsigned)(((p)&QT_P_INCB_MASK) >> QT_P_INCB_SHIFT))
 
 static bool printable_ascii(unsigned char b) { return b >= 0x20 && b < 0x7F; }
 
 /* ---- segmentation: the state that the break rules look back on ------------------------- */
 
 typedef struct {
-  uint16_t prev;  /* properties of the previous code point */
-  size_t ri;      /* regional indicators in a row ending at prev (GB12, GB13) */
-  unsigned pict;  /* 1: ExtPict Extend* ends at prev, 2: ExtPict Extend* ZWJ (GB11) */
-  unsigned incb;  /* 1: Consonant [Extend Linker]* ends at prev, 2: with a Linker (GB9c) */
+  uint16_t prev; /* properties of the previous code point */
+  size_t ri;     /* regional indicators in a row ending at prev (GB12, GB13) */
+  unsigned pict; /* 1: ExtPict Extend* ends at prev, 2: ExtPict Extend* ZWJ (GB11) */
+  unsigned incb; /* 1: Consonant [Extend Linker]* ends at prev, 2: with a Linker (GB9c) */
 } seg_state;
 
 static void seg_start(seg_state *st, uint16_t cur) {
@@ -112,21 +112,19 @@ static void seg_start(seg_state *st, uint16_t cur) {
 /* Is there a boundary between st->prev and cur? */
 static bool seg_breaks(const seg_state *st, uint16_t cur) {
   unsigned p = GCB(st->prev), c = GCB(cur);
-  if (p == QT_GCB_CR && c == QT_GCB_LF) return false;                          /* GB3 */
-  if (p == QT_GCB_CR || p == QT_GCB_LF || p == QT_GCB_CONTROL) return true;    /* GB4 */
-  if (c == QT_GCB_CR || c == QT_GCB_LF || c == QT_GCB_CONTROL) return true;    /* GB5 */
-  if (p == QT_GCB_L &&
-      (c == QT_GCB_L || c == QT_GCB_V || c == QT_GCB_LV || c == QT_GCB_LVT))
-    return false;                                                              /* GB6 */
-  if ((p == QT_GCB_LV || p == QT_GCB_V) && (c == QT_GCB_V || c == QT_GCB_T)) return false; /* GB7 */
-  if ((p == QT_GCB_LVT || p == QT_GCB_T) && c == QT_GCB_T) return false;     /* GB8 */
-  if (c == QT_GCB_EXTEND || c == QT_GCB_ZWJ) return false;                    /* GB9 */
-  if (c == QT_GCB_SPACINGMARK) return false;                                  /* GB9a */
-  if (p == QT_GCB_PREPEND) return false;                                      /* GB9b */
-  if (st->incb == 2 && INCB(cur) == QT_INCB_CONSONANT) return false;         /* GB9c */
-  if (p == QT_GCB_ZWJ && st->pict == 2 && (cur & QT_P_PICT)) return false;   /* GB11 */
-  if (p == QT_GCB_RI && c == QT_GCB_RI && (st->ri & 1)) return false;        /* GB12, GB13 */
-  return true;                                                                 /* GB999 */
+  if (p == QT_GCB_CR && c == QT_GCB_LF) return false;                                                       /* GB3 */
+  if (p == QT_GCB_CR || p == QT_GCB_LF || p == QT_GCB_CONTROL) return true;                                 /* GB4 */
+  if (c == QT_GCB_CR || c == QT_GCB_LF || c == QT_GCB_CONTROL) return true;                                 /* GB5 */
+  if (p == QT_GCB_L && (c == QT_GCB_L || c == QT_GCB_V || c == QT_GCB_LV || c == QT_GCB_LVT)) return false; /* GB6 */
+  if ((p == QT_GCB_LV || p == QT_GCB_V) && (c == QT_GCB_V || c == QT_GCB_T)) return false;                  /* GB7 */
+  if ((p == QT_GCB_LVT || p == QT_GCB_T) && c == QT_GCB_T) return false;                                    /* GB8 */
+  if (c == QT_GCB_EXTEND || c == QT_GCB_ZWJ) return false;                                                  /* GB9 */
+  if (c == QT_GCB_SPACINGMARK) return false;                                                                /* GB9a */
+  if (p == QT_GCB_PREPEND) return false;                                                                    /* GB9b */
+  if (st->incb == 2 && INCB(cur) == QT_INCB_CONSONANT) return false;                                        /* GB9c */
+  if (p == QT_GCB_ZWJ && st->pict == 2 && (cur & QT_P_PICT)) return false;                                  /* GB11 */
+  if (p == QT_GCB_RI && c == QT_GCB_RI && (st->ri & 1)) return false; /* GB12, GB13 */
+  return true;                                                        /* GB999 */
 }
 
 static void seg_push(seg_state *st, uint16_t cur) {
@@ -167,15 +165,15 @@ static void seg_push(seg_state *st, uint16_t cur) {
  *   QT_WIDTH_CURRENT_EAW that of the current pi line (QT_P_WIDE_CURRENT). */
 
 typedef struct {
-  size_t n;        /* code points */
-  size_t u16;      /* length in UTF-16 units (couldBeEmoji's segment.length > 2) */
-  size_t extra;    /* columns from trailing halfwidth/fullwidth forms and AM vowels (or, with
+  size_t n;      /* code points */
+  size_t u16;    /* length in UTF-16 units (couldBeEmoji's segment.length > 2) */
+  size_t extra;  /* columns from trailing halfwidth/fullwidth forms and AM vowels (or, with
                       spacing marks, from what follows the base) */
-  uint16_t wide;   /* the property bit that says wide (wide_bit) */
-  bool marks;      /* QT_WIDTH_SPACING_MARKS */
-  bool all_tsm;    /* every code point is a terminal spacing mark */
+  uint16_t wide; /* the property bit that says wide (wide_bit) */
+  bool marks;    /* QT_WIDTH_SPACING_MARKS */
+  bool all_tsm;  /* every code point is a terminal spacing mark */
   bool follows_mark;
-  uint32_t first;  /* first code point */
+  uint32_t first; /* first code point */
   uint16_t first_props;
   bool all_zero;
   bool fe0f;
@@ -248,8 +246,7 @@ static bool cluster_is_rgi(const cluster *k) {
   size_t lo = 0, hi = QT_RGI_COUNT;
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    int c = cmp_seq(qt_rgi_cps + qt_rgi_off[mid], (size_t)(qt_rgi_off[mid + 1] - qt_rgi_off[mid]),
-                    k->cps, k->n);
+    int c = cmp_seq(qt_rgi_cps + qt_rgi_off[mid], (size_t)(qt_rgi_off[mid + 1] - qt_rgi_off[mid]), k->cps, k->n);
     if (c == 0) return true;
     if (c < 0)
       lo = mid + 1;
@@ -261,9 +258,8 @@ static bool cluster_is_rgi(const cluster *k) {
 
 static bool could_be_emoji(const cluster *k) {
   uint32_t cp = k->first;
-  return (cp >= 0x1F000 && cp <= 0x1FBFF) || (cp >= 0x2300 && cp <= 0x23FF) ||
-         (cp >= 0x2600 && cp <= 0x27BF) || (cp >= 0x2B50 && cp <= 0x2B55) || k->fe0f ||
-         k->u16 > 2;
+  return (cp >= 0x1F000 && cp <= 0x1FBFF) || (cp >= 0x2300 && cp <= 0x23FF) || (cp >= 0x2600 && cp <= 0x27BF) ||
+         (cp >= 0x2B50 && cp <= 0x2B55) || k->fe0f || k->u16 > 2;
 }
 
 static size_t cluster_width(const cluster *k) {
@@ -316,10 +312,10 @@ typedef struct {
   const char *s;
   size_t len;
   size_t pos;
-  unsigned spaces;     /* spaces still owed for a tab */
+  unsigned spaces; /* spaces still owed for a tab */
   bool skip_escapes;
-  size_t no_csi_from;  /* no CSI final byte at or after this offset */
-  size_t no_st_from;   /* no BEL / ESC '\' at or after this offset */
+  size_t no_csi_from; /* no CSI final byte at or after this offset */
+  size_t no_st_from;  /* no BEL / ESC '\' at or after this offset */
 } cp_stream;
 
 static void stream_init(cp_stream *t, const char *s, size_t len, bool skip_escapes) {
@@ -441,8 +437,8 @@ size_t qt_grapheme_next(const char *s, size_t len, size_t pos) {
   unsigned char b = (unsigned char)s[pos];
   if (b < 0x80) {
     if (b == '\r') return pos + 1 < len && s[pos + 1] == '\n' ? pos + 2 : pos + 1; /* GB3, GB4 */
-    if (b < 0x20 || b == 0x7F) return pos + 1;                                      /* GB4 */
-    if (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80) return pos + 1;         /* GB999 */
+    if (b < 0x20 || b == 0x7F) return pos + 1;                                     /* GB4 */
+    if (pos + 1 == len || (unsigned char)s[pos + 1] < 0x80) return pos + 1;        /* GB999 */
   }
   int w;
   size_t plain = qt_grapheme_next_plain(s, len, pos, &w);
@@ -519,7 +515,8 @@ static bool boundary_between(const char *s, size_t len, size_t a, uint16_t pa, u
   unsigned ga = GCB(pa), gc = GCB(pc);
   if (ga == QT_GCB_CR || ga == QT_GCB_LF || ga == QT_GCB_CONTROL) return !(ga == QT_GCB_CR && gc == QT_GCB_LF);
   if (gc == QT_GCB_EXTEND || gc == QT_GCB_ZWJ || gc == QT_GCB_SPACINGMARK) return false; /* GB9, GB9a */
-  if (gc == QT_GCB_OTHER && !(pc & QT_P_PICT) && INCB(pc) != QT_INCB_CONSONANT) return ga != QT_GCB_PREPEND; /* GB9b, GB999 */
+  if (gc == QT_GCB_OTHER && !(pc & QT_P_PICT) && INCB(pc) != QT_INCB_CONSONANT)
+    return ga != QT_GCB_PREPEND; /* GB9b, GB999 */
   seg_state st;
   st.prev = pa;
   st.ri = 0;

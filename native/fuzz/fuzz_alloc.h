@@ -11,9 +11,9 @@
 #include <string.h>
 
 typedef enum fuzz_alloc_mode {
-  FUZZ_ALLOC_NEVER = 0,  /* every allocation succeeds */
-  FUZZ_ALLOC_FAIL_ONE,   /* allocation number `countdown` fails, the rest succeed */
-  FUZZ_ALLOC_FAIL_AFTER  /* allocation number `countdown` and every later one fail */
+  FUZZ_ALLOC_NEVER = 0, /* every allocation succeeds */
+  FUZZ_ALLOC_FAIL_ONE,  /* allocation number `countdown` fails, the rest succeed */
+  FUZZ_ALLOC_FAIL_AFTER /* allocation number `countdown` and every later one fail */
 } fuzz_alloc_mode;
 
 /* Arms the allocator: counting starts at 0 with the next allocation. */
@@ -33,10 +33,10 @@ char *qt_fuzz_strdup(const char *s);
 #undef calloc
 #undef realloc
 #undef strdup
-#define malloc(n) qt_fuzz_malloc(n)
+#define malloc(n)       qt_fuzz_malloc(n)
 #define calloc(n, size) qt_fuzz_calloc(n, size)
-#define realloc(p, n) qt_fuzz_realloc(p, n)
-#define strdup(s) qt_fuzz_strdup(s)
+#define realloc(p, n)   qt_fuzz_realloc(p, n)
+#define strdup(s)       qt_fuzz_strdup(s)
 #endif
 
 #endif

@@ -13,25 +13,33 @@
 
 static const char *const SEED_REQUESTS[] = {
     /* single select, values differ from labels */
-    "{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which database?\",\"options\":[{\"value\":\"pg\",\"label\":\"PostgreSQL\"},"
+    "{\"questions\":[{\"id\":\"db\",\"prompt\":\"Which "
+    "database?\",\"options\":[{\"value\":\"pg\",\"label\":\"PostgreSQL\"},"
     "{\"value\":\"lite\",\"label\":\"SQLite\"},{\"value\":\"none\",\"label\":\"No database\"}]}]}",
     /* multi select */
-    "{\"questions\":[{\"id\":\"f\",\"prompt\":\"Features?\",\"multiSelect\":true,\"options\":[\"Auth\",\"Billing\",\"Search\",{\"value\":\"xy\",\"label\":\"x, y\"}]}]}",
+    "{\"questions\":[{\"id\":\"f\",\"prompt\":\"Features?\",\"multiSelect\":true,\"options\":[\"Auth\",\"Billing\","
+    "\"Search\",{\"value\":\"xy\",\"label\":\"x, y\"}]}]}",
     /* free text only, two questions */
     "{\"questions\":[{\"id\":\"name\",\"prompt\":\"Service name?\"},{\"id\":\"why\",\"prompt\":\"Why?\"}]}",
     /* numbers as labels and values that are other options' numbers */
-    "{\"questions\":[{\"id\":\"n\",\"prompt\":\"Pick\",\"options\":[{\"value\":\"3\",\"label\":\"1\"},{\"value\":\"1\",\"label\":\"2\"},"
-    "{\"value\":\"2\",\"label\":\"three\"}]},{\"id\":\"m\",\"prompt\":\"Many\",\"multiSelect\":true,\"options\":[\"1\",\"2\",\"10\"]}]}",
+    "{\"questions\":[{\"id\":\"n\",\"prompt\":\"Pick\",\"options\":[{\"value\":\"3\",\"label\":\"1\"},{\"value\":\"1\","
+    "\"label\":\"2\"},"
+    "{\"value\":\"2\",\"label\":\"three\"}]},{\"id\":\"m\",\"prompt\":\"Many\",\"multiSelect\":true,\"options\":[\"1\","
+    "\"2\",\"10\"]}]}",
     /* labels equal up to case and spaces, a value equal to another label */
-    "{\"questions\":[{\"id\":\"c\",\"prompt\":\"Case?\",\"options\":[{\"value\":\"a\",\"label\":\"Apple\"},{\"value\":\"Apple \",\"label\":\"APPLE!\"},"
+    "{\"questions\":[{\"id\":\"c\",\"prompt\":\"Case?\",\"options\":[{\"value\":\"a\",\"label\":\"Apple\"},{\"value\":"
+    "\"Apple \",\"label\":\"APPLE!\"},"
     "{\"value\":\"b\",\"label\":\"apple pie\"}]}]}",
     /* prototype names as ids and values */
     "{\"questions\":[{\"id\":\"__proto__\",\"prompt\":\"p\",\"options\":[\"constructor\",\"toString\"]},"
     "{\"id\":\"constructor\",\"prompt\":\"q\",\"multiSelect\":true,\"options\":[\"__proto__\",\"hasOwnProperty\"]}]}",
     /* five questions of every kind */
-    "{\"questions\":[{\"id\":\"a\",\"prompt\":\"A\",\"options\":[\"x\"]},{\"id\":\"b\",\"prompt\":\"B\",\"multiSelect\":true},"
-    "{\"id\":\"c\",\"prompt\":\"C\",\"options\":[\"\\u4e2d\\u6587\",\"\\ud83d\\udc4d\",\"e\\u0301\"]},{\"id\":\"d\",\"prompt\":\"D\"},"
-    "{\"id\":\"e\",\"prompt\":\"E\",\"multiSelect\":true,\"options\":[\"1\",\"2\",\"3\",\"4\",\"5\",\"6\",\"7\",\"8\",\"9\",\"10\",\"11\"]}]}",
+    "{\"questions\":[{\"id\":\"a\",\"prompt\":\"A\",\"options\":[\"x\"]},{\"id\":\"b\",\"prompt\":\"B\","
+    "\"multiSelect\":true},"
+    "{\"id\":\"c\",\"prompt\":\"C\",\"options\":[\"\\u4e2d\\u6587\",\"\\ud83d\\udc4d\",\"e\\u0301\"]},{\"id\":\"d\","
+    "\"prompt\":\"D\"},"
+    "{\"id\":\"e\",\"prompt\":\"E\",\"multiSelect\":true,\"options\":[\"1\",\"2\",\"3\",\"4\",\"5\",\"6\",\"7\",\"8\","
+    "\"9\",\"10\",\"11\"]}]}",
 };
 #define SEED_COUNT (sizeof SEED_REQUESTS / sizeof *SEED_REQUESTS)
 

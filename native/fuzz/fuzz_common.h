@@ -17,23 +17,23 @@
 
 /* An invariant of the core that the input broke: print it, then trap (not abort: a trap
  * cannot be caught or turned into a clean exit by anything in the code under test). */
-#define FUZZ_CHECK(cond)                                                                  \
-  do {                                                                                    \
-    if (!(cond)) {                                                                        \
-      fprintf(stderr, "\nfuzz invariant failed: %s\n  at %s:%d\n", #cond, __FILE__, __LINE__); \
-      __builtin_trap();                                                                   \
-    }                                                                                     \
+#define FUZZ_CHECK(cond)                                                                                               \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      fprintf(stderr, "\nfuzz invariant failed: %s\n  at %s:%d\n", #cond, __FILE__, __LINE__);                         \
+      __builtin_trap();                                                                                                \
+    }                                                                                                                  \
   } while (0)
 
 /* Same, with a printf-style explanation (e.g. the two JSON texts that differ). */
-#define FUZZ_CHECK_MSG(cond, ...)                                                         \
-  do {                                                                                    \
-    if (!(cond)) {                                                                        \
-      fprintf(stderr, "\nfuzz invariant failed: %s\n  at %s:%d\n  ", #cond, __FILE__, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                                                       \
-      fputc('\n', stderr);                                                                \
-      __builtin_trap();                                                                   \
-    }                                                                                     \
+#define FUZZ_CHECK_MSG(cond, ...)                                                                                      \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      fprintf(stderr, "\nfuzz invariant failed: %s\n  at %s:%d\n  ", #cond, __FILE__, __LINE__);                       \
+      fprintf(stderr, __VA_ARGS__);                                                                                    \
+      fputc('\n', stderr);                                                                                             \
+      __builtin_trap();                                                                                                \
+    }                                                                                                                  \
   } while (0)
 
 /* ---- reading decisions from the input ------------------------------------------------- */
@@ -155,8 +155,8 @@ static inline void fuzz_check_answer_lines(const qt_request *req, const qt_answe
     if (!answers[i].present) continue;
     const char *id = req->questions[i].id;
     size_t n = strlen(id);
-    FUZZ_CHECK_MSG(strncmp(p, id, n) == 0 && p[n] == ':' && p[n + 1] == ' ', "the answer of \"%s\" lost its line:\n%.2000s",
-                   id, text);
+    FUZZ_CHECK_MSG(strncmp(p, id, n) == 0 && p[n] == ':' && p[n + 1] == ' ',
+                   "the answer of \"%s\" lost its line:\n%.2000s", id, text);
     const char *nl = strchr(p, '\n');
     while (nl && nl[1] == ' ' && nl[2] == ' ') nl = strchr(nl + 1, '\n');
     p = nl ? nl + 1 : p + strlen(p);

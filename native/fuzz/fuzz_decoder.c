@@ -17,7 +17,7 @@
 
 /* ---- recording events ------------------------------------------------------------------------ */
 typedef struct recorder {
-  qt_buf log;        /* one line per event: kind key mods repeat text-bytes */
+  qt_buf log; /* one line per event: kind key mods repeat text-bytes */
   size_t events;
   size_t stop_every; /* 0: never stop */
   bool stopped;      /* the last call stopped the decoder */
@@ -156,9 +156,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 #endif
   if (!after_esc && !(flags & 0x20) && !whole_keys) {
     decode(s, NULL, 0, len, 0, false, &whole);
-    FUZZ_CHECK_MSG(same_log(&split.log, &whole.log),
-                   "split input decodes differently\n--- whole:\n%s--- split:\n%s", whole.log.data ? whole.log.data : "",
-                   split.log.data ? split.log.data : "");
+    FUZZ_CHECK_MSG(same_log(&split.log, &whole.log), "split input decodes differently\n--- whole:\n%s--- split:\n%s",
+                   whole.log.data ? whole.log.data : "", split.log.data ? split.log.data : "");
     qt_buf_free(&whole.log);
   }
   qt_buf_free(&split.log);

@@ -37,8 +37,10 @@ static bool lenient(const char *s, size_t n) {
       size_t k = i;
       if (k < j && s[k] == '-') k++;
       bool ok = k < j && s[k] >= '0' && s[k] <= '9';
-      if (ok && s[k] == '0') k++;
-      else while (ok && k < j && s[k] >= '0' && s[k] <= '9') k++;
+      if (ok && s[k] == '0')
+        k++;
+      else
+        while (ok && k < j && s[k] >= '0' && s[k] <= '9') k++;
       if (ok && k < j && s[k] == '.') {
         k++;
         ok = k < j && s[k] >= '0' && s[k] <= '9';
@@ -86,7 +88,8 @@ static void same_tree(const qt_jdoc *d, const qt_jv *v, const cJSON *c) {
       double x = read_number(d->text + v->start, v->end - v->start);
       FUZZ_CHECK_MSG(x == c->valuedouble || (x != x && c->valuedouble != c->valuedouble), "number %.*s: %.17g vs %.17g",
                      (int)(v->end - v->start), d->text + v->start, x, c->valuedouble);
-      bool whole = !memchr(d->text + v->start, '.', v->end - v->start) && !memchr(d->text + v->start, 'e', v->end - v->start) &&
+      bool whole = !memchr(d->text + v->start, '.', v->end - v->start) &&
+                   !memchr(d->text + v->start, 'e', v->end - v->start) &&
                    !memchr(d->text + v->start, 'E', v->end - v->start);
       FUZZ_CHECK(whole == ((v->flags & QT_JV_WHOLE) != 0));
       break;

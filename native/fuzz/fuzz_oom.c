@@ -21,8 +21,8 @@
 
 #define STEPS (3 + 2 * 5)
 typedef struct core_run {
-  qt_status st[STEPS];   /* status of each step; -1: not reached */
-  char *out[STEPS];      /* output of each step that has one */
+  qt_status st[STEPS]; /* status of each step; -1: not reached */
+  char *out[STEPS];    /* output of each step that has one */
   qt_error err[STEPS];
 } core_run;
 
@@ -57,9 +57,11 @@ static void free_run(core_run *r) {
 }
 
 /* ---- an engine session under memory pressure ------------------------------------------------ */
-static const char *const KEYS[] = {"\x1b[A", "\x1b[B", "\t", "\x1b[Z", "\r", "\x1b", " ", "1", "2", "/", "a",
-                                   "\xe4\xb8\xad", "\x7f", "\x0e", "\x04", "y", "n", "\x1b[200~pasted\ntext\x1b[201~",
-                                   "\x1b[13;2u", "\x1b[D", "\x1b[C", "\x17", "\x14", "\x1b[6~", "\x1b[5~"};
+static const char *const KEYS[] = {"\x1b[A",     "\x1b[B", "\t",     "\x1b[Z", "\r",   "\x1b",
+                                   " ",          "1",      "2",      "/",      "a",    "\xe4\xb8\xad",
+                                   "\x7f",       "\x0e",   "\x04",   "y",      "n",    "\x1b[200~pasted\ntext\x1b[201~",
+                                   "\x1b[13;2u", "\x1b[D", "\x1b[C", "\x17",   "\x14", "\x1b[6~",
+                                   "\x1b[5~"};
 #define KEY_COUNT (sizeof KEYS / sizeof *KEYS)
 
 static void check_frame(qt_engine *e, int width) {
@@ -156,8 +158,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (got.st[i] != ref.st[i]) {
       /* an allocation failure reported as something else: allowed unless strict, but only
        * as a rejection (never an acceptance that was not there before) */
-      FUZZ_CHECK_MSG(failures > 0 && got.st[i] == QT_ERR_INVALID, "step %d: %s under memory pressure, %s without",
-                     i, qt_status_code(got.st[i]), qt_status_code(ref.st[i]));
+      FUZZ_CHECK_MSG(failures > 0 && got.st[i] == QT_ERR_INVALID, "step %d: %s under memory pressure, %s without", i,
+                     qt_status_code(got.st[i]), qt_status_code(ref.st[i]));
       continue;
     }
 #endif
@@ -167,8 +169,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                      got.out[i] ? got.out[i] : "(null)");
 #ifdef FUZZ_OOM_STRICT_STATUS
     if (got.st[i] == QT_ERR_INVALID && ref.st[i] == QT_ERR_INVALID)
-      FUZZ_CHECK_MSG(strcmp(got.err[i].message, ref.err[i].message) == 0, "step %d: another message under memory "
-                     "pressure\n  without: %s\n  with:    %s", i, ref.err[i].message, got.err[i].message);
+      FUZZ_CHECK_MSG(strcmp(got.err[i].message, ref.err[i].message) == 0,
+                     "step %d: another message under memory "
+                     "pressure\n  without: %s\n  with:    %s",
+                     i, ref.err[i].message, got.err[i].message);
 #endif
   }
   free_run(&ref);

@@ -62,8 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     qt_request *again = NULL;
     qt_error err2;
     st = qt_request_parse(j1, strlen(j1), &again, &err2);
-    FUZZ_CHECK_MSG(st == QT_OK, "canonical JSON rejected: %s at %s: %s\n  canonical: %s", qt_status_code(st),
-                   err2.path, err2.message, j1);
+    FUZZ_CHECK_MSG(st == QT_OK, "canonical JSON rejected: %s at %s: %s\n  canonical: %s", qt_status_code(st), err2.path,
+                   err2.message, j1);
     fuzz_check_request(again);
     FUZZ_CHECK(again->question_count == req->question_count);
     FUZZ_CHECK(qt_request_to_json(again, with_preset, &j2) == QT_OK);

@@ -61,8 +61,10 @@ static const char *visible(const char *s) {
   size_t j = 0;
   for (; *s && j + 5 < sizeof out; s++) {
     unsigned char c = (unsigned char)*s;
-    if (c < 0x20 || c == 0x7F) j += (size_t)snprintf(out + j, sizeof out - j, "\\x%02x", c);
-    else out[j++] = (char)c;
+    if (c < 0x20 || c == 0x7F)
+      j += (size_t)snprintf(out + j, sizeof out - j, "\\x%02x", c);
+    else
+      out[j++] = (char)c;
   }
   out[j] = '\0';
   return out;
@@ -123,7 +125,8 @@ static const char *const POOL[] = {
     "bidi \xe2\x80\xae override \xe2\x81\xa6 isolate \xe2\x80\x8f mark",
     "zero\xe2\x80\x8bwidth\xe2\x80\x8d joiner \xef\xb8\x8f",
     "\xe4\xb8\xad\xe6\x96\x87\xe5\xad\x97\xe7\xac\xa6 wide \xef\xbc\xa1\xef\xbc\xa2",
-    "emoji \xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd \xf0\x9f\x87\xba\xf0\x9f\x87\xb8 \xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7",
+    "emoji \xf0\x9f\x91\x8d\xf0\x9f\x8f\xbd \xf0\x9f\x87\xba\xf0\x9f\x87\xb8 "
+    "\xf0\x9f\x91\xa8\xe2\x80\x8d\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7",
     "combining e\xcc\x81\xcc\x81\xcc\x81 and \xe0\xa4\x95\xe0\xa5\x8d\xe0\xa4\xb7\xe0\xa4\xbf",
     "tabs\tin\tthe\ttext",
     "multi\nline\n\n\nprompt\r\nwith CRLF",
@@ -162,7 +165,8 @@ static const char *pool_text(uint8_t i) {
 static void add_clipped(cJSON *obj, const char *key, const char *t, size_t max) {
   size_t n = strlen(t);
   if (n > max)
-    for (n = max; n && ((unsigned char)t[n] & 0xC0) == 0x80; n--) {}
+    for (n = max; n && ((unsigned char)t[n] & 0xC0) == 0x80; n--) {
+    }
   char *c = strndup(t, n);
   FUZZ_CHECK(c != NULL);
   cJSON_AddStringToObject(obj, key, c);
@@ -196,7 +200,8 @@ static char *build_request_json(fuzz_input *in) {
         qt_buf_init(&label);
         size_t n = strlen(t);
         if (n > 400) /* cut at a character boundary */
-          for (n = 400; ((unsigned char)t[n] & 0xC0) == 0x80; n--) {}
+          for (n = 400; ((unsigned char)t[n] & 0xC0) == 0x80; n--) {
+          }
         qt_buf_append(&label, t, n);
         qt_buf_printf(&label, " #%zu", k + 1);
         cJSON_AddStringToObject(o, "label", label.data);
@@ -213,8 +218,10 @@ static char *build_request_json(fuzz_input *in) {
     }
     cJSON_AddItemToArray(qs, q);
   }
-  if (answers->child) cJSON_AddItemToObject(root, "answers", answers);
-  else cJSON_Delete(answers);
+  if (answers->child)
+    cJSON_AddItemToObject(root, "answers", answers);
+  else
+    cJSON_Delete(answers);
   char *s = cJSON_PrintUnformatted(root);
   cJSON_Delete(root);
   return s;
@@ -222,21 +229,86 @@ static char *build_request_json(fuzz_input *in) {
 
 /* ---- driving the engine ------------------------------------------------------------------------- */
 static const char *const KEYS[] = {
-    "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\t", "\x1b[Z", "\r", "\x1b", "\x03", "\x04", "\x0e", "/", " ",
-    "1", "2", "3", "9", "0", "y", "n", "Y", "N", "\x7f", "\x1b[3~", "\x1b[H", "\x1b[F", "\x1b[5~", "\x1b[6~",
-    "\x17", "\x15", "\x0b", "\x01", "\x05", "\x02", "\x06", "\x1b" "b", "\x1b" "f", "\x1b" "d", "\x1b\x7f",
-    "\x1b[1;5D", "\x1b[1;5C", "\x1b[1;3D", "\x1b[1;3C", "\x1b[13;2u", "\x1b\r", "\x1b[27;2;13~", "\n",
-    "a", "Z", "x", "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x91\x8d", "e\xcc\x81", "\xf0\x9f\x87\xba\xf0\x9f\x87\xb8",
+    "\x1b[A",
+    "\x1b[B",
+    "\x1b[C",
+    "\x1b[D",
+    "\t",
+    "\x1b[Z",
+    "\r",
+    "\x1b",
+    "\x03",
+    "\x04",
+    "\x0e",
+    "/",
+    " ",
+    "1",
+    "2",
+    "3",
+    "9",
+    "0",
+    "y",
+    "n",
+    "Y",
+    "N",
+    "\x7f",
+    "\x1b[3~",
+    "\x1b[H",
+    "\x1b[F",
+    "\x1b[5~",
+    "\x1b[6~",
+    "\x17",
+    "\x15",
+    "\x0b",
+    "\x01",
+    "\x05",
+    "\x02",
+    "\x06",
+    "\x1b"
+    "b",
+    "\x1b"
+    "f",
+    "\x1b"
+    "d",
+    "\x1b\x7f",
+    "\x1b[1;5D",
+    "\x1b[1;5C",
+    "\x1b[1;3D",
+    "\x1b[1;3C",
+    "\x1b[13;2u",
+    "\x1b\r",
+    "\x1b[27;2;13~",
+    "\n",
+    "a",
+    "Z",
+    "x",
+    "\xc3\xa9",
+    "\xe4\xb8\xad",
+    "\xf0\x9f\x91\x8d",
+    "e\xcc\x81",
+    "\xf0\x9f\x87\xba\xf0\x9f\x87\xb8",
     "\x1b[200~pasted\ntext\x1b[201~",
     "\x1b[200~\x1b]0;evil\x07\x1b[2J\r\xc2\x85\xe2\x80\xae\x7f\t\x1b[201~",
     "\x1b[200~line 1\r\nline 2\rline 3\nline 4\n\n\n\n\n\n\n\n\n\n\n\nline 16\x1b[201~",
-    "\x1b[97;5u", "\x1b[100;5u", "\x1b[110;5u", "\x1b[13u", "\x1b[27u", "\x1b[9;2u", "\x1b[57399u",
-    "\x1b]11;rgb:0000/0000/0000\x1b\\", "\x1b[?1u", "\x1b[12;40R", "\xff\xfe", "\xe2\x80", "word ",
+    "\x1b[97;5u",
+    "\x1b[100;5u",
+    "\x1b[110;5u",
+    "\x1b[13u",
+    "\x1b[27u",
+    "\x1b[9;2u",
+    "\x1b[57399u",
+    "\x1b]11;rgb:0000/0000/0000\x1b\\",
+    "\x1b[?1u",
+    "\x1b[12;40R",
+    "\xff\xfe",
+    "\xe2\x80",
+    "word ",
 };
 #define KEY_COUNT (sizeof KEYS / sizeof *KEYS)
 
-static const char *const KEY_NAMES[] = {"enter", "escape", "ctrl+c", "tab", "shift+tab", "up", "down", "j", "k", "space",
-                                        "ctrl+d", "ctrl+n", "/", "x", "ctrl+shift+p", "alt+enter", "f5", "bogus"};
+static const char *const KEY_NAMES[] = {
+    "enter", "escape", "ctrl+c", "tab", "shift+tab", "up",           "down",      "j",  "k",
+    "space", "ctrl+d", "ctrl+n", "/",   "x",         "ctrl+shift+p", "alt+enter", "f5", "bogus"};
 #define KEY_NAME_COUNT (sizeof KEY_NAMES / sizeof *KEY_NAMES)
 
 typedef struct session {

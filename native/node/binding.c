@@ -134,8 +134,10 @@ static napi_value js_normalize_in_c(napi_env env, napi_callback_info info) {
   qt_buf *out;
   qt_status st = write_canonical(req, &out);
   napi_value v = NULL;
-  if (st) throw_status(env, st, NULL);
-  else napi_create_double(env, (double)out->len, &v);
+  if (st)
+    throw_status(env, st, NULL);
+  else
+    napi_create_double(env, (double)out->len, &v);
   release_canonical(out);
   return v;
 }
@@ -165,32 +167,55 @@ static napi_value limits_object(napi_env env) {
     const char *name;
     double value;
   } limits[] = {
-      {"argumentBytes", QT_MAX_ARGUMENT_BYTES},   {"questions", QT_MAX_QUESTIONS},
-      {"options", QT_MAX_OPTIONS},                {"idBytes", QT_MAX_ID_BYTES},
-      {"labelBytes", QT_MAX_LABEL_BYTES},         {"promptBytes", QT_MAX_PROMPT_BYTES},
-      {"optionLabelBytes", QT_MAX_OPTION_LABEL_BYTES}, {"optionValueBytes", QT_MAX_OPTION_VALUE_BYTES},
-      {"descriptionBytes", QT_MAX_DESCRIPTION_BYTES}, {"previewBytes", QT_MAX_PREVIEW_BYTES},
-      {"metadataSourceBytes", QT_MAX_METADATA_SOURCE_BYTES}, {"askerBytes", QT_MAX_ASKER_BYTES}, {"answerBytes", QT_MAX_ANSWER_BYTES},
-      {"softAnswerChars", QT_SOFT_ANSWER_CHARS},  {"tabLabelColumns", QT_TAB_LABEL_COLUMNS},
-      {"jsonDepth", QT_MAX_JSON_DEPTH},           {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES}, {"preparedBytes", QT_MAX_PREPARED_BYTES},
-      {"discussBytes", QT_MAX_DISCUSS_BYTES},     {"answersJsonBytes", QT_MAX_ANSWERS_JSON_BYTES},
-      {"noteBytes", QT_MAX_NOTE_BYTES},           {"filterBytes", QT_MAX_FILTER_BYTES},
+      {"argumentBytes", QT_MAX_ARGUMENT_BYTES},
+      {"questions", QT_MAX_QUESTIONS},
+      {"options", QT_MAX_OPTIONS},
+      {"idBytes", QT_MAX_ID_BYTES},
+      {"labelBytes", QT_MAX_LABEL_BYTES},
+      {"promptBytes", QT_MAX_PROMPT_BYTES},
+      {"optionLabelBytes", QT_MAX_OPTION_LABEL_BYTES},
+      {"optionValueBytes", QT_MAX_OPTION_VALUE_BYTES},
+      {"descriptionBytes", QT_MAX_DESCRIPTION_BYTES},
+      {"previewBytes", QT_MAX_PREVIEW_BYTES},
+      {"metadataSourceBytes", QT_MAX_METADATA_SOURCE_BYTES},
+      {"askerBytes", QT_MAX_ASKER_BYTES},
+      {"answerBytes", QT_MAX_ANSWER_BYTES},
+      {"softAnswerChars", QT_SOFT_ANSWER_CHARS},
+      {"tabLabelColumns", QT_TAB_LABEL_COLUMNS},
+      {"jsonDepth", QT_MAX_JSON_DEPTH},
+      {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES},
+      {"preparedBytes", QT_MAX_PREPARED_BYTES},
+      {"discussBytes", QT_MAX_DISCUSS_BYTES},
+      {"answersJsonBytes", QT_MAX_ANSWERS_JSON_BYTES},
+      {"noteBytes", QT_MAX_NOTE_BYTES},
+      {"filterBytes", QT_MAX_FILTER_BYTES},
       {"keysPerAction", QT_MAX_KEYS},
-      {"noticeTitleBytes", QT_NOTICE_TITLE_BYTES}, {"noticeBodyBytes", QT_NOTICE_BODY_BYTES},
+      {"noticeTitleBytes", QT_NOTICE_TITLE_BYTES},
+      {"noticeBodyBytes", QT_NOTICE_BODY_BYTES},
       {"answersJsonValues", QT_MAX_ANSWERS_JSON_VALUES},
       {"relayMessageBytes", QT_MAX_RELAY_MESSAGE_BYTES},
-      {"webBodyBytes", QT_WEB_MAX_BODY_BYTES},    {"webUnverifiedBodyBytes", QT_WEB_UNVERIFIED_BODY_BYTES},    {"webRateBurst", QT_WEB_RATE_BURST},
-      {"webRatePerMinute", QT_WEB_RATE_PER_MINUTE}, {"webEventStreams", QT_WEB_MAX_EVENT_STREAMS},
-      {"webTokenBytes", QT_WEB_TOKEN_BYTES},      {"remoteEndedRemembered", QT_REMOTE_ENDED_REMEMBERED},
+      {"webBodyBytes", QT_WEB_MAX_BODY_BYTES},
+      {"webUnverifiedBodyBytes", QT_WEB_UNVERIFIED_BODY_BYTES},
+      {"webRateBurst", QT_WEB_RATE_BURST},
+      {"webRatePerMinute", QT_WEB_RATE_PER_MINUTE},
+      {"webEventStreams", QT_WEB_MAX_EVENT_STREAMS},
+      {"webTokenBytes", QT_WEB_TOKEN_BYTES},
+      {"remoteEndedRemembered", QT_REMOTE_ENDED_REMEMBERED},
       {"webStreamBacklogBytes", QT_WEB_STREAM_BACKLOG_BYTES},
-      {"relayUnverifiedBytes", QT_RELAY_UNVERIFIED_BYTES}, {"relayUnverifiedMs", QT_RELAY_UNVERIFIED_MS},
-      {"relayMaxUnverified", QT_RELAY_MAX_UNVERIFIED}, {"relayMaxConnections", QT_RELAY_MAX_CONNECTIONS},
+      {"relayUnverifiedBytes", QT_RELAY_UNVERIFIED_BYTES},
+      {"relayUnverifiedMs", QT_RELAY_UNVERIFIED_MS},
+      {"relayMaxUnverified", QT_RELAY_MAX_UNVERIFIED},
+      {"relayMaxConnections", QT_RELAY_MAX_CONNECTIONS},
       {"relayMaxWaiting", QT_RELAY_MAX_WAITING},
-      {"relayAskMessageBytes", QT_RELAY_ASK_MESSAGE_BYTES}, {"relayMaxAskConnections", QT_RELAY_MAX_ASK_CONNECTIONS},
-      {"relayAskHeldBytes", QT_RELAY_ASK_HELD_BYTES}, {"relayHeldBytes", QT_RELAY_HELD_BYTES},
+      {"relayAskMessageBytes", QT_RELAY_ASK_MESSAGE_BYTES},
+      {"relayMaxAskConnections", QT_RELAY_MAX_ASK_CONNECTIONS},
+      {"relayAskHeldBytes", QT_RELAY_ASK_HELD_BYTES},
+      {"relayHeldBytes", QT_RELAY_HELD_BYTES},
       {"relayLineMs", QT_RELAY_LINE_MS},
-      {"remoteConnectMs", QT_REMOTE_CONNECT_MS},  {"remoteReplyMs", QT_REMOTE_REPLY_MS},
-      {"pendingLockRetryMs", QT_PENDING_LOCK_RETRY_MS}, {"pendingLockGiveUpMs", QT_PENDING_LOCK_GIVE_UP_MS},
+      {"remoteConnectMs", QT_REMOTE_CONNECT_MS},
+      {"remoteReplyMs", QT_REMOTE_REPLY_MS},
+      {"pendingLockRetryMs", QT_PENDING_LOCK_RETRY_MS},
+      {"pendingLockGiveUpMs", QT_PENDING_LOCK_GIVE_UP_MS},
   };
   napi_value obj;
   NAPI_CALL(env, napi_create_object(env, &obj));
@@ -237,4 +262,3 @@ static napi_value init(napi_env env, napi_value exports) {
 }
 
 NAPI_MODULE_INIT() { return init(env, exports); }
-

@@ -62,7 +62,8 @@ static void line_cache_keep(napi_env env, line_cache *c, const char *const *line
   for (size_t i = 0; i < count; i++) total += lens[i];
   bool ok = c->strings && napi_get_reference_value(env, c->strings, &arr) == napi_ok && arr;
   for (size_t i = 0; ok && i < count && i < c->defined; i++)
-    if (!line_cache_same(c, i, lines[i], lens[i])) ok = napi_set_element(env, arr, (uint32_t)i, props[i].value) == napi_ok;
+    if (!line_cache_same(c, i, lines[i], lens[i]))
+      ok = napi_set_element(env, arr, (uint32_t)i, props[i].value) == napi_ok;
   if (ok && count > c->defined) {
     ok = napi_define_properties(env, arr, count - c->defined, props + c->defined) == napi_ok;
     if (ok) c->defined = count;
@@ -94,14 +95,14 @@ static void line_cache_keep(napi_env env, line_cache *c, const char *const *line
 typedef struct engine_box {
   qt_request *req;
   qt_engine *engine;
-  napi_ref frame;          /* cached JS array of the last frame; weak (below) */
-  line_cache lines;        /* the last frame's line strings, to hand out again unchanged */
+  napi_ref frame;   /* cached JS array of the last frame; weak (below) */
+  line_cache lines; /* the last frame's line strings, to hand out again unchanged */
   uint64_t frame_revision;
   int frame_width;
-  unsigned frame_rules;    /* the width rules it was drawn under (setWidthRules) */
-  bool busy;               /* inside a method that may run JS: nested calls throw QT_ESTATE */
-  size_t request_bytes;    /* qt_request_footprint of req (a request never changes) */
-  int64_t reported;        /* native bytes V8 was told this engine holds */
+  unsigned frame_rules; /* the width rules it was drawn under (setWidthRules) */
+  bool busy;            /* inside a method that may run JS: nested calls throw QT_ESTATE */
+  size_t request_bytes; /* qt_request_footprint of req (a request never changes) */
+  int64_t reported;     /* native bytes V8 was told this engine holds */
 } engine_box;
 /* Both JS arrays an engine keeps (the last frame, the line strings) are held weakly: each is only
  * a cache, rebuilt when it was collected. Held strongly (a persistent handle is a root), they
@@ -155,15 +156,16 @@ static engine_box *unwrap_engine(napi_env env, napi_value self) {
     return NULL;
   }
   if (((engine_box *)data)->busy) {
-    throw_coded(env, "QT_ESTATE", "pi-question: the Engine is busy: it was called from code one of its own calls ran", false);
+    throw_coded(env, "QT_ESTATE", "pi-question: the Engine is busy: it was called from code one of its own calls ran",
+                false);
     return NULL;
   }
   return data;
 }
 
-#define ENGINE_METHOD_PROLOGUE(max)          \
-  GET_ARGS(env, info, max, argv, self);      \
-  engine_box *box = unwrap_engine(env, self); \
+#define ENGINE_METHOD_PROLOGUE(max)                                                                                    \
+  GET_ARGS(env, info, max, argv, self);                                                                                \
+  engine_box *box = unwrap_engine(env, self);                                                                          \
   if (!box) return NULL
 
 static napi_value js_engine_feed(napi_env env, napi_callback_info info) {
@@ -206,7 +208,8 @@ static napi_value frame_array(napi_env env, line_cache *cache, const char *const
      * the keystroke profile. */
     char digits[24];
     size_t nd = 0, v = i;
-    do digits[nd++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+    do digits[nd++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
     for (size_t k = 0; k < nd; k++) names[i][k] = digits[nd - 1 - k];
     names[i][nd] = '\0';
     lens[i] = strlen(lines[i]);
@@ -215,14 +218,17 @@ static napi_value frame_array(napi_env env, line_cache *cache, const char *const
     props[i] = (napi_property_descriptor){names[i], NULL, NULL, NULL, NULL, line, napi_default_jsproperty, NULL};
   }
   if (ok) ok = napi_define_properties(env, arr, count, props) == napi_ok;
-  if (ok) line_cache_keep(env, cache, lines, lens, props, count);
-  else line_cache_clear(env, cache);
+  if (ok)
+    line_cache_keep(env, cache, lines, lens, props, count);
+  else
+    line_cache_clear(env, cache);
   bool nomem = !props || !names || !lens;
   free(props);
   free(names);
   free(lens);
   if (!ok) {
-    throw_coded(env, nomem ? "QT_ENOMEM" : "QT_ENAPI", nomem ? "pi-question: out of memory" : "pi-question: could not build the frame", false);
+    throw_coded(env, nomem ? "QT_ENOMEM" : "QT_ENAPI",
+                nomem ? "pi-question: out of memory" : "pi-question: could not build the frame", false);
     return NULL;
   }
   return arr;
@@ -345,9 +351,9 @@ static napi_value js_engine_interrupt(napi_env env, napi_callback_info info) {
 }
 
 static const char *const STYLE_NAMES[QT_STYLE_COUNT] = {
-    [QT_STYLE_ACCENT] = "accent",   [QT_STYLE_MUTED] = "muted", [QT_STYLE_DIM] = "dim",
+    [QT_STYLE_ACCENT] = "accent",   [QT_STYLE_MUTED] = "muted",     [QT_STYLE_DIM] = "dim",
     [QT_STYLE_SUCCESS] = "success", [QT_STYLE_WARNING] = "warning", [QT_STYLE_ERROR] = "error",
-    [QT_STYLE_TITLE] = "title",     [QT_STYLE_BORDER] = "border", [QT_STYLE_SELECTED] = "selected",
+    [QT_STYLE_TITLE] = "title",     [QT_STYLE_BORDER] = "border",   [QT_STYLE_SELECTED] = "selected",
     [QT_STYLE_CURSOR] = "cursor",
 };
 
@@ -417,7 +423,8 @@ static napi_value js_engine_bind(napi_env env, napi_callback_info info) {
   box->busy = true; /* reading the array runs its getters (JS): nested calls throw QT_ESTATE */
   for (; got < n; got++) {
     napi_value k;
-    if (napi_get_element(env, argv[1], got, &k) != napi_ok || !(keys[got] = get_string(env, k, NULL, "a key id"))) break;
+    if (napi_get_element(env, argv[1], got, &k) != napi_ok || !(keys[got] = get_string(env, k, NULL, "a key id")))
+      break;
   }
   box->busy = false;
   if (got < n) goto out;
@@ -671,20 +678,33 @@ bool define_engine_class(napi_env env) {
     const char *name;
     napi_callback fn;
   } methods[] = {
-      {"feed", js_engine_feed},         {"render", js_engine_render},       {"result", js_engine_result},
-      {"interrupt", js_engine_interrupt}, {"setStyle", js_engine_set_style}, {"bind", js_engine_bind},
-      {"setCursorMarker", js_engine_set_cursor_marker}, {"setLanguage", js_engine_set_language},
-      {"setAsker", js_engine_set_asker},  {"dispose", js_engine_dispose},
-      {"setTimeout", js_engine_set_timeout}, {"tick", js_engine_tick}, {"nextTick", js_engine_next_tick},
-      {"setAccessible", js_engine_set_accessible}, {"editorRequest", js_engine_editor_request},
-      {"editorDone", js_engine_editor_done},      {"typed", js_engine_typed},
+      {"feed", js_engine_feed},
+      {"render", js_engine_render},
+      {"result", js_engine_result},
+      {"interrupt", js_engine_interrupt},
+      {"setStyle", js_engine_set_style},
+      {"bind", js_engine_bind},
+      {"setCursorMarker", js_engine_set_cursor_marker},
+      {"setLanguage", js_engine_set_language},
+      {"setAsker", js_engine_set_asker},
+      {"dispose", js_engine_dispose},
+      {"setTimeout", js_engine_set_timeout},
+      {"tick", js_engine_tick},
+      {"nextTick", js_engine_next_tick},
+      {"setAccessible", js_engine_set_accessible},
+      {"editorRequest", js_engine_editor_request},
+      {"editorDone", js_engine_editor_done},
+      {"typed", js_engine_typed},
       {"setWholeKeys", js_engine_set_whole_keys},
-      {"act", js_engine_act},           {"actions", js_engine_actions},    {"view", js_engine_view},
+      {"act", js_engine_act},
+      {"actions", js_engine_actions},
+      {"view", js_engine_view},
   };
   napi_property_descriptor props[sizeof methods / sizeof methods[0] + 3];
   size_t np = 0;
   for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-    props[np++] = (napi_property_descriptor){methods[i].name, NULL, methods[i].fn, NULL, NULL, NULL, napi_default, NULL};
+    props[np++] =
+        (napi_property_descriptor){methods[i].name, NULL, methods[i].fn, NULL, NULL, NULL, napi_default, NULL};
   props[np++] = (napi_property_descriptor){"done", NULL, NULL, js_engine_done, NULL, NULL, napi_default, NULL};
   props[np++] = (napi_property_descriptor){"outcome", NULL, NULL, js_engine_outcome, NULL, NULL, napi_default, NULL};
   props[np++] = (napi_property_descriptor){"revision", NULL, NULL, js_engine_revision, NULL, NULL, napi_default, NULL};

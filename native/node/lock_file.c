@@ -66,13 +66,15 @@ napi_value js_lock_file(napi_env env, napi_callback_info info) {
       napi_value code, text, error, num;
       bool busy = sys_error == 0;
       if (busy)
-        snprintf(msg, sizeof msg, "pi-question: %s is held by another lock holder (waited %u ms)", path, (unsigned)timeout_ms);
+        snprintf(msg, sizeof msg, "pi-question: %s is held by another lock holder (waited %u ms)", path,
+                 (unsigned)timeout_ms);
       else
         snprintf(msg, sizeof msg, "pi-question: could not lock %s: %s", path, strerror(sys_error));
       if (napi_create_string_utf8(env, busy ? "QT_ELOCKED" : "QT_ELOCK", NAPI_AUTO_LENGTH, &code) == napi_ok &&
           napi_create_string_utf8(env, msg, NAPI_AUTO_LENGTH, &text) == napi_ok &&
           napi_create_error(env, code, text, &error) == napi_ok) {
-        if (!busy && napi_create_int32(env, sys_error, &num) == napi_ok) napi_set_named_property(env, error, "errno", num);
+        if (!busy && napi_create_int32(env, sys_error, &num) == napi_ok)
+          napi_set_named_property(env, error, "errno", num);
         napi_throw(env, error);
       } else {
         throw_coded(env, busy ? "QT_ELOCKED" : "QT_ELOCK", "pi-question: could not lock the file", false);

@@ -175,7 +175,7 @@ qt_request *parse_request_arg(napi_env env, napi_value v) { return parse_request
 
 /* { details, text } from qt_result_build. */
 napi_value result_object(napi_env env, const qt_request *req, const qt_answer *answers, qt_outcome outcome,
-                                const char *mode, int64_t at, const char *reason, unsigned flags) {
+                         const char *mode, int64_t at, const char *reason, unsigned flags) {
   char *details = NULL, *text = NULL;
   qt_status st = qt_result_build_ex(req, answers, outcome, mode, at, reason, flags, &details, &text);
   if (st == QT_ERR_STATE) { /* "answered" with questions left open: say which */
@@ -190,7 +190,8 @@ napi_value result_object(napi_env env, const qt_request *req, const qt_answer *a
   }
   if (st) return throw_status(env, st, NULL);
   napi_value obj = NULL;
-  bool ok = napi_create_object(env, &obj) == napi_ok && set_prop(env, obj, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
+  bool ok = napi_create_object(env, &obj) == napi_ok &&
+            set_prop(env, obj, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
             set_prop(env, obj, "text", make_string(env, text, NAPI_AUTO_LENGTH));
   free(details);
   free(text);
@@ -211,8 +212,9 @@ bool parse_outcome(napi_env env, napi_value v, qt_outcome *out) {
       return true;
     }
   free(name);
-  napi_throw_range_error(env, "QT_ERANGE",
-                         "pi-question: outcome must be answered, declined, cancelled, interrupted, unavailable, timed_out or discuss");
+  napi_throw_range_error(
+      env, "QT_ERANGE",
+      "pi-question: outcome must be answered, declined, cancelled, interrupted, unavailable, timed_out or discuss");
   return false;
 }
 
@@ -228,9 +230,11 @@ napi_value typed_array(napi_env env, const qt_request *req, const qt_engine *eng
     qt_engine_typed(engine, i, &answer, &alen, &note, &nlen);
     if (!alen && !nlen) continue;
     napi_value o;
-    if (napi_create_object(env, &o) != napi_ok || !set_prop(env, o, "id", make_string(env, req->questions[i].id, NAPI_AUTO_LENGTH)) ||
+    if (napi_create_object(env, &o) != napi_ok ||
+        !set_prop(env, o, "id", make_string(env, req->questions[i].id, NAPI_AUTO_LENGTH)) ||
         (alen && !set_prop(env, o, "wrote", make_string(env, answer, alen))) ||
-        (nlen && !set_prop(env, o, "note", make_string(env, note, nlen))) || napi_set_element(env, arr, n++, o) != napi_ok)
+        (nlen && !set_prop(env, o, "note", make_string(env, note, nlen))) ||
+        napi_set_element(env, arr, n++, o) != napi_ok)
       return NULL;
   }
   return arr;

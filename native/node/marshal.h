@@ -19,26 +19,24 @@ void throw_coded(napi_env env, const char *code, const char *msg, bool range);
 napi_value throw_status(napi_env env, qt_status st, const qt_error *err);
 
 /* A failed napi call: throw (unless an exception is already pending) and return NULL. */
-#define NAPI_CALL(env, call)                                                  \
-  do {                                                                        \
-    napi_status napi_status_ = (call);                                        \
-    if (napi_status_ != napi_ok) {                                            \
-      const napi_extended_error_info *info_ = NULL;                           \
-      napi_get_last_error_info((env), &info_);                                \
-      throw_coded((env), "QT_ENAPI",                                          \
-                  info_ && info_->error_message ? info_->error_message        \
-                                                : "a Node-API call failed",   \
-                  false);                                                     \
-      return NULL;                                                            \
-    }                                                                         \
+#define NAPI_CALL(env, call)                                                                                           \
+  do {                                                                                                                 \
+    napi_status napi_status_ = (call);                                                                                 \
+    if (napi_status_ != napi_ok) {                                                                                     \
+      const napi_extended_error_info *info_ = NULL;                                                                    \
+      napi_get_last_error_info((env), &info_);                                                                         \
+      throw_coded((env), "QT_ENAPI", info_ && info_->error_message ? info_->error_message : "a Node-API call failed",  \
+                  false);                                                                                              \
+      return NULL;                                                                                                     \
+    }                                                                                                                  \
   } while (0)
 
 /* Reads up to `max` arguments; missing ones are undefined. */
-#define GET_ARGS(env, info, max, argv, self)                                        \
-  size_t argc_ = (max);                                                             \
-  napi_value argv[(max) > 0 ? (max) : 1];                                           \
-  napi_value self;                                                                  \
-  NAPI_CALL(env, napi_get_cb_info(env, info, &argc_, argv, &self, NULL));           \
+#define GET_ARGS(env, info, max, argv, self)                                                                           \
+  size_t argc_ = (max);                                                                                                \
+  napi_value argv[(max) > 0 ? (max) : 1];                                                                              \
+  napi_value self;                                                                                                     \
+  NAPI_CALL(env, napi_get_cb_info(env, info, &argc_, argv, &self, NULL));                                              \
   for (size_t i_ = argc_; i_ < (size_t)(max); i_++) napi_get_undefined(env, &argv[i_])
 
 /* ---- JS to C -------------------------------------------------------------------------------- */

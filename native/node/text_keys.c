@@ -18,8 +18,8 @@ napi_value js_text_work(napi_env env, napi_callback_info info) {
   return v;
 }
 
-static const char WIDTH_RULES_USAGE[] =
-    "pi-question: setWidthRules takes { spacingMarks: boolean, currentEastAsianWidth: boolean, unicode15Clusters: boolean }";
+static const char WIDTH_RULES_USAGE[] = "pi-question: setWidthRules takes { spacingMarks: boolean, "
+                                        "currentEastAsianWidth: boolean, unicode15Clusters: boolean }";
 static const struct {
   const char *name;
   unsigned flag;
@@ -96,7 +96,8 @@ napi_value js_graphemes_backward(napi_env env, napi_callback_info info) {
     for (size_t k = 0; k < count; k++) {
       size_t from = starts[count - 1 - k], to = k + 1 < count ? starts[count - 2 - k] : len;
       napi_value g;
-      if (napi_create_string_utf8(env, s + from, to - from, &g) != napi_ok || napi_set_element(env, arr, (uint32_t)k, g) != napi_ok) {
+      if (napi_create_string_utf8(env, s + from, to - from, &g) != napi_ok ||
+          napi_set_element(env, arr, (uint32_t)k, g) != napi_ok) {
         arr = NULL;
         break;
       }
@@ -121,7 +122,8 @@ napi_value js_graphemes(napi_env env, napi_callback_info info) {
       size_t next = qt_grapheme_next(s, len, pos);
       if (next <= pos || next > len) next = len; /* never loop forever on a bad boundary */
       napi_value g;
-      if (napi_create_string_utf8(env, s + pos, next - pos, &g) != napi_ok || napi_set_element(env, arr, k++, g) != napi_ok) {
+      if (napi_create_string_utf8(env, s + pos, next - pos, &g) != napi_ok ||
+          napi_set_element(env, arr, k++, g) != napi_ok) {
         arr = NULL;
         break;
       }
@@ -174,8 +176,10 @@ napi_value js_sanitize(napi_env env, napi_callback_info info) {
   bool ok = qt_sanitize(&out, s, len, keep ? QT_SANITIZE_NEWLINES : 0);
   free(s);
   napi_value v = NULL;
-  if (ok) v = make_string(env, out.data ? out.data : "", out.len);
-  else throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
+  if (ok)
+    v = make_string(env, out.data ? out.data : "", out.len);
+  else
+    throw_coded(env, "QT_ENOMEM", "pi-question: out of memory", false);
   qt_buf_free(&out);
   return v;
 }
@@ -207,7 +211,8 @@ static bool collect_event(void *user, const qt_key_event *ev) {
     if (ev->text && (napi_create_string_utf8(env, ev->text, ev->text_len, &v) != napi_ok ||
                      napi_set_named_property(env, obj, "text", v) != napi_ok))
       goto fail;
-    if (ev->repeat && (napi_get_boolean(env, true, &v) != napi_ok || napi_set_named_property(env, obj, "repeat", v) != napi_ok))
+    if (ev->repeat &&
+        (napi_get_boolean(env, true, &v) != napi_ok || napi_set_named_property(env, obj, "repeat", v) != napi_ok))
       goto fail;
   }
   if (napi_set_element(env, c->arr, c->n++, obj) != napi_ok) goto fail;

@@ -30,20 +30,20 @@ typedef struct tty_job {
   qt_engine *engine;
   qt_tty *tty;
   char mode[32];
-  unsigned flags;          /* qt_result_build_ex flags */
-  qt_status status;        /* of qt_tty_run (written by the thread before it reports) */
-  qt_tty_access refusal;   /* why the run refused to start, if it did */
+  unsigned flags;        /* qt_result_build_ex flags */
+  qt_status status;      /* of qt_tty_run (written by the thread before it reports) */
+  qt_tty_access refusal; /* why the run refused to start, if it did */
   napi_env env;
   napi_threadsafe_function done_fn;
   napi_deferred deferred;
   qt_thread *thread;
-  qt_gate *gate;           /* guards ended and abandoned */
-  bool ended;              /* the thread is past its last use of the engine and the terminal */
-  bool abandoned;          /* teardown gave up waiting: the thread calls nothing, the job is kept */
+  qt_gate *gate;  /* guards ended and abandoned */
+  bool ended;     /* the thread is past its last use of the engine and the terminal */
+  bool abandoned; /* teardown gave up waiting: the thread calls nothing, the job is kept */
   bool joined;
-  bool hooked;             /* the env cleanup hook is registered */
-  bool finished;           /* the promise was settled (main thread); stop() does nothing afterwards */
-  int refs;                /* main thread only: the run, the JS handle, stop() */
+  bool hooked;   /* the env cleanup hook is registered */
+  bool finished; /* the promise was settled (main thread); stop() does nothing afterwards */
+  int refs;      /* main thread only: the run, the JS handle, stop() */
 } tty_job;
 
 static void tty_job_release(tty_job *job) {
@@ -62,8 +62,7 @@ static void tty_thread(void *data) {
   job->status = st;
   job->refusal = qt_tty_refusal(job->tty);
   job->ended = true;
-  if (!job->abandoned && !qt_tty_exiting())
-    napi_call_threadsafe_function(job->done_fn, NULL, napi_tsfn_nonblocking);
+  if (!job->abandoned && !qt_tty_exiting()) napi_call_threadsafe_function(job->done_fn, NULL, napi_tsfn_nonblocking);
   qt_gate_broadcast(job->gate);
   qt_gate_unlock(job->gate);
 }
@@ -114,9 +113,11 @@ static void tty_settle(napi_env env, tty_job *job) {
     if (!st && napi_create_object(env, &value) == napi_ok &&
         set_prop(env, value, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
         set_prop(env, value, "text", make_string(env, text, NAPI_AUTO_LENGTH)) &&
-        set_prop(env, value, "typed", typed_array(env, job->req, job->engine)) && /* kept by a host that was not answered */
+        set_prop(env, value, "typed",
+                 typed_array(env, job->req, job->engine)) && /* kept by a host that was not answered */
         set_prop(env, value, "elsewhere", make_bool(env, elsewhere)) &&
-        (!words || set_prop(env, value, "discussion", make_string(env, qt_engine_discussion(job->engine), NAPI_AUTO_LENGTH)))) {
+        (!words ||
+         set_prop(env, value, "discussion", make_string(env, qt_engine_discussion(job->engine), NAPI_AUTO_LENGTH)))) {
       napi_resolve_deferred(env, job->deferred, value);
     } else {
       napi_value msg, err;
@@ -129,10 +130,13 @@ static void tty_settle(napi_env env, tty_job *job) {
   } else {
     napi_value msg, err, code;
     bool owned = job->refusal == QT_TTY_OWNED;
-    const char *why = owned ? "pi-question: another program owns the terminal (it is in raw mode, or this process is not in its foreground process group); not asking there"
-                      : job->status == QT_ERR_STATE ? "pi-question: the terminal could not be used (another question holds it, or it refused raw mode)"
-                      : job->status == QT_ERR_NOMEM ? "pi-question: out of memory while asking on the terminal"
-                                                    : "pi-question: the terminal question failed";
+    const char *why =
+        owned ? "pi-question: another program owns the terminal (it is in raw mode, or this process is not in its "
+                "foreground process group); not asking there"
+        : job->status == QT_ERR_STATE
+            ? "pi-question: the terminal could not be used (another question holds it, or it refused raw mode)"
+        : job->status == QT_ERR_NOMEM ? "pi-question: out of memory while asking on the terminal"
+                                      : "pi-question: the terminal question failed";
     napi_create_string_utf8(env, why, NAPI_AUTO_LENGTH, &msg);
     napi_create_string_utf8(env, owned ? "QT_ETTYOWNED" : qt_status_code(job->status ? job->status : QT_ERR_STATE),
                             NAPI_AUTO_LENGTH, &code);
@@ -313,14 +317,14 @@ napi_value js_run_tty(napi_env env, napi_callback_info info) {
   }
   if (language) qt_engine_set_language(job->engine, qt_language_from_tag(language));
   if (accessible) qt_engine_set_accessible(job->engine, true);
-  if (timeout_ms >= 1 && timeout_ms <= 9.0e15) qt_engine_set_timeout(job->engine, (int64_t)timeout_ms, (qt_timeout_then)timeout_then);
+  if (timeout_ms >= 1 && timeout_ms <= 9.0e15)
+    qt_engine_set_timeout(job->engine, (int64_t)timeout_ms, (qt_timeout_then)timeout_then);
   if ((asker_name || asker_where) && (st = qt_engine_set_asker(job->engine, asker_name, asker_where))) {
     throw_status(env, st, NULL);
     goto fail;
   }
   napi_value promise, name, stop;
-  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok ||
-      napi_create_object(env, &out) != napi_ok ||
+  if (napi_create_promise(env, &job->deferred, &promise) != napi_ok || napi_create_object(env, &out) != napi_ok ||
       napi_create_function(env, "stop", NAPI_AUTO_LENGTH, js_tty_stop, job, &stop) != napi_ok ||
       napi_set_named_property(env, out, "stop", stop) != napi_ok ||
       napi_set_named_property(env, out, "done", promise) != napi_ok ||

@@ -41,4 +41,7 @@ if (mode === "window") {
   process.once("SIGUSR1", answerElsewhere);
 }
 const result = await asking;
-writeFileSync(join(dir, "result"), JSON.stringify({ verdict, status: result.details.status, mode: result.details.mode, text: result.content[0].text }));
+writeFileSync(
+  join(dir, "result"),
+  JSON.stringify({ verdict, status: result.details.status, mode: result.details.mode, text: result.content[0].text }),
+);

@@ -41,20 +41,73 @@ export function prng(seed) {
 
 const VALID_OUTCOMES = ["answered", "declined", "cancelled", "discuss"];
 /** Outcome strings no reading of the protocol takes (never a valid one by case or spacing). */
-const BAD_OUTCOMES = ["", "answer", "accepted", "yes", "nope", "timed_out", "interrupted", "withdrawn", "null", "0", "ok", "\u0000", "answered!", "decline d", "x".repeat(5000), "\ud800"];
+const BAD_OUTCOMES = [
+  "",
+  "answer",
+  "accepted",
+  "yes",
+  "nope",
+  "timed_out",
+  "interrupted",
+  "withdrawn",
+  "null",
+  "0",
+  "ok",
+  "\u0000",
+  "answered!",
+  "decline d",
+  "x".repeat(5000),
+  "\ud800",
+];
 
 // ---- JSON text (built as text: nesting far deeper than this process's own JSON.stringify goes) --
 
 const DEPTHS = [2, 33, 100, 1000, 6000, 6000, 20000, 100000];
 const HUGE_NUMBERS = [
-  "1e309", "-1e309", "1e-400", "9".repeat(400), "-0", "123456789012345678901234567890", `0.${"0".repeat(1000)}1`,
-  "9007199254740993", "1E+999999999", "-9223372036854775809", "4294967296", "1.7976931348623157e308",
+  "1e309",
+  "-1e309",
+  "1e-400",
+  "9".repeat(400),
+  "-0",
+  "123456789012345678901234567890",
+  `0.${"0".repeat(1000)}1`,
+  "9007199254740993",
+  "1E+999999999",
+  "-9223372036854775809",
+  "4294967296",
+  "1.7976931348623157e308",
 ];
 const ODD_STRINGS = [
-  '""', '"\\u0000"', '"\\ud800"', '"\\udfff\\ud800"', '"\\n\\r\\t"', '"\\u001b[31mred"', '"__proto__"', '"constructor"',
-  '"‮rtl"', '"😀"', '"中文"', '"\\"quoted\\""', '"\\\\"',
+  '""',
+  '"\\u0000"',
+  '"\\ud800"',
+  '"\\udfff\\ud800"',
+  '"\\n\\r\\t"',
+  '"\\u001b[31mred"',
+  '"__proto__"',
+  '"constructor"',
+  '"‮rtl"',
+  '"😀"',
+  '"中文"',
+  '"\\"quoted\\""',
+  '"\\\\"',
 ];
-const KEYS = ["db", "selected", "wrote", "note", "__proto__", "constructor", "toString", "prototype", "", "qid", "type", "secret", "0", "length"];
+const KEYS = [
+  "db",
+  "selected",
+  "wrote",
+  "note",
+  "__proto__",
+  "constructor",
+  "toString",
+  "prototype",
+  "",
+  "qid",
+  "type",
+  "secret",
+  "0",
+  "length",
+];
 
 /** Nesting `n` deep of arrays, objects or both, as JSON text. */
 export function deepJson(r, n = r.pick(DEPTHS)) {
@@ -99,7 +152,17 @@ export function refusedAnswers(r) {
     case 0:
       return deepJson(r); // deep arrays and objects ({"a":…}: "a" names no question)
     case 1:
-      return r.pick(["[]", "[1]", '["Postgres"]', '[{"selected":["Postgres"]}]', "5", "-1e309", '"Postgres"', "true", ...HUGE_NUMBERS.slice(0, 4)]);
+      return r.pick([
+        "[]",
+        "[1]",
+        '["Postgres"]',
+        '[{"selected":["Postgres"]}]',
+        "5",
+        "-1e309",
+        '"Postgres"',
+        "true",
+        ...HUGE_NUMBERS.slice(0, 4),
+      ]);
     case 2:
       return `{"zz${r.hex(4)}":${junkJson(r)}}`;
     default:
@@ -115,25 +178,31 @@ const naming = (text, qid) => text.includes(qid);
  * is left out), made safe by construction for the real question `qid`.
  */
 export function answerFields(r, qid, sane = false) {
-  const id = (sane ? r.pick([() => JSON.stringify(qid), () => JSON.stringify(`q${r.hex(8)}`)]) : r.pick([
-    () => JSON.stringify(qid),
-    () => JSON.stringify(qid),
-    () => JSON.stringify(`q${r.hex(8)}`),
-    () => JSON.stringify(` ${qid}`),
-    () => JSON.stringify(qid.toUpperCase()),
-    () => JSON.stringify(qid + "\u0000"),
-    () => `[${JSON.stringify(qid)}]`,
-    () => junkJson(r),
-    () => undefined,
-    () => JSON.stringify("q".repeat(r.pick([0, 9, 100000]))),
-  ]))();
+  const id = (
+    sane
+      ? r.pick([() => JSON.stringify(qid), () => JSON.stringify(`q${r.hex(8)}`)])
+      : r.pick([
+          () => JSON.stringify(qid),
+          () => JSON.stringify(qid),
+          () => JSON.stringify(`q${r.hex(8)}`),
+          () => JSON.stringify(` ${qid}`),
+          () => JSON.stringify(qid.toUpperCase()),
+          () => JSON.stringify(qid + "\u0000"),
+          () => `[${JSON.stringify(qid)}]`,
+          () => junkJson(r),
+          () => undefined,
+          () => JSON.stringify("q".repeat(r.pick([0, 9, 100000]))),
+        ])
+  )();
   const real = id !== undefined && naming(id, qid);
   let outcome;
   let answers;
   if (real && r.chance(0.5)) {
     // The real question, with an outcome nothing takes; the answers anything at all.
     const bad = () => JSON.stringify(r.pick(BAD_OUTCOMES));
-    outcome = (sane ? bad : r.pick([bad, bad, bad, () => r.pick(HUGE_NUMBERS), () => deepJson(r), () => "null", () => "{}", () => undefined]))();
+    outcome = (
+      sane ? bad : r.pick([bad, bad, bad, () => r.pick(HUGE_NUMBERS), () => deepJson(r), () => "null", () => "{}", () => undefined])
+    )();
     answers = r.chance(0.8) ? junkJson(r) : undefined;
   } else if (real) {
     // The real question, with a valid outcome and answers that the core refuses.
@@ -173,7 +242,16 @@ export function relayMessage(r, { secret, qid }) {
     // Well-formed but for its content: the right secret first, an answer with string fields.
     const { id, outcome, answers } = answerFields(r, qid, true);
     const discussion = r.chance(0.3) ? junkJson(r) : undefined;
-    return objectText([["secret", JSON.stringify(secret)], ...shuffle(r, [["type", '"answer"'], ["qid", id], ["outcome", outcome], ["answers", answers], ["discussion", discussion]])]);
+    return objectText([
+      ["secret", JSON.stringify(secret)],
+      ...shuffle(r, [
+        ["type", '"answer"'],
+        ["qid", id],
+        ["outcome", outcome],
+        ["answers", answers],
+        ["discussion", discussion],
+      ]),
+    ]);
   }
   const secretValue = r.pick([
     ...Array(9).fill(() => JSON.stringify(secret)),
@@ -205,7 +283,16 @@ export function relayMessage(r, { secret, qid }) {
     () => JSON.stringify(QUESTION_ARGS), // a well-formed question: it waits behind the real one until its connection goes
     () => undefined,
   ])();
-  const asker = r.pick([() => junkJson(r), () => objectText([["name", junkJson(r)], ["pid", junkJson(r)], ["cwd", junkJson(r)]]), () => undefined])();
+  const asker = r.pick([
+    () => junkJson(r),
+    () =>
+      objectText([
+        ["name", junkJson(r)],
+        ["pid", junkJson(r)],
+        ["cwd", junkJson(r)],
+      ]),
+    () => undefined,
+  ])();
   const discussion = r.pick([() => junkJson(r), () => JSON.stringify("words"), () => JSON.stringify("w".repeat(5000)), () => undefined])();
   const rest = shuffle(r, [
     ["type", type],
@@ -232,8 +319,22 @@ export function relayMessage(r, { secret, qid }) {
 export function relayCase(r, ctx) {
   const line = () => relayMessage(r, ctx);
   const kind = r.pick([
-    "line", "line", "line", "line", "line", "two-lines", "truncated", "no-newline", "binary", "long", "long-unverified",
-    "split", "idle", "crlf", "bom", "many",
+    "line",
+    "line",
+    "line",
+    "line",
+    "line",
+    "two-lines",
+    "truncated",
+    "no-newline",
+    "binary",
+    "long",
+    "long-unverified",
+    "split",
+    "idle",
+    "crlf",
+    "bom",
+    "many",
   ]);
   const then = r.pick(["wait", "wait", "end", "destroy", "hold"]);
   const holdMs = r.pick([50, 200, 1000]);
@@ -256,18 +357,25 @@ export function relayCase(r, ctx) {
     case "long": {
       // A long line after the right secret: one string field of up to 2 MB.
       const n = r.pick([5000, 70000, 1 << 20, 2 << 20]);
-      send = [Buffer.from(`{"secret":${JSON.stringify(ctx.secret)},"type":"answer","qid":"q${r.hex(8)}","outcome":"answered","answers":{"zz":"`), Buffer.alloc(n, 0x78), Buffer.from(r.chance(0.7) ? '"}}\n' : "")];
+      send = [
+        Buffer.from(`{"secret":${JSON.stringify(ctx.secret)},"type":"answer","qid":"q${r.hex(8)}","outcome":"answered","answers":{"zz":"`),
+        Buffer.alloc(n, 0x78),
+        Buffer.from(r.chance(0.7) ? '"}}\n' : ""),
+      ];
       break;
     }
     case "long-unverified":
       // Kilobytes before any secret (or with none at all).
-      send = [Buffer.alloc(r.pick([4097, 20000, 300000]), r.pick([0x20, 0x7b, 0x5b, 0x61])), Buffer.from(r.chance(0.5) ? `,"secret":${JSON.stringify(ctx.secret)}}\n` : "\n")];
+      send = [
+        Buffer.alloc(r.pick([4097, 20000, 300000]), r.pick([0x20, 0x7b, 0x5b, 0x61])),
+        Buffer.from(r.chance(0.5) ? `,"secret":${JSON.stringify(ctx.secret)}}\n` : "\n"),
+      ];
       break;
     case "split": {
       // One line in many small writes (the secret itself cut across them).
       const text = Buffer.from(`${line()}\n`);
       send = [];
-      for (let at = 0; at < text.length; ) {
+      for (let at = 0; at < text.length;) {
         const n = r.range(1, 64);
         send.push(text.subarray(at, at + n));
         at += n;
@@ -294,7 +402,9 @@ export function relayCase(r, ctx) {
 
 /** A short description of a case, for the record kept of the last ones sent. */
 export function describe(c) {
-  const first = Buffer.concat(c.send.slice(0, 2)).toString("utf8", 0, 160).replace(/[\u0000-\u001f\u007f-\u009f]/g, "·");
+  const first = Buffer.concat(c.send.slice(0, 2))
+    .toString("utf8", 0, 160)
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, "·");
   const size = c.send.reduce((n, b) => n + b.length, 0);
   return `${c.door} ${c.kind}/${c.then}${c.count > 1 ? ` ×${c.count}` : ""} ${size} B: ${first}${size > 160 ? "…" : ""}`;
 }
@@ -354,8 +464,17 @@ export function runCase(c, connect, live) {
 
 const METHODS = ["GET", "GET", "POST", "POST", "POST", "HEAD", "PUT", "OPTIONS", "DELETE", "CONNECT", "G\u0000T", "POS T", "get", ""];
 const CONTENT_TYPES = [
-  "application/json", "application/json", "application/json; charset=utf-8", "APPLICATION/JSON", "text/plain", "multipart/form-data; boundary=x",
-  "application/x-www-form-urlencoded", "application/json, text/plain", "", "application/jsonx", undefined,
+  "application/json",
+  "application/json",
+  "application/json; charset=utf-8",
+  "APPLICATION/JSON",
+  "text/plain",
+  "multipart/form-data; boundary=x",
+  "application/x-www-form-urlencoded",
+  "application/json, text/plain",
+  "",
+  "application/jsonx",
+  undefined,
 ];
 
 /** One HTTP request to the page's server, as raw bytes, built for the server at `port` with `token`. */
@@ -363,56 +482,98 @@ export function webCase(r, { port, token, qid }) {
   // Half the requests are well-formed HTTP from the right Host (only the body or the token is
   // wrong), so the server's own checks and the answer path are reached, not just the HTTP parser.
   const sane = r.chance(0.5);
-  const wrongToken = () => r.pick([`${token}x`, token.slice(0, -1), "A".repeat(token.length), "", token.toLowerCase(), encodeURIComponent(`${token}/`), "%00", r.hex(43)]);
+  const wrongToken = () =>
+    r.pick([
+      `${token}x`,
+      token.slice(0, -1),
+      "A".repeat(token.length),
+      "",
+      token.toLowerCase(),
+      encodeURIComponent(`${token}/`),
+      "%00",
+      r.hex(43),
+    ]);
   const pathToken = () => (r.chance(0.5) ? token : wrongToken());
-  const path = (sane ? r.pick([
-    () => `/q/${token}/answer`,
-    () => `/q/${token}/answer`,
-    () => "/answer",
-    () => "/answer",
-    () => `/q/${token}`,
-    () => `/q/${token}/events`,
-    () => `/q/${wrongToken()}/answer`,
-  ]) : r.pick([
-    () => "/",
-    () => "/q/",
-    () => `/q/${pathToken()}`,
-    () => `/q/${pathToken()}/events`,
-    () => "/answer",
-    () => "/answer",
-    () => `/q/${pathToken()}/answer`,
-    () => `/q/${pathToken()}/answer`,
-    () => `/q/${token}/answer/x`,
-    () => `/q/${token}?x=${r.hex(4)}`,
-    () => `//q/${token}`,
-    () => `/q/${token}%2Fevents`,
-    () => `/q/${token}/../${token}/events`,
-    () => `/${"x".repeat(r.pick([5000, 20000, 100000]))}`,
-    () => "*",
-    () => `http://evil.example/q/${token}`,
-    () => `/q/${r.bytes(8).toString("latin1")}`,
-  ]))();
+  const path = (
+    sane
+      ? r.pick([
+          () => `/q/${token}/answer`,
+          () => `/q/${token}/answer`,
+          () => "/answer",
+          () => "/answer",
+          () => `/q/${token}`,
+          () => `/q/${token}/events`,
+          () => `/q/${wrongToken()}/answer`,
+        ])
+      : r.pick([
+          () => "/",
+          () => "/q/",
+          () => `/q/${pathToken()}`,
+          () => `/q/${pathToken()}/events`,
+          () => "/answer",
+          () => "/answer",
+          () => `/q/${pathToken()}/answer`,
+          () => `/q/${pathToken()}/answer`,
+          () => `/q/${token}/answer/x`,
+          () => `/q/${token}?x=${r.hex(4)}`,
+          () => `//q/${token}`,
+          () => `/q/${token}%2Fevents`,
+          () => `/q/${token}/../${token}/events`,
+          () => `/${"x".repeat(r.pick([5000, 20000, 100000]))}`,
+          () => "*",
+          () => `http://evil.example/q/${token}`,
+          () => `/q/${r.bytes(8).toString("latin1")}`,
+        ])
+  )();
   const method = sane ? r.pick(["GET", "POST", "POST"]) : r.pick(METHODS);
   const version = sane ? "HTTP/1.1" : r.pick(["HTTP/1.1", "HTTP/1.1", "HTTP/1.1", "HTTP/1.0", "HTTP/2.0", "HTTP/9.9", "HTP/1.1", ""]);
-  const host = sane ? `127.0.0.1:${port}` : r.pick([`127.0.0.1:${port}`, `127.0.0.1:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `evil.example:${port}`, "127.0.0.1:1", `[::1]:${port}`, "", undefined]);
+  const host = sane
+    ? `127.0.0.1:${port}`
+    : r.pick([
+        `127.0.0.1:${port}`,
+        `127.0.0.1:${port}`,
+        `127.0.0.1:${port}`,
+        `localhost:${port}`,
+        `evil.example:${port}`,
+        "127.0.0.1:1",
+        `[::1]:${port}`,
+        "",
+        undefined,
+      ]);
 
   // The body: an answer as the page sends it, or something else.
   let body = "";
   if (method !== "GET" || r.chance(0.1)) {
-    const tokenValue = r.pick([() => JSON.stringify(token), () => JSON.stringify(token), () => JSON.stringify(wrongToken()), () => junkJson(r), () => undefined])();
-    const { id, outcome, answers } = answerFields(r, qid, sane && r.chance(0.7));
-    const pairs = shuffle(r, [["qid", id], ["outcome", outcome], ["answers", answers], ...(r.chance(0.2) ? [["discussion", junkJson(r)]] : [])]);
-    body = (sane && r.chance(0.7) ? () => objectText([["token", tokenValue], ...pairs]) : r.pick([
-      () => objectText([["token", tokenValue], ...pairs]),
-      () => objectText([["token", tokenValue], ...pairs]),
-      () => objectText([...pairs, ["token", tokenValue]]),
+    const tokenValue = r.pick([
+      () => JSON.stringify(token),
+      () => JSON.stringify(token),
+      () => JSON.stringify(wrongToken()),
       () => junkJson(r),
-      () => deepJson(r),
-      () => r.bytes(r.pick([1, 100, 5000])).toString("latin1"),
-      () => objectText([["token", tokenValue], ...pairs]).slice(0, r.range(1, 40)),
-      () => `{"token":${JSON.stringify(token)},"qid":"q${r.hex(8)}","outcome":"answered","answers":{"zz":"${"x".repeat(r.pick([5000, 100000, 1 << 20]))}"}}`,
-      () => `${" ".repeat(5000)}{"token":${JSON.stringify(token)}}`,
-    ]))();
+      () => undefined,
+    ])();
+    const { id, outcome, answers } = answerFields(r, qid, sane && r.chance(0.7));
+    const pairs = shuffle(r, [
+      ["qid", id],
+      ["outcome", outcome],
+      ["answers", answers],
+      ...(r.chance(0.2) ? [["discussion", junkJson(r)]] : []),
+    ]);
+    body = (
+      sane && r.chance(0.7)
+        ? () => objectText([["token", tokenValue], ...pairs])
+        : r.pick([
+            () => objectText([["token", tokenValue], ...pairs]),
+            () => objectText([["token", tokenValue], ...pairs]),
+            () => objectText([...pairs, ["token", tokenValue]]),
+            () => junkJson(r),
+            () => deepJson(r),
+            () => r.bytes(r.pick([1, 100, 5000])).toString("latin1"),
+            () => objectText([["token", tokenValue], ...pairs]).slice(0, r.range(1, 40)),
+            () =>
+              `{"token":${JSON.stringify(token)},"qid":"q${r.hex(8)}","outcome":"answered","answers":{"zz":"${"x".repeat(r.pick([5000, 100000, 1 << 20]))}"}}`,
+            () => `${" ".repeat(5000)}{"token":${JSON.stringify(token)}}`,
+          ])
+    )();
   }
   const bodyBytes = Buffer.from(body, "latin1");
 
@@ -421,7 +582,9 @@ export function webCase(r, { port, token, qid }) {
   if (!sane && r.chance(0.05)) headers.push(`Host: evil.example:${port}`);
   const type = sane && r.chance(0.8) ? "application/json" : r.pick(CONTENT_TYPES);
   if (type !== undefined && (body || r.chance(0.2))) headers.push(`Content-Type: ${type}`);
-  const lengthKind = sane ? r.pick(["right", "right", "right", "chunked"]) : r.pick(["right", "right", "right", "right", "none", "huge", "negative", "junk", "twice", "short", "long", "chunked", "chunked-bad"]);
+  const lengthKind = sane
+    ? r.pick(["right", "right", "right", "chunked"])
+    : r.pick(["right", "right", "right", "right", "none", "huge", "negative", "junk", "twice", "short", "long", "chunked", "chunked-bad"]);
   let payload = bodyBytes;
   let abortAfterBody = false;
   switch (lengthKind) {
@@ -454,14 +617,19 @@ export function webCase(r, { port, token, qid }) {
       break;
     case "chunked-bad":
       headers.push("Transfer-Encoding: chunked");
-      payload = Buffer.concat([Buffer.from(`${r.pick(["zz", "-1", "fffffffffffffffff", "10"])}\r\n`), bodyBytes, Buffer.from(r.chance(0.5) ? "\r\n0\r\n\r\n" : "")]);
+      payload = Buffer.concat([
+        Buffer.from(`${r.pick(["zz", "-1", "fffffffffffffffff", "10"])}\r\n`),
+        bodyBytes,
+        Buffer.from(r.chance(0.5) ? "\r\n0\r\n\r\n" : ""),
+      ]);
       break;
     default:
       break;
   }
   if (r.chance(0.3)) headers.push(`Origin: ${r.pick([`http://127.0.0.1:${port}`, "http://evil.example", "null", ""])}`);
   if (r.chance(0.2)) headers.push(`Sec-Fetch-Site: ${r.pick(["same-origin", "cross-site", "none", ""])}`);
-  if (r.chance(0.2)) headers.push(`${r.pick(["Authorization: Bearer ", "X-Token: ", "X-Pi-Question-Token: "])}${r.chance(0.5) ? token : wrongToken()}`);
+  if (r.chance(0.2))
+    headers.push(`${r.pick(["Authorization: Bearer ", "X-Token: ", "X-Pi-Question-Token: "])}${r.chance(0.5) ? token : wrongToken()}`);
   if (r.chance(0.05)) headers.push(`X-Big: ${"b".repeat(r.pick([9000, 20000, 70000]))}`);
   if (r.chance(0.05)) for (let i = 0; i < 100; i++) headers.push(`X-H${i}: ${i}`);
   if (r.chance(0.05)) headers.push(`X-Bad: ${r.bytes(16).toString("latin1")}`);
@@ -471,7 +639,9 @@ export function webCase(r, { port, token, qid }) {
   const head = `${method} ${path} ${version}\r\n${headers.join("\r\n")}\r\n\r\n`;
   let request = Buffer.concat([Buffer.from(head, "latin1"), payload]);
 
-  const kind = sane ? r.pick(["whole", "whole", "whole", "split", "pipelined"]) : r.pick(["whole", "whole", "whole", "whole", "cut", "pipelined", "garbage", "split", "headers-only", "swarm"]);
+  const kind = sane
+    ? r.pick(["whole", "whole", "whole", "split", "pipelined"])
+    : r.pick(["whole", "whole", "whole", "whole", "cut", "pipelined", "garbage", "split", "headers-only", "swarm"]);
   let send = [request];
   switch (kind) {
     case "cut":
@@ -482,11 +652,18 @@ export function webCase(r, { port, token, qid }) {
       send = [Buffer.concat([request, Buffer.from(`GET /q/${pathToken()} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`), request])];
       break;
     case "garbage":
-      send = [r.pick([() => r.bytes(r.pick([1, 64, 4096, 70000])), () => Buffer.from("\r\n\r\n\r\n"), () => Buffer.from(`GET /q/${token}\r\n\r\n`), () => Buffer.from(`${deepJson(r)}\r\n\r\n`)])()];
+      send = [
+        r.pick([
+          () => r.bytes(r.pick([1, 64, 4096, 70000])),
+          () => Buffer.from("\r\n\r\n\r\n"),
+          () => Buffer.from(`GET /q/${token}\r\n\r\n`),
+          () => Buffer.from(`${deepJson(r)}\r\n\r\n`),
+        ])(),
+      ];
       break;
     case "split": {
       send = [];
-      for (let at = 0; at < request.length; ) {
+      for (let at = 0; at < request.length;) {
         const n = r.range(1, 512);
         send.push(request.subarray(at, at + n));
         at += n;
@@ -500,7 +677,8 @@ export function webCase(r, { port, token, qid }) {
     default:
       break;
   }
-  const then = kind === "swarm" ? "hold" : abortAfterBody ? r.pick(["destroy", "wait"]) : r.pick(["wait", "wait", "wait", "end", "destroy"]);
+  const then =
+    kind === "swarm" ? "hold" : abortAfterBody ? r.pick(["destroy", "wait"]) : r.pick(["wait", "wait", "wait", "end", "destroy"]);
   // A swarm: many connections at once, each stopping inside its headers until it is dropped.
   const count = kind === "swarm" ? r.pick([20, 100, 200]) : 1;
   return { door: "web", kind: `${kind}:${method || "-"}:${lengthKind}`, then, holdMs: r.pick([100, 300, 1000]), send, count };

@@ -7,7 +7,12 @@ import { importShim } from "./shim.mjs";
  * loaded before it returns unless `lazyRenderers` is set. */
 export async function loadExtension(overrides = {}, { lazyRenderers = false } = {}) {
   const { default: factory, loadRenderers } = await importShim("index.ts");
-  const tools = new Map(), commands = new Map(), flags = new Map(), flagValues = new Map(), sent = [], entries = [];
+  const tools = new Map(),
+    commands = new Map(),
+    flags = new Map(),
+    flagValues = new Map(),
+    sent = [],
+    entries = [];
   const pi = {
     registerTool: (t) => tools.set(t.name, t),
     registerCommand: (name, c) => commands.set(name, c),

@@ -22,7 +22,14 @@ export const QUESTION_CALL = {
   name: "question",
   arguments: {
     questions: [
-      { id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite" }] },
+      {
+        id: "db",
+        prompt: "Which database?",
+        options: [
+          { value: "pg", label: "PostgreSQL" },
+          { value: "lite", label: "SQLite" },
+        ],
+      },
     ],
     answers: { db: "lite" },
   },

@@ -21,10 +21,9 @@ export async function startMockModel(replies) {
       const parsed = JSON.parse(body);
       requests.push(parsed);
       for (const w of waiters.splice(0)) w();
-      const reply =
-        (typeof replies === "function" ? replies(parsed, served) : replies[Math.min(served, replies.length - 1)]) ?? {
-          text: "done",
-        };
+      const reply = (typeof replies === "function" ? replies(parsed, served) : replies[Math.min(served, replies.length - 1)]) ?? {
+        text: "done",
+      };
       served++;
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       const chunk = (delta, finish = null) =>

@@ -17,7 +17,9 @@ export const cjsonFlags = cjson.status === 0 ? cjson.stdout.trim().split(/\s+/).
 
 /** Whether `cc` compiles and links an empty program with these flags. */
 export function compiles(cc, flags = []) {
-  return spawnSync(cc, [...flags, "-x", "c", "-", "-o", "/dev/null"], { input: "int main(void){return 0;}", encoding: "utf8", env }).status === 0;
+  return (
+    spawnSync(cc, [...flags, "-x", "c", "-", "-o", "/dev/null"], { input: "int main(void){return 0;}", encoding: "utf8", env }).status === 0
+  );
 }
 
 function coreSources() {
@@ -34,8 +36,20 @@ function coreSources() {
 export function buildDriver(cc, driver, exe, { flags = [], linkFlags = [] } = {}) {
   return spawnSync(
     cc,
-    ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-g", "-O1", ...flags, `-I${join(root, "native", "core")}`,
-      join(root, "tests", `${driver}.c`), ...coreSources(), "-o", exe, ...linkFlags, ...(cjsonFlags ?? [])],
+    [
+      "-std=c11",
+      "-D_POSIX_C_SOURCE=200809L",
+      "-g",
+      "-O1",
+      ...flags,
+      `-I${join(root, "native", "core")}`,
+      join(root, "tests", `${driver}.c`),
+      ...coreSources(),
+      "-o",
+      exe,
+      ...linkFlags,
+      ...(cjsonFlags ?? []),
+    ],
     { encoding: "utf8", env },
   );
 }

@@ -41,10 +41,12 @@ export function routedModel(parent, tasks) {
     // request names only its own task).
     const task = Object.keys(tasks).find((t) => text.includes(`Task: ${t}`));
     if (task) {
-      if (last.role === "tool") return { text: `child ${task} got: ${typeof last.content === "string" ? last.content : JSON.stringify(last.content)}` };
+      if (last.role === "tool")
+        return { text: `child ${task} got: ${typeof last.content === "string" ? last.content : JSON.stringify(last.content)}` };
       return tasks[task];
     }
-    if (last.role === "tool") return { text: `parent saw: ${typeof last.content === "string" ? last.content : JSON.stringify(last.content)}` };
+    if (last.role === "tool")
+      return { text: `parent saw: ${typeof last.content === "string" ? last.content : JSON.stringify(last.content)}` };
     return parent;
   };
 }

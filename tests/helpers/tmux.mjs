@@ -107,8 +107,21 @@ export async function startPi({
   // remain-on-exit keeps the pane (and its last screen) when pi exits or crashes, so a test
   // can tell "pi died" from "pi is still running" and show what it printed.
   const started = tmux(
-    "new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), command,
-    ";", "set-option", "-t", name, "remain-on-exit", "on",
+    "new-session",
+    "-d",
+    "-s",
+    name,
+    "-x",
+    String(cols),
+    "-y",
+    String(rows),
+    command,
+    ";",
+    "set-option",
+    "-t",
+    name,
+    "remain-on-exit",
+    "on",
   );
   if (started.status !== 0) {
     cleanup();
@@ -134,7 +147,10 @@ export async function startPi({
     } catch {
       return null;
     }
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).trim().split(" ");
+    const fields = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .trim()
+      .split(" ");
     if (fields[0] !== "Z" || fields.length < 50) return undefined;
     const code = Number(fields[49]);
     return (code & 0x7f) === 0 ? { status: (code >> 8) & 0xff, signal: null } : { status: null, signal: code & 0x7f };
@@ -257,13 +273,14 @@ export async function startPi({
         return { at, lines, line: `${at.join()}|${lines[at[1]]}` };
       };
       const until = Date.now() + timeoutMs;
-      for (let last = look(); ; ) {
+      for (let last = look(); ;) {
         await sleep(30);
         const now = look();
         const [x, y] = now.at;
         const lines = now.lines;
         if (now.line === last.line && check(x, y, lines)) return { x, y, lines };
-        if (Date.now() > until) throw new Error(`timed out waiting for the cursor (at ${x},${y}) to satisfy ${check}\n--- screen ---\n${lines.join("\n")}`);
+        if (Date.now() > until)
+          throw new Error(`timed out waiting for the cursor (at ${x},${y}) to satisfy ${check}\n--- screen ---\n${lines.join("\n")}`);
         last = now;
       }
     },
@@ -350,7 +367,9 @@ export async function startPi({
       }
       if (ended && CRASH_SIGNALS.has(ended.signal)) {
         const sig = Object.keys(constants.signals).find((n) => constants.signals[n] === ended.signal);
-        throw new Error(`pi crashed: killed by ${sig} (${ended.already ? "before the test ended it" : "when the test ended it with SIGHUP"})`);
+        throw new Error(
+          `pi crashed: killed by ${sig} (${ended.already ? "before the test ended it" : "when the test ended it with SIGHUP"})`,
+        );
       }
       return ended;
     },

@@ -35,7 +35,18 @@ const { hostTarget, packageName } = require("../../extension/platform-package.cj
 const tmp = mkdtempSync(join(tmpdir(), "pi-question-registry-"));
 const CALL = {
   name: "question",
-  arguments: { questions: [{ id: "db", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "lite", label: "SQLite" }] }] },
+  arguments: {
+    questions: [
+      {
+        id: "db",
+        prompt: "Which database?",
+        options: [
+          { value: "pg", label: "PostgreSQL" },
+          { value: "lite", label: "SQLite" },
+        ],
+      },
+    ],
+  },
 };
 const EXPECTED = "db: user selected: 2. SQLite (value: lite)";
 const INSTALL_MS = 300000;
@@ -72,12 +83,18 @@ function assertNothingToBuildWith(env, t) {
     assert.ok(r.error?.code === "ENOENT", `${tool} is reachable on PATH ${env.PATH}`);
   }
   // The dynamic loader: a hidden libcjson is an empty file (ELF header missing) or absent.
-  const probe = spawnSync(process.execPath, ["-e", "try { process.dlopen({ exports: {} }, 'libcjson.so.1'); } catch (e) { console.log(e.message); }"], { encoding: "utf8" });
+  const probe = spawnSync(
+    process.execPath,
+    ["-e", "try { process.dlopen({ exports: {} }, 'libcjson.so.1'); } catch (e) { console.log(e.message); }"],
+    { encoding: "utf8" },
+  );
   const unloadable = /cannot open shared object|too short|invalid ELF header/.test(probe.stdout);
   if (process.env.PI_QUESTION_CJSON_HIDDEN === "1") {
     assert.ok(unloadable, `libcjson is still loadable: ${probe.stdout}${probe.stderr}`);
   } else if (!unloadable) {
-    t.diagnostic("libcjson could not be hidden (run through `node scripts/current-pi.mjs registry` as root); only readelf shows the prebuilt does not need it");
+    t.diagnostic(
+      "libcjson could not be hidden (run through `node scripts/current-pi.mjs registry` as root); only readelf shows the prebuilt does not need it",
+    );
   }
 }
 
@@ -119,7 +136,13 @@ async function askInTui(user, install) {
     assert.match(screen, /SQLite/);
     const pid = Number(tmux("display-message", "-p", "-t", pi.name, "#{pane_pid}").stdout.trim());
     const maps = readFileSync(`/proc/${pid}/maps`, "utf8");
-    assert.ok(maps.includes(addon), `pi (pid ${pid}) has not loaded ${addon}:\n${maps.split("\n").filter((l) => l.includes(".node")).join("\n")}`);
+    assert.ok(
+      maps.includes(addon),
+      `pi (pid ${pid}) has not loaded ${addon}:\n${maps
+        .split("\n")
+        .filter((l) => l.includes(".node"))
+        .join("\n")}`,
+    );
     await pi.keys("Down");
     await pi.waitForScreen(/> 2\. SQLite/);
     await pi.keys("Enter");
@@ -148,32 +171,40 @@ function userWithoutToolchain(name, t) {
   return user;
 }
 
-test(`registry: \`pi install npm:pi-question\` with no compiler and ignore-scripts, answered in pi's TUI with the prebuilt addon (${line.describe()})`, { timeout: 2 * INSTALL_MS }, async (t) => {
-  const user = userWithoutToolchain("pi-install-npm", t);
-  await askInTui(user, (env, work) => {
-    const [cmd, args] = piCommand(["install", "npm:pi-question"]);
-    const out = mustRunSync(cmd, args, { cwd: work, env }).output;
-    const settings = JSON.parse(readFileSync(join(env.HOME, ".pi", "agent", "settings.json"), "utf8"));
-    assert.deepEqual(settings.packages, ["npm:pi-question"], out);
-    // Where pi put it: npm's global prefix (0.73.1), or pi's own npm directory in its agent
-    // directory (later lines).
-    const places = [join(user.prefix, "lib", "node_modules"), join(env.HOME, ".pi", "agent", "npm", "node_modules")]
-      .map((dir) => join(dir, "pi-question"))
-      .filter((dir) => existsSync(join(dir, "package.json")));
-    assert.equal(places.length, 1, `pi-question installed in ${places.length} places\n${out}`);
-    return assertPrebuiltInstalled(places[0], out);
-  });
-});
+test(
+  `registry: \`pi install npm:pi-question\` with no compiler and ignore-scripts, answered in pi's TUI with the prebuilt addon (${line.describe()})`,
+  { timeout: 2 * INSTALL_MS },
+  async (t) => {
+    const user = userWithoutToolchain("pi-install-npm", t);
+    await askInTui(user, (env, work) => {
+      const [cmd, args] = piCommand(["install", "npm:pi-question"]);
+      const out = mustRunSync(cmd, args, { cwd: work, env }).output;
+      const settings = JSON.parse(readFileSync(join(env.HOME, ".pi", "agent", "settings.json"), "utf8"));
+      assert.deepEqual(settings.packages, ["npm:pi-question"], out);
+      // Where pi put it: npm's global prefix (0.73.1), or pi's own npm directory in its agent
+      // directory (later lines).
+      const places = [join(user.prefix, "lib", "node_modules"), join(env.HOME, ".pi", "agent", "npm", "node_modules")]
+        .map((dir) => join(dir, "pi-question"))
+        .filter((dir) => existsSync(join(dir, "package.json")));
+      assert.equal(places.length, 1, `pi-question installed in ${places.length} places\n${out}`);
+      return assertPrebuiltInstalled(places[0], out);
+    });
+  },
+);
 
-test(`registry: \`npm install -g pi-question\` + \`pi install "$(npm root -g)/pi-question"\` with no compiler and ignore-scripts, answered in pi's TUI (${line.describe()})`, { timeout: 2 * INSTALL_MS }, async (t) => {
-  const user = userWithoutToolchain("npm-install-g", t);
-  await askInTui(user, (env, work) => {
-    const out = mustRunSync("npm", ["install", "-g", "pi-question"], { cwd: work, env }).output;
-    const root = mustRunSync("npm", ["root", "-g"], { cwd: work, env }).stdout.trim();
-    assert.equal(root, join(user.prefix, "lib", "node_modules"));
-    const addon = assertPrebuiltInstalled(join(root, "pi-question"), out);
-    const [cmd, args] = piCommand(["install", join(root, "pi-question")]);
-    mustRunSync(cmd, args, { cwd: work, env });
-    return addon;
-  });
-});
+test(
+  `registry: \`npm install -g pi-question\` + \`pi install "$(npm root -g)/pi-question"\` with no compiler and ignore-scripts, answered in pi's TUI (${line.describe()})`,
+  { timeout: 2 * INSTALL_MS },
+  async (t) => {
+    const user = userWithoutToolchain("npm-install-g", t);
+    await askInTui(user, (env, work) => {
+      const out = mustRunSync("npm", ["install", "-g", "pi-question"], { cwd: work, env }).output;
+      const root = mustRunSync("npm", ["root", "-g"], { cwd: work, env }).stdout.trim();
+      assert.equal(root, join(user.prefix, "lib", "node_modules"));
+      const addon = assertPrebuiltInstalled(join(root, "pi-question"), out);
+      const [cmd, args] = piCommand(["install", join(root, "pi-question")]);
+      mustRunSync(cmd, args, { cwd: work, env });
+      return addon;
+    });
+  },
+);

@@ -32,7 +32,9 @@ export async function startRegistry(tmp) {
   const tools = registryTools();
   const node = currentLine().node;
   if (!existsSync(tools.verdaccio) || !existsSync(node)) {
-    throw new Error('Verdaccio or Node 24 is not installed in the cache: run "node scripts/current-pi.mjs install --registry" (or npm run test:registry)');
+    throw new Error(
+      'Verdaccio or Node 24 is not installed in the cache: run "node scripts/current-pi.mjs install --registry" (or npm run test:registry)',
+    );
   }
   const dir = join(tmp, "verdaccio");
   mkdirSync(dir);
@@ -104,7 +106,10 @@ export async function startRegistry(tmp) {
       await mustRun("npm", ["publish", dir, "--registry", url, "--ignore-scripts"], { cwd: publisher, env: penv });
       published.push(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name);
     }
-    const view = await mustRun("npm", ["view", "pi-question", "optionalDependencies", "--json", "--registry", url], { cwd: publisher, env: penv });
+    const view = await mustRun("npm", ["view", "pi-question", "optionalDependencies", "--json", "--registry", url], {
+      cwd: publisher,
+      env: penv,
+    });
     assert.deepEqual(Object.keys(JSON.parse(view.stdout)).sort(), staged.platforms.map((p) => p.name).sort());
     return { url, published, stop, log: () => log };
   } catch (error) {

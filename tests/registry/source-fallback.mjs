@@ -55,25 +55,41 @@ console.log(JSON.stringify({ source: l.addonSource(), limits: typeof a.limits })
   return JSON.parse(r.stdout.trim().split("\n").pop());
 }
 
-test("registry: no prebuilt fits (npm --cpu=riscv64) — the install step says so, builds from source, and the extension loads that build", { timeout: INSTALL_MS }, () => {
-  const user = freshUser(tmp, "no-prebuilt", { registry: registry.url });
-  const { output, dir } = npmInstallGlobal(user, ["--cpu=riscv64"]);
-  assert.match(output, new RegExp(`pi-question: the prebuilt addon package ${packageName(hostTarget())} is not installed; building the addon from source\\.`));
-  const modules = join(user.prefix, "lib", "node_modules");
-  const platformPackages = [...readdirSync(modules), ...(existsSync(join(dir, "node_modules")) ? readdirSync(join(dir, "node_modules")) : [])].filter((n) => n.startsWith("pi-question-"));
-  assert.deepEqual(platformPackages, [], "npm installed a platform package for another CPU");
-  assert.ok(existsSync(join(dir, "build", "Release", "pi_question.node")), `no source build in ${dir}\n${output}`);
-  const { source, limits } = loadedSource(dir);
-  assert.equal(source.kind, "local", JSON.stringify(source));
-  assert.equal(limits, "object");
-});
+test(
+  "registry: no prebuilt fits (npm --cpu=riscv64) — the install step says so, builds from source, and the extension loads that build",
+  { timeout: INSTALL_MS },
+  () => {
+    const user = freshUser(tmp, "no-prebuilt", { registry: registry.url });
+    const { output, dir } = npmInstallGlobal(user, ["--cpu=riscv64"]);
+    assert.match(
+      output,
+      new RegExp(
+        `pi-question: the prebuilt addon package ${packageName(hostTarget())} is not installed; building the addon from source\\.`,
+      ),
+    );
+    const modules = join(user.prefix, "lib", "node_modules");
+    const platformPackages = [
+      ...readdirSync(modules),
+      ...(existsSync(join(dir, "node_modules")) ? readdirSync(join(dir, "node_modules")) : []),
+    ].filter((n) => n.startsWith("pi-question-"));
+    assert.deepEqual(platformPackages, [], "npm installed a platform package for another CPU");
+    assert.ok(existsSync(join(dir, "build", "Release", "pi_question.node")), `no source build in ${dir}\n${output}`);
+    const { source, limits } = loadedSource(dir);
+    assert.equal(source.kind, "local", JSON.stringify(source));
+    assert.equal(limits, "object");
+  },
+);
 
-test("registry: with the prebuilt installed, the install step (scripts enabled) builds nothing and says which addon it uses", { timeout: INSTALL_MS }, () => {
-  const user = freshUser(tmp, "with-prebuilt", { registry: registry.url });
-  const { output, dir } = npmInstallGlobal(user, []);
-  assert.match(output, new RegExp(`pi-question: using the prebuilt addon ${packageName(hostTarget())}; nothing to build\\.`));
-  assert.ok(!existsSync(join(dir, "build")), `something was built in ${dir}\n${output}`);
-  const { source } = loadedSource(dir);
-  assert.equal(source.kind, "prebuilt", JSON.stringify(source));
-  assert.equal(source.name, packageName(hostTarget()));
-});
+test(
+  "registry: with the prebuilt installed, the install step (scripts enabled) builds nothing and says which addon it uses",
+  { timeout: INSTALL_MS },
+  () => {
+    const user = freshUser(tmp, "with-prebuilt", { registry: registry.url });
+    const { output, dir } = npmInstallGlobal(user, []);
+    assert.match(output, new RegExp(`pi-question: using the prebuilt addon ${packageName(hostTarget())}; nothing to build\\.`));
+    assert.ok(!existsSync(join(dir, "build")), `something was built in ${dir}\n${output}`);
+    const { source } = loadedSource(dir);
+    assert.equal(source.kind, "prebuilt", JSON.stringify(source));
+    assert.equal(source.name, packageName(hostTarget()));
+  },
+);

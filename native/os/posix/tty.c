@@ -42,7 +42,8 @@
 #include "qt_term.h"
 
 /* Signal handlers share these: they must be lock-free to be async-signal-safe. */
-_Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2, "the handlers' state must be lock-free atomics");
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_POINTER_LOCK_FREE == 2,
+               "the handlers' state must be lock-free atomics");
 
 struct qt_term {
   int fd;               /* the terminal, opened read-write and non-blocking */
@@ -195,8 +196,10 @@ static void on_signal(int sig, siginfo_t *info, void *uctx) {
   bool end_process = false;
   const qt_term_hooks *h = atomic_load(&hooks);
   if (h) {
-    if (sig == SIGWINCH) h->resized();
-    else end_process = h->terminate(kind == CHAIN_DFL, kind == CHAIN_IGN);
+    if (sig == SIGWINCH)
+      h->resized();
+    else
+      end_process = h->terminate(kind == CHAIN_DFL, kind == CHAIN_IGN);
   }
   if (end_process || (kind == CHAIN_DFL && sig != SIGWINCH)) {
     /* The default action (also when no run is active any more: as if we had never been here). */

@@ -141,7 +141,8 @@ static HANDLE inheritable(HANDLE h) {
 
 static HANDLE open_console(const wchar_t *name) {
   SECURITY_ATTRIBUTES sa = {(DWORD)sizeof sa, NULL, TRUE};
-  HANDLE h = CreateFileW(name, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, NULL);
+  HANDLE h =
+      CreateFileW(name, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa, OPEN_EXISTING, 0, NULL);
   return h == INVALID_HANDLE_VALUE ? NULL : h;
 }
 
@@ -178,8 +179,8 @@ static bool run(wchar_t *line, int tty_fd, DWORD *code, DWORD *error) {
     InitializeProcThreadAttributeList(NULL, 1, 0, &size);
     si.lpAttributeList = size ? malloc(size) : NULL;
     if (si.lpAttributeList && InitializeProcThreadAttributeList(si.lpAttributeList, 1, 0, &size)) {
-      if (UpdateProcThreadAttribute(si.lpAttributeList, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST, list, count * sizeof list[0],
-                                    NULL, NULL)) {
+      if (UpdateProcThreadAttribute(si.lpAttributeList, 0, PROC_THREAD_ATTRIBUTE_HANDLE_LIST, list,
+                                    count * sizeof list[0], NULL, NULL)) {
         si.StartupInfo.cb = sizeof si;
         flags = EXTENDED_STARTUPINFO_PRESENT;
       } else {
@@ -219,8 +220,8 @@ static bool run(wchar_t *line, int tty_fd, DWORD *code, DWORD *error) {
 
 /* Reads the edited file into *out; false on a read error. */
 static bool read_back(const wchar_t *path, qt_buf *out, DWORD *error) {
-  HANDLE in = CreateFileW(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
-                          FILE_ATTRIBUTE_NORMAL, NULL);
+  HANDLE in = CreateFileW(path, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                          OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
   if (in == INVALID_HANDLE_VALUE) {
     *error = GetLastError();
     return false;
@@ -306,7 +307,8 @@ bool qt_external_edit(const qt_engine *e, int tty_fd, const char *text, size_t l
   }
   /* Notepad of older Windows saves UTF-8 with a byte order mark: not part of the text, unless
    * the draft began with one. */
-  if (out->len >= 3 && memcmp(out->data, "\xEF\xBB\xBF", 3) == 0 && !(text && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)) {
+  if (out->len >= 3 && memcmp(out->data, "\xEF\xBB\xBF", 3) == 0 &&
+      !(text && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)) {
     memmove(out->data, out->data + 3, out->len - 3);
     out->len -= 3;
     out->data[out->len] = '\0';

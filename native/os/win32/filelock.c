@@ -34,8 +34,8 @@
 
 /* FileDispositionInfoEx and its flags (Windows 10 1607), spelled out: the SDK headers declare
  * them only for a newer NTDDI_VERSION than _WIN32_WINNT 0x0A00 implies. */
-#define DISPOSITION_INFO_EX ((FILE_INFO_BY_HANDLE_CLASS)21)
-#define DISPOSITION_DELETE 0x1
+#define DISPOSITION_INFO_EX         ((FILE_INFO_BY_HANDLE_CLASS)21)
+#define DISPOSITION_DELETE          0x1
 #define DISPOSITION_POSIX_SEMANTICS 0x2
 typedef struct disposition_ex {
   DWORD Flags;
@@ -143,9 +143,9 @@ qt_status qt_filelock_acquire(const char *path, unsigned timeout_ms, qt_filelock
     /* Not inherited by child processes (a NULL SECURITY_ATTRIBUTES): an editor started while
      * the lock is held must not keep it. DELETE access: the holder removes the file through
      * this handle. */
-    HANDLE h = CreateFileW(wide, GENERIC_READ | GENERIC_WRITE | DELETE,
-                           FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_ALWAYS,
-                           FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+    HANDLE h =
+        CreateFileW(wide, GENERIC_READ | GENERIC_WRITE | DELETE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                    NULL, OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
     bool busy = false;
     if (h == INVALID_HANDLE_VALUE) {
       DWORD error = GetLastError();
@@ -157,8 +157,10 @@ qt_status qt_filelock_acquire(const char *path, unsigned timeout_ms, qt_filelock
         *sys_error = errno_of(error);
         if (error == ERROR_ACCESS_DENIED) { /* a directory (or a link to one) is refused so too */
           DWORD attributes = GetFileAttributesW(wide);
-          if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT)) *sys_error = ELOOP;
-          else if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY)) *sys_error = EISDIR;
+          if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT))
+            *sys_error = ELOOP;
+          else if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_DIRECTORY))
+            *sys_error = EISDIR;
         }
         break;
       }

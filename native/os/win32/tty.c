@@ -76,28 +76,28 @@
 
 /* Translated input waiting for the runner: at most this much is read from the console ahead
  * (records beyond it stay in the console's buffer). */
-#define QUEUE_MAX (1024 * 1024)
+#define QUEUE_MAX   (1024 * 1024)
 #define RECORDS_MAX 65536 /* console records read at once */
 
 /* Where the emulated output is in an escape sequence. */
 enum { ESC_NONE, ESC_START, ESC_CSI, ESC_STRING, ESC_STRING_END };
 
 struct qt_term {
-  HANDLE in, out;  /* CONIN$ (the path given), CONOUT$ */
-  HANDLE wake;     /* manual-reset event: stop and control events set it */
+  HANDLE in, out; /* CONIN$ (the path given), CONOUT$ */
+  HANDLE wake;    /* manual-reset event: stop and control events set it */
   DWORD saved_in, saved_out;
-  int cols, rows;  /* the size last reported by qt_term_size */
-  bool resized;    /* a window-size record was read */
-  WCHAR high;      /* a high surrogate waiting for its low half */
-  char *queue;     /* translated bytes not yet handed to the runner */
+  int cols, rows; /* the size last reported by qt_term_size */
+  bool resized;   /* a window-size record was read */
+  WCHAR high;     /* a high surrogate waiting for its low half */
+  char *queue;    /* translated bytes not yet handed to the runner */
   size_t queued, queue_cap, queue_at;
-  bool full;       /* a key was dropped: the queue is at its bound (QUEUE_MAX) */
+  bool full;             /* a key was dropped: the queue is at its bound (QUEUE_MAX) */
   INPUT_RECORD *records; /* what one read takes from the console */
   DWORD records_cap;
   /* Drawing through the console's functions, where VT output is not interpreted (see above). */
   bool emulate;
-  WORD plain;      /* the attributes before the run: what SGR 0 and 39/49 go back to */
-  int fg, bg;      /* 0-15, or -1: the plain one */
+  WORD plain; /* the attributes before the run: what SGR 0 and 39/49 go back to */
+  int fg, bg; /* 0-15, or -1: the plain one */
   bool bold, reverse;
   int esc;         /* where in an escape sequence the output is (ESC_*) */
   char params[32]; /* a CSI's parameter bytes so far */
@@ -112,7 +112,8 @@ static HANDLE open_console(const char *path) {
   WCHAR *w = malloc((size_t)n * sizeof *w);
   if (!w) return INVALID_HANDLE_VALUE;
   MultiByteToWideChar(CP_UTF8, 0, path, -1, w, n);
-  HANDLE h = CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
+  HANDLE h =
+      CreateFileW(w, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
   free(w);
   return h;
 }
@@ -142,7 +143,8 @@ qt_tty_access qt_term_probe(const char *path) {
     if (in != INVALID_HANDLE_VALUE) CloseHandle(in);
     return QT_TTY_ABSENT;
   }
-  HANDLE out = CreateFileW(L"CONOUT$", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
+  HANDLE out = CreateFileW(L"CONOUT$", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                           OPEN_EXISTING, 0, NULL);
   qt_tty_access a = console_output(out) ? owner_of(in) : QT_TTY_ABSENT;
   if (out != INVALID_HANDLE_VALUE) CloseHandle(out);
   CloseHandle(in);
@@ -170,7 +172,8 @@ qt_status qt_term_open(const char *path, qt_term **out) {
     if (in != INVALID_HANDLE_VALUE) CloseHandle(in);
     return QT_ERR_STATE;
   }
-  HANDLE o = CreateFileW(L"CONOUT$", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
+  HANDLE o = CreateFileW(L"CONOUT$", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                         OPEN_EXISTING, 0, NULL);
   if (!console_output(o)) {
     if (o != INVALID_HANDLE_VALUE) CloseHandle(o);
     CloseHandle(in);
@@ -266,16 +269,26 @@ static void sgr(qt_term *d, const int *args, int count) {
     if (v == 0) {
       d->fg = d->bg = -1;
       d->bold = d->reverse = false;
-    } else if (v == 1) d->bold = true;
-    else if (v == 22) d->bold = false;
-    else if (v == 7) d->reverse = true;
-    else if (v == 27) d->reverse = false;
-    else if (v >= 30 && v <= 37) d->fg = console_colour(v - 30);
-    else if (v >= 90 && v <= 97) d->fg = console_colour(v - 90) | FOREGROUND_INTENSITY;
-    else if (v == 39) d->fg = -1;
-    else if (v >= 40 && v <= 47) d->bg = console_colour(v - 40);
-    else if (v >= 100 && v <= 107) d->bg = console_colour(v - 100) | FOREGROUND_INTENSITY;
-    else if (v == 49) d->bg = -1;
+    } else if (v == 1)
+      d->bold = true;
+    else if (v == 22)
+      d->bold = false;
+    else if (v == 7)
+      d->reverse = true;
+    else if (v == 27)
+      d->reverse = false;
+    else if (v >= 30 && v <= 37)
+      d->fg = console_colour(v - 30);
+    else if (v >= 90 && v <= 97)
+      d->fg = console_colour(v - 90) | FOREGROUND_INTENSITY;
+    else if (v == 39)
+      d->fg = -1;
+    else if (v >= 40 && v <= 47)
+      d->bg = console_colour(v - 40);
+    else if (v >= 100 && v <= 107)
+      d->bg = console_colour(v - 100) | FOREGROUND_INTENSITY;
+    else if (v == 49)
+      d->bg = -1;
     /* dim (2) and anything else: no console attribute for it */
   }
   apply_attributes(d);
@@ -292,8 +305,10 @@ static void csi(qt_term *d, char final) {
     for (; *p >= '0' && *p <= '9'; p++)
       if (v < 100000) v = v * 10 + (*p - '0'); /* past any screen: no overflow */
     args[count++] = v;
-    if (*p == ';') p++;
-    else break;
+    if (*p == ';')
+      p++;
+    else
+      break;
   }
   CONSOLE_SCREEN_BUFFER_INFO info;
   if (!GetConsoleScreenBufferInfo(d->out, &info)) return;
@@ -355,8 +370,10 @@ static long emulated_write(qt_term *d, const char *s, size_t n) {
         d->params[d->params_len++] = (char)c;
       }
     } else if (d->esc == ESC_STRING) {
-      if (c == 0x07) d->esc = ESC_NONE;
-      else if (c == 0x1b) d->esc = ESC_STRING_END;
+      if (c == 0x07)
+        d->esc = ESC_NONE;
+      else if (c == 0x1b)
+        d->esc = ESC_STRING_END;
     } else { /* ESC_STRING_END: ESC \ ends the string */
       d->esc = c == '\\' ? ESC_NONE : ESC_STRING;
     }
@@ -386,8 +403,8 @@ qt_status qt_term_save(qt_term *d) {
 }
 
 qt_status qt_term_raw(qt_term *d) {
-  DWORD in = (d->saved_in & ~(DWORD)(ENABLE_LINE_INPUT | ENABLE_ECHO_INPUT | ENABLE_PROCESSED_INPUT | ENABLE_MOUSE_INPUT |
-                                     ENABLE_VIRTUAL_TERMINAL_INPUT)) |
+  DWORD in = (d->saved_in & ~(DWORD)(ENABLE_LINE_INPUT | ENABLE_ECHO_INPUT | ENABLE_PROCESSED_INPUT |
+                                     ENABLE_MOUSE_INPUT | ENABLE_VIRTUAL_TERMINAL_INPUT)) |
              ENABLE_WINDOW_INPUT;
   /* Quick Edit off (see the top); only where the console reports it with ENABLE_EXTENDED_FLAGS,
    * so that putting the saved mode back turns it on again. */
@@ -399,15 +416,18 @@ qt_status qt_term_raw(qt_term *d) {
   d->resized = false;
   if (!SetConsoleMode(d->in, in)) return QT_ERR_STATE;
   CONSOLE_SCREEN_BUFFER_INFO info;
-  d->plain = GetConsoleScreenBufferInfo(d->out, &info) ? info.wAttributes : (FOREGROUND_RED | FOREGROUND_GREEN | FOREGROUND_BLUE);
+  d->plain = GetConsoleScreenBufferInfo(d->out, &info) ? info.wAttributes
+                                                       : (FOREGROUND_RED | FOREGROUND_GREEN | FOREGROUND_BLUE);
   d->fg = d->bg = -1;
   d->bold = d->reverse = false;
   d->esc = ESC_NONE;
   /* The runner writes \r\n itself: no newline of the console's own where it can be turned off. */
-  d->emulate = !(SetConsoleMode(d->out, out | DISABLE_NEWLINE_AUTO_RETURN) || SetConsoleMode(d->out, out)) || !vt_interpreted(d);
+  d->emulate =
+      !(SetConsoleMode(d->out, out | DISABLE_NEWLINE_AUTO_RETURN) || SetConsoleMode(d->out, out)) || !vt_interpreted(d);
   /* Emulated: no wrap at the last column (see the top). */
-  if (d->emulate && !SetConsoleMode(d->out, (d->saved_out | ENABLE_PROCESSED_OUTPUT) &
-                                                ~(DWORD)(ENABLE_VIRTUAL_TERMINAL_PROCESSING | ENABLE_WRAP_AT_EOL_OUTPUT))) {
+  if (d->emulate &&
+      !SetConsoleMode(d->out, (d->saved_out | ENABLE_PROCESSED_OUTPUT) &
+                                  ~(DWORD)(ENABLE_VIRTUAL_TERMINAL_PROCESSING | ENABLE_WRAP_AT_EOL_OUTPUT))) {
     SetConsoleMode(d->in, d->saved_in);
     SetConsoleMode(d->out, d->saved_out); /* VT output may have been set above */
     return QT_ERR_STATE;
@@ -447,7 +467,8 @@ static bool woken(qt_term *d) { return WaitForSingleObject(d->wake, 0) == WAIT_O
 static bool size_changed(qt_term *d) {
   CONSOLE_SCREEN_BUFFER_INFO info;
   if (!GetConsoleScreenBufferInfo(d->out, &info)) return false;
-  return info.srWindow.Right - info.srWindow.Left + 1 != d->cols || info.srWindow.Bottom - info.srWindow.Top + 1 != d->rows;
+  return info.srWindow.Right - info.srWindow.Left + 1 != d->cols ||
+         info.srWindow.Bottom - info.srWindow.Top + 1 != d->rows;
 }
 
 int qt_term_wait(qt_term *d, bool out, bool watch_wake, int ms) {
@@ -464,8 +485,10 @@ int qt_term_wait(qt_term *d, bool out, bool watch_wake, int ms) {
     DWORD slice = 100;
     if (ms >= 0) {
       ULONGLONG spent = GetTickCount64() - start;
-      if (spent >= (ULONGLONG)ms) slice = 0;
-      else if ((ULONGLONG)ms - spent < slice) slice = (DWORD)((ULONGLONG)ms - spent);
+      if (spent >= (ULONGLONG)ms)
+        slice = 0;
+      else if ((ULONGLONG)ms - spent < slice)
+        slice = (DWORD)((ULONGLONG)ms - spent);
     }
     DWORD r = WaitForMultipleObjects(watch_wake ? 2 : 1, handles, FALSE, slice);
     if (r == WAIT_OBJECT_0) return QT_TERM_READY | (watch_wake && woken(d) ? QT_TERM_WOKEN : 0);
@@ -481,7 +504,7 @@ int qt_term_wait(qt_term *d, bool out, bool watch_wake, int ms) {
  * what does not fit is dropped, as a terminal's full input buffer drops keys, with everything
  * after it in this read but a paste's end (no gap inside what is typed), and the read stops
  * taking records from the console. */
-#define PASTE_END "\x1b[201~"
+#define PASTE_END     "\x1b[201~"
 #define PASTE_END_LEN (sizeof PASTE_END - 1)
 static void put_within(qt_term *d, const char *s, size_t n, size_t bound) {
   if ((d->full && bound < QUEUE_MAX) || d->queued - d->queue_at + n > bound) {
@@ -564,10 +587,14 @@ static bool put_special(qt_term *d, WORD vk, int mod) {
     default: return false;
   }
   bool f1_4 = vk >= VK_F1 && vk <= VK_F4;
-  if (letter && mod == 1) snprintf(seq, sizeof seq, f1_4 ? "\x1bO%s" : "\x1b[%s", letter);
-  else if (letter) snprintf(seq, sizeof seq, "\x1b[1;%d%s", mod, letter);
-  else if (mod == 1) snprintf(seq, sizeof seq, "\x1b[%d~", tilde);
-  else snprintf(seq, sizeof seq, "\x1b[%d;%d~", tilde, mod);
+  if (letter && mod == 1)
+    snprintf(seq, sizeof seq, f1_4 ? "\x1bO%s" : "\x1b[%s", letter);
+  else if (letter)
+    snprintf(seq, sizeof seq, "\x1b[1;%d%s", mod, letter);
+  else if (mod == 1)
+    snprintf(seq, sizeof seq, "\x1b[%d~", tilde);
+  else
+    snprintf(seq, sizeof seq, "\x1b[%d;%d~", tilde, mod);
   put_str(d, seq);
   return true;
 }
@@ -583,21 +610,28 @@ static void put_key(qt_term *d, const KEY_EVENT_RECORD *k) {
   if (alt && ctrl && c >= 0x20) alt = ctrl = false;
   int mod = modifier(shift, alt, ctrl);
   for (WORD i = 0; i < (k->wRepeatCount ? k->wRepeatCount : 1) && !d->full; i++) {
-    if (vk == VK_BACK) put_str(d, alt ? (ctrl ? "\x1b\x08" : "\x1b\x7f") : ctrl ? "\x08" : "\x7f");
-    else if (vk == VK_TAB && shift) put_str(d, "\x1b[Z");
+    if (vk == VK_BACK)
+      put_str(d, alt ? (ctrl ? "\x1b\x08" : "\x1b\x7f") : ctrl ? "\x08" : "\x7f");
+    else if (vk == VK_TAB && shift)
+      put_str(d, "\x1b[Z");
     else if (vk == VK_RETURN && (shift || ctrl)) {
       char seq[24];
       snprintf(seq, sizeof seq, "\x1b[27;%d;13~", mod);
       put_str(d, seq);
-    } else if (vk == VK_RETURN) put_str(d, alt ? "\x1b\r" : "\r");
-    else if (vk == VK_SPACE && ctrl && !shift) put(d, alt ? "\x1b\0" : "\0", alt ? 2 : 1);
-    else if (vk == VK_ESCAPE) put_str(d, alt ? "\x1b\x1b" : "\x1b"); /* with or without its character (Wine sends none) */
-    else if (c) put_unit(d, c, alt);
+    } else if (vk == VK_RETURN)
+      put_str(d, alt ? "\x1b\r" : "\r");
+    else if (vk == VK_SPACE && ctrl && !shift)
+      put(d, alt ? "\x1b\0" : "\0", alt ? 2 : 1);
+    else if (vk == VK_ESCAPE)
+      put_str(d, alt ? "\x1b\x1b" : "\x1b"); /* with or without its character (Wine sends none) */
+    else if (c)
+      put_unit(d, c, alt);
     else if (put_special(d, vk, mod)) {
     } else if (ctrl && vk >= 'A' && vk <= 'Z') {
       char code[2] = {'\x1b', (char)(vk - 'A' + 1)};
       put(d, alt ? code : code + 1, alt ? 2 : 1);
-    } else return; /* a modifier alone, or a key that types nothing */
+    } else
+      return; /* a modifier alone, or a key that types nothing */
   }
 }
 
@@ -617,8 +651,10 @@ static bool looks_pasted(const INPUT_RECORD *r, DWORD n) {
   for (DWORD i = 0; i < n; i++) {
     if (r[i].EventType != KEY_EVENT || !r[i].Event.KeyEvent.bKeyDown) continue;
     if (!text_key(&r[i])) return false;
-    if (r[i].Event.KeyEvent.wVirtualKeyCode == VK_RETURN) line_break = true;
-    else if (line_break) return true;
+    if (r[i].Event.KeyEvent.wVirtualKeyCode == VK_RETURN)
+      line_break = true;
+    else if (line_break)
+      return true;
   }
   return false;
 }
