@@ -65,15 +65,16 @@ if (check) {
 }
 
 const prettier = createRequire(import.meta.url).resolve("prettier/bin/prettier.cjs");
-const p = run(process.execPath, [prettier, check ? "--list-different" : "--write", "--log-level=warn", ...jsFiles], {
+// --list-different prints the names at the "log" level: a quieter --log-level would hide them.
+const p = run(process.execPath, [prettier, ...(check ? ["--list-different"] : ["--write", "--log-level=warn"]), ...jsFiles], {
   stdio: check ? ["ignore", "pipe", "inherit"] : "inherit",
 });
 if (check) {
-  for (const file of (p.stdout ?? "").split("\n").filter(Boolean)) {
-    bad++;
-    console.error(`format: ${file} is not formatted (prettier)`);
-  }
+  const listed = (p.stdout ?? "").split("\n").filter(Boolean);
+  for (const file of listed) console.error(`format: ${file} is not formatted (prettier)`);
+  bad += listed.length;
   if (p.status !== 0 && p.status !== 1) die("prettier failed");
+  if (p.status === 1 && !listed.length) die("prettier reports unformatted files but named none");
 } else if (p.status !== 0) die("prettier failed");
 
 if (bad) {
