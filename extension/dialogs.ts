@@ -84,7 +84,10 @@ export async function askWithDialogs(
   const view = (): FlowView => JSON.parse(engine.view()) as FlowView;
   /** Applies a step; once it ended the call, the outcome is claimed at once (no await between). */
   const act = (step: FlowStep, index?: number, text?: string): DialogOutcome | undefined => {
-    engine.act(step, index ?? null, text ?? null); // a refused step changes nothing: the same dialog again
+    const r = engine.act(step, index ?? null, text ?? null);
+    // A refused step changes nothing: the same dialog again, and the person is told why (the
+    // engine's reason, e.g. an answer over its limit) rather than seeing their text vanish.
+    if (!r.ok) ctx.ui.notify?.(line(r.error), "warning");
     if (!engine.done) return undefined;
     const v = view();
     const outcome = v.outcome ?? "cancelled";
@@ -171,6 +174,12 @@ export async function askWithDialogs(
     // again. In a multi-select question it replaces the typed part ("" removes it).
     const text = replied(await ctx.ui.input(title, typed ? line(typed) : t.DIALOG_PLACEHOLDER, opts()));
     if (text === undefined || (!q.multi && !text.trim())) return undefined;
+    if (!text.trim() && typed) {
+      // The input cannot show the typed part as text to edit (only as its placeholder): an empty
+      // reply may mean "keep it", so it goes only once the person agrees.
+      const drop = replied(await ctx.ui.confirm(t.CONFIRM_DISCARD_TEXT, clean(typed), opts()));
+      if (drop !== true) return undefined;
+    }
     return act("type", undefined, text);
   }
 }

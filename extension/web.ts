@@ -7,7 +7,9 @@
 //                            a fresh CSP nonce per response for its one script and one style)
 //   GET  /q/<token>/events   server-sent events: the waiting questions, each with the state of
 //                            its question flow, again on every change
-//   POST /q/<token>/step     {"qid","step","index","text"}: one step of the question flow (the page)
+//   POST /q/<token>/step     {"qid","step","index","text","question"}: one step of the question flow
+//                            (the page); "question", the one the page showed, refuses a step the
+//                            flow has moved away from (409 "moved", with the flow's view)
 //   POST /q/<token>/answer   {"qid","outcome","answers"} as application/json (whole answers: scripts)
 //   POST /answer             the same with the token as the body's first key (older form; kept
 //                            for scripts, but it waits in the rate limit like any tokenless request)
@@ -192,6 +194,9 @@ function guarded(res: ServerResponse, handle: () => void): void {
 /** Starts the server; rejects when it cannot listen (the message says why). */
 export async function startWebServer({ board, host, language }: WebServerOptions): Promise<WebServer> {
   const limits = addon().limits;
+  // A step carries at most one field's text: the longest (an answer), each byte escaped in JSON
+  // at most six times over, and the rest of the body. Not a whole answer set's size.
+  const stepBodyBytes = 6 * limits.answerBytes + limits.webUnverifiedBodyBytes;
   const template = readFileSync(PAGE_FILE, "utf8");
   const token = randomBytes(limits.webTokenBytes).toString("base64url");
   const tokenBytes = Buffer.from(token, "utf8");
@@ -354,7 +359,13 @@ export async function startWebServer({ board, host, language }: WebServerOptions
   /** Reads a POST's JSON object under the rules every POST meets (the page's own origin,
    * application/json, at most QT_WEB_MAX_BODY_BYTES) and hands it to `handle`. `authorized`: the
    * token was in the path (checked); else the body must begin with it. */
-  const readPost = (req: IncomingMessage, res: ServerResponse, authorized: boolean, handle: (m: Record<string, unknown>) => void) => {
+  const readPost = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    authorized: boolean,
+    handle: (m: Record<string, unknown>) => void,
+    max = limits.webBodyBytes,
+  ) => {
     // Only the page itself may answer: a browser names the origin of every POST it sends.
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== `http://${req.headers.host}`) return refuse(res, 403, "cross-origin request");
@@ -366,7 +377,7 @@ export async function startWebServer({ board, host, language }: WebServerOptions
       .toLowerCase();
     if (type !== "application/json") return refuse(res, 415, "the answer must be application/json");
     const declared = Number(req.headers["content-length"] ?? NaN);
-    if (declared > limits.webBodyBytes) return refuse(res, 413, `the request is larger than ${limits.webBodyBytes} bytes`);
+    if (declared > max) return refuse(res, 413, `the request is larger than ${max} bytes`);
     const parts: Buffer[] = [];
     let size = 0;
     let over = false;
@@ -381,7 +392,7 @@ export async function startWebServer({ board, host, language }: WebServerOptions
       guarded(res, () => {
         if (over) return;
         size += chunk.length;
-        if (size > limits.webBodyBytes) return tooLarge(`the request is larger than ${limits.webBodyBytes} bytes`);
+        if (size > max) return tooLarge(`the request is larger than ${max} bytes`);
         parts.push(chunk);
         // A long body is read on only once it has shown the token (its first key, as the page
         // sends it), so a request without the token never makes pi hold more than a few KB.
@@ -442,6 +453,16 @@ export async function startWebServer({ board, host, language }: WebServerOptions
       return sendJson(res, 409, { ok: false, code: open.code, reason: open.reason });
     }
     const engine = engineFor(board.waiting.get(qid) as Waiting, strings(language()).$language ?? "en");
+    // `question`: the question the page showed when the person acted. Another page (or this
+    // one, a moment before) may have moved the flow to another question since: a step meant
+    // for one question never lands on another — the page gets the flow as it is now instead.
+    const question = m.question ?? null;
+    if (question !== null && typeof question !== "number") return refuse(res, 400, "question must be a number or null");
+    if (question !== null) {
+      const now = JSON.parse(engine.view()) as FlowView;
+      if (now.current !== question)
+        return sendJson(res, 409, { ok: false, code: "moved", reason: "another question is shown now", view: now });
+    }
     const applied = engine.act(name as FlowStep, index, text);
     if (!applied.ok) return sendJson(res, 400, { ok: false, code: "invalid", reason: applied.error });
     const view = JSON.parse(engine.view()) as FlowView;
@@ -481,7 +502,7 @@ export async function startWebServer({ board, host, language }: WebServerOptions
       if (req.method !== want) return refuse(res, 404, "not found");
       if (!authorized) return refuse(res, 403, "wrong or missing token");
       if (m[2] === "/answer") return readPost(req, res, true, (body) => answer(res, body));
-      if (m[2] === "/step") return readPost(req, res, true, (body) => step(res, body));
+      if (m[2] === "/step") return readPost(req, res, true, (body) => step(res, body), stepBodyBytes);
       return m[2] ? events(req, res) : page(res);
     }),
   );

@@ -430,7 +430,8 @@ test("dialogs: Esc in multi-select's “Something else…” box goes back to th
       ["select", 2], // the typed entry again: asks for text, does not clear
       ["input", undefined], // Esc: "mine" kept
       ["select", 2],
-      ["input", "   "], // empty: the typed part removed, as an emptied field submitted in the TUI
+      ["input", "   "], // empty: asks before clearing
+      ["confirm", false], // no: kept
       ["select", -3], // Done
     ],
   );
@@ -438,15 +439,14 @@ test("dialogs: Esc in multi-select's “Something else…” box goes back to th
   assert.deepEqual(lists[2].slice(0, 3), ["[x] 1. A", "[ ] 2. B", "[ ] 3. Something else…"], "after Esc the tick is still there");
   assert.equal(lists[3][2], "[x] 3. Something else… mine");
   assert.equal(lists[4][2], "[x] 3. Something else… mine", "picking the typed entry again and Esc keeps the text");
-  assert.equal(
-    seen.find((d) => d.m === "confirm"),
-    undefined,
-  );
+  const confirm = seen.find((d) => d.m === "confirm");
+  assert.equal(confirm.title, addonStrings("en").CONFIRM_DISCARD_TEXT);
+  assert.equal(confirm.second, "mine");
   assert.equal(r.details.status, "answered");
-  assert.deepEqual(r.details.answers[0].values, ["A"]);
+  assert.deepEqual(r.details.answers[0].values, ["A", "mine"]);
 });
 
-test("dialogs: multi-select typed text is replaced by new text, cleared by an empty reply, and a reply that is no entry keeps it", async () => {
+test("dialogs: multi-select typed text is replaced by new text, cleared only when agreed, and a reply that is no entry keeps it", async () => {
   const q = { id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] };
   const replaced = await scripted(
     [q],
@@ -469,7 +469,8 @@ test("dialogs: multi-select typed text is replaced by new text, cleared by an em
       ["select", 2],
       ["input", "first"],
       ["select", 2],
-      ["input", ""], // cleared
+      ["input", ""],
+      ["confirm", true], // yes: cleared
       ["select", -3],
     ],
   );
@@ -570,4 +571,24 @@ test("dialogs: the review not submitted (no or dismissed) asks “Discard 2 answ
   );
   assert.equal(seen[3].second, "DB: SQLite\nName: Ann");
   assert.equal(r.details.status, "cancelled");
+});
+
+test("dialogs: dismissing a lone multi-select question that holds a typed part asks “Discard what you typed?” first; no keeps it", async () => {
+  const q = { id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] };
+  const { r, seen } = await scripted(
+    [q],
+    [
+      ["select", 0], // tick A
+      ["select", 2], // Something else…
+      ["input", "mine"],
+      ["select", undefined], // dismissed: the call would be cancelled and "mine" lost
+      ["confirm", false], // no: kept
+      ["select", -3], // Done
+    ],
+  );
+  const confirm = seen.find((d) => d.m === "confirm");
+  assert.equal(confirm.title, addonStrings("en").CONFIRM_DISCARD_TEXT);
+  assert.equal(confirm.second, "mine");
+  assert.equal(r.details.status, "answered");
+  assert.deepEqual(r.details.answers[0].values, ["A", "mine"]);
 });

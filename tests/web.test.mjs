@@ -997,7 +997,9 @@ test("web: a step meets the rules of every POST: the token in its path, the page
   assert.equal((await stepOnPage(qid, "pick", 0, { "sec-fetch-site": "cross-site" })).status, 403);
   assert.equal((await stepOnPage(qid, "pick", 0, { "content-type": "text/plain" })).status, 415);
   assert.equal((await http("GET", `/q/${token}/step`)).status, 404);
-  const cap = addon.limits.webBodyBytes;
+  // A step holds one field's text: its cap is an answer's, escaped, not a whole answer set's.
+  const cap = 6 * addon.limits.answerBytes + addon.limits.webUnverifiedBodyBytes;
+  assert.ok(cap < addon.limits.webBodyBytes / 10);
   const over = await post(JSON.stringify({ qid, step: "type", text: "a".repeat(cap) }), {}, `/q/${token}/step`);
   assert.equal(over.status, 413);
   assert.match(JSON.parse(over.body).reason, new RegExp(`larger than ${cap} bytes`));
@@ -1232,4 +1234,34 @@ test("settings: web.enabled and web.host in a project's .pi/question.json are ig
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
+});
+
+test("web: a step names the question the page showed; once the flow moved on (another page took a tab), it lands nowhere and the page gets the flow as it is", async () => {
+  shown = [];
+  const two = tool.prepareArguments({
+    questions: [
+      { id: "db", label: "DB", prompt: "Which database?", options: ["SQLite", "Postgres"] },
+      { id: "os", label: "OS", prompt: "Which OS?", options: ["Linux", "macOS"] },
+    ],
+  });
+  const { asking, qid } = await ask("st-moved", two);
+  const onPage = async (step, arg, question) => {
+    const r = await post({ qid, step, index: typeof arg === "number" ? arg : null, text: null, question }, {}, `/q/${token}/step`);
+    return { status: r.status, ...JSON.parse(r.body) };
+  };
+  // Page B goes to the second question; page A, still showing the first, picks its option 2.
+  assert.equal((await onPage("go", 1, 0)).status, 200);
+  const late = await onPage("pick", 1, 0);
+  assert.equal(late.status, 409, JSON.stringify(late));
+  assert.equal(late.code, "moved");
+  assert.equal(late.view.current, 1, "the page is given the flow as it is now");
+  assert.equal(late.view.questions[1].answered, false, "the pick did not land on the second question");
+  assert.equal((await onPage("pick", 0, "one")).status, 400, "question must be a number");
+  // Steps for the question shown are taken.
+  assert.equal((await onPage("pick", 0, 1)).status, 200);
+  assert.equal((await onPage("go", 0, 2)).status, 200);
+  assert.equal((await onPage("pick", 1, 0)).status, 200);
+  const done = await onPage("submit", null, 2);
+  assert.equal(done.done, true, JSON.stringify(done));
+  assert.equal((await asking).details.answers.map((a) => a.value).join(","), "Postgres,Linux");
 });

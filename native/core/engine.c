@@ -322,6 +322,12 @@ unsigned qt_typed_lost(const qt_engine *e, size_t i, qt_outcome outcome, size_t 
   bool picked = pick != SIZE_MAX && i == e->current;
   unsigned lost = 0;
   if (!qt_editor_blank(&s->draft) && (picked || draft_pending(e, i))) lost |= QT_LOST_DRAFT;
+  /* A call of one question counts no answers as given (nothing to "Discard N answers?" about),
+   * but the typed part of its multi-select answer, given with the type step while the question
+   * stays open, is what the person wrote: a cancel asks before it goes. */
+  else if (outcome == QT_CANCELLED && !e->multi && s->q->multi_select && e->answers[i].present &&
+           e->answers[i].custom && e->answers[i].custom[0])
+    lost |= QT_LOST_DRAFT;
   bool answered = e->answers[i].present || picked;
   if (!qt_editor_blank(&s->note) && (outcome == QT_CANCELLED || !answered)) lost |= QT_LOST_NOTE;
   return lost;
