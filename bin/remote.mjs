@@ -1,5 +1,5 @@
 // remote.mjs — `pi-question pending` and `pi-question answer`: the questions waiting in every pi
-// of this user (found through the endpoint registry, see extension/relay-wire.mjs), answered
+// of this user (found through the endpoint registry, see extension/elsewhere/relay-wire.mjs), answered
 // from this terminal. The first answer from anywhere wins; a later one is told how the question
 // ended ("already answered", "already cancelled"…). Everything a pi reports (prompts, paths,
 // names) is sanitized before it is printed. A pi that does not reply in time (stopped with
@@ -8,7 +8,7 @@
 import { homedir } from "node:os";
 import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
-import { ENDING_STRINGS, listEndpoints, request, structuredAnswers } from "../extension/relay-wire.mjs";
+import { ENDING_STRINGS, listEndpoints, request, structuredAnswers } from "../extension/elsewhere/relay-wire.mjs";
 
 /** The terminal a question is asked on: the controlling terminal on POSIX, the console's input
  * on Windows (the addon opens CONIN$ / CONOUT$ there). */

@@ -5,14 +5,14 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
-import type { Asker } from "./ask.ts";
+import type { Asker } from "./ask/ask.ts";
 import { addon } from "./addon.ts";
 import type { ArgsJson } from "./addon-types.ts";
-import { clearPending, displayPath, PENDING_FILE, pendingPath, readPending } from "./pending.ts";
+import { clearPending, displayPath, PENDING_FILE, pendingPath, readPending } from "./ask/pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./question-types.ts";
-import { fill, strings } from "./i18n.ts";
-import { screenOf } from "./screen.ts";
-import { REOPEN } from "./text.ts";
+import { fill, strings } from "./text/i18n.ts";
+import { screenOf } from "./text/screen.ts";
+import { REOPEN } from "./text/text.ts";
 
 /** The custom session entry that marks a reopened question as answered. */
 const REOPENED = "pi-question-reopened";

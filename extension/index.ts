@@ -11,10 +11,10 @@
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
 import { addon } from "./addon.ts";
-import type { Asker } from "./ask.ts";
-import type { RelayHost } from "./relay-host.ts";
-import type { SubagentOutcomes } from "./subagent-outcome.ts";
-import type { WebControl } from "./web-host.ts";
+import type { Asker } from "./ask/ask.ts";
+import type { RelayHost } from "./elsewhere/relay-host.ts";
+import type { SubagentOutcomes } from "./elsewhere/subagent-outcome.ts";
+import type { WebControl } from "./elsewhere/web-host.ts";
 import type { QuestionArgs, QuestionDetails } from "./question-types.ts";
 
 // ---- what the model is told -------------------------------------------------------------------
@@ -91,13 +91,13 @@ const COMMANDS = {
 };
 
 // ---- loaded at first use --------------------------------------------------------------------------
-type Renderers = typeof import("./transcript.ts");
+type Renderers = typeof import("./ask/transcript.ts");
 let renderers: Renderers | undefined;
 let loadingRenderers: Promise<Renderers> | undefined;
 
 /** Loads the transcript renderers (transcript.ts); pi's TUI needs them, print and JSON mode never. */
 export function loadRenderers(): Promise<Renderers> {
-  return (loadingRenderers ??= import("./transcript.ts").then((m) => (renderers = m)));
+  return (loadingRenderers ??= import("./ask/transcript.ts").then((m) => (renderers = m)));
 }
 
 /** What a tool row shows until the renderers are loaded (normally they are: a session start
@@ -116,7 +116,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
 
   // One asker (one queue, one history) per extension instance, made at first use.
   let asker: Promise<Asker> | undefined;
-  const getAsker = (): Promise<Asker> => (asker ??= import("./ask.ts").then((m) => m.createAsker(pi, () => pi.getFlag(ANSWERS_FLAG))));
+  const getAsker = (): Promise<Asker> => (asker ??= import("./ask/ask.ts").then((m) => m.createAsker(pi, () => pi.getFlag(ANSWERS_FLAG))));
 
   pi.registerTool({
     name: "question",
@@ -191,12 +191,14 @@ export default function piQuestion(pi: ExtensionAPI): void {
 
   // The web page (web-host.ts): loaded when /questions web or the setting turns it on.
   let web: Promise<WebControl> | undefined;
-  const getWeb = (): Promise<WebControl> => (web ??= Promise.all([import("./web-host.ts"), getAsker()]).then(([m, a]) => m.hostWeb(pi, a)));
+  const getWeb = (): Promise<WebControl> =>
+    (web ??= Promise.all([import("./elsewhere/web-host.ts"), getAsker()]).then(([m, a]) => m.hostWeb(pi, a)));
 
   // What a subagent's unanswered question does to the turns above it (subagent-outcome.ts):
   // loaded when a session starts, before any tool runs.
   let outcomes: Promise<SubagentOutcomes> | undefined;
-  const getOutcomes = (): Promise<SubagentOutcomes> => (outcomes ??= import("./subagent-outcome.ts").then((m) => m.subagentOutcomes(pi)));
+  const getOutcomes = (): Promise<SubagentOutcomes> =>
+    (outcomes ??= import("./elsewhere/subagent-outcome.ts").then((m) => m.subagentOutcomes(pi)));
   pi.on("tool_execution_start", async (event) => (await outcomes)?.started(event.toolCallId));
   pi.on("tool_execution_end", async (event) => (await outcomes)?.ended(event.toolCallId));
   pi.on("tool_result", async (event, ctx) => (await outcomes)?.toolResult(event, ctx));
@@ -205,7 +207,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
   // The relay: offered once a session starts (when this pi can ask someone), closed at its end.
   let relay: Promise<RelayHost> | undefined;
   pi.on("session_start", async (_event, ctx) => {
-    relay ??= import("./relay-host.ts").then((m) => m.relayHost(pi, getAsker, getOutcomes));
+    relay ??= import("./elsewhere/relay-host.ts").then((m) => m.relayHost(pi, getAsker, getOutcomes));
     await Promise.all([
       ctx.hasUI ? loadRenderers() : undefined,
       relay.then((r) => r.start(ctx)),
@@ -218,7 +220,11 @@ export default function piQuestion(pi: ExtensionAPI): void {
   /** The setting "web": { "enabled": true } starts the page with every session that has a UI;
    * the setting "accessible" is remembered for the transcript. */
   const startWebIfSet = async (ctx: ExtensionContext) => {
-    const [a, { useAccessible }, { accessibleMode }] = await Promise.all([getAsker(), import("./i18n.ts"), import("./settings.ts")]);
+    const [a, { useAccessible }, { accessibleMode }] = await Promise.all([
+      getAsker(),
+      import("./text/i18n.ts"),
+      import("./text/settings.ts"),
+    ]);
     const s = a.settings(ctx);
     useAccessible(accessibleMode(s)); // the transcript follows the setting (transcript.ts)
     if (s.web.enabled) await (await getWeb()).sessionStart(ctx);

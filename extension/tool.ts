@@ -4,10 +4,10 @@
 // index.ts; this module is loaded at the first call.
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "./addon.ts";
-import type { Asker } from "./ask.ts";
-import { type QuestionResult, toToolResult } from "./result.ts";
+import type { Asker } from "./ask/ask.ts";
+import { type QuestionResult, toToolResult } from "./board/result.ts";
 import type { NormalizedQuestion, QuestionArgs } from "./question-types.ts";
-import { ERRORS } from "./text.ts";
+import { ERRORS } from "./text/text.ts";
 
 /** True when the assistant message holding this call has no other tool call. Unknown (no
  * session, call not found) counts as alone: the check exists to protect the person's turn. */

@@ -1,4 +1,4 @@
-// ask-queue.test.mjs — the asker's one-at-a-time queue (extension/ask.ts, the real module with a
+// ask-queue.test.mjs — the asker's one-at-a-time queue (extension/ask/ask.ts, the real module with a
 // fake TUI): a subagent's question withdrawn while it waits behind the question on screen leaves
 // the queue at once — its caller is told (interrupted) then, and nothing of it (its arguments,
 // its questions) stays reachable while the question ahead still waits. The queue goes on in order.
@@ -13,7 +13,7 @@ import { importShim } from "./helpers/shim.mjs";
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc");
 
-const { createAsker } = await importShim("ask.ts");
+const { createAsker } = await importShim("ask/ask.ts");
 /** A TUI context whose questions stay on screen (in `shown`) until a key ends them. */
 function onScreen() {
   const shown = [];

@@ -1,16 +1,16 @@
-// board.test.mjs — the board of waiting questions (extension/board.ts) on its own: ids, first
+// board.test.mjs — the board of waiting questions (extension/board/board.ts) on its own: ids, first
 // answer wins exactly once (the person's key here, the terminal runner's claim on its thread, an
 // answer from elsewhere), endings remembered for late answers, withdrawals, the queue and its
 // signals. And the structure around it: the board is the only module that decides who answered,
 // it and the relay do not import each other, and the whole extension has no import cycle.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import { test } from "node:test";
 import { addon, root } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const { createBoard } = await importShim("board.ts");
+const { createBoard } = await importShim("board/board.ts");
 
 const QUESTIONS = [{ id: "db", label: "DB", prompt: "Which database?", multiSelect: false }];
 /** Posts a question whose answers from elsewhere build `{ outcome, answersJson, mode, said }`. */
@@ -181,15 +181,21 @@ test("board: the queue shows one question at a time, in the order asked; one tha
 
 /** extension/*.ts, *.mjs, *.cjs: each file's local imports — those that run (static and
  * first-use imports, require) and, with `types`, the type-only ones too. */
+/** Every file under extension/, as a path relative to it ("board/board.ts"). */
+function extensionFiles() {
+  return readdirSync(join(root, "extension"), { recursive: true }).map((f) => f.split("\\").join("/"));
+}
+
 function importGraph({ types }) {
   const dir = join(root, "extension");
   const graph = new Map();
-  for (const file of readdirSync(dir).filter((f) => /\.(ts|mjs|cjs)$/.test(f) && !f.endsWith(".d.mts") && !f.endsWith(".d.cts"))) {
+  for (const file of extensionFiles().filter((f) => /\.(ts|mjs|cjs)$/.test(f) && !f.endsWith(".d.mts") && !f.endsWith(".d.cts"))) {
     const source = readFileSync(join(dir, file), "utf8");
     const deps = new Set();
-    for (const m of source.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?\bfrom\s+["']\.\/([^"']+)["']/gms))
-      if (types || !m[1]) deps.add(m[2]);
-    for (const m of source.matchAll(/\b(?:import|require)\s*(?:\)\s*)?\(\s*["']\.\/([^"']+)["']/g)) deps.add(m[1]);
+    const at = (spec) => posix.normalize(posix.join(posix.dirname(file), spec)); // the path under extension/
+    for (const m of source.matchAll(/^(?:import|export)\s+(type\s+)?[^;]*?\bfrom\s+["'](\.{1,2}\/[^"']+)["']/gms))
+      if (types || !m[1]) deps.add(at(m[2]));
+    for (const m of source.matchAll(/\b(?:import|require)\s*(?:\)\s*)?\(\s*["'](\.{1,2}\/[^"']+)["']/g)) deps.add(at(m[1]));
     graph.set(file, deps);
   }
   return graph;
@@ -215,21 +221,22 @@ test("structure: no module of the extension imports, directly or through others,
 
 test("structure: the board and the relay do not import each other (not even types); the answering surfaces reach the board, not the asker", () => {
   const graph = importGraph({ types: true });
-  assert.ok(graph.get("board.ts").size > 0, "the board's imports were read");
+  assert.ok(graph.get("board/board.ts").size > 0, "the board's imports were read");
   // The board knows no surface: neither the relay (either end), the web page, nor the asker.
-  for (const dep of graph.get("board.ts"))
+  for (const dep of graph.get("board/board.ts"))
     assert.ok(
-      !/^(relay\.ts|relay-host\.ts|web\.ts|web-host\.ts|ask\.ts|print-mode\.ts|interactive\.ts|dialogs\.ts)$/.test(dep),
+      !/^(elsewhere\/(relay|relay-host|web|web-host)|ask\/(ask|print-mode|interactive|dialogs))\.ts$/.test(dep),
       `board.ts imports ${dep}`,
     );
   // The surfaces that answer from elsewhere reach the board's interface, never the asker's insides.
-  for (const file of ["web.ts", "relay.ts"]) assert.ok(!graph.get(file).has("ask.ts"), `${file} imports ask.ts`);
+  for (const file of ["elsewhere/web.ts", "elsewhere/relay.ts"])
+    assert.ok(!graph.get(file).has("ask/ask.ts"), `${file} imports ask/ask.ts`);
 });
 
 test("structure: the board is the only module that decides who answered — no other keeps a question's settled/claimed state or refuses a late answer", () => {
   const dir = join(root, "extension");
   const offenders = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "board.ts")) {
+  for (const file of extensionFiles().filter((f) => f.endsWith(".ts") && f !== "board/board.ts")) {
     readFileSync(join(dir, file), "utf8")
       .split("\n")
       .forEach((line, i) => {
@@ -250,7 +257,7 @@ test("structure: the board is the only module that decides who answered — no o
 test("structure: `terminate` is decided in one place (result.ts) — no other module sets it on a result", () => {
   const dir = join(root, "extension");
   const offenders = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts") && f !== "result.ts")) {
+  for (const file of extensionFiles().filter((f) => f.endsWith(".ts") && f !== "board/result.ts")) {
     readFileSync(join(dir, file), "utf8")
       .split("\n")
       .forEach((line, i) => {
@@ -266,10 +273,17 @@ test("structure: the addon is a module others import — no extension module tak
   // Modules still handed the addon, until their owners move them to addon.ts: the RPC dialogs,
   // the transcript renderers, the screen and the desktop notification; i18n.ts keeps a
   // stringsFor(native) for them.
-  const stillHanded = new Set(["dialogs.ts", "transcript.ts", "screen.ts", "desktop.ts", "i18n.ts", "addon-types.ts"]);
+  const stillHanded = new Set([
+    "ask/dialogs.ts",
+    "ask/transcript.ts",
+    "text/screen.ts",
+    "text/desktop.ts",
+    "text/i18n.ts",
+    "addon-types.ts",
+  ]);
   const dir = join(root, "extension");
   const offenders = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts") && !stillHanded.has(f))) {
+  for (const file of extensionFiles().filter((f) => f.endsWith(".ts") && !stillHanded.has(f))) {
     const source = readFileSync(join(dir, file), "utf8");
     if (/\bnative\??\s*:\s*NativeAddon\b/.test(source)) offenders.push(file);
   }

@@ -1,5 +1,5 @@
 // claim-at-key.test.mjs — pi's RPC dialogs take the question at the person's final reply, as the
-// TUI does at the final key (extension/dialogs.ts through the real asker, extension/ask.ts): an
+// TUI does at the final key (extension/ask/dialogs.ts through the real asker, extension/ask/ask.ts): an
 // answer from elsewhere (another terminal, the web page) that arrives after that reply, even
 // before the result is recorded, is refused ("already answered") and the person's answer stands;
 // one that arrives first closes the dialog and is taken. The terminal runner's side of the same
@@ -9,7 +9,7 @@ import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const { createAsker } = await importShim("ask.ts");
+const { createAsker } = await importShim("ask/ask.ts");
 const ALREADY = { ok: false, code: "already", reason: "already answered" };
 
 /** pi in RPC mode at pi's API: custom() gives undefined, so the dialogs ask; every dialog is

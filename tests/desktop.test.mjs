@@ -12,8 +12,8 @@ import { addon, root } from "./helpers/addon.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const { desktopKind, desktopNotice } = await importShim("desktop.ts");
-const { loadSettings } = await importShim("settings.ts");
+const { desktopKind, desktopNotice } = await importShim("text/desktop.ts");
+const { loadSettings } = await importShim("text/settings.ts");
 
 test("desktop: each protocol's exact bytes", () => {
   assert.equal(addon.desktopNotice("osc777", "pi is asking", "Which database?", false), "\x1b]777;notify;pi is asking;Which database?\x07");

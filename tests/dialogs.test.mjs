@@ -13,7 +13,7 @@ import { addon } from "./helpers/addon.mjs";
 
 const { tools, commands, sent } = await loadExtension();
 const tool = tools.get("question");
-const { menu } = await importShim("dialogs.ts");
+const { menu } = await importShim("ask/dialogs.ts");
 const addonStrings = (language) => addon.strings(language);
 
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;

@@ -22,7 +22,7 @@ import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { alive, listEndpoints, request } from "../extension/relay-wire.mjs";
+import { alive, listEndpoints, request } from "../extension/elsewhere/relay-wire.mjs";
 import { describe, prng, relayCase, runCase, tcp, webCase } from "./helpers/door-fuzz.mjs";
 import { startMockModel } from "./helpers/mock-model.mjs";
 import { makeHome } from "./helpers/pi.mjs";

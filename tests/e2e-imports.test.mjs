@@ -14,11 +14,11 @@ import { root } from "./helpers/addon.mjs";
 import { startMockModel } from "./helpers/mock-model.mjs";
 import { line, makeHome, piArgs, piCommand, piEnv, run } from "./helpers/pi.mjs";
 
-/** Bare-name imports of extension/*.ts: { specifier: { values: Set, typeOnly: boolean } }. */
+/** Bare-name imports of the .ts files under extension/: { specifier: { values: Set, typeOnly: boolean } }. */
 function extensionImports() {
   const out = {};
   const dir = join(root, "extension");
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+  for (const file of readdirSync(dir, { recursive: true }).filter((f) => f.endsWith(".ts"))) {
     const source = readFileSync(join(dir, file), "utf8");
     for (const m of source.matchAll(/^import\s+(type\s+)?(\{[^}]*\}|\*\s+as\s+\w+|\w+)\s+from\s+"([^"]+)";/gm)) {
       const [, typeKeyword, clause, spec] = m;

@@ -11,7 +11,7 @@ import { startMockModel } from "./helpers/mock-model.mjs";
 import { makeHome, piArgs, piCommand, piEnv, run } from "./helpers/pi.mjs";
 import { startRpc } from "./helpers/rpc-client.mjs";
 import { childQuestionResults, prepareSubagentHome, routedModel, subagentExample, subagentHomeFiles } from "./helpers/subagent.mjs";
-import { listEndpoints, request } from "../extension/relay-wire.mjs";
+import { listEndpoints, request } from "../extension/elsewhere/relay-wire.mjs";
 import { framed, questionArea, startPi } from "./helpers/tmux.mjs";
 import { features } from "./helpers/pi-line.mjs";
 

@@ -2,7 +2,7 @@
 // addon: the
 // person's timeout (a clock the host drives with ticks, status timed_out and its model text for
 // each "then"), Ctrl+G (the engine's request for the external editor and what comes back, and
-// extension/external-editor.ts with a real EDITOR script), and accessible mode (plain lines,
+// extension/ask/external-editor.ts with a real EDITOR script), and accessible mode (plain lines,
 // words for markers, the focused option announced). Golden screens in en, de and zh at 40 and 80
 // columns live in tests/fixtures/screens/<case>.<lang>.<width>.txt; regenerate them with
 // UPDATE_GOLDEN=1 node --test tests/engine-timeout-access-editor.test.mjs and review the diff.
@@ -19,7 +19,7 @@ import { importShim } from "./helpers/shim.mjs";
 // pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
 const { visibleWidth } = await importPiTui();
 
-const { runExternalEditor } = await importShim("external-editor.ts");
+const { runExternalEditor } = await importShim("ask/external-editor.ts");
 
 const SCREENS = new URL("./fixtures/screens/", import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === "1";

@@ -9,9 +9,9 @@ import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const { askWithDialogs } = await importShim("dialogs.ts");
-const { createBoard } = await importShim("board.ts");
-const { startWebServer } = await importShim("web.ts");
+const { askWithDialogs } = await importShim("ask/dialogs.ts");
+const { createBoard } = await importShim("board/board.ts");
+const { startWebServer } = await importShim("elsewhere/web.ts");
 const AT = 1_700_000_000_000;
 
 /** The engine's view, for the drivers that need to know where the flow is to pick their keys. */

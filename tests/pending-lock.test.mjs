@@ -22,7 +22,7 @@ import { test } from "node:test";
 import { addon, thrown } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const pending = await importShim("pending.ts");
+const pending = await importShim("ask/pending.ts");
 const WORKER = new URL("./helpers/pending-worker.mjs", import.meta.url).pathname;
 
 function tempDir() {
@@ -261,7 +261,7 @@ test("pending: a .pi that is a symbolic link out of the project: nothing is crea
 
 test("pending: a directory swapped for a link after the settings were read is refused at the write", async () => {
   const { project, outside, cleanup } = projectAndOutside();
-  const { loadSettings } = await importShim("settings.ts");
+  const { loadSettings } = await importShim("text/settings.ts");
   try {
     mkdirSync(join(project, ".pi"));
     mkdirSync(join(project, "q"));

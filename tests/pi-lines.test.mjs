@@ -55,7 +55,7 @@ test("pi lines: no test imports pi's packages by name or path; pi-line.mjs alone
 test("pi lines: the extension is loaded (tests/helpers/shim.mjs) against the line's own modules for every bare name it imports", () => {
   const aliases = extensionAliases();
   const imported = new Set();
-  for (const f of readdirSync(join(root, "extension")).filter((f) => f.endsWith(".ts"))) {
+  for (const f of readdirSync(join(root, "extension"), { recursive: true }).filter((f) => f.endsWith(".ts"))) {
     for (const m of read("extension", f).matchAll(/^import\s+(?!type\b)[^;]*?from\s+"([^".][^"]*)";/gm)) {
       if (!m[1].startsWith("node:")) imported.add(m[1]);
     }

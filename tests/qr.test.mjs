@@ -1,4 +1,4 @@
-// qr.test.mjs — the QR encoder of the web page's URL (extension/qr.ts), checked against the
+// qr.test.mjs — the QR encoder of the web page's URL (extension/elsewhere/qr.ts), checked against the
 // standard's published values (format and version information, Reed–Solomon codewords,
 // capacities, alignment positions) and read back by an independent decoder written here from
 // ISO/IEC 18004 (its own block table, its own GF(256) with exp/log tables, syndromes instead of
@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { importShim } from "./helpers/shim.mjs";
 
-const qr = await importShim("qr.ts");
+const qr = await importShim("elsewhere/qr.ts");
 
 // ---- published values ------------------------------------------------------------------------
 
@@ -375,7 +375,7 @@ test("qr: the half-block drawing holds every module, light ones drawn, with a qu
 });
 
 test("qr: the web page's URL fits a small terminal (version 5 at most, 41 columns)", async () => {
-  const { announcement } = await importShim("web-host.ts");
+  const { announcement } = await importShim("elsewhere/web-host.ts");
   const { addon } = await import("./helpers/addon.mjs");
   const url = `http://127.0.0.1:65535/q/${"A".repeat(Math.ceil((addon.limits.webTokenBytes * 4) / 3))}`;
   const code = qr.encodeQr(url, "M");
@@ -387,7 +387,7 @@ test("qr: the web page's URL fits a small terminal (version 5 at most, 41 column
 });
 
 test("qr: a terminal too narrow for the code gets a sentence saying how wide it must be, never a wrapped code", async () => {
-  const { announcement } = await importShim("web-host.ts");
+  const { announcement } = await importShim("elsewhere/web-host.ts");
   const { addon } = await import("./helpers/addon.mjs");
   const url = `http://127.0.0.1:65535/q/${"A".repeat(Math.ceil((addon.limits.webTokenBytes * 4) / 3))}`;
   const blocks = (text) => text.split("\n").filter((l) => /[█▀▄]/.test(l));

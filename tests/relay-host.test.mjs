@@ -18,9 +18,9 @@ import { addon } from "./helpers/addon.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
 import { after, test } from "node:test";
-import { listEndpoints, request } from "../extension/relay-wire.mjs";
+import { listEndpoints, request } from "../extension/elsewhere/relay-wire.mjs";
 
-const relay = await importShim("relay.ts");
+const relay = await importShim("elsewhere/relay.ts");
 // The endpoint registry goes to a throw-away runtime directory (the children inherit it).
 const runtime = mkdtempSync(join(tmpdir(), "pq-relay-host-runtime-"));
 process.env.XDG_RUNTIME_DIR = runtime;

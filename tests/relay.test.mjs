@@ -16,7 +16,7 @@ import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const relay = await importShim("relay.ts");
+const relay = await importShim("elsewhere/relay.ts");
 
 const ARGS = JSON.stringify({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
 
@@ -306,7 +306,7 @@ test("relay: the server never keeps its process alive; once the process exits it
   const shim = new URL("./helpers/shim.mjs", import.meta.url).href;
   const script = `
     const { importShim } = await import(${JSON.stringify(shim)});
-    const relay = await importShim("relay.ts");
+    const relay = await importShim("elsewhere/relay.ts");
     const server = await relay.startRelayServer({ ...relay.relayBounds(${JSON.stringify(addon.limits)}), messageBytes: 64 * 1024 }, {
       ask: () => { process.stdout.write("asked\\n"); return new Promise(() => {}); },
       list: () => ({ type: "pending", questions: [] }),
@@ -761,7 +761,7 @@ test("relay: directories of killed pis are swept; a live pid's, a listening sock
     // A relay whose process is killed: SIGKILL runs no exit handler, its directory stays.
     const script = `
       const { importShim } = await import(${JSON.stringify(shim)});
-      const relay = await importShim("relay.ts");
+      const relay = await importShim("elsewhere/relay.ts");
       const server = await relay.startRelayServer(relay.relayBounds(${JSON.stringify(addon.limits)}), {});
       process.stdout.write(server.variable + "\\n");
       setInterval(() => {}, 1000);

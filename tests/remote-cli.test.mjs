@@ -12,11 +12,11 @@ import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
 import { after, test } from "node:test";
 import { answer, EXIT, pending } from "../bin/remote.mjs";
-import { listEndpoints, registerEndpoint, request } from "../extension/relay-wire.mjs";
+import { listEndpoints, registerEndpoint, request } from "../extension/elsewhere/relay-wire.mjs";
 import { addon, root } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const { relayBounds, startRelayServer } = await importShim("relay.ts");
+const { relayBounds, startRelayServer } = await importShim("elsewhere/relay.ts");
 /** The relay's bounds as pi passes them (an older relay.ts took the line cap alone). */
 const BOUNDS = relayBounds ? relayBounds(addon.limits) : addon.limits.relayMessageBytes;
 
@@ -514,13 +514,13 @@ test("engine.typed(): what the person typed, answered or not, kept when the run 
 async function stuckPi(kind, state, { backlog } = {}) {
   const here = (path) => JSON.stringify(new URL(path, import.meta.url).href);
   const source = `
-    const { registerEndpoint } = await import(${here("../extension/relay-wire.mjs")});
+    const { registerEndpoint } = await import(${here("../extension/elsewhere/relay-wire.mjs")});
     const state = JSON.parse(process.env.STUCK_STATE);
     let variable, close;
     if (process.env.STUCK_KIND === "relay") {
       const { addon } = await import(${here("./helpers/addon.mjs")});
       const { importShim } = await import(${here("./helpers/shim.mjs")});
-      const { relayBounds, startRelayServer } = await importShim("relay.ts");
+      const { relayBounds, startRelayServer } = await importShim("elsewhere/relay.ts");
       const server = await startRelayServer(relayBounds ? relayBounds(addon.limits) : addon.limits.relayMessageBytes, {
         ask: async () => ({ type: "unavailable" }),
         list: () => ({ type: "pending", pid: process.pid, ended: [], ...state }),

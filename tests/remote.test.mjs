@@ -29,7 +29,7 @@ import {
   registerEndpoint,
   registryDirectory,
   request,
-} from "../extension/relay-wire.mjs";
+} from "../extension/elsewhere/relay-wire.mjs";
 import { loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
 
 // The endpoint registry goes to a throw-away runtime directory.

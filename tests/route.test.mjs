@@ -1,12 +1,12 @@
-// route.test.mjs — how to ask in each mode (extension/route.ts, a pure function), and the one rule
-// that decides whether a result ends the agent's turn (extension/result.ts), each on its own.
+// route.test.mjs — how to ask in each mode (extension/ask/route.ts, a pure function), and the one rule
+// that decides whether a result ends the agent's turn (extension/board/result.ts), each on its own.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const { route } = await importShim("route.ts");
-const { terminates, toToolResult, timeoutResultFlags } = await importShim("result.ts");
+const { route } = await importShim("ask/route.ts");
+const { terminates, toToolResult, timeoutResultFlags } = await importShim("board/result.ts");
 
 const base = { hasUI: false, relayed: false, above: false, terminal: false };
 

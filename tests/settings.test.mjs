@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { importShim } from "./helpers/shim.mjs";
 
-const { loadSettings, resolveLanguage, DEFAULT_SETTINGS, parseDuration, accessibleMode } = await importShim("settings.ts");
+const { loadSettings, resolveLanguage, DEFAULT_SETTINGS, parseDuration, accessibleMode } = await importShim("text/settings.ts");
 
 function homes() {
   const home = mkdtempSync(join(tmpdir(), "pq-settings-"));

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { importShim } from "./helpers/shim.mjs";
 
-const { subagentOutcomes } = await importShim("subagent-outcome.ts");
+const { subagentOutcomes } = await importShim("elsewhere/subagent-outcome.ts");
 /** C0 controls, DEL, C1 controls, bidirectional overrides and isolates. */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
 

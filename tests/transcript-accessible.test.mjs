@@ -1,4 +1,4 @@
-// transcript-accessible.test.mjs — the answer pi shows in its transcript (extension/transcript.ts)
+// transcript-accessible.test.mjs — the answer pi shows in its transcript (extension/ask/transcript.ts)
 // in accessible mode: chosen and not chosen said in words from the C string
 // table, the status always said, no marks, no box drawing, no colour — in en, de and zh; and
 // the usual marks and colours when the mode is off.
@@ -11,8 +11,8 @@ import { addon } from "./helpers/addon.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const { renderQuestionCall, renderQuestionResult } = await importShim("transcript.ts");
-const { transcriptAccessible, useAccessible } = await importShim("i18n.ts");
+const { renderQuestionCall, renderQuestionResult } = await importShim("ask/transcript.ts");
+const { transcriptAccessible, useAccessible } = await importShim("text/i18n.ts");
 
 const LANGS = ["en", "de", "zh"];
 // A theme that colours everything, so colour that stays in accessible mode would show.

@@ -1,4 +1,4 @@
-// web.test.mjs — the web page's server (extension/web.ts) around the real tool with a fake TUI:
+// web.test.mjs — the web page's server (extension/elsewhere/web.ts) around the real tool with a fake TUI:
 // off by default, turned on by `/questions web`, one URL with a long token; requests without the
 // token, from another origin or Host, not JSON, too large or too many are refused, while a flood
 // of them never holds back one with the token; the events stream sends the waiting questions and
@@ -12,7 +12,7 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, beforeEach, test } from "node:test";
-import { listEndpoints, request, structuredAnswers } from "../extension/relay-wire.mjs";
+import { listEndpoints, request, structuredAnswers } from "../extension/elsewhere/relay-wire.mjs";
 import { addon } from "./helpers/addon.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
@@ -1034,7 +1034,7 @@ test("web: a question answered elsewhere in the middle of the page's flow: the p
 /** startWebServer with a board whose waiting questions the test sets; `changed()` tells the
  * server (as a question arriving or ending would). */
 async function standalone() {
-  const { startWebServer } = await importShim("web.ts");
+  const { startWebServer } = await importShim("elsewhere/web.ts");
   const subscribers = new Set();
   const board = {
     waiting: new Map(),
@@ -1179,7 +1179,7 @@ test("web: a failure while building a live update (the board throws) reaches no 
 // ---- settings --------------------------------------------------------------------------------
 
 test("settings: web.enabled and web.host are read and bad values reported clearly", async () => {
-  const { loadSettings } = await importShim("settings.ts");
+  const { loadSettings } = await importShim("text/settings.ts");
   const home = mkdtempSync(join(tmpdir(), "pi-question-web-home-"));
   try {
     const file = join(home, ".pi", "agent", "question.json");
@@ -1211,7 +1211,7 @@ test("settings: web.enabled and web.host are read and bad values reported clearl
 });
 
 test("settings: web.enabled and web.host in a project's .pi/question.json are ignored with a warning; the user's own count", async () => {
-  const { loadSettings } = await importShim("settings.ts");
+  const { loadSettings } = await importShim("text/settings.ts");
   const home = mkdtempSync(join(tmpdir(), "pi-question-web-home-"));
   const project = join(home, "repo");
   try {

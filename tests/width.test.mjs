@@ -51,7 +51,7 @@ if (IN_BUN_INSTEAD) {
 // pi-tui of the pi line under test (PI_LINE; tests/helpers/pi-line.mjs).
 const { visibleWidth } = await importPiTui();
 
-// The rules the extension selects for this pi-tui (extension/interactive.ts does the same probe).
+// The rules the extension selects for this pi-tui (extension/ask/interactive.ts does the same probe).
 const selected = selectWidthRules(addon, visibleWidth);
 const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 const corpus = JSON.parse(readFileSync(new URL("./fixtures/width-corpus.json", import.meta.url), "utf8"));

@@ -10,11 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { homeOf, noTerminalMessage, shortDirectory, terminalPath } from "../bin/remote.mjs";
-import { refusedEndpoint, registryLocation, request } from "../extension/relay-wire.mjs";
+import { refusedEndpoint, registryLocation, request } from "../extension/elsewhere/relay-wire.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const relay = await importShim("relay.ts");
-const { editorInvocation } = await importShim("external-editor.ts");
+const relay = await importShim("elsewhere/relay.ts");
+const { editorInvocation } = await importShim("ask/external-editor.ts");
 
 test("windows: the registry is %LOCALAPPDATA%\\pi-question (else the profile's AppData\\Local); POSIX keeps its places", () => {
   const env = {

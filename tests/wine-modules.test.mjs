@@ -10,12 +10,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createServer } from "node:net";
 import { test } from "node:test";
-import { alive, listEndpoints, registerEndpoint, registryDirectory, request } from "../extension/relay-wire.mjs";
+import { alive, listEndpoints, registerEndpoint, registryDirectory, request } from "../extension/elsewhere/relay-wire.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const relay = await importShim("relay.ts");
-const { runExternalEditor } = await importShim("external-editor.ts");
-const { placeInProject } = await importShim("settings.ts");
+const relay = await importShim("elsewhere/relay.ts");
+const { runExternalEditor } = await importShim("ask/external-editor.ts");
+const { placeInProject } = await importShim("text/settings.ts");
 const windows = process.platform === "win32";
 
 /** The relay's bounds as native/core/qt_limits.h sets them in spirit: small, fixed (no addon here). */

@@ -1,4 +1,4 @@
-// claim-child.mjs — print mode's asker (extension/ask.ts, no UI) asking on its terminal through
+// claim-child.mjs — print mode's asker (extension/ask/ask.ts, no UI) asking on its terminal through
 // the runner, for pty-host.py (tests/tty-runner.test.mjs): where the person's final key and an
 // answer from elsewhere meet. usage: node claim-child.mjs MODE DIR   (DIR: the project, and
 // DIR/result gets { verdict, status, mode, text } as JSON)
@@ -13,7 +13,7 @@ import { addon } from "./addon.mjs";
 import { importShim } from "./shim.mjs";
 
 const [mode, dir] = process.argv.slice(2);
-const { createAsker } = await importShim("ask.ts");
+const { createAsker } = await importShim("ask/ask.ts");
 const asker = createAsker({ getSessionName: () => undefined });
 const ctx = { hasUI: false, cwd: dir, sessionManager: { getBranch: () => [] }, ui: {}, isIdle: () => true };
 const questions =

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { addon } from "./addon.mjs";
 import { importShim } from "./shim.mjs";
 
-const pending = await importShim("pending.ts");
+const pending = await importShim("ask/pending.ts");
 const [role, ...args] = process.argv.slice(2);
 
 if (role === "holder") {

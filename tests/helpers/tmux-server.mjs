@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { alive } from "../../extension/relay-wire.mjs";
+import { alive } from "../../extension/elsewhere/relay-wire.mjs";
 
 /** Where tmux keeps its sockets (tmux's own rule: $TMUX_TMPDIR or /tmp, then tmux-<uid>). */
 const socketDir = () => join(process.env.TMUX_TMPDIR || "/tmp", `tmux-${process.getuid()}`);

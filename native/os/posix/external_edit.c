@@ -1,6 +1,6 @@
 /* external_edit.c (POSIX) — Ctrl+G for the terminal runner: $VISUAL / $EDITOR on the draft
  * in a temporary file (mode 0600 from mkstemp, removed afterwards), the editor's own
- * terminal the runner's. pi's TUI does the same in TypeScript (extension/external-editor.ts).
+ * terminal the runner's. pi's TUI does the same in TypeScript (extension/ask/external-editor.ts).
  * Nothing is lost when the editor is missing, fails or exits non-zero: the caller keeps the
  * draft and shows `why`. */
 #include <errno.h>

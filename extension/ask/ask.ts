@@ -8,20 +8,20 @@
 import { homedir } from "node:os";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { addon } from "./addon.ts";
-import { type AskersBoard, type Board, createBoard, type Ticket } from "./board.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type Outcome, terminalReachable, TTY_PATH } from "./addon-types.ts";
+import { addon } from "../addon.ts";
+import { type AskersBoard, type Board, createBoard, type Ticket } from "../board/board.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type Outcome, terminalReachable, TTY_PATH } from "../addon-types.ts";
 import type { AnswersFlag } from "./print-mode.ts";
-import type { RelayAsker } from "./relay.ts";
-import { type QuestionResult, timeoutResultFlags, toToolResult } from "./result.ts";
+import type { RelayAsker } from "../elsewhere/relay.ts";
+import { type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
 import { route, type Way } from "./route.ts";
-import type { NormalizedQuestion, QuestionDetails } from "./question-types.ts";
-import { accessibleMode, loadSettings, resolveLanguage, type Settings } from "./settings.ts";
-import { fill, strings, useAccessible, useLanguage } from "./i18n.ts";
-import { screenOf } from "./screen.ts";
-import { SETTINGS_TEXT } from "./text.ts";
+import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
+import { accessibleMode, loadSettings, resolveLanguage, type Settings } from "../text/settings.ts";
+import { fill, strings, useAccessible, useLanguage } from "../text/i18n.ts";
+import { screenOf } from "../text/screen.ts";
+import { SETTINGS_TEXT } from "../text/text.ts";
 
-export type { QuestionResult } from "./result.ts";
+export type { QuestionResult } from "../board/result.ts";
 
 /** A question asked through this instance: its details, and who asked it when a subagent did. */
 export interface Asked {
@@ -95,7 +95,7 @@ async function attention(pi: ExtensionAPI, ctx: ExtensionContext, s: Settings, p
   if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07"); // the bell itself, nothing quoted
   if (s.notice.notify) screen.notify(fill(t.NOTICE_NOTIFY, { s: short }), "info");
   if (s.notice.desktop) {
-    const { desktopNotice, sendDesktopNotice } = await import("./desktop.ts");
+    const { desktopNotice, sendDesktopNotice } = await import("../text/desktop.ts");
     sendDesktopNotice(desktopNotice(native, s.notice.desktop, prompt), false, TTY_PATH); // built in C from sanitized text
   }
   return () => {
@@ -150,14 +150,14 @@ async function askOneWay(
       return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), said, answers, flags | timeoutFlags), s);
     }
     case "above": {
-      const { askAbove } = await import("./relay.ts");
+      const { askAbove } = await import("../elsewhere/relay.ts");
       return askAbove(json, ctx.cwd, signal, s);
     }
     case "terminal": {
       const { askOnTerminal } = await import("./print-mode.ts");
       // the notification goes with the question: written by the runner once it has the terminal
       const notice = s.notice.desktop
-        ? (await import("./desktop.ts")).desktopNotice(native, s.notice.desktop, questions[0]?.prompt ?? "")
+        ? (await import("../text/desktop.ts")).desktopNotice(native, s.notice.desktop, questions[0]?.prompt ?? "")
         : "";
       return askOnTerminal(json, signal, s, askerParts(from ?? {}), notice, ticket.claimAtKey);
     }
@@ -207,7 +207,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       hasUI: ctx.hasUI,
       uiMode: (ctx as { mode?: string }).mode,
       relayed: from !== undefined,
-      above: !ctx.hasUI && !from && (await import("./relay.ts")).relayAbove(),
+      above: !ctx.hasUI && !from && (await import("../elsewhere/relay.ts")).relayAbove(),
       terminal: !ctx.hasUI && !!from && terminalReachable(addon()),
     });
     const restore = ctx.hasUI ? await attention(pi, ctx, s, questions[0]?.prompt ?? "") : () => undefined;

@@ -4,9 +4,9 @@
 // the pi above through the relay, an answer from elsewhere, pre-supplied answers) goes through
 // toToolResult, so no path decides `terminate` on its own.
 import type { AgentToolResult } from "@mariozechner/pi-coding-agent";
-import { TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED } from "./addon-types.ts";
-import type { QuestionDetails } from "./question-types.ts";
-import type { Settings } from "./settings.ts";
+import { TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED } from "../addon-types.ts";
+import type { QuestionDetails } from "../question-types.ts";
+import type { Settings } from "../text/settings.ts";
 
 export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
 

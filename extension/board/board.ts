@@ -14,10 +14,10 @@
 // It knows nothing of how a question is shown or of the relay: the asker hands each posted
 // question the way to build the result of an answer from elsewhere.
 import { randomBytes } from "node:crypto";
-import { addon } from "./addon.ts";
-import { fill, strings } from "./i18n.ts";
-import { ENDING_STRINGS, type Ending, endingOf } from "./relay-wire.mjs";
-import type { NormalizedQuestion } from "./question-types.ts";
+import { addon } from "../addon.ts";
+import { fill, strings } from "../text/i18n.ts";
+import { ENDING_STRINGS, type Ending, endingOf } from "../elsewhere/relay-wire.mjs";
+import type { NormalizedQuestion } from "../question-types.ts";
 
 /** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web page. */
 export type ElsewhereMode = "remote" | "web";

@@ -3,7 +3,7 @@
 // turns it on. It listens on 127.0.0.1 (another address only when the settings name one) on a
 // random port, and is unref'ed: it never keeps pi alive and stops when pi exits or is turned off.
 //
-//   GET  /q/<token>          the page (extension/web/page.html, one file, no external assets;
+//   GET  /q/<token>          the page (extension/elsewhere/web/page.html, one file, no external assets;
 //                            a fresh CSP nonce per response for its one script and one style)
 //   GET  /q/<token>/events   server-sent events: the waiting questions, each with the state of
 //                            its question flow, again on every change
@@ -44,10 +44,10 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { isIP } from "node:net";
 import { networkInterfaces } from "node:os";
-import { addon } from "./addon.ts";
-import type { FlowStep, FlowView, NativeEngine } from "./addon-types.ts";
-import type { Board, Waiting } from "./board.ts";
-import { strings } from "./i18n.ts";
+import { addon } from "../addon.ts";
+import type { FlowStep, FlowView, NativeEngine } from "../addon-types.ts";
+import type { Board, Waiting } from "../board/board.ts";
+import { strings } from "../text/i18n.ts";
 
 /** The strings the page shows (the rest of the table stays home). */
 const PAGE_STRINGS = [

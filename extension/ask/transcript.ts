@@ -5,10 +5,10 @@
 // mode the same in plain words: no colours, no marks, the status always said.
 import type { Theme } from "@mariozechner/pi-coding-agent";
 import { Text } from "@mariozechner/pi-tui";
-import type { NativeAddon } from "./addon-types.ts";
-import type { QuestionDetails } from "./question-types.ts";
-import { fill, stringsFor, transcriptAccessible } from "./i18n.ts";
-import { MARKS } from "./text.ts";
+import type { NativeAddon } from "../addon-types.ts";
+import type { QuestionDetails } from "../question-types.ts";
+import { fill, stringsFor, transcriptAccessible } from "../text/i18n.ts";
+import { MARKS } from "../text/text.ts";
 
 type Clean = (text: unknown, keepNewlines?: boolean) => string;
 

@@ -4,7 +4,7 @@
 // no escape sequence, bell or C1 control from outside can act on the terminal, and no caller
 // has to remember it. (The question itself is drawn by the C engine, which sanitizes too; RPC
 // dialogs sanitize their texts in dialogs.ts.)
-import type { NativeAddon } from "./addon-types.ts";
+import type { NativeAddon } from "../addon-types.ts";
 
 type Level = "info" | "warning" | "error";
 

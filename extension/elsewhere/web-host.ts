@@ -2,12 +2,12 @@
 // the setting `"web": { "enabled": true }`, toggled by `/questions web` (index.ts routes both
 // here, loading this module at first use), stopped when the session ends or pi exits. Turning it on shows the one URL and its QR code (qr.ts) in pi.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { addon } from "./addon.ts";
-import type { Asker } from "./ask.ts";
-import { fill, strings } from "./i18n.ts";
+import { addon } from "../addon.ts";
+import type { Asker } from "../ask/ask.ts";
+import { fill, strings } from "../text/i18n.ts";
 import { encodeQr, qrToHalfBlocks } from "./qr.ts";
-import { screenOf } from "./screen.ts";
-import { resolveLanguage } from "./settings.ts";
+import { screenOf } from "../text/screen.ts";
+import { resolveLanguage } from "../text/settings.ts";
 import { startWebServer, type WebServer } from "./web.ts";
 
 export interface WebControl {

@@ -16,10 +16,10 @@
 //
 // Loaded when a session starts (index.ts registers the handlers that call it).
 import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from "@mariozechner/pi-coding-agent";
-import { addon } from "./addon.ts";
+import { addon } from "../addon.ts";
 import type { RelayAsker } from "./relay.ts";
-import type { NormalizedQuestion, QuestionDetails } from "./question-types.ts";
-import { SUBAGENT } from "./text.ts";
+import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
+import { SUBAGENT } from "../text/text.ts";
 
 export interface SubagentOutcomes {
   /** A tool call started / ended (pi's tool_execution_start / _end). */
@@ -74,7 +74,7 @@ export function subagentOutcomes(pi: ExtensionAPI): SubagentOutcomes {
     },
 
     async cancelledBelow(ctx, questions, from) {
-      const { askerParts } = await import("./ask.ts"); // loaded already: it asked the question
+      const { askerParts } = await import("../ask/ask.ts"); // loaded already: it asked the question
       const { name, where } = askerParts(from);
       const who = name ? SUBAGENT.named(name) : SUBAGENT.somewhere(where ?? "");
       const note = shown(SUBAGENT.cancelled(who, quotedPrompts(questions)));

@@ -10,7 +10,7 @@ import { spawnSync, type SpawnSyncOptions } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, win32 } from "node:path";
-import { fill } from "./i18n.ts";
+import { fill } from "../text/i18n.ts";
 
 export type EditorOutcome = { ok: true; text: string } | { ok: false; why: string };
 

@@ -14,10 +14,10 @@
 // entries offered, never by what it says: options are numbered as in the TUI, so no two entries
 // read the same (two labels that sanitize alike, a label that reads "Let the agent decide").
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { FlowStep, FlowView, NativeAddon, Outcome } from "./addon-types.ts";
-import type { NormalizedQuestion } from "./question-types.ts";
-import { stringsFor } from "./i18n.ts";
-import { DIALOG } from "./text.ts";
+import type { FlowStep, FlowView, NativeAddon, Outcome } from "../addon-types.ts";
+import type { NormalizedQuestion } from "../question-types.ts";
+import { stringsFor } from "../text/i18n.ts";
+import { DIALOG } from "../text/text.ts";
 
 type Answers = Record<string, unknown>;
 

@@ -2,11 +2,11 @@
 // the pending-questions file a person filled in, or from the terminal when one is reachable;
 // with no terminal the questions are written to the pending file and the result tells the
 // model and the person how to answer.
-import { addon } from "./addon.ts";
-import type { RunnerClaim } from "./board.ts";
-import { desktopNotice } from "./desktop.ts";
-import { strings } from "./i18n.ts";
-import { type ArgsJson, CANCEL_CONTINUES, terminalReachable, TTY_PATH, type Typed } from "./addon-types.ts";
+import { addon } from "../addon.ts";
+import type { RunnerClaim } from "../board/board.ts";
+import { desktopNotice } from "../text/desktop.ts";
+import { strings } from "../text/i18n.ts";
+import { type ArgsJson, CANCEL_CONTINUES, terminalReachable, TTY_PATH, type Typed } from "../addon-types.ts";
 import {
   answersFromFlag,
   completeAnswers,
@@ -18,13 +18,13 @@ import {
   readPending,
   rememberPending,
 } from "./pending.ts";
-import { type QuestionResult, toToolResult } from "./result.ts";
-import type { NormalizedQuestion } from "./question-types.ts";
-import { print } from "./screen.ts";
-import { accessibleMode, resolveLanguage, type Settings } from "./settings.ts";
-import { PENDING } from "./text.ts";
+import { type QuestionResult, toToolResult } from "../board/result.ts";
+import type { NormalizedQuestion } from "../question-types.ts";
+import { print } from "../text/screen.ts";
+import { accessibleMode, resolveLanguage, type Settings } from "../text/settings.ts";
+import { PENDING } from "../text/text.ts";
 
-export { terminalReachable, TTY_PATH } from "./addon-types.ts";
+export { terminalReachable, TTY_PATH } from "../addon-types.ts";
 /** The code runTty's promise rejects with when another program owns the terminal. */
 const TTY_OWNED = "QT_ETTYOWNED";
 

@@ -1,8 +1,8 @@
 // i18n.ts — the user-visible strings of the extension's own screens, taken from the C core's
 // string table (native/core/strings.c: one table per language, shared with the engine), and the
 // language currently in use.
-import { addon } from "./addon.ts";
-import type { NativeAddon } from "./addon-types.ts";
+import { addon } from "../addon.ts";
+import type { NativeAddon } from "../addon-types.ts";
 
 export type Strings = Readonly<Record<string, string>>;
 

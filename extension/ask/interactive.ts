@@ -4,10 +4,10 @@
 // keys from pi's keybindings manager; nothing here decides behaviour.
 import type { ExtensionContext, Theme } from "@mariozechner/pi-coding-agent";
 import { CURSOR_MARKER, type Component, type Focusable, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
-import { addon } from "./addon.ts";
-import type { NativeEngine, Outcome } from "./addon-types.ts";
-import { selectWidthRules } from "./width-rules.mjs";
-import { strings } from "./i18n.ts";
+import { addon } from "../addon.ts";
+import type { NativeEngine, Outcome } from "../addon-types.ts";
+import { selectWidthRules } from "../width-rules.mjs";
+import { strings } from "../text/i18n.ts";
 import { runExternalEditor } from "./external-editor.ts";
 
 /** The engine's semantic styles, as pi theme colours. */

@@ -13,10 +13,10 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { addon } from "./addon.ts";
-import type { NormalizedQuestion } from "./question-types.ts";
-import { placeInProject } from "./settings.ts";
-import { PENDING } from "./text.ts";
+import { addon } from "../addon.ts";
+import type { NormalizedQuestion } from "../question-types.ts";
+import { placeInProject } from "../text/settings.ts";
+import { PENDING } from "../text/text.ts";
 
 export const PENDING_FILE = join(".pi", "pending-questions.json");
 

@@ -48,12 +48,12 @@ import { lstat, readdir, rm } from "node:fs/promises";
 import { createConnection, createServer, type Server, type Socket } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join, posix } from "node:path";
-import { addon } from "./addon.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type Outcome } from "./addon-types.ts";
-import { type QuestionResult, timeoutResultFlags, toToolResult } from "./result.ts";
+import { addon } from "../addon.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type Outcome } from "../addon-types.ts";
+import { type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
 import { alive, ASKER_CHAIN_ENV, ASKER_ENV, askThroughRelay, ASKER_SEPARATOR, parseRelayVariable, RELAY_ENV } from "./relay-wire.mjs";
-import { print } from "./screen.ts";
-import type { Settings } from "./settings.ts";
+import { print } from "../text/screen.ts";
+import type { Settings } from "../text/settings.ts";
 
 export { askThroughRelay, lineReader, parseRelayVariable, RELAY_ENV, structuredAnswers } from "./relay-wire.mjs";
 const VERSION = "v1";

@@ -3,7 +3,7 @@
 // TERM_PROGRAM / TERM / LC_TERMINAL, or the setting), tmux's passthrough when inside tmux, and where the
 // bytes go. The sequence itself is built by the C core from sanitized text (native/core/notice.c).
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { NativeAddon } from "./addon-types.ts";
+import type { NativeAddon } from "../addon-types.ts";
 import type { DesktopNotice } from "./settings.ts";
 import { stringsFor } from "./i18n.ts";
 

@@ -9,9 +9,9 @@
 //
 // Registered in index.ts; this module (and the relay's own) is loaded when a session starts.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { addon } from "./addon.ts";
-import type { Asker } from "./ask.ts";
-import { terminalReachable } from "./addon-types.ts";
+import { addon } from "../addon.ts";
+import type { Asker } from "../ask/ask.ts";
+import { terminalReachable } from "../addon-types.ts";
 import {
   isOwnRelay,
   parseRelayVariable,
@@ -25,7 +25,7 @@ import {
   structuredAnswers,
 } from "./relay.ts";
 import { registerEndpoint } from "./relay-wire.mjs";
-import type { NormalizedQuestion } from "./question-types.ts";
+import type { NormalizedQuestion } from "../question-types.ts";
 import type { SubagentOutcomes } from "./subagent-outcome.ts";
 
 export interface RelayHost {
