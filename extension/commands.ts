@@ -52,7 +52,7 @@ export async function listQuestions(asker: Asker, args: string, ctx: ExtensionCo
   const t = strings();
   const path = pendingPath(ctx.cwd, asker.settings(ctx).pendingFile);
   const shown = displayPath(ctx.cwd, path);
-  const say = (text: string) => screenOf(native, ctx, process.stdout).notify(text, "info");
+  const say = (text: string) => screenOf(ctx, process.stdout).notify(text, "info");
   if (args.trim() === "clear") {
     // Only a pending-questions file is removed (the setting could name any file).
     const { error } = readPending(path);
@@ -102,7 +102,7 @@ export async function reopenQuestion(pi: ExtensionAPI, asker: Asker, ctx: Extens
   const found = unansweredFromSession(ctx);
   const json = found === null ? asker.lastUnanswered() : found?.json;
   if (!json) {
-    screenOf(native, ctx, process.stdout).notify(strings().CMD_NOTHING_TO_REOPEN, "info");
+    screenOf(ctx, process.stdout).notify(strings().CMD_NOTHING_TO_REOPEN, "info");
     return;
   }
   const canonical = JSON.parse(native.normalize(json)) as { questions: NormalizedQuestion[] };

@@ -144,7 +144,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
         const title = theme.fg("toolTitle", theme.bold("question"));
         return placeholder((width) => (width >= 8 ? [title] : []), context);
       }
-      return renderers.renderQuestionCall(native, args, theme, context.lastComponent);
+      return renderers.renderQuestionCall(args, theme, context.lastComponent);
     },
 
     renderResult(result, options, theme, context) {
@@ -152,7 +152,6 @@ export default function piQuestion(pi: ExtensionAPI): void {
       const first = result.content?.[0];
       const text = first && first.type === "text" ? first.text : "";
       return renderers.renderQuestionResult(
-        native,
         result.details as QuestionDetails | undefined,
         text,
         options.expanded,

@@ -56,8 +56,8 @@ test("desktop: the protocol follows the terminal unless the setting names one", 
   assert.equal(desktopKind(true, { WT_SESSION: "1" }), "osc9");
   assert.equal(desktopKind(true, { TERM: "foot" }), "osc777");
   assert.equal(desktopKind("osc9", { TERM: "xterm-kitty" }), "osc9");
-  assert.equal(desktopNotice(addon, true, "First line\nsecond line", { TERM: "foot" }), "\x1b]777;notify;pi is asking;First line\x07");
-  assert.equal(desktopNotice(addon, false, "x", {}), "");
+  assert.equal(desktopNotice(true, "First line\nsecond line", { TERM: "foot" }), "\x1b]777;notify;pi is asking;First line\x07");
+  assert.equal(desktopNotice(false, "x", {}), "");
 });
 
 test("desktop: notice.desktop in the settings file is checked like every other key", () => {
@@ -134,7 +134,7 @@ test("desktop: one notification per question, none per keystroke", async () => {
 test("desktop: inside tmux iTerm2 is known by LC_TERMINAL (tmux sets TERM_PROGRAM to tmux) and gets OSC 9 through the passthrough", () => {
   const inTmux = { TERM: "tmux-256color", TERM_PROGRAM: "tmux", TMUX: "/tmp/tmux-1000/default,1,0", LC_TERMINAL: "iTerm2" };
   assert.equal(desktopKind(true, inTmux), "osc9");
-  assert.equal(desktopNotice(addon, true, "Which database?", inTmux), "\x1bPtmux;\x1b\x1b]9;pi is asking: Which database?\x07\x1b\\");
+  assert.equal(desktopNotice(true, "Which database?", inTmux), "\x1bPtmux;\x1b\x1b]9;pi is asking: Which database?\x07\x1b\\");
   assert.equal(desktopKind(true, { ...inTmux, LC_TERMINAL: undefined }), "osc777", "tmux alone says nothing of the terminal");
   assert.equal(desktopKind(true, { LC_TERMINAL: "iTerm2" }), "osc9");
 });

@@ -114,7 +114,7 @@ async function viaDialogs(args, script) {
     notify: () => {},
   };
   const ctx = { hasUI: true, cwd: "/nonexistent", ui };
-  const asked = await askWithDialogs(addon, questions, ctx, undefined, {});
+  const asked = await askWithDialogs(questions, ctx, undefined, {});
   assert.equal(steps.length, 0, "the whole script was used");
   const answers = asked.answers ? JSON.stringify(asked.answers) : null;
   const said = asked.outcome === "discuss" ? asked.discussion : null;

@@ -47,8 +47,7 @@ function answer(args, ...keys) {
   return { text: r.text, details: JSON.parse(r.details) };
 }
 const fill = (s, v) => s.replace("{n}", () => String(v.n ?? "")).replace("{s}", () => v.s ?? "");
-const show = (r, expanded, mode) =>
-  renderQuestionResult(addon, r.details, r.text, expanded, false, theme, undefined, mode).render(200).join("\n");
+const show = (r, expanded, mode) => renderQuestionResult(r.details, r.text, expanded, false, theme, undefined, mode).render(200).join("\n");
 
 test("transcript, accessible: a single-select answer says which option is selected and which are not, in words, in en, de and zh", () => {
   const r = answer(DB, K.down, K.ctrl("n"), ..."needs backups", K.enter, K.enter); // SQLite, with a note
@@ -145,9 +144,9 @@ test("transcript, accessible: the call row is plain words (no '·' separators, n
   };
   for (const language of LANGS) {
     const t = addon.strings(language);
-    const plain = renderQuestionCall(addon, args, theme, undefined, { accessible: true, language }).render(200).join("\n");
+    const plain = renderQuestionCall(args, theme, undefined, { accessible: true, language }).render(200).join("\n");
     assert.equal(plain.trimEnd(), `question ${fill(t.CALL_QUESTIONS, { n: 2 })} Database, Name`);
-    const styled = renderQuestionCall(addon, args, theme, undefined, { accessible: false, language }).render(200).join("\n");
+    const styled = renderQuestionCall(args, theme, undefined, { accessible: false, language }).render(200).join("\n");
     assert.match(styled, /Database · Name/);
     assert.match(styled, /\x1b\[/);
   }

@@ -90,13 +90,13 @@ async function attention(pi: ExtensionAPI, ctx: ExtensionContext, s: Settings, p
   const native = addon();
   const short = Array.from(native.sanitize(prompt, false)).slice(0, 60).join("");
   const t = strings();
-  const screen = screenOf(native, ctx);
+  const screen = screenOf(ctx);
   if (s.notice.title) screen.title(fill(t.NOTICE_TITLE, { s: short }));
   if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07"); // the bell itself, nothing quoted
   if (s.notice.notify) screen.notify(fill(t.NOTICE_NOTIFY, { s: short }), "info");
   if (s.notice.desktop) {
     const { desktopNotice, sendDesktopNotice } = await import("../text/desktop.ts");
-    sendDesktopNotice(desktopNotice(native, s.notice.desktop, prompt), false, TTY_PATH); // built in C from sanitized text
+    sendDesktopNotice(desktopNotice(s.notice.desktop, prompt), false, TTY_PATH); // built in C from sanitized text
   }
   return () => {
     if (!s.notice.title) return;
@@ -143,7 +143,7 @@ async function askOneWay(
       // No custom components here (RPC mode): the same questions through pi's dialogs.
       const { askWithDialogs } = await import("./dialogs.ts");
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
-      const asked = await askWithDialogs(native, questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout, ticket.claim);
+      const asked = await askWithDialogs(questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout, ticket.claim);
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;
       const said = asked.outcome === "discuss" ? (asked.discussion ?? "") : null; // "Discuss first…": their words
       const timeoutFlags = asked.outcome === "timed_out" ? timeoutResultFlags(s.timeout?.then) : 0;
@@ -157,7 +157,7 @@ async function askOneWay(
       const { askOnTerminal } = await import("./print-mode.ts");
       // the notification goes with the question: written by the runner once it has the terminal
       const notice = s.notice.desktop
-        ? (await import("../text/desktop.ts")).desktopNotice(native, s.notice.desktop, questions[0]?.prompt ?? "")
+        ? (await import("../text/desktop.ts")).desktopNotice(s.notice.desktop, questions[0]?.prompt ?? "")
         : "";
       return askOnTerminal(json, signal, s, askerParts(from ?? {}), notice, ticket.claimAtKey);
     }
@@ -188,7 +188,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     loadSettings(ctx.cwd, (message) => {
       if (warned.has(message)) return;
       warned.add(message);
-      screenOf(addon(), ctx).notify(message, "warning"); // quotes the settings file: sanitized there
+      screenOf(ctx).notify(message, "warning"); // quotes the settings file: sanitized there
     });
 
   /** The question asked, in the ways route.ts chooses for this moment, until one can ask. */

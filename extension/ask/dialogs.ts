@@ -14,9 +14,10 @@
 // entries offered, never by what it says: options are numbered as in the TUI, so no two entries
 // read the same (two labels that sanitize alike, a label that reads "Let the agent decide").
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { FlowStep, FlowView, NativeAddon, Outcome } from "../addon-types.ts";
+import { addon } from "../addon.ts";
+import type { FlowStep, FlowView, Outcome } from "../addon-types.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
-import { stringsFor } from "../text/i18n.ts";
+import { strings } from "../text/i18n.ts";
 import { DIALOG } from "../text/text.ts";
 
 type Answers = Record<string, unknown>;
@@ -37,7 +38,6 @@ class Stop extends Error {
 }
 
 export async function askWithDialogs(
-  native: NativeAddon,
   questions: NormalizedQuestion[],
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
@@ -46,9 +46,10 @@ export async function askWithDialogs(
   timeout?: { ms: number },
   claim?: (outcome: string) => boolean,
 ): Promise<DialogOutcome> {
+  const native = addon();
   const clean = (s: string) => native.sanitize(s, true);
   const line = (s: string) => native.sanitize(s, false); // one select entry, one line
-  const t = stringsFor(native);
+  const t = strings();
   // The person's timeout, the nearest RPC equivalent: pi's dialog `timeout` (the client shows its
   // own countdown) on the first dialog only; answering it stops the clock.
   let deadline = timeout ? Date.now() + timeout.ms : undefined;
@@ -79,7 +80,7 @@ export async function askWithDialogs(
   };
   const engine = native.createEngine(JSON.stringify({ questions, answers: preset }));
   // the engine's own questions ("Discard N answers?") in the language of the dialogs' strings
-  const language = ["de", "zh"].find((tag) => stringsFor(native, tag) === t);
+  const language = ["de", "zh"].find((tag) => strings(tag) === t);
   if (language) engine.setLanguage(language);
   const view = (): FlowView => JSON.parse(engine.view()) as FlowView;
   /** Applies a step; once it ended the call, the outcome is claimed at once (no await between). */

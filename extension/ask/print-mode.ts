@@ -70,7 +70,7 @@ export async function answerWithoutTui(
 ): Promise<Result> {
   const native = addon();
   // Everything said on stderr may quote model text, paths and files: sanitized in print().
-  const say = (message: string) => print(native, process.stderr, `pi-question: ${message}\n`);
+  const say = (message: string) => print(process.stderr, `pi-question: ${message}\n`);
   const path = pendingPath(cwd, settings.pendingFile);
   const shown = displayPath(cwd, path);
   const key = questionsKey(questions);
@@ -106,7 +106,7 @@ export async function answerWithoutTui(
 
   if (terminalReachable(native)) {
     // The notification goes out with the question: only once the runner has the terminal.
-    const notice = desktopNotice(native, settings.notice.desktop, questions[0]?.prompt ?? "");
+    const notice = desktopNotice(settings.notice.desktop, questions[0]?.prompt ?? "");
     const asked = await runOnTerminal(json, signal, settings, undefined, notice, claimedHere);
     if (asked) return asked;
     // Another program took the terminal in the meantime: as if there were none, unless the
@@ -132,7 +132,7 @@ export async function answerWithoutTui(
     say(saved);
     return toToolResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), settings);
   }
-  print(native, process.stderr, PENDING.stderr(shown, example(questions)));
+  print(process.stderr, PENDING.stderr(shown, example(questions)));
   return toToolResult(native.result(json, "unavailable", "print", Date.now(), PENDING.reason(shown, example(questions))), settings);
 }
 
@@ -223,5 +223,5 @@ function toldElsewhere(json: ArgsJson, built: { typed: Typed[]; discussion?: str
   }
   if (built.discussion) lines.push(built.discussion);
   const kept = lines.length ? `${t.REMOTE_WORDS_KEPT}\n${lines.join("\n")}\n` : "";
-  print(native, process.stderr, `${t.REMOTE_CLOSED}\n${kept}`);
+  print(process.stderr, `${t.REMOTE_CLOSED}\n${kept}`);
 }

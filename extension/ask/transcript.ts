@@ -5,14 +5,15 @@
 // mode the same in plain words: no colours, no marks, the status always said.
 import type { Theme } from "@mariozechner/pi-coding-agent";
 import { Text } from "@mariozechner/pi-tui";
-import type { NativeAddon } from "../addon-types.ts";
+import { addon } from "../addon.ts";
 import type { QuestionDetails } from "../question-types.ts";
-import { fill, stringsFor, transcriptAccessible } from "../text/i18n.ts";
+import { fill, strings, transcriptAccessible } from "../text/i18n.ts";
 import { MARKS } from "../text/text.ts";
 
 type Clean = (text: unknown, keepNewlines?: boolean) => string;
 
-function cleaner(native: NativeAddon): Clean {
+function cleaner(): Clean {
+  const native = addon();
   return (text, keepNewlines = false) => (typeof text === "string" ? native.sanitize(text, keepNewlines) : "");
 }
 
@@ -32,14 +33,8 @@ function reuse(last: unknown): Text {
   return last instanceof Text ? last : new Text("", 0, 0);
 }
 
-export function renderQuestionCall(
-  native: NativeAddon,
-  args: unknown,
-  piTheme: Theme,
-  lastComponent: unknown,
-  mode: RenderMode = {},
-): Text {
-  const clean = cleaner(native);
+export function renderQuestionCall(args: unknown, piTheme: Theme, lastComponent: unknown, mode: RenderMode = {}): Text {
+  const clean = cleaner();
   const accessible = mode.accessible ?? transcriptAccessible();
   const theme = styled(piTheme, accessible);
   const questions = Array.isArray((args as { questions?: unknown })?.questions)
@@ -47,7 +42,7 @@ export function renderQuestionCall(
     : (args as Record<string, unknown>)?.question
       ? [args as Record<string, unknown>]
       : [];
-  const t = stringsFor(native, mode.language);
+  const t = strings(mode.language);
   const count = questions.length === 1 ? t.CALL_ONE_QUESTION : fill(t.CALL_QUESTIONS, { n: questions.length });
   let line = theme.fg("toolTitle", theme.bold("question"));
   line += " " + theme.fg("muted", count);
@@ -65,7 +60,6 @@ export function renderQuestionCall(
 }
 
 export function renderQuestionResult(
-  native: NativeAddon,
   details: QuestionDetails | undefined,
   fallbackText: string,
   expanded: boolean,
@@ -74,8 +68,8 @@ export function renderQuestionResult(
   lastComponent: unknown,
   mode: RenderMode = {},
 ): Text {
-  const clean = cleaner(native);
-  const t = stringsFor(native, mode.language);
+  const clean = cleaner();
+  const t = strings(mode.language);
   const accessible = mode.accessible ?? transcriptAccessible();
   const theme = styled(piTheme, accessible);
   const text = reuse(lastComponent);

@@ -633,7 +633,7 @@ export async function askAbove(
         return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), said, answers, flags | timeoutFlags), s);
       } catch (error) {
         // An answer this pi cannot read (a different version above?): nothing was answered.
-        print(native, process.stderr, `pi-question: the answer from the pi above could not be used: ${(error as Error).message}\n`);
+        print(process.stderr, `pi-question: the answer from the pi above could not be used: ${(error as Error).message}\n`);
         return toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, flags), s);
       }
     case "interrupted":
@@ -642,7 +642,6 @@ export async function askAbove(
       throw new Error(reply.message);
     case "unreachable":
       print(
-        native,
         process.stderr,
         `pi-question: the question relay named by ${RELAY_ENV} is not reachable (${reply.reason}); asking here instead\n`,
       );

@@ -57,7 +57,7 @@ export function hostWeb(pi: ExtensionAPI, asker: Asker): WebControl {
 
   /** Never throws: whatever stops the page from starting is said on the screen. */
   const start = async (ctx: ExtensionContext) => {
-    const screen = screenOf(addon(), ctx, process.stdout);
+    const screen = screenOf(ctx, process.stdout);
     try {
       const host = asker.settings(ctx).web.host;
       server = await startWebServer({ board: asker.board, host, language });
@@ -81,9 +81,9 @@ export function hostWeb(pi: ExtensionAPI, asker: Asker): WebControl {
         starting = undefined;
       } else if (!want && server) {
         stop();
-        screenOf(addon(), ctx, process.stdout).notify(strings(language()).WEB_STOPPED, "info");
+        screenOf(ctx, process.stdout).notify(strings(language()).WEB_STOPPED, "info");
       } else if (want && server) {
-        screenOf(addon(), ctx, process.stdout).notify(announcement(server.url, { columns: tuiColumns(ctx), language: language() }), "info");
+        screenOf(ctx, process.stdout).notify(announcement(server.url, { columns: tuiColumns(ctx), language: language() }), "info");
       }
     },
     async sessionStart(ctx) {

@@ -3,9 +3,9 @@
 // TERM_PROGRAM / TERM / LC_TERMINAL, or the setting), tmux's passthrough when inside tmux, and where the
 // bytes go. The sequence itself is built by the C core from sanitized text (native/core/notice.c).
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { NativeAddon } from "../addon-types.ts";
+import { addon } from "../addon.ts";
 import type { DesktopNotice } from "./settings.ts";
-import { stringsFor } from "./i18n.ts";
+import { strings } from "./i18n.ts";
 
 type Kind = "osc777" | "osc9" | "osc99";
 
@@ -23,11 +23,11 @@ export function desktopKind(setting: DesktopNotice, env: NodeJS.ProcessEnv = pro
 }
 
 /** The bytes of the notification for `prompt` (its first line), or "" when it is off. */
-export function desktopNotice(native: NativeAddon, setting: DesktopNotice, prompt: string, env: NodeJS.ProcessEnv = process.env): string {
+export function desktopNotice(setting: DesktopNotice, prompt: string, env: NodeJS.ProcessEnv = process.env): string {
   const kind = desktopKind(setting, env);
   if (!kind) return "";
   const first = prompt.split("\n", 1)[0] ?? "";
-  return native.desktopNotice(kind, stringsFor(native).NOTICE_DESKTOP_TITLE, first, !!env.TMUX);
+  return addon().desktopNotice(kind, strings().NOTICE_DESKTOP_TITLE, first, !!env.TMUX);
 }
 
 /** Writes the notification to the terminal: pi's own (stdout) in the TUI, else /dev/tty.

@@ -2,7 +2,6 @@
 // string table (native/core/strings.c: one table per language, shared with the engine), and the
 // language currently in use.
 import { addon } from "../addon.ts";
-import type { NativeAddon } from "../addon-types.ts";
 
 export type Strings = Readonly<Record<string, string>>;
 
@@ -17,11 +16,6 @@ export function strings(language = current): Strings {
     tables.set(language, table);
   }
   return table;
-}
-
-/** strings(), for the callers that still hold the addon themselves (it is the same addon). */
-export function stringsFor(_native: NativeAddon, language = current): Strings {
-  return strings(language);
 }
 
 /** Remembers the language of the latest question, for screens drawn without a context. */

@@ -4,7 +4,7 @@
 // no escape sequence, bell or C1 control from outside can act on the terminal, and no caller
 // has to remember it. (The question itself is drawn by the C engine, which sanitizes too; RPC
 // dialogs sanitize their texts in dialogs.ts.)
-import type { NativeAddon } from "../addon-types.ts";
+import { addon } from "../addon.ts";
 
 type Level = "info" | "warning" | "error";
 
@@ -22,24 +22,24 @@ export interface Screen {
 }
 
 /** `text` made harmless on a terminal (newlines kept unless `oneLine`). */
-export function safe(native: NativeAddon, text: string, oneLine = false): string {
-  return native.sanitize(String(text), !oneLine);
+export function safe(text: string, oneLine = false): string {
+  return addon().sanitize(String(text), !oneLine);
 }
 
 /** Writes `text` as it is (the caller ends lines) to a stream, sanitized. */
-export function print(native: NativeAddon, stream: NodeJS.WritableStream, text: string): void {
-  stream.write(safe(native, text));
+export function print(stream: NodeJS.WritableStream, text: string): void {
+  stream.write(safe(text));
 }
 
 /** The screen of a context; without a UI, notifications go to `fallback` (stderr unless said). */
-export function screenOf(native: NativeAddon, ctx: Surface, fallback: NodeJS.WritableStream = process.stderr): Screen {
+export function screenOf(ctx: Surface, fallback: NodeJS.WritableStream = process.stderr): Screen {
   return {
     notify(text, level = "info") {
-      if (ctx.hasUI) ctx.ui.notify(safe(native, text), level);
-      else print(native, fallback, text + "\n");
+      if (ctx.hasUI) ctx.ui.notify(safe(text), level);
+      else print(fallback, text + "\n");
     },
     title(text) {
-      if (ctx.hasUI) ctx.ui.setTitle(safe(native, text, true));
+      if (ctx.hasUI) ctx.ui.setTitle(safe(text, true));
     },
   };
 }
