@@ -1065,10 +1065,9 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
                                              : "");
     return QT_ERR_STATE;
   }
-  adopt_layout(e); /* a step starts from what the last frame showed, as a key does */
   size_t n = e->req->question_count, qi = e->current;
   qt_qstate *s = qi < n ? &e->qs[qi] : NULL;
-  qt_status r = QT_OK;
+  /* Refusals first, so that a refused step changes nothing at all. */
   switch (st) {
     case QT_STEP_PICK:
     case QT_STEP_TOGGLE:
@@ -1076,6 +1075,34 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
         snprintf(e->act_why, sizeof e->act_why, "question %zu has no option %zu", qi + 1, index + 1);
         return QT_ERR_USAGE;
       }
+      break;
+    case QT_STEP_TYPE:
+      if (blank(text, len) && !s->q->multi_select) {
+        snprintf(e->act_why, sizeof e->act_why, "the answer is empty");
+        return QT_ERR_USAGE;
+      }
+      break;
+    case QT_STEP_DISCUSS:
+      if ((text || !e->discuss_open) && blank(text, len)) {
+        snprintf(e->act_why, sizeof e->act_why, "there is nothing to tell the agent");
+        return QT_ERR_USAGE;
+      }
+      break;
+    case QT_STEP_GO:
+      if (index > n) {
+        snprintf(e->act_why, sizeof e->act_why, "there is no question %zu", index + 1);
+        return QT_ERR_USAGE;
+      }
+      break;
+    default: break;
+  }
+  /* A step starts from what the last frame showed, as a key does. (Text over its field's limit
+   * is refused below, after this: what was adopted is only what the person already saw.) */
+  adopt_layout(e);
+  qt_status r = QT_OK;
+  switch (st) {
+    case QT_STEP_PICK:
+    case QT_STEP_TOGGLE:
       /* as if chosen on the list: the row of the option highlighted */
       if (s->view != QT_VIEW_LIST) s->view = QT_VIEW_LIST;
       if (s->filter_on) {
@@ -1091,28 +1118,12 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
       keep_visible(s);
       break;
     case QT_STEP_TYPE:
-      if (blank(text, len) && !s->q->multi_select) {
-        snprintf(e->act_why, sizeof e->act_why, "the answer is empty");
-        return QT_ERR_USAGE;
-      }
       r = replace_text(e, &s->draft, text, len, "the answer");
       index = s->q->multi_select ? 1 : 0; /* a multi-select question stays open */
       break;
     case QT_STEP_NOTE: r = replace_text(e, &s->note, text, len, "the note"); break;
     case QT_STEP_DISCUSS:
-      if (text || !e->discuss_open) {
-        if (blank(text, len)) {
-          snprintf(e->act_why, sizeof e->act_why, "there is nothing to tell the agent");
-          return QT_ERR_USAGE;
-        }
-        r = replace_text(e, &e->discuss, text, len, "what you tell the agent");
-      }
-      break;
-    case QT_STEP_GO:
-      if (index > n) {
-        snprintf(e->act_why, sizeof e->act_why, "there is no question %zu", index + 1);
-        return QT_ERR_USAGE;
-      }
+      if (text || !e->discuss_open) r = replace_text(e, &e->discuss, text, len, "what you tell the agent");
       break;
     case QT_STEP_FILTER: r = replace_text(e, &s->filter, text, len, "the filter"); break;
     default: break;
