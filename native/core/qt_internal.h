@@ -127,6 +127,16 @@ qt_status qt_answers_from_cjson(const qt_request *req, const struct cJSON *obj, 
 /* The `answers` object form of answers (the shape qt_answers_from_cjson reads back). */
 struct cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers);
 
+/* A short copy (an option's text is mostly a few bytes: a call of memcpy costs more than it);
+ * request.c and request_json.c copy option texts with it. */
+static inline void qt_copy_short(char *dst, const char *src, size_t n) {
+  if (n > 16) {
+    memcpy(dst, src, n);
+    return;
+  }
+  for (size_t i = 0; i < n; i++) dst[i] = src[i];
+}
+
 /* ---- request.c -------------------------------------------------------------------------- */
 /* qt_request_to_json, appended to b (qt_text.h), which the caller frees (it may keep it for
  * the next call: a megabyte fresh from the system for each call faulted a page every 4 KB). */
