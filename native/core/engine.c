@@ -626,10 +626,8 @@ static qt_status on_review(qt_engine *e, const qt_key_event *ev) {
 }
 
 static qt_status on_list(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
-  size_t qi = e->current;
   qt_status st = QT_OK;
   int d = digit_of(ev);
-  (void)qi;
   if (matches(e, QT_ACT_CONFIRM, ev)) {
     size_t k = qt_list_option_at(s, s->highlight);
     if (k == SIZE_MAX)
@@ -681,10 +679,8 @@ static qt_status on_list(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
 }
 
 static qt_status on_entry(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
-  size_t qi = e->current;
   bool free_text = s->q->option_count == 0, handled;
   qt_status st = QT_OK;
-  (void)qi;
   if (matches(e, QT_ACT_CANCEL, ev)) {
     st = step(e, free_text ? QT_STEP_CANCEL : QT_STEP_BACK, 0);
   } else if (matches(e, QT_ACT_NEW_LINE, ev)) { /* before Enter's: a lone LF is both */
@@ -766,10 +762,8 @@ static qt_status on_filter(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
 }
 
 static qt_status on_note(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
-  size_t qi = e->current;
   bool handled;
   qt_status st = QT_OK;
-  (void)qi;
   if (matches(e, QT_ACT_CANCEL, ev) || matches(e, QT_ACT_CONFIRM, ev) || matches(e, QT_ACT_NOTE, ev)) {
     st = step(e, QT_STEP_BACK, 0);
   } else if (matches(e, QT_ACT_EXTERNAL_EDITOR, ev)) {
