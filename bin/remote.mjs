@@ -205,7 +205,7 @@ export async function pending(
 async function send(addon, w, message, out, err, t, waits, env) {
   const r = await request(w.pi.endpoint, { type: "answer", qid: w.qid, ...message }, { cap: 1024 * 1024, ...waits });
   if (r.type === "reply" && r.message.type === "result" && r.message.ok === true) {
-    out.write(`${t.REMOTE_TAKEN}\n`);
+    out.write(`${t.ELSEWHERE_TAKEN}\n`);
     return EXIT.taken;
   }
   const stage = stuckAt(r);
@@ -218,7 +218,7 @@ async function send(addon, w, message, out, err, t, waits, env) {
     return EXIT.notTaken;
   }
   const refused = r.type === "reply" && r.message.type === "result";
-  const reason = refused && typeof r.message.reason === "string" ? r.message.reason : t.REMOTE_NOT_WAITING;
+  const reason = refused && typeof r.message.reason === "string" ? r.message.reason : t.ELSEWHERE_NOT_WAITING;
   err.write(`pi-question: ${addon.sanitize(reason, true)}\n`);
   if (refused && r.message.code === "invalid") return EXIT.invalid;
   if (refused && r.message.code === "not_waiting") return EXIT.nothingWaiting;
@@ -386,7 +386,7 @@ export async function answer(
   }
   const details = JSON.parse(built.details);
   if (details.status === "interrupted") {
-    if (closedElsewhere) out.write(`${t.REMOTE_CLOSED}\n`);
+    if (closedElsewhere) out.write(`${t.ELSEWHERE_CLOSED}\n`);
     // Closed elsewhere (or pi gone) while the person was typing: what they typed, from the runner.
     keepWords(addon, t, out, details.questions, Array.isArray(built.typed) ? built.typed : []);
     return EXIT.notTaken;
@@ -400,15 +400,15 @@ export async function answer(
   if (code === EXIT.taken) return code;
   const typed = Object.entries(message.answers ?? {}).map(([id, a]) => ({ id, wrote: a.wrote, note: a.note }));
   // Not confirmed is not "not delivered": the pi may still take it.
-  const heading = code === EXIT.noReply ? t.REMOTE_WORDS_UNCONFIRMED : t.REMOTE_WORDS_KEPT;
+  const heading = code === EXIT.noReply ? t.REMOTE_WORDS_UNCONFIRMED : t.ELSEWHERE_WORDS_KEPT;
   keepWords(addon, t, out, details.questions, typed, words, heading);
   return code;
 }
 
 /** Prints what the person wrote that pi did not take (or did not confirm), sanitized, after
- * `heading` (REMOTE_WORDS_KEPT): each typed answer ("label: text") and note, then Ctrl+T's
+ * `heading` (ELSEWHERE_WORDS_KEPT): each typed answer ("label: text") and note, then Ctrl+T's
  * words. Nothing when there is none. */
-function keepWords(addon, t, out, questions, typed, words = "", heading = t.REMOTE_WORDS_KEPT) {
+function keepWords(addon, t, out, questions, typed, words = "", heading = t.ELSEWHERE_WORDS_KEPT) {
   const lines = [];
   for (const { id, wrote, note } of typed) {
     const q = Array.isArray(questions) ? questions.find((x) => x?.id === id) : undefined;

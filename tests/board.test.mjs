@@ -53,14 +53,14 @@ test("board: the first answer wins exactly once — from elsewhere, then the per
   assert.deepEqual(board.answer(ticket.qid, "answered", '{"db":"SQLite"}', "remote"), {
     ok: false,
     code: "already",
-    reason: en.REMOTE_ALREADY,
+    reason: en.ELSEWHERE_ALREADY,
   });
   assert.equal(built.length, 1, "a refused answer builds nothing");
   ticket.settle("answered");
   ticket.end();
   assert.deepEqual(
-    board.answer(ticket.qid, "declined", null),
-    { ok: false, code: "already", reason: en.REMOTE_ALREADY },
+    board.answer(ticket.qid, "declined", null, "remote"),
+    { ok: false, code: "already", reason: en.ELSEWHERE_ALREADY },
     "remembered after it ended",
   );
 });
@@ -69,28 +69,36 @@ test("board: the person's key first — an answer from elsewhere is refused; an 
   const board = createBoard();
   const { ticket } = post(board);
   assert.equal(ticket.claim("cancelled"), true);
-  assert.deepEqual(board.answer(ticket.qid, "answered", "{}"), { ok: false, code: "cancelled", reason: en.REMOTE_CANCELLED });
+  assert.deepEqual(board.answer(ticket.qid, "answered", "{}", "remote"), { ok: false, code: "cancelled", reason: en.ELSEWHERE_CANCELLED });
   ticket.end();
   const timed = post(board).ticket;
   timed.settle("timed_out");
   timed.end();
-  assert.deepEqual(board.answer(timed.qid, "answered", "{}"), { ok: false, code: "timed_out", reason: en.REMOTE_TIMED_OUT });
+  assert.deepEqual(board.answer(timed.qid, "answered", "{}", "remote"), { ok: false, code: "timed_out", reason: en.ELSEWHERE_TIMED_OUT });
   const gone = post(board).ticket;
   gone.end(); // its asker went away: nothing settled it
-  assert.deepEqual(board.answer(gone.qid, "answered", "{}"), { ok: false, code: "withdrawn", reason: en.REMOTE_WITHDRAWN });
-  assert.deepEqual(board.answer("q00000000", "answered", "{}"), { ok: false, code: "not_waiting", reason: en.REMOTE_NOT_WAITING });
+  assert.deepEqual(board.answer(gone.qid, "answered", "{}", "remote"), { ok: false, code: "withdrawn", reason: en.ELSEWHERE_WITHDRAWN });
+  assert.deepEqual(board.answer("q00000000", "answered", "{}", "remote"), {
+    ok: false,
+    code: "not_waiting",
+    reason: en.ELSEWHERE_NOT_WAITING,
+  });
 });
 
 test("board: the terminal runner's claim decides against an answer from elsewhere — its key first refuses the answer; the answer first wins it", () => {
   const board = createBoard();
   const first = post(board);
   first.ticket.claimAtKey(() => "declined");
-  assert.deepEqual(board.answer(first.ticket.qid, "answered", "{}"), { ok: false, code: "already", reason: en.REMOTE_ALREADY });
+  assert.deepEqual(board.answer(first.ticket.qid, "answered", "{}", "remote"), {
+    ok: false,
+    code: "already",
+    reason: en.ELSEWHERE_ALREADY,
+  });
   assert.equal(board.waiting.get(first.ticket.qid).settled, true);
   assert.equal(first.ticket.taken, undefined);
   const second = post(board);
   second.ticket.claimAtKey(() => true);
-  assert.deepEqual(board.answer(second.ticket.qid, "cancelled", null), { ok: true });
+  assert.deepEqual(board.answer(second.ticket.qid, "cancelled", null, "remote"), { ok: true });
   assert.equal(second.ticket.taken.outcome, "cancelled");
   second.ticket.settle("interrupted"); // what the runner reports once it closed
   second.ticket.end();
@@ -100,8 +108,8 @@ test("board: the terminal runner's claim decides against an answer from elsewher
 test("board: a wrong answer from elsewhere is refused with a reason and loses nothing — the question still waits for the right one", () => {
   const board = createBoard();
   const { ticket } = post(board);
-  assert.match(board.answer(ticket.qid, "interrupted", null).reason, /outcome must be answered, declined, cancelled or discuss/);
-  assert.match(board.answer(ticket.qid, "discuss", null).reason, /discussion/);
+  assert.match(board.answer(ticket.qid, "interrupted", null, "remote").reason, /outcome must be answered, declined, cancelled or discuss/);
+  assert.match(board.answer(ticket.qid, "discuss", null, "remote").reason, /discussion/);
   const long = "é".repeat(addon.limits.discussBytes);
   const tooLong = board.answer(ticket.qid, "discuss", null, "remote", long);
   assert.equal(tooLong.code, "invalid");
@@ -140,9 +148,9 @@ test("board: watchers hear the end (at once for a question not waiting); subscri
   assert.equal(changes, 3, "unsubscribed");
 });
 
-test("board: only the last limits.remoteEndedRemembered endings are kept, oldest first", () => {
+test("board: only the last limits.endedRemembered endings are kept, oldest first", () => {
   const board = createBoard();
-  const most = addon.limits.remoteEndedRemembered;
+  const most = addon.limits.endedRemembered;
   const qids = [];
   for (let i = 0; i < most + 3; i++) {
     const { ticket } = post(board);
@@ -150,7 +158,7 @@ test("board: only the last limits.remoteEndedRemembered endings are kept, oldest
     ticket.end();
   }
   assert.deepEqual([...board.ended.keys()], qids.slice(3));
-  assert.equal(board.answer(qids[0], "answered", "{}").code, "not_waiting", "forgotten");
+  assert.equal(board.answer(qids[0], "answered", "{}", "remote").code, "not_waiting", "forgotten");
 });
 
 test("board: the queue shows one question at a time, in the order asked; one that leaves before its turn never runs", async () => {

@@ -477,7 +477,7 @@ test("answer on this terminal: closed elsewhere while typing, the runner's typed
     assert.equal(await running, EXIT.notTaken);
     assert.deepEqual(pi.sent, [], "nothing sent");
     const t = addon.strings("de");
-    assert.equal(out.text, `${t.REMOTE_WORDS_KEPT}\nName: half␛[2J\nDB: ${t.NOTE_PREFIX}a note\n`);
+    assert.equal(out.text, `${t.ELSEWHERE_WORDS_KEPT}\nName: half␛[2J\nDB: ${t.NOTE_PREFIX}a note\n`);
   });
 });
 

@@ -383,7 +383,7 @@ test("remote: a later answer is told precisely how the question ended — cancel
 
 test("remote: the memory of ended questions is bounded — the oldest is forgotten first", async () => {
   const { addon } = await import("./helpers/addon.mjs");
-  const limit = addon.limits.remoteEndedRemembered;
+  const limit = addon.limits.endedRemembered;
   const qids = [];
   for (let i = 0; i <= limit; i++) {
     shown = [];

@@ -496,7 +496,7 @@ test("web: a Host header must name an address, localhost or the configured host 
   }
 });
 
-test("web: the SSH tunnel of docs/remote.md works: through a forwarder on another port the page, its updates and an answer are served", async () => {
+test("web: the SSH tunnel of docs/elsewhere.md works: through a forwarder on another port the page, its updates and an answer are served", async () => {
   const { createServer: createTcpServer, connect } = await import("node:net");
   const target = Number(new URL(base).port);
   // What `ssh -L <other>:127.0.0.1:<port>` does: another local port, piped byte for byte.

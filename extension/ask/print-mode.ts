@@ -222,6 +222,6 @@ function toldElsewhere(json: ArgsJson, built: { typed: Typed[]; discussion?: str
     if (note) lines.push(`${label}: ${t.NOTE_PREFIX}${note}`);
   }
   if (built.discussion) lines.push(built.discussion);
-  const kept = lines.length ? `${t.REMOTE_WORDS_KEPT}\n${lines.join("\n")}\n` : "";
-  print(process.stderr, `${t.REMOTE_CLOSED}\n${kept}`);
+  const kept = lines.length ? `${t.ELSEWHERE_WORDS_KEPT}\n${lines.join("\n")}\n` : "";
+  print(process.stderr, `${t.ELSEWHERE_CLOSED}\n${kept}`);
 }

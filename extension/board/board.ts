@@ -5,12 +5,12 @@
 // watch it and answer it from elsewhere. It keeps:
 //   - ids ("q" + 8 hex digits) and the questions waiting now, in the order asked;
 //   - claims: first answer wins, exactly once — the person's key (on this thread, or the terminal
-//     runner's atomic claim on its own), a remote answer, a page answer, a relay reply;
-//   - endings: the last limits.remoteEndedRemembered questions that stopped waiting and how, so a
+//     runner's atomic claim on its own), an answer from another terminal or the page, a relay reply;
+//   - endings: the last limits.endedRemembered questions that stopped waiting and how, so a
 //     late answer is told exactly that ("already answered", "cancelled", … or "not waiting");
 //   - withdrawals (the asker went away before anyone answered);
 //   - the queue: which question is in front (one shown at a time), and the signals that tell
-//     watchers (the page's live list, a remote `watch`) that something changed.
+//     watchers (the page's live list, a relay `watch`) that something changed.
 // It knows nothing of how a question is shown or of the relay: the asker hands each posted
 // question the way to build the result of an answer from elsewhere.
 import { randomBytes } from "node:crypto";
@@ -25,8 +25,8 @@ export type ElsewhereMode = "remote" | "web";
 /** What became of an answer from elsewhere: taken, or refused with a code and a sentence. The
  * codes of a question that ended: "already" (answered), "cancelled", "timed_out", "withdrawn";
  * "not_waiting": no such question (never here, or forgotten); "invalid": the answer is wrong. */
-export type RemoteVerdict = { ok: true } | { ok: false; code: "not_waiting" | "invalid" | RemoteEndedCode; reason: string };
-export type RemoteEndedCode = "already" | "cancelled" | "timed_out" | "withdrawn";
+export type Verdict = { ok: true } | { ok: false; code: "not_waiting" | "invalid" | EndedCode; reason: string };
+export type EndedCode = "already" | "cancelled" | "timed_out" | "withdrawn";
 
 /** A question that stopped waiting: how it ended, and when. */
 export interface Ended {
@@ -58,10 +58,10 @@ export interface Board {
   /** An answer from elsewhere (another terminal, the relay's `answer`, the web page): taken only
    * if the question is still waiting and nobody answered it first — exactly once. `discussion`:
    * the person's words when the outcome is `discuss` ("talk first"). */
-  answer(qid: string, outcome: string, answersJson: string | null, mode?: ElsewhereMode, discussion?: unknown): RemoteVerdict;
+  answer(qid: string, outcome: string, answersJson: string | null, mode: ElsewhereMode, discussion?: unknown): Verdict;
   /** Whether question `qid` may still be answered from elsewhere: { ok: true }, else the refusal
    * an answer to it would get now (a face that works towards an answer in steps asks first). */
-  open(qid: string): RemoteVerdict;
+  open(qid: string): Verdict;
   /** Calls `closed` once question `qid` ends (at once if it is not waiting); returns the way to stop. */
   watch(qid: string, closed: () => void): () => void;
   /** Calls `changed` whenever a question starts waiting, is answered or ends; returns the way to stop. */
@@ -115,7 +115,7 @@ interface Entry<R> extends Waiting {
   watchers: Set<() => void>;
 }
 
-const ENDED_CODE: Record<Ending, RemoteEndedCode> = {
+const ENDED_CODE: Record<Ending, EndedCode> = {
   answered: "already",
   cancelled: "cancelled",
   timed_out: "timed_out",
@@ -144,14 +144,14 @@ export function createBoard<R>(): AskersBoard<R> {
   const remember = (entry: Entry<R>, ending: Ending) => {
     ended.delete(entry.qid);
     ended.set(entry.qid, { qid: entry.qid, askedAt: entry.askedAt, endedAt: Date.now(), ending });
-    const most = addon().limits.remoteEndedRemembered;
+    const most = addon().limits.endedRemembered;
     for (const qid of ended.keys()) {
       if (ended.size <= most) break;
       ended.delete(qid);
     }
   };
   /** Why a later answer to a question that is not waiting is refused: precisely how it ended. */
-  const refusal = (ending: Ending): RemoteVerdict => ({ ok: false, code: ENDED_CODE[ending], reason: strings()[ENDING_STRINGS[ending]] });
+  const refusal = (ending: Ending): Verdict => ({ ok: false, code: ENDED_CODE[ending], reason: strings()[ENDING_STRINGS[ending]] });
   /** Taken by the person here or as it ends: false when something took it first. */
   const claimAs = (entry: Entry<R>, outcome?: string): boolean => {
     if (entry.settled) return false;
@@ -178,12 +178,12 @@ export function createBoard<R>(): AskersBoard<R> {
   return {
     waiting,
     ended,
-    answer(qid, outcome, answersJson, mode = "remote", discussion) {
+    answer(qid, outcome, answersJson, mode, discussion) {
       const entry = waiting.get(qid);
       const t = strings();
       if (!entry) {
         const was = ended.get(qid);
-        return was ? refusal(was.ending) : { ok: false, code: "not_waiting", reason: t.REMOTE_NOT_WAITING };
+        return was ? refusal(was.ending) : { ok: false, code: "not_waiting", reason: t.ELSEWHERE_NOT_WAITING };
       }
       if (entry.settled) return refusal(entry.ending ?? "answered");
       if (outcome !== "answered" && outcome !== "declined" && outcome !== "cancelled" && outcome !== "discuss") {
@@ -202,7 +202,11 @@ export function createBoard<R>(): AskersBoard<R> {
       const said = outcome === "discuss" ? (discussion as string).trim() : null;
       const most = addon().limits.discussBytes;
       if (said !== null && Buffer.byteLength(said, "utf8") > most) {
-        return { ok: false, code: "invalid", reason: fill(t.REMOTE_DISCUSS_LONG, { n: Buffer.byteLength(said, "utf8"), s: String(most) }) };
+        return {
+          ok: false,
+          code: "invalid",
+          reason: fill(t.ELSEWHERE_DISCUSS_LONG, { n: Buffer.byteLength(said, "utf8"), s: String(most) }),
+        };
       }
       let built: R;
       try {
@@ -229,7 +233,7 @@ export function createBoard<R>(): AskersBoard<R> {
       if (entry && !entry.settled) return { ok: true };
       if (entry) return refusal(entry.ending ?? "answered");
       const was = ended.get(qid);
-      return was ? refusal(was.ending) : { ok: false, code: "not_waiting", reason: strings().REMOTE_NOT_WAITING };
+      return was ? refusal(was.ending) : { ok: false, code: "not_waiting", reason: strings().ELSEWHERE_NOT_WAITING };
     },
     watch(qid, closed) {
       const entry = waiting.get(qid);

@@ -50,6 +50,6 @@ export declare function structuredAnswers(details: {
 }): Record<string, StructuredAnswer>;
 export type Ending = "answered" | "cancelled" | "timed_out" | "withdrawn";
 export declare function endingOf(status: string): Ending;
-export declare const ENDING_STRINGS: Readonly<Record<Ending, "REMOTE_ALREADY" | "REMOTE_CANCELLED" | "REMOTE_TIMED_OUT" | "REMOTE_WITHDRAWN">>;
+export declare const ENDING_STRINGS: Readonly<Record<Ending, "ELSEWHERE_ALREADY" | "ELSEWHERE_CANCELLED" | "ELSEWHERE_TIMED_OUT" | "ELSEWHERE_WITHDRAWN">>;
 /** Whether process `pid` exists (one of another user's counts). */
 export declare function alive(pid: number): boolean;

@@ -178,10 +178,10 @@ export function endingOf(status) {
 
 /** The string (native/core/strings.c) that tells a later answer how the question ended. */
 export const ENDING_STRINGS = Object.freeze({
-  answered: "REMOTE_ALREADY",
-  cancelled: "REMOTE_CANCELLED",
-  timed_out: "REMOTE_TIMED_OUT",
-  withdrawn: "REMOTE_WITHDRAWN",
+  answered: "ELSEWHERE_ALREADY",
+  cancelled: "ELSEWHERE_CANCELLED",
+  timed_out: "ELSEWHERE_TIMED_OUT",
+  withdrawn: "ELSEWHERE_WITHDRAWN",
 });
 
 // ---- the registry: every asking pi's endpoint, for other terminals ---------------------------

@@ -255,8 +255,8 @@
 /* Questions whose ending a pi remembers after they stop waiting, so a later answer from another
  * terminal or the page is told how each ended ("already answered", "already cancelled"…); the
  * oldest is forgotten first. */
-#ifndef QT_REMOTE_ENDED_REMEMBERED
-#define QT_REMOTE_ENDED_REMEMBERED 256
+#ifndef QT_ENDED_REMEMBERED
+#define QT_ENDED_REMEMBERED 256
 #endif
 /* Random bytes in the page's token (256 bits). */
 #ifndef QT_WEB_TOKEN_BYTES

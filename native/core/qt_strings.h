@@ -116,21 +116,23 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   /* ---- relayed questions (a subagent asks through this pi) ---- */                                                                                      \
   X(ASKED_BY)          /* under the top rule: "Asked by {s}" ({s}: the subagent's name) */                                                                 \
   X(ASKED_BY_SUBAGENT) /* "Asked by a subagent in {s}" ({s}: its directory) */                                                                             \
+  /* ---- answering from elsewhere (another terminal, the page): what the board says ---- */                                                               \
+  X(ELSEWHERE_NOT_WAITING)  /* that question is no longer waiting */                                                                                       \
+  X(ELSEWHERE_ALREADY)      /* someone answered it first: "already answered" */                                                                            \
+  X(ELSEWHERE_TAKEN)        /* the answer was taken (pi-question answer, the page) */                                                                      \
+  X(ELSEWHERE_CLOSED)       /* answered elsewhere while shown on this terminal */                                                                          \
+  X(ELSEWHERE_CANCELLED)    /* a later answer: the question was cancelled */                                                                               \
+  X(ELSEWHERE_TIMED_OUT)    /* a later answer: the question ran out of time */                                                                             \
+  X(ELSEWHERE_WITHDRAWN)    /* a later answer: the question was withdrawn (its asker stopped waiting) */                                                   \
+  X(ELSEWHERE_WORDS_KEPT)   /* Ctrl+T's words or typed answers could not be delivered; shown after this */                                                 \
+  X(ELSEWHERE_DISCUSS_LONG) /* a "discuss" from elsewhere refused: {n} bytes written, {s} the most pi takes */                                             \
   /* ---- answering from another terminal (pi-question pending / answer) ---- */                                                                           \
   X(REMOTE_ANSWERED_HERE)     /* transcript: the question was answered from another terminal */                                                            \
-  X(REMOTE_NOT_WAITING)       /* that question is no longer waiting */                                                                                     \
-  X(REMOTE_ALREADY)           /* someone answered it first: "already answered" */                                                                          \
   X(REMOTE_NONE)              /* pi-question pending: no question waits anywhere */                                                                        \
-  X(REMOTE_TAKEN)             /* pi-question answer: the answer was taken */                                                                               \
-  X(REMOTE_CLOSED)            /* pi-question answer: answered elsewhere while shown here */                                                                \
-  X(REMOTE_CANCELLED)         /* a later answer: the question was cancelled */                                                                             \
-  X(REMOTE_TIMED_OUT)         /* a later answer: the question ran out of time */                                                                           \
-  X(REMOTE_WITHDRAWN)         /* a later answer: the question was withdrawn (its asker stopped waiting) */                                                 \
   X(REMOTE_LIST_ID)           /* pi-question pending: "id {s}" (the id `answer` takes) */                                                                  \
   X(REMOTE_LIST_SESSION)      /* pi-question pending: "session {s}" (a name, else a short id) */                                                           \
   X(REMOTE_LIST_AGENT)        /* pi-question pending: who asks when it is the session's own agent */                                                       \
   X(REMOTE_LIST_WAITED)       /* pi-question pending: "waiting {s}" (a duration like 2m 5s) */                                                             \
-  X(REMOTE_WORDS_KEPT)        /* pi-question answer: Ctrl+T's words could not be delivered; shown after this */                                            \
   X(REMOTE_WORDS_UNCONFIRMED) /* pi-question answer: a pi did not confirm in time; what was typed, shown after this */                                     \
   X(REMOTE_PI_NO_CONNECT) /* pending/answer: a registered pi ({s}: where, pid) did not accept a connection in {n} s */                                     \
   X(REMOTE_PI_NO_REPLY)   /* pending/answer: a registered pi ({s}) did not answer the listing in {n} s */                                                  \
@@ -139,7 +141,6 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_STDIN_EMPTY)    /* answer n -: nothing on standard input; how to give it */                                                                     \
   X(REMOTE_STDIN_LONG)     /* answer n -: more than {n} bytes on standard input */                                                                         \
   X(REMOTE_STDIN_READING)  /* answer n - on a terminal: reading until Ctrl+D */                                                                            \
-  X(REMOTE_DISCUSS_LONG)   /* a remote "discuss" refused: {n} bytes written, {s} the most pi takes */                                                      \
   X(REMOTE_LAST_ENDED)     /* pi-question answer, nothing at that position: "the latest to stop waiting: {s}" */                                           \
   X(REMOTE_BAD_JSON)       /* pi-question answer n '…': the answers are not JSON ({s}: the parser's words) */                                            \
   X(REMOTE_ANSWERS_SHAPE)  /* pi-question answer n '…': answers neither an object nor a list */                                                          \
@@ -148,8 +149,8 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_NO_ID)          /* pi-question answer <id>: no question {s} waits anywhere */                                                                   \
   X(REMOTE_NO_POSITION)    /* pi-question answer <n>: {s} what was given, {n} the range, {i} an id to copy */                                              \
   X(REMOTE_RANGE)          /* the positions "1 to {n}" (when there is more than one) */                                                                    \
-  X(REMOTE_NO_TERMINAL)    /* pi-question answer: no terminal to ask on; how to answer without one */                                                      \
-  /* ---- the web page (/questions web) ---- */                                                                                                            \
+  X(REMOTE_NO_TERMINAL)                                                                                                                                    \
+  /* pi-question answer: no terminal to ask on; how to answer without one */ /* ---- the web page (/questions web) ---- */                                 \
   X(WEB_ANSWERED_HERE) /* transcript: the question was answered from the web page */                                                                       \
   X(WEB_STARTED)       /* "Answer in a browser (…): {s}" ({s}: the URL) */                                                                               \
   X(WEB_QR_NARROW)     /* in place of the QR code the terminal is too narrow for ({n}: columns it needs) */                                                \
@@ -166,8 +167,8 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(WEB_DISPLACED)     /* the page: newer pages took its place; it follows again when looked at */                                                         \
   X(WEB_OFF)           /* the page: pi turned the page off or exited */                                                                                    \
   X(WEB_TOO_LARGE)     /* the page: an answer longer than the server takes ({n}: bytes); not sent, text kept */                                            \
-  X(WEB_NOT_SENT)      /* the page: an answer could not be sent (no connection); text kept */                                                              \
-  /* ---- the person's timeout, the external editor, accessible mode ---- */                                                                               \
+  X(WEB_NOT_SENT)                                                                                                                                          \
+  /* the page: an answer could not be sent (no connection); text kept */ /* ---- the person's timeout, the external editor, accessible mode ---- */        \
   X(COUNTDOWN_CANCEL)          /* "Closes itself in {s} — any key stops the clock" ({s}: "4:59") */                                                      \
   X(COUNTDOWN_DECLINE)         /* "Leaves it to the agent in {s} — any key stops the clock" */                                                           \
   X(COUNTDOWN_RECOMMENDED)     /* "Answers itself in {s} with the recommended option — any key stops the clock" */                                       \
@@ -206,25 +207,24 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(PLAIN_KEYS_REVIEW)         /* the review */                                                                                                            \
   X(PLAIN_KEYS_TABS)           /* appended with several questions: Tab, Shift+Tab */                                                                       \
   X(PLAIN_KEYS_CONFIRM)        /* a yes/no question */                                                                                                     \
-  X(PLAIN_KEYS_BOUND)          /* keys rebound: "Keys: {s}." ({s}: the help line's items, comma-separated) */                                              \
-  /* ---- the question fits the screen ---------------------- */                                                                                           \
+  X(PLAIN_KEYS_BOUND)                                                                                                                                      \
+  /* keys rebound: "Keys: {s}." ({s}: the help line's items, comma-separated) */ /* ---- the question fits the screen ---------------------- */            \
   X(HELP_READ_PROMPT)  /* PgUp/PgDn "read the question" (the prompt is cut to fit the screen) */                                                           \
   X(HELP_SCROLL)       /* PgUp/PgDn "scroll" (the review is cut to fit the screen) */                                                                      \
   X(HELP_READ_PREVIEW) /* Shift+↑/Shift+↓ "read the preview" (the preview is cut) */                                                                   \
   X(PLAIN_PROMPT_ABOVE) /* accessible mode, the prompt cut to fit: "{n} earlier lines of the question are hidden; {s} reads them." ({s}: PageUp's name) */ \
-  X(PLAIN_PROMPT_BELOW)  /* "The question goes on for {n} more lines; {s} reads them." ({s}: PageDown's name) */                                           \
-  X(PLAIN_KEY_PAGE_UP)   /* accessible mode: PageUp as a word ("PageUp"), no symbols */                                                                    \
-  X(PLAIN_KEY_PAGE_DOWN) /* "PageDown" */                                                                                                                  \
-  /* ---- talk first: Ctrl+T ---------------------- */                                                                                                     \
-  X(DISCUSS_PROMPT)        /* above the text field: "What do you want to tell the agent?" */                                                               \
-  X(HELP_DISCUSS)          /* Ctrl+T "talk first" */                                                                                                       \
-  X(HELP_SEND)             /* Enter "send to the agent" (in the discussion field) */                                                                       \
-  X(PLAIN_KEYS_DISCUSS)    /* accessible mode: the keys, in words, in the discussion field */                                                              \
-  X(HELP_BACK_TO_QUESTION) /* Esc "back to the question" (closes the discussion field) */                                                                  \
-  X(WARN_DISCUSS_EMPTY)    /* Enter on an empty discussion field */                                                                                        \
-  X(STATUS_DISCUSS)        /* renderResult: "Wants to talk first" */                                                                                       \
-  X(DIALOG_DISCUSS)        /* RPC select entry: "Discuss first…" */                                                                                      \
-  /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                                                         \
+  X(PLAIN_PROMPT_BELOW) /* "The question goes on for {n} more lines; {s} reads them." ({s}: PageDown's name) */                                            \
+  X(PLAIN_KEY_PAGE_UP)  /* accessible mode: PageUp as a word ("PageUp"), no symbols */                                                                     \
+  X(PLAIN_KEY_PAGE_DOWN) /* "PageDown" */ /* ---- talk first: Ctrl+T ---------------------- */                                                             \
+  X(DISCUSS_PROMPT)                       /* above the text field: "What do you want to tell the agent?" */                                                \
+  X(HELP_DISCUSS)                         /* Ctrl+T "talk first" */                                                                                        \
+  X(HELP_SEND)                            /* Enter "send to the agent" (in the discussion field) */                                                        \
+  X(PLAIN_KEYS_DISCUSS)                   /* accessible mode: the keys, in words, in the discussion field */                                               \
+  X(HELP_BACK_TO_QUESTION)                /* Esc "back to the question" (closes the discussion field) */                                                   \
+  X(WARN_DISCUSS_EMPTY)                   /* Enter on an empty discussion field */                                                                         \
+  X(STATUS_DISCUSS)                       /* renderResult: "Wants to talk first" */                                                                        \
+  X(DIALOG_DISCUSS)                                                                                                                                        \
+  /* RPC select entry: "Discuss first…" */ /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                \
   X(PLAIN_NOT_SELECTED)     /* after an option the person did not pick: "not selected" */                                                                  \
   X(PLAIN_RESULT_STATUS)    /* renderResult's first line: "Status: {s}." ({s}: a STATUS_* string) */                                                       \
   X(PLAIN_KEYS_FILTER_PICK) /* typing the filter of a single-select question, where Enter picks the highlighted match */

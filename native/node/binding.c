@@ -200,7 +200,7 @@ static napi_value limits_object(napi_env env) {
       {"webRatePerMinute", QT_WEB_RATE_PER_MINUTE},
       {"webEventStreams", QT_WEB_MAX_EVENT_STREAMS},
       {"webTokenBytes", QT_WEB_TOKEN_BYTES},
-      {"remoteEndedRemembered", QT_REMOTE_ENDED_REMEMBERED},
+      {"endedRemembered", QT_ENDED_REMEMBERED},
       {"webStreamBacklogBytes", QT_WEB_STREAM_BACKLOG_BYTES},
       {"relayUnverifiedBytes", QT_RELAY_UNVERIFIED_BYTES},
       {"relayUnverifiedMs", QT_RELAY_UNVERIFIED_MS},
