@@ -975,9 +975,34 @@ size_t qt_live_items(const qt_engine *e, qt_live *out) {
   return n;
 }
 
+/* Says why a step is refused, in the person's language (the RPC dialogs and the page show it). */
+static void refuse(qt_engine *e, qt_string_id id, size_t n, const char *s) {
+  qt_buf why;
+  qt_buf_init(&why);
+  const char *text = qt_format(&why, qt_str(e, id), n, s) && why.len ? why.data : "refused"; /* out of memory */
+  size_t len = strlen(text), cap = sizeof e->act_why - 1;
+  if (len > cap) { /* cut on a character boundary */
+    len = cap;
+    while (len && ((unsigned char)text[len] & 0xC0) == 0x80) len--;
+  }
+  memcpy(e->act_why, text, len);
+  e->act_why[len] = '\0';
+  qt_buf_free(&why);
+}
+
+/* Why step st is not live now. */
+static void refuse_not_live(qt_engine *e, qt_step st) {
+  if (e->done)
+    refuse(e, QT_STR_STEP_ENDED, 0, NULL);
+  else if (e->overlay != QT_OVERLAY_NONE)
+    refuse(e, QT_STR_STEP_YES_NO_FIRST, 0, NULL);
+  else
+    refuse(e, QT_STR_STEP_NOT_NOW, 0, STEP_NAMES[st]);
+}
+
 static qt_status step(qt_engine *e, qt_step st, size_t k) {
   if (!live(e, st)) { /* a key handler that disagrees with live_mask: a bug, refused all the same */
-    snprintf(e->act_why, sizeof e->act_why, "\"%s\" is not possible now", STEP_NAMES[st]);
+    refuse_not_live(e, st);
     return QT_ERR_STATE;
   }
   size_t qi = e->current;
@@ -1019,14 +1044,14 @@ static qt_status step(qt_engine *e, qt_step st, size_t k) {
 
 /* Replaces an editor's text with a face's (cleaned as typed text is); refused whole, the editor
  * unchanged, when it is over the field's limit. */
-static qt_status replace_text(qt_engine *e, qt_editor *ed, const char *text, size_t len, const char *field) {
+static qt_status replace_text(qt_engine *e, qt_editor *ed, const char *text, size_t len) {
   qt_editor fresh;
   qt_editor_init(&fresh, ed->limit, ed->multiline);
   bool cut = false;
   qt_status st = qt_editor_insert(&fresh, text ? text : "", len, &cut);
   if (st || cut) {
     qt_editor_free(&fresh);
-    if (cut) snprintf(e->act_why, sizeof e->act_why, "%s is longer than its limit of %zu bytes", field, ed->limit);
+    if (cut) refuse(e, QT_STR_STEP_TOO_LONG, ed->limit, NULL);
     return st ? st : QT_ERR_USAGE;
   }
   qt_editor_free(ed);
@@ -1053,10 +1078,7 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
     return QT_ERR_USAGE;
   }
   if (!live(e, st)) {
-    snprintf(e->act_why, sizeof e->act_why, "\"%s\" is not possible now%s", STEP_NAMES[st],
-             e->done                         ? ": the question has ended"
-             : e->overlay != QT_OVERLAY_NONE ? ": answer yes or no first"
-                                             : "");
+    refuse_not_live(e, st);
     return QT_ERR_STATE;
   }
   size_t n = e->req->question_count, qi = e->current;
@@ -1066,25 +1088,25 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
     case QT_STEP_PICK:
     case QT_STEP_TOGGLE:
       if (index >= s->q->option_count) {
-        snprintf(e->act_why, sizeof e->act_why, "question %zu has no option %zu", qi + 1, index + 1);
+        refuse(e, QT_STR_WARN_NO_OPTION, index + 1, NULL);
         return QT_ERR_USAGE;
       }
       break;
     case QT_STEP_TYPE:
       if (blank(text, len) && !s->q->multi_select) {
-        snprintf(e->act_why, sizeof e->act_why, "the answer is empty");
+        refuse(e, QT_STR_STEP_EMPTY, 0, NULL);
         return QT_ERR_USAGE;
       }
       break;
     case QT_STEP_DISCUSS:
       if ((text || !e->discuss_open) && blank(text, len)) {
-        snprintf(e->act_why, sizeof e->act_why, "there is nothing to tell the agent");
+        refuse(e, QT_STR_STEP_NOTHING_TO_TELL, 0, NULL);
         return QT_ERR_USAGE;
       }
       break;
     case QT_STEP_GO:
       if (index > n) {
-        snprintf(e->act_why, sizeof e->act_why, "there is no question %zu", index + 1);
+        refuse(e, QT_STR_STEP_NO_QUESTION, index + 1, NULL);
         return QT_ERR_USAGE;
       }
       break;
@@ -1112,14 +1134,14 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
       keep_visible(s);
       break;
     case QT_STEP_TYPE:
-      r = replace_text(e, &s->draft, text, len, "the answer");
+      r = replace_text(e, &s->draft, text, len);
       index = s->q->multi_select ? 1 : 0; /* a multi-select question stays open */
       break;
-    case QT_STEP_NOTE: r = replace_text(e, &s->note, text, len, "the note"); break;
+    case QT_STEP_NOTE: r = replace_text(e, &s->note, text, len); break;
     case QT_STEP_DISCUSS:
-      if (text || !e->discuss_open) r = replace_text(e, &e->discuss, text, len, "what you tell the agent");
+      if (text || !e->discuss_open) r = replace_text(e, &e->discuss, text, len);
       break;
-    case QT_STEP_FILTER: r = replace_text(e, &s->filter, text, len, "the filter"); break;
+    case QT_STEP_FILTER: r = replace_text(e, &s->filter, text, len); break;
     default: break;
   }
   if (r) return r;

@@ -222,7 +222,15 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(PLAIN_KEYS_DISCUSS)                   /* accessible mode: the keys, in words, in the discussion field */                                               \
   X(HELP_BACK_TO_QUESTION)                /* Esc "back to the question" (closes the discussion field) */                                                   \
   X(WARN_DISCUSS_EMPTY)                   /* Enter on an empty discussion field */                                                                         \
-  X(STATUS_DISCUSS)                       /* renderResult: "Wants to talk first" */                                                                        \
+  /* ---- why a step was refused (the RPC dialogs and the page show it) ---- */                                                                            \
+  X(STEP_NOT_NOW)         /* "{s}" is the step's name (pick, toggle, …): not possible in this state */                                                   \
+  X(STEP_ENDED)           /* a step after the question ended */                                                                                            \
+  X(STEP_YES_NO_FIRST)    /* a step while the engine asks yes or no ("Discard 2 answers?") */                                                              \
+  X(STEP_EMPTY)           /* an empty typed answer (no key hint: not every face has Esc) */                                                                \
+  X(STEP_NOTHING_TO_TELL) /* an empty "talk first" */                                                                                                      \
+  X(STEP_NO_QUESTION)     /* "There is no question {n}" */                                                                                                 \
+  X(STEP_TOO_LONG)        /* text over its field's limit: at most {n} bytes */                                                                             \
+  X(STATUS_DISCUSS)       /* renderResult: "Wants to talk first" */                                                                                        \
   X(DIALOG_DISCUSS)                                                                                                                                        \
   /* RPC select entry: "Discuss first…" */ /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                \
   X(PLAIN_NOT_SELECTED)     /* after an option the person did not pick: "not selected" */                                                                  \
