@@ -85,6 +85,8 @@ test("claim at the key (RPC dialogs): an answer from elsewhere right after the p
  * (each picked from the dialog shown: an entry's position, or a value), then the final one, right
  * behind which an answer from elsewhere arrives. */
 const entry = (n) => (d) => d.options[n];
+/** The entry that reads `text` (the special entries follow the options and vary in number). */
+const named = (text) => (d) => d.options.find((o) => o === text);
 const FINAL_REPLIES = [
   {
     name: "the review's confirm of two answers",
@@ -111,8 +113,14 @@ const FINAL_REPLIES = [
     status: "answered",
     text: /because/,
   },
-  { name: "“Let the agent decide”", questions: DB, before: [], last: entry(3), status: "declined" },
-  { name: "“Discuss first…” and the words", questions: DB, before: [entry(4)], last: () => "let us talk", status: "discuss" },
+  { name: "“Let the agent decide”", questions: DB, before: [], last: named("Let the agent decide"), status: "declined" },
+  {
+    name: "“Discuss first…” and the words",
+    questions: DB,
+    before: [named("Discuss first…")],
+    last: () => "let us talk",
+    status: "discuss",
+  },
   {
     name: "“Discard 1 answer?” yes, after the second question was dismissed",
     questions: [...DB, { id: "orm", prompt: "Which ORM?", options: ["Prisma", "Drizzle"] }],
@@ -125,7 +133,7 @@ const FINAL_REPLIES = [
     name: "multi-select: “Let the agent decide” with a tick (kept: ticks count at once)",
     questions: [{ id: "langs", prompt: "Which languages?", options: ["C", "Go"], multiSelect: true }],
     before: [entry(0)],
-    last: entry(4),
+    last: named("Let the agent decide"),
     status: "declined",
     text: /langs: user selected: 1\. C/,
   },

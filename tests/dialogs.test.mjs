@@ -38,7 +38,8 @@ function rpcContext(pick, cwd = "/nonexistent") {
         select: answer("select"),
         input: answer("input"),
         confirm: answer("confirm"),
-        notify: () => {},
+        editor: answer("editor"),
+        notify: (message, kind) => dialogs.push({ method: "notify", title: message, options: kind }),
         setTitle: () => {},
         setWorkingMessage: () => {},
       },
@@ -61,7 +62,14 @@ function projectIn(language) {
 
 test("dialogs: options are numbered and the special entries follow them", async () => {
   const { r, dialogs } = await ask([{ id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] }], (_m, _t, entries) => entries[1]);
-  assert.deepEqual(dialogs[0].options, ["1. PostgreSQL", "2. SQLite", "3. Something else…", "Let the agent decide", "Discuss first…"]);
+  assert.deepEqual(dialogs[0].options, [
+    "1. PostgreSQL",
+    "2. SQLite",
+    "3. Something else…",
+    "Add a note…",
+    "Let the agent decide",
+    "Discuss first…",
+  ]);
   assert.equal(r.content[0].text, "db: user selected: 2. SQLite");
 });
 
@@ -143,7 +151,7 @@ test("dialogs: multi-select ticks by position; options named Done or like the sp
   const script = [0, 1, 2, 3, "done"];
   const { r, dialogs } = await ask([q], (_m, _t, entries) => {
     const step = script.shift();
-    return step === "done" ? entries.at(-3) : entries[step];
+    return step === "done" ? entries.at(-4) : entries[step];
   });
   assert.deepEqual(dialogs[0].options, [
     "[ ] 1. Done",
@@ -152,6 +160,7 @@ test("dialogs: multi-select ticks by position; options named Done or like the sp
     "[ ] 4. Something else…",
     "[ ] 5. Something else…",
     "Done",
+    "Add a note…",
     "Let the agent decide",
     "Discuss first…",
   ]);
@@ -170,7 +179,7 @@ test("dialogs: multi-select's own typed entry and decline still work", async () 
   const steps = ["other", "done"];
   const { r, dialogs } = await ask([q], (m, _t, entries) => {
     if (m === "input") return "mine\u001b[2J";
-    return steps.shift() === "other" ? entries[2] : entries.at(-3);
+    return steps.shift() === "other" ? entries[2] : entries.at(-4);
   });
   const second = dialogs.filter((d) => d.method === "select")[1].options;
   assert.equal(second[2], "[x] 3. Something else… mine[2J", "the typed text is cleaned as typed keys are");
@@ -245,7 +254,7 @@ test("dialogs: every title and entry offered is free of controls and entries are
     if (m === "select") {
       assert.equal(new Set(second).size, second.length, `entries all different: ${JSON.stringify(second)}`);
       if (title.includes("(1/3)")) return second[1];
-      return multi++ === 0 ? second[0] : second.at(-3);
+      return multi++ === 0 ? second[0] : second.at(-4);
     }
     if (m === "input") return `typed${hostile}`;
     return true; // confirm
@@ -432,7 +441,7 @@ test("dialogs: Esc in multi-select's “Something else…” box goes back to th
       ["select", 2],
       ["input", "   "], // empty: asks before clearing
       ["confirm", false], // no: kept
-      ["select", -3], // Done
+      ["select", -4], // Done
     ],
   );
   const lists = seen.filter((d) => d.m === "select").map((d) => d.second);
@@ -457,7 +466,7 @@ test("dialogs: multi-select typed text is replaced by new text, cleared only whe
       ["input", undefined],
       ["select", 2],
       ["input", "second"],
-      ["select", -3],
+      ["select", -4],
     ],
   );
   assert.equal(replaced.seen[3].second, "first", "the text box shows the typed text as its placeholder");
@@ -471,7 +480,7 @@ test("dialogs: multi-select typed text is replaced by new text, cleared only whe
       ["select", 2],
       ["input", ""],
       ["confirm", true], // yes: cleared
-      ["select", -3],
+      ["select", -4],
     ],
   );
   assert.deepEqual(cleared.r.details.answers[0].values, ["B"]);
@@ -583,7 +592,7 @@ test("dialogs: dismissing a lone multi-select question that holds a typed part a
       ["input", "mine"],
       ["select", undefined], // dismissed: the call would be cancelled and "mine" lost
       ["confirm", false], // no: kept
-      ["select", -3], // Done
+      ["select", -4], // Done
     ],
   );
   const confirm = seen.find((d) => d.m === "confirm");
@@ -591,4 +600,108 @@ test("dialogs: dismissing a lone multi-select question that holds a typed part a
   assert.equal(confirm.second, "mine");
   assert.equal(r.details.status, "answered");
   assert.deepEqual(r.details.answers[0].values, ["A", "mine"]);
+});
+
+// ---- what the dialogs gained from the one flow: the note, the long answer in pi's editor, the engine's messages ----
+test("dialogs: “Add a note…” opens pi's editor; the note is shown, edited from what it was, kept when dismissed, and goes with the answer", async () => {
+  const q = { id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] };
+  const { r, seen } = await scripted(
+    [q],
+    [
+      ["select", -3], // Add a note…
+      ["editor", "only if cheap"],
+      [
+        "select",
+        (title, entries) => {
+          assert.equal(title, "Which?\nNote: only if cheap", "the note is shown with the question");
+          assert.equal(entries.at(-3), "Edit the note…");
+          return entries.at(-3);
+        },
+      ],
+      ["editor", undefined], // dismissed: the note stays
+      ["select", -3],
+      ["editor", "only if cheap, and fast"],
+      ["select", 1], // SQLite
+    ],
+  );
+  const editors = seen.filter((d) => d.m === "editor");
+  assert.deepEqual(
+    editors.map((d) => d.second),
+    ["", "only if cheap", "only if cheap"],
+    "the editor starts from the note so far",
+  );
+  assert.equal(editors[0].title, addonStrings("en").DIALOG_NOTE_TITLE);
+  assert.equal(r.details.status, "answered");
+  assert.equal(r.details.answers[0].value, "SQLite");
+  assert.equal(r.details.answers[0].note, "only if cheap, and fast");
+});
+
+test("dialogs: a note emptied in the editor is removed", async () => {
+  const q = { id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] };
+  const { r } = await scripted(
+    [q],
+    [
+      ["select", -3],
+      ["editor", "first thought"],
+      ["select", -3],
+      ["editor", "  "],
+      ["select", (title, entries) => (assert.equal(title, "Which?"), assert.equal(entries.at(-3), "Add a note…"), entries[0])],
+    ],
+  );
+  assert.equal(r.details.answers[0].note, undefined);
+});
+
+test("dialogs: “no” to “Answer is long… Submit anyway?” opens the long text in pi's editor, to shorten it", async () => {
+  const q = { id: "name", prompt: "Say", options: ["short"] };
+  const long = "w".repeat(addon.limits.softAnswerChars + 10);
+  const { r, seen } = await scripted(
+    [q],
+    [
+      ["select", 1], // Something else…
+      ["input", long],
+      ["confirm", false], // no: back to the text
+      ["editor", (title, prefill) => (assert.equal(prefill, long, "the long draft, to edit"), "w".repeat(20))],
+    ],
+  );
+  assert.equal(seen.filter((d) => d.m === "editor").length, 1);
+  assert.equal(r.details.status, "answered");
+  assert.equal(r.details.answers[0].value, "w".repeat(20));
+  assert.equal(r.details.answers[0].wasCustom, true);
+});
+
+test("dialogs: the editor is dismissed by the question's end (an answer from elsewhere) like every other dialog", async () => {
+  const q = { id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] };
+  const controller = new AbortController();
+  const { ctx } = rpcContext((m, _title, entries) => {
+    if (m === "select") return entries.at(-3); // Add a note…
+    if (m === "editor") {
+      setImmediate(() => controller.abort()); // pi's editor never settles; the question ends meanwhile
+      return new Promise(() => {});
+    }
+    throw new Error(`unexpected ${m}`);
+  });
+  const r = await tool.execute("c", tool.prepareArguments({ questions: [q] }), controller.signal, undefined, ctx);
+  assert.equal(r.details.status, "interrupted");
+});
+
+test("dialogs: the engine's one-shot message (“Tick at least one option…”) is shown once, as a warning", async () => {
+  const q = { id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] };
+  const steps = ["done", "note", "dismiss", "tick", "done"];
+  const { r, dialogs } = await ask([q], (m, _title, entries) => {
+    const step = steps.shift();
+    assert.ok(step, "a dialog past the script");
+    assert.equal(m, step === "dismiss" ? "editor" : "select");
+    if (step === "done") return entries.at(-4);
+    if (step === "note") return entries.at(-3); // Add a note…, then dismissed: no new message
+    if (step === "dismiss") return undefined;
+    return entries[0];
+  });
+  const said = dialogs.filter((d) => d.method === "notify");
+  assert.deepEqual(
+    said.map((d) => [d.title, d.options]),
+    [[addonStrings("en").WARN_NOTHING_CHOSEN, "warning"]],
+    "told why Done did not end it, once (not again after the dismissed note)",
+  );
+  assert.equal(r.details.status, "answered");
+  assert.deepEqual(r.details.answers[0].values, ["A"]);
 });

@@ -38,7 +38,14 @@ const DB = {
 
 test("rpc: a single question is a select of the numbered labels plus Something else…", async () => {
   const { end, model, dialogs } = await rpcRound({ questions: [DB] }, (d) => ({ value: "2. SQLite" }));
-  assert.deepEqual(dialogs[0].options, ["1. PostgreSQL", "2. SQLite", "3. Something else…", "Let the agent decide", "Discuss first…"]);
+  assert.deepEqual(dialogs[0].options, [
+    "1. PostgreSQL",
+    "2. SQLite",
+    "3. Something else…",
+    "Add a note…",
+    "Let the agent decide",
+    "Discuss first…",
+  ]);
   assert.equal(dialogs[0].title, "Which database?");
   assert.equal(end.result.details.mode, "rpc");
   await model.waitForRequests(2);
@@ -58,6 +65,23 @@ test("rpc: “Discuss first…” asks what to tell the agent; the model reads i
     model.toolMessages(1)[0].content,
     "The user wants to talk about this question before answering it, and wrote to you:\n  Why not both?\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question again later if you still need the answer.",
   );
+});
+
+test("rpc: “Add a note…” opens pi's editor; the note goes with the answer to the model", async () => {
+  let selects = 0;
+  const { end, model, dialogs } = await rpcRound({ questions: [DB] }, (d) => {
+    if (d.method === "editor") return { value: "only if hosting is cheap" };
+    return { value: selects++ === 0 ? "Add a note…" : "2. SQLite" };
+  });
+  const editor = dialogs.find((d) => d.method === "editor");
+  assert.ok(editor, "pi's RPC mode sent an editor request");
+  assert.equal(editor.title, "A note for the agent, sent with your answer");
+  const second = dialogs.filter((d) => d.method === "select")[1];
+  assert.equal(second.title, "Which database?\nNote: only if hosting is cheap");
+  assert.ok(second.options.includes("Edit the note…"));
+  assert.equal(end.result.details.answers[0].note, "only if hosting is cheap");
+  await model.waitForRequests(2);
+  assert.match(model.toolMessages(1)[0].content, /db: user selected: 2\. SQLite \(value: lite\)[\s\S]*only if hosting is cheap/);
 });
 
 test("rpc: Something else… asks for the typed text", async () => {
@@ -176,6 +200,7 @@ test("rpc: an option labelled 'Let the agent decide' is an answer, not a decline
     "1. Let the agent decide",
     "2. Me",
     "3. Something else…",
+    "Add a note…",
     "Let the agent decide",
     "Discuss first…",
   ]);

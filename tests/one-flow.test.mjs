@@ -67,6 +67,7 @@ async function viaDialogs(args, script) {
   const questions = JSON.parse(addon.normalize(args)).questions;
   const steps = [...script];
   let typed; // "Something else…" picked: the text for the input that follows
+  let noted; // "Add a note…" picked: the text for the editor that follows
   const next = (method) => {
     const s = steps.shift();
     assert.ok(s, `a ${method} dialog past the script`);
@@ -76,7 +77,7 @@ async function viaDialogs(args, script) {
     select: async (_title, entries) => {
       const [step, arg] = next("select");
       const at = (text) => entries.findIndex((e) => e === text);
-      const n = entries.length - (entries.includes("Done") ? 3 : 2) - 1; // options before "Something else…"
+      const n = entries.findIndex((e) => /^(\[[ x]\] )?\d+\. Something else…/.test(e)); // after the options
       switch (step) {
         case "pick":
         case "toggle":
@@ -91,6 +92,9 @@ async function viaDialogs(args, script) {
         case "discuss":
           typed = arg;
           return entries[at("Discuss first…")];
+        case "note":
+          noted = arg;
+          return entries[Math.max(at("Add a note…"), at("Edit the note…"))];
         case "cancel":
           return undefined;
         default:
@@ -106,6 +110,13 @@ async function viaDialogs(args, script) {
       const [step, arg] = next("input");
       assert.equal(step, "type");
       return arg;
+    },
+    editor: async (_title, prefill) => {
+      assert.ok(noted !== undefined, "an editor only for a note");
+      assert.equal(typeof prefill, "string", "the editor is filled in with the note so far");
+      const text = noted;
+      noted = undefined;
+      return text;
     },
     confirm: async () => {
       const [step] = next("confirm");
@@ -191,11 +202,9 @@ const SESSIONS = [
     status: "discuss",
   },
   {
-    // the dialogs offer no note entry: the faces that have one
     name: "a note on the multi-select question",
     script: [["pick", 1], ["note", "only if cheap"], ["toggle", 0], ["submit"], ["type", "Atlas"], ["submit"]],
     status: "answered",
-    faces: ["keys", "steps", "page"],
   },
 ];
 

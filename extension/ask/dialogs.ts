@@ -8,7 +8,9 @@
 // input for the typed text); a free-text question an input; a multi-select question repeated
 // selects with ticked labels and a "Done" entry; several questions end with a confirm of the
 // review. Every select also offers "Let the agent decide" and "Discuss first…" (an input for what
-// the person wants to tell the agent; an empty or dismissed input asks the question again). A
+// the person wants to tell the agent; an empty or dismissed input asks the question again), and
+// an option question's "Add a note…" (pi's editor, filled in with the note so far; the long answer
+// the engine asked about goes there too). The engine's one-shot warnings come as notices. A
 // dismissed dialog cancels (the engine asks first when that would drop something); a dismissed
 // "Something else…" input shows the list again. A reply is identified by its position among the
 // entries offered, never by what it says: options are numbered as in the TUI, so no two entries
@@ -60,6 +62,25 @@ export async function askWithDialogs(
     return signal || deadline !== undefined ? o : undefined;
   };
   const timedOut = () => deadline !== undefined && Date.now() >= deadline - 250;
+  /** pi's multi-line editor, filled in with `prefill`. It takes no signal or timeout, so it is
+   * raced against both, as pi settles its other dialogs (the client's dialog stays open either
+   * way; pi drops a reply that comes after). */
+  const editText = (title: string, prefill: string): Promise<string | undefined> => {
+    const o = opts();
+    return new Promise((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = (value: string | undefined) => {
+        if (timer) clearTimeout(timer);
+        o?.signal?.removeEventListener("abort", stop);
+        resolve(value);
+      };
+      const stop = () => done(undefined);
+      if (o?.signal?.aborted) return stop();
+      o?.signal?.addEventListener("abort", stop, { once: true });
+      if (o?.timeout !== undefined) timer = setTimeout(stop, o.timeout);
+      ctx.ui.editor(title, prefill).then(done, reject);
+    });
+  };
   /** The person's final reply takes the question at once, where it arrives, before anything
    * else is awaited (as the TUI claims at the final key): an answer from elsewhere arriving
    * later is refused. One that came first already closed the dialogs: interrupted. */
@@ -100,8 +121,14 @@ export async function askWithDialogs(
   try {
     if (questions.every((q) => Object.prototype.hasOwnProperty.call(preset, q.id)) && questions.length === 1)
       return settle({ outcome: "answered", answers: view().answers }); // pre-supplied by the model: not asked
+    let told = -1; // the revision whose one-shot message was shown
     for (;;) {
       const v = view();
+      if (v.message && engine.revision !== told) {
+        // the engine's one-shot warning ("Not answered yet: …"), shown once as the TUI flashes it
+        ctx.ui.notify?.(line(v.message), "warning");
+        told = engine.revision;
+      }
       let ended: DialogOutcome | undefined;
       if (v.state === "confirm" && v.confirm) {
         // The engine's own question ("Discard N answers?", "Discard what you typed?", "Answer is
@@ -148,7 +175,15 @@ export async function askWithDialogs(
         if (text.trim()) return act("type", undefined, text);
       }
     }
-    const plain = q.multi ? [t.DIALOG_DONE, t.DIALOG_DECLINE, t.DIALOG_DISCUSS] : [t.DIALOG_DECLINE, t.DIALOG_DISCUSS];
+    if (v.state === "typing" && q.typed) {
+      // Back from "Answer is long… Submit anyway?": the long text, in pi's editor to change it.
+      const text = replied(await editText(title, q.typed));
+      if (text === undefined) return act("back"); // the list again; the engine keeps the draft
+      return act("type", undefined, text);
+    }
+    const note = q.note.trim(); // what the result will carry
+    const noteEntry = v.actions.includes("note") ? [note ? t.DIALOG_NOTE_EDIT : t.DIALOG_NOTE] : [];
+    const plain = [...(q.multi ? [t.DIALOG_DONE] : []), ...noteEntry, t.DIALOG_DECLINE, t.DIALOG_DISCUSS];
     const typed = q.wrote ?? "";
     const entries = q.multi
       ? menu(
@@ -160,12 +195,18 @@ export async function askWithDialogs(
           false,
         )
       : menu([...labels, other], plain);
-    const reply = replied(await ctx.ui.select(title, entries, opts()));
+    const noted = note ? `${title}\n${t.NOTE_PREFIX}${line(note)}` : title; // the note goes with the answer
+    const reply = replied(await ctx.ui.select(noted, entries, opts()));
     if (reply === undefined) return act("cancel");
     const at = entries.indexOf(reply);
     const special = at > n ? plain[at - n - 1] : undefined;
     if (special === t.DIALOG_DONE) return act("submit");
     if (special === t.DIALOG_DECLINE) return act("decline");
+    if (special === t.DIALOG_NOTE || special === t.DIALOG_NOTE_EDIT) {
+      // In pi's editor, the note so far filled in: dismissed keeps it, emptied removes it.
+      const note = replied(await editText(t.DIALOG_NOTE_TITLE, q.note));
+      return note === undefined ? undefined : act("note", undefined, note);
+    }
     if (special === t.DIALOG_DISCUSS) {
       const said = replied(await ctx.ui.input(t.DISCUSS_PROMPT, "", opts()));
       return said?.trim() ? act("discuss", undefined, said) : undefined; // nothing written: the question again

@@ -103,6 +103,9 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(DIALOG_DONE)           /* RPC multi-select: "Done" */                                                                                                  \
   X(DIALOG_REVIEW)         /* RPC confirm title: "Submit these answers?" */                                                                                \
   X(DIALOG_DECLINE)        /* RPC select entry: "Let the agent decide" */                                                                                  \
+  X(DIALOG_NOTE)           /* RPC select entry: "Add a note…" */                                                                                         \
+  X(DIALOG_NOTE_EDIT)      /* RPC select entry when the question has a note: "Edit the note…" */                                                         \
+  X(DIALOG_NOTE_TITLE)     /* RPC editor title for the note */                                                                                             \
   X(NOTICE_TITLE)          /* terminal title while waiting: "π ❓ {s}" */                                                                                \
   X(NOTICE_NOTIFY)         /* pi notification: "The agent is asking: {s}" */                                                                               \
   X(NOTICE_DESKTOP_TITLE)  /* title of the desktop notification: "pi is asking" */                                                                         \
