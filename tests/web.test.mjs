@@ -907,6 +907,26 @@ test("web: two pages acting on one question see one state: each one's tick is on
   }
 });
 
+test("web: a tick from the page sets the state it shows: two pages ticking one option at once leave it ticked; unticking and a bad value", async () => {
+  shown = [];
+  const { asking, qid } = await ask("st2t", MULTI);
+  const tick = async (k, ticked) => {
+    const r = await post({ qid, step: "toggle", index: k, text: null, ticked }, {}, `/q/${token}/step`);
+    return { status: r.status, ...JSON.parse(r.body) };
+  };
+  const ticks = (r) => r.view.questions[0].options.map((o) => o.ticked).join();
+  assert.equal(ticks(await tick(1, true)), "false,true,false", "the first page ticks API");
+  assert.equal(ticks(await tick(1, true)), "false,true,false", "the second page, at the same moment, also means ticked");
+  assert.equal(ticks(await tick(1, false)), "false,false,false", "unticked when a page says so");
+  assert.equal(ticks(await tick(1, false)), "false,false,false");
+  assert.equal(ticks(await tick(2, null)), "false,false,true", "without ticked: a flip, for scripts");
+  const bad = await tick(0, "yes");
+  assert.equal(bad.status, 400);
+  assert.match(bad.reason, /ticked must be true, false or null/);
+  assert.equal((await stepOnPage(qid, "submit")).done, true);
+  assert.equal((await asking).content[0].text, "f: user selected: 3. Jobs");
+});
+
 test("web: talk first and cancel from the page go through the engine: its words reach the model; a cancel after an answer asks first", async () => {
   shown = [];
   let { asking, qid } = await ask("st3", MULTI);

@@ -7,9 +7,10 @@
 //                            a fresh CSP nonce per response for its one script and one style)
 //   GET  /q/<token>/events   server-sent events: the waiting questions, each with the state of
 //                            its question flow, again on every change
-//   POST /q/<token>/step     {"qid","step","index","text","question"}: one step of the question flow
-//                            (the page); "question", the one the page showed, refuses a step the
-//                            flow has moved away from (409 "moved", with the flow's view)
+//   POST /q/<token>/step     {"qid","step","index","text","question","ticked"}: one step of the
+//                            question flow (the page); "question", the one the page showed, refuses
+//                            a step the flow has moved away from (409 "moved", with the flow's
+//                            view); "ticked" makes a toggle set that state (a no-op when it holds)
 //   POST /q/<token>/answer   {"qid","outcome","answers"} as application/json (whole answers: scripts)
 //   POST /answer             the same with the token as the body's first key (older form; kept
 //                            for scripts, but it waits in the rate limit like any tokenless request)
@@ -462,6 +463,15 @@ export async function startWebServer({ board, host, language }: WebServerOptions
       const now = JSON.parse(engine.view()) as FlowView;
       if (now.current !== question)
         return sendJson(res, 409, { ok: false, code: "moved", reason: "another question is shown now", view: now });
+    }
+    // A tick says the state the page shows (`ticked`), not "flip": two pages ticking the same
+    // option at once both mean ticked, so the second changes nothing instead of unticking it.
+    const ticked = m.ticked ?? null;
+    if (ticked !== null && typeof ticked !== "boolean") return refuse(res, 400, "ticked must be true, false or null");
+    if (name === "toggle" && ticked !== null && typeof index === "number") {
+      const now = JSON.parse(engine.view()) as FlowView;
+      const option = now.questions[now.current]?.options[index];
+      if (option && option.ticked === ticked && now.actions.includes("toggle")) return sendJson(res, 200, { ok: true, view: now });
     }
     const applied = engine.act(name as FlowStep, index, text);
     if (!applied.ok) return sendJson(res, 400, { ok: false, code: "invalid", reason: applied.error });
