@@ -63,7 +63,7 @@ export interface NativeEngine {
 /** The steps of the question flow (qt_engine.h qt_step): pick/toggle take an option index,
  * go a question index (the question count: the review), type/note/discuss/filter a text. */
 export type FlowStep =
-  "pick" | "toggle" | "type" | "note" | "discuss" | "decline" | "cancel" | "back" | "go" | "submit" | "filter" | "yes" | "no";
+  "pick" | "toggle" | "type" | "note" | "discuss" | "decline" | "cancel" | "back" | "go" | "submit" | "filter" | "yes" | "no" | "draft";
 
 /** engine.view(), parsed: display text sanitized; `answers` and option `value`s are data. */
 export interface FlowView {

@@ -258,6 +258,30 @@ test(
 );
 
 test(
+  "web e2e: a typed answer not submitted is held by pi's engine: 'let the agent decide' asks 'Discard what you typed?' first; no keeps it, and it is submitted",
+  { skip },
+  async () => {
+    await withPi({}, async (pi, context) => {
+      const url = await turnOnWeb(pi);
+      await pi.prompt("ask me");
+      const page = await context.newPage();
+      await page.goto(url);
+      const card = page.locator(".card").first();
+      await card.getByText("Something else…").click();
+      await card.locator("textarea.wrote").fill("DuckDB");
+      await card.getByRole("button", { name: "Let the agent decide" }).click();
+      await card.getByText("Discard what you typed?").waitFor();
+      await card.getByRole("button", { name: "No" }).click();
+      await card.getByText("Discard what you typed?").waitFor({ state: "hidden" });
+      assert.equal(await card.locator("textarea.wrote").inputValue(), "DuckDB", "kept on the page");
+      await card.getByRole("button", { name: "Submit" }).click();
+      await card.getByText("Answer taken.").waitFor();
+      assert.equal(await toolText(pi), "db: user wrote: DuckDB");
+    });
+  },
+);
+
+test(
   "web e2e: a refused or failed POST keeps what the person wrote on the page; then a long answer, confirmed as the engine asks, is taken whole",
   { skip },
   async () => {

@@ -17,7 +17,7 @@ const view = (e) => JSON.parse(e.view());
 
 test("flow steps: the live steps follow the state; a step not live is refused and changes nothing", () => {
   const e = addon.createEngine(THREE);
-  assert.deepEqual(e.actions(), ["pick", "type", "note", "discuss", "decline", "cancel", "go", "filter"]);
+  assert.deepEqual(e.actions(), ["pick", "type", "note", "discuss", "decline", "cancel", "go", "filter", "draft"]);
   const before = e.view();
   const rev = e.revision;
   assert.deepEqual(e.act("toggle", 0), { ok: false, error: "“toggle” is not possible now" });
@@ -33,7 +33,7 @@ test("flow steps: the live steps follow the state; a step not live is refused an
   const v = view(e);
   assert.equal(v.state, "choosing");
   assert.equal(v.current, 1, "on to the next question");
-  assert.deepEqual(e.actions(), ["toggle", "type", "note", "discuss", "decline", "cancel", "go", "submit", "filter"]);
+  assert.deepEqual(e.actions(), ["toggle", "type", "note", "discuss", "decline", "cancel", "go", "submit", "filter", "draft"]);
   e.dispose();
 });
 
@@ -181,4 +181,38 @@ test("flow steps: why a step is refused is said in the person's language, as the
   asking.act("pick", 0);
   asking.act("cancel"); // "Discard 1 answer?"
   assert.equal(asking.act("pick", 1).error, "Answer yes or no first");
+});
+
+test("flow steps: draft holds the typed answer's field without answering; leaving then asks “Discard what you typed?”, as typing without Enter does", () => {
+  const e = addon.createEngine(THREE);
+  assert.deepEqual(e.act("draft", null, "Maria"), { ok: true });
+  let v = view(e);
+  assert.equal(v.questions[0].typed, "Maria", "held in the field");
+  assert.equal(v.questions[0].answered, false, "nothing answered");
+  assert.equal(v.current, 0, "the question stays");
+  assert.deepEqual(e.act("decline"), { ok: true });
+  v = view(e);
+  assert.equal(v.state, "confirm", "leaving would drop the draft: the engine asks");
+  assert.equal(v.confirm.title, "Discard what you typed?");
+  assert.deepEqual(
+    v.confirm.items.map((it) => it.text),
+    ["Maria"],
+  );
+  e.act("no");
+  assert.equal(e.done, false);
+  assert.deepEqual(e.act("type", null, view(e).questions[0].typed), { ok: true }, "the draft submitted as typed");
+  assert.equal(view(e).questions[0].wrote, "Maria");
+  // the same through keys: typed without Enter, then decline asks the same question
+  const keys = addon.createEngine(THREE);
+  keys.feed("0Maria"); // "Something else…" and the text, no Enter
+  keys.feed("\x1b"); // back to the list: the text stays in its field
+  keys.feed("\x04"); // Ctrl+D: let the agent decide
+  assert.equal(view(keys).state, "confirm");
+  assert.equal(view(keys).confirm.title, "Discard what you typed?");
+  // an empty draft and a draft over the limit
+  const f = addon.createEngine(THREE);
+  assert.deepEqual(f.act("draft", null, ""), { ok: true });
+  assert.equal(f.act("draft", null, "x".repeat(addon.limits.answerBytes + 1)).error.startsWith("Too long"), true);
+  assert.deepEqual(f.act("decline"), { ok: true });
+  assert.equal(f.outcome, "declined", "nothing typed: nothing to ask");
 });

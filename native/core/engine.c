@@ -828,7 +828,7 @@ static const char *const STEP_NAMES[QT_STEP_COUNT] = {
     [QT_STEP_PICK] = "pick",       [QT_STEP_TOGGLE] = "toggle",   [QT_STEP_TYPE] = "type",     [QT_STEP_NOTE] = "note",
     [QT_STEP_DISCUSS] = "discuss", [QT_STEP_DECLINE] = "decline", [QT_STEP_CANCEL] = "cancel", [QT_STEP_BACK] = "back",
     [QT_STEP_GO] = "go",           [QT_STEP_SUBMIT] = "submit",   [QT_STEP_FILTER] = "filter", [QT_STEP_YES] = "yes",
-    [QT_STEP_NO] = "no",
+    [QT_STEP_NO] = "no",           [QT_STEP_DRAFT] = "draft",
 };
 
 const char *qt_step_name(qt_step st) { return (int)st >= 0 && st < QT_STEP_COUNT ? STEP_NAMES[st] : NULL; }
@@ -854,7 +854,7 @@ static unsigned live_mask(const qt_engine *e) {
   if (e->current >= e->req->question_count) return m | STEP_BIT(QT_STEP_SUBMIT); /* the review */
   const qt_qstate *s = &e->qs[e->current];
   bool options = s->q->option_count > 0;
-  m |= STEP_BIT(QT_STEP_TYPE) | STEP_BIT(QT_STEP_NOTE);
+  m |= STEP_BIT(QT_STEP_TYPE) | STEP_BIT(QT_STEP_DRAFT) | STEP_BIT(QT_STEP_NOTE);
   if (options) {
     m |= STEP_BIT(QT_STEP_FILTER);
     m |= s->q->multi_select ? STEP_BIT(QT_STEP_TOGGLE) | STEP_BIT(QT_STEP_SUBMIT) : STEP_BIT(QT_STEP_PICK);
@@ -1012,6 +1012,7 @@ static qt_status step(qt_engine *e, qt_step st, size_t k) {
     case QT_STEP_TOGGLE: return toggle_option(e, qi, k);
     case QT_STEP_TYPE: return submit_typed(e, qi, false, k != 1);
     case QT_STEP_NOTE: return sync_note(e, qi); /* the note's editor holds the text */
+    case QT_STEP_DRAFT: return QT_OK;           /* held in the field: nothing is answered */
     case QT_STEP_DISCUSS: return send_discussion(e);
     case QT_STEP_DECLINE: request_decline(e); return QT_OK;
     case QT_STEP_CANCEL: request_cancel(e); return QT_OK;
@@ -1138,6 +1139,7 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
       index = s->q->multi_select ? 1 : 0; /* a multi-select question stays open */
       break;
     case QT_STEP_NOTE: r = replace_text(e, &s->note, text, len); break;
+    case QT_STEP_DRAFT: r = replace_text(e, &s->draft, text, len); break;
     case QT_STEP_DISCUSS:
       if (text || !e->discuss_open) r = replace_text(e, &e->discuss, text, len);
       break;

@@ -188,6 +188,10 @@ typedef enum qt_step {
   QT_STEP_FILTER,   /* text: filter the options ("" shows them all) */
   QT_STEP_YES,      /* the answer to the engine's own question ("Discard N answers?", "Discard */
   QT_STEP_NO,       /*   what you typed?", "Answer is long… Submit anyway?"); no goes back */
+  QT_STEP_DRAFT,    /* text: the typed answer's field, held without submitting it (as typing
+                     * without Enter holds it): live where TYPE is. A face whose field is its own
+                     * (the page) says what it holds before the person leaves the question, so
+                     * leaving asks "Discard what you typed?" as in the TUI */
   QT_STEP_COUNT
 } qt_step;
 
