@@ -106,18 +106,22 @@ async function attention(pi: ExtensionAPI, ctx: ExtensionContext, s: Settings, p
   };
 }
 
+/** One call of the tool, as it is being asked. */
+interface Call {
+  json: ArgsJson;
+  questions: NormalizedQuestion[];
+  ctx: ExtensionContext;
+  /** Aborted when the call stops waiting (the agent stopped, or an answer from elsewhere). */
+  signal: AbortSignal | undefined;
+  s: Settings;
+  /** The subagent that asked through the relay, if one did. */
+  from: RelayAsker | undefined;
+  ticket: Ticket<QuestionResult>;
+}
+
 /** One question asked one way; undefined when that way cannot ask after all (the next is tried). */
-async function askOneWay(
-  way: Way,
-  json: ArgsJson,
-  questions: NormalizedQuestion[],
-  ctx: ExtensionContext,
-  signal: AbortSignal | undefined,
-  s: Settings,
-  from: RelayAsker | undefined,
-  ticket: Ticket<QuestionResult>,
-  flag: AnswersFlag,
-): Promise<QuestionResult | undefined> {
+async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<QuestionResult | undefined> {
+  const { json, questions, ctx, signal, s, from, ticket } = call;
   const native = addon();
   const flags = resultFlags(s);
   switch (way) {
@@ -192,15 +196,8 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     });
 
   /** The question asked, in the ways route.ts chooses for this moment, until one can ask. */
-  const askNow = async (
-    json: ArgsJson,
-    questions: NormalizedQuestion[],
-    ctx: ExtensionContext,
-    signal: AbortSignal | undefined,
-    s: Settings,
-    from: RelayAsker | undefined,
-    ticket: Ticket<QuestionResult>,
-  ): Promise<QuestionResult> => {
+  const askNow = async (call: Call): Promise<QuestionResult> => {
+    const { questions, ctx, s, from } = call;
     useLanguage(resolveLanguage(s.language));
     useAccessible(accessibleMode(s)); // the transcript of this answer follows the setting too
     const ways = route({
@@ -213,7 +210,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     const restore = ctx.hasUI ? await attention(pi, ctx, s, questions[0]?.prompt ?? "") : () => undefined;
     try {
       for (const way of ways) {
-        const result = await askOneWay(way, json, questions, ctx, signal, s, from, ticket, flag);
+        const result = await askOneWay(way, call, flag);
         if (result) return result;
       }
       throw new Error(`pi-question: no way to ask was left (${ways.join(", ")})`);
@@ -251,7 +248,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
           if (from && signal?.aborted) return withdrawn();
           // Answered elsewhere while it waited in the queue: never shown here.
           const stops = signal ? AbortSignal.any([signal, ticket.stopped]) : ticket.stopped;
-          const local = ticket.taken ?? (await askNow(json, questions, ctx, stops, s, from, ticket));
+          const local = ticket.taken ?? (await askNow({ json, questions, ctx, signal: stops, s, from, ticket }));
           const result = ticket.taken ?? local;
           ticket.settle(result.details.status);
           history.push({ details: result.details, ...(by ? { askedBy: by } : {}) });
