@@ -81,6 +81,15 @@ async function turnOnWeb(pi) {
   }
 }
 
+/** The page turned on, the model's question asked, and the page opened: its first card. */
+async function askedOnPage(pi, context) {
+  const url = await turnOnWeb(pi);
+  await pi.prompt("ask me");
+  const page = await context.newPage();
+  await page.goto(url);
+  return { page, card: page.locator(".card").first() };
+}
+
 async function toolText(pi) {
   await pi.model.waitForRequests(2);
   return pi.model.toolMessages(1)[0].content;
@@ -210,12 +219,8 @@ test(
     };
     const replies = [...script(TWO).slice(0, 1), ...script(TWO)];
     await withPi({ replies }, async (pi, context) => {
-      const url = await turnOnWeb(pi);
-      await pi.prompt("ask me");
-      const page = await context.newPage();
-      await page.goto(url);
+      const { page, card } = await askedOnPage(pi, context);
       await page.getByText("Which features?").waitFor();
-      const card = page.locator(".card").first();
       const ticked = card.locator("fieldset").nth(0).locator("input[type=checkbox]");
       await page.getByText("Auth", { exact: true }).click();
       await until(async () => await ticked.nth(0).isChecked(), "Auth ticked");
@@ -262,11 +267,7 @@ test(
   { skip },
   async () => {
     await withPi({}, async (pi, context) => {
-      const url = await turnOnWeb(pi);
-      await pi.prompt("ask me");
-      const page = await context.newPage();
-      await page.goto(url);
-      const card = page.locator(".card").first();
+      const { card } = await askedOnPage(pi, context);
       await card.getByText("Something else…").click();
       await card.locator("textarea.wrote").fill("DuckDB");
       await card.getByRole("button", { name: "Let the agent decide" }).click();
@@ -286,11 +287,7 @@ test(
   { skip },
   async () => {
     await withPi({}, async (pi, context) => {
-      const url = await turnOnWeb(pi);
-      await pi.prompt("ask me");
-      const page = await context.newPage();
-      await page.goto(url);
-      const card = page.locator(".card").first();
+      const { page, card } = await askedOnPage(pi, context);
       await card.getByText("Something else…").waitFor();
       await card.getByText("Something else…").click();
       // Quotes and backslashes take 2 bytes each in JSON: this answer is ~180 KB on the wire (the
