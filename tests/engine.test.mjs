@@ -18,6 +18,7 @@
 // Regenerate them with UPDATE_GOLDEN=1 node --test tests/engine.test.mjs and review the diff.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { LONG_LIST, LONG_PROMPT, TALL_PREVIEW } from "./helpers/question-sets.mjs";
 import { addon } from "./helpers/addon.mjs"; // the loader's addon: PI_QUESTION_ADDON when set
 import test from "node:test";
 import { importPiTui } from "./helpers/pi-line.mjs";
@@ -139,33 +140,6 @@ const THREE = {
 
 const FEATURES = { questions: [THREE.questions[2]] };
 const FREE = { questions: [THREE.questions[1]] };
-
-const LONG_LIST = {
-  questions: [
-    {
-      id: "fw",
-      label: "Framework",
-      prompt: "Which framework should we use?",
-      options: [
-        "Express.js",
-        "Fastify",
-        "Hono",
-        "Koa",
-        "NestJS",
-        "Next.js",
-        "Remix",
-        "SvelteKit",
-        "Nuxt",
-        "Astro",
-        "Elysia",
-        "AdonisJS",
-        "Sails",
-        "Meteor",
-        "Feathers",
-      ].map((label, i) => ({ value: `fw${i + 1}`, label, description: i % 4 === 0 ? `Framework number ${i + 1}` : undefined })),
-    },
-  ],
-};
 
 const PREVIEW_CODE = [
   "export function connect() {",
@@ -797,16 +771,6 @@ test("discuss: Ctrl+T can be rebound; the addon's result() builds discuss with t
 });
 
 // ---- the question fits the screen -----------------------------------------------------------------
-const LONG_PROMPT = {
-  questions: [
-    {
-      id: "pick",
-      label: "Pick",
-      prompt: `FIRST-LINE ${Array.from({ length: 300 }, (_, i) => `w${i + 1}`).join(" ")} LAST-WORD`,
-      options: [{ value: "a", label: "Alpha", description: "the first" }, "Beta", "Gamma"],
-    },
-  ],
-};
 
 const ASKER = ["reviewer, the subagent that checks the migration plan before it runs", null];
 
@@ -918,22 +882,6 @@ test("rows: the line being typed stays visible, in a long draft under Something 
   );
 });
 
-const TALL_PREVIEW = {
-  questions: [
-    {
-      id: "layout",
-      prompt: "Which schema should we generate?",
-      options: [
-        {
-          value: "tall",
-          label: "Tall schema",
-          preview: Array.from({ length: 40 }, (_, i) => `column_${i + 1} integer not null`).join("\n"),
-        },
-        { value: "short", label: "Short schema", preview: "id integer\nname text" },
-      ],
-    },
-  ],
-};
 const shiftUp = "\x1b[1;2A";
 const shiftDown = "\x1b[1;2B";
 

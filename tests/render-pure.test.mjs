@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import test from "node:test";
+import { LONG_LIST, LONG_PROMPT, TALL_PREVIEW } from "./helpers/question-sets.mjs";
 import { addon, root } from "./helpers/addon.mjs";
 
 const K = {
@@ -19,65 +20,6 @@ const K = {
   shiftUp: "\x1b[1;2A",
   shiftDown: "\x1b[1;2B",
   shiftTab: "\x1b[Z",
-};
-
-const LONG_LIST = {
-  questions: [
-    {
-      id: "fw",
-      label: "Framework",
-      prompt: "Which framework should we use?",
-      options: [
-        "Express.js",
-        "Fastify",
-        "Hono",
-        "Koa",
-        "NestJS",
-        "Next.js",
-        "Remix",
-        "SvelteKit",
-        "Nuxt",
-        "Astro",
-        "Elysia",
-        "AdonisJS",
-        "Sails",
-        "Meteor",
-        "Feathers",
-      ].map((label, i) => ({
-        value: `fw${i + 1}`,
-        label,
-        description: i % 4 === 0 ? `Framework number ${i + 1}` : undefined,
-      })),
-    },
-  ],
-};
-
-const LONG_PROMPT = {
-  questions: [
-    {
-      id: "pick",
-      label: "Pick",
-      prompt: `FIRST-LINE ${Array.from({ length: 300 }, (_, i) => `w${i + 1}`).join(" ")} LAST-WORD`,
-      options: [{ value: "a", label: "Alpha", description: "the first" }, "Beta", "Gamma"],
-    },
-  ],
-};
-
-const TALL_PREVIEW = {
-  questions: [
-    {
-      id: "layout",
-      prompt: "Which schema should we generate?",
-      options: [
-        {
-          value: "tall",
-          label: "Tall schema",
-          preview: Array.from({ length: 40 }, (_, i) => `column_${i + 1} integer not null`).join("\n"),
-        },
-        { value: "short", label: "Short schema", preview: "id integer\nname text" },
-      ],
-    },
-  ],
 };
 
 const MANY_QUESTIONS = {
