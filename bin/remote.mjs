@@ -6,9 +6,8 @@
 // Ctrl+Z, inside its external editor — pi runs it synchronously — or otherwise busy) is named
 // in one line and the others are shown without it: one stuck pi never hides the rest.
 import { homedir } from "node:os";
-import { basename } from "node:path";
 import { performance } from "node:perf_hooks";
-import { ENDING_STRINGS, listEndpoints, request, structuredAnswers } from "../extension/elsewhere/relay-wire.mjs";
+import { ENDING_STRINGS, listEndpoints, request, sessionLabel, structuredAnswers } from "../extension/elsewhere/relay-wire.mjs";
 
 /** The terminal a question is asked on: the controlling terminal on POSIX, the console's input
  * on Windows (the addon opens CONIN$ / CONOUT$ there). */
@@ -36,17 +35,6 @@ export const EXIT = { taken: 0, notTaken: 1, invalid: 2, noTerminal: 3, nothingW
 /** A question's id as pi makes it (ask.ts): "q" and 8 hex digits — never a position. */
 const QID = /^q[0-9a-f]{8}$/;
 const ENDINGS = Object.keys(ENDING_STRINGS);
-
-/** How `pending` names a pi's session: its name, else a short id, else its file, else its pid. */
-function sessionLabel(session, pid) {
-  if (session && typeof session === "object") {
-    if (typeof session.name === "string" && session.name) return JSON.stringify(session.name);
-    if (typeof session.id === "string" && session.id) return session.id.slice(0, 8);
-    if (typeof session.file === "string" && session.file) return basename(session.file);
-  }
-  if (typeof session === "string" && session) return JSON.stringify(session); // an older pi: its name
-  return `pid ${pid}`;
-}
 
 /** How long a pi has to accept a connection and then to reply: the options given (tests pass
  * small values), else the limits (QT_REMOTE_CONNECT_MS, QT_REMOTE_REPLY_MS). */

@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
+import { basename } from "node:path";
 import { after, before, test } from "node:test";
 import { startPi } from "./helpers/tmux.mjs";
 
@@ -112,6 +113,10 @@ test("web e2e: open the URL, pick an option, submit — the question closes in p
     assert.equal(await page.locator(".desc").textContent(), "<b>embedded</b> & small");
     assert.equal(await page.locator("img, iframe, b, script:not([nonce])").count(), 0);
     assert.equal(await page.evaluate(() => window.pwned), undefined);
+    // Which pi is asking: its project in the heading, its folder and session below.
+    assert.equal(await page.locator("#title").textContent(), `pi is asking — ${basename(pi.work)}`);
+    assert.match(await page.locator("#where").textContent(), /^\S.* · session ("[^"]+"|[0-9a-f-]{8}|pid \d+)$/);
+    assert.equal(await page.title(), `pi is asking — ${basename(pi.work)}`);
 
     await page.getByText("Postgres", { exact: true }).click();
     await page.locator("textarea.note").fill("note from the phone");

@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join, sep } from "node:path";
 import { after, beforeEach, test } from "node:test";
 import { listEndpoints, request, structuredAnswers } from "../extension/elsewhere/relay-wire.mjs";
 import { addon } from "./helpers/addon.mjs";
@@ -1049,11 +1049,26 @@ test("web: a question answered elsewhere in the middle of the page's flow: the p
   assert.equal((await asking).details.mode, "remote");
 });
 
+test("web: every update names the pi its questions belong to — the project's folder and path, the session — for a person with several pis open", async () => {
+  const stream = events();
+  try {
+    await stream.until((m) => m.pi, "an update naming this pi");
+    const { pi } = stream.seen.at(-1);
+    assert.equal(pi.project, "project");
+    const home = homedir();
+    assert.equal(pi.path, ctx.cwd.startsWith(home + sep) ? `~${ctx.cwd.slice(home.length)}` : ctx.cwd);
+    assert.equal(pi.session, `pid ${process.pid}`, "no name or id known here: the pid, as pi-question pending says");
+    assert.equal(stream.seen.at(-1).strings.WEB_SESSION, "session {s}");
+  } finally {
+    stream.close();
+  }
+});
+
 // ---- the server alone, around a stand-in for the board -------------------------------------
 
 /** startWebServer with a board whose waiting questions the test sets; `changed()` tells the
  * server (as a question arriving or ending would). */
-async function standalone() {
+async function standalone(where) {
   const { startWebServer } = await importShim("elsewhere/web.ts");
   const subscribers = new Set();
   const board = {
@@ -1064,7 +1079,7 @@ async function standalone() {
     },
     answer: () => ({ ok: false, code: "not_waiting", reason: "no such question" }),
   };
-  const server = await startWebServer({ board, host: "127.0.0.1", language: () => "en" });
+  const server = await startWebServer({ board, host: "127.0.0.1", language: () => "en", where });
   const key = new URL(server.url).pathname.split("/")[2];
   return { server, board, key, changed: () => [...subscribers].forEach((fn) => fn()) };
 }
@@ -1284,4 +1299,34 @@ test("web: a step names the question the page showed; once the flow moved on (an
   const done = await onPage("submit", null, 2);
   assert.equal(done.done, true, JSON.stringify(done));
   assert.equal((await asking).details.answers.map((a) => a.value).join(","), "Postgres,Linux");
+});
+
+test("web: the pi's folder and session names reach the page sanitized, one line each", async () => {
+  const hostile = "\u001b]0;owned\u0007proj\nect\u202e";
+  const { server, key } = await standalone(() => ({ project: hostile, path: `/tmp/${hostile}`, session: JSON.stringify(hostile) }));
+  try {
+    const { port } = new URL(server.url);
+    const state = await new Promise((resolve, reject) => {
+      let got = "";
+      const req = httpRequest({ host: "127.0.0.1", port, path: `/q/${key}/events`, agent: false }, (res) => {
+        res.setEncoding("utf8");
+        res.on("data", (d) => {
+          got += d;
+          const m = /^data: (.*)$/m.exec(got);
+          if (m) {
+            resolve(JSON.parse(m[1]));
+            req.destroy();
+          }
+        });
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    for (const text of [state.pi.project, state.pi.path, state.pi.session]) {
+      assert.ok(!/[\u0000-\u001f\u007f-\u009f\u202e]/.test(text), JSON.stringify(text));
+      assert.match(text, /proj/);
+    }
+  } finally {
+    server.close();
+  }
 });

@@ -26,6 +26,7 @@ import {
 } from "./relay.ts";
 import { registerEndpoint } from "./relay-wire.mjs";
 import type { NormalizedQuestion } from "../question-types.ts";
+import { sessionOf } from "./session.ts";
 import type { SubagentOutcomes } from "./subagent-outcome.ts";
 
 export interface RelayHost {
@@ -77,22 +78,8 @@ export function relayHost(pi: ExtensionAPI, getAsker: () => Promise<Asker>, outc
     return answer;
   };
 
-  /** Which session this is, for `pi-question pending`: its name, id and file, as far as known. */
-  const sessionOf = () => {
-    const out: { name?: string; id?: string; file?: string } = {};
-    const name = pi.getSessionName();
-    if (name) out.name = name;
-    const manager = ctx?.sessionManager as { getSessionId?: () => string; getSessionFile?: () => string | undefined } | undefined;
-    try {
-      const id = manager?.getSessionId?.();
-      if (typeof id === "string" && id) out.id = id;
-      const file = manager?.getSessionFile?.();
-      if (typeof file === "string" && file) out.file = file;
-    } catch {
-      // an older pi without these: the name (or the pid) has to do
-    }
-    return out;
-  };
+  /** Which session this is, for `pi-question pending`. */
+  const sessionNow = () => sessionOf(pi, ctx);
 
   const handlers = {
     ask: handle,
@@ -100,7 +87,7 @@ export function relayHost(pi: ExtensionAPI, getAsker: () => Promise<Asker>, outc
       type: "pending",
       cwd: ctx?.cwd ?? process.cwd(),
       pid: process.pid,
-      session: sessionOf(),
+      session: sessionNow(),
       questions: [...asker.board.waiting.values()].map((w) => ({
         qid: w.qid,
         askedAt: w.askedAt,

@@ -53,3 +53,5 @@ export declare function endingOf(status: string): Ending;
 export declare const ENDING_STRINGS: Readonly<Record<Ending, "ELSEWHERE_ALREADY" | "ELSEWHERE_CANCELLED" | "ELSEWHERE_TIMED_OUT" | "ELSEWHERE_WITHDRAWN">>;
 /** Whether process `pid` exists (one of another user's counts). */
 export declare function alive(pid: number): boolean;
+/** How a person is told which session of pi is meant: its name, a short id, its file or its pid. */
+export declare function sessionLabel(session: unknown, pid: number): string;

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { homedir } from "node:os";
-import { join, posix, win32 } from "node:path";
+import { basename, join, posix, win32 } from "node:path";
 
 /** The variable that announces an endpoint to child processes. */
 export const RELAY_ENV = "PI_QUESTION_RELAY";
@@ -306,4 +306,16 @@ export function listEndpoints(env = process.env, now = Date.now()) {
     out.push({ ...entry, endpoint });
   }
   return out;
+}
+
+/** How a person is told which session of pi is meant (`pi-question pending`, the page): its
+ * name, else a short id, else its file, else its pid. */
+export function sessionLabel(session, pid) {
+  if (session && typeof session === "object") {
+    if (typeof session.name === "string" && session.name) return JSON.stringify(session.name);
+    if (typeof session.id === "string" && session.id) return session.id.slice(0, 8);
+    if (typeof session.file === "string" && session.file) return basename(session.file);
+  }
+  if (typeof session === "string" && session) return JSON.stringify(session); // an older pi: its name
+  return `pid ${pid}`;
 }

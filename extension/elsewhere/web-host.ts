@@ -8,6 +8,7 @@ import { fill, strings } from "../text/i18n.ts";
 import { encodeQr, qrToHalfBlocks } from "./qr.ts";
 import { screenOf } from "../text/screen.ts";
 import { resolveLanguage } from "../text/settings.ts";
+import { whereOf } from "./session.ts";
 import { startWebServer, type WebServer } from "./web.ts";
 
 export interface WebControl {
@@ -60,7 +61,7 @@ export function hostWeb(pi: ExtensionAPI, asker: Asker): WebControl {
     const screen = screenOf(ctx, process.stdout);
     try {
       const host = asker.settings(ctx).web.host;
-      server = await startWebServer({ board: asker.board, host, language });
+      server = await startWebServer({ board: asker.board, host, language, where: () => whereOf(pi, current ?? ctx) });
       screen.notify(announcement(server.url, { columns: tuiColumns(ctx), language: language() }), "info");
     } catch (error) {
       screen.notify(fill(strings(language()).WEB_FAILED, { s: (error as Error).message }), "error");

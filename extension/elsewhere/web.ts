@@ -53,6 +53,7 @@ import { strings } from "../text/i18n.ts";
 /** The strings the page shows (the rest of the table stays home). */
 const PAGE_STRINGS = [
   "WEB_TITLE",
+  "WEB_SESSION",
   "WEB_NONE",
   "WEB_SUBMIT",
   "WEB_CANCEL",
@@ -93,6 +94,9 @@ export interface WebServerOptions {
   host: string;
   /** The page's language tag, asked on every update. */
   language: () => string;
+  /** Which pi the questions belong to (the project's folder and path, the session), asked on
+   * every update: a person with several pis open sees which one is asking. */
+  where?: () => { project: string; path: string; session: string };
 }
 
 export interface WebServer {
@@ -193,7 +197,7 @@ function guarded(res: ServerResponse, handle: () => void): void {
 }
 
 /** Starts the server; rejects when it cannot listen (the message says why). */
-export async function startWebServer({ board, host, language }: WebServerOptions): Promise<WebServer> {
+export async function startWebServer({ board, host, language, where }: WebServerOptions): Promise<WebServer> {
   const limits = addon().limits;
   // A step carries at most one field's text: the longest (an answer), each byte escaped in JSON
   // at most six times over, and the rest of the body. Not a whole answer set's size.
@@ -210,6 +214,9 @@ export async function startWebServer({ board, host, language }: WebServerOptions
     const b = Buffer.from(given, "utf8");
     return b.length === tokenBytes.length && timingSafeEqual(b, tokenBytes);
   };
+
+  /** One line of display text: sanitized (a folder or session name may hold anything). */
+  const line = (text: string) => addon().sanitize(text, false);
 
   /** The strings the page shows, in the language of the settings now. */
   const pageStrings = () => {
@@ -262,7 +269,9 @@ export async function startWebServer({ board, host, language }: WebServerOptions
         questions: w.questions,
         view: viewOf(w, lang),
       }));
-    return JSON.stringify({ type: "state", language: lang, strings, bodyBytes: limits.webBodyBytes, questions });
+    const here = where?.();
+    const pi = here ? { project: line(here.project), path: line(here.path), session: line(here.session) } : undefined;
+    return JSON.stringify({ type: "state", language: lang, strings, bodyBytes: limits.webBodyBytes, ...(pi ? { pi } : {}), questions });
   };
 
   /** Stops following a stream: with `farewell` (an event telling the page why) when nothing is

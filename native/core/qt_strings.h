@@ -160,6 +160,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(WEB_STOPPED)       /* the web page was turned off */                                                                                                   \
   X(WEB_FAILED)        /* "The web page could not start: {s}" ({s}: why) */                                                                                \
   X(WEB_TITLE)         /* the page's title and heading */                                                                                                  \
+  X(WEB_SESSION)       /* under the page's heading: "session {s}" ({s}: its name in quotes, a short id or "pid N") */                                      \
   X(WEB_NONE)          /* the page: no question is waiting */                                                                                              \
   X(WEB_SUBMIT)        /* the page: the button that sends the answers */                                                                                   \
   X(WEB_CANCEL)        /* the page: the button that cancels the question */                                                                                \
