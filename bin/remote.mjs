@@ -7,7 +7,14 @@
 // in one line and the others are shown without it: one stuck pi never hides the rest.
 import { homedir } from "node:os";
 import { performance } from "node:perf_hooks";
-import { ENDING_STRINGS, listEndpoints, request, sessionLabel, structuredAnswers } from "../extension/elsewhere/relay-wire.mjs";
+import {
+  ENDING_STRINGS,
+  listEndpoints,
+  request,
+  sessionLabel,
+  shortDirectory,
+  structuredAnswers,
+} from "../extension/elsewhere/relay-wire.mjs";
 
 /** The terminal a question is asked on: the controlling terminal on POSIX, the console's input
  * on Windows (the addon opens CONIN$ / CONOUT$ there). */
@@ -22,6 +29,8 @@ export function noTerminalMessage(platform = process.platform, tty = terminalPat
     ? `no console to ask on (${tty} cannot be opened: this process has no console)`
     : `no terminal to ask on (${tty} cannot be opened)`;
 }
+
+export { shortDirectory }; // the tests of Windows paths read it here, where pending uses it
 
 /** The home directory a path is shortened against ("~"): $HOME on POSIX, the profile on Windows
  * (%USERPROFILE%: a HOME set by a POSIX-like shell there names another form of path). */
@@ -140,17 +149,6 @@ const fill = (template, values) => template.replace(/\{([nsi])\}/g, (all, k) => 
  * names a language pi-question speaks). */
 export function stringsOf(addon, env = process.env) {
   return addon.strings(env.LC_ALL || env.LC_MESSAGES || env.LANG || "en");
-}
-
-/** `dir` with the home directory shown as "~". On Windows either separator follows it and case
- * does not matter (C:\Users\Me is c:\users\me there). */
-export function shortDirectory(dir, home, platform = process.platform) {
-  if (!home) return dir;
-  if (platform !== "win32") return dir === home || dir.startsWith(home + "/") ? "~" + dir.slice(home.length) : dir;
-  const base = home.replace(/[\\/]+$/, "");
-  const head = dir.slice(0, base.length).toLowerCase();
-  const next = dir[base.length];
-  return head === base.toLowerCase() && (next === undefined || next === "\\" || next === "/") ? "~" + dir.slice(base.length) : dir;
 }
 
 /** pi-question pending: one entry per waiting question — its position and id, project, session,

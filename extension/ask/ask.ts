@@ -5,7 +5,7 @@
 // never shown at once. Each way of asking is imported when it is first used (the TUI loads
 // neither the RPC dialogs nor print mode's pending file, terminal or relay client), as is the
 // desktop notification.
-import { homedir } from "node:os";
+import { shortDirectory } from "../elsewhere/relay-wire.mjs";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
@@ -48,13 +48,6 @@ export interface Asker {
     signal: AbortSignal | undefined,
     from?: RelayAsker,
   ): Promise<QuestionResult>;
-}
-
-/** The directory shown for an unnamed asker: the home directory as "~". */
-export function shortDirectory(dir: string): string {
-  const home = homedir();
-  if (home && (dir === home || dir.startsWith(home + "/"))) return "~" + dir.slice(home.length);
-  return dir;
 }
 
 /** `text` cut to at most `max` bytes of UTF-8, at a character boundary (as the engine cuts it). */

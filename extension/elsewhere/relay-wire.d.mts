@@ -55,3 +55,5 @@ export declare const ENDING_STRINGS: Readonly<Record<Ending, "ELSEWHERE_ALREADY"
 export declare function alive(pid: number): boolean;
 /** How a person is told which session of pi is meant: its name, a short id, its file or its pid. */
 export declare function sessionLabel(session: unknown, pid: number): string;
+/** `dir` with the home directory (default: this user's) shown as "~"; on Windows either separator and any case. */
+export declare function shortDirectory(dir: string, home?: string, platform?: NodeJS.Platform): string;

@@ -1,10 +1,9 @@
 // session.ts — which pi session this is, as the relay's listing and the page tell a person (a
 // person with three pis open must know which one is asking): its name, id and file as far as
 // the running pi knows them, and the project directory, the home directory shown as "~".
-import { homedir } from "node:os";
-import { basename, sep } from "node:path";
+import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { sessionLabel } from "./relay-wire.mjs";
+import { sessionLabel, shortDirectory } from "./relay-wire.mjs";
 
 export interface SessionOf {
   name?: string;
@@ -32,8 +31,6 @@ export function sessionOf(pi: ExtensionAPI, ctx: ExtensionContext | undefined): 
 /** Where the questions of this pi come from, in words: the project's folder name, its path
  * (home as "~") and the session's label. Display text: the page puts it in as text. */
 export function whereOf(pi: ExtensionAPI, ctx: ExtensionContext): { project: string; path: string; session: string } {
-  const home = homedir();
   const cwd = ctx.cwd;
-  const path = home && (cwd === home || cwd.startsWith(home + sep)) ? `~${cwd.slice(home.length)}` : cwd;
-  return { project: basename(cwd) || cwd, path, session: sessionLabel(sessionOf(pi, ctx), process.pid) };
+  return { project: basename(cwd) || cwd, path: shortDirectory(cwd), session: sessionLabel(sessionOf(pi, ctx), process.pid) };
 }
