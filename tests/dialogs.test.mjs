@@ -413,7 +413,7 @@ test("rpc timeout: answering the first dialog stops the clock; later dialogs car
  * dialog). Returns the result and every dialog seen. */
 async function scripted(questions, steps) {
   const seen = [];
-  const { r } = await ask(questions, (m, title, second) => {
+  const { r, dialogs } = await ask(questions, (m, title, second) => {
     seen.push({ m, title, second });
     const step = steps.shift();
     assert.ok(step, `a dialog past the script: ${m} ${title}`);
@@ -423,7 +423,7 @@ async function scripted(questions, steps) {
     return typeof reply === "number" ? second.at(reply) : reply;
   });
   assert.equal(steps.length, 0, "the whole script was used");
-  return { r, seen };
+  return { r, seen, told: dialogs.filter((d) => d.method === "notify").map((d) => d.title) };
 }
 
 test("dialogs: Esc in multi-select's “Something else…” box goes back to the list with ticks and text kept", async () => {
@@ -630,7 +630,7 @@ test("dialogs: “Add a note…” opens pi's editor; the note is shown, edited 
     ["", "only if cheap", "only if cheap"],
     "the editor starts from the note so far",
   );
-  assert.equal(editors[0].title, addonStrings("en").DIALOG_NOTE_TITLE);
+  assert.equal(editors[0].title, `${addonStrings("en").DIALOG_NOTE_TITLE}\nWhich?`, "which question the note is for");
   assert.equal(r.details.status, "answered");
   assert.equal(r.details.answers[0].value, "SQLite");
   assert.equal(r.details.answers[0].note, "only if cheap, and fast");
@@ -669,7 +669,47 @@ test("dialogs: “no” to “Answer is long… Submit anyway?” opens the long
   assert.equal(r.details.answers[0].wasCustom, true);
 });
 
-test("dialogs: the editor is dismissed by the question's end (an answer from elsewhere) like every other dialog", async () => {
+test("dialogs: a note over its limit comes back in the editor with the reason told; nothing written is thrown away", async () => {
+  const q = { id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] };
+  const long = "n".repeat(addon.limits.noteBytes + 50);
+  const { r, told } = await scripted(
+    [q],
+    [
+      ["select", -3], // Add a note…
+      ["editor", long], // refused: too long
+      ["editor", (_title, prefill) => (assert.equal(prefill, long, "what was written, to shorten"), "short enough")],
+      ["select", 0],
+    ],
+  );
+  assert.deepEqual(told, [`Too long: at most ${addon.limits.noteBytes} bytes`]);
+  assert.equal(r.details.answers[0].note, "short enough");
+});
+
+test("dialogs: a free-text question's long answer, “no” to “Submit anyway?”, comes back in the editor; dismissed, cancelling asks first", async () => {
+  const q = { id: "why", prompt: "Why?" };
+  const long = "w".repeat(addon.limits.softAnswerChars + 10);
+  const kept = await scripted(
+    [q],
+    [
+      ["input", long],
+      ["confirm", false], // no: back to the text
+      ["editor", (_title, prefill) => (assert.equal(prefill, long), "because")],
+    ],
+  );
+  assert.equal(kept.r.details.answers[0].value, "because");
+  const dismissed = await scripted(
+    [q],
+    [
+      ["input", long],
+      ["confirm", false],
+      ["editor", undefined], // dismissed: a cancel, which would drop the text
+      ["confirm", (title) => (assert.equal(title, "Discard what you typed?"), true)],
+    ],
+  );
+  assert.equal(dismissed.r.details.status, "cancelled");
+});
+
+test("dialogs: the editor is dismissed by the question's end (the agent stopped, or an answer from elsewhere) like every other dialog", async () => {
   const q = { id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] };
   const controller = new AbortController();
   const { ctx } = rpcContext((m, _title, entries) => {

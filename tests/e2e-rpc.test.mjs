@@ -75,7 +75,7 @@ test("rpc: “Add a note…” opens pi's editor; the note goes with the answer 
   });
   const editor = dialogs.find((d) => d.method === "editor");
   assert.ok(editor, "pi's RPC mode sent an editor request");
-  assert.equal(editor.title, "A note for the agent, sent with your answer");
+  assert.equal(editor.title, "A note for the agent, sent with your answer\nWhich database?");
   const second = dialogs.filter((d) => d.method === "select")[1];
   assert.equal(second.title, "Which database?\nNote: only if hosting is cheap");
   assert.ok(second.options.includes("Edit the note…"));

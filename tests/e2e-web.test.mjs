@@ -88,7 +88,7 @@ async function askedOnPage(pi, context) {
   await pi.prompt("ask me");
   const page = await context.newPage();
   await page.goto(url);
-  return { page, card: page.locator(".card").first() };
+  return { url, page, card: page.locator(".card").first() };
 }
 
 async function toolText(pi) {
@@ -272,14 +272,21 @@ test(
   { skip },
   async () => {
     await withPi({}, async (pi, context) => {
-      const { card } = await askedOnPage(pi, context);
+      const { url, card } = await askedOnPage(pi, context);
       await card.getByText("Something else…").click();
       await card.locator("textarea.wrote").fill("DuckDB");
       await card.getByRole("button", { name: "Let the agent decide" }).click();
       await card.getByText("Discard what you typed?").waitFor();
-      await card.getByRole("button", { name: "No" }).click();
+      // A second page (a phone) opened now shows the flow as it is, the held text included, and
+      // answers the engine's question there.
+      const other = (await context.newPage()).locator(".card").first();
+      await other.page().goto(url);
+      await other.getByText("Discard what you typed?").waitFor();
+      await other.getByRole("button", { name: "No" }).click();
       await card.getByText("Discard what you typed?").waitFor({ state: "hidden" });
       assert.equal(await card.locator("textarea.wrote").inputValue(), "DuckDB", "kept on the page");
+      await until(async () => (await other.locator("textarea.wrote").inputValue()) === "DuckDB", "the held text on the other page");
+      assert.equal(await other.locator("textarea.wrote").isVisible(), true, "its “Something else…” is chosen there");
       await card.getByRole("button", { name: "Submit" }).click();
       await card.getByText("Answer taken.").waitFor();
       assert.equal(await toolText(pi), "db: user wrote: DuckDB");

@@ -20,8 +20,8 @@ test("flow steps: the live steps follow the state; a step not live is refused an
   assert.deepEqual(e.actions(), ["pick", "type", "note", "discuss", "decline", "cancel", "go", "filter", "draft"]);
   const before = e.view();
   const rev = e.revision;
-  assert.deepEqual(e.act("toggle", 0), { ok: false, error: "“toggle” is not possible now" });
-  assert.deepEqual(e.act("yes"), { ok: false, error: "“yes” is not possible now" });
+  assert.deepEqual(e.act("toggle", 0), { ok: false, error: "That is not possible now" });
+  assert.deepEqual(e.act("yes"), { ok: false, error: "That is not possible now" });
   assert.equal(e.act("pick", 7).ok, false);
   assert.equal(e.act("pick", 7).error, "There is no option 8");
   assert.equal(e.act("jump").error, "no such step");
@@ -163,7 +163,7 @@ test("flow steps: keys apply only live steps (the discussion field, the review, 
 
 test("flow steps: why a step is refused is said in the person's language, as the engine's own strings are", () => {
   const cases = [
-    ["de", (e) => e.act("toggle", 0), "„toggle“ ist jetzt nicht möglich"],
+    ["de", (e) => e.act("toggle", 0), "Das ist jetzt nicht möglich"],
     ["zh", (e) => e.act("pick", 7), "没有选项 8"],
     ["de", (e) => e.act("type", null, "  "), "Erst eine Antwort tippen"],
     ["zh", (e) => e.act("go", 9), "没有问题 10"],

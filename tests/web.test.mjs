@@ -967,7 +967,7 @@ test("web: a bad step is refused with a clear reason and changes nothing: no suc
   const { asking, qid } = await ask("st6");
   const refused = [
     [await stepOnPage(qid, "jump"), 400, /no such step/],
-    [await stepOnPage(qid, "submit"), 400, /“submit” is not possible now/],
+    [await stepOnPage(qid, "submit"), 400, /^That is not possible now$/],
     [await stepOnPage(qid, "yes"), 400, /not possible now/],
     [await stepOnPage(qid, "pick", 7), 400, /^There is no option 8$/],
     [await stepOnPage(qid, "pick", -1), 400, /index/],

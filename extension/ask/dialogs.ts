@@ -158,6 +158,20 @@ export async function askWithDialogs(
     engine.dispose();
   }
 
+  /** pi's editor filled in with `text` until step `step` takes what was written (its result,
+   * when that ended the call) or the editor is dismissed. A text the engine refuses (over its
+   * field's limit) comes back in the editor, the reason told: nothing written is thrown away. */
+  async function edited(title: string, text: string, step: "note" | "type"): Promise<DialogOutcome | undefined | "dismissed"> {
+    for (;;) {
+      const written = replied(await editText(title, text));
+      if (written === undefined) return "dismissed";
+      const before = engine.revision;
+      const ended = act(step, undefined, written);
+      if (ended || engine.revision !== before) return ended; // taken (a refused step changes nothing)
+      text = written;
+    }
+  }
+
   /** One turn on the question shown: its dialog, and the step the reply means. */
   async function askQuestion(v: FlowView): Promise<DialogOutcome | undefined> {
     const i = v.current;
@@ -168,18 +182,19 @@ export async function askWithDialogs(
     const other = t.SOMETHING_ELSE;
     const labels = q.options.map((o) => line(o.label));
     const n = labels.length; // entries: options 0..n-1, "Something else…" n, then the plain ones
+    if (v.state === "typing" && q.typed) {
+      // Back from "Answer is long… Submit anyway?": the long text, in pi's editor to change it.
+      // Dismissed: the list again (the engine keeps the draft), or for a free-text question,
+      // which has no list, a cancel (the engine asks first: the draft would be lost).
+      const ended = await edited(title, q.typed, "type");
+      return ended === "dismissed" ? act(n ? "back" : "cancel") : ended;
+    }
     if (!n) {
       for (;;) {
         const text = replied(await ctx.ui.input(title, t.DIALOG_PLACEHOLDER, opts()));
         if (text === undefined) return act("cancel");
         if (text.trim()) return act("type", undefined, text);
       }
-    }
-    if (v.state === "typing" && q.typed) {
-      // Back from "Answer is long… Submit anyway?": the long text, in pi's editor to change it.
-      const text = replied(await editText(title, q.typed));
-      if (text === undefined) return act("back"); // the list again; the engine keeps the draft
-      return act("type", undefined, text);
     }
     const note = q.note.trim(); // what the result will carry
     const noteEntry = v.actions.includes("note") ? [note ? t.DIALOG_NOTE_EDIT : t.DIALOG_NOTE] : [];
@@ -204,8 +219,8 @@ export async function askWithDialogs(
     if (special === t.DIALOG_DECLINE) return act("decline");
     if (special === t.DIALOG_NOTE || special === t.DIALOG_NOTE_EDIT) {
       // In pi's editor, the note so far filled in: dismissed keeps it, emptied removes it.
-      const note = replied(await editText(t.DIALOG_NOTE_TITLE, q.note));
-      return note === undefined ? undefined : act("note", undefined, note);
+      const ended = await edited(`${t.DIALOG_NOTE_TITLE}\n${title}`, q.note, "note");
+      return ended === "dismissed" ? undefined : ended;
     }
     if (special === t.DIALOG_DISCUSS) {
       const said = replied(await ctx.ui.input(t.DISCUSS_PROMPT, "", opts()));

@@ -991,18 +991,18 @@ static void refuse(qt_engine *e, qt_string_id id, size_t n, const char *s) {
 }
 
 /* Why step st is not live now. */
-static void refuse_not_live(qt_engine *e, qt_step st) {
+static void refuse_not_live(qt_engine *e) {
   if (e->done)
     refuse(e, QT_STR_STEP_ENDED, 0, NULL);
   else if (e->overlay != QT_OVERLAY_NONE)
     refuse(e, QT_STR_STEP_YES_NO_FIRST, 0, NULL);
   else
-    refuse(e, QT_STR_STEP_NOT_NOW, 0, STEP_NAMES[st]);
+    refuse(e, QT_STR_STEP_NOT_NOW, 0, NULL);
 }
 
 static qt_status step(qt_engine *e, qt_step st, size_t k) {
   if (!live(e, st)) { /* a key handler that disagrees with live_mask: a bug, refused all the same */
-    refuse_not_live(e, st);
+    refuse_not_live(e);
     return QT_ERR_STATE;
   }
   size_t qi = e->current;
@@ -1079,7 +1079,7 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
     return QT_ERR_USAGE;
   }
   if (!live(e, st)) {
-    refuse_not_live(e, st);
+    refuse_not_live(e);
     return QT_ERR_STATE;
   }
   size_t n = e->req->question_count, qi = e->current;

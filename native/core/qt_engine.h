@@ -206,12 +206,13 @@ size_t qt_engine_live(const qt_engine *e, qt_step *out, size_t cap);
 bool qt_engine_is_live(const qt_engine *e, qt_step step);
 /* Applies one step as the person's reply (it stops the timeout's clock, as a key does). `index`
  * is read by PICK, TOGGLE and GO; `text` (len bytes, any bytes: cleaned as typed text is, line
- * breaks kept only where the field keeps them) by TYPE, NOTE, DISCUSS and FILTER. QT_ERR_STATE:
+ * breaks kept only where the field keeps them) by TYPE, DRAFT, NOTE, DISCUSS and FILTER. QT_ERR_STATE:
  * the step is not live now; QT_ERR_USAGE: an index out of range, text over its field's limit
  * (QT_MAX_ANSWER_BYTES, QT_MAX_NOTE_BYTES, QT_MAX_DISCUSS_BYTES, QT_MAX_FILTER_BYTES) or empty
  * where text is needed. Either way nothing changed, and qt_engine_act_error says why. */
 qt_status qt_engine_act(qt_engine *e, qt_step step, size_t index, const char *text, size_t len);
-/* Why the last qt_engine_act failed (one English sentence), "" after one that succeeded. */
+/* Why the last qt_engine_act failed, one sentence in the engine's language (qt_engine_set_language;
+ * English only for a call that names no step), "" after one that succeeded. */
 const char *qt_engine_act_error(const qt_engine *e);
 /* The state as JSON, for a face that draws no frame (flow.c); *json is malloc'd (free() it).
  * Display text in it is sanitized as the frame's is; "answers" and option "value"s are data.

@@ -152,8 +152,8 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_NO_ID)          /* pi-question answer <id>: no question {s} waits anywhere */                                                                   \
   X(REMOTE_NO_POSITION)    /* pi-question answer <n>: {s} what was given, {n} the range, {i} an id to copy */                                              \
   X(REMOTE_RANGE)          /* the positions "1 to {n}" (when there is more than one) */                                                                    \
-  X(REMOTE_NO_TERMINAL)                                                                                                                                    \
-  /* pi-question answer: no terminal to ask on; how to answer without one */ /* ---- the web page (/questions web) ---- */                                 \
+  X(REMOTE_NO_TERMINAL)    /* answer: no terminal to ask on; how to answer without one */                                                                  \
+  /* ---- the web page (/questions web) ---- */                                                                                                            \
   X(WEB_ANSWERED_HERE) /* transcript: the question was answered from the web page */                                                                       \
   X(WEB_STARTED)       /* "Answer in a browser (…): {s}" ({s}: the URL) */                                                                               \
   X(WEB_QR_NARROW)     /* in place of the QR code the terminal is too narrow for ({n}: columns it needs) */                                                \
@@ -171,8 +171,8 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(WEB_DISPLACED)     /* the page: newer pages took its place; it follows again when looked at */                                                         \
   X(WEB_OFF)           /* the page: pi turned the page off or exited */                                                                                    \
   X(WEB_TOO_LARGE)     /* the page: an answer longer than the server takes ({n}: bytes); not sent, text kept */                                            \
-  X(WEB_NOT_SENT)                                                                                                                                          \
-  /* the page: an answer could not be sent (no connection); text kept */ /* ---- the person's timeout, the external editor, accessible mode ---- */        \
+  X(WEB_NOT_SENT)      /* the page: not sent (no connection); text kept */                                                                                 \
+  /* ---- the person's timeout, the external editor, accessible mode ---- */                                                                               \
   X(COUNTDOWN_CANCEL)          /* "Closes itself in {s} — any key stops the clock" ({s}: "4:59") */                                                      \
   X(COUNTDOWN_DECLINE)         /* "Leaves it to the agent in {s} — any key stops the clock" */                                                           \
   X(COUNTDOWN_RECOMMENDED)     /* "Answers itself in {s} with the recommended option — any key stops the clock" */                                       \
@@ -211,23 +211,24 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(PLAIN_KEYS_REVIEW)         /* the review */                                                                                                            \
   X(PLAIN_KEYS_TABS)           /* appended with several questions: Tab, Shift+Tab */                                                                       \
   X(PLAIN_KEYS_CONFIRM)        /* a yes/no question */                                                                                                     \
-  X(PLAIN_KEYS_BOUND)                                                                                                                                      \
-  /* keys rebound: "Keys: {s}." ({s}: the help line's items, comma-separated) */ /* ---- the question fits the screen ---------------------- */            \
+  X(PLAIN_KEYS_BOUND)          /* keys rebound: "Keys: {s}." ({s}: the help line's items) */                                                               \
+  /* ---- the question fits the screen ---------------------- */                                                                                           \
   X(HELP_READ_PROMPT)  /* PgUp/PgDn "read the question" (the prompt is cut to fit the screen) */                                                           \
   X(HELP_SCROLL)       /* PgUp/PgDn "scroll" (the review is cut to fit the screen) */                                                                      \
   X(HELP_READ_PREVIEW) /* Shift+↑/Shift+↓ "read the preview" (the preview is cut) */                                                                   \
   X(PLAIN_PROMPT_ABOVE) /* accessible mode, the prompt cut to fit: "{n} earlier lines of the question are hidden; {s} reads them." ({s}: PageUp's name) */ \
-  X(PLAIN_PROMPT_BELOW) /* "The question goes on for {n} more lines; {s} reads them." ({s}: PageDown's name) */                                            \
-  X(PLAIN_KEY_PAGE_UP)  /* accessible mode: PageUp as a word ("PageUp"), no symbols */                                                                     \
-  X(PLAIN_KEY_PAGE_DOWN) /* "PageDown" */ /* ---- talk first: Ctrl+T ---------------------- */                                                             \
-  X(DISCUSS_PROMPT)                       /* above the text field: "What do you want to tell the agent?" */                                                \
-  X(HELP_DISCUSS)                         /* Ctrl+T "talk first" */                                                                                        \
-  X(HELP_SEND)                            /* Enter "send to the agent" (in the discussion field) */                                                        \
-  X(PLAIN_KEYS_DISCUSS)                   /* accessible mode: the keys, in words, in the discussion field */                                               \
-  X(HELP_BACK_TO_QUESTION)                /* Esc "back to the question" (closes the discussion field) */                                                   \
-  X(WARN_DISCUSS_EMPTY)                   /* Enter on an empty discussion field */                                                                         \
+  X(PLAIN_PROMPT_BELOW)  /* "The question goes on for {n} more lines; {s} reads them." ({s}: PageDown's name) */                                           \
+  X(PLAIN_KEY_PAGE_UP)   /* accessible mode: PageUp as a word ("PageUp"), no symbols */                                                                    \
+  X(PLAIN_KEY_PAGE_DOWN) /* "PageDown" */                                                                                                                  \
+  /* ---- talk first: Ctrl+T ---------------------- */                                                                                                     \
+  X(DISCUSS_PROMPT)        /* above the text field: "What do you want to tell the agent?" */                                                               \
+  X(HELP_DISCUSS)          /* Ctrl+T "talk first" */                                                                                                       \
+  X(HELP_SEND)             /* Enter "send to the agent" (in the discussion field) */                                                                       \
+  X(PLAIN_KEYS_DISCUSS)    /* accessible mode: the keys, in words, in the discussion field */                                                              \
+  X(HELP_BACK_TO_QUESTION) /* Esc "back to the question" (closes the discussion field) */                                                                  \
+  X(WARN_DISCUSS_EMPTY)    /* Enter on an empty discussion field */                                                                                        \
   /* ---- why a step was refused (the RPC dialogs and the page show it) ---- */                                                                            \
-  X(STEP_NOT_NOW)         /* "{s}" is the step's name (pick, toggle, …): not possible in this state */                                                   \
+  X(STEP_NOT_NOW)         /* a step not possible in this state (two pages racing, a stale page) */                                                         \
   X(STEP_ENDED)           /* a step after the question ended */                                                                                            \
   X(STEP_YES_NO_FIRST)    /* a step while the engine asks yes or no ("Discard 2 answers?") */                                                              \
   X(STEP_EMPTY)           /* an empty typed answer (no key hint: not every face has Esc) */                                                                \
@@ -235,8 +236,8 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(STEP_NO_QUESTION)     /* "There is no question {n}" */                                                                                                 \
   X(STEP_TOO_LONG)        /* text over its field's limit: at most {n} bytes */                                                                             \
   X(STATUS_DISCUSS)       /* renderResult: "Wants to talk first" */                                                                                        \
-  X(DIALOG_DISCUSS)                                                                                                                                        \
-  /* RPC select entry: "Discuss first…" */ /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                \
+  X(DIALOG_DISCUSS)       /* RPC select entry: "Discuss first…" */                                                                                       \
+  /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                                                         \
   X(PLAIN_NOT_SELECTED)     /* after an option the person did not pick: "not selected" */                                                                  \
   X(PLAIN_RESULT_STATUS)    /* renderResult's first line: "Status: {s}." ({s}: a STATUS_* string) */                                                       \
   X(PLAIN_KEYS_FILTER_PICK) /* typing the filter of a single-select question, where Enter picks the highlighted match */
