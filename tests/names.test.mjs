@@ -11,7 +11,9 @@ import { addon, root } from "./helpers/addon.mjs";
 
 /** Tracked files under `dirs` (what a reader of the code sees). */
 function tracked(...dirs) {
-  return execFileSync("git", ["ls-files", "--", ...dirs], { cwd: root, encoding: "utf8" }).split("\n").filter(Boolean);
+  return execFileSync("git", ["ls-files", "--", ...dirs], { cwd: root, encoding: "utf8" })
+    .split("\n")
+    .filter(Boolean);
 }
 
 /** The files outside the string tables that use string `id`. */
@@ -28,7 +30,8 @@ test("names: a REMOTE_* string is used only by the other-terminal face (bin/remo
   for (const id of ids) {
     const users = usersOf(id, files);
     assert.ok(users.length > 0, `${id} is used`);
-    for (const f of users) assert.ok(FACE.has(f), `${id} is used by ${f}, which is not the other-terminal face: name it ELSEWHERE_* if every face says it`);
+    for (const f of users)
+      assert.ok(FACE.has(f), `${id} is used by ${f}, which is not the other-terminal face: name it ELSEWHERE_* if every face says it`);
   }
 });
 

@@ -320,7 +320,7 @@ static bool cell_at(qt_buf *ct, const char *s, size_t len, size_t pos, bool show
  * the last grapheme the decision where it ends looked at. The first line has w->first columns,
  * the others w->avail; a line breaks after its last space when the next grapheme does not fit,
  * and after a newline. Keeps nothing per grapheme. */
-static bool wrap_from(qt_buf *ct, qt_editor_wrap *w, const char *s, size_t len, size_t from) {
+static bool wrap_from(qt_buf *ct, qt_wrap_cache *w, const char *s, size_t len, size_t from) {
   size_t total = w->with_end ? len + 1 : len, lines = from;
   size_t pos = from ? w->start[from] : 0;
   int room = from ? w->avail : w->first;
@@ -375,31 +375,57 @@ static bool wrap_from(qt_buf *ct, qt_editor_wrap *w, const char *s, size_t len, 
   return true;
 }
 
-/* The editor's layout for these columns, laid out again only from the first line whose
- * decision looked at text that changed since (every line after a change at the end, none
- * after a cursor move). The layout is a cache the renderer owns, kept in the editor: the engine
- * hands over the editors a frame may draw (qt_draw.editors); one not handed over is laid out in
- * d->spare every time. */
-static const qt_editor_wrap *wrap_editor(qt_draw *d, const qt_editor *ced, bool with_end, int first, int avail) {
-  qt_editor_wrap *w = &d->spare;
-  const char *text = qt_editor_text(ced);
-  size_t len = qt_editor_len(ced), from = 0;
-  for (size_t i = 0; i < sizeof d->editors / sizeof d->editors[0]; i++)
-    if (d->editors[i] == ced) w = &d->editors[i]->wrap;
-  if (w == &d->spare) w->valid = false;
+/* How many bytes a[0..an) and b[0..bn) have in common at their start: one memcmp when they
+ * are the same (a cursor move), else blocks of them, then bytes. */
+static size_t common_prefix(const char *a, size_t an, const char *b, size_t bn) {
+  size_t n = an < bn ? an : bn, i = 0;
+  if (n && memcmp(a, b, n) == 0) return n;
+  while (n - i >= 256 && memcmp(a + i, b + i, 256) == 0) i += 256;
+  while (i < n && a[i] == b[i]) i++;
+  return i;
+}
+
+/* The editor's layout for these columns. The renderer keeps, for each editor it drew lately, the
+ * layout and a copy of the text it laid out (d->wraps); the layout is made again only from the
+ * first line whose decision looked at the first byte that differs from that copy (every line
+ * after a change at the end, none after a cursor move). The editor is only read: comparing
+ * costs a memcmp of the text, laying out what changed. */
+static const qt_wrap_cache *wrap_editor(qt_draw *d, const qt_editor *ed, bool with_end, int first, int avail) {
+  const char *text = qt_editor_text(ed);
+  size_t len = qt_editor_len(ed), from = 0;
+  qt_wrap_cache *w = NULL;
+  for (size_t i = 0; i < QT_WRAP_SLOTS && !w; i++)
+    if (d->wraps[i].editor == ed) w = &d->wraps[i];
+  if (!w) { /* the slot used longest ago */
+    w = &d->wraps[0];
+    for (size_t i = 1; i < QT_WRAP_SLOTS; i++)
+      if (d->wraps[i].used < w->used) w = &d->wraps[i];
+    w->editor = ed;
+    w->valid = false;
+  }
+  w->used = ++d->wrap_clock;
   unsigned rules = qt_width_rules();
+  size_t same = 0; /* bytes at the start of the text the copy still holds */
   if (w->valid && w->first == first && w->avail == avail && w->with_end == with_end && w->rules == rules) {
-    if (w->dirty == SIZE_MAX) return w;
-    while (from < w->count && w->reach[from] < w->dirty) from++;
+    const char *old = w->text.data ? w->text.data : "";
+    same = common_prefix(old, w->text.len, text, len);
+    if (same == len && same == w->text.len) return w;
+    /* from the start of the code point that differs: the lines before it looked at none of it */
+    while (same > 0 && same < len && ((unsigned char)text[same] & 0xC0) == 0x80) same--;
+    while (from < w->count && w->reach[from] < same) from++;
   }
   w->valid = false;
   w->first = first;
   w->avail = avail;
   w->with_end = with_end;
   w->rules = rules;
-  w->dirty = SIZE_MAX;
   if (!wrap_from(&d->cell_text, w, text, len, from)) return NULL;
-  w->valid = true;
+  /* the copy: what it holds from `same` on is replaced (a copy that failed is no cache) */
+  if (same > w->text.len) same = w->text.len;
+  w->text.len = same;
+  if (w->text.data) w->text.data[same] = '\0';
+  w->text.failed = false;
+  w->valid = qt_buf_append(&w->text, text + same, len - same);
   return w;
 }
 
@@ -436,7 +462,7 @@ static void editor_window(size_t total, size_t cur, int cap, size_t *first, size
 /* Draws an editor. *b is the open line (its prefix written); later lines start at `indent`.
  * A focused editor shows the cursor (the host's marker, then the cursor style around the
  * character under it) and scrolls to keep it in view. Ends the last line. Only the lines in
- * view are turned into cells; where the lines wrap comes from the editor's layout cache. */
+ * view are turned into cells; where the lines wrap comes from the renderer's layout of it (wrap_editor). */
 static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool focused, int style) {
   const qt_engine *e = r->e;
   qt_buf *ct = &r->d->cell_text;
@@ -448,7 +474,7 @@ static void draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool fo
     lb_begin(r, b);
     lb_spaces(b, indent);
   }
-  const qt_editor_wrap *w = wrap_editor(r->d, ed, focused, r->width - b->w, r->width - indent);
+  const qt_wrap_cache *w = wrap_editor(r->d, ed, focused, r->width - b->w, r->width - indent);
   if (!w) {
     r->failed = true;
     lb_end(b);
@@ -1525,7 +1551,7 @@ size_t qt_draw_bytes(const qt_draw *d) {
   size_t n = qt_lines_bytes(&d->frame) + qt_lines_bytes(&d->scratch[0]) + qt_lines_bytes(&d->scratch[1]);
   n += qt_lines_bytes(&d->measure) + d->cell_text.cap;
   n += d->pv.cap * (sizeof *d->pv.start + sizeof *d->pv.end + sizeof *d->pv.width); /* the preview's layout */
-  n += 2 * d->spare.cap * sizeof(size_t);
+  for (size_t i = 0; i < QT_WRAP_SLOTS; i++) n += d->wraps[i].text.cap + 2 * d->wraps[i].cap * sizeof(size_t);
   return n;
 }
 
@@ -1540,7 +1566,10 @@ void qt_draw_free(qt_draw *d) {
   free(d->pv.start);
   free(d->pv.end);
   free(d->pv.width);
-  free(d->spare.start);
-  free(d->spare.reach);
+  for (size_t i = 0; i < QT_WRAP_SLOTS; i++) {
+    qt_buf_free(&d->wraps[i].text);
+    free(d->wraps[i].start);
+    free(d->wraps[i].reach);
+  }
   memset(d, 0, sizeof *d);
 }
