@@ -66,6 +66,9 @@
         "native/core/flow.c",
         "native/core/lines.c",
         "native/core/render.c",
+        "native/core/render_editor.c",
+        "native/core/render_help.c",
+        "native/core/render_fit.c",
         "native/core/render_plain.c",
         "native/core/tty_run.c"
       ],

@@ -7,7 +7,7 @@
 //     the first width nor what the next key does;
 //   - the renderers' sources hold no cast that drops the const of the engine's state.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import test from "node:test";
 import { addon, root } from "./helpers/addon.mjs";
 
@@ -221,7 +221,9 @@ function constDroppingCasts(source) {
 }
 
 test("render is pure: the renderers' sources hold no cast that drops const from the engine's state", () => {
-  for (const file of ["native/core/render.c", "native/core/render_plain.c", "native/core/lines.c"]) {
+  const renderers = readdirSync(new URL("native/core/", `file://${root}/`)).filter((f) => /^render.*\.[ch]$/.test(f));
+  assert.ok(renderers.length >= 6, `the renderers' files: ${renderers}`);
+  for (const file of [...renderers.map((f) => `native/core/${f}`), "native/core/lines.c"]) {
     const source = readFileSync(new URL(file, `file://${root}/`), "utf8");
     assert.deepEqual(constDroppingCasts(source), [], `${file} casts the const of the state away`);
   }

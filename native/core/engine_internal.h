@@ -1,5 +1,5 @@
 /* engine_internal.h — the interaction engine's state, shared by engine.c (input and state
- * changes) and render.c (frames). Not part of the public contract: see qt_engine.h. */
+ * changes) and the renderers (render*.c: frames). Not part of the public contract: see qt_engine.h. */
 #ifndef QT_ENGINE_INTERNAL_H
 #define QT_ENGINE_INTERNAL_H
 
@@ -131,7 +131,7 @@ typedef struct qt_draw {
    * editor, the one used longest ago given to another */
   qt_wrap_cache wraps[QT_WRAP_SLOTS];
   uint64_t wrap_clock; /* counts the slots' uses */
-  /* the help line, laid out once for each text and width (render.c draw_help): it was half of
+  /* the help line, laid out once for each text and width (render_help.c draw_help): it was half of
    * a keystroke's rendering */
   qt_buf help_key;     /* the items and the width it was laid out for; empty: nothing kept */
   qt_lines help_lines; /* the lines it gave */
@@ -218,13 +218,13 @@ typedef struct qt_cell {
 /* ---- the live steps as the help line names them ------------------------------------------ */
 /* One item of what works now: a step (or none: a key that only moves or edits), the key or pair
  * of keys that does it, and what the help line says. Built by qt_live_items from the live
- * steps (qt_engine_live), in the help line's order; render.c prints the shown ones. */
+ * steps (qt_engine_live), in the help line's order; render_help.c prints the shown ones. */
 typedef enum qt_live_kind {
   QT_LIVE_KEY = 0, /* "<first key of `key`> <help>" */
   QT_LIVE_PAIR,    /* "<key><key2> <help>" ("↑↓ move") */
   QT_LIVE_TEXT,    /* "<help>" alone ("1-9 pick") */
   QT_LIVE_LETTER,  /* "<letter string> <help>" ("y yes") */
-  QT_LIVE_SCROLL,  /* the keys that read a cut prompt or preview go here (layout facts: render.c) */
+  QT_LIVE_SCROLL,  /* the keys that read a cut prompt or preview go here (layout facts: render_help.c) */
   QT_LIVE_HIDDEN   /* live, but the help line leaves it out */
 } qt_live_kind;
 typedef struct qt_live {
@@ -269,7 +269,7 @@ void qt_layout_start(const qt_engine *e, qt_layout *l);
 size_t qt_draw_bytes(const qt_draw *d);
 void qt_draw_free(qt_draw *d);
 /* The keys that work now, as the help line names them ("Enter select"), joined by sep into out
- * (render.c); the plain frame's words when keys were rebound. */
+ * (render_help.c); the plain frame's words when keys were rebound. */
 void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep);
 /* The name of the first key of action `a` ("PgUp"), appended to out; nothing when it has none. */
 void qt_render_key_name(const qt_engine *e, qt_action a, qt_buf *out);
