@@ -54,6 +54,7 @@
         "native/core/common.c",
         "native/core/json_tree.c",
         "native/core/request.c",
+        "native/core/request_memory.c",
         "native/core/request_json.c",
         "native/core/answers.c",
         "native/core/result.c",

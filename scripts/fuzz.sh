@@ -37,7 +37,7 @@ pkg-config --exists libcjson 2>/dev/null ||
 N=native/core
 F=native/fuzz
 # The core's parsers keep per-thread blocks through the OS layer's thread.c (POSIX here).
-CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/json_tree.c $N/request.c $N/request_json.c $N/answers.c $N/result.c native/os/posix/thread.c"
+CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/json_tree.c $N/request.c $N/request_memory.c $N/request_json.c $N/answers.c $N/result.c native/os/posix/thread.c"
 TEXT="$N/width.c $N/sanitize.c"
 KEYS="$N/keys.c"
 ENGINE="$N/engine.c $N/flow.c $N/editor.c $N/render.c $N/render_editor.c $N/render_help.c $N/render_fit.c $N/render_plain.c $N/lines.c"
