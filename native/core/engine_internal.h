@@ -130,7 +130,8 @@ typedef struct qt_draw {
   /* where the text of the editors drawn last wraps (render_editor.c wrap_editor), one slot per
    * editor, the one used longest ago given to another */
   qt_wrap_cache wraps[QT_WRAP_SLOTS];
-  uint64_t wrap_clock; /* counts the slots' uses */
+  uint64_t wrap_clock;  /* counts the slots' uses */
+  qt_wrap_cache relaid; /* the lines laid out again, before they go into their slot (start, reach) */
   /* the help line, laid out once for each text and width (render_help.c draw_help): it was half of
    * a keystroke's rendering */
   qt_buf help_key;     /* the items and the width it was laid out for; empty: nothing kept */

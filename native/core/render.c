@@ -733,6 +733,7 @@ size_t qt_draw_bytes(const qt_draw *d) {
   n += qt_lines_bytes(&d->measure) + d->cell_text.cap;
   n += d->pv.cap * (sizeof *d->pv.start + sizeof *d->pv.end + sizeof *d->pv.width); /* the preview's layout */
   for (size_t i = 0; i < QT_WRAP_SLOTS; i++) n += d->wraps[i].text.cap + 2 * d->wraps[i].cap * sizeof(size_t);
+  n += 2 * d->relaid.cap * sizeof(size_t);
   return n;
 }
 
@@ -747,6 +748,8 @@ void qt_draw_free(qt_draw *d) {
   free(d->pv.start);
   free(d->pv.end);
   free(d->pv.width);
+  free(d->relaid.start);
+  free(d->relaid.reach);
   for (size_t i = 0; i < QT_WRAP_SLOTS; i++) {
     qt_buf_free(&d->wraps[i].text);
     free(d->wraps[i].start);

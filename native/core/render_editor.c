@@ -78,27 +78,53 @@ static bool cell_at(qt_buf *ct, const char *s, size_t len, size_t pos, bool show
   return true;
 }
 
-/* Lays out the lines of an editor's text from line `from` on (the ones before it are kept):
- * w->start[l] is where line l starts (a position, see cell_at), w->reach[l] the position after
- * the last grapheme the decision where it ends looked at. The first line has w->first columns,
- * the others w->avail; a line breaks after its last space when the next grapheme does not fit,
- * and after a newline. Keeps nothing per grapheme. */
-static bool wrap_from(qt_buf *ct, qt_wrap_cache *w, const char *s, size_t len, size_t from) {
+/* Makes room for n lines in w's arrays. */
+static bool wrap_room(qt_wrap_cache *w, size_t n) {
+  if (n <= w->cap) return true;
+  size_t cap = w->cap ? w->cap : 64;
+  while (cap < n) cap *= 2;
+  size_t *st = realloc(w->start, cap * sizeof *st);
+  if (st) w->start = st;
+  size_t *re = st ? realloc(w->reach, cap * sizeof *re) : NULL;
+  if (re) w->reach = re;
+  if (!st || !re) return false;
+  w->cap = cap;
+  return true;
+}
+
+/* Lays out the lines of an editor's text s[0..len) from line `from` of the layout w on (the
+ * ones before it are kept) into out (out->start[0] is line `from`): start[l] is where line l
+ * starts (a position, see cell_at), reach[l] the position after the last grapheme the decision
+ * where it ends looked at. The first line has w->first columns, the others w->avail; a line
+ * breaks after its last space when the next grapheme does not fit, and after a newline. Keeps
+ * nothing per grapheme. A line after the first that starts at a position p ≥ sync where w (the
+ * layout of a text of old_len bytes whose end from p - (len - old_len) on is s's from p on) has
+ * a line start at p - (len - old_len) ends the work: from there the old lines hold, moved. *k
+ * is the lines laid out; *resume the old line they go on with (0: none, the end was reached). */
+static bool wrap_from(qt_buf *ct, const qt_wrap_cache *w, qt_wrap_cache *out, const char *s, size_t len, size_t from,
+                      size_t sync, size_t old_len, size_t *k, size_t *resume) {
   size_t total = w->with_end ? len + 1 : len, lines = from;
   size_t pos = from ? w->start[from] : 0;
   int room = from ? w->avail : w->first;
   qt_buf_reset(ct);
+  *resume = 0;
   while (pos < total || lines == 0) {
-    if (lines + 2 > w->cap) {
-      size_t cap = w->cap ? w->cap * 2 : 64;
-      size_t *st = realloc(w->start, cap * sizeof *st);
-      if (st) w->start = st;
-      size_t *re = st ? realloc(w->reach, cap * sizeof *re) : NULL;
-      if (re) w->reach = re;
-      if (!st || !re) return false;
-      w->cap = cap;
+    if (lines > 0 && pos >= sync) { /* where the old layout had a line start (a search of its lines) */
+      size_t want = pos + old_len - len, lo = 1, hi = w->count;
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->start[mid] < want)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      if (lo < w->count && w->start[lo] == want) {
+        *resume = lo;
+        break;
+      }
     }
-    w->start[lines] = pos;
+    if (!wrap_room(out, lines - from + 2)) return false;
+    out->start[lines - from] = pos;
     size_t start = pos, after_space = SIZE_MAX, reach = total;
     int used = 0;
     while (pos < total) {
@@ -129,12 +155,11 @@ static bool wrap_from(qt_buf *ct, qt_wrap_cache *w, const char *s, size_t len, s
         break;
       }
     }
-    w->reach[lines++] = reach;
+    out->reach[lines++ - from] = reach;
     room = w->avail;
     if (pos >= total) break;
   }
-  w->start[lines] = total;
-  w->count = lines;
+  *k = lines - from;
   return true;
 }
 
@@ -148,11 +173,20 @@ static size_t common_prefix(const char *a, size_t an, const char *b, size_t bn) 
   return i;
 }
 
+/* The same at their end. */
+static size_t common_suffix(const char *a, size_t an, const char *b, size_t bn) {
+  size_t n = an < bn ? an : bn, i = 0;
+  while (n - i >= 256 && memcmp(a + an - i - 256, b + bn - i - 256, 256) == 0) i += 256;
+  while (i < n && a[an - i - 1] == b[bn - i - 1]) i++;
+  return i;
+}
+
 /* The editor's layout for these columns. The renderer keeps, for each editor it drew lately, the
  * layout and a copy of the text it laid out (d->wraps); the layout is made again only from the
- * first line whose decision looked at the first byte that differs from that copy (every line
- * after a change at the end, none after a cursor move). The editor is only read: comparing
- * costs a memcmp of the text, laying out what changed. */
+ * first line whose decision looked at the first byte that differs from that copy, and only up
+ * to the first line that starts where an old line started in the text both end with (none
+ * after a cursor move, the last after typing at the end, a few after typing into prose). The
+ * editor is only read: comparing costs a memcmp of the text, laying out what changed. */
 static const qt_wrap_cache *wrap_editor(qt_draw *d, const qt_editor *ed, bool with_end, int first, int avail) {
   const char *text = qt_editor_text(ed);
   size_t len = qt_editor_len(ed), from = 0;
@@ -168,11 +202,14 @@ static const qt_wrap_cache *wrap_editor(qt_draw *d, const qt_editor *ed, bool wi
   }
   w->used = ++d->wrap_clock;
   unsigned rules = qt_width_rules();
-  size_t same = 0; /* bytes at the start of the text the copy still holds */
+  size_t same = 0;        /* bytes at the start of the text the copy still holds */
+  size_t sync = SIZE_MAX; /* from here on the text ends as the copy does */
+  size_t old_len = w->text.len;
   if (w->valid && w->first == first && w->avail == avail && w->with_end == with_end && w->rules == rules) {
     const char *old = w->text.data ? w->text.data : "";
-    same = common_prefix(old, w->text.len, text, len);
-    if (same == len && same == w->text.len) return w;
+    same = common_prefix(old, old_len, text, len);
+    if (same == len && same == old_len) return w;
+    sync = len - common_suffix(old, old_len, text, len);
     /* from the start of the code point that differs: the lines before it looked at none of it */
     while (same > 0 && same < len && ((unsigned char)text[same] & 0xC0) == 0x80) same--;
     while (from < w->count && w->reach[from] < same) from++;
@@ -182,7 +219,22 @@ static const qt_wrap_cache *wrap_editor(qt_draw *d, const qt_editor *ed, bool wi
   w->avail = avail;
   w->with_end = with_end;
   w->rules = rules;
-  if (!wrap_from(&d->cell_text, w, text, len, from)) return NULL;
+  size_t k, resume, total = with_end ? len + 1 : len;
+  if (!wrap_from(&d->cell_text, w, &d->relaid, text, len, from, sync, old_len, &k, &resume)) return NULL;
+  size_t tail = resume ? w->count - resume : 0, count = from + k + tail;
+  if (!wrap_room(w, count + 1)) return NULL;
+  if (resume) { /* the old lines from `resume` on, moved by what the text grew or shrank */
+    memmove(w->start + from + k, w->start + resume, (tail + 1) * sizeof *w->start);
+    memmove(w->reach + from + k, w->reach + resume, tail * sizeof *w->reach);
+    for (size_t l = from + k; l < count; l++) w->start[l] = w->start[l] + len - old_len;
+    for (size_t l = from + k; l < count; l++) w->reach[l] = w->reach[l] + len - old_len;
+  }
+  if (k) {
+    memcpy(w->start + from, d->relaid.start, k * sizeof *w->start);
+    memcpy(w->reach + from, d->relaid.reach, k * sizeof *w->reach);
+  }
+  w->start[count] = total;
+  w->count = count;
   /* the copy: what it holds from `same` on is replaced (a copy that failed is no cache) */
   if (same > w->text.len) same = w->text.len;
   w->text.len = same;
