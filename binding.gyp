@@ -54,6 +54,7 @@
         "native/core/common.c",
         "native/core/json_tree.c",
         "native/core/request.c",
+        "native/core/request_memory.c",
         "native/core/request_json.c",
         "native/core/answers.c",
         "native/core/result.c",
@@ -66,6 +67,9 @@
         "native/core/flow.c",
         "native/core/lines.c",
         "native/core/render.c",
+        "native/core/render_editor.c",
+        "native/core/render_help.c",
+        "native/core/render_fit.c",
         "native/core/render_plain.c",
         "native/core/tty_run.c"
       ],

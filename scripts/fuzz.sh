@@ -37,10 +37,10 @@ pkg-config --exists libcjson 2>/dev/null ||
 N=native/core
 F=native/fuzz
 # The core's parsers keep per-thread blocks through the OS layer's thread.c (POSIX here).
-CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/json_tree.c $N/request.c $N/request_json.c $N/answers.c $N/result.c native/os/posix/thread.c"
+CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/json_tree.c $N/request.c $N/request_memory.c $N/request_json.c $N/answers.c $N/result.c native/os/posix/thread.c"
 TEXT="$N/width.c $N/sanitize.c"
 KEYS="$N/keys.c"
-ENGINE="$N/engine.c $N/flow.c $N/editor.c $N/render.c $N/render_plain.c $N/lines.c"
+ENGINE="$N/engine.c $N/flow.c $N/editor.c $N/render.c $N/render_editor.c $N/render_help.c $N/render_fit.c $N/render_plain.c $N/lines.c"
 CFLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -fno-omit-frame-pointer
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$N -I$F
   $(pkg-config --cflags libcjson) ${FUZZ_EXTRA_CFLAGS:-}"

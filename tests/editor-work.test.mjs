@@ -303,3 +303,30 @@ test("after a cursor move or an edit at the end, a frame lays out only the lines
   assert.ok(afterTyping < 4000, `a frame after typing at the end looked at ${afterTyping} code points`);
   e.dispose();
 });
+
+test("an edit inside a long text of words lays out only the lines until they break where they broke before", () => {
+  const words = "съешь же ещё этих мягких французских булок да выпей чаю ";
+  const e = typed(words.repeat(600)); // about 60 KB, no line the same as the next
+  e.render(80);
+  const edits = [
+    [K.home, "ж"], // typing at the start
+    ["ы"],
+    [K.backspace],
+    [K.altF, K.altF, K.altF, "щ"], // in the middle of the first lines
+    [K.altD],
+    [K.paste("один два ")],
+    [K.end, K.altB, K.altB, K.ctrlW], // near the end
+  ];
+  for (const keys of edits) {
+    for (const k of keys) e.feed(k);
+    const before = addon._textWork();
+    const frame = e.render(80).slice();
+    const laidOut = addon._textWork() - before;
+    assert.ok(laidOut < 4000, `after ${JSON.stringify(keys)} a frame looked at ${laidOut} code points`);
+    e.render(81); // other columns: the next frame at 80 is laid out from scratch
+    const whole = addon._textWork();
+    assert.deepEqual(e.render(80), frame, `after ${JSON.stringify(keys)}`);
+    assert.ok(addon._textWork() - whole > 20000, "laid out from scratch, the text costs more than the check allows");
+  }
+  e.dispose();
+});

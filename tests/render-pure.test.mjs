@@ -7,7 +7,7 @@
 //     the first width nor what the next key does;
 //   - the renderers' sources hold no cast that drops the const of the engine's state.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import test from "node:test";
 import { LONG_LIST, LONG_PROMPT, TALL_PREVIEW } from "./helpers/question-sets.mjs";
 import { addon, root } from "./helpers/addon.mjs";
@@ -148,7 +148,7 @@ test("render is pure: the cases reach windows that are cut (the frames change as
 
 // The rule, in the sources: no cast may drop the const of the engine or of anything in it
 // (`(qt_engine *)`, `(qt_qstate *)`, `(qt_editor *)` …); the renderers take `const qt_engine *`.
-const STATE_TYPES = ["qt_engine", "qt_qstate", "qt_editor", "qt_editor_wrap", "qt_answer", "qt_opt_text", "qt_request", "qt_question"];
+const STATE_TYPES = ["qt_engine", "qt_qstate", "qt_editor", "qt_answer", "qt_opt_text", "qt_request", "qt_question"];
 const CAST = new RegExp(`\\(\\s*(?:struct\\s+)?(${STATE_TYPES.join("|")})\\s*\\*\\s*\\)`);
 
 /** The lines of a C source that cast to a non-const pointer to one of the state's types. */
@@ -163,7 +163,9 @@ function constDroppingCasts(source) {
 }
 
 test("render is pure: the renderers' sources hold no cast that drops const from the engine's state", () => {
-  for (const file of ["native/core/render.c", "native/core/render_plain.c", "native/core/lines.c"]) {
+  const renderers = readdirSync(new URL("native/core/", `file://${root}/`)).filter((f) => /^render.*\.[ch]$/.test(f));
+  assert.ok(renderers.length >= 6, `the renderers' files: ${renderers}`);
+  for (const file of [...renderers.map((f) => `native/core/${f}`), "native/core/lines.c"]) {
     const source = readFileSync(new URL(file, `file://${root}/`), "utf8");
     assert.deepEqual(constDroppingCasts(source), [], `${file} casts the const of the state away`);
   }
@@ -181,4 +183,140 @@ test("render is pure: the renderers take the engine as const", () => {
     assert.ok(m, `${fn} is declared in engine_internal.h`);
     assert.match(m[1], /^const qt_engine \*e\b/, `${fn} takes the engine as const`);
   }
+});
+
+// ---- editors: where their text wraps is the renderer's own memory ------------------------------
+// A frame lays out an editor's text from a copy it keeps of the text it laid out last (the editor
+// holds only its text and cursor). Typing with frames at two sizes in between draws, at every
+// step, what an engine given the same keys and never drawn before draws.
+const PASTE = (s) => `\x1b[200~${s}\x1b[201~`;
+const E = {
+  home: "\x1b[H",
+  end: "\x1b[F",
+  left: "\x1b[D",
+  right: "\x1b[C",
+  backspace: "\x7f",
+  del: "\x1b[3~",
+  altB: "\x1bb",
+  altD: "\x1bd",
+  ctrlW: "\x17",
+  ctrlK: "\x0b",
+  ctrlU: "\x15",
+};
+const PROSE = "the quick brown fox jumps over the lazy dog and keeps on running ";
+const EDITS = [
+  PASTE(PROSE.repeat(5)),
+  E.home,
+  "ж",
+  PASTE("e\u0301e\u0301 中文字 "),
+  E.altB,
+  E.altB,
+  PASTE("x".repeat(70)),
+  E.end,
+  E.backspace,
+  E.ctrlW,
+  PASTE(`\n${"\u{1F468}\u200D\u{1F469} ".repeat(12)}\n`),
+  E.left,
+  E.left,
+  E.del,
+  E.altD,
+  E.home,
+  E.right,
+  E.ctrlK,
+  PASTE(PROSE.repeat(3)),
+  E.home,
+  E.ctrlU,
+  "q",
+];
+const SHORT = { questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] };
+const EDITOR_CASES = [
+  { name: "a typed answer", args: SHORT, open: [K.up, "\r"] },
+  { name: "a note", args: SHORT, open: ["\x0e"] },
+  { name: "the filter", args: LONG_LIST, open: ["/"] },
+  { name: "the discussion field", args: LONG_PROMPT, open: ["\x14"] },
+];
+const PI_CURSOR = "\x1b_pi:c\x07";
+
+function editing(c, keys) {
+  const e = addon.createEngine(JSON.stringify(c.args));
+  e.setCursorMarker(PI_CURSOR);
+  for (const k of [...c.open, ...keys]) e.feed(k);
+  return e;
+}
+
+for (const c of EDITOR_CASES) {
+  for (const [a, b] of [
+    [
+      [80, 0],
+      [33, 0],
+    ],
+    [
+      [47, 14],
+      [120, 9],
+    ],
+  ]) {
+    test(`render is pure: typing in ${c.name} with frames at ${a.join("×")} and ${b.join("×")} draws what an engine given the same keys draws`, () => {
+      const mixed = editing(c, []);
+      let seen = new Set();
+      EDITS.forEach((key, i) => {
+        mixed.feed(key);
+        const atA = mixed.render(...a).slice();
+        const atB = mixed.render(...b).slice();
+        const again = mixed.render(...a).slice();
+        const fresh = editing(c, EDITS.slice(0, i + 1));
+        const want = fresh.render(...a).slice();
+        assert.deepEqual(atA, want, `step ${i} (${JSON.stringify(key)}): the frame at ${a.join("×")}`);
+        assert.deepEqual(again, want, `step ${i}: the frame at ${a.join("×")} after one at ${b.join("×")}`);
+        assert.deepEqual(atB, fresh.render(...b), `step ${i}: the frame at ${b.join("×")}`);
+        assert.equal(atA.filter((l) => l.includes(PI_CURSOR)).length, 1, `step ${i}: the cursor is shown`);
+        seen.add(want.join("\n"));
+        fresh.dispose();
+      });
+      assert.ok(seen.size > EDITS.length / 2, "the keys change what the frames show");
+      mixed.dispose();
+    });
+  }
+}
+
+/** A C struct's body with its comments blanked, or null. */
+function structBody(source, name) {
+  const text = source.replace(/\/\*[\s\S]*?\*\//g, " ");
+  const m = new RegExp(`typedef struct ${name} \\{([\\s\\S]*?)\\n\\} ${name};`).exec(text);
+  return m ? m[1] : null;
+}
+/** Members of a struct body that point to the engine's state without const. */
+function mutableStatePointers(body) {
+  const found = [];
+  for (const m of body.matchAll(new RegExp(`(^|[^\\w])(const\\s+)?(${STATE_TYPES.join("|")})\\s*\\*`, "g")))
+    if (!m[2]) found.push(m[0].trim());
+  return found;
+}
+/** The names of a struct's members. */
+function memberNames(body) {
+  return body
+    .split(";")
+    .map((d) => d.trim())
+    .filter(Boolean)
+    .flatMap((d) =>
+      d
+        .replace(/\[[^\]]*\]/g, "")
+        .split(",")
+        .map((n) => /(\w+)\s*$/.exec(n)?.[1]),
+    );
+}
+
+test("render is pure: an editor holds its text and cursor only; the renderer's memory points to no state it could write", () => {
+  const read = (file) => readFileSync(new URL(file, `file://${root}/`), "utf8");
+  const editor = structBody(read("native/core/editor.h"), "qt_editor");
+  assert.ok(editor, "qt_editor is declared in editor.h");
+  assert.deepEqual(memberNames(editor).sort(), ["cursor", "limit", "memo", "multiline", "text"]);
+  const internal = read("native/core/engine_internal.h");
+  for (const name of ["qt_draw", "qt_wrap_cache"]) {
+    const body = structBody(internal, name);
+    assert.ok(body, `${name} is declared in engine_internal.h`);
+    assert.deepEqual(mutableStatePointers(body), [], `${name} points to the state without const`);
+  }
+  // the checks find what they look for
+  assert.deepEqual(mutableStatePointers("  qt_editor *editors[4];\n  const qt_editor *editor;"), ["qt_editor *"]);
+  assert.deepEqual(memberNames("  qt_buf text;\n  size_t a, b;\n  qt_editor_wrap wrap;"), ["text", "a", "b", "wrap"]);
 });

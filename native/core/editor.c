@@ -55,12 +55,8 @@ static size_t prev_class(qt_editor *ed, size_t pos, int *cls) {
   return p;
 }
 
-/* The text changed at or after `at`: what stepping back learned, and the layout, before it
- * still hold. */
-static void changed(qt_editor *ed, size_t at) {
-  qt_seg_memo_changed(&ed->memo, at);
-  if (at < ed->wrap.dirty) ed->wrap.dirty = at;
-}
+/* The text changed at or after `at`: what stepping back learned before it still holds. */
+static void changed(qt_editor *ed, size_t at) { qt_seg_memo_changed(&ed->memo, at); }
 
 /* Class of the grapheme starting at pos: 0 white space, 1 punctuation, 2 word. */
 static int class_at(const qt_editor *ed, size_t pos) { return class_of(cp_at(ed->text.data, ed->text.len, pos)); }
@@ -155,8 +151,6 @@ static size_t line_end(const qt_editor *ed, size_t pos) {
 void qt_editor_init(qt_editor *ed, size_t limit, bool multiline) {
   qt_buf_init(&ed->text);
   ed->memo = (qt_seg_memo){0};
-  memset(&ed->wrap, 0, sizeof ed->wrap);
-  ed->wrap.dirty = SIZE_MAX;
   ed->cursor = 0;
   ed->limit = limit;
   ed->multiline = multiline;
@@ -164,10 +158,6 @@ void qt_editor_init(qt_editor *ed, size_t limit, bool multiline) {
 
 void qt_editor_free(qt_editor *ed) {
   qt_buf_free(&ed->text);
-  free(ed->wrap.start);
-  free(ed->wrap.reach);
-  memset(&ed->wrap, 0, sizeof ed->wrap);
-  ed->wrap.dirty = SIZE_MAX;
   ed->memo = (qt_seg_memo){0};
   ed->cursor = 0;
 }

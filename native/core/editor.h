@@ -15,27 +15,12 @@
 #include "qt.h"
 #include "qt_text.h"
 
-/* Where the text wraps, as the renderer (render.c) laid it out last: a cache it owns. The editor
- * only records the lowest offset its text changed at since then, so that a frame lays out again
- * only the lines from there on (nothing at all after a cursor move). */
-typedef struct qt_editor_wrap {
-  size_t *start;     /* where each line starts; start[count] is the end of all */
-  size_t *reach;     /* for each line, the position after the last grapheme its layout looked at */
-  size_t count, cap; /* lines; entries allocated in start and in reach */
-  int first, avail;  /* the columns of the first line and of the others it was laid out for */
-  bool with_end;     /* laid out with a cell for the cursor after the text */
-  unsigned rules;    /* under these width rules (qt_width_rules) */
-  bool valid;
-  size_t dirty; /* lowest offset changed since (SIZE_MAX: none) */
-} qt_editor_wrap;
-
 typedef struct qt_editor {
-  qt_buf text;         /* the UTF-8 text, NUL-terminated once anything was inserted */
-  size_t cursor;       /* byte offset into text, on a grapheme boundary */
-  size_t limit;        /* most bytes the text may hold; longer input is cut (see qt_editor_insert) */
-  bool multiline;      /* newlines are kept (typed answers) or become spaces (notes, filters) */
-  qt_seg_memo memo;    /* what stepping back learned about the text, kept up to where it changes */
-  qt_editor_wrap wrap; /* the renderer's layout of the text (see above) */
+  qt_buf text;      /* the UTF-8 text, NUL-terminated once anything was inserted */
+  size_t cursor;    /* byte offset into text, on a grapheme boundary */
+  size_t limit;     /* most bytes the text may hold; longer input is cut (see qt_editor_insert) */
+  bool multiline;   /* newlines are kept (typed answers) or become spaces (notes, filters) */
+  qt_seg_memo memo; /* what stepping back learned about the text, kept up to where it changes */
 } qt_editor;
 
 void qt_editor_init(qt_editor *ed, size_t limit, bool multiline);
@@ -50,8 +35,8 @@ void qt_editor_clear(qt_editor *ed);
 
 static inline const char *qt_editor_text(const qt_editor *ed) { return ed->text.data ? ed->text.data : ""; }
 static inline size_t qt_editor_len(const qt_editor *ed) { return ed->text.len; }
-/* Bytes of memory the editor holds (its text and its layout cache). */
-static inline size_t qt_editor_bytes(const qt_editor *ed) { return ed->text.cap + 2 * ed->wrap.cap * sizeof(size_t); }
+/* Bytes of memory the editor holds (its text; where it wraps is the renderer's, see qt_draw). */
+static inline size_t qt_editor_bytes(const qt_editor *ed) { return ed->text.cap; }
 
 /* Cursor movement and deletion; each returns true when the text or the cursor changed. Each
  * costs work in proportion to what it moves over or removes (plus moving the text after a

@@ -1648,12 +1648,6 @@ qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, s
   if (width < 1) width = 1;
   unsigned rules = qt_width_rules();
   if (!(e->frame_width == width && e->frame_revision == e->revision && e->frame_rules == rules)) {
-    /* the editors the frame may draw, whose wrap caches the renderer keeps */
-    qt_qstate *cur = e->current < e->req->question_count ? &e->qs[e->current] : NULL;
-    e->draw.editors[0] = cur ? &cur->draft : NULL;
-    e->draw.editors[1] = cur ? &cur->note : NULL;
-    e->draw.editors[2] = cur ? &cur->filter : NULL;
-    e->draw.editors[3] = &e->discuss;
     qt_layout shown;
     qt_status st =
         e->accessible ? qt_render_plain_frame(e, &e->draw, width, &shown) : qt_render_frame(e, &e->draw, width, &shown);

@@ -1,5 +1,5 @@
 /* engine_internal.h — the interaction engine's state, shared by engine.c (input and state
- * changes) and render.c (frames). Not part of the public contract: see qt_engine.h. */
+ * changes) and the renderers (render*.c: frames). Not part of the public contract: see qt_engine.h. */
 #ifndef QT_ENGINE_INTERNAL_H
 #define QT_ENGINE_INTERNAL_H
 
@@ -99,6 +99,25 @@ typedef struct qt_layout {
   size_t review_window;  /* lines of the review shown when it was cut; 0: not cut */
 } qt_layout;
 
+/* Where the text of one editor wraps, as the renderer laid it out last, with a copy of the text
+ * it laid out: the renderer compares that copy with the editor's text to lay out again only
+ * the lines from the first byte that differs (nothing after a cursor move). The editor knows
+ * nothing of it. */
+typedef struct qt_wrap_cache {
+  const qt_editor *editor; /* the editor laid out here last: only compared, never read through */
+  qt_buf text;             /* a copy of the text laid out */
+  size_t *start;           /* where each line starts; start[count] is the end of all */
+  size_t *reach;           /* for each line, the position after the last grapheme its layout looked at */
+  size_t count, cap;       /* lines; entries allocated in start and in reach */
+  int first, avail;        /* the columns of the first line and of the others it was laid out for */
+  bool with_end;           /* laid out with a cell for the cursor after the text */
+  unsigned rules;          /* under these width rules (qt_width_rules) */
+  bool valid;              /* start, reach and count are the layout of text */
+  uint64_t used;           /* qt_draw.wrap_clock when it was used last */
+} qt_wrap_cache;
+/* Editors a frame may draw: the current question's draft, note and filter, the discussion. */
+#define QT_WRAP_SLOTS 4
+
 /* The renderers' own memory: the frame they draw into and what they keep to draw the next
  * frame faster. None of it is state: no key reads it, and a frame drawn with all of it empty
  * is the same. qt_engine_render hands it to a renderer apart from the state, which the
@@ -108,12 +127,12 @@ typedef struct qt_draw {
   qt_lines scratch[2]; /* reusable columns for side-by-side previews */
   qt_lines measure;    /* lines drawn aside to be measured or windowed (render.c) */
   qt_buf cell_text;    /* the display bytes of the graphemes of an editor line being drawn */
-  /* the editors a frame may draw (the current question's draft, note and filter, the
-   * discussion field), handed over so that the renderer may keep where their text wraps in
-   * their layout cache (qt_editor_wrap, which belongs to the renderer) */
-  qt_editor *editors[4];
-  qt_editor_wrap spare; /* the layout of an editor not handed over (none is, today) */
-  /* the help line, laid out once for each text and width (render.c draw_help): it was half of
+  /* where the text of the editors drawn last wraps (render_editor.c wrap_editor), one slot per
+   * editor, the one used longest ago given to another */
+  qt_wrap_cache wraps[QT_WRAP_SLOTS];
+  uint64_t wrap_clock;  /* counts the slots' uses */
+  qt_wrap_cache relaid; /* the lines laid out again, before they go into their slot (start, reach) */
+  /* the help line, laid out once for each text and width (render_help.c draw_help): it was half of
    * a keystroke's rendering */
   qt_buf help_key;     /* the items and the width it was laid out for; empty: nothing kept */
   qt_lines help_lines; /* the lines it gave */
@@ -200,13 +219,13 @@ typedef struct qt_cell {
 /* ---- the live steps as the help line names them ------------------------------------------ */
 /* One item of what works now: a step (or none: a key that only moves or edits), the key or pair
  * of keys that does it, and what the help line says. Built by qt_live_items from the live
- * steps (qt_engine_live), in the help line's order; render.c prints the shown ones. */
+ * steps (qt_engine_live), in the help line's order; render_help.c prints the shown ones. */
 typedef enum qt_live_kind {
   QT_LIVE_KEY = 0, /* "<first key of `key`> <help>" */
   QT_LIVE_PAIR,    /* "<key><key2> <help>" ("↑↓ move") */
   QT_LIVE_TEXT,    /* "<help>" alone ("1-9 pick") */
   QT_LIVE_LETTER,  /* "<letter string> <help>" ("y yes") */
-  QT_LIVE_SCROLL,  /* the keys that read a cut prompt or preview go here (layout facts: render.c) */
+  QT_LIVE_SCROLL,  /* the keys that read a cut prompt or preview go here (layout facts: render_help.c) */
   QT_LIVE_HIDDEN   /* live, but the help line leaves it out */
 } qt_live_kind;
 typedef struct qt_live {
@@ -251,7 +270,7 @@ void qt_layout_start(const qt_engine *e, qt_layout *l);
 size_t qt_draw_bytes(const qt_draw *d);
 void qt_draw_free(qt_draw *d);
 /* The keys that work now, as the help line names them ("Enter select"), joined by sep into out
- * (render.c); the plain frame's words when keys were rebound. */
+ * (render_help.c); the plain frame's words when keys were rebound. */
 void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep);
 /* The name of the first key of action `a` ("PgUp"), appended to out; nothing when it has none. */
 void qt_render_key_name(const qt_engine *e, qt_action a, qt_buf *out);

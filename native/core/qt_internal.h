@@ -137,6 +137,26 @@ static inline void qt_copy_short(char *dst, const char *src, size_t n) {
   for (size_t i = 0; i < n; i++) dst[i] = src[i];
 }
 
+/* ---- request_memory.c ------------------------------------------------------------------- */
+/* A request's string arena (qt_request.arena): every string of its questions and options, freed
+ * all at once with the request (never one by one: an option's value may share its label's
+ * bytes). qt_arena_new sizes its first chunk for a call of call_len bytes; with `scratch` it
+ * also holds this thread's scratch block (QT_PARSE_SCRATCH) while no other request does. NULL
+ * when out of memory. */
+struct qt_arena *qt_arena_new(size_t call_len, bool scratch);
+void qt_arena_free(struct qt_arena *a);
+/* n bytes in the arena, or NULL. */
+char *qt_arena_alloc(struct qt_arena *a, size_t n);
+/* Copy of s[0..n) (or of s) with ASCII whitespace trimmed at both ends, in the arena, or NULL. */
+char *qt_arena_trimmed(struct qt_arena *a, const char *s, size_t n);
+char *qt_arena_strdup(struct qt_arena *a, const char *s);
+/* n bytes of the scratch block the arena holds; NULL when it holds none or it is full (then
+ * malloc, and qt_arena_in_scratch tells which to free). */
+void *qt_arena_scratch_alloc(struct qt_arena *a, size_t n);
+bool qt_arena_in_scratch(const struct qt_arena *a, const void *p);
+/* Bytes the arena's chunks take (qt_request_footprint). */
+size_t qt_arena_bytes(const struct qt_arena *a);
+
 /* ---- request.c -------------------------------------------------------------------------- */
 /* qt_request_to_json, appended to b (qt_text.h), which the caller frees (it may keep it for
  * the next call: a megabyte fresh from the system for each call faulted a page every 4 KB). */

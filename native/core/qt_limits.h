@@ -9,7 +9,7 @@
  *    own buffers (an unfinished escape sequence, the pieces a long paste is handed over in, input
  *    kept while a sink has stopped, past which a feed fails with QT_ERR_NOMEM); they bound the
  *    decoder's memory, and keys.c's first comment explains them with the decoder.
- *  - memory kept for reuse between calls: request.c QT_SCRATCH_KEEP (a thread's parse scratch)
+ *  - memory kept for reuse between calls: request_memory.c QT_SCRATCH_KEEP (a thread's parse scratch)
  *    and the Node binding's NORMALIZE_KEEP_BYTES (a thread's canonical text); os/win32/tty.c
  *    QUEUE_MAX and RECORDS_MAX, how much console input the Windows runner reads ahead.
  * The layout's sizes (rows of a list or an editor shown at once, the width a preview stands

@@ -24,111 +24,6 @@
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
-/* ---- the request's string arena ------------------------------------------------------------
- * Every string of a request's questions and options lives in one arena freed with the request:
- * a 100 KB call has thousands of short strings, and one malloc each was a third of validating
- * it. Strings are never freed one by one (an option's value may share its label's bytes). */
-typedef struct arena_chunk {
-  struct arena_chunk *next;
-  size_t used, cap;
-  char data[];
-} arena_chunk;
-
-/* ---- scratch memory (QT_PARSE_SCRATCH) ------------------------------------------------------
- * A request that lives only for one call (normalize: parsed, written back, freed) takes its
- * options and strings from this thread's scratch block, kept between calls up to
- * QT_SCRATCH_KEEP bytes: the options of a call of 25,000 of them are over a megabyte, and memory
- * fresh from the system for them (the allocator gives it back after each call) faulted a page
- * every 4 KB — a third of validating such a call. What does not fit goes to malloc
- * (and the next call's block is made as large as this one wanted). One scratch request per
- * thread at a time; another parse meanwhile uses malloc. */
-#define QT_SCRATCH_KEEP ((size_t)4 << 20)
-
-typedef struct scratch {
-  char *base;
-  size_t cap, used, wanted;
-  bool busy; /* a request holds it */
-} scratch;
-
-static _Thread_local scratch thread_scratch;
-
-static scratch *scratch_begin(void) {
-  scratch *s = &thread_scratch;
-  if (s->busy) return NULL;
-  size_t want = s->wanted < QT_SCRATCH_KEEP ? s->wanted : QT_SCRATCH_KEEP;
-  if (want > s->cap) {
-    free(s->base);
-    s->base = malloc(want);
-    s->cap = s->base ? want : 0;
-    qt_keep_until_thread_end(QT_KEEP_SCRATCH, s->base); /* freed when the thread ends */
-  }
-  s->used = s->wanted = 0;
-  s->busy = true;
-  return s;
-}
-
-static void *scratch_alloc(scratch *s, size_t n) {
-  n = (n + 15) & ~(size_t)15;
-  s->wanted += n;
-  if (!s->base || s->cap - s->used < n) return NULL;
-  void *p = s->base + s->used;
-  s->used += n;
-  return p;
-}
-
-static bool in_scratch(const scratch *s, const void *p) {
-  return s && s->base && (const char *)p >= s->base && (const char *)p < s->base + s->cap;
-}
-
-struct qt_arena {
-  arena_chunk *head;
-  size_t first_cap; /* the first chunk's size: about the call's own size, so a small request
-                       held by an engine does not keep 32 KB (dropped engines wait for the GC) */
-  scratch *scratch; /* this thread's scratch block, held by this request (or NULL) */
-};
-
-static void arena_free(struct qt_arena *a) {
-  if (!a) return;
-  for (arena_chunk *c = a->head, *next; c; c = next) {
-    next = c->next;
-    if (!in_scratch(a->scratch, c)) free(c);
-  }
-  if (a->scratch) a->scratch->busy = false;
-  free(a);
-}
-
-static char *arena_alloc(struct qt_arena *a, size_t n) {
-  arena_chunk *c = a->head;
-  if (!c || c->cap - c->used < n) {
-    size_t base = !c && a->first_cap ? a->first_cap : 32768;
-    size_t cap = n > base ? n : base;
-    if (cap > SIZE_MAX - sizeof *c) return NULL;
-    c = a->scratch ? scratch_alloc(a->scratch, sizeof *c + cap) : NULL;
-    if (!c) c = malloc(sizeof *c + cap);
-    if (!c) return NULL;
-    c->next = a->head;
-    c->used = 0;
-    c->cap = cap;
-    a->head = c;
-  }
-  char *p = c->data + c->used;
-  c->used += n;
-  return p;
-}
-
-/* Copy of s[0..n) with ASCII whitespace trimmed at both ends, in the arena. */
-static char *arena_trimmed(struct qt_arena *a, const char *s, size_t n) {
-  while (n && is_space(*s)) s++, n--;
-  while (n && is_space(s[n - 1])) n--;
-  char *p = arena_alloc(a, n + 1);
-  if (!p) return NULL;
-  memcpy(p, s, n);
-  p[n] = '\0';
-  return p;
-}
-
-static char *arena_strdup(struct qt_arena *a, const char *s) { return arena_trimmed(a, s, strlen(s)); }
-
 const char *qt_status_code(qt_status status) {
   switch (status) {
     case QT_OK: return "QT_OK";
@@ -145,11 +40,10 @@ void qt_request_free(qt_request *req) {
   if (!req) return;
   if (req->preset) qt_answers_free(req->preset, req->question_count);
   for (size_t i = 0; i < req->question_count; i++)
-    if (!in_scratch(req->arena ? req->arena->scratch : NULL, req->questions[i].options))
-      free(req->questions[i].options);
+    if (!qt_arena_in_scratch(req->arena, req->questions[i].options)) free(req->questions[i].options);
   free(req->questions);
   free(req->metadata_json);
-  arena_free(req->arena);
+  qt_arena_free(req->arena);
   free(req);
 }
 
@@ -157,8 +51,7 @@ size_t qt_request_footprint(const qt_request *req) {
   if (!req) return 0;
   size_t n = sizeof *req + req->question_count * sizeof *req->questions;
   for (size_t i = 0; i < req->question_count; i++) n += req->questions[i].option_count * sizeof(qt_option);
-  if (req->arena)
-    for (const arena_chunk *c = req->arena->head; c; c = c->next) n += sizeof *c + c->cap;
+  n += qt_arena_bytes(req->arena);
   if (req->metadata_json) n += strlen(req->metadata_json) + 1;
   for (size_t i = 0; req->preset && i < req->question_count; i++) {
     const qt_answer *a = &req->preset[i];
@@ -283,7 +176,7 @@ static qt_status read_text(reader *r, const qt_jv *v, const where *w, const fiel
   }
   char *t;
   if (escaped) { /* decoded into the arena, then trimmed there */
-    if (!(t = arena_alloc(r->arena, n + 1))) return QT_ERR_NOMEM;
+    if (!(t = qt_arena_alloc(r->arena, n + 1))) return QT_ERR_NOMEM;
     n = qt_json_unescape(s, n, t);
     s = t;
   }
@@ -305,7 +198,7 @@ static qt_status read_text(reader *r, const qt_jv *v, const where *w, const fiel
   } else {
     while (n && *s == ' ') s++, n--; /* the only whitespace raw text can hold */
     while (n && s[n - 1] == ' ') n--;
-    if (!(t = arena_trimmed(r->arena, s, n))) return QT_ERR_NOMEM;
+    if (!(t = qt_arena_trimmed(r->arena, s, n))) return QT_ERR_NOMEM;
   }
   if (!n) {
     if (!rule->required) return QT_OK;
@@ -395,7 +288,7 @@ static inline bool option_fast(reader *r, const qt_jv *item, qt_option *o) {
     return false;
   }
   if (!n) return false;
-  char *t = arena_alloc(r->arena, n + 1);
+  char *t = qt_arena_alloc(r->arena, n + 1);
   if (!t) return false; /* read_text reports it */
   qt_copy_short(t, s, n);
   t[n] = '\0';
@@ -559,7 +452,7 @@ static qt_status read_question(reader *r, const qt_jv *item, size_t index, const
   } else {
     char buf[32];
     snprintf(buf, sizeof buf, "Q%zu", index + 1);
-    if (!(q->label = arena_strdup(r->arena, buf))) return QT_ERR_NOMEM;
+    if (!(q->label = qt_arena_strdup(r->arena, buf))) return QT_ERR_NOMEM;
   }
   qt_pathf(p, sizeof p, "%s%smultiSelect", path, dot);
   if ((st = read_bool(r, field(d, item, K_MULTI), p, &q->multi_select))) return st;
@@ -574,7 +467,7 @@ static qt_status read_question(reader *r, const qt_jv *item, size_t index, const
       return qt_fail(err, p, "%s has %zu options; the limit is %d. Offer fewer options, or ask a free-text question.",
                      p, n, QT_MAX_OPTIONS);
     if (n > 0) { /* read_option sets every field */
-      if (!(q->options = r->arena->scratch ? scratch_alloc(r->arena->scratch, n * sizeof *q->options) : NULL))
+      if (!(q->options = qt_arena_scratch_alloc(r->arena, n * sizeof *q->options)))
         q->options = malloc(n * sizeof *q->options);
       if (!q->options) return QT_ERR_NOMEM;
     }
@@ -656,7 +549,7 @@ static qt_status assign_ids(qt_request *req, const bool *explicit_id, qt_error *
       if (!taken) break;
       snprintf(cand, sizeof cand, "%s-%u", base, n);
     }
-    if (!(q->id = arena_strdup(req->arena, cand))) return QT_ERR_NOMEM;
+    if (!(q->id = qt_arena_strdup(req->arena, cand))) return QT_ERR_NOMEM;
   }
   return QT_OK;
 }
@@ -823,17 +716,12 @@ qt_status qt_request_parse_ex(const char *json, size_t len, unsigned flags, qt_r
     return st;
   }
   qt_request *req = calloc(1, sizeof *req);
-  if (req && !(req->arena = calloc(1, sizeof *req->arena))) {
+  if (req && !(req->arena = qt_arena_new(len, flags & QT_PARSE_SCRATCH))) {
     free(req);
     req = NULL;
   }
   if (!req) st = QT_ERR_NOMEM;
-  if (!st) {
-    /* Every string of the request fits in about the call's own length (the rest spills over). */
-    req->arena->first_cap = len < 32768 - 512 ? len + 512 : 32768;
-    if (flags & QT_PARSE_SCRATCH) req->arena->scratch = scratch_begin();
-    st = parse_tree(&doc, req, err);
-  }
+  if (!st) st = parse_tree(&doc, req, err);
   qt_jdoc_free(&doc);
   if (st) {
     qt_request_free(req);
