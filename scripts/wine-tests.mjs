@@ -16,7 +16,7 @@
 // kills whole, and the tmux servers it leaves behind are ended after it.
 import { randomBytes } from "node:crypto";
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -191,6 +191,21 @@ export function endMarkedTmuxServers(mark) {
   return ended;
 }
 
+/** A C source or header under native/ (the fuzzers aside) changed after `builtAt` (ms): its path. */
+export function newerSource(builtAt, dir = join(root, "native")) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (entry.name === "fuzz") continue;
+      const found = newerSource(builtAt, path);
+      if (found) return found;
+    } else if (/\.[ch]$/.test(entry.name) && statSync(path).mtimeMs > builtAt) {
+      return path.slice(root.length + 1);
+    }
+  }
+  return undefined;
+}
+
 async function main() {
   const withoutAddon = process.argv.includes("--without-addon");
   const started = Date.now();
@@ -201,6 +216,12 @@ async function main() {
     process.stderr.write(
       `wine-tests: ${ADDON} is missing; build it with "node scripts/prebuild.mjs win32-x64" (or run with --without-addon)\n`,
     );
+    return 1;
+  }
+  const stale = !withoutAddon && !process.env.PI_QUESTION_WINE_ADDON ? newerSource(statSync(ADDON).mtimeMs) : undefined;
+  if (stale) {
+    // An old prebuilt would test old code: its strings and limits disagree with the tests.
+    process.stderr.write(`wine-tests: ${ADDON} is older than ${stale}; rebuild it with "node scripts/prebuild.mjs win32-x64"\n`);
     return 1;
   }
   const env = withoutAddon ? {} : { PI_QUESTION_ADDON: toWinePath(ADDON) };

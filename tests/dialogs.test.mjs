@@ -745,3 +745,18 @@ test("dialogs: the engine's one-shot message (“Tick at least one option…”)
   assert.equal(r.details.status, "answered");
   assert.deepEqual(r.details.answers[0].values, ["A"]);
 });
+
+test("dialogs: a typed answer over its limit from the input comes back in pi's editor, not thrown away", async () => {
+  const q = { id: "db", prompt: "Which?", options: ["PostgreSQL", "SQLite"] };
+  const long = "x".repeat(addon.limits.answerBytes + 10);
+  const { r, told } = await scripted(
+    [q],
+    [
+      ["select", 2], // Something else…
+      ["input", long], // refused: too long
+      ["editor", (_title, prefill) => (assert.equal(prefill, long, "what was typed, to shorten"), "MariaDB")],
+    ],
+  );
+  assert.deepEqual(told, [`Too long: at most ${addon.limits.answerBytes} bytes`]);
+  assert.equal(r.details.answers[0].value, "MariaDB");
+});

@@ -350,3 +350,11 @@ test("docs: the npm package ships every docs/ file the README links", () => {
   const missing = DOCS.map((d) => d.split(sep).join("/")).filter((d) => !files.has(d));
   assert.deepEqual(missing, [], 'package.json "files" leaves out docs/ the README links');
 });
+
+test("docs: the event-bus example in docs/elsewhere.md is examples/recommended-autopilot.ts (the file the e2e test loads), less its first comment", () => {
+  const doc = readFileSync(join(root, "docs", "elsewhere.md"), "utf8");
+  const shown = /```ts\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf("## Answering from another extension")))?.[1];
+  assert.ok(shown, "the example is in the doc");
+  const file = readFileSync(join(root, "examples", "recommended-autopilot.ts"), "utf8").replace(/^(\/\/.*\n)+/, "");
+  assert.equal(shown, file);
+});

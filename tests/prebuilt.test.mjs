@@ -8,7 +8,7 @@
 // how scripts/wine-tests.mjs bounds the console test (its process group, its tmux servers).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -29,7 +29,7 @@ import {
   windowsBuildInputs,
 } from "../scripts/prebuild.mjs";
 import { wineCommand, wineNode } from "../scripts/wine.mjs";
-import { endMarkedTmuxServers, runGrouped } from "../scripts/wine-tests.mjs";
+import { endMarkedTmuxServers, newerSource, runGrouped } from "../scripts/wine-tests.mjs";
 
 const has = (cmd, args = ["--version"]) => spawnSync(cmd, args, { stdio: "ignore" }).status === 0;
 const gnuX64 = { os: "linux", cpu: "x64", libc: "gnu" };
@@ -406,3 +406,22 @@ test(
     }
   },
 );
+
+test("wine-tests: a win32 prebuilt older than a C source under native/ is named stale (it would test old code), the fuzzers aside", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pq-stale-"));
+  try {
+    for (const sub of ["core", "fuzz"]) mkdirSync(join(dir, sub));
+    writeFileSync(join(dir, "core", "engine.c"), "");
+    writeFileSync(join(dir, "fuzz", "fuzz_session.c"), "");
+    writeFileSync(join(dir, "core", "notes.txt"), "");
+    const t = Date.now() / 1000;
+    utimesSync(join(dir, "core", "engine.c"), t - 100, t - 100);
+    utimesSync(join(dir, "fuzz", "fuzz_session.c"), t, t);
+    utimesSync(join(dir, "core", "notes.txt"), t, t);
+    assert.equal(newerSource((t - 50) * 1000, dir), undefined, "only the fuzzer and a text file are newer");
+    utimesSync(join(dir, "core", "engine.c"), t, t);
+    assert.match(newerSource((t - 50) * 1000, dir), /engine\.c$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

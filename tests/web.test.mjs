@@ -1330,3 +1330,34 @@ test("web: the pi's folder and session names reach the page sanitized, one line 
     server.close();
   }
 });
+
+test("web: a host that cannot say which pi it is (its callback throws) still serves the page's updates, naming no pi", async () => {
+  const { server, key } = await standalone(() => {
+    throw new Error("this context is stale");
+  });
+  try {
+    const { port } = new URL(server.url);
+    const state = await new Promise((resolve, reject) => {
+      let got = "";
+      const req = httpRequest({ host: "127.0.0.1", port, path: `/q/${key}/events`, agent: false }, (res) => {
+        res.setEncoding("utf8");
+        res.on("data", (d) => {
+          got += d;
+          const m = /^data: (.*)$/m.exec(got);
+          if (m) {
+            resolve({ status: res.statusCode, state: JSON.parse(m[1]) });
+            req.destroy();
+          }
+        });
+        res.on("end", () => reject(new Error(`no update: ${res.statusCode} ${got}`)));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+    assert.equal(state.status, 200);
+    assert.equal(state.state.type, "state");
+    assert.equal(state.state.pi, undefined);
+  } finally {
+    server.close();
+  }
+});

@@ -5,6 +5,7 @@
 // never shown at once. Each way of asking is imported when it is first used (the TUI loads
 // neither the RPC dialogs nor print mode's pending file, terminal or relay client), as is the
 // desktop notification.
+import { hostEvents } from "../elsewhere/events.ts";
 import { shortDirectory } from "../elsewhere/relay-wire.mjs";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
@@ -170,6 +171,8 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
 /** `answersFlag` reads the --answers flag (print mode's answers). */
 export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () => undefined): Asker {
   const board = createBoard<QuestionResult>();
+  let cwd = process.cwd(); // the session's, once a question brings its context
+  hostEvents(pi, board, () => cwd);
   const history: Asked[] = [];
   const warned = new Set<string>();
   let unanswered: ArgsJson | undefined;
@@ -182,7 +185,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
   };
 
   const settings = (ctx: ExtensionContext): Settings =>
-    loadSettings(ctx.cwd, (message) => {
+    loadSettings((cwd = ctx.cwd), (message) => {
       if (warned.has(message)) return;
       warned.add(message);
       screenOf(ctx).notify(message, "warning"); // quotes the settings file: sanitized there

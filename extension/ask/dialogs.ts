@@ -172,6 +172,16 @@ export async function askWithDialogs(
     }
   }
 
+  /** A typed answer from an input: taken, or — refused, over its limit — given back in pi's
+   * editor to shorten (an input cannot be filled in again); `dismissed` when it is closed. */
+  async function typedAnswer(title: string, text: string, dismissed: () => DialogOutcome | undefined): Promise<DialogOutcome | undefined> {
+    const before = engine.revision;
+    const ended = act("type", undefined, text);
+    if (ended || engine.revision !== before) return ended;
+    const again = await edited(title, text, "type");
+    return again === "dismissed" ? dismissed() : again;
+  }
+
   /** One turn on the question shown: its dialog, and the step the reply means. */
   async function askQuestion(v: FlowView): Promise<DialogOutcome | undefined> {
     const i = v.current;
@@ -193,7 +203,7 @@ export async function askWithDialogs(
       for (;;) {
         const text = replied(await ctx.ui.input(title, t.DIALOG_PLACEHOLDER, opts()));
         if (text === undefined) return act("cancel");
-        if (text.trim()) return act("type", undefined, text);
+        if (text.trim()) return typedAnswer(title, text, () => act("cancel"));
       }
     }
     const note = q.note.trim(); // what the result will carry
@@ -237,7 +247,7 @@ export async function askWithDialogs(
       const drop = replied(await ctx.ui.confirm(t.CONFIRM_DISCARD_TEXT, clean(typed), opts()));
       if (drop !== true) return undefined;
     }
-    return act("type", undefined, text);
+    return typedAnswer(title, text, () => undefined);
   }
 }
 

@@ -81,6 +81,7 @@ export function renderQuestionResult(
   const byId = new Map(details.answers.map((a) => [a.id, a]));
   if (details.mode === "remote") lines.push(theme.fg("muted", t.REMOTE_ANSWERED_HERE));
   if (details.mode === "web") lines.push(theme.fg("muted", t.WEB_ANSWERED_HERE));
+  if (details.mode === "extension") lines.push(theme.fg("muted", t.EXTENSION_ANSWERED_HERE));
   if (details.status !== "answered" || accessible) {
     const colour =
       details.status === "declined" || details.status === "timed_out"

@@ -19,8 +19,9 @@ import { fill, strings } from "../text/i18n.ts";
 import { ENDING_STRINGS, type Ending, endingOf } from "../elsewhere/relay-wire.mjs";
 import type { NormalizedQuestion } from "../question-types.ts";
 
-/** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web page. */
-export type ElsewhereMode = "remote" | "web";
+/** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web
+ * page, another extension (pi's event bus). */
+export type ElsewhereMode = "remote" | "web" | "extension";
 
 /** What became of an answer from elsewhere: taken, or refused with a code and a sentence. The
  * codes of a question that ended: "already" (answered), "cancelled", "timed_out", "withdrawn";

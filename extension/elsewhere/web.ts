@@ -269,7 +269,12 @@ export async function startWebServer({ board, host, language, where }: WebServer
         questions: w.questions,
         view: viewOf(w, lang),
       }));
-    const here = where?.();
+    let here: ReturnType<NonNullable<typeof where>> | undefined;
+    try {
+      here = where?.();
+    } catch {
+      here = undefined; // the host cannot say (a context pi has retired): the page names no pi, and still works
+    }
     const pi = here ? { project: line(here.project), path: line(here.path), session: line(here.session) } : undefined;
     return JSON.stringify({ type: "state", language: lang, strings, bodyBytes: limits.webBodyBytes, ...(pi ? { pi } : {}), questions });
   };

@@ -154,24 +154,25 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_RANGE)          /* the positions "1 to {n}" (when there is more than one) */                                                                    \
   X(REMOTE_NO_TERMINAL)    /* answer: no terminal to ask on; how to answer without one */                                                                  \
   /* ---- the web page (/questions web) ---- */                                                                                                            \
-  X(WEB_ANSWERED_HERE) /* transcript: the question was answered from the web page */                                                                       \
-  X(WEB_STARTED)       /* "Answer in a browser (…): {s}" ({s}: the URL) */                                                                               \
-  X(WEB_QR_NARROW)     /* in place of the QR code the terminal is too narrow for ({n}: columns it needs) */                                                \
-  X(WEB_STOPPED)       /* the web page was turned off */                                                                                                   \
-  X(WEB_FAILED)        /* "The web page could not start: {s}" ({s}: why) */                                                                                \
-  X(WEB_TITLE)         /* the page's title and heading */                                                                                                  \
-  X(WEB_SESSION)       /* under the page's heading: "session {s}" ({s}: its name in quotes, a short id or "pid N") */                                      \
-  X(WEB_NONE)          /* the page: no question is waiting */                                                                                              \
-  X(WEB_SUBMIT)        /* the page: the button that sends the answers */                                                                                   \
-  X(WEB_CANCEL)        /* the page: the button that cancels the question */                                                                                \
-  X(WEB_NOTE)          /* the page: label of the note field */                                                                                             \
-  X(WEB_PREVIEW)       /* the page: "Preview" (an option's preview, folded) */                                                                             \
-  X(WEB_CLOSED)        /* the page: the question was answered or ended elsewhere */                                                                        \
-  X(WEB_OFFLINE)       /* the page: the connection to pi is lost, retrying */                                                                              \
-  X(WEB_DISPLACED)     /* the page: newer pages took its place; it follows again when looked at */                                                         \
-  X(WEB_OFF)           /* the page: pi turned the page off or exited */                                                                                    \
-  X(WEB_TOO_LARGE)     /* the page: an answer longer than the server takes ({n}: bytes); not sent, text kept */                                            \
-  X(WEB_NOT_SENT)      /* the page: not sent (no connection); text kept */                                                                                 \
+  X(WEB_ANSWERED_HERE)       /* transcript: the question was answered from the web page */                                                                 \
+  X(EXTENSION_ANSWERED_HERE) /* transcript: answered by another extension through pi.events */                                                             \
+  X(WEB_STARTED)             /* "Answer in a browser (…): {s}" ({s}: the URL) */                                                                         \
+  X(WEB_QR_NARROW)           /* in place of the QR code the terminal is too narrow for ({n}: columns it needs) */                                          \
+  X(WEB_STOPPED)             /* the web page was turned off */                                                                                             \
+  X(WEB_FAILED)              /* "The web page could not start: {s}" ({s}: why) */                                                                          \
+  X(WEB_TITLE)               /* the page's title and heading */                                                                                            \
+  X(WEB_SESSION)   /* under the page's heading: "session {s}" ({s}: its name in quotes, a short id or "pid N") */                                          \
+  X(WEB_NONE)      /* the page: no question is waiting */                                                                                                  \
+  X(WEB_SUBMIT)    /* the page: the button that sends the answers */                                                                                       \
+  X(WEB_CANCEL)    /* the page: the button that cancels the question */                                                                                    \
+  X(WEB_NOTE)      /* the page: label of the note field */                                                                                                 \
+  X(WEB_PREVIEW)   /* the page: "Preview" (an option's preview, folded) */                                                                                 \
+  X(WEB_CLOSED)    /* the page: the question was answered or ended elsewhere */                                                                            \
+  X(WEB_OFFLINE)   /* the page: the connection to pi is lost, retrying */                                                                                  \
+  X(WEB_DISPLACED) /* the page: newer pages took its place; it follows again when looked at */                                                             \
+  X(WEB_OFF)       /* the page: pi turned the page off or exited */                                                                                        \
+  X(WEB_TOO_LARGE) /* the page: an answer longer than the server takes ({n}: bytes); not sent, text kept */                                                \
+  X(WEB_NOT_SENT)  /* the page: not sent (no connection); text kept */                                                                                     \
   /* ---- the person's timeout, the external editor, accessible mode ---- */                                                                               \
   X(COUNTDOWN_CANCEL)          /* "Closes itself in {s} — any key stops the clock" ({s}: "4:59") */                                                      \
   X(COUNTDOWN_DECLINE)         /* "Leaves it to the agent in {s} — any key stops the clock" */                                                           \

@@ -22,6 +22,7 @@ export async function loadExtension(overrides = {}, { lazyRenderers = false } = 
     sendUserMessage: (text, options) => sent.push({ text, options }),
     appendEntry: (customType, data) => entries.push({ customType, data }),
     on: () => {},
+    events: eventBus(),
     ...overrides,
   };
   factory(pi);
@@ -53,6 +54,22 @@ export function tuiContext(show, cwd = "/nonexistent") {
           component.focused = true;
           show(component);
         }),
+    },
+  };
+}
+
+/** pi's event bus between extensions (pi.events), as pi makes it: emit calls every handler of
+ * the channel at once, in the order they were added. */
+export function eventBus() {
+  const handlers = new Map();
+  return {
+    emit(channel, data) {
+      for (const fn of [...(handlers.get(channel) ?? [])]) fn(data);
+    },
+    on(channel, fn) {
+      if (!handlers.has(channel)) handlers.set(channel, new Set());
+      handlers.get(channel).add(fn);
+      return () => handlers.get(channel)?.delete(fn);
     },
   };
 }

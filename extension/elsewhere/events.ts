@@ -1,0 +1,116 @@
+// events.ts — the questions on pi's event bus (pi.events), for other extensions (a chat bridge,
+// a bot, a test harness): every question that starts waiting is announced on "question:asked",
+// and its end on "question:ended". Another extension answers one with "question:answer"; the
+// answer goes through the board like every answer from elsewhere (validated by the C core, taken
+// only if the question still waits and nobody answered first: exactly once) and its result says
+// details.mode "extension". An answer that is not taken is said back on "question:refused".
+// What the model wrote reaches the bus as it is (other extensions are code, not a terminal: they
+// sanitize what they show); nothing an extension sends can throw out of here.
+import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import type { Board, Waiting } from "../board/board.ts";
+
+/** The channels, as other extensions name them. */
+export const CHANNELS = {
+  asked: "question:asked",
+  ended: "question:ended",
+  answer: "question:answer",
+  refused: "question:refused",
+} as const;
+
+/** What "question:asked" carries. */
+export interface AskedEvent {
+  id: string;
+  questions: Waiting["questions"];
+  /** The subagent that asked through the relay ("worker"), or null for this pi's own agent. */
+  asker: string | null;
+  cwd: string;
+  /** False: the agent waits for the answer (questions that do not stop the work come later). */
+  async: boolean;
+}
+
+/** What "question:ended" carries: how the question stopped waiting. */
+export interface EndedEvent {
+  id: string;
+  outcome: "answered" | "cancelled" | "timed_out" | "withdrawn";
+}
+
+/** What another extension sends on "question:answer": `answers` in the form `pi-question answer`
+ * takes (by question id: a label or value, a list for multi-select, or { selected, wrote, note }),
+ * or an `outcome` without answers ("declined", "cancelled", "discuss" with `discussion`). */
+export interface AnswerEvent {
+  id: string;
+  answers?: unknown;
+  outcome?: string;
+  discussion?: string;
+}
+
+/** What "question:refused" carries. */
+export interface RefusedEvent {
+  id: string | null;
+  code: string;
+  reason: string;
+}
+
+/** Announces `board`'s questions on pi's bus and takes answers from it; returns the way to stop. */
+export function hostEvents(pi: ExtensionAPI, board: Board, cwd: () => string): () => void {
+  if (!pi.events) return () => undefined; // a stand-in for pi without a bus (some tests)
+  const announced = new Set<string>();
+  const emit = (channel: string, data: unknown) => {
+    try {
+      pi.events.emit(channel, data);
+    } catch {
+      // a listener of another extension threw: its problem, never this question's
+    }
+  };
+  /** Said after the board's change is over: a listener that answers at once (an autopilot)
+   * reaches a board that is not in the middle of telling its watchers. */
+  const announce = (channel: string, data: unknown) => queueMicrotask(() => emit(channel, data));
+  const changed = () => {
+    for (const w of board.waiting.values()) {
+      if (announced.has(w.qid) || w.settled) continue;
+      announced.add(w.qid);
+      const asked: AskedEvent = { id: w.qid, questions: w.questions, asker: w.askedBy ?? null, cwd: cwd(), async: false };
+      announce(CHANNELS.asked, asked);
+    }
+    for (const qid of [...announced]) {
+      const w = board.waiting.get(qid);
+      if (w && !w.settled) continue;
+      const ending = board.ended.get(qid)?.ending;
+      if (!ending && w) continue; // settled but not ended yet: the end comes with the next change
+      announced.delete(qid);
+      const ended: EndedEvent = { id: qid, outcome: ending ?? "withdrawn" };
+      announce(CHANNELS.ended, ended);
+    }
+  };
+  const refuse = (id: unknown, code: string, reason: string) => {
+    const refused: RefusedEvent = { id: typeof id === "string" ? id : null, code, reason };
+    emit(CHANNELS.refused, refused);
+  };
+  const answer = (data: unknown) => {
+    try {
+      if (!data || typeof data !== "object" || Array.isArray(data))
+        return refuse(null, "invalid", "question:answer takes an object: { id, answers } or { id, outcome }");
+      const m = data as Record<string, unknown>;
+      if (typeof m.id !== "string") return refuse(m.id, "invalid", "id must be the question's id, a string (from question:asked)");
+      if (m.outcome !== undefined && typeof m.outcome !== "string") return refuse(m.id, "invalid", "outcome must be a string");
+      const outcome = (m.outcome as string | undefined) ?? "answered";
+      let answersJson: string | null = null;
+      if (m.answers !== undefined && m.answers !== null) {
+        try {
+          answersJson = JSON.stringify(m.answers);
+        } catch (error) {
+          return refuse(m.id, "invalid", `the answers cannot be read: ${(error as Error).message}`);
+        }
+      }
+      const verdict = board.answer(m.id, outcome, answersJson, "extension", m.discussion);
+      if (!verdict.ok) refuse(m.id, verdict.code, verdict.reason);
+    } catch (error) {
+      refuse(null, "invalid", `the answer could not be handled: ${(error as Error).message}`);
+    }
+  };
+  const stops = [board.subscribe(changed), pi.events.on(CHANNELS.answer, answer)];
+  changed();
+  return () => {
+    for (const stop of stops) stop();
+  };
+}

@@ -1,0 +1,136 @@
+// events.test.mjs — the questions on pi's event bus (extension/elsewhere/events.ts): the real tool
+// with a fake TUI and pi's bus as another extension sees it. A question that waits is announced
+// on "question:asked" and its end on "question:ended"; an answer on "question:answer" goes
+// through the board (validated by the C core, exactly once, details.mode "extension"); one that
+// is not taken is said back on "question:refused", with the reason, and changes nothing.
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+import { loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
+
+const handlers = new Map();
+const { pi, tools } = await loadExtension({ on: (name, fn) => handlers.set(name, fn) });
+const tool = tools.get("question");
+let shown = [];
+const ctx = tuiContext((component) => shown.push(component));
+await handlers.get("session_start")({ reason: "startup" }, ctx);
+after(() => handlers.get("session_shutdown")({}, ctx));
+
+/** Everything said on the question channels, in order. */
+const heard = [];
+for (const channel of ["question:asked", "question:ended", "question:refused"])
+  pi.events.on(channel, (data) => heard.push({ channel, data }));
+const said = (channel) => heard.filter((h) => h.channel === channel).map((h) => h.data);
+
+const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
+const ARGS = tool.prepareArguments({ questions: [DB] });
+
+const until = async (check, what) => {
+  const stop = Date.now() + 5000;
+  while (!check()) {
+    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+/** Asks, and returns the pending call with the id "question:asked" gave it. */
+async function ask(args = ARGS) {
+  shown = [];
+  heard.length = 0;
+  const asking = tool.execute("c", args, undefined, undefined, ctx);
+  await until(() => said("question:asked").length && shown.length, "the question announced and shown");
+  return { asking, id: said("question:asked")[0].id };
+}
+
+test("events: a waiting question is announced with its id, questions, asker and project; another extension's answer is taken, mode extension", async () => {
+  const { asking, id } = await ask();
+  const asked = said("question:asked")[0];
+  assert.match(id, /^q[0-9a-f]{8}$/);
+  assert.deepEqual(
+    asked.questions.map((q) => [q.id, q.prompt, q.options.map((o) => o.label)]),
+    [["db", "Which database?", ["SQLite", "Postgres"]]],
+  );
+  assert.equal(asked.asker, null, "this pi's own agent");
+  assert.equal(asked.cwd, ctx.cwd);
+  assert.equal(asked.async, false);
+  pi.events.emit("question:answer", { id, answers: { db: "Postgres" } });
+  const result = await asking;
+  assert.equal(result.details.mode, "extension");
+  assert.equal(result.details.status, "answered");
+  assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
+  await until(() => said("question:ended").length, "the end announced");
+  assert.deepEqual(said("question:ended"), [{ id, outcome: "answered" }]);
+  assert.deepEqual(said("question:refused"), []);
+});
+
+test("events: exactly once — a second answer, and one to a question answered in the TUI, are refused with how it ended", async () => {
+  const { asking, id } = await ask();
+  pi.events.emit("question:answer", { id, answers: { db: "SQLite" } });
+  pi.events.emit("question:answer", { id, answers: { db: "Postgres" } });
+  const result = await asking;
+  assert.equal(result.content[0].text, "db: user selected: 1. SQLite", "the first answer stands");
+  assert.deepEqual(said("question:refused"), [{ id, code: "already", reason: "already answered" }]);
+  // answered with a key in the TUI: a later answer from the bus is refused
+  const second = await ask();
+  shown[0].handleInput("2");
+  assert.equal((await second.asking).details.mode, "interactive");
+  pi.events.emit("question:answer", { id: second.id, answers: { db: "SQLite" } });
+  assert.deepEqual(said("question:refused").at(-1), { id: second.id, code: "already", reason: "already answered" });
+});
+
+test("events: answers that do not fit, bad shapes and unknown ids are refused with a reason, the question still waiting", async () => {
+  const { asking, id } = await ask();
+  const cyclic = {};
+  cyclic.self = cyclic;
+  const bad = [
+    [null, null, "invalid", /takes an object/],
+    [[1, 2], null, "invalid", /takes an object/],
+    [{ answers: { db: "SQLite" } }, null, "invalid", /id must be/],
+    [{ id, answers: { db: ["SQLite", "Postgres"] } }, id, "invalid", /db/],
+    [{ id, answers: { nope: "x" } }, id, "invalid", /no question with id "nope"/],
+    [{ id, answers: cyclic }, id, "invalid", /cannot be read/],
+    [{ id, outcome: 5 }, id, "invalid", /outcome must be a string/],
+    [{ id, outcome: "maybe" }, id, "invalid", /outcome/],
+    [{ id: "q00000000", answers: { db: "SQLite" } }, "q00000000", "not_waiting", /no longer waiting/],
+  ];
+  for (const [k, [data, refusedId, code, reason]] of bad.entries()) {
+    const before = said("question:refused").length;
+    pi.events.emit("question:answer", data);
+    const refused = said("question:refused").slice(before);
+    assert.equal(refused.length, 1, `case ${k}`);
+    assert.equal(refused[0].id, refusedId);
+    assert.equal(refused[0].code, code);
+    assert.match(refused[0].reason, reason);
+  }
+  assert.equal(said("question:ended").length, 0, "still waiting");
+  pi.events.emit("question:answer", { id, outcome: "declined" });
+  const result = await asking;
+  assert.equal(result.details.status, "declined");
+  assert.equal(result.details.mode, "extension");
+});
+
+test("events: talk first and cancel through the bus; the end is announced with its outcome", async () => {
+  let { asking, id } = await ask();
+  pi.events.emit("question:answer", { id, outcome: "discuss", discussion: "why a database at all?" });
+  let result = await asking;
+  assert.equal(result.details.status, "discuss");
+  assert.match(result.content[0].text, /why a database at all\?/);
+  ({ asking, id } = await ask());
+  pi.events.emit("question:answer", { id, outcome: "cancelled" });
+  result = await asking;
+  assert.equal(result.details.status, "cancelled");
+  await until(() => said("question:ended").length, "the end announced");
+  assert.deepEqual(said("question:ended"), [{ id, outcome: "cancelled" }]);
+});
+
+test("events: a listener of another extension that throws changes nothing here", async () => {
+  const stop = pi.events.on("question:asked", () => {
+    throw new Error("a broken bridge");
+  });
+  try {
+    const { asking, id } = await ask();
+    pi.events.emit("question:answer", { id, answers: { db: "SQLite" } });
+    assert.equal((await asking).details.status, "answered");
+  } finally {
+    stop();
+  }
+});
