@@ -4,14 +4,14 @@
 // to pi-question: `pi -e ./examples/recommended-autopilot.ts`.
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 
-type Asked = { id: string; questions: Array<{ id: string; multiSelect?: boolean; options: Array<{ value: string; label: string }> }> };
+type Asked = { id: string; questions: Array<{ id: string; multiSelect?: boolean; options?: Array<{ value: string; label: string }> }> };
 
 export default function (pi: ExtensionAPI) {
   pi.events.on("question:asked", (data) => {
     const { id, questions } = data as Asked;
     const answers: Record<string, string | string[]> = {};
     for (const q of questions) {
-      const pick = q.options.find((o) => o.label.endsWith("(Recommended)"));
+      const pick = q.options?.find((o) => o.label.endsWith("(Recommended)"));
       if (!pick) return; // one without a recommendation: the person answers
       answers[q.id] = q.multiSelect ? [pick.value] : pick.value;
     }

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
+import { importShim } from "./helpers/shim.mjs";
 
 const handlers = new Map();
 const { pi, tools } = await loadExtension({ on: (name, fn) => handlers.set(name, fn) });
@@ -133,4 +134,27 @@ test("events: a listener of another extension that throws changes nothing here",
   } finally {
     stop();
   }
+});
+
+test("events: the example extension (examples/recommended-autopilot.ts) leaves a free-text question alone, and answers one whose every question has a recommendation", async () => {
+  const { eventBus } = await import("./helpers/fake-pi.mjs");
+  const { default: autopilot } = await importShim("../examples/recommended-autopilot.ts");
+  const bus = eventBus();
+  const answered = [];
+  bus.on("question:answer", (data) => answered.push(data));
+  autopilot({ events: bus });
+  const free = { id: "name", prompt: "What should we call it?", multiSelect: false };
+  bus.emit("question:asked", { id: "q00000001", questions: [free], asker: null, cwd: "/", async: false });
+  assert.deepEqual(answered, [], "a question without options is the person's");
+  const db = {
+    id: "db",
+    prompt: "Which?",
+    multiSelect: false,
+    options: [
+      { value: "pg", label: "PG (Recommended)" },
+      { value: "l", label: "Lite" },
+    ],
+  };
+  bus.emit("question:asked", { id: "q00000002", questions: [db], asker: null, cwd: "/", async: false });
+  assert.deepEqual(answered, [{ id: "q00000002", answers: { db: "pg" } }]);
 });
