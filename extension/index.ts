@@ -190,8 +190,8 @@ export default function piQuestion(pi: ExtensionAPI): void {
   });
 
   // Questions asked without waiting (wait: false, async.ts): this key opens the oldest (the one
-  // async.ts names on its line, ANSWER_KEY); pi binds no alt+q.
-  pi.registerShortcut?.("alt+q", {
+  // async.ts names on its line, ANSWER_KEY); pi binds no alt+a.
+  pi.registerShortcut?.("alt+a", {
     description: "Answer the oldest question the agent asked without waiting",
     handler: async (ctx: ExtensionContext) => {
       const [{ asyncQuestions }, a] = await Promise.all([import("./ask/async.ts"), getAsker()]);

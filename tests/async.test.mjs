@@ -58,7 +58,7 @@ test(
       `Asked (question ${result.details.qid}): the person's answer will arrive later as a message naming this question. Don't assume an answer; go on with work that does not depend on it.`,
     );
     assert.equal(s.shown.length, 0, "not shown until the person opens it");
-    assert.deepEqual(s.ctx.widgets.get(WIDGET), ["1 question waiting — /answer or Alt+Q to answer"]);
+    assert.deepEqual(s.ctx.widgets.get(WIDGET), ["1 question waiting — /answer or Alt+A to answer"]);
     assert.deepEqual(
       s.entries.map((e) => [e.customType, e.data.qid]),
       [["pi-question-async", result.details.qid]],
@@ -72,8 +72,8 @@ test(
     );
     assert.equal(s.messages.length, 0, "no answer yet");
     // the shortcut pi binds to nothing opens it; a key answers it; the idle agent gets a turn
-    assert.ok(s.shortcuts.has("alt+q"));
-    await s.shortcuts.get("alt+q").handler(s.ctx);
+    assert.ok(s.shortcuts.has("alt+a"));
+    await s.shortcuts.get("alt+a").handler(s.ctx);
     await until(() => s.shown.length === 1, "the question shown");
     s.shown[0].handleInput("2");
     await until(() => s.messages.length, "the answer sent");
@@ -141,7 +141,7 @@ test(
       undefined,
       s.ctx,
     );
-    assert.deepEqual(s.ctx.widgets.get(WIDGET), ["2 questions waiting — /answer or Alt+Q to answer"]);
+    assert.deepEqual(s.ctx.widgets.get(WIDGET), ["2 questions waiting — /answer or Alt+A to answer"]);
     const answering = s.commands.get("answer").handler("", s.ctx);
     await until(() => s.shown.length === 1, "the oldest shown");
     assert.match(s.shown[0].render(80).join("\n"), /Which database\?/);
@@ -150,7 +150,7 @@ test(
     await until(() => s.messages.length === 1, "the cancel said");
     assert.match(s.messages[0].message.content, new RegExp(`^The answer to question ${first.details.qid},`));
     assert.equal(s.messages[0].message.details.result.status, "cancelled");
-    assert.deepEqual(s.ctx.widgets.get(WIDGET), ["1 question waiting — /answer or Alt+Q to answer"]);
+    assert.deepEqual(s.ctx.widgets.get(WIDGET), ["1 question waiting — /answer or Alt+A to answer"]);
     assert.equal(second.details.status, "asked");
   },
 );
@@ -165,7 +165,7 @@ test(
     await old.stop(); // pi's /reload: the old instance shuts down, unended
     const fresh = await start(branchOf(old.entries));
     running.push(fresh);
-    assert.deepEqual(fresh.ctx.widgets.get(WIDGET), ["1 question waiting — /answer or Alt+Q to answer"]);
+    assert.deepEqual(fresh.ctx.widgets.get(WIDGET), ["1 question waiting — /answer or Alt+A to answer"]);
     await settle();
     assert.deepEqual(
       fresh.heard.filter((h) => h.channel === "question:asked").map((h) => [h.data.id, h.data.async]),

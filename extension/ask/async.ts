@@ -1,7 +1,7 @@
 // async.ts — questions asked without waiting (`wait: false`): the call returns at once (status
 // "asked", the question's id), the question waits on the board where every face reaches it (the
 // page, `pi-question answer`, /questions, the event bus) and in a line above pi's editor ("1
-// question waiting — /answer or Alt+Q to answer"); the shortcut and /answer open the oldest one
+// question waiting — /answer or Alt+A to answer"); the shortcut and /answer open the oldest one
 // through the same queue as every question. When it ends, however it ends, its result text
 // reaches the agent as a message, exactly once: steering the work when the agent is busy,
 // starting a turn when it is idle. The session remembers each one (an entry when asked, another
@@ -15,8 +15,8 @@ import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
 import { fill, strings } from "../text/i18n.ts";
 import type { Asker, Later } from "./ask.ts";
 
-/** The key that opens the oldest waiting question (index.ts registers it: pi binds no alt+q). */
-export const ANSWER_KEY = "alt+q";
+/** The key that opens the oldest waiting question (index.ts registers it: pi binds no alt+a). */
+export const ANSWER_KEY = "alt+a";
 /** The session entry of a question asked without waiting: { qid, args, askedAt }. */
 export const ASKED_ENTRY = "pi-question-async";
 /** The session entry of its end: { qid, status }. */
@@ -55,7 +55,7 @@ export interface AsyncQuestions {
 
 const instances = new WeakMap<Asker, AsyncQuestions>();
 
-/** "alt+q" → "Alt+Q", as the line names the key. */
+/** "alt+a" → "Alt+A", as the line names the key. */
 export function keyName(key: string): string {
   return key
     .split("+")
