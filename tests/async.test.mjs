@@ -203,3 +203,44 @@ test("async: without a UI (print mode) wait is ignored: the question goes the wa
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test(
+  "async: RPC mode — the line goes to the client as a widget, /answer shows the question through the dialogs, the answer arrives",
+  { timeout: 20000 },
+  async () => {
+    const s = await start();
+    running.push(s);
+    const dialogs = [];
+    const widgets = new Map();
+    const rpc = {
+      hasUI: true,
+      cwd: "/nonexistent",
+      sessionManager: { getBranch: () => [] },
+      isIdle: () => true,
+      ui: {
+        custom: async () => undefined, // RPC mode: no components, pi's dialogs instead
+        select: async (title, entries) => {
+          dialogs.push(title);
+          return entries.find((e) => e.includes("Postgres"));
+        },
+        input: async () => undefined,
+        confirm: async () => true,
+        editor: async () => undefined,
+        notify: () => undefined,
+        setTitle: () => undefined,
+        setWorkingMessage: () => undefined,
+        setWidget: (key, lines) => (lines === undefined ? widgets.delete(key) : widgets.set(key, lines)),
+      },
+    };
+    const result = await s.tool.execute("c1", s.tool.prepareArguments({ questions: [DB], wait: false }), undefined, undefined, rpc);
+    assert.equal(result.details.status, "asked");
+    assert.deepEqual(widgets.get(WIDGET), ["1 question waiting — /answer or Alt+A to answer"]);
+    assert.equal(dialogs.length, 0, "nothing asked yet");
+    await s.commands.get("answer").handler("", rpc);
+    assert.equal(dialogs.length, 1);
+    await until(() => s.messages.length, "the answer sent");
+    assert.match(s.messages[0].message.content, /\ndb: user selected: 2\. Postgres$/);
+    assert.equal(s.messages[0].message.details.result.mode, "rpc");
+    assert.equal(widgets.has(WIDGET), false);
+  },
+);
