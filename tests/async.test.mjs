@@ -244,3 +244,32 @@ test(
     assert.equal(widgets.has(WIDGET), false);
   },
 );
+
+test(
+  "async: opened while a waiting question is shown, it waits its turn in the queue (never two at once)",
+  { timeout: 20000 },
+  async () => {
+    const s = await start();
+    running.push(s);
+    const later = await s.tool.execute("c1", s.tool.prepareArguments({ questions: [DB], wait: false }), undefined, undefined, s.ctx);
+    const blocking = s.tool.execute(
+      "c2",
+      s.tool.prepareArguments({ questions: [{ id: "name", prompt: "Name?" }] }),
+      undefined,
+      undefined,
+      s.ctx,
+    );
+    await until(() => s.shown.length === 1, "the waiting call shown");
+    await s.shortcuts.get("alt+a").handler(s.ctx);
+    await settle();
+    assert.equal(s.shown.length, 1, "not over the shown question");
+    for (const ch of "orders") s.shown[0].handleInput(ch);
+    s.shown[0].handleInput("\r");
+    assert.equal((await blocking).content[0].text, "name: user wrote: orders");
+    await until(() => s.shown.length === 2, "then the one asked without waiting");
+    assert.match(s.shown[1].render(80).join("\n"), /Which database\?/);
+    s.shown[1].handleInput("1");
+    await until(() => s.messages.length, "its answer sent");
+    assert.equal(s.messages[0].message.details.qid, later.details.qid);
+  },
+);

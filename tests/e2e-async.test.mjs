@@ -52,6 +52,8 @@ async function answer(pi, qid, open) {
   assert.match(read, new RegExp(`The answer to question ${qid}, which you asked without waiting:`));
   assert.match(read, /db: user selected: 2\. Postgres/);
   await pi.waitForScreen((screen) => !LINE.test(screen));
+  // the message is in the transcript too (display: true)
+  await pi.waitForScreen(new RegExp(`The answer to question ${qid}`));
 }
 
 test("async e2e: wait:false returns at once, the model works on, the line waits; Alt+A opens it, a key answers, the model reads it as a message", async () => {
