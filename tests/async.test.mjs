@@ -8,15 +8,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { headlessContext, loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
+import { eventBus, headlessContext, loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
 
 const WIDGET = "pi-question-async";
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
 
-/** One extension instance as pi loads it, with its session started in a fake TUI. */
-async function start(branch = []) {
+/** One extension instance as pi loads it, with its session started in a fake TUI; `events`: pi's
+ * bus, which outlives an instance (/reload). */
+async function start(branch = [], events = eventBus()) {
   const handlers = new Map();
-  const ext = await loadExtension({ on: (name, fn) => handlers.set(name, fn) });
+  const ext = await loadExtension({ on: (name, fn) => handlers.set(name, fn), events });
   const shown = [];
   const ctx = tuiContext((component) => shown.push(component), "/nonexistent", branch);
   const heard = [];
@@ -271,5 +272,30 @@ test(
     s.shown[1].handleInput("1");
     await until(() => s.messages.length, "its answer sent");
     assert.equal(s.messages[0].message.details.qid, later.details.qid);
+  },
+);
+
+test(
+  "async: pi's event bus outlives /reload: the stopped instance neither says the question ended nor refuses the answer the new one takes",
+  { timeout: 20000 },
+  async () => {
+    const bus = eventBus();
+    const old = await start([], bus);
+    const result = await old.tool.execute("c1", old.tool.prepareArguments({ questions: [DB], wait: false }), undefined, undefined, old.ctx);
+    const id = result.details.qid;
+    await settle();
+    await old.stop();
+    const fresh = await start(branchOf(old.entries), bus);
+    running.push(fresh);
+    await settle();
+    bus.emit("question:answer", { id, answers: { db: "SQLite" } });
+    await until(() => fresh.messages.length, "the answer sent");
+    await settle();
+    const heard = fresh.heard.map((h) => [h.channel, h.data.id, h.data.outcome ?? h.data.code ?? "asked"]);
+    assert.deepEqual(heard, [
+      ["question:asked", id, "asked"],
+      ["question:ended", id, "answered"],
+    ]);
+    assert.equal(old.messages.length, 0);
   },
 );

@@ -64,6 +64,9 @@ export interface Asker {
     signal: AbortSignal | undefined,
     from?: RelayAsker,
   ): Promise<QuestionResult>;
+  /** This instance stops (session_shutdown: /reload, a new session, exit): its board leaves pi's
+   * event bus, which outlives it (the next instance answers there). */
+  close(): void;
   /** Posts a question asked without waiting; `qid`: its id when it was posted before. */
   later(json: ArgsJson, questions: NormalizedQuestion[], ctx: ExtensionContext, qid?: string): Later;
 }
@@ -189,7 +192,7 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
 export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () => undefined): Asker {
   const board = createBoard<QuestionResult>();
   let cwd = process.cwd(); // the session's, once a question brings its context
-  hostEvents(pi, board, () => cwd);
+  let unhost = hostEvents(pi, board, () => cwd);
   const history: Asked[] = [];
   const warned = new Set<string>();
   let unanswered: ArgsJson | undefined;
@@ -236,6 +239,10 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     board,
     history,
     lastUnanswered: () => unanswered,
+    close() {
+      unhost();
+      unhost = () => undefined;
+    },
     settings,
     checkLimits(questions, s) {
       const maxQ = s.limits.questions;
