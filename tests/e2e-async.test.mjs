@@ -1,9 +1,11 @@
 // e2e-async.test.mjs — the real pi (TUI, in tmux) with a question asked without waiting (wait:
 // false): the scripted model asks, gets "asked" at once and runs a command while the question
 // waits; the line above the editor says so; the person opens it with Alt+A (or /answer) and
-// answers with a key; the model's next request carries the answer as a message. After /reload
-// the line comes back and the answer still arrives.
+// answers with a key; the model's next request carries the answer as a message. After /reload,
+// and in the session resumed by another pi (pi -c), the line comes back and the answer arrives.
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { test } from "node:test";
 import { startPi } from "./helpers/tmux.mjs";
 
@@ -79,4 +81,40 @@ test("async e2e: /reload while it waits — the line comes back, /answer opens i
       await pi.keys("Enter");
     });
   });
+});
+
+test("async e2e: a resumed session (pi -c) shows its unanswered question again; a key answers it and the model reads it", async () => {
+  let entries;
+  await withPi(async (pi) => {
+    entries = pi.sessionEntries();
+  });
+  const qid = entries.find((e) => e.customType === "pi-question-async").data.qid;
+  // the same session, continued by a new pi in a new home: its header names the new project
+  const resumed = await startPi({
+    replies: () => ({ text: "thanks" }),
+    session: true,
+    namePrefix: "pq-async-",
+    extraArgs: ["-c"],
+    prepareHome: (home, work) => {
+      const dir = join(home, "sessions");
+      mkdirSync(dir, { recursive: true });
+      const lines = entries.map((e) => JSON.stringify(e.type === "session" ? { ...e, cwd: work } : e));
+      writeFileSync(join(dir, basename(entries[0].id ?? "s") + ".jsonl"), lines.join("\n") + "\n");
+    },
+  });
+  try {
+    await resumed.waitForScreen(LINE);
+    await resumed.keys("M-a");
+    await resumed.waitForScreen(/Which database\?/);
+    await resumed.keys("2");
+    await resumed.model.waitForRequests(1);
+    const read = texts(resumed.model.requests[0]);
+    assert.match(read, new RegExp(`The answer to question ${qid}, which you asked without waiting:`));
+    assert.match(read, /db: user selected: 2\. Postgres/);
+  } catch (error) {
+    error.message += `\n--- screen (${resumed.name}) ---\n${resumed.screen()}`;
+    throw error;
+  } finally {
+    await resumed.kill();
+  }
 });
