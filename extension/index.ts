@@ -254,13 +254,9 @@ export default function piQuestion(pi: ExtensionAPI): void {
     if (s.web.enabled) await (await getWeb()).sessionStart(ctx);
   };
   pi.on("session_shutdown", async () => {
-    if (asker) {
-      // Off pi's event bus first (it outlives this instance: after /reload a stale board would
-      // refuse the next one's answers), then the questions asked without waiting leave unended.
-      const a = await asker;
-      a.close();
-      (await import("./ask/async.ts")).asyncQuestionsOf(a)?.stop();
-    }
+    // Off pi's event bus (it outlives this instance: after /reload a stale board would refuse
+    // the next one's answers); the questions asked without waiting leave unended.
+    if (asker) (await asker).close();
     if (relay) (await relay).stop();
     if (web) (await web).stop();
   });

@@ -65,7 +65,8 @@ export interface Asker {
     from?: RelayAsker,
   ): Promise<QuestionResult>;
   /** This instance stops (session_shutdown: /reload, a new session, exit): its board leaves pi's
-   * event bus, which outlives it (the next instance answers there). */
+   * event bus, which outlives it (the next instance answers there), and its questions asked
+   * without waiting are dropped, unended (the session's entries bring them back). */
   close(): void;
   /** Posts a question asked without waiting; `qid`: its id when it was posted before. */
   later(json: ArgsJson, questions: NormalizedQuestion[], ctx: ExtensionContext, qid?: string): Later;
@@ -193,6 +194,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
   const board = createBoard<QuestionResult>();
   let cwd = process.cwd(); // the session's, once a question brings its context
   let unhost = hostEvents(pi, board, () => cwd);
+  const laters = new Set<Later>(); // asked without waiting, not ended yet
   const history: Asked[] = [];
   const warned = new Set<string>();
   let unanswered: ArgsJson | undefined;
@@ -240,8 +242,9 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     history,
     lastUnanswered: () => unanswered,
     close() {
-      unhost();
+      unhost(); // first: the bus hears nothing of the questions dropped next
       unhost = () => undefined;
+      for (const later of [...laters]) later.drop();
     },
     settings,
     checkLimits(questions, s) {
@@ -267,6 +270,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       const end = (result: QuestionResult) => {
         if (over) return;
         over = true;
+        laters.delete(later);
         ticket.settle(result.details.status);
         ticket.end();
         history.push({ details: result.details });
@@ -276,7 +280,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       ticket.stopped.addEventListener("abort", () => {
         if (!shown && ticket.taken) end(ticket.taken);
       });
-      return {
+      const later: Later = {
         qid: ticket.qid,
         ended,
         get done() {
@@ -305,9 +309,12 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
         drop() {
           if (over) return;
           over = true;
+          laters.delete(later);
           ticket.end();
         },
       };
+      laters.add(later);
+      return later;
     },
     ask(json, questions, ctx, signal, from) {
       const native = addon();

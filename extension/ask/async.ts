@@ -46,9 +46,6 @@ export interface AsyncQuestions {
   /** Session start (/reload, resume): posts again every question of the branch asked without
    * waiting that has not ended, with its id, and shows the line. */
   restore(ctx: ExtensionContext): void;
-  /** This instance stops (/reload, exit): its questions leave the board, unended (the session's
-   * entries bring them back). */
-  stop(): void;
   /** Those waiting now, oldest first. */
   readonly waiting: readonly Later[];
 }
@@ -69,7 +66,6 @@ export function asyncQuestions(pi: ExtensionAPI, asker: Asker): AsyncQuestions {
   if (known) return known;
   const waiting: Later[] = [];
   let ctx: ExtensionContext | undefined; // the latest context with a UI: the line, isIdle
-  let stopped = false;
 
   const showLine = () => {
     if (!ctx?.hasUI) return;
@@ -87,7 +83,6 @@ export function asyncQuestions(pi: ExtensionAPI, asker: Asker): AsyncQuestions {
   const deliver = (later: Later, result: QuestionResult) => {
     const at = waiting.indexOf(later);
     if (at >= 0) waiting.splice(at, 1);
-    if (stopped) return;
     showLine();
     const text = result.content[0]?.type === "text" ? result.content[0].text : "";
     pi.appendEntry(ENDED_ENTRY, { qid: later.qid, status: result.details.status });
@@ -163,17 +158,7 @@ export function asyncQuestions(pi: ExtensionAPI, asker: Asker): AsyncQuestions {
       }
       showLine();
     },
-    stop() {
-      stopped = true;
-      for (const later of waiting.splice(0)) later.drop();
-      instances.delete(asker);
-    },
   };
   instances.set(asker, manager);
   return manager;
-}
-
-/** The manager of `asker`, if one was made (session_shutdown stops it). */
-export function asyncQuestionsOf(asker: Asker): AsyncQuestions | undefined {
-  return instances.get(asker);
 }
