@@ -2,7 +2,7 @@
 
 /** "discuss": the person wants to talk first (Ctrl+T); the result carries what they wrote.
  * "timed_out": the person's own timeout ran out before they pressed a key. */
-export type Outcome = "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out" | "discuss";
+export type Outcome = "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out" | "discuss" | "asked";
 
 /** Tool arguments for the core: JSON as the model sent it (the argument size limit applies), or
  * pi's prepared arguments — the core's own canonical JSON, which may be longer. */

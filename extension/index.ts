@@ -64,6 +64,7 @@ const QuestionSchema = Type.Object({
 export const QuestionParams = Type.Object({
   questions: Type.Array(QuestionSchema, { description: "One or more questions, asked together", minItems: 1 }),
   metadata: Type.Optional(Type.Object({ source: Type.Optional(Type.String()) })),
+  wait: Type.Optional(Type.Boolean({ description: "false: ask without waiting; the answer arrives later as a message" })),
   answers: Type.Optional(
     // An open object (not a Record/Union) keeps the schema portable across providers; the C
     // core validates each entry: a string, or an array of strings for a multi-select question.
@@ -136,7 +137,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
 
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const [{ executeQuestion }, a] = await Promise.all([import("./tool.ts"), getAsker()]);
-      return executeQuestion(a, toolCallId, params, signal, ctx);
+      return executeQuestion(a, toolCallId, params, signal, ctx, pi);
     },
 
     renderCall(args, theme, context) {
@@ -188,6 +189,29 @@ export default function piQuestion(pi: ExtensionAPI): void {
     },
   });
 
+  // Questions asked without waiting (wait: false, async.ts): this key opens the oldest (the one
+  // async.ts names on its line, ANSWER_KEY); pi binds no alt+a.
+  pi.registerShortcut?.("alt+a", {
+    description: "Answer the oldest question the agent asked without waiting",
+    handler: async (ctx: ExtensionContext) => {
+      const [{ asyncQuestions }, a] = await Promise.all([import("./ask/async.ts"), getAsker()]);
+      void asyncQuestions(pi, a).openOldest(ctx); // shown while pi goes on; never awaited here
+    },
+  });
+  /** Session start: the questions of this branch asked without waiting that never ended wait
+   * again (after /reload, on resume); async.ts is loaded only when the branch has one. */
+  const restoreAsync = async (ctx: ExtensionContext) => {
+    let branch: unknown[] = [];
+    try {
+      branch = ctx.sessionManager.getBranch();
+    } catch {
+      return;
+    }
+    if (!branch.some((e) => (e as { customType?: string }).customType === "pi-question-async")) return;
+    const [{ asyncQuestions }, a] = await Promise.all([import("./ask/async.ts"), getAsker()]);
+    asyncQuestions(pi, a).restore(ctx);
+  };
+
   // The web page (web-host.ts): loaded when /questions web or the setting turns it on.
   let web: Promise<WebControl> | undefined;
   const getWeb = (): Promise<WebControl> =>
@@ -212,6 +236,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
       relay.then((r) => r.start(ctx)),
       ctx.hasUI ? startWebIfSet(ctx) : undefined,
     ]);
+    if (ctx.hasUI) await restoreAsync(ctx);
     // After the others: pi 0.87's loader can hand a module that two imports load at once to one
     // of them unfinished (subagent-outcome.ts shares text.ts with ask.ts).
     await getOutcomes();
@@ -229,6 +254,9 @@ export default function piQuestion(pi: ExtensionAPI): void {
     if (s.web.enabled) await (await getWeb()).sessionStart(ctx);
   };
   pi.on("session_shutdown", async () => {
+    // Off pi's event bus (it outlives this instance: after /reload a stale board would refuse
+    // the next one's answers); the questions asked without waiting leave unended.
+    if (asker) (await asker).close();
     if (relay) (await relay).stop();
     if (web) (await web).stop();
   });

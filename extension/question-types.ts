@@ -32,7 +32,9 @@ export interface QuestionDetails {
   questions: NormalizedQuestion[];
   answers: AnswerDetails[];
   cancelled: boolean;
-  status: "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out" | "discuss";
+  status: "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out" | "discuss" | "asked";
+  /** status "asked" (wait: false): the question's id on the board; the answer comes later as a message. */
+  qid?: string;
   /** With status "timed_out": what the person's timeout applied. */
   timeout?: "cancel" | "decline" | "recommended";
   /** status "discuss": what the person wrote to the agent instead of answering. */

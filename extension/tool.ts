@@ -2,7 +2,7 @@
 // user's limits), answers pre-supplied answers at once, else asks through ask.ts. The tool
 // itself (parameters, model instructions, argument preparation, renderers) is registered in
 // index.ts; this module is loaded at the first call.
-import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "./addon.ts";
 import type { Asker } from "./ask/ask.ts";
 import { type QuestionResult, toToolResult } from "./board/result.ts";
@@ -34,13 +34,16 @@ function allPresupplied(canonical: { questions: Array<{ id: string }>; answers?:
 }
 
 /** The tool's execute (registered in index.ts, loaded at the first call): picks the way to ask
- * (ask.ts) and returns the one answer model the C core builds. */
+ * (ask.ts) and returns the one answer model the C core builds. With `wait: false` in a session
+ * with a UI, asks without waiting (async.ts: the result says "asked", the answer comes later as a
+ * message); without a UI (print and JSON mode, a subagent's question) `wait` changes nothing. */
 export async function executeQuestion(
   asker: Asker,
   toolCallId: string,
   params: QuestionArgs,
   signal: AbortSignal | undefined,
   ctx: ExtensionContext,
+  pi?: ExtensionAPI,
 ): Promise<QuestionResult> {
   const native = addon();
   // pi hands back what prepareArguments returned: the core's canonical JSON (it may be longer
@@ -51,5 +54,9 @@ export async function executeQuestion(
   const settings = asker.settings(ctx);
   asker.checkLimits(canonical.questions, settings);
   if (allPresupplied(canonical)) return toToolResult(native.result(json, "answered", "presupplied", Date.now()), settings);
+  if (canonical.wait === false && ctx.hasUI && pi) {
+    const { asyncQuestions } = await import("./ask/async.ts");
+    return asyncQuestions(pi, asker).ask(json, canonical.questions, ctx);
+  }
   return asker.ask(json, canonical.questions, ctx, signal);
 }

@@ -466,3 +466,23 @@ test("pre-supplied answers keep their notes through normalization (the long answ
   const normalized = JSON.parse(addon.normalize(JSON.stringify(args)));
   assert.deepEqual(normalized.answers, { db: { selected: ["SQLite"], note: "keep it small" }, f: ["A", "B"] });
 });
+
+test("normalize: wait is kept only when false (ask and keep working); true or absent is the default and left out", () => {
+  const q = [{ id: "a", prompt: "p" }];
+  assert.equal(norm({ questions: q, wait: false }).wait, false);
+  assert.equal("wait" in norm({ questions: q, wait: true }), false);
+  assert.equal("wait" in norm({ questions: q }), false);
+  assert.equal("wait" in norm({ questions: q, wait: null }), false);
+  // the canonical form reads back the same (pi hands prepared arguments back)
+  const once = addon.normalize(JSON.stringify({ questions: q, wait: false }));
+  assert.equal(addon.normalize(once), once);
+  assert.match(once, /,"wait":false}$/);
+});
+
+test("validate: wait must be a boolean: the path and the fix are named", () => {
+  for (const wait of ["false", 0, [], {}]) {
+    const e = rejects({ questions: [{ id: "a", prompt: "p" }], wait });
+    assert.equal(e.path, "wait");
+    assert.match(e.message, /^wait must be true or false, not (a string|a number|an array|an object)\. Leave it out/);
+  }
+});

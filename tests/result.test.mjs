@@ -356,3 +356,15 @@ test("result: the fullest answers a call can get pass the value count (every opt
     );
   }
 });
+
+test("result: asked (wait: false) names the question's id, tells the model the answer comes later, keeps no answers", () => {
+  const r = build("asked", null, "q1a2b3c4d");
+  assert.equal(r.details.status, "asked");
+  assert.equal(r.details.qid, "q1a2b3c4d");
+  assert.deepEqual(r.details.answers, []);
+  assert.equal(
+    r.text,
+    "Asked (question q1a2b3c4d): the person's answer will arrive later as a message naming this question. Don't assume an answer; go on with work that does not depend on it.",
+  );
+  assert.equal("qid" in build("cancelled", null).details, false, "only an asked result carries the id");
+});

@@ -30,6 +30,21 @@ export interface Asked {
   askedBy?: string;
 }
 
+/** A question asked without waiting (wait: false, async.ts): on the board from the start, shown
+ * only when the person opens it, through the same queue as every question. */
+export interface Later {
+  readonly qid: string;
+  /** Resolves once, with how it ended: answered here or elsewhere, declined, cancelled, timed out. */
+  readonly ended: Promise<QuestionResult>;
+  /** Whether it ended (or was dropped). */
+  readonly done: boolean;
+  /** Shows it when no other question is shown (never over one); resolves once it is not shown. */
+  open(ctx: ExtensionContext): Promise<void>;
+  /** Takes it off this board without ending it for the agent (this instance stops: /reload, exit);
+   * `ended` never resolves. */
+  drop(): void;
+}
+
 export interface Asker {
   /** The board of this instance's waiting questions: what waits, how the last ones ended, and
    * answers from elsewhere (the relay endpoint, the web page). */
@@ -49,6 +64,12 @@ export interface Asker {
     signal: AbortSignal | undefined,
     from?: RelayAsker,
   ): Promise<QuestionResult>;
+  /** This instance stops (session_shutdown: /reload, a new session, exit): its board leaves pi's
+   * event bus, which outlives it (the next instance answers there), and its questions asked
+   * without waiting are dropped, unended (the session's entries bring them back). */
+  close(): void;
+  /** Posts a question asked without waiting; `qid`: its id when it was posted before. */
+  later(json: ArgsJson, questions: NormalizedQuestion[], ctx: ExtensionContext, qid?: string): Later;
 }
 
 /** `text` cut to at most `max` bytes of UTF-8, at a character boundary (as the engine cuts it). */
@@ -172,7 +193,8 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
 export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () => undefined): Asker {
   const board = createBoard<QuestionResult>();
   let cwd = process.cwd(); // the session's, once a question brings its context
-  hostEvents(pi, board, () => cwd);
+  let unhost = hostEvents(pi, board, () => cwd);
+  const laters = new Set<Later>(); // asked without waiting, not ended yet
   const history: Asked[] = [];
   const warned = new Set<string>();
   let unanswered: ArgsJson | undefined;
@@ -219,6 +241,11 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     board,
     history,
     lastUnanswered: () => unanswered,
+    close() {
+      unhost(); // first: the bus hears nothing of the questions dropped next
+      unhost = () => undefined;
+      for (const later of [...laters]) later.drop();
+    },
     settings,
     checkLimits(questions, s) {
       const maxQ = s.limits.questions;
@@ -226,6 +253,68 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       const maxO = s.limits.options;
       const most = Math.max(0, ...questions.map((q) => q.options?.length ?? 0));
       if (maxO !== undefined && most > maxO) throw new Error(SETTINGS_TEXT.overLimit("options in one question", most, maxO));
+    },
+    later(json, questions, ctx, qid) {
+      const native = addon();
+      const s = settings(ctx);
+      const flags = resultFlags(s);
+      const ticket = board.post(
+        { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
+        (outcome, answersJson, mode, said) =>
+          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags), s),
+      );
+      let finish: (result: QuestionResult) => void = () => undefined;
+      const ended = new Promise<QuestionResult>((resolve) => (finish = resolve));
+      let shown = false;
+      let over = false;
+      const end = (result: QuestionResult) => {
+        if (over) return;
+        over = true;
+        laters.delete(later);
+        ticket.settle(result.details.status);
+        ticket.end();
+        history.push({ details: result.details });
+        finish(result);
+      };
+      // Answered elsewhere while not shown here: it ends at once (while shown, showing ends it).
+      ticket.stopped.addEventListener("abort", () => {
+        if (!shown && ticket.taken) end(ticket.taken);
+      });
+      const later: Later = {
+        qid: ticket.qid,
+        ended,
+        get done() {
+          return over;
+        },
+        open(here) {
+          return new Promise<void>((resolve) => {
+            board.line(async () => {
+              try {
+                if (over) return;
+                shown = true;
+                const local =
+                  ticket.taken ??
+                  (await askNow({ json, questions, ctx: here, signal: ticket.stopped, s: settings(here), from: undefined, ticket }));
+                end(ticket.taken ?? local);
+              } catch (error) {
+                if (ticket.taken) end(ticket.taken);
+                else if (!over) screenOf(here).notify(`pi-question: ${(error as Error).message}`, "error");
+              } finally {
+                shown = false;
+                resolve();
+              }
+            });
+          });
+        },
+        drop() {
+          if (over) return;
+          over = true;
+          laters.delete(later);
+          ticket.end();
+        },
+      };
+      laters.add(later);
+      return later;
     },
     ask(json, questions, ctx, signal, from) {
       const native = addon();

@@ -88,7 +88,7 @@ export function renderQuestionResult(
         ? "warning"
         : details.status === "unavailable"
           ? "muted"
-          : details.status === "discuss"
+          : details.status === "discuss" || details.status === "asked"
             ? "accent"
             : "error";
     // details may come from a session file: an unknown status is shown as text, sanitized.

@@ -46,6 +46,8 @@ export interface Waiting {
   questions: NormalizedQuestion[];
   /** The canonical arguments. */
   args: string;
+  /** Asked without waiting (wait: false): the agent goes on working meanwhile. */
+  async?: boolean;
   /** Answered (here or elsewhere) or ended: nothing else may answer it. */
   readonly settled: boolean;
 }
@@ -98,8 +100,13 @@ export interface Ticket<R> {
 
 /** The board as the asker uses it: the surfaces' interface, plus posting and the queue. */
 export interface AskersBoard<R> extends Board {
-  /** A question starts waiting (it is listed and may be answered from elsewhere at once). */
-  post(question: { askedBy?: string; questions: NormalizedQuestion[]; args: string }, build: BuildElsewhere<R>): Ticket<R>;
+  /** A question starts waiting (it is listed and may be answered from elsewhere at once). `qid`:
+   * its id when it was posted before (a question asked without waiting, posted again after
+   * /reload or on resume); a new one otherwise. */
+  post(
+    question: { askedBy?: string; questions: NormalizedQuestion[]; args: string; qid?: string; async?: boolean },
+    build: BuildElsewhere<R>,
+  ): Ticket<R>;
   /** Runs `turn` once every turn before it ended (at once when none is in front); the next runs
    * when its promise settles. Returns the way to leave the queue before its turn comes: true
    * when it left (it will never run), false once it has started. */
@@ -251,9 +258,10 @@ export function createBoard<R>(): AskersBoard<R> {
     },
     post(question, build) {
       const entry: Entry<R> = {
-        qid: newQid(),
+        qid: question.qid && !waiting.has(question.qid) ? question.qid : newQid(),
         askedAt: Date.now(),
         ...(question.askedBy ? { askedBy: question.askedBy } : {}),
+        ...(question.async ? { async: true } : {}),
         questions: question.questions,
         args: question.args,
         settled: false,
@@ -261,6 +269,7 @@ export function createBoard<R>(): AskersBoard<R> {
         stop: new AbortController(),
         watchers: new Set(),
       };
+      ended.delete(entry.qid); // posted again with its id: it waits again
       waiting.set(entry.qid, entry);
       changed();
       return {

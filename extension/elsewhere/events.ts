@@ -24,7 +24,8 @@ export interface AskedEvent {
   /** The subagent that asked through the relay ("worker"), or null for this pi's own agent. */
   asker: string | null;
   cwd: string;
-  /** False: the agent waits for the answer (questions that do not stop the work come later). */
+  /** False: the agent waits for the answer; true: it was asked without waiting (wait: false) and
+   * the answer reaches the agent as a message. */
   async: boolean;
 }
 
@@ -69,7 +70,7 @@ export function hostEvents(pi: ExtensionAPI, board: Board, cwd: () => string): (
     for (const w of board.waiting.values()) {
       if (announced.has(w.qid) || w.settled) continue;
       announced.add(w.qid);
-      const asked: AskedEvent = { id: w.qid, questions: w.questions, asker: w.askedBy ?? null, cwd: cwd(), async: false };
+      const asked: AskedEvent = { id: w.qid, questions: w.questions, asker: w.askedBy ?? null, cwd: cwd(), async: w.async === true };
       announce(CHANNELS.asked, asked);
     }
     for (const qid of [...announced]) {

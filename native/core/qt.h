@@ -78,6 +78,7 @@ typedef struct qt_request {
   size_t question_count;
   char *metadata_json; /* the normalized `metadata` object as JSON, or NULL */
   qt_answer *preset;   /* pre-supplied answers, one per question, or NULL when none were given */
+  bool no_wait;        /* `wait: false`: the model asks and goes on working; the answer comes later */
 } qt_request;
 
 /* Parses, normalizes and validates the tool arguments (canonical shape or any accepted
@@ -123,9 +124,11 @@ typedef enum qt_outcome {
   QT_INTERRUPTED = 3, /* the agent was aborted while the question was open */
   QT_UNAVAILABLE = 4, /* no way to ask in this mode */
   QT_TIMED_OUT = 5,   /* the person's own timeout ran out before they pressed a key */
-  QT_DISCUSS = 6      /* the person wants to talk first (Ctrl+T): their words instead of an answer; the turn goes on */
+  QT_DISCUSS = 6,     /* the person wants to talk first (Ctrl+T): their words instead of an answer; the turn goes on */
+  QT_ASKED = 7        /* asked without waiting (wait: false): the answer comes later as a message; `reason` is the
+                         question's id (details.qid) */
 } qt_outcome;
-#define QT_OUTCOME_LAST QT_DISCUSS
+#define QT_OUTCOME_LAST QT_ASKED
 
 const char *qt_outcome_name(qt_outcome outcome); /* "answered", "declined", … */
 

@@ -4,7 +4,7 @@
  *
  * Accepted shapes (all normalized to the canonical one):
  *   canonical      { questions: [{ id, label?, prompt, options?: [{ value, label, description?,
- *                    preview? }], multiSelect? }], metadata?: { source? }, answers? }
+ *                    preview? }], multiSelect? }], metadata?: { source? }, answers?, wait? }
  *   ask_user       { questions: [{ question, header?, options?: [{ label, description?,
  *                    preview? }], multiSelect? }] }
  *   single         { header?, question, options, multiple?, custom? }
@@ -588,6 +588,18 @@ static qt_status read_metadata(const reader *r, const qt_jv *v, qt_request *req)
   return req->metadata_json ? QT_OK : QT_ERR_NOMEM;
 }
 
+/* `wait`: true (the default) or false (ask and keep working; the answer comes later). */
+static qt_status read_wait(const reader *r, const qt_jv *v, qt_request *req) {
+  if (absent(v)) return QT_OK;
+  if (v->type != QT_JV_TRUE && v->type != QT_JV_FALSE)
+    return qt_fail(r->err, "wait",
+                   "wait must be true or false, not %s. Leave it out (or true) to wait for the answer; false asks "
+                   "and lets you keep working: the answer arrives later as a message.",
+                   type_name(v));
+  req->no_wait = v->type == QT_JV_FALSE;
+  return QT_OK;
+}
+
 /* Pre-supplied answers, read by cJSON from their own bytes (answers.c reads cJSON trees). */
 static qt_status read_preset(const reader *r, const qt_jv *v, qt_request *req) {
   if (absent(v)) return QT_OK;
@@ -677,6 +689,7 @@ static qt_status parse_tree(const qt_jdoc *doc, qt_request *req, qt_error *err) 
   }
   if ((st = assign_ids(req, explicit_id, err))) goto done;
   if ((st = read_metadata(&r, qt_jv_get(doc, root, "metadata"), req))) goto done;
+  if ((st = read_wait(&r, qt_jv_get(doc, root, "wait"), req))) goto done;
   st = read_preset(&r, qt_jv_get(doc, root, "answers"), req);
 done:
   free(explicit_id);

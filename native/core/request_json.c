@@ -185,6 +185,7 @@ qt_status qt_request_write_json(const qt_request *req, bool with_preset, qt_buf 
     qt_buf_puts(b, ",\"metadata\":");
     qt_buf_puts(b, req->metadata_json);
   }
+  if (req->no_wait) qt_buf_puts(b, ",\"wait\":false"); /* only when false: true is the default */
   if (with_preset && req->preset) {
     cJSON *a = qt_answers_to_cjson(req, req->preset);
     char *text = a ? cJSON_PrintUnformatted(a) : NULL;

@@ -33,11 +33,17 @@ static const char DECLINED_SOME[] =
 static const char DECLINED_AFTER_ANSWERING[] =
     "The user answered every question above but declined to confirm them, leaving the decision to you. Treat these "
     "answers as their preference, state any assumptions you make, and continue.";
+/* Asked without waiting (QT_ASKED): the question's id sits between the two parts. */
+static const char ASKED_BEFORE[] = "Asked (question ";
+static const char ASKED_AFTER[] =
+    "): the person's answer will arrive later as a message naming this question. Don't assume an answer; go on with "
+    "work that does not depend on it.";
 static const char TRUNCATION_MARK[] = "\n[result truncated: %zu more bytes]";
 static const char *const OUTCOME_NAME[QT_OUTCOME_LAST + 1] = {
-    [QT_ANSWERED] = "answered",       [QT_DECLINED] = "declined",       [QT_CANCELLED] = "cancelled",
-    [QT_INTERRUPTED] = "interrupted", [QT_UNAVAILABLE] = "unavailable", [QT_TIMED_OUT] = "timed_out",
-    [QT_DISCUSS] = "discuss",
+    [QT_ANSWERED] = "answered",       [QT_DECLINED] = "declined",
+    [QT_CANCELLED] = "cancelled",     [QT_INTERRUPTED] = "interrupted",
+    [QT_UNAVAILABLE] = "unavailable", [QT_TIMED_OUT] = "timed_out",
+    [QT_DISCUSS] = "discuss",         [QT_ASKED] = "asked",
 };
 
 const char *qt_outcome_name(qt_outcome outcome) {
@@ -158,7 +164,7 @@ fail:
 
 static char *details_json(const qt_request *req, const qt_answer *answers, const bool *applied, qt_outcome outcome,
                           const char *mode, int64_t answered_at_ms, bool keep_answers, unsigned flags,
-                          const char *discussion) {
+                          const char *discussion, const char *qid) {
   cJSON *root = cJSON_CreateObject(), *qs = NULL;
   if (!root) return NULL;
   qs = qt_questions_to_cjson(req, true);
@@ -183,6 +189,7 @@ static char *details_json(const qt_request *req, const qt_answer *answers, const
       !cJSON_AddNumberToObject(root, "answeredAt", (double)answered_at_ms))
     goto fail;
   if (discussion && !add_str(root, "discussion", discussion)) goto fail; /* QT_DISCUSS: what the person wrote */
+  if (qid && !add_str(root, "qid", qid)) goto fail;                      /* QT_ASKED: the question's id */
   if (outcome == QT_TIMED_OUT && !add_str(root, "timeout", TIMEOUT_THEN[timeout_then(flags)])) goto fail;
   if (req->metadata_json) {
     cJSON *m = cJSON_Parse(req->metadata_json);
@@ -280,7 +287,7 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
   }
   qt_buf_puts(b, sentence);
   const qt_buf *reason = &pieces[n * PIECES_PER_LINE];
-  if (tail) { /* QT_DISCUSS: the person's words sit between the sentence and its tail */
+  if (tail) { /* QT_DISCUSS, QT_ASKED: the person's words (the id) sit between the sentence and its tail */
     if (keep) put_piece(b, reason, keep[n * PIECES_PER_LINE]);
     qt_buf_puts(b, tail);
     return;
@@ -368,9 +375,11 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
                : then == 1 || !applied_count ? TIMEOUT_DECLINE
                : given < n                   ? TIMEOUT_RECOMMENDED_SOME
                                              : TIMEOUT_RECOMMENDED;
-  } else if (outcome != QT_ANSWERED)
+  } else if (outcome == QT_ASKED)
+    sentence = ASKED_BEFORE;
+  else if (outcome != QT_ANSWERED)
     sentence = OUTCOME_SENTENCE[outcome];
-  const char *tail = outcome == QT_DISCUSS ? DISCUSS_AFTER : NULL;
+  const char *tail = outcome == QT_DISCUSS ? DISCUSS_AFTER : outcome == QT_ASKED ? ASKED_AFTER : NULL;
 
   qt_buf *pieces = calloc(count, sizeof *pieces);
   size_t *keep = calloc(count, sizeof *keep);
@@ -380,7 +389,7 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
   if (ok) {
     for (size_t i = 0; lines && i < n; i++)
       if (answers[i].present) answer_pieces(&pieces[i * PIECES_PER_LINE], &req->questions[i], &answers[i]);
-    if (outcome == QT_DISCUSS) /* their words, one entry however many lines */
+    if (outcome == QT_DISCUSS || outcome == QT_ASKED) /* their words (the id), one entry however many lines */
       put_indented(&pieces[n * PIECES_PER_LINE], reason ? reason : "");
     else if (sentence && reason)
       qt_buf_puts(&pieces[n * PIECES_PER_LINE], reason);
@@ -463,7 +472,8 @@ qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt
   }
   bool keep = keeps_answers(outcome, flags); /* a cancel discards everything */
   *details = details_json(req, answers, applied, outcome, mode, answered_at_ms, keep, flags,
-                          outcome == QT_DISCUSS ? (reason ? reason : "") : NULL);
+                          outcome == QT_DISCUSS ? (reason ? reason : "") : NULL,
+                          outcome == QT_ASKED ? (reason ? reason : "") : NULL);
   *text = *details ? result_text(req, answers, applied, outcome, reason, flags) : NULL;
   free(merged);
   free(applied);

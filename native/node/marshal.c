@@ -212,9 +212,9 @@ bool parse_outcome(napi_env env, napi_value v, qt_outcome *out) {
       return true;
     }
   free(name);
-  napi_throw_range_error(
-      env, "QT_ERANGE",
-      "pi-question: outcome must be answered, declined, cancelled, interrupted, unavailable, timed_out or discuss");
+  napi_throw_range_error(env, "QT_ERANGE",
+                         "pi-question: outcome must be answered, declined, cancelled, interrupted, unavailable, "
+                         "timed_out, discuss or asked");
   return false;
 }
 

@@ -12,7 +12,9 @@ export async function loadExtension(overrides = {}, { lazyRenderers = false } = 
     flags = new Map(),
     flagValues = new Map(),
     sent = [],
-    entries = [];
+    entries = [],
+    shortcuts = new Map(),
+    messages = [];
   const pi = {
     registerTool: (t) => tools.set(t.name, t),
     registerCommand: (name, c) => commands.set(name, c),
@@ -21,13 +23,16 @@ export async function loadExtension(overrides = {}, { lazyRenderers = false } = 
     getSessionName: () => undefined,
     sendUserMessage: (text, options) => sent.push({ text, options }),
     appendEntry: (customType, data) => entries.push({ customType, data }),
+    registerShortcut: (key, s) => shortcuts.set(key, s),
+    registerMessageRenderer: () => undefined,
+    sendMessage: (message, options) => messages.push({ message, options }),
     on: () => {},
     events: eventBus(),
     ...overrides,
   };
   factory(pi);
   if (!lazyRenderers) await loadRenderers();
-  return { pi, tools, commands, flags, flagValues, sent, entries };
+  return { pi, tools, commands, flags, flagValues, sent, entries, shortcuts, messages };
 }
 
 /** A context without a UI (print mode) rooted at cwd. */
@@ -36,15 +41,19 @@ export function headlessContext(cwd, branch = []) {
 }
 
 /** A TUI context (pi's custom() draws the question) whose components are handed to `show` as they
- * appear, focused, to be driven with handleInput; they stay until a key ends them. */
-export function tuiContext(show, cwd = "/nonexistent") {
+ * appear, focused, to be driven with handleInput; they stay until a key ends them. The lines
+ * set above the editor are kept in `widgets`; `idle` is what isIdle says. */
+export function tuiContext(show, cwd = "/nonexistent", branch = []) {
   const theme = { fg: (_c, s) => s, bold: (s) => s, inverse: (s) => s, italic: (s) => s };
-  return {
+  const ctx = {
     hasUI: true,
     cwd,
-    sessionManager: { getBranch: () => [] },
-    isIdle: () => true,
+    sessionManager: { getBranch: () => branch },
+    idle: true,
+    isIdle: () => ctx.idle,
+    widgets: new Map(),
     ui: {
+      setWidget: (key, lines) => (lines === undefined ? ctx.widgets.delete(key) : ctx.widgets.set(key, lines)),
       setWorkingMessage: () => undefined,
       setTitle: () => undefined,
       notify: () => undefined,
@@ -56,6 +65,7 @@ export function tuiContext(show, cwd = "/nonexistent") {
         }),
     },
   };
+  return ctx;
 }
 
 /** pi's event bus between extensions (pi.events), as pi makes it: emit calls every handler of

@@ -1,0 +1,120 @@
+// e2e-async.test.mjs — the real pi (TUI, in tmux) with a question asked without waiting (wait:
+// false): the scripted model asks, gets "asked" at once and runs a command while the question
+// waits; the line above the editor says so; the person opens it with Alt+A (or /answer) and
+// answers with a key; the model's next request carries the answer as a message. After /reload,
+// and in the session resumed by another pi (pi -c), the line comes back and the answer arrives.
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { test } from "node:test";
+import { startPi } from "./helpers/tmux.mjs";
+
+const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
+const LINE = /1 question waiting — \/answer or Alt\+A to answer/;
+
+/** The model: asks without waiting, then works (bash), then ends its turn; later replies say thanks. */
+const replies = (_body, i) =>
+  i === 0
+    ? { toolCalls: [{ name: "question", arguments: { questions: [DB], wait: false } }] }
+    : i === 1
+      ? { toolCalls: [{ name: "bash", arguments: { command: "echo working" } }] }
+      : { text: i === 2 ? "carrying on meanwhile" : "thanks" };
+
+/** Every text the model read in request i, whatever its role and shape. */
+const texts = (request) =>
+  (request?.messages ?? []).map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""))).join("\n");
+
+async function withPi(fn) {
+  const pi = await startPi({ replies, session: true, namePrefix: "pq-async-" });
+  try {
+    await pi.prompt("ask me");
+    // the call returned at once: the model worked on (bash) and ended its turn, the question waits
+    await pi.model.waitForRequests(3);
+    const asked = pi.model.toolMessages(1)[0].content;
+    assert.match(asked, /^Asked \(question q[0-9a-f]{8}\): the person's answer will arrive later as a message/);
+    assert.match(texts(pi.model.requests[2]), /working/);
+    await pi.waitForScreen(/carrying on meanwhile/);
+    await pi.waitForScreen(LINE);
+    await fn(pi, asked.match(/q[0-9a-f]{8}/)[0]);
+  } catch (error) {
+    error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
+    throw error;
+  } finally {
+    await pi.kill();
+  }
+}
+
+/** Opens the waiting question with `open`, answers "2" and checks the model's next request. */
+async function answer(pi, qid, open) {
+  await open();
+  await pi.waitForScreen(/Which database\?/);
+  await pi.keys("2");
+  await pi.model.waitForRequests(4);
+  const read = texts(pi.model.requests[3]);
+  assert.match(read, new RegExp(`The answer to question ${qid}, which you asked without waiting:`));
+  assert.match(read, /db: user selected: 2\. Postgres/);
+  await pi.waitForScreen((screen) => !LINE.test(screen));
+  // the message is in the transcript too (display: true)
+  await pi.waitForScreen(new RegExp(`The answer to question ${qid}`));
+}
+
+test("async e2e: wait:false returns at once, the model works on, the line waits; Alt+A opens it, a key answers, the model reads it as a message", async () => {
+  await withPi(async (pi, qid) => {
+    await answer(pi, qid, () => pi.keys("M-a"));
+    const ended = pi.sessionEntries().filter((e) => e.type === "custom" && e.customType === "pi-question-async-end");
+    assert.deepEqual(
+      ended.map((e) => e.data),
+      [{ qid, status: "answered" }],
+    );
+  });
+});
+
+test("async e2e: /reload while it waits — the line comes back, /answer opens it, the answer still arrives", async () => {
+  await withPi(async (pi, qid) => {
+    await pi.text("/reload");
+    await pi.keys("Enter");
+    await pi.waitForScreen(/[Rr]eloaded/);
+    await pi.waitForScreen(LINE);
+    await answer(pi, qid, async () => {
+      await pi.text("/answer");
+      await pi.waitForScreen(/\/answer/);
+      await pi.keys("Enter");
+    });
+  });
+});
+
+test("async e2e: a resumed session (pi -c) shows its unanswered question again; a key answers it and the model reads it", async () => {
+  let entries;
+  await withPi(async (pi) => {
+    entries = pi.sessionEntries();
+  });
+  const qid = entries.find((e) => e.customType === "pi-question-async").data.qid;
+  // the same session, continued by a new pi in a new home: its header names the new project
+  const resumed = await startPi({
+    replies: () => ({ text: "thanks" }),
+    session: true,
+    namePrefix: "pq-async-",
+    extraArgs: ["-c"],
+    prepareHome: (home, work) => {
+      const dir = join(home, "sessions");
+      mkdirSync(dir, { recursive: true });
+      const lines = entries.map((e) => JSON.stringify(e.type === "session" ? { ...e, cwd: work } : e));
+      writeFileSync(join(dir, basename(entries[0].id ?? "s") + ".jsonl"), lines.join("\n") + "\n");
+    },
+  });
+  try {
+    await resumed.waitForScreen(LINE);
+    await resumed.keys("M-a");
+    await resumed.waitForScreen(/Which database\?/);
+    await resumed.keys("2");
+    await resumed.model.waitForRequests(1);
+    const read = texts(resumed.model.requests[0]);
+    assert.match(read, new RegExp(`The answer to question ${qid}, which you asked without waiting:`));
+    assert.match(read, /db: user selected: 2\. Postgres/);
+  } catch (error) {
+    error.message += `\n--- screen (${resumed.name}) ---\n${resumed.screen()}`;
+    throw error;
+  } finally {
+    await resumed.kill();
+  }
+});
