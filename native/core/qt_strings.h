@@ -238,7 +238,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(STEP_TOO_LONG)        /* text over its field's limit: at most {n} bytes */                                                                             \
   X(STATUS_DISCUSS)       /* renderResult: "Wants to talk first" */                                                                                        \
   X(DIALOG_DISCUSS)       /* RPC select entry: "Discuss first…" */                                                                                       \
-  X(STATUS_ASKED) /* renderResult: a question asked without waiting (wait: false): "waiting — answer with /answer" */                                    \
+  X(STATUS_ASKED) /* renderResult: a question asked without waiting (wait: false): "asked without waiting — the answer comes…"  */                     \
   X(ASYNC_WAITING_ONE)  /* above the editor: one question asked without waiting; {s}: the shortcut */                                                      \
   X(ASYNC_WAITING_MANY) /* above the editor: {n} questions asked without waiting; {s}: the shortcut */                                                     \
   /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                                                         \

@@ -249,7 +249,7 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_STEP_TOO_LONG] = "Too long: at most {n} bytes",
     [QT_STR_STATUS_DISCUSS] = "Wants to talk first",
     [QT_STR_DIALOG_DISCUSS] = "Discuss first…",
-    [QT_STR_STATUS_ASKED] = "waiting — answer with /answer",
+    [QT_STR_STATUS_ASKED] = "asked without waiting — the answer comes as a message",
     [QT_STR_ASYNC_WAITING_ONE] = "1 question waiting — /answer or {s} to answer",
     [QT_STR_ASYNC_WAITING_MANY] = "{n} questions waiting — /answer or {s} to answer",
     /* the transcript in accessible mode */
@@ -508,7 +508,7 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_STEP_TOO_LONG] = "Zu lang: höchstens {n} Bytes",
     [QT_STR_STATUS_DISCUSS] = "Möchte erst darüber sprechen",
     [QT_STR_DIALOG_DISCUSS] = "Erst besprechen…",
-    [QT_STR_STATUS_ASKED] = "wartet — mit /answer beantworten",
+    [QT_STR_STATUS_ASKED] = "ohne Warten gefragt — die Antwort kommt als Nachricht",
     [QT_STR_ASYNC_WAITING_ONE] = "1 Frage wartet — /answer oder {s} zum Beantworten",
     [QT_STR_ASYNC_WAITING_MANY] = "{n} Fragen warten — /answer oder {s} zum Beantworten",
     /* the transcript in accessible mode */
@@ -733,7 +733,7 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_STEP_TOO_LONG] = "太长：最多 {n} 字节",
     [QT_STR_STATUS_DISCUSS] = "想先讨论",
     [QT_STR_DIALOG_DISCUSS] = "先讨论…",
-    [QT_STR_STATUS_ASKED] = "等待中 — 用 /answer 回答",
+    [QT_STR_STATUS_ASKED] = "已提问，不等待 — 回答将作为消息送达",
     [QT_STR_ASYNC_WAITING_ONE] = "1 个问题在等待 — 用 /answer 或 {s} 回答",
     [QT_STR_ASYNC_WAITING_MANY] = "{n} 个问题在等待 — 用 /answer 或 {s} 回答",
     /* the transcript in accessible mode */
