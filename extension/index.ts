@@ -189,6 +189,13 @@ export default function piQuestion(pi: ExtensionAPI): void {
     },
   });
 
+  // The message that brings such a question's answer (async.ts): drawn sanitized, as a result is
+  // (pi's own drawing would print the model's labels as they are).
+  pi.registerMessageRenderer?.("pi-question-answer", (message, options, theme) => {
+    if (!renderers) return placeholder(() => [], {});
+    return renderers.renderAnswerMessage(message, options.expanded, theme);
+  });
+
   // Questions asked without waiting (wait: false, async.ts): this key opens the oldest (the one
   // async.ts names on its line, ANSWER_KEY); pi binds no alt+a.
   pi.registerShortcut?.("alt+a", {

@@ -299,3 +299,29 @@ test(
     assert.equal(old.messages.length, 0);
   },
 );
+
+test(
+  "async: the answer's message is drawn by pi-question's renderer, sanitized (the model's labels never reach the terminal as they are), the question named",
+  { timeout: 20000 },
+  async () => {
+    const s = await start();
+    running.push(s);
+    const HOSTILE = { id: "db", prompt: "Which?\x1b[2J", options: ["Lite\x1b]0;pwned\x07", "Postgres"] };
+    const result = await s.tool.execute("c9", s.tool.prepareArguments({ questions: [HOSTILE], wait: false }), undefined, undefined, s.ctx);
+    await s.shortcuts.get("alt+a").handler(s.ctx);
+    await until(() => s.shown.length === 1, "the question shown");
+    s.shown[0].handleInput("1");
+    await until(() => s.messages.length, "the answer sent");
+    const { message } = s.messages[0];
+    assert.match(message.content, /\x1b\]0;pwned/, "the model reads its own label as it wrote it");
+    const render = s.messageRenderers.get("pi-question-answer");
+    assert.ok(render, "a renderer for the answer's message is registered");
+    const theme = { fg: (_c, t) => t, bold: (t) => t };
+    for (const expanded of [false, true]) {
+      const drawn = render(message, { expanded }, theme).render(100).join("\n");
+      assert.doesNotMatch(drawn, /[\x00-\x08\x0b-\x1f\x7f]/, `nothing raw in ${JSON.stringify(drawn)}`);
+      assert.match(drawn, new RegExp(`the answer to a question asked without waiting \\(${result.details.qid}\\)`));
+      assert.match(drawn, /Lite/);
+    }
+  },
+);

@@ -68,14 +68,47 @@ export function renderQuestionResult(
   lastComponent: unknown,
   mode: RenderMode = {},
 ): Text {
+  const text = reuse(lastComponent);
+  text.setText(resultLines(details, fallbackText, expanded, isError, piTheme, mode).join("\n"));
+  return text;
+}
+
+/** The message that brings the answer to a question asked without waiting (async.ts): a line
+ * naming it, then its result as a waiting call's result is drawn. The message's text holds the
+ * model's labels as they are: only this sanitized view reaches the terminal. */
+export function renderAnswerMessage(
+  message: { content?: unknown; details?: unknown },
+  expanded: boolean,
+  piTheme: Theme,
+  mode: RenderMode = {},
+): Text {
+  const d = message.details as { qid?: unknown; result?: QuestionDetails } | undefined;
+  const content = typeof message.content === "string" ? message.content : "";
+  const accessible = mode.accessible ?? transcriptAccessible();
+  const theme = styled(piTheme, accessible);
+  const head =
+    theme.fg("toolTitle", theme.bold("question")) +
+    " " +
+    theme.fg("muted", fill(strings(mode.language).ASYNC_ANSWER_HEAD, { s: cleaner()(String(d?.qid ?? "")) }));
+  const body = resultLines(d?.result, content, expanded, false, piTheme, mode);
+  return new Text([head, ...body].join("\n"), 0, 0);
+}
+
+/** The lines of a result (renderQuestionResult's text). */
+function resultLines(
+  details: QuestionDetails | undefined,
+  fallbackText: string,
+  expanded: boolean,
+  isError: boolean,
+  piTheme: Theme,
+  mode: RenderMode,
+): string[] {
   const clean = cleaner();
   const t = strings(mode.language);
   const accessible = mode.accessible ?? transcriptAccessible();
   const theme = styled(piTheme, accessible);
-  const text = reuse(lastComponent);
   if (isError || !details || !Array.isArray(details.questions) || !Array.isArray(details.answers)) {
-    text.setText(theme.fg("error", `${t.RESULT_ERROR}: `) + theme.fg("muted", clean(fallbackText, true)));
-    return text;
+    return [theme.fg("error", `${t.RESULT_ERROR}: `) + theme.fg("muted", clean(fallbackText, true))];
   }
   const lines: string[] = [];
   const byId = new Map(details.answers.map((a) => [a.id, a]));
@@ -132,6 +165,5 @@ export function renderQuestionResult(
     }
     if (a?.note) lines.push(`  ${theme.fg("dim", t.RESULT_NOTE)} ${theme.fg("muted", clean(a.note, true))}`);
   }
-  text.setText(lines.join("\n"));
-  return text;
+  return lines;
 }

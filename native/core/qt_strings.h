@@ -241,6 +241,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(STATUS_ASKED) /* renderResult: a question asked without waiting (wait: false): "asked without waiting — the answer comes…"  */                     \
   X(ASYNC_WAITING_ONE)  /* above the editor: one question asked without waiting; {s}: the shortcut */                                                      \
   X(ASYNC_WAITING_MANY) /* above the editor: {n} questions asked without waiting; {s}: the shortcut */                                                     \
+  X(ASYNC_ANSWER_HEAD)  /* transcript: the message bringing such an answer; {s}: the question id */                                                        \
   /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                                                         \
   X(PLAIN_NOT_SELECTED)     /* after an option the person did not pick: "not selected" */                                                                  \
   X(PLAIN_RESULT_STATUS)    /* renderResult's first line: "Status: {s}." ({s}: a STATUS_* string) */                                                       \

@@ -252,6 +252,7 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_STATUS_ASKED] = "asked without waiting — the answer comes as a message",
     [QT_STR_ASYNC_WAITING_ONE] = "1 question waiting — /answer or {s} to answer",
     [QT_STR_ASYNC_WAITING_MANY] = "{n} questions waiting — /answer or {s} to answer",
+    [QT_STR_ASYNC_ANSWER_HEAD] = "the answer to a question asked without waiting ({s})",
     /* the transcript in accessible mode */
     [QT_STR_PLAIN_NOT_SELECTED] = "not selected",
     [QT_STR_PLAIN_RESULT_STATUS] = "Status: {s}.",
@@ -511,6 +512,7 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_STATUS_ASKED] = "ohne Warten gefragt — die Antwort kommt als Nachricht",
     [QT_STR_ASYNC_WAITING_ONE] = "1 Frage wartet — /answer oder {s} zum Beantworten",
     [QT_STR_ASYNC_WAITING_MANY] = "{n} Fragen warten — /answer oder {s} zum Beantworten",
+    [QT_STR_ASYNC_ANSWER_HEAD] = "die Antwort auf eine ohne Warten gestellte Frage ({s})",
     /* the transcript in accessible mode */
     [QT_STR_PLAIN_NOT_SELECTED] = "nicht ausgewählt",
     [QT_STR_PLAIN_RESULT_STATUS] = "Ergebnis: {s}.",
@@ -736,6 +738,7 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_STATUS_ASKED] = "已提问，不等待 — 回答将作为消息送达",
     [QT_STR_ASYNC_WAITING_ONE] = "1 个问题在等待 — 用 /answer 或 {s} 回答",
     [QT_STR_ASYNC_WAITING_MANY] = "{n} 个问题在等待 — 用 /answer 或 {s} 回答",
+    [QT_STR_ASYNC_ANSWER_HEAD] = "不等待提出的问题的回答（{s}）",
     /* the transcript in accessible mode */
     [QT_STR_PLAIN_NOT_SELECTED] = "未选择",
     [QT_STR_PLAIN_RESULT_STATUS] = "状态：{s}。",

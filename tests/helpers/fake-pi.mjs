@@ -14,7 +14,8 @@ export async function loadExtension(overrides = {}, { lazyRenderers = false } = 
     sent = [],
     entries = [],
     shortcuts = new Map(),
-    messages = [];
+    messages = [],
+    messageRenderers = new Map();
   const pi = {
     registerTool: (t) => tools.set(t.name, t),
     registerCommand: (name, c) => commands.set(name, c),
@@ -26,13 +27,14 @@ export async function loadExtension(overrides = {}, { lazyRenderers = false } = 
     registerShortcut: (key, s) => shortcuts.set(key, s),
     registerMessageRenderer: () => undefined,
     sendMessage: (message, options) => messages.push({ message, options }),
+    registerMessageRenderer: (customType, render) => messageRenderers.set(customType, render),
     on: () => {},
     events: eventBus(),
     ...overrides,
   };
   factory(pi);
   if (!lazyRenderers) await loadRenderers();
-  return { pi, tools, commands, flags, flagValues, sent, entries, shortcuts, messages };
+  return { pi, tools, commands, flags, flagValues, sent, entries, shortcuts, messages, messageRenderers };
 }
 
 /** A context without a UI (print mode) rooted at cwd. */
