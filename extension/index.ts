@@ -21,23 +21,25 @@ import type { QuestionArgs, QuestionDetails } from "./question-types.ts";
 const TOOL_LABEL = "Question";
 
 const TOOL_DESCRIPTION = [
-  "Ask the user one or more questions and wait for the answers. Use it when you need a decision or a fact only the user has:",
+  "Ask the user one or more questions and wait for the answers (or, with wait: false, keep working until they arrive).",
+  "Use it when you need a decision or a fact only the user has:",
   "a choice between valid approaches, a preference, a missing requirement, or confirmation before a significant change.",
   "Each question has a prompt and, usually, a few options ({ value, label, description? }); the user can always type",
   "their own answer instead ('Something else…' is added automatically), tick several options when multiSelect is true,",
-  "or answer a question without options in free text. Several questions are shown one at a time with a review step.",
-  "The result lists each answer as `<id>: user selected: <n>. <label>` or `<id>: user wrote: <text>`.",
+  "or answer a question without options in free text.",
+  "The result lists each answer as `<id>: user selected: <n>. <label>` or `<id>: user wrote: <text>`, and says when it is an earlier answer the user confirmed.",
   "If the user cancels, stop and wait for them; if they decline, decide yourself and state your assumptions.",
 ].join(" ");
 
-const PROMPT_SNIPPET = "Ask the user structured questions (options, multi-select or free text) and wait for the answers";
+const PROMPT_SNIPPET = "Ask the user structured questions: options, multi-select or free text";
 
 const PROMPT_GUIDELINES = [
-  "Use the question tool only for what you cannot infer from the conversation, the code or earlier answers; never re-ask something already answered.",
+  "Use the question tool only for what you cannot infer from the conversation, the code or earlier answers; never re-ask what was answered (answers are remembered per project).",
+  "Set wait: false on a question call only when your next steps do not need the answer; it arrives later as a message: never assume it.",
   "Batch related questions into one question call instead of asking one at a time; keep each prompt short and specific.",
   'In question options, put the option you recommend first and end its label with "(Recommended)".',
   'Never add your own "Other" or "None of the above" option to a question call: the user can always type their own answer.',
-  "A question call must be the only tool call of its message: call it alone, after any other tool calls have finished.",
+  "A question call must be the only tool call of its message: call it alone, after any others have finished.",
   "When the question tool reports the user cancelled, end your turn and wait; when the user declined, decide yourself and state your assumptions.",
 ];
 
