@@ -37,7 +37,10 @@ export async function forget(asker: Asker, arg: string, ctx: ExtensionCommandCon
     const found = historyOf(readMemory(ctx.cwd), "");
     if (!found.length) return say(t.MEMORY_NONE);
     const entries = found.map(({ n, entry }) => historyLine(n, entry, language));
-    const picked = await ctx.ui.select(t.MEMORY_FORGET_PICK, entries.map((e) => addon().sanitize(e, false)));
+    const picked = await ctx.ui.select(
+      t.MEMORY_FORGET_PICK,
+      entries.map((e) => addon().sanitize(e, false)),
+    );
     if (picked === undefined) return;
     const at = entries.map((e) => addon().sanitize(e, false)).indexOf(picked);
     if (at < 0) return;

@@ -170,9 +170,7 @@ export function notesText(entries: readonly MemoryEntry[]): string {
 function writeBoth(cwd: string, entries: readonly MemoryEntry[]): string | undefined {
   const { jsonl, md } = memoryPaths(cwd);
   const lines = entries.map((e) => JSON.stringify(e)).join("\n");
-  return (
-    writeInProject(cwd, jsonl, lines ? `${lines}\n` : "", MEMORY_TEXT) ?? writeInProject(cwd, md, notesText(entries), MEMORY_TEXT)
-  );
+  return writeInProject(cwd, jsonl, lines ? `${lines}\n` : "", MEMORY_TEXT) ?? writeInProject(cwd, md, notesText(entries), MEMORY_TEXT);
 }
 
 /** Remembers the person's answers of a result in the project `cwd` (nothing when they are not the
@@ -246,7 +244,10 @@ export function rememberedFor(q: NormalizedQuestion, entries: readonly MemoryEnt
   const answersJson = JSON.stringify({ [q.id]: { ...(selected.length ? { selected } : {}), ...(wrote ? { wrote } : {}) } });
   const shown = Array.from(oneLine(entry.label));
   const short = shown.length > 60 ? `${shown.slice(0, 59).join("")}…` : shown.join("");
-  const line = fill(strings().MEMORY_EARLIER.replace("{d}", () => personDate(entry.at, language)), { s: short });
+  const line = fill(
+    strings().MEMORY_EARLIER.replace("{d}", () => personDate(entry.at, language)),
+    { s: short },
+  );
   return { answersJson, line, when: modelDate(entry.at), entry };
 }
 
