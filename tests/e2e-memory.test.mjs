@@ -42,7 +42,10 @@ test("memory e2e: an answer given in one pi opens chosen in a new pi of the proj
       assert.ok(existsSync(join(dir, name)), `${name} written`);
       files[name] = readFileSync(join(dir, name), "utf8");
     }
-    const [entry, ...more] = files["answers.jsonl"].trim().split("\n").map((l) => JSON.parse(l));
+    const [entry, ...more] = files["answers.jsonl"]
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     assert.equal(more.length, 0);
     assert.equal(entry.prompt, FIRST.prompt);
     assert.deepEqual(entry.answer, { selected: ["SQLite"] });
@@ -67,7 +70,10 @@ test("memory e2e: an answer given in one pi opens chosen in a new pi of the proj
     assert.match(screen, /> 2\. SQLITE/); // the earlier answer highlighted, as the option reads now
     await second.keys("Enter");
     await second.model.waitForRequests(2);
-    assert.match(second.model.toolMessages(1)[0].content, /^store: user selected: 2\. SQLITE \(the earlier answer \(\d{1,2} \w{3} \d{4}\), confirmed\)$/);
+    assert.match(
+      second.model.toolMessages(1)[0].content,
+      /^store: user selected: 2\. SQLITE \(the earlier answer \(\d{1,2} \w{3} \d{4}\), confirmed\)$/,
+    );
     const result = await second.waitForQuestionResult();
     assert.equal(result.details.mode, "interactive");
     assert.match(result.details.answers[0].earlierAnswer, /^\d{1,2} \w{3} \d{4}$/);
