@@ -71,7 +71,10 @@ test("memory: an answer the person gave is written to answers.jsonl and answers.
     assert.equal(entry.note, "small data");
     const md = readFileSync(join(dir, ".pi", "answers.md"), "utf8");
     assert.match(md, /^# Answers remembered in this project/);
-    assert.match(md, /## 2026-11-21 10:00 UTC — asked by worker\n\n\*\*Which database\?\*\*\n\nOptions: Postgres · SQLite \(Recommended\)\n\nAnswer: SQLite \(Recommended\)\nNote: small data\n/);
+    assert.match(
+      md,
+      /## 2026-11-21 10:00 UTC — asked by worker\n\n\*\*Which database\?\*\*\n\nOptions: Postgres · SQLite \(Recommended\)\n\nAnswer: SQLite \(Recommended\)\nNote: small data\n/,
+    );
     // typed text, then the same question again: one entry, the newer
     const typed = details({ ...DB, prompt: "which   DATABASE?" }, { db: "MariaDB" });
     await memory.rememberAnswers(dir, typed, "pi", new Date("2026-11-22T10:00:00Z"));
@@ -99,7 +102,8 @@ test("memory: pre-supplied answers, timeouts, declines, cancels and another exte
       assert.equal(await memory.rememberAnswers(dir, d, "pi"), undefined);
     }
     assert.equal(existsSync(join(dir, ".pi")), false, "nothing written");
-    for (const mode of ["interactive", "rpc", "tty", "remote", "web"]) assert.ok(memory.isPersonsAnswer({ status: "answered", mode }), mode);
+    for (const mode of ["interactive", "rpc", "tty", "remote", "web"])
+      assert.ok(memory.isPersonsAnswer({ status: "answered", mode }), mode);
   } finally {
     cleanup();
   }
@@ -121,7 +125,7 @@ test("memory: never written outside the project — a .pi that is a symbolic lin
   }
 });
 
-test("memory: the setting — on by default, off with \"memory\": false; a project may turn it off, never on", () => {
+test('memory: the setting — on by default, off with "memory": false; a project may turn it off, never on', () => {
   const { dir, cleanup } = project();
   const warnings = [];
   const warn = (m) => warnings.push(m);
@@ -146,7 +150,12 @@ test("memory: the setting — on by default, off with \"memory\": false; a proje
 test("memory: the engine opens a remembered answer chosen, with its line; Enter keeps it and the result says so", () => {
   const json = JSON.stringify({ questions: [DB] });
   const e = addon.createEngine(json);
-  e.remember(0, JSON.stringify({ db: { selected: ["SQLite (Recommended)"] } }), "Answered on 21 Nov: SQLite — Enter keeps it", "21 Nov 2026");
+  e.remember(
+    0,
+    JSON.stringify({ db: { selected: ["SQLite (Recommended)"] } }),
+    "Answered on 21 Nov: SQLite — Enter keeps it",
+    "21 Nov 2026",
+  );
   const frame = e.render(60).join("\n");
   assert.match(frame, /> 2\. SQLite \(Recommended\)/);
   assert.match(frame, /Answered on 21 Nov: SQLite — Enter keeps it/);
@@ -209,7 +218,10 @@ test("memory: the RPC result marks a kept answer from its dates; other outcomes 
   assert.equal(kept.text, "db: user selected: 1. Postgres (the earlier answer (5 Mar 2026), confirmed)");
   const declined = addon.result(json, "declined", "rpc", 1, null, JSON.stringify({ db: "Postgres" }), 0, ["5 Mar 2026"]);
   assert.doesNotMatch(declined.text, /earlier/);
-  assert.throws(() => addon.result(json, "answered", "rpc", 1, null, JSON.stringify({ db: "Postgres" }), 0, "5 Mar"), /earlier must be an array/);
+  assert.throws(
+    () => addon.result(json, "answered", "rpc", 1, null, JSON.stringify({ db: "Postgres" }), 0, "5 Mar"),
+    /earlier must be an array/,
+  );
 });
 
 test("memory: asked through the asker in pi's TUI — written, then opened remembered; off: nothing written", async () => {
@@ -280,6 +292,46 @@ test("memory: history lists newest first, filtered by words (case ignored); forg
     );
     assert.doesNotMatch(readFileSync(join(dir, ".pi", "answers.md"), "utf8"), /Which database/);
     assert.match(readFileSync(join(dir, ".pi", "answers.md"), "utf8"), /Project name\?/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: RPC dialogs show the line in the title and mark the remembered option; picking it confirms it", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const { loadExtension } = await import("./helpers/fake-pi.mjs");
+    const { tools } = await loadExtension();
+    const tool = tools.get("question");
+    const dialogs = [];
+    const rpc = (pick) => {
+      const answer = (method) => async (title, second) => {
+        dialogs.push({ method, title, options: second });
+        return pick(method, title, second);
+      };
+      const ui = { custom: async () => undefined, select: answer("select"), input: answer("input"), confirm: answer("confirm") };
+      return {
+        hasUI: true,
+        cwd: dir,
+        sessionManager: { getBranch: () => [] },
+        isIdle: () => true,
+        ui: { ...ui, editor: answer("editor"), notify() {}, setTitle() {}, setWorkingMessage() {} },
+      };
+    };
+    const call = (ctx) => tool.execute("c", tool.prepareArguments({ questions: [DB] }), undefined, undefined, ctx);
+    const first = await call(rpc((_m, _t, entries) => entries[0]));
+    assert.equal(first.content[0].text, "db: user selected: 1. Postgres");
+    assert.doesNotMatch(dialogs[0].title, /Answered on/);
+    const again = await call(rpc((_m, _t, entries) => entries[0]));
+    const shown = dialogs.at(-1);
+    assert.match(shown.title, /^Which database\?\nAnswered on .*: Postgres — Enter keeps it$/);
+    assert.equal(shown.options[0], "1. Postgres ●");
+    assert.equal(shown.options[1], "2. SQLite (Recommended)");
+    assert.match(again.content[0].text, /^db: user selected: 1\. Postgres \(the earlier answer \(\d+ \w+ \d{4}\), confirmed\)$/);
+    assert.equal(again.details.mode, "rpc");
+    // another option: no mark
+    const other = await call(rpc((_m, _t, entries) => entries[1]));
+    assert.equal(other.content[0].text, "db: user selected: 2. SQLite (Recommended)");
   } finally {
     cleanup();
   }

@@ -88,6 +88,7 @@ export async function askWithDialogs(
    * else is awaited (as the TUI claims at the final key): an answer from elsewhere arriving
    * later is refused. One that came first already closed the dialogs: interrupted. */
   let taken = false;
+  const listed = new Set<number>(); // questions whose remembered typed answer showed the list first
   const settle = (ended: DialogOutcome): DialogOutcome => {
     if (ended.outcome === "interrupted" || taken) return ended;
     if (claim && !claim(ended.outcome)) return { outcome: "interrupted" };
@@ -207,6 +208,12 @@ export async function askWithDialogs(
     const other = t.SOMETHING_ELSE;
     const labels = q.options.map((o) => line(o.label));
     const n = labels.length; // entries: options 0..n-1, "Something else…" n, then the plain ones
+    if (v.state === "typing" && q.typed && n && v.earlierLine && !listed.has(i)) {
+      // A remembered typed answer opens in its field; here the list comes first, its
+      // "Something else…" entry marked with the text (the field keeps it).
+      listed.add(i);
+      return act("back");
+    }
     if (v.state === "typing" && q.typed) {
       // Back from "Answer is long… Submit anyway?": the long text, in pi's editor to change it.
       // Dismissed: the list again (the engine keeps the draft), or for a free-text question,
@@ -235,7 +242,13 @@ export async function askWithDialogs(
           plain,
           false,
         )
-      : menu([...labels.map((l, k) => (v.earlierLine && q.options[k].ticked ? `${l} ${MARKS.chosen}` : l)), other], plain); // the remembered answer marked
+      : menu(
+          [
+            ...labels.map((l, k) => (v.earlierLine && q.options[k].ticked ? `${l} ${MARKS.chosen}` : l)),
+            v.earlierLine && q.typed ? `${other} ${line(q.typed)} ${MARKS.chosen}` : other,
+          ],
+          plain,
+        ); // the remembered answer marked
     const noted = note ? `${title}\n${t.NOTE_PREFIX}${line(note)}` : title; // the note goes with the answer
     const reply = replied(await ctx.ui.select(noted, entries, opts()));
     if (reply === undefined) return act("cancel");
@@ -255,7 +268,9 @@ export async function askWithDialogs(
     if (at >= 0 && at < n) return act(q.multi ? "toggle" : "pick", at);
     // "Something else…" (or a reply that is no entry): typed text; a dismissed box shows the list
     // again. In a multi-select question it replaces the typed part ("" removes it).
-    const text = replied(await ctx.ui.input(title, typed ? line(typed) : t.DIALOG_PLACEHOLDER, opts()));
+    const remembered = !q.multi && v.earlierLine && q.typed ? q.typed : ""; // an empty reply keeps it
+    const text = replied(await ctx.ui.input(title, typed || remembered ? line(typed || remembered) : t.DIALOG_PLACEHOLDER, opts()));
+    if (text !== undefined && !text.trim() && remembered) return typedAnswer(title, remembered, () => undefined);
     if (text === undefined || (!q.multi && !text.trim())) return undefined;
     if (!text.trim() && typed) {
       // The input cannot show the typed part as text to edit (only as its placeholder): an empty

@@ -177,6 +177,7 @@ function writeBoth(cwd: string, entries: readonly MemoryEntry[]): string | undef
  * person's: isPersonsAnswer). Returns why they were not written, if they were not. */
 export async function rememberAnswers(cwd: string, details: QuestionDetails, by: string, now = new Date()): Promise<string | undefined> {
   if (!isPersonsAnswer(details)) return undefined;
+  if (!existsSync(cwd)) return undefined; // no project directory: nowhere inside it to write
   const fresh: MemoryEntry[] = [];
   for (const a of details.answers) {
     const q = details.questions.find((x) => x.id === a.id);
@@ -215,7 +216,11 @@ export function personDate(at: string, language: string, now = new Date()): stri
   const d = new Date(at);
   const sameYear = d.getFullYear() === now.getFullYear();
   try {
-    return new Intl.DateTimeFormat(language, { day: "numeric", month: "short", ...(sameYear ? {} : { year: "numeric" }) }).format(d);
+    return new Intl.DateTimeFormat(language === "en" ? "en-GB" : language, {
+      day: "numeric",
+      month: "short",
+      ...(sameYear ? {} : { year: "numeric" }),
+    }).format(d);
   } catch {
     return at.slice(0, 10);
   }

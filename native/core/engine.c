@@ -319,6 +319,15 @@ static void question_done(qt_engine *e, size_t qi) {
   e->current = next; /* n: the review step */
 }
 
+/* The draft is the remembered typed answer, as it opened (qt_engine_remember): nothing the
+ * person typed, so nothing to lose. */
+static bool draft_remembered(const qt_qstate *s) {
+  if (!s->earlier.present || !s->earlier.custom) return false;
+  size_t start, len;
+  qt_editor_trimmed(&s->draft, &start, &len);
+  return strlen(s->earlier.custom) == len && memcmp(s->earlier.custom, qt_editor_text(&s->draft) + start, len) == 0;
+}
+
 /* Typed text the result would not carry if the call ended now with `outcome` (after question
  * e->current got option `pick`, unless SIZE_MAX): a draft that is not its question's answer,
  * or a note on a question without an answer (on a cancel, any note: nothing is kept). */
@@ -326,7 +335,7 @@ unsigned qt_typed_lost(const qt_engine *e, size_t i, qt_outcome outcome, size_t 
   const qt_qstate *s = &e->qs[i];
   bool picked = pick != SIZE_MAX && i == e->current;
   unsigned lost = 0;
-  if (!qt_editor_blank(&s->draft) && (picked || draft_pending(e, i))) lost |= QT_LOST_DRAFT;
+  if (!qt_editor_blank(&s->draft) && (picked || draft_pending(e, i)) && !draft_remembered(s)) lost |= QT_LOST_DRAFT;
   /* A call of one question counts no answers as given (nothing to "Discard N answers?" about),
    * but the typed part of its multi-select answer, given with the type step while the question
    * stays open, is what the person wrote: a cancel asks before it goes. */
