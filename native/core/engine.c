@@ -1834,12 +1834,27 @@ qt_status qt_engine_remember(qt_engine *e, size_t qi, const qt_answer *earlier, 
     return QT_ERR_USAGE;
   qt_qstate *s = &e->qs[qi];
   const qt_question *q = s->q;
+  /* an answer as qt_answers_from_json makes them: options in range, ascending, once each; one
+   * thing for a single-select question; typed text UTF-8, not empty, within its limit */
+  if (earlier->index_count && !earlier->indices) return QT_ERR_USAGE;
   for (size_t j = 0; j < earlier->index_count; j++)
-    if (earlier->indices[j] < 1 || earlier->indices[j] > q->option_count) return QT_ERR_USAGE;
-  if (earlier->index_count > 1 && !q->multi_select) return QT_ERR_USAGE;
-  if (earlier->custom && strlen(earlier->custom) > QT_MAX_ANSWER_BYTES) return QT_ERR_USAGE;
+    if (earlier->indices[j] < 1 || earlier->indices[j] > q->option_count ||
+        (j && earlier->indices[j] <= earlier->indices[j - 1]))
+      return QT_ERR_USAGE;
+  if (!q->multi_select && earlier->index_count + (earlier->custom != NULL) != 1) return QT_ERR_USAGE;
+  if (!earlier->index_count && !earlier->custom) return QT_ERR_USAGE;
+  if (earlier->custom && (!earlier->custom[0] || strlen(earlier->custom) > QT_MAX_ANSWER_BYTES ||
+                          !qt_utf8_valid(earlier->custom, strlen(earlier->custom), NULL)))
+    return QT_ERR_USAGE;
+  size_t date_len = 0;
+  while (date_len <= QT_MAX_EARLIER_DATE_BYTES && when[date_len]) date_len++;
+  if (date_len > QT_MAX_EARLIER_DATE_BYTES) { /* cut at a character boundary */
+    date_len = QT_MAX_EARLIER_DATE_BYTES;
+    while (date_len && ((unsigned char)when[date_len] & 0xC0) == 0x80) date_len--;
+  }
+  if (!qt_utf8_valid(when, date_len, NULL)) return QT_ERR_USAGE; /* the model's text stays UTF-8 */
   qt_answer copy = {0}, given = {0};
-  char *shown = NULL, *date = dup_range(when, strnlen(when, QT_MAX_EARLIER_DATE_BYTES));
+  char *shown = NULL, *date = dup_range(when, date_len);
   qt_status st = date ? sanitized_line(line, &shown) : QT_ERR_NOMEM;
   if (!st) st = qt_answer_copy(&copy, earlier);
   if (!st) st = qt_answer_copy(&given, earlier);
