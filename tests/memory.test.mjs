@@ -336,3 +336,63 @@ test("memory: RPC dialogs show the line in the title and mark the remembered opt
     cleanup();
   }
 });
+
+test("memory: /questions history and forget through the command — numbers, words, a select without a number, the setting off", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const { loadExtension } = await import("./helpers/fake-pi.mjs");
+    const { commands } = await loadExtension();
+    const questions = commands.get("questions");
+    assert.ok(questions.getArgumentCompletions("h").some((c) => c.value === "history"));
+    assert.ok(questions.getArgumentCompletions("f").some((c) => c.value === "forget"));
+    await memory.rememberAnswers(dir, details(DB, { db: "Postgres" }), "pi", new Date("2026-11-01T00:00:00Z"));
+    await memory.rememberAnswers(
+      dir,
+      details({ id: "name", prompt: "Project name?" }, { name: "Orbit" }),
+      "worker",
+      new Date("2026-11-02T00:00:00Z"),
+    );
+    const said = [];
+    const selects = [];
+    const ctx = {
+      hasUI: true,
+      cwd: dir,
+      sessionManager: { getBranch: () => [] },
+      isIdle: () => true,
+      ui: {
+        notify: (message) => said.push(message),
+        select: async (title, entries) => {
+          selects.push({ title, entries });
+          return entries[1];
+        },
+        setTitle() {},
+      },
+    };
+    await questions.handler("history", ctx);
+    assert.match(
+      said.at(-1),
+      /^Answered in this project, newest first:\n {2}1\. 2 Nov(?: 2026)? · Project name\? → Orbit \(worker\)\n {2}2\. 1 Nov(?: 2026)? · Which database\? → Postgres$/,
+    );
+    await questions.handler("history DATABASE", ctx);
+    assert.match(said.at(-1), /^Answered in this project, newest first:\n {2}2\. .* Which database\? → Postgres$/);
+    await questions.handler("history nothing-like-this", ctx);
+    assert.equal(said.at(-1), "No answers are remembered in this project.");
+    await questions.handler("forget 7", ctx);
+    assert.equal(said.at(-1), "There is no answer 7 in /questions history.");
+    await questions.handler("forget", ctx); // no number: a select, the second picked
+    assert.equal(selects[0].title, "Forget which answer?");
+    assert.equal(selects[0].entries.length, 2);
+    assert.equal(said.at(-1), "Forgot answer 2: Which database? → Postgres");
+    assert.deepEqual(
+      lines(dir).map((e) => e.prompt),
+      ["Project name?"],
+    );
+    await questions.handler("forget 1", ctx);
+    assert.deepEqual(lines(dir), []);
+    writeFileSync(join(dir, ".pi", "question.json"), JSON.stringify({ memory: false }));
+    await questions.handler("history", ctx);
+    assert.equal(said.at(-1), 'Answers are not remembered: the setting "memory" is false.');
+  } finally {
+    cleanup();
+  }
+});
