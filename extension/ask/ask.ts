@@ -282,9 +282,9 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
           const remembered = s.memory && !ticket.taken ? rememberedAll(ctx.cwd, questions, resolveLanguage(s.language)) : [];
           const local = ticket.taken ?? (await askNow({ json, questions, ctx, signal: stops, s, from, ticket, remembered }));
           const result = ticket.taken ?? local;
-          if (s.memory) await remember(ctx, result, from);
           ticket.settle(result.details.status);
           history.push({ details: result.details, ...(by ? { askedBy: by } : {}) });
+          if (s.memory) await remember(ctx, result, from); // the person's answer, for the next time it is asked
           // /answer reopens this pi's own questions only: a subagent's answer goes back to it.
           if (!from) {
             const status = result.details.status;
