@@ -396,3 +396,38 @@ test("memory: /questions history and forget through the command — numbers, wor
     cleanup();
   }
 });
+
+test("memory: RPC dialogs open a remembered free-text answer in pi's editor, filled in; sent unchanged it is confirmed", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const { loadExtension } = await import("./helpers/fake-pi.mjs");
+    const { tools } = await loadExtension();
+    const tool = tools.get("question");
+    const NAME = { id: "name", prompt: "Project name?" };
+    const dialogs = [];
+    const rpc = (reply) => {
+      const answer = (method) => async (title, second) => {
+        dialogs.push({ method, title, second });
+        return reply(method, second);
+      };
+      const ui = { custom: async () => undefined, select: answer("select"), input: answer("input"), confirm: answer("confirm") };
+      return {
+        hasUI: true,
+        cwd: dir,
+        sessionManager: { getBranch: () => [] },
+        isIdle: () => true,
+        ui: { ...ui, editor: answer("editor"), notify() {}, setTitle() {}, setWorkingMessage() {} },
+      };
+    };
+    const call = (ctx) => tool.execute("c", tool.prepareArguments({ questions: [NAME] }), undefined, undefined, ctx);
+    assert.equal((await call(rpc(() => "orbit"))).content[0].text, "name: user wrote: orbit");
+    const again = await call(rpc((_m, prefill) => prefill));
+    const shown = dialogs.at(-1);
+    assert.equal(shown.method, "editor");
+    assert.equal(shown.second, "orbit");
+    assert.match(shown.title, /^Project name\?\nAnswered on .*: orbit — Enter keeps it$/);
+    assert.match(again.content[0].text, /^name: user wrote: orbit \(the earlier answer \(\d+ \w+ \d{4}\), confirmed\)$/);
+  } finally {
+    cleanup();
+  }
+});
