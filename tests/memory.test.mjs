@@ -431,3 +431,38 @@ test("memory: RPC dialogs open a remembered free-text answer in pi's editor, fil
     cleanup();
   }
 });
+
+test("memory: several pis writing at once lose no answer (the lock beside answers.jsonl)", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const { spawn } = await import("node:child_process");
+    const shim = new URL("./helpers/shim.mjs", import.meta.url).href;
+    const addonUrl = new URL("./helpers/addon.mjs", import.meta.url).href;
+    const child = (k) => `
+      const { importShim } = await import(${JSON.stringify(shim)});
+      const { addon } = await import(${JSON.stringify(addonUrl)});
+      const memory = await importShim("ask/memory.ts");
+      for (let i = 0; i < 5; i++) {
+        const json = JSON.stringify({ questions: [{ id: "q", prompt: "Question ${k}." + i + "?" }] });
+        const d = JSON.parse(addon.result(json, "answered", "interactive", 1, null, JSON.stringify({ q: "answer ${k}." + i }), 0).details);
+        const why = await memory.rememberAnswers(${JSON.stringify(dir)}, d, "pi ${k}");
+        if (why) throw new Error(why);
+      }`;
+    const runs = [0, 1, 2, 3].map(
+      (k) =>
+        new Promise((resolve, reject) => {
+          const p = spawn(process.execPath, ["--input-type=module", "-e", child(k)], { stdio: ["ignore", "ignore", "pipe"] });
+          let err = "";
+          p.stderr.on("data", (d) => (err += d));
+          p.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`child ${k}: ${err}`))));
+        }),
+    );
+    await Promise.all(runs);
+    const written = lines(dir);
+    assert.equal(written.length, 20, "every answer of every pi");
+    assert.equal(new Set(written.map((e) => e.prompt)).size, 20);
+    assert.equal((readFileSync(join(dir, ".pi", "answers.md"), "utf8").match(/^## /gm) ?? []).length, 20);
+  } finally {
+    cleanup();
+  }
+});
