@@ -31,6 +31,9 @@ export interface NativeEngine {
   setLanguage(tag: string): void;
   /** Who asks a relayed question: a subagent's name, else where it runs (null for none). */
   setAsker(name: string | null, where: string | null): void;
+  /** The answer this project remembers for question `index` (answers-object JSON), shown chosen
+   * with `line` under it; `when`: the date the result gives when the person keeps it. */
+  remember(index: number, answersJson: string, line: string, when: string): void;
   /** Frees the native engine now (it is freed by the garbage collector otherwise). */
   dispose(): void;
   /** The person's timeout: armed here, started by the first tick. */
@@ -96,6 +99,8 @@ export interface FlowView {
   } | null;
   /** A one-shot warning ("" for none). */
   message: string;
+  /** The question shown opens with the answer this project remembers: the line saying so. */
+  earlierLine?: string;
   actions: FlowStep[];
   /** The answers object the result builder takes (native.result's answersJson). */
   answers: Record<string, unknown>;
@@ -120,6 +125,8 @@ export interface NativeAddon {
     reason?: string | null,
     answersJson?: string | null,
     flags?: number,
+    /** Per question, the date of a remembered answer the person kept unchanged, else null. */
+    earlier?: Array<string | null> | null,
   ): { details: string; text: string };
   createEngine(argsJson: ArgsJson): NativeEngine;
   visibleWidth(text: string): number;

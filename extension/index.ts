@@ -85,11 +85,11 @@ export const QuestionParams = Type.Object({
 /** The flag that answers pending questions in print mode (`pi -c --answers '{…}'`). */
 const ANSWERS_FLAG = "answers";
 
-const SUBCOMMANDS = ["clear", "web", "web on", "web off"];
+const SUBCOMMANDS = ["clear", "history", "forget", "web", "web on", "web off"];
 
 const COMMANDS = {
   description:
-    "Show the questions waiting for answers (and those asked in this session); `/questions clear` removes them; `/questions web` turns the web page on or off",
+    "Show the questions waiting for answers (and those asked in this session); `/questions clear` removes them; `/questions history [words]` lists the answers this project remembers, `/questions forget N` forgets one; `/questions web` turns the web page on or off",
   flagDescription: 'Answers for pending questions, as JSON: {"id": "answer"} or a list in question order',
 };
 
@@ -177,6 +177,11 @@ export default function piQuestion(pi: ExtensionAPI): void {
       const words = args.trim().split(/\s+/);
       if (words[0] === "web" && words.length <= 2 && (words[1] === undefined || words[1] === "on" || words[1] === "off")) {
         return (await getWeb()).toggle(ctx, words[1] === undefined ? undefined : words[1] === "on");
+      }
+      if (words[0] === "history" || words[0] === "forget") {
+        const [m, a] = await Promise.all([import("./memory-commands.ts"), getAsker()]);
+        const rest = words.slice(1).join(" ");
+        return words[0] === "history" ? m.showHistory(a, rest, ctx) : m.forget(a, rest, ctx);
       }
       const [{ listQuestions }, a] = await Promise.all([import("./commands.ts"), getAsker()]);
       return listQuestions(a, args, ctx);

@@ -4,7 +4,7 @@
 // queue; the answer reaches the agent as a message exactly once (steering a busy agent, starting
 // a turn for an idle one), however it is answered; /reload posts the unanswered ones again.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -15,11 +15,11 @@ const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"
 
 /** One extension instance as pi loads it, with its session started in a fake TUI; `events`: pi's
  * bus, which outlives an instance (/reload). */
-async function start(branch = [], events = eventBus()) {
+async function start(branch = [], events = eventBus(), cwd = "/nonexistent") {
   const handlers = new Map();
   const ext = await loadExtension({ on: (name, fn) => handlers.set(name, fn), events });
   const shown = [];
-  const ctx = tuiContext((component) => shown.push(component), "/nonexistent", branch);
+  const ctx = tuiContext((component) => shown.push(component), cwd, branch);
   const heard = [];
   for (const channel of ["question:asked", "question:ended", "question:refused"])
     ext.pi.events.on(channel, (data) => heard.push({ channel, data }));
@@ -322,6 +322,34 @@ test(
       assert.doesNotMatch(drawn, /[\x00-\x08\x0b-\x1f\x7f]/, `nothing raw in ${JSON.stringify(drawn)}`);
       assert.match(drawn, new RegExp(`the answer to a question asked without waiting \\(${result.details.qid}\\)`));
       assert.match(drawn, /Lite/);
+    }
+  },
+);
+
+test(
+  "async: an answer given later is remembered in the project; the same question asked without waiting again opens with it chosen, and Enter confirms it",
+  { timeout: 20000 },
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pq-async-memory-"));
+    try {
+      const s = await start([], eventBus(), dir);
+      running.push(s);
+      const askAndOpen = async (n) => {
+        await s.tool.execute(`m${n}`, s.tool.prepareArguments({ questions: [DB], wait: false }), undefined, undefined, s.ctx);
+        await s.shortcuts.get("alt+a").handler(s.ctx);
+        await until(() => s.shown.length === n, "the question shown");
+        return s.shown[n - 1];
+      };
+      (await askAndOpen(1)).handleInput("2");
+      await until(() => s.messages.length === 1, "the first answer sent");
+      await until(() => existsSync(join(dir, ".pi", "answers.jsonl")), "the answer remembered");
+      const again = await askAndOpen(2);
+      assert.match(again.render(100).join("\n"), /Answered on .*Postgres/);
+      again.handleInput("\r");
+      await until(() => s.messages.length === 2, "the second answer sent");
+      assert.match(s.messages[1].message.content, /db: user selected: 2\. Postgres \(the earlier answer \([^)]+\), confirmed\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   },
 );

@@ -33,6 +33,7 @@ test("settings: no files gives the documented defaults", () => {
       pendingFile: join(".pi", "pending-questions.json"),
       web: { enabled: false, host: "127.0.0.1" },
       accessible: false,
+      memory: true,
     });
     assert.deepEqual(warnings, []);
   } finally {

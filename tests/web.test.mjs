@@ -57,6 +57,13 @@ const ctx = {
   },
 };
 mkdirSync(ctx.cwd);
+// The same questions are asked again and again here: none opens with an earlier answer
+// (remembered answers: docs/memory.md; memory.test.mjs).
+const forgetful = () => {
+  mkdirSync(join(ctx.cwd, ".pi"), { recursive: true });
+  writeFileSync(join(ctx.cwd, ".pi", "question.json"), JSON.stringify({ memory: false }));
+};
+forgetful();
 await fire("session_start", { reason: "startup" });
 after(() => fire("session_shutdown", {}));
 // This pi's endpoint as another terminal finds it (the registry's entry may list and answer).
@@ -780,7 +787,7 @@ test("web: a project's .pi/question.json cannot turn the page on or choose its a
   await questions("web off");
   await fire("session_shutdown", {});
   mkdirSync(join(ctx.cwd, ".pi"), { recursive: true });
-  writeFileSync(join(ctx.cwd, ".pi", "question.json"), JSON.stringify({ web: { enabled: true, host: "0.0.0.0" } }));
+  writeFileSync(join(ctx.cwd, ".pi", "question.json"), JSON.stringify({ web: { enabled: true, host: "0.0.0.0" }, memory: false }));
   try {
     const before = notes.length;
     await fire("session_start", { reason: "startup" });
@@ -798,6 +805,7 @@ test("web: a project's .pi/question.json cannot turn the page on or choose its a
   } finally {
     await questions("web off");
     rmSync(join(ctx.cwd, ".pi"), { recursive: true, force: true });
+    forgetful();
   }
 });
 

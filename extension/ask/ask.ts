@@ -15,6 +15,7 @@ import { type ArgsJson, CANCEL_CONTINUES, type Outcome, terminalReachable, TTY_P
 import type { AnswersFlag } from "./print-mode.ts";
 import type { RelayAsker } from "../elsewhere/relay.ts";
 import { type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
+import { isPersonsAnswer, type Remembered, rememberAnswers, rememberedAll } from "./memory.ts";
 import { route, type Way } from "./route.ts";
 import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
 import { accessibleMode, loadSettings, resolveLanguage, type Settings } from "../text/settings.ts";
@@ -132,6 +133,24 @@ interface Call {
   /** The subagent that asked through the relay, if one did. */
   from: RelayAsker | undefined;
   ticket: Ticket<QuestionResult>;
+  /** The answers this project remembers, one per question (memory.ts); empty with "memory": false. */
+  remembered: Array<Remembered | undefined>;
+}
+
+/** Opens each question this project remembers an answer to with that answer (memory.ts); a
+ * remembered answer the engine refuses (the file was edited by hand) is left out. */
+function openRemembered(
+  engine: { remember(i: number, json: string, line: string, when: string): void },
+  remembered: Call["remembered"],
+): void {
+  remembered.forEach((r, i) => {
+    if (!r) return;
+    try {
+      engine.remember(i, r.answersJson, r.line, r.when);
+    } catch {
+      // not an answer to this question any more: it opens plain
+    }
+  });
 }
 
 /** One question asked one way; undefined when that way cannot ask after all (the next is tried). */
@@ -145,6 +164,7 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
       const engine = native.createEngine(json);
       try {
         engine.setLanguage(resolveLanguage(s.language));
+        openRemembered(engine, call.remembered);
         if (from) {
           const { name, where } = askerParts(from);
           engine.setAsker(name, where);
@@ -162,11 +182,13 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
       // No custom components here (RPC mode): the same questions through pi's dialogs.
       const { askWithDialogs } = await import("./dialogs.ts");
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
-      const asked = await askWithDialogs(questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout, ticket.claim);
+      const asked = await askWithDialogs(questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout, ticket.claim, (e) =>
+        openRemembered(e, call.remembered),
+      );
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;
       const said = asked.outcome === "discuss" ? (asked.discussion ?? "") : null; // "Discuss first…": their words
       const timeoutFlags = asked.outcome === "timed_out" ? timeoutResultFlags(s.timeout?.then) : 0;
-      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), said, answers, flags | timeoutFlags), s);
+      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), said, answers, flags | timeoutFlags, asked.earlier), s);
     }
     case "above": {
       const { askAbove } = await import("../elsewhere/relay.ts");
@@ -187,6 +209,19 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
     case "unavailable":
       return toToolResult(native.result(json, "unavailable", "print", Date.now(), null, null, flags), s);
   }
+}
+
+/** Writes the person's answers of a result to the project's memory (memory.ts); a file that
+ * could not be written is said on screen, and the question's result stands. */
+async function remember(ctx: ExtensionContext, result: QuestionResult, from: RelayAsker | undefined): Promise<void> {
+  if (!isPersonsAnswer(result.details)) return;
+  let by = "pi";
+  if (from) {
+    const { name, where } = askerParts(from);
+    by = name ?? `a subagent in ${where ?? "?"}`;
+  }
+  const why = await rememberAnswers(ctx.cwd, result.details, by);
+  if (why) screenOf(ctx).notify(addon().sanitize(why, false), "warning");
 }
 
 /** `answersFlag` reads the --answers flag (print mode's answers). */
@@ -275,6 +310,9 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
         ticket.end();
         history.push({ details: result.details });
         finish(result);
+        // the person's answer (here or elsewhere), for the next time it is asked; after the
+        // answer went on its way, so a slow lock delays nothing
+        if (s.memory) remember(ctx, result, undefined).catch(() => undefined);
       };
       // Answered elsewhere while not shown here: it ends at once (while shown, showing ends it).
       ticket.stopped.addEventListener("abort", () => {
@@ -292,9 +330,11 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
               try {
                 if (over) return;
                 shown = true;
+                const now = settings(here);
+                const remembered = now.memory ? rememberedAll(here.cwd, questions, resolveLanguage(now.language)) : [];
                 const local =
                   ticket.taken ??
-                  (await askNow({ json, questions, ctx: here, signal: ticket.stopped, s: settings(here), from: undefined, ticket }));
+                  (await askNow({ json, questions, ctx: here, signal: ticket.stopped, s: now, from: undefined, ticket, remembered }));
                 end(ticket.taken ?? local);
               } catch (error) {
                 if (ticket.taken) end(ticket.taken);
@@ -333,10 +373,12 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
           if (from && signal?.aborted) return withdrawn();
           // Answered elsewhere while it waited in the queue: never shown here.
           const stops = signal ? AbortSignal.any([signal, ticket.stopped]) : ticket.stopped;
-          const local = ticket.taken ?? (await askNow({ json, questions, ctx, signal: stops, s, from, ticket }));
+          const remembered = s.memory && !ticket.taken ? rememberedAll(ctx.cwd, questions, resolveLanguage(s.language)) : [];
+          const local = ticket.taken ?? (await askNow({ json, questions, ctx, signal: stops, s, from, ticket, remembered }));
           const result = ticket.taken ?? local;
           ticket.settle(result.details.status);
           history.push({ details: result.details, ...(by ? { askedBy: by } : {}) });
+          if (s.memory) await remember(ctx, result, from); // the person's answer, for the next time it is asked
           // /answer reopens this pi's own questions only: a subagent's answer goes back to it.
           if (!from) {
             const status = result.details.status;

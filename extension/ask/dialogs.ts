@@ -17,16 +17,18 @@
 // read the same (two labels that sanitize alike, a label that reads "Let the agent decide").
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
-import type { FlowStep, FlowView, Outcome } from "../addon-types.ts";
+import type { FlowStep, FlowView, NativeEngine, Outcome } from "../addon-types.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 import { strings } from "../text/i18n.ts";
-import { DIALOG } from "../text/text.ts";
+import { DIALOG, MARKS } from "../text/text.ts";
 
 type Answers = Record<string, unknown>;
 
 export interface DialogOutcome {
   outcome: Outcome;
   answers?: Answers;
+  /** Per question, the date of the remembered answer the person kept unchanged, else null. */
+  earlier?: Array<string | null>;
   /** outcome "discuss": what the person wants to tell the agent. */
   discussion?: string;
 }
@@ -47,6 +49,7 @@ export async function askWithDialogs(
   askedBy?: string,
   timeout?: { ms: number },
   claim?: (outcome: string) => boolean,
+  remember?: (engine: NativeEngine) => void,
 ): Promise<DialogOutcome> {
   const native = addon();
   const clean = (s: string) => native.sanitize(s, true);
@@ -85,6 +88,7 @@ export async function askWithDialogs(
    * else is awaited (as the TUI claims at the final key): an answer from elsewhere arriving
    * later is refused. One that came first already closed the dialogs: interrupted. */
   let taken = false;
+  const listed = new Set<number>(); // questions whose remembered typed answer showed the list first
   const settle = (ended: DialogOutcome): DialogOutcome => {
     if (ended.outcome === "interrupted" || taken) return ended;
     if (claim && !claim(ended.outcome)) return { outcome: "interrupted" };
@@ -100,6 +104,16 @@ export async function askWithDialogs(
     return value;
   };
   const engine = native.createEngine(JSON.stringify({ questions, answers: preset }));
+  remember?.(engine); // the answers this project remembers open chosen (memory.ts)
+  /** The remembered answers the person kept, by the engine's own result (details.earlierAnswer). */
+  const kept = (): Array<string | null> | undefined => {
+    if (!remember) return undefined;
+    const details = JSON.parse(engine.result("rpc", Date.now(), null, 0).details) as {
+      answers: Array<{ id: string; earlierAnswer?: string }>;
+    };
+    const byId = new Map(details.answers.map((a) => [a.id, a.earlierAnswer ?? null]));
+    return questions.map((q) => byId.get(q.id) ?? null);
+  };
   // the engine's own questions ("Discard N answers?") in the language of the dialogs' strings
   const language = ["de", "zh"].find((tag) => strings(tag) === t);
   if (language) engine.setLanguage(language);
@@ -114,6 +128,7 @@ export async function askWithDialogs(
     const v = view();
     const outcome = v.outcome ?? "cancelled";
     if (outcome === "cancelled") return settle({ outcome });
+    if (outcome === "answered") return settle({ outcome, answers: v.answers, ...(remember ? { earlier: kept() } : {}) });
     return settle(
       outcome === "discuss" ? { outcome, answers: v.answers, discussion: v.discussionSent ?? "" } : { outcome, answers: v.answers },
     );
@@ -188,10 +203,17 @@ export async function askWithDialogs(
     const q = v.questions[i];
     const raw = questions[i];
     const asked = clean(questions.length > 1 ? DIALOG.title(i + 1, questions.length, raw.label, raw.prompt) : raw.prompt);
-    const title = askedBy ? `${askedBy}\n${asked}` : asked; // askedBy comes sanitized
+    const earlier = v.earlierLine ? `\n${line(v.earlierLine)}` : ""; // "Answered on 21 Nov: SQLite — Enter keeps it"
+    const title = (askedBy ? `${askedBy}\n${asked}` : asked) + earlier; // askedBy comes sanitized
     const other = t.SOMETHING_ELSE;
     const labels = q.options.map((o) => line(o.label));
     const n = labels.length; // entries: options 0..n-1, "Something else…" n, then the plain ones
+    if (v.state === "typing" && q.typed && n && v.earlierLine && !listed.has(i)) {
+      // A remembered typed answer opens in its field; here the list comes first, its
+      // "Something else…" entry marked with the text (the field keeps it).
+      listed.add(i);
+      return act("back");
+    }
     if (v.state === "typing" && q.typed) {
       // Back from "Answer is long… Submit anyway?": the long text, in pi's editor to change it.
       // Dismissed: the list again (the engine keeps the draft), or for a free-text question,
@@ -201,9 +223,10 @@ export async function askWithDialogs(
     }
     if (!n) {
       for (;;) {
-        const text = replied(await ctx.ui.input(title, t.DIALOG_PLACEHOLDER, opts()));
+        const text = replied(await ctx.ui.input(title, q.typed ? line(q.typed) : t.DIALOG_PLACEHOLDER, opts()));
         if (text === undefined) return act("cancel");
         if (text.trim()) return typedAnswer(title, text, () => act("cancel"));
+        if (v.earlierLine && q.typed) return act("type", undefined, q.typed); // empty: the remembered answer, kept
       }
     }
     const note = q.note.trim(); // what the result will carry
@@ -219,7 +242,13 @@ export async function askWithDialogs(
           plain,
           false,
         )
-      : menu([...labels, other], plain);
+      : menu(
+          [
+            ...labels.map((l, k) => (v.earlierLine && q.options[k].ticked ? `${l} ${MARKS.chosen}` : l)),
+            v.earlierLine && q.typed ? `${other} ${line(q.typed)} ${MARKS.chosen}` : other,
+          ],
+          plain,
+        ); // the remembered answer marked
     const noted = note ? `${title}\n${t.NOTE_PREFIX}${line(note)}` : title; // the note goes with the answer
     const reply = replied(await ctx.ui.select(noted, entries, opts()));
     if (reply === undefined) return act("cancel");
@@ -239,7 +268,9 @@ export async function askWithDialogs(
     if (at >= 0 && at < n) return act(q.multi ? "toggle" : "pick", at);
     // "Something else…" (or a reply that is no entry): typed text; a dismissed box shows the list
     // again. In a multi-select question it replaces the typed part ("" removes it).
-    const text = replied(await ctx.ui.input(title, typed ? line(typed) : t.DIALOG_PLACEHOLDER, opts()));
+    const remembered = !q.multi && v.earlierLine && q.typed ? q.typed : ""; // an empty reply keeps it
+    const text = replied(await ctx.ui.input(title, typed || remembered ? line(typed || remembered) : t.DIALOG_PLACEHOLDER, opts()));
+    if (text !== undefined && !text.trim() && remembered) return typedAnswer(title, remembered, () => undefined);
     if (text === undefined || (!q.multi && !text.trim())) return undefined;
     if (!text.trim() && typed) {
       // The input cannot show the typed part as text to edit (only as its placeholder): an empty

@@ -84,36 +84,44 @@ export function readPending(path: string): { file: PendingFile; error?: string }
   return { file: { instructions: PENDING.fileInstructions, pending: parsed.pending } };
 }
 
+/** What a file kept in the project says when it cannot be written: the pending file's words by
+ * default; the memory of answers (memory.ts) has its own. */
+export interface ProjectFileText {
+  outside(path: string, why: string, root: string): string;
+  unwritable(path: string, why: string): string;
+  locked(path: string, waitedMs: number): string;
+}
+
 /** The real path `path` names now, when it lies inside the project `root`; `why` (naming the
  * path) otherwise. Resolved at each use, never trusted from an earlier check. */
-function placeNow(root: string, path: string): { real: string } | { why: string } {
+export function placeNow(root: string, path: string, text: ProjectFileText = PENDING): { real: string } | { why: string } {
   const place = placeInProject(root, path);
-  return typeof place === "string" ? { why: PENDING.outside(path, place, root) } : { real: place.real };
+  return typeof place === "string" ? { why: text.outside(path, place, root) } : { real: place.real };
 }
 
 /** placeNow, with the directory the file goes in made first (inside the project only) and the
  * place resolved again once it exists. */
-function placeWithDirectory(root: string, path: string): { real: string } | { why: string } {
-  const before = placeNow(root, path);
+function placeWithDirectory(root: string, path: string, text: ProjectFileText = PENDING): { real: string } | { why: string } {
+  const before = placeNow(root, path, text);
   if ("why" in before) return before;
   try {
     mkdirSync(dirname(before.real), { recursive: true });
   } catch (error) {
-    return { why: PENDING.unwritable(path, (error as Error).message) };
+    return { why: text.unwritable(path, (error as Error).message) };
   }
-  return placeNow(root, path);
+  return placeNow(root, path, text);
 }
 
-/** Writes the file atomically (temporary file, then rename) on its real path inside the project
- * `root`; returns why it failed, if it did. */
-export function writePending(root: string, path: string, file: PendingFile): string | undefined {
-  const place = placeWithDirectory(root, path);
+/** Writes `content` atomically (temporary file, then rename) on the real path of `path` inside
+ * the project `root`; returns why it failed, if it did. */
+export function writeInProject(root: string, path: string, content: string, text: ProjectFileText = PENDING): string | undefined {
+  const place = placeWithDirectory(root, path, text);
   if ("why" in place) return place.why;
   const tmp = `${place.real}.${process.pid}.${Date.now()}.tmp`;
   try {
     // "wx": a fresh file, never through a link someone put at the temporary name.
-    writeFileSync(tmp, JSON.stringify(file, null, 2) + "\n", { mode: 0o600, flag: "wx" });
-    const again = placeNow(root, path);
+    writeFileSync(tmp, content, { mode: 0o600, flag: "wx" });
+    const again = placeNow(root, path, text);
     if ("why" in again) {
       rmSync(tmp, { force: true });
       return again.why;
@@ -122,8 +130,14 @@ export function writePending(root: string, path: string, file: PendingFile): str
     return undefined;
   } catch (error) {
     rmSync(tmp, { force: true });
-    return PENDING.unwritable(path, (error as Error).message);
+    return text.unwritable(path, (error as Error).message);
   }
+}
+
+/** Writes the pending file atomically on its real path inside the project `root`; returns why it
+ * failed, if it did. */
+export function writePending(root: string, path: string, file: PendingFile): string | undefined {
+  return writeInProject(root, path, JSON.stringify(file, null, 2) + "\n");
 }
 
 // ---- the lock: one read-modify-write at a time, across processes ----------------------------
@@ -135,7 +149,7 @@ export function lockPath(path: string): string {
 
 /**
  * Runs `update` holding the pending file's lock (beside the file's real path, inside the
- * project `root`). `update` returns its result and whether it removed the pending file (the
+ * project `root`; any file kept in the project the same way, with its own `text`). `update` returns its result and whether it removed the pending file (the
  * lock file then goes too). `why`: the lock could not be had, or the file leads outside.
  *
  * This runs on pi's main thread, so it never waits there: each attempt takes the lock without
@@ -147,20 +161,21 @@ export async function withPendingLock<T>(
   path: string,
   update: () => { value: T; removed?: boolean },
   waitMs = addon().limits.pendingLockGiveUpMs,
+  text: ProjectFileText = PENDING,
 ): Promise<{ value: T } | { why: string }> {
   const native = addon();
   const giveUpAt = Date.now() + waitMs;
   let lock: { release(remove?: boolean): void } | undefined;
   while (!lock) {
     try {
-      const place = placeWithDirectory(root, path);
+      const place = placeWithDirectory(root, path, text);
       if ("why" in place) return place;
       lock = native.lockFile(lockPath(place.real), 0);
     } catch (error) {
       const e = error as { code?: string; message?: string };
-      if (e.code !== "QT_ELOCKED") return { why: PENDING.unwritable(path, e.message ?? String(error)) };
+      if (e.code !== "QT_ELOCKED") return { why: text.unwritable(path, e.message ?? String(error)) };
       const left = giveUpAt - Date.now();
-      if (left <= 0) return { why: PENDING.locked(path, waitMs) };
+      if (left <= 0) return { why: text.locked(path, waitMs) };
       await delay(Math.min(left, native.limits.pendingLockRetryMs));
     }
   }

@@ -35,6 +35,9 @@ export interface Settings {
   timeout?: { after: string; ms: number; then: TimeoutThen };
   /** Plain lines for screen readers (also on with TERM=dumb). */
   accessible: boolean;
+  /** Every answer the person gives is remembered in the project (.pi/answers.md and
+   * .pi/answers.jsonl), and a question asked again opens with it (docs/memory.md). */
+  memory: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -45,6 +48,7 @@ export const DEFAULT_SETTINGS: Settings = {
   pendingFile: join(".pi", "pending-questions.json"),
   web: { enabled: false, host: "127.0.0.1" },
   accessible: false,
+  memory: true,
 };
 
 /** Why `value` cannot be the web page's listening address, or undefined when it can: an IP
@@ -180,7 +184,7 @@ function readJson(path: string, warn: Warn): Record<string, unknown> | undefined
 
 /** `project`: the file is the project's (.pi/question.json), which whoever made the repository
  * wrote. It may set only what changes how questions look and where they wait inside the project
- * (language, accessible, notice, lower limits, pendingFile); USER_ONLY keys are the person's alone:
+ * (language, accessible, notice, lower limits, pendingFile, memory off); USER_ONLY keys are the person's alone:
  * `web` opens a door to the questions, `timeout` answers for the person when no key is pressed,
  * `escape` decides whether Esc stops the agent. */
 const USER_ONLY: Record<string, (path: string) => string> = {
@@ -283,6 +287,11 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
       case "accessible":
         if (typeof value === "boolean") into.accessible = value;
         else bad(key, "true or false");
+        break;
+      case "memory":
+        // A project may turn it off, never on against the person's own false.
+        if (typeof value !== "boolean") bad(key, "true or false");
+        else into.memory = project ? into.memory && value : value;
         break;
       default:
         warn(SETTINGS_TEXT.unknownKey(path, key));

@@ -36,6 +36,15 @@ export const PENDING = {
   incomplete: (path: string, missing: string[]) => `Some questions in ${path} still have no answer: ${missing.join(", ")}.`,
 };
 
+/** The project's memory of answers (.pi/answers.jsonl and .pi/answers.md): why it was not written. */
+export const MEMORY_TEXT = {
+  outside: (path: string, why: string, root: string) =>
+    `pi-question: the answers file ${path} was not written: it ${why}, and pi-question writes files only inside the project (${root}).`,
+  unwritable: (path: string, why: string) => `pi-question: the answers file ${path} could not be written (${why}).`,
+  locked: (path: string, waitedMs: number) =>
+    `pi-question: another pi is updating the answers file ${path} and did not finish within ${waitedMs / 1000} s; this answer was not remembered.`,
+};
+
 /** RPC dialog decorations (symbols and layout, the same in every language). */
 export const DIALOG = {
   title: (n: number, total: number, label: string, prompt: string) => `(${n}/${total}) ${label}: ${prompt}`,
@@ -59,7 +68,7 @@ export const SETTINGS_TEXT = {
   badPendingFile: (path: string, value: string, why: string, cwd: string) =>
     `pi-question: in ${path}, "pendingFile" must name a file inside the project (${cwd}), relative to it, like ".pi/pending-questions.json"; ${quote(value)} ${why}; ignored.`,
   unknownKey: (path: string, key: string) =>
-    `pi-question: in ${path}, ${quote(key)} is not a setting (known: escape, notice, language, limits, pendingFile, web, timeout, accessible); ignored.`,
+    `pi-question: in ${path}, ${quote(key)} is not a setting (known: escape, notice, language, limits, pendingFile, web, timeout, accessible, memory); ignored.`,
   webFromProject: (path: string) =>
     `pi-question: ${path} sets "web", which a project's settings may not: only your own settings (~/.pi/agent/question.json) or /questions web turn the web page on or choose its address; ignored.`,
   timeoutFromProject: (path: string) =>

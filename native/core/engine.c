@@ -296,7 +296,12 @@ static void flash(qt_engine *e, qt_style style, qt_string_id id, size_t n, const
 
 /* ---- the flow ------------------------------------------------------------------------------- */
 static void finish(qt_engine *e, qt_outcome outcome) {
-  for (size_t i = 0; i < e->req->question_count; i++) sync_note(e, i); /* best effort */
+  for (size_t i = 0; i < e->req->question_count; i++) {
+    sync_note(e, i); /* best effort */
+    /* A remembered answer the person never took up is theirs only on an answer: a decline, a
+     * timeout or a cancel carries nothing of it. */
+    if (outcome != QT_ANSWERED && e->qs[i].earlier.present && !e->qs[i].touched) qt_answer_clear(&e->answers[i]);
+  }
   e->done = true;
   e->outcome = outcome;
   e->overlay = QT_OVERLAY_NONE;
@@ -314,6 +319,15 @@ static void question_done(qt_engine *e, size_t qi) {
   e->current = next; /* n: the review step */
 }
 
+/* The draft is the remembered typed answer, as it opened (qt_engine_remember): nothing the
+ * person typed, so nothing to lose. */
+static bool draft_remembered(const qt_qstate *s) {
+  if (!s->earlier.present || !s->earlier.custom) return false;
+  size_t start, len;
+  qt_editor_trimmed(&s->draft, &start, &len);
+  return strlen(s->earlier.custom) == len && memcmp(s->earlier.custom, qt_editor_text(&s->draft) + start, len) == 0;
+}
+
 /* Typed text the result would not carry if the call ended now with `outcome` (after question
  * e->current got option `pick`, unless SIZE_MAX): a draft that is not its question's answer,
  * or a note on a question without an answer (on a cancel, any note: nothing is kept). */
@@ -321,7 +335,7 @@ unsigned qt_typed_lost(const qt_engine *e, size_t i, qt_outcome outcome, size_t 
   const qt_qstate *s = &e->qs[i];
   bool picked = pick != SIZE_MAX && i == e->current;
   unsigned lost = 0;
-  if (!qt_editor_blank(&s->draft) && (picked || draft_pending(e, i))) lost |= QT_LOST_DRAFT;
+  if (!qt_editor_blank(&s->draft) && (picked || draft_pending(e, i)) && !draft_remembered(s)) lost |= QT_LOST_DRAFT;
   /* A call of one question counts no answers as given (nothing to "Discard N answers?" about),
    * but the typed part of its multi-select answer, given with the type step while the question
    * stays open, is what the person wrote: a cancel asks before it goes. */
@@ -1455,6 +1469,9 @@ void qt_engine_destroy(qt_engine *e) {
       qt_editor_free(&s->draft);
       qt_editor_free(&s->note);
       qt_editor_free(&s->filter);
+      qt_answer_clear(&s->earlier);
+      free(s->earlier_line);
+      free(s->earlier_when);
     }
     free(e->qs);
   }
@@ -1805,4 +1822,88 @@ qt_status qt_engine_editor_done(qt_engine *e, bool ok, const char *text, size_t 
   if (cut) flash(e, QT_STYLE_WARNING, QT_STR_WARN_CUT, ed->limit, NULL);
   if (want == 2) return sync_note(e, e->current);
   return QT_OK;
+}
+
+/* ---- the project's memory of answers --------------------------------------------------------
+ * A question answered before in this project opens with that answer chosen, as a pre-supplied
+ * one does (ticked or highlighted, or the typed text in the field), with a line saying so. It
+ * is no answer of the person's until they take it up (Enter keeps it): a decline, a timeout or
+ * a cancel drops it (finish). */
+qt_status qt_engine_remember(qt_engine *e, size_t qi, const qt_answer *earlier, const char *line, const char *when) {
+  if (!e || !earlier || !earlier->present || !line || !when || e->done || qi >= e->req->question_count)
+    return QT_ERR_USAGE;
+  qt_qstate *s = &e->qs[qi];
+  const qt_question *q = s->q;
+  /* an answer as qt_answers_from_json makes them: options in range, ascending, once each; one
+   * thing for a single-select question; typed text UTF-8, not empty, within its limit */
+  if (earlier->index_count && !earlier->indices) return QT_ERR_USAGE;
+  for (size_t j = 0; j < earlier->index_count; j++)
+    if (earlier->indices[j] < 1 || earlier->indices[j] > q->option_count ||
+        (j && earlier->indices[j] <= earlier->indices[j - 1]))
+      return QT_ERR_USAGE;
+  if (!q->multi_select && earlier->index_count + (earlier->custom != NULL) != 1) return QT_ERR_USAGE;
+  if (!earlier->index_count && !earlier->custom) return QT_ERR_USAGE;
+  if (earlier->custom && (!earlier->custom[0] || strlen(earlier->custom) > QT_MAX_ANSWER_BYTES ||
+                          !qt_utf8_valid(earlier->custom, strlen(earlier->custom), NULL)))
+    return QT_ERR_USAGE;
+  size_t date_len = 0;
+  while (date_len <= QT_MAX_EARLIER_DATE_BYTES && when[date_len]) date_len++;
+  if (date_len > QT_MAX_EARLIER_DATE_BYTES) { /* cut at a character boundary */
+    date_len = QT_MAX_EARLIER_DATE_BYTES;
+    while (date_len && ((unsigned char)when[date_len] & 0xC0) == 0x80) date_len--;
+  }
+  if (!qt_utf8_valid(when, date_len, NULL)) return QT_ERR_USAGE; /* the model's text stays UTF-8 */
+  qt_answer copy = {0}, given = {0};
+  char *shown = NULL, *date = dup_range(when, date_len);
+  qt_status st = date ? sanitized_line(line, &shown) : QT_ERR_NOMEM;
+  if (!st) st = qt_answer_copy(&copy, earlier);
+  if (!st) st = qt_answer_copy(&given, earlier);
+  if (!st && earlier->custom) st = qt_editor_set(&s->draft, earlier->custom, strlen(earlier->custom));
+  if (st) {
+    free(date);
+    free(shown);
+    qt_answer_clear(&copy);
+    qt_answer_clear(&given);
+    return st;
+  }
+  free(given.note); /* the note was about that time: the field starts empty */
+  given.note = NULL;
+  free(copy.note);
+  copy.note = NULL;
+  qt_answer_clear(&s->earlier);
+  free(s->earlier_line);
+  free(s->earlier_when);
+  s->earlier = copy;
+  s->earlier_line = shown;
+  s->earlier_when = date;
+  qt_answer_clear(&e->answers[qi]);
+  e->answers[qi] = given;
+  if (q->option_count) memset(s->ticked, 0, q->option_count * sizeof *s->ticked);
+  for (size_t j = 0; j < earlier->index_count; j++) s->ticked[earlier->indices[j] - 1] = true;
+  if (earlier->index_count) {
+    s->highlight = earlier->indices[0] - 1;
+    s->view = QT_VIEW_LIST;
+  } else if (q->option_count) { /* their own words: the field open on them */
+    s->highlight = q->option_count;
+    s->view = q->multi_select ? QT_VIEW_LIST : QT_VIEW_ENTRY;
+  }
+  s->draft.cursor = qt_editor_len(&s->draft);
+  keep_visible(s);
+  touch(e);
+  return QT_OK;
+}
+
+const char *qt_engine_earlier(const qt_engine *e, size_t qi) {
+  if (!e || !e->done || e->outcome != QT_ANSWERED || qi >= e->req->question_count) return NULL;
+  const qt_qstate *s = &e->qs[qi];
+  const qt_answer *a = &e->answers[qi], *was = &s->earlier;
+  if (!was->present || !a->present || a->index_count != was->index_count) return NULL;
+  if (a->index_count && memcmp(a->indices, was->indices, a->index_count * sizeof *a->indices) != 0) return NULL;
+  if (!a->custom != !was->custom || (a->custom && strcmp(a->custom, was->custom) != 0)) return NULL;
+  return s->earlier_when;
+}
+
+const char *qt_engine_earlier_line(const qt_engine *e) {
+  if (!e || e->current >= e->req->question_count) return NULL;
+  return e->qs[e->current].earlier_line;
 }

@@ -78,6 +78,10 @@ typedef struct qt_qstate {
   size_t prompt_scroll;  /* first line of the prompt to show when it is cut to fit the rows */
   size_t preview_for;    /* the option (0-based) whose preview preview_scroll is about */
   size_t preview_scroll; /* first line of that preview to show when it is cut */
+  /* the answer this project remembers for this question (qt_engine_remember) */
+  qt_answer earlier;  /* present: the question opened with it chosen */
+  char *earlier_line; /* "Answered on 21 Nov: SQLite — Enter keeps it", sanitized, one line */
+  char *earlier_when; /* when it was given, for the model's result ("21 Nov 2026") */
 } qt_qstate;
 
 /* What a frame showed that the next key needs: where each window that scrolls started and how

@@ -165,6 +165,8 @@ qt_status qt_engine_view(const qt_engine *e, char **json) {
   for (size_t i = 0; ok && i < e->req->question_count; i++) ok = add_question(e, qs, i);
   ok = ok && add_editor(root, "discussion", &e->discuss) && add_confirm(e, root) &&
        add_clean(root, "message", e->flash.data, e->flash.len, false);
+  const char *earlier = qt_engine_earlier_line(e); /* a remembered answer: "Answered on 21 Nov: …" */
+  if (ok && earlier) ok = cJSON_AddStringToObject(root, "earlierLine", earlier) != NULL;
   cJSON *acts = ok ? cJSON_AddArrayToObject(root, "actions") : NULL;
   ok = acts != NULL;
   qt_step live[QT_STEP_COUNT];

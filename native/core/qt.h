@@ -156,6 +156,13 @@ size_t qt_recommended_option(const qt_question *q);
 qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
                              int64_t answered_at_ms, const char *reason, unsigned flags, char **details_json,
                              char **text);
+/* qt_result_build_ex, where `earlier` (NULL, or question_count entries, each NULL or a date) marks
+ * the answers the person kept unchanged from this project's memory of answers, given on that
+ * date: the text says "(the earlier answer (<date>), confirmed)" after the answer's line and
+ * details carries `earlierAnswer: <date>`. Read only with QT_ANSWERED. */
+qt_status qt_result_build_earlier(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
+                                  int64_t answered_at_ms, const char *reason, unsigned flags,
+                                  const char *const *earlier, char **details, char **text);
 
 #ifdef __cplusplus
 }

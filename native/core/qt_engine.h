@@ -83,6 +83,20 @@ qt_status qt_engine_set_language(qt_engine *e, qt_language lang);
  * sanitized and kept on one line. */
 qt_status qt_engine_set_asker(qt_engine *e, const char *name, const char *where);
 
+/* The answer this project remembers for question qi (`earlier`: one answer of qt_answers_from_json's
+ * shape, its note not used), shown chosen when the question opens — ticked or highlighted, or
+ * its typed text in the field — with `line` ("Answered on 21 Nov: SQLite — Enter keeps it",
+ * sanitized, one line) under the question. It becomes the person's answer only when they take it
+ * up; a decline, a timeout or a cancel carries nothing of it. `when` (cut to
+ * QT_MAX_EARLIER_DATE_BYTES) is the date the model's result gives (qt_engine_earlier). Call before
+ * the first key. */
+qt_status qt_engine_remember(qt_engine *e, size_t qi, const qt_answer *earlier, const char *line, const char *when);
+/* Once done with QT_ANSWERED: the `when` of question qi when its answer is the remembered one,
+ * unchanged (the person confirmed it); NULL otherwise. */
+const char *qt_engine_earlier(const qt_engine *e, size_t qi);
+/* The remembered-answer line of the question shown now, or NULL (the renderers). */
+const char *qt_engine_earlier_line(const qt_engine *e);
+
 /* Whole keys: every feed ends on a key boundary (pi's TUI, which has already waited for the
  * rest of each sequence); off by default (a raw terminal). See qt_decoder_set_whole_keys. */
 void qt_engine_set_whole_keys(qt_engine *e, bool on);

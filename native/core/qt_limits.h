@@ -258,6 +258,10 @@
 #ifndef QT_ENDED_REMEMBERED
 #define QT_ENDED_REMEMBERED 256
 #endif
+/* Bytes of the date a remembered answer was given, as the model's result says it ("21 Nov 2026"). */
+#ifndef QT_MAX_EARLIER_DATE_BYTES
+#define QT_MAX_EARLIER_DATE_BYTES 40
+#endif
 /* Random bytes in the page's token (256 bits). */
 #ifndef QT_WEB_TOKEN_BYTES
 #define QT_WEB_TOKEN_BYTES 32

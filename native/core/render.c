@@ -688,6 +688,8 @@ void qt_rd_draw_frame(rctx *r) {
   if (e->discuss_open) draw_discussion(r);
   spacer_line(r);
   draw_countdown(r);
+  const char *earlier = qt_engine_earlier_line(e); /* a remembered answer: "Answered on 21 Nov: …" */
+  if (earlier && e->overlay == QT_OVERLAY_NONE) qt_rd_paragraph(r, margin(r), QT_STYLE_MUTED, earlier, strlen(earlier));
   if (e->overlay != QT_OVERLAY_NONE)
     draw_overlay(r);
   else if (e->flash.len)

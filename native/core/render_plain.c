@@ -423,6 +423,11 @@ qt_status qt_render_plain_frame(const qt_engine *e, qt_draw *d, int width, qt_la
   /* the review is never cut here; the prompt may be (plain_fit_rows), PageUp/PageDown then read it */
   out->review_window = 0;
   if (qt_countdown_text(e, &p.tmp)) flush(&p);
+  const char *earlier = qt_engine_earlier_line(e); /* a remembered answer: "Answered on 21 Nov: …" */
+  if (earlier && e->overlay == QT_OVERLAY_NONE) {
+    qt_buf_puts(&p.tmp, earlier);
+    flush(&p);
+  }
   if (e->overlay != QT_OVERLAY_NONE) {
     qt_string_id id = e->overlay == QT_OVERLAY_LONG ? QT_STR_CONFIRM_LONG
                       : e->overlay_n == 0           ? QT_STR_CONFIRM_DISCARD_TEXT

@@ -38,6 +38,8 @@ static const char ASKED_BEFORE[] = "Asked (question ";
 static const char ASKED_AFTER[] =
     "): the person's answer will arrive later as a message naming this question. Don't assume an answer; go on with "
     "work that does not depend on it.";
+/* After an answer the person kept from this project's memory of answers: when it was given. */
+static const char EARLIER_CONFIRMED[] = " (the earlier answer (%s), confirmed)";
 static const char TRUNCATION_MARK[] = "\n[result truncated: %zu more bytes]";
 static const char *const OUTCOME_NAME[QT_OUTCOME_LAST + 1] = {
     [QT_ANSWERED] = "answered",       [QT_DECLINED] = "declined",
@@ -111,7 +113,7 @@ static const char DISCUSS_AFTER[] =
 /* ---- details ---------------------------------------------------------------------------------- */
 static bool add_str(cJSON *o, const char *k, const char *v) { return cJSON_AddStringToObject(o, k, v) != NULL; }
 
-static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a, bool applied) {
+static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a, bool applied, const char *earlier) {
   cJSON *o = cJSON_CreateObject();
   qt_buf value, label;
   qt_buf_init(&value);
@@ -152,6 +154,7 @@ static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a, bool app
   }
   if (a->note && !add_str(o, "note", a->note)) goto fail;
   if (applied && !cJSON_AddBoolToObject(o, "appliedByTimeout", true)) goto fail;
+  if (earlier && !add_str(o, "earlierAnswer", earlier)) goto fail; /* the remembered answer, kept */
   qt_buf_free(&value);
   qt_buf_free(&label);
   return o;
@@ -162,9 +165,9 @@ fail:
   return NULL;
 }
 
-static char *details_json(const qt_request *req, const qt_answer *answers, const bool *applied, qt_outcome outcome,
-                          const char *mode, int64_t answered_at_ms, bool keep_answers, unsigned flags,
-                          const char *discussion, const char *qid) {
+static char *details_json(const qt_request *req, const qt_answer *answers, const bool *applied,
+                          const char *const *earlier, qt_outcome outcome, const char *mode, int64_t answered_at_ms,
+                          bool keep_answers, unsigned flags, const char *discussion, const char *qid) {
   cJSON *root = cJSON_CreateObject(), *qs = NULL;
   if (!root) return NULL;
   qs = qt_questions_to_cjson(req, true);
@@ -177,7 +180,7 @@ static char *details_json(const qt_request *req, const qt_answer *answers, const
   if (keep_answers && answers) {
     for (size_t i = 0; i < req->question_count; i++) {
       if (!answers[i].present) continue;
-      cJSON *a = answer_to_cjson(&req->questions[i], &answers[i], applied && applied[i]);
+      cJSON *a = answer_to_cjson(&req->questions[i], &answers[i], applied && applied[i], earlier ? earlier[i] : NULL);
       if (!a || !cJSON_AddItemToArray(arr, a)) {
         cJSON_Delete(a);
         goto fail;
@@ -257,8 +260,9 @@ static void put_piece(qt_buf *b, const qt_buf *piece, size_t keep) {
 
 /* Writes the text with piece k cut to keep[k] bytes (SIZE_MAX: whole); with keep NULL, writes
  * only what is not a piece (to measure it). */
-static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers, const bool *applied, bool lines,
-                     const char *sentence, const char *tail, const qt_buf *pieces, const size_t *keep) {
+static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers, const bool *applied,
+                     const char *const *earlier, bool lines, const char *sentence, const char *tail,
+                     const qt_buf *pieces, const size_t *keep) {
   size_t n = req->question_count;
   for (size_t i = 0; lines && i < n; i++) {
     const qt_answer *a = &answers[i];
@@ -279,6 +283,7 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
       qt_buf_puts(b, "; note: ");
       if (keep) put_piece(b, &p[PIECE_NOTE], k[PIECE_NOTE]);
     }
+    if (earlier && earlier[i]) qt_buf_printf(b, EARLIER_CONFIRMED, earlier[i]);
     qt_buf_putc(b, '\n');
   }
   if (!sentence) { /* answered: no sentence, no last line break */
@@ -352,8 +357,8 @@ static bool keeps_answers(qt_outcome outcome, unsigned flags) {
          (outcome == QT_TIMED_OUT && timeout_then(flags) != 0);
 }
 
-static char *result_text(const qt_request *req, const qt_answer *answers, const bool *applied, qt_outcome outcome,
-                         const char *reason, unsigned flags) {
+static char *result_text(const qt_request *req, const qt_answer *answers, const bool *applied,
+                         const char *const *earlier, qt_outcome outcome, const char *reason, unsigned flags) {
   size_t n = req->question_count, count = n * PIECES_PER_LINE + 1;
   bool lines = answers && keeps_answers(outcome, flags);
   size_t given = 0;
@@ -396,14 +401,14 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
     for (size_t k = 0; k < count; k++) ok &= !pieces[k].failed;
   }
   if (ok) {
-    put_text(&b, req, answers, applied, lines, sentence, tail, pieces, NULL); /* what is not a piece */
+    put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, NULL); /* what is not a piece */
     size_t fixed = b.len;
     qt_buf_reset(&b);
     if (fixed <= QT_MAX_RESULT_TEXT_BYTES && fit_pieces(pieces, count, QT_MAX_RESULT_TEXT_BYTES - fixed, keep)) {
-      put_text(&b, req, answers, applied, lines, sentence, tail, pieces, keep);
+      put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, keep);
     } else { /* only a request far beyond its limits gets here: cut the end (lines may be lost) */
       for (size_t k = 0; k < count; k++) keep[k] = SIZE_MAX;
-      put_text(&b, req, answers, applied, lines, sentence, tail, pieces, keep);
+      put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, keep);
       if (b.len > QT_MAX_RESULT_TEXT_BYTES) {
         char mark[96];
         size_t cut = QT_MAX_RESULT_TEXT_BYTES - sizeof mark;
@@ -434,6 +439,13 @@ qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_ou
 
 qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
                              int64_t answered_at_ms, const char *reason, unsigned flags, char **details, char **text) {
+  return qt_result_build_earlier(req, answers, outcome, mode, answered_at_ms, reason, flags, NULL, details, text);
+}
+
+qt_status qt_result_build_earlier(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
+                                  int64_t answered_at_ms, const char *reason, unsigned flags,
+                                  const char *const *earlier, char **details, char **text) {
+  if (outcome != QT_ANSWERED) earlier = NULL; /* only an answer given can be the earlier one, kept */
   if (!req || !details || !text || (unsigned)outcome > QT_OUTCOME_LAST || !OUTCOME_NAME[outcome]) return QT_ERR_USAGE;
   *details = *text = NULL;
   if (outcome == QT_ANSWERED) {
@@ -471,10 +483,10 @@ qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt
     answers = merged;
   }
   bool keep = keeps_answers(outcome, flags); /* a cancel discards everything */
-  *details = details_json(req, answers, applied, outcome, mode, answered_at_ms, keep, flags,
+  *details = details_json(req, answers, applied, earlier, outcome, mode, answered_at_ms, keep, flags,
                           outcome == QT_DISCUSS ? (reason ? reason : "") : NULL,
                           outcome == QT_ASKED ? (reason ? reason : "") : NULL);
-  *text = *details ? result_text(req, answers, applied, outcome, reason, flags) : NULL;
+  *text = *details ? result_text(req, answers, applied, earlier, outcome, reason, flags) : NULL;
   free(merged);
   free(applied);
   free(picked);

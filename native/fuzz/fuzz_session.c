@@ -438,6 +438,27 @@ static void run_op(session *s, fuzz_input *in) {
   render_and_check(s->e, s->width, s->rows, s->styled);
 }
 
+/* Remembered answers (qt_engine_remember): a few questions open with an answer made of the input
+ * — option indices in range or not, a typed text or none — and a line; the engine takes a valid
+ * one and refuses the rest, changing nothing. */
+static void remember_some(qt_engine *e, const qt_request *req, fuzz_input *in) {
+  uint8_t count = fuzz_byte(in) & 3;
+  for (uint8_t r = 0; r < count; r++) {
+    size_t qi = fuzz_byte(in) % (req->question_count + 1); /* question_count: out of range */
+    size_t idx[3];
+    size_t n = fuzz_byte(in) % 4;
+    for (size_t k = 0; k < n && k < 3; k++) idx[k] = fuzz_byte(in) % 8;
+    uint8_t t = fuzz_byte(in);
+    qt_answer a = {.present = (t & 1) == 0,
+                   .indices = n ? idx : NULL,
+                   .index_count = n < 3 ? n : 3,
+                   .custom = (t & 2) ? (char *)pool_text(fuzz_byte(in)) : NULL};
+    if (a.custom && !*a.custom) a.custom = NULL;
+    qt_status st = qt_engine_remember(e, qi, &a, pool_text(fuzz_byte(in)), pool_text(fuzz_byte(in)));
+    FUZZ_CHECK(st == QT_OK || st == QT_ERR_USAGE);
+  }
+}
+
 static void check_finished(const qt_request *req, qt_engine *e) {
   const qt_answer *a = qt_engine_answers(e);
   FUZZ_CHECK(a != NULL);
@@ -497,6 +518,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FUZZ_CHECK(qt_engine_set_language(s.e, QT_LANG_EN) == QT_OK);
   /* styles that would take up columns are refused */
   FUZZ_CHECK(qt_engine_set_style(s.e, QT_STYLE_ACCENT, "x", "") == QT_ERR_USAGE);
+  remember_some(s.e, req, &in);
   render_and_check(s.e, s.width, s.rows, s.styled);
   for (int steps = 0; in.n && steps < 2000; steps++) {
     run_op(&s, &in);

@@ -81,7 +81,7 @@ static napi_value js_normalize(napi_env env, napi_callback_info info) {
 }
 
 static napi_value js_result(napi_env env, napi_callback_info info) {
-  GET_ARGS(env, info, 7, argv, self);
+  GET_ARGS(env, info, 8, argv, self);
   (void)self;
   qt_outcome outcome;
   if (!parse_outcome(env, argv[1], &outcome)) return NULL;
@@ -113,7 +113,10 @@ static napi_value js_result(napi_env env, napi_callback_info info) {
       }
       answers = given;
     }
-    if (ok) out = result_object(env, req, answers, outcome, mode, at, reason, flags);
+    char **earlier = NULL; /* the remembered answers the person kept, with their dates */
+    if (ok) ok = get_earlier(env, argv[7], req->question_count, &earlier);
+    if (ok) out = result_object(env, req, answers, outcome, mode, at, reason, flags, (const char *const *)earlier);
+    free_earlier(earlier, req->question_count);
     qt_answers_free(given, req->question_count);
     qt_request_free(req);
   }

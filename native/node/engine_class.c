@@ -309,10 +309,19 @@ static napi_value js_engine_result(napi_env env, napi_callback_info info) {
     free(reason);
     reason = NULL;
   }
+  size_t n = box->req->question_count;
+  const char **earlier = calloc(n, sizeof *earlier); /* the remembered answers the person kept */
+  if (!earlier) {
+    free(mode);
+    free(reason);
+    return throw_status(env, QT_ERR_NOMEM, NULL);
+  }
+  for (size_t i = 0; i < n; i++) earlier[i] = qt_engine_earlier(box->engine, i);
   box->busy = true; /* result_object runs no JS (set_prop); should that change, nothing nested frees the engine */
   napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at,
                                  outcome == QT_DISCUSS ? qt_engine_discussion(box->engine) : reason,
-                                 flags | qt_engine_result_flags(box->engine));
+                                 flags | qt_engine_result_flags(box->engine), earlier);
+  free(earlier);
   box->busy = false;
   free(mode);
   free(reason);
@@ -469,6 +478,38 @@ static napi_value js_engine_set_whole_keys(napi_env env, napi_callback_info info
     return NULL;
   }
   qt_engine_set_whole_keys(box->engine, on);
+  return NULL;
+}
+
+/* remember(index, answersJson, line, when): the answer this project remembers for question
+ * `index` (in the answers object's shape, only that question's entry read), the line shown under
+ * it and the date the model's result gives when the person keeps it (qt_engine_remember). */
+static napi_value js_engine_remember(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(4);
+  double index = -1;
+  if (napi_get_value_double(env, argv[0], &index) != napi_ok ||
+      !(index >= 0 && index < (double)box->req->question_count && index == (double)(size_t)index)) {
+    napi_throw_range_error(env, "QT_ERANGE", "pi-question: remember takes the index of a question");
+    return NULL;
+  }
+  size_t len;
+  char *json = get_string(env, argv[1], &len, "the remembered answer");
+  char *line = json ? get_string(env, argv[2], NULL, "the remembered answer's line") : NULL;
+  char *when = line ? get_string(env, argv[3], NULL, "the remembered answer's date") : NULL;
+  qt_answer *answers = NULL;
+  qt_error err;
+  qt_status st = when ? qt_answers_from_json(box->req, json, len, &answers, &err) : QT_OK;
+  if (when && st)
+    throw_status(env, st, &err);
+  else if (when && !answers[(size_t)index].present)
+    napi_throw_error(env, "QT_EUSAGE", "pi-question: the remembered answer does not answer that question");
+  else if (when && (st = qt_engine_remember(box->engine, (size_t)index, &answers[(size_t)index], line, when)))
+    throw_status(env, st, NULL);
+  if (answers) qt_answers_free(answers, box->req->question_count);
+  free(json);
+  free(line);
+  free(when);
+  report_memory(env, box);
   return NULL;
 }
 
@@ -687,6 +728,7 @@ bool define_engine_class(napi_env env) {
       {"setCursorMarker", js_engine_set_cursor_marker},
       {"setLanguage", js_engine_set_language},
       {"setAsker", js_engine_set_asker},
+      {"remember", js_engine_remember},
       {"dispose", js_engine_dispose},
       {"setTimeout", js_engine_set_timeout},
       {"tick", js_engine_tick},

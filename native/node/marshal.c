@@ -173,11 +173,57 @@ qt_request *parse_request_arg_ex(napi_env env, napi_value v, unsigned flags) {
 
 qt_request *parse_request_arg(napi_env env, napi_value v) { return parse_request_arg_ex(env, v, 0); }
 
+void free_earlier(char **earlier, size_t count) {
+  if (!earlier) return;
+  for (size_t i = 0; i < count; i++) free(earlier[i]);
+  free(earlier);
+}
+
+bool get_earlier(napi_env env, napi_value v, size_t count, char ***out) {
+  *out = NULL;
+  if (is_nullish(env, v)) return true;
+  bool is_array = false;
+  uint32_t n = 0;
+  if (napi_is_array(env, v, &is_array) != napi_ok || !is_array || napi_get_array_length(env, v, &n) != napi_ok ||
+      n > count) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: earlier must be an array of a date or null per question");
+    return false;
+  }
+  char **dates = calloc(count ? count : 1, sizeof *dates);
+  if (!dates) {
+    throw_status(env, QT_ERR_NOMEM, NULL);
+    return false;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    napi_value item;
+    if (napi_get_element(env, v, i, &item) != napi_ok) {
+      free_earlier(dates, count);
+      napi_throw_type_error(env, "QT_ETYPE", "pi-question: earlier could not be read");
+      return false;
+    }
+    if (is_nullish(env, item)) continue;
+    size_t len;
+    char *date = get_string(env, item, &len, "an earlier answer's date");
+    if (!date) {
+      free_earlier(dates, count);
+      return false;
+    }
+    if (len > QT_MAX_EARLIER_DATE_BYTES) { /* cut at a character boundary */
+      len = QT_MAX_EARLIER_DATE_BYTES;
+      while (len && ((unsigned char)date[len] & 0xC0) == 0x80) len--;
+      date[len] = '\0';
+    }
+    dates[i] = date;
+  }
+  *out = dates;
+  return true;
+}
+
 /* { details, text } from qt_result_build. */
 napi_value result_object(napi_env env, const qt_request *req, const qt_answer *answers, qt_outcome outcome,
-                         const char *mode, int64_t at, const char *reason, unsigned flags) {
+                         const char *mode, int64_t at, const char *reason, unsigned flags, const char *const *earlier) {
   char *details = NULL, *text = NULL;
-  qt_status st = qt_result_build_ex(req, answers, outcome, mode, at, reason, flags, &details, &text);
+  qt_status st = qt_result_build_earlier(req, answers, outcome, mode, at, reason, flags, earlier, &details, &text);
   if (st == QT_ERR_STATE) { /* "answered" with questions left open: say which */
     qt_buf b;
     qt_buf_init(&b);

@@ -1,0 +1,55 @@
+// memory-commands.ts — `/questions history [words]` and `/questions forget [n]`: the answers this
+// project remembers (extension/ask/memory.ts), newest first, filtered by words; forgetting one
+// removes it from .pi/answers.jsonl and .pi/answers.md. Registered through /questions in index.ts,
+// loaded at its first use.
+import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
+import type { Asker } from "./ask/ask.ts";
+import { forgetAnswer, historyLine, historyOf, readMemory } from "./ask/memory.ts";
+import { addon } from "./addon.ts";
+import { fill, strings } from "./text/i18n.ts";
+import { screenOf } from "./text/screen.ts";
+import { resolveLanguage } from "./text/settings.ts";
+
+/** `/questions history [words]`: the remembered answers, newest first, numbered for forget. */
+export function showHistory(asker: Asker, words: string, ctx: ExtensionCommandContext): void {
+  const t = strings();
+  const say = (text: string) => screenOf(ctx, process.stdout).notify(addon().sanitize(text, true), "info");
+  const s = asker.settings(ctx);
+  if (!s.memory) return say(t.MEMORY_OFF);
+  const found = historyOf(readMemory(ctx.cwd), words);
+  if (!found.length) return say(t.MEMORY_NONE);
+  const language = resolveLanguage(s.language);
+  say([t.MEMORY_HISTORY, ...found.map(({ n, entry }) => `  ${historyLine(n, entry, language)}`)].join("\n"));
+}
+
+/** `/questions forget [n]`: forgets answer n of the history; without n, a select of them when
+ * there is a UI. */
+export async function forget(asker: Asker, arg: string, ctx: ExtensionCommandContext): Promise<void> {
+  const t = strings();
+  const say = (text: string, level: "info" | "warning" = "info") =>
+    screenOf(ctx, process.stdout).notify(addon().sanitize(text, true), level);
+  const s = asker.settings(ctx);
+  if (!s.memory) return say(t.MEMORY_OFF);
+  const language = resolveLanguage(s.language);
+  let n = /^\d+$/.test(arg) ? Number(arg) : NaN;
+  let id: string | undefined;
+  if (!arg && ctx.hasUI) {
+    const found = historyOf(readMemory(ctx.cwd), "");
+    if (!found.length) return say(t.MEMORY_NONE);
+    const entries = found.map(({ n, entry }) => historyLine(n, entry, language));
+    const picked = await ctx.ui.select(
+      t.MEMORY_FORGET_PICK,
+      entries.map((e) => addon().sanitize(e, false)),
+    );
+    if (picked === undefined) return;
+    const at = entries.map((e) => addon().sanitize(e, false)).indexOf(picked);
+    if (at < 0) return;
+    n = found[at].n;
+    id = found[at].entry.id; // the one chosen, even should another pi write meanwhile
+  }
+  if (!Number.isInteger(n) || n < 1) return say(fill(t.MEMORY_NO_SUCH, { s: arg }), "warning");
+  const gone = await forgetAnswer(ctx.cwd, n, id);
+  if (!gone) return say(fill(t.MEMORY_NO_SUCH, { s: String(n) }), "warning");
+  if ("why" in gone) return say(gone.why, "warning");
+  say(fill(t.MEMORY_FORGOTTEN, { n, s: `${gone.prompt} → ${gone.label}` }));
+}

@@ -1,0 +1,468 @@
+// memory.test.mjs — the project's memory of answers (extension/ask/memory.ts, the engine's
+// qt_engine_remember, result.c's "the earlier answer (date), confirmed"): matching rules, the
+// two files' format, never written outside the project, the setting, what is never written as
+// the person's answer (pre-supplied, timeouts, declines, cancels, another extension), the engine
+// opening a remembered answer (frame line, confirmed flag, dropped on a timeout), history and
+// forget.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { addon } from "./helpers/addon.mjs";
+import { tuiContext } from "./helpers/fake-pi.mjs";
+import { importShim } from "./helpers/shim.mjs";
+
+// The person's own settings live in a home of this test's own.
+const HOME = mkdtempSync(join(tmpdir(), "pq-memory-home-"));
+process.env.HOME = HOME;
+process.on("exit", () => rmSync(HOME, { recursive: true, force: true }));
+
+const memory = await importShim("ask/memory.ts");
+const { createAsker } = await importShim("ask/ask.ts");
+const { loadSettings } = await importShim("text/settings.ts");
+
+function project() {
+  const dir = mkdtempSync(join(tmpdir(), "pq-memory-"));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const DB = { id: "db", prompt: "Which database?", options: ["Postgres", "SQLite (Recommended)"] };
+
+/** The details of one answered call, as the C core builds them. */
+function details(question, answers, outcome = "answered", mode = "interactive", flags = 0) {
+  const json = JSON.stringify({ questions: [question] });
+  const given = answers === null ? null : JSON.stringify(answers);
+  return JSON.parse(addon.result(json, outcome, mode, Date.parse("2026-11-21T10:00:00Z"), null, given, flags).details);
+}
+
+const lines = (dir) =>
+  existsSync(join(dir, ".pi", "answers.jsonl"))
+    ? readFileSync(join(dir, ".pi", "answers.jsonl"), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
+
+test("memory: the same question is the same prompt and option set, whitespace, case, order and '(Recommended)' aside", () => {
+  const key = memory.normalizedKey({ prompt: "Which  database?\n", options: [{ label: "SQLite (Recommended)" }, { label: "Postgres" }] });
+  assert.equal(memory.normalizedKey({ prompt: "which DATABASE?", options: ["postgres", "sqlite"] }), key);
+  assert.equal(memory.normalizedKey({ prompt: " Which database? ", options: ["Postgres", "SQLite  (recommended)"] }), key);
+  assert.notEqual(memory.normalizedKey({ prompt: "Which database now?", options: ["Postgres", "SQLite"] }), key, "another prompt");
+  assert.notEqual(memory.normalizedKey({ prompt: "Which database?", options: ["Postgres", "SQLite", "MySQL"] }), key, "another option set");
+  assert.notEqual(memory.normalizedKey({ prompt: "Which database?", options: ["Postgres", "SQLite"], multiSelect: true }), key, "several");
+  assert.notEqual(memory.normalizedKey({ prompt: "Which database?" }), key, "free text");
+});
+
+test("memory: an answer the person gave is written to answers.jsonl and answers.md; a newer one replaces it", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const d = details(DB, { db: { selected: ["SQLite (Recommended)"] } });
+    d.answers[0].note = "small data";
+    assert.equal(await memory.rememberAnswers(dir, d, "worker", new Date("2026-11-21T10:00:00Z")), undefined);
+    const [entry, ...rest] = lines(dir);
+    assert.equal(rest.length, 0);
+    assert.equal(entry.at, "2026-11-21T10:00:00.000Z");
+    assert.equal(entry.by, "worker");
+    assert.equal(entry.prompt, "Which database?");
+    assert.deepEqual(entry.options, ["Postgres", "SQLite (Recommended)"]);
+    assert.deepEqual(entry.answer, { selected: ["SQLite (Recommended)"] });
+    assert.equal(entry.label, "SQLite (Recommended)");
+    assert.equal(entry.note, "small data");
+    const md = readFileSync(join(dir, ".pi", "answers.md"), "utf8");
+    assert.match(md, /^# Answers remembered in this project/);
+    assert.match(
+      md,
+      /## 2026-11-21 10:00 UTC — asked by worker\n\n\*\*Which database\?\*\*\n\nOptions: Postgres · SQLite \(Recommended\)\n\nAnswer: SQLite \(Recommended\)\nNote: small data\n/,
+    );
+    // typed text, then the same question again: one entry, the newer
+    const typed = details({ ...DB, prompt: "which   DATABASE?" }, { db: "MariaDB" });
+    await memory.rememberAnswers(dir, typed, "pi", new Date("2026-11-22T10:00:00Z"));
+    const after = lines(dir);
+    assert.equal(after.length, 1);
+    assert.deepEqual(after[0].answer, { wrote: "MariaDB" });
+    assert.doesNotMatch(readFileSync(join(dir, ".pi", "answers.md"), "utf8"), /small data/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: pre-supplied answers, timeouts, declines, cancels and another extension's answer are never written", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const a = { db: "Postgres" };
+    for (const d of [
+      details(DB, a, "answered", "presupplied"),
+      details(DB, a, "answered", "extension"),
+      details(DB, a, "answered", "print"),
+      details(DB, a, "declined"),
+      details(DB, a, "cancelled"),
+      details(DB, null, "timed_out", "interactive", 4), // "then": "recommended"
+    ]) {
+      assert.equal(await memory.rememberAnswers(dir, d, "pi"), undefined);
+    }
+    assert.equal(existsSync(join(dir, ".pi")), false, "nothing written");
+    for (const mode of ["interactive", "rpc", "tty", "remote", "web"])
+      assert.ok(memory.isPersonsAnswer({ status: "answered", mode }), mode);
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: never written outside the project — a .pi that is a symbolic link out is refused", async () => {
+  const { dir, cleanup } = project();
+  const outside = mkdtempSync(join(tmpdir(), "pq-memory-outside-"));
+  try {
+    symlinkSync(outside, join(dir, ".pi"));
+    const why = await memory.rememberAnswers(dir, details(DB, { db: "Postgres" }), "pi");
+    assert.match(why, /answers file .* was not written: it leads outside the project through a symbolic link/);
+    assert.equal(existsSync(join(outside, "answers.jsonl")), false);
+    assert.equal(existsSync(join(outside, "answers.md")), false);
+    assert.equal(existsSync(join(outside, "answers.jsonl.lock")), false);
+  } finally {
+    cleanup();
+    rmSync(outside, { recursive: true, force: true });
+  }
+});
+
+test('memory: the setting — on by default, off with "memory": false; a project may turn it off, never on', () => {
+  const { dir, cleanup } = project();
+  const warnings = [];
+  const warn = (m) => warnings.push(m);
+  try {
+    assert.equal(loadSettings(dir, warn, join(dir, "nohome")).memory, true);
+    mkdirSync(join(dir, "home", ".pi", "agent"), { recursive: true });
+    mkdirSync(join(dir, ".pi"));
+    writeFileSync(join(dir, ".pi", "question.json"), JSON.stringify({ memory: false }));
+    assert.equal(loadSettings(dir, warn, join(dir, "home")).memory, false, "the project turns it off");
+    writeFileSync(join(dir, "home", ".pi", "agent", "question.json"), JSON.stringify({ memory: false }));
+    writeFileSync(join(dir, ".pi", "question.json"), JSON.stringify({ memory: true }));
+    assert.equal(loadSettings(dir, warn, join(dir, "home")).memory, false, "the project cannot turn it on");
+    assert.deepEqual(warnings, []);
+    writeFileSync(join(dir, ".pi", "question.json"), JSON.stringify({ memory: "yes" }));
+    loadSettings(dir, warn, join(dir, "home"));
+    assert.match(warnings.at(-1), /"memory" must be true or false/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: the engine opens a remembered answer chosen, with its line; Enter keeps it and the result says so", () => {
+  const json = JSON.stringify({ questions: [DB] });
+  const e = addon.createEngine(json);
+  e.remember(
+    0,
+    JSON.stringify({ db: { selected: ["SQLite (Recommended)"] } }),
+    "Answered on 21 Nov: SQLite — Enter keeps it",
+    "21 Nov 2026",
+  );
+  const frame = e.render(60).join("\n");
+  assert.match(frame, /> 2\. SQLite \(Recommended\)/);
+  assert.match(frame, /Answered on 21 Nov: SQLite — Enter keeps it/);
+  assert.match(JSON.parse(e.view()).earlierLine, /^Answered on 21 Nov/);
+  e.feed("\r");
+  const kept = e.result("interactive", 1, null, 0);
+  assert.equal(kept.text, "db: user selected: 2. SQLite (Recommended) (the earlier answer (21 Nov 2026), confirmed)");
+  assert.equal(JSON.parse(kept.details).answers[0].earlierAnswer, "21 Nov 2026");
+  e.dispose();
+  // another answer: no mark
+  const other = addon.createEngine(json);
+  other.remember(0, JSON.stringify({ db: "SQLite (Recommended)" }), "Answered…", "21 Nov 2026");
+  other.feed("1");
+  assert.equal(other.result("interactive", 1, null, 0).text, "db: user selected: 1. Postgres");
+  other.dispose();
+  // the accessible frame says the line too
+  const plain = addon.createEngine(json);
+  plain.setAccessible(true);
+  plain.remember(0, JSON.stringify({ db: "Postgres" }), "Answered on 3 Jan: Postgres — Enter keeps it", "3 Jan 2026");
+  assert.match(plain.render(60).join("\n"), /Answered on 3 Jan: Postgres — Enter keeps it/);
+  plain.dispose();
+});
+
+test("memory: a remembered typed answer opens in the field; a timeout, a decline or a cancel carries nothing of it", () => {
+  const free = JSON.stringify({ questions: [{ id: "name", prompt: "Project name?" }] });
+  const e = addon.createEngine(free);
+  e.remember(0, JSON.stringify({ name: "orbit" }), "Answered on 2 Feb: orbit — Enter keeps it", "2 Feb 2026");
+  assert.equal(JSON.parse(e.view()).questions[0].typed, "orbit");
+  e.feed("\r");
+  assert.equal(e.result("interactive", 1, null, 0).text, "name: user wrote: orbit (the earlier answer (2 Feb 2026), confirmed)");
+  e.dispose();
+
+  const json = JSON.stringify({ questions: [DB] });
+  const timed = addon.createEngine(json);
+  timed.remember(0, JSON.stringify({ db: "Postgres" }), "Answered…", "1 Jan 2026");
+  timed.setTimeout(1000, "recommended");
+  timed.tick(0);
+  timed.tick(2000);
+  const r = JSON.parse(timed.result("interactive", 1, null, 0).details);
+  assert.equal(r.status, "timed_out");
+  assert.deepEqual(
+    r.answers.map((a) => [a.label, a.appliedByTimeout]),
+    [["SQLite (Recommended)", true]],
+    "the timeout's recommended option, not the remembered answer as the person's",
+  );
+  timed.dispose();
+
+  const declined = addon.createEngine(json);
+  declined.remember(0, JSON.stringify({ db: "Postgres" }), "Answered…", "1 Jan 2026");
+  declined.act("decline");
+  const d = JSON.parse(declined.result("interactive", 1, null, 0).details);
+  assert.equal(d.status, "declined");
+  assert.deepEqual(d.answers, []);
+  declined.dispose();
+});
+
+test("memory: the RPC result marks a kept answer from its dates; other outcomes never", () => {
+  const json = JSON.stringify({ questions: [DB] });
+  const kept = addon.result(json, "answered", "rpc", 1, null, JSON.stringify({ db: "Postgres" }), 0, ["5 Mar 2026"]);
+  assert.equal(kept.text, "db: user selected: 1. Postgres (the earlier answer (5 Mar 2026), confirmed)");
+  const declined = addon.result(json, "declined", "rpc", 1, null, JSON.stringify({ db: "Postgres" }), 0, ["5 Mar 2026"]);
+  assert.doesNotMatch(declined.text, /earlier/);
+  assert.throws(
+    () => addon.result(json, "answered", "rpc", 1, null, JSON.stringify({ db: "Postgres" }), 0, "5 Mar"),
+    /earlier must be an array/,
+  );
+});
+
+test("memory: asked through the asker in pi's TUI — written, then opened remembered; off: nothing written", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const shown = [];
+    const ctx = tuiContext((c) => shown.push(c), dir);
+    const asker = createAsker({ getSessionName: () => undefined });
+    const args = { prepared: addon.normalize(JSON.stringify({ questions: [DB] })) };
+    const questions = JSON.parse(args.prepared).questions;
+    let asking = asker.ask(args, questions, ctx, undefined);
+    while (shown.length < 1) await new Promise((r) => setImmediate(r));
+    assert.doesNotMatch(shown[0].render(80).join("\n"), /Answered on/);
+    shown[0].handleInput("1");
+    assert.equal((await asking).content[0].text, "db: user selected: 1. Postgres");
+    assert.deepEqual(lines(dir)[0].answer, { selected: ["Postgres"] });
+
+    asking = asker.ask(args, questions, ctx, undefined);
+    while (shown.length < 2) await new Promise((r) => setImmediate(r));
+    assert.match(shown[1].render(80).join("\n"), /Answered on .*: Postgres — Enter keeps it/);
+    shown[1].handleInput("\r");
+    assert.match((await asking).content[0].text, /^db: user selected: 1\. Postgres \(the earlier answer \(\d+ \w+ \d{4}\), confirmed\)$/);
+
+    // off: nothing read, nothing written
+    rmSync(join(dir, ".pi"), { recursive: true });
+    mkdirSync(join(dir, ".pi"));
+    writeFileSync(join(dir, ".pi", "question.json"), JSON.stringify({ memory: false }));
+    asking = asker.ask(args, questions, ctx, undefined);
+    while (shown.length < 3) await new Promise((r) => setImmediate(r));
+    shown[2].handleInput("2");
+    await asking;
+    assert.equal(existsSync(join(dir, ".pi", "answers.jsonl")), false);
+    assert.equal(existsSync(join(dir, ".pi", "answers.md")), false);
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: history lists newest first, filtered by words (case ignored); forget removes one from both files", async () => {
+  const { dir, cleanup } = project();
+  try {
+    await memory.rememberAnswers(dir, details(DB, { db: "Postgres" }), "pi", new Date("2026-11-01T00:00:00Z"));
+    const NAME = { id: "name", prompt: "Project name?" };
+    await memory.rememberAnswers(dir, details(NAME, { name: "Orbit" }), "pi", new Date("2026-11-02T00:00:00Z"));
+    const all = memory.historyOf(memory.readMemory(dir), "");
+    assert.deepEqual(
+      all.map(({ n, entry }) => [n, entry.prompt]),
+      [
+        [1, "Project name?"],
+        [2, "Which database?"],
+      ],
+    );
+    assert.deepEqual(
+      memory.historyOf(memory.readMemory(dir), "POSTGRES").map(({ n }) => n),
+      [2],
+    );
+    assert.deepEqual(
+      memory.historyOf(memory.readMemory(dir), "orbit name").map(({ n }) => n),
+      [1],
+    );
+    assert.deepEqual(memory.historyOf(memory.readMemory(dir), "mysql"), []);
+    assert.equal(await memory.forgetAnswer(dir, 9), undefined, "no such number");
+    const gone = await memory.forgetAnswer(dir, 2);
+    assert.equal(gone.prompt, "Which database?");
+    assert.deepEqual(
+      lines(dir).map((e) => e.prompt),
+      ["Project name?"],
+    );
+    assert.doesNotMatch(readFileSync(join(dir, ".pi", "answers.md"), "utf8"), /Which database/);
+    assert.match(readFileSync(join(dir, ".pi", "answers.md"), "utf8"), /Project name\?/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: RPC dialogs show the line in the title and mark the remembered option; picking it confirms it", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const { loadExtension } = await import("./helpers/fake-pi.mjs");
+    const { tools } = await loadExtension();
+    const tool = tools.get("question");
+    const dialogs = [];
+    const rpc = (pick) => {
+      const answer = (method) => async (title, second) => {
+        dialogs.push({ method, title, options: second });
+        return pick(method, title, second);
+      };
+      const ui = { custom: async () => undefined, select: answer("select"), input: answer("input"), confirm: answer("confirm") };
+      return {
+        hasUI: true,
+        cwd: dir,
+        sessionManager: { getBranch: () => [] },
+        isIdle: () => true,
+        ui: { ...ui, editor: answer("editor"), notify() {}, setTitle() {}, setWorkingMessage() {} },
+      };
+    };
+    const call = (ctx) => tool.execute("c", tool.prepareArguments({ questions: [DB] }), undefined, undefined, ctx);
+    const first = await call(rpc((_m, _t, entries) => entries[0]));
+    assert.equal(first.content[0].text, "db: user selected: 1. Postgres");
+    assert.doesNotMatch(dialogs[0].title, /Answered on/);
+    const again = await call(rpc((_m, _t, entries) => entries[0]));
+    const shown = dialogs.at(-1);
+    assert.match(shown.title, /^Which database\?\nAnswered on .*: Postgres — Enter keeps it$/);
+    assert.equal(shown.options[0], "1. Postgres ●");
+    assert.equal(shown.options[1], "2. SQLite (Recommended)");
+    assert.match(again.content[0].text, /^db: user selected: 1\. Postgres \(the earlier answer \(\d+ \w+ \d{4}\), confirmed\)$/);
+    assert.equal(again.details.mode, "rpc");
+    // another option: no mark
+    const other = await call(rpc((_m, _t, entries) => entries[1]));
+    assert.equal(other.content[0].text, "db: user selected: 2. SQLite (Recommended)");
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: /questions history and forget through the command — numbers, words, a select without a number, the setting off", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const { loadExtension } = await import("./helpers/fake-pi.mjs");
+    const { commands } = await loadExtension();
+    const questions = commands.get("questions");
+    assert.ok(questions.getArgumentCompletions("h").some((c) => c.value === "history"));
+    assert.ok(questions.getArgumentCompletions("f").some((c) => c.value === "forget"));
+    await memory.rememberAnswers(dir, details(DB, { db: "Postgres" }), "pi", new Date("2026-11-01T00:00:00Z"));
+    await memory.rememberAnswers(
+      dir,
+      details({ id: "name", prompt: "Project name?" }, { name: "Orbit" }),
+      "worker",
+      new Date("2026-11-02T00:00:00Z"),
+    );
+    const said = [];
+    const selects = [];
+    const ctx = {
+      hasUI: true,
+      cwd: dir,
+      sessionManager: { getBranch: () => [] },
+      isIdle: () => true,
+      ui: {
+        notify: (message) => said.push(message),
+        select: async (title, entries) => {
+          selects.push({ title, entries });
+          return entries[1];
+        },
+        setTitle() {},
+      },
+    };
+    await questions.handler("history", ctx);
+    assert.match(
+      said.at(-1),
+      /^Answered in this project, newest first:\n {2}1\. 2 Nov(?: 2026)? · Project name\? → Orbit \(worker\)\n {2}2\. 1 Nov(?: 2026)? · Which database\? → Postgres$/,
+    );
+    await questions.handler("history DATABASE", ctx);
+    assert.match(said.at(-1), /^Answered in this project, newest first:\n {2}2\. .* Which database\? → Postgres$/);
+    await questions.handler("history nothing-like-this", ctx);
+    assert.equal(said.at(-1), "No answers are remembered in this project.");
+    await questions.handler("forget 7", ctx);
+    assert.equal(said.at(-1), "There is no answer 7 in /questions history.");
+    await questions.handler("forget", ctx); // no number: a select, the second picked
+    assert.equal(selects[0].title, "Forget which answer?");
+    assert.equal(selects[0].entries.length, 2);
+    assert.equal(said.at(-1), "Forgot answer 2: Which database? → Postgres");
+    assert.deepEqual(
+      lines(dir).map((e) => e.prompt),
+      ["Project name?"],
+    );
+    await questions.handler("forget 1", ctx);
+    assert.deepEqual(lines(dir), []);
+    writeFileSync(join(dir, ".pi", "question.json"), JSON.stringify({ memory: false }));
+    await questions.handler("history", ctx);
+    assert.equal(said.at(-1), 'Answers are not remembered: the setting "memory" is false.');
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: RPC dialogs open a remembered free-text answer in pi's editor, filled in; sent unchanged it is confirmed", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const { loadExtension } = await import("./helpers/fake-pi.mjs");
+    const { tools } = await loadExtension();
+    const tool = tools.get("question");
+    const NAME = { id: "name", prompt: "Project name?" };
+    const dialogs = [];
+    const rpc = (reply) => {
+      const answer = (method) => async (title, second) => {
+        dialogs.push({ method, title, second });
+        return reply(method, second);
+      };
+      const ui = { custom: async () => undefined, select: answer("select"), input: answer("input"), confirm: answer("confirm") };
+      return {
+        hasUI: true,
+        cwd: dir,
+        sessionManager: { getBranch: () => [] },
+        isIdle: () => true,
+        ui: { ...ui, editor: answer("editor"), notify() {}, setTitle() {}, setWorkingMessage() {} },
+      };
+    };
+    const call = (ctx) => tool.execute("c", tool.prepareArguments({ questions: [NAME] }), undefined, undefined, ctx);
+    assert.equal((await call(rpc(() => "orbit"))).content[0].text, "name: user wrote: orbit");
+    const again = await call(rpc((_m, prefill) => prefill));
+    const shown = dialogs.at(-1);
+    assert.equal(shown.method, "editor");
+    assert.equal(shown.second, "orbit");
+    assert.match(shown.title, /^Project name\?\nAnswered on .*: orbit — Enter keeps it$/);
+    assert.match(again.content[0].text, /^name: user wrote: orbit \(the earlier answer \(\d+ \w+ \d{4}\), confirmed\)$/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: several pis writing at once lose no answer (the lock beside answers.jsonl)", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const { spawn } = await import("node:child_process");
+    const shim = new URL("./helpers/shim.mjs", import.meta.url).href;
+    const addonUrl = new URL("./helpers/addon.mjs", import.meta.url).href;
+    const child = (k) => `
+      const { importShim } = await import(${JSON.stringify(shim)});
+      const { addon } = await import(${JSON.stringify(addonUrl)});
+      const memory = await importShim("ask/memory.ts");
+      for (let i = 0; i < 5; i++) {
+        const json = JSON.stringify({ questions: [{ id: "q", prompt: "Question ${k}." + i + "?" }] });
+        const d = JSON.parse(addon.result(json, "answered", "interactive", 1, null, JSON.stringify({ q: "answer ${k}." + i }), 0).details);
+        const why = await memory.rememberAnswers(${JSON.stringify(dir)}, d, "pi ${k}");
+        if (why) throw new Error(why);
+      }`;
+    const runs = [0, 1, 2, 3].map(
+      (k) =>
+        new Promise((resolve, reject) => {
+          const p = spawn(process.execPath, ["--input-type=module", "-e", child(k)], { stdio: ["ignore", "ignore", "pipe"] });
+          let err = "";
+          p.stderr.on("data", (d) => (err += d));
+          p.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`child ${k}: ${err}`))));
+        }),
+    );
+    await Promise.all(runs);
+    const written = lines(dir);
+    assert.equal(written.length, 20, "every answer of every pi");
+    assert.equal(new Set(written.map((e) => e.prompt)).size, 20);
+    assert.equal((readFileSync(join(dir, ".pi", "answers.md"), "utf8").match(/^## /gm) ?? []).length, 20);
+  } finally {
+    cleanup();
+  }
+});
