@@ -351,10 +351,24 @@ test("docs: the npm package ships every docs/ file the README links", () => {
   assert.deepEqual(missing, [], 'package.json "files" leaves out docs/ the README links');
 });
 
-test("docs: the event-bus example in docs/elsewhere.md is examples/recommended-autopilot.ts (the file the e2e test loads), less its first comment", () => {
-  const doc = readFileSync(join(root, "docs", "elsewhere.md"), "utf8");
-  const shown = /```ts\n([\s\S]*?)```/.exec(doc.slice(doc.indexOf("## Answering from another extension")))?.[1];
-  assert.ok(shown, "the example is in the doc");
+test("docs: the event-bus example in the README is examples/recommended-autopilot.ts (the file the e2e test loads), less its first comment", () => {
+  const readme = read("README.md");
+  const shown = /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("### Answers from other extensions")))?.[1];
+  assert.ok(shown, "the example is in the README");
   const file = readFileSync(join(root, "examples", "recommended-autopilot.ts"), "utf8").replace(/^(\/\/.*\n)+/, "");
   assert.equal(shown, file);
+  assert.ok(file.split("\n").length <= 20, "about 20 lines");
+});
+
+test("docs: the README compares the new features with Claude Code, Codex and OpenCode in one table", () => {
+  const rows = tableAfter(read("README.md"), "## Past the other agents");
+  const head = read("README.md")
+    .slice(read("README.md").indexOf("## Past the other agents"))
+    .split("\n")
+    .find((l) => l.startsWith("| |"));
+  for (const peer of ["pi-question", "Claude Code", "Codex", "OpenCode"]) assert.match(head, new RegExp(peer));
+  const features = rows.map((r) => r[0]);
+  for (const f of ["ask and keep working", "never asked twice", "answers from other programs", "several sessions at once"])
+    assert.ok(features.includes(f), `a row "${f}" (rows: ${features.join(", ")})`);
+  for (const r of rows) assert.equal(r.length, 5, `every row says something for each: ${r.join(" | ")}`);
 });

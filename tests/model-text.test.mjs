@@ -22,8 +22,14 @@ function measure(t) {
 
 test("model text: the description, and everything the model reads about the tool, are within 10% of their size before", () => {
   const now = measure(tool);
-  assert.ok(now.description <= BEFORE.description * ALLOWED, `description: ${now.description} characters, at most ${BEFORE.description * ALLOWED}`);
-  assert.ok(now.total <= BEFORE.total * ALLOWED, `description, snippet, guidelines and schema: ${now.total} characters, at most ${BEFORE.total * ALLOWED}`);
+  assert.ok(
+    now.description <= BEFORE.description * ALLOWED,
+    `description: ${now.description} characters, at most ${BEFORE.description * ALLOWED}`,
+  );
+  assert.ok(
+    now.total <= BEFORE.total * ALLOWED,
+    `description, snippet, guidelines and schema: ${now.total} characters, at most ${BEFORE.total * ALLOWED}`,
+  );
 });
 
 test("model text: the model is told when to ask without waiting, that the answer arrives as a message, and that answers are remembered", () => {
