@@ -466,3 +466,50 @@ test("memory: several pis writing at once lose no answer (the lock beside answer
     cleanup();
   }
 });
+
+test("memory: a hand-edited answers.jsonl with lines of the wrong shape — they are skipped; asking opens plain, the next answer is still written, and nothing raw reaches answers.md", async () => {
+  const { dir, cleanup } = project();
+  try {
+    mkdirSync(join(dir, ".pi"));
+    const key = memory.normalizedKey(DB);
+    const good = {
+      id: "a1",
+      at: "2026-11-20T10:00:00.000Z",
+      by: "pi",
+      prompt: DB.prompt,
+      options: DB.options,
+      answer: { selected: ["Postgres"] },
+      label: "Postgres",
+      key,
+    };
+    const bad = [
+      { ...good, id: "b1", answer: { selected: 5 } },
+      { ...good, id: "b2", at: "not a date" },
+      { ...good, id: "b3", at: "\x1b]0;pwn\x07\x1b[2J 2026" },
+      { ...good, id: "b4", note: 7 },
+      { ...good, id: "b5", by: null },
+      { ...good, id: "b6", options: [1, 2] },
+    ];
+    writeFileSync(join(dir, ".pi", "answers.jsonl"), [good, ...bad].map((e) => JSON.stringify(e)).join("\n") + "\n");
+    assert.deepEqual(
+      memory.readMemory(dir).map((e) => e.id),
+      ["a1"],
+      "only the entry of the right shape is read",
+    );
+    const [r] = memory.rememberedAll(dir, [JSON.parse(addon.normalize(JSON.stringify({ questions: [DB] }))).questions[0]], "en");
+    assert.ok(r, "the good entry still opens");
+    // another question's answer is written beside it; answers.md holds no control character
+    const other = { id: "lang", prompt: "Which language?", options: ["Go", "Rust"] };
+    assert.equal(await memory.rememberAnswers(dir, details(other, { lang: "Rust" }), "pi"), undefined);
+    assert.deepEqual(
+      lines(dir)
+        .map((e) => e.prompt)
+        .sort(),
+      ["Which database?", "Which language?"],
+    );
+    const md = readFileSync(join(dir, ".pi", "answers.md"), "utf8");
+    assert.doesNotMatch(md, /[\x00-\x08\x0b-\x1f\x7f]/);
+  } finally {
+    cleanup();
+  }
+});

@@ -220,7 +220,12 @@ async function remember(ctx: ExtensionContext, result: QuestionResult, from: Rel
     const { name, where } = askerParts(from);
     by = name ?? `a subagent in ${where ?? "?"}`;
   }
-  const why = await rememberAnswers(ctx.cwd, result.details, by);
+  let why: string | undefined;
+  try {
+    why = (await rememberAnswers(ctx.cwd, result.details, by)) ?? undefined;
+  } catch (error) {
+    why = `pi-question: the answer was not remembered: ${(error as Error).message}`; // it still reaches the agent
+  }
   if (why) screenOf(ctx).notify(addon().sanitize(why, false), "warning");
 }
 

@@ -103,7 +103,13 @@ export function asyncQuestions(pi: ExtensionAPI, asker: Asker): AsyncQuestions {
     const later = asker.later(json, questions, here, qid);
     waiting.push(later);
     later.ended.then(
-      (result) => deliver(later, result),
+      (result) => {
+        try {
+          deliver(later, result);
+        } catch {
+          // a pi that went away (its session replaced): an unhandled rejection would end pi itself
+        }
+      },
       () => undefined, // `ended` only resolves
     );
     return later;

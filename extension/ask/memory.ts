@@ -75,19 +75,23 @@ export function memoryPaths(cwd: string): { jsonl: string; md: string } {
   return { jsonl: join(cwd, MEMORY_FILE), md: join(cwd, MEMORY_NOTES) };
 }
 
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
+
+/** An entry as this version writes it, every field of the right type (a hand-edited line may hold
+ * anything): what is not one is skipped, never read in part. */
 function isEntry(v: unknown): v is MemoryEntry {
   const e = v as Partial<MemoryEntry> | null;
-  return (
-    !!e &&
-    typeof e === "object" &&
-    typeof e.id === "string" &&
-    typeof e.at === "string" &&
-    typeof e.prompt === "string" &&
-    typeof e.key === "string" &&
-    typeof e.label === "string" &&
-    !!e.answer &&
-    typeof e.answer === "object"
-  );
+  if (!e || typeof e !== "object" || Array.isArray(e)) return false;
+  if (typeof e.id !== "string" || typeof e.prompt !== "string" || typeof e.key !== "string") return false;
+  if (typeof e.label !== "string" || typeof e.by !== "string") return false;
+  if (typeof e.at !== "string" || Number.isNaN(Date.parse(e.at))) return false;
+  if (e.options !== undefined && !isStrings(e.options)) return false;
+  if (e.multiSelect !== undefined && typeof e.multiSelect !== "boolean") return false;
+  if (e.note !== undefined && typeof e.note !== "string") return false;
+  const a = e.answer as MemoryEntry["answer"] | undefined;
+  if (!a || typeof a !== "object" || Array.isArray(a)) return false;
+  if (a.selected !== undefined && !isStrings(a.selected)) return false;
+  return a.wrote === undefined || typeof a.wrote === "string";
 }
 
 /** The entries of answers.jsonl, oldest first; a missing file is empty, a line that is not an
@@ -156,7 +160,7 @@ export function notesText(entries: readonly MemoryEntry[]): string {
     "",
   ];
   for (const e of [...entries].reverse()) {
-    out.push(`## ${e.at.slice(0, 16).replace("T", " ")} UTC — asked by ${oneLine(e.by)}`, "");
+    out.push(`## ${oneLine(new Date(e.at).toISOString().slice(0, 16).replace("T", " "))} UTC — asked by ${oneLine(e.by)}`, "");
     out.push(`**${oneLine(e.prompt)}**`, "");
     if (e.options?.length) out.push(`Options${e.multiSelect ? " (several)" : ""}: ${e.options.map(oneLine).join(" · ")}`, "");
     out.push(`Answer: ${oneLine(e.label)}`);
@@ -304,5 +308,11 @@ export function historyLine(n: number, entry: MemoryEntry, language: string): st
 export function rememberedAll(cwd: string, questions: readonly NormalizedQuestion[], language: string): Array<Remembered | undefined> {
   const entries = readMemory(cwd);
   if (!entries.length) return questions.map(() => undefined);
-  return questions.map((q) => rememberedFor(q, entries, language));
+  return questions.map((q) => {
+    try {
+      return rememberedFor(q, entries, language);
+    } catch {
+      return undefined; // nothing this version can open: the question opens plain
+    }
+  });
 }

@@ -40,7 +40,8 @@ export function startInTmux(name, dir, command, env = {}, { cols = 100, rows = 4
     script,
     `unset VISUAL\n${exports}\nstty -g > ${dir}/stty-before\n${command} > ${dir}/stdout 2> ${dir}/stderr\necho $? > ${dir}/code\nstty -g > ${dir}/stty-after\n: > ${dir}/finished\nsleep 60\n`,
   );
-  const r = tmux("new-session", "-d", "-s", name, "-x", String(cols), "-y", String(rows), `bash ${script}`);
+  // -c: the command runs in `dir`, never in the checkout (pi writes the project's .pi/ there)
+  const r = tmux("new-session", "-d", "-s", name, "-c", dir, "-x", String(cols), "-y", String(rows), `bash ${script}`);
   if (r.status !== 0) throw new Error(`tmux could not start the session ${name}: ${r.stderr}`);
 }
 
