@@ -151,6 +151,9 @@ test(
     await until(() => s.messages.length === 1, "the cancel said");
     assert.match(s.messages[0].message.content, new RegExp(`^The answer to question ${first.details.qid},`));
     assert.equal(s.messages[0].message.details.result.status, "cancelled");
+    // the agent asked without waiting and works on: it is told to go on, never to end its turn
+    assert.match(s.messages[0].message.content, /dismissed the question without answering and lets you continue/);
+    assert.doesNotMatch(s.messages[0].message.content, /end your turn/);
     assert.deepEqual(s.ctx.widgets.get(WIDGET), ["1 question waiting — /answer or Alt+A to answer"]);
     assert.equal(second.details.status, "asked");
   },

@@ -296,7 +296,9 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     },
     later(json, questions, ctx, qid) {
       const native = addon();
-      const s = settings(ctx);
+      // Asked without waiting, the agent works on: a cancel lets it go on (never "end your turn")
+      const going = (here: ExtensionContext): Settings => ({ ...settings(here), escape: "continue" });
+      const s = going(ctx);
       const flags = resultFlags(s);
       const ticket = board.post(
         { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
@@ -335,7 +337,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
               try {
                 if (over) return;
                 shown = true;
-                const now = settings(here);
+                const now = going(here);
                 const remembered = now.memory ? rememberedAll(here.cwd, questions, resolveLanguage(now.language)) : [];
                 const local =
                   ticket.taken ??
