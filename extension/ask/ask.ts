@@ -139,7 +139,7 @@ interface Call {
 
 /** Opens each question this project remembers an answer to with that answer (memory.ts); a
  * remembered answer the engine refuses (the file was edited by hand) is left out. */
-function openRemembered(
+export function openRemembered(
   engine: { remember(i: number, json: string, line: string, when: string): void },
   remembered: Call["remembered"],
 ): void {
@@ -302,8 +302,8 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       const flags = resultFlags(s);
       const ticket = board.post(
         { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
-        (outcome, answersJson, mode, said) =>
-          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags), s),
+        (outcome, answersJson, mode, said, earlier) =>
+          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null), s),
       );
       let finish: (result: QuestionResult) => void = () => undefined;
       const ended = new Promise<QuestionResult>((resolve) => (finish = resolve));
@@ -371,8 +371,8 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       // An answer from elsewhere becomes this question's result, built as the person's would be.
       const ticket = board.post(
         { ...(by ? { askedBy: by } : {}), questions, args: native.normalize(json) },
-        (outcome, answersJson, mode, said) =>
-          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags), s),
+        (outcome, answersJson, mode, said, earlier) =>
+          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null), s),
       );
       const withdrawn = () => toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
       return new Promise<QuestionResult>((resolve, reject) => {
