@@ -325,6 +325,9 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       ticket.stopped.addEventListener("abort", () => {
         if (!shown && ticket.taken) end(ticket.taken);
       });
+      // Dropped while shown (the session ends: /reload, quitting): the question closes on screen
+      // too, and nothing of it is delivered (the next session posts it again).
+      const gone = new AbortController();
       const later: Later = {
         qid: ticket.qid,
         ended,
@@ -341,7 +344,16 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
                 const remembered = now.memory ? rememberedAll(here.cwd, questions, resolveLanguage(now.language)) : [];
                 const local =
                   ticket.taken ??
-                  (await askNow({ json, questions, ctx: here, signal: ticket.stopped, s: now, from: undefined, ticket, remembered }));
+                  (await askNow({
+                    json,
+                    questions,
+                    ctx: here,
+                    signal: AbortSignal.any([ticket.stopped, gone.signal]),
+                    s: now,
+                    from: undefined,
+                    ticket,
+                    remembered,
+                  }));
                 end(ticket.taken ?? local);
               } catch (error) {
                 if (ticket.taken) end(ticket.taken);
@@ -357,6 +369,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
           if (over) return;
           over = true;
           laters.delete(later);
+          gone.abort();
           ticket.end();
         },
       };
