@@ -536,11 +536,15 @@ test("memory: a hand-edited answers.jsonl with lines of the wrong shape — they
     const other = { id: "lang", prompt: "Which language?", options: ["Go", "Rust"] };
     assert.equal(await memory.rememberAnswers(dir, details(other, { lang: "Rust" }), "pi"), undefined);
     assert.deepEqual(
-      lines(dir)
+      memory
+        .readMemory(dir)
         .map((e) => e.prompt)
         .sort(),
       ["Which database?", "Which language?"],
     );
+    // the lines it cannot read are written back as they were: a person's edit is never dropped
+    const raw = readFileSync(join(dir, ".pi", "answers.jsonl"), "utf8");
+    for (const b of bad) assert.ok(raw.includes(JSON.stringify(b)), `kept: ${b.id}`);
     const md = readFileSync(join(dir, ".pi", "answers.md"), "utf8");
     assert.doesNotMatch(md, /[\x00-\x08\x0b-\x1f\x7f]/);
   } finally {
