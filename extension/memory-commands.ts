@@ -10,6 +10,11 @@ import { fill, strings } from "./text/i18n.ts";
 import { screenOf } from "./text/screen.ts";
 import { resolveLanguage } from "./text/settings.ts";
 
+/** The numbers the last `/questions history` showed, and the entries they named: `forget N` forgets
+ * the entry the person saw as N, even when another pi remembered an answer since (which moves the
+ * numbers). */
+let listed: { cwd: string; ids: Map<number, string> } | undefined;
+
 /** `/questions history [words]`: the remembered answers, newest first, numbered for forget. */
 export function showHistory(asker: Asker, words: string, ctx: ExtensionCommandContext): void {
   const t = strings();
@@ -19,6 +24,7 @@ export function showHistory(asker: Asker, words: string, ctx: ExtensionCommandCo
   const found = historyOf(readMemory(ctx.cwd), words);
   if (!found.length) return say(t.MEMORY_NONE);
   const language = resolveLanguage(s.language);
+  listed = { cwd: ctx.cwd, ids: new Map(found.map(({ n, entry }) => [n, entry.id])) };
   say([t.MEMORY_HISTORY, ...found.map(({ n, entry }) => `  ${historyLine(n, entry, language)}`)].join("\n"));
 }
 
@@ -48,6 +54,7 @@ export async function forget(asker: Asker, arg: string, ctx: ExtensionCommandCon
     id = found[at].entry.id; // the one chosen, even should another pi write meanwhile
   }
   if (!Number.isInteger(n) || n < 1) return say(fill(t.MEMORY_NO_SUCH, { s: arg }), "warning");
+  if (id === undefined && listed?.cwd === ctx.cwd) id = listed.ids.get(n); // the entry shown as n
   const gone = await forgetAnswer(ctx.cwd, n, id);
   if (!gone) return say(fill(t.MEMORY_NO_SUCH, { s: String(n) }), "warning");
   if ("why" in gone) return say(gone.why, "warning");

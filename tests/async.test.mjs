@@ -356,3 +356,35 @@ test(
     }
   },
 );
+
+test(
+  "async: the session ends (/reload) while the question is shown — it closes on screen (pi's working message back), nothing is delivered, and the next instance posts it again",
+  { timeout: 20000 },
+  async () => {
+    const events = eventBus();
+    const s = await start([], events);
+    const working = [];
+    s.ctx.ui.setWorkingMessage = (m) => working.push(m);
+    const result = await s.tool.execute("r1", s.tool.prepareArguments({ questions: [DB], wait: false }), undefined, undefined, s.ctx);
+    await s.shortcuts.get("alt+a").handler(s.ctx);
+    await until(() => s.shown.length === 1, "the question shown");
+    assert.equal(typeof working.at(-1), "string", "pi's working message says a question waits");
+    await s.stop();
+    await until(() => working.at(-1) === undefined && working.length >= 2, "the question closed on screen");
+    await settle();
+    assert.equal(s.messages.length, 0, "nothing delivered");
+    assert.deepEqual(
+      s.entries.map((e) => e.customType),
+      ["pi-question-async"],
+      "no end entry: it is still unanswered",
+    );
+    const next = await start(branchOf(s.entries), events);
+    running.push(next);
+    assert.deepEqual(next.ctx.widgets.get(WIDGET), ["1 question waiting — /answer or Alt+A to answer"]);
+    await next.shortcuts.get("alt+a").handler(next.ctx);
+    await until(() => next.shown.length === 1, "shown again");
+    next.shown[0].handleInput("1");
+    await until(() => next.messages.length === 1, "answered once, by the new instance");
+    assert.equal(next.messages[0].message.details.qid, result.details.qid);
+  },
+);

@@ -10,10 +10,11 @@
 // (POST /step): several questions go tab by tab to the review, whose submit the engine checks;
 // a long answer asks the engine's "Submit anyway?"; the filter and "talk first" work as in the TUI.
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import { after, before, test } from "node:test";
+import { importShim } from "./helpers/shim.mjs";
 import { startPi } from "./helpers/tmux.mjs";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -95,6 +96,44 @@ async function toolText(pi) {
   await pi.model.waitForRequests(2);
   return pi.model.toolMessages(1)[0].content;
 }
+
+test(
+  "web e2e: a question the project remembers opens on the page with 'Answered on …'; Submit keeps it and the model reads it confirmed",
+  { skip },
+  async () => {
+    const Q = {
+      id: "db",
+      prompt: "Which database?",
+      options: [
+        { value: "sqlite", label: "SQLite" },
+        { value: "pg", label: "Postgres" },
+      ],
+    };
+    const { normalizedKey } = await importShim("ask/memory.ts");
+    const entry = {
+      id: "e1",
+      at: "2026-11-21T10:00:00.000Z",
+      by: "pi",
+      prompt: Q.prompt,
+      options: ["SQLite", "Postgres"],
+      answer: { selected: ["Postgres"] },
+      label: "Postgres",
+      key: normalizedKey(Q),
+    };
+    const prepareHome = (_home, work) => {
+      mkdirSync(join(work, ".pi"), { recursive: true });
+      writeFileSync(join(work, ".pi", "answers.jsonl"), JSON.stringify(entry) + "\n");
+    };
+    await withPi({ replies: script({ questions: [Q] }), prepareHome }, async (pi, context) => {
+      const { page } = await askedOnPage(pi, context);
+      await page.locator(".earlier:visible").waitFor();
+      assert.match(await page.locator(".earlier").textContent(), /^Answered on 21 Nov.*: Postgres/);
+      await page.getByRole("button", { name: "Submit" }).click();
+      await page.getByText("Answer taken.").waitFor();
+      assert.match(await toolText(pi), /^db: user selected: 2\. Postgres.*\(the earlier answer \(21 Nov 2026\), confirmed\)$/);
+    });
+  },
+);
 
 test("web e2e: open the URL, pick an option, submit — the question closes in pi and the model reads the answer", { skip }, async () => {
   await withPi({}, async (pi, context) => {

@@ -397,6 +397,40 @@ test("memory: /questions history and forget through the command — numbers, wor
   }
 });
 
+test("memory: forget N forgets the answer /questions history showed as N, even when another pi remembered one since", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const { loadExtension } = await import("./helpers/fake-pi.mjs");
+    const questions = (await loadExtension()).commands.get("questions");
+    await memory.rememberAnswers(dir, details(DB, { db: "Postgres" }), "pi", new Date("2026-11-01T00:00:00Z"));
+    const said = [];
+    const ctx = {
+      hasUI: true,
+      cwd: dir,
+      sessionManager: { getBranch: () => [] },
+      isIdle: () => true,
+      ui: { notify: (m) => said.push(m), setTitle() {} },
+    };
+    await questions.handler("history", ctx);
+    assert.match(said.at(-1), /1\. .* Which database\? → Postgres$/);
+    // another pi of the project remembers a newer answer: it would be number 1 now
+    await memory.rememberAnswers(
+      dir,
+      details({ id: "name", prompt: "Project name?" }, { name: "Orbit" }),
+      "pi",
+      new Date("2026-11-02T00:00:00Z"),
+    );
+    await questions.handler("forget 1", ctx);
+    assert.equal(said.at(-1), "Forgot answer 1: Which database? → Postgres");
+    assert.deepEqual(
+      lines(dir).map((e) => e.prompt),
+      ["Project name?"],
+    );
+  } finally {
+    cleanup();
+  }
+});
+
 test("memory: RPC dialogs open a remembered free-text answer in pi's editor, filled in; sent unchanged it is confirmed", async () => {
   const { dir, cleanup } = project();
   try {
@@ -502,11 +536,15 @@ test("memory: a hand-edited answers.jsonl with lines of the wrong shape — they
     const other = { id: "lang", prompt: "Which language?", options: ["Go", "Rust"] };
     assert.equal(await memory.rememberAnswers(dir, details(other, { lang: "Rust" }), "pi"), undefined);
     assert.deepEqual(
-      lines(dir)
+      memory
+        .readMemory(dir)
         .map((e) => e.prompt)
         .sort(),
       ["Which database?", "Which language?"],
     );
+    // the lines it cannot read are written back as they were: a person's edit is never dropped
+    const raw = readFileSync(join(dir, ".pi", "answers.jsonl"), "utf8");
+    for (const b of bad) assert.ok(raw.includes(JSON.stringify(b)), `kept: ${b.id}`);
     const md = readFileSync(join(dir, ".pi", "answers.md"), "utf8");
     assert.doesNotMatch(md, /[\x00-\x08\x0b-\x1f\x7f]/);
   } finally {

@@ -884,6 +884,33 @@ test("web: the page answers in steps — a filter, a pick; the events carry the 
   }
 });
 
+test("web: a question the project remembers an answer to opens on the page with its line; submitting it unchanged confirms it (mode web)", async () => {
+  const memory = await importShim("ask/memory.ts");
+  writeFileSync(join(ctx.cwd, ".pi", "question.json"), "{}"); // remembered answers on, for this test
+  try {
+    const at = new Date("2026-11-21T10:00:00Z");
+    const given = addon.result(JSON.stringify(ARGS), "answered", "interactive", at.getTime(), null, JSON.stringify({ db: "Postgres" }), 0);
+    assert.equal(await memory.rememberAnswers(ctx.cwd, JSON.parse(given.details), "pi", at), undefined);
+    shown = [];
+    const { asking, qid } = await ask("mem1");
+    const stream = events();
+    try {
+      await stream.until(() => onStream(stream, qid)?.view, "the question with its view");
+      assert.match(onStream(stream, qid).view.earlierLine, /^Answered on 21 Nov.*: Postgres/);
+      assert.deepEqual(await stepOnPage(qid, "pick", 1), { status: 200, ok: true, done: true, outcome: "answered" });
+      const result = await asking;
+      assert.equal(result.details.mode, "web");
+      assert.equal(result.content[0].text, "db: user selected: 2. Postgres (the earlier answer (21 Nov 2026), confirmed)");
+    } finally {
+      stream.close();
+    }
+  } finally {
+    rmSync(join(ctx.cwd, ".pi", "answers.jsonl"), { force: true });
+    rmSync(join(ctx.cwd, ".pi", "answers.md"), { force: true });
+    forgetful();
+  }
+});
+
 test("web: two pages acting on one question see one state: each one's tick is on both, and either may finish", async () => {
   shown = [];
   const { asking, qid } = await ask("st2", MULTI);

@@ -139,7 +139,7 @@ interface Call {
 
 /** Opens each question this project remembers an answer to with that answer (memory.ts); a
  * remembered answer the engine refuses (the file was edited by hand) is left out. */
-function openRemembered(
+export function openRemembered(
   engine: { remember(i: number, json: string, line: string, when: string): void },
   remembered: Call["remembered"],
 ): void {
@@ -302,8 +302,8 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       const flags = resultFlags(s);
       const ticket = board.post(
         { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
-        (outcome, answersJson, mode, said) =>
-          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags), s),
+        (outcome, answersJson, mode, said, earlier) =>
+          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null), s),
       );
       let finish: (result: QuestionResult) => void = () => undefined;
       const ended = new Promise<QuestionResult>((resolve) => (finish = resolve));
@@ -325,6 +325,9 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       ticket.stopped.addEventListener("abort", () => {
         if (!shown && ticket.taken) end(ticket.taken);
       });
+      // Dropped while shown (the session ends: /reload, quitting): the question closes on screen
+      // too, and nothing of it is delivered (the next session posts it again).
+      const gone = new AbortController();
       const later: Later = {
         qid: ticket.qid,
         ended,
@@ -341,7 +344,16 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
                 const remembered = now.memory ? rememberedAll(here.cwd, questions, resolveLanguage(now.language)) : [];
                 const local =
                   ticket.taken ??
-                  (await askNow({ json, questions, ctx: here, signal: ticket.stopped, s: now, from: undefined, ticket, remembered }));
+                  (await askNow({
+                    json,
+                    questions,
+                    ctx: here,
+                    signal: AbortSignal.any([ticket.stopped, gone.signal]),
+                    s: now,
+                    from: undefined,
+                    ticket,
+                    remembered,
+                  }));
                 end(ticket.taken ?? local);
               } catch (error) {
                 if (ticket.taken) end(ticket.taken);
@@ -357,6 +369,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
           if (over) return;
           over = true;
           laters.delete(later);
+          gone.abort();
           ticket.end();
         },
       };
@@ -371,8 +384,8 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       // An answer from elsewhere becomes this question's result, built as the person's would be.
       const ticket = board.post(
         { ...(by ? { askedBy: by } : {}), questions, args: native.normalize(json) },
-        (outcome, answersJson, mode, said) =>
-          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags), s),
+        (outcome, answersJson, mode, said, earlier) =>
+          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null), s),
       );
       const withdrawn = () => toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
       return new Promise<QuestionResult>((resolve, reject) => {

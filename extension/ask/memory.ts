@@ -97,23 +97,31 @@ function isEntry(v: unknown): v is MemoryEntry {
 /** The entries of answers.jsonl, oldest first; a missing file is empty, a line that is not an
  * entry is skipped (a person may have edited the file). */
 export function readMemory(cwd: string): MemoryEntry[] {
+  return readLines(cwd).entries;
+}
+
+/** answers.jsonl's entries, and its other lines as they are (a person's edit, a newer version's
+ * entry): those are written back untouched, never dropped. */
+function readLines(cwd: string): { entries: MemoryEntry[]; others: string[] } {
   const { jsonl } = memoryPaths(cwd);
-  if (!existsSync(jsonl)) return [];
+  const out = { entries: [] as MemoryEntry[], others: [] as string[] };
+  if (!existsSync(jsonl)) return out;
   let text: string;
   try {
     text = readFileSync(jsonl, "utf8");
   } catch {
-    return [];
+    return out;
   }
-  const out: MemoryEntry[] = [];
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
+    let v: unknown;
     try {
-      const v = JSON.parse(line) as unknown;
-      if (isEntry(v)) out.push(v);
+      v = JSON.parse(line);
     } catch {
-      // not an entry: skipped
+      v = undefined;
     }
+    if (isEntry(v)) out.entries.push(v);
+    else out.others.push(line);
   }
   return out;
 }
@@ -171,9 +179,9 @@ export function notesText(entries: readonly MemoryEntry[]): string {
 }
 
 /** Writes both files from `entries` (under the lock): the JSONL first, the file the tool reads. */
-function writeBoth(cwd: string, entries: readonly MemoryEntry[]): string | undefined {
+function writeBoth(cwd: string, entries: readonly MemoryEntry[], others: readonly string[]): string | undefined {
   const { jsonl, md } = memoryPaths(cwd);
-  const lines = entries.map((e) => JSON.stringify(e)).join("\n");
+  const lines = [...others, ...entries.map((e) => JSON.stringify(e))].join("\n");
   return writeInProject(cwd, jsonl, lines ? `${lines}\n` : "", MEMORY_TEXT) ?? writeInProject(cwd, md, notesText(entries), MEMORY_TEXT);
 }
 
@@ -195,8 +203,8 @@ export async function rememberAnswers(cwd: string, details: QuestionDetails, by:
     jsonl,
     () => {
       const keys = new Set(fresh.map((e) => e.key));
-      const kept = readMemory(cwd).filter((e) => !keys.has(e.key));
-      return { value: writeBoth(cwd, [...kept, ...fresh]) };
+      const { entries, others } = readLines(cwd);
+      return { value: writeBoth(cwd, [...entries.filter((e) => !keys.has(e.key)), ...fresh], others) };
     },
     undefined,
     MEMORY_TEXT,
@@ -282,13 +290,14 @@ export async function forgetAnswer(cwd: string, n: number, id?: string): Promise
     cwd,
     jsonl,
     () => {
-      const entries = readMemory(cwd);
+      const { entries, others } = readLines(cwd);
       const at = entries.length - n; // newest first: number 1 is the last line
       const gone = id ? entries.find((e) => e.id === id) : at >= 0 && at < entries.length ? entries[at] : undefined;
       if (!gone) return { value: undefined };
       const why = writeBoth(
         cwd,
         entries.filter((e) => e !== gone),
+        others,
       );
       return { value: why ? { why } : gone };
     },

@@ -60,8 +60,17 @@ export interface Board {
   readonly ended: ReadonlyMap<string, Ended>;
   /** An answer from elsewhere (another terminal, the relay's `answer`, the web page): taken only
    * if the question is still waiting and nobody answered it first — exactly once. `discussion`:
-   * the person's words when the outcome is `discuss` ("talk first"). */
-  answer(qid: string, outcome: string, answersJson: string | null, mode: ElsewhereMode, discussion?: unknown): Verdict;
+   * the person's words when the outcome is `discuss` ("talk first"). `earlier`: per question, the
+   * date of a remembered answer the person kept (memory.ts), else null — from a face that opened
+   * the question with the project's remembered answers (the page). */
+  answer(
+    qid: string,
+    outcome: string,
+    answersJson: string | null,
+    mode: ElsewhereMode,
+    discussion?: unknown,
+    earlier?: Array<string | null>,
+  ): Verdict;
   /** Whether question `qid` may still be answered from elsewhere: { ok: true }, else the refusal
    * an answer to it would get now (a face that works towards an answer in steps asks first). */
   open(qid: string): Verdict;
@@ -78,7 +87,13 @@ export interface Board {
 export type RunnerClaim = () => true | string;
 
 /** Builds the result of an answer from elsewhere (throws when the answers do not fit the question). */
-export type BuildElsewhere<R> = (outcome: string, answersJson: string | null, mode: ElsewhereMode, said: string | null) => R;
+export type BuildElsewhere<R> = (
+  outcome: string,
+  answersJson: string | null,
+  mode: ElsewhereMode,
+  said: string | null,
+  earlier?: Array<string | null>,
+) => R;
 
 /** One posted question, as its asker holds it. */
 export interface Ticket<R> {
@@ -186,7 +201,7 @@ export function createBoard<R>(): AskersBoard<R> {
   return {
     waiting,
     ended,
-    answer(qid, outcome, answersJson, mode, discussion) {
+    answer(qid, outcome, answersJson, mode, discussion, earlier) {
       const entry = waiting.get(qid);
       const t = strings();
       if (!entry) {
@@ -218,7 +233,7 @@ export function createBoard<R>(): AskersBoard<R> {
       }
       let built: R;
       try {
-        built = entry.build(outcome, answersJson, mode, said);
+        built = entry.build(outcome, answersJson, mode, said, earlier);
       } catch (error) {
         return { ok: false, code: "invalid", reason: (error as Error).message };
       }

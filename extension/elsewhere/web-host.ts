@@ -3,7 +3,8 @@
 // here, loading this module at first use), stopped when the session ends or pi exits. Turning it on shows the one URL and its QR code (qr.ts) in pi.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
-import type { Asker } from "../ask/ask.ts";
+import { type Asker, openRemembered } from "../ask/ask.ts";
+import { rememberedAll } from "../ask/memory.ts";
 import { fill, strings } from "../text/i18n.ts";
 import { encodeQr, qrToHalfBlocks } from "./qr.ts";
 import { screenOf } from "../text/screen.ts";
@@ -61,7 +62,18 @@ export function hostWeb(pi: ExtensionAPI, asker: Asker): WebControl {
     const screen = screenOf(ctx, process.stdout);
     try {
       const host = asker.settings(ctx).web.host;
-      server = await startWebServer({ board: asker.board, host, language, where: () => whereOf(pi, current ?? ctx) });
+      server = await startWebServer({
+        board: asker.board,
+        host,
+        language,
+        where: () => whereOf(pi, current ?? ctx),
+        // the page opens a question with the project's remembered answers, as pi's TUI does
+        remember: (engine, w) => {
+          const here = current ?? ctx;
+          const s = asker.settings(here);
+          if (s.memory) openRemembered(engine, rememberedAll(here.cwd, w.questions, resolveLanguage(s.language)));
+        },
+      });
       screen.notify(announcement(server.url, { columns: tuiColumns(ctx), language: language() }), "info");
     } catch (error) {
       screen.notify(fill(strings(language()).WEB_FAILED, { s: (error as Error).message }), "error");

@@ -97,6 +97,9 @@ export interface WebServerOptions {
   /** Which pi the questions belong to (the project's folder and path, the session), asked on
    * every update: a person with several pis open sees which one is asking. */
   where?: () => { project: string; path: string; session: string };
+  /** Opens a question's flow with the answers this project remembers (memory.ts), as pi's TUI
+   * opens it; called once per question, when the page first shows it. */
+  remember?: (engine: NativeEngine, question: Waiting) => void;
 }
 
 export interface WebServer {
@@ -197,7 +200,17 @@ function guarded(res: ServerResponse, handle: () => void): void {
 }
 
 /** Starts the server; rejects when it cannot listen (the message says why). */
-export async function startWebServer({ board, host, language, where }: WebServerOptions): Promise<WebServer> {
+/** Per question, the date of the remembered answer the person kept unchanged (the engine's own
+ * result says it: details.earlierAnswer), else null. */
+function keptEarlier(engine: NativeEngine, w: Waiting): Array<string | null> {
+  const details = JSON.parse(engine.result("web", Date.now(), null, 0).details) as {
+    answers: Array<{ id: string; earlierAnswer?: string }>;
+  };
+  const byId = new Map(details.answers.map((a) => [a.id, a.earlierAnswer ?? null]));
+  return w.questions.map((q) => byId.get(q.id) ?? null);
+}
+
+export async function startWebServer({ board, host, language, where, remember }: WebServerOptions): Promise<WebServer> {
   const limits = addon().limits;
   // A step carries at most one field's text: the longest (an answer), each byte escaped in JSON
   // at most six times over, and the rest of the body. Not a whole answer set's size.
@@ -243,6 +256,11 @@ export async function startWebServer({ board, host, language, where }: WebServer
     if (!engine) {
       engine = addon().createEngine({ prepared: w.args });
       engines.set(w.qid, engine);
+      try {
+        remember?.(engine, w);
+      } catch {
+        // the project's memory cannot be read: the question opens plain
+      }
     }
     engine.setLanguage(language);
     return engine;
@@ -494,10 +512,11 @@ export async function startWebServer({ board, host, language, where }: WebServer
       broadcast();
       return sendJson(res, 200, { ok: true, view });
     }
-    release(qid);
     const outcome = view.outcome ?? "cancelled";
+    const earlier = outcome === "answered" ? keptEarlier(engine, board.waiting.get(qid) as Waiting) : undefined;
+    release(qid);
     const answers = outcome === "cancelled" ? null : JSON.stringify(view.answers);
-    const verdict = board.answer(qid, outcome, answers, "web", outcome === "discuss" ? (view.discussionSent ?? "") : undefined);
+    const verdict = board.answer(qid, outcome, answers, "web", outcome === "discuss" ? (view.discussionSent ?? "") : undefined, earlier);
     broadcast();
     if (verdict.ok) return sendJson(res, 200, { ok: true, done: true, outcome });
     return sendJson(res, verdict.code === "invalid" ? 400 : 409, { ok: false, code: verdict.code, reason: verdict.reason });
