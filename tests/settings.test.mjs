@@ -177,7 +177,7 @@ test("settings: without a UI the same warnings go to stderr sanitized", async ()
 test("settings: a very long key is quoted cut, not whole", () => {
   const { home, cwd, cleanup } = homes();
   try {
-    writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ ["k".repeat(100000)]: 1 }));
+    writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ ["k".repeat(60000)]: 1 }));
     const warnings = [];
     loadSettings(cwd, (w) => warnings.push(w), home);
     assert.equal(warnings.length, 1);

@@ -15,7 +15,7 @@ import { importShim } from "./helpers/shim.mjs";
 
 const relay = await importShim("elsewhere/relay.ts");
 const { runExternalEditor } = await importShim("ask/external-editor.ts");
-const { placeInProject } = await importShim("text/settings.ts");
+const { placeInProject } = await importShim("text/project-file.ts");
 const windows = process.platform === "win32";
 
 /** The relay's bounds as native/core/qt_limits.h sets them in spirit: small, fixed (no addon here). */

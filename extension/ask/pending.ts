@@ -15,7 +15,7 @@ import { dirname, join, relative } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { addon } from "../addon.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
-import { placeInProject } from "../text/settings.ts";
+import { placeInProject } from "../text/project-file.ts";
 import { PENDING } from "../text/text.ts";
 
 export const PENDING_FILE = join(".pi", "pending-questions.json");

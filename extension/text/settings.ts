@@ -1,10 +1,12 @@
 // settings.ts — the settings a user owns: ~/.pi/agent/question.json, overridden key by key by
 // the project's .pi/question.json. Every key is optional; a bad file or value is reported once
 // (what, where, which default is used instead) and never stops a question.
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { isIP } from "node:net";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join } from "node:path";
+import { addon } from "../addon.ts";
+import { placeInProject, readBoundedFile } from "./project-file.ts";
 import { SETTINGS_TEXT } from "./text.ts";
 
 /** A desktop notification through the terminal: off, the protocol the terminal is known to
@@ -92,66 +94,6 @@ export function settingsPaths(cwd: string, home = homedir()): string[] {
 
 type Warn = (message: string) => void;
 
-/** The real path of an existing path. On Windows the system's own (GetFinalPathNameByHandle):
- * it resolves junctions, mount points and substituted drives as well as symbolic links, so none
- * of them leads the pending file out of the project. */
-const realPath = process.platform === "win32" ? realpathSync.native : realpathSync;
-
-/** The real path `path` names: the real path of its deepest existing ancestor plus the rest.
- * A string: why it cannot be decided (a broken symbolic link, a file where a directory must
- * be, an unreadable directory). */
-function realTarget(path: string): { real: string; exists: boolean } | string {
-  const rest: string[] = [];
-  let head = path;
-  for (;;) {
-    try {
-      const real = realPath(head);
-      if (rest.length && !statSync(real).isDirectory()) return `goes through ${real}, which is a file, not a directory`;
-      return { real: join(real, ...rest.reverse()), exists: rest.length === 0 };
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== "ENOENT" && code !== "ENOTDIR") return `cannot be checked (${(error as Error).message})`;
-      let entry = false;
-      try {
-        entry = lstatSync(head).isSymbolicLink();
-      } catch {
-        // no entry at all: look at its parent
-      }
-      if (entry) return `is or goes through the broken symbolic link ${head}`;
-      const parent = dirname(head);
-      if (parent === head) return `cannot be checked (${(error as Error).message})`;
-      rest.push(basename(head));
-      head = parent;
-    }
-  }
-}
-
-/** Where `path` (relative to the project `cwd`, or absolute) really leads at this moment, symbolic
- * links resolved: its real path when that lies inside the project's real directory (and is not
- * the directory itself), else why not. Called when the setting is read and again at every write
- * or removal of the pending file (pending.ts), since links can change in between. */
-export function placeInProject(cwd: string, path: string): { real: string; exists: boolean } | string {
-  let root: string;
-  try {
-    root = realPath(cwd);
-  } catch {
-    root = resolve(cwd);
-  }
-  const lexical = resolve(cwd, path);
-  const target = realTarget(lexical);
-  if (typeof target === "string") return target;
-  const rel = relative(root, target.real);
-  if (rel === "") return "names the project directory itself, not a file in it";
-  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
-    const inside = relative(resolve(cwd), lexical);
-    const viaLink = inside !== "" && inside !== ".." && !inside.startsWith(`..${sep}`);
-    return viaLink
-      ? `leads outside the project through a symbolic link (to ${target.real})`
-      : `leads outside the project (to ${target.real})`;
-  }
-  return target;
-}
-
 /** Why `value` cannot be the pending file of the project in `cwd`, or undefined when it can: it
  * must name a file (not a directory) whose real path, symbolic links resolved, lies inside the
  * project's real directory (`/questions clear` removes it). */
@@ -169,10 +111,18 @@ export function pendingFileProblem(cwd: string, value: string): string | undefin
   return undefined;
 }
 
-function readJson(path: string, warn: Warn): Record<string, unknown> | undefined {
-  if (!existsSync(path)) return undefined;
+/** A settings file's object, read as project-file.ts reads hostile files: bounded
+ * (limits.settingsFileBytes), a regular file only, and for the project's own file (`root`) only on
+ * its real path inside the project. Anything else is one warning and the defaults. */
+function readJson(path: string, warn: Warn, root?: string): Record<string, unknown> | undefined {
+  const read = readBoundedFile(path, { maxBytes: addon().limits.settingsFileBytes, root });
+  if ("missing" in read) return undefined;
+  if ("refused" in read) {
+    warn(SETTINGS_TEXT.refused(path, read.refused));
+    return undefined;
+  }
   try {
-    const parsed = JSON.parse(readFileSync(path, "utf8"));
+    const parsed = JSON.parse(read.text);
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
     warn(SETTINGS_TEXT.notObject(path));
   } catch (error) {
@@ -304,8 +254,9 @@ export function loadSettings(cwd: string, warn: Warn, home = homedir()): Setting
   const settings: Settings = { ...DEFAULT_SETTINGS, notice: { ...DEFAULT_SETTINGS.notice }, limits: {}, web: { ...DEFAULT_SETTINGS.web } };
   const [user, project] = settingsPaths(cwd, home);
   for (const path of [user, project]) {
-    const raw = readJson(path, warn);
-    if (raw) apply(settings, raw, path, cwd, warn, path === project && project !== user);
+    const isProject = path === project && project !== user;
+    const raw = readJson(path, warn, isProject ? cwd : undefined);
+    if (raw) apply(settings, raw, path, cwd, warn, isProject);
   }
   return settings;
 }

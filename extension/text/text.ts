@@ -63,6 +63,8 @@ export const SETTINGS_TEXT = {
   notObject: (path: string) => `pi-question: ${path} must hold a JSON object; using the defaults.`,
   badJson: (path: string, why: string) => `pi-question: ${path} is not valid JSON (${why}); using the defaults.`,
   unreadable: (path: string, why: string) => `pi-question: ${path} cannot be read (${why}); using the defaults.`,
+  refused: (path: string, why: string) =>
+    `pi-question: ${path} ${why}, so it is not read; using the defaults. Make it a regular JSON file inside the project, or remove it.`,
   badValue: (path: string, key: string, expected: string) =>
     `pi-question: in ${path}, ${quote(key)} must be ${expected}; using the default.`,
   badPendingFile: (path: string, value: string, why: string, cwd: string) =>

@@ -132,6 +132,21 @@
 #define QT_MAX_DISCUSS_BYTES 4000
 #endif
 
+/* Files read from a project (whoever made the repository wrote them) and the person's own files
+ * beside them, in bytes: a larger one is refused with a warning and the default is used, so no
+ * file (a link to /dev/zero, a 95 MB hand-made one) can freeze pi or grow it without bound
+ * (extension/text/project-file.ts). Settings (~/.pi/agent/question.json, .pi/question.json);
+ * the pending-questions file (its question sets, answers written in); remembered answers. */
+#ifndef QT_SETTINGS_FILE_BYTES
+#define QT_SETTINGS_FILE_BYTES 65536
+#endif
+#ifndef QT_PENDING_FILE_BYTES
+#define QT_PENDING_FILE_BYTES (4 * 1024 * 1024)
+#endif
+#ifndef QT_MEMORY_FILE_BYTES
+#define QT_MEMORY_FILE_BYTES (16 * 1024 * 1024)
+#endif
+
 /* One line of the subagent relay (relay.ts), either way, in bytes. Derived: a question (the
  * canonical arguments as a JSON string inside the message: a quote or backslash escaped once
  * more, so at most twice QT_MAX_PREPARED_BYTES) or an answer (QT_MAX_ANSWERS_JSON_BYTES and what

@@ -219,6 +219,9 @@ static napi_value limits_object(napi_env env) {
       {"remoteReplyMs", QT_REMOTE_REPLY_MS},
       {"pendingLockRetryMs", QT_PENDING_LOCK_RETRY_MS},
       {"pendingLockGiveUpMs", QT_PENDING_LOCK_GIVE_UP_MS},
+      {"settingsFileBytes", QT_SETTINGS_FILE_BYTES},
+      {"pendingFileBytes", QT_PENDING_FILE_BYTES},
+      {"memoryFileBytes", QT_MEMORY_FILE_BYTES},
   };
   napi_value obj;
   NAPI_CALL(env, napi_create_object(env, &obj));
