@@ -144,6 +144,19 @@ export const REQUIREMENTS = [
     apk: ["cjson-dev"],
     brew: ["cjson"],
   },
+  // The tests copy the checkout with `git ls-files` (tests/helpers/install.mjs) and check names
+  // with it: a checkout downloaded as an archive on a machine without git would fail 23 of them.
+  {
+    id: "git",
+    test: true,
+    what: "git",
+    present: () => has("git"),
+    apt: ["git"],
+    dnf: ["git"],
+    pacman: ["git"],
+    apk: ["git"],
+    brew: ["git"],
+  },
   {
     id: "tmux",
     test: true,
@@ -217,6 +230,14 @@ export const REQUIREMENTS = [
   // (dpkg-source applies its patches). Only apt has all of them.
   ...[
     ["aarch64-gcc", "a C cross compiler for Linux arm64", () => has("aarch64-linux-gnu-gcc"), ["gcc-aarch64-linux-gnu"]],
+    // Only a recommendation of the compiler's package, so --no-install-recommends leaves it out:
+    // without it no arm64 C file compiles (bits/wordsize.h missing).
+    [
+      "arm64-libc-dev",
+      "the arm64 C library's headers (cross-compiling for Linux arm64)",
+      () => existsSync("/usr/aarch64-linux-gnu/include/stdio.h"),
+      ["libc6-dev-arm64-cross"],
+    ],
     [
       "arm64-libstdc++",
       "the arm64 C++ runtime (Node for arm64 under qemu)",

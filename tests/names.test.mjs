@@ -3,17 +3,15 @@
 // answer from elsewhere is an ELSEWHERE_* string; the endpoint each pi serves is "the relay".
 // A string, type or limit named for one face but used by every face is what this catches.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { addon, root } from "./helpers/addon.mjs";
+import { checkoutFiles } from "./helpers/checkout.mjs";
 
 /** Tracked files under `dirs` (what a reader of the code sees). */
 function tracked(...dirs) {
-  return execFileSync("git", ["ls-files", "--", ...dirs], { cwd: root, encoding: "utf8" })
-    .split("\n")
-    .filter(Boolean);
+  return checkoutFiles().filter((f) => dirs.some((d) => f.startsWith(`${d}/`)));
 }
 
 /** The files outside the string tables that use string `id`. */

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { packageRoot as root } from "../../extension/load-addon.cjs";
+import { checkoutFiles } from "./checkout.mjs";
 import { startMockModel } from "./mock-model.mjs";
 import { PI_PACKAGE_NAMES, trustProject } from "./pi-line.mjs";
 import { lineEnv, piArgv, piBin, piCommand, run, writeModels } from "./pi.mjs";
@@ -94,17 +95,8 @@ export async function mustRun(cmd, args, options) {
  * native/, extension/, bin/ and scripts/ not committed yet (never build/ or node_modules/).
  */
 export function copyCheckout(dest) {
-  const list = (args) => {
-    const r = spawnSync("git", ["-C", root, ...args, "-z"], { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-    return r.stdout.split("\0").filter(Boolean);
-  };
-  const files = new Set([
-    ...list(["ls-files"]),
-    ...list(["ls-files", "--others", "--exclude-standard"]).filter((f) => /^(native|extension|bin|scripts)\//.test(f)),
-  ]);
   mkdirSync(dest, { recursive: true });
-  for (const f of files) {
+  for (const f of checkoutFiles()) {
     const from = join(root, f);
     if (!existsSync(from)) continue; // deleted in the working tree
     mkdirSync(dirname(join(dest, f)), { recursive: true });
