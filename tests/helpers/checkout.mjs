@@ -36,4 +36,3 @@ export function checkoutFiles() {
   if (!tracked?.length || !fresh) return walkCheckout();
   return [...new Set([...tracked, ...fresh.filter((f) => /^(native|extension|bin|scripts)\//.test(f))])];
 }
-
