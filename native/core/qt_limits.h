@@ -216,12 +216,14 @@
 #endif
 
 /* The pending file's lock, taken on pi's main thread (/questions clear): never waited on there;
- * tried again every QT_PENDING_LOCK_RETRY_MS, for at most QT_PENDING_LOCK_GIVE_UP_MS. */
+ * tried again every QT_PENDING_LOCK_RETRY_MS, for at most QT_PENDING_LOCK_GIVE_UP_MS. A holder
+ * only rewrites a small file, but on a busy machine (two cores, many pis and test jobs) that took
+ * over 5 s: giving up loses a question set, so the wait is long; pi's event loop runs meanwhile. */
 #ifndef QT_PENDING_LOCK_RETRY_MS
 #define QT_PENDING_LOCK_RETRY_MS 50
 #endif
 #ifndef QT_PENDING_LOCK_GIVE_UP_MS
-#define QT_PENDING_LOCK_GIVE_UP_MS 5000
+#define QT_PENDING_LOCK_GIVE_UP_MS 60000
 #endif
 
 /* ---- the web page (/questions web) ---- */
