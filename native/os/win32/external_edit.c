@@ -108,7 +108,10 @@ static HANDLE create_temp(wchar_t **path, DWORD *error) {
   for (int attempt = 0; attempt < 100; attempt++) {
     unsigned long tag = (unsigned long)(now.QuadPart ^ ((LONGLONG)GetCurrentProcessId() << 20)) +
                         (unsigned long)InterlockedIncrement(&counter) * 7919UL;
-    swprintf(name + dir, cap - dir, L"pi-question-%08lx.md", tag & 0xFFFFFFFFUL);
+    /* the pid in the name: a draft left by a killed process is removed by pi's next Ctrl+G
+     * (extension/ask/external-editor.ts sweepStaleDrafts) */
+    swprintf(name + dir, cap - dir, L"pi-question-draft-%lu-%08lx.md", (unsigned long)GetCurrentProcessId(),
+             tag & 0xFFFFFFFFUL);
     HANDLE h = CreateFileW(name, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
     if (h != INVALID_HANDLE_VALUE) {
       *path = name;
