@@ -10,10 +10,14 @@
  * the path is interpreted, and the editor's own quoting ("C:\Program Files\…\editor.exe" -w)
  * reaches it the way Windows programs split their command line (CommandLineToArgvW rules; a
  * Windows path cannot contain a double quote, and ours never ends in a backslash). CreateProcessW
- * takes the first word (or the quoted first part) as the program and looks for it with ".exe"
- * added in the usual places (the application's directory, the current directory, the system
- * directories, PATH): a batch-file editor must be named with its ".cmd"/".bat" ending (e.g.
- * "code.cmd --wait"), and Windows then runs it through cmd.exe itself.
+ * would take the first word (or the quoted first part) as the program and look for it with ".exe"
+ * added in the application's directory, then the current directory — the project, maybe an
+ * untrusted clone holding an editor.exe — then the system directories and PATH. So a bare name
+ * is looked up here first (resolve_program), in those places but the current directory, and
+ * the line given to CreateProcessW names the program by its full path; a bare name found
+ * nowhere else is not started (as pi's TUI path does it: NoDefaultCurrentDirectoryInExePath). A
+ * batch-file editor must be named with its ".cmd"/".bat" ending (e.g. "code.cmd --wait"), and
+ * Windows then runs it through cmd.exe itself.
  *
  * The editor's terminal: with `tty_fd` >= 0 (the runner's; Windows has no descriptor for it) the
  * console itself, CONIN$ and CONOUT$, even when the process's output goes to a pipe; with -1 the
@@ -78,6 +82,111 @@ static void narrow_into(qt_buf *out, const wchar_t *s) {
   WideCharToMultiByte(CP_UTF8, 0, s, -1, t, n, NULL, NULL);
   qt_buf_append(out, t, (size_t)n - 1);
   free(t);
+}
+
+/* Appends `s` (n characters) and a ';' to the search path being built. */
+static bool add_dir(wchar_t **list, size_t *len, size_t *cap, const wchar_t *s, size_t n) {
+  if (n == 0) return true;
+  if (*len + n + 2 > *cap) {
+    size_t grown = (*cap + n + 2) * 2;
+    wchar_t *bigger = realloc(*list, grown * sizeof *bigger);
+    if (!bigger) return false;
+    *list = bigger;
+    *cap = grown;
+  }
+  memcpy(*list + *len, s, n * sizeof **list);
+  *len += n;
+  (*list)[(*len)++] = L';';
+  (*list)[*len] = 0;
+  return true;
+}
+
+/* Whether a PATH entry is absolute ("C:\…" or "\server\…"): a relative one, "." included,
+ * would be the current directory again. */
+static bool absolute_dir(const wchar_t *s, size_t n) {
+  if (n >= 3 && ((s[0] >= L'A' && s[0] <= L'Z') || (s[0] >= L'a' && s[0] <= L'z')) && s[1] == L':' &&
+      (s[2] == L'\\' || s[2] == L'/'))
+    return true;
+  return n >= 2 && (s[0] == L'\\' || s[0] == L'/') && (s[1] == L'\\' || s[1] == L'/');
+}
+
+/* The command line `cmd` with its program named by a full path (malloc'ed). A program given
+ * with a path (\, / or :) is kept as written. A bare name is looked for, with ".exe" added
+ * unless it has an ending, in the application's directory, the system directory, the Windows
+ * directory and PATH's absolute entries — never the current directory; NULL with *missing set
+ * when it is in none of them, NULL alone when memory ran out. */
+static wchar_t *resolve_program(const wchar_t *cmd, bool *missing) {
+  *missing = false;
+  const wchar_t *start = cmd, *end;
+  while (*start == L' ' || *start == L'\t') start++;
+  bool quoted = *start == L'"';
+  if (quoted) {
+    start++;
+    end = wcschr(start, L'"');
+    if (!end) end = start + wcslen(start);
+  } else {
+    end = start;
+    while (*end && *end != L' ' && *end != L'\t') end++;
+  }
+  const wchar_t *rest = quoted && *end == L'"' ? end + 1 : end;
+  size_t name_len = (size_t)(end - start);
+  bool bare = name_len > 0;
+  for (const wchar_t *c = start; c < end && bare; c++) bare = *c != L'\\' && *c != L'/' && *c != L':';
+  if (!bare) return wide_dup(cmd);
+  wchar_t *name = malloc((name_len + 1) * sizeof *name);
+  wchar_t *list = NULL;
+  size_t len = 0, cap = 0;
+  wchar_t *found = NULL, *line = NULL;
+  if (!name) return NULL;
+  memcpy(name, start, name_len * sizeof *name);
+  name[name_len] = 0;
+  wchar_t dir[MAX_PATH];
+  DWORD n = GetModuleFileNameW(NULL, dir, MAX_PATH);
+  bool ok = true;
+  if (n > 0 && n < MAX_PATH) {
+    wchar_t *slash = wcsrchr(dir, L'\\');
+    if (slash) ok = add_dir(&list, &len, &cap, dir, (size_t)(slash - dir));
+  }
+  UINT m = GetSystemDirectoryW(dir, MAX_PATH);
+  if (ok && m > 0 && m < MAX_PATH) ok = add_dir(&list, &len, &cap, dir, m);
+  m = GetWindowsDirectoryW(dir, MAX_PATH);
+  if (ok && m > 0 && m < MAX_PATH) ok = add_dir(&list, &len, &cap, dir, m);
+  wchar_t *path = env_var(L"PATH");
+  for (const wchar_t *p = path; ok && p && *p;) {
+    const wchar_t *semi = wcschr(p, L';');
+    size_t plen = semi ? (size_t)(semi - p) : wcslen(p);
+    const wchar_t *d = p;
+    size_t dlen = plen;
+    if (dlen >= 2 && d[0] == L'"' && d[dlen - 1] == L'"') {
+      d++;
+      dlen -= 2;
+    }
+    if (absolute_dir(d, dlen)) ok = add_dir(&list, &len, &cap, d, dlen);
+    p = semi ? semi + 1 : p + plen;
+  }
+  free(path);
+  if (ok && list) {
+    DWORD need = SearchPathW(list, name, L".exe", 0, NULL, NULL);
+    if (need > 0 && (found = malloc((size_t)need * sizeof *found)) != NULL) {
+      DWORD got = SearchPathW(list, name, L".exe", need, found, NULL);
+      if (got == 0 || got >= need) {
+        free(found);
+        found = NULL;
+      }
+    } else if (need == 0) {
+      *missing = true;
+    }
+  } else if (ok) {
+    *missing = true;
+  }
+  if (found) {
+    size_t size = wcslen(found) + wcslen(rest) + 3;
+    if ((line = malloc(size * sizeof *line)) != NULL) swprintf(line, size, L"\"%ls\"%ls", found, rest);
+  }
+  free(found);
+  free(list);
+  free(name);
+  return line;
 }
 
 /* Creates a new, empty temporary file for the draft; *path gets its name (malloc'ed). */
@@ -265,12 +374,28 @@ bool qt_external_edit(const qt_engine *e, int tty_fd, const char *text, size_t l
     say(e, why, QT_STR_EDITOR_NOT_STARTED, 0, "out of memory");
     return false;
   }
+  bool missing = false;
+  wchar_t *program = resolve_program(cmd, &missing);
+  if (!program) {
+    if (missing) {
+      qt_buf name;
+      qt_buf_init(&name);
+      narrow_into(&name, cmd);
+      say(e, why, QT_STR_EDITOR_NOT_STARTED, 0, name.failed || !name.data ? "?" : name.data);
+      qt_buf_free(&name);
+    } else {
+      say(e, why, QT_STR_EDITOR_NOT_STARTED, 0, "out of memory");
+    }
+    free(cmd);
+    return false;
+  }
   wchar_t *path = NULL, *line = NULL;
   DWORD error = 0;
   bool ok = false;
   HANDLE h = create_temp(&path, &error);
   if (h == INVALID_HANDLE_VALUE) {
     say_error(e, why, "no temporary file", error);
+    free(program);
     free(cmd);
     return false;
   }
@@ -281,12 +406,12 @@ bool qt_external_edit(const qt_engine *e, int tty_fd, const char *text, size_t l
     say_error(e, why, "could not write the temporary file", error);
     goto done;
   }
-  size_t cap = wcslen(cmd) + wcslen(path) + 4;
+  size_t cap = wcslen(program) + wcslen(path) + 4;
   if (!(line = malloc(cap * sizeof *line))) {
     say(e, why, QT_STR_EDITOR_NOT_STARTED, 0, "out of memory");
     goto done;
   }
-  swprintf(line, cap, L"%ls \"%ls\"", cmd, path);
+  swprintf(line, cap, L"%ls \"%ls\"", program, path);
   DWORD code = 0;
   if (!run(line, tty_fd, &code, &error)) {
     if (error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND || error == ERROR_BAD_EXE_FORMAT) {
@@ -321,6 +446,7 @@ done:
   DeleteFileW(path);
   free(path);
   free(line);
+  free(program);
   free(cmd);
   return ok;
 }
