@@ -578,6 +578,46 @@ static void check_external_edit(const char *dir, const char *self) {
   free(wfile);
   free(wtemp_dir);
 
+  /* Drafts a killed process left in %TEMP% (a file as this path makes it, a folder as pi's TUI
+   * does) go at the next Ctrl+G; a running process's (this one's) stays. Pid 4000000: none. */
+  {
+    char *stale_file = join(temp, "pi-question-draft-4000000-deadbeef.md");
+    char *stale_dir = join(temp, "pi-question-draft-4000000-aB3dE9");
+    char *stale_inner = join(stale_dir, "answer.md");
+    char live_name[64];
+    snprintf(live_name, sizeof live_name, "pi-question-draft-%lu-0000live.md", (unsigned long)GetCurrentProcessId());
+    char *live = join(temp, live_name);
+    wchar_t *w1 = widen(stale_file), *w2 = widen(stale_dir), *w3 = widen(stale_inner), *w4 = widen(live);
+    CreateDirectoryW(w2, NULL);
+    const char *contents[] = {"a secret"};
+    wchar_t *files[] = {w1, w3, w4};
+    for (int i = 0; i < 3; i++) {
+      HANDLE h = CreateFileW(files[i], GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+      DWORD wrote = 0;
+      if (h != INVALID_HANDLE_VALUE) {
+        WriteFile(h, contents[0], 8, &wrote, NULL);
+        CloseHandle(h);
+      }
+    }
+    ok = qt_external_edit(e, -1, "x", 1, &out, &why);
+    report("external_edit: drafts of ended processes are removed at the next Ctrl+G; a running one's stays",
+           ok && GetFileAttributesW(w1) == INVALID_FILE_ATTRIBUTES &&
+               GetFileAttributesW(w2) == INVALID_FILE_ATTRIBUTES && GetFileAttributesW(w4) != INVALID_FILE_ATTRIBUTES,
+           "ok %d, stale file %s, stale folder %s, live %s", (int)ok,
+           GetFileAttributesW(w1) == INVALID_FILE_ATTRIBUTES ? "gone" : "kept",
+           GetFileAttributesW(w2) == INVALID_FILE_ATTRIBUTES ? "gone" : "kept",
+           GetFileAttributesW(w4) == INVALID_FILE_ATTRIBUTES ? "gone" : "kept");
+    DeleteFileW(w4);
+    free(w1);
+    free(w2);
+    free(w3);
+    free(w4);
+    free(live);
+    free(stale_inner);
+    free(stale_dir);
+    free(stale_file);
+  }
+
   /* %EDITOR% when %VISUAL% is unset; the console (tty_fd 0) when there is one, else as before */
   set_env("VISUAL", NULL);
   set_env("EDITOR", command);

@@ -2,7 +2,8 @@
  * the system's notepad.exe (by its full path in the system directory: a bare name would be looked
  * for in the current directory first, where an untrusted project could plant one) on the draft
  * in a temporary file (created new under the user's temporary directory, %TEMP%, whose ACL
- * already keeps other users out; removed afterwards). Nothing is lost when the editor is
+ * already keeps other users out; removed afterwards; its name carries the pid, so a draft left by a
+ * process killed meanwhile is removed at the next Ctrl+G). Nothing is lost when the editor is
  * missing, fails or exits non-zero: the caller keeps the draft and shows `why`.
  *
  * The command line is the variable's text as written, then a space and the file's path in
@@ -189,6 +190,54 @@ static wchar_t *resolve_program(const wchar_t *cmd, bool *missing) {
   return line;
 }
 
+/* Whether process `pid` has ended: no such process, or one that has exited. A process this user
+ * may not open (another user's) is running. */
+static bool process_gone(DWORD pid) {
+  HANDLE p = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
+  if (!p) return GetLastError() == ERROR_INVALID_PARAMETER;
+  DWORD code = 0;
+  bool gone = GetExitCodeProcess(p, &code) && code != STILL_ACTIVE;
+  CloseHandle(p);
+  return gone;
+}
+
+/* Removes the drafts in the temporary folder `dir` (ending in a backslash; %TEMP% is this user's
+ * own) whose process has ended (see the top: pi-question-draft-<pid>-…), the TypeScript path's
+ * folders with their one file; never a link or junction. Errors are ignored. */
+static void sweep_stale_drafts(const wchar_t *dir) {
+  static const wchar_t prefix[] = L"pi-question-draft-";
+  size_t dir_len = wcslen(dir), cap = dir_len + MAX_PATH + 16;
+  wchar_t *path = malloc(cap * sizeof *path);
+  if (!path) return;
+  swprintf(path, cap, L"%ls%ls*", dir, prefix);
+  WIN32_FIND_DATAW found;
+  HANDLE find = FindFirstFileW(path, &found);
+  if (find == INVALID_HANDLE_VALUE) {
+    free(path);
+    return;
+  }
+  DWORD self = GetCurrentProcessId();
+  do {
+    const wchar_t *digits = found.cFileName + (sizeof prefix / sizeof prefix[0] - 1);
+    wchar_t *end = NULL;
+    unsigned long pid = wcstoul(digits, &end, 10);
+    if (end == digits || *end != L'-' || pid == 0 || pid > 0xFFFFFFFFUL || (DWORD)pid == self) continue;
+    if (found.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) continue;
+    if (!process_gone((DWORD)pid)) continue;
+    if (found.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) {
+      swprintf(path, cap, L"%ls%ls\\answer.md", dir, found.cFileName);
+      DeleteFileW(path);
+      swprintf(path, cap, L"%ls%ls", dir, found.cFileName);
+      RemoveDirectoryW(path);
+    } else {
+      swprintf(path, cap, L"%ls%ls", dir, found.cFileName);
+      DeleteFileW(path);
+    }
+  } while (FindNextFileW(find, &found));
+  FindClose(find);
+  free(path);
+}
+
 /* Creates a new, empty temporary file for the draft; *path gets its name (malloc'ed). */
 static HANDLE create_temp(wchar_t **path, DWORD *error) {
   *path = NULL;
@@ -209,6 +258,7 @@ static HANDLE create_temp(wchar_t **path, DWORD *error) {
     free(name);
     return INVALID_HANDLE_VALUE;
   }
+  sweep_stale_drafts(name);
   /* A name nobody can have made yet is not needed: CREATE_NEW never opens an existing file,
    * and a taken name is simply passed over. */
   static volatile LONG counter;
@@ -217,8 +267,8 @@ static HANDLE create_temp(wchar_t **path, DWORD *error) {
   for (int attempt = 0; attempt < 100; attempt++) {
     unsigned long tag = (unsigned long)(now.QuadPart ^ ((LONGLONG)GetCurrentProcessId() << 20)) +
                         (unsigned long)InterlockedIncrement(&counter) * 7919UL;
-    /* the pid in the name: a draft left by a killed process is removed by pi's next Ctrl+G
-     * (extension/ask/external-editor.ts sweepStaleDrafts) */
+    /* the pid in the name: a draft left by a killed process is removed by the next Ctrl+G, here
+     * (sweep_stale_drafts) or in pi's TUI (extension/ask/external-editor.ts sweepStaleDrafts) */
     swprintf(name + dir, cap - dir, L"pi-question-draft-%lu-%08lx.md", (unsigned long)GetCurrentProcessId(),
              tag & 0xFFFFFFFFUL);
     HANDLE h = CreateFileW(name, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, NULL);
