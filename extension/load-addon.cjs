@@ -7,6 +7,12 @@
 // else a local build from source (build/Release, build/Debug). When none loads, the error says
 // in one sentence what to do on this machine.
 //
+// The platform package is taken only from pi-question's own node_modules or the node_modules
+// folder that holds pi-question, never from a folder above (Node's require.resolve would search
+// them all), never when another user owns or can write it, and never of another version
+// (locatePrebuilt in platform-package.cjs). A refused one is named on stderr, with why, and the
+// local build is tried.
+//
 // Why not `node-gyp-build`: it looks for prebuildify's layout, every platform's binary inside
 // the package itself (prebuilds/<platform>-<arch>/), not one npm package per platform that npm
 // picks by os, cpu and libc, so it cannot find ours. It prefers build/Release to a prebuild,
@@ -18,7 +24,7 @@
 "use strict";
 const { existsSync, readFileSync } = require("node:fs");
 const { join } = require("node:path");
-const { candidatePackages, hasPrebuilt, hostTarget, packageName, targetKey } = require("./platform-package.cjs");
+const { candidatePackages, hasPrebuilt, hostTarget, locatePrebuilt, packageName, targetKey } = require("./platform-package.cjs");
 
 const packageRoot = join(__dirname, "..");
 const ADDON_FILE = "pi_question.node";
@@ -27,23 +33,30 @@ const addonCandidates = [join(packageRoot, "build", "Release", ADDON_FILE), join
 let loaded;
 let loadedFrom;
 
-/** Where the platform package's addon is, as Node resolves it from pi-question's own directory
- * (nested in pi-question/node_modules or hoisted beside it), or undefined. */
-function resolvePrebuilt(name) {
+/** pi-question's own version (its package.json), which a platform package must have too. */
+let version;
+function ownVersion() {
   try {
-    return require.resolve(`${name}/${ADDON_FILE}`, { paths: [packageRoot] });
-  } catch {
-    return undefined;
-  }
+    version ??= JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")).version;
+  } catch {}
+  return version;
 }
 
-/** The addon files to try, best first: [{ file, kind: "override" | "prebuilt" | "local", name? }]. */
+/** The platform package `name`'s addon in this installation (nested in pi-question/node_modules
+ * or hoisted beside it): { file }, { file, refused } when it is there but must not be loaded
+ * (the sentence says why), or undefined. */
+function resolvePrebuilt(name) {
+  return locatePrebuilt(packageRoot, name, ownVersion());
+}
+
+/** The addon files to try, best first: [{ file, kind: "override" | "prebuilt" | "local", name?,
+ * refused? }] (a refused prebuilt is listed, to be named, never loaded). */
 function addonSources() {
   if (process.env.PI_QUESTION_ADDON) return [{ file: process.env.PI_QUESTION_ADDON, kind: "override" }];
   const sources = [];
   for (const name of candidatePackages()) {
-    const file = resolvePrebuilt(name);
-    if (file) sources.push({ file, kind: "prebuilt", name });
+    const found = resolvePrebuilt(name);
+    if (found) sources.push({ ...found, kind: "prebuilt", name });
   }
   for (const file of addonCandidates) sources.push({ file, kind: "local" });
   return sources;
@@ -70,6 +83,10 @@ function nothingLoadedSentence(tried) {
   if (process.env.PI_QUESTION_ADDON) {
     return `pi-question: the addon named by PI_QUESTION_ADDON could not be loaded (${failed[0]?.error ?? "missing"}); fix or unset PI_QUESTION_ADDON.`;
   }
+  const refused = tried.find((t) => t.refused);
+  if (refused) {
+    return `${refused.refused} Nothing else loads either; build the addon from source with ${build}.`;
+  }
   if (failed.some((t) => t.kind === "prebuilt")) {
     return `pi-question: the prebuilt addon (${failed.find((t) => t.kind === "prebuilt").name}) does not load on this machine; build it from source with ${build} (needs a C compiler, make, Python and the cJSON library: see the README's "Building from source").`;
   }
@@ -93,6 +110,10 @@ function loadAddon() {
   if (loaded) return loaded;
   const tried = [];
   for (const source of addonSources()) {
+    if (source.refused) {
+      tried.push({ ...source, error: "refused" });
+      continue;
+    }
     if (!existsSync(source.file)) {
       tried.push({ ...source, error: "missing" });
       continue;
@@ -100,6 +121,8 @@ function loadAddon() {
     try {
       loaded = require(source.file);
       loadedFrom = source;
+      // Said once, before pi's screen starts (the extension loads the addon when it is loaded).
+      for (const t of tried) if (t.refused) process.stderr.write(`${t.refused} Using ${source.file} instead.\n`);
       return loaded;
     } catch (error) {
       tried.push({ ...source, error: message(error) });

@@ -3,9 +3,11 @@
 // musl), published beside pi-question and listed in its optionalDependencies with matching
 // `os`, `cpu` and `libc` fields, so npm installs only the one that fits. The table below is the
 // one place that says which platforms get a prebuilt; scripts/prebuild.mjs builds them and
-// scripts/packages.mjs stages them for publishing.
+// scripts/packages.mjs stages them for publishing. locatePrebuilt() says where an installed one
+// may be taken from, and refuses one another user could have put there.
 "use strict";
-const { readFileSync } = require("node:fs");
+const { readFileSync, statSync } = require("node:fs");
+const { basename, dirname, join } = require("node:path");
 
 const PACKAGE_PREFIX = "pi-question-";
 
@@ -69,4 +71,86 @@ function hasPrebuilt(host = hostTarget()) {
   return PREBUILT_TARGETS.some((t) => t.os === host.os && t.cpu === host.cpu && (t.libc || "") === (host.libc || ""));
 }
 
-module.exports = { PACKAGE_PREFIX, PREBUILT_TARGETS, detectLibc, targetKey, packageName, hostTarget, candidatePackages, hasPrebuilt };
+// ---- where an installed platform package may be taken from ----
+
+const ADDON_FILE = "pi_question.node";
+
+/** The node_modules folders a platform package of the pi-question in `packageRoot` may be in:
+ * its own node_modules, and the node_modules folder that directly holds pi-question (npm hoists
+ * the package there; pnpm links it there), also when pi-question sits under a scope. Never a
+ * folder above: Node's own resolution would search every parent's node_modules, so anyone who
+ * can write a folder above the install (a checkout under /tmp) could plant an addon there. */
+function prebuiltFolders(packageRoot) {
+  const folders = [join(packageRoot, "node_modules")];
+  let parent = dirname(packageRoot);
+  if (basename(parent).startsWith("@")) parent = dirname(parent);
+  if (basename(parent) === "node_modules") folders.push(parent);
+  return folders;
+}
+
+/** Why a file or folder of an install must not be trusted, or "" when it may be: on POSIX it is
+ * owned by this user or by root (a global install made with sudo) and nobody else can write it.
+ * Windows has no owner or mode bits Node can read this way; there the folder rule alone holds. */
+function untrusted(path, stats) {
+  if (typeof process.getuid !== "function") return "";
+  const uid = process.getuid();
+  if (stats.uid !== uid && stats.uid !== 0) {
+    return `${path} is owned by another user (uid ${stats.uid}; you are uid ${uid}), so it may not be yours to run; reinstall pi-question as yourself`;
+  }
+  if (stats.mode & 0o022) {
+    const mode = (stats.mode & 0o777).toString(8).padStart(4, "0");
+    return `${path} is writable by ${stats.mode & 0o002 ? "every user" : "its group"} (mode ${mode}), so someone else could have replaced it; run "chmod go-w ${path}" if it is yours, or reinstall pi-question`;
+  }
+  return "";
+}
+
+/** The platform package `name` for the pi-question in `packageRoot` (whose package.json says
+ * `version`): { file } when its addon may be loaded, { file, refused } (a sentence: what and why,
+ * and how to fix) when one is there but must not be, undefined when there is none. One stat per
+ * folder looked in; three more stats and one read only when an addon is there. */
+function locatePrebuilt(packageRoot, name, version) {
+  let refusal;
+  for (const folder of prebuiltFolders(packageRoot)) {
+    const dir = join(folder, name);
+    const file = join(dir, ADDON_FILE);
+    let fileStats;
+    try {
+      fileStats = statSync(file, { throwIfNoEntry: false });
+    } catch {}
+    if (!fileStats) continue;
+    let why = untrusted(file, fileStats);
+    for (const path of [dir, folder]) {
+      if (why) break;
+      try {
+        why = untrusted(path, statSync(path));
+      } catch (error) {
+        why = `${path} cannot be read (${error instanceof Error ? error.message : String(error)})`;
+      }
+    }
+    if (!why) {
+      let theirs;
+      try {
+        theirs = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
+      } catch {}
+      if (theirs !== version) {
+        why = `it is version ${theirs === undefined ? "(none: its package.json is missing or unreadable)" : String(theirs).slice(0, 40)}, while pi-question is ${version}; reinstall pi-question ("npm install") so npm installs the matching ${name}`;
+      }
+    }
+    if (!why) return { file };
+    refusal ??= { file, refused: `pi-question: refused the prebuilt addon ${file}: ${why}.` };
+  }
+  return refusal;
+}
+
+module.exports = {
+  PACKAGE_PREFIX,
+  PREBUILT_TARGETS,
+  detectLibc,
+  targetKey,
+  packageName,
+  hostTarget,
+  candidatePackages,
+  hasPrebuilt,
+  prebuiltFolders,
+  locatePrebuilt,
+};

@@ -32,8 +32,16 @@ function usePrebuiltIfAny() {
   const { candidatePackages, hasPrebuilt, hostTarget, packageName, targetKey } = require("../extension/platform-package.cjs");
   const notLoading = [];
   for (const name of candidatePackages()) {
-    const file = resolvePrebuilt(name);
-    if (!file) continue;
+    // Only this installation's own package of pi-question's version, owned by this user
+    // (platform-package.cjs locatePrebuilt): a refused one is named and built around.
+    const found = resolvePrebuilt(name);
+    if (!found) continue;
+    if (found.refused) {
+      console.error(found.refused);
+      notLoading.push(`${name} was refused`);
+      continue;
+    }
+    const file = found.file;
     try {
       require(file);
       console.log(`pi-question: using the prebuilt addon ${name}; nothing to build.`);

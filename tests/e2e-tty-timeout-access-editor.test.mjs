@@ -4,7 +4,8 @@
 // with an EDITOR script (raw mode left around the editor, the terminal settings the same after),
 // and the standalone command under TERM=dumb drawing plain lines. Sessions are named pq-uxb-….
 import assert from "node:assert/strict";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -91,6 +92,49 @@ test("tty: Ctrl+G runs $EDITOR outside raw mode; its text comes back; the termin
       assert.equal(read(work, "stty-after"), read(work, "stty-before"));
     },
   );
+});
+
+test("tty: Ctrl+G in the terminal runner (C) first removes the drafts a killed process left in TMPDIR; its own goes after use", async () => {
+  const name = "pq-uxb-tty-drafts";
+  const dir = mkdtempSync(join(tmpdir(), "pq-uxb-tty-"));
+  try {
+    const tmp = join(dir, "tmp");
+    mkdirSync(tmp);
+    const dead = Number(spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout);
+    // a folder as pi's TUI leaves it, a file as the runner leaves it
+    mkdirSync(join(tmp, `pi-question-draft-${dead}-aB3dE9`));
+    writeFileSync(join(tmp, `pi-question-draft-${dead}-aB3dE9`, "answer.md"), "a secret");
+    writeFileSync(join(tmp, `pi-question-draft-${dead}-Zx81Qw`), "another secret", { mode: 0o600 });
+    writeFileSync(join(tmp, `pi-question-draft-${process.pid}-LiVe01`), "a running process's draft");
+    const editor = join(dir, "editor.sh");
+    writeFileSync(editor, `#!/bin/sh\nls "${tmp}" > "${join(dir, "seen.txt")}"\nprintf 'from the editor\\n' > "$1"\n`);
+    chmodSync(editor, 0o755);
+    writeFileSync(join(dir, "q.json"), JSON.stringify(DB));
+    startInTmux(name, dir, `'${line.node}' ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, {
+      EDITOR: editor,
+      TMPDIR: tmp,
+    });
+    await waitScreen(name, /Which database\?/);
+    tmux("send-keys", "-t", name, "-l", "draft");
+    await waitScreen(name, /Ctrl\+G editor/);
+    tmux("send-keys", "-t", name, "C-g");
+    await waitScreen(name, /(from the editor|Editor: )/);
+    // While the editor ran: the dead process's drafts gone, the live one's and this draft there.
+    const seen = read(dir, "seen.txt").trim().split("\n").sort();
+    assert.equal(seen.length, 2, seen.join(", "));
+    const live = `pi-question-draft-${process.pid}-LiVe01`;
+    assert.ok(seen.includes(live), seen.join(", "));
+    assert.match(
+      seen.find((f) => f !== live),
+      /^pi-question-draft-\d+-[A-Za-z0-9]{6}$/,
+    );
+    tmux("send-keys", "-t", name, "Enter");
+    await finished(dir);
+    assert.deepEqual(readdirSync(tmp), [`pi-question-draft-${process.pid}-LiVe01`]);
+  } finally {
+    tmux("kill-session", "-t", name);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("tty: the standalone command under TERM=dumb draws plain lines and announces the focus", async () => {

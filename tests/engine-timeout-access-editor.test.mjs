@@ -7,7 +7,8 @@
 // columns live in tests/fixtures/screens/<case>.<lang>.<width>.txt; regenerate them with
 // UPDATE_GOLDEN=1 node --test tests/engine-timeout-access-editor.test.mjs and review the diff.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "node:test";
@@ -285,6 +286,49 @@ test("external editor: an EDITOR script's text comes back; the temporary file is
     assert.equal(existsSync(readFileSync(join(dir, "path"), "utf8").trim()), false);
   } finally {
     cleanup();
+  }
+});
+
+/** The pid of a process that has ended (a child run to its end). */
+function deadPid() {
+  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(r.stdout);
+}
+
+test("external editor: drafts left by a killed pi (its pid gone) are removed at the next Ctrl+G; a running process's and another user's stay", async () => {
+  const tmp = mkdtempSync(join(tmpdir(), "pq-drafts-"));
+  const oldTmp = process.env.TMPDIR;
+  const sleeper = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "ignore" });
+  try {
+    process.env.TMPDIR = tmp; // os.tmpdir() reads it at each call
+    const dead = deadPid();
+    // pi's TUI leaves a folder with answer.md; the terminal runner (C) a file
+    mkdirSync(join(tmp, `pi-question-draft-${dead}-aB3dE9`));
+    writeFileSync(join(tmp, `pi-question-draft-${dead}-aB3dE9`, "answer.md"), "a password typed in the editor");
+    writeFileSync(join(tmp, `pi-question-draft-${dead}-Zx81Qw`), "another draft", { mode: 0o600 });
+    writeFileSync(join(tmp, `pi-question-draft-${sleeper.pid}-LiVe01`), "a running pi's draft");
+    writeFileSync(join(tmp, "pi-question-draft-notapid-x"), "not a draft name");
+    writeFileSync(join(tmp, "unrelated.md"), "someone else's file");
+    const foreign = `pi-question-draft-${dead}-OtHeR1`;
+    writeFileSync(join(tmp, foreign), "another user's");
+    const asRoot = process.getuid?.() === 0;
+    if (asRoot) chownSync(join(tmp, foreign), 65534, 65534);
+    const { script, cleanup } = editorScript(`printf 'edited\\n' > "$1"`);
+    try {
+      const out = runExternalEditor("the draft", addon.strings("en"), { ...process.env, VISUAL: "", EDITOR: script });
+      assert.deepEqual(out, { ok: true, text: "edited\n" });
+    } finally {
+      cleanup();
+    }
+    const left = readdirSync(tmp).sort();
+    const expected = [`pi-question-draft-${sleeper.pid}-LiVe01`, "pi-question-draft-notapid-x", "unrelated.md"];
+    if (asRoot) expected.push(foreign);
+    assert.deepEqual(left, expected.sort(), "the dead process's drafts are gone, this one's own removed after use, the rest kept");
+  } finally {
+    if (oldTmp === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = oldTmp;
+    sleeper.kill("SIGKILL");
+    rmSync(tmp, { recursive: true, force: true });
   }
 });
 

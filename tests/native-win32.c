@@ -418,6 +418,11 @@ static int fake_editor(void) {
   if (n > 0 && n < 1024) {
     FILE *log = _wfopen(log_path, L"ab");
     if (log) {
+      wchar_t self[1024];
+      char exe[1024] = "?";
+      DWORD got = GetModuleFileNameW(NULL, self, 1024);
+      if (got > 0 && got < 1024) WideCharToMultiByte(CP_UTF8, 0, self, -1, exe, sizeof exe, NULL, NULL);
+      fprintf(log, "exe=%s\n", exe);
       fprintf(log, "argc=%d\n", argc - 1);
       for (int i = 1; i < argc; i++) {
         char line[1024];
@@ -463,6 +468,23 @@ static int planted_notepad(void) {
   fwrite(text, 1, len, out);
   fclose(out);
   return 0;
+}
+
+/* The program the fake editor last ran as (its "exe=" line), into path. */
+static bool logged_exe(const char *log_path, char *path, size_t cap) {
+  FILE *log = fopen(log_path, "rb");
+  if (!log) return false;
+  char line[1024];
+  bool got = false;
+  while (fgets(line, sizeof line, log)) {
+    line[strcspn(line, "\r\n")] = 0;
+    if (strncmp(line, "exe=", 4) == 0) {
+      snprintf(path, cap, "%s", line + 4);
+      got = true;
+    }
+  }
+  fclose(log);
+  return got;
 }
 
 /* The last "file" argument the fake editor logged (the line after the mode), into path. */
@@ -556,6 +578,46 @@ static void check_external_edit(const char *dir, const char *self) {
   free(wfile);
   free(wtemp_dir);
 
+  /* Drafts a killed process left in %TEMP% (a file as this path makes it, a folder as pi's TUI
+   * does) go at the next Ctrl+G; a running process's (this one's) stays. Pid 4000000: none. */
+  {
+    char *stale_file = join(temp, "pi-question-draft-4000000-deadbeef.md");
+    char *stale_dir = join(temp, "pi-question-draft-4000000-aB3dE9");
+    char *stale_inner = join(stale_dir, "answer.md");
+    char live_name[64];
+    snprintf(live_name, sizeof live_name, "pi-question-draft-%lu-0000live.md", (unsigned long)GetCurrentProcessId());
+    char *live = join(temp, live_name);
+    wchar_t *w1 = widen(stale_file), *w2 = widen(stale_dir), *w3 = widen(stale_inner), *w4 = widen(live);
+    CreateDirectoryW(w2, NULL);
+    const char *contents[] = {"a secret"};
+    wchar_t *files[] = {w1, w3, w4};
+    for (int i = 0; i < 3; i++) {
+      HANDLE h = CreateFileW(files[i], GENERIC_WRITE, 0, NULL, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+      DWORD wrote = 0;
+      if (h != INVALID_HANDLE_VALUE) {
+        WriteFile(h, contents[0], 8, &wrote, NULL);
+        CloseHandle(h);
+      }
+    }
+    ok = qt_external_edit(e, -1, "x", 1, &out, &why);
+    report("external_edit: drafts of ended processes are removed at the next Ctrl+G; a running one's stays",
+           ok && GetFileAttributesW(w1) == INVALID_FILE_ATTRIBUTES &&
+               GetFileAttributesW(w2) == INVALID_FILE_ATTRIBUTES && GetFileAttributesW(w4) != INVALID_FILE_ATTRIBUTES,
+           "ok %d, stale file %s, stale folder %s, live %s", (int)ok,
+           GetFileAttributesW(w1) == INVALID_FILE_ATTRIBUTES ? "gone" : "kept",
+           GetFileAttributesW(w2) == INVALID_FILE_ATTRIBUTES ? "gone" : "kept",
+           GetFileAttributesW(w4) == INVALID_FILE_ATTRIBUTES ? "gone" : "kept");
+    DeleteFileW(w4);
+    free(w1);
+    free(w2);
+    free(w3);
+    free(w4);
+    free(live);
+    free(stale_inner);
+    free(stale_dir);
+    free(stale_file);
+  }
+
   /* %EDITOR% when %VISUAL% is unset; the console (tty_fd 0) when there is one, else as before */
   set_env("VISUAL", NULL);
   set_env("EDITOR", command);
@@ -588,6 +650,58 @@ static void check_external_edit(const char *dir, const char *self) {
   report("external_edit: a missing editor says it could not be started, naming the command",
          !ok && why.data && strcmp(why.data, "could not be started (Z:\\nonexistent\\never-run.exe --wait)") == 0,
          "ok %d, why \"%s\"", (int)ok, why.data ? why.data : "");
+
+  /* A bare %EDITOR% name: never the program of that name in the current directory (the project,
+   * maybe an untrusted clone), which CreateProcessW alone would try before PATH; the one on PATH. */
+  {
+    char *project = join(dir, "bare project"), *on_path = join(dir, "bare path");
+    char *planted_edit = join(project, "pqedit.exe"), *path_edit = join(on_path, "pqedit.exe");
+    char *only_planted = join(project, "pqonlyhere.exe");
+    wchar_t *wproject = widen(project), *won_path = widen(on_path), *wplanted_edit = widen(planted_edit),
+            *wpath_edit = widen(path_edit), *wonly = widen(only_planted), *wself3 = widen(self), here[MAX_PATH];
+    DWORD here_len = GetCurrentDirectoryW(MAX_PATH, here);
+    wchar_t old_path[8192];
+    DWORD old_len = GetEnvironmentVariableW(L"PATH", old_path, 8192);
+    bool ready = here_len && here_len < MAX_PATH && old_len < 8192 && CreateDirectoryW(wproject, NULL) &&
+                 CreateDirectoryW(won_path, NULL) && CopyFileW(wself3, wplanted_edit, TRUE) &&
+                 CopyFileW(wself3, wpath_edit, TRUE) && CopyFileW(wself3, wonly, TRUE);
+    if (ready) {
+      char new_path[9000];
+      snprintf(new_path, sizeof new_path, "%s;.", on_path); /* "." too: a relative entry is skipped */
+      set_env("PATH", new_path);
+      set_env("EDITOR", "pqedit --fake-editor append");
+      SetCurrentDirectoryW(wproject);
+      DeleteFileA(log_path);
+      ok = qt_external_edit(e, -1, "x", 1, &out, &why);
+      char exe[1024] = "";
+      bool ran = logged_exe(log_path, exe, sizeof exe);
+      report("external_edit: a bare %EDITOR% runs the program on PATH, not the one in the current directory",
+             ok && ran && _stricmp(exe, path_edit) == 0, "ok %d, ran \"%s\", why \"%s\"", (int)ok, exe,
+             why.data ? why.data : "");
+      set_env("EDITOR", "pqonlyhere --fake-editor append");
+      DeleteFileA(log_path);
+      ok = qt_external_edit(e, -1, "x", 1, &out, &why);
+      report("external_edit: a bare %EDITOR% found only in the current directory is not started",
+             !ok && !logged_exe(log_path, exe, sizeof exe) && why.data &&
+                 strcmp(why.data, "could not be started (pqonlyhere --fake-editor append)") == 0,
+             "ok %d, why \"%s\"", (int)ok, why.data ? why.data : "");
+      SetCurrentDirectoryW(here);
+      SetEnvironmentVariableW(L"PATH", old_len ? old_path : NULL);
+    } else {
+      report("external_edit: bare %EDITOR% setup", false, "error %lu", GetLastError());
+    }
+    free(wproject);
+    free(won_path);
+    free(wplanted_edit);
+    free(wpath_edit);
+    free(wonly);
+    free(wself3);
+    free(only_planted);
+    free(planted_edit);
+    free(path_edit);
+    free(project);
+    free(on_path);
+  }
   set_env("EDITOR", NULL);
   set_env("FAKE_EDITOR_LOG", NULL);
 

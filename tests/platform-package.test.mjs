@@ -6,10 +6,10 @@
 // addon (the same bytes a prebuilt package ships), or a file that is not one.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { platformManifest } from "../scripts/packages.mjs";
 import { root as packageRoot } from "./helpers/addon.mjs";
@@ -23,29 +23,38 @@ const tmp = mkdtempSync(join(tmpdir(), "pi-question-platform-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 let counter = 0;
 
+/** A platform package for `host` in the node_modules folder `folder`: a copy of this checkout's
+ * addon ("addon") or a file that is not one ("broken"), with a package.json of `version`.
+ * Returns the addon's path. Modes are given (not left to the umask): the loader refuses a file
+ * its group can write. */
+function platformPackage(folder, prebuilt, { host = hostTarget(), version = "0.0.0-test" } = {}) {
+  const platformDir = join(folder, packageName(host));
+  mkdirSync(platformDir, { recursive: true, mode: 0o755 });
+  writeFileSync(join(platformDir, "package.json"), JSON.stringify({ name: packageName(host), version, main: "pi_question.node" }), {
+    mode: 0o644,
+  });
+  const file = join(platformDir, "pi_question.node");
+  if (prebuilt === "addon") copyFileSync(built, file);
+  else writeFileSync(file, "not an ELF file\n");
+  chmodSync(file, 0o755);
+  return file;
+}
+
 /** A throw-away install: <dir>/node_modules/pi-question (loader, platform table, install script,
  * package.json with `optionalDependencies` when `published`), plus the given platform package
- * contents (the package of `host`) and an optional local build. Returns the package directory. */
-function fakeInstall({ published = true, prebuilt, localBuild = false, host = hostTarget() } = {}) {
+ * contents (the package of `host`) and an optional local build. Returns the package directory;
+ * `pkgPath` puts pi-question elsewhere under the install's directory (a checkout, say). */
+function fakeInstall({ published = true, prebuilt, localBuild = false, host = hostTarget(), pkgPath = "node_modules/pi-question" } = {}) {
   const dir = join(tmp, `install-${++counter}`);
-  const pkg = join(dir, "node_modules", "pi-question");
-  mkdirSync(join(pkg, "extension"), { recursive: true });
-  mkdirSync(join(pkg, "scripts"), { recursive: true });
+  const pkg = join(dir, pkgPath);
+  mkdirSync(join(pkg, "extension"), { recursive: true, mode: 0o755 });
+  mkdirSync(join(pkg, "scripts"), { recursive: true, mode: 0o755 });
   for (const f of ["load-addon.cjs", "platform-package.cjs"]) copyFileSync(join(packageRoot, "extension", f), join(pkg, "extension", f));
   copyFileSync(join(packageRoot, "scripts", "install.mjs"), join(pkg, "scripts", "install.mjs"));
   const manifest = { name: "pi-question", version: "0.0.0-test" };
   if (published) manifest.optionalDependencies = Object.fromEntries(PREBUILT_TARGETS.map((t) => [packageName(t), "0.0.0-test"]));
   writeFileSync(join(pkg, "package.json"), JSON.stringify(manifest));
-  if (prebuilt) {
-    const platformDir = join(dir, "node_modules", packageName(host));
-    mkdirSync(platformDir, { recursive: true });
-    writeFileSync(
-      join(platformDir, "package.json"),
-      JSON.stringify({ name: packageName(host), version: "0.0.0-test", main: "pi_question.node" }),
-    );
-    if (prebuilt === "addon") copyFileSync(built, join(platformDir, "pi_question.node"));
-    else writeFileSync(join(platformDir, "pi_question.node"), "not an ELF file\n");
-  }
+  if (prebuilt) platformPackage(join(dir, "node_modules"), prebuilt, { host });
   if (localBuild) {
     mkdirSync(join(pkg, "build", "Release"), { recursive: true });
     copyFileSync(built, join(pkg, "build", "Release", "pi_question.node"));
@@ -62,7 +71,7 @@ try { const a = l.loadAddon(); console.log(JSON.stringify({ source: l.addonSourc
 catch (e) { console.log(JSON.stringify({ error: e.message })); }`;
   const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", env: { ...process.env, PI_QUESTION_ADDON: "" } });
   assert.equal(r.status, 0, r.stderr);
-  return JSON.parse(r.stdout.trim().split("\n").pop());
+  return { ...JSON.parse(r.stdout.trim().split("\n").pop()), stderr: r.stderr };
 }
 
 const firstLine = (message) => message.split("\n")[0];
@@ -134,6 +143,121 @@ test("loader: a platform package that does not load here falls back to the local
   const r = load(fakeInstall({ prebuilt: "broken", localBuild: true }));
   assert.equal(r.error, undefined, r.error);
   assert.equal(r.source.kind, "local");
+});
+
+// ---- only what this installation holds (issue 31 item 6) ----
+
+test("loader: a platform package planted in a folder above the install is never loaded, for a checkout or an installed package", () => {
+  // A checkout under a folder anyone can write (/tmp): <dir>/node_modules/<platform package>
+  // planted above <dir>/work/pi-question. Node's resolution searched every parent folder.
+  let pkg = fakeInstall({ published: false, localBuild: true, pkgPath: "work/pi-question" });
+  platformPackage(join(dirname(dirname(pkg)), "node_modules"), "addon");
+  let r = load(pkg);
+  assert.equal(r.error, undefined, r.error);
+  assert.equal(r.source.kind, "local");
+  assert.equal(r.stderr, "");
+  // Installed in a project under such a folder: <dir>/project/node_modules/pi-question, the
+  // planted package in <dir>/node_modules (not the folder that holds pi-question).
+  pkg = fakeInstall({ published: true, localBuild: true, pkgPath: "project/node_modules/pi-question" });
+  platformPackage(join(dirname(dirname(dirname(pkg))), "node_modules"), "addon");
+  r = load(pkg);
+  assert.equal(r.source.kind, "local");
+  // Without a local build, nothing is loaded and the sentence says the package is not installed.
+  pkg = fakeInstall({ published: true, pkgPath: "project/node_modules/pi-question" });
+  platformPackage(join(dirname(dirname(dirname(pkg))), "node_modules"), "addon");
+  r = load(pkg);
+  assert.match(firstLine(r.error), /the prebuilt addon package .+ is not installed/);
+  // Inside pi-question's own node_modules, and in the folder holding pi-question, it is taken.
+  pkg = fakeInstall({ published: true, localBuild: true });
+  platformPackage(join(pkg, "node_modules"), "addon");
+  r = load(pkg);
+  assert.equal(r.source.kind, "prebuilt");
+  assert.equal(r.source.file, join(pkg, "node_modules", packageName(hostTarget()), "pi_question.node"));
+  // Under a scope (node_modules/@scope/pi-question), the node_modules folder is the scope's parent.
+  pkg = fakeInstall({ published: true, localBuild: true, pkgPath: "node_modules/@me/pi-question" });
+  platformPackage(dirname(dirname(pkg)), "addon");
+  assert.equal(load(pkg).source.kind, "prebuilt");
+});
+
+test(
+  "loader: a prebuilt its group or others can write is refused, named with why, and the local build is used",
+  { skip: process.platform === "win32" },
+  () => {
+    const pkg = fakeInstall({ published: true, localBuild: true, prebuilt: "addon" });
+    const file = join(dirname(pkg), packageName(hostTarget()), "pi_question.node");
+    chmodSync(file, 0o775);
+    let r = load(pkg);
+    assert.equal(r.source.kind, "local");
+    assert.equal(
+      r.stderr,
+      `pi-question: refused the prebuilt addon ${file}: ${file} is writable by its group (mode 0775), so someone else could have replaced it; run "chmod go-w ${file}" if it is yours, or reinstall pi-question. Using ${join(pkg, "build", "Release", "pi_question.node")} instead.\n`,
+    );
+    // The package's folder writable by everyone: refused too.
+    chmodSync(file, 0o755);
+    chmodSync(dirname(file), 0o777);
+    r = load(pkg);
+    assert.equal(r.source.kind, "local");
+    assert.match(
+      r.stderr,
+      new RegExp(`^pi-question: refused the prebuilt addon .+: ${dirname(file)} is writable by every user \\(mode 0777\\)`),
+    );
+    // Nothing else loads: the error starts with the refusal.
+    rmSync(join(pkg, "build"), { recursive: true });
+    r = load(pkg);
+    assert.match(
+      firstLine(r.error),
+      /^pi-question: refused the prebuilt addon .+ Nothing else loads either; build the addon from source with "npm run build" in /,
+    );
+    assert.match(r.error, /Tried:\n {2}.+pi_question\.node \(refused\)/);
+  },
+);
+
+test(
+  "loader: a prebuilt owned by another user is refused (root's is taken: a global install made with sudo)",
+  { skip: typeof process.getuid !== "function" || process.getuid() !== 0 ? "needs root to give a file to another user" : false },
+  () => {
+    const pkg = fakeInstall({ published: true, localBuild: true, prebuilt: "addon" });
+    const file = join(dirname(pkg), packageName(hostTarget()), "pi_question.node");
+    chownSync(file, 65534, 65534);
+    let r = load(pkg);
+    assert.equal(r.source.kind, "local");
+    assert.match(
+      r.stderr,
+      new RegExp(`^pi-question: refused the prebuilt addon ${file}: ${file} is owned by another user \\(uid 65534; you are uid 0\\)`),
+    );
+    chownSync(file, 0, 0);
+    chownSync(dirname(file), 65534, 65534);
+    r = load(pkg);
+    assert.equal(r.source.kind, "local");
+    assert.match(r.stderr, /is owned by another user \(uid 65534/);
+  },
+);
+
+test("loader: a prebuilt of another version is refused with both versions named, and the local build is used", () => {
+  const pkg = fakeInstall({ published: true, localBuild: true });
+  const file = platformPackage(dirname(pkg), "addon", { version: "0.0.0-stale" });
+  const r = load(pkg);
+  assert.equal(r.source.kind, "local");
+  assert.equal(
+    r.stderr,
+    `pi-question: refused the prebuilt addon ${file}: it is version 0.0.0-stale, while pi-question is 0.0.0-test; reinstall pi-question ("npm install") so npm installs the matching ${packageName(hostTarget())}. Using ${join(pkg, "build", "Release", "pi_question.node")} instead.\n`,
+  );
+});
+
+test("install step: a refused prebuilt (another version) is named and the addon is built from source", () => {
+  const pkg = fakeInstall({ published: true });
+  const file = platformPackage(dirname(pkg), "addon", { version: "0.0.0-stale" });
+  const r = spawnSync(process.execPath, [join(pkg, "scripts", "install.mjs"), "--prefer-prebuilt"], {
+    encoding: "utf8",
+    env: { PATH: "/nonexistent", HOME: tmp, CC: "no-such-cc" },
+  });
+  assert.equal(r.status, 1, `${r.stdout}${r.stderr}`);
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `^pi-question: refused the prebuilt addon ${file}: it is version 0\\.0\\.0-stale, while pi-question is 0\\.0\\.0-test;.+\\npi-question: ${packageName(hostTarget())} was refused; building the addon from source\\.\\npi-question: no C compiler found`,
+    ),
+  );
 });
 
 test("loader: nothing loads — one sentence for each situation", () => {

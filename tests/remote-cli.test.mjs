@@ -16,6 +16,10 @@ import { listEndpoints, registerEndpoint, request } from "../extension/elsewhere
 import { addon, root } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
+// Each test without a bound of its own has this one: a command or a pi that never answers
+// fails its test by name instead of hanging the file (on a loaded machine one test takes seconds).
+const BOUND = { timeout: 60_000 };
+
 const { relayBounds, startRelayServer } = await importShim("elsewhere/relay.ts");
 /** The relay's bounds as pi passes them (an older relay.ts took the line cap alone). */
 const BOUNDS = relayBounds ? relayBounds(addon.limits) : addon.limits.relayMessageBytes;
@@ -96,7 +100,7 @@ const q = (qid, askedAt, questions, extra = {}) => ({ qid, askedAt, args: args(q
 
 // ---- pending ---------------------------------------------------------------------------------
 
-test("pending: each waiting question with its position, id, project, session, asker and time waited", async () => {
+test("pending: each waiting question with its position, id, project, session, asker and time waited", BOUND, async () => {
   await withPis(
     [
       {
@@ -133,7 +137,7 @@ test("pending: each waiting question with its position, id, project, session, as
   );
 });
 
-test("pending: what a pi reports is sanitized before it is printed; nothing waiting exits 4", async () => {
+test("pending: what a pi reports is sanitized before it is printed; nothing waiting exits 4", BOUND, async () => {
   await withPis(
     [
       {
@@ -155,7 +159,7 @@ test("pending: what a pi reports is sanitized before it is printed; nothing wait
 
 // ---- answer n / id with answers --------------------------------------------------------------
 
-test("answer n '{…}': the object form goes to question n and is taken (exit 0)", async () => {
+test("answer n '{…}': the object form goes to question n and is taken (exit 0)", BOUND, async () => {
   await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB]), q("q00000002", T0 + 1, [NAME])] }], async ([pi]) => {
     const r = await runAnswer(["2", '{"name":"orders"}']);
     assert.deepEqual(r, { code: EXIT.taken, out: "Answer taken.\n", err: "" });
@@ -163,7 +167,7 @@ test("answer n '{…}': the object form goes to question n and is taken (exit 0)
   });
 });
 
-test("answer n '[…]': the list form answers the parts in order; a list of the wrong length is refused (exit 2)", async () => {
+test("answer n '[…]': the list form answers the parts in order; a list of the wrong length is refused (exit 2)", BOUND, async () => {
   await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB, NAME])] }], async ([pi]) => {
     const r = await runAnswer(["1", '["Postgres","orders"]']);
     assert.equal(r.code, EXIT.taken, r.err);
@@ -181,7 +185,7 @@ test("answer n '[…]': the list form answers the parts in order; a list of the 
   });
 });
 
-test("answer: answers that are not JSON are refused (exit 2) before anything is asked or sent", async () => {
+test("answer: answers that are not JSON are refused (exit 2) before anything is asked or sent", BOUND, async () => {
   await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB])] }], async ([pi]) => {
     const r = await runAnswer(["1", "{db:SQLite}"]);
     assert.equal(r.code, EXIT.invalid);
@@ -192,7 +196,7 @@ test("answer: answers that are not JSON are refused (exit 2) before anything is 
   assert.equal((await runAnswer(["1", "nope"])).code, EXIT.invalid);
 });
 
-test("answer: a wrong position or id says what to give instead (exit 4); nothing waiting exits 4", async () => {
+test("answer: a wrong position or id says what to give instead (exit 4); nothing waiting exits 4", BOUND, async () => {
   await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB]), q("q00000002", T0 + 1, [NAME])] }], async ([pi]) => {
     for (const n of ["0", "3", "-1", "1.5", "one"]) {
       const r = await runAnswer([n, '{"db":"SQLite"}']);
@@ -217,7 +221,7 @@ test("answer: a wrong position or id says what to give instead (exit 4); nothing
   });
 });
 
-test("answer <id>: the answer goes to that question, wherever the list has moved it", async () => {
+test("answer <id>: the answer goes to that question, wherever the list has moved it", BOUND, async () => {
   const state = { cwd: "/p", questions: [q("q00000001", T0, [DB]), q("q00000002", T0 + 1, [DB])] };
   await withPis([state], async ([pi]) => {
     // `pending` showed q00000002 as 2; then question 1 ended and a newer one arrived.
@@ -230,7 +234,7 @@ test("answer <id>: the answer goes to that question, wherever the list has moved
   });
 });
 
-test("answer: the same id in two pis is refused as ambiguous (exit 4)", async () => {
+test("answer: the same id in two pis is refused as ambiguous (exit 4)", BOUND, async () => {
   const same = { questions: [q("q00000009", T0, [DB])] };
   await withPis(
     [
@@ -251,7 +255,7 @@ test("answer: the same id in two pis is refused as ambiguous (exit 4)", async ()
 
 // ---- refusals: exactly once ------------------------------------------------------------------
 
-test("answer: a question that ended is told how (exit 1) — by id, and by a position it held when the command started", async () => {
+test("answer: a question that ended is told how (exit 1) — by id, and by a position it held when the command started", BOUND, async () => {
   const started = T0 + 100;
   const ended = [
     { qid: "q0000000a", askedAt: T0, endedAt: T0 + 50, ending: "answered" }, // before the command: not counted
@@ -281,7 +285,7 @@ test("answer: a question that ended is told how (exit 1) — by id, and by a pos
   });
 });
 
-test("answer: a position that names nothing now says how the latest question to stop waiting ended (exit 4)", async () => {
+test("answer: a position that names nothing now says how the latest question to stop waiting ended (exit 4)", BOUND, async () => {
   const endedAt = Date.now() - 3_000;
   const ended = [
     { qid: "q0000000a", askedAt: T0, endedAt: endedAt - 60_000, ending: "answered" },
@@ -300,7 +304,7 @@ test("answer: a position that names nothing now says how the latest question to 
   });
 });
 
-test("answer: the pi's refusal is printed with its exit status — already answered 1, invalid 2, not waiting 4", async () => {
+test("answer: the pi's refusal is printed with its exit status — already answered 1, invalid 2, not waiting 4", BOUND, async () => {
   const verdicts = {
     q00000001: { ok: false, code: "already", reason: "already answered" },
     q00000002: { ok: false, code: "invalid", reason: 'db: "MySQL" is not an option' },
@@ -320,7 +324,7 @@ test("answer: the pi's refusal is printed with its exit status — already answe
   });
 });
 
-test("answer with no answers and no terminal to ask on exits 3 and says how to answer instead", async () => {
+test("answer with no answers and no terminal to ask on exits 3 and says how to answer instead", BOUND, async () => {
   await withPis([{ cwd: "/p", questions: [q("q00000001", T0, [DB])] }], async ([pi]) => {
     const r = await runAnswer([]);
     assert.deepEqual(r, {
@@ -333,7 +337,7 @@ test("answer with no answers and no terminal to ask on exits 3 and says how to a
   });
 });
 
-test("answer and pending speak the language of LC_ALL / LC_MESSAGES / LANG: every refusal comes from the string table", async () => {
+test("answer and pending speak the language of LC_ALL / LC_MESSAGES / LANG: every refusal comes from the string table", BOUND, async () => {
   const de = addon.strings("de");
   const zh = addon.strings("zh");
   const inGerman = { env: { ...env, LANG: "de_DE.UTF-8" } };
@@ -383,7 +387,7 @@ const command = (...argv) =>
     );
   });
 
-test("pi-question pending / answer: the command exits with the status the subcommand returns", async () => {
+test("pi-question pending / answer: the command exits with the status the subcommand returns", BOUND, async () => {
   await withPis([{ cwd: "/p", session: { name: "main" }, questions: [q("q00000001", T0, [DB])] }], async ([pi]) => {
     const listed = await command("pending");
     assert.equal(listed.code, 0, listed.stderr);
@@ -426,7 +430,7 @@ for (const [code, exit] of [
   ["not_waiting", EXIT.nothingWaiting],
   ["invalid", EXIT.invalid],
 ]) {
-  test(`answer on this terminal: refused (${code}), the typed answers and notes are printed sanitized`, async () => {
+  test(`answer on this terminal: refused (${code}), the typed answers and notes are printed sanitized`, BOUND, async () => {
     const verdict = () => ({ ok: false, code, reason: "refused" });
     await withPis([[{ cwd: "/p", questions: [q("q00000001", T0, TYPED_QS)] }, verdict]], async ([pi]) => {
       const built = addon.result(args(TYPED_QS), "answered", "remote", T0, null, JSON.stringify(TYPED_ANSWERS), 0);
@@ -440,7 +444,7 @@ for (const [code, exit] of [
   });
 }
 
-test("answer on this terminal: taken, nothing is printed back; a refusal with nothing typed prints only the reason", async () => {
+test("answer on this terminal: taken, nothing is printed back; a refusal with nothing typed prints only the reason", BOUND, async () => {
   await withPis([{ cwd: "/p", questions: [q("q00000001", T0, TYPED_QS)] }], async () => {
     const built = addon.result(args(TYPED_QS), "answered", "remote", T0, null, JSON.stringify(TYPED_ANSWERS), 0);
     const out = sink();
@@ -458,7 +462,7 @@ test("answer on this terminal: taken, nothing is printed back; a refusal with no
   });
 });
 
-test("answer on this terminal: closed elsewhere while typing, the runner's typed text is printed (de)", async () => {
+test("answer on this terminal: closed elsewhere while typing, the runner's typed text is printed (de)", BOUND, async () => {
   const built = {
     ...addon.result(args(TYPED_QS), "interrupted", "remote", T0, null, null, 0),
     waitForStop: true,
@@ -481,7 +485,7 @@ test("answer on this terminal: closed elsewhere while typing, the runner's typed
   });
 });
 
-test("engine.typed(): what the person typed, answered or not, kept when the run ends interrupted (what built.typed carries)", () => {
+test("engine.typed(): what the person typed, answered or not, kept when the run ends interrupted (what built.typed carries)", BOUND, () => {
   const e = addon.createEngine(JSON.stringify({ questions: TYPED_QS }));
   assert.deepEqual(e.typed(), [], "nothing typed: nothing");
   e.feed("\x0e"); // Ctrl+N: a note on question 1

@@ -12,6 +12,10 @@ import test from "node:test";
 import { LONG_LIST, LONG_PROMPT, TALL_PREVIEW } from "./helpers/question-sets.mjs";
 import { addon, root } from "./helpers/addon.mjs";
 
+// Each test has a bound of its own: the whole file runs in well under a second here, so a test that
+// runs 30 s is stuck, and it is reported by name rather than by the run's own time limit.
+const BOUND = { timeout: 30_000 };
+
 const K = {
   up: "\x1b[A",
   down: "\x1b[B",
@@ -114,26 +118,30 @@ function session(c) {
 }
 
 for (const c of CASES) {
-  test(`render is pure: ${c.name} — a frame at ${c.b[0]}×${c.b[1]} in between changes neither the frame at ${c.a}×${c.rows} nor the next keys`, () => {
-    const only = session(c);
-    const mixed = session(c);
-    const want = only.render(c.a, c.rows);
-    assert.deepEqual(mixed.render(c.a, c.rows), want);
-    const between = mixed.render(c.b[0], c.b[1]);
-    assert.ok(between.length > 0);
-    assert.deepEqual(mixed.render(c.a, c.rows), want, "the frame drawn after another size differs");
-    for (const k of c.after) {
-      only.feed(k);
-      mixed.feed(k);
-      const got = mixed.render(c.a, c.rows);
-      assert.deepEqual(got, only.render(c.a, c.rows), `after ${JSON.stringify(k)} the key did something else`);
-      mixed.render(c.b[0], c.b[1]); // and again a frame at the other size before the next key
-      assert.deepEqual(mixed.render(c.a, c.rows), got);
-    }
-  });
+  test(
+    `render is pure: ${c.name} — a frame at ${c.b[0]}×${c.b[1]} in between changes neither the frame at ${c.a}×${c.rows} nor the next keys`,
+    BOUND,
+    () => {
+      const only = session(c);
+      const mixed = session(c);
+      const want = only.render(c.a, c.rows);
+      assert.deepEqual(mixed.render(c.a, c.rows), want);
+      const between = mixed.render(c.b[0], c.b[1]);
+      assert.ok(between.length > 0);
+      assert.deepEqual(mixed.render(c.a, c.rows), want, "the frame drawn after another size differs");
+      for (const k of c.after) {
+        only.feed(k);
+        mixed.feed(k);
+        const got = mixed.render(c.a, c.rows);
+        assert.deepEqual(got, only.render(c.a, c.rows), `after ${JSON.stringify(k)} the key did something else`);
+        mixed.render(c.b[0], c.b[1]); // and again a frame at the other size before the next key
+        assert.deepEqual(mixed.render(c.a, c.rows), got);
+      }
+    },
+  );
 }
 
-test("render is pure: the cases reach windows that are cut (the frames change as the keys move them)", () => {
+test("render is pure: the cases reach windows that are cut (the frames change as the keys move them)", BOUND, () => {
   for (const c of CASES) {
     const e = session(c);
     const before = e.render(c.a, c.rows).join("\n");
@@ -162,7 +170,7 @@ function constDroppingCasts(source) {
   return found;
 }
 
-test("render is pure: the renderers' sources hold no cast that drops const from the engine's state", () => {
+test("render is pure: the renderers' sources hold no cast that drops const from the engine's state", BOUND, () => {
   const renderers = readdirSync(new URL("native/core/", `file://${root}/`)).filter((f) => /^render.*\.[ch]$/.test(f));
   assert.ok(renderers.length >= 6, `the renderers' files: ${renderers}`);
   for (const file of [...renderers.map((f) => `native/core/${f}`), "native/core/lines.c"]) {
@@ -176,7 +184,7 @@ test("render is pure: the renderers' sources hold no cast that drops const from 
   assert.equal(constDroppingCasts("  const qt_engine *e = (const qt_engine *)p;").length, 0);
 });
 
-test("render is pure: the renderers take the engine as const", () => {
+test("render is pure: the renderers take the engine as const", BOUND, () => {
   const header = readFileSync(new URL("native/core/engine_internal.h", `file://${root}/`), "utf8");
   for (const fn of ["qt_render_frame", "qt_render_plain_frame"]) {
     const m = new RegExp(`qt_status ${fn}\\(([^)]*)\\)`).exec(header);
@@ -255,26 +263,30 @@ for (const c of EDITOR_CASES) {
       [120, 9],
     ],
   ]) {
-    test(`render is pure: typing in ${c.name} with frames at ${a.join("×")} and ${b.join("×")} draws what an engine given the same keys draws`, () => {
-      const mixed = editing(c, []);
-      let seen = new Set();
-      EDITS.forEach((key, i) => {
-        mixed.feed(key);
-        const atA = mixed.render(...a).slice();
-        const atB = mixed.render(...b).slice();
-        const again = mixed.render(...a).slice();
-        const fresh = editing(c, EDITS.slice(0, i + 1));
-        const want = fresh.render(...a).slice();
-        assert.deepEqual(atA, want, `step ${i} (${JSON.stringify(key)}): the frame at ${a.join("×")}`);
-        assert.deepEqual(again, want, `step ${i}: the frame at ${a.join("×")} after one at ${b.join("×")}`);
-        assert.deepEqual(atB, fresh.render(...b), `step ${i}: the frame at ${b.join("×")}`);
-        assert.equal(atA.filter((l) => l.includes(PI_CURSOR)).length, 1, `step ${i}: the cursor is shown`);
-        seen.add(want.join("\n"));
-        fresh.dispose();
-      });
-      assert.ok(seen.size > EDITS.length / 2, "the keys change what the frames show");
-      mixed.dispose();
-    });
+    test(
+      `render is pure: typing in ${c.name} with frames at ${a.join("×")} and ${b.join("×")} draws what an engine given the same keys draws`,
+      BOUND,
+      () => {
+        const mixed = editing(c, []);
+        let seen = new Set();
+        EDITS.forEach((key, i) => {
+          mixed.feed(key);
+          const atA = mixed.render(...a).slice();
+          const atB = mixed.render(...b).slice();
+          const again = mixed.render(...a).slice();
+          const fresh = editing(c, EDITS.slice(0, i + 1));
+          const want = fresh.render(...a).slice();
+          assert.deepEqual(atA, want, `step ${i} (${JSON.stringify(key)}): the frame at ${a.join("×")}`);
+          assert.deepEqual(again, want, `step ${i}: the frame at ${a.join("×")} after one at ${b.join("×")}`);
+          assert.deepEqual(atB, fresh.render(...b), `step ${i}: the frame at ${b.join("×")}`);
+          assert.equal(atA.filter((l) => l.includes(PI_CURSOR)).length, 1, `step ${i}: the cursor is shown`);
+          seen.add(want.join("\n"));
+          fresh.dispose();
+        });
+        assert.ok(seen.size > EDITS.length / 2, "the keys change what the frames show");
+        mixed.dispose();
+      },
+    );
   }
 }
 
@@ -305,7 +317,7 @@ function memberNames(body) {
     );
 }
 
-test("render is pure: an editor holds its text and cursor only; the renderer's memory points to no state it could write", () => {
+test("render is pure: an editor holds its text and cursor only; the renderer's memory points to no state it could write", BOUND, () => {
   const read = (file) => readFileSync(new URL(file, `file://${root}/`), "utf8");
   const editor = structBody(read("native/core/editor.h"), "qt_editor");
   assert.ok(editor, "qt_editor is declared in editor.h");

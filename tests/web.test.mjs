@@ -1103,7 +1103,7 @@ test("web: every update names the pi its questions belong to — the project's f
 
 /** startWebServer with a board whose waiting questions the test sets; `changed()` tells the
  * server (as a question arriving or ending would). */
-async function standalone(where) {
+async function standalone(where, idleMs) {
   const { startWebServer } = await importShim("elsewhere/web.ts");
   const subscribers = new Set();
   const board = {
@@ -1114,7 +1114,7 @@ async function standalone(where) {
     },
     answer: () => ({ ok: false, code: "not_waiting", reason: "no such question" }),
   };
-  const server = await startWebServer({ board, host: "127.0.0.1", language: () => "en", where });
+  const server = await startWebServer({ board, host: "127.0.0.1", language: () => "en", where, idleMs });
   const key = new URL(server.url).pathname.split("/")[2];
   return { server, board, key, changed: () => [...subscribers].forEach((fn) => fn()) };
 }
@@ -1242,6 +1242,60 @@ test("web: a failure while building a live update (the board throws) reaches no 
     await until(() => reading.bytes > before && reading.ended === false, "the next snapshot");
   } finally {
     reading.socket.destroy();
+    server.close();
+  }
+});
+
+// ---- connections: another local user must not hold pi's descriptors ---------------------------
+
+/** A raw connection that sends nothing; `closed` turns true when the server closes it. */
+async function idleConnection(port) {
+  const { connect } = await import("node:net");
+  const socket = connect({ host: "127.0.0.1", port });
+  const got = { closed: false, socket };
+  socket.on("error", () => undefined);
+  socket.on("close", () => (got.closed = true));
+  await new Promise((resolve) => socket.once("connect", resolve));
+  return got;
+}
+
+test("web: at most webConnections at once — a flood without the token closes its own oldest, never the live page; the token still gets in", async () => {
+  const { server, key } = await standalone();
+  const cap = addon.limits.webConnections;
+  assert.equal(cap, 64);
+  const page = await rawStream(server.port, key, true);
+  const flood = [];
+  try {
+    await until(() => /data: /.test(page.text), "the page's first snapshot");
+    for (let i = 0; i < cap + 10; i++) flood.push(await idleConnection(server.port));
+    // The page holds one place: cap - 1 of the flood fit, the 11 oldest were closed.
+    await until(() => flood.filter((c) => c.closed).length >= 11, "the server closing connections past its cap");
+    assert.deepEqual(
+      flood.map((c, i) => (c.closed ? i : -1)).filter((i) => i >= 0),
+      Array.from({ length: 11 }, (_, i) => i),
+      "the oldest connections without the token are the ones closed",
+    );
+    assert.equal(page.ended, false, "the live page is never pushed out by connections without the token");
+    // With the server full, a request with the token still gets its answer (it closes one more).
+    const second = await rawStream(server.port, key, true);
+    await until(() => /data: /.test(second.text), "a second page's first snapshot with the server full");
+    second.socket.destroy();
+    await until(() => flood[11].closed, "the next oldest connection without the token closed to let it in");
+  } finally {
+    for (const c of flood) c.socket.destroy();
+    page.socket.destroy();
+    server.close();
+  }
+});
+
+test("web: a connection that sends nothing is closed once idle (webIdleMs; shortened here)", async () => {
+  assert.ok(addon.limits.webIdleMs > 20000, "longer than the live page's 20 s ping");
+  const { server } = await standalone(undefined, 200);
+  const idle = await idleConnection(server.port);
+  try {
+    await until(() => idle.closed, "the idle connection closed by the server");
+  } finally {
+    idle.socket.destroy();
     server.close();
   }
 });

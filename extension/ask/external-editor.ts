@@ -6,8 +6,13 @@
 // the temporary directory lies in the user's profile). The caller stops pi's terminal around it.
 // Nothing is lost: a missing editor, one that cannot start or exits non-zero gives a short
 // reason and the draft stays.
+//
+// A draft may hold a password. pi killed while the editor is open (SIGKILL, a closed terminal)
+// cannot remove it, so its name carries the process's pid (pi-question-draft-<pid>-…, the same
+// for the terminal runner's C path, native/os/*/external_edit.c) and every later Ctrl+G first
+// removes the drafts of this user whose process is gone (sweepStaleDrafts).
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, win32 } from "node:path";
 import { fill } from "../text/i18n.ts";
@@ -50,6 +55,50 @@ export function editorInvocation(
   return { program: "/bin/sh", args: ["-c", `${command} "$1"`, "sh", file], options: { env }, command };
 }
 
+/** A draft's name in the temporary folder: the owning process's pid, then random characters. */
+export const DRAFT_PREFIX = "pi-question-draft-";
+const DRAFT_NAME = /^pi-question-draft-(\d+)-/;
+
+/** Whether process `pid` is running (as any user: EPERM says it exists). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Removes the drafts in `dir` left by processes that are gone (killed while their editor was
+ * open): only this user's own (on POSIX; Windows keeps each user's temporary folder private),
+ * never one of a running process, never through a link (lstat; a link is removed itself). Returns
+ * the names removed. Errors are ignored: the sweep must never stop the editor. */
+export function sweepStaleDrafts(dir: string = tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  const uid = typeof process.geteuid === "function" ? process.geteuid() : undefined;
+  for (const name of names) {
+    const m = DRAFT_NAME.exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
+    try {
+      const st = lstatSync(join(dir, name));
+      if (uid !== undefined && st.uid !== uid) continue;
+      rmSync(join(dir, name), { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
 /** The exit status a shell gives a command it could not find: sh's 127, cmd.exe's 9009. */
 const NOT_FOUND = new Set([127, 9009]);
 
@@ -57,7 +106,8 @@ export function runExternalEditor(draft: string, t: EditorStrings, env: NodeJS.P
   if (!editorInvocation(env, "")) return { ok: false, why: t.EDITOR_NOT_SET };
   let dir: string | undefined;
   try {
-    dir = mkdtempSync(join(tmpdir(), "pi-question-"));
+    sweepStaleDrafts();
+    dir = mkdtempSync(join(tmpdir(), `${DRAFT_PREFIX}${process.pid}-`));
     const file = join(dir, "answer.md");
     const how = editorInvocation(env, file)!;
     writeFileSync(file, draft, { encoding: "utf8", mode: 0o600, flag: "wx" });

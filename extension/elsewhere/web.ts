@@ -26,6 +26,10 @@
 // QT_WEB_UNVERIFIED_BODY_BYTES only once the body has begun with the token). Every request must
 // name the server in Host by an IP address, "localhost" or the configured host, with any port
 // (an SSH tunnel listens on another one; a DNS name chosen by someone else is how rebinding works).
+// At most QT_WEB_MAX_CONNECTIONS connections are open at once: at the cap a new one closes the
+// oldest that has not carried a request with the token (so clients without it cannot push out a
+// live page, and cannot hold pi's descriptors), or is closed itself; a connection idle for
+// QT_WEB_IDLE_MS (nothing read or written; a live page is pinged every 20 s) is closed.
 // At most QT_WEB_MAX_EVENT_STREAMS pages follow the live updates: a new one ends the oldest (the
 // page someone just opened is the one in front of them), and a stream with more than
 // QT_WEB_STREAM_BACKLOG_BYTES unsent (a page that stopped reading) is dropped; a page reconnects
@@ -43,7 +47,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { isIP } from "node:net";
+import { isIP, type Socket } from "node:net";
 import { networkInterfaces } from "node:os";
 import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine } from "../addon-types.ts";
@@ -100,6 +104,8 @@ export interface WebServerOptions {
   /** Opens a question's flow with the answers this project remembers (memory.ts), as pi's TUI
    * opens it; called once per question, when the page first shows it. */
   remember?: (engine: NativeEngine, question: Waiting) => void;
+  /** Tests only: the idle time after which a connection is closed (limits.webIdleMs). */
+  idleMs?: number;
 }
 
 export interface WebServer {
@@ -210,7 +216,7 @@ function keptEarlier(engine: NativeEngine, w: Waiting): Array<string | null> {
   return w.questions.map((q) => byId.get(q.id) ?? null);
 }
 
-export async function startWebServer({ board, host, language, where, remember }: WebServerOptions): Promise<WebServer> {
+export async function startWebServer({ board, host, language, where, remember, idleMs }: WebServerOptions): Promise<WebServer> {
   const limits = addon().limits;
   // A step carries at most one field's text: the longest (an answer), each byte escaped in JSON
   // at most six times over, and the rest of the body. Not a whole answer set's size.
@@ -536,6 +542,7 @@ export async function startWebServer({ board, host, language, where, remember }:
       // the owner out. Only requests without it spend their address's bucket.
       const m = url ? /^\/q\/([^/]*)(\/events|\/answer|\/step)?$/.exec(url.pathname) : null;
       const authorized = m !== null && tokenMatches(m[1]);
+      if (authorized) tokenSockets.add(req.socket);
       if (!authorized && !allow(req.socket.remoteAddress ?? "?")) return refuse(res, 429, "too many requests", { "retry-after": "5" });
       if (!hostAllowed(req.headers.host, host)) return refuse(res, 421, "unexpected Host header");
       if (!url) return refuse(res, 400, "malformed request target");
@@ -549,6 +556,27 @@ export async function startWebServer({ board, host, language, where, remember }:
       return m[2] ? events(req, res) : page(res);
     }),
   );
+  // Connections at once (QT_WEB_MAX_CONNECTIONS), oldest first; those that carried the token.
+  const sockets = new Set<Socket>();
+  const tokenSockets = new WeakSet<Socket>();
+  server.on("connection", (socket: Socket) => {
+    if (sockets.size >= limits.webConnections) {
+      let oldest: Socket | undefined;
+      for (const s of sockets) {
+        if (!tokenSockets.has(s)) {
+          oldest = s;
+          break;
+        }
+      }
+      if (!oldest) return void socket.destroy();
+      sockets.delete(oldest);
+      oldest.destroy();
+    }
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  // Idle connections are closed: without a 'timeout' listener, Node destroys the socket.
+  server.setTimeout(idleMs ?? limits.webIdleMs);
   server.requestTimeout = 30000;
   server.headersTimeout = 15000;
   server.maxHeadersCount = 64;

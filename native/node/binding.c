@@ -202,6 +202,8 @@ static napi_value limits_object(napi_env env) {
       {"webRateBurst", QT_WEB_RATE_BURST},
       {"webRatePerMinute", QT_WEB_RATE_PER_MINUTE},
       {"webEventStreams", QT_WEB_MAX_EVENT_STREAMS},
+      {"webConnections", QT_WEB_MAX_CONNECTIONS},
+      {"webIdleMs", QT_WEB_IDLE_MS},
       {"webTokenBytes", QT_WEB_TOKEN_BYTES},
       {"endedRemembered", QT_ENDED_REMEMBERED},
       {"webStreamBacklogBytes", QT_WEB_STREAM_BACKLOG_BYTES},

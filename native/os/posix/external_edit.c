@@ -2,9 +2,15 @@
  * in a temporary file (mode 0600 from mkstemp, removed afterwards), the editor's own
  * terminal the runner's. pi's TUI does the same in TypeScript (extension/ask/external-editor.ts).
  * Nothing is lost when the editor is missing, fails or exits non-zero: the caller keeps the
- * draft and shows `why`. */
+ * draft and shows `why`.
+ *
+ * The file's name carries this process's pid (pi-question-draft-<pid>-XXXXXX, as the TypeScript
+ * path names its folder): a draft left behind by a process that was killed while the editor was
+ * open is removed, if it is this user's, the next time anyone's Ctrl+G runs here or there. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +40,43 @@ static bool write_all_fd(int fd, const char *s, size_t n) {
   return true;
 }
 
+#define DRAFT_PREFIX "pi-question-draft-"
+
+/* Removes the drafts in `dir` whose process is gone (kill says ESRCH): only this user's, never
+ * through a link (a link is removed itself), the TypeScript path's folders with their one file.
+ * Errors are ignored: the sweep never stops the editor. */
+static void sweep_stale_drafts(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  int dfd = dirfd(d);
+  uid_t me = geteuid();
+  pid_t self = getpid();
+  struct dirent *ent;
+  while ((ent = readdir(d)) != NULL) {
+    const char *name = ent->d_name;
+    if (strncmp(name, DRAFT_PREFIX, sizeof DRAFT_PREFIX - 1) != 0) continue;
+    const char *digits = name + sizeof DRAFT_PREFIX - 1;
+    char *end = NULL;
+    errno = 0;
+    long pid = strtol(digits, &end, 10);
+    if (errno || end == digits || *end != '-' || pid <= 0 || pid > INT_MAX || (pid_t)pid == self) continue;
+    if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* running (EPERM: another user's) */
+    struct stat st;
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != me) continue;
+    if (S_ISDIR(st.st_mode)) {
+      int sub = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (sub >= 0) {
+        unlinkat(sub, "answer.md", 0);
+        close(sub);
+      }
+      unlinkat(dfd, name, AT_REMOVEDIR);
+    } else {
+      unlinkat(dfd, name, 0);
+    }
+  }
+  closedir(d);
+}
+
 bool qt_external_edit(const qt_engine *e, int tty_fd, const char *text, size_t len, qt_buf *out, qt_buf *why) {
   const char *cmd = getenv("VISUAL");
   if (!cmd || !*cmd) cmd = getenv("EDITOR");
@@ -46,7 +89,8 @@ bool qt_external_edit(const qt_engine *e, int tty_fd, const char *text, size_t l
   qt_buf path, line;
   qt_buf_init(&path);
   qt_buf_init(&line);
-  qt_buf_printf(&path, "%s/pi-question-XXXXXX", dir);
+  sweep_stale_drafts(dir);
+  qt_buf_printf(&path, "%s/" DRAFT_PREFIX "%ld-XXXXXX", dir, (long)getpid());
   qt_buf_printf(&line, "%s \"$1\"", cmd); /* "code --wait" style commands keep their arguments */
   if (path.failed || line.failed) {
     say(e, why, QT_STR_EDITOR_NOT_STARTED, 0, "out of memory");
