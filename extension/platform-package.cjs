@@ -89,7 +89,8 @@ function prebuiltFolders(packageRoot) {
 }
 
 /** Why a file or folder of an install must not be trusted, or "" when it may be: on POSIX it is
- * owned by this user or by root (a global install made with sudo) and nobody else can write it.
+ * owned by this user or by root (a global install made with sudo) and nobody else can write it
+ * (its group may, when the file is this user's and the group is this user's primary group).
  * Windows has no owner or mode bits Node can read this way; there the folder rule alone holds. */
 function untrusted(path, stats) {
   if (typeof process.getuid !== "function") return "";
@@ -97,7 +98,10 @@ function untrusted(path, stats) {
   if (stats.uid !== uid && stats.uid !== 0) {
     return `${path} is owned by another user (uid ${stats.uid}; you are uid ${uid}), so it may not be yours to run; reinstall pi-question as yourself`;
   }
-  if (stats.mode & 0o022) {
+  // Group-writable is fine when the group is the user's own (umask 002, as Ubuntu gives every
+  // user a group of their own): npm installs every file that way there.
+  const groupOk = typeof process.getgid === "function" && stats.gid === process.getgid() && stats.uid === uid;
+  if (stats.mode & (groupOk ? 0o002 : 0o022)) {
     const mode = (stats.mode & 0o777).toString(8).padStart(4, "0");
     return `${path} is writable by ${stats.mode & 0o002 ? "every user" : "its group"} (mode ${mode}), so someone else could have replaced it; run "chmod go-w ${path}" if it is yours, or reinstall pi-question`;
   }
