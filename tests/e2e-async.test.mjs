@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { test } from "node:test";
-import { startPi } from "./helpers/tmux.mjs";
+import { questionArea, startPi } from "./helpers/tmux.mjs";
 
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
 const LINE = /1 question waiting — \/answer or Alt\+A to answer/;
@@ -116,5 +116,80 @@ test("async e2e: a resumed session (pi -c) shows its unanswered question again; 
     throw error;
   } finally {
     await resumed.kill();
+  }
+});
+
+// ---- exactly once: Esc, /reload, quitting, /tree ---------------------------------------------
+
+/** How many times request `request` tells the model question `qid`'s answer. */
+const timesRead = (request, qid) => texts(request).split(`The answer to question ${qid}, which you asked without waiting:`).length - 1;
+
+/** Polls the saved session until `check(entries)` holds. */
+async function untilSession(pi, check, what) {
+  for (const until = Date.now() + 20000; !check(pi.sessionEntries()); await new Promise((r) => setTimeout(r, 50)))
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what} in the session`);
+}
+const answerEntries = (entries, qid) => entries.filter((e) => e.type === "custom_message" && e.details?.qid === qid);
+const endEntries = (entries, qid) => entries.filter((e) => e.customType === "pi-question-async-end" && e.data?.qid === qid);
+
+/** The model: asks without waiting, then runs a command that never ends by itself (the agent is
+ * busy until the person stops it), then answers every later prompt with text. */
+const busyReplies = (_body, i) =>
+  i === 0
+    ? { toolCalls: [{ name: "question", arguments: { questions: [DB], wait: false } }] }
+    : i === 1
+      ? { toolCalls: [{ name: "bash", arguments: { command: "sleep 600" } }] }
+      : { text: `reply ${i}` };
+
+/** Starts pi with busyReplies, prompts, and answers "2" while the command runs; resolves the qid
+ * once the question is answered (pi holds the answer as a steering message). */
+async function answerWhileBusy(pi) {
+  await pi.prompt("ask me");
+  await pi.model.waitForRequests(2);
+  const qid = pi.model.toolMessages(1)[0].content.match(/q[0-9a-f]{8}/)[0];
+  await pi.waitForScreen(LINE);
+  await pi.waitForScreen(/sleep 600/);
+  await pi.keys("M-a");
+  await pi.waitForScreen(/Which database\?/);
+  await pi.keys("2");
+  await pi.waitForScreen((screen) => !LINE.test(screen) && !/Which database\?/.test(questionArea(screen)));
+  return qid;
+}
+
+/** Types a prompt in pi's editor and waits for the model's request it makes (the n-th). */
+async function promptAgain(pi, text, n) {
+  await pi.waitForScreen(/mock-1/);
+  await pi.text(text);
+  await pi.waitForScreen((screen) => screen.includes(text));
+  await pi.keys("Enter");
+  await pi.model.waitForRequests(n);
+}
+
+test("async e2e: answered while the agent works, Esc right after — the answer still reaches the model, exactly once; /reload sends nothing again", async () => {
+  const pi = await startPi({ replies: busyReplies, session: true, namePrefix: "pq-async-" });
+  try {
+    const qid = await answerWhileBusy(pi);
+    await pi.keys("Escape"); // stops the agent: pi drops its queued steering messages
+    await untilSession(pi, (entries) => answerEntries(entries, qid).length === 1, "the answer's message");
+    await untilSession(pi, (entries) => endEntries(entries, qid).length === 1, "the end entry");
+    await pi.waitForScreen(new RegExp(`the answer to a question asked without waiting \\(${qid}\\)`));
+    assert.equal(pi.model.requests.length, 2, "added to the conversation: the stopped agent was not started again");
+    await promptAgain(pi, "go on", 3);
+    assert.equal(timesRead(pi.model.requests[2], qid), 1, "read once");
+    assert.match(texts(pi.model.requests[2]), /db: user selected: 2\. Postgres/);
+    await pi.waitForScreen(/reply 2/);
+    await pi.text("/reload");
+    await pi.keys("Enter");
+    await pi.waitForScreen(/[Rr]eloaded/);
+    await promptAgain(pi, "and now", 4);
+    assert.equal(timesRead(pi.model.requests[3], qid), 1, "still once after /reload");
+    const entries = pi.sessionEntries();
+    assert.equal(answerEntries(entries, qid).length, 1);
+    assert.equal(endEntries(entries, qid).length, 1);
+  } catch (error) {
+    error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
+    throw error;
+  } finally {
+    await pi.kill();
   }
 });
