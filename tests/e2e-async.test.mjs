@@ -193,3 +193,49 @@ test("async e2e: answered while the agent works, Esc right after — the answer 
     await pi.kill();
   }
 });
+
+test("async e2e: answered while the agent works, then pi quits before the answer arrived — the resumed session (pi -c) delivers it, exactly once, without asking again", async () => {
+  let entries;
+  let qid;
+  const pi = await startPi({ replies: busyReplies, session: true, namePrefix: "pq-async-" });
+  try {
+    qid = await answerWhileBusy(pi);
+    // the session has the answer (an older pi-question wrote its end entry at once instead)
+    const kept = (x) => ["pi-question-async-answer", "pi-question-async-end"].includes(x.customType) && x.data?.qid === qid;
+    await untilSession(pi, (e) => e.some(kept), "the answer");
+    entries = pi.sessionEntries();
+  } catch (error) {
+    error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
+    throw error;
+  } finally {
+    await pi.kill(); // quits while the command runs: the steering message never reached the agent
+  }
+  assert.equal(answerEntries(entries, qid).length, 0, "not delivered before quitting");
+  const resumed = await startPi({
+    replies: (_body, i) => ({ text: `resumed ${i}` }),
+    session: true,
+    namePrefix: "pq-async-",
+    extraArgs: ["-c"],
+    prepareHome: (home, work) => {
+      const dir = join(home, "sessions");
+      mkdirSync(dir, { recursive: true });
+      const lines = entries.map((e) => JSON.stringify(e.type === "session" ? { ...e, cwd: work } : e));
+      writeFileSync(join(dir, basename(entries[0].id ?? "s") + ".jsonl"), lines.join("\n") + "\n");
+    },
+  });
+  try {
+    await untilSession(resumed, (e) => answerEntries(e, qid).length === 1, "the answer's message");
+    await resumed.waitForScreen(new RegExp(`the answer to a question asked without waiting \\(${qid}\\)`));
+    assert.doesNotMatch(resumed.screen(), LINE, "answered: nothing waits");
+    assert.equal(resumed.model.requests.length, 0, "a recovered answer does not start the agent");
+    await promptAgain(resumed, "go on", 1);
+    assert.equal(timesRead(resumed.model.requests[0], qid), 1, "read once");
+    assert.match(texts(resumed.model.requests[0]), /db: user selected: 2\. Postgres/);
+    assert.equal(endEntries(resumed.sessionEntries(), qid).length, 1);
+  } catch (error) {
+    error.message += `\n--- screen (${resumed.name}) ---\n${resumed.screen()}`;
+    throw error;
+  } finally {
+    await resumed.kill();
+  }
+});
