@@ -239,3 +239,63 @@ test("async e2e: answered while the agent works, then pi quits before the answer
     await resumed.kill();
   }
 });
+
+/** /tree, moves the highlight to the entry `label` ("user: ask me", "assistant: reply 1") with
+ * the arrow keys, picks it (no summary of the branch left); clears the editor (picking a prompt
+ * puts its text there). */
+async function treeTo(pi, label) {
+  await pi.waitForScreen(/mock-1/);
+  await pi.text("/tree");
+  await pi.waitForScreen(/\/tree/);
+  await pi.keys("Enter");
+  await pi.waitForScreen(/Session Tree/);
+  const picked = (screen) => screen.split("\n").some((l) => /^\s*›/.test(l) && l.includes(label));
+  for (const key of ["Up", "Down"]) {
+    for (let n = 0; n < 20 && !picked(pi.screen()); n++) await pi.keys(key);
+  }
+  await pi.waitForScreen(picked);
+  await pi.keys("Enter");
+  await pi.waitForScreen((screen) => /Summarize branch\?/.test(screen) || !/Session Tree/.test(screen));
+  if (/Summarize branch\?/.test(pi.screen())) {
+    await pi.keys("Enter"); // → No summary
+    await pi.waitForScreen((screen) => !/Summarize branch\?/.test(screen));
+  }
+  await pi.keys("C-c"); // once: clears the editor
+  await pi.waitForScreen((screen) => !questionArea(screen).includes("ask me"));
+}
+
+test("async e2e: /tree away from the question — no stale question; back — it waits again, its answer arrives once; away and back again — never a second delivery", async () => {
+  const replies = (_body, i) =>
+    i === 0 ? { toolCalls: [{ name: "question", arguments: { questions: [DB], wait: false } }] } : { text: `reply ${i}` };
+  const pi = await startPi({ replies, session: true, namePrefix: "pq-async-" });
+  try {
+    await pi.prompt("ask me");
+    await pi.model.waitForRequests(2);
+    const qid = pi.model.toolMessages(1)[0].content.match(/q[0-9a-f]{8}/)[0];
+    await pi.waitForScreen(/reply 1/);
+    await pi.waitForScreen(LINE);
+    await treeTo(pi, "user: ask me"); // before the question was asked
+    await pi.waitForScreen((screen) => !LINE.test(screen));
+    await treeTo(pi, "assistant: reply 1"); // back
+    await pi.waitForScreen(LINE);
+    await pi.keys("M-a");
+    await pi.waitForScreen(/Which database\?/);
+    await pi.keys("2");
+    await pi.model.waitForRequests(3); // the idle agent's turn reads it
+    assert.equal(timesRead(pi.model.requests[2], qid), 1);
+    await pi.waitForScreen(/reply 2/);
+    await treeTo(pi, "user: ask me");
+    await treeTo(pi, "assistant: reply 2");
+    await promptAgain(pi, "go on", 4);
+    assert.equal(timesRead(pi.model.requests[3], qid), 1, "read once");
+    assert.doesNotMatch(pi.screen(), LINE);
+    const entries = pi.sessionEntries();
+    assert.equal(answerEntries(entries, qid).length, 1, "delivered once");
+    assert.equal(endEntries(entries, qid).length, 1);
+  } catch (error) {
+    error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
+    throw error;
+  } finally {
+    await pi.kill();
+  }
+});
