@@ -31,6 +31,8 @@ export const ANSWERED_ENTRY = "pi-question-async-answer";
 export const ENDED_ENTRY = "pi-question-async-end";
 /** The custom message that brings the answer to the agent. */
 export const MESSAGE_TYPE = "pi-question-answer";
+/** How often pi is asked whether it is idle while an answer waits to be sent again (ms). */
+const IDLE_POLL_MS = 100;
 /** The line above the editor. */
 const WIDGET = "pi-question-async";
 
@@ -163,15 +165,20 @@ export function asyncQuestions(pi: ExtensionAPI, asker: Asker): AsyncQuestions {
   };
 
   /** At the next idle moment, answers pi did not deliver are sent again (once more in this
-   * instance when added at once; the next instance tries from the session). */
-  const resendWhenIdle = (here: ExtensionContext) => {
+   * instance when added at once; the next instance tries from the session). pi is idle once
+   * its run's end is handled (right after agent_end), or later: a retry, a compaction. */
+  const resendWhenIdle = (here: ExtensionContext, delay = 0) => {
     if (retry) clearTimeout(retry);
     retry = setTimeout(() => {
       retry = undefined;
       if (stopped || !outbox.size) return;
-      if (!isIdle(here)) return resendWhenIdle(here); // retrying, compacting: a run goes on
-      for (const out of [...outbox.values()]) if (out.sent !== "added") send(out, here, false);
-    }, 0);
+      if (!isIdle(here)) return resendWhenIdle(here, IDLE_POLL_MS); // a run goes on: look again
+      try {
+        for (const out of [...outbox.values()]) if (out.sent !== "added") send(out, here, false);
+      } catch {
+        // a pi that went away (its session replaced): the session holds the answer for the next
+      }
+    }, delay);
     retry.unref?.();
   };
 
