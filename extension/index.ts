@@ -81,6 +81,10 @@ export const QuestionParams = Type.Object({
   ),
 });
 
+/** The custom message that brings the answer to a question asked without waiting (async.ts
+ * MESSAGE_TYPE; here too, so pi's events about it are told apart without loading async.ts). */
+const ANSWER_MESSAGE = "pi-question-answer";
+
 // ---- the commands and the flag --------------------------------------------------------------------
 /** The flag that answers pending questions in print mode (`pi -c --answers '{…}'`). */
 const ANSWERS_FLAG = "answers";
@@ -198,7 +202,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
 
   // The message that brings such a question's answer (async.ts): drawn sanitized, as a result is
   // (pi's own drawing would print the model's labels as they are).
-  pi.registerMessageRenderer?.("pi-question-answer", (message, options, theme) => {
+  pi.registerMessageRenderer?.(ANSWER_MESSAGE, (message, options, theme) => {
     if (!renderers) return placeholder(() => [], {});
     return renderers.renderAnswerMessage(message, options.expanded, theme);
   });
@@ -267,9 +271,56 @@ export default function piQuestion(pi: ExtensionAPI): void {
     useAccessible(accessibleMode(s)); // the transcript follows the setting (transcript.ts)
     if (s.web.enabled) await (await getWeb()).sessionStart(ctx);
   };
+  // Every answer to a question asked without waiting reaches the agent exactly once (async.ts):
+  // its end is recorded when pi delivers the message (message_end), a message pi dropped (Esc
+  // clears the steering queue) is sent again at the next idle moment, and a copy that still
+  // arrives twice (sent again while pi held the first) is hidden and left out of what the model
+  // reads. /tree: the questions and answers of the branch left stop waiting, those of the
+  // branch reached wait or are sent.
+  const asyncOf = async () => (asker ? (await asker).asyncQuestions : undefined);
+  pi.on("message_end", async (event, ctx) => {
+    const message = event.message as { role?: string; customType?: string; details?: { qid?: unknown } };
+    const qid = message.role === "custom" && message.customType === ANSWER_MESSAGE ? message.details?.qid : undefined;
+    if (typeof qid !== "string") return undefined;
+    // pi persists the message after message_end: one already on the branch makes this a copy
+    const { answerInBranch } = await import("./ask/async.ts");
+    let branch: unknown[] = [];
+    try {
+      branch = ctx.sessionManager.getBranch();
+    } catch {
+      return undefined;
+    }
+    if (answerInBranch(branch as Parameters<typeof answerInBranch>[0], qid)) return { message: { ...event.message, display: false } };
+    (await asyncOf())?.delivered(qid);
+    return undefined;
+  });
+  pi.on("context", (event) => {
+    const seen = new Set<string>();
+    let copies = false;
+    const messages = event.messages.filter((m) => {
+      const message = m as { role?: string; customType?: string; details?: { qid?: unknown } };
+      const qid = message.role === "custom" && message.customType === ANSWER_MESSAGE ? message.details?.qid : undefined;
+      if (typeof qid !== "string") return true;
+      if (seen.has(qid)) return !(copies = true);
+      seen.add(qid);
+      return true;
+    });
+    return copies ? { messages } : undefined;
+  });
+  const settled = async (_event: unknown, ctx: ExtensionContext) => (await asyncOf())?.settled(ctx);
+  pi.on("agent_end", settled);
+  // pi ≥ 1.5: the run is over for good (agent_end may be followed by more runs); 0.73 has no such event
+  (pi.on as (event: string, handler: typeof settled) => void)("agent_settled", settled);
+  pi.on("session_tree", async (_event, ctx) => {
+    if (!ctx.hasUI) return;
+    (await asyncOf())?.leaveBranch(ctx);
+    await restoreAsync(ctx);
+  });
+
   pi.on("session_shutdown", async () => {
     // Off pi's event bus (it outlives this instance: after /reload a stale board would refuse
     // the next one's answers); the questions asked without waiting leave unended.
+    (await asyncOf())?.stop();
     if (asker) (await asker).close();
     if (relay) (await relay).stop();
     if (web) (await web).stop();

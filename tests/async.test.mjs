@@ -13,18 +13,103 @@ import { eventBus, headlessContext, loadExtension, tuiContext } from "./helpers/
 const WIDGET = "pi-question-async";
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
 
-/** One extension instance as pi loads it, with its session started in a fake TUI; `events`: pi's
- * bus, which outlives an instance (/reload). */
-async function start(branch = [], events = eventBus(), cwd = "/nonexistent") {
+/**
+ * pi's side of a session, as far as these questions see it (both lines behave so): the branch of
+ * entries (custom ones from appendEntry, custom_message ones for delivered messages), the agent's
+ * steering queue, and the extension's event handlers. A message sent to an idle agent with
+ * triggerTurn starts a turn (message_end, then persisted); without it, it is persisted at once and
+ * extensions hear nothing; to a busy one, it waits in the queue until a turn takes it (`turn`) or
+ * Esc clears it (`abort`). `end` ends a run (agent_end, then idle).
+ */
+function fakeSession(branch, ctx) {
   const handlers = new Map();
-  const ext = await loadExtension({ on: (name, fn) => handlers.set(name, fn), events });
+  const queue = [];
+  const emit = async (name, event) => {
+    let result;
+    for (const fn of handlers.get(name) ?? []) {
+      const r = await fn(event, ctx);
+      if (r !== undefined) result = r;
+    }
+    return result;
+  };
+  const persist = (m) =>
+    branch.push({ type: "custom_message", customType: m.customType, content: m.content, display: m.display, details: m.details });
+  /** The agent takes the message into its context: message_end (a handler may replace it), persisted. */
+  const take = async (m) => {
+    const replaced = await emit("message_end", { type: "message_end", message: m });
+    persist(replaced?.message ?? m);
+  };
+  return {
+    handlers,
+    queue,
+    emit,
+    on: (name, fn) => handlers.set(name, [...(handlers.get(name) ?? []), fn]),
+    appendEntry: (customType, data) => branch.push({ type: "custom", customType, data }),
+    send(message, options) {
+      const m = { role: "custom", ...message };
+      if (!ctx.idle) queue.push(m);
+      else if (options?.triggerTurn) void take(m);
+      else persist(m);
+    },
+    /** A turn boundary: the agent takes the queued messages. */
+    async turn() {
+      for (const m of queue.splice(0)) await take(m);
+    },
+    /** The run ends (Esc: `aborted`, pi's TUI clears the queue first; `keepQueue`: a message
+     * queued after the run's last look stays there until the next run). */
+    async end({ aborted = false, keepQueue = false } = {}) {
+      if (aborted && !keepQueue) queue.length = 0;
+      await emit("agent_end", { type: "agent_end", messages: [] });
+      ctx.idle = true;
+    },
+    /** The messages the model reads next (pi's `context` event over the agent's messages). */
+    async context() {
+      const messages = branch
+        .filter((e) => e.type === "custom_message")
+        .map((e) => ({ role: "custom", customType: e.customType, content: e.content, display: e.display, details: e.details }));
+      return (await emit("context", { type: "context", messages }))?.messages ?? messages;
+    },
+  };
+}
+
+/** One extension instance as pi loads it, with its session started in a fake TUI; `events`: pi's
+ * bus, which outlives an instance (/reload). `branch`: the session's branch (the fake session
+ * adds to it). `entries`: what appendEntry wrote; `messages`: every sendMessage. */
+async function start(branch = [], events = eventBus(), cwd = "/nonexistent") {
+  branch = [...branch];
   const shown = [];
   const ctx = tuiContext((component) => shown.push(component), cwd, branch);
+  const session = fakeSession(branch, ctx);
+  const entries = [];
+  const messages = [];
+  const ext = await loadExtension({
+    on: session.on,
+    events,
+    appendEntry: (customType, data) => {
+      entries.push({ customType, data });
+      session.appendEntry(customType, data);
+    },
+    sendMessage: (message, options) => {
+      messages.push({ message, options });
+      session.send(message, options);
+    },
+  });
   const heard = [];
   for (const channel of ["question:asked", "question:ended", "question:refused"])
     ext.pi.events.on(channel, (data) => heard.push({ channel, data }));
-  await handlers.get("session_start")({ reason: "startup" }, ctx);
-  return { ...ext, handlers, ctx, shown, heard, tool: ext.tools.get("question"), stop: () => handlers.get("session_shutdown")({}, ctx) };
+  await session.emit("session_start", { reason: "startup" });
+  return {
+    ...ext,
+    entries,
+    messages,
+    branch,
+    session,
+    ctx,
+    shown,
+    heard,
+    tool: ext.tools.get("question"),
+    stop: () => session.emit("session_shutdown", {}),
+  };
 }
 
 const until = async (check, what) => {
@@ -38,6 +123,10 @@ const settle = () => new Promise((r) => setTimeout(r, 30));
 
 /** The session entries of an instance as pi's branch holds them. */
 const branchOf = (entries) => entries.map(({ customType, data }) => ({ type: "custom", customType, data }));
+/** The answer messages of question `qid` on a branch. */
+const answersOn = (branch, qid) => branch.filter((e) => e.type === "custom_message" && e.details?.qid === qid);
+/** The custom entries of type `type` about question `qid` on a branch. */
+const entriesOf = (branch, type, qid) => branch.filter((e) => e.type === "custom" && e.customType === type && e.data.qid === qid);
 
 const running = [];
 after(async () => {
@@ -386,5 +475,170 @@ test(
     next.shown[0].handleInput("1");
     await until(() => next.messages.length === 1, "answered once, by the new instance");
     assert.equal(next.messages[0].message.details.qid, result.details.qid);
+  },
+);
+
+/** Asks DB without waiting in `s` and answers it from the event bus (another extension: the
+ * quickest way to an answer); resolves the qid once the answer went out. */
+async function askAndAnswer(s, answer = "Postgres") {
+  const result = await s.tool.execute("x1", s.tool.prepareArguments({ questions: [DB], wait: false }), undefined, undefined, s.ctx);
+  const qid = result.details.qid;
+  const before = s.messages.length;
+  s.pi.events.emit("question:answer", { id: qid, answers: { db: answer } });
+  await until(() => s.messages.length > before, "the answer sent");
+  return qid;
+}
+
+test(
+  "async: Esc right after answering (pi drops the queued steer) — the answer is sent again once pi is idle, added without starting a turn, and reaches the model exactly once; the end is recorded only then",
+  { timeout: 20000 },
+  async () => {
+    const s = await start();
+    running.push(s);
+    s.ctx.idle = false; // the agent works
+    const qid = await askAndAnswer(s);
+    assert.deepEqual(s.messages[0].options, { deliverAs: "steer" });
+    await settle();
+    assert.equal(entriesOf(s.branch, "pi-question-async-end", qid).length, 0, "not delivered yet: no end recorded");
+    await s.session.end({ aborted: true }); // Esc: pi clears its queue and stops the run
+    await until(() => answersOn(s.branch, qid).length === 1, "the answer in the session");
+    assert.equal(s.messages.length, 2);
+    assert.deepEqual(s.messages[1].options, {}, "added to the conversation: the stopped agent is not started again");
+    assert.equal(s.messages[1].message.content, s.messages[0].message.content);
+    assert.equal(entriesOf(s.branch, "pi-question-async-end", qid).length, 1);
+    // later runs send nothing more
+    s.ctx.idle = false;
+    await s.session.turn();
+    await s.session.end();
+    await settle();
+    assert.equal(s.messages.length, 2, "never a third time");
+    const read = (await s.session.context()).filter((m) => m.details?.qid === qid);
+    assert.equal(read.length, 1, "the model reads it once");
+    assert.match(read[0].content, /db: user selected: 2\. Postgres$/);
+  },
+);
+
+test("async: a steer pi delivers is never sent again; its end is recorded once, when it arrived", { timeout: 20000 }, async () => {
+  const s = await start();
+  running.push(s);
+  s.ctx.idle = false;
+  const qid = await askAndAnswer(s);
+  await s.session.turn(); // the next turn takes it
+  await until(() => entriesOf(s.branch, "pi-question-async-end", qid).length === 1, "the end recorded");
+  await s.session.end();
+  await settle();
+  assert.equal(s.messages.length, 1);
+  assert.equal(answersOn(s.branch, qid).length, 1);
+  assert.equal(entriesOf(s.branch, "pi-question-async-end", qid).length, 1);
+});
+
+test(
+  "async: /reload after an answer pi never delivered — the next instance sends it from the session, once, without asking again; the one after sends nothing",
+  { timeout: 20000 },
+  async () => {
+    const events = eventBus();
+    const old = await start([], events);
+    old.ctx.idle = false;
+    const qid = await askAndAnswer(old);
+    await old.stop(); // the session ends with the steer still queued: it never reaches the agent
+    assert.equal(answersOn(old.branch, qid).length, 0);
+    assert.equal(entriesOf(old.branch, "pi-question-async-end", qid).length, 0);
+    const fresh = await start(old.branch, events);
+    running.push(fresh);
+    await until(() => answersOn(fresh.branch, qid).length === 1, "sent by the new instance");
+    assert.equal(fresh.messages.length, 1);
+    assert.deepEqual(fresh.messages[0].options, {}, "a recovered answer never starts the agent");
+    assert.equal(fresh.messages[0].message.content, old.messages[0].message.content);
+    assert.deepEqual(fresh.messages[0].message.details, old.messages[0].message.details);
+    assert.equal(fresh.ctx.widgets.has(WIDGET), false, "answered: nothing waits");
+    assert.equal(fresh.shown.length, 0);
+    assert.equal(entriesOf(fresh.branch, "pi-question-async-end", qid).length, 1);
+    const again = await start(fresh.branch, events);
+    running.push(again);
+    await settle();
+    assert.equal(again.messages.length, 0, "delivered: never sent twice");
+    assert.equal(again.ctx.widgets.has(WIDGET), false);
+  },
+);
+
+test(
+  "async: a copy pi still held arrives after the answer was sent again — hidden in the transcript and left out of what the model reads",
+  { timeout: 20000 },
+  async () => {
+    const s = await start();
+    running.push(s);
+    s.ctx.idle = false;
+    const qid = await askAndAnswer(s);
+    await s.session.end({ keepQueue: true }); // queued after the run's last look: pi keeps it for the next run
+    await until(() => s.messages.length === 2, "sent again at the idle moment");
+    assert.equal(answersOn(s.branch, qid).length, 1);
+    s.ctx.idle = false; // the next run takes the old copy
+    await s.session.turn();
+    const copies = answersOn(s.branch, qid);
+    assert.equal(copies.length, 2, "pi keeps both in the session");
+    assert.deepEqual(
+      copies.map((c) => c.display),
+      [true, false],
+      "the second is not drawn",
+    );
+    const read = (await s.session.context()).filter((m) => m.details?.qid === qid);
+    assert.equal(read.length, 1, "the model reads it once");
+    assert.equal(entriesOf(s.branch, "pi-question-async-end", qid).length, 1);
+  },
+);
+
+test(
+  "async: /tree away from the question's branch — it stops waiting (line gone, never shown); back — it waits again; answered there, away and back again sends nothing twice",
+  { timeout: 20000 },
+  async () => {
+    const s = await start();
+    running.push(s);
+    const result = await s.tool.execute("t1", s.tool.prepareArguments({ questions: [DB], wait: false }), undefined, undefined, s.ctx);
+    const qid = result.details.qid;
+    const full = [...s.branch];
+    const navigate = async (entries) => {
+      s.branch.length = 0;
+      s.branch.push(...entries);
+      await s.session.emit("session_tree", { type: "session_tree" });
+    };
+    await navigate([]); // before the question was asked
+    assert.equal(s.ctx.widgets.has(WIDGET), false, "no stale question on this branch");
+    await s.shortcuts.get("alt+a").handler(s.ctx);
+    await settle();
+    assert.equal(s.shown.length, 0, "nothing to open");
+    await navigate(full); // back
+    assert.deepEqual(s.ctx.widgets.get(WIDGET), ["1 question waiting — /answer or Alt+A to answer"]);
+    s.pi.events.emit("question:answer", { id: qid, answers: { db: "SQLite" } });
+    await until(() => answersOn(s.branch, qid).length === 1, "delivered");
+    const answered = [...s.branch];
+    await navigate([]);
+    await navigate(answered);
+    await settle();
+    assert.equal(s.messages.length, 1, "never sent twice");
+    assert.equal(answersOn(s.branch, qid).length, 1);
+    assert.equal(s.ctx.widgets.has(WIDGET), false, "nothing waits");
+  },
+);
+
+test(
+  "async: answered, then /tree away before it arrived — nothing reaches the other branch; back, it is sent once",
+  { timeout: 20000 },
+  async () => {
+    const s = await start();
+    running.push(s);
+    s.ctx.idle = false;
+    const qid = await askAndAnswer(s);
+    const answered = [...s.branch];
+    await s.session.end({ aborted: true, keepQueue: false });
+    // navigated away at once, before the idle moment
+    s.branch.length = 0;
+    await s.session.emit("session_tree", { type: "session_tree" });
+    await settle();
+    assert.equal(answersOn(s.branch, qid).length, 0, "not on a branch that never asked it");
+    s.branch.push(...answered);
+    await s.session.emit("session_tree", { type: "session_tree" });
+    await until(() => answersOn(s.branch, qid).length === 1, "sent on its own branch");
+    await settle();
+    assert.equal(answersOn(s.branch, qid).length, 1);
   },
 );

@@ -14,6 +14,7 @@ import { type AskersBoard, type Board, createBoard, type Ticket } from "../board
 import { type ArgsJson, CANCEL_CONTINUES, type Outcome, terminalReachable, TTY_PATH } from "../addon-types.ts";
 import type { AnswersFlag } from "./print-mode.ts";
 import type { RelayAsker } from "../elsewhere/relay.ts";
+import type { AsyncQuestions } from "./async.ts";
 import { type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
 import { isPersonsAnswer, type Remembered, rememberAnswers, rememberedAll } from "./memory.ts";
 import { route, type Way } from "./route.ts";
@@ -71,6 +72,9 @@ export interface Asker {
   close(): void;
   /** Posts a question asked without waiting; `qid`: its id when it was posted before. */
   later(json: ArgsJson, questions: NormalizedQuestion[], ctx: ExtensionContext, qid?: string): Later;
+  /** The manager of the questions asked without waiting (async.ts), once made: pi's events
+   * (message_end, agent_end, /tree) reach it through index.ts without loading it. */
+  asyncQuestions?: AsyncQuestions;
 }
 
 /** `text` cut to at most `max` bytes of UTF-8, at a character boundary (as the engine cuts it). */
