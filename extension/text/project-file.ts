@@ -68,7 +68,6 @@ export function placeInProject(cwd: string, path: string): { real: string; exist
   return target;
 }
 
-
 /** A file read: its text, missing (no file: the default applies silently), or refused (why, in
  * words that follow the file's path: "is a FIFO, not a regular file"). */
 export type FileRead = { text: string } | { missing: true } | { refused: string };
