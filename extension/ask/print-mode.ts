@@ -84,6 +84,10 @@ export async function answerWithoutTui(
   const set: PendingSet | undefined = sets.find((s) => !foreignSet(s, shown));
   const foreign = set ? undefined : sets.find((s) => completeAnswers(s));
 
+  // A refused or foreign file is said whichever way the question is answered.
+  if (error) say(error);
+  if (foreign) say(foreignSet(foreign, shown) ?? "");
+
   // The flag answers the pending questions it was given for (a list needs them: it is only
   // positional), or, given by id, the first call it fits; never a later, different question.
   const fromFlag = answersFromFlag(flag.read(), questions, sets.length > 0);
@@ -99,8 +103,6 @@ export async function answerWithoutTui(
     say(`the --answers flag was not used for this question: ${r}`);
   }
 
-  if (error) say(error);
-  if (foreign) say(foreignSet(foreign, shown) ?? "");
   const written = set && completeAnswers(set);
   if (written) {
     const r = tryAnswers(json, written, settings);
