@@ -31,39 +31,50 @@ function hostileProject(work) {
   execFileSync("mkfifo", [join(work, ".pi", "pending-questions.json")]);
 }
 
-test("e2e project files: /dev/zero settings and a FIFO pending file: pi -p is answered by --answers, with both warnings", { skip: process.platform === "win32" }, async () => {
-  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: QUESTION }] }, { text: "noted" }]);
-  const { home, work, cleanup } = makeHome(model.port);
-  try {
-    hostileProject(work);
-    const run = await runPrint(home, work, "ask", ["--answers", '{"db":"SQLite"}'], 60000);
-    assert.equal(run.code, 0, run.stderr);
-    await model.waitForRequests(2);
-    assert.equal(model.toolMessages(1)[0].content, "db: user selected: 2. SQLite (value: lite)");
-    assert.match(run.stderr, /\.pi\/question\.json leads outside the project through a symbolic link \(to \/dev\/zero\), so it is not read/);
-    assert.match(run.stderr, /pending-questions\.json is a FIFO \(named pipe\), not a regular file, so it is neither read nor written/);
-    assert.ok(lstatSync(join(work, ".pi", "pending-questions.json")).isFIFO(), "the FIFO is left as it was");
-  } finally {
-    cleanup();
-    await model.close();
-  }
-});
+test(
+  "e2e project files: /dev/zero settings and a FIFO pending file: pi -p is answered by --answers, with both warnings",
+  { skip: process.platform === "win32" },
+  async () => {
+    const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: QUESTION }] }, { text: "noted" }]);
+    const { home, work, cleanup } = makeHome(model.port);
+    try {
+      hostileProject(work);
+      const run = await runPrint(home, work, "ask", ["--answers", '{"db":"SQLite"}'], 60000);
+      assert.equal(run.code, 0, run.stderr);
+      await model.waitForRequests(2);
+      assert.equal(model.toolMessages(1)[0].content, "db: user selected: 2. SQLite (value: lite)");
+      assert.match(
+        run.stderr,
+        /\.pi\/question\.json leads outside the project through a symbolic link \(to \/dev\/zero\), so it is not read/,
+      );
+      assert.match(run.stderr, /pending-questions\.json is a FIFO \(named pipe\), not a regular file, so it is neither read nor written/);
+      assert.ok(lstatSync(join(work, ".pi", "pending-questions.json")).isFIFO(), "the FIFO is left as it was");
+    } finally {
+      cleanup();
+      await model.close();
+    }
+  },
+);
 
-test("e2e project files: with no answer and no terminal, the FIFO is not written and the model is told nothing was saved", { skip: process.platform === "win32" }, async () => {
-  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: QUESTION }] }, { text: "noted" }]);
-  const { home, work, cleanup } = makeHome(model.port);
-  try {
-    hostileProject(work);
-    const run = await runPrint(home, work, "ask", [], 60000);
-    assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /is a FIFO \(named pipe\)/);
-    assert.doesNotMatch(run.stderr, /questions are waiting for you/);
-    assert.ok(lstatSync(join(work, ".pi", "pending-questions.json")).isFIFO());
-  } finally {
-    cleanup();
-    await model.close();
-  }
-});
+test(
+  "e2e project files: with no answer and no terminal, the FIFO is not written and the model is told nothing was saved",
+  { skip: process.platform === "win32" },
+  async () => {
+    const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: QUESTION }] }, { text: "noted" }]);
+    const { home, work, cleanup } = makeHome(model.port);
+    try {
+      hostileProject(work);
+      const run = await runPrint(home, work, "ask", [], 60000);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /is a FIFO \(named pipe\)/);
+      assert.doesNotMatch(run.stderr, /questions are waiting for you/);
+      assert.ok(lstatSync(join(work, ".pi", "pending-questions.json")).isFIFO());
+    } finally {
+      cleanup();
+      await model.close();
+    }
+  },
+);
 
 test("e2e project files: a pending file shipped with answers filled in does not answer pi -p; pi writes its own set", async () => {
   const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: QUESTION }] }, { text: "noted" }]);
@@ -84,7 +95,10 @@ test("e2e project files: a pending file shipped with answers filled in does not 
       const run = await runPrint(home, work, "ask", [], 60000);
       assert.equal(run.code, 0, run.stderr);
       assert.equal(model2.requests.length, 1, "not answered: the turn ends after the question");
-      assert.match(run.stderr, /The answers in \.pi\/pending-questions\.json \(the questions asked at 2026-01-01T00:00:00\.000Z\) were not used: your pi did not write that set/);
+      assert.match(
+        run.stderr,
+        /The answers in \.pi\/pending-questions\.json \(the questions asked at 2026-01-01T00:00:00\.000Z\) were not used: your pi did not write that set/,
+      );
       assert.match(run.stderr, /questions are waiting for you in \.pi\/pending-questions\.json/);
       const after = JSON.parse(readFileSync(path, "utf8")).pending;
       assert.equal(after.length, 2, "the shipped set is kept, pi's own is added");
@@ -100,19 +114,23 @@ test("e2e project files: a pending file shipped with answers filled in does not 
   }
 });
 
-test("e2e project files: interactive pi with /dev/zero settings and a FIFO pending file starts, warns, asks and is answered", { skip: process.platform === "win32" }, async () => {
-  await withPi(
-    {
-      replies: [{ toolCalls: [{ name: "question", arguments: QUESTION }] }, { text: "noted" }],
-      prepareHome: (_home, work) => hostileProject(work),
-    },
-    async (pi) => {
-      await pi.prompt("ask me");
-      await pi.waitForScreen((s) => /2\. SQLite/.test(questionArea(s)));
-      await pi.waitForScreen((s) => /question\.json leads outside the project/.test(s.replace(/\s+/g, " ")));
-      await pi.keys("Down", "Enter");
-      await pi.model.waitForRequests(2);
-      assert.equal(pi.model.toolMessages(1)[0].content, "db: user selected: 2. SQLite (value: lite)");
-    },
-  );
-});
+test(
+  "e2e project files: interactive pi with /dev/zero settings and a FIFO pending file starts, warns, asks and is answered",
+  { skip: process.platform === "win32" },
+  async () => {
+    await withPi(
+      {
+        replies: [{ toolCalls: [{ name: "question", arguments: QUESTION }] }, { text: "noted" }],
+        prepareHome: (_home, work) => hostileProject(work),
+      },
+      async (pi) => {
+        await pi.prompt("ask me");
+        await pi.waitForScreen((s) => /2\. SQLite/.test(questionArea(s)));
+        await pi.waitForScreen((s) => /question\.json leads outside the project/.test(s.replace(/\s+/g, " ")));
+        await pi.keys("Down", "Enter");
+        await pi.model.waitForRequests(2);
+        assert.equal(pi.model.toolMessages(1)[0].content, "db: user selected: 2. SQLite (value: lite)");
+      },
+    );
+  },
+);
