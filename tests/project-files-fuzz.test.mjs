@@ -15,17 +15,7 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import { randomInt } from "node:crypto";
-import {
-  appendFileSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  renameSync,
-  rmSync,
-  symlinkSync,
-  truncateSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,7 +24,8 @@ import { addon } from "./helpers/addon.mjs";
 import { prng } from "./helpers/door-fuzz.mjs";
 
 const CASES = Number(process.env.PROJECT_FUZZ_CASES || 24);
-if (!(Number.isInteger(CASES) && CASES > 0)) throw new Error(`PROJECT_FUZZ_CASES=${process.env.PROJECT_FUZZ_CASES}: a whole number above 0, please`);
+if (!(Number.isInteger(CASES) && CASES > 0))
+  throw new Error(`PROJECT_FUZZ_CASES=${process.env.PROJECT_FUZZ_CASES}: a whole number above 0, please`);
 const SEED = process.env.PROJECT_FUZZ_SEED ? Number(process.env.PROJECT_FUZZ_SEED) : randomInt(2 ** 32);
 if (!Number.isInteger(SEED) || SEED < 0 || SEED >= 2 ** 32)
   throw new Error(`PROJECT_FUZZ_SEED=${process.env.PROJECT_FUZZ_SEED}: a seed is an integer from 0 to 4294967295`);
@@ -66,15 +57,20 @@ const KINDS = [
   "grows",
   "swapped",
   "forged",
-].filter((k) => POSIX || !["zero", "loop", "self", "fifo", "device", "socket"].includes(k))
+]
+  .filter((k) => POSIX || !["zero", "loop", "self", "fifo", "device", "socket"].includes(k))
   .filter((k) => ROOT || k !== "device");
 /** Kinds whose file must be refused: one warning, nothing read, nothing written over. */
 const REFUSED = new Set(["huge", "zero", "outside", "loop", "self", "dotpi-outside", "fifo", "device", "socket", "directory"]);
 
 /** A settings or pending file's valid text, for mangling. */
 function validText(target, r) {
-  if (target === "settings") return JSON.stringify({ language: r.pick(["en", "de", "auto"]), notice: { bell: r.chance(0.5) }, pendingFile: ".pi/p.json" });
-  return JSON.stringify({ instructions: "x", pending: [{ key: r.hex(16), askedAt: "2026-01-01T00:00:00Z", questions: [{ id: "a", prompt: "a?", answer: "Yes" }] }] });
+  if (target === "settings")
+    return JSON.stringify({ language: r.pick(["en", "de", "auto"]), notice: { bell: r.chance(0.5) }, pendingFile: ".pi/p.json" });
+  return JSON.stringify({
+    instructions: "x",
+    pending: [{ key: r.hex(16), askedAt: "2026-01-01T00:00:00Z", questions: [{ id: "a", prompt: "a?", answer: "Yes" }] }],
+  });
 }
 
 /** Makes case `kind` for `target` in `project`; returns a racer to stop after the case, if any. */
@@ -240,7 +236,17 @@ function startReader(home) {
 function kindAt(path) {
   try {
     const st = lstatSync(path);
-    return st.isSymbolicLink() ? "link" : st.isFIFO() ? "fifo" : st.isDirectory() ? "dir" : st.isSocket() ? "socket" : st.isFile() ? "file" : "device";
+    return st.isSymbolicLink()
+      ? "link"
+      : st.isFIFO()
+        ? "fifo"
+        : st.isDirectory()
+          ? "dir"
+          : st.isSocket()
+            ? "socket"
+            : st.isFile()
+              ? "file"
+              : "device";
   } catch {
     return "none";
   }
@@ -283,10 +289,17 @@ test(`project files fuzz: ${CASES} hostile .pi files, ${REPLAY}`, async () => {
       if (REFUSED.has(kind) && target === "pending") {
         assert.ok(out.pendingError?.includes("pending-questions.json"), `${what}: ${JSON.stringify(out)}`);
         // Refused with the reader's words, or (a link out of the project) the writer's own.
-        assert.ok(out.saved !== "set" && out.saved.includes("pending-questions.json") && /neither/.test(out.saved), `${what}: ${out.saved}`);
+        assert.ok(
+          out.saved !== "set" && out.saved.includes("pending-questions.json") && /neither/.test(out.saved),
+          `${what}: ${out.saved}`,
+        );
         assert.equal(after, before, `${what}: the file is left as it was`);
       }
-      if (kind === "forged") assert.ok(out.foreign.every((f) => typeof f === "string"), `${what}: a forged seal passed`);
+      if (kind === "forged")
+        assert.ok(
+          out.foreign.every((f) => typeof f === "string"),
+          `${what}: a forged seal passed`,
+        );
       rmSync(project, { recursive: true, force: true });
       rmSync(outside, { recursive: true, force: true });
     }
