@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { startMockModel } from "./helpers/mock-model.mjs";
 import { makeHome, runPrint, writeModels } from "./helpers/pi.mjs";
+import { features } from "./helpers/pi-line.mjs";
 import { questionArea, withPi } from "./helpers/tmux.mjs";
 
 const QUESTION = {
@@ -132,5 +133,51 @@ test(
         assert.equal(pi.model.toolMessages(1)[0].content, "db: user selected: 2. SQLite (value: lite)");
       },
     );
+  },
+);
+
+/** One `pi -p` run asking QUESTION against a fresh mock model; `extra`: more of pi's arguments. */
+async function askPrint(home, work, extra = []) {
+  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: QUESTION }] }, { text: "noted" }]);
+  writeModels(home, model.port);
+  try {
+    const run = await runPrint(home, work, "ask", extra, 60000);
+    assert.equal(run.code, 0, run.stderr);
+    return { run, model };
+  } finally {
+    await model.close();
+  }
+}
+
+// pi 1.5 and later: a project pi does not trust (here --no-approve; a saved "no", or
+// defaultProjectTrust in print mode when the project has resources pi protects) counts for
+// nothing. pi 0.73.1 has no project trust: the tests above are its rules.
+test(
+  "e2e project files: in a project pi does not trust, .pi/question.json and the person's own answered set count for nothing",
+  { skip: !features.projectTrust && "no project trust on this pi line" },
+  async () => {
+    const { home, work, cleanup } = makeHome(0);
+    try {
+      const path = join(work, ".pi", "pending-questions.json");
+      await askPrint(home, work); // pi writes its own, sealed set
+      const file = JSON.parse(readFileSync(path, "utf8"));
+      file.pending[0].questions[0].answer = "SQLite";
+      writeFileSync(path, JSON.stringify(file, null, 2));
+      writeFileSync(join(work, ".pi", "question.json"), JSON.stringify({ bogus: true }));
+      const before = readFileSync(path, "utf8");
+
+      const untrusted = await askPrint(home, work, ["--no-approve"]);
+      assert.equal(untrusted.model.requests.length, 1, "not answered from the file");
+      assert.match(untrusted.run.stderr, /This project is not trusted .* so its \.pi files do not count/);
+      assert.doesNotMatch(untrusted.run.stderr, /bogus/, "the project's settings were not read");
+      assert.equal(readFileSync(path, "utf8"), before, "nor was the pending file written");
+
+      const trusted = await askPrint(home, work);
+      await trusted.model.waitForRequests(2);
+      assert.equal(trusted.model.toolMessages(1)[0].content, "db: user selected: 2. SQLite (value: lite)");
+      assert.match(trusted.run.stderr, /"bogus" is not a setting/);
+    } finally {
+      cleanup();
+    }
   },
 );
