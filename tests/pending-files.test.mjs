@@ -165,3 +165,33 @@ test("pending file: linked to /dev/zero, or larger than limits.pendingFileBytes,
     cleanup();
   }
 });
+
+test("/questions: a set this pi did not write is marked; in a project pi does not trust the file is neither listed nor cleared", async () => {
+  const { dir, path, cleanup } = project();
+  const { loadExtension } = await import("./helpers/fake-pi.mjs");
+  const ext = await loadExtension();
+  try {
+    writeFileSync(path, JSON.stringify({ instructions: "x", pending: [shipped(Q("a"))] }));
+    const shown = [];
+    const ctx = (trusted) => ({
+      hasUI: true,
+      cwd: dir,
+      sessionManager: { getBranch: () => [] },
+      ui: { notify: (m) => shown.push(m) },
+      isProjectTrusted: () => trusted,
+    });
+    await ext.commands.get("questions").handler("", ctx(true));
+    assert.match(shown.at(-1), /a\? → Yes/);
+    assert.match(shown.at(-1), /were not used: your pi did not write that set/);
+    await ext.commands.get("questions").handler("", ctx(false));
+    assert.match(shown.at(-1), /This project is not trusted/);
+    assert.doesNotMatch(shown.at(-1), /a\? → Yes/);
+    await ext.commands.get("questions").handler("clear", ctx(false));
+    assert.match(shown.at(-1), /This project is not trusted/);
+    assert.ok(existsSync(path), "not cleared");
+    await ext.commands.get("questions").handler("clear", ctx(true));
+    assert.equal(existsSync(path), false);
+  } finally {
+    cleanup();
+  }
+});
