@@ -258,6 +258,7 @@ test(`project files fuzz: ${CASES} hostile .pi files, ${REPLAY}`, async () => {
   const home = join(base, "home");
   mkdirSync(home);
   const reader = startReader(home);
+  let maxRss = 0;
   try {
     assert.equal(await reader.ready, "ready");
     for (let i = 0; i < CASES; i++) {
@@ -280,6 +281,7 @@ test(`project files fuzz: ${CASES} hostile .pi files, ${REPLAY}`, async () => {
       }
       assert.equal(out.threw, null, what);
       assert.ok(out.rss < MEMORY_BYTES, `${what}: the reader holds ${out.rss} bytes`);
+      maxRss = Math.max(maxRss, out.rss);
       for (const w of out.warnings) assert.match(w, /^pi-question: /, what);
       if (REFUSED.has(kind) && target === "settings") {
         const about = out.warnings.filter((w) => w.includes("question.json"));
@@ -303,6 +305,7 @@ test(`project files fuzz: ${CASES} hostile .pi files, ${REPLAY}`, async () => {
       rmSync(project, { recursive: true, force: true });
       rmSync(outside, { recursive: true, force: true });
     }
+    console.log(`# project files fuzz: ${CASES} cases, the reader's largest RSS ${Math.round(maxRss / 1048576)} MB`);
   } finally {
     reader.kill();
     rmSync(base, { recursive: true, force: true });
