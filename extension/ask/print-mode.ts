@@ -131,7 +131,10 @@ export async function answerWithoutTui(
 
   if (!useFile) {
     say(PENDING.untrusted(shown));
-    return toToolResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), settings);
+    return toToolResult(
+      native.result(json, "unavailable", "print", Date.now(), PENDING.untrustedReason(shown, example(questions))),
+      settings,
+    );
   }
   if (error) {
     // The file is there but unreadable: do not pretend the questions were saved.

@@ -24,6 +24,8 @@ export const PENDING = {
     `The answers in ${path} (the questions asked at ${askedAt}) were not used: your pi did not write that set (its seal is missing or wrong; a pending file that came with the repository, or one edited beyond its "answer" fields). Delete the file (/questions clear) and ask again: pi then writes its own set, whose answers count.`,
   untrusted: (path: string) =>
     `This project is not trusted (pi asked, or your defaultProjectTrust declined), so its .pi files do not count: the questions were not saved to ${path} and answers there are not read. Answer with --answers, or trust the project.`,
+  untrustedReason: (path: string, example: string) =>
+    `No terminal is attached, and this project is not trusted, so the questions were not saved to ${path}. The user can answer by running \`pi -c --answers '${example}'\` (or trust the project); when they continue, call question again with exactly the same questions.`,
   badKey: (path: string, why: string) =>
     `pi-question's key ${path} ${why}, so answers written in the pending-questions file cannot be checked and are not used; remove it (pi makes a new one), or answer with --answers.`,
   outside: (path: string, why: string, root: string) =>
