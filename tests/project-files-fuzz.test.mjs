@@ -58,7 +58,7 @@ const KINDS = [
   "swapped",
   "forged",
 ]
-  .filter((k) => POSIX || !["zero", "loop", "self", "fifo", "device", "socket"].includes(k))
+  .filter((k) => POSIX || !["zero", "outside", "loop", "self", "dotpi-outside", "fifo", "device", "socket"].includes(k))
   .filter((k) => ROOT || k !== "device");
 /** Kinds whose file must be refused: one warning, nothing read, nothing written over. */
 const REFUSED = new Set(["huge", "zero", "outside", "loop", "self", "dotpi-outside", "fifo", "device", "socket", "directory"]);
