@@ -8,11 +8,11 @@ import type { ExtensionAPI, ExtensionCommandContext } from "@mariozechner/pi-cod
 import type { Asker } from "./ask/ask.ts";
 import { addon } from "./addon.ts";
 import type { ArgsJson } from "./addon-types.ts";
-import { clearPending, displayPath, PENDING_FILE, pendingPath, readPending } from "./ask/pending.ts";
+import { clearPending, displayPath, foreignSet, PENDING_FILE, pendingPath, readPending } from "./ask/pending.ts";
 import type { NormalizedQuestion, QuestionDetails } from "./question-types.ts";
 import { fill, strings } from "./text/i18n.ts";
 import { screenOf } from "./text/screen.ts";
-import { REOPEN } from "./text/text.ts";
+import { PENDING, REOPEN } from "./text/text.ts";
 
 /** The custom session entry that marks a reopened question as answered. */
 const REOPENED = "pi-question-reopened";
@@ -50,12 +50,16 @@ export async function listQuestions(asker: Asker, args: string, ctx: ExtensionCo
   // sanitized once more on its way out (paths and file contents are quoted in it).
   const clean = (s: string) => native.sanitize(s, false);
   const t = strings();
-  const path = pendingPath(ctx.cwd, asker.settings(ctx).pendingFile);
+  const settings = asker.settings(ctx);
+  const path = pendingPath(ctx.cwd, settings.pendingFile);
   const shown = displayPath(ctx.cwd, path);
   const say = (text: string) => screenOf(ctx, process.stdout).notify(text, "info");
+  // An untrusted project's pending file is neither read nor removed (settings.ts projectTrusted).
+  const untrusted = settings.projectTrusted ? undefined : PENDING.untrusted(shown);
   if (args.trim() === "clear") {
+    if (untrusted) return say(untrusted);
     // Only a pending-questions file is removed (the setting could name any file).
-    const { error } = readPending(path);
+    const { error } = readPending(path, ctx.cwd);
     if (error && existsSync(path) && basename(path) !== basename(PENDING_FILE)) say(error);
     else {
       const failed = await clearPending(ctx.cwd, path);
@@ -64,11 +68,13 @@ export async function listQuestions(asker: Asker, args: string, ctx: ExtensionCo
     return;
   }
   const lines: string[] = [];
-  const { file, error } = readPending(path);
+  const { file, error } = untrusted ? { file: { pending: [] }, error: untrusted } : readPending(path, ctx.cwd);
   if (error) lines.push(error);
   if (file.pending.length === 0) lines.push(fill(t.CMD_NONE_PENDING, { s: shown }));
   for (const set of file.pending) {
     lines.push(`${fill(t.CMD_PENDING, { s: shown })} (${clean(String(set.askedAt))})`);
+    const foreign = foreignSet(set, shown);
+    if (foreign) lines.push(`  ${clean(foreign)}`);
     for (const q of set.questions) {
       const a = q.answer === null ? t.CMD_NO_ANSWER : Array.isArray(q.answer) ? q.answer.join(", ") : q.answer;
       lines.push(`  ${clean(q.id)}: ${clean(q.prompt)} → ${clean(String(a))}`);

@@ -210,9 +210,12 @@ const README_ROWS = {
   QT_NOTICE_TITLE_BYTES: "a desktop notification (`notice.desktop`)",
   QT_NOTICE_BODY_BYTES: "a desktop notification (`notice.desktop`)",
   QT_MAX_KEYS: "keys bound to one action in your keybindings",
+  QT_SETTINGS_FILE_BYTES: "a project's `.pi/question.json` / `.pi/pending-questions.json`",
+  QT_PENDING_FILE_BYTES: "a project's `.pi/question.json` / `.pi/pending-questions.json`",
 };
 // Exported limits only a client, a script or an attacker meets: docs/ states them, not the README.
 const DOCS_ONLY = [
+  "QT_MEMORY_FILE_BYTES",
   "QT_MAX_PREPARED_BYTES",
   "QT_MAX_ANSWERS_JSON_BYTES",
   "QT_MAX_ANSWERS_JSON_VALUES",

@@ -22,6 +22,8 @@ import { test } from "node:test";
 import { addon, thrown } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
+// The seal key (pending.ts) goes to a home of the test's own, for the workers too.
+process.env.HOME = mkdtempSync(join(tmpdir(), "pq-lock-home-"));
 const pending = await importShim("ask/pending.ts");
 const WORKER = new URL("./helpers/pending-worker.mjs", import.meta.url).pathname;
 

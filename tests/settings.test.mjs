@@ -34,6 +34,7 @@ test("settings: no files gives the documented defaults", () => {
       web: { enabled: false, host: "127.0.0.1" },
       accessible: false,
       memory: true,
+      projectTrusted: true,
     });
     assert.deepEqual(warnings, []);
   } finally {
@@ -436,6 +437,24 @@ test("settings: accessible is a boolean, and TERM=dumb turns accessible mode on"
     writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ accessible: "yes" }));
     assert.equal(loadSettings(cwd, (w) => warnings.push(w), home).accessible, false);
     assert.match(warnings.at(-1), /"accessible" must be true or false/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("settings: a project pi does not trust counts for nothing: its .pi/question.json is not read", () => {
+  const { home, cwd, cleanup } = homes();
+  try {
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ language: "de" }));
+    writeFileSync(join(cwd, ".pi", "question.json"), JSON.stringify({ language: "fr", pendingFile: ".pi/other.json", bogus: 1 }));
+    const warnings = [];
+    const untrusted = loadSettings(cwd, (w) => warnings.push(w), home, false);
+    assert.equal(untrusted.language, "de");
+    assert.equal(untrusted.pendingFile, join(".pi", "pending-questions.json"));
+    assert.equal(untrusted.projectTrusted, false);
+    assert.deepEqual(warnings, [], "the untrusted file is not even parsed");
+    const trusted = loadSettings(cwd, () => {}, home, true);
+    assert.equal(trusted.pendingFile, ".pi/other.json");
   } finally {
     cleanup();
   }

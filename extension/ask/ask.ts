@@ -102,6 +102,19 @@ function askedBy(from: RelayAsker): string {
 }
 
 /** The result flags every result of a question asked with these settings carries. */
+/** Whether pi trusts the session's project (pi ≥ 1.5: ctx.isProjectTrusted(), which counts
+ * temporary and command-line decisions too); a pi without project trust (0.73) trusts every
+ * project, and then only the rules for hostile project files hold (project-file.ts). */
+export function projectTrusted(ctx: ExtensionContext): boolean {
+  const check = (ctx as { isProjectTrusted?: () => boolean }).isProjectTrusted;
+  if (typeof check !== "function") return true;
+  try {
+    return check.call(ctx) !== false;
+  } catch {
+    return false; // pi could not say: the project's files do not count
+  }
+}
+
 const resultFlags = (s: Settings): number => (s.escape === "continue" ? CANCEL_CONTINUES : 0);
 
 /** Gets the person's attention while a question waits in pi's UI (title, bell, notification,
@@ -251,11 +264,16 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
   };
 
   const settings = (ctx: ExtensionContext): Settings =>
-    loadSettings((cwd = ctx.cwd), (message) => {
-      if (warned.has(message)) return;
-      warned.add(message);
-      screenOf(ctx).notify(message, "warning"); // quotes the settings file: sanitized there
-    });
+    loadSettings(
+      (cwd = ctx.cwd),
+      (message) => {
+        if (warned.has(message)) return;
+        warned.add(message);
+        screenOf(ctx).notify(message, "warning"); // quotes the settings file: sanitized there
+      },
+      undefined,
+      projectTrusted(ctx),
+    );
 
   /** The question asked, in the ways route.ts chooses for this moment, until one can ask. */
   const askNow = async (call: Call): Promise<QuestionResult> => {

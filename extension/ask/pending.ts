@@ -9,13 +9,19 @@
 // them) first resolves the real path at that moment and refuses one outside the project: a
 // cloned repository may commit `.pi` as a symbolic link to anywhere, and a link may be swapped
 // in after the settings were read. The work is then done on the real path.
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+// The file is read as hostile input (project-file.ts): a regular file inside the project, owned by
+// this user, bounded (limits.pendingFileBytes); a file refused is reported and never overwritten.
+// Its answers count only in a set this person's pi wrote: each set carries a seal (an HMAC with a
+// key kept in the person's own ~/.pi/agent, see seal below), so a file shipped in a repository
+// with answers filled in answers nothing.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { existsSync, linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { addon } from "../addon.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
-import { placeInProject } from "../text/project-file.ts";
+import { placeInProject, readBoundedFile } from "../text/project-file.ts";
 import { PENDING } from "../text/text.ts";
 
 export const PENDING_FILE = join(".pi", "pending-questions.json");
@@ -33,6 +39,9 @@ export interface PendingSet {
   key: string;
   askedAt: string;
   questions: PendingQuestion[];
+  /** This person's pi wrote the set: HMAC-SHA256 (hex) of the set without its answers, keyed
+   * with the key in ~/.pi/agent (sealKeyPath). Absent or wrong: the set's answers never count. */
+  seal?: string;
 }
 
 export interface PendingFile {
@@ -63,16 +72,19 @@ function badSet(set: unknown, index: number): string | undefined {
   return undefined;
 }
 
-/** Reads the pending file; a missing file is empty, an unreadable one is reported, not lost. */
-export function readPending(path: string): { file: PendingFile; error?: string } {
+/** Reads the pending file of the project `root` as hostile input (project-file.ts): a missing
+ * file is empty; a refused or unreadable one is reported (`refused`: it is not a file pi-question
+ * may rewrite — a FIFO, a link out of the project, another user's — so nothing writes over it). */
+export function readPending(path: string, root: string): { file: PendingFile; error?: string; refused?: boolean } {
   const empty: PendingFile = { instructions: PENDING.fileInstructions, pending: [] };
-  if (!existsSync(path)) return { file: empty };
+  const read = readBoundedFile(path, { maxBytes: addon().limits.pendingFileBytes, root, ownedByMe: true });
+  if ("missing" in read) return { file: empty };
+  if ("refused" in read) return { file: empty, error: PENDING.refused(path, read.refused), refused: true };
   let parsed: Partial<PendingFile>;
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<PendingFile>;
-  } catch (error) {
-    const why = error instanceof SyntaxError ? "is not valid JSON" : `cannot be read (${(error as Error).message})`;
-    return { file: empty, error: PENDING.unreadable(path, why) };
+    parsed = JSON.parse(read.text) as Partial<PendingFile>;
+  } catch {
+    return { file: empty, error: PENDING.unreadable(path, "is not valid JSON") };
   }
   if (!parsed || typeof parsed !== "object" || !Array.isArray(parsed.pending)) {
     return { file: empty, error: PENDING.unreadable(path, 'has no "pending" list') };
@@ -82,6 +94,64 @@ export function readPending(path: string): { file: PendingFile; error?: string }
     if (why) return { file: empty, error: PENDING.unreadable(path, why) };
   }
   return { file: { instructions: PENDING.fileInstructions, pending: parsed.pending } };
+}
+
+// ---- the seal: only sets this person's pi wrote answer ---------------------------------------
+
+/** Where the seal key lives: the person's own directory, never the project's. */
+export function sealKeyPath(home = homedir()): string {
+  return join(home, ".pi", "agent", "pi-question.key");
+}
+
+const KEY_TEXT = /^[0-9a-f]{64}\n?$/;
+
+/** The seal key (32 random bytes, hex), made on first use (mode 0600; on Windows the profile's
+ * own permissions). A string: why there is none. */
+export function sealKey(home = homedir()): Buffer | string {
+  const path = sealKeyPath(home);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const read = readBoundedFile(path, { maxBytes: addon().limits.settingsFileBytes, ownedByMe: true });
+    if ("text" in read) {
+      if (KEY_TEXT.test(read.text)) return Buffer.from(read.text.slice(0, 64), "hex");
+      return PENDING.badKey(path, "does not hold a key pi-question wrote");
+    }
+    if ("refused" in read) return PENDING.badKey(path, read.refused);
+    // Missing: made whole beside it, then linked in place (two pis starting together agree on one).
+    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      writeFileSync(tmp, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+      try {
+        linkSync(tmp, path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") renameSync(tmp, path);
+      }
+    } catch (error) {
+      return PENDING.badKey(path, `cannot be made (${(error as Error).message})`);
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+  return PENDING.badKey(path, "cannot be made");
+}
+
+/** The seal of a set: over its key, askedAt and questions without their answers. */
+function sealOf(set: PendingSet, key: Buffer): string {
+  const questions = set.questions.map((q) => [q.id, q.prompt, q.options ?? null, !!q.multiSelect]);
+  return createHmac("sha256", key)
+    .update(JSON.stringify(["pi-question pending set 1", set.key, set.askedAt, questions]))
+    .digest("hex");
+}
+
+/** Why the set's answers may not be used (it names the set and the file), or undefined when this
+ * person's pi wrote it. */
+export function foreignSet(set: PendingSet, path: string, home = homedir()): string | undefined {
+  const key = sealKey(home);
+  if (typeof key === "string") return key;
+  const want = Buffer.from(sealOf(set, key), "hex");
+  const got = typeof set.seal === "string" && /^[0-9a-f]{64}$/.test(set.seal) ? Buffer.from(set.seal, "hex") : undefined;
+  if (got && timingSafeEqual(got, want)) return undefined;
+  return PENDING.foreign(path, String(set.askedAt));
 }
 
 /** What a file kept in the project says when it cannot be written: the pending file's words by
@@ -253,10 +323,12 @@ export async function rememberPending(root: string, path: string, questions: Nor
 
 /** rememberPending's update, run under the lock. */
 function addSet(root: string, path: string, questions: NormalizedQuestion[]): PendingSet | string {
-  const { file, error } = readPending(path);
+  const { file, error } = readPending(path, root);
   if (error) return error;
   const key = questionsKey(questions);
-  let set = file.pending.find((s) => s.key === key);
+  // Ours already: kept as it is (the person may be writing answers in it). A set with the same
+  // key that this pi did not write stays untouched beside ours; it answers nothing.
+  let set = file.pending.find((s) => s.key === key && !foreignSet(s, path));
   if (set) return set;
   set = {
     key,
@@ -269,6 +341,9 @@ function addSet(root: string, path: string, questions: NormalizedQuestion[]): Pe
       answer: null,
     })),
   };
+  const sealKeyNow = sealKey();
+  // Without a key the set is still written (it shows what is asked); --answers answers it.
+  if (typeof sealKeyNow !== "string") set.seal = sealOf(set, sealKeyNow);
   file.pending.push(set);
   return writePending(root, path, file) ?? set;
 }
@@ -279,7 +354,7 @@ function addSet(root: string, path: string, questions: NormalizedQuestion[]): Pe
 export async function forgetPending(root: string, path: string, key: string): Promise<string | undefined> {
   if (!existsSync(path)) return undefined;
   const done = await withPendingLock(root, path, () => {
-    const { file, error } = readPending(path);
+    const { file, error } = readPending(path, root);
     if (error) return { value: error };
     const left = file.pending.filter((s) => s.key !== key);
     if (left.length === file.pending.length) return { value: undefined };

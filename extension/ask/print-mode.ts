@@ -11,6 +11,7 @@ import {
   answersFromFlag,
   completeAnswers,
   displayPath,
+  foreignSet,
   forgetPending,
   pendingPath,
   type PendingSet,
@@ -74,12 +75,22 @@ export async function answerWithoutTui(
   const path = pendingPath(cwd, settings.pendingFile);
   const shown = displayPath(cwd, path);
   const key = questionsKey(questions);
-  const { file, error } = readPending(path);
-  const set: PendingSet | undefined = file.pending.find((s) => s.key === key);
+  // An untrusted project's .pi counts for nothing (pi ≥ 1.5 asks; settings.ts): the file is
+  // neither read nor written, and answers come from --answers or the terminal.
+  const useFile = settings.projectTrusted;
+  const { file, error } = useFile ? readPending(path, cwd) : { file: { pending: [] as PendingSet[] }, error: undefined };
+  const sets = file.pending.filter((s) => s.key === key);
+  // Only a set this person's pi wrote answers; another with the same questions is named, unused.
+  const set: PendingSet | undefined = sets.find((s) => !foreignSet(s, shown));
+  const foreign = set ? undefined : sets.find((s) => completeAnswers(s));
+
+  // A refused or foreign file is said whichever way the question is answered.
+  if (error) say(error);
+  if (foreign) say(foreignSet(foreign, shown) ?? "");
 
   // The flag answers the pending questions it was given for (a list needs them: it is only
   // positional), or, given by id, the first call it fits; never a later, different question.
-  const fromFlag = answersFromFlag(flag.read(), questions, !!set);
+  const fromFlag = answersFromFlag(flag.read(), questions, sets.length > 0);
   if (typeof fromFlag === "string") {
     say(fromFlag);
   } else if (fromFlag) {
@@ -92,7 +103,6 @@ export async function answerWithoutTui(
     say(`the --answers flag was not used for this question: ${r}`);
   }
 
-  if (error) say(error);
   const written = set && completeAnswers(set);
   if (written) {
     const r = tryAnswers(json, written, settings);
@@ -119,6 +129,13 @@ export async function answerWithoutTui(
     }
   }
 
+  if (!useFile) {
+    say(PENDING.untrusted(shown));
+    return toToolResult(
+      native.result(json, "unavailable", "print", Date.now(), PENDING.untrustedReason(shown, example(questions))),
+      settings,
+    );
+  }
   if (error) {
     // The file is there but unreadable: do not pretend the questions were saved.
     return toToolResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), settings);

@@ -5,7 +5,7 @@
 // check, and read up to a bound (qt_limits.h: settingsFileBytes, pendingFileBytes,
 // memoryFileBytes) even when it grows while read. What is refused says why, for a warning that
 // names the file and what to do; nothing here throws, hangs or allocates past the bound.
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** The real path of an existing path. On Windows the system's own (GetFinalPathNameByHandle):
@@ -96,6 +96,18 @@ function kindOf(st: import("node:fs").Stats): string {
  * has neither: its reparse points are resolved by placeInProject's real path. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
+/** Whether anything is at `path` itself: a file, or a link even when broken or looping (which
+ * is refused with a warning, not taken for a missing file). */
+function entryAt(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code !== "ENOENT" && code !== "ENOTDIR";
+  }
+}
+
 /** Reads `path` by `rules`; never throws. */
 export function readBoundedFile(path: string, rules: ReadRules): FileRead {
   let real = path;
@@ -103,7 +115,7 @@ export function readBoundedFile(path: string, rules: ReadRules): FileRead {
     const place = placeInProject(rules.root, path);
     // Nothing there (a .pi linked out of the project without this file, a broken link): nothing
     // to read, as for a missing file; something there on the wrong side is refused.
-    if (typeof place === "string") return existsSync(path) ? { refused: place } : { missing: true };
+    if (typeof place === "string") return entryAt(path) ? { refused: place } : { missing: true };
     if (!place.exists) return { missing: true };
     real = place.real;
   }

@@ -40,6 +40,10 @@ export interface Settings {
   /** Every answer the person gives is remembered in the project (.pi/answers.md and
    * .pi/answers.jsonl), and a question asked again opens with it (docs/memory.md). */
   memory: boolean;
+  /** pi ≥ 1.5 trusts the project (ctx.isProjectTrusted(); always true on a pi without project
+   * trust). Not a setting: when false, none of the project's .pi files counts — its
+   * question.json is skipped, the pending file neither read nor written. */
+  projectTrusted: boolean;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -51,6 +55,7 @@ export const DEFAULT_SETTINGS: Settings = {
   web: { enabled: false, host: "127.0.0.1" },
   accessible: false,
   memory: true,
+  projectTrusted: true,
 };
 
 /** Why `value` cannot be the web page's listening address, or undefined when it can: an IP
@@ -249,12 +254,20 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
   }
 }
 
-/** The effective settings for `cwd`, with every problem passed to warn. */
-export function loadSettings(cwd: string, warn: Warn, home = homedir()): Settings {
-  const settings: Settings = { ...DEFAULT_SETTINGS, notice: { ...DEFAULT_SETTINGS.notice }, limits: {}, web: { ...DEFAULT_SETTINGS.web } };
+/** The effective settings for `cwd`, with every problem passed to warn; `trusted`: pi trusts the
+ * project (false: its .pi/question.json is skipped). */
+export function loadSettings(cwd: string, warn: Warn, home = homedir(), trusted = true): Settings {
+  const settings: Settings = {
+    ...DEFAULT_SETTINGS,
+    notice: { ...DEFAULT_SETTINGS.notice },
+    limits: {},
+    web: { ...DEFAULT_SETTINGS.web },
+    projectTrusted: trusted,
+  };
   const [user, project] = settingsPaths(cwd, home);
   for (const path of [user, project]) {
     const isProject = path === project && project !== user;
+    if (isProject && !trusted) continue; // an untrusted project's .pi counts for nothing
     const raw = readJson(path, warn, isProject ? cwd : undefined);
     if (raw) apply(settings, raw, path, cwd, warn, isProject);
   }

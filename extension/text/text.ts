@@ -15,9 +15,19 @@ export const ERRORS = {
 
 export const PENDING = {
   fileInstructions:
-    'Questions from the pi agent. Write each answer in its "answer" field: an option\'s label or value, your own words, or a list of them for a multiSelect question. Then run `pi -c` to continue.',
+    'Questions from the pi agent. Write each answer in its "answer" field: an option\'s label or value, your own words, or a list of them for a multiSelect question, and leave the other fields as they are (the seal checks that your own pi wrote them). Then run `pi -c` to continue.',
   unreadable: (path: string, why: string) =>
     `The pending-questions file ${path} ${why}; fix it, or remove it with /questions clear (answers written in it are then lost).`,
+  refused: (path: string, why: string) =>
+    `The pending-questions file ${path} ${why}, so it is neither read nor written: its answers are not used and no question is saved in it. Remove it (or make it a regular file of yours inside the project), or answer with --answers.`,
+  foreign: (path: string, askedAt: string) =>
+    `The answers in ${path} (the questions asked at ${askedAt}) were not used: your pi did not write that set (its seal is missing or wrong; a pending file that came with the repository, or one edited beyond its "answer" fields). Delete the file (/questions clear) and ask again: pi then writes its own set, whose answers count.`,
+  untrusted: (path: string) =>
+    `This project is not trusted (pi asked, or your defaultProjectTrust declined), so its .pi files do not count: the questions were not saved to ${path} and answers there are not read. Answer with --answers, or trust the project.`,
+  untrustedReason: (path: string, example: string) =>
+    `No terminal is attached, and this project is not trusted, so the questions were not saved to ${path}. The user can answer by running \`pi -c --answers '${example}'\` (or trust the project); when they continue, call question again with exactly the same questions.`,
+  badKey: (path: string, why: string) =>
+    `pi-question's key ${path} ${why}, so answers written in the pending-questions file cannot be checked and are not used; remove it (pi makes a new one), or answer with --answers.`,
   outside: (path: string, why: string, root: string) =>
     `The pending-questions file ${path} was neither written nor removed: it ${why}, and pi-question writes and removes files only inside the project (${root}).`,
   unwritable: (path: string, why: string) => `The pending-questions file ${path} could not be written (${why}).`,

@@ -53,7 +53,7 @@ if (role === "holder") {
     closed.then(() => (open = false));
     while (open) {
       for (let r = 0; r < rounds; r++) {
-        const { error } = pending.readPending(join(dir, `round-${r}`, "pending.json"));
+        const { error } = pending.readPending(join(dir, `round-${r}`, "pending.json"), dir);
         reads++;
         if (error) errors.push(error);
       }
