@@ -229,6 +229,11 @@ async function remember(ctx: ExtensionContext, result: QuestionResult, from: Rel
   if (why) screenOf(ctx).notify(addon().sanitize(why, false), "warning");
 }
 
+/** Where a refused answers file is told (memory.ts tells it once per change of the file). */
+export function memoryWarning(ctx: ExtensionContext): (message: string) => void {
+  return (message) => screenOf(ctx).notify(addon().sanitize(message, false), "warning");
+}
+
 /** `answersFlag` reads the --answers flag (print mode's answers). */
 export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () => undefined): Asker {
   const board = createBoard<QuestionResult>();
@@ -341,7 +346,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
                 if (over) return;
                 shown = true;
                 const now = going(here);
-                const remembered = now.memory ? rememberedAll(here.cwd, questions, resolveLanguage(now.language)) : [];
+                const remembered = now.memory ? rememberedAll(here.cwd, questions, resolveLanguage(now.language), memoryWarning(here)) : [];
                 const local =
                   ticket.taken ??
                   (await askNow({
@@ -393,7 +398,8 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
           if (from && signal?.aborted) return withdrawn();
           // Answered elsewhere while it waited in the queue: never shown here.
           const stops = signal ? AbortSignal.any([signal, ticket.stopped]) : ticket.stopped;
-          const remembered = s.memory && !ticket.taken ? rememberedAll(ctx.cwd, questions, resolveLanguage(s.language)) : [];
+          const remembered =
+            s.memory && !ticket.taken ? rememberedAll(ctx.cwd, questions, resolveLanguage(s.language), memoryWarning(ctx)) : [];
           const local = ticket.taken ?? (await askNow({ json, questions, ctx, signal: stops, s, from, ticket, remembered }));
           const result = ticket.taken ?? local;
           ticket.settle(result.details.status);

@@ -124,6 +124,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(MEMORY_FORGOTTEN)   /* /questions forget N: "Forgot answer {n}: {s}" */                                                                                \
   X(MEMORY_NO_SUCH)     /* /questions forget N: "There is no answer {s} in /questions history." */                                                         \
   X(MEMORY_FORGET_PICK) /* the select dialog of /questions forget: "Forget which answer?" */                                                               \
+  X(MEMORY_TYPED)       /* a remembered typed answer in MEMORY_EARLIER's {s}: "you wrote “{s}”" (one line, cut) */                                     \
   /* ---- relayed questions (a subagent asks through this pi) ---- */                                                                                      \
   X(ASKED_BY)          /* under the top rule: "Asked by {s}" ({s}: the subagent's name) */                                                                 \
   X(ASKED_BY_SUBAGENT) /* "Asked by a subagent in {s}" ({s}: its directory) */                                                                             \
