@@ -211,7 +211,7 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
   }
 }
 
-/** Writes the person's answers of a result to the project's memory (memory.ts); a file that
+/** Writes the person's answers of a result to their memory for the project (memory.ts); a file that
  * could not be written is said on screen, and the question's result stands. */
 async function remember(ctx: ExtensionContext, result: QuestionResult, from: RelayAsker | undefined): Promise<void> {
   if (!isPersonsAnswer(result.details)) return;

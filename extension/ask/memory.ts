@@ -275,10 +275,17 @@ type Paths = ReturnType<typeof memoryPaths>;
 /** Writes both files from `entries` (under the lock): the JSONL first, the file the tool reads. */
 function writeBoth(paths: Paths, entries: readonly MemoryEntry[], others: readonly string[]): string | undefined {
   const lines = [...others, ...entries.map((e) => JSON.stringify(e))].join("\n");
-  return (
-    writeInProject(paths.dir, paths.jsonl, lines ? `${lines}\n` : "", MEMORY_TEXT) ??
-    writeInProject(paths.dir, paths.md, notesText(entries, paths.project), MEMORY_TEXT)
-  );
+  const why = writeInProject(paths.dir, paths.jsonl, lines ? `${lines}\n` : "", MEMORY_TEXT);
+  if (why) return why;
+  // What was just written is what the next question reads: cached with the new file's stat (no
+  // other pi writes while the lock is held), so an answer given costs no second parse.
+  const stamp = stampOf(paths.jsonl);
+  if (stamp !== undefined) {
+    const byKey = new Map<string, MemoryEntry>();
+    for (const e of entries) byKey.set(e.key, e);
+    cache.set(paths.jsonl, { stamp, loaded: { entries: [...entries], others: [...others], byKey } });
+  }
+  return writeInProject(paths.dir, paths.md, notesText(entries, paths.project), MEMORY_TEXT);
 }
 
 /** Runs `update` on the loaded file under its lock (pending.ts's, in the person's directory). */

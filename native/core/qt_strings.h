@@ -116,7 +116,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(CMD_HISTORY)           /* "Asked in this session:" */                                                                                                  \
   X(CMD_NOTHING_TO_REOPEN) /* /answer with nothing to reopen */                                                                                            \
   X(CMD_WAITING)           /* /questions: "Waiting for your answer now:" (relayed questions) */                                                            \
-  /* ---- the project's memory of answers (.pi/answers.md, .pi/answers.jsonl) ---- */                                                                      \
+  /* ---- remembered answers (~/.pi/agent/question-answers, per project) ---- */                                                                           \
   X(MEMORY_EARLIER) /* under a question answered before: "Answered on {d}: {s} — Enter keeps it" ({d}: the date) */                                      \
   X(MEMORY_HISTORY) /* /questions history: "Answered in this project, newest first:" */                                                                    \
   X(MEMORY_NONE)    /* /questions history with nothing remembered (or nothing matching) */                                                                 \
