@@ -18,11 +18,12 @@ let listed: { cwd: string; ids: Map<number, string> } | undefined;
 /** `/questions history [words]`: the remembered answers, newest first, numbered for forget. */
 export function showHistory(asker: Asker, words: string, ctx: ExtensionCommandContext): void {
   const t = strings();
-  const say = (text: string) => screenOf(ctx, process.stdout).notify(addon().sanitize(text, true), "info");
+  const say = (text: string, level: "info" | "warning" = "info") =>
+    screenOf(ctx, process.stdout).notify(addon().sanitize(text, true), level);
   const s = asker.settings(ctx);
   if (!s.memory) return say(t.MEMORY_OFF);
   const found = historyOf(
-    readMemory(ctx.cwd, (why) => say(why)),
+    readMemory(ctx.cwd, (why) => say(why, "warning")),
     words,
   );
   if (!found.length) return say(t.MEMORY_NONE);

@@ -702,6 +702,17 @@ test("memory: 10,000 remembered answers — the right one opens; the file is rea
     assert.match(warnings[0], /the answers file .*\.jsonl is a directory, not a regular file, so it is not read/);
     const why = await memory.rememberAnswers(dir, details(DB, { db: "Postgres" }), "pi");
     assert.match(why, /is a directory, not a regular file/);
+    // /questions history asks: it is told each time, never a bare "nothing remembered"
+    const told = [];
+    assert.deepEqual(
+      memory.readMemory(dir, (m) => told.push(m)),
+      [],
+    );
+    assert.deepEqual(
+      memory.readMemory(dir, (m) => told.push(m)),
+      [],
+    );
+    assert.equal(told.length, 2);
   } finally {
     rmSync(jsonlOf(dir), { recursive: true, force: true });
     cleanup();

@@ -182,10 +182,11 @@ function load(jsonl: string): { loaded: Loaded; fresh: boolean } {
 }
 
 /** The remembered entries of the project `cwd`, oldest first; a missing file is empty, a line
- * that is not an entry is skipped, a refused file is empty (its warning to `warn`). */
+ * that is not an entry is skipped, a refused file is empty (its warning to `warn`, every time:
+ * /questions history asks, and "nothing remembered" alone would not be true). */
 export function readMemory(cwd: string, warn?: (message: string) => void): MemoryEntry[] {
-  const { loaded, fresh } = load(memoryPaths(cwd).jsonl);
-  if (loaded.refused && fresh) warn?.(loaded.refused);
+  const { loaded } = load(memoryPaths(cwd).jsonl);
+  if (loaded.refused) warn?.(loaded.refused);
   return loaded.entries;
 }
 
