@@ -718,3 +718,25 @@ test("memory: 10,000 remembered answers — the right one opens; the file is rea
     cleanup();
   }
 });
+
+test("memory: a remembered multi-select answer with typed text — the line names the ticked options in the question's order and the typed text, as the engine opens them", () => {
+  const Q = { id: "f", prompt: "Which features?", options: ["Auth", "Billing", "Chat"], multiSelect: true };
+  const edited = entry(Q, { selected: ["chat", "AUTH"], wrote: "my own" }, { multiSelect: true, label: "Billing" });
+  const r = memory.rememberedFor(normalized(Q), edited, "en");
+  assert.match(r.line, /^Answered on 20 Nov(?: 2026)?: Auth, Chat, you wrote “my own” — Enter keeps it$/);
+  const e = addon.createEngine(JSON.stringify({ questions: [Q] }));
+  e.remember(0, r.answersJson, r.line, r.when);
+  const frame = e.render(70).join("\n");
+  assert.match(frame, /\[x\] 1\. Auth/);
+  assert.match(frame, /\[ \] 2\. Billing/);
+  assert.match(frame, /\[x\] 3\. Chat/);
+  e.feed("\r");
+  assert.equal(
+    e.result("interactive", 1, null, 0).text,
+    "f: user selected: 1. Auth, 3. Chat; user wrote: my own (the earlier answer (20 Nov 2026), confirmed)",
+  );
+  e.dispose();
+  // a single-select entry naming two things (a hand edit) opens plain
+  const two = entry(DEPLOY, { selected: ["Yes, run it against production", "No, wait for the review"] });
+  assert.equal(memory.rememberedFor(normalized(DEPLOY), two, "en"), undefined);
+});
