@@ -159,7 +159,13 @@ let callNumber = 0;
  * mode does (factory(tui, theme, keybindings, done), the component focused) and renders it at
  * `width`. `marks` (optional) gets the time of each step. Resolves { ms, lines } once the
  * component is closed again (Esc; untimed) and execute has returned. */
-export async function firstFrameOnce(tool, validate, raw, { theme, keybindings }, { width = FIRST_FRAME_WIDTH, marks, onFrame } = {}) {
+export async function firstFrameOnce(
+  tool,
+  validate,
+  raw,
+  { theme, keybindings },
+  { width = FIRST_FRAME_WIDTH, marks, onFrame, cwd = root } = {},
+) {
   let shown;
   const shownPromise = new Promise((resolve) => (shown = resolve));
   let done = false;
@@ -168,7 +174,7 @@ export async function firstFrameOnce(tool, validate, raw, { theme, keybindings }
   const ctx = {
     hasUI: true,
     mode: "tui",
-    cwd: root,
+    cwd,
     sessionManager: { getBranch: () => [] },
     isIdle: () => true,
     ui: new Proxy(
@@ -216,8 +222,9 @@ export async function firstFrameOnce(tool, validate, raw, { theme, keybindings }
 // ---- the rows -----------------------------------------------------------------------------------
 /** Times every call `runs` times (after `warmup` untimed calls each; the largest calls a third
  * as often: the tool keeps every call's questions in its session history, as in pi):
- * [{ name, small, bytes, canonicalBytes, questions, options, n, median, p90, max }]. */
-export async function timeFirstFrames(tool, ui, calls, { runs = 100, warmup = 10 } = {}) {
+ * [{ name, small, bytes, canonicalBytes, questions, options, n, median, p90, max }]. `cwd`: the
+ * project the questions are asked in (default this checkout). */
+export async function timeFirstFrames(tool, ui, calls, { runs = 100, warmup = 10, cwd = root } = {}) {
   const validate = await piValidation(tool);
   const out = [];
   for (const call of calls) {
@@ -227,7 +234,7 @@ export async function timeFirstFrames(tool, ui, calls, { runs = 100, warmup = 10
     let lines = [];
     const n = call.small ? runs : Math.ceil(runs / 3);
     for (let i = 0; i < warmup + n; i++) {
-      const r = await firstFrameOnce(tool, validate, call.args, ui);
+      const r = await firstFrameOnce(tool, validate, call.args, ui, { cwd });
       if (i >= warmup) samples.push(r.ms);
       lines = r.lines;
     }

@@ -1,7 +1,8 @@
 // run.mjs — `npm run bench`: this project's question tool against pi's questionnaire example,
 // both loaded and driven the way pi does (see harness.mjs), the worst keys at the limits, cold
 // load, the first frame of a question (first-frame.mjs: from the model's call to the first
-// render), validation of every accepted shape and memory over engine lifetimes; PASS/FAIL
+// render; remembered.mjs: with 10,000 remembered answers against none), validation of every
+// accepted shape and memory over engine lifetimes; PASS/FAIL
 // against the targets, exit status 1 on any FAIL. Every call goes through the tool's
 // prepareArguments and pi's own argument validation first, as in pi: a call the tool refuses
 // stops the benchmark.
@@ -40,6 +41,7 @@ import {
 } from "./harness.mjs";
 import { editingWorstCase, reportEditing } from "./editing.mjs";
 import { extensionAddon, firstFrameCalls, reportFirstFrame, splitFirstFrame, timeFirstFrames } from "./first-frame.mjs";
+import { rememberedFirstFrames, reportRemembered } from "./remembered.mjs";
 
 const isBun = typeof globalThis.Bun !== "undefined";
 if (process.argv.includes("--bun") && !isBun) {
@@ -203,6 +205,8 @@ const firstFrame = {
   firstCalls: [],
 };
 for (const call of frameCalls) firstFrame.splits[call.name] = await splitFirstFrame(ourFactory, ui, call, { runs: quick ? 10 : 30 });
+// ---- the first frame with 10,000 remembered answers (bench/remembered.mjs) against none ---------
+const remembered = await rememberedFirstFrames(ours, ui, { runs: quick ? 20 : 100 });
 // The first question of a session, in fresh processes (the session started first, as pi does);
 // its relay registers in a runtime directory of its own, removed after.
 const runtimeDir = mkdtempSync(join(tmpdir(), "pi-question-bench-run-"));
@@ -419,6 +423,7 @@ console.log("");
 const editingTargets = reportEditing(editing);
 console.log("");
 const firstFrameTargets = reportFirstFrame(firstFrame);
+const rememberedTargets = reportRemembered(remembered);
 console.log("");
 
 const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
@@ -450,6 +455,7 @@ const targets = [
     s.cPer100k <= 500,
   ]),
   ...firstFrameTargets,
+  ...rememberedTargets,
   ...editingTargets,
   [
     `no memory growth over ${(2 * memCycles).toLocaleString("en")} cycles after warm-up (RSS ${growth >= 0 ? "+" : ""}${mb(growth)}; limit +2 MB, 10 B a cycle)`,

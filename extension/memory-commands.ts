@@ -1,10 +1,10 @@
-// memory-commands.ts — `/questions history [words]` and `/questions forget [n]`: the answers this
-// project remembers (extension/ask/memory.ts), newest first, filtered by words; forgetting one
-// removes it from .pi/answers.jsonl and .pi/answers.md. Registered through /questions in index.ts,
+// memory-commands.ts — `/questions history [words]` and `/questions forget [n]`: the answers the
+// person gave in this project (extension/ask/memory.ts), newest first, filtered by words;
+// forgetting one removes it from both files in ~/.pi/agent/question-answers. Registered through /questions in index.ts,
 // loaded at its first use.
 import type { ExtensionCommandContext } from "@mariozechner/pi-coding-agent";
 import type { Asker } from "./ask/ask.ts";
-import { forgetAnswer, historyLine, historyOf, readMemory } from "./ask/memory.ts";
+import { answerText, forgetAnswer, historyLine, historyOf, readMemory } from "./ask/memory.ts";
 import { addon } from "./addon.ts";
 import { fill, strings } from "./text/i18n.ts";
 import { screenOf } from "./text/screen.ts";
@@ -18,10 +18,14 @@ let listed: { cwd: string; ids: Map<number, string> } | undefined;
 /** `/questions history [words]`: the remembered answers, newest first, numbered for forget. */
 export function showHistory(asker: Asker, words: string, ctx: ExtensionCommandContext): void {
   const t = strings();
-  const say = (text: string) => screenOf(ctx, process.stdout).notify(addon().sanitize(text, true), "info");
+  const say = (text: string, level: "info" | "warning" = "info") =>
+    screenOf(ctx, process.stdout).notify(addon().sanitize(text, true), level);
   const s = asker.settings(ctx);
   if (!s.memory) return say(t.MEMORY_OFF);
-  const found = historyOf(readMemory(ctx.cwd), words);
+  const found = historyOf(
+    readMemory(ctx.cwd, (why) => say(why, "warning")),
+    words,
+  );
   if (!found.length) return say(t.MEMORY_NONE);
   const language = resolveLanguage(s.language);
   listed = { cwd: ctx.cwd, ids: new Map(found.map(({ n, entry }) => [n, entry.id])) };
@@ -40,7 +44,10 @@ export async function forget(asker: Asker, arg: string, ctx: ExtensionCommandCon
   let n = /^\d+$/.test(arg) ? Number(arg) : NaN;
   let id: string | undefined;
   if (!arg && ctx.hasUI) {
-    const found = historyOf(readMemory(ctx.cwd), "");
+    const found = historyOf(
+      readMemory(ctx.cwd, (why) => say(why, "warning")),
+      "",
+    );
     if (!found.length) return say(t.MEMORY_NONE);
     const entries = found.map(({ n, entry }) => historyLine(n, entry, language));
     const picked = await ctx.ui.select(
@@ -58,5 +65,5 @@ export async function forget(asker: Asker, arg: string, ctx: ExtensionCommandCon
   const gone = await forgetAnswer(ctx.cwd, n, id);
   if (!gone) return say(fill(t.MEMORY_NO_SUCH, { s: String(n) }), "warning");
   if ("why" in gone) return say(gone.why, "warning");
-  say(fill(t.MEMORY_FORGOTTEN, { n, s: `${gone.prompt} → ${gone.label}` }));
+  say(fill(t.MEMORY_FORGOTTEN, { n, s: `${gone.prompt} → ${answerText(gone)}` }));
 }

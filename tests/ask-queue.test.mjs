@@ -2,6 +2,7 @@
 // fake TUI): a subagent's question withdrawn while it waits behind the question on screen leaves
 // the queue at once — its caller is told (interrupted) then, and nothing of it (its arguments,
 // its questions) stays reachable while the question ahead still waits. The queue goes on in order.
+import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { setFlagsFromString } from "node:v8";

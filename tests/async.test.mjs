@@ -9,6 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { eventBus, headlessContext, loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
+import { importShim } from "./helpers/shim.mjs";
+
+// Remembered answers go to the person's own directory (~/.pi/agent/question-answers): a home of
+// this test's own, never the real one.
+const HOME = mkdtempSync(join(tmpdir(), "pq-async-home-"));
+process.env.HOME = HOME;
+process.on("exit", () => rmSync(HOME, { recursive: true, force: true }));
 
 const WIDGET = "pi-question-async";
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
@@ -419,7 +426,7 @@ test(
 );
 
 test(
-  "async: an answer given later is remembered in the project; the same question asked without waiting again opens with it chosen, and Enter confirms it",
+  "async: an answer given later is remembered for the project; the same question asked without waiting again opens with it chosen, and Enter confirms it",
   { timeout: 20000 },
   async () => {
     const dir = mkdtempSync(join(tmpdir(), "pq-async-memory-"));
@@ -434,7 +441,8 @@ test(
       };
       (await askAndOpen(1)).handleInput("2");
       await until(() => s.messages.length === 1, "the first answer sent");
-      await until(() => existsSync(join(dir, ".pi", "answers.jsonl")), "the answer remembered");
+      const { memoryPaths } = await importShim("ask/memory.ts");
+      await until(() => existsSync(memoryPaths(dir).jsonl), "the answer remembered");
       const again = await askAndOpen(2);
       assert.match(again.render(100).join("\n"), /Answered on .*Postgres/);
       again.handleInput("\r");

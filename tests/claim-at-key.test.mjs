@@ -4,6 +4,7 @@
 // before the result is recorded, is refused ("already answered") and the person's answer stands;
 // one that arrives first closes the dialog and is taken. The terminal runner's side of the same
 // rule: tty-runner.test.mjs.
+import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";

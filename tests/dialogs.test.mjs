@@ -2,6 +2,7 @@
 // that answers with the exact strings it was offered: a choice is known by its position, never
 // by its text, so options whose labels read like the special entries, or alike once sanitized,
 // are all pickable, and the special entries still do what they say.
+import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -98,7 +98,7 @@ async function toolText(pi) {
 }
 
 test(
-  "web e2e: a question the project remembers opens on the page with 'Answered on …'; Submit keeps it and the model reads it confirmed",
+  "web e2e: a question the person answered before in this project opens on the page with 'Answered on …'; Submit keeps it and the model reads it confirmed",
   { skip },
   async () => {
     const Q = {
@@ -109,7 +109,7 @@ test(
         { value: "pg", label: "Postgres" },
       ],
     };
-    const { normalizedKey } = await importShim("ask/memory.ts");
+    const { memoryPaths, normalizedKey } = await importShim("ask/memory.ts");
     const entry = {
       id: "e1",
       at: "2026-11-21T10:00:00.000Z",
@@ -117,12 +117,13 @@ test(
       prompt: Q.prompt,
       options: ["SQLite", "Postgres"],
       answer: { selected: ["Postgres"] },
-      label: "Postgres",
       key: normalizedKey(Q),
     };
-    const prepareHome = (_home, work) => {
-      mkdirSync(join(work, ".pi"), { recursive: true });
-      writeFileSync(join(work, ".pi", "answers.jsonl"), JSON.stringify(entry) + "\n");
+    // the person's own file for this project (~/.pi/agent/question-answers, in pi's home)
+    const prepareHome = (home, work) => {
+      const { dir, jsonl } = memoryPaths(work, home);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(jsonl, JSON.stringify(entry) + "\n", { mode: 0o600 });
     };
     await withPi({ replies: script({ questions: [Q] }), prepareHome }, async (pi, context) => {
       const { page } = await askedOnPage(pi, context);

@@ -3,6 +3,7 @@
 // on "question:asked" and its end on "question:ended"; an answer on "question:answer" goes
 // through the board (validated by the C core, exactly once, details.mode "extension"); one that
 // is not taken is said back on "question:refused", with the reason, and changes nothing.
+import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { loadExtension, tuiContext } from "./helpers/fake-pi.mjs";

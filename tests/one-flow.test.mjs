@@ -4,6 +4,7 @@
 // /q/<token>/step over HTTP, the result the one the board hands the asker), each giving the same
 // tool result. A new face joins by adding a driver to FACES: a function (args, script) → the
 // built result.
+import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";

@@ -7,6 +7,7 @@
 // lists and answers, and nothing another terminal sends through it (answers nested too deep to
 // write back, numbers JSON cannot hold, wrong types) reaches past its own connection.
 // (The protocol on its own: relay.test.mjs; with the real pi: e2e-subagent.test.mjs.)
+import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";

@@ -5,6 +5,7 @@
 // server: the secret is read first, silent connections are closed, connections and waiting
 // questions are capped, and relay directories of killed pis are swept. (End to end with the
 // real pi: e2e-subagent.test.mjs.)
+import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";

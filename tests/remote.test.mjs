@@ -4,6 +4,7 @@
 // late, is told how the question ended ("already answered", "already cancelled", "withdrawn…")
 // and changes nothing. The command itself: remote-cli.test.mjs; end to end with the real pi:
 // e2e-remote.test.mjs.
+import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import {

@@ -1,5 +1,6 @@
 // route.test.mjs — how to ask in each mode (extension/ask/route.ts, a pure function), and the one rule
 // that decides whether a result ends the agent's turn (extension/board/result.ts), each on its own.
+import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";

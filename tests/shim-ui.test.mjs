@@ -1,6 +1,7 @@
 // shim-ui.test.mjs — the pi-tui adapter driven through the real tool with a fake TUI context:
 // keys from the user's pi keybindings, theme styles, the working message and title notice,
 // one question at a time, and interruption by the agent's abort signal.
+import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { importPiTui } from "./helpers/pi-line.mjs";

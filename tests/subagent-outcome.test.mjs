@@ -2,6 +2,7 @@
 // its question quote the model's prompts and the subagent's name: they reach terminals (pi's
 // transcript, `pi -p`'s output) only through the C sanitizer. (The behaviour itself, with the real
 // pi and pi's subagent example: e2e-subagent.test.mjs.)
+import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { importShim } from "./helpers/shim.mjs";

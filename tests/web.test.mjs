@@ -884,7 +884,7 @@ test("web: the page answers in steps — a filter, a pick; the events carry the 
   }
 });
 
-test("web: a question the project remembers an answer to opens on the page with its line; submitting it unchanged confirms it (mode web)", async () => {
+test("web: a question the person answered before in this project opens on the page with its line; submitting it unchanged confirms it (mode web)", async () => {
   const memory = await importShim("ask/memory.ts");
   writeFileSync(join(ctx.cwd, ".pi", "question.json"), "{}"); // remembered answers on, for this test
   try {
@@ -905,8 +905,8 @@ test("web: a question the project remembers an answer to opens on the page with 
       stream.close();
     }
   } finally {
-    rmSync(join(ctx.cwd, ".pi", "answers.jsonl"), { force: true });
-    rmSync(join(ctx.cwd, ".pi", "answers.md"), { force: true });
+    rmSync(memory.memoryPaths(ctx.cwd).jsonl, { force: true });
+    rmSync(memory.memoryPaths(ctx.cwd).md, { force: true });
     forgetful();
   }
 });

@@ -228,7 +228,7 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
   }
 }
 
-/** Writes the person's answers of a result to the project's memory (memory.ts); a file that
+/** Writes the person's answers of a result to their memory for the project (memory.ts); a file that
  * could not be written is said on screen, and the question's result stands. */
 async function remember(ctx: ExtensionContext, result: QuestionResult, from: RelayAsker | undefined): Promise<void> {
   if (!isPersonsAnswer(result.details)) return;
@@ -244,6 +244,11 @@ async function remember(ctx: ExtensionContext, result: QuestionResult, from: Rel
     why = `pi-question: the answer was not remembered: ${(error as Error).message}`; // it still reaches the agent
   }
   if (why) screenOf(ctx).notify(addon().sanitize(why, false), "warning");
+}
+
+/** Where a refused answers file is told (memory.ts tells it once per change of the file). */
+export function memoryWarning(ctx: ExtensionContext): (message: string) => void {
+  return (message) => screenOf(ctx).notify(addon().sanitize(message, false), "warning");
 }
 
 /** `answersFlag` reads the --answers flag (print mode's answers). */
@@ -363,7 +368,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
                 if (over) return;
                 shown = true;
                 const now = going(here);
-                const remembered = now.memory ? rememberedAll(here.cwd, questions, resolveLanguage(now.language)) : [];
+                const remembered = now.memory ? rememberedAll(here.cwd, questions, resolveLanguage(now.language), memoryWarning(here)) : [];
                 const local =
                   ticket.taken ??
                   (await askNow({
@@ -415,7 +420,8 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
           if (from && signal?.aborted) return withdrawn();
           // Answered elsewhere while it waited in the queue: never shown here.
           const stops = signal ? AbortSignal.any([signal, ticket.stopped]) : ticket.stopped;
-          const remembered = s.memory && !ticket.taken ? rememberedAll(ctx.cwd, questions, resolveLanguage(s.language)) : [];
+          const remembered =
+            s.memory && !ticket.taken ? rememberedAll(ctx.cwd, questions, resolveLanguage(s.language), memoryWarning(ctx)) : [];
           const local = ticket.taken ?? (await askNow({ json, questions, ctx, signal: stops, s, from, ticket, remembered }));
           const result = ticket.taken ?? local;
           ticket.settle(result.details.status);

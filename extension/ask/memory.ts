@@ -1,31 +1,35 @@
-// memory.ts — the project's memory of answers: every question the person answers is written to
-// .pi/answers.jsonl (what the tool reads: one JSON entry a line) and .pi/answers.md (the same
-// entries for a person to read), and a question asked again in the project — the same prompt
-// and the same options, compared as normalizedPrompt / optionSet say — opens with the earlier
-// answer chosen and a line saying when it was given (the engine's qt_engine_remember). Only the
-// person's own answers are written (REMEMBERED_MODES, status "answered"): never pre-supplied
-// answers, timeouts, declines, cancels or another extension's answer. The files are written
-// like the pending file (pending.ts): on their real path inside the project only, atomically,
-// under the lock beside the JSONL file, so two pis never lose each other's entries. One entry
-// per question: a newer answer to the same question replaces the older one.
-import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+// memory.ts — the person's memory of answers: every question the person answers is written to
+// ~/.pi/agent/question-answers/<project key>.jsonl (what the tool reads: one JSON entry a line)
+// and the .md beside it (the same entries for a person to read), one pair of files per project
+// (the key: a hash of the project's real path, which each entry records too), and a question
+// asked again in that project — the same prompt and the same options, compared as
+// normalizedPrompt / optionSet say — opens with the earlier answer chosen and a line saying when
+// it was given (the engine's qt_engine_remember). The files are the person's own: a project's
+// .pi/answers.jsonl or .pi/answers.md (a repository may ship them) is never read or written, so
+// nothing another person wrote pre-chooses or confirms an answer, and typed answers never land
+// in a repository. Only the person's own answers are written (REMEMBERED_MODES, status
+// "answered"): never pre-supplied answers, timeouts, declines, cancels or another extension's
+// answer. The file is read bounded (project-file.ts), at most once per change (a cache checked
+// with one stat), its entries indexed by key. Writes are pending.ts's: atomic, on the real path
+// inside the answers directory only, under the lock beside the JSONL file, so two pis never lose
+// each other's entries. One entry per question: a newer answer to the same question replaces it.
+import { createHash, randomBytes } from "node:crypto";
+import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { addon } from "../addon.ts";
 import type { AnswerDetails, NormalizedQuestion, QuestionDetails } from "../question-types.ts";
 import { fill, strings } from "../text/i18n.ts";
+import { readBoundedFile } from "../text/project-file.ts";
 import { MEMORY_TEXT } from "../text/text.ts";
 import { withPendingLock, writeInProject } from "./pending.ts";
-
-export const MEMORY_FILE = join(".pi", "answers.jsonl");
-export const MEMORY_NOTES = join(".pi", "answers.md");
 
 /** Where an answer given counts as the person's: pi's TUI, the RPC dialogs, the terminal,
  * another terminal, the page. Not "presupplied", "print" (the pending file or --answers),
  * "relay" (the pi above remembers it), "extension" (another extension chose it). */
 export const REMEMBERED_MODES: ReadonlySet<string> = new Set(["interactive", "rpc", "tty", "remote", "web"]);
 
-/** One remembered answer (a line of answers.jsonl). */
+/** One remembered answer (a line of the JSONL file). */
 export interface MemoryEntry {
   /** Random, to forget exactly this entry. */
   id: string;
@@ -33,14 +37,17 @@ export interface MemoryEntry {
   at: string;
   /** Who asked: "pi" (this pi's agent) or the subagent, as the question's screen named it. */
   by: string;
+  /** The project's real path, as it was when answered (the file's name is its hash). */
+  project?: string;
   prompt: string;
   /** The option labels, as asked; absent for a free-text question. */
   options?: string[];
   multiSelect?: boolean;
-  /** The answer, in the shape `answers` takes: the options chosen (labels) and the typed text. */
+  /** The answer, in the shape `answers` takes: the options chosen (labels) and the typed text.
+   * The only source of what a question opens with and what is read back (answerText). */
   answer: { selected?: string[]; wrote?: string };
-  /** The answer as the person reads it ("SQLite", "Postgres, my own words"). */
-  label: string;
+  /** Older versions wrote the answer as read here too; never read any more (answerText). */
+  label?: string;
   note?: string;
   /** normalizedKey of the question: what a new question is matched on. */
   key: string;
@@ -71,8 +78,27 @@ export function normalizedKey(q: { prompt: string; options?: ReadonlyArray<{ lab
   return JSON.stringify([normalizedText(q.prompt), optionSet(labels), !!q.multiSelect]);
 }
 
-export function memoryPaths(cwd: string): { jsonl: string; md: string } {
-  return { jsonl: join(cwd, MEMORY_FILE), md: join(cwd, MEMORY_NOTES) };
+/** The person's directory of remembered answers: ~/.pi/agent/question-answers. */
+export function memoryDirectory(home = homedir()): string {
+  return join(home, ".pi", "agent", "question-answers");
+}
+
+/** The project's real path (its path as given when it has none: it does not exist). */
+export function projectPath(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return resolve(cwd);
+  }
+}
+
+/** The files of the project `cwd`'s remembered answers, in the person's own directory: named by
+ * a hash of the project's real path (the same project through a link is the same project). */
+export function memoryPaths(cwd: string, home = homedir()): { dir: string; jsonl: string; md: string; project: string } {
+  const project = projectPath(cwd);
+  const name = createHash("sha256").update(project).digest("hex").slice(0, 32);
+  const dir = memoryDirectory(home);
+  return { dir, jsonl: join(dir, `${name}.jsonl`), md: join(dir, `${name}.md`), project };
 }
 
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
@@ -83,7 +109,9 @@ function isEntry(v: unknown): v is MemoryEntry {
   const e = v as Partial<MemoryEntry> | null;
   if (!e || typeof e !== "object" || Array.isArray(e)) return false;
   if (typeof e.id !== "string" || typeof e.prompt !== "string" || typeof e.key !== "string") return false;
-  if (typeof e.label !== "string" || typeof e.by !== "string") return false;
+  if (typeof e.by !== "string") return false;
+  if (e.label !== undefined && typeof e.label !== "string") return false;
+  if (e.project !== undefined && typeof e.project !== "string") return false;
   if (typeof e.at !== "string" || Number.isNaN(Date.parse(e.at))) return false;
   if (e.options !== undefined && !isStrings(e.options)) return false;
   if (e.multiSelect !== undefined && typeof e.multiSelect !== "boolean") return false;
@@ -94,41 +122,83 @@ function isEntry(v: unknown): v is MemoryEntry {
   return a.wrote === undefined || typeof a.wrote === "string";
 }
 
-/** The entries of answers.jsonl, oldest first; a missing file is empty, a line that is not an
- * entry is skipped (a person may have edited the file). */
-export function readMemory(cwd: string): MemoryEntry[] {
-  return readLines(cwd).entries;
+/** The JSONL file as read: its entries (oldest first), its other lines as they are (a person's
+ * edit, a newer version's entry: written back untouched, never dropped), the newest entry of each
+ * key; or why the file was refused (too large, not a regular file, another user's). */
+interface Loaded {
+  entries: MemoryEntry[];
+  others: string[];
+  byKey: Map<string, MemoryEntry>;
+  refused?: string;
 }
 
-/** answers.jsonl's entries, and its other lines as they are (a person's edit, a newer version's
- * entry): those are written back untouched, never dropped. */
-function readLines(cwd: string): { entries: MemoryEntry[]; others: string[] } {
-  const { jsonl } = memoryPaths(cwd);
-  const out = { entries: [] as MemoryEntry[], others: [] as string[] };
-  if (!existsSync(jsonl)) return out;
-  let text: string;
+const EMPTY: Loaded = { entries: [], others: [], byKey: new Map() };
+
+/** The last read of each file, with the stat it was read at: read again only when the file
+ * changed (size, mtime, ctime or inode: a write renames a new file in). */
+const cache = new Map<string, { stamp: string; loaded: Loaded }>();
+
+function stampOf(path: string): string | undefined {
   try {
-    text = readFileSync(jsonl, "utf8");
+    const st = statSync(path, { bigint: true });
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
   } catch {
-    return out;
+    return undefined; // no file
   }
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      v = undefined;
+}
+
+/** The JSONL file of `jsonl`, from the cache when it has not changed. `fresh`: whether it was
+ * read now (a refusal is told once per change of the file, not at every question). */
+function load(jsonl: string): { loaded: Loaded; fresh: boolean } {
+  const stamp = stampOf(jsonl);
+  if (stamp === undefined) {
+    cache.delete(jsonl);
+    return { loaded: EMPTY, fresh: false };
+  }
+  const hit = cache.get(jsonl);
+  if (hit && hit.stamp === stamp) return { loaded: hit.loaded, fresh: false };
+  const read = readBoundedFile(jsonl, { maxBytes: addon().limits.memoryFileBytes, ownedByMe: true });
+  let loaded: Loaded;
+  if ("refused" in read) loaded = { ...EMPTY, refused: MEMORY_TEXT.refused(jsonl, read.refused) };
+  else if ("missing" in read) loaded = EMPTY;
+  else {
+    loaded = { entries: [], others: [], byKey: new Map() };
+    for (const line of read.text.split("\n")) {
+      if (!line.trim()) continue;
+      let v: unknown;
+      try {
+        v = JSON.parse(line);
+      } catch {
+        v = undefined;
+      }
+      if (isEntry(v)) {
+        loaded.entries.push(v);
+        loaded.byKey.set(v.key, v); // oldest first: the newest of a key stays
+      } else loaded.others.push(line);
     }
-    if (isEntry(v)) out.entries.push(v);
-    else out.others.push(line);
   }
-  return out;
+  cache.set(jsonl, { stamp, loaded });
+  return { loaded, fresh: true };
+}
+
+/** The remembered entries of the project `cwd`, oldest first; a missing file is empty, a line
+ * that is not an entry is skipped, a refused file is empty (its warning to `warn`, every time:
+ * /questions history asks, and "nothing remembered" alone would not be true). */
+export function readMemory(cwd: string, warn?: (message: string) => void): MemoryEntry[] {
+  const { loaded } = load(memoryPaths(cwd).jsonl);
+  if (loaded.refused) warn?.(loaded.refused);
+  return loaded.entries;
+}
+
+/** The answer as read: the options chosen, then the typed text ("Postgres, my own words"), from
+ * `answer` only — never the stored `label`, which a hand edit may make say anything. */
+export function answerText(entry: Pick<MemoryEntry, "answer">): string {
+  return [...(entry.answer.selected ?? []), ...(entry.answer.wrote ? [entry.answer.wrote] : [])].join(", ");
 }
 
 /** The entry of one answer the person gave, or undefined when it is none of theirs (applied by a
  * timeout). */
-export function entryOf(q: NormalizedQuestion, a: AnswerDetails, by: string, at: Date): MemoryEntry | undefined {
+export function entryOf(q: NormalizedQuestion, a: AnswerDetails, by: string, at: Date, project?: string): MemoryEntry | undefined {
   if (a.appliedByTimeout) return undefined;
   const chosen = q.multiSelect ? (a.indices ?? []).length : a.index !== undefined ? 1 : 0;
   const labels = q.multiSelect ? (a.labels ?? []) : a.index !== undefined ? [a.label] : [];
@@ -138,11 +208,11 @@ export function entryOf(q: NormalizedQuestion, a: AnswerDetails, by: string, at:
     id: randomBytes(6).toString("hex"),
     at: at.toISOString(),
     by,
+    ...(project !== undefined ? { project } : {}),
     prompt: q.prompt,
     ...(q.options ? { options: q.options.map((o) => o.label) } : {}),
     ...(q.multiSelect ? { multiSelect: true } : {}),
     answer: { ...(selected.length ? { selected } : {}), ...(wrote ? { wrote } : {}) },
-    label: a.label,
     ...(a.note ? { note: a.note } : {}),
     key: normalizedKey(q),
   };
@@ -158,65 +228,102 @@ function oneLine(text: string): string {
   return addon().sanitize(text, false).replace(/\s+/gu, " ").trim();
 }
 
-/** answers.md: the entries newest first, for a person to read. */
-export function notesText(entries: readonly MemoryEntry[]): string {
+/** `text` as one line of at most `max` characters, "…" where it was cut. */
+function cut(text: string, max: number): string {
+  const chars = Array.from(oneLine(text));
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
+}
+
+/** The .md file: the entries newest first, for a person to read. */
+export function notesText(entries: readonly MemoryEntry[], project: string): string {
   const out = [
-    "# Answers remembered in this project",
+    `# Answers remembered in ${oneLine(project)}`,
     "",
-    "Written by pi-question: each question answered here, newest first. The tool reads answers.jsonl",
-    "beside this file; `/questions history` lists the answers and `/questions forget N` removes one.",
+    "Written by pi-question: each question answered in this project, newest first. The tool reads",
+    "the .jsonl file beside this one; `/questions history` lists the answers and `/questions forget N`",
+    "removes one.",
     "",
   ];
   for (const e of [...entries].reverse()) {
     out.push(`## ${oneLine(new Date(e.at).toISOString().slice(0, 16).replace("T", " "))} UTC — asked by ${oneLine(e.by)}`, "");
     out.push(`**${oneLine(e.prompt)}**`, "");
     if (e.options?.length) out.push(`Options${e.multiSelect ? " (several)" : ""}: ${e.options.map(oneLine).join(" · ")}`, "");
-    out.push(`Answer: ${oneLine(e.label)}`);
+    out.push(`Answer: ${oneLine(answerText(e))}`);
     if (e.note) out.push(`Note: ${oneLine(e.note)}`);
     out.push("");
   }
   return out.join("\n");
 }
 
-/** Writes both files from `entries` (under the lock): the JSONL first, the file the tool reads. */
-function writeBoth(cwd: string, entries: readonly MemoryEntry[], others: readonly string[]): string | undefined {
-  const { jsonl, md } = memoryPaths(cwd);
-  const lines = [...others, ...entries.map((e) => JSON.stringify(e))].join("\n");
-  return writeInProject(cwd, jsonl, lines ? `${lines}\n` : "", MEMORY_TEXT) ?? writeInProject(cwd, md, notesText(entries), MEMORY_TEXT);
+/** The person's answers directory, made private (0700) when it is not; why not, if it cannot be. */
+function ownDirectory(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    if (!st.isDirectory()) return MEMORY_TEXT.unwritable(dir, "it is not a directory");
+    if (typeof process.getuid === "function") {
+      if (st.uid !== process.getuid()) return MEMORY_TEXT.unwritable(dir, `it belongs to another user (uid ${st.uid})`);
+      if (st.mode & 0o077) chmodSync(dir, 0o700);
+    }
+    return undefined;
+  } catch (error) {
+    return MEMORY_TEXT.unwritable(dir, (error as Error).message);
+  }
 }
 
-/** Remembers the person's answers of a result in the project `cwd` (nothing when they are not the
+type Paths = ReturnType<typeof memoryPaths>;
+
+/** Writes both files from `entries` (under the lock): the JSONL first, the file the tool reads. */
+function writeBoth(paths: Paths, entries: readonly MemoryEntry[], others: readonly string[]): string | undefined {
+  const lines = [...others, ...entries.map((e) => JSON.stringify(e))].join("\n");
+  const why = writeInProject(paths.dir, paths.jsonl, lines ? `${lines}\n` : "", MEMORY_TEXT);
+  if (why) return why;
+  // What was just written is what the next question reads: cached with the new file's stat (no
+  // other pi writes while the lock is held), so an answer given costs no second parse.
+  const stamp = stampOf(paths.jsonl);
+  if (stamp !== undefined) {
+    const byKey = new Map<string, MemoryEntry>();
+    for (const e of entries) byKey.set(e.key, e);
+    cache.set(paths.jsonl, { stamp, loaded: { entries: [...entries], others: [...others], byKey } });
+  }
+  return writeInProject(paths.dir, paths.md, notesText(entries, paths.project), MEMORY_TEXT);
+}
+
+/** Runs `update` on the loaded file under its lock (pending.ts's, in the person's directory). */
+async function underLock<T>(paths: Paths, update: (loaded: Loaded) => T): Promise<T | { why: string }> {
+  const why = ownDirectory(paths.dir);
+  if (why) return { why };
+  const done = await withPendingLock(paths.dir, paths.jsonl, () => ({ value: update(load(paths.jsonl).loaded) }), undefined, MEMORY_TEXT);
+  return "why" in done ? { why: done.why } : done.value;
+}
+
+/** Remembers the person's answers of a result for the project `cwd` (nothing when they are not the
  * person's: isPersonsAnswer). Returns why they were not written, if they were not. */
 export async function rememberAnswers(cwd: string, details: QuestionDetails, by: string, now = new Date()): Promise<string | undefined> {
   if (!isPersonsAnswer(details)) return undefined;
-  if (!existsSync(cwd)) return undefined; // no project directory: nowhere inside it to write
+  if (!existsSync(cwd)) return undefined; // no project directory: no project to remember for
+  const paths = memoryPaths(cwd);
   const fresh: MemoryEntry[] = [];
   for (const a of details.answers) {
     const q = details.questions.find((x) => x.id === a.id);
-    const entry = q && entryOf(q, a, by, now);
+    const entry = q && entryOf(q, a, by, now, paths.project);
     if (entry) fresh.push(entry);
   }
   if (!fresh.length) return undefined;
-  const { jsonl } = memoryPaths(cwd);
-  const done = await withPendingLock(
-    cwd,
-    jsonl,
-    () => {
-      const keys = new Set(fresh.map((e) => e.key));
-      const { entries, others } = readLines(cwd);
-      return { value: writeBoth(cwd, [...entries.filter((e) => !keys.has(e.key)), ...fresh], others) };
-    },
-    undefined,
-    MEMORY_TEXT,
-  );
-  return "why" in done ? done.why : done.value;
+  const done = await underLock(paths, ({ entries, others, refused }) => {
+    if (refused) return refused; // never written over: the person's file stays as it is
+    const keys = new Set(fresh.map((e) => e.key));
+    return writeBoth(paths, [...entries.filter((e) => !keys.has(e.key)), ...fresh], others);
+  });
+  return typeof done === "object" ? done.why : done;
 }
 
-/** What a question opens with when this project remembers an answer to it. */
+/** What a question opens with when the person remembers an answer to it. */
 export interface Remembered {
   /** The answer for qt_engine_remember: `{ [id]: { selected, wrote } }`, labels as asked now. */
   answersJson: string;
-  /** "Answered on 21 Nov: SQLite — Enter keeps it", in the person's language. */
+  /** "Answered on 21 Nov: SQLite — Enter keeps it", in the person's language: made from
+   * answersJson, so it names exactly what Enter submits. */
   line: string;
   /** The date as the model's result gives it ("21 Nov 2026"). */
   when: string;
@@ -243,27 +350,32 @@ export function modelDate(at: string): string {
   return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(at));
 }
 
-/** The remembered answer of question `q` (the newest entry with its key), as it opens now; undefined
- * when none, or when an option it chose is no longer among the question's options. */
-export function rememberedFor(q: NormalizedQuestion, entries: readonly MemoryEntry[], language: string): Remembered | undefined {
-  const key = normalizedKey(q);
-  const entry = [...entries].reverse().find((e) => e.key === key);
-  if (!entry) return undefined;
+/** The most characters of a remembered answer the line shows (the field or the ticks hold it all). */
+const LINE_CHARS = 60;
+
+/** The remembered answer of question `q` (`entry`: the newest with its key), as it opens now;
+ * undefined when none, or when an option it chose is no longer among the question's options. */
+export function rememberedFor(q: NormalizedQuestion, entry: MemoryEntry | undefined, language: string): Remembered | undefined {
+  if (!entry || entry.key !== normalizedKey(q)) return undefined;
   const selected: string[] = [];
   for (const label of entry.answer.selected ?? []) {
     const now = (q.options ?? []).find((o) => normalizedOption(o.label) === normalizedOption(label));
     if (!now) return undefined;
-    selected.push(now.label);
+    if (!selected.includes(now.label)) selected.push(now.label);
   }
   const wrote = typeof entry.answer.wrote === "string" && entry.answer.wrote.trim() ? entry.answer.wrote : undefined;
   if (!selected.length && !wrote) return undefined;
   if (!q.options && !wrote) return undefined;
+  if (!q.multiSelect && selected.length + (wrote ? 1 : 0) !== 1) return undefined; // a hand edit: one thing, or none
   const answersJson = JSON.stringify({ [q.id]: { ...(selected.length ? { selected } : {}), ...(wrote ? { wrote } : {}) } });
-  const shown = Array.from(oneLine(entry.label));
-  const short = shown.length > 60 ? `${shown.slice(0, 59).join("")}…` : shown.join("");
+  // What Enter submits, said from the answer given to the engine: the options as asked now, in
+  // their order, then the typed text, marked as typed.
+  const t = strings();
+  const chosen = (q.options ?? []).filter((o) => selected.includes(o.label)).map((o) => oneLine(o.label));
+  const typed = wrote ? [fill(t.MEMORY_TYPED, { s: cut(wrote, LINE_CHARS / 2) })] : [];
   const line = fill(
-    strings().MEMORY_EARLIER.replace("{d}", () => personDate(entry.at, language)),
-    { s: short },
+    t.MEMORY_EARLIER.replace("{d}", () => personDate(entry.at, language)),
+    { s: cut(chosen.join(", "), LINE_CHARS) + (chosen.length && typed.length ? ", " : "") + typed.join("") },
   );
   return { answersJson, line, when: modelDate(entry.at), entry };
 }
@@ -276,7 +388,7 @@ export function historyOf(entries: readonly MemoryEntry[], words: string): Array
     .reverse()
     .map((entry, i) => ({ n: i + 1, entry }))
     .filter(({ entry }) => {
-      const text = normalizedText(`${entry.prompt}\n${entry.label}\n${entry.note ?? ""}`);
+      const text = normalizedText(`${entry.prompt}\n${answerText(entry)}\n${entry.note ?? ""}`);
       return wanted.every((w) => text.includes(w));
     });
 }
@@ -284,42 +396,43 @@ export function historyOf(entries: readonly MemoryEntry[], words: string): Array
 /** Forgets entry number `n` of the history (1: the newest) from both files. Returns the entry
  * forgotten, undefined when there is no such number, or why the files could not be written. */
 export async function forgetAnswer(cwd: string, n: number, id?: string): Promise<MemoryEntry | undefined | { why: string }> {
-  const { jsonl } = memoryPaths(cwd);
-  if (!existsSync(jsonl)) return undefined;
-  const done = await withPendingLock(
-    cwd,
-    jsonl,
-    () => {
-      const { entries, others } = readLines(cwd);
-      const at = entries.length - n; // newest first: number 1 is the last line
-      const gone = id ? entries.find((e) => e.id === id) : at >= 0 && at < entries.length ? entries[at] : undefined;
-      if (!gone) return { value: undefined };
-      const why = writeBoth(
-        cwd,
-        entries.filter((e) => e !== gone),
-        others,
-      );
-      return { value: why ? { why } : gone };
-    },
-    undefined,
-    MEMORY_TEXT,
-  );
-  return "why" in done ? { why: done.why } : done.value;
+  const paths = memoryPaths(cwd);
+  if (!existsSync(paths.jsonl)) return undefined;
+  return underLock(paths, ({ entries, others, refused }): MemoryEntry | undefined | { why: string } => {
+    if (refused) return { why: refused };
+    const at = entries.length - n; // newest first: number 1 is the last line
+    const gone = id ? entries.find((e) => e.id === id) : at >= 0 && at < entries.length ? entries[at] : undefined;
+    if (!gone) return undefined;
+    const why = writeBoth(
+      paths,
+      entries.filter((e) => e !== gone),
+      others,
+    );
+    return why ? { why } : gone;
+  });
 }
 
 /** A remembered entry on one line of /questions history: "3. 21 Nov · Which database? → SQLite". */
 export function historyLine(n: number, entry: MemoryEntry, language: string): string {
   const by = entry.by === "pi" ? "" : ` (${oneLine(entry.by)})`;
-  return `${n}. ${personDate(entry.at, language)} · ${oneLine(entry.prompt)} → ${oneLine(entry.label)}${entry.note ? ` · ${oneLine(entry.note)}` : ""}${by}`;
+  return `${n}. ${personDate(entry.at, language)} · ${oneLine(entry.prompt)} → ${oneLine(answerText(entry))}${entry.note ? ` · ${oneLine(entry.note)}` : ""}${by}`;
 }
 
-/** The answer's remembered entries of the questions asked now, one per question (undefined: none). */
-export function rememberedAll(cwd: string, questions: readonly NormalizedQuestion[], language: string): Array<Remembered | undefined> {
-  const entries = readMemory(cwd);
-  if (!entries.length) return questions.map(() => undefined);
+/** The answer's remembered entries of the questions asked now, one per question (undefined: none).
+ * One stat when the file has not changed since it was read, then one Map lookup per question. A
+ * refused file is said to `warn` once per change, and nothing opens remembered. */
+export function rememberedAll(
+  cwd: string,
+  questions: readonly NormalizedQuestion[],
+  language: string,
+  warn?: (message: string) => void,
+): Array<Remembered | undefined> {
+  const { loaded, fresh } = load(memoryPaths(cwd).jsonl);
+  if (loaded.refused && fresh) warn?.(loaded.refused);
+  if (!loaded.byKey.size) return questions.map(() => undefined);
   return questions.map((q) => {
     try {
-      return rememberedFor(q, entries, language);
+      return rememberedFor(q, loaded.byKey.get(normalizedKey(q)), language);
     } catch {
       return undefined; // nothing this version can open: the question opens plain
     }

@@ -3,7 +3,7 @@
 // here, loading this module at first use), stopped when the session ends or pi exits. Turning it on shows the one URL and its QR code (qr.ts) in pi.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
-import { type Asker, openRemembered } from "../ask/ask.ts";
+import { type Asker, memoryWarning, openRemembered } from "../ask/ask.ts";
 import { rememberedAll } from "../ask/memory.ts";
 import { fill, strings } from "../text/i18n.ts";
 import { encodeQr, qrToHalfBlocks } from "./qr.ts";
@@ -71,7 +71,7 @@ export function hostWeb(pi: ExtensionAPI, asker: Asker): WebControl {
         remember: (engine, w) => {
           const here = current ?? ctx;
           const s = asker.settings(here);
-          if (s.memory) openRemembered(engine, rememberedAll(here.cwd, w.questions, resolveLanguage(s.language)));
+          if (s.memory) openRemembered(engine, rememberedAll(here.cwd, w.questions, resolveLanguage(s.language), memoryWarning(here)));
         },
       });
       screen.notify(announcement(server.url, { columns: tuiColumns(ctx), language: language() }), "info");

@@ -46,13 +46,16 @@ export const PENDING = {
   incomplete: (path: string, missing: string[]) => `Some questions in ${path} still have no answer: ${missing.join(", ")}.`,
 };
 
-/** The project's memory of answers (.pi/answers.jsonl and .pi/answers.md): why it was not written. */
+/** The person's memory of answers (~/.pi/agent/question-answers/<project>.jsonl and .md): why it
+ * was not read or written. */
 export const MEMORY_TEXT = {
   outside: (path: string, why: string, root: string) =>
-    `pi-question: the answers file ${path} was not written: it ${why}, and pi-question writes files only inside the project (${root}).`,
+    `pi-question: the answers file ${path} was not written: it ${why}, and pi-question writes remembered answers only inside ${root}.`,
   unwritable: (path: string, why: string) => `pi-question: the answers file ${path} could not be written (${why}).`,
   locked: (path: string, waitedMs: number) =>
     `pi-question: another pi is updating the answers file ${path} and did not finish within ${waitedMs / 1000} s; this answer was not remembered.`,
+  refused: (path: string, why: string) =>
+    `pi-question: the answers file ${path} ${why}, so it is not read: no question opens with a remembered answer, and none is written there. Remove the file or move it away (it is yours: ~/.pi/agent/question-answers).`,
 };
 
 /** RPC dialog decorations (symbols and layout, the same in every language). */

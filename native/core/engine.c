@@ -1887,7 +1887,9 @@ qt_status qt_engine_remember(qt_engine *e, size_t qi, const qt_answer *earlier, 
     s->highlight = q->option_count;
     s->view = q->multi_select ? QT_VIEW_LIST : QT_VIEW_ENTRY;
   }
-  s->draft.cursor = qt_editor_len(&s->draft);
+  /* the cursor at the start: the field shows the remembered text from its first line, so no
+   * line of it is scrolled out of sight above what the person reads */
+  s->draft.cursor = 0;
   keep_visible(s);
   touch(e);
   return QT_OK;

@@ -116,7 +116,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(CMD_HISTORY)           /* "Asked in this session:" */                                                                                                  \
   X(CMD_NOTHING_TO_REOPEN) /* /answer with nothing to reopen */                                                                                            \
   X(CMD_WAITING)           /* /questions: "Waiting for your answer now:" (relayed questions) */                                                            \
-  /* ---- the project's memory of answers (.pi/answers.md, .pi/answers.jsonl) ---- */                                                                      \
+  /* ---- remembered answers (~/.pi/agent/question-answers, per project) ---- */                                                                           \
   X(MEMORY_EARLIER) /* under a question answered before: "Answered on {d}: {s} — Enter keeps it" ({d}: the date) */                                      \
   X(MEMORY_HISTORY) /* /questions history: "Answered in this project, newest first:" */                                                                    \
   X(MEMORY_NONE)    /* /questions history with nothing remembered (or nothing matching) */                                                                 \
@@ -124,6 +124,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(MEMORY_FORGOTTEN)   /* /questions forget N: "Forgot answer {n}: {s}" */                                                                                \
   X(MEMORY_NO_SUCH)     /* /questions forget N: "There is no answer {s} in /questions history." */                                                         \
   X(MEMORY_FORGET_PICK) /* the select dialog of /questions forget: "Forget which answer?" */                                                               \
+  X(MEMORY_TYPED)       /* a remembered typed answer in MEMORY_EARLIER's {s}: "you wrote “{s}”" (one line, cut) */                                     \
   /* ---- relayed questions (a subagent asks through this pi) ---- */                                                                                      \
   X(ASKED_BY)          /* under the top rule: "Asked by {s}" ({s}: the subagent's name) */                                                                 \
   X(ASKED_BY_SUBAGENT) /* "Asked by a subagent in {s}" ({s}: its directory) */                                                                             \
