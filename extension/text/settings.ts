@@ -37,8 +37,8 @@ export interface Settings {
   timeout?: { after: string; ms: number; then: TimeoutThen };
   /** Plain lines for screen readers (also on with TERM=dumb). */
   accessible: boolean;
-  /** Every answer the person gives is remembered in the project (.pi/answers.md and
-   * .pi/answers.jsonl), and a question asked again opens with it (docs/memory.md). */
+  /** Every answer the person gives is remembered for the project, in their own directory
+   * (~/.pi/agent/question-answers/), and a question asked again opens with it (docs/memory.md). */
   memory: boolean;
   /** pi ≥ 1.5 trusts the project (ctx.isProjectTrusted(); always true on a pi without project
    * trust). Not a setting: when false, none of the project's .pi files counts — its
