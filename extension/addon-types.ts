@@ -127,6 +127,9 @@ export interface NativeAddon {
     flags?: number,
     /** Per question, the date of a remembered answer the person kept unchanged, else null. */
     earlier?: Array<string | null> | null,
+    /** Mode "extension": the name the answering extension gives itself (sanitized, cut, said as
+     * its own claim; details.source). */
+    source?: string | null,
   ): { details: string; text: string };
   createEngine(argsJson: ArgsJson): NativeEngine;
   visibleWidth(text: string): number;

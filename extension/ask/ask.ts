@@ -302,8 +302,11 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       const flags = resultFlags(s);
       const ticket = board.post(
         { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
-        (outcome, answersJson, mode, said, earlier) =>
-          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null), s),
+        (outcome, answersJson, mode, said, earlier, source) =>
+          toToolResult(
+            native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null),
+            s,
+          ),
       );
       let finish: (result: QuestionResult) => void = () => undefined;
       const ended = new Promise<QuestionResult>((resolve) => (finish = resolve));
@@ -384,8 +387,11 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       // An answer from elsewhere becomes this question's result, built as the person's would be.
       const ticket = board.post(
         { ...(by ? { askedBy: by } : {}), questions, args: native.normalize(json) },
-        (outcome, answersJson, mode, said, earlier) =>
-          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null), s),
+        (outcome, answersJson, mode, said, earlier, source) =>
+          toToolResult(
+            native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null),
+            s,
+          ),
       );
       const withdrawn = () => toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
       return new Promise<QuestionResult>((resolve, reject) => {

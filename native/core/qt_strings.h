@@ -162,13 +162,14 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_RANGE)          /* the positions "1 to {n}" (when there is more than one) */                                                                    \
   X(REMOTE_NO_TERMINAL)    /* answer: no terminal to ask on; how to answer without one */                                                                  \
   /* ---- the web page (/questions web) ---- */                                                                                                            \
-  X(WEB_ANSWERED_HERE)       /* transcript: the question was answered from the web page */                                                                 \
-  X(EXTENSION_ANSWERED_HERE) /* transcript: answered by another extension through pi.events */                                                             \
-  X(WEB_STARTED)             /* "Answer in a browser (…): {s}" ({s}: the URL) */                                                                         \
-  X(WEB_QR_NARROW)           /* in place of the QR code the terminal is too narrow for ({n}: columns it needs) */                                          \
-  X(WEB_STOPPED)             /* the web page was turned off */                                                                                             \
-  X(WEB_FAILED)              /* "The web page could not start: {s}" ({s}: why) */                                                                          \
-  X(WEB_TITLE)               /* the page's title and heading */                                                                                            \
+  X(WEB_ANSWERED_HERE)        /* transcript: the question was answered from the web page */                                                                \
+  X(EXTENSION_ANSWERED_HERE)  /* transcript: answered by another extension through pi.events, not by the person */                                         \
+  X(EXTENSION_ANSWERED_NAMED) /* the same, the extension named ({s}: the name it gives itself, its own claim) */                                           \
+  X(WEB_STARTED)              /* "Answer in a browser (…): {s}" ({s}: the URL) */                                                                        \
+  X(WEB_QR_NARROW)            /* in place of the QR code the terminal is too narrow for ({n}: columns it needs) */                                         \
+  X(WEB_STOPPED)              /* the web page was turned off */                                                                                            \
+  X(WEB_FAILED)               /* "The web page could not start: {s}" ({s}: why) */                                                                         \
+  X(WEB_TITLE)                /* the page's title and heading */                                                                                           \
   X(WEB_SESSION)   /* under the page's heading: "session {s}" ({s}: its name in quotes, a short id or "pid N") */                                          \
   X(WEB_NONE)      /* the page: no question is waiting */                                                                                                  \
   X(WEB_SUBMIT)    /* the page: the button that sends the answers */                                                                                       \

@@ -161,7 +161,8 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_REMOTE_NO_TERMINAL] =
         "no terminal to ask on; answer with: echo '<answers JSON>' | pi-question answer <n or id> -",
     [QT_STR_WEB_ANSWERED_HERE] = "answered from the web page",
-    [QT_STR_EXTENSION_ANSWERED_HERE] = "answered by another extension",
+    [QT_STR_EXTENSION_ANSWERED_HERE] = "answered by another extension, not by you",
+    [QT_STR_EXTENSION_ANSWERED_NAMED] = "answered by another extension (it calls itself “{s}”), not by you",
     [QT_STR_WEB_STARTED] = "Answer questions in a browser (keep this link private):\n{s}",
     [QT_STR_WEB_QR_NARROW] =
         "Its QR code needs {n} columns: widen the terminal, then /questions web on shows it again.",
@@ -425,7 +426,9 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_REMOTE_NO_TERMINAL] =
         "kein Terminal zum Fragen; antworten Sie mit: echo '<Antworten als JSON>' | pi-question answer <n oder ID> -",
     [QT_STR_WEB_ANSWERED_HERE] = "auf der Webseite beantwortet",
-    [QT_STR_EXTENSION_ANSWERED_HERE] = "von einer anderen Erweiterung beantwortet",
+    [QT_STR_EXTENSION_ANSWERED_HERE] = "von einer anderen Erweiterung beantwortet, nicht von dir",
+    [QT_STR_EXTENSION_ANSWERED_NAMED] =
+        "von einer anderen Erweiterung beantwortet (sie nennt sich „{s}“), nicht von dir",
     [QT_STR_WEB_STARTED] = "Fragen im Browser beantworten (Link nicht weitergeben):\n{s}",
     [QT_STR_WEB_QR_NARROW] =
         "Der QR-Code dazu braucht {n} Spalten: Terminal breiter ziehen, dann zeigt /questions web on ihn erneut.",
@@ -667,7 +670,8 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_REMOTE_NO_TERMINAL] =
         "没有可用于提问的终端；请这样回答：echo '<答案 JSON>' | pi-question answer <位置或编号> -",
     [QT_STR_WEB_ANSWERED_HERE] = "已在网页上回答",
-    [QT_STR_EXTENSION_ANSWERED_HERE] = "已由另一个扩展回答",
+    [QT_STR_EXTENSION_ANSWERED_HERE] = "已由另一个扩展回答，不是你本人",
+    [QT_STR_EXTENSION_ANSWERED_NAMED] = "已由另一个扩展（自称“{s}”）回答，不是你本人",
     [QT_STR_WEB_STARTED] = "在浏览器中回答问题（请勿外传此链接）：\n{s}",
     [QT_STR_WEB_QR_NARROW] = "其二维码需要 {n} 列宽：请加宽终端，然后用 /questions web on 再次显示。",
     [QT_STR_WEB_STOPPED] = "问题网页已关闭。",
