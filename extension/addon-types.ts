@@ -153,6 +153,8 @@ export interface NativeAddon {
    * removes the lock file first; the lock is also dropped if the handle is collected or the
    * process dies. */
   lockFile(path: string, timeoutMs: number): { release(remove?: boolean): void };
+  /** Who is at the other end of a connected local socket (qt_peer.h): null where the OS does not tell. */
+  peerCredentials(fd: number): { pid: number | null; uid: number | null };
   strings(language: string): Readonly<Record<string, string>>;
   runTty(
     argsJson: ArgsJson,

@@ -20,8 +20,9 @@ import { ENDING_STRINGS, type Ending, endingOf } from "../elsewhere/relay-wire.m
 import type { NormalizedQuestion } from "../question-types.ts";
 
 /** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web
- * page, another extension (pi's event bus). */
-export type ElsewhereMode = "remote" | "web" | "extension";
+ * page, another extension (pi's event bus), or `pi-question answer` from a process the OS does
+ * not let pi check (never taken for the person's: peer.ts). */
+export type ElsewhereMode = "remote" | "web" | "extension" | "unverified";
 
 /** What became of an answer from elsewhere: taken, or refused with a code and a sentence. The
  * codes of a question that ended: "already" (answered), "cancelled", "timed_out", "withdrawn";

@@ -267,6 +267,12 @@
 #ifndef QT_MAX_ANSWER_SOURCE_BYTES
 #define QT_MAX_ANSWER_SOURCE_BYTES 64
 #endif
+/* Parent processes the relay walks up from a connection's peer to tell whether this pi (or
+ * another pi) started it: deeper trees are treated as started by a pi (refused), never as the
+ * person's. */
+#ifndef QT_PEER_ANCESTORS_MAX
+#define QT_PEER_ANCESTORS_MAX 256
+#endif
 /* Random bytes in the page's token (256 bits). */
 #ifndef QT_WEB_TOKEN_BYTES
 #define QT_WEB_TOKEN_BYTES 32

@@ -165,6 +165,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(WEB_ANSWERED_HERE)        /* transcript: the question was answered from the web page */                                                                \
   X(EXTENSION_ANSWERED_HERE)  /* transcript: answered by another extension through pi.events, not by the person */                                         \
   X(EXTENSION_ANSWERED_NAMED) /* the same, the extension named ({s}: the name it gives itself, its own claim) */                                           \
+  X(REMOTE_UNVERIFIED_HERE)   /* transcript: answered by pi-question answer from a process pi could not identify */                                        \
   X(WEB_STARTED)              /* "Answer in a browser (…): {s}" ({s}: the URL) */                                                                        \
   X(WEB_QR_NARROW)            /* in place of the QR code the terminal is too narrow for ({n}: columns it needs) */                                         \
   X(WEB_STOPPED)              /* the web page was turned off */                                                                                            \

@@ -163,6 +163,8 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_WEB_ANSWERED_HERE] = "answered from the web page",
     [QT_STR_EXTENSION_ANSWERED_HERE] = "answered by another extension, not by you",
     [QT_STR_EXTENSION_ANSWERED_NAMED] = "answered by another extension (it calls itself “{s}”), not by you",
+    [QT_STR_REMOTE_UNVERIFIED_HERE] =
+        "answered with pi-question answer by a process pi could not identify: maybe you, maybe a command the agent ran",
     [QT_STR_WEB_STARTED] = "Answer questions in a browser (keep this link private):\n{s}",
     [QT_STR_WEB_QR_NARROW] =
         "Its QR code needs {n} columns: widen the terminal, then /questions web on shows it again.",
@@ -429,6 +431,8 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_EXTENSION_ANSWERED_HERE] = "von einer anderen Erweiterung beantwortet, nicht von dir",
     [QT_STR_EXTENSION_ANSWERED_NAMED] =
         "von einer anderen Erweiterung beantwortet (sie nennt sich „{s}“), nicht von dir",
+    [QT_STR_REMOTE_UNVERIFIED_HERE] = "mit pi-question answer beantwortet, von einem Prozess, den pi nicht erkennen "
+                                      "konnte: vielleicht du, vielleicht ein Befehl des Agenten",
     [QT_STR_WEB_STARTED] = "Fragen im Browser beantworten (Link nicht weitergeben):\n{s}",
     [QT_STR_WEB_QR_NARROW] =
         "Der QR-Code dazu braucht {n} Spalten: Terminal breiter ziehen, dann zeigt /questions web on ihn erneut.",
@@ -672,6 +676,8 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_WEB_ANSWERED_HERE] = "已在网页上回答",
     [QT_STR_EXTENSION_ANSWERED_HERE] = "已由另一个扩展回答，不是你本人",
     [QT_STR_EXTENSION_ANSWERED_NAMED] = "已由另一个扩展（自称“{s}”）回答，不是你本人",
+    [QT_STR_REMOTE_UNVERIFIED_HERE] =
+        "由 pi 无法识别的进程通过 pi-question answer 回答：可能是你，也可能是代理运行的命令",
     [QT_STR_WEB_STARTED] = "在浏览器中回答问题（请勿外传此链接）：\n{s}",
     [QT_STR_WEB_QR_NARROW] = "其二维码需要 {n} 列宽：请加宽终端，然后用 /questions web on 再次显示。",
     [QT_STR_WEB_STOPPED] = "问题网页已关闭。",

@@ -32,6 +32,7 @@
  *   _textWork() -> number                    tests only: code points the segmenter looked at
  *   _graphemesBackward(str)                  tests only: graphemes(str), stepping back from the end
  *   lockFile(path, timeoutMs) -> { release(remove?) }   an exclusive flock, bounded wait (qt_filelock.h)
+ *   peerCredentials(fd) -> { pid, uid }      a local socket's peer (qt_peer.h); null where the OS does not tell
  *   runTty(json, { path, color, mode, language, cancelContinues, notice }) -> { done: Promise<{ details, text, typed, elsewhere, discussion? }>, stop(), claim() }
  *                                            `notice`: bytes written once the terminal is taken
  *                                            the question on a terminal, on a thread of its own;
@@ -197,6 +198,7 @@ static napi_value limits_object(napi_env env) {
       {"jsonDepth", QT_MAX_JSON_DEPTH},
       {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES},
       {"answerSourceBytes", QT_MAX_ANSWER_SOURCE_BYTES},
+      {"peerAncestors", QT_PEER_ANCESTORS_MAX},
       {"preparedBytes", QT_MAX_PREPARED_BYTES},
       {"discussBytes", QT_MAX_DISCUSS_BYTES},
       {"answersJsonBytes", QT_MAX_ANSWERS_JSON_BYTES},
@@ -259,6 +261,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"runTty", NULL, js_run_tty, NULL, NULL, NULL, napi_enumerable, NULL},
       {"strings", NULL, js_strings, NULL, NULL, NULL, napi_enumerable, NULL},
       {"lockFile", NULL, js_lock_file, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"peerCredentials", NULL, js_peer_credentials, NULL, NULL, NULL, napi_enumerable, NULL},
       {"_textWork", NULL, js_text_work, NULL, NULL, NULL, napi_default, NULL},
       {"_normalizeInC", NULL, js_normalize_in_c, NULL, NULL, NULL, napi_default, NULL},
       {"_graphemesBackward", NULL, js_graphemes_backward, NULL, NULL, NULL, napi_default, NULL},

@@ -1,0 +1,128 @@
+// peer.test.mjs — who is at the other end of a relay connection (extension/elsewhere/peer.ts,
+// native/os/posix/peer.c): the kernel's word for the pid and uid, the walk up the parent
+// processes that tells the agent's own commands (started by a pi) from the person's terminal,
+// and the result of an answer whose process pi could not check (mode "unverified": never
+// the person's, never "user selected", never remembered).
+import assert from "node:assert/strict";
+import { createConnection, createServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { addon } from "./helpers/addon.mjs";
+import { importShim } from "./helpers/shim.mjs";
+
+const { standingOf, isPiCommand, peerOf, procTree } = await importShim("../extension/elsewhere/peer.ts");
+const { REMEMBERED_MODES } = await importShim("../extension/ask/memory.ts");
+
+/** A process tree: pid → [parent, argv]. */
+const treeOf = (procs) => ({
+  parentOf: (pid) => procs[pid]?.[0],
+  commandLine: (pid) => procs[pid]?.[1],
+});
+const SELF = { pid: 100, uid: 1000 };
+const TREE = {
+  // the person's terminal: init → tmux → bash → pi-question
+  500: [400, ["node", "/usr/bin/pi-question", "answer"]],
+  400: [300, ["bash"]],
+  300: [1, ["tmux"]],
+  // the agent's bash: this pi → bash → node pi-question
+  210: [200, ["node", "/usr/bin/pi-question", "answer"]],
+  200: [100, ["/bin/bash", "-c", "pi-question answer 1 '{}'"]],
+  100: [50, ["node", "/usr/lib/node_modules/@mariozechner/pi-coding-agent/dist/cli.js"]],
+  50: [1, ["bash"]],
+  // another pi (registered, pid 700) and an unregistered one whose command line is pi's
+  710: [700, ["sh"]],
+  700: [1, ["whatever"]],
+  810: [800, ["sh"]],
+  800: [1, ["node", "/home/u/.npm-global/bin/pi", "-p", "go"]],
+};
+
+test("peer: the person's terminal (no pi among its parents, this user) may answer as the person", () => {
+  assert.deepEqual(standingOf({ pid: 500, uid: 1000 }, SELF, new Set(), treeOf(TREE), "linux"), { kind: "person" });
+});
+
+test("peer: a command this pi started (the agent's bash) is refused, naming the pi's command line and pid", () => {
+  const s = standingOf({ pid: 210, uid: 1000 }, SELF, new Set(), treeOf(TREE), "linux");
+  assert.equal(s.kind, "refused");
+  assert.match(s.reason, /^refused: this command was started by the pi whose questions it asks for \(through `node \/usr\/lib\/node_modules\/@mariozechner\/pi-coding-agent\/dist\/cli\.js`, pid 100\)/);
+});
+
+test("peer: a command another pi started is refused — a registered pi's pid, or a command line that is pi's", () => {
+  const registered = standingOf({ pid: 710, uid: 1000 }, SELF, new Set([700]), treeOf(TREE), "linux");
+  assert.equal(registered.kind, "refused");
+  assert.match(registered.reason, /started by another pi \(`whatever`, pid 700\)/);
+  const unregistered = standingOf({ pid: 810, uid: 1000 }, SELF, new Set(), treeOf(TREE), "linux");
+  assert.match(unregistered.reason, /started by another pi \(`node \/home\/u\/\.npm-global\/bin\/pi -p go`, pid 800\)/);
+  assert.equal(isPiCommand(["pi"]), true);
+  assert.equal(isPiCommand(["node", "C:\\npm\\node_modules\\@mariozechner\\pi-coding-agent\\dist\\cli.js"]), true);
+  assert.equal(isPiCommand(["node", "/usr/bin/pip"]), false);
+  assert.equal(isPiCommand(["bash", "-c", "pi"]), false, "only the command and its script count");
+});
+
+test("peer: another user is refused; a pid the OS does not give, or parents that cannot be read, make the answer unverified", () => {
+  const other = standingOf({ pid: 500, uid: 0 }, SELF, new Set(), treeOf(TREE), "linux");
+  assert.deepEqual(other, { kind: "refused", reason: "refused: the connection comes from another user (uid 0); pi answers only its own user's commands." });
+  assert.deepEqual(standingOf({ pid: null, uid: 1000 }, SELF, new Set(), treeOf(TREE), "darwin"), {
+    kind: "unverified",
+    why: "this OS (darwin) does not say who connected",
+  });
+  assert.deepEqual(standingOf({ pid: null, uid: null }, SELF, new Set(), treeOf(TREE), "win32").kind, "unverified");
+  assert.deepEqual(standingOf({ pid: 999, uid: 1000 }, SELF, new Set(), treeOf(TREE), "linux"), {
+    kind: "unverified",
+    why: "its parent processes could not be read",
+  });
+});
+
+test("peer: a chain of parents deeper than limits.peerAncestors is refused, never taken for the person's", () => {
+  const most = addon.limits.peerAncestors;
+  assert.equal(most, 256);
+  const deep = { parentOf: (pid) => pid + 1, commandLine: () => ["sh"] };
+  const s = standingOf({ pid: 1000, uid: 1000 }, SELF, new Set(), deep, "linux");
+  assert.deepEqual(s, { kind: "refused", reason: `refused: this command's parent processes go deeper than ${most}, so pi cannot tell whether an agent started it. Run pi-question from a terminal no pi started.` });
+  const cycle = { parentOf: (pid) => (pid === 2 ? 3 : 2), commandLine: () => ["sh"] };
+  assert.equal(standingOf({ pid: 2, uid: 1000 }, SELF, new Set(), cycle, "linux").kind, "refused");
+});
+
+test("peer: the kernel's word — a real Unix socket's peer is this process, with this uid (Linux); /proc gives the parent", { skip: process.platform !== "linux" && "SO_PEERCRED is Linux's" }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pq-peer-"));
+  const path = join(dir, "s");
+  try {
+    const seen = await new Promise((resolve, reject) => {
+      const server = createServer((socket) => {
+        resolve(peerOf(socket));
+        socket.destroy();
+        server.close();
+      });
+      server.on("error", reject);
+      server.listen(path, () => createConnection(path).on("error", () => undefined));
+    });
+    assert.deepEqual(seen, { pid: process.pid, uid: process.getuid() });
+    assert.equal(procTree.parentOf(process.pid), process.ppid);
+    assert.equal(procTree.commandLine(process.pid)[0], process.execPath);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  assert.throws(() => addon.peerCredentials(-1), { code: "QT_ERANGE" });
+  assert.throws(() => addon.peerCredentials(0x7fffffff), { code: "QT_EPEER", message: /cannot be told: Bad file descriptor/ });
+});
+
+test("peer: an answer from a process pi could not identify reads as that, never as the user's, and is not remembered", () => {
+  const args = JSON.stringify({
+    questions: [
+      { id: "db", prompt: "Which?", options: ["SQLite", "Postgres"] },
+      { id: "name", prompt: "Name?" },
+    ],
+  });
+  const r = addon.result(args, "answered", "unverified", 1, null, JSON.stringify({ db: "SQLite", name: "x" }), 0, null, "this OS (darwin) does not say who connected");
+  assert.equal(
+    r.text,
+    "Answered with `pi-question answer` by a process pi could not identify (this OS (darwin) does not say who connected): it may be the user in another terminal, or a command run on this machine (yours included). It is not verified as the user's choice: where the text below says \"the user\", read \"that process\". Confirm anything that matters with the user before acting on it.\ndb: selected: 1. SQLite\nname: wrote: x",
+  );
+  const details = JSON.parse(r.details);
+  assert.equal(details.mode, "unverified");
+  assert.equal(details.source, "this OS (darwin) does not say who connected");
+  assert.equal(REMEMBERED_MODES.has("unverified"), false);
+  // the same answer from the person's verified terminal
+  assert.equal(addon.result(args, "answered", "remote", 1, null, JSON.stringify({ db: "SQLite", name: "x" })).text, "db: user selected: 1. SQLite\nname: user wrote: x");
+});
