@@ -94,6 +94,7 @@ export function askerParts(from: RelayAsker, maxBytes: number = addon().limits.a
 function askedBy(from: RelayAsker): string {
   const { name, where } = askerParts(from);
   const t = strings();
+  if (from.process) return addon().sanitize(fill(t.ASKED_BY_PROCESS, { s: cutToBytes(from.process, addon().limits.askerBytes) }), false);
   return addon().sanitize(name ? fill(t.ASKED_BY, { s: name }) : fill(t.ASKED_BY_SUBAGENT, { s: where ?? "" }), false);
 }
 

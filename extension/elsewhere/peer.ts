@@ -86,6 +86,18 @@ export function commandWords(argv: readonly string[] | undefined): string {
 }
 
 /**
+ * Who asks through the relay when it is not a pi: its command line and pid ("`node evil.js` (pid
+ * 1234)"), from the kernel and /proc; undefined for a pi (its command line is pi's: a subagent; or
+ * this pi itself) and where the OS does not say (the name the asker gives itself then stands).
+ */
+export function callerOf(peer: Peer, tree: ProcessTree = procTree, self: number = process.pid): string | undefined {
+  if (peer.pid === null || peer.pid === self) return undefined; // this pi's own code counts as this pi
+  const argv = tree.commandLine(peer.pid);
+  if (argv && isPiCommand(argv)) return undefined;
+  return `${commandWords(argv)} (pid ${peer.pid})`;
+}
+
+/**
  * What the peer of a connection with the control secret may do. `self`: this pi's pid and uid;
  * `pis`: the pids of the other live pis (the registry). Refused: another user; a process this pi
  * or another pi started (a pi among its parents: this pid, a registered pi's, or a command line

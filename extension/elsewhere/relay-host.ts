@@ -28,7 +28,7 @@ import {
   structuredAnswers,
 } from "./relay.ts";
 import { listEndpoints, registerEndpoint } from "./relay-wire.mjs";
-import { peerOf, type Standing, standingOf } from "./peer.ts";
+import { callerOf, peerOf, type Standing, standingOf } from "./peer.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 import { sessionOf } from "./session.ts";
 import type { SubagentOutcomes } from "./subagent-outcome.ts";
@@ -100,6 +100,7 @@ export function relayHost(pi: ExtensionAPI, getAsker: () => Promise<Asker>, outc
       })),
       ended: [...asker.board.ended.values()],
     }),
+    caller: (socket: Socket) => callerOf(peerOf(socket)),
     standing: (socket: Socket): Standing => {
       const others = new Set<number>();
       try {

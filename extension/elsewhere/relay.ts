@@ -64,6 +64,9 @@ export interface RelayAsker {
   name?: string;
   pid?: number;
   cwd?: string;
+  /** Set by this end, never by the wire: the asker is no pi (peer.ts) — its command line and pid
+   * from the kernel ("`node evil.js` (pid 1234)"), named instead of any name it gave itself. */
+  process?: string;
 }
 
 /** A structured answer: option values picked, typed text kept apart, the person's note. */
@@ -165,6 +168,9 @@ export interface RelayHandlers {
   /** Who sent a request with the control secret may act as the person (peer.ts): asked once per
    * answer; a refused one gets a result with code "refused" and the reason. */
   standing?(socket: Socket): Standing;
+  /** Who asks when it is not a pi (peer.ts): its command line and pid, else undefined (a pi, or
+   * an OS that does not say: the name the asker gives itself stands). */
+  caller?(socket: Socket): string | undefined;
   /** Calls `closed` once question `qid` ends (at once when it is not waiting); returns the way
    * to stop watching. */
   watch(qid: string, closed: () => void): () => void;
@@ -394,11 +400,20 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
           return refuse(`${why}; ask again once one of them is answered`);
         }
         const a = (m.asker && typeof m.asker === "object" ? m.asker : {}) as Record<string, unknown>;
-        const asker: RelayAsker = {
-          ...(typeof a.name === "string" && a.name.trim() ? { name: a.name } : {}),
-          ...(typeof a.pid === "number" && Number.isSafeInteger(a.pid) && a.pid > 0 ? { pid: a.pid } : {}),
-          ...(typeof a.cwd === "string" && a.cwd ? { cwd: a.cwd } : {}),
-        };
+        let caller: string | undefined;
+        try {
+          caller = handlers.caller?.(socket);
+        } catch {
+          caller = undefined;
+        }
+        // Anything but a pi is named by what the kernel says, never by the name it gives itself.
+        const asker: RelayAsker = caller
+          ? { process: caller }
+          : {
+              ...(typeof a.name === "string" && a.name.trim() ? { name: a.name } : {}),
+              ...(typeof a.pid === "number" && Number.isSafeInteger(a.pid) && a.pid > 0 ? { pid: a.pid } : {}),
+              ...(typeof a.cwd === "string" && a.cwd ? { cwd: a.cwd } : {}),
+            };
         // Counted until it is answered or its child goes away, whichever comes first.
         waiting++;
         let counted = true;

@@ -90,6 +90,8 @@ export const SUBAGENT = {
   /** Who asked, in the sentence of the pi above. */
   named: (name: string) => `the subagent ${JSON.stringify(name)}`,
   somewhere: (where: string) => `a subagent in ${where}`,
+  /** Not a pi: a program the agent's commands started, named by the kernel. */
+  program: (command: string) => `a program (${command}, not a subagent)`,
   cancelled: (who: string, prompts: string) =>
     `The user cancelled the question ${who} asked without answering: ${prompts}. Do not guess an answer and do not continue the task: end your turn and wait for the user's next message.`,
   /** Who needed it, as the subagent's own last words. */

@@ -15,7 +15,8 @@ napi_value js_peer_credentials(napi_env env, napi_callback_info info) {
   (void)self;
   int32_t fd = -1;
   if (napi_get_value_int32(env, argv[0], &fd) != napi_ok || fd < 0) {
-    throw_coded(env, "QT_ERANGE", "pi-question: peerCredentials takes a socket's file descriptor, an integer >= 0", true);
+    throw_coded(env, "QT_ERANGE", "pi-question: peerCredentials takes a socket's file descriptor, an integer >= 0",
+                true);
     return NULL;
   }
   qt_peer peer;
@@ -23,7 +24,8 @@ napi_value js_peer_credentials(napi_env env, napi_callback_info info) {
   qt_status st = qt_peer_credentials(fd, &peer, &sys_error);
   if (st == QT_ERR_STATE && sys_error) {
     char msg[256];
-    snprintf(msg, sizeof msg, "pi-question: the peer of descriptor %d cannot be told: %s", (int)fd, strerror(sys_error));
+    snprintf(msg, sizeof msg, "pi-question: the peer of descriptor %d cannot be told: %s", (int)fd,
+             strerror(sys_error));
     throw_coded(env, "QT_EPEER", msg, false);
     return NULL;
   }
