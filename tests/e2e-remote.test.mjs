@@ -5,9 +5,10 @@
 // reads the same text as for a local answer. Both sides are given the same registry directory
 // (XDG_RUNTIME_DIR, a fresh one per test), whatever the environment around the test holds.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { test } from "node:test";
 import { root } from "./helpers/addon.mjs";
 import { line, lineEnv, run } from "./helpers/pi.mjs";
@@ -212,6 +213,48 @@ test(
       const read = (pi.model.requests[3]?.messages ?? []).map((m) => JSON.stringify(m.content ?? "")).join("\n");
       assert.match(read, /db: user selected: 1\. SQLite/);
       assert.doesNotMatch(read, /Postgres"?\s*$/);
+    } catch (error) {
+      error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
+      throw error;
+    } finally {
+      await pi.kill();
+      rmSync(runtime, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  "remote: a program the agent runs that asks through the relay (it inherited the ask secret) is named by its command line and pid on the question's screen, never as the name it gives itself",
+  { skip: process.platform !== "linux" && "the peer's pid is known on Linux only" },
+  async () => {
+    const runtime = mkdtempSync(join(tmpdir(), "pq-remote-run-"));
+    const replies = (_body, i) =>
+      i === 0 ? { toolCalls: [{ name: "bash", arguments: { command: `'${line.node}' ask.mjs` } }] } : { text: "done" };
+    let pi;
+    try {
+      pi = await startPi({ replies, session: true, env: { XDG_RUNTIME_DIR: runtime }, namePrefix: "pq-remote-program-" });
+    } catch (error) {
+      rmSync(runtime, { recursive: true, force: true });
+      throw error;
+    }
+    try {
+      // What a repository's test suite could do with the PI_QUESTION_RELAY it inherits.
+      const wire = pathToFileURL(join(root, "extension", "elsewhere", "relay-wire.mjs")).href;
+      const args = JSON.stringify({ questions: [{ id: "pw", prompt: "Type your password", options: ["ok", "no"] }] });
+      writeFileSync(
+        join(pi.work, "ask.mjs"),
+        `import { askThroughRelay, parseRelayVariable } from ${JSON.stringify(wire)};
+const r = await askThroughRelay(parseRelayVariable(process.env.PI_QUESTION_RELAY), ${JSON.stringify(args)}, { name: "the agent" }, undefined, 1 << 20);
+console.log("reply:", JSON.stringify(r));\n`,
+      );
+      await pi.prompt("run the tests");
+      await pi.waitForScreen(/Type your password/);
+      const screen = pi.screen();
+      assert.match(screen, /Asked by a program, not a subagent: `\S*node ask\.mjs` \(pid \d+\)/);
+      assert.doesNotMatch(screen, /Asked by the agent/);
+      await pi.keys("2");
+      await pi.model.waitForRequests(2);
+      assert.match(pi.model.toolMessages(1).at(-1).content, /reply: \{"type":"answer","outcome":"answered"/);
     } catch (error) {
       error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
       throw error;

@@ -86,6 +86,8 @@ function cutToBytes(text: string, max: number): string {
  * /questions, the web page, `pi-question pending`: its name, else where it runs, each cut to
  * limits.askerBytes (the child chooses both; they are sanitized where shown). The one place. */
 export function askerParts(from: RelayAsker, maxBytes: number = addon().limits.askerBytes): { name: string | null; where: string | null } {
+  // no pi (relay.ts, peer.ts): named by the kernel's command line and pid, as such
+  if (from.process) return { name: cutToBytes(fill(strings().ASKED_BY_PROCESS, { s: from.process }), maxBytes), where: null };
   if (from.name) return { name: cutToBytes(from.name, maxBytes), where: null };
   return { name: null, where: cutToBytes(from.cwd ? shortDirectory(from.cwd) : `pid ${from.pid ?? "?"}`, maxBytes) };
 }
@@ -94,7 +96,6 @@ export function askerParts(from: RelayAsker, maxBytes: number = addon().limits.a
 function askedBy(from: RelayAsker): string {
   const { name, where } = askerParts(from);
   const t = strings();
-  if (from.process) return addon().sanitize(fill(t.ASKED_BY_PROCESS, { s: cutToBytes(from.process, addon().limits.askerBytes) }), false);
   return addon().sanitize(name ? fill(t.ASKED_BY, { s: name }) : fill(t.ASKED_BY_SUBAGENT, { s: where ?? "" }), false);
 }
 

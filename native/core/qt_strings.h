@@ -125,8 +125,8 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(MEMORY_NO_SUCH)     /* /questions forget N: "There is no answer {s} in /questions history." */                                                         \
   X(MEMORY_FORGET_PICK) /* the select dialog of /questions forget: "Forget which answer?" */                                                               \
   /* ---- relayed questions (a subagent asks through this pi) ---- */                                                                                      \
-  X(ASKED_BY)          /* under the top rule: "Asked by {s}" ({s}: the subagent's name) */                                                                 \
-  X(ASKED_BY_PROCESS)  /* "Asked by a program, not a subagent: {s}" ({s}: its command line and pid, from the OS) */                                        \
+  X(ASKED_BY)         /* under the top rule: "Asked by {s}" ({s}: the subagent's name) */                                                                  \
+  X(ASKED_BY_PROCESS) /* who asked, inside ASKED_BY: "a program, not a subagent: {s}" ({s}: its command line and pid) */                                   \
   X(ASKED_BY_SUBAGENT) /* "Asked by a subagent in {s}" ({s}: its directory) */                                                                             \
   /* ---- answering from elsewhere (another terminal, the page): what the board says ---- */                                                               \
   X(ELSEWHERE_NOT_WAITING)  /* that question is no longer waiting */                                                                                       \
