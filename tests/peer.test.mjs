@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const { callerOf, standingOf, isPiCommand, peerOf, procTree } = await importShim("../extension/elsewhere/peer.ts");
+const { callerOf, standingOf, isPiCommand, peerOf, procTree, processTree, psTree } = await importShim("../extension/elsewhere/peer.ts");
 const { REMEMBERED_MODES } = await importShim("../extension/ask/memory.ts");
 
 /** A process tree: pid → [parent, argv]. */
@@ -167,4 +167,29 @@ test("peer: who asks — a program is named by its command line and pid, a pi (a
   const hostile = callerOf({ pid: 902, uid: 1000 }, tree, 100);
   assert.doesNotMatch(hostile, /[\u0000-\u001f]/, "sanitized");
   assert.match(hostile, /^`␛\]52;c;eA==␇sh -c y+…` \(pid 902\)$/);
+});
+
+test("peer: macOS's tree is one ps snapshot (pid, parent, command line), read as /proc is on Linux; no ps, no tree", () => {
+  const ps = [
+    "  1     0 /sbin/launchd",
+    "  300     1 /usr/local/bin/node /usr/local/bin/pi",
+    "  310   300 /bin/zsh -c pi-question answer 1 {}",
+    " 320 310 node /usr/local/bin/pi-question answer 1 {}",
+    "junk",
+  ].join("\n");
+  const tree = psTree(() => ps);
+  assert.equal(tree.parentOf(320), 310);
+  assert.deepEqual(tree.commandLine(300), ["/usr/local/bin/node", "/usr/local/bin/pi"]);
+  assert.equal(tree.parentOf(999), undefined);
+  const s = standingOf({ pid: 320, uid: 501 }, { pid: 300, uid: 501 }, new Set(), tree, "darwin");
+  assert.equal(s.kind, "refused");
+  assert.equal(
+    psTree(() => {
+      throw new Error("no ps");
+    }),
+    undefined,
+  );
+  assert.equal(processTree("linux"), procTree);
+  assert.equal(processTree("win32"), undefined);
+  assert.equal(processTree("freebsd"), undefined);
 });

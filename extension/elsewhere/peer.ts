@@ -1,10 +1,11 @@
 // peer.ts — who is at the other end of a relay connection, from what the kernel says
-// (addon.peerCredentials: Linux gives the pid and uid, macOS and the BSDs the uid only, Windows'
-// named pipes nothing here) and, on Linux, /proc: the chain of parent processes and their
-// command lines. The relay lets a connection with the control secret list, answer or watch only
+// (addon.peerCredentials: Linux and macOS give the pid and uid, the BSDs the uid only, Windows'
+// named pipes nothing here) and the chain of parent processes with their command lines (Linux:
+// /proc; macOS: one `ps` snapshot — written for macOS, run only on its CI). The relay lets a connection with the control secret list, answer or watch only
 // when it comes from this user and from no process a pi started — the agent's own commands
 // (its bash, a repository's `npm test`) may not act as the person. Where the OS cannot tell, an
 // answer is taken but said to be unverified, never as the person's (docs/elsewhere.md).
+import { execFileSync } from "node:child_process";
 import { closeSync, openSync, readSync } from "node:fs";
 import type { Socket } from "node:net";
 import { addon } from "../addon.ts";
@@ -71,6 +72,31 @@ export const procTree: ProcessTree = {
     return line === undefined ? undefined : line.split("\0").filter((a) => a !== "");
   },
 };
+
+/** macOS (no /proc): one snapshot of every process from `ps` (its parent and command line,
+ * the words split at spaces); undefined when ps cannot be run. */
+export function psTree(
+  run: () => string = () =>
+    execFileSync("/bin/ps", ["-A", "-o", "pid=,ppid=,command="], { encoding: "utf8", timeout: 2000, maxBuffer: 16 * 1024 * 1024 }),
+): ProcessTree | undefined {
+  let out: string;
+  try {
+    out = run();
+  } catch {
+    return undefined;
+  }
+  const procs = new Map<number, [number, string[]]>();
+  for (const line of out.split("\n")) {
+    const m = /^\s*(\d+)\s+(\d+)\s?(.*)$/.exec(line);
+    if (m) procs.set(Number(m[1]), [Number(m[2]), m[3].split(" ").filter((w) => w !== "")]);
+  }
+  return { parentOf: (pid) => procs.get(pid)?.[0], commandLine: (pid) => procs.get(pid)?.[1] };
+}
+
+/** How this OS shows the process tree: /proc on Linux, ps on macOS; undefined elsewhere. */
+export function processTree(platform: string = process.platform): ProcessTree | undefined {
+  return platform === "linux" ? procTree : platform === "darwin" ? psTree() : undefined;
+}
 
 /** Whether a command line is a pi's: the command or its script named `pi`, or pi's cli.js. */
 export function isPiCommand(argv: readonly string[]): boolean {

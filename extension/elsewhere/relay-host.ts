@@ -28,7 +28,7 @@ import {
   structuredAnswers,
 } from "./relay.ts";
 import { listEndpoints, registerEndpoint } from "./relay-wire.mjs";
-import { callerOf, peerOf, type Standing, standingOf } from "./peer.ts";
+import { callerOf, peerOf, processTree, type Standing, standingOf } from "./peer.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 import { sessionOf } from "./session.ts";
 import type { SubagentOutcomes } from "./subagent-outcome.ts";
@@ -100,7 +100,11 @@ export function relayHost(pi: ExtensionAPI, getAsker: () => Promise<Asker>, outc
       })),
       ended: [...asker.board.ended.values()],
     }),
-    caller: (socket: Socket) => callerOf(peerOf(socket)),
+    caller: (socket: Socket) => {
+      const peer = peerOf(socket);
+      const tree = peer.pid === null || peer.pid === process.pid ? undefined : processTree();
+      return tree ? callerOf(peer, tree) : undefined;
+    },
     standing: (socket: Socket): Standing => {
       const others = new Set<number>();
       try {
@@ -108,7 +112,11 @@ export function relayHost(pi: ExtensionAPI, getAsker: () => Promise<Asker>, outc
       } catch {
         // no registry to read: this pi's own children are still told apart
       }
-      return standingOf(peerOf(socket), { pid: process.pid, uid: process.getuid?.() ?? null }, others);
+      const peer = peerOf(socket);
+      const tree = peer.pid !== null && peer.pid !== process.pid ? processTree() : undefined;
+      // a pid without a way to read its parents tells nothing: the answer is unverified
+      const known = tree || peer.pid === process.pid ? peer : { ...peer, pid: null };
+      return standingOf(known, { pid: process.pid, uid: process.getuid?.() ?? null }, others, tree);
     },
     answer: (qid: string, outcome: string, answers: unknown, discussion: unknown, standing: Standing) => {
       let json: string | null = null;

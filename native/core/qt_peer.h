@@ -4,7 +4,8 @@
  *
  * What each OS tells:
  *   Linux              SO_PEERCRED: pid and uid
- *   macOS, the BSDs    getpeereid: the uid only (pid -1)
+ *   macOS              getpeereid and LOCAL_PEERPID: uid and pid (built and run only on a Mac)
+ *   the BSDs           getpeereid: the uid only (pid -1)
  *   Windows            nothing here (a named pipe has no descriptor): QT_ERR_STATE, sys_error 0
  * Never blocks; never aborts. */
 #ifndef QT_PEER_H

@@ -1,6 +1,7 @@
 /* peer.c (POSIX) — qt_peer_credentials of qt_peer.h: SO_PEERCRED on Linux (pid and uid),
- * getpeereid elsewhere (the uid only). struct ucred needs _GNU_SOURCE with glibc; macOS hides
- * getpeereid unless _DARWIN_C_SOURCE is defined. */
+ * getpeereid elsewhere (the uid), with LOCAL_PEERPID on macOS (the pid). struct ucred needs
+ * _GNU_SOURCE with glibc; macOS hides getpeereid and LOCAL_PEERPID unless _DARWIN_C_SOURCE is
+ * defined. */
 #if defined(__linux__) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE
 #endif
@@ -10,6 +11,7 @@
 #include <errno.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "qt_peer.h"
@@ -43,6 +45,12 @@ qt_status qt_peer_credentials(int fd, qt_peer *out, int *sys_error) {
     return QT_ERR_STATE;
   }
   out->uid = (long long)uid;
+#if defined(__APPLE__) && defined(LOCAL_PEERPID)
+  pid_t pid = 0;
+  socklen_t len = sizeof pid;
+  if (getsockopt(fd, SOL_LOCAL, LOCAL_PEERPID, &pid, &len) == 0 && len == sizeof pid && pid > 0)
+    out->pid = (long long)pid;
+#endif
   return QT_OK;
 #endif
 }
