@@ -1,6 +1,6 @@
 # binding.gyp — the C core (native/core/) as a static library (no Node headers) and the Node-API
 # addon (native/node/) on top of it. The core is the same everywhere; what touches the OS
-# (terminal, file lock, external editor, threads) comes from native/os/posix/ or
+# (terminal, file lock, external editor, threads, a socket's peer) comes from native/os/posix/ or
 # native/os/win32/, per OS below. Every directory includes the core's headers from native/core/.
 #
 # Linux, macOS and other POSIX systems: cJSON comes from the system (pkg-config libcjson);
@@ -80,7 +80,8 @@
             "native/os/posix/tty.c",
             "native/os/posix/filelock.c",
             "native/os/posix/external_edit.c",
-            "native/os/posix/thread.c"
+            "native/os/posix/thread.c",
+            "native/os/posix/peer.c"
           ],
           "include_dirs": ["<!@(pkg-config --cflags-only-I libcjson | sed -e 's/-I//g')"]
         }],
@@ -89,7 +90,8 @@
             "native/os/win32/tty.c",
             "native/os/win32/filelock.c",
             "native/os/win32/external_edit.c",
-            "native/os/win32/thread.c"
+            "native/os/win32/thread.c",
+            "native/os/win32/peer.c"
           ],
           "include_dirs": ["<(cjson_dir)/include"]
         }]
@@ -107,7 +109,8 @@
         "native/node/engine_class.c",
         "native/node/text_keys.c",
         "native/node/tty_thread.c",
-        "native/node/lock_file.c"
+        "native/node/lock_file.c",
+        "native/node/peer.c"
       ],
       "conditions": [
         ["OS!=\"win\"", {

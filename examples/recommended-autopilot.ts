@@ -1,7 +1,8 @@
 // recommended-autopilot.ts — an example of answering pi-question's questions from another
 // extension through pi's event bus: when every question of a call has an option the agent marked
 // "(Recommended)", it answers with those; otherwise it leaves the question to you. Load it next
-// to pi-question: `pi -e ./examples/recommended-autopilot.ts`.
+// to pi-question: `pi -e ./examples/recommended-autopilot.ts`. The agent is told the answer came
+// from an extension calling itself "autopilot", not from you, and it is never remembered as yours.
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 
 type Asked = { id: string; questions: Array<{ id: string; multiSelect?: boolean; options?: Array<{ value: string; label: string }> }> };
@@ -15,6 +16,6 @@ export default function (pi: ExtensionAPI) {
       if (!pick) return; // one without a recommendation: the person answers
       answers[q.id] = q.multiSelect ? [pick.value] : pick.value;
     }
-    pi.events.emit("question:answer", { id, answers }); // not taken: "question:refused" says why
+    pi.events.emit("question:answer", { id, answers, source: "autopilot" }); // refused: "question:refused" says why
   });
 }

@@ -127,6 +127,9 @@ export interface NativeAddon {
     flags?: number,
     /** Per question, the date of a remembered answer the person kept unchanged, else null. */
     earlier?: Array<string | null> | null,
+    /** Mode "extension": the name the answering extension gives itself (sanitized, cut, said as
+     * its own claim; details.source). */
+    source?: string | null,
   ): { details: string; text: string };
   createEngine(argsJson: ArgsJson): NativeEngine;
   visibleWidth(text: string): number;
@@ -150,6 +153,8 @@ export interface NativeAddon {
    * removes the lock file first; the lock is also dropped if the handle is collected or the
    * process dies. */
   lockFile(path: string, timeoutMs: number): { release(remove?: boolean): void };
+  /** Who is at the other end of a connected local socket (qt_peer.h): null where the OS does not tell. */
+  peerCredentials(fd: number): { pid: number | null; uid: number | null };
   strings(language: string): Readonly<Record<string, string>>;
   runTty(
     argsJson: ArgsJson,

@@ -40,6 +40,8 @@ export interface QuestionDetails {
   /** status "discuss": what the person wrote to the agent instead of answering. */
   discussion?: string;
   mode: string;
+  /** mode "extension": the name the answering extension gave itself (sanitized; its own claim). */
+  source?: string;
   answeredAt: number;
   metadata?: { source?: string; [key: string]: unknown };
   error?: string;

@@ -207,7 +207,11 @@ test(
     await settle();
     assert.equal(s.messages.length, 1, "exactly once");
     assert.deepEqual(s.messages[0].options, { deliverAs: "steer" });
-    assert.match(s.messages[0].message.content, /db: user selected: 1\. SQLite$/);
+    // another extension's answer, never the person's (events.test.mjs)
+    assert.match(
+      s.messages[0].message.content,
+      /\nAnswered by another pi extension, not by the person\. [^\n]*\ndb: selected: 1\. SQLite$/,
+    );
     assert.equal(s.messages[0].message.details.result.mode, "extension");
     assert.deepEqual(
       s.heard.filter((h) => h.channel === "question:refused").map((h) => h.data),
@@ -276,7 +280,7 @@ test(
     await settle();
     assert.equal(fresh.messages.length, 1);
     assert.equal(old.messages.length, 0, "the old instance says nothing");
-    assert.match(fresh.messages[0].message.content, new RegExp(`^The answer to question ${id}, .*\\ndb: user selected: 2\\. Postgres$`));
+    assert.match(fresh.messages[0].message.content, new RegExp(`^The answer to question ${id}, [^]*\\ndb: selected: 2\\. Postgres$`));
     // once ended, a later start posts nothing again
     const again = await start(branchOf([...old.entries, ...fresh.entries]));
     running.push(again);

@@ -242,6 +242,8 @@ const DOCS_ONLY = [
   "QT_RELAY_ASK_HELD_BYTES",
   "QT_RELAY_HELD_BYTES",
   "QT_RELAY_LINE_MS",
+  "QT_MAX_ANSWER_SOURCE_BYTES",
+  "QT_PEER_ANCESTORS_MAX",
 ];
 
 test("docs: every limit the addon exports is either in the README's Limits table or said to be for docs/ only", () => {

@@ -5,9 +5,10 @@
 // reads the same text as for a local answer. Both sides are given the same registry directory
 // (XDG_RUNTIME_DIR, a fresh one per test), whatever the environment around the test holds.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { test } from "node:test";
 import { root } from "./helpers/addon.mjs";
 import { line, lineEnv, run } from "./helpers/pi.mjs";
@@ -174,3 +175,92 @@ test("remote: Ctrl+T on another terminal — the question in pi ends as discuss 
     );
   });
 });
+
+test(
+  "remote: the agent's own `pi-question answer` (its bash) is refused with why; the question keeps waiting and the person's terminal answers it",
+  { skip: process.platform !== "linux" && "the peer's pid is known on Linux only" },
+  async () => {
+    const runtime = mkdtempSync(join(tmpdir(), "pq-remote-run-"));
+    // The model asks without waiting, then runs `pi-question answer` in its own bash, then ends its turn.
+    const own = `'${line.node}' '${CLI}' answer 1 '{"db":"Postgres"}'; echo "exit=$?"`;
+    const replies = (_body, i) =>
+      i === 0
+        ? { toolCalls: [{ name: "question", arguments: { questions: [DB], wait: false } }] }
+        : i === 1
+          ? { toolCalls: [{ name: "bash", arguments: { command: own } }] }
+          : { text: i === 2 ? "tried it myself" : "thanks" };
+    let pi;
+    try {
+      pi = await startPi({ replies, session: true, env: { XDG_RUNTIME_DIR: runtime }, namePrefix: "pq-remote-own-" });
+    } catch (error) {
+      rmSync(runtime, { recursive: true, force: true });
+      throw error;
+    }
+    pi.runtime = runtime;
+    try {
+      await pi.prompt("ask me");
+      await pi.model.waitForRequests(3);
+      const bash = pi.model.toolMessages(2).at(-1).content;
+      assert.match(bash, /refused: this command was started by the pi whose questions it asks for \(through `.*`, pid \d+\)/);
+      assert.match(bash, /Answer in pi itself, or run pi-question from a terminal pi did not start\./);
+      assert.match(bash, /exit=1/);
+      // still waiting; the person's terminal (not started by pi) answers it
+      const listed = await cli(pi, "pending");
+      assert.match(listed.stdout, /^1\. Which database\?/);
+      const answered = await cli(pi, "answer", "1", '{"db":"SQLite"}');
+      assert.equal(answered.code, 0, answered.output);
+      await pi.model.waitForRequests(4);
+      const read = (pi.model.requests[3]?.messages ?? []).map((m) => JSON.stringify(m.content ?? "")).join("\n");
+      assert.match(read, /db: user selected: 1\. SQLite/);
+      assert.doesNotMatch(read, /Postgres"?\s*$/);
+    } catch (error) {
+      error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
+      throw error;
+    } finally {
+      await pi.kill();
+      rmSync(runtime, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  "remote: a program the agent runs that asks through the relay (it inherited the ask secret) is named by its command line and pid on the question's screen, never as the name it gives itself",
+  { skip: process.platform !== "linux" && "the peer's pid is known on Linux only" },
+  async () => {
+    const runtime = mkdtempSync(join(tmpdir(), "pq-remote-run-"));
+    const replies = (_body, i) =>
+      i === 0 ? { toolCalls: [{ name: "bash", arguments: { command: `'${line.node}' ask.mjs` } }] } : { text: "done" };
+    let pi;
+    try {
+      pi = await startPi({ replies, session: true, env: { XDG_RUNTIME_DIR: runtime }, namePrefix: "pq-remote-program-" });
+    } catch (error) {
+      rmSync(runtime, { recursive: true, force: true });
+      throw error;
+    }
+    try {
+      // What a repository's test suite could do with the PI_QUESTION_RELAY it inherits.
+      const wire = pathToFileURL(join(root, "extension", "elsewhere", "relay-wire.mjs")).href;
+      const args = JSON.stringify({ questions: [{ id: "pw", prompt: "Type your password", options: ["ok", "no"] }] });
+      writeFileSync(
+        join(pi.work, "ask.mjs"),
+        `import { askThroughRelay, parseRelayVariable } from ${JSON.stringify(wire)};
+const r = await askThroughRelay(parseRelayVariable(process.env.PI_QUESTION_RELAY), ${JSON.stringify(args)}, { name: "the agent" }, undefined, 1 << 20);
+console.log("reply:", JSON.stringify(r));\n`,
+      );
+      await pi.prompt("run the tests");
+      await pi.waitForScreen(/Type your password/);
+      const screen = pi.screen();
+      assert.match(screen, /Asked by a program, not a subagent: `\S*node ask\.mjs` \(pid \d+\)/);
+      assert.doesNotMatch(screen, /Asked by the agent/);
+      await pi.keys("2");
+      await pi.model.waitForRequests(2);
+      assert.match(pi.model.toolMessages(1).at(-1).content, /reply: \{"type":"answer","outcome":"answered"/);
+    } catch (error) {
+      error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
+      throw error;
+    } finally {
+      await pi.kill();
+      rmSync(runtime, { recursive: true, force: true });
+    }
+  },
+);

@@ -58,7 +58,7 @@ test("events: a waiting question is announced with its id, questions, asker and 
   const result = await asking;
   assert.equal(result.details.mode, "extension");
   assert.equal(result.details.status, "answered");
-  assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
+  assert.match(result.content[0].text, /^Answered by another pi extension, not by the person\. [^\n]*\ndb: selected: 2\. Postgres$/);
   await until(() => said("question:ended").length, "the end announced");
   assert.deepEqual(said("question:ended"), [{ id, outcome: "answered" }]);
   assert.deepEqual(said("question:refused"), []);
@@ -69,7 +69,7 @@ test("events: exactly once — a second answer, and one to a question answered i
   pi.events.emit("question:answer", { id, answers: { db: "SQLite" } });
   pi.events.emit("question:answer", { id, answers: { db: "Postgres" } });
   const result = await asking;
-  assert.equal(result.content[0].text, "db: user selected: 1. SQLite", "the first answer stands");
+  assert.match(result.content[0].text, /\ndb: selected: 1\. SQLite$/, "the first answer stands");
   assert.deepEqual(said("question:refused"), [{ id, code: "already", reason: "already answered" }]);
   // answered with a key in the TUI: a later answer from the bus is refused
   const second = await ask();
@@ -157,5 +157,106 @@ test("events: the example extension (examples/recommended-autopilot.ts) leaves a
     ],
   };
   bus.emit("question:asked", { id: "q00000002", questions: [db], asker: null, cwd: "/", async: false });
-  assert.deepEqual(answered, [{ id: "q00000002", answers: { db: "pg" } }]);
+  assert.deepEqual(answered, [{ id: "q00000002", answers: { db: "pg" }, source: "autopilot" }]);
+});
+
+test("events: another extension's answer never reads as the person's — the model is told it was that extension, under the name it gives itself, said as its own claim", async () => {
+  let { asking, id } = await ask();
+  pi.events.emit("question:answer", { id, answers: { db: "Postgres" } });
+  let result = await asking;
+  const text = result.content[0].text;
+  assert.doesNotMatch(text, /user selected|user wrote/);
+  assert.match(text, /^Answered by another pi extension, not by the person\. Nothing below is the user's choice/);
+  assert.match(text, /\ndb: selected: 2\. Postgres$/);
+  assert.equal(result.details.source, undefined, "no name given: none kept");
+  // a name: sanitized (no escape reaches pi's transcript or the model), quotes made single, said as unverified
+  ({ asking, id } = await ask({ ...ARGS }));
+  pi.events.emit("question:answer", { id, answers: { db: "SQLite" }, source: ' auto"pilot\x1b[2J ' });
+  result = await asking;
+  assert.match(
+    result.content[0].text,
+    /^Answered by another pi extension, not by the person \(it calls itself "auto'pilot␛\[2J"; the name is its own claim, not verified\)\./,
+  );
+  assert.match(result.content[0].text, /\ndb: selected: 1\. SQLite$/);
+  assert.equal(result.details.source, "auto'pilot␛[2J");
+  // typed text too: "wrote", never "user wrote"; a decline says the extension declined
+  const typed = tool.prepareArguments({ questions: [{ ...DB, allowOther: true }] });
+  ({ asking, id } = await ask(typed));
+  pi.events.emit("question:answer", { id, answers: { db: { wrote: "DuckDB" } }, source: "bot" });
+  result = await asking;
+  assert.match(result.content[0].text, /\ndb: wrote: DuckDB$/);
+  ({ asking, id } = await ask());
+  pi.events.emit("question:answer", { id, outcome: "declined", source: "bot" });
+  result = await asking;
+  assert.match(
+    result.content[0].text,
+    /^Answered by another pi extension, not by the person \(it calls itself "bot";[^\n]*\nThe user declined/,
+  );
+});
+
+test("events: a source that is not a string or is over limits.answerSourceBytes is refused with why", async () => {
+  const { addon } = await import("./helpers/addon.mjs");
+  const most = addon.limits.answerSourceBytes;
+  assert.equal(most, 64);
+  const { asking, id } = await ask();
+  pi.events.emit("question:answer", { id, answers: { db: "SQLite" }, source: 7 });
+  assert.match(said("question:refused").at(-1).reason, /source must be a string/);
+  pi.events.emit("question:answer", { id, answers: { db: "SQLite" }, source: "x".repeat(most + 1) });
+  assert.match(said("question:refused").at(-1).reason, new RegExp(`source is ${most + 1} bytes; a name of at most ${most} bytes`));
+  pi.events.emit("question:answer", { id, answers: { db: "SQLite" }, source: "x".repeat(most) });
+  assert.equal((await asking).details.source, "x".repeat(most));
+});
+
+test("events: a payload whose getters throw anything (null, undefined, a string) is refused, nothing escapes the handler", async () => {
+  const { asking, id } = await ask();
+  const throwing = [
+    {
+      get id() {
+        throw null;
+      },
+    },
+    {
+      id,
+      get answers() {
+        throw null;
+      },
+    },
+    {
+      id,
+      get outcome() {
+        throw undefined;
+      },
+    },
+    {
+      id,
+      get source() {
+        throw "nope";
+      },
+    },
+    {
+      id,
+      answers: {
+        get db() {
+          throw null;
+        },
+      },
+    },
+  ];
+  for (const [k, data] of throwing.entries()) {
+    const before = said("question:refused").length;
+    assert.doesNotThrow(() => pi.events.emit("question:answer", data), `case ${k}`);
+    const refused = said("question:refused").slice(before);
+    assert.equal(refused.length, 1, `case ${k}: one refusal`);
+    assert.equal(refused[0].code, "invalid");
+    assert.equal(typeof refused[0].reason, "string");
+  }
+  assert.equal(said("question:ended").length, 0, "still waiting");
+  pi.events.emit("question:answer", { id, answers: { db: "SQLite" } });
+  assert.equal((await asking).details.status, "answered");
+});
+
+test("events: an answer from another extension is never remembered as the person's (memory.ts REMEMBERED_MODES)", async () => {
+  const { REMEMBERED_MODES } = await importShim("../extension/ask/memory.ts");
+  assert.equal(REMEMBERED_MODES.has("extension"), false);
+  assert.equal(REMEMBERED_MODES.has("interactive"), true);
 });

@@ -46,7 +46,7 @@ const coreC = [...listC(coreDir), ...listC(nodeDir)];
 const coreH = [...listH(coreDir), ...listH(nodeDir)];
 const posixC = listC(join(native, "os", "posix"));
 const win32C = listC(join(native, "os", "win32"));
-const FAMILY_FILES = ["external_edit.c", "filelock.c", "thread.c", "tty.c"];
+const FAMILY_FILES = ["external_edit.c", "filelock.c", "peer.c", "thread.c", "tty.c"];
 
 const CC = process.env.CC || "cc";
 const MINGW = process.env.MINGW_CC || "x86_64-w64-mingw32-gcc";
@@ -84,7 +84,7 @@ function compile(cc, flags, files) {
 
 // ── binding.gyp per OS ──────────────────────────────────────────────────────────────────────
 
-test("binding.gyp: every OS builds all of the core and the four files of its own family — POSIX on Linux and macOS, Win32 on Windows", () => {
+test("binding.gyp: every OS builds all of the core and the five files of its own family — POSIX on Linux and macOS, Win32 on Windows", () => {
   const core = coreC.map(rel);
   for (const [os, family] of [
     ["linux", "posix"],
@@ -113,7 +113,7 @@ test("binding.gyp: every OS builds all of the core and the four files of its own
   assert.deepEqual(
     posixC.map((f) => f.split(/[\\/]/).pop()),
     FAMILY_FILES,
-    "native/os/posix holds the four files, no more",
+    "native/os/posix holds the five files, no more",
   );
 });
 

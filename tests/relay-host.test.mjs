@@ -109,8 +109,9 @@ async function parentPi(ctx) {
 }
 
 /** A child process (a subagent's pi in print mode) asking `args` through `variable`; resolves with
- * what it wrote: { result, env } or { error, env }. */
-function runChild(variable, args, { env = {}, argv = [], cwd } = {}) {
+ * what it wrote: { result, env } or { error, env }. Its command line says `pi` (argv[0]), as a
+ * subagent's does; `program: true` leaves it `node …/relay-child.mjs`, a program that is no pi. */
+function runChild(variable, args, { env = {}, argv = [], cwd, program = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "pq-relay-child-"));
   const argsFile = join(dir, "args.json");
   const outFile = join(dir, "out.json");
@@ -119,6 +120,7 @@ function runChild(variable, args, { env = {}, argv = [], cwd } = {}) {
     cwd: cwd ?? dir,
     env: { ...process.env, CHILD_PI_QUESTION_RELAY: variable, ...env },
     stdio: ["ignore", "ignore", "pipe"],
+    ...(program ? {} : { argv0: "pi" }),
   });
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
@@ -338,6 +340,67 @@ test("relay host: a launcher's name is its child's only; a grandchild reads “w
     cleanup();
   }
 });
+
+test(
+  "relay host: a question from a program that is no pi (a repository's `npm test` holding the ask secret) names its command line and pid, never the name it gives itself",
+  { skip: process.platform !== "linux" && "the peer's pid is known on Linux only" },
+  async () => {
+    const { cwd, cleanup } = project();
+    const { ctx, dialogs } = rpcContext(cwd, (method, _t, options) => (method === "select" ? options[0] : undefined));
+    const parent = await parentPi(ctx);
+    try {
+      const args = { questions: [{ id: "db", prompt: "Which?", options: ["A", "B"] }] };
+      // It calls itself "the agent"; its command line is node's, running relay-child.mjs.
+      const program = await runChild(parent.variable, args, { env: { CHILD_PI_QUESTION_ASKER: "the agent" }, program: true });
+      assert.equal(program.result.details.status, "answered");
+      const title = dialogs[0].title.split("\n")[0];
+      assert.match(title, /^Asked by a program, not a subagent: `.*node[^`]* .*relay-child\.mjs[^`]*` \(pid \d+\)$/);
+      assert.doesNotMatch(title, /the agent/);
+      // A subagent pi (its command line is pi's) keeps the name its launcher gave it.
+      const sub = await runChild(parent.variable, args, { env: { CHILD_PI_QUESTION_ASKER: "worker" } });
+      assert.equal(sub.result.details.status, "answered");
+      assert.match(dialogs[1].title, /^Asked by worker\n/);
+    } finally {
+      await parent.stop();
+      cleanup();
+    }
+  },
+);
+
+test(
+  "relay host: a program's question is named so in the board's list that /questions and `pi-question pending` read, sanitized and cut",
+  { skip: process.platform !== "linux" && "the peer's pid is known on Linux only" },
+  async () => {
+    const { cwd, cleanup } = project();
+    let release;
+    const hold = new Promise((r) => (release = r));
+    const { ctx } = rpcContext(cwd, async (method, _t, options) => (await hold, method === "select" ? options[0] : undefined));
+    const parent = await parentPi(ctx);
+    try {
+      const args = { questions: [{ id: "db", prompt: "Which?", options: ["A", "B"] }] };
+      // A long, hostile command line: an escape in its arguments, many of them.
+      const argv = ["\u001b[31mred", "x".repeat(400)];
+      const asking = runChild(parent.variable, args, { program: true, argv });
+      const { request } = await import("../extension/elsewhere/relay-wire.mjs");
+      let listed;
+      const stop = Date.now() + 10000;
+      while (!(listed = (await request(registered().endpoint, { type: "list" })).message.questions).length) {
+        if (Date.now() > stop) throw new Error("timed out: the question listed");
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      const by = listed[0].askedBy;
+      assert.match(by, /^Asked by a program, not a subagent: `.*relay-child\.mjs/);
+      assert.doesNotMatch(by, /\u001b/, "sanitized");
+      assert.ok(Buffer.byteLength(by) <= "Asked by a program, not a subagent: ".length + 3 * limits.askerBytes, by);
+      release();
+      assert.equal((await asking).result.details.status, "answered");
+    } finally {
+      release?.();
+      await parent.stop();
+      cleanup();
+    }
+  },
+);
 
 /** The parent's registry entry: its endpoint is the control secret's. */
 function registered() {

@@ -6,7 +6,7 @@
 // e2e-remote.test.mjs.
 import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answers)
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import {
   chmodSync,
   existsSync,
@@ -94,6 +94,41 @@ test("remote: a waiting question is listed, answered from elsewhere, and closes 
   // Long after it stopped waiting, a later answer is told exactly that it was already answered.
   assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), ALREADY);
 });
+
+test(
+  "remote: an answer from a process this pi started (the agent's own `pi-question answer`) is refused with why, and the question keeps waiting",
+  { skip: process.platform !== "linux" && "the peer's pid is known on Linux only" },
+  async () => {
+    shown = [];
+    const asking = tool.execute("1", ARGS, undefined, undefined, ctx);
+    await until(() => shown.length === 1, "the question on screen");
+    const [q] = await list();
+    // A child of this process (here, the pi): what the agent's bash runs, with the control secret.
+    const wire = new URL("../extension/elsewhere/relay-wire.mjs", import.meta.url).href;
+    const source = `import { request } from ${JSON.stringify(wire)};
+    const r = await request(JSON.parse(process.argv[1]), { type: "answer", qid: process.argv[2], outcome: "answered", answers: { db: "Postgres" } });
+    process.stdout.write(JSON.stringify(r.message));`;
+    const reply = await new Promise((resolve, reject) =>
+      execFile(process.execPath, ["--input-type=module", "-e", source, JSON.stringify(endpoint), q.qid], (error, stdout) =>
+        error ? reject(error) : resolve(JSON.parse(stdout)),
+      ),
+    );
+    assert.equal(reply.type, "result");
+    assert.equal(reply.ok, false);
+    assert.equal(reply.code, "refused");
+    assert.match(
+      reply.reason,
+      new RegExp(`^refused: this command was started by the pi whose questions it asks for \\(through .*, pid ${process.pid}\\)`),
+    );
+    assert.match(reply.reason, /Answer in pi itself, or run pi-question from a terminal pi did not start\.$/);
+    assert.equal((await list()).length, 1, "still waiting");
+    // The person's terminal (here: not a child of this pi) answers it.
+    assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), { type: "result", ok: true });
+    const result = await asking;
+    assert.equal(result.details.mode, "remote");
+    assert.equal(result.content[0].text, "db: user selected: 1. SQLite");
+  },
+);
 
 test("remote: two answers at once — exactly one wins, the other is told", async () => {
   shown = [];

@@ -90,6 +90,8 @@ function cutToBytes(text: string, max: number): string {
  * /questions, the web page, `pi-question pending`: its name, else where it runs, each cut to
  * limits.askerBytes (the child chooses both; they are sanitized where shown). The one place. */
 export function askerParts(from: RelayAsker, maxBytes: number = addon().limits.askerBytes): { name: string | null; where: string | null } {
+  // no pi (relay.ts, peer.ts): named by the kernel's command line and pid, as such
+  if (from.process) return { name: cutToBytes(fill(strings().ASKED_BY_PROCESS, { s: from.process }), maxBytes), where: null };
   if (from.name) return { name: cutToBytes(from.name, maxBytes), where: null };
   return { name: null, where: cutToBytes(from.cwd ? shortDirectory(from.cwd) : `pid ${from.pid ?? "?"}`, maxBytes) };
 }
@@ -329,8 +331,11 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       const flags = resultFlags(s);
       const ticket = board.post(
         { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
-        (outcome, answersJson, mode, said, earlier) =>
-          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null), s),
+        (outcome, answersJson, mode, said, earlier, source) =>
+          toToolResult(
+            native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null),
+            s,
+          ),
       );
       let finish: (result: QuestionResult) => void = () => undefined;
       const ended = new Promise<QuestionResult>((resolve) => (finish = resolve));
@@ -411,8 +416,11 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       // An answer from elsewhere becomes this question's result, built as the person's would be.
       const ticket = board.post(
         { ...(by ? { askedBy: by } : {}), questions, args: native.normalize(json) },
-        (outcome, answersJson, mode, said, earlier) =>
-          toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null), s),
+        (outcome, answersJson, mode, said, earlier, source) =>
+          toToolResult(
+            native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null),
+            s,
+          ),
       );
       const withdrawn = () => toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
       return new Promise<QuestionResult>((resolve, reject) => {

@@ -113,8 +113,13 @@ function resultLines(
   const lines: string[] = [];
   const byId = new Map(details.answers.map((a) => [a.id, a]));
   if (details.mode === "remote") lines.push(theme.fg("muted", t.REMOTE_ANSWERED_HERE));
+  if (details.mode === "unverified") lines.push(theme.fg("warning", t.REMOTE_UNVERIFIED_HERE));
   if (details.mode === "web") lines.push(theme.fg("muted", t.WEB_ANSWERED_HERE));
-  if (details.mode === "extension") lines.push(theme.fg("muted", t.EXTENSION_ANSWERED_HERE));
+  if (details.mode === "extension") {
+    // never the person's: said first, with the name the extension gives itself (its own claim)
+    const name = typeof details.source === "string" && details.source ? clean(details.source) : "";
+    lines.push(theme.fg("warning", name ? fill(t.EXTENSION_ANSWERED_NAMED, { s: name }) : t.EXTENSION_ANSWERED_HERE));
+  }
   if (details.status !== "answered" || accessible) {
     const colour =
       details.status === "declined" || details.status === "timed_out"

@@ -20,8 +20,9 @@ import { ENDING_STRINGS, type Ending, endingOf } from "../elsewhere/relay-wire.m
 import type { NormalizedQuestion } from "../question-types.ts";
 
 /** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web
- * page, another extension (pi's event bus). */
-export type ElsewhereMode = "remote" | "web" | "extension";
+ * page, another extension (pi's event bus), or `pi-question answer` from a process the OS does
+ * not let pi check (never taken for the person's: peer.ts). */
+export type ElsewhereMode = "remote" | "web" | "extension" | "unverified";
 
 /** What became of an answer from elsewhere: taken, or refused with a code and a sentence. The
  * codes of a question that ended: "already" (answered), "cancelled", "timed_out", "withdrawn";
@@ -62,7 +63,8 @@ export interface Board {
    * if the question is still waiting and nobody answered it first — exactly once. `discussion`:
    * the person's words when the outcome is `discuss` ("talk first"). `earlier`: per question, the
    * date of a remembered answer the person kept (memory.ts), else null — from a face that opened
-   * the question with the project's remembered answers (the page). */
+   * the question with the project's remembered answers (the page). `source`: with mode
+   * "extension", the name the answering extension gives itself (unverified; said as such). */
   answer(
     qid: string,
     outcome: string,
@@ -70,6 +72,7 @@ export interface Board {
     mode: ElsewhereMode,
     discussion?: unknown,
     earlier?: Array<string | null>,
+    source?: string,
   ): Verdict;
   /** Whether question `qid` may still be answered from elsewhere: { ok: true }, else the refusal
    * an answer to it would get now (a face that works towards an answer in steps asks first). */
@@ -93,6 +96,7 @@ export type BuildElsewhere<R> = (
   mode: ElsewhereMode,
   said: string | null,
   earlier?: Array<string | null>,
+  source?: string,
 ) => R;
 
 /** One posted question, as its asker holds it. */
@@ -201,7 +205,7 @@ export function createBoard<R>(): AskersBoard<R> {
   return {
     waiting,
     ended,
-    answer(qid, outcome, answersJson, mode, discussion, earlier) {
+    answer(qid, outcome, answersJson, mode, discussion, earlier, source) {
       const entry = waiting.get(qid);
       const t = strings();
       if (!entry) {
@@ -233,7 +237,7 @@ export function createBoard<R>(): AskersBoard<R> {
       }
       let built: R;
       try {
-        built = entry.build(outcome, answersJson, mode, said, earlier);
+        built = entry.build(outcome, answersJson, mode, said, earlier, source);
       } catch (error) {
         return { ok: false, code: "invalid", reason: (error as Error).message };
       }

@@ -3,10 +3,14 @@
 // and its end on "question:ended". Another extension answers one with "question:answer"; the
 // answer goes through the board like every answer from elsewhere (validated by the C core, taken
 // only if the question still waits and nobody answered first: exactly once) and its result says
-// details.mode "extension". An answer that is not taken is said back on "question:refused".
+// details.mode "extension": the model and the transcript are told another extension answered,
+// not the person (under the name it gives itself, `source`, said as unverified), and such an
+// answer is never remembered as the person's (memory.ts). An answer that is not taken is said
+// back on "question:refused".
 // What the model wrote reaches the bus as it is (other extensions are code, not a terminal: they
 // sanitize what they show); nothing an extension sends can throw out of here.
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { addon } from "../addon.ts";
 import type { Board, Waiting } from "../board/board.ts";
 
 /** The channels, as other extensions name them. */
@@ -43,6 +47,9 @@ export interface AnswerEvent {
   answers?: unknown;
   outcome?: string;
   discussion?: string;
+  /** The name this extension gives itself ("autopilot"): said to the model and in the
+   * transcript as its own, unverified claim (sanitized; at most limits.answerSourceBytes). */
+  source?: string;
 }
 
 /** What "question:refused" carries. */
@@ -50,6 +57,16 @@ export interface RefusedEvent {
   id: string | null;
   code: string;
   reason: string;
+}
+
+/** What was thrown, as words: anything may be thrown (null, a string, an object whose getters throw). */
+function messageOf(error: unknown): string {
+  try {
+    if (error instanceof Error) return String(error.message);
+    return error === null || error === undefined ? String(error) : `${typeof error} thrown`;
+  } catch {
+    return "something was thrown";
+  }
 }
 
 /** Announces `board`'s questions on pi's bus and takes answers from it; returns the way to stop. */
@@ -88,25 +105,37 @@ export function hostEvents(pi: ExtensionAPI, board: Board, cwd: () => string): (
     emit(CHANNELS.refused, refused);
   };
   const answer = (data: unknown) => {
+    let id: string | null = null;
     try {
       if (!data || typeof data !== "object" || Array.isArray(data))
         return refuse(null, "invalid", "question:answer takes an object: { id, answers } or { id, outcome }");
       const m = data as Record<string, unknown>;
-      if (typeof m.id !== "string") return refuse(m.id, "invalid", "id must be the question's id, a string (from question:asked)");
-      if (m.outcome !== undefined && typeof m.outcome !== "string") return refuse(m.id, "invalid", "outcome must be a string");
-      const outcome = (m.outcome as string | undefined) ?? "answered";
+      // Each field read once: a getter may throw anything (null too) or answer differently twice.
+      const given = m.id;
+      if (typeof given !== "string") return refuse(null, "invalid", "id must be the question's id, a string (from question:asked)");
+      id = given;
+      const outcomeGiven = m.outcome;
+      if (outcomeGiven !== undefined && typeof outcomeGiven !== "string") return refuse(id, "invalid", "outcome must be a string");
+      const outcome = outcomeGiven ?? "answered";
+      const source = m.source;
+      if (source !== undefined && typeof source !== "string")
+        return refuse(id, "invalid", 'source must be a string: the name this extension gives itself, e.g. "autopilot"');
+      const most = addon().limits.answerSourceBytes;
+      if (typeof source === "string" && Buffer.byteLength(source, "utf8") > most)
+        return refuse(id, "invalid", `source is ${Buffer.byteLength(source, "utf8")} bytes; a name of at most ${most} bytes, please`);
+      const answers = m.answers;
       let answersJson: string | null = null;
-      if (m.answers !== undefined && m.answers !== null) {
+      if (answers !== undefined && answers !== null) {
         try {
-          answersJson = JSON.stringify(m.answers);
+          answersJson = JSON.stringify(answers);
         } catch (error) {
-          return refuse(m.id, "invalid", `the answers cannot be read: ${(error as Error).message}`);
+          return refuse(id, "invalid", `the answers cannot be read: ${messageOf(error)}`);
         }
       }
-      const verdict = board.answer(m.id, outcome, answersJson, "extension", m.discussion);
-      if (!verdict.ok) refuse(m.id, verdict.code, verdict.reason);
+      const verdict = board.answer(id, outcome, answersJson, "extension", m.discussion, undefined, source);
+      if (!verdict.ok) refuse(id, verdict.code, verdict.reason);
     } catch (error) {
-      refuse(null, "invalid", `the answer could not be handled: ${(error as Error).message}`);
+      refuse(id, "invalid", `the answer could not be handled: ${messageOf(error)}`);
     }
   };
   const stops = [board.subscribe(changed), pi.events.on(CHANNELS.answer, answer)];

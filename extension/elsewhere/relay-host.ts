@@ -5,10 +5,13 @@
 // so its children's questions go further up. The endpoint is also registered for other
 // terminals (`pi-question pending` / `answer`) with its control secret: they list the waiting
 // questions and answer one through the board (board.ts), exactly once, whoever is first.
-// Children get only the secret that asks.
+// Children get only the secret that asks. An answer from a process this pi or another pi started
+// (the agent's own `pi-question answer`) is refused; one from a process the OS does not let pi
+// check is taken as "unverified", never as the person's (peer.ts, docs/elsewhere.md).
 //
 // Registered in index.ts; this module (and the relay's own) is loaded when a session starts.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { Socket } from "node:net";
 import { addon } from "../addon.ts";
 import type { Asker } from "../ask/ask.ts";
 import { terminalReachable } from "../addon-types.ts";
@@ -24,7 +27,8 @@ import {
   startRelayServer,
   structuredAnswers,
 } from "./relay.ts";
-import { registerEndpoint } from "./relay-wire.mjs";
+import { listEndpoints, registerEndpoint } from "./relay-wire.mjs";
+import { callerOf, peerOf, processTree, type Standing, standingOf } from "./peer.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 import { sessionOf } from "./session.ts";
 import type { SubagentOutcomes } from "./subagent-outcome.ts";
@@ -96,7 +100,25 @@ export function relayHost(pi: ExtensionAPI, getAsker: () => Promise<Asker>, outc
       })),
       ended: [...asker.board.ended.values()],
     }),
-    answer: (qid: string, outcome: string, answers: unknown, discussion: unknown) => {
+    caller: (socket: Socket) => {
+      const peer = peerOf(socket);
+      const tree = peer.pid === null || peer.pid === process.pid ? undefined : processTree();
+      return tree ? callerOf(peer, tree) : undefined;
+    },
+    standing: (socket: Socket): Standing => {
+      const others = new Set<number>();
+      try {
+        for (const e of listEndpoints()) if (e.pid !== process.pid) others.add(e.pid);
+      } catch {
+        // no registry to read: this pi's own children are still told apart
+      }
+      const peer = peerOf(socket);
+      const tree = peer.pid !== null && peer.pid !== process.pid ? processTree() : undefined;
+      // a pid without a way to read its parents tells nothing: the answer is unverified
+      const known = tree || peer.pid === process.pid ? peer : { ...peer, pid: null };
+      return standingOf(known, { pid: process.pid, uid: process.getuid?.() ?? null }, others, tree);
+    },
+    answer: (qid: string, outcome: string, answers: unknown, discussion: unknown, standing: Standing) => {
       let json: string | null = null;
       if (answers !== null && answers !== undefined) {
         try {
@@ -105,7 +127,17 @@ export function relayHost(pi: ExtensionAPI, getAsker: () => Promise<Asker>, outc
           return { ok: false as const, code: "invalid", reason: `the answers cannot be read: ${(error as Error).message}` };
         }
       }
-      return asker.board.answer(qid, outcome, json, "remote", discussion);
+      if (standing.kind === "refused") return { ok: false as const, code: "refused", reason: standing.reason };
+      const unverified = standing.kind === "unverified";
+      return asker.board.answer(
+        qid,
+        outcome,
+        json,
+        unverified ? "unverified" : "remote",
+        discussion,
+        undefined,
+        unverified ? standing.why : undefined,
+      );
     },
     watch: (qid: string, closed: () => void) => asker.board.watch(qid, closed),
   };

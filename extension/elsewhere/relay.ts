@@ -52,6 +52,7 @@ import { addon } from "../addon.ts";
 import { type ArgsJson, CANCEL_CONTINUES, type Outcome } from "../addon-types.ts";
 import { type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
 import { alive, ASKER_CHAIN_ENV, ASKER_ENV, askThroughRelay, ASKER_SEPARATOR, parseRelayVariable, RELAY_ENV } from "./relay-wire.mjs";
+import type { Standing } from "./peer.ts";
 import { print } from "../text/screen.ts";
 import type { Settings } from "../text/settings.ts";
 
@@ -63,6 +64,9 @@ export interface RelayAsker {
   name?: string;
   pid?: number;
   cwd?: string;
+  /** Set by this end, never by the wire: the asker is no pi (peer.ts) — its command line and pid
+   * from the kernel ("`node evil.js` (pid 1234)"), named instead of any name it gave itself. */
+  process?: string;
 }
 
 /** A structured answer: option values picked, typed text kept apart, the person's note. */
@@ -152,8 +156,21 @@ export interface RelayHandlers {
   ask(request: RelayRequest): Promise<RelayAnswer>;
   /** The questions waiting now, for another terminal. */
   list(): Record<string, unknown>;
-  /** An answer from another terminal (exactly once: a later one is refused with a reason). */
-  answer(qid: string, outcome: string, answers: unknown, discussion: unknown): { ok: true } | { ok: false; code: string; reason: string };
+  /** An answer from another terminal (exactly once: a later one is refused with a reason).
+   * `standing`: what standing() said of the connection (person when there is no standing()). */
+  answer(
+    qid: string,
+    outcome: string,
+    answers: unknown,
+    discussion: unknown,
+    standing: Standing,
+  ): { ok: true } | { ok: false; code: string; reason: string };
+  /** Who sent a request with the control secret may act as the person (peer.ts): asked once per
+   * answer; a refused one gets a result with code "refused" and the reason. */
+  standing?(socket: Socket): Standing;
+  /** Who asks when it is not a pi (peer.ts): its command line and pid, else undefined (a pi, or
+   * an OS that does not say: the name the asker gives itself stands). */
+  caller?(socket: Socket): string | undefined;
   /** Calls `closed` once question `qid` ends (at once when it is not waiting); returns the way
    * to stop watching. */
   watch(qid: string, closed: () => void): () => void;
@@ -383,11 +400,20 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
           return refuse(`${why}; ask again once one of them is answered`);
         }
         const a = (m.asker && typeof m.asker === "object" ? m.asker : {}) as Record<string, unknown>;
-        const asker: RelayAsker = {
-          ...(typeof a.name === "string" && a.name.trim() ? { name: a.name } : {}),
-          ...(typeof a.pid === "number" && Number.isSafeInteger(a.pid) && a.pid > 0 ? { pid: a.pid } : {}),
-          ...(typeof a.cwd === "string" && a.cwd ? { cwd: a.cwd } : {}),
-        };
+        let caller: string | undefined;
+        try {
+          caller = handlers.caller?.(socket);
+        } catch {
+          caller = undefined;
+        }
+        // Anything but a pi is named by what the kernel says, never by the name it gives itself.
+        const asker: RelayAsker = caller
+          ? { process: caller }
+          : {
+              ...(typeof a.name === "string" && a.name.trim() ? { name: a.name } : {}),
+              ...(typeof a.pid === "number" && Number.isSafeInteger(a.pid) && a.pid > 0 ? { pid: a.pid } : {}),
+              ...(typeof a.cwd === "string" && a.cwd ? { cwd: a.cwd } : {}),
+            };
         // Counted until it is answered or its child goes away, whichever comes first.
         waiting++;
         let counted = true;
@@ -416,9 +442,13 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
       }
       case "list":
         return reply(handlers.list());
-      case "answer":
+      case "answer": {
         if (typeof m.qid !== "string" || typeof m.outcome !== "string") return socket.destroy();
-        return reply({ type: "result", ...handlers.answer(m.qid, m.outcome, m.answers, m.discussion) });
+        // The agent's own commands may not answer for the person (peer.ts); said back as a result.
+        const standing: Standing = handlers.standing ? handlers.standing(socket) : { kind: "person" };
+        if (standing.kind === "refused") return reply({ type: "result", ok: false, code: "refused", reason: standing.reason });
+        return reply({ type: "result", ...handlers.answer(m.qid, m.outcome, m.answers, m.discussion, standing) });
+      }
       case "watch": {
         if (typeof m.qid !== "string") return socket.destroy();
         const qid = m.qid;

@@ -76,7 +76,7 @@ export function subagentOutcomes(pi: ExtensionAPI): SubagentOutcomes {
     async cancelledBelow(ctx, questions, from) {
       const { askerParts } = await import("../ask/ask.ts"); // loaded already: it asked the question
       const { name, where } = askerParts(from);
-      const who = name ? SUBAGENT.named(name) : SUBAGENT.somewhere(where ?? "");
+      const who = from.process ? SUBAGENT.program(from.process) : name ? SUBAGENT.named(name) : SUBAGENT.somewhere(where ?? "");
       const note = shown(SUBAGENT.cancelled(who, quotedPrompts(questions)));
       for (const id of running) notes.set(id, note);
       if (!ctx.isIdle()) ctx.abort();

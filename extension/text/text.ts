@@ -105,6 +105,8 @@ export const SUBAGENT = {
   /** Who asked, in the sentence of the pi above. */
   named: (name: string) => `the subagent ${JSON.stringify(name)}`,
   somewhere: (where: string) => `a subagent in ${where}`,
+  /** Not a pi: a program the agent's commands started, named by the kernel. */
+  program: (command: string) => `a program (${command}, not a subagent)`,
   cancelled: (who: string, prompts: string) =>
     `The user cancelled the question ${who} asked without answering: ${prompts}. Do not guess an answer and do not continue the task: end your turn and wait for the user's next message.`,
   /** Who needed it, as the subagent's own last words. */
@@ -112,4 +114,19 @@ export const SUBAGENT = {
   thisAgent: "This agent",
   needed: (who: string, prompts: string) =>
     `${who} needed an answer to ${prompts} and could not ask the user (no terminal, and no pi above it to ask through), so it stopped without finishing its task. Ask the user, then run it again with their answer.`,
+};
+
+/** What the relay says to a connection it will not let list, answer or watch questions
+ * (peer.ts): the agent's own commands, another user. */
+export const PEER_TEXT = {
+  startedByThisPi: (command: string, pid: number) =>
+    `refused: this command was started by the pi whose questions it asks for (through ${command}, pid ${pid}), so it may be the agent's own command, and the agent never answers, lists or watches the person's questions for them. Answer in pi itself, or run pi-question from a terminal pi did not start.`,
+  startedByAnotherPi: (command: string, pid: number) =>
+    `refused: this command was started by another pi (${command}, pid ${pid}), so it may be that agent's own command, and an agent never answers, lists or watches the person's questions for them. Answer in pi itself, or run pi-question from a terminal no pi started.`,
+  tooDeep: (most: number) =>
+    `refused: this command's parent processes go deeper than ${most}, so pi cannot tell whether an agent started it. Run pi-question from a terminal no pi started.`,
+  otherUser: (uid: number) => `refused: the connection comes from another user (uid ${uid}); pi answers only its own user's commands.`,
+  /** Why an answer could not be checked (its result then says it was not verified as the person's). */
+  cannotTell: (platform: string) => `this OS (${platform}) does not say who connected`,
+  unreadable: "its parent processes could not be read",
 };

@@ -291,6 +291,17 @@
 #ifndef QT_MAX_EARLIER_DATE_BYTES
 #define QT_MAX_EARLIER_DATE_BYTES 40
 #endif
+/* Bytes of the name another extension gives itself when it answers on pi's event bus
+ * ("question:answer" { source }): said to the model and shown in the transcript, sanitized. */
+#ifndef QT_MAX_ANSWER_SOURCE_BYTES
+#define QT_MAX_ANSWER_SOURCE_BYTES 64
+#endif
+/* Parent processes the relay walks up from a connection's peer to tell whether this pi (or
+ * another pi) started it: deeper trees are treated as started by a pi (refused), never as the
+ * person's. */
+#ifndef QT_PEER_ANCESTORS_MAX
+#define QT_PEER_ANCESTORS_MAX 256
+#endif
 /* Random bytes in the page's token (256 bits). */
 #ifndef QT_WEB_TOKEN_BYTES
 #define QT_WEB_TOKEN_BYTES 32

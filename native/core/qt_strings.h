@@ -126,7 +126,8 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(MEMORY_FORGET_PICK) /* the select dialog of /questions forget: "Forget which answer?" */                                                               \
   X(MEMORY_TYPED)       /* a remembered typed answer in MEMORY_EARLIER's {s}: "you wrote “{s}”" (one line, cut) */                                     \
   /* ---- relayed questions (a subagent asks through this pi) ---- */                                                                                      \
-  X(ASKED_BY)          /* under the top rule: "Asked by {s}" ({s}: the subagent's name) */                                                                 \
+  X(ASKED_BY)         /* under the top rule: "Asked by {s}" ({s}: the subagent's name) */                                                                  \
+  X(ASKED_BY_PROCESS) /* who asked, inside ASKED_BY: "a program, not a subagent: {s}" ({s}: its command line and pid) */                                   \
   X(ASKED_BY_SUBAGENT) /* "Asked by a subagent in {s}" ({s}: its directory) */                                                                             \
   /* ---- answering from elsewhere (another terminal, the page): what the board says ---- */                                                               \
   X(ELSEWHERE_NOT_WAITING)  /* that question is no longer waiting */                                                                                       \
@@ -163,13 +164,15 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(REMOTE_RANGE)          /* the positions "1 to {n}" (when there is more than one) */                                                                    \
   X(REMOTE_NO_TERMINAL)    /* answer: no terminal to ask on; how to answer without one */                                                                  \
   /* ---- the web page (/questions web) ---- */                                                                                                            \
-  X(WEB_ANSWERED_HERE)       /* transcript: the question was answered from the web page */                                                                 \
-  X(EXTENSION_ANSWERED_HERE) /* transcript: answered by another extension through pi.events */                                                             \
-  X(WEB_STARTED)             /* "Answer in a browser (…): {s}" ({s}: the URL) */                                                                         \
-  X(WEB_QR_NARROW)           /* in place of the QR code the terminal is too narrow for ({n}: columns it needs) */                                          \
-  X(WEB_STOPPED)             /* the web page was turned off */                                                                                             \
-  X(WEB_FAILED)              /* "The web page could not start: {s}" ({s}: why) */                                                                          \
-  X(WEB_TITLE)               /* the page's title and heading */                                                                                            \
+  X(WEB_ANSWERED_HERE)        /* transcript: the question was answered from the web page */                                                                \
+  X(EXTENSION_ANSWERED_HERE)  /* transcript: answered by another extension through pi.events, not by the person */                                         \
+  X(EXTENSION_ANSWERED_NAMED) /* the same, the extension named ({s}: the name it gives itself, its own claim) */                                           \
+  X(REMOTE_UNVERIFIED_HERE)   /* transcript: answered by pi-question answer from a process pi could not identify */                                        \
+  X(WEB_STARTED)              /* "Answer in a browser (…): {s}" ({s}: the URL) */                                                                        \
+  X(WEB_QR_NARROW)            /* in place of the QR code the terminal is too narrow for ({n}: columns it needs) */                                         \
+  X(WEB_STOPPED)              /* the web page was turned off */                                                                                            \
+  X(WEB_FAILED)               /* "The web page could not start: {s}" ({s}: why) */                                                                         \
+  X(WEB_TITLE)                /* the page's title and heading */                                                                                           \
   X(WEB_SESSION)   /* under the page's heading: "session {s}" ({s}: its name in quotes, a short id or "pid N") */                                          \
   X(WEB_NONE)      /* the page: no question is waiting */                                                                                                  \
   X(WEB_SUBMIT)    /* the page: the button that sends the answers */                                                                                       \

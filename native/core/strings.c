@@ -117,6 +117,7 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_MEMORY_TYPED] = "you wrote “{s}”",
     [QT_STR_ASKED_BY] = "Asked by {s}",
     [QT_STR_ASKED_BY_SUBAGENT] = "Asked by a subagent in {s}",
+    [QT_STR_ASKED_BY_PROCESS] = "a program, not a subagent: {s}",
     [QT_STR_REMOTE_ANSWERED_HERE] = "answered from another terminal",
     [QT_STR_ELSEWHERE_NOT_WAITING] = "That question is no longer waiting (answered, cancelled or withdrawn).",
     [QT_STR_ELSEWHERE_ALREADY] = "already answered",
@@ -162,7 +163,10 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_REMOTE_NO_TERMINAL] =
         "no terminal to ask on; answer with: echo '<answers JSON>' | pi-question answer <n or id> -",
     [QT_STR_WEB_ANSWERED_HERE] = "answered from the web page",
-    [QT_STR_EXTENSION_ANSWERED_HERE] = "answered by another extension",
+    [QT_STR_EXTENSION_ANSWERED_HERE] = "answered by another extension, not by you",
+    [QT_STR_EXTENSION_ANSWERED_NAMED] = "answered by another extension (it calls itself “{s}”), not by you",
+    [QT_STR_REMOTE_UNVERIFIED_HERE] =
+        "answered with pi-question answer by a process pi could not identify: maybe you, maybe a command the agent ran",
     [QT_STR_WEB_STARTED] = "Answer questions in a browser (keep this link private):\n{s}",
     [QT_STR_WEB_QR_NARROW] =
         "Its QR code needs {n} columns: widen the terminal, then /questions web on shows it again.",
@@ -380,6 +384,7 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_MEMORY_TYPED] = "selbst geschrieben: „{s}“",
     [QT_STR_ASKED_BY] = "Gefragt von {s}",
     [QT_STR_ASKED_BY_SUBAGENT] = "Gefragt von einem Subagenten in {s}",
+    [QT_STR_ASKED_BY_PROCESS] = "einem Programm, keinem Subagenten: {s}",
     [QT_STR_REMOTE_ANSWERED_HERE] = "in einem anderen Terminal beantwortet",
     [QT_STR_ELSEWHERE_NOT_WAITING] = "Diese Frage wartet nicht mehr (beantwortet, abgebrochen oder zurückgezogen).",
     [QT_STR_ELSEWHERE_ALREADY] = "bereits beantwortet",
@@ -427,7 +432,11 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_REMOTE_NO_TERMINAL] =
         "kein Terminal zum Fragen; antworten Sie mit: echo '<Antworten als JSON>' | pi-question answer <n oder ID> -",
     [QT_STR_WEB_ANSWERED_HERE] = "auf der Webseite beantwortet",
-    [QT_STR_EXTENSION_ANSWERED_HERE] = "von einer anderen Erweiterung beantwortet",
+    [QT_STR_EXTENSION_ANSWERED_HERE] = "von einer anderen Erweiterung beantwortet, nicht von dir",
+    [QT_STR_EXTENSION_ANSWERED_NAMED] =
+        "von einer anderen Erweiterung beantwortet (sie nennt sich „{s}“), nicht von dir",
+    [QT_STR_REMOTE_UNVERIFIED_HERE] = "mit pi-question answer beantwortet, von einem Prozess, den pi nicht erkennen "
+                                      "konnte: vielleicht du, vielleicht ein Befehl des Agenten",
     [QT_STR_WEB_STARTED] = "Fragen im Browser beantworten (Link nicht weitergeben):\n{s}",
     [QT_STR_WEB_QR_NARROW] =
         "Der QR-Code dazu braucht {n} Spalten: Terminal breiter ziehen, dann zeigt /questions web on ihn erneut.",
@@ -630,6 +639,7 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_MEMORY_TYPED] = "你写的：“{s}”",
     [QT_STR_ASKED_BY] = "由 {s} 提问",
     [QT_STR_ASKED_BY_SUBAGENT] = "由 {s} 中的子代理提问",
+    [QT_STR_ASKED_BY_PROCESS] = "一个程序（不是子代理）：{s}",
     [QT_STR_REMOTE_ANSWERED_HERE] = "已在另一个终端回答",
     [QT_STR_ELSEWHERE_NOT_WAITING] = "该问题已不再等待（已回答、已取消或已撤回）。",
     [QT_STR_ELSEWHERE_ALREADY] = "已被回答",
@@ -670,7 +680,10 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_REMOTE_NO_TERMINAL] =
         "没有可用于提问的终端；请这样回答：echo '<答案 JSON>' | pi-question answer <位置或编号> -",
     [QT_STR_WEB_ANSWERED_HERE] = "已在网页上回答",
-    [QT_STR_EXTENSION_ANSWERED_HERE] = "已由另一个扩展回答",
+    [QT_STR_EXTENSION_ANSWERED_HERE] = "已由另一个扩展回答，不是你本人",
+    [QT_STR_EXTENSION_ANSWERED_NAMED] = "已由另一个扩展（自称“{s}”）回答，不是你本人",
+    [QT_STR_REMOTE_UNVERIFIED_HERE] =
+        "由 pi 无法识别的进程通过 pi-question answer 回答：可能是你，也可能是代理运行的命令",
     [QT_STR_WEB_STARTED] = "在浏览器中回答问题（请勿外传此链接）：\n{s}",
     [QT_STR_WEB_QR_NARROW] = "其二维码需要 {n} 列宽：请加宽终端，然后用 /questions web on 再次显示。",
     [QT_STR_WEB_STOPPED] = "问题网页已关闭。",

@@ -12,8 +12,10 @@
  *   normalize(json) -> string                canonical arguments JSON; throws on invalid
  *                                            (every `json` below may also be { prepared: json },
  *                                            pi's prepared arguments: see QT_PARSE_PREPARED)
- *   result(json, outcome, mode, at, reason?, answersJson?, flags?) -> { details: string, text }
- *                                            flags: 1 = a cancel lets the agent continue
+ *   result(json, outcome, mode, at, reason?, answersJson?, flags?, earlier?, source?)
+ *                                            -> { details: string, text }
+ *                                            flags: 1 = a cancel lets the agent continue;
+ *                                            source: mode "extension", the name it gives itself
  *   createEngine(json) -> Engine             see the Engine methods below; render(width, rows?) draws
  *                                            at most `rows` lines (0 or none: no limit)
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
@@ -30,6 +32,7 @@
  *   _textWork() -> number                    tests only: code points the segmenter looked at
  *   _graphemesBackward(str)                  tests only: graphemes(str), stepping back from the end
  *   lockFile(path, timeoutMs) -> { release(remove?) }   an exclusive flock, bounded wait (qt_filelock.h)
+ *   peerCredentials(fd) -> { pid, uid }      a local socket's peer (qt_peer.h); null where the OS does not tell
  *   runTty(json, { path, color, mode, language, cancelContinues, notice }) -> { done: Promise<{ details, text, typed, elsewhere, discussion? }>, stop(), claim() }
  *                                            `notice`: bytes written once the terminal is taken
  *                                            the question on a terminal, on a thread of its own;
@@ -81,7 +84,7 @@ static napi_value js_normalize(napi_env env, napi_callback_info info) {
 }
 
 static napi_value js_result(napi_env env, napi_callback_info info) {
-  GET_ARGS(env, info, 8, argv, self);
+  GET_ARGS(env, info, 9, argv, self);
   (void)self;
   qt_outcome outcome;
   if (!parse_outcome(env, argv[1], &outcome)) return NULL;
@@ -90,9 +93,14 @@ static napi_value js_result(napi_env env, napi_callback_info info) {
   if (!get_timestamp(env, argv[3], &at) || !get_flags(env, argv[6], &flags)) return NULL;
   char *mode = get_string(env, argv[2], NULL, "the mode");
   if (!mode) return NULL;
-  char *reason = NULL;
+  char *reason = NULL, *source = NULL;
   if (!is_nullish(env, argv[4]) && !(reason = get_string(env, argv[4], NULL, "the reason"))) {
     free(mode);
+    return NULL;
+  }
+  if (!is_nullish(env, argv[8]) && !(source = get_string(env, argv[8], NULL, "the answering extension's name"))) {
+    free(mode);
+    free(reason);
     return NULL;
   }
   napi_value out = NULL;
@@ -115,13 +123,15 @@ static napi_value js_result(napi_env env, napi_callback_info info) {
     }
     char **earlier = NULL; /* the remembered answers the person kept, with their dates */
     if (ok) ok = get_earlier(env, argv[7], req->question_count, &earlier);
-    if (ok) out = result_object(env, req, answers, outcome, mode, at, reason, flags, (const char *const *)earlier);
+    if (ok)
+      out = result_object(env, req, answers, outcome, mode, at, reason, flags, (const char *const *)earlier, source);
     free_earlier(earlier, req->question_count);
     qt_answers_free(given, req->question_count);
     qt_request_free(req);
   }
   free(mode);
   free(reason);
+  free(source);
   return out;
 }
 
@@ -187,6 +197,8 @@ static napi_value limits_object(napi_env env) {
       {"tabLabelColumns", QT_TAB_LABEL_COLUMNS},
       {"jsonDepth", QT_MAX_JSON_DEPTH},
       {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES},
+      {"answerSourceBytes", QT_MAX_ANSWER_SOURCE_BYTES},
+      {"peerAncestors", QT_PEER_ANCESTORS_MAX},
       {"preparedBytes", QT_MAX_PREPARED_BYTES},
       {"discussBytes", QT_MAX_DISCUSS_BYTES},
       {"answersJsonBytes", QT_MAX_ANSWERS_JSON_BYTES},
@@ -254,6 +266,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"runTty", NULL, js_run_tty, NULL, NULL, NULL, napi_enumerable, NULL},
       {"strings", NULL, js_strings, NULL, NULL, NULL, napi_enumerable, NULL},
       {"lockFile", NULL, js_lock_file, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"peerCredentials", NULL, js_peer_credentials, NULL, NULL, NULL, napi_enumerable, NULL},
       {"_textWork", NULL, js_text_work, NULL, NULL, NULL, napi_default, NULL},
       {"_normalizeInC", NULL, js_normalize_in_c, NULL, NULL, NULL, napi_default, NULL},
       {"_graphemesBackward", NULL, js_graphemes_backward, NULL, NULL, NULL, napi_default, NULL},

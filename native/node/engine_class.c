@@ -320,7 +320,7 @@ static napi_value js_engine_result(napi_env env, napi_callback_info info) {
   box->busy = true; /* result_object runs no JS (set_prop); should that change, nothing nested frees the engine */
   napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at,
                                  outcome == QT_DISCUSS ? qt_engine_discussion(box->engine) : reason,
-                                 flags | qt_engine_result_flags(box->engine), earlier);
+                                 flags | qt_engine_result_flags(box->engine), earlier, NULL);
   free(earlier);
   box->busy = false;
   free(mode);

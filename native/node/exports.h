@@ -30,4 +30,7 @@ napi_value js_run_tty(napi_env env, napi_callback_info info);
 /* lock_file.c: the pending-questions file's lock */
 napi_value js_lock_file(napi_env env, napi_callback_info info);
 
+/* peer.c: who is at the other end of a local socket (the relay) */
+napi_value js_peer_credentials(napi_env env, napi_callback_info info);
+
 #endif

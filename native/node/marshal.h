@@ -66,7 +66,8 @@ napi_value make_bool(napi_env env, bool b);
 bool set_prop(napi_env env, napi_value obj, const char *key, napi_value v);
 /* { details, text }: the tool result (qt_result_build_ex); NULL after throwing. */
 napi_value result_object(napi_env env, const qt_request *req, const qt_answer *answers, qt_outcome outcome,
-                         const char *mode, int64_t at, const char *reason, unsigned flags, const char *const *earlier);
+                         const char *mode, int64_t at, const char *reason, unsigned flags, const char *const *earlier,
+                         const char *source);
 /* The dates of remembered answers the person kept (qt_result_build_earlier): an array of a string
  * or null per question, read into question_count malloc'd strings (NULL entries) in *out; a
  * nullish v: *out NULL. false after throwing. free_earlier releases them. */

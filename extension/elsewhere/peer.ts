@@ -1,0 +1,156 @@
+// peer.ts — who is at the other end of a relay connection, from what the kernel says
+// (addon.peerCredentials: Linux and macOS give the pid and uid, the BSDs the uid only, Windows'
+// named pipes nothing here) and the chain of parent processes with their command lines (Linux:
+// /proc; macOS: one `ps` snapshot — written for macOS, run only on its CI). The relay lets a connection with the control secret list, answer or watch only
+// when it comes from this user and from no process a pi started — the agent's own commands
+// (its bash, a repository's `npm test`) may not act as the person. Where the OS cannot tell, an
+// answer is taken but said to be unverified, never as the person's (docs/elsewhere.md).
+import { execFileSync } from "node:child_process";
+import { closeSync, openSync, readSync } from "node:fs";
+import type { Socket } from "node:net";
+import { addon } from "../addon.ts";
+import { PEER_TEXT } from "../text/text.ts";
+
+/** What the kernel says of a connection's peer; null where this OS does not tell. */
+export interface Peer {
+  pid: number | null;
+  uid: number | null;
+}
+
+/** What a connection with the control secret may do: act as the person (`person`), act but be
+ * said to be unverified (`unverified`: the OS cannot tell who it is), or nothing (`refused`). */
+export type Standing = { kind: "person" } | { kind: "unverified"; why: string } | { kind: "refused"; reason: string };
+
+/** How to read the process tree (tests give their own). */
+export interface ProcessTree {
+  parentOf(pid: number): number | undefined;
+  commandLine(pid: number): string[] | undefined;
+}
+
+/** The peer of a connected Unix socket (Node keeps its descriptor at socket._handle.fd). */
+export function peerOf(socket: Socket): Peer {
+  const fd = (socket as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  if (typeof fd !== "number" || fd < 0) return { pid: null, uid: null };
+  try {
+    return addon().peerCredentials(fd);
+  } catch {
+    return { pid: null, uid: null };
+  }
+}
+
+/** At most `most` bytes of a /proc file; undefined when it cannot be read. */
+function readProc(path: string, most: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const buffer = Buffer.alloc(most);
+    let length = 0;
+    while (length < most) {
+      const n = readSync(fd, buffer, length, most - length, null);
+      if (n <= 0) break;
+      length += n;
+    }
+    return buffer.toString("utf8", 0, length);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** Linux's /proc: a process's parent and its command line. */
+export const procTree: ProcessTree = {
+  parentOf(pid) {
+    const stat = readProc(`/proc/${pid}/stat`, 4096); // "pid (comm) state ppid …"; comm may hold ")"
+    if (!stat) return undefined;
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ppid = Number(fields[1]);
+    return Number.isSafeInteger(ppid) && ppid >= 0 ? ppid : undefined;
+  },
+  commandLine(pid) {
+    const line = readProc(`/proc/${pid}/cmdline`, 4096);
+    return line === undefined ? undefined : line.split("\0").filter((a) => a !== "");
+  },
+};
+
+/** macOS (no /proc): one snapshot of every process from `ps` (its parent and command line,
+ * the words split at spaces); undefined when ps cannot be run. */
+export function psTree(
+  run: () => string = () =>
+    execFileSync("/bin/ps", ["-A", "-o", "pid=,ppid=,command="], { encoding: "utf8", timeout: 2000, maxBuffer: 16 * 1024 * 1024 }),
+): ProcessTree | undefined {
+  let out: string;
+  try {
+    out = run();
+  } catch {
+    return undefined;
+  }
+  const procs = new Map<number, [number, string[]]>();
+  for (const line of out.split("\n")) {
+    const m = /^\s*(\d+)\s+(\d+)\s?(.*)$/.exec(line);
+    if (m) procs.set(Number(m[1]), [Number(m[2]), m[3].split(" ").filter((w) => w !== "")]);
+  }
+  return { parentOf: (pid) => procs.get(pid)?.[0], commandLine: (pid) => procs.get(pid)?.[1] };
+}
+
+/** How this OS shows the process tree: /proc on Linux, ps on macOS; undefined elsewhere. */
+export function processTree(platform: string = process.platform): ProcessTree | undefined {
+  return platform === "linux" ? procTree : platform === "darwin" ? psTree() : undefined;
+}
+
+/** Whether a command line is a pi's: the command or its script named `pi`, or pi's cli.js. */
+export function isPiCommand(argv: readonly string[]): boolean {
+  return argv.slice(0, 2).some((a) => a.split(/[\\/]/).pop() === "pi" || /pi-coding-agent[\\/]dist[\\/]cli\.[cm]?js$/.test(a));
+}
+
+/** A command line as said in a refusal: its first words, sanitized and cut. */
+export function commandWords(argv: readonly string[] | undefined): string {
+  if (!argv || !argv.length) return "a process";
+  const words = argv.slice(0, 4).join(" ");
+  const cut = words.length > 80 ? `${words.slice(0, 79)}…` : words;
+  return `\`${addon().sanitize(cut, false)}\``;
+}
+
+/**
+ * Who asks through the relay when it is not a pi: its command line and pid ("`node evil.js` (pid
+ * 1234)"), from the kernel and /proc; undefined for a pi (its command line is pi's: a subagent; or
+ * this pi itself) and where the OS does not say (the name the asker gives itself then stands).
+ */
+export function callerOf(peer: Peer, tree: ProcessTree = procTree, self: number = process.pid): string | undefined {
+  if (peer.pid === null || peer.pid === self) return undefined; // this pi's own code counts as this pi
+  const argv = tree.commandLine(peer.pid);
+  if (argv && isPiCommand(argv)) return undefined;
+  return `${commandWords(argv)} (pid ${peer.pid})`;
+}
+
+/**
+ * What the peer of a connection with the control secret may do. `self`: this pi's pid and uid;
+ * `pis`: the pids of the other live pis (the registry). Refused: another user; a process this pi
+ * or another pi started (a pi among its parents: this pid, a registered pi's, or a command line
+ * that is pi's); a chain deeper than limits.peerAncestors. The peer this pi itself (code loaded
+ * in it, an extension) is not a process the agent started.
+ */
+export function standingOf(
+  peer: Peer,
+  self: { pid: number; uid: number | null },
+  pis: ReadonlySet<number>,
+  tree: ProcessTree = procTree,
+  platform: string = process.platform,
+): Standing {
+  if (peer.uid !== null && self.uid !== null && peer.uid !== self.uid) return { kind: "refused", reason: PEER_TEXT.otherUser(peer.uid) };
+  if (peer.pid === null) return { kind: "unverified", why: PEER_TEXT.cannotTell(platform) };
+  if (peer.pid === self.pid) return { kind: "person" };
+  const most = addon().limits.peerAncestors;
+  let pid = peer.pid;
+  for (let depth = 0; depth < most; depth++) {
+    const parent = tree.parentOf(pid);
+    if (parent === undefined) return { kind: "unverified", why: PEER_TEXT.unreadable };
+    if (parent <= 1) return { kind: "person" }; // reached init (or a reaper) without meeting a pi
+    const argv = tree.commandLine(parent);
+    if (parent === self.pid) return { kind: "refused", reason: PEER_TEXT.startedByThisPi(commandWords(argv), parent) };
+    if (pis.has(parent) || (argv && isPiCommand(argv)))
+      return { kind: "refused", reason: PEER_TEXT.startedByAnotherPi(commandWords(argv), parent) };
+    pid = parent;
+  }
+  return { kind: "refused", reason: PEER_TEXT.tooDeep(most) };
+}
