@@ -9,7 +9,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { root } from "./helpers/addon.mjs";
+import { importShim } from "./helpers/shim.mjs";
 import { startPi } from "./helpers/tmux.mjs";
+
+const { memoryPaths } = await importShim("ask/memory.ts");
 
 const AUTOPILOT = join(root, "examples", "recommended-autopilot.ts");
 /** Polls `check` until it holds (the file is written after the answer went on its way). */
@@ -71,7 +74,7 @@ test("events e2e: another extension answers through pi.events (question:asked â†
     await pi.keys("2");
     await pi.model.waitForRequests(3);
     assert.equal(pi.model.toolMessages(2).at(-1).content, "port: user selected: 2. 9090");
-    const file = join(pi.work, ".pi", "answers.jsonl");
+    const file = memoryPaths(pi.work, pi.home).jsonl; // the person's own directory (docs/memory.md)
     await until(() => existsSync(file) && readFileSync(file, "utf8").includes("9090"), "the person's answer remembered");
     const entries = readFileSync(file, "utf8")
       .trim()
