@@ -38,7 +38,10 @@ test("e2e: pi receives the structured result of pre-supplied answers", async () 
   });
   assert.equal(run.code, 0, run.stderr);
   assert.equal(tools.length, 1);
-  assert.equal(tools[0].content, "db: user selected: 2. SQLite (value: lite)\nname: user wrote: order-processor");
+  assert.equal(
+    tools[0].content,
+    "Taken from the answers given in this call's `answers`; the user was not asked and chose none of it.\ndb: selected: 2. SQLite (value: lite)\nname: wrote: order-processor",
+  );
   assert.match(run.stdout, /thanks/);
 });
 
@@ -47,7 +50,10 @@ test("e2e: pi receives the AskUserQuestion shape answered through pre-supplied a
     questions: [{ question: "Deploy where?", header: "Target", options: [{ label: "staging" }, { label: "prod" }] }],
     answers: { target: "prod" },
   });
-  assert.equal(tools[0].content, "target: user selected: 2. prod");
+  assert.equal(
+    tools[0].content,
+    "Taken from the answers given in this call's `answers`; the user was not asked and chose none of it.\ntarget: selected: 2. prod",
+  );
 });
 
 test("e2e: an invalid call comes back to the model as an error naming the path and the fix", async () => {

@@ -56,7 +56,10 @@ test("shim: prepareArguments throws the core's precise error for an invalid call
 test("shim: execute answers pre-supplied answers without any UI", async () => {
   const args = tool.prepareArguments({ questions: [{ id: "a", prompt: "Pick", options: ["X", "Y"] }], answers: { a: "Y" } });
   const r = await tool.execute("call-1", args, undefined, undefined, headlessContext("/nonexistent"));
-  assert.equal(r.content[0].text, "a: user selected: 2. Y");
+  assert.equal(
+    r.content[0].text,
+    "Taken from the answers given in this call's `answers`; the user was not asked and chose none of it.\na: selected: 2. Y",
+  );
   assert.equal(r.details.status, "answered");
   assert.equal(r.details.mode, "presupplied");
   assert.equal(r.terminate, undefined);
