@@ -20,8 +20,8 @@ const PREBUILT_TARGETS = [
   { os: "linux", cpu: "arm64", libc: "gnu", builtOn: "debian" },
   { os: "linux", cpu: "x64", libc: "musl", builtOn: "debian" },
   { os: "win32", cpu: "x64", libc: "", builtOn: "debian" },
-  { os: "darwin", cpu: "arm64", libc: "", builtOn: "macos" },
-  { os: "darwin", cpu: "x64", libc: "", builtOn: "macos" },
+  { os: "darwin", cpu: "arm64", libc: "", builtOn: "debian" },
+  { os: "darwin", cpu: "x64", libc: "", builtOn: "debian" },
 ];
 
 /** "gnu" or "musl" on Linux (read from ldd, as musl's ldd is musl's loader and glibc's is a
