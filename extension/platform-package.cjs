@@ -12,9 +12,8 @@ const { basename, dirname, join } = require("node:path");
 const PACKAGE_PREFIX = "pi-question-";
 
 /** The platforms with a prebuilt package: Node's process.platform / process.arch, on Linux the C
- * library the addon is linked against, and where the prebuilt is made: "debian" targets are
- * compiled by scripts/prebuild.mjs on a Debian machine (cross-compilers for the others), "macos"
- * targets only on a Mac (the workflow under .github/workflows does it; no SDK exists here). */
+ * library the addon is linked against, and where the prebuilt is made: all on a Debian machine by
+ * scripts/prebuild.mjs (cross-compilers for the others, Zig for macOS). */
 const PREBUILT_TARGETS = [
   { os: "linux", cpu: "x64", libc: "gnu", builtOn: "debian" },
   { os: "linux", cpu: "arm64", libc: "gnu", builtOn: "debian" },
