@@ -756,7 +756,8 @@ export function exportCjsonSource(dir) {
  * With `zig` (the path of Zig) the compiler is `zig cc -target <cpu>-macos.<oldest>` instead of
  * clang's -arch and -mmacosx-version-min, and the result is a dylib (Zig's linker makes no
  * bundle; dlopen, which Node uses, takes either) named @rpath/pi_question.node rather than the
- * build folder. Zig's linker takes no -exported_symbol and no -x: -fvisibility=hidden alone keeps
+ * build folder, stripped (-s: no debug map naming the temporary objects, so the same sources give
+ * the same bytes). Zig's linker takes no -exported_symbol and no -x: -fvisibility=hidden alone keeps
  * everything but the entry points out of the export trie, and machOProblems() checks it. */
 export function darwinBuildPlan(
   target,
@@ -796,6 +797,7 @@ export function darwinBuildPlan(
           "-Wl,-undefined,dynamic_lookup",
           "-Wl,-install_name,@rpath/pi_question.node",
           "-Wl,-dead_strip",
+          "-s",
           "-o",
           linked,
           ...objects,

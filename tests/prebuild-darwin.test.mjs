@@ -87,7 +87,7 @@ test("darwin plan (Zig, here): the same sources and flags through `zig cc -targe
       assert.deepEqual(c.args.slice(0, 3), ["cc", "-target", `${zig}-macos.${min}`]);
       assert.ok(!c.args.includes("-arch"), c.args.join(" "));
     }
-    for (const flag of ["-shared", "-Wl,-undefined,dynamic_lookup", "-Wl,-install_name,@rpath/pi_question.node"])
+    for (const flag of ["-shared", "-Wl,-undefined,dynamic_lookup", "-Wl,-install_name,@rpath/pi_question.node", "-s"])
       assert.ok(plan.link.args.includes(flag), `${flag} missing: ${plan.link.args.join(" ")}`);
     // Zig's linker refuses these; hidden visibility does their work and machOProblems checks it
     assert.ok(!plan.link.args.some((a) => a.startsWith("-Wl,-exported_symbol") || a === "-Wl,-x"), plan.link.args.join(" "));
@@ -142,6 +142,12 @@ test(
     assert.equal(macho.signatureProblem, "");
     for (const s of ADDON_EXPORTS) assert.ok(macho.exported.includes(s), macho.exported.join(" "));
     assert.ok(macho.exported.length <= 4, macho.exported.join(" "));
+    // stripped: no debug map naming the checkout or the temporary objects (the same sources give
+    // the same bytes wherever they are built)
+    assert.ok(
+      !built.includes(Buffer.from(root.replace(/\/$/, ""))) && !built.includes(Buffer.from("pq-prebuild-")),
+      "the addon names its build paths",
+    );
   },
 );
 
