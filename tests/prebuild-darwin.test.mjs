@@ -171,6 +171,70 @@ test("darwin bytes: a changed byte breaks the signature; a cut file, an ELF and 
   assert.match(machOProblems(arm64, universal).join("\n"), /architectures are x86_64 arm64, not arm64 alone/);
 });
 
+/** A minimal thin Mach-O as Apple's linker writes one for macOS 12 and later (exports in
+ * LC_DYLD_EXPORTS_TRIE, minimum in LC_BUILD_VERSION): `exports` in a one-level trie, or a trie
+ * whose child points back at its root when `loop`. */
+function machO({ cpu = 0x0100000c, exports = [], dylibs = [], minos = 0x000b0000, loop = false }) {
+  const cmds = [];
+  const build = Buffer.alloc(24);
+  build.writeUInt32LE(0x32, 0);
+  build.writeUInt32LE(24, 4);
+  build.writeUInt32LE(1, 8); // macOS
+  build.writeUInt32LE(minos, 12);
+  cmds.push(build);
+  for (const name of dylibs) {
+    const size = Math.ceil((24 + name.length + 1) / 8) * 8;
+    const c = Buffer.alloc(size);
+    c.writeUInt32LE(0xc, 0);
+    c.writeUInt32LE(size, 4);
+    c.writeUInt32LE(24, 8);
+    c.write(name, 24, "latin1");
+    cmds.push(c);
+  }
+  const trieCmd = Buffer.alloc(16);
+  trieCmd.writeUInt32LE(0x80000033, 0);
+  trieCmd.writeUInt32LE(16, 4);
+  cmds.push(trieCmd);
+  const header = Buffer.alloc(32);
+  header.writeUInt32LE(0xfeedfacf, 0);
+  header.writeUInt32LE(cpu, 4);
+  header.writeUInt32LE(8, 12); // a bundle
+  header.writeUInt32LE(cmds.length, 16);
+  header.writeUInt32LE(
+    cmds.reduce((n, c) => n + c.length, 0),
+    20,
+  );
+  // root: not terminal, one edge per export to a terminal leaf (flags 0, address 0x10)
+  const edges = exports.map((e) => Buffer.from(`_${e}\0`, "latin1"));
+  const rootSize = 2 + edges.reduce((n, e) => n + e.length + 1, 0);
+  const parts = [Buffer.from([0, edges.length])];
+  edges.forEach((e, i) => parts.push(e, Buffer.from([loop ? 0 : rootSize + i * 4])));
+  for (const _ of edges) parts.push(Buffer.from([2, 0, 0x10, 0]));
+  const trie = Buffer.concat(parts);
+  const at = 32 + header.readUInt32LE(20);
+  trieCmd.writeUInt32LE(at, 8);
+  trieCmd.writeUInt32LE(trie.length, 12);
+  return Buffer.concat([header, ...cmds, trie]);
+}
+
+test("darwin bytes: Apple's newer layout (LC_DYLD_EXPORTS_TRIE, LC_BUILD_VERSION) is read as well", () => {
+  const fit = parseMachO(machO({ exports: ADDON_EXPORTS, dylibs: ["/usr/lib/libSystem.B.dylib"] }));
+  assert.deepEqual(fit, {
+    archs: ["arm64"],
+    filetype: "bundle",
+    dylibs: ["/usr/lib/libSystem.B.dylib"],
+    exported: [...ADDON_EXPORTS].sort(),
+    minos: "11.0",
+    signed: false,
+    signatureProblem: "",
+  });
+  assert.deepEqual(machOProblems(arm64, { ...fit, signed: true }), []);
+  const intel = parseMachO(machO({ cpu: 0x01000007, exports: ["napi_register_module_v1", "qt_engine_new"], minos: 0x000a0f00 }));
+  assert.deepEqual([intel.archs, intel.minos], [["x86_64"], "10.15"]);
+  assert.match(machOProblems(x64, intel).join("\n"), /exports 1 symbol\(s\) beyond Node-API's entry points \(qt_engine_new…\)/);
+  assert.throws(() => parseMachO(machO({ exports: ADDON_EXPORTS, loop: true })), /its export trie loops/);
+});
+
 // A fit arm64 addon as parseMachO reads one.
 const FIT = {
   archs: ["arm64"],
