@@ -865,6 +865,7 @@ function exportTrie(buf, start, size) {
     const terminal = uleb(pos);
     if (terminal) names.push(prefix);
     pos.at += terminal;
+    if (pos.at >= end) throw new Error("its export trie is cut short");
     const children = buf[pos.at++];
     for (let i = 0; i < children; i++) {
       const nul = buf.indexOf(0, pos.at);
@@ -913,6 +914,16 @@ function signatureProblem(buf, off, size) {
  * oldest macOS (LC_BUILD_VERSION, or LC_VERSION_MIN_MACOSX); signed: LC_CODE_SIGNATURE present,
  * and signatureProblem "" when its page hashes match. Throws when the file is no Mach-O. */
 export function parseMachO(buf) {
+  try {
+    return readMachO(buf);
+  } catch (error) {
+    // a field pointing past the end of the file (Buffer's read* throw RangeError)
+    if (error instanceof RangeError) throw new Error(`it is cut short or malformed (${error.message})`);
+    throw error;
+  }
+}
+
+function readMachO(buf) {
   if (buf.length >= 8 && buf.readUInt32BE(0) === FAT_MAGIC) {
     const n = buf.readUInt32BE(4);
     const archs = Array.from({ length: n }, (_, i) => MH_CPU[buf.readUInt32BE(8 + i * 20)] ?? "unknown");
@@ -1019,7 +1030,12 @@ async function buildDarwinPrebuilt(target, outDir) {
       availableParallelism(),
     );
     await run(plan.link.cmd, plan.link.args, { env });
-    const macho = parseMachO(readFileSync(plan.linked));
+    let macho;
+    try {
+      macho = parseMachO(readFileSync(plan.linked));
+    } catch (error) {
+      throw new Error(`${key}: the built addon is not a Mach-O Node can load: ${error.message}`);
+    }
     const problems = machOProblems(target, macho);
     if (problems.length) throw new Error(`${key}: the built addon is not fit to ship:\n  ${problems.join("\n  ")}`);
     mkdirSync(outDir, { recursive: true });
