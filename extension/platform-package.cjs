@@ -12,16 +12,15 @@ const { basename, dirname, join } = require("node:path");
 const PACKAGE_PREFIX = "pi-question-";
 
 /** The platforms with a prebuilt package: Node's process.platform / process.arch, on Linux the C
- * library the addon is linked against, and where the prebuilt is made: "debian" targets are
- * compiled by scripts/prebuild.mjs on a Debian machine (cross-compilers for the others), "macos"
- * targets only on a Mac (the workflow under .github/workflows does it; no SDK exists here). */
+ * library the addon is linked against, and where the prebuilt is made: all on a Debian machine by
+ * scripts/prebuild.mjs (cross-compilers for the others, Zig for macOS). */
 const PREBUILT_TARGETS = [
   { os: "linux", cpu: "x64", libc: "gnu", builtOn: "debian" },
   { os: "linux", cpu: "arm64", libc: "gnu", builtOn: "debian" },
   { os: "linux", cpu: "x64", libc: "musl", builtOn: "debian" },
   { os: "win32", cpu: "x64", libc: "", builtOn: "debian" },
-  { os: "darwin", cpu: "arm64", libc: "", builtOn: "macos" },
-  { os: "darwin", cpu: "x64", libc: "", builtOn: "macos" },
+  { os: "darwin", cpu: "arm64", libc: "", builtOn: "debian" },
+  { os: "darwin", cpu: "x64", libc: "", builtOn: "debian" },
 ];
 
 /** "gnu" or "musl" on Linux (read from ldd, as musl's ldd is musl's loader and glibc's is a

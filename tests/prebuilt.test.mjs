@@ -127,10 +127,11 @@ static void init(void) { onced++; pthread_key_create(&key, NULL); }
 static void *worker(void *arg) { pthread_once(&once, init); pthread_setspecific(key, arg); return pthread_getspecific(key); }
 int main(int argc, char **argv) {
   if (argc != 3) return 2;
-  struct stat a, b, l;
+  struct stat a, b, l, at;
   int fd = open(argv[1], O_RDONLY);
   if (fd < 0 || fstat(fd, &a) != 0 || stat(argv[1], &b) != 0) { perror("fstat"); return 1; }
   if (lstat(argv[2], &l) != 0) { perror("lstat"); return 1; }
+  if (fstatat(AT_FDCWD, argv[2], &at, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(at.st_mode) || at.st_ino != l.st_ino) { perror("fstatat"); return 1; }
   pthread_t t;
   void *got = NULL;
   if (pthread_create(&t, NULL, worker, (void *)&a) != 0 || pthread_join(t, &got) != 0) return 1;
@@ -142,7 +143,7 @@ int main(int argc, char **argv) {
 `;
 
 for (const arch of ["x64", "arm64"]) {
-  test(`glibc-compat.h (${arch}): fstat, lstat and pthread_* bound to the baseline versions act as the system's`, (t) => {
+  test(`glibc-compat.h (${arch}): fstat, lstat, fstatat and pthread_* bound to the baseline versions act as the system's`, (t) => {
     if (process.platform !== "linux" || process.arch !== "x64") return t.skip("x64 Linux only");
     const cc = arch === "x64" ? "cc" : "aarch64-linux-gnu-gcc";
     const runner = arch === "x64" ? [] : ["qemu-aarch64-static"];
@@ -177,7 +178,7 @@ for (const arch of ["x64", "arm64"]) {
       assert.equal(built.status, 0, built.stderr);
       const versions = inspectElf(exe).glibc;
       const want = arch === "x64" ? "2.2.5" : "2.17";
-      for (const name of ["fstat", "lstat"])
+      for (const name of ["fstat", "lstat", "fstatat"])
         assert.ok(!versions.some((s) => s.symbol === name), `${name} still imported: ${JSON.stringify(versions)}`);
       for (const name of [
         "__fxstat",
@@ -195,6 +196,12 @@ for (const arch of ["x64", "arm64"]) {
           name,
         );
       }
+      // in x86-64's glibc since 2.4 (still below the floor), in aarch64's since its first
+      assert.deepEqual(
+        versions.filter((s) => s.symbol === "__fxstatat").map((s) => s.version),
+        [arch === "x64" ? "2.4" : "2.17"],
+        "__fxstatat",
+      );
       const ran = spawnSync(runner[0] ?? exe, [...(runner.length ? [exe] : []), join(dir, "data"), join(dir, "link")], {
         encoding: "utf8",
         env: { ...process.env, QEMU_LD_PREFIX: "/usr/aarch64-linux-gnu" },

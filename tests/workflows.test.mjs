@@ -3,7 +3,8 @@
 // a reusable workflow, steps each with run or uses, known keys, needs naming jobs, matrix values
 // that exist); every platform package the loader knows (PREBUILT_TARGETS) is built by a job,
 // uploaded as the artifact prebuilt-<target> after it is built, and tested on a runner of its
-// platform (or by prebuild.mjs's emulated runs); npm test runs on every Linux and macOS runner;
+// platform (or by prebuild.mjs's emulated runs) — the very file uploaded, not one the testing job
+// built itself (the macOS jobs test the darwin prebuilts built on Debian with Zig); npm test runs on every Linux and macOS runner;
 // and the release, on a tag, runs CI, stages every platform package (no --partial) and publishes
 // the platform packages before pi-question. Each check is also run on a broken copy of the real
 // files, so each is seen to fail.
@@ -248,6 +249,8 @@ export function workflowProblems(files) {
       );
       if (!built && !fetched)
         problems.push(`${inst.name} tests ${key} without building it or downloading prebuilt-${key} into dist/prebuilds/${key} first`);
+      if (built && upload && upload.inst !== inst)
+        problems.push(`${inst.name} tests a ${key} it built itself, not the prebuilt-${key} that is published`);
       if (fetched && upload && !inst.needs.includes(upload.inst.id))
         problems.push(`${inst.name} downloads prebuilt-${key} without needing ${upload.inst.id}, which uploads it`);
     }
@@ -400,8 +403,8 @@ const BREAKAGES = [
     () =>
       broken(
         "ci.yml",
-        "        run: node scripts/prebuild.mjs ${{ matrix.target }}\n",
-        "        run: node scripts/prebuild.mjs ${{ matrix.targets }}\n",
+        "        run: node scripts/native-tests.mjs ${{ matrix.target }}\n",
+        "        run: node scripts/native-tests.mjs ${{ matrix.targets }}\n",
       ),
     /matrix\.targets is not set in every matrix row/,
   ],
@@ -412,13 +415,38 @@ const BREAKAGES = [
   ],
   [
     "a platform package built by no job",
-    () => broken("ci.yml", "linux-x64-musl win32-x64\n", "linux-x64-musl\n"),
+    () => broken("ci.yml", "linux-x64-musl win32-x64 darwin-arm64", "linux-x64-musl darwin-arm64"),
     /^win32-x64 \(pi-question-win32-x64\) is built by no job/m,
   ],
   [
     "a macOS package built by no job",
+    () => broken("ci.yml", " win32-x64 darwin-arm64 darwin-x64\n", " win32-x64 darwin-arm64\n"),
+    /^darwin-x64 \(pi-question-darwin-x64\) is built by no job[\s\S]*job prebuilds uploads prebuilt-darwin-x64 without building darwin-x64 before/m,
+  ],
+  [
+    "a macOS package tested by no Mac",
     () => broken("ci.yml", "          - target: darwin-x64\n            runner: macos-15-intel\n", ""),
-    /^darwin-x64 \(pi-question-darwin-x64\) is built by no job[\s\S]*darwin-x64 is not uploaded as the artifact prebuilt-darwin-x64[\s\S]*npm test runs on no darwin-x64 runner/m,
+    /^darwin-x64 is tested by no job[\s\S]*npm test runs on no darwin-x64 runner/m,
+  ],
+  [
+    "a Mac testing its own build, not the published one",
+    () =>
+      broken(
+        "ci.yml",
+        "      - name: The prebuilt (built on Debian with Zig) on this machine\n",
+        "      - run: node scripts/prebuild.mjs ${{ matrix.target }}\n      - name: The prebuilt (built on Debian with Zig) on this machine\n",
+      ),
+    /job macos \(darwin-arm64\) tests a darwin-arm64 it built itself, not the prebuilt-darwin-arm64 that is published/,
+  ],
+  [
+    "a Mac testing a prebuilt it did not download",
+    () =>
+      broken(
+        "ci.yml",
+        "          name: prebuilt-${{ matrix.target }}\n          path: dist/prebuilds/${{ matrix.target }}\n      - name: The prebuilt (built on Debian with Zig)",
+        "          name: prebuilt-${{ matrix.target }}\n          path: prebuilds\n      - name: The prebuilt (built on Debian with Zig)",
+      ),
+    /job macos \(darwin-arm64\) tests darwin-arm64 without building it or downloading prebuilt-darwin-arm64 into dist\/prebuilds\/darwin-arm64 first/,
   ],
   [
     "a prebuilt not uploaded",
@@ -439,13 +467,13 @@ const BREAKAGES = [
     "an upload before the build",
     () => {
       const build =
-        "      - name: Build the prebuilt (clang, Debian's cJSON source)\n        env:\n          CJSON_SRC: ${{ github.workspace }}/cjson\n        run: node scripts/prebuild.mjs ${{ matrix.target }}\n";
-      const upload = "          path: dist/prebuilds/${{ matrix.target }}/pi_question.node\n          if-no-files-found: error\n";
+        "      - name: Build the prebuilts\n        run: node scripts/prebuild.mjs linux-x64-gnu linux-arm64-gnu linux-x64-musl win32-x64 darwin-arm64 darwin-x64\n";
+      const upload = "          path: dist/prebuilds/darwin-x64/pi_question.node\n          if-no-files-found: error\n";
       return broken("ci.yml", `${build}`, "")["ci.yml"].includes(upload)
         ? { ...real, "ci.yml": broken("ci.yml", build, "")["ci.yml"].replace(upload, `${upload}${build}`) }
-        : assert.fail("the macOS upload step moved: update this test");
+        : assert.fail("the darwin-x64 upload step moved: update this test");
     },
-    /uploads prebuilt-darwin-arm64 without building darwin-arm64 before[\s\S]*uploads prebuilt-darwin-x64 without building darwin-x64 before/,
+    /uploads prebuilt-linux-x64-gnu without building linux-x64-gnu before[\s\S]*uploads prebuilt-darwin-x64 without building darwin-x64 before/,
   ],
   [
     "one artifact uploaded twice",

@@ -90,7 +90,7 @@ export async function startRegistry(tmp) {
     // and published as a release publishes it: the platform packages first.
     const clean = copyCheckout(join(tmp, "clean"));
     cpSync(join(root, "dist", "prebuilds"), join(clean, "dist", "prebuilds"), { recursive: true });
-    const staged = stagePackages({ root: clean, out: join(tmp, "packages"), partial: true }); // the macOS prebuilts are made only on a Mac
+    const staged = stagePackages({ root: clean, out: join(tmp, "packages"), partial: true }); // what is built here: all six when scripts/current-pi.mjs registry built them
     const publisher = join(tmp, "publisher");
     mkdirSync(publisher);
     writeFileSync(join(publisher, ".npmrc"), `registry=${url}\n${url.replace(/^http:/, "")}:_authToken=${account.token}\n`);

@@ -7,6 +7,9 @@
  * The file's name carries this process's pid (pi-question-draft-<pid>-XXXXXX, as the TypeScript
  * path names its folder): a draft left behind by a process that was killed while the editor was
  * open is removed, if it is this user's, the next time anyone's Ctrl+G runs here or there. */
+#if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
+#define _DARWIN_C_SOURCE /* O_NOFOLLOW (and O_DIRECTORY) beside _POSIX_C_SOURCE */
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
