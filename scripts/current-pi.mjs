@@ -31,7 +31,7 @@ const { PREBUILT_TARGETS, targetKey } = createRequire(import.meta.url)("../exten
 
 /** The current pi line: change these to move up (the newest the registry serves completely). */
 export const CURRENT = {
-  pi: { name: "@earendil-works/pi-coding-agent", version: "1.5.2" },
+  pi: { name: "@earendil-works/pi-coding-agent", version: "1.6.0" },
   /** pi ≥ 0.76 needs Node ≥ 22.19; the Node binary comes in the npm package node-<os>-<cpu>. */
   node: "24.21.0",
 };

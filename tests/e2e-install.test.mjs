@@ -287,7 +287,7 @@ test("tarball: `npm install --prefix .pi/npm <tarball>` then `pi install -l` reg
 test(
   "tarball: `pi install <path to the .tgz>` itself",
   {
-    todo: "pi 0.73.1 and 1.5.2 treat a local .tgz as an extension file: 'Unknown file extension \".tgz\"' (and npm:<path.tgz> installs but never loads)",
+    todo: "pi 0.73.1 and 1.6.0 (and 1.5.2) treat a local .tgz as an extension file: 'Unknown file extension \".tgz\"' (and npm:<path.tgz> installs but never loads)",
   },
   async () => {
     const tgz = await fixtures.tarball;

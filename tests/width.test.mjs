@@ -475,6 +475,7 @@ const EXPECTED_RULES = {
   "0.73.1": { spacingMarks: false, currentEastAsianWidth: false, unicode15Clusters: false },
   "0.87.1": { spacingMarks: true, currentEastAsianWidth: true, unicode15Clusters: false },
   "1.5.2": { spacingMarks: true, currentEastAsianWidth: true, unicode15Clusters: false },
+  "1.6.0": { spacingMarks: true, currentEastAsianWidth: true, unicode15Clusters: false },
 };
 const INDIC = [
   "क्षत्रिय राष्ट्रीय विद्यार्थी हिन्दी", // Devanagari: conjuncts and vowel signs

@@ -229,6 +229,8 @@ export class QuestionView implements Component, Focusable {
     this.requestRender();
   }
 
+  /** A frame handed out is never changed afterwards, and new content is a new array: pi ≥ 1.6
+   * keeps the array (read-only) and reuses it while it is the same (tests/frame-kept.test.mjs). */
   render(width: number): string[] {
     if (this.closed) return this.safeFrame.map((line) => (measureWidth(line) > width ? cutToWidth(line, width, "") : line));
     let rows = 0;
