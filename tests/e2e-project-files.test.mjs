@@ -1,4 +1,4 @@
-// e2e-project-files.test.mjs — the real pi in a hostile project (issue 31, items 1 and 3): a
+// e2e-project-files.test.mjs — the real pi in a hostile project: a
 // .pi/question.json linked to /dev/zero and a .pi/pending-questions.json that is a FIFO freeze
 // nothing (pi asks, is answered, and says what it refused), and a pending file shipped with
 // answers filled in never answers `pi -p`'s question.

@@ -173,7 +173,10 @@ test("hostile: __proto__ and constructor work as ids and answer keys end to end"
     ),
   );
   const r = await tool.execute("c", args, undefined, undefined, headlessContext("/"));
-  assert.equal(r.content[0].text, "__proto__: user selected: 2. b\nconstructor: user wrote: toString");
+  assert.equal(
+    r.content[0].text,
+    "Taken from the answers given in this call's `answers`; the user was not asked and chose none of it.\n__proto__: selected: 2. b\nconstructor: wrote: toString",
+  );
   assert.deepEqual(
     r.details.answers.map((a) => a.id),
     ["__proto__", "constructor"],

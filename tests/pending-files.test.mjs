@@ -1,4 +1,4 @@
-// pending-files.test.mjs — the pending-questions file as hostile input (issue 31, items 1 and 3):
+// pending-files.test.mjs — the pending-questions file as hostile input:
 // a file that is not a regular file of this user's inside the project is refused with one clear
 // message and never written over, and answers count only in a set this person's pi wrote (its
 // seal, made with the key in ~/.pi/agent) — a file shipped in a repository answers nothing.

@@ -145,7 +145,7 @@ test("loader: a platform package that does not load here falls back to the local
   assert.equal(r.source.kind, "local");
 });
 
-// ---- only what this installation holds (issue 31 item 6) ----
+// ---- only what this installation holds ----
 
 test("loader: a platform package planted in a folder above the install is never loaded, for a checkout or an installed package", () => {
   // A checkout under a folder anyone can write (/tmp): <dir>/node_modules/<platform package>

@@ -235,7 +235,13 @@ test("the tests skipped under qemu exist under those names (a renamed test would
 test("windowsBuildInputs: binding.gyp's Windows branch: the native/os/win32 sources, none of native/os/posix, no POSIX feature macro", () => {
   const inputs = windowsBuildInputs();
   const os = inputs.sources.filter((f) => f.startsWith("native/os/"));
-  assert.deepEqual(os.map((f) => f.replace(/^native\/os\/win32\//, "")).sort(), ["external_edit.c", "filelock.c", "thread.c", "tty.c"]);
+  assert.deepEqual(os.map((f) => f.replace(/^native\/os\/win32\//, "")).sort(), [
+    "external_edit.c",
+    "filelock.c",
+    "peer.c",
+    "thread.c",
+    "tty.c",
+  ]);
   assert.ok(inputs.sources.includes("native/node/binding.c"));
   assert.ok(!inputs.cflags.some((f) => f.startsWith("-D_POSIX_C_SOURCE")), inputs.cflags.join(" "));
   assert.deepEqual(

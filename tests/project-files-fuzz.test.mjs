@@ -1,5 +1,5 @@
-// project-files-fuzz.test.mjs — a project's .pi files thrown at the readers as hostile input
-// (issue 31 item 1): seeded random cases for .pi/question.json (settings.ts) and
+// project-files-fuzz.test.mjs — a project's .pi files thrown at the readers as hostile input:
+// seeded random cases for .pi/question.json (settings.ts) and
 // .pi/pending-questions.json (pending.ts) — random bytes, mangled JSON, files past their bound
 // (sparse, up to 1 GB), links to /dev/zero, out of the project and in loops, a .pi linked out of
 // the project, FIFOs, devices, sockets, directories, files that grow or are swapped for a link

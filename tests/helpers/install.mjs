@@ -35,7 +35,9 @@ export const QUESTION_CALL = {
     answers: { db: "lite" },
   },
 };
-export const EXPECTED_RESULT = "db: user selected: 2. SQLite (value: lite)";
+/** The model's text for PRINT_ARGS: pre-supplied answers, which nobody chose (result.c). */
+export const EXPECTED_RESULT =
+  "Taken from the answers given in this call's `answers`; the user was not asked and chose none of it.\ndb: selected: 2. SQLite (value: lite)";
 
 // What the machine's npm is configured with, read before any child gets a throw-away HOME: the
 // user config (registry, proxy, nodedir for offline node-gyp) and node-gyp's header cache.
