@@ -32,6 +32,7 @@ import {
   request,
 } from "../extension/elsewhere/relay-wire.mjs";
 import { loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
+import { REMOTE_MODE, remoteText } from "./helpers/remote-text.mjs";
 
 // The endpoint registry goes to a throw-away runtime directory.
 const runtime = mkdtempSync(join(tmpdir(), "pi-question-runtime-"));
@@ -85,8 +86,8 @@ test("remote: a waiting question is listed, answered from elsewhere, and closes 
   assert.equal(JSON.parse(q.args).questions[0].prompt, "Which database?");
   assert.deepEqual(await answerRemotely(q.qid, { db: "Postgres" }), { type: "result", ok: true });
   const result = await asking;
-  assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
-  assert.equal(result.details.mode, "remote");
+  assert.equal(result.content[0].text, remoteText("db: user selected: 2. Postgres"));
+  assert.equal(result.details.mode, REMOTE_MODE);
   assert.equal(result.details.status, "answered");
   // The question closed here: the view takes no more keys.
   shown[0].handleInput("1");
@@ -142,7 +143,7 @@ test("remote: two answers at once — exactly one wins, the other is told", asyn
     ALREADY,
   );
   const winner = verdicts[0].ok ? "1. SQLite" : "2. Postgres";
-  assert.equal((await asking).content[0].text, `db: user selected: ${winner}`);
+  assert.equal((await asking).content[0].text, remoteText(`db: user selected: ${winner}`));
   // …and so is every answer after it, however late.
   assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), ALREADY);
 });
@@ -185,7 +186,7 @@ test("remote: a question queued behind another can be answered from elsewhere an
   assert.equal((await answerRemotely(queued.qid, { name: "orders" })).ok, true);
   shown[0].handleInput("1");
   assert.equal((await first).content[0].text, "db: user selected: 1. SQLite");
-  assert.equal((await second).content[0].text, "name: user wrote: orders");
+  assert.equal((await second).content[0].text, remoteText("name: user wrote: orders"));
   assert.equal(shown.length, 1, "the answered question was never shown");
 });
 
@@ -348,8 +349,8 @@ test("remote: a question in pi's RPC dialogs closes its dialog when answered els
   const [q] = await list();
   assert.deepEqual(await answerRemotely(q.qid, { db: "Postgres" }), { type: "result", ok: true });
   const result = await asking;
-  assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
-  assert.equal(result.details.mode, "remote");
+  assert.equal(result.content[0].text, remoteText("db: user selected: 2. Postgres"));
+  assert.equal(result.details.mode, REMOTE_MODE);
   assert.equal(dialogs[0].signal?.aborted, true, "the dialog was told to close");
   assert.equal(dialogs.length, 1, "no further dialog opened");
 });
@@ -368,8 +369,8 @@ test("remote: an RPC answer and one from elsewhere at once — exactly one is ta
     const verdict = await elsewhere;
     const result = await asking;
     if (verdict.ok) {
-      assert.equal(result.details.mode, "remote");
-      assert.equal(result.content[0].text, "db: user selected: 2. Postgres");
+      assert.equal(result.details.mode, REMOTE_MODE);
+      assert.equal(result.content[0].text, remoteText("db: user selected: 2. Postgres"));
     } else {
       assert.deepEqual(verdict, ALREADY);
       assert.equal(result.details.mode, "rpc");
@@ -449,7 +450,7 @@ test("remote: Ctrl+T's words from another terminal end the question here as disc
   assert.deepEqual(r.message, { type: "result", ok: true });
   const result = await asking;
   assert.equal(result.details.status, "discuss");
-  assert.equal(result.details.mode, "remote");
+  assert.equal(result.details.mode, REMOTE_MODE);
   assert.equal(result.details.discussion, said);
   assert.match(result.content[0].text, /what about DuckDB\?/);
   assert.deepEqual(await answerRemotely(q.qid, { db: "SQLite" }), ALREADY, "talking first is the person's answer");

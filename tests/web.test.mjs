@@ -14,6 +14,7 @@ import { dirname, join, sep } from "node:path";
 import { after, beforeEach, test } from "node:test";
 import { listEndpoints, request, structuredAnswers } from "../extension/elsewhere/relay-wire.mjs";
 import { addon } from "./helpers/addon.mjs";
+import { REMOTE_MODE, remoteText } from "./helpers/remote-text.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
@@ -382,7 +383,7 @@ test("web: the page, another terminal and the TUI race — exactly one answer is
   const winner = verdicts.findIndex((v) => v.ok);
   const expected = [
     ["web", "db: user selected: 1. SQLite"],
-    ["remote", "db: user selected: 2. Postgres"],
+    [REMOTE_MODE, remoteText("db: user selected: 2. Postgres")],
     ["web", null],
   ][winner];
   assert.equal(result.details.mode, expected[0]);
@@ -1081,7 +1082,7 @@ test("web: a question answered elsewhere in the middle of the page's flow: the p
   const other = await request(endpoint(), { type: "answer", qid, outcome: "declined", answers: {} });
   assert.equal(other.message.ok, true);
   assert.deepEqual(await stepOnPage(qid, "toggle", 1), { status: 409, ok: false, code: "already", reason: "already answered" });
-  assert.equal((await asking).details.mode, "remote");
+  assert.equal((await asking).details.mode, REMOTE_MODE);
 });
 
 test("web: every update names the pi its questions belong to — the project's folder and path, the session — for a person with several pis open", async () => {
