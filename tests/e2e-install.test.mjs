@@ -441,12 +441,26 @@ test("dotfiles: a HOME-relative loader (the same tracked file on every machine)"
 // (6) /reload in a running interactive pi (tmux, tests/helpers/tmux.mjs: every step polls the
 // screen, a failure shows it, pi is always ended and its HOME removed)
 
-/** The mappings of pi_question.node in a process: { lines, files }. */
+/** The mappings of pi_question.node in a process: { lines, files }. Linux: /proc/<pid>/maps;
+ * macOS (no /proc): the files lsof lists as mapped (one line a file). */
 function addonMappings(pid) {
-  const lines = readFileSync(`/proc/${pid}/maps`, "utf8")
-    .split("\n")
-    .filter((l) => l.endsWith("pi_question.node"));
-  return { lines: lines.length, files: [...new Set(lines.map((l) => l.split(/\s+/).slice(5).join(" ")))] };
+  const lines =
+    process.platform === "linux"
+      ? readFileSync(`/proc/${pid}/maps`, "utf8")
+          .split("\n")
+          .filter((l) => l.endsWith("pi_question.node"))
+          .map((l) => l.split(/\s+/).slice(5).join(" "))
+      : spawnSync("lsof", ["-n", "-P", "-p", String(pid), "-Fn"], { encoding: "utf8" })
+          .stdout.split("\n")
+          .filter((l) => l.startsWith("n") && l.endsWith("pi_question.node"))
+          .map((l) => l.slice(1));
+  return { lines: lines.length, files: [...new Set(lines)] };
+}
+
+/** The program process `pid` runs. Linux: /proc/<pid>/exe; macOS: `ps -o comm=` (its full path). */
+function programOf(pid) {
+  if (process.platform === "linux") return readlinkSync(`/proc/${pid}/exe`);
+  return spawnSync("ps", ["-o", "comm=", "-p", String(pid)], { encoding: "utf8" }).stdout.trim();
 }
 
 test("reload: after /reload the tool still answers, the addon is mapped once, nothing is registered twice", async () => {
@@ -473,7 +487,7 @@ test("reload: after /reload the tool still answers, the addon is mapped once, no
     await pi.waitForScreen(/mock-1/);
     const pid = Number(tmux("display-message", "-p", "-t", pi.name, "#{pane_pid}").stdout.trim());
     // The pane runs pi itself: the line's Node with pi's entry point, or pi's binary.
-    assert.equal(realpathSync(readlinkSync(`/proc/${pid}/exe`)), realpathSync(piCommand()[0]), "the pane runs pi's own process");
+    assert.equal(realpathSync(programOf(pid)), realpathSync(piCommand()[0]), "the pane runs pi's own process");
 
     await submit("ask me");
     await model.waitForRequests(2);

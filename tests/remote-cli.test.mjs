@@ -5,7 +5,7 @@
 // pis in child processes that do not answer (stopped with SIGSTOP, silent, a full queue) are
 // named and hide nothing else. End to end with the real pi: e2e-remote.test.mjs.
 import assert from "node:assert/strict";
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
@@ -601,8 +601,12 @@ async function until(check, what, gone) {
   }
 }
 
-/** Whether the kernel says process `pid` is stopped (state T). */
-const stoppedNow = (pid) => /^\d+ \(.*\) T /s.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+/** Whether the kernel says process `pid` is stopped (state T): /proc on Linux, `ps` elsewhere
+ * (macOS has no /proc). */
+const stoppedNow = (pid) =>
+  process.platform === "linux"
+    ? /^\d+ \(.*\) T /s.test(readFileSync(`/proc/${pid}/stat`, "utf8"))
+    : /^T/.test(spawnSync("ps", ["-o", "state=", "-p", String(pid)], { encoding: "utf8" }).stdout.trim());
 
 /** Stops a child as Ctrl+Z does and waits until it is stopped. */
 async function stop(pi) {
