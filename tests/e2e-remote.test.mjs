@@ -5,7 +5,7 @@
 // reads the same text as for a local answer. Both sides are given the same registry directory
 // (XDG_RUNTIME_DIR, a fresh one per test), whatever the environment around the test holds.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -213,6 +213,54 @@ test(
       const read = (pi.model.requests[3]?.messages ?? []).map((m) => JSON.stringify(m.content ?? "")).join("\n");
       assert.match(read, /db: user selected: 1\. SQLite/);
       assert.doesNotMatch(read, /Postgres"?\s*$/);
+    } catch (error) {
+      error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
+      throw error;
+    } finally {
+      await pi.kill();
+      rmSync(runtime, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  "remote: the agent's `pi-question answer` left running in the background (it outlives its bash, its parent is init) is refused by the relay variable it inherited; the question keeps waiting",
+  { skip: process.platform !== "linux" && "the peer's pid and environment are known on Linux only" },
+  async () => {
+    const runtime = mkdtempSync(join(tmpdir(), "pq-remote-run-"));
+    const out = join(runtime, "background.out");
+    // bash returns at once; a second later the orphaned subshell (now a child of init) answers.
+    const own = `(sleep 1; '${line.node}' '${CLI}' answer 1 '{"db":"Postgres"}'; echo "exit=$?") > '${out}' 2>&1 < /dev/null & echo started`;
+    const replies = (_body, i) =>
+      i === 0
+        ? { toolCalls: [{ name: "question", arguments: { questions: [DB], wait: false } }] }
+        : i === 1
+          ? { toolCalls: [{ name: "bash", arguments: { command: own } }] }
+          : { text: i === 2 ? "left it running" : "thanks" };
+    let pi;
+    try {
+      pi = await startPi({ replies, session: true, env: { XDG_RUNTIME_DIR: runtime }, namePrefix: "pq-remote-bg-" });
+    } catch (error) {
+      rmSync(runtime, { recursive: true, force: true });
+      throw error;
+    }
+    pi.runtime = runtime;
+    try {
+      await pi.prompt("ask me");
+      await pi.model.waitForRequests(3);
+      const said = () => (existsSync(out) ? readFileSync(out, "utf8") : "");
+      for (const stop = Date.now() + 30000; !/exit=\d/.test(said());) {
+        if (Date.now() > stop) throw new Error(`timed out: the background answer's output (${JSON.stringify(said())})`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.match(said(), /refused: this command \(`.*`, pid \d+\) carries the relay variable every process a pi starts inherits/);
+      assert.match(said(), /exit=1/);
+      // still waiting; the person's terminal answers it
+      const answered = await cli(pi, "answer", "1", '{"db":"SQLite"}');
+      assert.equal(answered.code, 0, answered.output);
+      await pi.model.waitForRequests(4);
+      const read = (pi.model.requests[3]?.messages ?? []).map((m) => JSON.stringify(m.content ?? "")).join("\n");
+      assert.match(read, /db: user selected: 1\. SQLite/);
     } catch (error) {
       error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
       throw error;

@@ -63,7 +63,7 @@ test("peer: a command another pi started is refused — a registered pi's pid, o
   assert.equal(isPiCommand(["bash", "-c", "pi"]), false, "only the command and its script count");
 });
 
-test("peer: another user is refused; a pid the OS does not give, or parents that cannot be read, make the answer unverified", () => {
+test("peer: another user is refused; a pid the OS does not give makes the answer unverified; a process gone before it was checked is refused", () => {
   const other = standingOf({ pid: 500, uid: 0 }, SELF, new Set(), treeOf(TREE), "linux");
   assert.deepEqual(other, {
     kind: "refused",
@@ -74,11 +74,49 @@ test("peer: another user is refused; a pid the OS does not give, or parents that
     why: "this OS (darwin) does not say who connected",
   });
   assert.deepEqual(standingOf({ pid: null, uid: null }, SELF, new Set(), treeOf(TREE), "win32").kind, "unverified");
+  // It wrote its answer and exited before pi read it (its /proc entry gone): it could have been
+  // the agent's, so it is refused and the question keeps waiting; a retry cannot win a race.
   assert.deepEqual(standingOf({ pid: 999, uid: 1000 }, SELF, new Set(), treeOf(TREE), "linux"), {
-    kind: "unverified",
-    why: "its parent processes could not be read",
+    kind: "refused",
+    reason:
+      "refused: process 999 (or one of its parents) ended before pi could check who started it, so it may be an agent's own command. Run pi-question from a terminal no pi started, and let it wait for pi's reply.",
   });
 });
+
+test("peer: a command a pi started that left its parents (nohup … &, setsid) is refused by the relay variable it inherited; a pi itself is refused", () => {
+  // The agent ran `nohup pi-question answer … &`: bash exited, the command now hangs under init.
+  const orphan = { ...TREE, 610: [1, ["node", "/usr/bin/pi-question", "answer"]] };
+  const tree = { ...treeOf(orphan), inheritsRelay: (pid) => pid === 610 };
+  const s = standingOf({ pid: 610, uid: 1000 }, SELF, new Set(), tree, "linux");
+  assert.equal(s.kind, "refused");
+  assert.match(s.reason, /^refused: this command \(`node \/usr\/bin\/pi-question answer`, pid 610\) carries the relay variable/);
+  // The person's own terminal carries none: taken as theirs.
+  assert.deepEqual(standingOf({ pid: 500, uid: 1000 }, SELF, new Set(), tree, "linux"), { kind: "person" });
+  // Another pi itself connecting (its code, an extension there): refused, registered or not.
+  assert.match(standingOf({ pid: 700, uid: 1000 }, SELF, new Set([700]), treeOf(TREE), "linux").reason, /comes from a pi itself/);
+  assert.match(standingOf({ pid: 800, uid: 1000 }, SELF, new Set(), treeOf(TREE), "linux").reason, /comes from a pi itself/);
+});
+
+test(
+  "peer: Linux's /proc says whether a process inherited the relay variable (this process, given one; a child started without it)",
+  { skip: process.platform !== "linux" && "Linux only (/proc/<pid>/environ)" },
+  async () => {
+    const { spawn } = await import("node:child_process");
+    const { RELAY_ENV } = await import("../extension/elsewhere/relay-wire.mjs");
+    const clean = { ...process.env };
+    delete clean[RELAY_ENV];
+    const without = spawn("sleep", ["30"], { env: clean });
+    const withIt = spawn("sleep", ["30"], { env: { ...clean, [RELAY_ENV]: "x" } });
+    try {
+      assert.equal(procTree.inheritsRelay(without.pid), false);
+      assert.equal(procTree.inheritsRelay(withIt.pid), true);
+      assert.equal(procTree.inheritsRelay(2 ** 22 + 12345), undefined, "no such process");
+    } finally {
+      without.kill("SIGKILL");
+      withIt.kill("SIGKILL");
+    }
+  },
+);
 
 test("peer: a chain of parents deeper than limits.peerAncestors is refused, never taken for the person's", () => {
   const most = addon.limits.peerAncestors;

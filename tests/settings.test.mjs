@@ -459,3 +459,23 @@ test("settings: a project pi does not trust counts for nothing: its .pi/question
     cleanup();
   }
 });
+
+test("settings: your own ~/.pi/agent/question.json may be a symbolic link (dotfiles: stow, home-manager); a project's that leads out is refused", () => {
+  const { home, cwd, cleanup } = homes();
+  try {
+    const dotfiles = join(home, "dotfiles");
+    mkdirSync(dotfiles);
+    writeFileSync(join(dotfiles, "question.json"), JSON.stringify({ escape: "continue" }));
+    symlinkSync(join(dotfiles, "question.json"), join(home, ".pi", "agent", "question.json"));
+    const warnings = [];
+    const s = loadSettings(cwd, (w) => warnings.push(w), home);
+    assert.deepEqual(warnings, []);
+    assert.equal(s.escape, "continue", "read through the link");
+    symlinkSync(join(dotfiles, "question.json"), join(cwd, ".pi", "question.json"));
+    loadSettings(cwd, (w) => warnings.push(w), home);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /leads outside the project through a symbolic link/);
+  } finally {
+    cleanup();
+  }
+});

@@ -10,6 +10,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import type { Socket } from "node:net";
 import { addon } from "../addon.ts";
 import { PEER_TEXT } from "../text/text.ts";
+import { RELAY_ENV } from "./relay-wire.mjs";
 
 /** What the kernel says of a connection's peer; null where this OS does not tell. */
 export interface Peer {
@@ -25,6 +26,10 @@ export type Standing = { kind: "person" } | { kind: "unverified"; why: string } 
 export interface ProcessTree {
   parentOf(pid: number): number | undefined;
   commandLine(pid: number): string[] | undefined;
+  /** Whether the process's environment holds the relay's variable (every process a pi starts
+   * inherits it, even one that left its parents since: `nohup … &`, setsid); undefined where the
+   * environment cannot be read (macOS, another user's process). */
+  inheritsRelay?(pid: number): boolean | undefined;
 }
 
 /** The peer of a connected Unix socket (Node keeps its descriptor at socket._handle.fd). */
@@ -70,6 +75,13 @@ export const procTree: ProcessTree = {
   commandLine(pid) {
     const line = readProc(`/proc/${pid}/cmdline`, 4096);
     return line === undefined ? undefined : line.split("\0").filter((a) => a !== "");
+  },
+  inheritsRelay(pid) {
+    // The environment as the process started (what a pi gave it); bounded: a process may carry
+    // a large one, and the variable is looked for in what was read.
+    const environ = readProc(`/proc/${pid}/environ`, addon().limits.peerEnvironBytes);
+    if (environ === undefined) return undefined;
+    return `\0${environ}`.includes(`\0${RELAY_ENV}=`);
   },
 };
 
@@ -140,12 +152,22 @@ export function standingOf(
   if (peer.uid !== null && self.uid !== null && peer.uid !== self.uid) return { kind: "refused", reason: PEER_TEXT.otherUser(peer.uid) };
   if (peer.pid === null) return { kind: "unverified", why: PEER_TEXT.cannotTell(platform) };
   if (peer.pid === self.pid) return { kind: "person" };
+  // The peer itself a pi (another pi's code, an extension there): not the person either.
+  const own = tree.commandLine(peer.pid);
+  if (pis.has(peer.pid) || (own && isPiCommand(own))) return { kind: "refused", reason: PEER_TEXT.isAPi(commandWords(own), peer.pid) };
   const most = addon().limits.peerAncestors;
   let pid = peer.pid;
   for (let depth = 0; depth < most; depth++) {
     const parent = tree.parentOf(pid);
-    if (parent === undefined) return { kind: "unverified", why: PEER_TEXT.unreadable };
-    if (parent <= 1) return { kind: "person" }; // reached init (or a reaper) without meeting a pi
+    // Gone before it could be checked (it wrote its answer and exited), or a parent gone while
+    // walking: nothing says a pi did not start it, so it may not answer for the person.
+    if (parent === undefined) return { kind: "refused", reason: PEER_TEXT.gone(pid) };
+    if (parent <= 1) {
+      // Reached init (or a reaper) without meeting a pi: unless it inherited a pi's relay variable
+      // (a command the agent left running in the background: nohup … &, setsid).
+      if (tree.inheritsRelay?.(peer.pid)) return { kind: "refused", reason: PEER_TEXT.inheritsRelay(commandWords(own), peer.pid) };
+      return { kind: "person" };
+    }
     const argv = tree.commandLine(parent);
     if (parent === self.pid) return { kind: "refused", reason: PEER_TEXT.startedByThisPi(commandWords(argv), parent) };
     if (pis.has(parent) || (argv && isPiCommand(argv)))

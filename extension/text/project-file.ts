@@ -94,7 +94,8 @@ function kindOf(st: import("node:fs").Stats): string {
 /** Flags that open without blocking (a FIFO opens at once, then fstat refuses it) and without
  * following a link at the last step (one swapped in after the real path was decided). Windows
  * has neither: its reparse points are resolved by placeInProject's real path. */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** Whether anything is at `path` itself: a file, or a link even when broken or looping (which
  * is refused with a warning, not taken for a missing file). */
@@ -121,7 +122,9 @@ export function readBoundedFile(path: string, rules: ReadRules): FileRead {
   }
   let fd: number;
   try {
-    fd = openSync(real, OPEN_FLAGS);
+    // A project's file was resolved to its real path above: a link there now was swapped in
+    // since. The person's own file (no root) may be a link (dotfiles: stow, home-manager).
+    fd = openSync(real, rules.root !== undefined ? OPEN_FLAGS | NO_FOLLOW : OPEN_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return { missing: true };

@@ -125,8 +125,13 @@ export const PEER_TEXT = {
     `refused: this command was started by another pi (${command}, pid ${pid}), so it may be that agent's own command, and an agent never answers, lists or watches the person's questions for them. Answer in pi itself, or run pi-question from a terminal no pi started.`,
   tooDeep: (most: number) =>
     `refused: this command's parent processes go deeper than ${most}, so pi cannot tell whether an agent started it. Run pi-question from a terminal no pi started.`,
+  isAPi: (command: string, pid: number) =>
+    `refused: the connection comes from a pi itself (${command}, pid ${pid}), not from a command a person runs; another pi's code or extension never answers, lists or watches this pi's questions for the person. Answer in pi itself, or run pi-question from a terminal no pi started.`,
+  inheritsRelay: (command: string, pid: number) =>
+    `refused: this command (${command}, pid ${pid}) carries the relay variable every process a pi starts inherits, so it may be an agent's own command, even one left running in the background. Answer in pi itself, or run pi-question from a terminal no pi started.`,
+  gone: (pid: number) =>
+    `refused: process ${pid} (or one of its parents) ended before pi could check who started it, so it may be an agent's own command. Run pi-question from a terminal no pi started, and let it wait for pi's reply.`,
   otherUser: (uid: number) => `refused: the connection comes from another user (uid ${uid}); pi answers only its own user's commands.`,
   /** Why an answer could not be checked (its result then says it was not verified as the person's). */
   cannotTell: (platform: string) => `this OS (${platform}) does not say who connected`,
-  unreadable: "its parent processes could not be read",
 };

@@ -302,6 +302,11 @@
 #ifndef QT_PEER_ANCESTORS_MAX
 #define QT_PEER_ANCESTORS_MAX 256
 #endif
+/* Bytes of a peer's environment read to find the relay's variable there (Linux, /proc/<pid>/environ):
+ * a process every pi started carries it, even once it has left its parents. */
+#ifndef QT_PEER_ENVIRON_BYTES
+#define QT_PEER_ENVIRON_BYTES (1024 * 1024)
+#endif
 /* Random bytes in the page's token (256 bits). */
 #ifndef QT_WEB_TOKEN_BYTES
 #define QT_WEB_TOKEN_BYTES 32

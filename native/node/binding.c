@@ -199,6 +199,7 @@ static napi_value limits_object(napi_env env) {
       {"resultTextBytes", QT_MAX_RESULT_TEXT_BYTES},
       {"answerSourceBytes", QT_MAX_ANSWER_SOURCE_BYTES},
       {"peerAncestors", QT_PEER_ANCESTORS_MAX},
+      {"peerEnvironBytes", QT_PEER_ENVIRON_BYTES},
       {"preparedBytes", QT_MAX_PREPARED_BYTES},
       {"discussBytes", QT_MAX_DISCUSS_BYTES},
       {"answersJsonBytes", QT_MAX_ANSWERS_JSON_BYTES},
