@@ -1263,7 +1263,7 @@ async function idleConnection(port) {
 test("web: at most webConnections at once — a flood without the token closes its own oldest, never the live page; the token still gets in", async () => {
   const { server, key } = await standalone();
   const cap = addon.limits.webConnections;
-  assert.equal(cap, 64);
+  assert.equal(cap, 256);
   const page = await rawStream(server.port, key, true);
   const flood = [];
   try {
