@@ -48,7 +48,7 @@ LIBS="$(pkg-config --libs libcjson)"
 
 sources_of() {
   case "$1" in
-    fuzz_request | fuzz_answers | fuzz_json_tree) echo "$CORE" ;;
+    fuzz_request | fuzz_answers | fuzz_json_tree) echo "$CORE $TEXT" ;; # result.c sanitizes who answered (qt_sanitize)
     fuzz_decoder) echo "$KEYS $N/buf.c $N/utf8.c" ;;
     fuzz_session) echo "$CORE $TEXT $KEYS $ENGINE" ;;
     fuzz_oom) echo "$CORE $TEXT $KEYS $ENGINE $F/fuzz_alloc.c" ;;
