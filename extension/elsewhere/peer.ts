@@ -115,10 +115,11 @@ export function isPiCommand(argv: readonly string[]): boolean {
   return argv.slice(0, 2).some((a) => a.split(/[\\/]/).pop() === "pi" || /pi-coding-agent[\\/]dist[\\/]cli\.[cm]?js$/.test(a));
 }
 
-/** A command line as said in a refusal: its first words, sanitized and cut. */
+/** A command line as said in a refusal: its first words (the program by its file name: the pid
+ * names the process exactly), sanitized and cut. */
 export function commandWords(argv: readonly string[] | undefined): string {
   if (!argv || !argv.length) return "a process";
-  const words = argv.slice(0, 4).join(" ");
+  const words = [argv[0].split(/[\\/]/).pop() || argv[0], ...argv.slice(1, 4)].join(" ");
   const cut = words.length > 80 ? `${words.slice(0, 79)}…` : words;
   return `\`${addon().sanitize(cut, false)}\``;
 }
