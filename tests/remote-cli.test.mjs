@@ -380,12 +380,23 @@ test("answer and pending speak the language of LC_ALL / LC_MESSAGES / LANG: ever
  * under Wine; the sanitizer build, which loads only with its runtime preloaded and its options). */
 const INHERITED = ["PATH", "PI_QUESTION_ADDON", "LD_PRELOAD", "ASAN_OPTIONS", "UBSAN_OPTIONS"];
 const commandEnv = { ...env, ...Object.fromEntries(INHERITED.filter((k) => process.env[k]).map((k) => [k, process.env[k]])) };
-const command = (...argv) =>
-  new Promise((resolve) => {
-    execFile(process.execPath, [join(root, "bin", "pi-question.mjs"), ...argv], { env: commandEnv }, (error, stdout, stderr) =>
-      resolve({ code: error ? error.code : 0, stdout, stderr }),
-    );
-  });
+const command = async (...argv) => {
+  // Under Wine, starting a process now and then fails in CreateProcess itself (spawn UNKNOWN,
+  // thrown before the command runs: once in 4 runs here): that start is tried again, at most
+  // twice. Anything the command itself does is never retried.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await new Promise((resolve) => {
+        execFile(process.execPath, [join(root, "bin", "pi-question.mjs"), ...argv], { env: commandEnv }, (error, stdout, stderr) =>
+          resolve({ code: error ? error.code : 0, stdout, stderr }),
+        );
+      });
+    } catch (error) {
+      if (process.platform !== "win32" || error?.code !== "UNKNOWN" || attempt >= 2) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+};
 
 test("pi-question pending / answer: the command exits with the status the subcommand returns", BOUND, async () => {
   await withPis([{ cwd: "/p", session: { name: "main" }, questions: [q("q00000001", T0, [DB])] }], async ([pi]) => {
