@@ -72,9 +72,52 @@ test("headless: answers written in the file complete the next run, and the file 
     await model.waitForRequests(2);
     assert.equal(
       model.toolMessages(1)[0].content,
-      "db: user selected: 2. SQLite (value: lite)\nfeatures: user selected: 1. Auth, 3. Admin; user wrote: audit log\nname: user wrote: orders",
+      "Taken from the answers written into the pending-questions file (.pi/pending-questions.json) after an earlier run left these questions there. pi cannot tell whether the user or a command run on this machine wrote them: confirm anything that matters with the user before acting on it.\n" +
+        "db: selected: 2. SQLite (value: lite)\nfeatures: selected: 1. Auth, 3. Admin; wrote: audit log\nname: wrote: orders",
     );
     assert.equal(existsSync(path), false, "answered questions are removed from the pending file");
+  } finally {
+    cleanup();
+  }
+});
+
+test("headless: answers the agent's own command writes into the file answer nothing in that run; the next run takes them, saying where they come from", async () => {
+  const { home, work, cleanup } = makeHome(0);
+  // The agent's command in a later run: writes an answer for every pending question.
+  const fill = [
+    "const fs = require('fs'); const p = '.pi/pending-questions.json';",
+    "const f = JSON.parse(fs.readFileSync(p, 'utf8'));",
+    "for (const q of f.pending[0].questions) q.answer = q.options ? q.options[0] : 'x';",
+    "fs.writeFileSync(p, JSON.stringify(f));",
+  ].join(" ");
+  try {
+    await askOnce(home, work); // saves the questions
+    const model = await startMockModel([
+      { toolCalls: [{ name: "bash", arguments: { command: `node -e ${JSON.stringify(fill)}` } }] },
+      { toolCalls: [{ name: "question", arguments: ARGS }] },
+      { text: "noted" },
+    ]);
+    writeModels(home, model.port);
+    let run;
+    try {
+      run = await runPrint(home, work, "go on");
+      await model.waitForRequests(2);
+    } finally {
+      await model.close();
+    }
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(model.requests.length, 2, "not answered: the question ended the run as unanswered ones do");
+    assert.match(run.stderr, /were written after this run began/);
+    assert.match(run.stderr, /questions are waiting for you in \.pi\/pending-questions\.json/);
+    const path = join(work, ".pi", "pending-questions.json");
+    const file = JSON.parse(readFileSync(path, "utf8"));
+    assert.equal(file.pending.length, 1, "the set stays");
+    assert.equal(file.pending[0].questions[0].answer, "PostgreSQL", "its answers kept for a later run");
+    // The next run finds them written before it began: taken, and said to come from the file.
+    const next = await askOnce(home, work);
+    await next.model.waitForRequests(2);
+    assert.match(next.model.toolMessages(1)[0].content, /^Taken from the answers written into the pending-questions file/);
+    assert.equal(existsSync(path), false);
   } finally {
     cleanup();
   }

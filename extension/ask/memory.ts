@@ -25,7 +25,7 @@ import { MEMORY_TEXT } from "../text/text.ts";
 import { withPendingLock, writeInProject } from "./pending.ts";
 
 /** Where an answer given counts as the person's: pi's TUI, the RPC dialogs, the terminal,
- * another terminal, the page. Not "presupplied", "print" (the pending file or --answers),
+ * another terminal, the page. Not "presupplied", "print" (--answers), "pending" (the pending file),
  * "relay" (the pi above remembers it), "extension" (another extension chose it). */
 export const REMEMBERED_MODES: ReadonlySet<string> = new Set(["interactive", "rpc", "tty", "remote", "web"]);
 

@@ -75,7 +75,7 @@ function badSet(set: unknown, index: number): string | undefined {
 /** Reads the pending file of the project `root` as hostile input (project-file.ts): a missing
  * file is empty; a refused or unreadable one is reported (`refused`: it is not a file pi-question
  * may rewrite — a FIFO, a link out of the project, another user's — so nothing writes over it). */
-export function readPending(path: string, root: string): { file: PendingFile; error?: string; refused?: boolean } {
+export function readPending(path: string, root: string): { file: PendingFile; error?: string; refused?: boolean; changedAtMs?: number } {
   const empty: PendingFile = { instructions: PENDING.fileInstructions, pending: [] };
   const read = readBoundedFile(path, { maxBytes: addon().limits.pendingFileBytes, root, ownedByMe: true });
   if ("missing" in read) return { file: empty };
@@ -93,7 +93,7 @@ export function readPending(path: string, root: string): { file: PendingFile; er
     const why = badSet(set, i);
     if (why) return { file: empty, error: PENDING.unreadable(path, why) };
   }
-  return { file: { instructions: PENDING.fileInstructions, pending: parsed.pending } };
+  return { file: { instructions: PENDING.fileInstructions, pending: parsed.pending }, changedAtMs: read.changedAtMs };
 }
 
 // ---- the seal: only sets this person's pi wrote answer ---------------------------------------
@@ -346,6 +346,37 @@ function addSet(root: string, path: string, questions: NormalizedQuestion[]): Pe
   if (typeof sealKeyNow !== "string") set.seal = sealOf(set, sealKeyNow);
   file.pending.push(set);
   return writePending(root, path, file) ?? set;
+}
+
+/** The answers the pending file held before this run began (first read of the run, per path:
+ * run key → the answers' JSON), or none when it had been changed since. Answers written into
+ * the file while the run goes on come from something running now — the agent's own commands,
+ * most likely — never from a person answering between runs: they count only in a later run. */
+const answeredBeforeRun = new Map<string, Map<string, string>>();
+const runKey = (set: PendingSet) => `${set.key}\0${set.askedAt}`;
+
+/** Whether `set`'s answers, read from the file at `path` (last changed at `changedAtMs`), were
+ * there before this run began and are unchanged since. The first call of a run for a path takes
+ * the file's answered sets, if the file was last changed before the process started. */
+export function answeredBeforeThisRun(
+  path: string,
+  file: { pending: PendingSet[] },
+  changedAtMs: number | undefined,
+  set: PendingSet,
+): boolean {
+  let before = answeredBeforeRun.get(path);
+  if (!before) {
+    before = new Map();
+    if (changedAtMs !== undefined && changedAtMs < performance.timeOrigin) {
+      for (const s of file.pending) {
+        const answers = completeAnswers(s);
+        if (answers) before.set(runKey(s), JSON.stringify(answers));
+      }
+    }
+    answeredBeforeRun.set(path, before);
+  }
+  const answers = completeAnswers(set);
+  return answers !== undefined && before.get(runKey(set)) === JSON.stringify(answers);
 }
 
 /** Removes one answered set; removes the file when nothing is left. Returns why the set is

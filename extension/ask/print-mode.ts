@@ -8,6 +8,7 @@ import { desktopNotice } from "../text/desktop.ts";
 import { strings } from "../text/i18n.ts";
 import { type ArgsJson, CANCEL_CONTINUES, terminalReachable, TTY_PATH, type Typed } from "../addon-types.ts";
 import {
+  answeredBeforeThisRun,
   answersFromFlag,
   completeAnswers,
   displayPath,
@@ -43,9 +44,16 @@ export interface AnswersFlag {
 }
 
 /** Tries answers: returns the result, or the reason they could not be used. */
-function tryAnswers(json: ArgsJson, answers: unknown, settings: Settings): Result | string {
+/** The result of `answers`; `file`: they come from the pending file of that name (mode
+ * "pending": the model is told where they come from, never that the user selected them). */
+function tryAnswers(json: ArgsJson, answers: unknown, settings: Settings, file?: string): Result | string {
   try {
-    return toToolResult(addon().result(json, "answered", "print", Date.now(), null, JSON.stringify(answers)), settings);
+    const native = addon();
+    const answersJson = JSON.stringify(answers);
+    const built = file
+      ? native.result(json, "answered", "pending", Date.now(), null, answersJson, 0, null, file)
+      : native.result(json, "answered", "print", Date.now(), null, answersJson);
+    return toToolResult(built, settings);
   } catch (error) {
     const e = error as { code?: string; message?: string };
     return e.message ?? String(error);
@@ -78,7 +86,9 @@ export async function answerWithoutTui(
   // An untrusted project's .pi counts for nothing (pi ≥ 1.5 asks; settings.ts): the file is
   // neither read nor written, and answers come from --answers or the terminal.
   const useFile = settings.projectTrusted;
-  const { file, error } = useFile ? readPending(path, cwd) : { file: { pending: [] as PendingSet[] }, error: undefined };
+  const { file, error, changedAtMs } = useFile
+    ? readPending(path, cwd)
+    : { file: { pending: [] as PendingSet[] }, error: undefined, changedAtMs: undefined };
   const sets = file.pending.filter((s) => s.key === key);
   // Only a set this person's pi wrote answers; another with the same questions is named, unused.
   const set: PendingSet | undefined = sets.find((s) => !foreignSet(s, shown));
@@ -103,9 +113,13 @@ export async function answerWithoutTui(
     say(`the --answers flag was not used for this question: ${r}`);
   }
 
-  const written = set && completeAnswers(set);
+  // Answers written while this run goes on come from a command running now, the agent's own
+  // most likely, not from the person between runs: they wait for a later run.
+  const filledNow = set !== undefined && completeAnswers(set) !== undefined && !answeredBeforeThisRun(path, file, changedAtMs, set);
+  if (filledNow) say(PENDING.filledDuringRun(shown));
+  const written = set && !filledNow && completeAnswers(set);
   if (written) {
-    const r = tryAnswers(json, written, settings);
+    const r = tryAnswers(json, written, settings, shown);
     if (typeof r !== "string") {
       const stale = await forgetPending(cwd, path, key);
       if (stale) say(stale);
@@ -140,7 +154,7 @@ export async function answerWithoutTui(
     // The file is there but unreadable: do not pretend the questions were saved.
     return toToolResult(native.result(json, "unavailable", "print", Date.now(), PENDING.unsaved(shown, example(questions))), settings);
   }
-  if (set && !written) {
+  if (set && !written && !filledNow) {
     const missing = set.questions.filter((q) => !completeAnswers({ ...set, questions: [q] })).map((q) => q.id);
     say(PENDING.incomplete(shown, missing));
   }

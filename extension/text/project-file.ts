@@ -70,7 +70,8 @@ export function placeInProject(cwd: string, path: string): { real: string; exist
 
 /** A file read: its text, missing (no file: the default applies silently), or refused (why, in
  * words that follow the file's path: "is a FIFO, not a regular file"). */
-export type FileRead = { text: string } | { missing: true } | { refused: string };
+/** `changedAtMs`: the file's last modification (mtime) as it was opened. */
+export type FileRead = { text: string; changedAtMs: number } | { missing: true } | { refused: string };
 
 export interface ReadRules {
   /** The most bytes read; a larger file is refused. */
@@ -152,7 +153,7 @@ export function readBoundedFile(path: string, rules: ReadRules): FileRead {
       length += n;
       if (length > rules.maxBytes) return { refused: `grew past ${rules.maxBytes} bytes while being read` };
     }
-    return { text: buffer.toString("utf8", 0, length) };
+    return { text: buffer.toString("utf8", 0, length), changedAtMs: st.mtimeMs };
   } catch (error) {
     return { refused: `cannot be read (${(error as Error).message})` };
   } finally {

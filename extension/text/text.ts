@@ -43,6 +43,8 @@ export const PENDING = {
     `No terminal is attached and the questions could not be saved to ${path} (see the message on stderr). The user can answer by running \`pi -c --answers '${example}'\` after fixing or removing that file; when they continue, call question again with exactly the same questions.`,
   stderr: (path: string, example: string) =>
     `pi-question: questions are waiting for you in ${path}.\n  Answer them there (the "answer" fields) and run: pi -c\n  or run: pi -c --answers '${example}'\n`,
+  filledDuringRun: (path: string) =>
+    `The answers in ${path} were not used: they were written after this run began, so by a command running now (the agent's own, perhaps), not by you between runs. Check them and run pi -c, where they count, or answer with --answers.`,
   incomplete: (path: string, missing: string[]) => `Some questions in ${path} still have no answer: ${missing.join(", ")}.`,
 };
 

@@ -163,11 +163,12 @@ qt_status qt_result_build_ex(const qt_request *req, const qt_answer *answers, qt
 qt_status qt_result_build_earlier(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
                                   int64_t answered_at_ms, const char *reason, unsigned flags,
                                   const char *const *earlier, char **details, char **text);
-/* qt_result_build_earlier, knowing who answered when it was not the person: mode "extension"
- * (another pi extension, pi's event bus) or "unverified" (`pi-question answer` from a
- * process the relay could not identify). The text says so first and never "user selected";
- * `source` (NULL, or what is known of who answered: the name the extension gives itself,
- * unverified; why the process could not be identified) is sanitized, cut to
+/* qt_result_build_earlier, knowing who answered when it was not (or not surely) the person:
+ * mode "extension" (another pi extension, pi's event bus), "unverified" (`pi-question answer`
+ * from a process the relay could not identify) or "pending" (print mode: the answers written
+ * into the pending-questions file between runs). The text says so first and never "user
+ * selected"; `source` (NULL, or what is known of who answered: the name the extension gives
+ * itself, unverified; why the process could not be identified; the pending file) is sanitized, cut to
  * QT_MAX_ANSWER_SOURCE_BYTES, said as such and kept as details.source. Any other mode ignores
  * `source` and builds what qt_result_build_earlier does. */
 qt_status qt_result_build_from(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,

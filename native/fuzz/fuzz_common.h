@@ -165,7 +165,7 @@ static inline void fuzz_check_answer_lines(const qt_request *req, const qt_answe
 
 static inline void fuzz_check_result(const qt_request *req, const qt_answer *answers, qt_outcome outcome,
                                      const char *reason) {
-  static const char *const modes[] = {"interactive", "rpc", "print", "tty", "presupplied", NULL};
+  static const char *const modes[] = {"interactive", "rpc", "print", "tty", "presupplied", "pending", NULL};
   char *details = NULL, *text = NULL;
   qt_status st = qt_result_build(req, answers, outcome, modes[outcome % 6], 1700000000000, reason, &details, &text);
   if (strcmp(qt_outcome_name(outcome), "unknown") == 0) { /* a value no outcome has (yet) */
