@@ -95,7 +95,9 @@ async function main() {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    process.stderr.write(`pi-question: ${safe(String(error?.message ?? error))}\n`);
+    // Messages of the shared code (the addon's loader) carry the prefix already: said once.
+    const message = String(error?.message ?? error).replace(/^pi-question: /, "");
+    process.stderr.write(`pi-question: ${safe(message)}\n`);
     process.exit(1);
   },
 );

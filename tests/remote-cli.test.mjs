@@ -412,6 +412,21 @@ test("pi-question pending / answer: the command exits with the status the subcom
   assert.equal((await command("pending")).code, 4);
 });
 
+test("pi-question: a failure is said once, with one prefix (the addon's loader names itself already)", BOUND, async () => {
+  const missing = join(tmpdir(), `pq-no-addon-${process.pid}.node`);
+  const failed = await new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(root, "bin", "pi-question.mjs"), "pending"],
+      { env: { ...commandEnv, PI_QUESTION_ADDON: missing } },
+      (error, stdout, stderr) => resolve({ code: error ? error.code : 0, stderr }),
+    );
+  });
+  assert.equal(failed.code, 1);
+  assert.match(failed.stderr, /^pi-question: the addon named by PI_QUESTION_ADDON could not be loaded/);
+  assert.doesNotMatch(failed.stderr, /pi-question: pi-question:/);
+});
+
 // ---- what the person typed on this terminal is never lost -----------------------------------------
 /** The addon with a terminal that "asks" by handing back `built` (what runTty's done gives);
  * `onRun` gets the run's stop() (the watch calls it when the question closes elsewhere). */
