@@ -75,6 +75,9 @@ function listsPrebuilt(name) {
 
 const message = (error) => (error instanceof Error ? error.message : String(error));
 
+/** Systems Node runs on where the native sources are not built or tested (docs/platforms.md). */
+const UNSUPPORTED_SYSTEMS = new Set(["freebsd", "openbsd", "netbsd", "sunos", "aix"]);
+
 /** One sentence saying what to do when no addon loads, for this machine. */
 function nothingLoadedSentence(tried) {
   const host = hostTarget();
@@ -95,6 +98,9 @@ function nothingLoadedSentence(tried) {
   }
   if (host.os === "android") {
     return `pi-question: there is no prebuilt addon for Android (Termux); build it from source: "pkg install clang make python pkg-config cjson", then ${build}.`;
+  }
+  if (UNSUPPORTED_SYSTEMS.has(host.os)) {
+    return `pi-question: ${host.os} is not supported: there is no prebuilt addon for it, and the C sources are built and tested only on Linux, macOS and Windows (on the BSDs the POSIX feature macros they are compiled with hide flock and SIGWINCH). See docs/platforms.md.`;
   }
   if (hasPrebuilt(host) && listsPrebuilt(packageName(host))) {
     return `pi-question: the prebuilt addon package ${packageName(host)} is not installed (npm skips optional dependencies with --omit=optional or --no-optional); reinstall pi-question with its optional dependencies, or build from source with ${build}.`;

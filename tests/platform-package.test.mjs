@@ -292,6 +292,12 @@ test("loader: nothing loads — one sentence for each situation", () => {
     firstLine(r.error),
     /^pi-question: there is no prebuilt addon for Android \(Termux\); build it from source: "pkg install clang make python pkg-config cjson", then "npm run build" in .+\.$/,
   );
+  // FreeBSD: named unsupported, not sent to a build that cannot compile.
+  r = load(fakeInstall({ published: true }), 'Object.defineProperty(process, "platform", { value: "freebsd" });');
+  assert.match(
+    firstLine(r.error),
+    /^pi-question: freebsd is not supported: there is no prebuilt addon for it, and the C sources are built and tested only on Linux, macOS and Windows/,
+  );
   // A CPU without a prebuilt.
   r = load(fakeInstall({ published: true }), 'Object.defineProperty(process, "arch", { value: "riscv64" });');
   assert.match(
