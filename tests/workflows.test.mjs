@@ -694,3 +694,47 @@ test("native-tests: the smoke script and the unit tests on every platform; on Wi
   assert.equal(r.status, 1);
   assert.match(r.stderr, new RegExp(`^native-tests: ${other} runs only on ${other}; this machine is `));
 });
+
+// ---- the release rehearsal (scripts/rehearse.mjs) runs the Linux x64 jobs' steps ------------
+const { plan, REHEARSED } = await import("../scripts/rehearse.mjs");
+
+test("rehearsal: its plan holds every step of the Debian jobs, each `run:` exactly as the workflow says (matrix expanded)", async () => {
+  const { parse } = await import("yaml");
+  const ci = parse(real["ci.yml"]);
+  const debianJobs = Object.entries(ci.jobs)
+    .filter(([, j]) => j.container === "debian:bookworm")
+    .map(([name]) => name);
+  assert.deepEqual(
+    REHEARSED.map((r) => r.job),
+    debianJobs,
+    "every job in the debian:bookworm container is rehearsed",
+  );
+  const jobs = await plan(real["ci.yml"]);
+  for (const j of jobs) {
+    const steps = ci.jobs[j.job].steps;
+    assert.equal(j.steps.length, steps.length, `${j.job}: every step`);
+    steps.forEach((s, i) => {
+      if (s.run === undefined) return assert.equal(j.steps[i].kind, s.uses.split("@")[0].split("/")[1]);
+      const want = String(s.run).replace(/\$\{\{\s*matrix\.(\w+)\s*\}\}/g, (_, k) => j.matrix[k]);
+      assert.deepEqual([j.steps[i].kind, j.steps[i].run], ["run", want], `${j.job} step ${i + 1}`);
+    });
+  }
+  const linux = jobs.find((j) => j.job === "linux");
+  assert.match(linux.steps.map((s) => s.run ?? "").join("\n"), /^npm run setup -- --ci$/m, "the x64 entry's own setup line");
+  assert.match(linux.steps.at(-1).run, /^npm test$/);
+});
+
+test("rehearsal: an action it cannot do, or an expression it cannot expand, stops the plan and says which", async () => {
+  await assert.rejects(
+    plan(broken("ci.yml", "      - uses: actions/checkout@v4\n", "      - uses: actions/checkout@v5\n")["ci.yml"]),
+    /job "prebuilds": the rehearsal cannot do uses: actions\/checkout@v5/,
+  );
+  await assert.rejects(
+    plan(broken("ci.yml", "        run: npm test\n", "        run: npm test ${{ secrets.TOKEN }}\n")["ci.yml"]),
+    /cannot expand \$\{\{ secrets\.TOKEN \}\}/,
+  );
+  await assert.rejects(
+    plan(broken("ci.yml", "    container: debian:bookworm\n", "    container: debian:trixie\n")["ci.yml"]),
+    /does not run in debian:bookworm/,
+  );
+});
