@@ -302,6 +302,7 @@ export function cjsonSource() {
   if (known && existsSync(join(known, ".extracted")) && readFileSync(join(known, ".extracted"), "utf8") === `${version}\n`) {
     return { version, dir: known, source: join(known, "source", "cJSON.c"), includeDir: join(known, "include"), fetched: false };
   }
+  mkdirSync(cacheRoot(), { recursive: true }); // a fresh machine has no cache yet
   const work = mkdtempSync(join(cacheRoot(), `.cjson-fetch-`));
   try {
     const apt = privateApt(work, suite);
@@ -1130,6 +1131,7 @@ export function ensureOldGlibc() {
   };
   const stamp = join(dir, ".extracted");
   if (existsSync(stamp) && existsSync(result.loader)) return result;
+  mkdirSync(cacheRoot(), { recursive: true });
   const work = mkdtempSync(join(cacheRoot(), ".glibc-fetch-"));
   try {
     const apt = privateApt(work, OLD_GLIBC.suite, "deb");

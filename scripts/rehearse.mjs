@@ -141,10 +141,25 @@ function freshRoot(parent, job) {
   const dir = mkdtempSync(join(parent, `${job}-`));
   run("tar", ["-C", dir, "-xf", baseRoot()]);
   cpSync("/etc/resolv.conf", join(dir, "etc", "resolv.conf"), { dereference: true });
+  // This machine's network: certificate authorities installed locally (an intercepting proxy's,
+  // say) go where Debian's ca-certificates takes them in, and Node trusts them from the start.
+  const local = "/usr/local/share/ca-certificates";
+  if (existsSync(local)) cpSync(local, join(dir, local), { recursive: true });
+  const cas = existsSync(local) ? readdirSync(local).filter((f) => f.endsWith(".crt")) : [];
+  writeFileSync(join(dir, HOST_CAS), cas.map((f) => readFileSync(join(local, f), "utf8")).join("\n"));
+  // As on GitHub's runner: the (empty) workspace and HOME are there before the first step.
+  mkdirSync(join(dir, WORKSPACE), { recursive: true });
+  mkdirSync(join(dir, ENV.HOME), { recursive: true });
   return dir;
 }
 
+/** This machine's own certificate authorities, for Node in the root (NODE_EXTRA_CA_CERTS). */
+const HOST_CAS = "/etc/rehearsal-host-cas.pem";
+/** This machine's Node headers (its npm's nodedir), for node-gyp in the root. */
+const HOST_NODE_HEADERS = "/usr/include/node";
 const ENV = {
+  NODE_EXTRA_CA_CERTS: HOST_CAS,
+  npm_config_nodedir: "/usr/local",
   PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
   HOME: "/github/home",
   CI: "true",
@@ -192,7 +207,6 @@ function doStep(step, dir, artifacts) {
     case "run":
       return inRoot(dir, step.run);
     case "checkout": {
-      mkdirSync(dirname(join(dir, WORKSPACE)), { recursive: true });
       return run("git", ["clone", "-q", "--no-hardlinks", root, join(dir, WORKSPACE)]);
     }
     case "setup-node": {
@@ -201,6 +215,10 @@ function doStep(step, dir, artifacts) {
       mkdirSync(dirname(lib), { recursive: true });
       cpSync(tool.node, join(dir, "usr", "local", "bin", "node"));
       cpSync(tool.npm, lib, { recursive: true });
+      // node-gyp downloads Node's headers from nodejs.org on GitHub's runner; this machine reaches
+      // no nodejs.org, so the headers of its own Node 20 (Node-API is the same across 20.x) stand
+      // in, as its own npm uses them (nodedir).
+      cpSync(HOST_NODE_HEADERS, join(dir, "usr", "local", "include", "node"), { recursive: true });
       return inRoot(
         dir,
         "ln -sf ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm && " +
@@ -242,6 +260,7 @@ async function main(argv) {
   }
   if (process.platform !== "linux" || process.arch !== "x64") throw new Error("the rehearsal runs on Linux x64 only");
   if (process.getuid?.() !== 0) throw new Error("the rehearsal needs root (debootstrap, chroot, mounts)");
+  mkdirSync(cacheRoot(), { recursive: true });
   const parent = mkdtempSync(join(cacheRoot(), "rehearsal-run-"));
   const artifacts = join(parent, "artifacts");
   mkdirSync(artifacts);
