@@ -9,7 +9,8 @@
 //     Windows (scripts/wine.mjs): bin/pi-question.mjs answering with keys pressed in the pane
 //     (Down, Enter, Space, typing into "Something else…"), the answer JSON on stdout; and Esc
 //     cancelling, with the console free again afterwards (raw while the question was up), the
-//     cursor shown and the question erased, and a resized pane redrawn at its new width; Ctrl+C,
+//     cursor shown and the question erased; a resized pane redrawn at its new width (skipped under
+//     Wine, whose console never reports a new size: the test measures that first); Ctrl+C,
 //     which Wine's console sends as an event, ending the question as interrupted; and pi's print
 //     mode (the current pi line, a scripted model in pi's process) asking there.
 // Skipped where there is no Wine, mingw-w64 or tmux (Linux only); the prebuilt's tests are skipped
@@ -236,7 +237,12 @@ const addon = require(process.env.PI_QUESTION_ADDON);
 const before = addon.ttyStatus("CONIN$");
 const run = addon.runTty(readFileSync(process.argv[2], "utf8"), { path: "CONIN$", color: true, mode: "standalone" });
 const during = new Set();
-const look = setInterval(() => during.add(addon.ttyStatus("CONIN$")), 50);
+const sizes = new Set(); // the console's size as Windows reports it (stderr is the console)
+const look = setInterval(() => {
+  during.add(addon.ttyStatus("CONIN$"));
+  if (process.stderr.isTTY) sizes.add(process.stderr.getWindowSize().join("x"));
+  writeFileSync(process.argv[3] + ".sizes", [...sizes].join(" "));
+}, 50);
 run.done.then((r) => {
   clearInterval(look);
   const details = JSON.parse(r.details);
@@ -245,7 +251,7 @@ run.done.then((r) => {
 `;
 
 test(
-  "windows: Esc cancels; the console is raw while the question is up and free again after, the cursor shown, the question erased; a resized pane is redrawn",
+  "windows: Esc cancels; the console is raw while the question is up and free again after, the cursor shown, the question erased",
   { skip: addonSkip, timeout: 240_000 },
   async () => {
     const dir = fixture();
@@ -262,9 +268,6 @@ test(
       const rule = (width) => new RegExp(`^${"─".repeat(width)}$`, "m");
       await waitPane(pane.name, /> 1\. PostgreSQL/, START_MS);
       assert.match(screen(pane.name), rule(100), "the frame is as wide as the pane");
-      // No window-size event comes from Wine's console: the runner's wait looks at the size itself.
-      tmux("resize-window", "-t", pane.name, "-x", "72", "-y", "30");
-      await waitPane(pane.name, rule(72));
       tmux("send-keys", "-t", pane.name, "Escape");
       assert.equal(await exitCode(dir, "the driver to end"), 0);
       const seen = JSON.parse(readFileSync(join(dir, "seen.json"), "utf8"));
@@ -274,6 +277,50 @@ test(
       assert.equal(seen.after, "free", "the console's input mode is put back");
       assert.equal(tmux("display-message", "-p", "-t", pane.name, "#{cursor_flag}").stdout.trim(), "1", "the cursor is shown");
       assert.doesNotMatch(screen(pane.name), /Which database\?|PostgreSQL/, "the question is erased");
+    } finally {
+      pane.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
+
+test(
+  "windows: a resized console is redrawn at its new width — not testable under Wine, whose console never reports a new size",
+  { skip: addonSkip, timeout: 240_000 },
+  async (t) => {
+    const dir = fixture();
+    writeFileSync(join(dir, "driver.cjs"), DRIVER);
+    const node = ensureWineNode();
+    const seen = join(dir, "seen.json");
+    const pane = inPane(dir, [node, toWinePath(join(dir, "driver.cjs")), toWinePath(join(dir, "q.json")), toWinePath(seen)], {
+      env: { PI_QUESTION_ADDON: toWinePath(ADDON) },
+    });
+    try {
+      await waitPane(pane.name, /> 1\. PostgreSQL/, START_MS);
+      tmux("resize-window", "-t", pane.name, "-x", "72", "-y", "30");
+      const sizes = () => (existsSync(`${seen}.sizes`) ? readFileSync(`${seen}.sizes`, "utf8").split(" ") : []);
+      // Measured here (Wine 8): Node's own getWindowSize() on the console says 100x30 for as long
+      // as the process lives after the pane became 72 columns; the runner reads the same API, so
+      // it has nothing to redraw for. Only a console that reports the size can test the redraw.
+      const reported = await waitFor(() => sizes().includes("72x30"), "the console to report 72x30", 3000).then(
+        () => true,
+        () => false,
+      );
+      if (!reported) {
+        t.skip(`Wine's console never reported the new size (it said ${sizes().join(", ")} after the pane became 72x30)`);
+        return;
+      }
+      // tmux re-wraps the old 100-column rule into lines of 72 and 28: only a frame drawn anew at
+      // 72 columns has its rules all 72 wide.
+      const rules = (text) =>
+        text
+          .split("\n")
+          .filter((l) => /^─+$/.test(l))
+          .map((l) => l.length);
+      await waitPane(pane.name, {
+        test: (text) => rules(text).length > 0 && rules(text).every((n) => n === 72),
+        toString: () => "rules 72 wide only",
+      });
     } finally {
       pane.cleanup();
       rmSync(dir, { recursive: true, force: true });
