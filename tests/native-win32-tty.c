@@ -326,6 +326,42 @@ static void check_drawing(qt_term *d) {
   write_all(d, "\r\x1b[J");
 }
 
+void qt_term_test_force_vt(qt_term *d); /* tty.c, built with QT_TERM_TEST_HOOKS */
+
+/* The VT path (Windows 10 and later), forced: Wine's console prints what it is given, so the
+ * cells show exactly the text written — sequences untouched, UTF-8 as UTF-16, and a write longer
+ * than one chunk (1024 bytes) never split inside a character. */
+static void check_vt_output(qt_term *d) {
+  CONSOLE_SCREEN_BUFFER_INFO info;
+  GetConsoleScreenBufferInfo(out_handle, &info);
+  COORD home = {0, info.srWindow.Top};
+  DWORD out_mode = 0, done = 0;
+  GetConsoleMode(out_handle, &out_mode);
+  SetConsoleMode(out_handle, out_mode | ENABLE_WRAP_AT_EOL_OUTPUT); /* the long write wraps */
+  SetConsoleCursorPosition(out_handle, home);
+  qt_term_test_force_vt(d);
+  bool ok = write_all(d, "a\x1b[31mb\xc3\xa9\x1b[39m");
+  report("vt: the text reaches the cells as written (sequences untouched, UTF-8 as UTF-16)",
+         ok && cells_are(0, home.Y, L"a\x1b[31mb\xe9\x1b[39m "), "other cells");
+  /* 1023 bytes, then a 2-byte character across the 1024-byte chunk, then two more. */
+  static char longer[1100];
+  memset(longer, 'x', 1023);
+  memcpy(longer + 1023, "\xc3\xa9yz", 5);
+  SetConsoleCursorPosition(out_handle, home);
+  ok = write_all(d, longer);
+  static wchar_t got[1100];
+  DWORD read = 0;
+  ReadConsoleOutputCharacterW(out_handle, got, 1026, home, &read);
+  bool same = read == 1026 && got[1023] == 0xe9 && got[1024] == L'y' && got[1025] == L'z';
+  for (int i = 0; same && i < 1023; i++) same = got[i] == L'x';
+  report("vt: a write longer than a chunk is cut between characters, never inside one", ok && same,
+         "read %lu cells; at 1023..1025: %04x %04x %04x", (unsigned long)read, (unsigned)got[1023], (unsigned)got[1024],
+         (unsigned)got[1025]);
+  FillConsoleOutputCharacterW(out_handle, L' ', (DWORD)info.dwSize.X * 16, home, &done);
+  SetConsoleCursorPosition(out_handle, home);
+  SetConsoleMode(out_handle, out_mode);
+}
+
 int main(void) {
   in_handle = CreateFileW(L"CONIN$", GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
                           OPEN_EXISTING, 0, NULL);
@@ -386,6 +422,7 @@ int main(void) {
   report("wake: output never waits for room", qt_term_wait(d, true, false, -1) & QT_TERM_READY, "it waited");
 
   check_drawing(d);
+  check_vt_output(d);
 
   INPUT_RECORD typed[2] = {key(true, 'Z', L'z', 0, 1), key(false, 'Z', L'z', 0, 1)};
   DWORD written = 0;

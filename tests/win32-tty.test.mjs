@@ -102,6 +102,7 @@ async function runHarness() {
         "-Wall",
         "-Wextra",
         "-Werror",
+        "-DQT_TERM_TEST_HOOKS",
         `-I${join(native, "core")}`,
         join(root, "tests", "native-win32-tty.c"),
         join(native, "os", "win32", "tty.c"),
@@ -142,7 +143,7 @@ if (skip) {
       `no clean end:\n${lines.join("\n")}\n${harness.screen}`,
     );
     assert.equal(harness.code, 0);
-    for (const part of ["owner:", "raw:", "keys:", "wake:", "draw:", "restore:"]) {
+    for (const part of ["owner:", "raw:", "keys:", "wake:", "draw:", "vt:", "restore:"]) {
       assert.ok(lines.filter((l) => l.startsWith(`ok ${part}`)).length >= 1, `nothing checked for ${part}`);
     }
     assert.ok(lines.filter((l) => l.startsWith("ok keys:")).length >= 40, "the key table");
