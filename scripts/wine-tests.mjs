@@ -18,7 +18,7 @@ import { randomBytes } from "node:crypto";
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { currentLine, ensureCurrentLine } from "./current-pi.mjs";
 import { ensureWineNode, ensureWinePrefix, toWinePath, wineNode, WINE_NODE } from "./wine.mjs";
@@ -203,7 +203,7 @@ export function newerSource(builtAt, dir = join(root, "native")) {
       const found = newerSource(builtAt, path);
       if (found) return found;
     } else if (/\.[ch]$/.test(entry.name) && statSync(path).mtimeMs > builtAt) {
-      return path.slice(root.length + 1);
+      return relative(root, path);
     }
   }
   return undefined;
