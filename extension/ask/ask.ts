@@ -24,6 +24,35 @@ import { fill, strings, useAccessible, useLanguage } from "../text/i18n.ts";
 import { screenOf } from "../text/screen.ts";
 import { SETTINGS_TEXT } from "../text/text.ts";
 
+/** A module loaded at its first use and kept: jiti resolves the path again at every import(),
+ * a file-system walk a question should not pay each time. A load that fails is tried again. */
+function lazy<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+}
+/** A signal aborted when either is: AbortSignal.any's work (weak references kept for signals
+ * that live long) is a measurable part of a question's first frame, and these two live only as
+ * long as the question. */
+function eitherAborts(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (a.aborted) return a;
+  if (b.aborted) return b;
+  const both = new AbortController();
+  const stop = (from: AbortSignal) => () => both.abort(from.reason);
+  a.addEventListener("abort", stop(a), { once: true });
+  b.addEventListener("abort", stop(b), { once: true });
+  return both.signal;
+}
+
+const interactiveModule = lazy(() => import("./interactive.ts"));
+const dialogsModule = lazy(() => import("./dialogs.ts"));
+const relayModule = lazy(() => import("../elsewhere/relay.ts"));
+const printModeModule = lazy(() => import("./print-mode.ts"));
+const desktopModule = lazy(() => import("../text/desktop.ts"));
+
 export type { QuestionResult } from "../board/result.ts";
 
 /** A question asked through this instance: its details, and who asked it when a subagent did. */
@@ -130,7 +159,7 @@ async function attention(pi: ExtensionAPI, ctx: ExtensionContext, s: Settings, p
   if (s.notice.bell && process.stdout.isTTY) process.stdout.write("\x07"); // the bell itself, nothing quoted
   if (s.notice.notify) screen.notify(fill(t.NOTICE_NOTIFY, { s: short }), "info");
   if (s.notice.desktop) {
-    const { desktopNotice, sendDesktopNotice } = await import("../text/desktop.ts");
+    const { desktopNotice, sendDesktopNotice } = await desktopModule();
     sendDesktopNotice(desktopNotice(s.notice.desktop, prompt), false, TTY_PATH); // built in C from sanitized text
   }
   return () => {
@@ -179,7 +208,7 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
   const flags = resultFlags(s);
   switch (way) {
     case "tui": {
-      const { askInTui } = await import("./interactive.ts");
+      const { askInTui } = await interactiveModule();
       const engine = native.createEngine(json);
       try {
         engine.setLanguage(resolveLanguage(s.language));
@@ -199,7 +228,7 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
     }
     case "dialogs": {
       // No custom components here (RPC mode): the same questions through pi's dialogs.
-      const { askWithDialogs } = await import("./dialogs.ts");
+      const { askWithDialogs } = await dialogsModule();
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
       const asked = await askWithDialogs(questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout, ticket.claim, (e) =>
         openRemembered(e, call.remembered),
@@ -210,19 +239,17 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
       return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), said, answers, flags | timeoutFlags, asked.earlier), s);
     }
     case "above": {
-      const { askAbove } = await import("../elsewhere/relay.ts");
+      const { askAbove } = await relayModule();
       return askAbove(json, ctx.cwd, signal, s);
     }
     case "terminal": {
-      const { askOnTerminal } = await import("./print-mode.ts");
+      const { askOnTerminal } = await printModeModule();
       // the notification goes with the question: written by the runner once it has the terminal
-      const notice = s.notice.desktop
-        ? (await import("../text/desktop.ts")).desktopNotice(s.notice.desktop, questions[0]?.prompt ?? "")
-        : "";
+      const notice = s.notice.desktop ? (await desktopModule()).desktopNotice(s.notice.desktop, questions[0]?.prompt ?? "") : "";
       return askOnTerminal(json, signal, s, askerParts(from ?? {}), notice, ticket.claimAtKey);
     }
     case "print": {
-      const { answerWithoutTui } = await import("./print-mode.ts");
+      const { answerWithoutTui } = await printModeModule();
       return answerWithoutTui(json, questions, ctx.cwd, flag, signal, s, ticket.claimAtKey);
     }
     case "unavailable":
@@ -291,7 +318,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       hasUI: ctx.hasUI,
       uiMode: (ctx as { mode?: string }).mode,
       relayed: from !== undefined,
-      above: !ctx.hasUI && !from && (await import("../elsewhere/relay.ts")).relayAbove(),
+      above: !ctx.hasUI && !from && (await relayModule()).relayAbove(),
       terminal: !ctx.hasUI && !!from && terminalReachable(addon()),
     });
     const restore = ctx.hasUI ? await attention(pi, ctx, s, questions[0]?.prompt ?? "") : () => undefined;
@@ -427,7 +454,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
         const work = async (): Promise<QuestionResult> => {
           if (from && signal?.aborted) return withdrawn();
           // Answered elsewhere while it waited in the queue: never shown here.
-          const stops = signal ? AbortSignal.any([signal, ticket.stopped]) : ticket.stopped;
+          const stops = signal ? eitherAborts(signal, ticket.stopped) : ticket.stopped;
           const remembered =
             s.memory && !ticket.taken ? rememberedAll(ctx.cwd, questions, resolveLanguage(s.language), memoryWarning(ctx)) : [];
           const local = ticket.taken ?? (await askNow({ json, questions, ctx, signal: stops, s, from, ticket, remembered }));

@@ -83,13 +83,21 @@ export function memoryDirectory(home = homedir()): string {
   return join(home, ".pi", "agent", "question-answers");
 }
 
-/** The project's real path (its path as given when it has none: it does not exist). */
+/** The project's real path (its path as given when it has none: it does not exist), kept per
+ * path for the process: a question should not walk the path's folders again. */
+const realProjects = new Map<string, string>();
 export function projectPath(cwd: string): string {
+  const known = realProjects.get(cwd);
+  if (known !== undefined) return known;
+  let real: string;
   try {
-    return realpathSync(cwd);
+    real = realpathSync(cwd);
   } catch {
-    return resolve(cwd);
+    return resolve(cwd); // not kept: it may exist later
   }
+  if (realProjects.size >= 64) realProjects.clear();
+  realProjects.set(cwd, real);
+  return real;
 }
 
 /** The files of the project `cwd`'s remembered answers, in the person's own directory: named by
@@ -140,8 +148,8 @@ const cache = new Map<string, { stamp: string; loaded: Loaded }>();
 
 function stampOf(path: string): string | undefined {
   try {
-    const st = statSync(path, { bigint: true });
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    const st = statSync(path);
+    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   } catch {
     return undefined; // no file
   }

@@ -1,10 +1,10 @@
 // settings.ts — the settings a user owns: ~/.pi/agent/question.json, overridden key by key by
 // the project's .pi/question.json. Every key is optional; a bad file or value is reported once
 // (what, where, which default is used instead) and never stops a question.
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import { homedir } from "node:os";
-import { isAbsolute, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { addon } from "../addon.ts";
 import { placeInProject, readBoundedFile } from "./project-file.ts";
 import { SETTINGS_TEXT } from "./text.ts";
@@ -254,9 +254,67 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
   }
 }
 
+/** What a path is now, cheaply: its own entry (lstat) and, for a symbolic link, what it leads to;
+ * "-" for nothing there. A path that cannot be looked at gets a stamp that never matches. */
+function pathStamp(path: string): string {
+  try {
+    const own = lstatSync(path, { throwIfNoEntry: false });
+    if (!own) return "-";
+    const to = own.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : own;
+    const one = (st: typeof own | undefined) => (st ? `${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : "-");
+    return `${one(own)}>${one(to)}`;
+  } catch {
+    return `?${Math.random()}`;
+  }
+}
+
+/** loadSettings' last results, by home, project and trust: the settings (frozen: shared by every
+ * caller until a file changes), the warnings they gave, and the stamps of what they were read
+ * from (both files and the project's .pi folder), so a question reads nothing unchanged. */
+const settingsCache = new Map<string, { stamp: string; settings: Settings; warnings: string[] }>();
+
 /** The effective settings for `cwd`, with every problem passed to warn; `trusted`: pi trusts the
- * project (false: its .pi/question.json is skipped). */
+ * project (false: its .pi/question.json is skipped). Read again only when a file (or the
+ * project's .pi folder) changed since the last call for this project; the warnings of a cached
+ * read are passed to warn again (callers say each once). The result is frozen. */
 export function loadSettings(cwd: string, warn: Warn, home = homedir(), trusted = true): Settings {
+  const [user, project] = settingsPaths(cwd, home);
+  // The project's .pi first: without it there is no project file to look at.
+  const dotPi = pathStamp(dirname(project));
+  const stamp = `${pathStamp(user)}|${dotPi}|${dotPi === "-" ? "-" : pathStamp(project)}`;
+  const key = `${home}\0${cwd}\0${trusted}`;
+  const hit = settingsCache.get(key);
+  if (hit && hit.stamp === stamp) {
+    for (const w of hit.warnings) warn(w);
+    return hit.settings;
+  }
+  const warnings: string[] = [];
+  const settings = deepFreeze(
+    readSettings(
+      cwd,
+      (message) => {
+        warnings.push(message);
+        warn(message);
+      },
+      home,
+      trusted,
+    ),
+  );
+  if (settingsCache.size >= 16) settingsCache.clear(); // a handful of projects per pi: bounded
+  settingsCache.set(key, { stamp, settings, warnings });
+  return settings;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** loadSettings' read itself: both files, every problem to warn. */
+function readSettings(cwd: string, warn: Warn, home: string, trusted: boolean): Settings {
   const settings: Settings = {
     ...DEFAULT_SETTINGS,
     notice: { ...DEFAULT_SETTINGS.notice },
