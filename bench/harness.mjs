@@ -67,7 +67,8 @@ export function fakePi() {
     registerCommand: (name, command) => registered.commands.set(name, command),
     registerFlag: (name, flag) => registered.flags.set(name, flag),
     on: (event, handler) => registered.handlers.push([event, handler]),
-    events: withNoOps({}),
+    // pi's event bus: on() gives back its unsubscribe, as pi's does (the asker calls it at close)
+    events: withNoOps({ on: () => () => undefined }),
   });
   return { pi, registered };
 }
