@@ -68,10 +68,15 @@ export async function plan(workflowText = readFileSync(WORKFLOW, "utf8")) {
     const spec = workflow.jobs?.[job];
     if (!spec) throw new Error(`the workflow has no job "${job}"`);
     if (spec.container !== `debian:${DEBIAN.suite}`) throw new Error(`job "${job}" does not run in debian:${DEBIAN.suite}`);
+    for (const k of ["env", "defaults", "if"]) if (k in spec) throw new Error(`job "${job}": the rehearsal cannot do ${k}`);
     const entry = matrix ? (spec.strategy?.matrix?.include ?? []).find((e) => e.target === matrix.target) : undefined;
     if (matrix && !entry) throw new Error(`job "${job}" has no matrix entry for ${matrix.target}`);
     const steps = (spec.steps ?? []).map((step, i) => {
       const name = step.name ?? step.uses ?? `step ${i + 1}`;
+      // What the rehearsal does not do (a condition, an environment, a shell, a folder) is
+      // refused rather than ignored.
+      const other = Object.keys(step).filter((k) => !["name", "run", "uses", "with"].includes(k));
+      if (other.length) throw new Error(`job "${job}", ${name}: the rehearsal cannot do ${other.join(", ")}`);
       if (step.run !== undefined) return { kind: "run", name: expand(name, entry), run: expand(String(step.run), entry) };
       if (!ACTIONS.includes(step.uses)) throw new Error(`job "${job}": the rehearsal cannot do uses: ${step.uses}`);
       const withs = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(String(v), entry)]));
@@ -251,6 +256,7 @@ async function main(argv) {
   const keep = argv.includes("--keep");
   const only = argv.includes("--job") ? argv[argv.indexOf("--job") + 1] : undefined;
   const jobs = (await plan()).filter((j) => !only || j.job === only || (only === "linux" && j.job === "prebuilds"));
+  if (only && !jobs.some((j) => j.job === only)) throw new Error(`no rehearsed job "${only}" (${REHEARSED.map((r) => r.job).join(", ")})`);
   if (argv.includes("--plan")) {
     for (const j of jobs) {
       process.stdout.write(`${j.job}${j.matrix ? ` (${j.matrix.target})` : ""}\n`);

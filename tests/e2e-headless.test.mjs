@@ -81,7 +81,7 @@ test("headless: answers written in the file complete the next run, and the file 
   }
 });
 
-test("headless: answers the agent's own command writes into the file answer nothing in that run; the next run takes them, saying where they come from", async () => {
+test("headless: answers the agent's own command writes into the file (its modification time set back) answer nothing in that run; the next run takes them, saying where they come from", async () => {
   const { home, work, cleanup } = makeHome(0);
   // The agent's command in a later run: writes an answer for every pending question.
   const fill = [
@@ -89,6 +89,8 @@ test("headless: answers the agent's own command writes into the file answer noth
     "const f = JSON.parse(fs.readFileSync(p, 'utf8'));",
     "for (const q of f.pending[0].questions) q.answer = q.options ? q.options[0] : 'x';",
     "fs.writeFileSync(p, JSON.stringify(f));",
+    // and sets its modification time back an hour (touch -d): the status change still says now
+    "const back = new Date(Date.now() - 3600e3); fs.utimesSync(p, back, back);",
   ].join(" ");
   try {
     await askOnce(home, work); // saves the questions

@@ -326,7 +326,7 @@ static void check_drawing(qt_term *d) {
   write_all(d, "\r\x1b[J");
 }
 
-void qt_term_test_force_vt(qt_term *d); /* tty.c, built with QT_TERM_TEST_HOOKS */
+bool qt_term_test_use_vt(qt_term *d, bool vt); /* tty.c, built with QT_TERM_TEST_HOOKS */
 
 /* The VT path (Windows 10 and later), forced: Wine's console prints what it is given, so the
  * cells show exactly the text written — sequences untouched, UTF-8 as UTF-16, and a write longer
@@ -339,7 +339,7 @@ static void check_vt_output(qt_term *d) {
   GetConsoleMode(out_handle, &out_mode);
   SetConsoleMode(out_handle, out_mode | ENABLE_WRAP_AT_EOL_OUTPUT); /* the long write wraps */
   SetConsoleCursorPosition(out_handle, home);
-  qt_term_test_force_vt(d);
+  bool was_vt = qt_term_test_use_vt(d, true);
   bool ok = write_all(d, "a\x1b[31mb\xc3\xa9\x1b[39m");
   report("vt: the text reaches the cells as written (sequences untouched, UTF-8 as UTF-16)",
          ok && cells_are(0, home.Y, L"a\x1b[31mb\xe9\x1b[39m "), "other cells");
@@ -360,6 +360,7 @@ static void check_vt_output(qt_term *d) {
   FillConsoleOutputCharacterW(out_handle, L' ', (DWORD)info.dwSize.X * 16, home, &done);
   SetConsoleCursorPosition(out_handle, home);
   SetConsoleMode(out_handle, out_mode);
+  qt_term_test_use_vt(d, was_vt); /* the restore checks below see the path this console uses */
 }
 
 int main(void) {

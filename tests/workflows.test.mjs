@@ -737,4 +737,8 @@ test("rehearsal: an action it cannot do, or an expression it cannot expand, stop
     plan(broken("ci.yml", "    container: debian:bookworm\n", "    container: debian:trixie\n")["ci.yml"]),
     /does not run in debian:bookworm/,
   );
+  await assert.rejects(
+    plan(broken("ci.yml", "        run: npm test\n", "        run: npm test\n        env:\n          X: 1\n")["ci.yml"]),
+    /the rehearsal cannot do env/,
+  );
 });

@@ -355,28 +355,28 @@ function addSet(root: string, path: string, questions: NormalizedQuestion[]): Pe
 const answeredBeforeRun = new Map<string, Map<string, string>>();
 const runKey = (set: PendingSet) => `${set.key}\0${set.askedAt}`;
 
-/** Whether `set`'s answers, read from the file at `path` (last changed at `changedAtMs`), were
- * there before this run began and are unchanged since. The first call of a run for a path takes
- * the file's answered sets, if the file was last changed before the process started. */
-export function answeredBeforeThisRun(
-  path: string,
-  file: { pending: PendingSet[] },
-  changedAtMs: number | undefined,
-  set: PendingSet,
-): boolean {
-  let before = answeredBeforeRun.get(path);
-  if (!before) {
-    before = new Map();
-    if (changedAtMs !== undefined && changedAtMs < performance.timeOrigin) {
-      for (const s of file.pending) {
-        const answers = completeAnswers(s);
-        if (answers) before.set(runKey(s), JSON.stringify(answers));
-      }
+/** Takes, at the run's first read of the pending file at `path` (last changed at `changedAtMs`:
+ * its modification or status change, whichever is later — a status change cannot be set back),
+ * the answered sets it holds, if it was last changed before this process started; later calls
+ * change nothing. Called at every read, whatever the question, so the run's own rewrites of the
+ * file (an answered set removed, a new set saved) never come first. */
+export function noteAnswersBeforeRun(path: string, file: { pending: PendingSet[] }, changedAtMs: number | undefined): void {
+  if (answeredBeforeRun.has(path)) return;
+  const before = new Map<string, string>();
+  if (changedAtMs !== undefined && changedAtMs < performance.timeOrigin) {
+    for (const s of file.pending) {
+      const answers = completeAnswers(s);
+      if (answers) before.set(runKey(s), JSON.stringify(answers));
     }
-    answeredBeforeRun.set(path, before);
   }
+  answeredBeforeRun.set(path, before);
+}
+
+/** Whether `set`'s answers (read from the file at `path`) were there, the same, before this run
+ * began (noteAnswersBeforeRun took them). */
+export function answeredBeforeThisRun(path: string, set: PendingSet): boolean {
   const answers = completeAnswers(set);
-  return answers !== undefined && before.get(runKey(set)) === JSON.stringify(answers);
+  return answers !== undefined && answeredBeforeRun.get(path)?.get(runKey(set)) === JSON.stringify(answers);
 }
 
 /** Removes one answered set; removes the file when nothing is left. Returns why the set is

@@ -9,6 +9,7 @@ import { strings } from "../text/i18n.ts";
 import { type ArgsJson, CANCEL_CONTINUES, terminalReachable, TTY_PATH, type Typed } from "../addon-types.ts";
 import {
   answeredBeforeThisRun,
+  noteAnswersBeforeRun,
   answersFromFlag,
   completeAnswers,
   displayPath,
@@ -89,6 +90,7 @@ export async function answerWithoutTui(
   const { file, error, changedAtMs } = useFile
     ? readPending(path, cwd)
     : { file: { pending: [] as PendingSet[] }, error: undefined, changedAtMs: undefined };
+  if (useFile && !error) noteAnswersBeforeRun(path, file, changedAtMs);
   const sets = file.pending.filter((s) => s.key === key);
   // Only a set this person's pi wrote answers; another with the same questions is named, unused.
   const set: PendingSet | undefined = sets.find((s) => !foreignSet(s, shown));
@@ -115,7 +117,7 @@ export async function answerWithoutTui(
 
   // Answers written while this run goes on come from a command running now, the agent's own
   // most likely, not from the person between runs: they wait for a later run.
-  const filledNow = set !== undefined && completeAnswers(set) !== undefined && !answeredBeforeThisRun(path, file, changedAtMs, set);
+  const filledNow = set !== undefined && completeAnswers(set) !== undefined && !answeredBeforeThisRun(path, set);
   if (filledNow) say(PENDING.filledDuringRun(shown));
   const written = set && !filledNow && completeAnswers(set);
   if (written) {

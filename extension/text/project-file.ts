@@ -70,7 +70,8 @@ export function placeInProject(cwd: string, path: string): { real: string; exist
 
 /** A file read: its text, missing (no file: the default applies silently), or refused (why, in
  * words that follow the file's path: "is a FIFO, not a regular file"). */
-/** `changedAtMs`: the file's last modification (mtime) as it was opened. */
+/** `changedAtMs`: when the file last changed as it was opened — its modification or its status
+ * change, whichever is later (a status change cannot be set back, as `touch -d` sets mtime). */
 export type FileRead = { text: string; changedAtMs: number } | { missing: true } | { refused: string };
 
 export interface ReadRules {
@@ -153,7 +154,7 @@ export function readBoundedFile(path: string, rules: ReadRules): FileRead {
       length += n;
       if (length > rules.maxBytes) return { refused: `grew past ${rules.maxBytes} bytes while being read` };
     }
-    return { text: buffer.toString("utf8", 0, length), changedAtMs: st.mtimeMs };
+    return { text: buffer.toString("utf8", 0, length), changedAtMs: Math.max(st.mtimeMs, st.ctimeMs) };
   } catch (error) {
     return { refused: `cannot be read (${(error as Error).message})` };
   } finally {

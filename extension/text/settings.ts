@@ -261,6 +261,11 @@ function pathStamp(path: string): string {
     const own = lstatSync(path, { throwIfNoEntry: false });
     if (!own) return "-";
     const to = own.isSymbolicLink() ? statSync(path, { throwIfNoEntry: false }) : own;
+    // A file's clock moves in ticks (a few ms on ext4): one rewritten in place, to the same size,
+    // within a tick of the last read would keep its stamp. Changed within the last two seconds,
+    // it is not trusted (git's rule for its index): no cached read matches it.
+    const recent = [own, to].some((st) => st && Date.now() - Math.max(st.mtimeMs, st.ctimeMs) < 2000);
+    if (recent) return `?${Math.random()}`;
     const one = (st: typeof own | undefined) => (st ? `${st.dev}:${st.ino}:${st.mode}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : "-");
     return `${one(own)}>${one(to)}`;
   } catch {

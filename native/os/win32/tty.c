@@ -384,11 +384,15 @@ static long emulated_write(qt_term *d, const char *s, size_t n) {
 }
 
 #ifdef QT_TERM_TEST_HOOKS
-/* The console harness's only (tests/native-win32-tty.c): draw through the VT path whatever the
- * console does. Wine's console prints VT sequences as characters, so the cells then hold the very
+/* The console harness's only (tests/native-win32-tty.c): draw through the VT path (or not)
+ * whatever the console does; returns what was used before. Wine's console prints VT sequences as characters, so the cells then hold the very
  * text that path wrote: the path Windows 10 and later take is checked byte for byte there. */
-void qt_term_test_force_vt(qt_term *d);
-void qt_term_test_force_vt(qt_term *d) { d->emulate = false; }
+bool qt_term_test_use_vt(qt_term *d, bool vt);
+bool qt_term_test_use_vt(qt_term *d, bool vt) {
+  bool was = !d->emulate;
+  d->emulate = !vt;
+  return was; /* the harness puts it back */
+}
 #endif
 
 /* The control handler may write (the runner putting the console back) while the run's thread
