@@ -174,7 +174,12 @@ test(
 
       const trusted = await askPrint(home, work);
       await trusted.model.waitForRequests(2);
-      assert.equal(trusted.model.toolMessages(1)[0].content, "db: user selected: 2. SQLite (value: lite)");
+      // taken from the file, said as such (mode "pending"): pi cannot tell who wrote it
+      assert.match(
+        trusted.model.toolMessages(1)[0].content,
+        /^Taken from the answers written into the pending-questions file \(\.pi\/pending-questions\.json\)/,
+      );
+      assert.match(trusted.model.toolMessages(1)[0].content, /\ndb: selected: 2\. SQLite \(value: lite\)$/);
       assert.match(trusted.run.stderr, /"bogus" is not a setting/);
     } finally {
       cleanup();
