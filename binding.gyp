@@ -81,7 +81,8 @@
             "native/os/posix/filelock.c",
             "native/os/posix/external_edit.c",
             "native/os/posix/thread.c",
-            "native/os/posix/peer.c"
+            "native/os/posix/peer.c",
+            "native/os/posix/pipe.c"
           ],
           "include_dirs": ["<!@(pkg-config --cflags-only-I libcjson | sed -e 's/-I//g')"]
         }],
@@ -91,7 +92,8 @@
             "native/os/win32/filelock.c",
             "native/os/win32/external_edit.c",
             "native/os/win32/thread.c",
-            "native/os/win32/peer.c"
+            "native/os/win32/peer.c",
+            "native/os/win32/pipe.c"
           ],
           "include_dirs": ["<(cjson_dir)/include"]
         }]
@@ -110,7 +112,8 @@
         "native/node/text_keys.c",
         "native/node/tty_thread.c",
         "native/node/lock_file.c",
-        "native/node/peer.c"
+        "native/node/peer.c",
+        "native/node/pipe.c"
       ],
       "conditions": [
         ["OS!=\"win\"", {

@@ -92,7 +92,7 @@ export async function questionsOfAllPis(addon, env = process.env, options = {}) 
   const silent = [];
   await Promise.all(
     listEndpoints(env).map(async (entry) => {
-      const r = await request(entry.endpoint, { type: "list" }, { cap: 64 * 1024 * 1024, ...waits });
+      const r = await request(entry.endpoint, { type: "list" }, { cap: 64 * 1024 * 1024, ...waits, pipes: addon });
       const stage = stuckAt(r);
       if (stage) silent.push({ pi: entry, stage, ms: stage === "connect" ? waits.connectMs : waits.replyMs });
       if (r.type !== "reply" || r.message.type !== "pending" || !Array.isArray(r.message.questions)) return;
@@ -189,7 +189,7 @@ export async function pending(
  * it when it resumes: exit 5, never "not taken". One that does not even accept the connection
  * in time never got it: not taken (exit 1). */
 async function send(addon, w, message, out, err, t, waits, env) {
-  const r = await request(w.pi.endpoint, { type: "answer", qid: w.qid, ...message }, { cap: 1024 * 1024, ...waits });
+  const r = await request(w.pi.endpoint, { type: "answer", qid: w.qid, ...message }, { cap: 1024 * 1024, ...waits, pipes: addon });
   if (r.type === "reply" && r.message.type === "result" && r.message.ok === true) {
     out.write(`${t.ELSEWHERE_TAKEN}\n`);
     return EXIT.taken;
@@ -354,7 +354,7 @@ export async function answer(
   let closedElsewhere = false;
   // The watch waits for as long as the question does, so only its connection has a time limit;
   // a pi that does not accept it is left unwatched (the answer, when sent, still says how it went).
-  request(w.pi.endpoint, { type: "watch", qid: w.qid }, { signal: watching.signal, connectMs: waits.connectMs }).then((r) => {
+  request(w.pi.endpoint, { type: "watch", qid: w.qid }, { signal: watching.signal, connectMs: waits.connectMs, pipes: addon }).then((r) => {
     if (watching.signal.aborted || stuckAt(r)) return;
     closedElsewhere = true;
     run.stop();

@@ -15,6 +15,11 @@ export const CANCEL_CONTINUES = 1;
 export const TIMEOUT_DECLINE = 2;
 export const TIMEOUT_RECOMMENDED = 4;
 
+/** What pipeConnect gives: a descriptor, or why none (busy: every instance taken just now). */
+export type PipeConnection =
+  | { fd: number; serverPid: number | null }
+  | { refused: "no-such-pipe" | "busy" | "other-process" | "other-user" | "failed"; serverPid: number | null; errno: number };
+
 export interface NativeEngine {
   /** Feeds raw input; returns true once the question is finished. */
   feed(data: string): boolean;
@@ -155,6 +160,14 @@ export interface NativeAddon {
   lockFile(path: string, timeoutMs: number): { release(remove?: boolean): void };
   /** Who is at the other end of a connected local socket (qt_peer.h): null where the OS does not tell. */
   peerCredentials(fd: number): { pid: number | null; uid: number | null };
+  /** Windows: serves the relay's named pipe with an access list of this user's alone, rejecting
+   * remote clients (qt_pipe.h); each client comes as a descriptor for net.Socket({ fd }) with its
+   * pid. Returns close(), or undefined where there are no such pipes (POSIX) or the host is not
+   * Node. Throws code "QT_EPIPE" (with `errno`) when the pipe cannot be made (its name taken). */
+  pipeServe(name: string, onClient: (fd: number, pid: number | null) => void): (() => void) | undefined;
+  /** Windows: the client's end of a relay pipe, once its server is the process `serverPid` (-1:
+   * any) running as this user; undefined where there are no such pipes or the host is not Node. */
+  pipeConnect(name: string, serverPid: number): PipeConnection | undefined;
   strings(language: string): Readonly<Record<string, string>>;
   runTty(
     argsJson: ArgsJson,

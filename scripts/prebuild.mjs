@@ -433,10 +433,17 @@ export function elfProblems(target, elf) {
 
 // ── Windows (PE) ─────────────────────────────────────────────────────────────────────────────
 
-/** The DLLs a win32 prebuilt may import directly: Windows' kernel and the C runtime (msvcrt, or
- * the UCRT's api-ms-win-crt-* forwarders). Node-API comes from NODE.EXE, delay-loaded (below);
- * nothing else: no libcjson, no libwinpthread, no libgcc_s. */
-const ALLOWED_PE_IMPORTS = [/^KERNEL32\.dll$/i, /^msvcrt\.dll$/i, /^ucrtbase\.dll$/i, /^api-ms-win-crt-[a-z0-9-]+\.dll$/i];
+/** The DLLs a win32 prebuilt may import directly: Windows' kernel, its security functions
+ * (ADVAPI32: the relay pipe's access list and the users of its ends, native/os/win32/pipe.c) and
+ * the C runtime (msvcrt, or the UCRT's api-ms-win-crt-* forwarders). Node-API comes from
+ * NODE.EXE, delay-loaded (below); nothing else: no libcjson, no libwinpthread, no libgcc_s. */
+const ALLOWED_PE_IMPORTS = [
+  /^KERNEL32\.dll$/i,
+  /^ADVAPI32\.dll$/i,
+  /^msvcrt\.dll$/i,
+  /^ucrtbase\.dll$/i,
+  /^api-ms-win-crt-[a-z0-9-]+\.dll$/i,
+];
 
 /** binding.gyp's sources and flags for Windows: its OS=="win" branch. */
 export function windowsBuildInputs(gypText = readFileSync(join(root, "binding.gyp"), "utf8")) {
@@ -470,7 +477,7 @@ export function peProblems(target, pe) {
         `imports ${name} directly: Node-API must be delay-loaded (the hook hands over the host program, which need not be called node.exe)`,
       );
     else if (!ALLOWED_PE_IMPORTS.some((re) => re.test(name)))
-      problems.push(`imports ${name} (only KERNEL32.dll and the C runtime may be; link the rest statically)`);
+      problems.push(`imports ${name} (only KERNEL32.dll, ADVAPI32.dll and the C runtime may be; link the rest statically)`);
   }
   if (!pe.exported.includes("napi_register_module_v1")) problems.push("does not export napi_register_module_v1");
   const extra = pe.exported.filter((s) => !ADDON_EXPORTS.includes(s));

@@ -4,6 +4,7 @@
 //
 //   node scripts/wine-tests.mjs                 every file below (needs the win32 prebuilt)
 //   node scripts/wine-tests.mjs --without-addon only the files that need no addon
+//   node scripts/wine-tests.mjs --only=relay    only the files whose path holds that text
 //
 // Each test file runs in its own `node.exe --test` under Wine, bounded in time (FILE_TIMEOUT_MS),
 // with PI_QUESTION_ADDON naming dist/prebuilds/win32-x64/pi_question.node. The tests that cannot
@@ -214,7 +215,8 @@ async function main() {
   const started = Date.now();
   ensureWinePrefix();
   ensureWineNode();
-  const files = WINE_FILES.filter((f) => !withoutAddon || !f.addon);
+  const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length);
+  const files = WINE_FILES.filter((f) => (!withoutAddon || !f.addon) && (!only || f.file.includes(only)));
   if (!withoutAddon && !existsSync(ADDON)) {
     process.stderr.write(
       `wine-tests: ${ADDON} is missing; build it with "node scripts/prebuild.mjs win32-x64" (or run with --without-addon)\n`,
@@ -258,7 +260,7 @@ async function main() {
   // The terminal runner on Wine's console: driven from here (this Node) in a tmux pane, with the
   // same addon; a skip there means something it needs is missing, which counts as a failure
   // (except CONSOLE_SKIPS, which skip themselves with what Wine's console reported).
-  if (!withoutAddon) {
+  if (!withoutAddon && (!only || CONSOLE_FILE.includes(only))) {
     const t0 = Date.now();
     const mark = `${process.pid}-${randomBytes(8).toString("hex")}`;
     const r = await runGrouped(process.execPath, ["--test", "--test-reporter=tap", CONSOLE_FILE], {

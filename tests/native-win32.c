@@ -26,6 +26,8 @@
 #endif
 #include <windows.h>
 
+#include <aclapi.h>
+#include <sddl.h>
 #include <shellapi.h>
 
 #include <errno.h>
@@ -40,6 +42,7 @@
 #include "qt_external_edit.h"
 #include "qt_filelock.h"
 #include "qt_internal.h"
+#include "qt_pipe.h"
 #include "qt_term.h"
 #include "qt_thread.h"
 
@@ -760,6 +763,184 @@ static void check_tty(void) {
   qt_term_close(NULL);
 }
 
+/* ---- the relay's named pipe (pipe.c) ---------------------------------------------------------- */
+typedef struct pipe_seen {
+  qt_gate *gate;
+  int clients;
+  long long pid;   /* of the last client */
+  intptr_t handle; /* of the last client, kept open until the check closes it */
+} pipe_seen;
+
+static void pipe_seen_client(void *ctx, intptr_t handle, long long pid) {
+  pipe_seen *seen = ctx;
+  qt_gate_lock(seen->gate);
+  if (seen->handle) qt_pipe_close_handle(seen->handle);
+  seen->handle = handle;
+  seen->pid = pid;
+  seen->clients++;
+  qt_gate_broadcast(seen->gate);
+  qt_gate_unlock(seen->gate);
+}
+
+/* Waits (2 s at most) until the server has seen `count` clients. */
+static bool pipe_wait_clients(pipe_seen *seen, int count) {
+  int64_t until = qt_clock_wall_ms() + 2000;
+  qt_gate_lock(seen->gate);
+  while (seen->clients < count && qt_gate_wait_until(seen->gate, until)) {
+  }
+  bool got = seen->clients >= count;
+  qt_gate_unlock(seen->gate);
+  return got;
+}
+
+/* Whether this runs under Wine (which does not enforce FILE_FLAG_FIRST_PIPE_INSTANCE). */
+static bool under_wine(void) {
+  HMODULE ntdll = GetModuleHandleW(L"ntdll.dll");
+  return ntdll && GetProcAddress(ntdll, "wine_get_version") != NULL;
+}
+
+/* The DACL of `h`: exactly two ACEs, deny NETWORK then allow this process's user; *detail says
+ * what else it found. */
+static bool pipe_dacl_is_owners(HANDLE h, char *detail, size_t size) {
+  PACL dacl = NULL;
+  PSECURITY_DESCRIPTOR sd = NULL;
+  DWORD err = GetSecurityInfo(h, SE_KERNEL_OBJECT, DACL_SECURITY_INFORMATION, NULL, NULL, &dacl, NULL, &sd);
+  if (err != ERROR_SUCCESS || !dacl) {
+    snprintf(detail, size, "GetSecurityInfo: error %lu, dacl %p", (unsigned long)err, (void *)dacl);
+    if (sd) LocalFree(sd);
+    return false;
+  }
+  HANDLE token = NULL;
+  BYTE user_buf[256];
+  DWORD len = 0;
+  bool ok = OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token) &&
+            GetTokenInformation(token, TokenUser, user_buf, sizeof user_buf, &len);
+  if (token) CloseHandle(token);
+  PSID me = ok ? ((TOKEN_USER *)user_buf)->User.Sid : NULL;
+  BYTE network_buf[SECURITY_MAX_SID_SIZE];
+  DWORD network_len = sizeof network_buf;
+  ok = ok && CreateWellKnownSid(WinNetworkSid, NULL, network_buf, &network_len);
+  if (!ok) {
+    snprintf(detail, size, "could not read this user's SID or make NETWORK's");
+  } else if (dacl->AceCount != 2) {
+    snprintf(detail, size, "%u ACEs, not 2", (unsigned)dacl->AceCount);
+    ok = false;
+  } else {
+    ACE_HEADER *first = NULL, *second = NULL;
+    GetAce(dacl, 0, (void **)&first);
+    GetAce(dacl, 1, (void **)&second);
+    bool deny_network = first && first->AceType == ACCESS_DENIED_ACE_TYPE &&
+                        EqualSid((PSID) & ((ACCESS_DENIED_ACE *)first)->SidStart, (PSID)network_buf);
+    bool allow_me = second && second->AceType == ACCESS_ALLOWED_ACE_TYPE &&
+                    EqualSid((PSID) & ((ACCESS_ALLOWED_ACE *)second)->SidStart, me);
+    ok = deny_network && allow_me;
+    if (!ok) snprintf(detail, size, "deny NETWORK first: %d, allow this user second: %d", deny_network, allow_me);
+  }
+  LocalFree(sd);
+  return ok;
+}
+
+/* qt_pipe_connect, tried again while the pipe is busy (the server makes its next instance as it
+ * hands a client over), for 2 s at most: what a client is told to do. */
+static qt_status pipe_connect_retrying(const char *name, long long pid, intptr_t *client, long long *server_pid,
+                                       qt_pipe_refusal *why, int *sys_error) {
+  int64_t until = qt_clock_wall_ms() + 2000;
+  for (;;) {
+    qt_status st = qt_pipe_connect(name, pid, client, server_pid, why, sys_error);
+    if (st != QT_ERR_STATE || *why != QT_PIPE_BUSY || qt_clock_wall_ms() > until) return st;
+    Sleep(10);
+  }
+}
+
+static void check_pipe(void) {
+  pipe_seen seen = {0};
+  if (qt_gate_create(&seen.gate) != QT_OK) {
+    report("pipe: a gate for the checks", false, "qt_gate_create failed");
+    return;
+  }
+  char name[128];
+  snprintf(name, sizeof name, "\\\\.\\pipe\\pi-question-harness-%lu-%08lx", (unsigned long)GetCurrentProcessId(),
+           (unsigned long)GetTickCount());
+  qt_pipe_server *server = NULL;
+  int sys_error = 0;
+  qt_status st = qt_pipe_serve(name, pipe_seen_client, &seen, &server, &sys_error);
+  report("pipe: serve makes the pipe", st == QT_OK && server, "status %d, Windows error %d", (int)st, sys_error);
+  if (st != QT_OK) {
+    qt_gate_destroy(seen.gate);
+    return;
+  }
+  long long me = (long long)GetCurrentProcessId();
+  intptr_t client = 0;
+  long long server_pid = -1;
+  qt_pipe_refusal why = QT_PIPE_FAILED;
+  st = pipe_connect_retrying(name, me, &client, &server_pid, &why, &sys_error);
+  report("pipe: a client connects when the server is the pid its name says", st == QT_OK && why == QT_PIPE_CONNECTED,
+         "status %d, refusal %d, Windows error %d", (int)st, (int)why, sys_error);
+  report("pipe: the client learns the server's pid", server_pid == me, "server pid %lld, this process %lld", server_pid,
+         me);
+  bool got = pipe_wait_clients(&seen, 1);
+  report("pipe: the server is handed the client with its pid", got && seen.pid == me, "clients %d, pid %lld",
+         seen.clients, seen.pid);
+  if (st == QT_OK) {
+    char detail[200] = "";
+    report("pipe: its access list is this user's alone, network logons denied first",
+           pipe_dacl_is_owners((HANDLE)client, detail, sizeof detail), "%s", detail);
+    /* Bytes both ways through the handed-over instance. */
+    DWORD wrote = 0, read = 0;
+    char buf[8] = {0};
+    OVERLAPPED ov;
+    ZeroMemory(&ov, sizeof ov);
+    ov.hEvent = CreateEventW(NULL, TRUE, FALSE, NULL);
+    bool sent = WriteFile((HANDLE)client, "ping", 4, NULL, &ov) || GetLastError() == ERROR_IO_PENDING;
+    sent = sent && GetOverlappedResult((HANDLE)client, &ov, &wrote, TRUE) && wrote == 4;
+    ResetEvent(ov.hEvent);
+    qt_gate_lock(seen.gate);
+    HANDLE server_end = (HANDLE)seen.handle;
+    qt_gate_unlock(seen.gate);
+    bool came = (ReadFile(server_end, buf, 4, NULL, &ov) || GetLastError() == ERROR_IO_PENDING) &&
+                GetOverlappedResult(server_end, &ov, &read, TRUE) && read == 4 && memcmp(buf, "ping", 4) == 0;
+    CloseHandle(ov.hEvent);
+    report("pipe: what the client writes reaches the server's end", sent && came, "wrote %lu, read %lu",
+           (unsigned long)wrote, (unsigned long)read);
+    qt_pipe_close_handle(client);
+  }
+  client = 0;
+  st = pipe_connect_retrying(name, me + 4, &client, &server_pid, &why, &sys_error);
+  report("pipe: a client refuses a pipe that another process than its name says serves",
+         st == QT_ERR_STATE && why == QT_PIPE_OTHER_PROCESS && client == (intptr_t)INVALID_HANDLE_VALUE,
+         "status %d, refusal %d", (int)st, (int)why);
+  client = 0;
+  st = pipe_connect_retrying(name, me, &client, &server_pid, &why, &sys_error);
+  report("pipe: the server goes on after a client that came and went", st == QT_OK, "status %d, refusal %d", (int)st,
+         (int)why);
+  if (st == QT_OK) qt_pipe_close_handle(client);
+  qt_pipe_server *second = NULL;
+  st = qt_pipe_serve(name, pipe_seen_client, &seen, &second, &sys_error);
+  if (under_wine() && st == QT_OK) {
+    skip("pipe: a second server under a taken name fails", "Wine does not enforce FILE_FLAG_FIRST_PIPE_INSTANCE");
+  } else {
+    report("pipe: a second server under a taken name fails",
+           st == QT_ERR_STATE && !second && (sys_error == ERROR_ACCESS_DENIED || sys_error == ERROR_PIPE_BUSY),
+           "status %d, Windows error %d", (int)st, sys_error);
+  }
+  qt_pipe_server_close(second);
+  qt_pipe_server_close(server);
+  /* The name stays taken while any instance is open: the clients handed over go first. */
+  qt_gate_lock(seen.gate);
+  if (seen.handle) qt_pipe_close_handle(seen.handle);
+  seen.handle = 0;
+  qt_gate_unlock(seen.gate);
+  st = pipe_connect_retrying(name, -1, &client, &server_pid, &why, &sys_error);
+  report("pipe: once closed, nothing serves its name", st == QT_ERR_STATE && why == QT_PIPE_NO_SUCH_PIPE,
+         "status %d, refusal %d, Windows error %d", (int)st, (int)why, sys_error);
+  int fd = 7;
+  report("pipe: a host without libuv's uv_open_osfhandle takes no handle",
+         !qt_pipe_host_ready() && qt_pipe_host_fd(0, &fd) == QT_ERR_STATE && fd == -1, "ready %d, fd %d",
+         (int)qt_pipe_host_ready(), fd);
+  if (seen.handle) qt_pipe_close_handle(seen.handle);
+  qt_gate_destroy(seen.gate);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--fake-editor") == 0) return fake_editor();
   char self[MAX_PATH * 3];
@@ -776,6 +957,7 @@ int main(int argc, char **argv) {
   check_filelock(argv[1], argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL);
   check_external_edit(argv[1], self);
   check_tty();
+  check_pipe();
   printf("done %d failure(s)\n", failures);
   return failures > 100 ? 100 : failures;
 }

@@ -239,6 +239,7 @@ test("windowsBuildInputs: binding.gyp's Windows branch: the native/os/win32 sour
     "external_edit.c",
     "filelock.c",
     "peer.c",
+    "pipe.c",
     "thread.c",
     "tty.c",
   ]);
@@ -259,7 +260,7 @@ test("peProblems: a fit DLL passes; a direct NODE.EXE import, libcjson, libwinpt
   assert.match(named({ imports: [...fit.imports, "libcjson-1.dll"] }), /imports libcjson-1\.dll: cJSON must be linked in statically/);
   assert.match(
     named({ imports: [...fit.imports, "libwinpthread-1.dll"] }),
-    /imports libwinpthread-1\.dll \(only KERNEL32\.dll and the C runtime/,
+    /imports libwinpthread-1\.dll \(only KERNEL32\.dll, ADVAPI32\.dll and the C runtime/,
   );
   assert.match(
     named({ exported: [...ADDON_EXPORTS, "cJSON_Parse"] }),

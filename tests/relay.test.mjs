@@ -9,7 +9,7 @@ import "./helpers/own-home.mjs"; // never the real ~/.pi/agent (remembered answe
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection, createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -18,6 +18,8 @@ import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
 const relay = await importShim("elsewhere/relay.ts");
+const peer = await importShim("elsewhere/peer.ts");
+const { request } = await import("../extension/elsewhere/relay-wire.mjs");
 
 const ARGS = JSON.stringify({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
 
@@ -156,6 +158,51 @@ test("relay: a question and its answer travel, with who asks", async () => {
     server.close();
   }
 });
+
+test(
+  "relay: on Windows the addon serves the pipe: the server knows each client's pid, and a client sends nothing to a pipe another process than its name says serves",
+  { skip: process.platform !== "win32" && "named pipes are Windows' (tests/win32-os.test.mjs checks pipe.c's access list under Wine)" },
+  async () => {
+    const seen = [];
+    const { server, requests, endpoint } = await serve(
+      64 * 1024,
+      {},
+      {
+        caller: (socket) => {
+          seen.push(peer.peerOf(socket));
+          return undefined;
+        },
+      },
+    );
+    try {
+      const asking = relay.askThroughRelay(endpoint, ARGS, { name: "worker" }, undefined, 1 << 20, addon);
+      await until(() => requests.length === 1, "the request");
+      requests[0].resolve({ type: "answer", outcome: "answered", answers: { db: { selected: ["SQLite"] } } });
+      assert.equal((await asking).type, "answer");
+      assert.deepEqual(seen, [{ pid: process.pid, uid: null }], "Windows named the client's process");
+    } finally {
+      server.close();
+    }
+    // A pipe under the name of a live pid (this process's parent) that this process serves.
+    const path = `\\\\.\\pipe\\pi-question-someone-${process.ppid}-${process.pid}ef`;
+    let bytes = 0;
+    const close = addon.pipeServe(path, (fd) => {
+      const socket = new Socket({ fd, readable: true, writable: true });
+      socket.on("data", (chunk) => (bytes += chunk.length));
+      socket.on("error", () => undefined);
+    });
+    assert.equal(typeof close, "function", "the addon serves pipes on Windows' Node");
+    try {
+      const r = await request({ path, secret: "c".repeat(64) }, { type: "list" }, { connectMs: 5000, replyMs: 5000, pipes: addon });
+      assert.equal(r.type, "unreachable");
+      assert.match(r.reason, new RegExp(`served by process ${process.pid}, not by the pi its name says \\(pid ${process.ppid}\\)`));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(bytes, 0, "not a byte (the secret least of all) went to the impostor");
+    } finally {
+      close();
+    }
+  },
+);
 
 test("relay: a discuss reply carries the person's words down to the child, which builds the discuss result", async () => {
   const { server, requests, endpoint } = await serve();
@@ -308,6 +355,8 @@ test("relay: the server never keeps its process alive; once the process exits it
   const script = `
     const { importShim } = await import(${JSON.stringify(shim)});
     const relay = await importShim("elsewhere/relay.ts");
+const peer = await importShim("elsewhere/peer.ts");
+const { request } = await import("../extension/elsewhere/relay-wire.mjs");
     const server = await relay.startRelayServer({ ...relay.relayBounds(${JSON.stringify(addon.limits)}), messageBytes: 64 * 1024 }, {
       ask: () => { process.stdout.write("asked\\n"); return new Promise(() => {}); },
       list: () => ({ type: "pending", questions: [] }),
@@ -763,6 +812,8 @@ test("relay: directories of killed pis are swept; a live pid's, a listening sock
     const script = `
       const { importShim } = await import(${JSON.stringify(shim)});
       const relay = await importShim("elsewhere/relay.ts");
+const peer = await importShim("elsewhere/peer.ts");
+const { request } = await import("../extension/elsewhere/relay-wire.mjs");
       const server = await relay.startRelayServer(relay.relayBounds(${JSON.stringify(addon.limits)}), {});
       process.stdout.write(server.variable + "\\n");
       setInterval(() => {}, 1000);

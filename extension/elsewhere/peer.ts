@@ -32,8 +32,20 @@ export interface ProcessTree {
   inheritsRelay?(pid: number): boolean | undefined;
 }
 
-/** The peer of a connected Unix socket (Node keeps its descriptor at socket._handle.fd). */
+/** Where a Windows relay pipe's client carries what Windows said of its peer when it connected
+ * (a registered symbol: every load of this module, jiti's included, reads the same one). */
+const PIPE_PEER = Symbol.for("pi-question.pipePeer");
+
+/** Notes what Windows said of a pipe client's peer (relay.ts), for peerOf. */
+export function notePipePeer(socket: Socket, peer: Peer): void {
+  Object.defineProperty(socket, PIPE_PEER, { value: Object.freeze({ ...peer }) });
+}
+
+/** The peer of a connected Unix socket (Node keeps its descriptor at socket._handle.fd), or of a
+ * Windows pipe client (noted as it connected). */
 export function peerOf(socket: Socket): Peer {
+  const noted = (socket as unknown as { [PIPE_PEER]?: Peer })[PIPE_PEER];
+  if (noted) return { ...noted };
   const fd = (socket as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
   if (typeof fd !== "number" || fd < 0) return { pid: null, uid: null };
   try {

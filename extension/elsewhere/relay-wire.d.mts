@@ -14,10 +14,23 @@ export type RequestOutcome =
   | { type: "interrupted" }
   | { type: "unreachable"; reason: string }
   | { type: "timeout"; stage: "connect" | "reply" };
+/** What opens a Windows relay pipe checking who serves it: the addon. */
+export interface PipeOpener {
+  pipeConnect(
+    name: string,
+    serverPid: number,
+  ): { fd: number; serverPid: number | null } | { refused: string; serverPid: number | null; errno: number } | undefined;
+  readonly limits: Readonly<Record<string, number>>;
+}
+export declare function openPipe(
+  pipes: PipeOpener,
+  path: string,
+  options?: { waitMs?: number; signal?: AbortSignal },
+): Promise<{ socket: import("node:net").Socket } | { reason: string } | undefined>;
 export declare function request(
   endpoint: Endpoint,
   message: Record<string, unknown>,
-  options?: { cap?: number; signal?: AbortSignal; connectMs?: number; replyMs?: number },
+  options?: { cap?: number; signal?: AbortSignal; connectMs?: number; replyMs?: number; pipes?: PipeOpener },
 ): Promise<RequestOutcome>;
 export declare function askThroughRelay(
   endpoint: Endpoint,
@@ -25,6 +38,7 @@ export declare function askThroughRelay(
   asker: object,
   signal: AbortSignal | undefined,
   cap: number,
+  pipes?: PipeOpener,
 ): Promise<
   | { type: "answer"; outcome: string; answers: Record<string, unknown> | null; discussion?: string }
   | { type: "unavailable" }

@@ -6,7 +6,7 @@
 // Plain JavaScript, so the extension (through jiti) and the standalone command share it.
 import { randomBytes } from "node:crypto";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { createConnection } from "node:net";
+import { createConnection, Socket } from "node:net";
 import { homedir } from "node:os";
 import { basename, join, posix, win32 } from "node:path";
 
@@ -75,32 +75,84 @@ export function refusedEndpoint(path, platform = process.platform, isAlive = ali
   return undefined;
 }
 
+/** Why a relay pipe's client end was refused (the addon's pipeConnect), said as a reason. */
+function pipeRefusal(path, r, ownerPid) {
+  switch (r.refused) {
+    case "no-such-pipe":
+      return "ENOENT";
+    case "busy":
+      return "EAGAIN";
+    case "other-process":
+      return `${path} is served by ${r.serverPid === null ? "a process Windows does not name" : `process ${r.serverPid}`}, not by the pi its name says (pid ${ownerPid}): someone took the name, and nothing is sent to it`;
+    case "other-user":
+      return `${path} is served by a process that does not run as this user (pid ${r.serverPid ?? "?"}): nothing is sent to it`;
+    default:
+      return `${path} could not be opened (Windows error ${r.errno})`;
+  }
+}
+
+/**
+ * The client's end of a relay pipe on Windows, through the addon (`pipes`: its pipeConnect and
+ * limits): opened at identification level once its server is the pi the name says, running as
+ * this user. Resolves { socket } (connected), { reason } (refused: nothing was sent), or
+ * undefined when the addon cannot open pipes here (the caller then uses net). While every
+ * instance is taken (busy) it tries again every 25 ms, for `waitMs` at most.
+ */
+export function openPipe(pipes, path, { waitMs, signal } = {}) {
+  const ownerPid = Number(PIPE_OWNER.exec(path)?.[1] ?? -1);
+  const until = Date.now() + (waitMs ?? pipes.limits.pipeBusyWaitMs);
+  return new Promise((resolve) => {
+    const attempt = () => {
+      if (signal?.aborted) return resolve({ reason: "aborted" });
+      let r;
+      try {
+        r = pipes.pipeConnect(path, ownerPid);
+      } catch (error) {
+        return resolve({ reason: error.message });
+      }
+      if (r === undefined) return resolve(undefined);
+      if (typeof r.fd === "number") {
+        try {
+          return resolve({ socket: new Socket({ fd: r.fd, readable: true, writable: true }) });
+        } catch (error) {
+          return resolve({ reason: error.message });
+        }
+      }
+      if (r.refused === "busy" && Date.now() < until) return setTimeout(attempt, 25).unref?.();
+      resolve({ reason: pipeRefusal(path, r, ownerPid) });
+    };
+    attempt();
+  });
+}
+
 /**
  * Sends one message to an endpoint and waits for one reply line.
  * Resolves { type: "reply", message } | { type: "interrupted" } (the connection ended without a
  * reply, the reply was malformed or over `cap`, or `signal` aborted) | { type: "unreachable",
  * reason } (nothing listens there, or — reason EAGAIN — its queue of connections not yet
- * accepted is full, or refusedEndpoint's reason: no connection is made) | { type: "timeout", stage: "connect" | "reply" } (the endpoint did not
- * accept the connection within `connectMs`, or did not reply within `replyMs` of accepting it).
+ * accepted is full, or refusedEndpoint's or openPipe's reason: no connection is made) | { type:
+ * "timeout", stage: "connect" | "reply" } (the endpoint did not accept the connection within
+ * `connectMs`, or did not reply within `replyMs` of accepting it).
  * Without `connectMs` / `replyMs` it waits as long as it takes (a child's question waits for the
  * person). A process stopped with Ctrl+Z, or whose event loop is blocked (pi inside its external
  * editor), still gets its connections accepted by the kernel, into the socket's backlog: only the
- * reply timeout catches it.
+ * reply timeout catches it. `pipes`: the addon, which opens a Windows pipe checking who serves it
+ * (openPipe); without it, or where it cannot, net connects.
  */
-export function request(endpoint, message, { cap, signal, connectMs, replyMs } = {}) {
+export function request(endpoint, message, { cap, signal, connectMs, replyMs, pipes } = {}) {
   const refused = refusedEndpoint(endpoint.path);
   if (refused) return Promise.resolve({ type: "unreachable", reason: refused });
   return new Promise((resolve) => {
     let settled = false;
     let connected = false;
     let timer;
-    const socket = createConnection(endpoint.path);
+    let socket;
     const finish = (outcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
-      socket.destroy();
+      socket?.destroy();
       resolve(outcome);
     };
     const within = (ms, stage) => {
@@ -111,38 +163,53 @@ export function request(endpoint, message, { cap, signal, connectMs, replyMs } =
     if (signal?.aborted) return finish({ type: "interrupted" });
     signal?.addEventListener("abort", onAbort, { once: true });
     within(connectMs, "connect");
-    socket.on("connect", () => {
+    const onConnect = () => {
       connected = true;
       within(replyMs, "reply");
       // The secret goes first: the endpoint reads no more than a few KB before it has seen it.
       socket.write(JSON.stringify({ secret: endpoint.secret, ...message }) + "\n");
-    });
-    socket.on(
-      "data",
-      lineReader(
-        cap ?? 1024 * 1024,
-        (line) => {
-          let m;
-          try {
-            m = JSON.parse(line);
-          } catch {
-            return finish({ type: "interrupted" });
-          }
-          finish(m && typeof m === "object" && typeof m.type === "string" ? { type: "reply", message: m } : { type: "interrupted" });
-        },
-        () => finish({ type: "interrupted" }),
-      ),
-    );
-    socket.on("error", (error) =>
-      finish(connected ? { type: "interrupted" } : { type: "unreachable", reason: error.code ?? error.message }),
-    );
-    socket.on("close", () => finish(connected ? { type: "interrupted" } : { type: "unreachable", reason: "closed" }));
+    };
+    const start = (s, already) => {
+      if (settled) return s.destroy();
+      socket = s;
+      socket.on("connect", onConnect);
+      socket.on(
+        "data",
+        lineReader(
+          cap ?? 1024 * 1024,
+          (line) => {
+            let m;
+            try {
+              m = JSON.parse(line);
+            } catch {
+              return finish({ type: "interrupted" });
+            }
+            finish(m && typeof m === "object" && typeof m.type === "string" ? { type: "reply", message: m } : { type: "interrupted" });
+          },
+          () => finish({ type: "interrupted" }),
+        ),
+      );
+      socket.on("error", (error) =>
+        finish(connected ? { type: "interrupted" } : { type: "unreachable", reason: error.code ?? error.message }),
+      );
+      socket.on("close", () => finish(connected ? { type: "interrupted" } : { type: "unreachable", reason: "closed" }));
+      if (already) onConnect();
+    };
+    if (pipes && process.platform === "win32") {
+      openPipe(pipes, endpoint.path, { waitMs: connectMs, signal }).then((r) => {
+        if (r === undefined) start(createConnection(endpoint.path), false);
+        else if (r.socket) start(r.socket, true);
+        else finish({ type: "unreachable", reason: r.reason });
+      });
+    } else {
+      start(createConnection(endpoint.path), false);
+    }
   });
 }
 
 /** A child's question through the endpoint: the parent's answer, `interrupted`, or `unreachable`. */
-export async function askThroughRelay(endpoint, args, asker, signal, cap) {
-  const r = await request(endpoint, { type: "ask", args, asker }, { cap, signal });
+export async function askThroughRelay(endpoint, args, asker, signal, cap, pipes) {
+  const r = await request(endpoint, { type: "ask", args, asker }, { cap, signal, pipes });
   if (r.type !== "reply") return r;
   const m = r.message;
   return m.type === "answer" || m.type === "unavailable" || m.type === "error" ? m : { type: "interrupted" };

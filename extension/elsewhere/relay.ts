@@ -43,16 +43,16 @@
 // client sends (nor a handler that throws) reaches anything else.
 // The server is unref'ed: it never keeps pi alive, and costs nothing until someone connects.
 import { randomBytes, timingSafeEqual } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, rmSync } from "node:fs";
 import { lstat, readdir, rm } from "node:fs/promises";
-import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { createConnection, createServer, type Server, Socket } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join, posix } from "node:path";
 import { addon } from "../addon.ts";
 import { type ArgsJson, CANCEL_CONTINUES, type Outcome } from "../addon-types.ts";
 import { type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
 import { alive, ASKER_CHAIN_ENV, ASKER_ENV, askThroughRelay, ASKER_SEPARATOR, parseRelayVariable, RELAY_ENV } from "./relay-wire.mjs";
-import type { Standing } from "./peer.ts";
+import { notePipePeer, type Standing } from "./peer.ts";
 import { print } from "../text/screen.ts";
 import type { Settings } from "../text/settings.ts";
 
@@ -340,6 +340,62 @@ const messageOf = (error: unknown): string => {
 };
 
 /**
+ * Serves `path` with `onConnection` for each client; resolves how to stop, or undefined when it
+ * cannot be served (the name is taken). On Windows the addon makes the pipe (qt_pipe.h: an access
+ * list of this user's alone, remote clients rejected, each client's pid known); net's pipe is the
+ * fallback only where the addon cannot (it is not loaded, or the host is not Node).
+ */
+async function serveEndpoint(path: string, onConnection: (socket: Socket) => void): Promise<(() => void) | undefined> {
+  if (process.platform === "win32") {
+    const served = servePipe(path, onConnection);
+    if (served !== "net") return served;
+  }
+  const server: Server = createServer({ allowHalfOpen: false }, onConnection);
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(path, () => resolve(true));
+  });
+  if (!listening) return undefined;
+  server.unref();
+  server.on("error", () => undefined);
+  return () => server.close();
+}
+
+/** The Windows pipe through the addon: how to stop, undefined when its name is taken, "net" when
+ * the addon cannot serve it here. Each client comes as a descriptor, made a socket here, with the
+ * pid Windows gives for it (peer.ts's peerOf reads it back). */
+function servePipe(path: string, onConnection: (socket: Socket) => void): (() => void) | undefined | "net" {
+  let stopped = false;
+  let close: (() => void) | undefined;
+  try {
+    close = addon().pipeServe(path, (fd, pid) => {
+      let socket: Socket;
+      try {
+        socket = new Socket({ fd, readable: true, writable: true, allowHalfOpen: false });
+      } catch {
+        try {
+          closeSync(fd);
+        } catch {
+          // nothing more to let go
+        }
+        return;
+      }
+      if (stopped) return socket.destroy(); // handed over as the server closed
+      notePipePeer(socket, { pid, uid: null });
+      onConnection(socket);
+    });
+  } catch (error) {
+    return (error as { code?: unknown }).code === "QT_EPIPE" ? undefined : "net";
+  }
+  if (!close) return "net";
+  const stop = close;
+  return () => {
+    stopped = true;
+    stop();
+  };
+}
+
+/**
  * Offers the endpoint within `bounds` (relayBounds). Returns undefined when no socket can be made
  * here (the tool then works as before, without a relay).
  */
@@ -478,7 +534,7 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
   /** Bytes of unfinished lines held now, by right (unverified lines hold at most the window). */
   const held = { ask: 0, control: 0 };
 
-  const server: Server = createServer({ allowHalfOpen: false }, (socket) => {
+  const onConnection = (socket: Socket) => {
     socket.unref();
     socket.on("error", () => socket.destroy());
     const oldest = unverified.size >= bounds.maxUnverified ? unverified.values().next().value : undefined;
@@ -588,22 +644,17 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
         socket.destroy();
       }
     });
-  });
+  };
 
-  const listening = await new Promise<boolean>((resolve) => {
-    server.once("error", () => resolve(false));
-    server.listen(path, () => resolve(true));
-  });
+  const stopServing = await serveEndpoint(path, onConnection);
   // A directory goes with its socket; a pipe goes when the server closes (or the process ends).
   const remove = () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   };
-  if (!listening) {
+  if (!stopServing) {
     remove();
     return undefined;
   }
-  server.unref();
-  server.on("error", () => undefined);
 
   process.once("exit", remove);
   let closed = false;
@@ -620,7 +671,7 @@ export async function startRelayServer(bounds: RelayBounds, handlers: RelayHandl
       process.removeListener("exit", remove);
       // The children waiting on this pi learn it is gone (their questions end as interrupted).
       for (const s of sockets) s.destroy();
-      server.close();
+      stopServing();
       remove();
     },
   };
@@ -652,7 +703,7 @@ export async function askAbove(
   if (name) asker.name = name;
   // The reply can be far longer than the question (typed answers and notes at their limits):
   // its cap is the bound of every legitimate message, so no answer the person gave is refused.
-  const reply = await askThroughRelay(endpoint, native.normalize(json), asker, signal, native.limits.relayMessageBytes);
+  const reply = await askThroughRelay(endpoint, native.normalize(json), asker, signal, native.limits.relayMessageBytes, native);
   switch (reply.type) {
     case "answer":
       try {

@@ -241,6 +241,17 @@
 #define QT_PENDING_LOCK_GIVE_UP_MS 60000
 #endif
 
+/* The buffers Windows keeps for each instance of the relay's named pipe, each way (a hint to the
+ * OS; a longer line goes through in pieces). */
+#ifndef QT_PIPE_BUFFER_BYTES
+#define QT_PIPE_BUFFER_BYTES 65536
+#endif
+/* How long a client tries again while every instance of a relay pipe is taken (ERROR_PIPE_BUSY:
+ * the pi makes a new one as each client connects, so this is a pi that stopped serving). */
+#ifndef QT_PIPE_BUSY_WAIT_MS
+#define QT_PIPE_BUSY_WAIT_MS 10000
+#endif
+
 /* ---- the web page (/questions web) ---- */
 /* A request body (an answer POSTed as JSON), in bytes; larger is refused with 413. Derived, not
  * chosen, so that every answer a person can give on the page fits: the answers at
