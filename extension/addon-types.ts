@@ -160,6 +160,12 @@ export interface NativeAddon {
   lockFile(path: string, timeoutMs: number): { release(remove?: boolean): void };
   /** Who is at the other end of a connected local socket (qt_peer.h): null where the OS does not tell. */
   peerCredentials(fd: number): { pid: number | null; uid: number | null };
+  /** Windows: the parent of a running process (0: gone, or not to be told: the walk ends there);
+   * null when `pid` is not running, or on another OS (the extension reads /proc or ps there). */
+  processParent(pid: number): number | null;
+  /** Windows: a running process's command line (cut at limits.peerCommandLineBytes); null when it
+   * cannot be read, or on another OS. */
+  processCommandLine(pid: number): string | null;
   /** Windows: serves the relay's named pipe with an access list of this user's alone, rejecting
    * remote clients (qt_pipe.h); each client comes as a descriptor for net.Socket({ fd }) with its
    * pid. Returns close(), or undefined where there are no such pipes (POSIX) or the host is not

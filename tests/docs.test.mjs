@@ -245,6 +245,8 @@ const DOCS_ONLY = [
   "QT_RELAY_LINE_MS",
   "QT_MAX_ANSWER_SOURCE_BYTES",
   "QT_PEER_ANCESTORS_MAX",
+  "QT_PEER_COMMAND_LINE_BYTES",
+  "QT_PIPE_BUSY_WAIT_MS",
 ];
 
 test("docs: every limit the addon exports is either in the README's Limits table or said to be for docs/ only", () => {

@@ -42,6 +42,7 @@
 #include "qt_external_edit.h"
 #include "qt_filelock.h"
 #include "qt_internal.h"
+#include "qt_peer.h"
 #include "qt_pipe.h"
 #include "qt_term.h"
 #include "qt_thread.h"
@@ -941,6 +942,50 @@ static void check_pipe(void) {
   qt_gate_destroy(seen.gate);
 }
 
+/* ---- a process's parent and command line (peer.c) -------------------------------------------- */
+static void check_process_tree(const char *self) {
+  char cmd[MAX_PATH * 3 + 64];
+  snprintf(cmd, sizeof cmd, "\"%s\" --fake-editor exit3 \"a b\\\\\"c\"", self);
+  wchar_t *wcmd = widen(cmd);
+  STARTUPINFOW si;
+  PROCESS_INFORMATION pi;
+  ZeroMemory(&si, sizeof si);
+  si.cb = sizeof si;
+  ZeroMemory(&pi, sizeof pi);
+  /* Suspended: it exists, with its command line, and does nothing. */
+  bool started = CreateProcessW(NULL, wcmd, NULL, NULL, FALSE, CREATE_SUSPENDED, NULL, NULL, &si, &pi);
+  free(wcmd);
+  report("process: a child to look at starts", started, "CreateProcessW: error %lu", (unsigned long)GetLastError());
+  if (!started) return;
+  long long parent = -2;
+  int sys_error = 0;
+  qt_status st = qt_process_parent((long long)pi.dwProcessId, &parent, &sys_error);
+  report("process: a child's parent is this process", st == QT_OK && parent == (long long)GetCurrentProcessId(),
+         "status %d, parent %lld, this %lu, error %d", (int)st, parent, (unsigned long)GetCurrentProcessId(),
+         sys_error);
+  char *line = NULL;
+  st = qt_process_command_line((long long)pi.dwProcessId, &line, &sys_error);
+  report("process: a child's command line is read whole from its memory", st == QT_OK && line && strcmp(line, cmd) == 0,
+         "status %d, error %d, read [%s], started [%s]", (int)st, sys_error, line ? line : "(none)", cmd);
+  free(line);
+  TerminateProcess(pi.hProcess, 0);
+  WaitForSingleObject(pi.hProcess, 5000);
+  DWORD gone = pi.dwProcessId;
+  CloseHandle(pi.hThread);
+  CloseHandle(pi.hProcess);
+  st = qt_process_parent((long long)gone, &parent, &sys_error);
+  report("process: a process that ended has no parent to tell", st == QT_ERR_STATE && sys_error == ERROR_NOT_FOUND,
+         "status %d, parent %lld, error %d", (int)st, parent, sys_error);
+  line = NULL;
+  st = qt_process_command_line((long long)gone, &line, &sys_error);
+  report("process: nor a command line", st == QT_ERR_STATE && !line, "status %d", (int)st);
+  free(line);
+  st = qt_process_command_line((long long)GetCurrentProcessId(), &line, &sys_error);
+  report("process: this process's own command line names the harness",
+         st == QT_OK && line && strstr(line, "native-win32"), "status %d, [%s]", (int)st, line ? line : "(none)");
+  free(line);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--fake-editor") == 0) return fake_editor();
   char self[MAX_PATH * 3];
@@ -958,6 +1003,7 @@ int main(int argc, char **argv) {
   check_external_edit(argv[1], self);
   check_tty();
   check_pipe();
+  check_process_tree(self);
   printf("done %d failure(s)\n", failures);
   return failures > 100 ? 100 : failures;
 }

@@ -12,7 +12,8 @@ import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const { callerOf, standingOf, isPiCommand, peerOf, procTree, processTree, psTree } = await importShim("../extension/elsewhere/peer.ts");
+const { callerOf, standingOf, isPiCommand, peerOf, procTree, processTree, psTree, splitWindowsCommandLine, windowsTree } =
+  await importShim("../extension/elsewhere/peer.ts");
 const { REMEMBERED_MODES } = await importShim("../extension/ask/memory.ts");
 
 /** A process tree: pid → [parent, argv]. */
@@ -228,6 +229,54 @@ test("peer: macOS's tree is one ps snapshot (pid, parent, command line), read as
     undefined,
   );
   assert.equal(processTree("linux"), procTree);
-  assert.equal(processTree("win32"), undefined);
+  assert.equal(
+    processTree("win32").rootUnverified !== undefined,
+    true,
+    "Windows: the addon's tree, whose walks prove nothing at a gone parent",
+  );
   assert.equal(processTree("freebsd"), undefined);
+});
+
+test("peer: Windows' command lines are split as its C runtime splits them (quotes, backslashes before a quote)", () => {
+  assert.deepEqual(splitWindowsCommandLine('"C:\\Program Files\\nodejs\\node.exe" C:\\npm\\pi-coding-agent\\dist\\cli.js -p'), [
+    "C:\\Program Files\\nodejs\\node.exe",
+    "C:\\npm\\pi-coding-agent\\dist\\cli.js",
+    "-p",
+  ]);
+  assert.deepEqual(splitWindowsCommandLine('a\\\\"b c" d\\"e  "" \t f\\\\g'), ["a\\b c", 'd"e', "", "f\\\\g"]);
+  assert.deepEqual(splitWindowsCommandLine("   "), []);
+  assert.equal(isPiCommand(splitWindowsCommandLine('"C:\\Program Files\\nodejs\\node.exe" C:\\npm\\pi-coding-agent\\dist\\cli.js')), true);
+  assert.equal(isPiCommand(["C:\\tools\\PI.EXE", "-p"]), true);
+  assert.equal(isPiCommand(["cmd.exe", "/c", "pi.cmd"]), false, "only the command or its script");
+});
+
+test("peer: on Windows (the addon's parents and command lines) the agent's command is refused, and a walk that meets no pi is unverified, never the person", () => {
+  // pid → [parent (0: gone, the walk ends), command line]; null: not running.
+  const procs = {
+    // the agent's bash under this pi (100)
+    210: [200, '"C:\\Program Files\\nodejs\\node.exe" C:\\npm\\pi-question.mjs answer'],
+    200: [100, 'C:\\Git\\bin\\bash.exe -c "pi-question answer"'],
+    100: [50, '"C:\\Program Files\\nodejs\\node.exe" C:\\npm\\pi-coding-agent\\dist\\cli.js'],
+    // a terminal whose parents end at explorer.exe, whose own parent is gone
+    520: [510, "node.exe C:\\npm\\pi-question.mjs answer"],
+    510: [505, "C:\\Windows\\System32\\cmd.exe"],
+    505: [0, "C:\\Windows\\explorer.exe"],
+  };
+  const tree = windowsTree({
+    processParent: (pid) => procs[pid]?.[0] ?? null,
+    processCommandLine: (pid) => procs[pid]?.[1] ?? null,
+  });
+  const self = { pid: 100, uid: null };
+  const agent = standingOf({ pid: 210, uid: null }, self, new Set(), tree, "win32");
+  assert.equal(agent.kind, "refused");
+  assert.match(
+    agent.reason,
+    /started by the pi whose questions it asks for \(through `node\.exe C:\\npm\\pi-coding-agent\\dist\\cli\.js`, pid 100\)/,
+  );
+  const terminal = standingOf({ pid: 520, uid: null }, self, new Set(), tree, "win32");
+  assert.equal(terminal.kind, "unverified");
+  assert.match(terminal.why, /on Windows a command an agent left running looks the same as one the person ran/);
+  assert.equal(standingOf({ pid: 999, uid: null }, self, new Set(), tree, "win32").kind, "refused", "gone before it was checked");
+  assert.equal(callerOf({ pid: 520, uid: null }, tree, 100), "`node.exe C:\\npm\\pi-question.mjs answer` (pid 520)");
+  assert.equal(callerOf({ pid: 100 + 1, uid: null }, tree, 100), "a process (pid 101)", "no command line: the pid alone");
 });

@@ -355,8 +355,6 @@ test("relay: the server never keeps its process alive; once the process exits it
   const script = `
     const { importShim } = await import(${JSON.stringify(shim)});
     const relay = await importShim("elsewhere/relay.ts");
-const peer = await importShim("elsewhere/peer.ts");
-const { request } = await import("../extension/elsewhere/relay-wire.mjs");
     const server = await relay.startRelayServer({ ...relay.relayBounds(${JSON.stringify(addon.limits)}), messageBytes: 64 * 1024 }, {
       ask: () => { process.stdout.write("asked\\n"); return new Promise(() => {}); },
       list: () => ({ type: "pending", questions: [] }),
@@ -812,8 +810,6 @@ test("relay: directories of killed pis are swept; a live pid's, a listening sock
     const script = `
       const { importShim } = await import(${JSON.stringify(shim)});
       const relay = await importShim("elsewhere/relay.ts");
-const peer = await importShim("elsewhere/peer.ts");
-const { request } = await import("../extension/elsewhere/relay-wire.mjs");
       const server = await relay.startRelayServer(relay.relayBounds(${JSON.stringify(addon.limits)}), {});
       process.stdout.write(server.variable + "\\n");
       setInterval(() => {}, 1000);

@@ -18,7 +18,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const MINGW = process.env.MINGW_CC || "x86_64-w64-mingw32-gcc";
 const MAY_SKIP = /^filelock: a (dangling )?symbolic link|^pipe: a second server under a taken name fails -- Wine does not enforce/;
 /** Check names (their start) each service must have passed. */
-const SERVICES = ["clock:", "thread:", "gate:", "keep:", "filelock:", "external_edit:", "tty:", "pipe:"];
+const SERVICES = ["clock:", "thread:", "gate:", "keep:", "filelock:", "external_edit:", "tty:", "pipe:", "process:"];
 
 function why() {
   if (process.platform !== "linux") return "builds with mingw-w64 and runs under Wine on Linux";
@@ -47,7 +47,7 @@ function runHarness() {
         "-Werror",
         `-I${join(native, "core")}`,
         join(root, "tests", "native-win32.c"),
-        ...["thread", "filelock", "external_edit", "tty", "pipe"].map((f) => join(native, "os", "win32", `${f}.c`)),
+        ...["thread", "filelock", "external_edit", "tty", "pipe", "peer"].map((f) => join(native, "os", "win32", `${f}.c`)),
         join(native, "core", "strings.c"),
         join(native, "core", "buf.c"),
         "-o",

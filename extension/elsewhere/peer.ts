@@ -1,7 +1,8 @@
 // peer.ts — who is at the other end of a relay connection, from what the kernel says
-// (addon.peerCredentials: Linux and macOS give the pid and uid, the BSDs the uid only, Windows'
-// named pipes nothing here) and the chain of parent processes with their command lines (Linux:
-// /proc; macOS: one `ps` snapshot — written for macOS, run only on its CI). The relay lets a connection with the control secret list, answer or watch only
+// (addon.peerCredentials: Linux and macOS give the pid and uid, the BSDs the uid only; Windows'
+// named pipe gives the client's pid as it connects, noted on the socket) and the chain of parent
+// processes with their command lines (Linux: /proc; macOS: one `ps` snapshot — written for
+// macOS, run only on its CI; Windows: the addon). The relay lets a connection with the control secret list, answer or watch only
 // when it comes from this user and from no process a pi started — the agent's own commands
 // (its bash, a repository's `npm test`) may not act as the person. Where the OS cannot tell, an
 // answer is taken but said to be unverified, never as the person's (docs/elsewhere.md).
@@ -9,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import { closeSync, openSync, readSync } from "node:fs";
 import type { Socket } from "node:net";
 import { addon } from "../addon.ts";
+import type { NativeAddon } from "../addon-types.ts";
 import { PEER_TEXT } from "../text/text.ts";
 import { RELAY_ENV } from "./relay-wire.mjs";
 
@@ -30,6 +32,9 @@ export interface ProcessTree {
    * inherits it, even one that left its parents since: `nohup … &`, setsid); undefined where the
    * environment cannot be read (macOS, another user's process). */
   inheritsRelay?(pid: number): boolean | undefined;
+  /** Where a walk that ends without meeting a pi proves nothing (Windows: a command the agent left
+   * running looks like the person's there), why: the peer is then unverified, not the person. */
+  rootUnverified?: string;
 }
 
 /** Where a Windows relay pipe's client carries what Windows said of its peer when it connected
@@ -85,7 +90,7 @@ export const procTree: ProcessTree = {
     return Number.isSafeInteger(ppid) && ppid >= 0 ? ppid : undefined;
   },
   commandLine(pid) {
-    const line = readProc(`/proc/${pid}/cmdline`, 4096);
+    const line = readProc(`/proc/${pid}/cmdline`, addon().limits.peerCommandLineBytes);
     return line === undefined ? undefined : line.split("\0").filter((a) => a !== "");
   },
   inheritsRelay(pid) {
@@ -117,14 +122,74 @@ export function psTree(
   return { parentOf: (pid) => procs.get(pid)?.[0], commandLine: (pid) => procs.get(pid)?.[1] };
 }
 
-/** How this OS shows the process tree: /proc on Linux, ps on macOS; undefined elsewhere. */
-export function processTree(platform: string = process.platform): ProcessTree | undefined {
-  return platform === "linux" ? procTree : platform === "darwin" ? psTree() : undefined;
+/** A Windows command line's words, as the C runtime splits them: blanks apart outside quotes, a
+ * quote toggles, backslashes before a quote escape it (2n: n and a toggle; 2n+1: n and a quote). */
+export function splitWindowsCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let word = "";
+  let quoted = false;
+  let started = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === "\\") {
+      let n = 0;
+      while (line[i + n] === "\\") n++;
+      if (line[i + n] === '"') {
+        word += "\\".repeat(Math.floor(n / 2));
+        if (n % 2) word += '"';
+        else quoted = !quoted;
+        i += n;
+      } else {
+        word += "\\".repeat(n);
+        i += n - 1;
+      }
+      started = true;
+    } else if (c === '"') {
+      quoted = !quoted;
+      started = true;
+    } else if ((c === " " || c === "\t") && !quoted) {
+      if (started) words.push(word);
+      word = "";
+      started = false;
+    } else {
+      word += c;
+      started = true;
+    }
+  }
+  if (started) words.push(word);
+  return words;
 }
 
-/** Whether a command line is a pi's: the command or its script named `pi`, or pi's cli.js. */
+/** Windows, through the addon: a process's parent from the system's process list (its start time
+ * checked: Windows keeps a gone parent's pid, which a later process may get) and its command
+ * line from its own memory. A walk that ends at a gone parent proves nothing there (no
+ * environment to read), so a peer no pi is found above is unverified, never the person. */
+export function windowsTree(native: Pick<NativeAddon, "processParent" | "processCommandLine"> = addon()): ProcessTree {
+  return {
+    parentOf(pid) {
+      const parent = native.processParent(pid);
+      return parent === null ? undefined : parent;
+    },
+    commandLine(pid) {
+      const line = native.processCommandLine(pid);
+      return line === null ? undefined : splitWindowsCommandLine(line);
+    },
+    rootUnverified: PEER_TEXT.windowsRoot,
+  };
+}
+
+/** How this OS shows the process tree: /proc on Linux, ps on macOS, the addon on Windows;
+ * undefined elsewhere. */
+export function processTree(platform: string = process.platform): ProcessTree | undefined {
+  return platform === "linux" ? procTree : platform === "darwin" ? psTree() : platform === "win32" ? windowsTree() : undefined;
+}
+
+/** Whether a command line is a pi's: the command or its script named `pi` (`pi.exe`, `pi.cmd` on
+ * Windows), or pi's cli.js. */
 export function isPiCommand(argv: readonly string[]): boolean {
-  return argv.slice(0, 2).some((a) => a.split(/[\\/]/).pop() === "pi" || /pi-coding-agent[\\/]dist[\\/]cli\.[cm]?js$/.test(a));
+  return argv
+    .slice(0, 2)
+    .some((a) => /^pi(\.exe|\.cmd)?$/i.test(a.split(/[\\/]/).pop() ?? "") || /pi-coding-agent[\\/]dist[\\/]cli\.[cm]?js$/.test(a));
 }
 
 /** A command line as said in a refusal: its first words (the program by its file name: the pid
@@ -179,7 +244,7 @@ export function standingOf(
       // Reached init (or a reaper) without meeting a pi: unless it inherited a pi's relay variable
       // (a command the agent left running in the background: nohup … &, setsid).
       if (tree.inheritsRelay?.(peer.pid)) return { kind: "refused", reason: PEER_TEXT.inheritsRelay(commandWords(own), peer.pid) };
-      return { kind: "person" };
+      return tree.rootUnverified ? { kind: "unverified", why: tree.rootUnverified } : { kind: "person" };
     }
     const argv = tree.commandLine(parent);
     if (parent === self.pid) return { kind: "refused", reason: PEER_TEXT.startedByThisPi(commandWords(argv), parent) };

@@ -251,16 +251,14 @@ const SOCKET_NAME = "relay.sock";
 
 /** The endpoint's name on `platform`. POSIX: `relay.sock` in the private directory `dir` (mode
  * 0700 keeps other users out). Windows: a named pipe, `\\.\pipe\pi-question-<user>-<pid>-<random>`
- * (the user name reduced to [A-Za-z0-9._-], at most 64 characters). Node's net creates it through
- * libuv with no security descriptor of its own (we never pass readableAll / writableAll, which
- * would open it to everyone), so Windows gives it the default DACL of a named pipe: full control
- * for the creator owner, LocalSystem and Administrators, read-only access for Everyone and
- * anonymous — another user may open it for reading only, and so can never send the secret every
- * request must begin with, nor read a reply (one is written only after a right secret). libuv
- * creates the first instance with FILE_FLAG_FIRST_PIPE_INSTANCE, so a pipe someone else made
- * first under the (random) name makes listening fail instead of being joined. Once this pi is
- * gone its name is free for anyone: a client sends nothing to a pipe whose pid is not alive
- * (relay-wire.mjs's refusedEndpoint). */
+ * (the user name reduced to [A-Za-z0-9._-], at most 64 characters), which the addon makes
+ * (native/os/win32/pipe.c): an access list of this user's alone with network logons denied, remote
+ * clients rejected, its first instance made with FILE_FLAG_FIRST_PIPE_INSTANCE (a name someone
+ * made first fails instead of being joined), and each client's pid known. A client opens it at
+ * identification level and sends nothing unless its server is the pid in its name running as this
+ * user; and nothing to a name whose pid is gone (relay-wire.mjs's refusedEndpoint, openPipe).
+ * Where the addon cannot (not loaded, a host that is not Node) net's pipe stands in, with the
+ * default access list of a named pipe (everyone may read, only the owner write). */
 export function relayEndpoint(
   platform: string,
   { dir, user, pid, random }: { dir: string; user: string; pid: number; random: string },

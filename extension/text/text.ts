@@ -136,4 +136,6 @@ export const PEER_TEXT = {
   otherUser: (uid: number) => `refused: the connection comes from another user (uid ${uid}); pi answers only its own user's commands.`,
   /** Why an answer could not be checked (its result then says it was not verified as the person's). */
   cannotTell: (platform: string) => `this OS (${platform}) does not say who connected`,
+  windowsRoot:
+    "no pi was found among the parents of the process that connected, but on Windows a command an agent left running looks the same as one the person ran",
 };

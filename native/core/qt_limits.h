@@ -315,6 +315,11 @@
 #ifndef QT_PEER_ANCESTORS_MAX
 #define QT_PEER_ANCESTORS_MAX 256
 #endif
+/* Bytes of a peer process's command line read to name it and to tell whether it is a pi (Linux:
+ * /proc/<pid>/cmdline; Windows: the command line in its memory, as UTF-8). */
+#ifndef QT_PEER_COMMAND_LINE_BYTES
+#define QT_PEER_COMMAND_LINE_BYTES 4096
+#endif
 /* Bytes of a peer's environment read to find the relay's variable there (Linux, /proc/<pid>/environ):
  * a process every pi started carries it, even once it has left its parents. */
 #ifndef QT_PEER_ENVIRON_BYTES

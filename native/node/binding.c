@@ -33,6 +33,8 @@
  *   _graphemesBackward(str)                  tests only: graphemes(str), stepping back from the end
  *   lockFile(path, timeoutMs) -> { release(remove?) }   an exclusive flock, bounded wait (qt_filelock.h)
  *   peerCredentials(fd) -> { pid, uid }      a local socket's peer (qt_peer.h); null where the OS does not tell
+ *   processParent(pid) -> number | null, processCommandLine(pid) -> string | null
+ *                                            Windows: a peer's parent and command line (qt_peer.h)
  *   pipeServe(name, onClient(fd, pid)) -> close() | undefined    the relay's named pipe on Windows (qt_pipe.h)
  *   pipeConnect(name, serverPid) -> { fd, serverPid } | { refused, serverPid, errno } | undefined
  *                                            its client's end, once its server is that pid and this user
@@ -204,6 +206,7 @@ static napi_value limits_object(napi_env env) {
       {"peerAncestors", QT_PEER_ANCESTORS_MAX},
       {"peerEnvironBytes", QT_PEER_ENVIRON_BYTES},
       {"pipeBusyWaitMs", QT_PIPE_BUSY_WAIT_MS},
+      {"peerCommandLineBytes", QT_PEER_COMMAND_LINE_BYTES},
       {"preparedBytes", QT_MAX_PREPARED_BYTES},
       {"discussBytes", QT_MAX_DISCUSS_BYTES},
       {"answersJsonBytes", QT_MAX_ANSWERS_JSON_BYTES},
@@ -272,6 +275,8 @@ static napi_value init(napi_env env, napi_value exports) {
       {"strings", NULL, js_strings, NULL, NULL, NULL, napi_enumerable, NULL},
       {"lockFile", NULL, js_lock_file, NULL, NULL, NULL, napi_enumerable, NULL},
       {"peerCredentials", NULL, js_peer_credentials, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"processParent", NULL, js_process_parent, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"processCommandLine", NULL, js_process_command_line, NULL, NULL, NULL, napi_enumerable, NULL},
       {"pipeServe", NULL, js_pipe_serve, NULL, NULL, NULL, napi_enumerable, NULL},
       {"pipeConnect", NULL, js_pipe_connect, NULL, NULL, NULL, napi_enumerable, NULL},
       {"_textWork", NULL, js_text_work, NULL, NULL, NULL, napi_default, NULL},

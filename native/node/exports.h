@@ -32,6 +32,8 @@ napi_value js_lock_file(napi_env env, napi_callback_info info);
 
 /* peer.c: who is at the other end of a local socket (the relay) */
 napi_value js_peer_credentials(napi_env env, napi_callback_info info);
+napi_value js_process_parent(napi_env env, napi_callback_info info);
+napi_value js_process_command_line(napi_env env, napi_callback_info info);
 
 /* pipe.c: the relay's named pipe on Windows (qt_pipe.h) */
 napi_value js_pipe_serve(napi_env env, napi_callback_info info);

@@ -120,8 +120,8 @@ napi_value js_pipe_serve(napi_env env, napi_callback_info info) {
   pipe_serving *p = calloc(1, sizeof *p);
   napi_value resource_name, close_fn;
   if (!p || napi_create_string_utf8(env, "pi-question pipe", NAPI_AUTO_LENGTH, &resource_name) != napi_ok ||
-      napi_create_threadsafe_function(env, argv[1], NULL, resource_name, PIPE_QUEUE, 1, NULL, NULL, NULL,
-                                      client_to_js, &p->on_client) != napi_ok) {
+      napi_create_threadsafe_function(env, argv[1], NULL, resource_name, PIPE_QUEUE, 1, NULL, NULL, NULL, client_to_js,
+                                      &p->on_client) != napi_ok) {
     free(name);
     free(p);
     throw_coded(env, "QT_ENOMEM", "pi-question: the relay's pipe could not be set up", false);

@@ -1,10 +1,11 @@
-// remote-text.mjs — what an answer through `pi-question answer` reads as on this OS: where the OS
-// says who connected (Linux, macOS: extension/elsewhere/peer.ts), the person's answer
-// (details.mode "remote", "user selected: …"); elsewhere (Windows, the BSDs) an answer pi could
+// remote-text.mjs — what an answer sent from the test's own process (as `pi-question answer`
+// sends it) reads as on this OS: where the OS says who connected (Linux, macOS: the socket's
+// credentials; Windows: the relay pipe's client pid, extension/elsewhere/peer.ts), the person's
+// answer (details.mode "remote", "user selected: …"); elsewhere (the BSDs) an answer pi could
 // not verify (mode "unverified", the head of native/core/result.c, lines without "user").
 
 /** Whether this OS tells the relay who connected (peer.ts processTree). */
-export const PEER_KNOWN = process.platform === "linux" || process.platform === "darwin";
+export const PEER_KNOWN = process.platform === "linux" || process.platform === "darwin" || process.platform === "win32";
 
 /** details.mode of an answer given with `pi-question answer` here. */
 export const REMOTE_MODE = PEER_KNOWN ? "remote" : "unverified";

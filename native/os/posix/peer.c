@@ -54,3 +54,20 @@ qt_status qt_peer_credentials(int fd, qt_peer *out, int *sys_error) {
   return QT_OK;
 #endif
 }
+
+/* The walk up from a peer reads /proc (Linux) or ps (macOS) in the extension: nothing here. */
+qt_status qt_process_parent(long long pid, long long *parent, int *sys_error) {
+  (void)pid;
+  if (!parent || !sys_error) return QT_ERR_USAGE;
+  *parent = -1;
+  *sys_error = 0;
+  return QT_ERR_STATE;
+}
+
+qt_status qt_process_command_line(long long pid, char **out, int *sys_error) {
+  (void)pid;
+  if (!out || !sys_error) return QT_ERR_USAGE;
+  *out = NULL;
+  *sys_error = 0;
+  return QT_ERR_STATE;
+}
