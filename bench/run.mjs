@@ -212,10 +212,16 @@ const remembered = await rememberedFirstFrames(ours, ui, { runs: quick ? 20 : 10
 const runtimeDir = mkdtempSync(join(tmpdir(), "pi-question-bench-run-"));
 try {
   const firstRuns = quick ? 3 : 7;
-  for (const name of [frameCalls[0].name, frameCalls[1].name]) {
+  for (const [name, idle] of [
+    [frameCalls[0].name, false],
+    [frameCalls[1].name, false],
+    [frameCalls[0].name, true],
+    [frameCalls[1].name, true],
+  ]) {
     const results = [];
     for (let i = 0; i < firstRuns; i++) {
-      const r = spawnSync(process.execPath, [join(root, "bench", "first-frame.mjs"), "--first-call", name], {
+      const args = [join(root, "bench", "first-frame.mjs"), "--first-call", name, ...(idle ? ["--after-idle"] : [])];
+      const r = spawnSync(process.execPath, args, {
         cwd: root,
         encoding: "utf8",
         env: { ...process.env, XDG_RUNTIME_DIR: runtimeDir },
@@ -224,7 +230,7 @@ try {
       results.push(JSON.parse(r.stdout.trim().split("\n").pop()));
     }
     const pick = (k) => median(results.map((x) => x[k]));
-    firstFrame.firstCalls.push({ name, runs: firstRuns, ms: pick("ms"), toCustom: pick("toCustom"), validate: pick("validate") });
+    firstFrame.firstCalls.push({ name, idle, runs: firstRuns, ms: pick("ms"), toCustom: pick("toCustom"), validate: pick("validate") });
   }
 } finally {
   rmSync(runtimeDir, { recursive: true, force: true });

@@ -258,7 +258,23 @@ export default function piQuestion(pi: ExtensionAPI): void {
     // After the others: pi 0.87's loader can hand a module that two imports load at once to one
     // of them unfinished (subagent-outcome.ts shares text.ts with ask.ts).
     await getOutcomes();
+    if (ctx.hasUI) prepareWhenIdle(ctx);
   });
+  /** What the first question loads and decides (the asking modules, the width rules, the
+   * settings and remembered answers: ask.ts prepare) is done once pi has drawn its screen, in
+   * the idle time before the agent can ask: a session with a person only (a subagent's pi or a
+   * print run rarely asks, and pays nothing for it). */
+  let preparing: ReturnType<typeof setTimeout> | undefined;
+  const prepareWhenIdle = (ctx: ExtensionContext) => {
+    clearTimeout(preparing);
+    preparing = setTimeout(() => {
+      preparing = undefined;
+      void Promise.all([import("./tool.ts"), getAsker()])
+        .then(([, a]) => a.prepare(ctx))
+        .catch(() => undefined); // the first question does it then
+    }, native.limits.idlePrepareMs);
+    preparing.unref?.();
+  };
   /** The setting "web": { "enabled": true } starts the page with every session that has a UI;
    * the setting "accessible" is remembered for the transcript. */
   const startWebIfSet = async (ctx: ExtensionContext) => {
@@ -318,6 +334,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
   });
 
   pi.on("session_shutdown", async () => {
+    clearTimeout(preparing);
     // Off pi's event bus (it outlives this instance: after /reload a stale board would refuse
     // the next one's answers); the questions asked without waiting leave unended.
     (await asyncOf())?.stop();

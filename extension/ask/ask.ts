@@ -16,7 +16,7 @@ import type { AnswersFlag } from "./print-mode.ts";
 import type { RelayAsker } from "../elsewhere/relay.ts";
 import type { AsyncQuestions } from "./async.ts";
 import { type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
-import { isPersonsAnswer, type Remembered, rememberAnswers, rememberedAll } from "./memory.ts";
+import { isPersonsAnswer, type Remembered, rememberAnswers, rememberedAll, warmMemory } from "./memory.ts";
 import { route, type Way } from "./route.ts";
 import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
 import { accessibleMode, loadSettings, resolveLanguage, type Settings } from "../text/settings.ts";
@@ -95,6 +95,10 @@ export interface Asker {
     signal: AbortSignal | undefined,
     from?: RelayAsker,
   ): Promise<QuestionResult>;
+  /** Loads and decides ahead what the first question in `ctx`'s mode needs (its modules, the
+   * width rules, the settings, the project's remembered answers): called in pi's idle time after a
+   * session starts (index.ts), each step its own turn of the event loop; never throws. */
+  prepare(ctx: ExtensionContext): Promise<void>;
   /** This instance stops (session_shutdown: /reload, a new session, exit): its board leaves pi's
    * event bus, which outlives it (the next instance answers there), and its questions asked
    * without waiting are dropped, unended (the session's entries bring them back). */
@@ -337,6 +341,27 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     board,
     history,
     lastUnanswered: () => unanswered,
+    async prepare(ctx) {
+      const step = () => new Promise<void>((resolve) => setImmediate(resolve));
+      try {
+        const mode = (ctx as { mode?: string }).mode;
+        if (ctx.hasUI && (mode === undefined || mode === "tui")) {
+          const m = await interactiveModule();
+          await step();
+          m.prepareTui();
+        } else if (ctx.hasUI) {
+          await dialogsModule();
+        } else {
+          await printModeModule();
+        }
+        await step();
+        const s = settings(ctx);
+        await step();
+        if (s.memory) warmMemory(ctx.cwd);
+      } catch {
+        // nothing prepared is lost: the first question does what is left
+      }
+    },
     close() {
       unhost(); // first: the bus hears nothing of the questions dropped next
       unhost = () => undefined;

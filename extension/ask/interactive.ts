@@ -102,6 +102,12 @@ function selectWidthRulesOnce(): void {
   selectWidthRules(addon(), measureWidth);
 }
 
+/** Decides ahead what the first question in pi's TUI decides (the width rules), in pi's idle
+ * time after a session starts (ask.ts prepare). */
+export function prepareTui(): void {
+  selectWidthRulesOnce();
+}
+
 /** What pi shows below the question when the structure is not the one expected (the footer). */
 const ROWS_BELOW_FALLBACK = 3;
 /** The rows pi's fullscreen layout keeps for the transcript however tall the editor is. */

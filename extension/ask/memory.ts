@@ -144,7 +144,7 @@ const EMPTY: Loaded = { entries: [], others: [], byKey: new Map() };
 
 /** The last read of each file, with the stat it was read at: read again only when the file
  * changed (size, mtime, ctime or inode: a write renames a new file in). */
-const cache = new Map<string, { stamp: string; loaded: Loaded }>();
+const cache = new Map<string, { stamp: string; loaded: Loaded; told?: boolean }>();
 
 function stampOf(path: string): string | undefined {
   try {
@@ -155,38 +155,57 @@ function stampOf(path: string): string | undefined {
   }
 }
 
-/** The JSONL file of `jsonl`, from the cache when it has not changed. `fresh`: whether it was
- * read now (a refusal is told once per change of the file, not at every question). */
-function load(jsonl: string): { loaded: Loaded; fresh: boolean } {
+/** The JSONL file of `jsonl`, from the cache when it has not changed. `untold`: a refusal not
+ * told yet since the file last changed (the caller that tells it calls `told()`), so a refusal is
+ * told once per change of the file, not at every question — and not lost to a read ahead of the
+ * first question (warmMemory). */
+function load(jsonl: string): { loaded: Loaded; untold: boolean; told(): void } {
   const stamp = stampOf(jsonl);
   if (stamp === undefined) {
     cache.delete(jsonl);
-    return { loaded: EMPTY, fresh: false };
+    return { loaded: EMPTY, untold: false, told() {} };
   }
-  const hit = cache.get(jsonl);
-  if (hit && hit.stamp === stamp) return { loaded: hit.loaded, fresh: false };
+  let hit = cache.get(jsonl);
+  if (!hit || hit.stamp !== stamp) {
+    hit = { stamp, loaded: parseFile(jsonl) };
+    cache.set(jsonl, hit);
+  }
+  const entry = hit;
+  return {
+    loaded: entry.loaded,
+    untold: Boolean(entry.loaded.refused) && !entry.told,
+    told: () => {
+      entry.told = true;
+    },
+  };
+}
+
+/** The file at `jsonl` read (bounded, refused when not the person's own) and its lines parsed. */
+function parseFile(jsonl: string): Loaded {
   const read = readBoundedFile(jsonl, { maxBytes: addon().limits.memoryFileBytes, ownedByMe: true });
-  let loaded: Loaded;
-  if ("refused" in read) loaded = { ...EMPTY, refused: MEMORY_TEXT.refused(jsonl, read.refused) };
-  else if ("missing" in read) loaded = EMPTY;
-  else {
-    loaded = { entries: [], others: [], byKey: new Map() };
-    for (const line of read.text.split("\n")) {
-      if (!line.trim()) continue;
-      let v: unknown;
-      try {
-        v = JSON.parse(line);
-      } catch {
-        v = undefined;
-      }
-      if (isEntry(v)) {
-        loaded.entries.push(v);
-        loaded.byKey.set(v.key, v); // oldest first: the newest of a key stays
-      } else loaded.others.push(line);
+  if ("refused" in read) return { ...EMPTY, refused: MEMORY_TEXT.refused(jsonl, read.refused) };
+  if ("missing" in read) return EMPTY;
+  const loaded: Loaded = { entries: [], others: [], byKey: new Map() };
+  for (const line of read.text.split("\n")) {
+    if (!line.trim()) continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      v = undefined;
     }
+    if (isEntry(v)) {
+      loaded.entries.push(v);
+      loaded.byKey.set(v.key, v); // oldest first: the newest of a key stays
+    } else loaded.others.push(line);
   }
-  cache.set(jsonl, { stamp, loaded });
-  return { loaded, fresh: true };
+  return loaded;
+}
+
+/** Reads the project's remembered answers into the cache ahead of its first question (pi's idle
+ * time after a session starts, index.ts); tells nothing, so a refusal is still told then. */
+export function warmMemory(cwd: string): void {
+  load(memoryPaths(cwd).jsonl);
 }
 
 /** The remembered entries of the project `cwd`, oldest first; a missing file is empty, a line
@@ -435,8 +454,11 @@ export function rememberedAll(
   language: string,
   warn?: (message: string) => void,
 ): Array<Remembered | undefined> {
-  const { loaded, fresh } = load(memoryPaths(cwd).jsonl);
-  if (loaded.refused && fresh) warn?.(loaded.refused);
+  const { loaded, untold, told } = load(memoryPaths(cwd).jsonl);
+  if (untold && warn) {
+    told();
+    warn(loaded.refused as string);
+  }
   if (!loaded.byKey.size) return questions.map(() => undefined);
   return questions.map((q) => {
     try {
