@@ -167,7 +167,7 @@ export interface NativeAddon {
    * cannot be read, or on another OS. */
   processCommandLine(pid: number): string | null;
   /** Windows: serves the relay's named pipe with an access list of this user's alone, rejecting
-   * remote clients (qt_pipe.h); each client comes as a descriptor for net.Socket({ fd }) with its
+   * clients from other computers (qt_pipe.h); each client comes as a descriptor for net.Socket({ fd }) with its
    * pid. Returns close(), or undefined where there are no such pipes (POSIX) or the host is not
    * Node. Throws code "QT_EPIPE" (with `errno`) when the pipe cannot be made (its name taken). */
   pipeServe(name: string, onClient: (fd: number, pid: number | null) => void): (() => void) | undefined;
