@@ -26,10 +26,10 @@ export const FIRST_FRAME_TARGET_MS = { small: 1, largest: 16 };
 /** The first question of a session, asked after pi's idle time: within one 60 Hz frame. */
 export const FIRST_QUESTION_TARGET_MS = 16;
 /** How long after the session starts the first question comes in the idle-time row: past the
- * extension's preparation (QT_IDLE_PREPARE_MS after the start, then its few steps), and still far
+ * extension's preparation (IDLE_PREPARE_MS after the start, then its few steps), and still far
  * less than a model takes to call the tool. */
 export const FIRST_QUESTION_IDLE_MS = 1000;
-const PREPARE_DELAY = "QT_IDLE_PREPARE_MS";
+const PREPARE_DELAY = "200 ms (index.ts IDLE_PREPARE_MS)";
 
 const now = () => Number(process.hrtime.bigint()) / 1e6; // ms
 

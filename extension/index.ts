@@ -4,13 +4,19 @@
 //
 // pi loads every extension at start, through jiti, one file at a time, and each file costs
 // about as much as its content. So this one file holds all that registering needs
-// (the tool's description, guidelines and parameter schema, the commands' descriptions) and
-// the addon (addon.ts: Node's own require); everything else is imported at first use: asking
+// (the tool's description, guidelines and parameter schema, the commands' descriptions) and a
+// look for the addon's file (addonPlaces: a few stats; another file here would cost pi's start
+// about a millisecond); the addon itself is loaded at first use, through the same loader as
+// addon.ts (load-addon.cjs, Node's own require: one copy per process); everything else too: asking
 // (ask.ts, then the TUI, RPC dialogs or print mode's modules), the commands' bodies, the relay
 // and the transcript renderers once a session starts, the web page when it is turned on.
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
-import { addon } from "./addon.ts";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { NativeAddon } from "./addon-types.ts";
 import type { Asker } from "./ask/ask.ts";
 import type { RelayHost } from "./elsewhere/relay-host.ts";
 import type { SubagentOutcomes } from "./elsewhere/subagent-outcome.ts";
@@ -117,9 +123,43 @@ function placeholder(lines: (width: number) => string[], context: { invalidate?:
   return { render: lines, invalidate() {} };
 }
 
+// ---- the addon: looked for at the start, loaded at first use -------------------------------------
+/** The addon files the loader (load-addon.cjs) may take, by name and folder only: PI_QUESTION_ADDON;
+ * the local build; the platform packages pi-question-<os>-<cpu>[-gnu|-musl] in pi-question's own
+ * node_modules or in the node_modules folder that holds it (platform-package.cjs prebuiltFolders).
+ * tests/platform-package.test.mjs checks these are the loader's places. */
+export function addonPlaces(
+  packageRoot: string = join(dirname(fileURLToPath(import.meta.url)), ".."),
+  platform: string = process.platform,
+  arch: string = process.arch,
+  override: string | undefined = process.env.PI_QUESTION_ADDON,
+): string[] {
+  if (override) return [override];
+  const names =
+    platform === "linux" ? ["gnu", "musl"].map((libc) => `pi-question-${platform}-${arch}-${libc}`) : [`pi-question-${platform}-${arch}`];
+  const folders = [join(packageRoot, "node_modules")];
+  let parent = dirname(packageRoot);
+  if (basename(parent).startsWith("@")) parent = dirname(parent);
+  if (basename(parent) === "node_modules") folders.push(parent);
+  const local = [join(packageRoot, "build", "Release", "pi_question.node"), join(packageRoot, "build", "Debug", "pi_question.node")];
+  return [...local, ...folders.flatMap((folder) => names.map((name) => join(folder, name, "pi_question.node")))];
+}
+
+/** The addon (the one addon.ts gives: the loader keeps what it loaded); throws the loader's
+ * sentence when none loads. */
+function addon(): NativeAddon {
+  return (createRequire(import.meta.url)("./load-addon.cjs") as typeof import("./load-addon.cjs")).loadAddon() as NativeAddon;
+}
+
+/** After a session with a person starts, what its first question loads and decides is prepared
+ * this long later (pi draws its screen first), in the idle time before the agent can ask. */
+const IDLE_PREPARE_MS = 200;
+
 export default function piQuestion(pi: ExtensionAPI): void {
-  // The addon, loaded once per process (addon.ts); loaded now, so a missing one is said at start.
-  const native = addon();
+  // The addon is loaded once per process at its first use (addon.ts): pi's start only looks that
+  // one is there, so a checkout never built or a platform package not installed is said at once
+  // (the loader's sentence; the tool is not offered).
+  if (!addonPlaces().some((file) => existsSync(file))) addon();
 
   // One asker (one queue, one history) per extension instance, made at first use.
   let asker: Promise<Asker> | undefined;
@@ -138,7 +178,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
     // invalid call throws the core's message (path, problem, fix), which pi reports to the
     // model as an error result.
     prepareArguments(args: unknown): QuestionArgs {
-      return JSON.parse(native.normalize(JSON.stringify(args ?? {}))) as QuestionArgs;
+      return JSON.parse(addon().normalize(JSON.stringify(args ?? {}))) as QuestionArgs;
     },
 
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
@@ -248,6 +288,17 @@ export default function piQuestion(pi: ExtensionAPI): void {
   // The relay: offered once a session starts (when this pi can ask someone), closed at its end.
   let relay: Promise<RelayHost> | undefined;
   pi.on("session_start", async (_event, ctx) => {
+    // The addon is loaded here at the latest (the relay needs it): one that is there but does not
+    // load (refused, another version, broken) takes the tool away from the model, saying why.
+    try {
+      addon();
+    } catch (error) {
+      pi.setActiveTools?.(pi.getActiveTools().filter((name) => name !== "question"));
+      const why = error instanceof Error ? error.message : String(error);
+      if (ctx.hasUI) ctx.ui.notify(why, "error");
+      else process.stderr.write(`${why}\n`);
+      return;
+    }
     relay ??= import("./elsewhere/relay-host.ts").then((m) => m.relayHost(pi, getAsker, getOutcomes));
     await Promise.all([
       ctx.hasUI ? loadRenderers() : undefined,
@@ -272,7 +323,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
       void Promise.all([import("./tool.ts"), getAsker()])
         .then(([, a]) => a.prepare(ctx))
         .catch(() => undefined); // the first question does it then
-    }, native.limits.idlePrepareMs);
+    }, IDLE_PREPARE_MS);
     preparing.unref?.();
   };
   /** The setting "web": { "enabled": true } starts the page with every session that has a UI;

@@ -247,7 +247,6 @@ const DOCS_ONLY = [
   "QT_PEER_ANCESTORS_MAX",
   "QT_PEER_COMMAND_LINE_BYTES",
   "QT_PIPE_BUSY_WAIT_MS",
-  "QT_IDLE_PREPARE_MS",
 ];
 
 test("docs: every limit the addon exports is either in the README's Limits table or said to be for docs/ only", () => {

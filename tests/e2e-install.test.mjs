@@ -197,6 +197,20 @@ test("install: `pi install <checkout>` before `npm install` there says what to r
   assert.ok(r.stderr.includes(`pi-question: the native addon is not built. Run "npm install" in ${clean}.`), transcript(r));
 });
 
+test("install: a checkout whose built addon does not load (not a shared object) takes the tool away at the session's start, saying why", async () => {
+  // pi's start only looks that an addon file is there (index.ts addonPlaces); the load comes when
+  // the session starts, and a file that does not load leaves the model without the tool.
+  const broken = copyCheckout(join(base, "broken-build"));
+  mkdirSync(join(broken, "build", "Release"), { recursive: true });
+  writeFileSync(join(broken, ADDON), "not a shared object\n");
+  const { home, project, env } = newHome(base, "broken-build-home");
+  const inst = await pi(["install", broken], { cwd: project, env });
+  assert.equal(inst.code, 0, inst.output);
+  const r = await askPrint({ home, cwd: project, env });
+  assert.ok(!r.offered.includes("question"), transcript(r));
+  assert.ok(r.stderr.includes("pi-question: the native addon built from source could not be loaded; rebuild it with"), transcript(r));
+});
+
 // ---------------------------------------------------------------------------------------------
 // (2) the npm pack tarball
 

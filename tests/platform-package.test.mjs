@@ -343,3 +343,30 @@ test("install step: without one, a published package says why it builds from sou
   assert.equal(r.status, 1);
   assert.match(r.stderr, /^pi-question: no C compiler found \(no-such-cc\)[^\n]*\n$/);
 });
+
+test("loader: the places pi's start looks at for an addon (index.ts addonPlaces) are the loader's, for every platform and install layout", async () => {
+  const { importShim } = await import("./helpers/shim.mjs");
+  const { addonPlaces } = await importShim("index.ts");
+  const loaderPlaces = (root, host) => [
+    ...[join(root, "build", "Release", "pi_question.node"), join(root, "build", "Debug", "pi_question.node")],
+    ...platform.prebuiltFolders(root).flatMap((folder) => candidatePackages(host).map((name) => join(folder, name, "pi_question.node"))),
+  ];
+  for (const root of ["/home/u/src/pi-question", "/p/node_modules/pi-question", "/p/node_modules/@scope/pi-question", "/p/lib/x"]) {
+    for (const host of [
+      { os: "linux", cpu: "x64", libc: "gnu" },
+      { os: "linux", cpu: "arm64", libc: "musl" },
+      { os: "darwin", cpu: "arm64", libc: "" },
+      { os: "win32", cpu: "x64", libc: "" },
+    ]) {
+      assert.deepEqual(
+        new Set(addonPlaces(root, host.os, host.cpu, "")),
+        new Set(loaderPlaces(root, host)),
+        `${root} on ${targetKey(host)}`,
+      );
+    }
+  }
+  assert.deepEqual(addonPlaces("/x", "linux", "x64", "/my/build.node"), ["/my/build.node"], "PI_QUESTION_ADDON alone");
+  // the loader's own list (load-addon.cjs) for this checkout: every file it may take is looked at
+  const { addonCandidates } = require("../extension/load-addon.cjs");
+  for (const file of addonCandidates) assert.ok(addonPlaces(packageRoot, process.platform, process.arch, "").includes(file), file);
+});

@@ -241,12 +241,6 @@
 #define QT_PENDING_LOCK_GIVE_UP_MS 60000
 #endif
 
-/* After a session with a person starts, what its first question loads and decides is prepared
- * this long later (pi draws its screen first), in the idle time before the agent can ask. */
-#ifndef QT_IDLE_PREPARE_MS
-#define QT_IDLE_PREPARE_MS 200
-#endif
-
 /* The buffers Windows keeps for each instance of the relay's named pipe, each way (a hint to the
  * OS; a longer line goes through in pieces). */
 #ifndef QT_PIPE_BUFFER_BYTES

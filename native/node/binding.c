@@ -206,7 +206,6 @@ static napi_value limits_object(napi_env env) {
       {"peerAncestors", QT_PEER_ANCESTORS_MAX},
       {"peerEnvironBytes", QT_PEER_ENVIRON_BYTES},
       {"pipeBusyWaitMs", QT_PIPE_BUSY_WAIT_MS},
-      {"idlePrepareMs", QT_IDLE_PREPARE_MS},
       {"peerCommandLineBytes", QT_PEER_COMMAND_LINE_BYTES},
       {"preparedBytes", QT_MAX_PREPARED_BYTES},
       {"discussBytes", QT_MAX_DISCUSS_BYTES},
