@@ -146,9 +146,9 @@ export function addonPlaces(
 }
 
 /** The addon (the one addon.ts gives: the loader keeps what it loaded); throws the loader's
- * sentence when none loads. */
-function addon(): NativeAddon {
-  return (createRequire(import.meta.url)("./load-addon.cjs") as typeof import("./load-addon.cjs")).loadAddon() as NativeAddon;
+ * sentence when none loads. `say`: where what the first load says goes (a refused prebuilt). */
+function addon(say?: (text: string) => void): NativeAddon {
+  return (createRequire(import.meta.url)("./load-addon.cjs") as typeof import("./load-addon.cjs")).loadAddon(say) as NativeAddon;
 }
 
 /** After a session with a person starts, what its first question loads and decides is prepared
@@ -291,7 +291,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
     // The addon is loaded here at the latest (the relay needs it): one that is there but does not
     // load (refused, another version, broken) takes the tool away from the model, saying why.
     try {
-      addon();
+      addon((text) => (ctx.hasUI ? ctx.ui.notify(text.trim(), "warning") : process.stderr.write(text)));
     } catch (error) {
       pi.setActiveTools?.(pi.getActiveTools().filter((name) => name !== "question"));
       const why = error instanceof Error ? error.message : String(error);

@@ -112,7 +112,11 @@ function nothingLoadedSentence(tried) {
   return `pi-question: there is no prebuilt addon for ${targetKey(host)}; build it from source with ${build} (needs a C compiler, make, Python and the cJSON library: see the README's "Building from source").`;
 }
 
-function loadAddon() {
+/** The addon, loaded at the first call (the next calls give the same one); throws the sentence
+ * of nothingLoadedSentence when nothing loads. `say` gets what a refused prebuilt's use of another
+ * file says (default: stderr; pi's TUI gives its own notice instead, so its screen is not written
+ * over). */
+function loadAddon(say = (text) => process.stderr.write(text)) {
   if (loaded) return loaded;
   const tried = [];
   for (const source of addonSources()) {
@@ -127,8 +131,8 @@ function loadAddon() {
     try {
       loaded = require(source.file);
       loadedFrom = source;
-      // Said once, before pi's screen starts (the extension loads the addon when it is loaded).
-      for (const t of tried) if (t.refused) process.stderr.write(`${t.refused} Using ${source.file} instead.\n`);
+      // Said once, when the addon is first loaded (at the session's start at the latest: index.ts).
+      for (const t of tried) if (t.refused) say(`${t.refused} Using ${source.file} instead.\n`);
       return loaded;
     } catch (error) {
       tried.push({ ...source, error: message(error) });
