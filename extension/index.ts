@@ -288,6 +288,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
   // The relay: offered once a session starts (when this pi can ask someone), closed at its end.
   let relay: Promise<RelayHost> | undefined;
   pi.on("session_start", async (_event, ctx) => {
+    shut = false;
     // The addon is loaded here at the latest (the relay needs it): one that is there but does not
     // load (refused, another version, broken) takes the tool away from the model, saying why.
     try {
@@ -309,17 +310,20 @@ export default function piQuestion(pi: ExtensionAPI): void {
     // After the others: pi 0.87's loader can hand a module that two imports load at once to one
     // of them unfinished (subagent-outcome.ts shares text.ts with ask.ts).
     await getOutcomes();
-    if (ctx.hasUI) prepareWhenIdle(ctx);
+    if (!shut && ctx.hasUI) prepareWhenIdle(ctx); // not on a context the shutdown made stale
   });
   /** What the first question loads and decides (the asking modules, the width rules, the
    * settings and remembered answers: ask.ts prepare) is done once pi has drawn its screen, in
    * the idle time before the agent can ask: a session with a person only (a subagent's pi or a
    * print run rarely asks, and pays nothing for it). */
   let preparing: ReturnType<typeof setTimeout> | undefined;
+  let shut = false; // session_shutdown came: nothing more is prepared for this instance
   const prepareWhenIdle = (ctx: ExtensionContext) => {
     clearTimeout(preparing);
+    if (shut) return;
     preparing = setTimeout(() => {
       preparing = undefined;
+      if (shut) return;
       void Promise.all([import("./tool.ts"), getAsker()])
         .then(([, a]) => a.prepare(ctx))
         .catch(() => undefined); // the first question does it then
@@ -385,6 +389,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
   });
 
   pi.on("session_shutdown", async () => {
+    shut = true;
     clearTimeout(preparing);
     // Off pi's event bus (it outlives this instance: after /reload a stale board would refuse
     // the next one's answers); the questions asked without waiting leave unended.

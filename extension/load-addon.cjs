@@ -131,12 +131,18 @@ function loadAddon(say = (text) => process.stderr.write(text)) {
     try {
       loaded = require(source.file);
       loadedFrom = source;
-      // Said once, when the addon is first loaded (at the session's start at the latest: index.ts).
-      for (const t of tried) if (t.refused) say(`${t.refused} Using ${source.file} instead.\n`);
-      return loaded;
     } catch (error) {
       tried.push({ ...source, error: message(error) });
+      continue;
     }
+    // Said once, when the addon is first loaded (at the session's start at the latest: index.ts);
+    // whatever `say` does, the addon is loaded.
+    for (const t of tried) {
+      try {
+        if (t.refused) say(`${t.refused} Using ${source.file} instead.\n`);
+      } catch {}
+    }
+    return loaded;
   }
   const lines = tried.map((t) => `${t.file} (${t.error})`);
   throw new Error(`${nothingLoadedSentence(tried)}\nTried:\n  ${lines.join("\n  ")}`);

@@ -800,8 +800,8 @@ static bool under_wine(void) {
   return ntdll && GetProcAddress(ntdll, "wine_get_version") != NULL;
 }
 
-/* The DACL of `h`: exactly two ACEs, deny NETWORK then allow this process's user; *detail says
- * what else it found. */
+/* The DACL of `h`: exactly one ACE, allowing this process's user; *detail says what else it
+ * found. */
 static bool pipe_dacl_is_owners(HANDLE h, char *detail, size_t size) {
   PACL dacl = NULL;
   PSECURITY_DESCRIPTOR sd = NULL;
@@ -818,24 +818,17 @@ static bool pipe_dacl_is_owners(HANDLE h, char *detail, size_t size) {
             GetTokenInformation(token, TokenUser, user_buf, sizeof user_buf, &len);
   if (token) CloseHandle(token);
   PSID me = ok ? ((TOKEN_USER *)user_buf)->User.Sid : NULL;
-  BYTE network_buf[SECURITY_MAX_SID_SIZE];
-  DWORD network_len = sizeof network_buf;
-  ok = ok && CreateWellKnownSid(WinNetworkSid, NULL, network_buf, &network_len);
   if (!ok) {
-    snprintf(detail, size, "could not read this user's SID or make NETWORK's");
-  } else if (dacl->AceCount != 2) {
-    snprintf(detail, size, "%u ACEs, not 2", (unsigned)dacl->AceCount);
+    snprintf(detail, size, "could not read this user's SID");
+  } else if (dacl->AceCount != 1) {
+    snprintf(detail, size, "%u ACEs, not 1", (unsigned)dacl->AceCount);
     ok = false;
   } else {
-    ACE_HEADER *first = NULL, *second = NULL;
-    GetAce(dacl, 0, (void **)&first);
-    GetAce(dacl, 1, (void **)&second);
-    bool deny_network = first && first->AceType == ACCESS_DENIED_ACE_TYPE &&
-                        EqualSid((PSID) & ((ACCESS_DENIED_ACE *)first)->SidStart, (PSID)network_buf);
-    bool allow_me = second && second->AceType == ACCESS_ALLOWED_ACE_TYPE &&
-                    EqualSid((PSID) & ((ACCESS_ALLOWED_ACE *)second)->SidStart, me);
-    ok = deny_network && allow_me;
-    if (!ok) snprintf(detail, size, "deny NETWORK first: %d, allow this user second: %d", deny_network, allow_me);
+    ACE_HEADER *only = NULL;
+    GetAce(dacl, 0, (void **)&only);
+    ok = only && only->AceType == ACCESS_ALLOWED_ACE_TYPE &&
+         EqualSid((PSID) & ((ACCESS_ALLOWED_ACE *)only)->SidStart, me);
+    if (!ok) snprintf(detail, size, "its one ACE does not allow this user");
   }
   LocalFree(sd);
   return ok;
@@ -884,8 +877,8 @@ static void check_pipe(void) {
          seen.clients, seen.pid);
   if (st == QT_OK) {
     char detail[200] = "";
-    report("pipe: its access list is this user's alone, network logons denied first",
-           pipe_dacl_is_owners((HANDLE)client, detail, sizeof detail), "%s", detail);
+    report("pipe: its access list is this user's alone", pipe_dacl_is_owners((HANDLE)client, detail, sizeof detail),
+           "%s", detail);
     /* Bytes both ways through the handed-over instance. */
     DWORD wrote = 0, read = 0;
     char buf[8] = {0};

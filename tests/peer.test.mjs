@@ -245,6 +245,7 @@ test("peer: Windows' command lines are split as its C runtime splits them (quote
   ]);
   assert.deepEqual(splitWindowsCommandLine('a\\\\"b c" d\\"e  "" \t f\\\\g'), ["a\\b c", 'd"e', "", "f\\\\g"]);
   assert.deepEqual(splitWindowsCommandLine("   "), []);
+  assert.deepEqual(splitWindowsCommandLine('"a""b" c'), ['a"b', "c"]);
   assert.equal(isPiCommand(splitWindowsCommandLine('"C:\\Program Files\\nodejs\\node.exe" C:\\npm\\pi-coding-agent\\dist\\cli.js')), true);
   assert.equal(isPiCommand(["C:\\tools\\PI.EXE", "-p"]), true);
   assert.equal(isPiCommand(["cmd.exe", "/c", "pi.cmd"]), false, "only the command or its script");

@@ -123,7 +123,8 @@ export function psTree(
 }
 
 /** A Windows command line's words, as the C runtime splits them: blanks apart outside quotes, a
- * quote toggles, backslashes before a quote escape it (2n: n and a toggle; 2n+1: n and a quote). */
+ * quote toggles ("" inside quotes is a quote), backslashes before a quote escape it (2n: n and a
+ * toggle; 2n+1: n and a quote). */
 export function splitWindowsCommandLine(line: string): string[] {
   const words: string[] = [];
   let word = "";
@@ -145,7 +146,10 @@ export function splitWindowsCommandLine(line: string): string[] {
       }
       started = true;
     } else if (c === '"') {
-      quoted = !quoted;
+      if (quoted && line[i + 1] === '"') {
+        word += '"'; // "" inside quotes: a quote (the C runtime since 2008)
+        i++;
+      } else quoted = !quoted;
       started = true;
     } else if ((c === " " || c === "\t") && !quoted) {
       if (started) words.push(word);

@@ -5,7 +5,18 @@
 // that asks).
 // Plain JavaScript, so the extension (through jiti) and the standalone command share it.
 import { randomBytes } from "node:crypto";
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createConnection, Socket } from "node:net";
 import { homedir } from "node:os";
 import { basename, join, posix, win32 } from "node:path";
@@ -115,10 +126,14 @@ export function openPipe(pipes, path, { waitMs, signal } = {}) {
         try {
           return resolve({ socket: new Socket({ fd: r.fd, readable: true, writable: true }) });
         } catch (error) {
+          try {
+            closeSync(r.fd); // the pipe's end goes, so its server sees the client leave
+          } catch {}
           return resolve({ reason: error.message });
         }
       }
-      if (r.refused === "busy" && Date.now() < until) return setTimeout(attempt, 25).unref?.();
+      // kept referenced: a child's question may be all that holds its process (bounded by waitMs)
+      if (r.refused === "busy" && Date.now() < until) return void setTimeout(attempt, 25);
       resolve({ reason: pipeRefusal(path, r, ownerPid) });
     };
     attempt();

@@ -252,8 +252,8 @@ const SOCKET_NAME = "relay.sock";
 /** The endpoint's name on `platform`. POSIX: `relay.sock` in the private directory `dir` (mode
  * 0700 keeps other users out). Windows: a named pipe, `\\.\pipe\pi-question-<user>-<pid>-<random>`
  * (the user name reduced to [A-Za-z0-9._-], at most 64 characters), which the addon makes
- * (native/os/win32/pipe.c): an access list of this user's alone with network logons denied, other
- * computers' clients rejected, its first instance made with FILE_FLAG_FIRST_PIPE_INSTANCE (a name someone
+ * (native/os/win32/pipe.c): an access list of this user's alone, other computers'
+ * clients rejected, its first instance made with FILE_FLAG_FIRST_PIPE_INSTANCE (a name someone
  * made first fails instead of being joined), and each client's pid known. A client opens it at
  * identification level and sends nothing unless its server is the pid in its name running as this
  * user; and nothing to a name whose pid is gone (relay-wire.mjs's refusedEndpoint, openPipe).

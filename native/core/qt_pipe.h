@@ -2,8 +2,8 @@
  * neither safely: it makes a pipe with the default access list (everyone may read) that remote
  * clients may reach, and it cannot say which process is at either end.
  *
- * The server's pipe: its access list is this user's alone (network logons denied first), remote
- * clients are rejected (PIPE_REJECT_REMOTE_CLIENTS), its first instance is made with
+ * The server's pipe: its access list is this user's alone, other computers' clients are rejected
+ * (PIPE_REJECT_REMOTE_CLIENTS), its first instance is made with
  * FILE_FLAG_FIRST_PIPE_INSTANCE (a name someone else took first fails), and each client comes
  * with its process id (GetNamedPipeClientProcessId). The client's end: opened only at
  * identification level (a pipe's server may not act as the client), and only when the process

@@ -1,7 +1,7 @@
 /* pipe.c (Windows) — qt_pipe.h: the relay's named pipe with an access list of this user's alone,
  * served on a thread of its own (overlapped ConnectNamedPipe, woken by a stop event), and the
  * client's end checked against the process and the user that serve it. The security descriptor
- * is written in SDDL: deny network logons, allow this user (its SID from the process token). */
+ * is written in SDDL: this user alone (its SID from the process token). */
 #ifndef _WIN32_WINNT
 #define _WIN32_WINNT 0x0A00
 #endif
@@ -63,8 +63,10 @@ static TOKEN_USER *token_user(HANDLE process, DWORD *err) {
   return user;
 }
 
-/* The pipe's security descriptor: network logons denied, this user allowed everything, nobody
- * else anything (a protected DACL: nothing inherited). */
+/* The pipe's security descriptor: this user allowed everything, nobody else anything (a
+ * protected DACL: nothing inherited). Not a deny of network logons: this same user's ssh or
+ * remoting session has that group, and must reach its pi (another computer's clients are
+ * refused by PIPE_REJECT_REMOTE_CLIENTS). */
 static PSECURITY_DESCRIPTOR owner_only(DWORD *err) {
   TOKEN_USER *user = token_user(GetCurrentProcess(), err);
   if (!user) return NULL;
@@ -74,7 +76,7 @@ static PSECURITY_DESCRIPTOR owner_only(DWORD *err) {
     *err = GetLastError();
   } else {
     wchar_t sddl[256];
-    if (_snwprintf(sddl, sizeof sddl / sizeof *sddl, L"D:P(D;;GA;;;NU)(A;;GA;;;%ls)", sid) < 0) {
+    if (_snwprintf(sddl, sizeof sddl / sizeof *sddl, L"D:P(A;;GA;;;%ls)", sid) < 0) {
       *err = ERROR_INSUFFICIENT_BUFFER;
     } else if (!ConvertStringSecurityDescriptorToSecurityDescriptorW(sddl, SDDL_REVISION_1, &sd, NULL)) {
       *err = GetLastError();
@@ -117,12 +119,31 @@ static int wait_for_client(qt_pipe_server *s, HANDLE event) {
   return GetLastError() == ERROR_NO_DATA ? 0 : -1;
 }
 
+/* Whether the server was asked to stop within `ms` (a pause before trying again after a
+ * failure, so a lasting one does not spin). */
+static bool stopped_within(qt_pipe_server *s, DWORD ms) { return WaitForSingleObject(s->stop, ms) == WAIT_OBJECT_0; }
+
 static void serve(void *arg) {
   qt_pipe_server *s = arg;
   HANDLE event = CreateEventW(NULL, TRUE, FALSE, NULL);
-  while (event && s->instance != INVALID_HANDLE_VALUE) {
+  while (event) {
+    if (s->instance == INVALID_HANDLE_VALUE) {
+      /* No instance to wait on (making one failed: out of resources): try again until stopped. */
+      if (stopped_within(s, 100)) break;
+      s->instance = make_instance(s, false);
+      continue;
+    }
     int got = wait_for_client(s, event);
-    if (got < 0) break;
+    if (got < 0) {
+      if (WaitForSingleObject(s->stop, 0) == WAIT_OBJECT_0) break;
+      /* Failed otherwise: this instance goes, a new one is made (the name stays held by any
+       * instance still open; a client meanwhile is told busy and tries again). */
+      CloseHandle(s->instance);
+      s->instance = INVALID_HANDLE_VALUE;
+      if (stopped_within(s, 100)) break;
+      s->instance = make_instance(s, false);
+      continue;
+    }
     HANDLE next = make_instance(s, false); /* made first: the name is never free while served */
     if (got == 0) {
       CloseHandle(s->instance);
@@ -228,7 +249,7 @@ qt_status qt_pipe_connect(const char *name, long long server_pid, intptr_t *hand
   ULONG pid = 0;
   if (!GetNamedPipeServerProcessId(h, &pid)) {
     *sys_error = (int)GetLastError();
-    *why = QT_PIPE_OTHER_PROCESS;
+    *why = QT_PIPE_FAILED;
     CloseHandle(h);
     return QT_ERR_STATE;
   }
