@@ -95,9 +95,10 @@ export interface Asker {
     signal: AbortSignal | undefined,
     from?: RelayAsker,
   ): Promise<QuestionResult>;
-  /** Loads and decides ahead what the first question in `ctx`'s mode needs (its modules, the
-   * width rules, the settings, the project's remembered answers): called in pi's idle time after a
-   * session starts (index.ts), each step its own turn of the event loop; never throws. */
+  /** Loads and decides ahead what the first question of a session with a person (`ctx.hasUI`)
+   * needs in its mode (its modules, the width rules, the settings, the project's remembered
+   * answers): called in pi's idle time after such a session starts (index.ts), each step its own
+   * turn of the event loop; never throws. */
   prepare(ctx: ExtensionContext): Promise<void>;
   /** This instance stops (session_shutdown: /reload, a new session, exit): its board leaves pi's
    * event bus, which outlives it (the next instance answers there), and its questions asked
@@ -345,14 +346,12 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       const step = () => new Promise<void>((resolve) => setImmediate(resolve));
       try {
         const mode = (ctx as { mode?: string }).mode;
-        if (ctx.hasUI && (mode === undefined || mode === "tui")) {
+        if (mode === undefined || mode === "tui") {
           const m = await interactiveModule();
           await step();
           m.prepareTui();
-        } else if (ctx.hasUI) {
-          await dialogsModule();
         } else {
-          await printModeModule();
+          await dialogsModule(); // RPC: pi's dialogs
         }
         await step();
         const s = settings(ctx);
