@@ -21,6 +21,19 @@ async function memoryModule() {
   return jiti.import(join(import.meta.dirname ?? new URL(".", import.meta.url).pathname, "..", "extension", "ask", "memory.ts"));
 }
 
+/** The details of the person's answer `i` to the question `q` (option i mod n), as the core
+ * builds them for a result. */
+function personsAnswer(q, i) {
+  const index = i % q.options.length;
+  const options = q.options.map((o) => ({ value: o.value, label: o.label }));
+  return {
+    status: "answered",
+    mode: "interactive",
+    questions: [{ id: q.id, prompt: q.prompt, options }],
+    answers: [{ id: q.id, index, value: options[index].value, label: options[index].label, wasCustom: false }],
+  };
+}
+
 /** Rows: none, 10,000 (the file unchanged since read), and after a change (each run touches the
  * file first, so it is read and parsed again). */
 export async function rememberedFirstFrames(tool, ui, { runs = 100 } = {}) {
@@ -78,9 +91,27 @@ export async function rememberedFirstFrames(tool, ui, { runs = 100 } = {}) {
       utimesSync(paths.jsonl, t, t); // changed: read and parsed again at the next question
       changed.push((await firstFrameOnce(tool, validate, call.args, ui, { cwd: many })).ms);
     }
+    // An answer remembered: with none against with 10,000 (each run a new answer to the 1 × 4
+    // question, as a person answering it again; the first of each untimed: it reads the file).
+    const writes = {};
+    for (const [name, cwd] of [
+      ["none", none],
+      ["many", many],
+    ]) {
+      const times = [];
+      for (let i = 0; i <= runs; i++) {
+        const answered = personsAnswer(q, i);
+        const t0 = performance.now();
+        const why = await memory.rememberAnswers(cwd, answered, "pi");
+        const t = performance.now() - t0;
+        if (why) throw new Error(`the answer was not remembered: ${why}`);
+        if (i > 0) times.push(t);
+      }
+      writes[name] = median(times);
+    }
     rmSync(none, { recursive: true, force: true });
     rmSync(many, { recursive: true, force: true });
-    return { plain, remembered, changed: median(changed), changedRuns: n, fileBytes };
+    return { plain, remembered, changed: median(changed), changedRuns: n, fileBytes, writes, writeRuns: runs };
   } finally {
     process.env.HOME = savedHome;
     rmSync(home, { recursive: true, force: true });
@@ -94,12 +125,19 @@ export const REMEMBERED_EXTRA_MS = 0.5;
 
 /** Prints the rows; returns [what, ok] targets: 10,000 remembered answers add at most
  * REMEMBERED_EXTRA_MS to the first frame of a question asked without any. */
-export function reportRemembered({ plain, remembered, changed, changedRuns, fileBytes }, log = console.log) {
+export function reportRemembered({ plain, remembered, changed, changedRuns, fileBytes, writes, writeRuns }, log = console.log) {
   log(
     `first frame of a 1 × 4 question with remembered answers (the person's file for the project; ms, median of ${plain.n}): none ${ms(plain.median)} (p90 ${ms(plain.p90)}); ${REMEMBERED_COUNT.toLocaleString("en")} (${(fileBytes / 1e6).toFixed(1)} MB, unchanged since read) ${ms(remembered.median)} (p90 ${ms(remembered.p90)}); the first question after the file changed by hand or by another pi (read and parsed again; median of ${changedRuns}, not judged) ${ms(changed)}`,
   );
+  log(
+    `an answer remembered (rememberAnswers: both files, under their lock; ms, median of ${writeRuns}): none remembered before ${ms(writes.none)}; ${REMEMBERED_COUNT.toLocaleString("en")} ${ms(writes.many)}`,
+  );
   const extra = remembered.median - plain.median;
   return [
+    [
+      `an answer remembered with ${REMEMBERED_COUNT.toLocaleString("en")} remembered ≤ ${REMEMBERED_EXTRA_MS} ms more than with none (${ms(writes.many)} vs ${ms(writes.none)} ms)`,
+      writes.many - writes.none <= REMEMBERED_EXTRA_MS,
+    ],
     [
       `first frame, 1 × 4 with ${REMEMBERED_COUNT.toLocaleString("en")} remembered answers ≤ ${REMEMBERED_EXTRA_MS} ms more than with none (${ms(remembered.median)} vs ${ms(plain.median)} ms)`,
       extra <= REMEMBERED_EXTRA_MS,

@@ -216,6 +216,7 @@ const README_ROWS = {
 // Exported limits only a client, a script or an attacker meets: docs/ states them, not the README.
 const DOCS_ONLY = [
   "QT_MEMORY_FILE_BYTES",
+  "QT_MEMORY_COMPACT_SLACK",
   "QT_PEER_ENVIRON_BYTES",
   "QT_MAX_PREPARED_BYTES",
   "QT_MAX_ANSWERS_JSON_BYTES",

@@ -89,13 +89,22 @@ test("memory: an answer the person gave is written to their own directory (~/.pi
       md,
       /## 2026-11-21 10:00 UTC — asked by worker\n\n\*\*Which database\?\*\*\n\nOptions: Postgres · SQLite \(Recommended\)\n\nAnswer: SQLite \(Recommended\)\nNote: small data\n/,
     );
-    // typed text, then the same question again: one entry, the newer
+    // typed text, then the same question again: appended, and the newer is the one entry read
     const typed = details({ ...DB, prompt: "which   DATABASE?" }, { db: "MariaDB" });
     await memory.rememberAnswers(dir, typed, "pi", new Date("2026-11-22T10:00:00Z"));
     const after = lines(dir);
-    assert.equal(after.length, 1);
-    assert.deepEqual(after[0].answer, { wrote: "MariaDB" });
-    assert.doesNotMatch(readFileSync(mdOf(dir), "utf8"), /small data/);
+    assert.equal(after.length, 2, "appended: the older line stays until the file is compacted");
+    assert.deepEqual(after[0], entry, "the earlier line is untouched");
+    assert.deepEqual(after[1].answer, { wrote: "MariaDB" });
+    const read = memory.readMemory(dir);
+    assert.equal(read.length, 1);
+    assert.deepEqual(read[0].answer, { wrote: "MariaDB" });
+    const md2 = readFileSync(mdOf(dir), "utf8");
+    assert.ok(md2.startsWith(md), "the .md is appended to");
+    assert.match(
+      md2.slice(md.length),
+      /^## 2026-11-22 10:00 UTC — asked by pi\n\n\*\*which DATABASE\?\*\*\n\nOptions: Postgres · SQLite \(Recommended\)\n\nAnswer: MariaDB\n\n$/,
+    );
   } finally {
     cleanup();
   }
@@ -279,6 +288,82 @@ test("memory: asked through the asker in pi's TUI — written, then opened remem
     await asking;
     assert.equal(existsSync(jsonlOf(dir)), false);
     assert.equal(existsSync(mdOf(dir)), false);
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: answers are appended (the file is never read or rewritten to add one); past QT_MEMORY_COMPACT_SLACK replaced answers, more than the questions, the next answer compacts both files to one entry per question", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const slack = addon.limits.memoryCompactSlack;
+    assert.equal(typeof slack, "number");
+    const NAME = { id: "name", prompt: "Project name?" };
+    await memory.rememberAnswers(dir, details(NAME, { name: "Orbit" }), "pi", new Date("2026-11-01T00:00:00Z"));
+    const other = { id: "other", prompt: "Another?" };
+    await memory.rememberAnswers(dir, details(other, { other: "yes" }), "pi", new Date("2026-11-01T00:00:00Z"));
+    // a hand-written line that is not an entry is kept through appends and compactions
+    writeFileSync(jsonlOf(dir), readFileSync(jsonlOf(dir), "utf8") + '{"kept": "by hand"}\n');
+    let compacted = false;
+    for (let i = 0; i <= slack + 2; i++) {
+      const before = lines(dir).length;
+      await memory.rememberAnswers(dir, details(DB, { db: `answer ${i}` }), "pi", new Date(Date.UTC(2026, 10, 2, 0, i)));
+      const now = readFileSync(jsonlOf(dir), "utf8").split("\n").filter(Boolean);
+      if (now.length === before + 1) {
+        assert.equal(JSON.parse(now.at(-1)).answer.wrote, `answer ${i}`, "appended at the end");
+      } else {
+        // compacted: one line per question, the latest answer, the hand-written line kept
+        compacted = true;
+        assert.ok(i > slack, `compacted only past the slack (at ${i})`);
+        assert.equal(now.length, 4);
+        assert.deepEqual(JSON.parse(now[0]), { kept: "by hand" });
+        assert.deepEqual(
+          now.slice(1).map((l) => JSON.parse(l).prompt),
+          ["Project name?", "Another?", "Which database?"],
+        );
+        assert.equal(JSON.parse(now[3]).answer.wrote, `answer ${i}`);
+        const md = readFileSync(mdOf(dir), "utf8");
+        assert.equal(md.match(/^## /gm).length, 3, "the .md compacted too");
+        break;
+      }
+    }
+    assert.ok(compacted, "the file was compacted");
+    assert.deepEqual(
+      memory.readMemory(dir).map((e) => e.prompt),
+      ["Project name?", "Another?", "Which database?"],
+    );
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: an append ends a last line a crash left unfinished first; a JSONL file that is a link, or has a second name, is not appended to", async (t) => {
+  const { dir, cleanup } = project();
+  try {
+    const NAME = { id: "name", prompt: "Project name?" };
+    await memory.rememberAnswers(dir, details(NAME, { name: "Orbit" }), "pi", new Date("2026-11-01T00:00:00Z"));
+    writeFileSync(jsonlOf(dir), readFileSync(jsonlOf(dir), "utf8") + '{"id": "cut sh');
+    await memory.rememberAnswers(dir, details(DB, { db: "Postgres" }), "pi", new Date("2026-11-02T00:00:00Z"));
+    const text = readFileSync(jsonlOf(dir), "utf8");
+    assert.match(text, /\{"id": "cut sh\n\{/, "the unfinished line ended, the entry on a line of its own");
+    assert.deepEqual(
+      memory.readMemory(dir).map((e) => e.prompt),
+      ["Project name?", "Which database?"],
+    );
+    if (process.platform === "win32") return t.skip("links: POSIX only here");
+    const { linkSync, symlinkSync, unlinkSync } = await import("node:fs");
+    const elsewhere = join(dir, "elsewhere.jsonl");
+    writeFileSync(elsewhere, text);
+    unlinkSync(jsonlOf(dir));
+    symlinkSync(elsewhere, jsonlOf(dir));
+    const warned = await memory.rememberAnswers(dir, details({ id: "x", prompt: "Third?" }, { x: "a" }), "pi");
+    assert.match(String(warned), /was not written: it leads outside/);
+    assert.equal(readFileSync(elsewhere, "utf8"), text, "nothing appended through the link");
+    unlinkSync(jsonlOf(dir));
+    linkSync(elsewhere, jsonlOf(dir));
+    const again = await memory.rememberAnswers(dir, details({ id: "x", prompt: "Third?" }, { x: "a" }), "pi");
+    assert.match(String(again), /another name/);
+    assert.equal(readFileSync(elsewhere, "utf8"), text, "nothing appended to a file with a second name");
   } finally {
     cleanup();
   }

@@ -10,9 +10,11 @@
 // in a repository. Only the person's own answers are written (REMEMBERED_MODES, status
 // "answered"): never pre-supplied answers, timeouts, declines, cancels or another extension's
 // answer. The file is read bounded (project-file.ts), at most once per change (a cache checked
-// with one stat), its entries indexed by key. Writes are pending.ts's: atomic, on the real path
-// inside the answers directory only, under the lock beside the JSONL file, so two pis never lose
-// each other's entries. One entry per question: a newer answer to the same question replaces it.
+// with one stat), its entries indexed by key. An answer is appended to both files (its cost does
+// not grow with what is remembered); one entry per question counts, the newest, and once the
+// file holds more replaced answers than live ones it is compacted (written whole). Writes are
+// pending.ts's: on the real path inside the answers directory only, whole ones atomic, under the
+// lock beside the JSONL file, so two pis never lose each other's entries.
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -22,7 +24,7 @@ import type { AnswerDetails, NormalizedQuestion, QuestionDetails } from "../ques
 import { fill, strings } from "../text/i18n.ts";
 import { readBoundedFile } from "../text/project-file.ts";
 import { MEMORY_TEXT } from "../text/text.ts";
-import { withPendingLock, writeInProject } from "./pending.ts";
+import { appendInProject, withPendingLock, writeInProject } from "./pending.ts";
 
 /** Where an answer given counts as the person's: pi's TUI, the RPC dialogs, the terminal,
  * another terminal, the page. Not "presupplied", "print" (--answers), "pending" (the pending file),
@@ -130,17 +132,26 @@ function isEntry(v: unknown): v is MemoryEntry {
   return a.wrote === undefined || typeof a.wrote === "string";
 }
 
-/** The JSONL file as read: its entries (oldest first), its other lines as they are (a person's
- * edit, a newer version's entry: written back untouched, never dropped), the newest entry of each
- * key; or why the file was refused (too large, not a regular file, another user's). */
+/** The JSONL file as read: the newest entry of each key, in the order they were answered (a
+ * newer answer to a question moves it last: the live entries, oldest first); its other lines as
+ * they are (a person's edit, a newer version's entry: written back untouched, never dropped); how
+ * many entry lines the file holds (answers appended since replaced, or forgotten, count until the
+ * file is compacted); or why the file was refused (too large, not a regular file, another
+ * user's). */
 interface Loaded {
-  entries: MemoryEntry[];
-  others: string[];
   byKey: Map<string, MemoryEntry>;
+  others: string[];
+  lines: number;
   refused?: string;
 }
 
-const EMPTY: Loaded = { entries: [], others: [], byKey: new Map() };
+const EMPTY: Loaded = { byKey: new Map(), others: [], lines: 0 };
+
+/** An entry answered again: the older answer goes, the newer one is last. */
+function keep(byKey: Map<string, MemoryEntry>, entry: MemoryEntry): void {
+  byKey.delete(entry.key);
+  byKey.set(entry.key, entry);
+}
 
 /** The last read of each file, with the stat it was read at: read again only when the file
  * changed (size, mtime, ctime or inode: a write renames a new file in). */
@@ -185,7 +196,7 @@ function parseFile(jsonl: string): Loaded {
   const read = readBoundedFile(jsonl, { maxBytes: addon().limits.memoryFileBytes, ownedByMe: true });
   if ("refused" in read) return { ...EMPTY, refused: MEMORY_TEXT.refused(jsonl, read.refused) };
   if ("missing" in read) return EMPTY;
-  const loaded: Loaded = { entries: [], others: [], byKey: new Map() };
+  const loaded: Loaded = { byKey: new Map(), others: [], lines: 0 };
   for (const line of read.text.split("\n")) {
     if (!line.trim()) continue;
     let v: unknown;
@@ -195,8 +206,8 @@ function parseFile(jsonl: string): Loaded {
       v = undefined;
     }
     if (isEntry(v)) {
-      loaded.entries.push(v);
-      loaded.byKey.set(v.key, v); // oldest first: the newest of a key stays
+      loaded.lines++;
+      keep(loaded.byKey, v); // oldest first: the newest of a key stays
     } else loaded.others.push(line);
   }
   return loaded;
@@ -208,13 +219,14 @@ export function warmMemory(cwd: string): void {
   load(memoryPaths(cwd).jsonl);
 }
 
-/** The remembered entries of the project `cwd`, oldest first; a missing file is empty, a line
- * that is not an entry is skipped, a refused file is empty (its warning to `warn`, every time:
- * /questions history asks, and "nothing remembered" alone would not be true). */
+/** The remembered entries of the project `cwd` (one per question, its newest answer), oldest
+ * first; a missing file is empty, a line that is not an entry is skipped, a refused file is empty
+ * (its warning to `warn`, every time: /questions history asks, and "nothing remembered" alone
+ * would not be true). */
 export function readMemory(cwd: string, warn?: (message: string) => void): MemoryEntry[] {
   const { loaded } = load(memoryPaths(cwd).jsonl);
   if (loaded.refused) warn?.(loaded.refused);
-  return loaded.entries;
+  return [...loaded.byKey.values()];
 }
 
 /** The answer as read: the options chosen, then the typed text ("Postgres, my own words"), from
@@ -261,25 +273,30 @@ function cut(text: string, max: number): string {
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : chars.join("");
 }
 
-/** The .md file: the entries newest first, for a person to read. */
+/** One answer's section of the .md file. */
+function notesSection(e: MemoryEntry): string {
+  const out = [`## ${oneLine(new Date(e.at).toISOString().slice(0, 16).replace("T", " "))} UTC — asked by ${oneLine(e.by)}`, ""];
+  out.push(`**${oneLine(e.prompt)}**`, "");
+  if (e.options?.length) out.push(`Options${e.multiSelect ? " (several)" : ""}: ${e.options.map(oneLine).join(" · ")}`, "");
+  out.push(`Answer: ${oneLine(answerText(e))}`);
+  if (e.note) out.push(`Note: ${oneLine(e.note)}`);
+  out.push("", "");
+  return out.join("\n");
+}
+
+/** The .md file: the entries oldest first (a new answer is appended at the end), for a person to
+ * read. */
 export function notesText(entries: readonly MemoryEntry[], project: string): string {
   const out = [
     `# Answers remembered in ${oneLine(project)}`,
     "",
-    "Written by pi-question: each question answered in this project, newest first. The tool reads",
-    "the .jsonl file beside this one; `/questions history` lists the answers and `/questions forget N`",
-    "removes one.",
+    "Written by pi-question: each question answered in this project, the newest last. A question",
+    "answered again is read with its latest answer. The tool reads the .jsonl file beside this one;",
+    "`/questions history` lists the answers and `/questions forget N` removes one.",
     "",
-  ];
-  for (const e of [...entries].reverse()) {
-    out.push(`## ${oneLine(new Date(e.at).toISOString().slice(0, 16).replace("T", " "))} UTC — asked by ${oneLine(e.by)}`, "");
-    out.push(`**${oneLine(e.prompt)}**`, "");
-    if (e.options?.length) out.push(`Options${e.multiSelect ? " (several)" : ""}: ${e.options.map(oneLine).join(" · ")}`, "");
-    out.push(`Answer: ${oneLine(answerText(e))}`);
-    if (e.note) out.push(`Note: ${oneLine(e.note)}`);
-    out.push("");
-  }
-  return out.join("\n");
+    "",
+  ].join("\n");
+  return out + entries.map(notesSection).join("");
 }
 
 /** The person's answers directory, made private (0700) when it is not; why not, if it cannot be. */
@@ -300,20 +317,57 @@ function ownDirectory(dir: string): string | undefined {
 
 type Paths = ReturnType<typeof memoryPaths>;
 
-/** Writes both files from `entries` (under the lock): the JSONL first, the file the tool reads. */
+/** What was just written is what the next question reads: cached with the file's new stat (no
+ * other pi writes while the lock is held), so an answer given costs no second parse. */
+function cacheWritten(paths: Paths, loaded: Loaded): void {
+  const stamp = stampOf(paths.jsonl);
+  if (stamp !== undefined) cache.set(paths.jsonl, { stamp, loaded });
+}
+
+/** Writes both files whole from `entries` (under the lock), the file compacted: one line per
+ * question, the lines that are not entries kept. The JSONL first, the file the tool reads. */
 function writeBoth(paths: Paths, entries: readonly MemoryEntry[], others: readonly string[]): string | undefined {
   const lines = [...others, ...entries.map((e) => JSON.stringify(e))].join("\n");
   const why = writeInProject(paths.dir, paths.jsonl, lines ? `${lines}\n` : "", MEMORY_TEXT);
   if (why) return why;
-  // What was just written is what the next question reads: cached with the new file's stat (no
-  // other pi writes while the lock is held), so an answer given costs no second parse.
-  const stamp = stampOf(paths.jsonl);
-  if (stamp !== undefined) {
-    const byKey = new Map<string, MemoryEntry>();
-    for (const e of entries) byKey.set(e.key, e);
-    cache.set(paths.jsonl, { stamp, loaded: { entries: [...entries], others: [...others], byKey } });
-  }
-  return writeInProject(paths.dir, paths.md, notesText(entries, paths.project), MEMORY_TEXT);
+  const byKey = new Map<string, MemoryEntry>();
+  for (const e of entries) keep(byKey, e);
+  cacheWritten(paths, { byKey, others: [...others], lines: entries.length });
+  return writeInProject(paths.dir, paths.md, notesText([...byKey.values()], paths.project), MEMORY_TEXT);
+}
+
+/** Whether the file is rewritten at this answer instead of appended to: it holds more replaced
+ * answers than live ones (and enough to matter), so it never grows past about twice what it
+ * remembers. */
+function compactNow(loaded: Loaded, fresh: readonly MemoryEntry[]): boolean {
+  const keys = new Set(fresh.map((e) => e.key));
+  let live = loaded.byKey.size;
+  for (const key of keys) if (!loaded.byKey.has(key)) live++;
+  const replaced = loaded.lines + fresh.length - live;
+  return replaced > addon().limits.memoryCompactSlack && replaced > live;
+}
+
+/** Adds the person's new entries (under the lock): appended to both files — an answer costs the
+ * same however many are remembered — or both written whole when the file is due a compaction,
+ * or the JSONL is not there yet. */
+function addEntries(paths: Paths, loaded: Loaded, fresh: readonly MemoryEntry[]): string | undefined {
+  const all = (): MemoryEntry[] => {
+    const byKey = new Map(loaded.byKey);
+    for (const e of fresh) keep(byKey, e);
+    return [...byKey.values()];
+  };
+  if (compactNow(loaded, fresh)) return writeBoth(paths, all(), loaded.others);
+  const appended = appendInProject(paths.dir, paths.jsonl, fresh.map((e) => `${JSON.stringify(e)}\n`).join(""), MEMORY_TEXT);
+  if (appended && "missing" in appended) return writeBoth(paths, all(), loaded.others);
+  if (appended) return appended.why;
+  // The cached entries are this file's: updated in place (a copy would cost what appending saves).
+  for (const e of fresh) keep(loaded.byKey, e);
+  loaded.lines += fresh.length;
+  cacheWritten(paths, loaded);
+  const notes = appendInProject(paths.dir, paths.md, fresh.map(notesSection).join(""), MEMORY_TEXT);
+  if (notes && "missing" in notes)
+    return writeInProject(paths.dir, paths.md, notesText([...loaded.byKey.values()], paths.project), MEMORY_TEXT);
+  return notes?.why;
 }
 
 /** Runs `update` on the loaded file under its lock (pending.ts's, in the person's directory). */
@@ -337,10 +391,9 @@ export async function rememberAnswers(cwd: string, details: QuestionDetails, by:
     if (entry) fresh.push(entry);
   }
   if (!fresh.length) return undefined;
-  const done = await underLock(paths, ({ entries, others, refused }) => {
-    if (refused) return refused; // never written over: the person's file stays as it is
-    const keys = new Set(fresh.map((e) => e.key));
-    return writeBoth(paths, [...entries.filter((e) => !keys.has(e.key)), ...fresh], others);
+  const done = await underLock(paths, (loaded) => {
+    if (loaded.refused) return loaded.refused; // never written over: the person's file stays as it is
+    return addEntries(paths, loaded, fresh);
   });
   return typeof done === "object" ? done.why : done;
 }
@@ -425,8 +478,9 @@ export function historyOf(entries: readonly MemoryEntry[], words: string): Array
 export async function forgetAnswer(cwd: string, n: number, id?: string): Promise<MemoryEntry | undefined | { why: string }> {
   const paths = memoryPaths(cwd);
   if (!existsSync(paths.jsonl)) return undefined;
-  return underLock(paths, ({ entries, others, refused }): MemoryEntry | undefined | { why: string } => {
+  return underLock(paths, ({ byKey, others, refused }): MemoryEntry | undefined | { why: string } => {
     if (refused) return { why: refused };
+    const entries = [...byKey.values()];
     const at = entries.length - n; // newest first: number 1 is the last line
     const gone = id ? entries.find((e) => e.id === id) : at >= 0 && at < entries.length ? entries[at] : undefined;
     if (!gone) return undefined;

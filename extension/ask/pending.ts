@@ -15,7 +15,20 @@
 // key kept in the person's own ~/.pi/agent, see seal below), so a file shipped in a repository
 // with answers filled in answers nothing.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { existsSync, linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
@@ -201,6 +214,48 @@ export function writeInProject(root: string, path: string, content: string, text
   } catch (error) {
     rmSync(tmp, { force: true });
     return text.unwritable(path, (error as Error).message);
+  }
+}
+
+/** Appends `content` to the file at the real path of `path` inside `root` (O(1): the file is
+ * never read or rewritten): opened without following a link, only when it is a regular file of
+ * this user's with one name; a last line a crash left unfinished is ended first, so the new lines
+ * stay lines of their own. `{ missing: true }` when there is no file yet (the caller writes it
+ * whole); `{ why }` when it may not or could not be appended to. */
+export function appendInProject(
+  root: string,
+  path: string,
+  content: string,
+  text: ProjectFileText = PENDING,
+): { missing: true } | { why: string } | undefined {
+  const place = placeNow(root, path, text);
+  if ("why" in place) return place;
+  let fd: number | undefined;
+  try {
+    fd = openSync(place.real, constants.O_RDWR | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? { missing: true } : { why: text.unwritable(path, (error as Error).message) };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { why: text.unwritable(path, "it is not a regular file") };
+    if (st.nlink > 1) return { why: text.unwritable(path, "it has another name (a hard link)") };
+    if (typeof process.getuid === "function" && st.uid !== process.getuid()) {
+      return { why: text.unwritable(path, `it belongs to another user (uid ${st.uid})`) };
+    }
+    let lead = "";
+    if (st.size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, st.size - 1);
+      if (last[0] !== 0x0a) lead = "\n";
+    }
+    writeSync(fd, lead + content);
+    return undefined;
+  } catch (error) {
+    return { why: text.unwritable(path, (error as Error).message) };
+  } finally {
+    closeSync(fd);
   }
 }
 

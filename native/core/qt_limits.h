@@ -147,6 +147,13 @@
 #define QT_MEMORY_FILE_BYTES (16 * 1024 * 1024)
 #endif
 
+/* Remembered answers are appended, one line per answer (extension/ask/memory.ts): the file is
+ * rewritten with one line per question (compacted) once it holds more replaced answers than live
+ * ones and more than this many, so it stays within about twice what it remembers. */
+#ifndef QT_MEMORY_COMPACT_SLACK
+#define QT_MEMORY_COMPACT_SLACK 64
+#endif
+
 /* One line of the subagent relay (relay.ts), either way, in bytes. Derived: a question (the
  * canonical arguments as a JSON string inside the message: a quote or backslash escaped once
  * more, so at most twice QT_MAX_PREPARED_BYTES) or an answer (QT_MAX_ANSWERS_JSON_BYTES and what

@@ -244,6 +244,7 @@ static napi_value limits_object(napi_env env) {
       {"settingsFileBytes", QT_SETTINGS_FILE_BYTES},
       {"pendingFileBytes", QT_PENDING_FILE_BYTES},
       {"memoryFileBytes", QT_MEMORY_FILE_BYTES},
+      {"memoryCompactSlack", QT_MEMORY_COMPACT_SLACK},
   };
   napi_value obj;
   NAPI_CALL(env, napi_create_object(env, &obj));
