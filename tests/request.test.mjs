@@ -455,6 +455,57 @@ test("validate: repeated options are reported as comparing each option with ever
   }
 });
 
+test("validate: repeated options among numbers (read by a table while every option so far is a small number) are reported as comparing each with every earlier one would, through the switch to other options", () => {
+  let seed = 11;
+  const rand = (n) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+  const pool = [
+    0,
+    1,
+    2,
+    7,
+    "7",
+    "07",
+    2047,
+    2048,
+    "2048",
+    10000,
+    "x",
+    { label: "7", value: "7" },
+    { label: "1", value: "z" },
+    { label: "y", value: "2" },
+  ];
+  const label = (o) => (typeof o === "object" ? o.label : String(o));
+  const value = (o) => (typeof o === "object" ? o.value : String(o));
+  for (let round = 0; round < 2000; round++) {
+    // mostly small numbers first, so the table is in use when the first repeat or other option comes
+    const length = 1 + rand(12);
+    const options = Array.from({ length }, (_, k) => (k < length / 2 && rand(4) ? rand(40) : pool[rand(pool.length)]));
+    let expected = null;
+    for (let k = 0; k < options.length && !expected; k++) {
+      const jl = options.slice(0, k).findIndex((o) => label(o) === label(options[k]));
+      const jv = options.slice(0, k).findIndex((o) => value(o) === value(options[k]));
+      if (jl >= 0 && (jv < 0 || jl <= jv))
+        expected = `questions[0].options[${k}].label "${label(options[k])}" repeats questions[0].options[${jl}].`;
+      else if (jv >= 0) expected = `questions[0].options[${k}].value "${value(options[k])}" repeats questions[0].options[${jv}].`;
+    }
+    const args = JSON.stringify({ questions: [{ id: "q", prompt: "p", options }] });
+    if (!expected) {
+      const labels = JSON.parse(addon.normalize(args)).questions[0].options.map((o) => o.label);
+      assert.deepEqual(labels, options.map(label), args);
+      continue;
+    }
+    assert.ok(rejects(args).message.startsWith(expected), `${args}: ${rejects(args).message} — expected ${expected}`);
+  }
+  // 1,000 numbers, the last repeating the first: found (and named) by the table
+  const many = Array.from({ length: 1000 }, (_, i) => i + 1);
+  many[999] = 1;
+  assert.ok(
+    rejects({ questions: [{ id: "q", prompt: "p", options: many }] }).message.startsWith(
+      'questions[0].options[999].label "1" repeats questions[0].options[0].',
+    ),
+  );
+});
+
 test("pre-supplied answers keep their notes through normalization (the long answer form carries them)", () => {
   const args = {
     questions: [

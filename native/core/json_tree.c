@@ -158,6 +158,26 @@ static bool parse_number(parser *p, uint32_t k) {
   return true;
 }
 
+/* The common element of a long array, a non-negative whole number ("17"), read at once: true
+ * with its node made; false (nothing read, nothing made) for anything else, which parse_value
+ * reads. The number ends at a comma, a closing bracket or white space. */
+static inline bool parse_plain_number(parser *p, uint32_t *out) {
+  const unsigned char *s = p->s;
+  size_t i = p->i, len = p->len, start = i;
+  if (i >= len || s[i] < '1' || s[i] > '9') return false;
+  while (i < len && is_digit(s[i])) i++;
+  if (i >= len || i - start > QT_JSON_NUMBER_MAX || (s[i] != ',' && s[i] != ']' && !IS_WS[s[i]])) return false;
+  uint32_t k = new_node(p, QT_JV_NUMBER);
+  if (!k) return false; /* parse_value says it */
+  qt_jv *n = &p->doc->v[k];
+  n->start = (uint32_t)start;
+  n->end = (uint32_t)i;
+  n->flags = QT_JV_WHOLE;
+  p->i = i;
+  *out = k;
+  return true;
+}
+
 /* Elements or members up to the closing bracket; p->i is just after the opening one. */
 static bool parse_container(parser *p, uint32_t k, bool object) {
   if (++p->depth > QT_MAX_JSON_DEPTH) return false; /* the pre-check's bound, so that it may be skipped */
@@ -180,7 +200,11 @@ static bool parse_container(parser *p, uint32_t k, bool object) {
       skip_ws(p);
     }
     uint32_t child;
-    if (!parse_value(p, &child)) return false;
+    if (!object && parse_plain_number(p, &child)) {
+      /* an array's element that is a plain whole number: no key, nothing more to read */
+    } else if (!parse_value(p, &child)) {
+      return false;
+    }
     qt_jv *c = &p->doc->v[child];
     if (object) {
       c->key_start = key_start;

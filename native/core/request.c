@@ -272,10 +272,16 @@ static void slugify(const char *in, char *out, size_t cap) {
 
 /* ---- options ------------------------------------------------------------------------------ */
 
+/* Where option_fast puts its labels: one block of the arena per question, as large as the
+ * options' own text and a NUL each (a label is never longer than its text), taken from in turn. */
+typedef struct label_pool {
+  char *next, *end;
+} label_pool;
+
 /* The common option read without read_text: a whole number of up to 15 digits (its own text)
  * or a string without escapes, neither empty nor too long after trimming. False (nothing done)
  * for anything else, which read_text then reads, reporting what is wrong. */
-static inline bool option_fast(reader *r, const qt_jv *item, qt_option *o) {
+static inline bool option_fast(reader *r, label_pool *pool, const qt_jv *item, qt_option *o) {
   const char *s = r->doc->text + item->start;
   size_t n = item->end - item->start;
   if (n > QT_MAX_OPTION_LABEL_BYTES) return false; /* read_text's limit is on the untrimmed text */
@@ -288,8 +294,13 @@ static inline bool option_fast(reader *r, const qt_jv *item, qt_option *o) {
     return false;
   }
   if (!n) return false;
-  char *t = qt_arena_alloc(r->arena, n + 1);
-  if (!t) return false; /* read_text reports it */
+  char *t;
+  if ((size_t)(pool->end - pool->next) > n) {
+    t = pool->next;
+    pool->next += n + 1;
+  } else if (!(t = qt_arena_alloc(r->arena, n + 1))) {
+    return false; /* read_text reports it */
+  }
   qt_copy_short(t, s, n);
   t[n] = '\0';
   o->label = o->value = t;
@@ -298,7 +309,7 @@ static inline bool option_fast(reader *r, const qt_jv *item, qt_option *o) {
   return true;
 }
 
-static qt_status read_option(reader *r, const qt_jv *item, const char *base, size_t k, qt_option *o) {
+static qt_status read_option(reader *r, label_pool *pool, const qt_jv *item, const char *base, size_t k, qt_option *o) {
   static const field_rule label_rule = {"option label", QT_MAX_OPTION_LABEL_BYTES, true, true};
   static const field_rule value_rule = {"option value", QT_MAX_OPTION_VALUE_BYTES, false, false};
   static const field_rule desc_rule = {"option description", QT_MAX_DESCRIPTION_BYTES, false, false};
@@ -307,7 +318,7 @@ static qt_status read_option(reader *r, const qt_jv *item, const char *base, siz
   qt_status st;
   text label, value = {NULL, 0, true}, t;
   *o = (qt_option){0};
-  if (option_fast(r, item, o)) return QT_OK;
+  if (option_fast(r, pool, item, o)) return QT_OK;
   if (item->type == QT_JV_STRING || item->type == QT_JV_NUMBER) {
     where w = {base, k, NULL};
     if ((st = read_text(r, item, &w, &label_rule, &label))) return st;
@@ -414,6 +425,25 @@ static size_t option_index_add(option_index *ix, const qt_option *options, bool 
   }
 }
 
+/* Options whose label is a whole number below this (and their value the same text) are checked
+ * for repeats by a table, not by hashing (read_question). Above QT_MAX_OPTIONS, so that 0 … n-1
+ * and 1 … n always fit; in uint16_t, so the table is 4 KB on the stack. */
+#define SMALL_OPTION_NUMBERS 2048
+_Static_assert(SMALL_OPTION_NUMBERS > QT_MAX_OPTIONS && QT_MAX_OPTIONS < 65535, "option numbers fit the table");
+
+/* The option's label as a small number (its value the same text), or SIZE_MAX: up to four
+ * decimal digits, no leading zero (so "07" and "7", different labels, never share a slot). */
+static inline size_t small_number(const qt_option *o) {
+  const char *s = o->label;
+  size_t n = o->label_len, v = 0;
+  if (o->value != o->label || n == 0 || n > 4 || (s[0] == '0' && n > 1)) return SIZE_MAX;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return SIZE_MAX;
+    v = v * 10 + (size_t)(s[i] - '0');
+  }
+  return v < SMALL_OPTION_NUMBERS ? v : SIZE_MAX;
+}
+
 /* ---- questions ---------------------------------------------------------------------------- */
 static const char *const K_ID[] = {"id", NULL};
 static const char *const K_QLABEL[] = {"label", "header", "title", NULL};
@@ -478,14 +508,44 @@ static qt_status read_question(reader *r, const qt_jv *item, size_t index, const
     /* While every option's value is its label (options given as bare strings or numbers, or
      * without a value), the values' index would be the labels': it is made only at the first
      * option with a value of its own, from the options before it. */
-    option_index labels, values = {NULL, 0};
-    bool shared = true;
-    if (!option_index_init(&labels, n)) return QT_ERR_NOMEM;
+    /* While every option so far is a small whole number (its label its value: options 1, 2, 3
+     * …, the commonest large call), a table by number stands in for both indexes: no text is
+     * hashed. The first other option moves the options read so far into the labels' index. */
+    label_pool pool = {NULL, NULL};
+    size_t pool_bytes = (size_t)(opts->end - opts->start) + n;
+    if ((pool.next = qt_arena_alloc(r->arena, pool_bytes))) pool.end = pool.next + pool_bytes;
+    option_index labels = {NULL, 0}, values = {NULL, 0};
+    bool shared = true, numbers = true;
+    uint16_t by_number[SMALL_OPTION_NUMBERS];
+    memset(by_number, 0, sizeof by_number);
     for (uint32_t i = opts->child; i; i = d->v[i].next) {
       size_t k = q->option_count;
       q->option_count++; /* counted before reading, so a half-read option is freed too */
       qt_option *o = &q->options[k];
-      if ((st = read_option(r, &d->v[i], path, k, o))) break;
+      if ((st = read_option(r, &pool, &d->v[i], path, k, o))) break;
+      if (numbers) {
+        size_t number = small_number(o);
+        if (number != SIZE_MAX) {
+          size_t earlier = by_number[number];
+          if (!earlier) {
+            by_number[number] = (uint16_t)(k + 1);
+            continue;
+          }
+          char op[sizeof p];
+          where_text(&(where){path, k, NULL}, op, sizeof op);
+          st = qt_fail(err, op,
+                       "%s.label \"%s\" repeats %s%soptions[%zu]. Give every option of a question a distinct label.",
+                       op, o->label, path, dot, earlier - 1);
+          break;
+        }
+        numbers = false;
+        if (!option_index_init(&labels, n)) {
+          st = QT_ERR_NOMEM;
+          break;
+        }
+        for (size_t j = 0; j < k; j++) /* distinct: the table said so */
+          option_index_add(&labels, q->options, false, hash_text(q->options[j].label, q->options[j].label_len), j);
+      }
       if (shared && o->value != o->label) {
         if (!option_index_init(&values, n)) {
           st = QT_ERR_NOMEM;
