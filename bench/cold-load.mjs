@@ -4,15 +4,16 @@
 // factory is called (ours loads the native addon there). Prints one line of JSON: wall-clock
 // times and the CPU time of the same span (ms); on a busy machine the CPU time is the steadier.
 //   node bench/cold-load.mjs ours|example [fsCacheDir|off]
-import { fakePi, importExtension, EXAMPLE_EXTENSION, OUR_EXTENSION } from "./harness.mjs";
+import { pathToFileURL } from "node:url";
+import { fakePi, importExtension, importPi, piAliases, EXAMPLE_EXTENSION, OUR_EXTENSION } from "./harness.mjs";
 
 const which = process.argv[2] === "example" ? "example" : "ours";
 const cacheArg = process.argv[3];
 const fsCache = cacheArg === undefined ? undefined : cacheArg === "off" ? false : cacheArg;
 
 await import("jiti/static");
-await import("@mariozechner/pi-tui");
-await import("typebox");
+await importPi("pi-tui");
+await import(pathToFileURL(piAliases().typebox).href);
 
 const c0 = process.cpuUsage();
 const t0 = process.hrtime.bigint();

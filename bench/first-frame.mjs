@@ -18,7 +18,7 @@ process.env.COLORTERM ??= "truecolor";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { K, fakePi, median, percentile, questionArgs, root } from "./harness.mjs";
+import { K, fakePi, importPi, median, percentile, questionArgs, root } from "./harness.mjs";
 
 export const FIRST_FRAME_WIDTH = 100;
 /** Targets (ms): the small call within a millisecond, the largest within one 60 Hz frame. */
@@ -140,7 +140,7 @@ export function firstFrameCalls(limits) {
 /** pi's argument validation (pi-ai's validateToolArguments, as pi's agent loop calls it after
  * prepareArguments). */
 export async function piValidation(tool) {
-  const { validateToolArguments } = await import("@mariozechner/pi-ai");
+  const { validateToolArguments } = await importPi("pi-ai");
   return (prepared) => validateToolArguments({ name: tool.name, parameters: tool.parameters }, { name: tool.name, arguments: prepared });
 }
 

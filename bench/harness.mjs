@@ -5,9 +5,21 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { currentLine } from "../scripts/current-pi.mjs";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const PI_DIR = join(root, "node_modules", "@mariozechner", "pi-coding-agent");
+/** The pi line measured: the devDependency (0.73.1) in node_modules, or with
+ * BENCH_PI_LINE=current (run.mjs --current, on that line's Node) the current line that
+ * scripts/current-pi.mjs installs. */
+export const PI_LINE = process.env.BENCH_PI_LINE === "current" ? "current" : "dev";
+export const PI_DIR = PI_LINE === "current" ? currentLine().piDir : join(root, "node_modules", "@mariozechner", "pi-coding-agent");
+/** The folder of pi's own packages (pi-tui, pi-ai, …) of the line measured. */
+const PI_SCOPE_DIR = dirname(PI_DIR);
+
+/** One of pi's packages of the line measured (`pi-tui`, `pi-ai`), imported by its entry file. */
+export function importPi(name) {
+  return import(pathToFileURL(join(PI_SCOPE_DIR, name, "dist", "index.js")).href);
+}
 export const OUR_EXTENSION = join(root, "extension", "index.ts");
 export const EXAMPLE_EXTENSION = join(PI_DIR, "examples", "extensions", "questionnaire.ts");
 export const ADDON_PATH = join(root, "build", "Release", "pi_question.node");
@@ -19,13 +31,16 @@ export const K = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", tab: 
 /** pi's loader aliases (dist/core/extensions/loader.js getAliases, Node.js mode). */
 export function piAliases() {
   const require = createRequire(join(PI_DIR, "dist", "core", "extensions", "loader.js"));
-  const mz = join(root, "node_modules", "@mariozechner");
+  const mz = PI_SCOPE_DIR;
   const typebox = require.resolve("typebox");
+  // the current line gives extensions pi-ai's extension view under both names
+  const piAi =
+    PI_LINE === "current" ? join(PI_DIR, "dist", "core", "extensions", "pi-ai-extension-view.js") : join(mz, "pi-ai", "dist", "index.js");
   return {
     "@mariozechner/pi-coding-agent": join(PI_DIR, "dist", "index.js"),
     "@mariozechner/pi-agent-core": join(mz, "pi-agent-core", "dist", "index.js"),
     "@mariozechner/pi-tui": join(mz, "pi-tui", "dist", "index.js"),
-    "@mariozechner/pi-ai": join(mz, "pi-ai", "dist", "index.js"),
+    "@mariozechner/pi-ai": piAi,
     "@mariozechner/pi-ai/oauth": join(mz, "pi-ai", "dist", "oauth.js"),
     typebox,
     "typebox/compile": require.resolve("typebox/compile"),
@@ -82,7 +97,7 @@ export async function loadPiUi() {
   const dist = join(PI_DIR, "dist");
   const themeModule = await import(pathToFileURL(join(dist, "modes", "interactive", "theme", "theme.js")).href);
   const { KeybindingsManager } = await import(pathToFileURL(join(dist, "core", "keybindings.js")).href);
-  const tui = await import("@mariozechner/pi-tui");
+  const tui = await importPi("pi-tui");
   themeModule.initTheme("dark");
   const keybindings = new KeybindingsManager();
   tui.setKeybindings(keybindings); // what pi's main does for pi-tui's own components (Editor)
@@ -106,6 +121,7 @@ export async function openComponent(tool, params, { theme, keybindings }) {
   };
   const ctx = {
     hasUI: true,
+    mode: "tui", // pi 1.6 says which mode it runs in; the example asks only in "tui"
     cwd: root,
     sessionManager: { getBranch: () => [] },
     ui: {

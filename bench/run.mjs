@@ -6,9 +6,12 @@
 // against the targets, exit status 1 on any FAIL. Every call goes through the tool's
 // prepareArguments and pi's own argument validation first, as in pi: a call the tool refuses
 // stops the benchmark.
-//   node --expose-gc bench/run.mjs [--quick] [--bun]
+//   node --expose-gc bench/run.mjs [--quick] [--bun] [--current]
 // --bun runs the same file under Bun instead (the Bun line pi's release binary bundles, from
 // scripts/current-pi.mjs, installed into its cache at first use): every row, in Bun.
+// --current measures the current pi line (scripts/current-pi.mjs: pi 1.6.0 and its Node 24)
+// instead of the devDependency (0.73.1): its modules, its validation, its example; on its Node,
+// or with --bun in Bun.
 // Environment: BENCH_KEYS (timed keystrokes per case, default 2000), BENCH_BUDGET_MS (time the
 // example may take per case, default 6000).
 // pi runs on a colour terminal: styled frames, as in real use. Set before pi's theme (and chalk)
@@ -17,7 +20,7 @@ process.env.FORCE_COLOR ??= "3";
 process.env.COLORTERM ??= "truecolor";
 
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,10 +28,12 @@ import {
   ADDON_PATH,
   EXAMPLE_EXTENSION,
   OUR_EXTENSION,
+  PI_DIR,
   K,
   closeComponent,
   fakePi,
   importExtension,
+  importPi,
   loadPiUi,
   median,
   navigationKeys,
@@ -49,11 +54,23 @@ if (process.argv.includes("--bun") && !isBun) {
   const { ensureBun } = await import("../scripts/current-pi.mjs");
   const { bun } = ensureBun();
   const args = ["--expose-gc", join(root, "bench", "run.mjs"), ...process.argv.slice(2).filter((a) => a !== "--bun")];
-  const r = spawnSync(bun, args, { cwd: root, stdio: "inherit" });
+  const env = { ...process.env, ...(process.argv.includes("--current") ? { BENCH_PI_LINE: "current" } : {}) };
+  const r = spawnSync(bun, args, { cwd: root, stdio: "inherit", env });
+  process.exit(r.status ?? 1);
+}
+if (process.argv.includes("--current") && !isBun && process.env.BENCH_PI_LINE !== "current") {
+  // The current pi line on its own Node (scripts/current-pi.mjs installs both): the same file
+  // there, with that line's modules; this process passes its exit status on.
+  const { ensureCurrentLine } = await import("../scripts/current-pi.mjs");
+  const line = ensureCurrentLine();
+  const args = ["--expose-gc", join(root, "bench", "run.mjs"), ...process.argv.slice(2)];
+  const r = spawnSync(line.node, args, { cwd: root, stdio: "inherit", env: { ...process.env, BENCH_PI_LINE: "current" } });
   process.exit(r.status ?? 1);
 }
 /** What runs this benchmark, as printed: "node v20.20.2" or "bun 1.3.14". */
 const runtime = isBun ? `bun ${globalThis.Bun.version}` : `node ${process.version}`;
+/** The pi line measured (harness.mjs PI_LINE), as printed. */
+const piVersion = JSON.parse(readFileSync(join(PI_DIR, "package.json"), "utf8")).version;
 /** The engine whose heap the memory rows report. */
 const engineName = isBun ? "JavaScriptCore" : "V8";
 
@@ -82,7 +99,7 @@ const { tool: example } = await loadTool(EXAMPLE_EXTENSION, "questionnaire");
 
 // Every case's arguments as pi hands them to execute: prepareArguments (the C core normalizes
 // and validates; it throws on a call the tool refuses), then pi's own check against the schema.
-const { validateToolArguments } = await import("@mariozechner/pi-ai");
+const { validateToolArguments } = await importPi("pi-ai");
 function accepted(args) {
   const prepared = ours.prepareArguments(args);
   return validateToolArguments({ name: "question", parameters: ours.parameters }, { name: "question", arguments: prepared });
@@ -390,7 +407,7 @@ const load = loadavg()
   .map((x) => x.toFixed(1))
   .join(" ");
 console.log(
-  `pi-question benchmark — ${runtime}, width ${WIDTH}, ${TIMED_KEYS} timed keystrokes per case (after ${WARMUP_KEYS} warm-up), load average ${load}`,
+  `pi-question benchmark — ${runtime}, pi ${piVersion}, width ${WIDTH}, ${TIMED_KEYS} timed keystrokes per case (after ${WARMUP_KEYS} warm-up), load average ${load}`,
 );
 console.log(
   `µs per keystroke (handleInput + render(${WIDTH})), wall clock; ours: ${OUR_PASSES} passes over the keys, each on a fresh component; slowest: the slowest key by its median over the passes; example: one pass, limited to ${EXAMPLE_BUDGET_MS} ms per case`,

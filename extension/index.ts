@@ -151,6 +151,50 @@ function addon(say?: (text: string) => void): NativeAddon {
   return (createRequire(import.meta.url)("./load-addon.cjs") as typeof import("./load-addon.cjs")).loadAddon(say) as NativeAddon;
 }
 
+// ---- the canonical text of a call, made once ----------------------------------------------------
+/** The calls prepared last, with the core's canonical text of each: pi validates a copy of what
+ * prepareArguments returned and hands it to execute, where a call nobody changed meanwhile (pi's
+ * `tool_call` handlers may patch it, and pi does not validate it again) is taken as prepared
+ * instead of written, validated and parsed a second time. Bounded: pi prepares each call of a
+ * message, then runs them. */
+const PREPARED_KEPT = 8;
+const prepared: Array<{ canonical: unknown; text: string }> = [];
+
+function keepPrepared(canonical: unknown, text: string): void {
+  prepared.push({ canonical, text });
+  if (prepared.length > PREPARED_KEPT) prepared.shift();
+}
+
+/** Whether two JSON values are the same (objects: the same keys, in any order). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let n = 0;
+  for (const key in x) {
+    if (!Object.prototype.hasOwnProperty.call(y, key) || !sameJson(x[key], y[key])) return false;
+    n++;
+  }
+  for (const _ in y) n--;
+  return n === 0;
+}
+
+/** The canonical text of `params` when they are a call prepared here, unchanged (taken: each
+ * call is run once); undefined otherwise, and execute makes it again from `params`. */
+function preparedText(params: unknown): string | undefined {
+  const i = prepared.findIndex((p) => sameJson(p.canonical, params));
+  if (i < 0) return undefined;
+  const [{ text }] = prepared.splice(i, 1);
+  return text;
+}
+
 /** After a session with a person starts, what its first question loads and decides is prepared
  * this long later (pi draws its screen first), in the idle time before the agent can ask. */
 const IDLE_PREPARE_MS = 200;
@@ -178,12 +222,16 @@ export default function piQuestion(pi: ExtensionAPI): void {
     // invalid call throws the core's message (path, problem, fix), which pi reports to the
     // model as an error result.
     prepareArguments(args: unknown): QuestionArgs {
-      return JSON.parse(addon().normalize(JSON.stringify(args ?? {}))) as QuestionArgs;
+      const text = addon().normalize(JSON.stringify(args ?? {}));
+      const canonical = JSON.parse(text) as QuestionArgs;
+      keepPrepared(canonical, text);
+      return canonical;
     },
 
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
+      const text = preparedText(params);
       const [{ executeQuestion }, a] = await Promise.all([import("./tool.ts"), getAsker()]);
-      return executeQuestion(a, toolCallId, params, signal, ctx, pi);
+      return executeQuestion(a, toolCallId, params, signal, ctx, pi, text);
     },
 
     renderCall(args, theme, context) {

@@ -44,12 +44,16 @@ export async function executeQuestion(
   signal: AbortSignal | undefined,
   ctx: ExtensionContext,
   pi?: ExtensionAPI,
+  preparedText?: string,
 ): Promise<QuestionResult> {
   const native = addon();
   // pi hands back what prepareArguments returned: the core's canonical JSON (it may be longer
-  // than what the model sent, whose size was checked there).
-  const json = { prepared: JSON.stringify(params) };
-  const canonical = JSON.parse(native.normalize(json)) as QuestionArgs & { questions: NormalizedQuestion[] };
+  // than what the model sent, whose size was checked there). Unchanged since (preparedText,
+  // index.ts), its text is the one made there; else what pi's handlers left is validated again.
+  const json = { prepared: preparedText ?? JSON.stringify(params) };
+  const canonical = (preparedText !== undefined ? params : JSON.parse(native.normalize(json))) as QuestionArgs & {
+    questions: NormalizedQuestion[];
+  };
   if (!isOnlyToolCall(ctx, toolCallId)) throw new Error(ERRORS.notAlone);
   const settings = asker.settings(ctx);
   asker.checkLimits(canonical.questions, settings);

@@ -65,6 +65,25 @@ test("shim: execute answers pre-supplied answers without any UI", async () => {
   assert.equal(r.terminate, undefined);
 });
 
+test("shim: execute takes a prepared call as prepared, and validates again what pi's tool_call handlers changed (pi does not)", async () => {
+  const cwd = "/nonexistent";
+  const args = tool.prepareArguments({ questions: [{ id: "a", prompt: "Pick", options: ["X", "Y"] }], answers: { a: "Y" } });
+  // pi validates a copy and hands that copy to execute: unchanged, the prepared text is used
+  const same = await tool.execute("call-1", structuredClone(args), undefined, undefined, headlessContext(cwd));
+  assert.match(same.content[0].text, /a: selected: 2\. Y$/);
+  // a handler patched the answer in place: the patch counts
+  const patched = structuredClone(args);
+  patched.answers.a = "X";
+  const r = await tool.execute("call-2", patched, undefined, undefined, headlessContext(cwd));
+  assert.match(r.content[0].text, /a: selected: 1\. X$/);
+  // a handler made it invalid: the core says so, as for a call the model sent
+  const broken = structuredClone(
+    tool.prepareArguments({ questions: [{ id: "a", prompt: "Pick", options: ["X", "Y"] }], answers: { a: "Y" } }),
+  );
+  broken.questions.push(structuredClone(broken.questions[0]));
+  await assert.rejects(tool.execute("call-3", broken, undefined, undefined, headlessContext(cwd)), /"a" repeats questions\[0\]\.id/);
+});
+
 test("shim: execute refuses a question that shares its message with other tool calls", async () => {
   const branch = [
     {
