@@ -11,7 +11,7 @@
 // (ask.ts, then the TUI, RPC dialogs or print mode's modules), the commands' bodies, the relay
 // and the transcript renderers once a session starts, the web page when it is turned on.
 import type { ExtensionAPI, ExtensionCommandContext, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { Type } from "typebox";
+import { type Static, Type } from "typebox";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
@@ -61,10 +61,19 @@ const QuestionSchema = Type.Object({
   label: Type.Optional(Type.String({ description: "Short tab title, e.g. 'Database' (defaults to Q1, Q2…)" })),
   prompt: Type.String({ description: "The full question" }),
   options: Type.Optional(
-    Type.Array(OptionSchema, {
-      description:
-        "Choices to pick from. Omit for a free-text question. Never add your own 'Other' choice: 'Something else…' (typed answer) is always offered.",
-    }),
+    // The same JSON Schema, given as plain JSON (Type.Unsafe): pi 0.73's argument conversion then
+    // does not walk each of thousands of options (a third of the largest call's validation); its
+    // check still does, and the core has validated them before (prepareArguments).
+    Type.Unsafe<Array<Static<typeof OptionSchema>>>(
+      JSON.parse(
+        JSON.stringify(
+          Type.Array(OptionSchema, {
+            description:
+              "Choices to pick from. Omit for a free-text question. Never add your own 'Other' choice: 'Something else…' (typed answer) is always offered.",
+          }),
+        ),
+      ),
+    ),
   ),
   multiSelect: Type.Optional(Type.Boolean({ description: "Let the user tick several options" })),
 });
