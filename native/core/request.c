@@ -511,9 +511,14 @@ static qt_status read_question(reader *r, const qt_jv *item, size_t index, const
     /* While every option so far is a small whole number (its label its value: options 1, 2, 3
      * …, the commonest large call), a table by number stands in for both indexes: no text is
      * hashed. The first other option moves the options read so far into the labels' index. */
+    /* Only for options given bare (what option_fast reads): objects' texts are read_text's, and
+     * a block reserved for them would push the request's strings out of its arena's first chunk. */
     label_pool pool = {NULL, NULL};
-    size_t pool_bytes = (size_t)(opts->end - opts->start) + n;
-    if ((pool.next = qt_arena_alloc(r->arena, pool_bytes))) pool.end = pool.next + pool_bytes;
+    uint8_t first = opts->child ? d->v[opts->child].type : QT_JV_NULL;
+    if (first == QT_JV_NUMBER || first == QT_JV_STRING) {
+      size_t pool_bytes = (size_t)(opts->end - opts->start) + n;
+      if ((pool.next = qt_arena_alloc(r->arena, pool_bytes))) pool.end = pool.next + pool_bytes;
+    }
     option_index labels = {NULL, 0}, values = {NULL, 0};
     bool shared = true, numbers = true;
     uint16_t by_number[SMALL_OPTION_NUMBERS];
