@@ -96,6 +96,12 @@ export const QuestionParams = Type.Object({
   ),
 });
 
+// The schema's type is question-types.ts's QuestionArgs, both ways (a compile-time check only).
+type SchemaArgs = Static<typeof QuestionParams>;
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const schemaIsQuestionArgs: SameType<SchemaArgs, QuestionArgs> = true;
+void schemaIsQuestionArgs;
+
 /** The custom message that brings the answer to a question asked without waiting (async.ts
  * MESSAGE_TYPE; here too, so pi's events about it are told apart without loading async.ts). */
 const ANSWER_MESSAGE = "pi-question-answer";

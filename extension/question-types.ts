@@ -1,9 +1,20 @@
 // question-types.ts — the TS types of the tool's canonical parameters (the schema itself is in
-// index.ts, the one file pi loads at start) and of the result details the C answer model builds.
-import type { Static } from "typebox";
-import type { QuestionParams } from "./index.ts";
+// index.ts, the one file pi loads at start, which checks that its type is this one: nothing here
+// imports it back) and of the result details the C answer model builds.
 
-export type QuestionArgs = Static<typeof QuestionParams>;
+/** The tool's parameters as pi hands them to execute: the schema's type (index.ts QuestionParams). */
+export interface QuestionArgs {
+  questions: Array<{
+    id: string;
+    label?: string;
+    prompt: string;
+    options?: Array<{ value: string; label: string; description?: string; preview?: string }>;
+    multiSelect?: boolean;
+  }>;
+  metadata?: { source?: string };
+  wait?: boolean;
+  answers?: object;
+}
 
 export interface AnswerDetails {
   id: string;
@@ -45,4 +56,14 @@ export interface QuestionDetails {
   answeredAt: number;
   metadata?: { source?: string; [key: string]: unknown };
   error?: string;
+}
+
+/** Who asks a relayed question, as the child says it (untrusted: shown only sanitized). */
+export interface RelayAsker {
+  name?: string;
+  pid?: number;
+  cwd?: string;
+  /** Set by this end, never by the wire: the asker is no pi (peer.ts) — its command line and pid
+   * from the kernel ("`node evil.js` (pid 1234)"), named instead of any name it gave itself. */
+  process?: string;
 }

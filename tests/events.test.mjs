@@ -1,4 +1,4 @@
-// events.test.mjs — the questions on pi's event bus (extension/elsewhere/events.ts): the real tool
+// events.test.mjs — the questions on pi's event bus (extension/board/events.ts): the real tool
 // with a fake TUI and pi's bus as another extension sees it. A question that waits is announced
 // on "question:asked" and its end on "question:ended"; an answer on "question:answer" goes
 // through the board (validated by the C core, exactly once, details.mode "extension"); one that

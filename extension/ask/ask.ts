@@ -5,16 +5,15 @@
 // never shown at once. Each way of asking is imported when it is first used (the TUI loads
 // neither the RPC dialogs nor print mode's pending file, terminal or relay client), as is the
 // desktop notification.
-import { hostEvents } from "../elsewhere/events.ts";
-import { shortDirectory } from "../elsewhere/relay-wire.mjs";
+import { hostEvents } from "../board/events.ts";
+import { askerParts } from "../text/asker.ts";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
 import { type AskersBoard, type Board, createBoard, type Ticket } from "../board/board.ts";
 import { type ArgsJson, CANCEL_CONTINUES, type Outcome, terminalReachable, TTY_PATH } from "../addon-types.ts";
 import type { AnswersFlag } from "./print-mode.ts";
-import type { RelayAsker } from "../elsewhere/relay.ts";
-import type { AsyncQuestions } from "./async.ts";
+import type { RelayAsker } from "../question-types.ts";
 import { type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
 import { isPersonsAnswer, type Remembered, rememberAnswers, rememberedAll, warmMemory } from "./memory.ts";
 import { route, type Way } from "./route.ts";
@@ -85,6 +84,9 @@ export interface Asker {
   /** The arguments of the last question that ended cancelled or interrupted, if any. */
   lastUnanswered(): ArgsJson | undefined;
   settings(ctx: ExtensionContext): Settings;
+  /** Opens each of `questions` on `engine` (made by another face: the page) with the answer this
+   * project remembers for it, as this pi's TUI does; nothing with "memory": false. */
+  openRemembered(engine: RememberingEngine, ctx: ExtensionContext, questions: readonly NormalizedQuestion[]): void;
   /** Throws when the call exceeds the user's own (lower) limits. */
   checkLimits(questions: NormalizedQuestion[], settings: Settings): void;
   /** Asks in the queue, one question at a time. `from`: a subagent asks through the relay. */
@@ -111,23 +113,29 @@ export interface Asker {
   asyncQuestions?: AsyncQuestions;
 }
 
-/** `text` cut to at most `max` bytes of UTF-8, at a character boundary (as the engine cuts it). */
-function cutToBytes(text: string, max: number): string {
-  const bytes = Buffer.from(text, "utf8");
-  if (bytes.length <= max) return text;
-  let n = max;
-  while (n > 0 && (bytes[n] & 0xc0) === 0x80) n--;
-  return bytes.subarray(0, n).toString("utf8");
-}
-
-/** How every screen names a relayed question's asker — pi's TUI, the terminal, RPC dialog titles,
- * /questions, the web page, `pi-question pending`: its name, else where it runs, each cut to
- * limits.askerBytes (the child chooses both; they are sanitized where shown). The one place. */
-export function askerParts(from: RelayAsker, maxBytes: number = addon().limits.askerBytes): { name: string | null; where: string | null } {
-  // no pi (relay.ts, peer.ts): named by the kernel's command line and pid, as such
-  if (from.process) return { name: cutToBytes(fill(strings().ASKED_BY_PROCESS, { s: from.process }), maxBytes), where: null };
-  if (from.name) return { name: cutToBytes(from.name, maxBytes), where: null };
-  return { name: null, where: cutToBytes(from.cwd ? shortDirectory(from.cwd) : `pid ${from.pid ?? "?"}`, maxBytes) };
+/** The manager of the questions asked without waiting (async.ts makes it, at the first such
+ * question). */
+export interface AsyncQuestions {
+  /** The call of a question with wait: false, in a session with a UI: posted, remembered, the
+   * line shown; returns the tool's result at once. */
+  ask(json: ArgsJson, questions: NormalizedQuestion[], ctx: ExtensionContext): QuestionResult;
+  /** Opens the oldest waiting one (the shortcut, /answer); false when none waits. */
+  openOldest(ctx: ExtensionContext): Promise<boolean>;
+  /** Session start (/reload, resume): posts again every question of the branch asked without
+   * waiting that has not ended, with its id, and shows the line. */
+  restore(ctx: ExtensionContext): void;
+  /** pi's message_end for an answer's message of this branch (index.ts): it is delivered. */
+  delivered(qid: string): void;
+  /** A run ended (agent_end, agent_settled): answers not delivered yet are sent again at the
+   * next idle moment (pi dropped the steering message: Esc). */
+  settled(ctx: ExtensionContext): void;
+  /** /tree moved the session to another branch: what this branch does not hold stops waiting
+   * here (nothing is delivered, nothing ended); restore() then takes what it holds. */
+  leaveBranch(ctx: ExtensionContext): void;
+  /** This instance stops (session_shutdown): no more sending; the session holds the rest. */
+  stop(): void;
+  /** Those waiting now, oldest first. */
+  readonly waiting: readonly Later[];
 }
 
 /** "Asked by worker" / "Asked by a subagent in ~/proj", sanitized, in the current language. */
@@ -192,10 +200,12 @@ interface Call {
 
 /** Opens each question this project remembers an answer to with that answer (memory.ts); a
  * remembered answer the engine refuses (the file was edited by hand) is left out. */
-export function openRemembered(
-  engine: { remember(i: number, json: string, line: string, when: string): void },
-  remembered: Call["remembered"],
-): void {
+/** What opening a remembered answer needs of an engine. */
+export interface RememberingEngine {
+  remember(i: number, json: string, line: string, when: string): void;
+}
+
+export function openRemembered(engine: RememberingEngine, remembered: Call["remembered"]): void {
   remembered.forEach((r, i) => {
     if (!r) return;
     try {
@@ -367,6 +377,10 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       for (const later of [...laters]) later.drop();
     },
     settings,
+    openRemembered(engine, ctx, questions) {
+      const s = settings(ctx);
+      if (s.memory) openRemembered(engine, rememberedAll(ctx.cwd, questions, resolveLanguage(s.language), memoryWarning(ctx)));
+    },
     checkLimits(questions, s) {
       const maxQ = s.limits.questions;
       if (maxQ !== undefined && questions.length > maxQ) throw new Error(SETTINGS_TEXT.overLimit("questions", questions.length, maxQ));

@@ -18,7 +18,7 @@ import type { ArgsJson } from "../addon-types.ts";
 import { type QuestionResult, toToolResult } from "../board/result.ts";
 import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
 import { fill, strings } from "../text/i18n.ts";
-import type { Asker, Later } from "./ask.ts";
+import type { Asker, AsyncQuestions, Later } from "./ask.ts";
 
 /** The key that opens the oldest waiting question (index.ts registers it: pi binds no alt+a). */
 export const ANSWER_KEY = "alt+a";
@@ -45,29 +45,6 @@ export const answerMessage = (qid: string, text: string): string =>
 export interface AnswerMessageDetails {
   qid: string;
   result: QuestionDetails;
-}
-
-export interface AsyncQuestions {
-  /** The call of a question with wait: false, in a session with a UI: posted, remembered, the
-   * line shown; returns the tool's result at once. */
-  ask(json: ArgsJson, questions: NormalizedQuestion[], ctx: ExtensionContext): QuestionResult;
-  /** Opens the oldest waiting one (the shortcut, /answer); false when none waits. */
-  openOldest(ctx: ExtensionContext): Promise<boolean>;
-  /** Session start (/reload, resume): posts again every question of the branch asked without
-   * waiting that has not ended, with its id, and shows the line. */
-  restore(ctx: ExtensionContext): void;
-  /** pi's message_end for an answer's message of this branch (index.ts): it is delivered. */
-  delivered(qid: string): void;
-  /** A run ended (agent_end, agent_settled): answers not delivered yet are sent again at the
-   * next idle moment (pi dropped the steering message: Esc). */
-  settled(ctx: ExtensionContext): void;
-  /** /tree moved the session to another branch: what this branch does not hold stops waiting
-   * here (nothing is delivered, nothing ended); restore() then takes what it holds. */
-  leaveBranch(ctx: ExtensionContext): void;
-  /** This instance stops (session_shutdown): no more sending; the session holds the rest. */
-  stop(): void;
-  /** Those waiting now, oldest first. */
-  readonly waiting: readonly Later[];
 }
 
 /** An answer on its way to the agent: the message, and how it was last sent. */

@@ -16,7 +16,7 @@
 import { randomBytes } from "node:crypto";
 import { addon } from "../addon.ts";
 import { fill, strings } from "../text/i18n.ts";
-import { ENDING_STRINGS, type Ending, endingOf } from "../elsewhere/relay-wire.mjs";
+import { ENDING_STRINGS, type Ending, endingOf } from "./endings.mjs";
 import type { NormalizedQuestion } from "../question-types.ts";
 
 /** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web

@@ -13,8 +13,10 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { Socket } from "node:net";
 import { addon } from "../addon.ts";
-import type { Asker } from "../ask/ask.ts";
-import { terminalReachable } from "../addon-types.ts";
+import { type ArgsJson, terminalReachable } from "../addon-types.ts";
+import type { Board } from "../board/board.ts";
+import type { QuestionResult } from "../board/result.ts";
+import type { Settings } from "../text/settings.ts";
 import {
   isOwnRelay,
   parseRelayVariable,
@@ -29,7 +31,7 @@ import {
 } from "./relay.ts";
 import { listEndpoints, registerEndpoint } from "./relay-wire.mjs";
 import { callerOf, peerOf, processTree, type Standing, standingOf } from "./peer.ts";
-import type { NormalizedQuestion } from "../question-types.ts";
+import type { NormalizedQuestion, RelayAsker } from "../question-types.ts";
 import { sessionOf } from "./session.ts";
 import type { SubagentOutcomes } from "./subagent-outcome.ts";
 
@@ -40,8 +42,23 @@ export interface RelayHost {
   stop(): void;
 }
 
-export function relayHost(pi: ExtensionAPI, getAsker: () => Promise<Asker>, outcomes: () => Promise<SubagentOutcomes>): RelayHost {
-  let asker: Asker;
+/** What the relay needs of the asker (ask.ts Asker; this folder never imports ask/, which sits
+ * above it). */
+export interface RelayAskerHost {
+  readonly board: Board;
+  settings(ctx: ExtensionContext): Settings;
+  checkLimits(questions: NormalizedQuestion[], settings: Settings): void;
+  ask(
+    json: ArgsJson,
+    questions: NormalizedQuestion[],
+    ctx: ExtensionContext,
+    signal: AbortSignal | undefined,
+    from?: RelayAsker,
+  ): Promise<QuestionResult>;
+}
+
+export function relayHost(pi: ExtensionAPI, getAsker: () => Promise<RelayAskerHost>, outcomes: () => Promise<SubagentOutcomes>): RelayHost {
+  let asker: RelayAskerHost;
   let server: RelayServer | undefined;
   let unregister: (() => void) | undefined;
   let inherited: string | undefined;

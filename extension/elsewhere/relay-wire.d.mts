@@ -62,12 +62,10 @@ export declare function structuredAnswers(details: {
   questions: Array<{ id: string; options?: Array<{ value: string }> }>;
   answers: Array<{ id: string; value: string; wasCustom: boolean; index?: number; indices?: number[]; values?: string[]; note?: string }>;
 }): Record<string, StructuredAnswer>;
-export type Ending = "answered" | "cancelled" | "timed_out" | "withdrawn";
-export declare function endingOf(status: string): Ending;
-export declare const ENDING_STRINGS: Readonly<Record<Ending, "ELSEWHERE_ALREADY" | "ELSEWHERE_CANCELLED" | "ELSEWHERE_TIMED_OUT" | "ELSEWHERE_WITHDRAWN">>;
+export { type Ending, ENDING_STRINGS, endingOf } from "../board/endings.mjs";
 /** Whether process `pid` exists (one of another user's counts). */
 export declare function alive(pid: number): boolean;
 /** How a person is told which session of pi is meant: its name, a short id, its file or its pid. */
 export declare function sessionLabel(session: unknown, pid: number): string;
 /** `dir` with the home directory (default: this user's) shown as "~"; on Windows either separator and any case. */
-export declare function shortDirectory(dir: string, home?: string, platform?: NodeJS.Platform): string;
+export { shortDirectory } from "../text/paths.mjs";

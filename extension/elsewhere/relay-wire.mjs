@@ -247,24 +247,8 @@ export function structuredAnswers(details) {
   return out;
 }
 
-// ---- how a question ended, as a later answer is told it -----------------------------------------
-
-/** The ending of a question that stopped waiting, from the status that ended it: answered
- * (answered, declined — "let the agent decide" — or discuss), cancelled, timed_out, or
- * withdrawn (the agent stopped waiting: interrupted, unavailable, a subagent that went away). */
-export function endingOf(status) {
-  if (status === "cancelled" || status === "timed_out") return status;
-  if (status === "answered" || status === "declined" || status === "discuss") return "answered";
-  return "withdrawn";
-}
-
-/** The string (native/core/strings.c) that tells a later answer how the question ended. */
-export const ENDING_STRINGS = Object.freeze({
-  answered: "ELSEWHERE_ALREADY",
-  cancelled: "ELSEWHERE_CANCELLED",
-  timed_out: "ELSEWHERE_TIMED_OUT",
-  withdrawn: "ELSEWHERE_WITHDRAWN",
-});
+// ---- how a question ended: the board's (board/endings.mjs), on the wire too ----------------------
+export { ENDING_STRINGS, endingOf } from "../board/endings.mjs";
 
 // ---- the registry: every asking pi's endpoint, for other terminals ---------------------------
 
@@ -402,13 +386,4 @@ export function sessionLabel(session, pid) {
   return `pid ${pid}`;
 }
 
-/** `dir` with the home directory shown as "~". On Windows either separator follows it and case
- * does not matter (C:\Users\Me is c:\users\me there). */
-export function shortDirectory(dir, home = homedir(), platform = process.platform) {
-  if (!home) return dir;
-  if (platform !== "win32") return dir === home || dir.startsWith(home + "/") ? "~" + dir.slice(home.length) : dir;
-  const base = home.replace(/[\\/]+$/, "");
-  const head = dir.slice(0, base.length).toLowerCase();
-  const next = dir[base.length];
-  return head === base.toLowerCase() && (next === undefined || next === "\\" || next === "/") ? "~" + dir.slice(base.length) : dir;
-}
+export { shortDirectory } from "../text/paths.mjs";

@@ -55,19 +55,12 @@ import { alive, ASKER_CHAIN_ENV, ASKER_ENV, askThroughRelay, ASKER_SEPARATOR, pa
 import { notePipePeer, type Standing } from "./peer.ts";
 import { print } from "../text/screen.ts";
 import type { Settings } from "../text/settings.ts";
+import type { RelayAsker } from "../question-types.ts";
 
 export { askThroughRelay, lineReader, parseRelayVariable, RELAY_ENV, structuredAnswers } from "./relay-wire.mjs";
 const VERSION = "v1";
 
-/** Who asks a relayed question, as the child says it (untrusted: shown only sanitized). */
-export interface RelayAsker {
-  name?: string;
-  pid?: number;
-  cwd?: string;
-  /** Set by this end, never by the wire: the asker is no pi (peer.ts) — its command line and pid
-   * from the kernel ("`node evil.js` (pid 1234)"), named instead of any name it gave itself. */
-  process?: string;
-}
+export type { RelayAsker } from "../question-types.ts";
 
 /** A structured answer: option values picked, typed text kept apart, the person's note. */
 export type StructuredAnswer = { selected: string[]; wrote?: string; note?: string };

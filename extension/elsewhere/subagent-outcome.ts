@@ -17,7 +17,8 @@
 // Loaded when a session starts (index.ts registers the handlers that call it).
 import type { ExtensionAPI, ExtensionContext, ToolResultEvent } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
-import type { RelayAsker } from "./relay.ts";
+import type { RelayAsker } from "../question-types.ts";
+import { askerParts } from "../text/asker.ts";
 import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
 import { SUBAGENT } from "../text/text.ts";
 
@@ -74,7 +75,6 @@ export function subagentOutcomes(pi: ExtensionAPI): SubagentOutcomes {
     },
 
     async cancelledBelow(ctx, questions, from) {
-      const { askerParts } = await import("../ask/ask.ts"); // loaded already: it asked the question
       const { name, where } = askerParts(from);
       const who = from.process ? SUBAGENT.program(from.process) : name ? SUBAGENT.named(name) : SUBAGENT.somewhere(where ?? "");
       const note = shown(SUBAGENT.cancelled(who, quotedPrompts(questions)));

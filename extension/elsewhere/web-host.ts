@@ -3,12 +3,12 @@
 // here, loading this module at first use), stopped when the session ends or pi exits. Turning it on shows the one URL and its QR code (qr.ts) in pi.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
-import { type Asker, memoryWarning, openRemembered } from "../ask/ask.ts";
-import { rememberedAll } from "../ask/memory.ts";
 import { fill, strings } from "../text/i18n.ts";
 import { encodeQr, qrToHalfBlocks } from "./qr.ts";
 import { screenOf } from "../text/screen.ts";
-import { resolveLanguage } from "../text/settings.ts";
+import { resolveLanguage, type Settings } from "../text/settings.ts";
+import type { Board } from "../board/board.ts";
+import type { NormalizedQuestion } from "../question-types.ts";
 import { whereOf } from "./session.ts";
 import { startWebServer, type WebServer } from "./web.ts";
 
@@ -45,7 +45,19 @@ function tuiColumns(ctx: ExtensionContext): number | undefined {
   return ctx.hasUI && process.stdout.isTTY ? process.stdout.columns : undefined;
 }
 
-export function hostWeb(pi: ExtensionAPI, asker: Asker): WebControl {
+/** What the page needs of the asker (ask.ts Asker; this folder never imports ask/, which sits
+ * above it). */
+export interface WebAsker {
+  readonly board: Board;
+  settings(ctx: ExtensionContext): Settings;
+  openRemembered(
+    engine: { remember(i: number, json: string, line: string, when: string): void },
+    ctx: ExtensionContext,
+    questions: readonly NormalizedQuestion[],
+  ): void;
+}
+
+export function hostWeb(pi: ExtensionAPI, asker: WebAsker): WebControl {
   let server: WebServer | undefined;
   let starting: Promise<void> | undefined;
   let current: ExtensionContext | undefined;
@@ -68,11 +80,7 @@ export function hostWeb(pi: ExtensionAPI, asker: Asker): WebControl {
         language,
         where: () => whereOf(pi, current ?? ctx),
         // the page opens a question with the project's remembered answers, as pi's TUI does
-        remember: (engine, w) => {
-          const here = current ?? ctx;
-          const s = asker.settings(here);
-          if (s.memory) openRemembered(engine, rememberedAll(here.cwd, w.questions, resolveLanguage(s.language), memoryWarning(here)));
-        },
+        remember: (engine, w) => asker.openRemembered(engine, current ?? ctx, w.questions),
       });
       screen.notify(announcement(server.url, { columns: tuiColumns(ctx), language: language() }), "info");
     } catch (error) {

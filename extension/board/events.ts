@@ -11,7 +11,7 @@
 // sanitize what they show); nothing an extension sends can throw out of here.
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
-import type { Board, Waiting } from "../board/board.ts";
+import type { Board, Waiting } from "./board.ts";
 
 /** The channels, as other extensions name them. */
 export const CHANNELS = {

@@ -1,0 +1,121 @@
+// layers.test.mjs — extension/ imports in one direction (ARCHITECTURE.md, "Layers"): no file
+// imports one that imports it back, however far round (type-only imports count: one made a
+// 20-file cycle), and each folder imports only from its own layer and those below it — the
+// shared base (addon, types), text/, board/, elsewhere/, ask/, then the entry files (index.ts,
+// tool.ts, the commands). Dynamic import() counts for the layers too: loading later is still
+// depending on.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "extension");
+
+/** The layers, lowest first: a file's layer is its folder's, or for a file at the top its own. */
+const LAYERS = [
+  ["addon.ts", "addon-types.ts", "question-types.ts", "load-addon.cjs", "platform-package.cjs", "width-rules.mjs"],
+  ["text"],
+  ["board"],
+  ["elsewhere"],
+  ["ask"],
+  ["index.ts", "tool.ts", "commands.ts", "memory-commands.ts"],
+];
+
+const SOURCE = /\.(ts|mts|mjs|cjs)$/;
+const isDeclaration = (f) => /\.d\.(mts|cts|ts)$/.test(f);
+
+function sources(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...sources(path));
+    else if (SOURCE.test(name) && !isDeclaration(name)) out.push(path);
+  }
+  return out;
+}
+
+/** The files of extension/ a file imports: static imports and re-exports (types too), require(),
+ * and, with `dynamic`, import(). A declaration file stands for the module it declares. */
+function importsOf(file, dynamic) {
+  const text = readFileSync(file, "utf8");
+  const found = new Set();
+  const patterns = [/^\s*(?:import|export)\s[^;]*?\sfrom\s+["'](\.[^"']+)["']/gms, /^\s*import\s+["'](\.[^"']+)["']/gm, /\brequire\(\s*["'](\.[^"']+)["']\s*\)/g];
+  if (dynamic) patterns.push(/\bimport\(\s*["'](\.[^"']+)["']\s*\)/g);
+  for (const pattern of patterns)
+    for (const m of text.matchAll(pattern)) found.add(resolve(dirname(file), m[1]).replace(/\.d\.(m|c)ts$/, ".$1js"));
+  return [...found];
+}
+
+function layerOf(file) {
+  const [first] = relative(root, file).split(/[\\/]/);
+  const i = LAYERS.findIndex((names) => names.includes(first));
+  assert.notEqual(i, -1, `${relative(root, file)}: in no layer (add it to LAYERS and to ARCHITECTURE.md)`);
+  return i;
+}
+
+const files = sources(root);
+
+test("layers: every import of extension/ resolves to one of its files (the check sees them all)", () => {
+  for (const file of files)
+    for (const target of importsOf(file, true))
+      assert.ok(files.includes(target), `${relative(root, file)} imports ${relative(root, target)}, which is not a source file here`);
+});
+
+/** A cycle of `graph` (file → files it imports) as a list of its files, or undefined. */
+function findCycle(graph) {
+  const state = new Map(); // 1: on the path, 2: done
+  const path = [];
+  const visit = (f) => {
+    state.set(f, 1);
+    path.push(f);
+    for (const g of graph.get(f) ?? []) {
+      if (state.get(g) === 1) return [...path.slice(path.indexOf(g)), g];
+      if (!state.has(g)) {
+        const found = visit(g);
+        if (found) return found;
+      }
+    }
+    path.pop();
+    state.set(f, 2);
+    return undefined;
+  };
+  for (const f of graph.keys()) {
+    if (state.has(f)) continue;
+    const found = visit(f);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+test("layers: no import cycle in extension/, type-only imports included", () => {
+  const cycle = findCycle(new Map(files.map((f) => [f, importsOf(f, true)])));
+  assert.equal(cycle?.map((x) => relative(root, x)).join(" → "), undefined);
+});
+
+test("layers: each file imports only from its own layer and the ones below (base, text, board, elsewhere, ask, entry)", () => {
+  const wrong = [];
+  for (const file of files)
+    for (const target of importsOf(file, true))
+      if (layerOf(target) > layerOf(file)) wrong.push(`${relative(root, file)} → ${relative(root, target)}`);
+  assert.deepEqual(wrong, []);
+});
+
+test("layers: the checks find what they look for: a cycle three files round, an import of a type, an upward import", () => {
+  assert.deepEqual(
+    findCycle(
+      new Map([
+        ["a", ["b"]],
+        ["b", ["c"]],
+        ["c", ["a"]],
+        ["d", ["a"]],
+      ]),
+    ),
+    ["a", "b", "c", "a"],
+  );
+  assert.equal(findCycle(new Map([["a", ["b"]], ["b", []]])), undefined);
+  // question-types.ts once took the schema's type from index.ts: a type-only import is an edge
+  assert.ok(importsOf(join(root, "index.ts"), false).includes(join(root, "question-types.ts")), "index.ts's type import is seen");
+  assert.ok(layerOf(join(root, "text", "i18n.ts")) < layerOf(join(root, "ask", "ask.ts")), "text/ is below ask/");
+  assert.ok(layerOf(join(root, "ask", "ask.ts")) < layerOf(join(root, "index.ts")), "ask/ is below the entry files");
+});
