@@ -47,6 +47,9 @@ export interface NativeEngine {
   tick(nowMs: number): boolean;
   /** Milliseconds until the countdown shown changes, -1 when no clock runs. */
   nextTick(nowMs: number): number;
+  /** The person answers this question on another face (the page): the clock stops for good, as
+   * at a key here. */
+  stopClock(): void;
   /** Accessible mode: plain lines for screen readers. */
   setAccessible(on: boolean): void;
   /** The text Ctrl+G wants opened in the external editor, or null. */

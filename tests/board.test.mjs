@@ -43,6 +43,27 @@ test("board: a posted question waits under a fresh id ('q' + 8 hex digits) until
   );
 });
 
+test("board: touch — the person works on a waiting question on another face — aborts its ticket's `answering` once; not after it was taken, nor for an unknown id", () => {
+  const board = createBoard();
+  const build = () => ({});
+  const ticket = board.post({ questions: [], args: "{}" }, build);
+  let heard = 0;
+  ticket.answering.addEventListener("abort", () => heard++);
+  assert.equal(ticket.answering.aborted, false);
+  board.touch("q00000000"); // no such question
+  assert.equal(ticket.answering.aborted, false);
+  board.touch(ticket.qid);
+  board.touch(ticket.qid);
+  assert.equal(ticket.answering.aborted, true);
+  assert.equal(heard, 1);
+  const other = board.post({ questions: [], args: "{}" }, build);
+  assert.equal(other.claim("answered"), true);
+  board.touch(other.qid);
+  assert.equal(other.answering.aborted, false, "taken: nothing more to stop");
+  ticket.end();
+  other.end();
+});
+
 test("board: the first answer wins exactly once — from elsewhere, then the person's key and every later answer are refused with how it ended", () => {
   const board = createBoard();
   const { ticket, built } = post(board);

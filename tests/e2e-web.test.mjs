@@ -526,3 +526,35 @@ test(
     });
   },
 );
+
+test(
+  "web e2e: the person's timeout is 3 s; they start typing on the page at once — pi's TUI stops its clock, the question outlives the deadline, and the page's answer reaches the model",
+  { skip },
+  async () => {
+    const CLOCK = { ".pi/agent/question.json": JSON.stringify({ web: { enabled: true }, timeout: { after: "3s", then: "cancel" } }) };
+    await withPi({ homeFiles: CLOCK }, async (pi, context) => {
+      const url = URL_RE.exec(await pi.waitForScreen(URL_RE))[0];
+      await pi.prompt("ask me");
+      await pi.waitForScreen(/Closes itself in 0:0\d/);
+      const page = await context.newPage();
+      await page.goto(url);
+      // the first keystroke in the question: the filter field
+      await page.locator("input.filter").first().pressSequentially("Post");
+      await pi.waitForScreen((screen) => /Which database\?/.test(screen) && !/Closes itself/.test(screen));
+      // past the 3 s the person set, the question still waits in pi (poll the screen a while)
+      const until = Date.now() + 3500;
+      while (Date.now() < until) {
+        assert.match(pi.screen(), /Which database\?/, "still asked");
+        assert.doesNotMatch(pi.screen(), /did not answer in time|timed out/i);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      await page.getByText("Postgres", { exact: true }).click();
+      await page.getByRole("button", { name: "Submit" }).click();
+      await page.getByText("Answer taken.").waitFor();
+      assert.equal(await toolText(pi), "db: user selected: 2. Postgres (value: pg)");
+      const result = await pi.waitForQuestionResult();
+      assert.equal(result.details.mode, "web");
+      assert.equal(result.details.status, "answered");
+    });
+  },
+);

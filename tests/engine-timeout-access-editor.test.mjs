@@ -100,6 +100,20 @@ test("timeout: the countdown shows from the start and follows the host's ticks",
   assert.equal(e.done, false);
 });
 
+test("timeout: stopClock (the person answers on another face) stops it for good, as a key would: no countdown, no timeout", () => {
+  const e = engine(DB);
+  e.setTimeout(2000, "cancel");
+  e.tick(0);
+  assert.match(screen(e, 120), /Closes itself in 0:02/);
+  e.stopClock();
+  assert.doesNotMatch(screen(e, 120), /Closes itself/);
+  assert.equal(e.nextTick(100), -1, "no clock runs");
+  assert.equal(e.tick(60_000), false, "past the deadline: still asking");
+  assert.equal(e.done, false);
+  e.stopClock(); // again, or with no clock: nothing
+  assert.equal(e.done, false);
+});
+
 test("timeout: a clock of an hour or more shows hours", () => {
   const e = engine(DB);
   e.setTimeout(2 * 3600 * 1000, "decline");

@@ -40,7 +40,11 @@ function sources(dir) {
 function importsOf(file, dynamic) {
   const text = readFileSync(file, "utf8");
   const found = new Set();
-  const patterns = [/^\s*(?:import|export)\s[^;]*?\sfrom\s+["'](\.[^"']+)["']/gms, /^\s*import\s+["'](\.[^"']+)["']/gm, /\brequire\(\s*["'](\.[^"']+)["']\s*\)/g];
+  const patterns = [
+    /^\s*(?:import|export)\s[^;]*?\sfrom\s+["'](\.[^"']+)["']/gms,
+    /^\s*import\s+["'](\.[^"']+)["']/gm,
+    /\brequire\(\s*["'](\.[^"']+)["']\s*\)/g,
+  ];
   if (dynamic) patterns.push(/\bimport\(\s*["'](\.[^"']+)["']\s*\)/g);
   for (const pattern of patterns)
     for (const m of text.matchAll(pattern)) found.add(resolve(dirname(file), m[1]).replace(/\.d\.(m|c)ts$/, ".$1js"));
@@ -113,7 +117,15 @@ test("layers: the checks find what they look for: a cycle three files round, an 
     ),
     ["a", "b", "c", "a"],
   );
-  assert.equal(findCycle(new Map([["a", ["b"]], ["b", []]])), undefined);
+  assert.equal(
+    findCycle(
+      new Map([
+        ["a", ["b"]],
+        ["b", []],
+      ]),
+    ),
+    undefined,
+  );
   // question-types.ts once took the schema's type from index.ts: a type-only import is an edge
   assert.ok(importsOf(join(root, "index.ts"), false).includes(join(root, "question-types.ts")), "index.ts's type import is seen");
   assert.ok(layerOf(join(root, "text", "i18n.ts")) < layerOf(join(root, "ask", "ask.ts")), "text/ is below ask/");

@@ -885,6 +885,33 @@ test("web: the page answers in steps — a filter, a pick; the events carry the 
   }
 });
 
+test("web: the person's first keystroke on the page stops their timeout in pi's TUI too — the countdown goes, the question outlives its deadline, and the page's answer is taken", async () => {
+  writeFileSync(userSettings, JSON.stringify({ timeout: { after: "1s", then: "cancel" } }));
+  try {
+    await questions("web off");
+    await turnOn();
+    shown = [];
+    const { asking, qid } = await ask("clock1");
+    const tui = shown.at(-1);
+    assert.match(tui.render(100).join("\n"), /Closes itself in 0:01/, "the countdown runs in the TUI");
+    let ended = false;
+    asking.then(() => (ended = true));
+    const touched = await stepOnPage(qid, "touch");
+    assert.equal(touched.status, 200, JSON.stringify(touched));
+    assert.equal(touched.view.state, "choosing", "a touch changes nothing in the flow");
+    assert.doesNotMatch(tui.render(100).join("\n"), /Closes itself/, "the countdown is gone from the TUI");
+    // the deadline passes: the real clock, past the 1 s the person set
+    await new Promise((r) => setTimeout(r, 1300));
+    assert.equal(ended, false, "not timed out");
+    assert.deepEqual(await stepOnPage(qid, "pick", 1), { status: 200, ok: true, done: true, outcome: "answered" });
+    const result = await asking;
+    assert.equal(result.details.status, "answered");
+    assert.equal(result.details.mode, "web");
+  } finally {
+    rmSync(userSettings, { force: true });
+  }
+});
+
 test("web: a question the person answered before in this project opens on the page with its line; submitting it unchanged confirms it (mode web)", async () => {
   const memory = await importShim("ask/memory.ts");
   writeFileSync(join(ctx.cwd, ".pi", "question.json"), "{}"); // remembered answers on, for this test

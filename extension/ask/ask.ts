@@ -235,6 +235,7 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
         const outcome = await askInTui(engine, ctx, signal, ticket.claim, {
           accessible: accessibleMode(s),
           ...(s.timeout ? { timeout: { ms: s.timeout.ms, then: s.timeout.then } } : {}),
+          answering: ticket.answering,
         });
         return outcome === undefined ? undefined : toToolResult(engine.result("interactive", Date.now(), null, flags), s);
       } finally {

@@ -281,6 +281,8 @@ export class QuestionView implements Component, Focusable {
 export interface TuiOptions {
   timeout?: { ms: number; then: "cancel" | "decline" | "recommended" };
   accessible?: boolean;
+  /** Aborted once the person works on the question on another face (the board's Ticket). */
+  answering?: AbortSignal;
 }
 
 /** Shows the question in pi's TUI and resolves with its outcome, or undefined when this pi
@@ -304,6 +306,7 @@ export async function askInTui(
   ctx.ui.setWorkingMessage(strings().WAITING);
   let onAbort: (() => void) | undefined;
   let clock: ReturnType<typeof setTimeout> | undefined;
+  let stopClockElsewhere: (() => void) | undefined;
   if (options.accessible) engine.setAccessible(true);
   if (options.timeout) engine.setTimeout(options.timeout.ms, options.timeout.then);
   try {
@@ -363,11 +366,23 @@ export async function askInTui(
         }
       };
       if (options.timeout) tick();
+      // The person answers on another face (a step on the page): the clock stops for good, as
+      // at a key here.
+      stopClockElsewhere = () => {
+        if (finished) return;
+        engine.stopClock();
+        if (clock) clearTimeout(clock);
+        clock = undefined;
+        tui.requestRender();
+      };
+      if (options.answering?.aborted) stopClockElsewhere();
+      else options.answering?.addEventListener("abort", stopClockElsewhere, { once: true });
       return view;
     });
   } finally {
     if (clock) clearTimeout(clock);
     if (onAbort) signal?.removeEventListener("abort", onAbort);
+    if (stopClockElsewhere) options.answering?.removeEventListener("abort", stopClockElsewhere);
     ctx.ui.setWorkingMessage();
   }
 }

@@ -79,6 +79,9 @@ export interface Board {
   open(qid: string): Verdict;
   /** Calls `closed` once question `qid` ends (at once if it is not waiting); returns the way to stop. */
   watch(qid: string, closed: () => void): () => void;
+  /** The person is answering question `qid` on this face (a step on the page): wherever it is
+   * shown with the person's timeout, the clock stops for good, as at a key there. */
+  touch(qid: string): void;
   /** Calls `changed` whenever a question starts waiting, is answered or ends; returns the way to stop. */
   subscribe(changed: () => void): () => void;
 }
@@ -104,6 +107,9 @@ export interface Ticket<R> {
   readonly qid: string;
   /** Aborted when an answer from elsewhere takes the question: wherever it is shown here closes. */
   readonly stopped: AbortSignal;
+  /** Aborted once the person works on the question on another face (Board.touch): a clock of
+   * the person's timeout here stops, as at a key. */
+  readonly answering: AbortSignal;
   /** The result of the answer from elsewhere that took it, once one did. */
   readonly taken: R | undefined;
   /** The person's final key here, or the question ending (`outcome`: its status): nothing else may
@@ -139,6 +145,8 @@ interface Entry<R> extends Waiting {
   taken?: R;
   runner?: RunnerClaim;
   stop: AbortController;
+  /** Board.touch: the person works on it on another face. */
+  touched: AbortController;
   watchers: Set<() => void>;
 }
 
@@ -271,6 +279,10 @@ export function createBoard<R>(): AskersBoard<R> {
       entry.watchers.add(closed);
       return () => entry.watchers.delete(closed);
     },
+    touch(qid) {
+      const entry = waiting.get(qid);
+      if (entry && !entry.settled) entry.touched.abort();
+    },
     subscribe(listener) {
       subscribers.add(listener);
       return () => subscribers.delete(listener);
@@ -286,6 +298,7 @@ export function createBoard<R>(): AskersBoard<R> {
         settled: false,
         build,
         stop: new AbortController(),
+        touched: new AbortController(),
         watchers: new Set(),
       };
       ended.delete(entry.qid); // posted again with its id: it waits again
@@ -294,6 +307,7 @@ export function createBoard<R>(): AskersBoard<R> {
       return {
         qid: entry.qid,
         stopped: entry.stop.signal,
+        answering: entry.touched.signal,
         get taken() {
           return entry.taken;
         },

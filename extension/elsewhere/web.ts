@@ -93,7 +93,7 @@ const PAGE_FILE = new URL("./web/page.html", import.meta.url);
 
 export interface WebServerOptions {
   /** The waiting questions: listed, followed, and answered through it. */
-  board: Pick<Board, "waiting" | "subscribe" | "answer" | "open">;
+  board: Pick<Board, "waiting" | "subscribe" | "answer" | "open" | "touch">;
   /** The address to listen on (settings: web.host); 127.0.0.1 unless said. */
   host: string;
   /** The page's language tag, asked on every update. */
@@ -492,6 +492,10 @@ export async function startWebServer({ board, host, language, where, remember, i
       return sendJson(res, 409, { ok: false, code: open.code, reason: open.reason });
     }
     const engine = engineFor(board.waiting.get(qid) as Waiting, strings(language()).$language ?? "en");
+    // Any step — and "touch", the page's word for the person's first keystroke or click in a
+    // question, which changes nothing in the flow — says the person is answering here.
+    board.touch(qid);
+    if (name === "touch") return sendJson(res, 200, { ok: true, view: JSON.parse(engine.view()) as FlowView });
     // `question`: the question the page showed when the person acted. Another page (or this
     // one, a moment before) may have moved the flow to another question since: a step meant
     // for one question never lands on another — the page gets the flow as it is now instead.

@@ -24,4 +24,3 @@ export function askerParts(from: RelayAsker, maxBytes: number = addon().limits.a
   if (from.name) return { name: cutToBytes(from.name, maxBytes), where: null };
   return { name: null, where: cutToBytes(from.cwd ? shortDirectory(from.cwd) : `pid ${from.pid ?? "?"}`, maxBytes) };
 }
-

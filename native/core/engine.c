@@ -1711,6 +1711,12 @@ qt_status qt_engine_set_timeout(qt_engine *e, int64_t after_ms, qt_timeout_then 
   return QT_OK;
 }
 
+qt_status qt_engine_stop_clock(qt_engine *e) {
+  if (!e) return QT_ERR_USAGE;
+  if (e->clock_on && !e->done) stop_clock(e);
+  return QT_OK;
+}
+
 /* Whole seconds left, rounded up (what the countdown shows). */
 static int64_t seconds_left(const qt_engine *e) {
   int64_t left = e->clock_started ? e->clock_deadline - e->clock_now : e->clock_after;

@@ -151,6 +151,9 @@ qt_status qt_engine_set_timeout(qt_engine *e, int64_t after_ms, qt_timeout_then 
 /* The time now. The first call starts the clock; on the deadline the engine finishes with
  * QT_TIMED_OUT. Bumps the revision when the countdown shown changes. */
 qt_status qt_engine_tick(qt_engine *e, int64_t now_ms);
+/* The person is answering this question on another face (the page): the clock stops for good,
+ * as at a key here. Nothing when no clock runs. */
+qt_status qt_engine_stop_clock(qt_engine *e);
 /* Milliseconds from `now_ms` until the countdown shown changes (or the deadline), -1 when no
  * clock runs (off, stopped by a key, or done). */
 int64_t qt_engine_next_tick(const qt_engine *e, int64_t now_ms);

@@ -569,6 +569,15 @@ static napi_value js_engine_next_tick(napi_env env, napi_callback_info info) {
   return v;
 }
 
+/* stopClock(): the person answers on another face; the clock stops for good, as at a key. */
+static napi_value js_engine_stop_clock(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  qt_status st = qt_engine_stop_clock(box->engine);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
 static napi_value js_engine_set_accessible(napi_env env, napi_callback_info info) {
   ENGINE_METHOD_PROLOGUE(1);
   bool on = false;
@@ -733,6 +742,7 @@ bool define_engine_class(napi_env env) {
       {"setTimeout", js_engine_set_timeout},
       {"tick", js_engine_tick},
       {"nextTick", js_engine_next_tick},
+      {"stopClock", js_engine_stop_clock},
       {"setAccessible", js_engine_set_accessible},
       {"editorRequest", js_engine_editor_request},
       {"editorDone", js_engine_editor_done},
