@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { eventBus, headlessContext, loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
+import { until } from "./helpers/until.mjs";
 
 // Remembered answers go to the person's own directory (~/.pi/agent/question-answers): a home of
 // this test's own, never the real one.
@@ -119,14 +120,15 @@ async function start(branch = [], events = eventBus(), cwd = "/nonexistent") {
   };
 }
 
-const until = async (check, what) => {
-  const stop = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
+/** The event loop drained of what is queued now (microtasks, zero-delay timers such as the
+ * resend at the next idle moment, immediates): what the code under test does next has run, so a
+ * check that nothing more came is a check, not a race against a sleep. */
+const settle = async () => {
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setImmediate(r));
   }
 };
-const settle = () => new Promise((r) => setTimeout(r, 30));
 
 /** The session entries of an instance as pi's branch holds them. */
 const branchOf = (entries) => entries.map(({ customType, data }) => ({ type: "custom", customType, data }));

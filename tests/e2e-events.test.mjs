@@ -11,18 +11,12 @@ import { test } from "node:test";
 import { root } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 import { startPi } from "./helpers/tmux.mjs";
+import { until } from "./helpers/until.mjs";
 
 const { memoryPaths } = await importShim("ask/memory.ts");
 
 const AUTOPILOT = join(root, "examples", "recommended-autopilot.ts");
 /** Polls `check` until it holds (the file is written after the answer went on its way). */
-async function until(check, what, timeoutMs = 20000) {
-  const stop = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
 
 async function withPi(args, fn) {
@@ -75,7 +69,10 @@ test("events e2e: another extension answers through pi.events (question:asked â†
     await pi.model.waitForRequests(3);
     assert.equal(pi.model.toolMessages(2).at(-1).content, "port: user selected: 2. 9090");
     const file = memoryPaths(pi.work, pi.home).jsonl; // the person's own directory (docs/memory.md)
-    await until(() => existsSync(file) && readFileSync(file, "utf8").includes("9090"), "the person's answer remembered");
+    await until(() => existsSync(file) && readFileSync(file, "utf8").includes("9090"), "the person's answer remembered", {
+      ms: 20000,
+      every: 50,
+    });
     const entries = readFileSync(file, "utf8")
       .trim()
       .split("\n")

@@ -16,6 +16,7 @@ import { basename, join } from "node:path";
 import { after, before, test } from "node:test";
 import { importShim } from "./helpers/shim.mjs";
 import { startPi } from "./helpers/tmux.mjs";
+import { until } from "./helpers/until.mjs";
 
 const CHROMIUM = "/usr/bin/chromium";
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed`;
@@ -268,9 +269,9 @@ test(
       await page.getByText("Which features?").waitFor();
       const ticked = card.locator("fieldset").nth(0).locator("input[type=checkbox]");
       await page.getByText("Auth", { exact: true }).click();
-      await until(async () => await ticked.nth(0).isChecked(), "Auth ticked");
+      await until(async () => await ticked.nth(0).isChecked(), "Auth ticked", { ms: 10000, every: 50 });
       await page.getByText("Jobs", { exact: true }).click();
-      await until(async () => await ticked.nth(2).isChecked(), "Jobs ticked");
+      await until(async () => await ticked.nth(2).isChecked(), "Jobs ticked", { ms: 10000, every: 50 });
       // Straight to the review: the engine's submit there says what is missing and shows it.
       await card.getByRole("button", { name: "Review" }).click();
       await card.getByText("Review your answers").waitFor();
@@ -325,7 +326,10 @@ test(
       await other.getByRole("button", { name: "No" }).click();
       await card.getByText("Discard what you typed?").waitFor({ state: "hidden" });
       assert.equal(await card.locator("textarea.wrote").inputValue(), "DuckDB", "kept on the page");
-      await until(async () => (await other.locator("textarea.wrote").inputValue()) === "DuckDB", "the held text on the other page");
+      await until(async () => (await other.locator("textarea.wrote").inputValue()) === "DuckDB", "the held text on the other page", {
+        ms: 10000,
+        every: 50,
+      });
       assert.equal(await other.locator("textarea.wrote").isVisible(), true, "its “Something else…” is chosen there");
       await card.getByRole("button", { name: "Submit" }).click();
       await card.getByText("Answer taken.").waitFor();
@@ -433,11 +437,6 @@ const OFFLINE = "Connection to pi lost; trying again…";
 const DISPLACED = "Newer pages took over the live updates; this one follows again when you come back to it.";
 
 /** Polls `check` until it holds (at most 10 s). */
-async function until(check, what) {
-  for (const stop = Date.now() + 10000; !(await check()); await new Promise((r) => setTimeout(r, 50))) {
-    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
-  }
-}
 
 test(
   "web e2e: a page whose live updates are refused says it is offline (never blank), tries again, and shows the question once it gets through",
@@ -461,7 +460,7 @@ test(
       // Before any update: the page's title and the offline state, in the settings' language.
       await page.getByText(OFFLINE).waitFor({ timeout: 10000 });
       assert.equal(await page.locator("#title").textContent(), "pi is asking");
-      await until(() => refused >= 2, "the page tries again by itself");
+      await until(() => refused >= 2, "the page tries again by itself", { ms: 10000, every: 50 });
       await page.unroute("**/events");
       await page.getByText("Postgres", { exact: true }).waitFor({ timeout: 15000 });
       assert.equal(await page.locator("#status").textContent(), "", "online again");
@@ -501,7 +500,7 @@ test(
           other.req.on("error", () => undefined);
           other.req.end();
           others.push(other);
-          await until(() => other.data > 0, `other page ${i} follows`);
+          await until(() => other.data > 0, `other page ${i} follows`, { ms: 10000, every: 50 });
         }
         // The browser's page was the oldest: it made room, and says why it no longer follows; the
         // question stays on it.
@@ -513,8 +512,8 @@ test(
         assert.equal(await page.getByRole("button", { name: "Submit" }).isDisabled(), false);
         // The person looks at it again: it follows again at once (the oldest other page makes room).
         await page.evaluate(() => window.dispatchEvent(new Event("focus")));
-        await until(async () => (await page.locator("#status").textContent()) === "", "the page follows again");
-        await until(() => others[0].ended, "the oldest other page made room");
+        await until(async () => (await page.locator("#status").textContent()) === "", "the page follows again", { ms: 10000, every: 50 });
+        await until(() => others[0].ended, "the oldest other page made room", { ms: 10000, every: 50 });
         assert.deepEqual(others[0].named, ["displaced"]);
         await page.getByText("Postgres", { exact: true }).click();
         await page.getByRole("button", { name: "Submit" }).click();

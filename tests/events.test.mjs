@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
+import { until } from "./helpers/until.mjs";
 
 const handlers = new Map();
 const { pi, tools } = await loadExtension({ on: (name, fn) => handlers.set(name, fn) });
@@ -25,14 +26,6 @@ const said = (channel) => heard.filter((h) => h.channel === channel).map((h) => 
 
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
 const ARGS = tool.prepareArguments({ questions: [DB] });
-
-const until = async (check, what) => {
-  const stop = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 /** Asks, and returns the pending call with the id "question:asked" gave it. */
 async function ask(args = ARGS) {

@@ -20,6 +20,7 @@ import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
 import { after, test } from "node:test";
 import { listEndpoints, request } from "../extension/elsewhere/relay-wire.mjs";
+import { until } from "./helpers/until.mjs";
 
 const relay = await importShim("elsewhere/relay.ts");
 // The endpoint registry goes to a throw-away runtime directory (the children inherit it).
@@ -29,14 +30,6 @@ process.env.LOCALAPPDATA = runtime; // where the registry is on Windows
 after(() => rmSync(runtime, { recursive: true, force: true }));
 const here = dirname(fileURLToPath(import.meta.url));
 const limits = addon.limits;
-
-const until = async (check, what, ms = 20000) => {
-  const stop = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 /** Polls the async `read` until `check` holds for its value; returns that value. */
 const pollFor = async (read, check, what, ms = 20000) => {
@@ -213,7 +206,7 @@ test("relay host: who asks is cut to its limit (and sanitized) in RPC dialog tit
     const named = relay.askThroughRelay(parent.endpoint, args, { name, pid: 1 }, undefined, limits.relayMessageBytes);
     const deep = "/" + "d".repeat(limits.askerBytes) + "/TAIL";
     const unnamed = relay.askThroughRelay(parent.endpoint, args, { pid: 2, cwd: deep }, undefined, limits.relayMessageBytes);
-    await until(() => dialogs.length === 1, "the first dialog");
+    await until(() => dialogs.length === 1, "the first dialog", { ms: 20000, every: 10 });
     const list = async () => (await request(registered().endpoint, { type: "list" }, { cap: limits.relayMessageBytes })).message.questions;
     await pollFor(list, (q) => q.length === 2, "the second question in the queue");
 
@@ -275,7 +268,7 @@ test("relay host: a queued question whose child disconnects is withdrawn; the sh
     const first = addon.normalize(JSON.stringify({ questions: [{ id: "say", prompt: "First question?" }] }));
     const second = addon.normalize(JSON.stringify({ questions: [{ id: "other", prompt: "Second question?" }] }));
     const one = relay.askThroughRelay(parent.endpoint, first, { name: "one", pid: 1 }, undefined, limits.relayMessageBytes);
-    await until(() => shown.length === 1, "the first question on screen");
+    await until(() => shown.length === 1, "the first question on screen", { ms: 20000, every: 10 });
     for (const ch of "typed before the other left") shown[0].handleInput(ch);
     assert.match(shown[0].render(80).join("\n"), /typed before the other left/);
 
@@ -440,7 +433,7 @@ test("relay host: the variable children inherit only asks; listing, answering an
     // A child asks with the variable it inherited.
     const args = { questions: [{ id: "db", prompt: "Which?", options: ["A", "B"] }] };
     const child = runChild(parent.variable, args);
-    await until(() => dialogs.length === 1, "the child's question");
+    await until(() => dialogs.length === 1, "the child's question", { ms: 20000, every: 10 });
 
     // The same variable cannot list, answer or watch it.
     const qid = (await request(entry.endpoint, { type: "list" })).message.questions[0].qid;
@@ -483,7 +476,7 @@ test("relay host: answers nested 6,000 deep, numbers JSON cannot hold and wrong 
     const { endpoint } = registered();
     const args = addon.normalize(JSON.stringify({ questions: [{ id: "db", prompt: "Which?", options: ["A", "B"] }] }));
     const asking = relay.askThroughRelay(parent.endpoint, args, { pid: 1 }, undefined, limits.relayMessageBytes);
-    await until(() => dialogs.length === 1, "the question");
+    await until(() => dialogs.length === 1, "the question", { ms: 20000, every: 10 });
     const list = async () => (await request(endpoint, { type: "list" })).message.questions;
     const [{ qid }] = await list();
 

@@ -16,6 +16,7 @@ import { createInterface } from "node:readline";
 import { test } from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
+import { until } from "./helpers/until.mjs";
 
 const relay = await importShim("elsewhere/relay.ts");
 const peer = await importShim("elsewhere/peer.ts");
@@ -75,14 +76,6 @@ function rawClient(path, data, { end = false } = {}) {
     });
   });
 }
-
-const until = async (check, what, ms = 5000) => {
-  const stop = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 test("relay: the variable holds a 64-hex secret and the socket path; anything else is ignored", () => {
   const secret = "a".repeat(64);
@@ -149,7 +142,7 @@ test("relay: a question and its answer travel, with who asks", async () => {
   const { server, requests, endpoint } = await serve();
   try {
     const asking = relay.askThroughRelay(endpoint, ARGS, { name: "worker", pid: 42, cwd: "/p" }, undefined, 1000);
-    await until(() => requests.length === 1, "the request");
+    await until(() => requests.length === 1, "the request", { every: 10 });
     assert.equal(requests[0].args, ARGS);
     assert.deepEqual(requests[0].asker, { name: "worker", pid: 42, cwd: "/p" });
     requests[0].resolve({ type: "answer", outcome: "answered", answers: { db: { selected: ["SQLite"] } } });
@@ -176,7 +169,7 @@ test(
     );
     try {
       const asking = relay.askThroughRelay(endpoint, ARGS, { name: "worker" }, undefined, 1 << 20, addon);
-      await until(() => requests.length === 1, "the request");
+      await until(() => requests.length === 1, "the request", { every: 10 });
       requests[0].resolve({ type: "answer", outcome: "answered", answers: { db: { selected: ["SQLite"] } } });
       assert.equal((await asking).type, "answer");
       assert.deepEqual(seen, [{ pid: process.pid, uid: null }], "Windows named the client's process");
@@ -208,7 +201,7 @@ test("relay: a discuss reply carries the person's words down to the child, which
   const { server, requests, endpoint } = await serve();
   try {
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 42 }, undefined, 1000);
-    await until(() => requests.length === 1, "the request");
+    await until(() => requests.length === 1, "the request", { every: 10 });
     const reply = { type: "answer", outcome: "discuss", answers: {}, discussion: "why Postgres?\nand cost" };
     requests[0].resolve(reply);
     const got = await asking;
@@ -227,7 +220,7 @@ test("relay: hostile clients (garbage, a 10 MB line, a wrong secret, half a mess
   try {
     // A real question is waiting while the hostile clients come and go.
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
-    await until(() => requests.length === 1, "the real request");
+    await until(() => requests.length === 1, "the real request", { every: 10 });
 
     assert.equal(await rawClient(endpoint.path, "garbage\n"), "");
     assert.equal(await rawClient(endpoint.path, "x".repeat(10 * 1024 * 1024)), "");
@@ -256,10 +249,10 @@ test("relay: a child that goes away withdraws its question (the handler's signal
   try {
     const abort = new AbortController();
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, abort.signal, 1000);
-    await until(() => requests.length === 1, "the request");
+    await until(() => requests.length === 1, "the request", { every: 10 });
     abort.abort();
     assert.deepEqual(await asking, { type: "interrupted" });
-    await until(() => requests[0].signal.aborted, "the parent to see the child leave");
+    await until(() => requests[0].signal.aborted, "the parent to see the child leave", { every: 10 });
   } finally {
     server.close();
   }
@@ -268,7 +261,7 @@ test("relay: a child that goes away withdraws its question (the handler's signal
 test("relay: the parent going away reaches the child as interrupted; no endpoint is `unreachable`", async () => {
   const { server, requests, endpoint } = await serve();
   const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
-  await until(() => requests.length === 1, "the request");
+  await until(() => requests.length === 1, "the request", { every: 10 });
   server.close();
   assert.deepEqual(await asking, { type: "interrupted" });
   const gone = await relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
@@ -279,7 +272,7 @@ test("relay: an over-long or malformed reply ends the child's question as interr
   const { server, requests, endpoint } = await serve();
   try {
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 50);
-    await until(() => requests.length === 1, "the request");
+    await until(() => requests.length === 1, "the request", { every: 10 });
     requests[0].resolve({ type: "error", message: "x".repeat(100) });
     assert.deepEqual(await asking, { type: "interrupted" });
   } finally {
@@ -377,7 +370,7 @@ test("relay: the server never keeps its process alive; once the process exits it
     assert.equal(await asked, "asked");
     assert.ok(existsSync(endpoint.path));
     child.stdin.end(); // nothing but the endpoint (and a waiting child) is left
-    await until(() => exit !== undefined, "the process to exit on its own", 20000);
+    await until(() => exit !== undefined, "the process to exit on its own", { ms: 20000, every: 10 });
     assert.deepEqual(exit, { code: 0, signal: null });
     assert.deepEqual(await asking, { type: "interrupted" }, "the waiting child learns its parent is gone");
     assert.equal(existsSync(dirname(endpoint.path)), false, "the socket's directory is removed at exit");
@@ -440,7 +433,7 @@ test("relay: the variable's secret only asks; list, answer and watch need the co
     });
     assert.deepEqual(calls, ["list", "answer q1", "watch q1"]);
     const asking = relay.askThroughRelay(control, ARGS, { pid: 1 }, undefined, 1000);
-    await until(() => requests.length === 1, "the question asked with the control secret");
+    await until(() => requests.length === 1, "the question asked with the control secret", { every: 10 });
     requests[0].resolve({ type: "unavailable" });
     assert.deepEqual(await asking, { type: "unavailable" });
   } finally {
@@ -492,7 +485,7 @@ test("relay: a handler that throws or rejects, or a reply that cannot be written
   try {
     // A real question waits while the broken handlers run.
     const waitingOne = relay.askThroughRelay(control, JSON.stringify({ how: "wait" }), { pid: 1 }, undefined, 1000);
-    await until(() => asks.length === 1, "the waiting question");
+    await until(() => asks.length === 1, "the waiting question", { every: 10 });
 
     assert.deepEqual(JSON.parse(await ask("throw")), { type: "error", message: "thrown at once" });
     assert.deepEqual(JSON.parse(await ask("reject")), { type: "error", message: "rejected later" });
@@ -508,7 +501,7 @@ test("relay: a handler that throws or rejects, or a reply that cannot be written
     const watcher = connection(control.path);
     await watcher.connected;
     watcher.socket.write(secretFirst(control.secret, { type: "watch", qid: "stays" }) + "\n");
-    await until(() => watching.length === 1, "the watch registered (its reply comes only when it stops)");
+    await until(() => watching.length === 1, "the watch registered (its reply comes only when it stops)", { every: 10 });
     watcher.socket.destroy(); // its stop throws: nothing escapes
     await watcher.closed;
 
@@ -538,7 +531,7 @@ test("relay: deep nesting, huge numbers and wrong types in every field close tha
   ];
   try {
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
-    await until(() => requests.length === 1, "the real question");
+    await until(() => requests.length === 1, "the real question", { every: 10 });
     const replies = [];
     const secret = JSON.stringify(control.secret);
     for (const v of values) {
@@ -582,7 +575,7 @@ test("relay: deep nesting, huge numbers and wrong types in every field close tha
     ]) {
       const got = connection(endpoint.path);
       got.socket.write(`{"secret":${JSON.stringify(endpoint.secret)},"type":"ask","args":"{}","asker":${asker}}\n`);
-      await until(() => requests.length === 2, `the ask with asker ${asker.slice(0, 20)}`);
+      await until(() => requests.length === 2, `the ask with asker ${asker.slice(0, 20)}`, { every: 10 });
       assert.deepEqual(requests[1].asker, {});
       requests.pop().resolve({ type: "unavailable" });
       assert.equal(await got.closed, '{"type":"unavailable"}\n');
@@ -604,7 +597,7 @@ test("relay: a silent connection, and one that sends part of a line, are closed 
     partial.socket.write(`{"secret":"${endpoint.secret}","type":"ask"`); // no end of line, ever
     // A client that showed its secret in time stays, however long its question waits.
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
-    await until(() => requests.length === 1, "the question");
+    await until(() => requests.length === 1, "the question", { every: 10 });
     assert.equal(await within(silent.closed, "the silent connection closed"), "");
     assert.equal(await within(partial.closed, "the partial one closed"), "");
     await new Promise((r) => setTimeout(r, 300)); // twice the unverified time
@@ -627,7 +620,7 @@ test("relay: a line longer than the unverified window must begin with a right se
     await wrong.connected;
     wrong.socket.write(`{"secret":"${"b".repeat(64)}","type":"ask","args":"${long}`, () => undefined);
     assert.equal(await within(wrong.closed, "the wrong secret's connection closed"), "");
-    await until(() => seen.length === 1, "the server's account of the connection");
+    await until(() => seen.length === 1, "the server's account of the connection", { every: 10 });
     assert.equal(seen[0].verified, false);
     assert.ok(seen[0].held <= window, `the server held ${seen[0].held} bytes of an unverified line`);
     assert.ok(seen[0].bytesRead < 1024 * 1024, `the server read ${seen[0].bytesRead} bytes of a 4 MB line`);
@@ -639,25 +632,25 @@ test("relay: a line longer than the unverified window must begin with a right se
       c.socket.write(start + long, () => undefined);
       assert.equal(await within(c.closed, `the connection starting ${start.slice(0, 12)} closed`), "");
     }
-    await until(() => seen.length === 3, "the other two accounts");
+    await until(() => seen.length === 3, "the other two accounts", { every: 10 });
     for (const s of seen) assert.ok(s.held <= window && !s.verified, JSON.stringify(s));
 
     // Short lines within the window are parsed whole, the secret anywhere in them.
     const anywhere = JSON.stringify({ type: "ask", args: ARGS, asker: {}, secret: endpoint.secret });
     assert.ok(anywhere.length < window);
     const short = rawClient(endpoint.path, anywhere + "\n");
-    await until(() => requests.length === 1, "the short question");
+    await until(() => requests.length === 1, "the short question", { every: 10 });
     requests[0].resolve({ type: "unavailable" });
     assert.equal(await short, '{"type":"unavailable"}\n');
 
     // The right secret first: the line may grow past the window, to its right's cap.
     const bigArgs = JSON.stringify({ questions: [{ id: "db", prompt: "p".repeat(1536 * 1024) }] });
     const asking = relay.askThroughRelay(endpoint, bigArgs, { pid: 1 }, undefined, 1000);
-    await until(() => requests.length === 2, "the long question");
+    await until(() => requests.length === 2, "the long question", { every: 10 });
     assert.equal(requests[1].args, bigArgs);
     requests[1].resolve({ type: "unavailable" });
     assert.deepEqual(await asking, { type: "unavailable" });
-    await until(() => seen.length === 5, "the last accounts");
+    await until(() => seen.length === 5, "the last accounts", { every: 10 });
     assert.ok(seen[4].verified && seen[4].held > 1536 * 1024);
   } finally {
     server.close();
@@ -691,12 +684,14 @@ test("relay: connections waiting to show a secret, connections in all and waitin
     const one = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
     const leaving = new AbortController();
     const two = relay.askThroughRelay(endpoint, ARGS, { pid: 2 }, leaving.signal, 1000);
-    await until(() => requests.length === 2, "two questions");
+    await until(() => requests.length === 2, "two questions", { every: 10 });
     const refused = await relay.askThroughRelay(endpoint, ARGS, { pid: 3 }, undefined, 1000);
     assert.equal(refused.type, "error");
     assert.match(refused.message, /already has 2 relayed questions waiting, the most it takes at once/);
     assert.equal(requests.length, 2);
-    await until(() => seen.length === 5, "the server to see the refused ask's connection close (and the silent ones and the list)");
+    await until(() => seen.length === 5, "the server to see the refused ask's connection close (and the silent ones and the list)", {
+      every: 10,
+    });
 
     // Three connections are open (two questions waiting, one still sending its line after its
     // secret): a fourth is closed at once.
@@ -711,13 +706,13 @@ test("relay: connections waiting to show a secret, connections in all and waitin
     // A question answered, or withdrawn by its child, makes room at once.
     leaving.abort();
     assert.deepEqual(await two, { type: "interrupted" });
-    await until(() => requests[1].signal.aborted, "the withdrawal");
+    await until(() => requests[1].signal.aborted, "the withdrawal", { every: 10 });
     const three = relay.askThroughRelay(endpoint, ARGS, { pid: 3 }, undefined, 1000);
-    await until(() => requests.length === 3, "the question after the withdrawn one");
+    await until(() => requests.length === 3, "the question after the withdrawn one", { every: 10 });
     requests[0].resolve({ type: "unavailable" });
     assert.deepEqual(await one, { type: "unavailable" });
     const four = relay.askThroughRelay(endpoint, ARGS, { pid: 4 }, undefined, 1000);
-    await until(() => requests.length === 4, "the question after the answered one");
+    await until(() => requests.length === 4, "the question after the answered one", { every: 10 });
     for (const r of requests.slice(2)) r.resolve({ type: "unavailable" });
     assert.deepEqual([await three, await four], [{ type: "unavailable" }, { type: "unavailable" }]);
   } finally {
@@ -753,7 +748,7 @@ test("relay: what the ask secret may make pi hold is bounded: its line, its conn
     // Two unfinished ask lines may be held; a third connection with the ask secret is closed at once.
     const a = start(endpoint.secret, 150 * 1024);
     const b = start(endpoint.secret, 150 * 1024);
-    await until(() => open.slice(1).every((c) => !c.isClosed()) && seen.length === 1, "two ask lines held");
+    await until(() => open.slice(1).every((c) => !c.isClosed()) && seen.length === 1, "two ask lines held", { every: 10 });
     await new Promise((r) => setImmediate(r));
     const third = start(endpoint.secret, 8 * 1024);
     assert.equal(await within(third.closed, "the third ask connection closed"), "");
@@ -779,7 +774,7 @@ test("relay: what the ask secret may make pi hold is bounded: its line, its conn
     assert.equal(c.isClosed(), false, "the first line goes on");
     c.socket.destroy();
     const asking = relay.askThroughRelay(endpoint, ARGS, { pid: 1 }, undefined, 1000);
-    await until(() => requests.length === 1, "a whole question");
+    await until(() => requests.length === 1, "a whole question", { every: 10 });
     await new Promise((r) => setTimeout(r, 2000)); // past lineMs
     assert.equal(requests[0].signal.aborted, false, "a whole question waits past lineMs");
     requests[0].resolve({ type: "unavailable" });

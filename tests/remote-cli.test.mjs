@@ -15,6 +15,7 @@ import { answer, EXIT, pending } from "../bin/remote.mjs";
 import { listEndpoints, registerEndpoint, request } from "../extension/elsewhere/relay-wire.mjs";
 import { addon, root } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
+import { until } from "./helpers/until.mjs";
 
 // Each test without a bound of its own has this one: a command or a pi that never answers
 // fails its test by name instead of hanging the file (on a loaded machine one test takes seconds).
@@ -605,7 +606,7 @@ async function stuckPi(kind, state, { backlog } = {}) {
     await exited;
   };
   try {
-    await until(() => lines.includes("ready"), "the stuck pi's endpoint", exited);
+    await until(() => lines.includes("ready"), "the stuck pi's endpoint", { ms: 10_000, gone: exited });
   } catch (error) {
     await close();
     throw error;
@@ -616,16 +617,6 @@ async function stuckPi(kind, state, { backlog } = {}) {
 }
 
 /** Polls `check` every 5 ms (at most 10 s; fails at once should `gone` settle first). */
-async function until(check, what, gone) {
-  let ended = false;
-  gone?.then(() => (ended = true));
-  const stop = Date.now() + 10_000;
-  while (!check()) {
-    if (ended) throw new Error(`the process ended before: ${what}`);
-    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /** Whether the kernel says process `pid` is stopped (state T): /proc on Linux, `ps` elsewhere
  * (macOS has no /proc). */
@@ -637,7 +628,7 @@ const stoppedNow = (pid) =>
 /** Stops a child as Ctrl+Z does and waits until it is stopped. */
 async function stop(pi) {
   pi.child.kill("SIGSTOP");
-  await until(() => stoppedNow(pi.pid), "the pi stopped");
+  await until(() => stoppedNow(pi.pid), "the pi stopped", { ms: 10_000 });
 }
 
 /** The stuck pis not closed yet: a test that times out (the old request() waited forever) never
@@ -803,7 +794,7 @@ test(
       assert.equal(out.text, "Not confirmed; what you wrote, so it is not lost:\nDB: Note: because␛[2J\nName: a 2 KB answer␛]0;x␇\n");
       assert.deepEqual(relay.lines, ["ready"], "nothing taken while stopped");
       relay.child.kill("SIGCONT");
-      await until(() => relay.lines.length === 2, "the answer taken on resuming");
+      await until(() => relay.lines.length === 2, "the answer taken on resuming", { ms: 10_000 });
       const taken = JSON.parse(relay.lines[1]);
       assert.equal(taken.qid, "q00000001");
       assert.deepEqual(taken.answers.name, { selected: [], wrote: "a 2 KB answer\u001b]0;x\u0007" });
@@ -832,7 +823,7 @@ test("answer n '{…}' to a pi that does not confirm in time exits 5 and says it
     assert.equal(code, EXIT.noReply, err.text);
     assert.match(err.text, /did not confirm the answer within 0\.3 s .*; it may still take the answer when it resumes\n$/);
     relay.child.kill("SIGCONT");
-    await until(() => relay.lines.length === 2, "the answer taken on resuming");
+    await until(() => relay.lines.length === 2, "the answer taken on resuming", { ms: 10_000 });
     assert.deepEqual(JSON.parse(relay.lines[1]).answers, { db: "Postgres" });
   });
 });

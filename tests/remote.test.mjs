@@ -33,6 +33,7 @@ import {
 } from "../extension/elsewhere/relay-wire.mjs";
 import { loadExtension, tuiContext } from "./helpers/fake-pi.mjs";
 import { REMOTE_MODE, remoteText } from "./helpers/remote-text.mjs";
+import { until } from "./helpers/until.mjs";
 
 // The endpoint registry goes to a throw-away runtime directory.
 const runtime = mkdtempSync(join(tmpdir(), "pi-question-runtime-"));
@@ -52,14 +53,6 @@ after(() => handlers.get("session_shutdown")({}, ctx));
 const endpoint = listEndpoints().find((e) => e.pid === process.pid)?.endpoint;
 
 const ARGS = tool.prepareArguments({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
-
-const until = async (check, what) => {
-  const stop = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 async function list() {
   const r = await request(endpoint, { type: "list" });

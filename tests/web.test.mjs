@@ -17,6 +17,7 @@ import { addon } from "./helpers/addon.mjs";
 import { REMOTE_MODE, remoteText } from "./helpers/remote-text.mjs";
 import { loadExtension } from "./helpers/fake-pi.mjs";
 import { importShim } from "./helpers/shim.mjs";
+import { until } from "./helpers/until.mjs";
 
 const runtime = mkdtempSync(join(tmpdir(), "pi-question-web-"));
 process.env.XDG_RUNTIME_DIR = runtime;
@@ -75,14 +76,6 @@ const endpoint = () => {
 };
 
 const ARGS = tool.prepareArguments({ questions: [{ id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] }] });
-
-const until = async (check, what) => {
-  const stop = Date.now() + 5000;
-  while (!check()) {
-    if (Date.now() > stop) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
 
 /** Runs `/questions <args>` and returns what it said. */
 async function questions(args) {
