@@ -18,6 +18,7 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine, Outcome } from "../addon-types.ts";
+import { keptEarlier } from "../board/result.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 import { strings } from "../text/i18n.ts";
 import { DIALOG, MARKS } from "../text/text.ts";
@@ -106,14 +107,7 @@ export async function askWithDialogs(
   const engine = native.createEngine(JSON.stringify({ questions, answers: preset }));
   remember?.(engine); // the answers this project remembers open chosen (memory.ts)
   /** The remembered answers the person kept, by the engine's own result (details.earlierAnswer). */
-  const kept = (): Array<string | null> | undefined => {
-    if (!remember) return undefined;
-    const details = JSON.parse(engine.result("rpc", Date.now(), null, 0).details) as {
-      answers: Array<{ id: string; earlierAnswer?: string }>;
-    };
-    const byId = new Map(details.answers.map((a) => [a.id, a.earlierAnswer ?? null]));
-    return questions.map((q) => byId.get(q.id) ?? null);
-  };
+  const kept = (): Array<string | null> | undefined => (remember ? keptEarlier(engine, questions, "rpc") : undefined);
   // the engine's own questions ("Discard N answers?") in the language of the dialogs' strings
   const language = ["de", "zh"].find((tag) => strings(tag) === t);
   if (language) engine.setLanguage(language);

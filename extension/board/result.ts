@@ -4,7 +4,7 @@
 // the pi above through the relay, an answer from elsewhere, pre-supplied answers) goes through
 // toToolResult, so no path decides `terminate` on its own.
 import type { AgentToolResult } from "@mariozechner/pi-coding-agent";
-import { TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED } from "../addon-types.ts";
+import { type NativeEngine, TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED } from "../addon-types.ts";
 import type { QuestionDetails } from "../question-types.ts";
 import type { Settings } from "../text/settings.ts";
 
@@ -36,4 +36,20 @@ export function toToolResult(built: { details: string; text: string }, settings?
 /** The result flags of a "timed_out" built outside an engine: the timeout's "then" (none: cancel). */
 export function timeoutResultFlags(then: string | undefined): number {
   return then === "recommended" ? TIMEOUT_RECOMMENDED : then === "decline" ? TIMEOUT_DECLINE : 0;
+}
+
+/** The remembered answers the person kept, one per question (the date of each, else null), by
+ * the engine's own result (details.earlierAnswer): what a face that opened the question with the
+ * project's remembered answers (the RPC dialogs, the page) hands on with the answer. The one
+ * place this is read. */
+export function keptEarlier(
+  engine: Pick<NativeEngine, "result">,
+  questions: ReadonlyArray<{ id: string }>,
+  mode: string,
+): Array<string | null> {
+  const details = JSON.parse(engine.result(mode, Date.now(), null, 0).details) as {
+    answers: Array<{ id: string; earlierAnswer?: string }>;
+  };
+  const byId = new Map(details.answers.map((a) => [a.id, a.earlierAnswer ?? null]));
+  return questions.map((q) => byId.get(q.id) ?? null);
 }

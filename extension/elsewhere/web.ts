@@ -52,6 +52,7 @@ import { networkInterfaces } from "node:os";
 import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine } from "../addon-types.ts";
 import type { Board, Waiting } from "../board/board.ts";
+import { keptEarlier } from "../board/result.ts";
 import { strings } from "../text/i18n.ts";
 
 /** The strings the page shows (the rest of the table stays home). */
@@ -206,16 +207,6 @@ function guarded(res: ServerResponse, handle: () => void): void {
 }
 
 /** Starts the server; rejects when it cannot listen (the message says why). */
-/** Per question, the date of the remembered answer the person kept unchanged (the engine's own
- * result says it: details.earlierAnswer), else null. */
-function keptEarlier(engine: NativeEngine, w: Waiting): Array<string | null> {
-  const details = JSON.parse(engine.result("web", Date.now(), null, 0).details) as {
-    answers: Array<{ id: string; earlierAnswer?: string }>;
-  };
-  const byId = new Map(details.answers.map((a) => [a.id, a.earlierAnswer ?? null]));
-  return w.questions.map((q) => byId.get(q.id) ?? null);
-}
-
 export async function startWebServer({ board, host, language, where, remember, idleMs }: WebServerOptions): Promise<WebServer> {
   const limits = addon().limits;
   // A step carries at most one field's text: the longest (an answer), each byte escaped in JSON
@@ -523,7 +514,7 @@ export async function startWebServer({ board, host, language, where, remember, i
       return sendJson(res, 200, { ok: true, view });
     }
     const outcome = view.outcome ?? "cancelled";
-    const earlier = outcome === "answered" ? keptEarlier(engine, board.waiting.get(qid) as Waiting) : undefined;
+    const earlier = outcome === "answered" ? keptEarlier(engine, (board.waiting.get(qid) as Waiting).questions, "web") : undefined;
     release(qid);
     const answers = outcome === "cancelled" ? null : JSON.stringify(view.answers);
     const verdict = board.answer(qid, outcome, answers, "web", outcome === "discuss" ? (view.discussionSent ?? "") : undefined, earlier);
