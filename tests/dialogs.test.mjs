@@ -14,7 +14,7 @@ import { addon } from "./helpers/addon.mjs";
 
 const { tools, commands, sent } = await loadExtension();
 const tool = tools.get("question");
-const { menu } = await importShim("ask/dialogs.ts");
+const { askWithDialogs, menu } = await importShim("ask/dialogs.ts");
 const addonStrings = (language) => addon.strings(language);
 
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
@@ -406,6 +406,37 @@ test("rpc timeout: answering the first dialog stops the clock; later dialogs car
   } finally {
     cleanup();
   }
+});
+
+test("rpc timeout: the person starts answering on the page (the board's answering signal) — the first dialog, closed by its countdown, is shown again without one, and the answer here is taken", async () => {
+  const questions = JSON.parse(addon.normalize(JSON.stringify({ questions: OPTIONS }))).questions;
+  const answering = new AbortController();
+  const seen = [];
+  const { ctx } = rpcContext(() => undefined);
+  ctx.ui.select = async (title, entries, opts) => {
+    seen.push({ timeout: opts?.timeout });
+    if (seen.length > 1) return entries[0];
+    // the page is touched while this dialog is open; the client's countdown then closes it
+    answering.abort();
+    await new Promise((resolve) => setTimeout(resolve, opts?.timeout ?? 0));
+    return undefined;
+  };
+  const r = await askWithDialogs(questions, ctx, undefined, {}, undefined, { ms: 300 }, undefined, undefined, answering.signal);
+  assert.equal(r.outcome, "answered");
+  assert.ok(seen[0].timeout > 0 && seen[0].timeout <= 300, JSON.stringify(seen));
+  assert.equal(seen.length, 2, "shown again once");
+  assert.equal(seen[1].timeout, undefined, "without a countdown");
+  // touched before the first dialog: none carries the countdown
+  const before = new AbortController();
+  before.abort();
+  const later = [];
+  ctx.ui.select = async (title, entries, opts) => {
+    later.push(opts?.timeout);
+    return entries[0];
+  };
+  const r2 = await askWithDialogs(questions, ctx, undefined, {}, undefined, { ms: 300 }, undefined, undefined, before.signal);
+  assert.equal(r2.outcome, "answered");
+  assert.deepEqual(later, [undefined]);
 });
 
 // ---- the "Something else…" box and later questions never drop answers unasked ----

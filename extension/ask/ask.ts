@@ -246,8 +246,16 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
       // No custom components here (RPC mode): the same questions through pi's dialogs.
       const { askWithDialogs } = await dialogsModule();
       const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
-      const asked = await askWithDialogs(questions, ctx, signal, preset, from ? askedBy(from) : undefined, s.timeout, ticket.claim, (e) =>
-        openRemembered(e, call.remembered),
+      const asked = await askWithDialogs(
+        questions,
+        ctx,
+        signal,
+        preset,
+        from ? askedBy(from) : undefined,
+        s.timeout,
+        ticket.claim,
+        (e) => openRemembered(e, call.remembered),
+        ticket.answering,
       );
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;
       const said = asked.outcome === "discuss" ? (asked.discussion ?? "") : null; // "Discuss first…": their words

@@ -34,6 +34,10 @@ export interface DialogOutcome {
   discussion?: string;
 }
 
+/** A dialog the client's countdown closed after the person started answering on the page (the
+ * clock stopped there): shown again, without a countdown. */
+class Again extends Error {}
+
 class Stop extends Error {
   readonly outcome: Outcome;
   constructor(outcome: Outcome) {
@@ -51,6 +55,7 @@ export async function askWithDialogs(
   timeout?: { ms: number },
   claim?: (outcome: string) => boolean,
   remember?: (engine: NativeEngine) => void,
+  answering?: AbortSignal,
 ): Promise<DialogOutcome> {
   const native = addon();
   const clean = (s: string) => native.sanitize(s, true);
@@ -59,9 +64,15 @@ export async function askWithDialogs(
   // The person's timeout, the nearest RPC equivalent: pi's dialog `timeout` (the client shows its
   // own countdown) on the first dialog only; answering it stops the clock.
   let deadline = timeout ? Date.now() + timeout.ms : undefined;
+  let counting = false; // the dialog open now carries the countdown
+  // The person answers on another face (the page): the clock stops for good, as at a reply here.
+  const stopClock = () => (deadline = undefined);
+  if (answering?.aborted) stopClock();
+  else answering?.addEventListener("abort", stopClock, { once: true });
   const opts = (): { signal?: AbortSignal; timeout?: number } | undefined => {
     const o: { signal?: AbortSignal; timeout?: number } = {};
     if (signal) o.signal = signal;
+    counting = deadline !== undefined;
     if (deadline !== undefined) o.timeout = Math.max(1, deadline - Date.now());
     return signal || deadline !== undefined ? o : undefined;
   };
@@ -101,6 +112,12 @@ export async function askWithDialogs(
   const replied = <T>(value: T | undefined): T | undefined => {
     if (signal?.aborted) throw new Stop("interrupted");
     if (value === undefined && timedOut()) throw new Stop("timed_out");
+    // closed by its countdown after the clock stopped for the page: the same dialog, again
+    if (value === undefined && counting && answering?.aborted) {
+      counting = false;
+      throw new Again();
+    }
+    counting = false;
     deadline = undefined;
     return value;
   };
@@ -132,29 +149,34 @@ export async function askWithDialogs(
       return settle({ outcome: "answered", answers: view().answers }); // pre-supplied by the model: not asked
     let told = -1; // the revision whose one-shot message was shown
     for (;;) {
-      const v = view();
-      if (v.message && engine.revision !== told) {
-        // the engine's one-shot warning ("Not answered yet: …"), shown once as the TUI flashes it
-        ctx.ui.notify?.(line(v.message), "warning");
-        told = engine.revision;
+      try {
+        const v = view();
+        if (v.message && engine.revision !== told) {
+          // the engine's one-shot warning ("Not answered yet: …"), shown once as the TUI flashes it
+          ctx.ui.notify?.(line(v.message), "warning");
+          told = engine.revision;
+        }
+        let ended: DialogOutcome | undefined;
+        if (v.state === "confirm" && v.confirm) {
+          // The engine's own question ("Discard N answers?", "Discard what you typed?", "Answer is
+          // long…"): a dismissed confirm answers no, discarding nothing.
+          const body = v.confirm.items.map((it) => (it.question === v.current || !it.label ? it.text : `${it.label}: ${it.text}`));
+          const yes = replied(await ctx.ui.confirm(v.confirm.title, body.join("\n"), opts()));
+          ended = act(yes === true ? "yes" : "no");
+        } else if (v.state === "review") {
+          const review = v.questions.map((q) => `${q.label}: ${describe(q)}`).join("\n");
+          const ok = replied(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts()));
+          ended = act(ok === true ? "submit" : "cancel"); // not submitted: cancelling asks first
+        } else if (v.state === "discuss") {
+          ended = act("back");
+        } else {
+          ended = await askQuestion(v);
+        }
+        if (ended) return ended;
+      } catch (error) {
+        if (error instanceof Again) continue; // the dialog the clock closed, again: the person answers on the page
+        throw error;
       }
-      let ended: DialogOutcome | undefined;
-      if (v.state === "confirm" && v.confirm) {
-        // The engine's own question ("Discard N answers?", "Discard what you typed?", "Answer is
-        // long…"): a dismissed confirm answers no, discarding nothing.
-        const body = v.confirm.items.map((it) => (it.question === v.current || !it.label ? it.text : `${it.label}: ${it.text}`));
-        const yes = replied(await ctx.ui.confirm(v.confirm.title, body.join("\n"), opts()));
-        ended = act(yes === true ? "yes" : "no");
-      } else if (v.state === "review") {
-        const review = v.questions.map((q) => `${q.label}: ${describe(q)}`).join("\n");
-        const ok = replied(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts()));
-        ended = act(ok === true ? "submit" : "cancel"); // not submitted: cancelling asks first
-      } else if (v.state === "discuss") {
-        ended = act("back");
-      } else {
-        ended = await askQuestion(v);
-      }
-      if (ended) return ended;
     }
   } catch (error) {
     if (error instanceof Stop) {
@@ -164,6 +186,7 @@ export async function askWithDialogs(
     if (signal?.aborted) return { outcome: "interrupted" };
     throw error;
   } finally {
+    answering?.removeEventListener("abort", stopClock);
     engine.dispose();
   }
 
