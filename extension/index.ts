@@ -201,13 +201,15 @@ function sameJson(a: unknown, b: unknown): boolean {
   return n === 0;
 }
 
-/** The canonical text of `params` when they are a call prepared here, unchanged (taken: each
- * call is run once); undefined otherwise, and execute makes it again from `params`. */
-function preparedText(params: unknown): string | undefined {
-  const i = prepared.findIndex((p) => sameJson(p.canonical, params));
+/** The call prepared here that `params` are, unchanged — its canonical text and this module's
+ * own copy of it, which no handler holds (taken: each call is run once); undefined otherwise, and
+ * execute makes it again from `params`. pi validates and hands on a copy: the very object
+ * prepared counts as not prepared (a host that handed it on could have patched it in place). */
+function preparedCall(params: unknown): { text: string; canonical: unknown } | undefined {
+  const i = prepared.findIndex((p) => p.canonical !== params && sameJson(p.canonical, params));
   if (i < 0) return undefined;
-  const [{ text }] = prepared.splice(i, 1);
-  return text;
+  const [found] = prepared.splice(i, 1);
+  return found;
 }
 
 /** After a session with a person starts, what its first question loads and decides is prepared
@@ -244,9 +246,9 @@ export default function piQuestion(pi: ExtensionAPI): void {
     },
 
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
-      const text = preparedText(params);
+      const known = preparedCall(params);
       const [{ executeQuestion }, a] = await Promise.all([import("./tool.ts"), getAsker()]);
-      return executeQuestion(a, toolCallId, params, signal, ctx, pi, text);
+      return executeQuestion(a, toolCallId, (known?.canonical as QuestionArgs | undefined) ?? params, signal, ctx, pi, known?.text);
     },
 
     renderCall(args, theme, context) {

@@ -48,7 +48,7 @@ export async function executeQuestion(
 ): Promise<QuestionResult> {
   const native = addon();
   // pi hands back what prepareArguments returned: the core's canonical JSON (it may be longer
-  // than what the model sent, whose size was checked there). Unchanged since (preparedText,
+  // than what the model sent, whose size was checked there). Unchanged since (preparedCall,
   // index.ts), its text is the one made there; else what pi's handlers left is validated again.
   const json = { prepared: preparedText ?? JSON.stringify(params) };
   const canonical = (preparedText !== undefined ? params : JSON.parse(native.normalize(json))) as QuestionArgs & {

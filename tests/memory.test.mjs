@@ -337,7 +337,7 @@ test("memory: answers are appended (the file is never read or rewritten to add o
   }
 });
 
-test("memory: an append ends a last line a crash left unfinished first; a JSONL file that is a link, or has a second name, is not appended to", async (t) => {
+test("memory: an append ends a last line a crash left unfinished first; a JSONL file that is a link is not written through, one with a second name is written whole", async (t) => {
   const { dir, cleanup } = project();
   try {
     const NAME = { id: "name", prompt: "Project name?" };
@@ -362,8 +362,57 @@ test("memory: an append ends a last line a crash left unfinished first; a JSONL 
     unlinkSync(jsonlOf(dir));
     linkSync(elsewhere, jsonlOf(dir));
     const again = await memory.rememberAnswers(dir, details({ id: "x", prompt: "Third?" }, { x: "a" }), "pi");
-    assert.match(String(again), /another name/);
-    assert.equal(readFileSync(elsewhere, "utf8"), text, "nothing appended to a file with a second name");
+    assert.equal(again, undefined, "a file with a second name is written whole instead");
+    assert.equal(readFileSync(elsewhere, "utf8"), text, "nothing written through the second name");
+    assert.deepEqual(
+      memory.readMemory(dir).map((e) => e.prompt),
+      ["Project name?", "Which database?", "Third?"],
+    );
+  } finally {
+    cleanup();
+  }
+});
+
+test("memory: the file never grows past what a read takes (QT_MEMORY_FILE_BYTES): an append that would is a compaction instead, and an answer even that cannot fit is not remembered, the file left as it was", async () => {
+  const { dir, cleanup } = project();
+  try {
+    const most = addon.limits.memoryFileBytes;
+    const paths = memory.memoryPaths(dir);
+    mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
+    // 16 remembered questions, each with a note of a little under a sixteenth of the bound
+    const big = (i) => ({ id: `big${i}`, prompt: `Question ${i}?` });
+    const lines = [];
+    for (let i = 0; i < 16; i++) {
+      const q = big(i);
+      lines.push(
+        JSON.stringify({
+          id: `e${i}`,
+          at: "2026-11-20T10:00:00.000Z",
+          by: "pi",
+          prompt: q.prompt,
+          answer: { wrote: "x" },
+          note: "n".repeat(Math.floor(most / 16) - 400),
+          key: memory.normalizedKey(q),
+        }),
+      );
+    }
+    writeFileSync(paths.jsonl, `${lines.join("\n")}\n`, { mode: 0o600 });
+    const before = statSync(paths.jsonl).size;
+    assert.ok(before < most && before > most - 16 * 1024, `${before}`);
+    // question 0 answered again with a shorter note: appended it would pass the bound
+    const again = details(big(0), { big0: "y" });
+    again.answers[0].note = "m".repeat(300_000);
+    assert.equal(await memory.rememberAnswers(dir, again, "pi"), undefined);
+    const after = statSync(paths.jsonl).size;
+    assert.ok(after <= most, `${after} bytes, within ${most}`);
+    assert.equal(readFileSync(paths.jsonl, "utf8").split("\n").filter(Boolean).length, 16, "compacted: one line per question");
+    // a new question with a note the compacted file cannot hold: not remembered, nothing lost
+    const huge = details({ id: "huge", prompt: "Huge?" }, { huge: "z" });
+    huge.answers[0].note = "h".repeat(2_000_000);
+    const text = readFileSync(paths.jsonl, "utf8");
+    assert.match(String(await memory.rememberAnswers(dir, huge, "pi")), /would be more than the \d+ bytes read/);
+    assert.equal(readFileSync(paths.jsonl, "utf8"), text, "the file as it was");
+    assert.equal(memory.readMemory(dir).length, 16);
   } finally {
     cleanup();
   }

@@ -145,7 +145,8 @@ interface Loaded {
   refused?: string;
 }
 
-const EMPTY: Loaded = { byKey: new Map(), others: [], lines: 0 };
+/** An empty file's reading: a new object each time (the cache updates a reading in place). */
+const empty = (): Loaded => ({ byKey: new Map(), others: [], lines: 0 });
 
 /** An entry answered again: the older answer goes, the newer one is last. */
 function keep(byKey: Map<string, MemoryEntry>, entry: MemoryEntry): void {
@@ -174,7 +175,7 @@ function load(jsonl: string): { loaded: Loaded; untold: boolean; told(): void } 
   const stamp = stampOf(jsonl);
   if (stamp === undefined) {
     cache.delete(jsonl);
-    return { loaded: EMPTY, untold: false, told() {} };
+    return { loaded: empty(), untold: false, told() {} };
   }
   let hit = cache.get(jsonl);
   if (!hit || hit.stamp !== stamp) {
@@ -194,9 +195,9 @@ function load(jsonl: string): { loaded: Loaded; untold: boolean; told(): void } 
 /** The file at `jsonl` read (bounded, refused when not the person's own) and its lines parsed. */
 function parseFile(jsonl: string): Loaded {
   const read = readBoundedFile(jsonl, { maxBytes: addon().limits.memoryFileBytes, ownedByMe: true });
-  if ("refused" in read) return { ...EMPTY, refused: MEMORY_TEXT.refused(jsonl, read.refused) };
-  if ("missing" in read) return EMPTY;
-  const loaded: Loaded = { byKey: new Map(), others: [], lines: 0 };
+  if ("refused" in read) return { ...empty(), refused: MEMORY_TEXT.refused(jsonl, read.refused) };
+  if ("missing" in read) return empty();
+  const loaded: Loaded = empty();
   for (const line of read.text.split("\n")) {
     if (!line.trim()) continue;
     let v: unknown;
@@ -328,6 +329,11 @@ function cacheWritten(paths: Paths, loaded: Loaded): void {
  * question, the lines that are not entries kept. The JSONL first, the file the tool reads. */
 function writeBoth(paths: Paths, entries: readonly MemoryEntry[], others: readonly string[]): string | undefined {
   const lines = [...others, ...entries.map((e) => JSON.stringify(e))].join("\n");
+  // never a file the next read would refuse (and with it everything remembered): this answer is
+  // not remembered instead, and the file stays as it was
+  const most = addon().limits.memoryFileBytes;
+  if (Buffer.byteLength(lines, "utf8") + 1 > most)
+    return MEMORY_TEXT.unwritable(paths.jsonl, `it would be more than the ${most} bytes read`);
   const why = writeInProject(paths.dir, paths.jsonl, lines ? `${lines}\n` : "", MEMORY_TEXT);
   if (why) return why;
   const byKey = new Map<string, MemoryEntry>();
@@ -348,8 +354,8 @@ function compactNow(loaded: Loaded, fresh: readonly MemoryEntry[]): boolean {
 }
 
 /** Adds the person's new entries (under the lock): appended to both files — an answer costs the
- * same however many are remembered — or both written whole when the file is due a compaction,
- * or the JSONL is not there yet. */
+ * same however many are remembered — or both written whole (compacted) when the file is due a
+ * compaction, is not there yet, has a second name, or would grow past the bytes a read takes. */
 function addEntries(paths: Paths, loaded: Loaded, fresh: readonly MemoryEntry[]): string | undefined {
   const all = (): MemoryEntry[] => {
     const byKey = new Map(loaded.byKey);
@@ -357,15 +363,22 @@ function addEntries(paths: Paths, loaded: Loaded, fresh: readonly MemoryEntry[])
     return [...byKey.values()];
   };
   if (compactNow(loaded, fresh)) return writeBoth(paths, all(), loaded.others);
-  const appended = appendInProject(paths.dir, paths.jsonl, fresh.map((e) => `${JSON.stringify(e)}\n`).join(""), MEMORY_TEXT);
-  if (appended && "missing" in appended) return writeBoth(paths, all(), loaded.others);
+  // past the bytes a read takes, it is compacted instead: never a file the next read refuses
+  const appended = appendInProject(
+    paths.dir,
+    paths.jsonl,
+    fresh.map((e) => `${JSON.stringify(e)}\n`).join(""),
+    MEMORY_TEXT,
+    addon().limits.memoryFileBytes,
+  );
+  if (appended && "whole" in appended) return writeBoth(paths, all(), loaded.others);
   if (appended) return appended.why;
   // The cached entries are this file's: updated in place (a copy would cost what appending saves).
   for (const e of fresh) keep(loaded.byKey, e);
   loaded.lines += fresh.length;
   cacheWritten(paths, loaded);
   const notes = appendInProject(paths.dir, paths.md, fresh.map(notesSection).join(""), MEMORY_TEXT);
-  if (notes && "missing" in notes)
+  if (notes && "whole" in notes)
     return writeInProject(paths.dir, paths.md, notesText([...loaded.byKey.values()], paths.project), MEMORY_TEXT);
   return notes?.why;
 }

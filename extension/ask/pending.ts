@@ -220,14 +220,17 @@ export function writeInProject(root: string, path: string, content: string, text
 /** Appends `content` to the file at the real path of `path` inside `root` (O(1): the file is
  * never read or rewritten): opened without following a link, only when it is a regular file of
  * this user's with one name; a last line a crash left unfinished is ended first, so the new lines
- * stay lines of their own. `{ missing: true }` when there is no file yet (the caller writes it
- * whole); `{ why }` when it may not or could not be appended to. */
+ * stay lines of their own. `{ whole: true }` when the caller should write the file whole instead
+ * (writeInProject): there is none yet; it has another name (a hard link an append would write
+ * through, where a rename leaves the other name as it was); or it would grow past `maxBytes`.
+ * `{ why }` when it could not be appended to. */
 export function appendInProject(
   root: string,
   path: string,
   content: string,
   text: ProjectFileText = PENDING,
-): { missing: true } | { why: string } | undefined {
+  maxBytes = Infinity,
+): { whole: true } | { why: string } | undefined {
   const place = placeNow(root, path, text);
   if ("why" in place) return place;
   let fd: number | undefined;
@@ -235,12 +238,12 @@ export function appendInProject(
     fd = openSync(place.real, constants.O_RDWR | constants.O_APPEND | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? { missing: true } : { why: text.unwritable(path, (error as Error).message) };
+    return code === "ENOENT" ? { whole: true } : { why: text.unwritable(path, (error as Error).message) };
   }
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { why: text.unwritable(path, "it is not a regular file") };
-    if (st.nlink > 1) return { why: text.unwritable(path, "it has another name (a hard link)") };
+    if (st.nlink > 1) return { whole: true };
     if (typeof process.getuid === "function" && st.uid !== process.getuid()) {
       return { why: text.unwritable(path, `it belongs to another user (uid ${st.uid})`) };
     }
@@ -250,7 +253,9 @@ export function appendInProject(
       readSync(fd, last, 0, 1, st.size - 1);
       if (last[0] !== 0x0a) lead = "\n";
     }
-    writeSync(fd, lead + content);
+    const bytes = Buffer.from(lead + content, "utf8");
+    if (st.size + bytes.length > maxBytes) return { whole: true };
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
     return undefined;
   } catch (error) {
     return { why: text.unwritable(path, (error as Error).message) };

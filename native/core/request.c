@@ -295,7 +295,7 @@ static inline bool option_fast(reader *r, label_pool *pool, const qt_jv *item, q
   }
   if (!n) return false;
   char *t;
-  if ((size_t)(pool->end - pool->next) > n) {
+  if (pool->next && (size_t)(pool->end - pool->next) > n) {
     t = pool->next;
     pool->next += n + 1;
   } else if (!(t = qt_arena_alloc(r->arena, n + 1))) {
