@@ -55,12 +55,15 @@ async function main() {
     return 2;
   }
   const addon = loadAddon();
+  let presupplied;
   try {
-    addon.normalize(input);
+    presupplied = addon.allPresupplied(input);
   } catch (error) {
     process.stderr.write(`pi-question: ${addon.sanitize(error.message, true)}\n`); // quotes the questions
     return 2;
   }
+  // every question answered in the call itself: answered at once, no terminal needed (as the tool)
+  if (presupplied) return printResult(addon.result(input, "answered", "presupplied", Date.now()));
   const OWNED =
     "pi-question: another program owns this terminal (it is in raw mode, or pi-question runs in the background); not asking there.\n";
   const tty = terminalPath();
@@ -87,6 +90,11 @@ async function main() {
     process.stderr.write(OWNED);
     return 3;
   }
+  return printResult(built);
+}
+
+/** Prints a result as the command's output ({ ...details, text }); its exit status. */
+function printResult(built) {
   const details = JSON.parse(built.details);
   process.stdout.write(JSON.stringify({ ...details, text: built.text }, null, 2) + "\n");
   return details.status === "answered" ? 0 : 1;

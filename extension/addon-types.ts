@@ -124,6 +124,9 @@ export interface NativeAddon {
   readonly limits: Readonly<Record<string, number>>;
   /** Canonical arguments JSON; throws an Error with `code` "QT_EINVALID" and `path` when invalid. */
   normalize(argsJson: ArgsJson): string;
+  /** Whether every question of the call has a pre-supplied answer: then it is answered at once
+   * and no face shows it (the one rule: the tool, the RPC dialogs, the standalone command). */
+  allPresupplied(argsJson: ArgsJson): boolean;
   /** reason: appended to the sentence of a non-answered outcome; for "discuss", what the person wrote. */
   result(
     argsJson: ArgsJson,

@@ -28,11 +28,6 @@ export function isOnlyToolCall(ctx: ExtensionContext, toolCallId: string): boole
   return true;
 }
 
-function allPresupplied(canonical: { questions: Array<{ id: string }>; answers?: object }): boolean {
-  const answers = canonical.answers;
-  return !!answers && canonical.questions.every((q) => Object.prototype.hasOwnProperty.call(answers, q.id));
-}
-
 /** The tool's execute (registered in index.ts, loaded at the first call): picks the way to ask
  * (ask.ts) and returns the one answer model the C core builds. With `wait: false` in a session
  * with a UI, asks without waiting (async.ts: the result says "asked", the answer comes later as a
@@ -57,7 +52,7 @@ export async function executeQuestion(
   if (!isOnlyToolCall(ctx, toolCallId)) throw new Error(ERRORS.notAlone);
   const settings = asker.settings(ctx);
   asker.checkLimits(canonical.questions, settings);
-  if (allPresupplied(canonical)) return toToolResult(native.result(json, "answered", "presupplied", Date.now()), settings);
+  if (native.allPresupplied(json)) return toToolResult(native.result(json, "answered", "presupplied", Date.now()), settings);
   if (canonical.wait === false && ctx.hasUI && pi) {
     const { asyncQuestions } = await import("./ask/async.ts");
     return asyncQuestions(pi, asker).ask(json, canonical.questions, ctx);

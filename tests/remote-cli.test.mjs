@@ -6,7 +6,7 @@
 // named and hide nothing else. End to end with the real pi: e2e-remote.test.mjs.
 import assert from "node:assert/strict";
 import { execFile, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
@@ -412,6 +412,30 @@ test("pi-question pending / answer: the command exits with the status the subcom
   });
   assert.equal((await command("pending")).code, 4);
 });
+
+test(
+  "pi-question questions.json: a call that pre-supplies every answer is answered at once, with no terminal (as the tool); one missing an answer still needs one",
+  BOUND,
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pq-standalone-"));
+    try {
+      const all = join(dir, "all.json");
+      writeFileSync(all, JSON.stringify({ questions: [DB, { id: "name", prompt: "Name?" }], answers: { db: "SQLite", name: "orbit" } }));
+      const done = await command(all);
+      assert.equal(done.code, 0, done.stderr);
+      const out = JSON.parse(done.stdout);
+      assert.equal(out.status, "answered");
+      assert.equal(out.mode, "presupplied");
+      assert.match(out.text, /^Taken from the answers given in this call's `answers`/);
+      const some = join(dir, "some.json");
+      writeFileSync(some, JSON.stringify({ questions: [DB, { id: "name", prompt: "Name?" }], answers: { db: "SQLite" } }));
+      const asked = await command(some);
+      assert.equal(asked.code, 3, "no terminal here: it would ask"); // the test's env has no terminal for it
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test("pi-question: a failure is said once, with one prefix (the addon's loader names itself already)", BOUND, async () => {
   const missing = join(tmpdir(), `pq-no-addon-${process.pid}.node`);

@@ -145,7 +145,7 @@ export async function askWithDialogs(
     );
   };
   try {
-    if (questions.every((q) => Object.prototype.hasOwnProperty.call(preset, q.id)) && questions.length === 1)
+    if (native.allPresupplied(JSON.stringify({ questions, answers: preset })))
       return settle({ outcome: "answered", answers: view().answers }); // pre-supplied by the model: not asked
     let told = -1; // the revision whose one-shot message was shown
     for (;;) {

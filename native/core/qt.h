@@ -101,6 +101,10 @@ void qt_request_free(qt_request *req);
 /* About how many bytes of native memory a request holds (see qt_engine_footprint). */
 size_t qt_request_footprint(const qt_request *req);
 
+/* Whether the call pre-supplies an answer to every one of its questions (`answers`): then it is
+ * answered at once, in every mode, and no face shows it (the one rule, for every host). */
+bool qt_request_all_presupplied(const qt_request *req);
+
 /* The canonical arguments of a request, as JSON (`prepareArguments` hands these to pi). */
 qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out_json);
 

@@ -763,6 +763,13 @@ done:
   return st;
 }
 
+bool qt_request_all_presupplied(const qt_request *req) {
+  if (!req || !req->preset || !req->question_count) return false;
+  for (size_t i = 0; i < req->question_count; i++)
+    if (!req->preset[i].present) return false;
+  return true;
+}
+
 qt_status qt_request_parse(const char *json, size_t len, qt_request **out, qt_error *err) {
   return qt_request_parse_ex(json, len, 0, out, err);
 }

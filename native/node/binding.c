@@ -88,6 +88,19 @@ static napi_value js_normalize(napi_env env, napi_callback_info info) {
   return v;
 }
 
+/* allPresupplied(json): whether every question of the call has a pre-supplied answer. */
+static napi_value js_all_presupplied(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  qt_request *req = parse_request_arg(env, argv[0]);
+  if (!req) return NULL;
+  napi_value v;
+  napi_status s = napi_get_boolean(env, qt_request_all_presupplied(req), &v);
+  qt_request_free(req);
+  NAPI_CALL(env, s);
+  return v;
+}
+
 static napi_value js_result(napi_env env, napi_callback_info info) {
   GET_ARGS(env, info, 9, argv, self);
   (void)self;
@@ -260,6 +273,7 @@ static napi_value limits_object(napi_env env) {
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"normalize", NULL, js_normalize, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"allPresupplied", NULL, js_all_presupplied, NULL, NULL, NULL, napi_enumerable, NULL},
       {"result", NULL, js_result, NULL, NULL, NULL, napi_enumerable, NULL},
       {"createEngine", NULL, js_create_engine, NULL, NULL, NULL, napi_enumerable, NULL},
       {"visibleWidth", NULL, js_visible_width, NULL, NULL, NULL, napi_enumerable, NULL},
