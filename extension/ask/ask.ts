@@ -11,10 +11,10 @@ import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
 import { type AskersBoard, type Board, createBoard, type Ticket } from "../board/board.ts";
-import { type ArgsJson, CANCEL_CONTINUES, type Outcome, terminalReachable, TTY_PATH } from "../addon-types.ts";
+import { type ArgsJson, type Outcome, terminalReachable, TTY_PATH } from "../addon-types.ts";
 import type { AnswersFlag } from "./print-mode.ts";
 import type { RelayAsker } from "../question-types.ts";
-import { type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
+import { escapeFlags, type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
 import { isPersonsAnswer, type Remembered, rememberAnswers, rememberedAll, warmMemory } from "./memory.ts";
 import { route, type Way } from "./route.ts";
 import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
@@ -159,8 +159,6 @@ export function projectTrusted(ctx: ExtensionContext): boolean {
   }
 }
 
-const resultFlags = (s: Settings): number => (s.escape === "continue" ? CANCEL_CONTINUES : 0);
-
 /** Gets the person's attention while a question waits in pi's UI (title, bell, notification,
  * desktop notification, as the settings say); returns the way to undo it. */
 async function attention(pi: ExtensionAPI, ctx: ExtensionContext, s: Settings, prompt: string): Promise<() => void> {
@@ -220,7 +218,7 @@ export function openRemembered(engine: RememberingEngine, remembered: Call["reme
 async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<QuestionResult | undefined> {
   const { json, questions, ctx, signal, s, from, ticket } = call;
   const native = addon();
-  const flags = resultFlags(s);
+  const flags = escapeFlags(s);
   switch (way) {
     case "tui": {
       const { askInTui } = await interactiveModule();
@@ -402,7 +400,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       // Asked without waiting, the agent works on: a cancel lets it go on (never "end your turn")
       const going = (here: ExtensionContext): Settings => ({ ...settings(here), escape: "continue" });
       const s = going(ctx);
-      const flags = resultFlags(s);
+      const flags = escapeFlags(s);
       const ticket = board.post(
         { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
         (outcome, answersJson, mode, said, earlier, source) =>
@@ -485,7 +483,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     ask(json, questions, ctx, signal, from) {
       const native = addon();
       const s = settings(ctx);
-      const flags = resultFlags(s);
+      const flags = escapeFlags(s);
       const by = from ? askedBy(from) : undefined;
       // An answer from elsewhere becomes this question's result, built as the person's would be.
       const ticket = board.post(

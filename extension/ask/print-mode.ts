@@ -6,7 +6,7 @@ import { addon } from "../addon.ts";
 import type { RunnerClaim } from "../board/board.ts";
 import { desktopNotice } from "../text/desktop.ts";
 import { strings } from "../text/i18n.ts";
-import { type ArgsJson, CANCEL_CONTINUES, terminalReachable, TTY_PATH, type Typed } from "../addon-types.ts";
+import { type ArgsJson, terminalReachable, TTY_PATH, type Typed } from "../addon-types.ts";
 import {
   answeredBeforeThisRun,
   noteAnswersBeforeRun,
@@ -21,7 +21,7 @@ import {
   readPending,
   rememberPending,
 } from "./pending.ts";
-import { type QuestionResult, toToolResult } from "../board/result.ts";
+import { escapeFlags, type QuestionResult, toToolResult } from "../board/result.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 import { print } from "../text/screen.ts";
 import { accessibleMode, resolveLanguage, type Settings } from "../text/settings.ts";
@@ -138,10 +138,7 @@ export async function answerWithoutTui(
     // Another program took the terminal in the meantime: as if there were none, unless the
     // question ended meanwhile (answered elsewhere, or the agent stopped): nothing to save then.
     if (signal?.aborted) {
-      return toToolResult(
-        native.result(json, "interrupted", "print", Date.now(), null, null, settings.escape === "continue" ? CANCEL_CONTINUES : 0),
-        settings,
-      );
+      return toToolResult(native.result(json, "interrupted", "print", Date.now(), null, null, escapeFlags(settings)), settings);
     }
   }
 
@@ -183,7 +180,7 @@ export async function askOnTerminal(
 ): Promise<Result> {
   const asked = await runOnTerminal(json, signal, settings, asker, notice, claimedHere);
   if (asked) return asked;
-  const flags = settings.escape === "continue" ? CANCEL_CONTINUES : 0;
+  const flags = escapeFlags(settings);
   return toToolResult(addon().result(json, "unavailable", "print", Date.now(), null, null, flags), settings);
 }
 
@@ -201,10 +198,7 @@ async function runOnTerminal(
   const native = addon();
   const cancelContinues = settings.escape === "continue";
   if (signal?.aborted) {
-    return toToolResult(
-      native.result(json, "interrupted", "tty", Date.now(), null, null, cancelContinues ? CANCEL_CONTINUES : 0),
-      settings,
-    );
+    return toToolResult(native.result(json, "interrupted", "tty", Date.now(), null, null, escapeFlags(settings)), settings);
   }
   const run = native.runTty(json, {
     path: TTY_PATH,

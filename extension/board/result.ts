@@ -4,7 +4,7 @@
 // the pi above through the relay, an answer from elsewhere, pre-supplied answers) goes through
 // toToolResult, so no path decides `terminate` on its own.
 import type { AgentToolResult } from "@mariozechner/pi-coding-agent";
-import { type NativeEngine, TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED } from "../addon-types.ts";
+import { CANCEL_CONTINUES, type NativeEngine, TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED } from "../addon-types.ts";
 import type { QuestionDetails } from "../question-types.ts";
 import type { Settings } from "../text/settings.ts";
 
@@ -52,4 +52,10 @@ export function keptEarlier(
   };
   const byId = new Map(details.answers.map((a) => [a.id, a.earlierAnswer ?? null]));
   return questions.map((q) => byId.get(q.id) ?? null);
+}
+
+/** The result flags the person's `escape` setting asks for: with "continue", a cancel lets the
+ * agent go on. The one place this setting becomes flags (every way of asking builds with it). */
+export function escapeFlags(s: Pick<Settings, "escape">): number {
+  return s.escape === "continue" ? CANCEL_CONTINUES : 0;
 }
