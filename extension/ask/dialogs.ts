@@ -20,7 +20,7 @@ import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine, Outcome } from "../addon-types.ts";
 import { keptEarlier } from "../board/result.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
-import { strings } from "../text/i18n.ts";
+import { languageOf, strings } from "../text/i18n.ts";
 import { DIALOG, MARKS } from "../text/text.ts";
 
 type Answers = Record<string, unknown>;
@@ -126,8 +126,7 @@ export async function askWithDialogs(
   /** The remembered answers the person kept, by the engine's own result (details.earlierAnswer). */
   const kept = (): Array<string | null> | undefined => (remember ? keptEarlier(engine, questions, "rpc") : undefined);
   // the engine's own questions ("Discard N answers?") in the language of the dialogs' strings
-  const language = ["de", "zh"].find((tag) => strings(tag) === t);
-  if (language) engine.setLanguage(language);
+  engine.setLanguage(languageOf(t));
   const view = (): FlowView => JSON.parse(engine.view()) as FlowView;
   /** Applies a step; once it ended the call, the outcome is claimed at once (no await between). */
   const act = (step: FlowStep, index?: number, text?: string): DialogOutcome | undefined => {

@@ -53,7 +53,7 @@ import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine } from "../addon-types.ts";
 import type { Board, Waiting } from "../board/board.ts";
 import { keptEarlier } from "../board/result.ts";
-import { strings } from "../text/i18n.ts";
+import { languageOf, strings } from "../text/i18n.ts";
 
 /** The strings the page shows (the rest of the table stays home). */
 const PAGE_STRINGS = [
@@ -231,7 +231,7 @@ export async function startWebServer({ board, host, language, where, remember, i
   /** The strings the page shows, in the language of the settings now. */
   const pageStrings = () => {
     const t = strings(language());
-    return { language: t.$language ?? "en", strings: Object.fromEntries(PAGE_STRINGS.map((id) => [id, t[id] ?? ""])) };
+    return { language: languageOf(t), strings: Object.fromEntries(PAGE_STRINGS.map((id) => [id, t[id] ?? ""])) };
   };
 
   /** The pages' engines, one per waiting question a page has shown or acted on. */
@@ -482,7 +482,7 @@ export async function startWebServer({ board, host, language, where, remember, i
       release(qid);
       return sendJson(res, 409, { ok: false, code: open.code, reason: open.reason });
     }
-    const engine = engineFor(board.waiting.get(qid) as Waiting, strings(language()).$language ?? "en");
+    const engine = engineFor(board.waiting.get(qid) as Waiting, languageOf(strings(language())));
     // Any step — and "touch", the page's word for the person's first keystroke or click in a
     // question, which changes nothing in the flow — says the person is answering here.
     board.touch(qid);

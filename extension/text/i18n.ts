@@ -18,6 +18,12 @@ export function strings(language = current): Strings {
   return table;
 }
 
+/** The language tag a table is in ("en", "de", "zh"): what an engine is told to speak, so its own
+ * sentences match the screen's. */
+export function languageOf(table: Strings): string {
+  return table.$language ?? "en";
+}
+
 /** Remembers the language of the latest question, for screens drawn without a context. */
 export function useLanguage(language: string): void {
   current = language;
