@@ -89,6 +89,9 @@ export interface FlowView {
     answered: boolean;
     /** ticked: a multi-select tick, or the single-select answer. */
     options: Array<{ label: string; description?: string; value: string; ticked: boolean }>;
+    /** The answer as the review reads it, in the engine's language: the options chosen, then the
+     * typed text and "(typed)"; "not answered" when there is none. Every face's review shows it. */
+    reading: string;
     /** The typed answer's field, the typed answer given (null: none), the note, the filter. */
     typed: string;
     wrote: string | null;

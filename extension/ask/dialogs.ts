@@ -163,7 +163,7 @@ export async function askWithDialogs(
           const yes = replied(await ctx.ui.confirm(v.confirm.title, body.join("\n"), opts()));
           ended = act(yes === true ? "yes" : "no");
         } else if (v.state === "review") {
-          const review = v.questions.map((q) => `${q.label}: ${describe(q)}`).join("\n");
+          const review = v.questions.map((q) => `${q.label}: ${q.reading}`).join("\n");
           const ok = replied(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts()));
           ended = act(ok === true ? "submit" : "cancel"); // not submitted: cancelling asks first
         } else if (v.state === "discuss") {
@@ -309,9 +309,4 @@ export function menu(numbered: string[], plain: string[], number = true): string
     entries.push(entry);
   }
   return entries;
-}
-
-/** An answer as the person reads it in the review: option labels, then typed text. */
-function describe(q: FlowView["questions"][number]): string {
-  return [...q.options.filter((o) => o.ticked).map((o) => o.label), ...(q.wrote ? [q.wrote] : [])].join(", ");
 }

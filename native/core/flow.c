@@ -133,6 +133,21 @@ static bool add_question(const qt_engine *e, cJSON *arr, size_t i) {
   if (a->present && a->custom ? !add_clean(q, "wrote", a->custom, strlen(a->custom), true)
                               : !cJSON_AddNullToObject(q, "wrote"))
     return false;
+  /* the answer as the review reads it, in the engine's language: what every face's review shows */
+  qt_buf reading;
+  qt_buf_init(&reading);
+  if (!a->present) {
+    qt_buf_puts(&reading, qt_str(e, QT_STR_NOT_ANSWERED));
+    qt_buf_putc(&reading, '\0');
+  } else if (describe(e, i, &reading) && a->custom) {
+    reading.len--; /* before describe's NUL */
+    qt_buf_puts(&reading, " ");
+    qt_buf_puts(&reading, qt_str(e, QT_STR_TYPED));
+    qt_buf_putc(&reading, '\0');
+  }
+  bool read_ok = !reading.failed && reading.data && cJSON_AddStringToObject(q, "reading", reading.data);
+  qt_buf_free(&reading);
+  if (!read_ok) return false;
   cJSON *shown = cJSON_AddArrayToObject(q, "shown");
   if (!shown) return false;
   for (size_t r = 0; r + 1 < qt_list_rows(s); r++)
