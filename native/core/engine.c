@@ -1759,6 +1759,13 @@ unsigned qt_engine_result_flags(const qt_engine *e) {
                                                  : 0;
 }
 
+qt_string_id qt_confirm_string(const qt_engine *e) {
+  return e->overlay == QT_OVERLAY_LONG ? QT_STR_CONFIRM_LONG
+         : e->overlay_n == 0           ? QT_STR_CONFIRM_DISCARD_TEXT
+         : e->overlay_n == 1           ? QT_STR_CONFIRM_DISCARD_ONE
+                                       : QT_STR_CONFIRM_DISCARD_MANY;
+}
+
 bool qt_countdown_text(const qt_engine *e, qt_buf *out) {
   if (!e->clock_on || e->done) return false;
   int64_t secs = seconds_left(e);

@@ -284,5 +284,8 @@ bool qt_engine_first_keys_default(const qt_engine *e);
 /* Appends the countdown ("Answers itself in 4:59 — any key stops the clock"); false when no
  * clock runs (nothing appended). */
 bool qt_countdown_text(const qt_engine *e, qt_buf *out);
+/* The sentence of the engine's own question now ("Discard 1 answer?", "Discard what you typed?",
+ * "Answer is long…"), its {n} being e->overlay_n: the one choice, for every renderer and the view. */
+qt_string_id qt_confirm_string(const qt_engine *e);
 
 #endif

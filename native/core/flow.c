@@ -60,10 +60,7 @@ static bool add_confirm(const qt_engine *e, cJSON *root) {
   cJSON *c = cJSON_AddObjectToObject(root, "confirm");
   if (!c) return false;
   bool is_long = e->overlay == QT_OVERLAY_LONG;
-  qt_string_id id = is_long             ? QT_STR_CONFIRM_LONG
-                    : e->overlay_n == 0 ? QT_STR_CONFIRM_DISCARD_TEXT
-                    : e->overlay_n == 1 ? QT_STR_CONFIRM_DISCARD_ONE
-                                        : QT_STR_CONFIRM_DISCARD_MANY;
+  qt_string_id id = qt_confirm_string(e);
   qt_buf title;
   qt_buf_init(&title);
   qt_format(&title, qt_str(e, id), e->overlay_n, NULL);

@@ -630,11 +630,7 @@ static void draw_discussion(rctx *r) {
 /* The confirmation in place of the message line. */
 static void draw_overlay(rctx *r) {
   const qt_engine *e = r->e;
-  qt_string_id id = e->overlay == QT_OVERLAY_LONG ? QT_STR_CONFIRM_LONG
-                    : e->overlay_n == 0           ? QT_STR_CONFIRM_DISCARD_TEXT
-                    : e->overlay_n == 1           ? QT_STR_CONFIRM_DISCARD_ONE
-                                                  : QT_STR_CONFIRM_DISCARD_MANY;
-  qt_rd_fmt(r, id, e->overlay_n, NULL);
+  qt_rd_fmt(r, qt_confirm_string(e), e->overlay_n, NULL);
   qt_buf_putc(&r->tmp, ' ');
   qt_buf_puts(&r->tmp, qt_str(e, QT_STR_YES_NO));
   if (r->tmp.failed) {

@@ -429,11 +429,7 @@ qt_status qt_render_plain_frame(const qt_engine *e, qt_draw *d, int width, qt_la
     flush(&p);
   }
   if (e->overlay != QT_OVERLAY_NONE) {
-    qt_string_id id = e->overlay == QT_OVERLAY_LONG ? QT_STR_CONFIRM_LONG
-                      : e->overlay_n == 0           ? QT_STR_CONFIRM_DISCARD_TEXT
-                      : e->overlay_n == 1           ? QT_STR_CONFIRM_DISCARD_ONE
-                                                    : QT_STR_CONFIRM_DISCARD_MANY;
-    say(&p, id, e->overlay_n, NULL);
+    say(&p, qt_confirm_string(e), e->overlay_n, NULL);
     qt_buf_putc(&p.tmp, ' ');
     qt_buf_puts(&p.tmp, qt_str(e, QT_STR_YES_NO));
     flush(&p);
