@@ -437,6 +437,17 @@ test("rpc timeout: the person starts answering on the page (the board's answerin
   const r2 = await askWithDialogs(questions, ctx, undefined, {}, undefined, { ms: 300 }, undefined, undefined, before.signal);
   assert.equal(r2.outcome, "answered");
   assert.deepEqual(later, [undefined]);
+  // dismissed (Esc) well before the deadline, after a touch: the person's dismissal, not shown again
+  const esc = new AbortController();
+  const shown = [];
+  ctx.ui.select = async (title, entries, opts) => {
+    shown.push(opts?.timeout);
+    esc.abort();
+    return undefined;
+  };
+  const r3 = await askWithDialogs(questions, ctx, undefined, {}, undefined, { ms: 5000 }, undefined, undefined, esc.signal);
+  assert.equal(shown.length, 1, JSON.stringify(shown));
+  assert.equal(r3.outcome, "cancelled");
 });
 
 // ---- the "Something else…" box and later questions never drop answers unasked ----

@@ -65,8 +65,14 @@ export async function askWithDialogs(
   // own countdown) on the first dialog only; answering it stops the clock.
   let deadline = timeout ? Date.now() + timeout.ms : undefined;
   let counting = false; // the dialog open now carries the countdown
+  let stoppedAt: number | undefined; // the deadline the clock had when the page stopped it
+  const calmEditor = new Set<() => void>(); // the editor's own countdown timer, while one is open
   // The person answers on another face (the page): the clock stops for good, as at a reply here.
-  const stopClock = () => (deadline = undefined);
+  const stopClock = () => {
+    stoppedAt = deadline;
+    deadline = undefined;
+    for (const calm of calmEditor) calm();
+  };
   if (answering?.aborted) stopClock();
   else answering?.addEventListener("abort", stopClock, { once: true });
   const opts = (): { signal?: AbortSignal; timeout?: number } | undefined => {
@@ -86,13 +92,23 @@ export async function askWithDialogs(
       let timer: ReturnType<typeof setTimeout> | undefined;
       const done = (value: string | undefined) => {
         if (timer) clearTimeout(timer);
+        calmEditor.delete(calm);
         o?.signal?.removeEventListener("abort", stop);
         resolve(value);
       };
       const stop = () => done(undefined);
+      // the page stopped the clock: this editor's countdown (ours, not the client's) stops too
+      const calm = () => {
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        counting = false;
+      };
       if (o?.signal?.aborted) return stop();
       o?.signal?.addEventListener("abort", stop, { once: true });
-      if (o?.timeout !== undefined) timer = setTimeout(stop, o.timeout);
+      if (o?.timeout !== undefined) {
+        timer = setTimeout(stop, o.timeout);
+        calmEditor.add(calm);
+      }
       ctx.ui.editor(title, prefill).then(done, reject);
     });
   };
@@ -113,7 +129,8 @@ export async function askWithDialogs(
     if (signal?.aborted) throw new Stop("interrupted");
     if (value === undefined && timedOut()) throw new Stop("timed_out");
     // closed by its countdown after the clock stopped for the page: the same dialog, again
-    if (value === undefined && counting && answering?.aborted) {
+    // (an Esc before the old deadline is the person's: not shown again)
+    if (value === undefined && counting && stoppedAt !== undefined && Date.now() >= stoppedAt - 250) {
       counting = false;
       throw new Again();
     }
