@@ -428,6 +428,19 @@ test("validate: pre-supplied answers must be an object — a string is not read 
   }
 });
 
+/** The core's report of a question's first repeated option, as comparing each option with every
+ * earlier one gives it (label before value, the earliest earlier match), or null when none repeats. */
+function firstRepeat(options, label, value) {
+  for (let k = 0; k < options.length; k++) {
+    const jl = options.slice(0, k).findIndex((o) => label(o) === label(options[k]));
+    const jv = options.slice(0, k).findIndex((o) => value(o) === value(options[k]));
+    if (jl >= 0 && (jv < 0 || jl <= jv))
+      return `questions[0].options[${k}].label "${label(options[k])}" repeats questions[0].options[${jl}].`;
+    if (jv >= 0) return `questions[0].options[${k}].value "${value(options[k])}" repeats questions[0].options[${jv}].`;
+  }
+  return null;
+}
+
 test("validate: repeated options are reported as comparing each option with every earlier one would (random lists, bare and with values of their own)", () => {
   let seed = 7;
   const rand = (n) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
@@ -438,14 +451,7 @@ test("validate: repeated options are reported as comparing each option with ever
     );
     const label = (o) => (typeof o === "string" ? o : o.label);
     const value = (o) => (typeof o === "string" ? o : (o.value ?? o.label));
-    let expected = null;
-    for (let k = 0; k < options.length && !expected; k++) {
-      const jl = options.slice(0, k).findIndex((o) => label(o) === label(options[k]));
-      const jv = options.slice(0, k).findIndex((o) => value(o) === value(options[k]));
-      if (jl >= 0 && (jv < 0 || jl <= jv))
-        expected = `questions[0].options[${k}].label "${label(options[k])}" repeats questions[0].options[${jl}].`;
-      else if (jv >= 0) expected = `questions[0].options[${k}].value "${value(options[k])}" repeats questions[0].options[${jv}].`;
-    }
+    const expected = firstRepeat(options, label, value);
     const args = JSON.stringify({ questions: [{ id: "q", prompt: "p", options }] });
     if (!expected) {
       assert.doesNotThrow(() => addon.normalize(args), args);
@@ -480,14 +486,7 @@ test("validate: repeated options among numbers (read by a table while every opti
     // mostly small numbers first, so the table is in use when the first repeat or other option comes
     const length = 1 + rand(12);
     const options = Array.from({ length }, (_, k) => (k < length / 2 && rand(4) ? rand(40) : pool[rand(pool.length)]));
-    let expected = null;
-    for (let k = 0; k < options.length && !expected; k++) {
-      const jl = options.slice(0, k).findIndex((o) => label(o) === label(options[k]));
-      const jv = options.slice(0, k).findIndex((o) => value(o) === value(options[k]));
-      if (jl >= 0 && (jv < 0 || jl <= jv))
-        expected = `questions[0].options[${k}].label "${label(options[k])}" repeats questions[0].options[${jl}].`;
-      else if (jv >= 0) expected = `questions[0].options[${k}].value "${value(options[k])}" repeats questions[0].options[${jv}].`;
-    }
+    const expected = firstRepeat(options, label, value);
     const args = JSON.stringify({ questions: [{ id: "q", prompt: "p", options }] });
     if (!expected) {
       const labels = JSON.parse(addon.normalize(args)).questions[0].options.map((o) => o.label);
