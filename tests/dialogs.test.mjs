@@ -15,6 +15,9 @@ import { addon } from "./helpers/addon.mjs";
 const { tools, commands, sent } = await loadExtension();
 const tool = tools.get("question");
 const { askWithDialogs, menu } = await importShim("ask/dialogs.ts");
+const { createFlow } = await importShim("board/flow.ts");
+/** A question's flow as the board makes it (its engine, no other face following it). */
+const flowOf = (questions) => createFlow(addon.createEngine(JSON.stringify({ questions })), () => undefined);
 const addonStrings = (language) => addon.strings(language);
 
 const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u;
@@ -421,7 +424,7 @@ test("rpc timeout: the person starts answering on the page (the board's answerin
     await new Promise((resolve) => setTimeout(resolve, opts?.timeout ?? 0));
     return undefined;
   };
-  const r = await askWithDialogs(questions, ctx, undefined, {}, undefined, { ms: 300 }, undefined, undefined, answering.signal);
+  const r = await askWithDialogs(flowOf(questions), questions, ctx, undefined, { timeout: { ms: 300 }, answering: answering.signal });
   assert.equal(r.outcome, "answered");
   assert.ok(seen[0].timeout > 0 && seen[0].timeout <= 300, JSON.stringify(seen));
   assert.equal(seen.length, 2, "shown again once");
@@ -434,7 +437,7 @@ test("rpc timeout: the person starts answering on the page (the board's answerin
     later.push(opts?.timeout);
     return entries[0];
   };
-  const r2 = await askWithDialogs(questions, ctx, undefined, {}, undefined, { ms: 300 }, undefined, undefined, before.signal);
+  const r2 = await askWithDialogs(flowOf(questions), questions, ctx, undefined, { timeout: { ms: 300 }, answering: before.signal });
   assert.equal(r2.outcome, "answered");
   assert.deepEqual(later, [undefined]);
   // dismissed (Esc) well before the deadline, after a touch: the person's dismissal, not shown again
@@ -445,7 +448,7 @@ test("rpc timeout: the person starts answering on the page (the board's answerin
     esc.abort();
     return undefined;
   };
-  const r3 = await askWithDialogs(questions, ctx, undefined, {}, undefined, { ms: 5000 }, undefined, undefined, esc.signal);
+  const r3 = await askWithDialogs(flowOf(questions), questions, ctx, undefined, { timeout: { ms: 5000 }, answering: esc.signal });
   assert.equal(shown.length, 1, JSON.stringify(shown));
   assert.equal(r3.outcome, "cancelled");
 });
@@ -802,4 +805,44 @@ test("dialogs: a typed answer over its limit from the input comes back in pi's e
   );
   assert.deepEqual(told, [`Too long: at most ${addon.limits.answerBytes} bytes`]);
   assert.equal(r.details.answers[0].value, "MariaDB");
+});
+
+test("rpc: one flow — a step on another face (the page) while a dialog is open closes that dialog and shows the flow as it is now; a reply to the old dialog is not applied", async () => {
+  const questions = JSON.parse(
+    addon.normalize(JSON.stringify({ questions: [{ id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B", "C"] }] })),
+  ).questions;
+  const flow = flowOf(questions);
+  const page = {}; // the page's face
+  const { ctx } = rpcContext(() => undefined);
+  const seen = [];
+  ctx.ui.select = async (title, entries, opts) => {
+    seen.push(entries);
+    if (seen.length === 1) {
+      // pi's select, closed when its signal aborts: the page ticks A meanwhile
+      const closed = new Promise((resolve) => opts.signal.addEventListener("abort", () => resolve(undefined), { once: true }));
+      assert.ok(flow.engine.act("toggle", 0, null).ok);
+      flow.moved(page);
+      return closed;
+    }
+    if (seen.length === 2) {
+      // a client that replies to the old dialog anyway ("3. C") after the page ticked B
+      assert.ok(flow.engine.act("toggle", 1, null).ok);
+      flow.moved(page);
+      return entries[2];
+    }
+    return entries[4]; // "Done"
+  };
+  const r = await askWithDialogs(flow, questions, ctx, undefined);
+  assert.equal(seen.length, 3, "shown again after each move of the page");
+  assert.deepEqual(
+    seen.map((entries) => entries.slice(0, 3)),
+    [
+      ["[ ] 1. A", "[ ] 2. B", "[ ] 3. C"],
+      ["[x] 1. A", "[ ] 2. B", "[ ] 3. C"], // the page's tick
+      ["[x] 1. A", "[x] 2. B", "[ ] 3. C"],
+    ],
+  );
+  assert.equal(seen[2][4], "Done");
+  assert.deepEqual(r, { outcome: "answered", answers: { f: ["A", "B"] } }, "the old dialog's reply (C) was not applied");
+  flow.end();
 });

@@ -12,6 +12,7 @@ import { importShim } from "./helpers/shim.mjs";
 
 const { askWithDialogs } = await importShim("ask/dialogs.ts");
 const { createBoard } = await importShim("board/board.ts");
+const { createFlow } = await importShim("board/flow.ts");
 const { startWebServer } = await importShim("elsewhere/web.ts");
 const AT = 1_700_000_000_000;
 
@@ -126,7 +127,8 @@ async function viaDialogs(args, script) {
     notify: () => {},
   };
   const ctx = { hasUI: true, cwd: "/nonexistent", ui };
-  const asked = await askWithDialogs(questions, ctx, undefined, {});
+  const flow = createFlow(addon.createEngine(args), () => undefined);
+  const asked = await askWithDialogs(flow, questions, ctx, undefined);
   assert.equal(steps.length, 0, "the whole script was used");
   const answers = asked.answers ? JSON.stringify(asked.answers) : null;
   const said = asked.outcome === "discuss" ? asked.discussion : null;

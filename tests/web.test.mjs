@@ -40,6 +40,7 @@ const tool = tools.get("question");
 const theme = { fg: (_c, s) => s, bold: (s) => s, inverse: (s) => s, italic: (s) => s };
 
 let shown = [];
+let redraws = 0; // the fake TUI's requestRender calls
 const notes = [];
 const ctx = {
   hasUI: true,
@@ -52,7 +53,7 @@ const ctx = {
     notify: (message, level) => notes.push({ message, level }),
     custom: (factory) =>
       new Promise((resolve) => {
-        const component = factory({ requestRender: () => {} }, theme, { getKeys: () => [] }, resolve);
+        const component = factory({ requestRender: () => void redraws++ }, theme, { getKeys: () => [] }, resolve);
         component.focused = true;
         shown.push(component);
       }),
@@ -1091,9 +1092,9 @@ test("web: a question answered elsewhere in the middle of the page's flow: the p
   let { asking, qid } = await ask("st8", MULTI);
   assert.equal((await stepOnPage(qid, "toggle", 0)).status, 200);
   shown[0].handleInput("2");
-  shown[0].handleInput("\r"); // the person at the TUI answers first
+  shown[0].handleInput("\r"); // the person at the TUI answers first, with the page's tick (one flow)
   const result = await asking;
-  assert.equal(result.content[0].text, "f: user selected: 2. API");
+  assert.equal(result.content[0].text, "f: user selected: 1. Auth, 2. API");
   assert.equal(result.details.mode, "interactive");
   assert.deepEqual(await stepOnPage(qid, "submit"), { status: 409, ok: false, code: "already", reason: "already answered" });
   // Another terminal first, then the page.
@@ -1103,6 +1104,28 @@ test("web: a question answered elsewhere in the middle of the page's flow: the p
   assert.equal(other.message.ok, true);
   assert.deepEqual(await stepOnPage(qid, "toggle", 1), { status: 409, ok: false, code: "already", reason: "already answered" });
   assert.equal((await asking).details.mode, REMOTE_MODE);
+});
+
+test("web: one flow per question — text typed on the page is in pi's TUI (drawn again at once), a key in the TUI is in the page's next update, and the answer is the TUI's", async () => {
+  shown = [];
+  const { asking, qid } = await ask("st10", ARGS);
+  const stream = events();
+  try {
+    await stream.until((m) => m.questions.some((q) => q.qid === qid), "the question on the page");
+    const before = redraws;
+    assert.equal((await stepOnPage(qid, "draft", "MariaDB")).status, 200);
+    assert.ok(redraws > before, "the TUI is drawn again when the page moves the flow");
+    assert.match(shown[0].render(80).join("\n"), /MariaDB/, "the page's text, on pi's screen");
+    shown[0].handleInput("!"); // typed at the TUI, after the page's text
+    const seen = await stream.until((m) => onStream(stream, qid)?.view?.questions[0].typed === "MariaDB!", "the TUI's key on the page");
+    assert.equal(onStream(stream, qid).view.state, "typing", JSON.stringify(seen));
+    shown[0].handleInput("\r");
+    const result = await asking;
+    assert.equal(result.details.mode, "interactive");
+    assert.deepEqual(result.details.answers, [{ id: "db", value: "MariaDB!", label: "MariaDB!", wasCustom: true }]);
+  } finally {
+    stream.close();
+  }
 });
 
 test("web: every update names the pi its questions belong to — the project's folder and path, the session — for a person with several pis open", async () => {
@@ -1134,6 +1157,8 @@ async function standalone(where, idleMs) {
       return () => subscribers.delete(fn);
     },
     answer: () => ({ ok: false, code: "not_waiting", reason: "no such question" }),
+    flow: () => undefined, // no flow: each question shows without one (view null)
+    followFlows: () => () => undefined,
   };
   const server = await startWebServer({ board, host: "127.0.0.1", language: () => "en", where, idleMs });
   const key = new URL(server.url).pathname.split("/")[2];

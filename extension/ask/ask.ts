@@ -11,7 +11,7 @@ import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
 import { type AskersBoard, type Board, createBoard, type Ticket } from "../board/board.ts";
-import { type ArgsJson, type Outcome, terminalReachable, TTY_PATH } from "../addon-types.ts";
+import { type ArgsJson, type NativeEngine, type Outcome, terminalReachable, TTY_PATH } from "../addon-types.ts";
 import type { AnswersFlag } from "./print-mode.ts";
 import type { RelayAsker } from "../question-types.ts";
 import { escapeFlags, type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
@@ -84,9 +84,6 @@ export interface Asker {
   /** The arguments of the last question that ended cancelled or interrupted, if any. */
   lastUnanswered(): ArgsJson | undefined;
   settings(ctx: ExtensionContext): Settings;
-  /** Opens each of `questions` on `engine` (made by another face: the page) with the answer this
-   * project remembers for it, as this pi's TUI does; nothing with "memory": false. */
-  openRemembered(engine: RememberingEngine, ctx: ExtensionContext, questions: readonly NormalizedQuestion[]): void;
   /** Throws when the call exceeds the user's own (lower) limits. */
   checkLimits(questions: NormalizedQuestion[], settings: Settings): void;
   /** Asks in the queue, one question at a time. `from`: a subagent asks through the relay. */
@@ -192,18 +189,11 @@ interface Call {
   /** The subagent that asked through the relay, if one did. */
   from: RelayAsker | undefined;
   ticket: Ticket<QuestionResult>;
-  /** The answers this project remembers, one per question (memory.ts); empty with "memory": false. */
-  remembered: Array<Remembered | undefined>;
 }
 
 /** Opens each question this project remembers an answer to with that answer (memory.ts); a
  * remembered answer the engine refuses (the file was edited by hand) is left out. */
-/** What opening a remembered answer needs of an engine. */
-export interface RememberingEngine {
-  remember(i: number, json: string, line: string, when: string): void;
-}
-
-export function openRemembered(engine: RememberingEngine, remembered: Call["remembered"]): void {
+function openRemembered(engine: NativeEngine, remembered: Array<Remembered | undefined>): void {
   remembered.forEach((r, i) => {
     if (!r) return;
     try {
@@ -214,6 +204,31 @@ export function openRemembered(engine: RememberingEngine, remembered: Call["reme
   });
 }
 
+/** The engine of a question's one flow (board/flow.ts), made by the board when the first face
+ * needs it (the TUI showing it, the dialogs, the page): in the person's language, opened with
+ * the answers this project remembers (nothing with "memory": false), naming the subagent that
+ * asks. `ctx`: the context to read the project's memory with, asked when it is made. */
+function flowEngine(
+  json: ArgsJson,
+  questions: NormalizedQuestion[],
+  ctx: () => ExtensionContext,
+  s: Settings,
+  from?: RelayAsker,
+): NativeEngine {
+  const engine = addon().createEngine(json);
+  const language = resolveLanguage(s.language);
+  engine.setLanguage(language);
+  if (s.memory) {
+    const here = ctx();
+    openRemembered(engine, rememberedAll(here.cwd, questions, language, memoryWarning(here)));
+  }
+  if (from) {
+    const { name, where } = askerParts(from);
+    engine.setAsker(name, where);
+  }
+  return engine;
+}
+
 /** One question asked one way; undefined when that way cannot ask after all (the next is tried). */
 async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<QuestionResult | undefined> {
   const { json, questions, ctx, signal, s, from, ticket } = call;
@@ -222,39 +237,30 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
   switch (way) {
     case "tui": {
       const { askInTui } = await interactiveModule();
-      const engine = native.createEngine(json);
+      const flow = ticket.flow();
+      const release = flow.hold(); // the result is read from it after the question may have ended
       try {
-        engine.setLanguage(resolveLanguage(s.language));
-        openRemembered(engine, call.remembered);
-        if (from) {
-          const { name, where } = askerParts(from);
-          engine.setAsker(name, where);
-        }
-        const outcome = await askInTui(engine, ctx, signal, ticket.claim, {
+        const outcome = await askInTui(flow, ctx, signal, ticket.claim, {
           accessible: accessibleMode(s),
           ...(s.timeout ? { timeout: { ms: s.timeout.ms, then: s.timeout.then } } : {}),
           answering: ticket.answering,
         });
-        return outcome === undefined ? undefined : toToolResult(engine.result("interactive", Date.now(), null, flags), s);
+        return outcome === undefined ? undefined : toToolResult(flow.engine.result("interactive", Date.now(), null, flags), s);
       } finally {
-        engine.dispose();
+        release();
       }
     }
     case "dialogs": {
       // No custom components here (RPC mode): the same questions through pi's dialogs.
       const { askWithDialogs } = await dialogsModule();
-      const preset = (JSON.parse(native.normalize(json)) as { answers?: Record<string, unknown> }).answers ?? {};
-      const asked = await askWithDialogs(
-        questions,
-        ctx,
-        signal,
-        preset,
-        from ? askedBy(from) : undefined,
-        s.timeout,
-        ticket.claim,
-        (e) => openRemembered(e, call.remembered),
-        ticket.answering,
-      );
+      const asked = await askWithDialogs(ticket.flow(), questions, ctx, signal, {
+        presupplied: native.allPresupplied(json),
+        ...(from ? { askedBy: askedBy(from) } : {}),
+        ...(s.timeout ? { timeout: s.timeout } : {}),
+        claim: ticket.claim,
+        remembered: s.memory,
+        answering: ticket.answering,
+      });
       const answers = asked.answers ? JSON.stringify(asked.answers) : null;
       const said = asked.outcome === "discuss" ? (asked.discussion ?? "") : null; // "Discuss first…": their words
       const timeoutFlags = asked.outcome === "timed_out" ? timeoutResultFlags(s.timeout?.then) : 0;
@@ -384,10 +390,6 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       for (const later of [...laters]) later.drop();
     },
     settings,
-    openRemembered(engine, ctx, questions) {
-      const s = settings(ctx);
-      if (s.memory) openRemembered(engine, rememberedAll(ctx.cwd, questions, resolveLanguage(s.language), memoryWarning(ctx)));
-    },
     checkLimits(questions, s) {
       const maxQ = s.limits.questions;
       if (maxQ !== undefined && questions.length > maxQ) throw new Error(SETTINGS_TEXT.overLimit("questions", questions.length, maxQ));
@@ -401,6 +403,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       const going = (here: ExtensionContext): Settings => ({ ...settings(here), escape: "continue" });
       const s = going(ctx);
       const flags = escapeFlags(s);
+      let latest = ctx; // the context it was last opened in (the posting turn's may be gone)
       const ticket = board.post(
         { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
         (outcome, answersJson, mode, said, earlier, source) =>
@@ -408,6 +411,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
             native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null),
             s,
           ),
+        () => flowEngine(json, questions, () => latest, s),
       );
       let finish: (result: QuestionResult) => void = () => undefined;
       const ended = new Promise<QuestionResult>((resolve) => (finish = resolve));
@@ -444,8 +448,8 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
               try {
                 if (over) return;
                 shown = true;
+                latest = here;
                 const now = going(here);
-                const remembered = now.memory ? rememberedAll(here.cwd, questions, resolveLanguage(now.language), memoryWarning(here)) : [];
                 const local =
                   ticket.taken ??
                   (await askNow({
@@ -456,7 +460,6 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
                     s: now,
                     from: undefined,
                     ticket,
-                    remembered,
                   }));
                 end(ticket.taken ?? local);
               } catch (error) {
@@ -493,6 +496,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
             native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null),
             s,
           ),
+        () => flowEngine(json, questions, () => ctx, s, from),
       );
       const withdrawn = () => toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
       return new Promise<QuestionResult>((resolve, reject) => {
@@ -500,9 +504,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
           if (from && signal?.aborted) return withdrawn();
           // Answered elsewhere while it waited in the queue: never shown here.
           const stops = signal ? eitherAborts(signal, ticket.stopped) : ticket.stopped;
-          const remembered =
-            s.memory && !ticket.taken ? rememberedAll(ctx.cwd, questions, resolveLanguage(s.language), memoryWarning(ctx)) : [];
-          const local = ticket.taken ?? (await askNow({ json, questions, ctx, signal: stops, s, from, ticket, remembered }));
+          const local = ticket.taken ?? (await askNow({ json, questions, ctx, signal: stops, s, from, ticket }));
           const result = ticket.taken ?? local;
           ticket.settle(result.details.status);
           history.push({ details: result.details, ...(by ? { askedBy: by } : {}) });

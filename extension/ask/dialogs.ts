@@ -1,8 +1,9 @@
 // dialogs.ts — asking through pi's dialog methods (select / input / confirm) where custom
 // components are unavailable: RPC mode, whose client shows each dialog its own way. The dialogs
-// are one more face of the engine's question flow (qt_engine.h "the question flow as steps"):
-// one engine per call; each turn reads its view, shows the dialog that fits, and turns the reply
-// into a step. The rules (what ends the call, what asks "Discard N answers?" or "Discard what
+// are one more face of the question's one flow (board/flow.ts; qt_engine.h "the question flow as
+// steps"), the engine the page drives too: each turn reads its view, shows the dialog that fits,
+// and turns the reply into a step; a step on the page closes the open dialog and shows the flow
+// as it is then. The rules (what ends the call, what asks "Discard N answers?" or "Discard what
 // you typed?" first, what decline and discuss keep, the review) are the engine's, as in the TUI.
 // Each question becomes a select of its numbered option labels plus "Something else…" (then an
 // input for the typed text); a free-text question an input; a multi-select question repeated
@@ -18,6 +19,7 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine, Outcome } from "../addon-types.ts";
+import type { Flow } from "../board/flow.ts";
 import { keptEarlier } from "../board/result.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 import { languageOf, strings } from "../text/i18n.ts";
@@ -46,16 +48,30 @@ class Stop extends Error {
   }
 }
 
+/** What the settings and the board add to the dialogs of one question. */
+export interface DialogOptions {
+  /** Every answer was given by the model (addon.allPresupplied): nothing is asked. */
+  presupplied?: boolean;
+  /** "Asked by worker" (sanitized), for a subagent's question. */
+  askedBy?: string;
+  /** The person's timeout. */
+  timeout?: { ms: number };
+  /** The person's final reply takes the question (the board's Ticket.claim). */
+  claim?: (outcome: string) => boolean;
+  /** The flow opened with the project's remembered answers: the result says which were kept. */
+  remembered?: boolean;
+  /** Aborted once the person works on the question on another face (the board's Ticket). */
+  answering?: AbortSignal;
+}
+
+/** Asks the question of `flow` (the board's one flow of it, which another face, the page, may
+ * move meanwhile: the dialog open then is shown again as the flow is now). */
 export async function askWithDialogs(
+  flow: Flow,
   questions: NormalizedQuestion[],
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
-  preset: Readonly<Record<string, unknown>> = {},
-  askedBy?: string,
-  timeout?: { ms: number },
-  claim?: (outcome: string) => boolean,
-  remember?: (engine: NativeEngine) => void,
-  answering?: AbortSignal,
+  { presupplied, askedBy, timeout, claim, remembered, answering }: DialogOptions = {},
 ): Promise<DialogOutcome> {
   const native = addon();
   const clean = (s: string) => native.sanitize(s, true);
@@ -75,12 +91,12 @@ export async function askWithDialogs(
   };
   if (answering?.aborted) stopClock();
   else answering?.addEventListener("abort", stopClock, { once: true });
-  const opts = (): { signal?: AbortSignal; timeout?: number } | undefined => {
-    const o: { signal?: AbortSignal; timeout?: number } = {};
-    if (signal) o.signal = signal;
+  const opts = (): { signal: AbortSignal; timeout?: number } => {
+    if (shift.signal.aborted) shift = new AbortController();
+    const o: { signal: AbortSignal; timeout?: number } = { signal: signal ? AbortSignal.any([signal, shift.signal]) : shift.signal };
     counting = deadline !== undefined;
     if (deadline !== undefined) o.timeout = Math.max(1, deadline - Date.now());
-    return signal || deadline !== undefined ? o : undefined;
+    return o;
   };
   const timedOut = () => deadline !== undefined && Date.now() >= deadline - 250;
   /** pi's multi-line editor, filled in with `prefill`. It takes no signal or timeout, so it is
@@ -127,6 +143,7 @@ export async function askWithDialogs(
    * stops for good. undefined: the person dismissed the dialog. */
   const replied = <T>(value: T | undefined): T | undefined => {
     if (signal?.aborted) throw new Stop("interrupted");
+    if (shift.signal.aborted) throw new Again(); // the flow moved on another face meanwhile
     if (value === undefined && timedOut()) throw new Stop("timed_out");
     // closed by its countdown after the clock stopped for the page: the same dialog, again
     // (an Esc before the old deadline is the person's: not shown again)
@@ -138,16 +155,22 @@ export async function askWithDialogs(
     deadline = undefined;
     return value;
   };
-  const engine = native.createEngine(JSON.stringify({ questions, answers: preset }));
-  remember?.(engine); // the answers this project remembers open chosen (memory.ts)
+  const engine = flow.engine;
+  const release = flow.hold(); // until the dialogs end, even when the question ends first
   /** The remembered answers the person kept, by the engine's own result (details.earlierAnswer). */
-  const kept = (): Array<string | null> | undefined => (remember ? keptEarlier(engine, questions, "rpc") : undefined);
+  const kept = (): Array<string | null> | undefined => (remembered ? keptEarlier(engine, questions, "rpc") : undefined);
   // the engine's own questions ("Discard N answers?") in the language of the dialogs' strings
   engine.setLanguage(languageOf(t));
   const view = (): FlowView => JSON.parse(engine.view()) as FlowView;
+  // Another face (the page) moved the flow while a dialog was open: that dialog closes and the
+  // flow is shown as it is now; a reply to the old dialog is not applied.
+  const face = {};
+  let shift = new AbortController(); // aborted when another face moves the flow
+  const unfollow = flow.follow(face, () => shift.abort());
   /** Applies a step; once it ended the call, the outcome is claimed at once (no await between). */
   const act = (step: FlowStep, index?: number, text?: string): DialogOutcome | undefined => {
     const r = engine.act(step, index ?? null, text ?? null);
+    if (r.ok) flow.moved(face);
     // A refused step changes nothing: the same dialog again, and the person is told why (the
     // engine's reason, e.g. an answer over its limit) rather than seeing their text vanish.
     if (!r.ok) ctx.ui.notify?.(line(r.error), "warning");
@@ -155,14 +178,13 @@ export async function askWithDialogs(
     const v = view();
     const outcome = v.outcome ?? "cancelled";
     if (outcome === "cancelled") return settle({ outcome });
-    if (outcome === "answered") return settle({ outcome, answers: v.answers, ...(remember ? { earlier: kept() } : {}) });
+    if (outcome === "answered") return settle({ outcome, answers: v.answers, ...(remembered ? { earlier: kept() } : {}) });
     return settle(
       outcome === "discuss" ? { outcome, answers: v.answers, discussion: v.discussionSent ?? "" } : { outcome, answers: v.answers },
     );
   };
   try {
-    if (native.allPresupplied(JSON.stringify({ questions, answers: preset })))
-      return settle({ outcome: "answered", answers: view().answers }); // pre-supplied by the model: not asked
+    if (presupplied) return settle({ outcome: "answered", answers: view().answers }); // pre-supplied by the model: not asked
     let told = -1; // the revision whose one-shot message was shown
     for (;;) {
       try {
@@ -190,7 +212,7 @@ export async function askWithDialogs(
         }
         if (ended) return ended;
       } catch (error) {
-        if (error instanceof Again) continue; // the dialog the clock closed, again: the person answers on the page
+        if (error instanceof Again) continue; // the flow as it is now: the person answers on the page
         throw error;
       }
     }
@@ -203,7 +225,8 @@ export async function askWithDialogs(
     throw error;
   } finally {
     answering?.removeEventListener("abort", stopClock);
-    engine.dispose();
+    unfollow();
+    release(); // the board frees the engine when the question stops waiting
   }
 
   /** pi's editor filled in with `text` until step `step` takes what was written (its result,

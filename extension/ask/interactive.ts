@@ -6,6 +6,7 @@ import type { ExtensionContext, Theme } from "@mariozechner/pi-coding-agent";
 import { CURSOR_MARKER, type Component, type Focusable, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import { addon } from "../addon.ts";
 import type { NativeEngine, Outcome } from "../addon-types.ts";
+import type { Flow } from "../board/flow.ts";
 import { selectWidthRules } from "../width-rules.mjs";
 import { strings } from "../text/i18n.ts";
 import { runExternalEditor } from "./external-editor.ts";
@@ -165,6 +166,8 @@ export class QuestionView implements Component, Focusable {
   private readonly rows: (width: number) => number;
   /** Ctrl+G: runs the external editor on the text and hands the outcome to the engine. */
   private readonly openEditor?: (text: string) => void;
+  /** A key changed the engine: the question's other faces (the page) show it too. */
+  private readonly moved?: () => void;
 
   constructor(
     engine: NativeEngine,
@@ -173,6 +176,7 @@ export class QuestionView implements Component, Focusable {
     finish: (outcome: Outcome) => void,
     rows: (width: number) => number = () => 0,
     openEditor?: (text: string) => void,
+    moved?: () => void,
   ) {
     this.engine = engine;
     this.theme = theme;
@@ -180,6 +184,7 @@ export class QuestionView implements Component, Focusable {
     this.finish = finish;
     this.rows = rows;
     this.openEditor = openEditor;
+    this.moved = moved;
     // pi's TUI has already waited for the rest of each escape sequence and hands over whole
     // keys: a "\x1b]" (Alt+]) must not be held as the start of a terminal reply that swallows
     // the typing after it. (A lone high surrogate is still held below, in handleInput.)
@@ -222,11 +227,13 @@ export class QuestionView implements Component, Focusable {
       input = input.slice(0, -1);
       if (!input) return;
     }
+    const before = this.moved ? this.engine.revision : 0;
     if (this.engine.feed(input)) {
       this.close();
       this.finish(this.engine.outcome ?? "cancelled");
       return;
     }
+    if (this.moved && this.engine.revision !== before) this.moved();
     const draft = this.engine.editorRequest();
     if (draft !== null) {
       if (this.openEditor) this.openEditor(draft);
@@ -285,15 +292,18 @@ export interface TuiOptions {
   answering?: AbortSignal;
 }
 
-/** Shows the question in pi's TUI and resolves with its outcome, or undefined when this pi
- * cannot show custom components (RPC mode). `claim` is called when the person ends it. */
+/** Shows the question of `flow` (the board's one flow of it, which another face, the page, may
+ * move meanwhile: the frame is drawn again then) in pi's TUI and resolves with its outcome, or
+ * undefined when this pi cannot show custom components (RPC mode). `claim` is called when the
+ * person ends it. */
 export async function askInTui(
-  engine: NativeEngine,
+  flow: Flow,
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
   claim?: (outcome: string) => boolean,
   options: TuiOptions = {},
 ): Promise<Outcome | undefined> {
+  const engine = flow.engine;
   if (signal?.aborted) {
     engine.interrupt();
     return "interrupted";
@@ -307,8 +317,11 @@ export async function askInTui(
   let onAbort: (() => void) | undefined;
   let clock: ReturnType<typeof setTimeout> | undefined;
   let stopClockElsewhere: (() => void) | undefined;
+  let unfollow: (() => void) | undefined;
+  const face = {};
   if (options.accessible) engine.setAccessible(true);
   if (options.timeout) engine.setTimeout(options.timeout.ms, options.timeout.then);
+  const release = flow.hold(); // until the component closes, even when the question ends first
   try {
     return await ctx.ui.custom<Outcome>((tui, theme, keybindings, done) => {
       applyKeybindings(engine, keybindings);
@@ -340,14 +353,28 @@ export async function askInTui(
           tui.start();
           tui.requestRender(true);
         }
-        if (!finished) engine.editorDone(outcome.ok, outcome.ok ? outcome.text : null, outcome.ok ? null : outcome.why);
+        if (finished) return;
+        engine.editorDone(outcome.ok, outcome.ok ? outcome.text : null, outcome.ok ? null : outcome.why);
+        flow.moved(face);
       };
       const self = (): QuestionView | undefined => view;
       const rows = (width: number) => {
         const v = self();
         return v ? rowsFor(tui, v, width) : 0;
       };
-      view = new QuestionView(engine, theme, () => tui.requestRender(), finish, rows, openEditor);
+      view = new QuestionView(
+        engine,
+        theme,
+        () => tui.requestRender(),
+        finish,
+        rows,
+        openEditor,
+        () => flow.moved(face),
+      );
+      // A step on another face (the page) moved the flow: drawn again as it is now.
+      unfollow = flow.follow(face, () => {
+        if (!finished) tui.requestRender();
+      });
       // The person's timeout: the engine counts, this unref'ed timer tells it the time at each
       // change of the countdown and redraws; any key stops the engine's clock (nextTick -1).
       const tick = () => {
@@ -383,6 +410,8 @@ export async function askInTui(
     if (clock) clearTimeout(clock);
     if (onAbort) signal?.removeEventListener("abort", onAbort);
     if (stopClockElsewhere) options.answering?.removeEventListener("abort", stopClockElsewhere);
+    unfollow?.();
+    release();
     ctx.ui.setWorkingMessage();
   }
 }

@@ -10,13 +10,17 @@
 //     late answer is told exactly that ("already answered", "cancelled", … or "not waiting");
 //   - withdrawals (the asker went away before anyone answered);
 //   - the queue: which question is in front (one shown at a time), and the signals that tell
-//     watchers (the page's live list, a relay `watch`) that something changed.
+//     watchers (the page's live list, a relay `watch`) that something changed;
+//   - each waiting question's one flow (flow.ts): the engine every face here drives, made at the
+//     first face's need, freed when the question stops waiting.
 // It knows nothing of how a question is shown or of the relay: the asker hands each posted
 // question the way to build the result of an answer from elsewhere.
 import { randomBytes } from "node:crypto";
 import { addon } from "../addon.ts";
 import { fill, strings } from "../text/i18n.ts";
 import { ENDING_STRINGS, type Ending, endingOf } from "./endings.mjs";
+import { createFlow, type Face, type Flow, type OwnedFlow } from "./flow.ts";
+import type { NativeEngine } from "../addon-types.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 
 /** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web
@@ -84,6 +88,11 @@ export interface Board {
   touch(qid: string): void;
   /** Calls `changed` whenever a question starts waiting, is answered or ends; returns the way to stop. */
   subscribe(changed: () => void): () => void;
+  /** The one flow of waiting question `qid` (flow.ts), made at the first call; undefined once it
+   * is answered or not waiting. */
+  flow(qid: string): Flow | undefined;
+  /** Calls `heard(qid, by)` after any face moves any question's flow; returns the way to stop. */
+  followFlows(heard: (qid: string, by: Face) => void): () => void;
 }
 
 /** The claim of the terminal runner showing a question: it reads the person's final key on a
@@ -112,6 +121,8 @@ export interface Ticket<R> {
   readonly answering: AbortSignal;
   /** The result of the answer from elsewhere that took it, once one did. */
   readonly taken: R | undefined;
+  /** Its one flow (made at the first call; shared with every other face showing it). */
+  flow(): Flow;
   /** The person's final key here, or the question ending (`outcome`: its status): nothing else may
    * answer it after. False when something took it first. */
   claim(outcome?: string): boolean;
@@ -127,10 +138,12 @@ export interface Ticket<R> {
 export interface AskersBoard<R> extends Board {
   /** A question starts waiting (it is listed and may be answered from elsewhere at once). `qid`:
    * its id when it was posted before (a question asked without waiting, posted again after
-   * /reload or on resume); a new one otherwise. */
+   * /reload or on resume); a new one otherwise. `open` makes its engine when a face first needs
+   * it (the language, the remembered answers, who asks); by default a plain one of `args`. */
   post(
     question: { askedBy?: string; questions: NormalizedQuestion[]; args: string; qid?: string; async?: boolean },
     build: BuildElsewhere<R>,
+    open?: () => NativeEngine,
   ): Ticket<R>;
   /** Runs `turn` once every turn before it ended (at once when none is in front); the next runs
    * when its promise settles. Returns the way to leave the queue before its turn comes: true
@@ -148,6 +161,8 @@ interface Entry<R> extends Waiting {
   /** Board.touch: the person works on it on another face. */
   touched: AbortController;
   watchers: Set<() => void>;
+  open: () => NativeEngine;
+  flow?: OwnedFlow;
 }
 
 const ENDED_CODE: Record<Ending, EndedCode> = {
@@ -167,6 +182,17 @@ export function createBoard<R>(): AskersBoard<R> {
   const waiting = new Map<string, Entry<R>>();
   const ended = new Map<string, Ended>();
   const subscribers = new Set<() => void>();
+  const flowFollowers = new Set<(qid: string, by: Face) => void>();
+  const flowOf = (entry: Entry<R>): OwnedFlow =>
+    (entry.flow ??= createFlow(entry.open(), (by) => {
+      for (const heard of [...flowFollowers]) {
+        try {
+          heard(entry.qid, by);
+        } catch {
+          // a listener's failure is its own
+        }
+      }
+    }));
   const changed = () => {
     for (const s of [...subscribers]) {
       try {
@@ -287,7 +313,15 @@ export function createBoard<R>(): AskersBoard<R> {
       subscribers.add(listener);
       return () => subscribers.delete(listener);
     },
-    post(question, build) {
+    flow(qid) {
+      const entry = waiting.get(qid);
+      return entry && !entry.settled ? flowOf(entry) : undefined;
+    },
+    followFlows(heard) {
+      flowFollowers.add(heard);
+      return () => flowFollowers.delete(heard);
+    },
+    post(question, build, open) {
       const entry: Entry<R> = {
         qid: question.qid && !waiting.has(question.qid) ? question.qid : newQid(),
         askedAt: Date.now(),
@@ -300,6 +334,7 @@ export function createBoard<R>(): AskersBoard<R> {
         stop: new AbortController(),
         touched: new AbortController(),
         watchers: new Set(),
+        open: open ?? (() => addon().createEngine({ prepared: question.args })),
       };
       ended.delete(entry.qid); // posted again with its id: it waits again
       waiting.set(entry.qid, entry);
@@ -311,6 +346,7 @@ export function createBoard<R>(): AskersBoard<R> {
         get taken() {
           return entry.taken;
         },
+        flow: () => flowOf(entry),
         claim: (outcome) => claimAs(entry, outcome),
         claimAtKey(runner) {
           entry.runner = runner;
@@ -325,6 +361,8 @@ export function createBoard<R>(): AskersBoard<R> {
           entry.runner = undefined;
           remember(entry, entry.ending ?? "withdrawn");
           waiting.delete(entry.qid);
+          entry.flow?.end(); // freed once every face showing it has let go
+          entry.flow = undefined;
           for (const w of entry.watchers) w();
           changed();
         },

@@ -8,7 +8,6 @@ import { encodeQr, qrToHalfBlocks } from "./qr.ts";
 import { screenOf } from "../text/screen.ts";
 import { resolveLanguage, type Settings } from "../text/settings.ts";
 import type { Board } from "../board/board.ts";
-import type { NormalizedQuestion } from "../question-types.ts";
 import { whereOf } from "./session.ts";
 import { startWebServer, type WebServer } from "./web.ts";
 
@@ -50,11 +49,6 @@ function tuiColumns(ctx: ExtensionContext): number | undefined {
 export interface WebAsker {
   readonly board: Board;
   settings(ctx: ExtensionContext): Settings;
-  openRemembered(
-    engine: { remember(i: number, json: string, line: string, when: string): void },
-    ctx: ExtensionContext,
-    questions: readonly NormalizedQuestion[],
-  ): void;
 }
 
 export function hostWeb(pi: ExtensionAPI, asker: WebAsker): WebControl {
@@ -79,8 +73,6 @@ export function hostWeb(pi: ExtensionAPI, asker: WebAsker): WebControl {
         host,
         language,
         where: () => whereOf(pi, current ?? ctx),
-        // the page opens a question with the project's remembered answers, as pi's TUI does
-        remember: (engine, w) => asker.openRemembered(engine, current ?? ctx, w.questions),
       });
       screen.notify(announcement(server.url, { columns: tuiColumns(ctx), language: language() }), "info");
     } catch (error) {

@@ -37,13 +37,14 @@
 // another terminal does (the C core validates it; the first answer from anywhere wins, a later
 // one is told "already answered").
 //
-// The page is one more face of the engine's question flow (qt_engine.h "the question flow as
-// steps"), as pi's RPC dialogs are: the server keeps one engine per waiting question for every
-// page (made when a page first shows or acts on it, freed when the question stops waiting), each
-// step a page posts is applied to it, and every page is sent its view — so all open pages show
-// one state, and the rules (what ends the call, what asks "Discard N answers?" first, the review,
-// talk first, the filter) are the engine's alone. Once a step ends the flow, its outcome and
-// answers go to the board as a page answer.
+// The page is one more face of the question's one flow (board/flow.ts; qt_engine.h "the question
+// flow as steps"), as pi's TUI and RPC dialogs are: each step a page posts is applied to the
+// board's flow of that question — the very engine pi's TUI shows — and every page is sent its
+// view, again whenever any face moves it. So all open pages and pi's own screen show one state
+// (text typed here is in the TUI, a tick there is on the page), and the rules (what ends the
+// call, what asks "Discard N answers?" first, the review, talk first, the filter) are the
+// engine's alone. Once a step ends the flow, its outcome and answers go to the board as a page
+// answer.
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -94,7 +95,7 @@ const PAGE_FILE = new URL("./web/page.html", import.meta.url);
 
 export interface WebServerOptions {
   /** The waiting questions: listed, followed, and answered through it. */
-  board: Pick<Board, "waiting" | "subscribe" | "answer" | "open" | "touch">;
+  board: Pick<Board, "waiting" | "subscribe" | "answer" | "open" | "touch" | "flow" | "followFlows">;
   /** The address to listen on (settings: web.host); 127.0.0.1 unless said. */
   host: string;
   /** The page's language tag, asked on every update. */
@@ -102,9 +103,6 @@ export interface WebServerOptions {
   /** Which pi the questions belong to (the project's folder and path, the session), asked on
    * every update: a person with several pis open sees which one is asking. */
   where?: () => { project: string; path: string; session: string };
-  /** Opens a question's flow with the answers this project remembers (memory.ts), as pi's TUI
-   * opens it; called once per question, when the page first shows it. */
-  remember?: (engine: NativeEngine, question: Waiting) => void;
   /** Tests only: the idle time after which a connection is closed (limits.webIdleMs). */
   idleMs?: number;
 }
@@ -207,7 +205,7 @@ function guarded(res: ServerResponse, handle: () => void): void {
 }
 
 /** Starts the server; rejects when it cannot listen (the message says why). */
-export async function startWebServer({ board, host, language, where, remember, idleMs }: WebServerOptions): Promise<WebServer> {
+export async function startWebServer({ board, host, language, where, idleMs }: WebServerOptions): Promise<WebServer> {
   const limits = addon().limits;
   // A step carries at most one field's text: the longest (an answer), each byte escaped in JSON
   // at most six times over, and the rest of the body. Not a whole answer set's size.
@@ -234,38 +232,13 @@ export async function startWebServer({ board, host, language, where, remember, i
     return { language: languageOf(t), strings: Object.fromEntries(PAGE_STRINGS.map((id) => [id, t[id] ?? ""])) };
   };
 
-  /** The pages' engines, one per waiting question a page has shown or acted on. */
-  const engines = new Map<string, NativeEngine>();
-  const release = (qid: string) => {
-    engines.get(qid)?.dispose();
-    engines.delete(qid);
-  };
-  /** Frees the engines of questions that stopped waiting (answered anywhere, ended, withdrawn). */
-  const prune = () => {
-    for (const qid of [...engines.keys()]) {
-      const w = board.waiting.get(qid);
-      if (!w || w.settled) release(qid);
-    }
-  };
-  /** The engine of a waiting question, speaking the page's language (the settings may change it). */
-  const engineFor = (w: Waiting, language: string): NativeEngine => {
-    let engine = engines.get(w.qid);
-    if (!engine) {
-      engine = addon().createEngine({ prepared: w.args });
-      engines.set(w.qid, engine);
-      try {
-        remember?.(engine, w);
-      } catch {
-        // the project's memory cannot be read: the question opens plain
-      }
-    }
-    engine.setLanguage(language);
-    return engine;
-  };
+  /** The pages' face of the flows (a move the page made is not told back to the pages). */
+  const face = {};
   /** A question's flow as the pages show it; null when no engine can hold it. */
-  const viewOf = (w: Waiting, language: string): unknown => {
+  const viewOf = (w: Waiting): unknown => {
     try {
-      return JSON.parse(engineFor(w, language).view());
+      const engine = board.flow(w.qid)?.engine;
+      return engine ? JSON.parse(engine.view()) : null;
     } catch {
       return null;
     }
@@ -282,7 +255,7 @@ export async function startWebServer({ board, host, language, where, remember, i
         askedAt: w.askedAt,
         ...(w.askedBy ? { askedBy: w.askedBy } : {}),
         questions: w.questions,
-        view: viewOf(w, lang),
+        view: viewOf(w),
       }));
     let here: ReturnType<NonNullable<typeof where>> | undefined;
     try {
@@ -332,9 +305,10 @@ export async function startWebServer({ board, host, language, where, remember, i
       }
     });
   };
-  const unsubscribe = board.subscribe(() => {
-    prune();
-    broadcast();
+  const unsubscribe = board.subscribe(broadcast);
+  // pi's TUI or the RPC dialogs moved a flow: the pages show it as it is now.
+  const unfollow = board.followFlows((_qid, by) => {
+    if (by !== face) broadcast();
   });
 
   const page = (res: ServerResponse) => {
@@ -478,11 +452,12 @@ export async function startWebServer({ board, host, language, where, remember, i
     if (index !== null && typeof index !== "number") return refuse(res, 400, "index must be a number or null");
     if (text !== null && typeof text !== "string") return refuse(res, 400, "text must be a string or null");
     const open = board.open(qid);
-    if (!open.ok) {
-      release(qid);
-      return sendJson(res, 409, { ok: false, code: open.code, reason: open.reason });
+    const flow = open.ok ? board.flow(qid) : undefined;
+    if (!open.ok || !flow) {
+      const why = open.ok ? { code: "not_waiting", reason: strings().ELSEWHERE_NOT_WAITING } : open;
+      return sendJson(res, 409, { ok: false, code: why.code, reason: why.reason });
     }
-    const engine = engineFor(board.waiting.get(qid) as Waiting, languageOf(strings(language())));
+    const engine = flow.engine; // in the language of the settings it was made with, as pi's TUI shows it
     // Any step — and "touch", the page's word for the person's first keystroke or click in a
     // question, which changes nothing in the flow — says the person is answering here.
     board.touch(qid);
@@ -508,6 +483,7 @@ export async function startWebServer({ board, host, language, where, remember, i
     }
     const applied = engine.act(name as FlowStep, index, text);
     if (!applied.ok) return sendJson(res, 400, { ok: false, code: "invalid", reason: applied.error });
+    flow.moved(face); // pi's TUI draws it again (the pages hear of it just below)
     const view = JSON.parse(engine.view()) as FlowView;
     if (!engine.done) {
       broadcast();
@@ -515,7 +491,6 @@ export async function startWebServer({ board, host, language, where, remember, i
     }
     const outcome = view.outcome ?? "cancelled";
     const earlier = outcome === "answered" ? keptEarlier(engine, (board.waiting.get(qid) as Waiting).questions, "web") : undefined;
-    release(qid);
     const answers = outcome === "cancelled" ? null : JSON.stringify(view.answers);
     const verdict = board.answer(qid, outcome, answers, "web", outcome === "discuss" ? (view.discussionSent ?? "") : undefined, earlier);
     broadcast();
@@ -593,7 +568,7 @@ export async function startWebServer({ board, host, language, where, remember, i
     if (closed) return;
     closed = true;
     unsubscribe();
-    for (const qid of [...engines.keys()]) release(qid);
+    unfollow();
     process.removeListener("exit", close);
     for (const res of streams) res.end("event: off\ndata: {}\n\n");
     streams.clear();

@@ -1,0 +1,76 @@
+// flow.ts — one question flow per waiting question: the engine every face of this pi drives
+// (pi's TUI feeds it keys, the RPC dialogs and the page apply steps to it), made once by the
+// board when a face first needs it and freed when the question stops waiting. A face that
+// changes the flow says so (`moved`); every other face that follows it hears that and shows the
+// flow as it is now, so what the person typed or ticked on the page is in the TUI too, and a
+// step anywhere stops the engine's clock for all. The terminal runner, another process's
+// thread, keeps an engine of its own.
+import type { NativeEngine } from "../addon-types.ts";
+
+/** Which face moved the flow (a listener ignores its own moves). */
+export type Face = object;
+
+export interface Flow {
+  /** The engine (the board frees it when the question stops waiting: do not dispose it). */
+  readonly engine: NativeEngine;
+  /** Face `by` changed the flow (a key, a step): every other face following it hears it. */
+  moved(by: Face): void;
+  /** Calls `heard` after each move of another face than `me`; returns the way to stop. */
+  follow(me: Face, heard: () => void): () => void;
+  /** A face shows it (until the returned release): the engine outlives the question's end until
+   * every face that shows it has let go (a withdrawal ends the question while the TUI still
+   * closes over it). */
+  hold(): () => void;
+}
+
+/** The board's side of a flow: its making and its end. */
+export interface OwnedFlow extends Flow {
+  /** The question stopped waiting: the engine is freed once no face holds it. */
+  end(): void;
+}
+
+/** A flow over `engine`; `moved` also tells `anyMove` (the board's followers of every flow). */
+export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): OwnedFlow {
+  const followers = new Map<() => void, Face>();
+  let disposed = false;
+  let ended = false;
+  let holders = 0;
+  const dispose = () => {
+    if (disposed) return;
+    disposed = true;
+    followers.clear();
+    engine.dispose();
+  };
+  return {
+    engine,
+    moved(by) {
+      if (disposed) return;
+      for (const [heard, face] of [...followers]) {
+        if (face === by) continue;
+        try {
+          heard();
+        } catch {
+          // a face's failure is its own
+        }
+      }
+      anyMove(by);
+    },
+    follow(me, heard) {
+      followers.set(heard, me);
+      return () => followers.delete(heard);
+    },
+    hold() {
+      holders++;
+      let held = true;
+      return () => {
+        if (!held) return;
+        held = false;
+        if (--holders === 0 && ended) dispose();
+      };
+    },
+    end() {
+      ended = true;
+      if (holders === 0) dispose();
+    },
+  };
+}
