@@ -600,22 +600,25 @@ const DB_AND_NAME = [
 test("dialogs: a dismissed free-text question after an answered one asks, and no asks it again", async () => {
   const { r, seen } = await scripted(DB_AND_NAME, [
     ["select", 0],
-    ["input", undefined],
+    ["input", undefined], // dismissed: the other ways on
+    ["select", 3], // "Cancel the question"
     ["confirm", false],
     ["input", "Ann"],
     ["confirm", true], // the review
   ]);
-  assert.equal(seen[2].title, "Discard 1 answer?");
+  assert.deepEqual(seen[2].second, ["Type an answer…", "Let the agent decide", "Discuss first…", "Cancel the question"]);
+  assert.equal(seen[3].title, "Discard 1 answer?");
   assert.equal(r.details.status, "answered");
   assert.match(r.content[0].text, /DB: user selected: 1\. PostgreSQL|db: user selected: 1\. PostgreSQL/);
   assert.match(r.content[0].text, /Ann/, "question 2 asked again and answered");
 });
 
-test("dialogs: the review not submitted (no or dismissed) asks “Discard 2 answers?”; no shows the review again", async () => {
+test("dialogs: the review not submitted (cancelled from its other ways, or dismissed) asks “Discard 2 answers?”; no shows the review again", async () => {
   const { r, seen } = await scripted(DB_AND_NAME, [
     ["select", 1],
     ["input", "Ann"],
-    ["confirm", false], // the review: no
+    ["confirm", false], // the review: no — the other ways on
+    ["select", 3], // "Cancel the question"
     ["confirm", false], // Discard 2 answers? no: the review again
     ["confirm", undefined], // the review dismissed
     ["confirm", true], // Discard 2 answers? yes
@@ -624,7 +627,8 @@ test("dialogs: the review not submitted (no or dismissed) asks “Discard 2 answ
     seen.filter((d) => d.m === "confirm").map((d) => d.title),
     ["Submit these answers?", "Discard 2 answers?", "Submit these answers?", "Discard 2 answers?"],
   );
-  assert.equal(seen[3].second, "DB: SQLite\nName: Ann");
+  assert.deepEqual(seen[3].second, ["Back to the questions", "Let the agent decide", "Discuss first…", "Cancel the question"]);
+  assert.equal(seen[5].second, "DB: SQLite\nName: Ann (typed)");
   assert.equal(r.details.status, "cancelled");
 });
 

@@ -110,8 +110,11 @@ async function viaDialogs(args, script) {
         return text;
       }
       const [step, arg] = next("input");
-      assert.equal(step, "type");
-      return arg;
+      if (step === "type") return arg;
+      // a free-text question's other ways: the input dismissed, then its select
+      assert.ok(["decline", "discuss", "cancel"].includes(step), step);
+      steps.unshift([step, arg]);
+      return undefined;
     },
     editor: async (_title, prefill) => {
       assert.ok(noted !== undefined, "an editor only for a note");
@@ -120,9 +123,12 @@ async function viaDialogs(args, script) {
       noted = undefined;
       return text;
     },
-    confirm: async () => {
-      const [step] = next("confirm");
-      return step === "submit" || step === "yes";
+    confirm: async (title) => {
+      const [step, arg] = next("confirm");
+      if (title !== "Submit these answers?" || !["decline", "discuss", "cancel"].includes(step)) return step === "submit" || step === "yes";
+      if (step === "cancel") return undefined; // the review dismissed: cancelling
+      steps.unshift([step, arg]); // the review's other ways: no, then its select
+      return false;
     },
     notify: () => {},
   };
@@ -195,6 +201,16 @@ const SESSIONS = [
     name: "cancel asks “Discard 1 answer?”, no keeps it; at the review again, no; then submitted",
     script: [["pick", 0], ["cancel"], ["no"], ["toggle", 1], ["submit"], ["type", "Bo"], ["cancel"], ["no"], ["submit"]],
     status: "answered",
+  },
+  {
+    name: "let the agent decide at the free-text question (the RPC dialogs: its input dismissed, then its other ways)",
+    script: [["pick", 0], ["toggle", 1], ["submit"], ["decline"]],
+    status: "declined",
+  },
+  {
+    name: "talk first at the review (the RPC dialogs: its confirm not submitted, then its other ways)",
+    script: [["pick", 0], ["toggle", 1], ["submit"], ["type", "Bo"], ["discuss", "one more thing"]],
+    status: "discuss",
   },
   {
     name: "talk first after a pick (kept)",

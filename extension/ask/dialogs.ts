@@ -9,7 +9,9 @@
 // input for the typed text); a free-text question an input; a multi-select question repeated
 // selects with ticked labels and a "Done" entry; several questions end with a confirm of the
 // review. Every select also offers "Let the agent decide" and "Discuss first…" (an input for what
-// the person wants to tell the agent; an empty or dismissed input asks the question again), and
+// the person wants to tell the agent; a dismissed input asks the question again, an empty one is
+// the engine's to refuse), and where no select is shown (a free-text input dismissed, the review
+// answered no) a select offers those ways on, and cancelling (`otherWays`); and
 // an option question's "Add a note…" (pi's editor, filled in with the note so far; the long answer
 // the engine asked about goes there too). The engine's one-shot warnings come as notices. A
 // dismissed dialog cancels (the engine asks first when that would drop something); a dismissed
@@ -19,22 +21,14 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine, Outcome } from "../addon-types.ts";
-import type { Flow } from "../board/flow.ts";
-import { keptEarlier } from "../board/result.ts";
+import { endingOf, type Flow, type FlowEnding } from "../board/flow.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 import { languageOf, strings } from "../text/i18n.ts";
 import { DIALOG, MARKS } from "../text/text.ts";
 
-type Answers = Record<string, unknown>;
-
-export interface DialogOutcome {
-  outcome: Outcome;
-  answers?: Answers;
-  /** Per question, the date of the remembered answer the person kept unchanged, else null. */
-  earlier?: Array<string | null>;
-  /** outcome "discuss": what the person wants to tell the agent. */
-  discussion?: string;
-}
+/** How the dialogs ended (board/flow.ts FlowEnding): the outcome, the answers, the words of
+ * "discuss", the remembered answers kept. */
+export type DialogOutcome = FlowEnding;
 
 /** A dialog the client's countdown closed after the person started answering on the page (the
  * clock stopped there): shown again, without a countdown. */
@@ -157,8 +151,6 @@ export async function askWithDialogs(
   };
   const engine = flow.engine;
   const release = flow.hold(); // until the dialogs end, even when the question ends first
-  /** The remembered answers the person kept, by the engine's own result (details.earlierAnswer). */
-  const kept = (): Array<string | null> | undefined => (remembered ? keptEarlier(engine, questions, "rpc") : undefined);
   // the engine's own questions ("Discard N answers?") in the language of the dialogs' strings
   engine.setLanguage(languageOf(t));
   const view = (): FlowView => JSON.parse(engine.view()) as FlowView;
@@ -174,15 +166,9 @@ export async function askWithDialogs(
     // A refused step changes nothing: the same dialog again, and the person is told why (the
     // engine's reason, e.g. an answer over its limit) rather than seeing their text vanish.
     if (!r.ok) ctx.ui.notify?.(line(r.error), "warning");
-    if (!engine.done) return undefined;
-    const v = view();
-    const outcome = v.outcome ?? "cancelled";
-    if (outcome === "cancelled") return settle({ outcome });
-    if (outcome === "answered") return settle({ outcome, answers: v.answers, ...(remembered ? { earlier: kept() } : {}) });
-    return settle(
-      outcome === "discuss" ? { outcome, answers: v.answers, discussion: v.discussionSent ?? "" } : { outcome, answers: v.answers },
-    );
+    return engine.done ? settle(endingOf(engine, questions, "rpc", !!remembered)) : undefined;
   };
+
   try {
     if (presupplied) return settle({ outcome: "answered", answers: view().answers }); // pre-supplied by the model: not asked
     let told = -1; // the revision whose one-shot message was shown
@@ -204,7 +190,10 @@ export async function askWithDialogs(
         } else if (v.state === "review") {
           const review = v.questions.map((q) => `${q.label}: ${q.reading}`).join("\n");
           const ok = replied(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts()));
-          ended = act(ok === true ? "submit" : "cancel"); // not submitted: cancelling asks first
+          // Submitted; dismissed: cancelling (the engine asks first); no: the other ways on.
+          if (ok === true) ended = act("submit");
+          else if (ok === undefined) ended = act("cancel");
+          else ended = await otherWays(t.DIALOG_REVIEW, t.DIALOG_BACK, () => act("go", 0));
         } else if (v.state === "discuss") {
           ended = act("back");
         } else {
@@ -253,6 +242,27 @@ export async function askWithDialogs(
     return again === "dismissed" ? dismissed() : again;
   }
 
+  /** "Discuss first…": an input for what the person wants to tell the agent. Nothing written is
+   * the engine's to refuse (its reason told); dismissed or refused, the question again. */
+  async function talkFirst(): Promise<DialogOutcome | undefined> {
+    const said = replied(await ctx.ui.input(t.DISCUSS_PROMPT, "", opts()));
+    return said === undefined ? undefined : act("discuss", undefined, said);
+  }
+
+  /** Where no select offers them (a free-text question's input, the review's confirm): the
+   * ways on that the TUI's keys give — `back` (the input again, the questions), "Let the agent
+   * decide", "Discuss first…" and cancelling; a dismissed select cancels (the engine asks first
+   * when that would drop answers or typed text). */
+  async function otherWays(title: string, back: string, goBack: () => DialogOutcome | undefined): Promise<DialogOutcome | undefined> {
+    const entries = menu([], [back, t.DIALOG_DECLINE, t.DIALOG_DISCUSS, t.WEB_CANCEL]);
+    const reply = replied(await ctx.ui.select(title, entries, opts()));
+    const at = reply === undefined ? 3 : entries.indexOf(reply);
+    if (at === 1) return act("decline");
+    if (at === 2) return talkFirst();
+    if (at === 3) return act("cancel");
+    return goBack();
+  }
+
   /** One turn on the question shown: its dialog, and the step the reply means. */
   async function askQuestion(v: FlowView): Promise<DialogOutcome | undefined> {
     const i = v.current;
@@ -280,7 +290,7 @@ export async function askWithDialogs(
     if (!n) {
       for (;;) {
         const text = replied(await ctx.ui.input(title, q.typed ? line(q.typed) : t.DIALOG_PLACEHOLDER, opts()));
-        if (text === undefined) return act("cancel");
+        if (text === undefined) return otherWays(title, t.DIALOG_TYPE, () => undefined);
         if (text.trim()) return typedAnswer(title, text, () => act("cancel"));
         if (v.earlierLine && q.typed) return act("type", undefined, q.typed); // empty: the remembered answer, kept
       }
@@ -317,10 +327,7 @@ export async function askWithDialogs(
       const ended = await edited(`${t.DIALOG_NOTE_TITLE}\n${title}`, q.note, "note");
       return ended === "dismissed" ? undefined : ended;
     }
-    if (special === t.DIALOG_DISCUSS) {
-      const said = replied(await ctx.ui.input(t.DISCUSS_PROMPT, "", opts()));
-      return said?.trim() ? act("discuss", undefined, said) : undefined; // nothing written: the question again
-    }
+    if (special === t.DIALOG_DISCUSS) return talkFirst();
     if (at >= 0 && at < n) return act(q.multi ? "toggle" : "pick", at);
     // "Something else…" (or a reply that is no entry): typed text; a dismissed box shows the list
     // again. In a multi-select question it replaces the typed part ("" removes it).

@@ -5,7 +5,8 @@
 // flow as it is now, so what the person typed or ticked on the page is in the TUI too, and a
 // step anywhere stops the engine's clock for all. The terminal runner, another process's
 // thread, keeps an engine of its own.
-import type { NativeEngine } from "../addon-types.ts";
+import type { FlowView, NativeEngine, Outcome } from "../addon-types.ts";
+import { keptEarlier } from "./result.ts";
 
 /** Which face moved the flow (a listener ignores its own moves). */
 export type Face = object;
@@ -21,6 +22,26 @@ export interface Flow {
    * every face that shows it has let go (a withdrawal ends the question while the TUI still
    * closes over it). */
   hold(): () => void;
+}
+
+/** What a finished flow hands on, whichever face finished it: the outcome; the answers (none
+ * when cancelled); for "discuss", the person's words; when "answered" and the flow opened with
+ * the project's remembered answers, per question the date of one the person kept, else null. */
+export interface FlowEnding {
+  outcome: Outcome;
+  answers?: Record<string, unknown>;
+  discussion?: string;
+  earlier?: Array<string | null>;
+}
+
+/** The ending of the finished flow on `engine` (`mode`: the face, as details.mode says it). */
+export function endingOf(engine: NativeEngine, questions: ReadonlyArray<{ id: string }>, mode: string, remembered: boolean): FlowEnding {
+  const v = JSON.parse(engine.view()) as FlowView;
+  const outcome = v.outcome ?? "cancelled";
+  if (outcome === "cancelled") return { outcome };
+  if (outcome === "discuss") return { outcome, answers: v.answers, discussion: v.discussionSent ?? "" };
+  if (outcome === "answered" && remembered) return { outcome, answers: v.answers, earlier: keptEarlier(engine, questions, mode) };
+  return { outcome, answers: v.answers };
 }
 
 /** The board's side of a flow: its making and its end. */

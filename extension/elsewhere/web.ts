@@ -53,7 +53,7 @@ import { networkInterfaces } from "node:os";
 import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine } from "../addon-types.ts";
 import type { Board, Waiting } from "../board/board.ts";
-import { keptEarlier } from "../board/result.ts";
+import { endingOf } from "../board/flow.ts";
 import { languageOf, strings } from "../text/i18n.ts";
 
 /** The strings the page shows (the rest of the table stays home). */
@@ -484,15 +484,13 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
     const applied = engine.act(name as FlowStep, index, text);
     if (!applied.ok) return sendJson(res, 400, { ok: false, code: "invalid", reason: applied.error });
     flow.moved(face); // pi's TUI draws it again (the pages hear of it just below)
-    const view = JSON.parse(engine.view()) as FlowView;
     if (!engine.done) {
       broadcast();
-      return sendJson(res, 200, { ok: true, view });
+      return sendJson(res, 200, { ok: true, view: JSON.parse(engine.view()) as FlowView });
     }
-    const outcome = view.outcome ?? "cancelled";
-    const earlier = outcome === "answered" ? keptEarlier(engine, (board.waiting.get(qid) as Waiting).questions, "web") : undefined;
-    const answers = outcome === "cancelled" ? null : JSON.stringify(view.answers);
-    const verdict = board.answer(qid, outcome, answers, "web", outcome === "discuss" ? (view.discussionSent ?? "") : undefined, earlier);
+    const waiting = board.waiting.get(qid) as Waiting;
+    const { outcome, answers, discussion, earlier } = endingOf(engine, waiting.questions, "web", true);
+    const verdict = board.answer(qid, outcome, answers ? JSON.stringify(answers) : null, "web", discussion, earlier);
     broadcast();
     if (verdict.ok) return sendJson(res, 200, { ok: true, done: true, outcome });
     return sendJson(res, verdict.code === "invalid" ? 400 : 409, { ok: false, code: verdict.code, reason: verdict.reason });

@@ -176,7 +176,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(WEB_SESSION)   /* under the page's heading: "session {s}" ({s}: its name in quotes, a short id or "pid N") */                                          \
   X(WEB_NONE)      /* the page: no question is waiting */                                                                                                  \
   X(WEB_SUBMIT)    /* the page: the button that sends the answers */                                                                                       \
-  X(WEB_CANCEL)    /* the page: the button that cancels the question */                                                                                    \
+  X(WEB_CANCEL)    /* the page's button and the RPC dialogs' entry that cancel the question */                                                             \
   X(WEB_NOTE)      /* the page: label of the note field */                                                                                                 \
   X(WEB_PREVIEW)   /* the page: "Preview" (an option's preview, folded) */                                                                                 \
   X(WEB_CLOSED)    /* the page: the question was answered or ended elsewhere */                                                                            \
@@ -250,6 +250,8 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(STEP_TOO_LONG)        /* text over its field's limit: at most {n} bytes */                                                                             \
   X(STATUS_DISCUSS)       /* renderResult: "Wants to talk first" */                                                                                        \
   X(DIALOG_DISCUSS)       /* RPC select entry: "Discuss first…" */                                                                                       \
+  X(DIALOG_TYPE) /* RPC: a free-text question's input dismissed, the entry that shows it again: "Type an answer…" */                                     \
+  X(DIALOG_BACK) /* RPC: the review not submitted, the entry back to the questions: "Back to the questions" */                                             \
   X(STATUS_ASKED) /* renderResult: a question asked without waiting (wait: false): "asked without waiting — the answer comes…"  */                     \
   X(ASYNC_WAITING_ONE)  /* above the editor: one question asked without waiting; {s}: the shortcut */                                                      \
   X(ASYNC_WAITING_MANY) /* above the editor: {n} questions asked without waiting; {s}: the shortcut */                                                     \
