@@ -308,26 +308,209 @@ export function memoryWarning(ctx: ExtensionContext): (message: string) => void 
   return (message) => screenOf(ctx).notify(addon().sanitize(message, false), "warning");
 }
 
-/** `answersFlag` reads the --answers flag (print mode's answers). */
-export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () => undefined): Asker {
-  const board = createBoard<QuestionResult>();
-  let cwd = process.cwd(); // the session's, once a question brings its context
-  let unhost = hostEvents(pi, board, () => cwd);
-  const laters = new Set<Later>(); // asked without waiting, not ended yet
-  const history: Asked[] = [];
-  const warned = new Set<string>();
-  let unanswered: ArgsJson | undefined;
-  let flagUsed = false;
-  const flag: AnswersFlag = {
-    read: () => (flagUsed ? undefined : answersFlag()),
-    use: () => {
-      flagUsed = true;
+/** What the parts of one asker share (createAsker makes it; the functions below take it). */
+interface AskerCore {
+  readonly board: AskersBoard<QuestionResult>;
+  /** Questions asked through this instance, newest last. */
+  readonly history: Asked[];
+  /** Asked without waiting, not ended yet. */
+  readonly laters: Set<Later>;
+  /** The arguments of this pi's own last question that ended unanswered (Asker.lastUnanswered). */
+  unanswered: ArgsJson | undefined;
+  settings(ctx: ExtensionContext): Settings;
+  /** The question asked in the ways route.ts chooses for this moment, until one can ask. */
+  askNow(call: Call): Promise<QuestionResult>;
+}
+
+/** Asker.prepare: what the first question of a session with a person needs, each step its own
+ * turn of the event loop; never throws. */
+async function prepareFirst(core: AskerCore, ctx: ExtensionContext): Promise<void> {
+  const step = () => new Promise<void>((resolve) => setImmediate(resolve));
+  try {
+    const mode = (ctx as { mode?: string }).mode;
+    if (mode === undefined || mode === "tui") {
+      const m = await interactiveModule();
+      await step();
+      m.prepareTui();
+    } else {
+      await dialogsModule(); // RPC: pi's dialogs
+    }
+    await step();
+    const s = core.settings(ctx);
+    await step();
+    if (s.memory) warmMemory(ctx.cwd);
+  } catch {
+    // nothing prepared is lost: the first question does what is left
+  }
+}
+
+/** Asker.checkLimits: throws when the call exceeds the user's own (lower) limits. */
+function checkLimits(questions: NormalizedQuestion[], s: Settings): void {
+  const maxQ = s.limits.questions;
+  if (maxQ !== undefined && questions.length > maxQ) throw new Error(SETTINGS_TEXT.overLimit("questions", questions.length, maxQ));
+  const maxO = s.limits.options;
+  const most = Math.max(0, ...questions.map((q) => q.options?.length ?? 0));
+  if (maxO !== undefined && most > maxO) throw new Error(SETTINGS_TEXT.overLimit("options in one question", most, maxO));
+}
+
+/** A question asked without waiting (Asker.later): posted on the board, shown when the person
+ * opens it, ended once, remembered. */
+function askLater(core: AskerCore, json: ArgsJson, questions: NormalizedQuestion[], ctx: ExtensionContext, qid?: string): Later {
+  const native = addon();
+  // Asked without waiting, the agent works on: a cancel lets it go on (never "end your turn")
+  const going = (here: ExtensionContext): Settings => ({ ...core.settings(here), escape: "continue" });
+  const s = going(ctx);
+  const flags = escapeFlags(s);
+  let latest = ctx; // the context it was last opened in (the posting turn's may be gone)
+  const ticket = core.board.post(
+    { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
+    (outcome, answersJson, mode, said, earlier, source) =>
+      toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null), s),
+    () => flowEngine(json, questions, () => latest, s),
+  );
+  let finish: (result: QuestionResult) => void = () => undefined;
+  const ended = new Promise<QuestionResult>((resolve) => (finish = resolve));
+  let shown = false;
+  let over = false;
+  const end = (result: QuestionResult) => {
+    if (over) return;
+    over = true;
+    core.laters.delete(later);
+    ticket.settle(result.details.status);
+    ticket.end();
+    core.history.push({ details: result.details });
+    finish(result);
+    // the person's answer (here or elsewhere), for the next time it is asked; after the
+    // answer went on its way, so a slow lock delays nothing
+    if (s.memory) remember(ctx, result, undefined).catch(() => undefined);
+  };
+  // Answered elsewhere while not shown here: it ends at once (while shown, showing ends it).
+  ticket.stopped.addEventListener("abort", () => {
+    if (!shown && ticket.taken) end(ticket.taken);
+  });
+  // Dropped while shown (the session ends: /reload, quitting): the question closes on screen
+  // too, and nothing of it is delivered (the next session posts it again).
+  const gone = new AbortController();
+  const later: Later = {
+    qid: ticket.qid,
+    ended,
+    get done() {
+      return over;
+    },
+    open(here) {
+      return new Promise<void>((resolve) => {
+        core.board.line(async () => {
+          try {
+            if (over) return;
+            shown = true;
+            latest = here;
+            const now = going(here);
+            const local =
+              ticket.taken ??
+              (await core.askNow({
+                json,
+                questions,
+                ctx: here,
+                signal: AbortSignal.any([ticket.stopped, gone.signal]),
+                s: now,
+                from: undefined,
+                ticket,
+              }));
+            end(ticket.taken ?? local);
+          } catch (error) {
+            if (ticket.taken) end(ticket.taken);
+            else if (!over) screenOf(here).notify(`pi-question: ${(error as Error).message}`, "error");
+          } finally {
+            shown = false;
+            resolve();
+          }
+        });
+      });
+    },
+    drop() {
+      if (over) return;
+      over = true;
+      core.laters.delete(later);
+      gone.abort();
+      ticket.end();
     },
   };
+  core.laters.add(later);
+  return later;
+}
 
-  const settings = (ctx: ExtensionContext): Settings =>
-    loadSettings(
-      (cwd = ctx.cwd),
+/** A question asked and waited for (Asker.ask): posted on the board, asked in its turn of the
+ * queue, its answer remembered; a subagent's is withdrawn when the subagent goes away. */
+function askInTurn(
+  core: AskerCore,
+  json: ArgsJson,
+  questions: NormalizedQuestion[],
+  ctx: ExtensionContext,
+  signal: AbortSignal | undefined,
+  from?: RelayAsker,
+): Promise<QuestionResult> {
+  const native = addon();
+  const s = core.settings(ctx);
+  const flags = escapeFlags(s);
+  const by = from ? askedBy(from) : undefined;
+  // An answer from elsewhere becomes this question's result, built as the person's would be.
+  const ticket = core.board.post(
+    { ...(by ? { askedBy: by } : {}), questions, args: native.normalize(json) },
+    (outcome, answersJson, mode, said, earlier, source) =>
+      toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null), s),
+    () => flowEngine(json, questions, () => ctx, s, from),
+  );
+  const withdrawn = () => toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
+  return new Promise<QuestionResult>((resolve, reject) => {
+    const work = async (): Promise<QuestionResult> => {
+      if (from && signal?.aborted) return withdrawn();
+      // Answered elsewhere while it waited in the queue: never shown here.
+      const stops = signal ? eitherAborts(signal, ticket.stopped) : ticket.stopped;
+      const local = ticket.taken ?? (await core.askNow({ json, questions, ctx, signal: stops, s, from, ticket }));
+      const result = ticket.taken ?? local;
+      ticket.settle(result.details.status);
+      core.history.push({ details: result.details, ...(by ? { askedBy: by } : {}) });
+      if (s.memory) await remember(ctx, result, from); // the person's answer, for the next time it is asked
+      // /answer reopens this pi's own questions only: a subagent's answer goes back to it.
+      if (!from) {
+        const status = result.details.status;
+        if (status === "cancelled" || status === "interrupted" || status === "timed_out") core.unanswered = json;
+        else if (status === "answered" || status === "declined") core.unanswered = undefined;
+      }
+      return result;
+    };
+    // A subagent that goes away withdraws its question at once, shown or still queued; a
+    // queued one leaves the queue then, and its caller is told at once (interrupted).
+    let leave: () => boolean = () => false;
+    const withdraw = () => {
+      if (leave()) resolve(withdrawn());
+      ticket.end();
+    };
+    if (from && signal?.aborted) {
+      ticket.end();
+      resolve(withdrawn());
+      return;
+    }
+    if (from) signal?.addEventListener("abort", withdraw, { once: true });
+    leave = core.board.line(() =>
+      work()
+        .finally(() => ticket.end())
+        .then(resolve, reject)
+        .finally(() => {
+          if (from) signal?.removeEventListener("abort", withdraw);
+        }),
+    );
+  });
+}
+
+/** The settings of a context, each warning about them told once (asker.settings). `sawCwd`:
+ * the project of the last context read. */
+function settingsReader(sawCwd: (cwd: string) => void): (ctx: ExtensionContext) => Settings {
+  const warned = new Set<string>();
+  return (ctx) => {
+    sawCwd(ctx.cwd);
+    return loadSettings(
+      ctx.cwd,
       (message) => {
         if (warned.has(message)) return;
         warned.add(message);
@@ -336,9 +519,12 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       undefined,
       projectTrusted(ctx),
     );
+  };
+}
 
-  /** The question asked, in the ways route.ts chooses for this moment, until one can ask. */
-  const askNow = async (call: Call): Promise<QuestionResult> => {
+/** Asking in this mode's ways (route.ts), with the person's attention drawn meanwhile. */
+function askerOfWays(pi: ExtensionAPI, flag: AnswersFlag): (call: Call) => Promise<QuestionResult> {
+  return async (call) => {
     const { questions, ctx, s, from } = call;
     useLanguage(resolveLanguage(s.language));
     useAccessible(accessibleMode(s)); // the transcript of this answer follows the setting too
@@ -360,185 +546,45 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       restore();
     }
   };
+}
 
+/** The --answers flag of print mode, read until its answers were used once. */
+function flagOnce(answersFlag: () => unknown): AnswersFlag {
+  let used = false;
+  return {
+    read: () => (used ? undefined : answersFlag()),
+    use: () => {
+      used = true;
+    },
+  };
+}
+
+/** `answersFlag` reads the --answers flag (print mode's answers). */
+export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () => undefined): Asker {
+  const board = createBoard<QuestionResult>();
+  let cwd = process.cwd(); // the session's, once a question brings its context
+  let unhost = hostEvents(pi, board, () => cwd);
+  const core: AskerCore = {
+    board,
+    history: [],
+    laters: new Set(),
+    unanswered: undefined,
+    settings: settingsReader((seen) => (cwd = seen)),
+    askNow: askerOfWays(pi, flagOnce(answersFlag)),
+  };
   return {
     board,
-    history,
-    lastUnanswered: () => unanswered,
-    async prepare(ctx) {
-      const step = () => new Promise<void>((resolve) => setImmediate(resolve));
-      try {
-        const mode = (ctx as { mode?: string }).mode;
-        if (mode === undefined || mode === "tui") {
-          const m = await interactiveModule();
-          await step();
-          m.prepareTui();
-        } else {
-          await dialogsModule(); // RPC: pi's dialogs
-        }
-        await step();
-        const s = settings(ctx);
-        await step();
-        if (s.memory) warmMemory(ctx.cwd);
-      } catch {
-        // nothing prepared is lost: the first question does what is left
-      }
-    },
+    history: core.history,
+    lastUnanswered: () => core.unanswered,
+    settings: core.settings,
+    checkLimits,
+    prepare: (ctx) => prepareFirst(core, ctx),
+    later: (json, questions, ctx, qid) => askLater(core, json, questions, ctx, qid),
+    ask: (json, questions, ctx, signal, from) => askInTurn(core, json, questions, ctx, signal, from),
     close() {
       unhost(); // first: the bus hears nothing of the questions dropped next
       unhost = () => undefined;
-      for (const later of [...laters]) later.drop();
-    },
-    settings,
-    checkLimits(questions, s) {
-      const maxQ = s.limits.questions;
-      if (maxQ !== undefined && questions.length > maxQ) throw new Error(SETTINGS_TEXT.overLimit("questions", questions.length, maxQ));
-      const maxO = s.limits.options;
-      const most = Math.max(0, ...questions.map((q) => q.options?.length ?? 0));
-      if (maxO !== undefined && most > maxO) throw new Error(SETTINGS_TEXT.overLimit("options in one question", most, maxO));
-    },
-    later(json, questions, ctx, qid) {
-      const native = addon();
-      // Asked without waiting, the agent works on: a cancel lets it go on (never "end your turn")
-      const going = (here: ExtensionContext): Settings => ({ ...settings(here), escape: "continue" });
-      const s = going(ctx);
-      const flags = escapeFlags(s);
-      let latest = ctx; // the context it was last opened in (the posting turn's may be gone)
-      const ticket = board.post(
-        { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
-        (outcome, answersJson, mode, said, earlier, source) =>
-          toToolResult(
-            native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null),
-            s,
-          ),
-        () => flowEngine(json, questions, () => latest, s),
-      );
-      let finish: (result: QuestionResult) => void = () => undefined;
-      const ended = new Promise<QuestionResult>((resolve) => (finish = resolve));
-      let shown = false;
-      let over = false;
-      const end = (result: QuestionResult) => {
-        if (over) return;
-        over = true;
-        laters.delete(later);
-        ticket.settle(result.details.status);
-        ticket.end();
-        history.push({ details: result.details });
-        finish(result);
-        // the person's answer (here or elsewhere), for the next time it is asked; after the
-        // answer went on its way, so a slow lock delays nothing
-        if (s.memory) remember(ctx, result, undefined).catch(() => undefined);
-      };
-      // Answered elsewhere while not shown here: it ends at once (while shown, showing ends it).
-      ticket.stopped.addEventListener("abort", () => {
-        if (!shown && ticket.taken) end(ticket.taken);
-      });
-      // Dropped while shown (the session ends: /reload, quitting): the question closes on screen
-      // too, and nothing of it is delivered (the next session posts it again).
-      const gone = new AbortController();
-      const later: Later = {
-        qid: ticket.qid,
-        ended,
-        get done() {
-          return over;
-        },
-        open(here) {
-          return new Promise<void>((resolve) => {
-            board.line(async () => {
-              try {
-                if (over) return;
-                shown = true;
-                latest = here;
-                const now = going(here);
-                const local =
-                  ticket.taken ??
-                  (await askNow({
-                    json,
-                    questions,
-                    ctx: here,
-                    signal: AbortSignal.any([ticket.stopped, gone.signal]),
-                    s: now,
-                    from: undefined,
-                    ticket,
-                  }));
-                end(ticket.taken ?? local);
-              } catch (error) {
-                if (ticket.taken) end(ticket.taken);
-                else if (!over) screenOf(here).notify(`pi-question: ${(error as Error).message}`, "error");
-              } finally {
-                shown = false;
-                resolve();
-              }
-            });
-          });
-        },
-        drop() {
-          if (over) return;
-          over = true;
-          laters.delete(later);
-          gone.abort();
-          ticket.end();
-        },
-      };
-      laters.add(later);
-      return later;
-    },
-    ask(json, questions, ctx, signal, from) {
-      const native = addon();
-      const s = settings(ctx);
-      const flags = escapeFlags(s);
-      const by = from ? askedBy(from) : undefined;
-      // An answer from elsewhere becomes this question's result, built as the person's would be.
-      const ticket = board.post(
-        { ...(by ? { askedBy: by } : {}), questions, args: native.normalize(json) },
-        (outcome, answersJson, mode, said, earlier, source) =>
-          toToolResult(
-            native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null),
-            s,
-          ),
-        () => flowEngine(json, questions, () => ctx, s, from),
-      );
-      const withdrawn = () => toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
-      return new Promise<QuestionResult>((resolve, reject) => {
-        const work = async (): Promise<QuestionResult> => {
-          if (from && signal?.aborted) return withdrawn();
-          // Answered elsewhere while it waited in the queue: never shown here.
-          const stops = signal ? eitherAborts(signal, ticket.stopped) : ticket.stopped;
-          const local = ticket.taken ?? (await askNow({ json, questions, ctx, signal: stops, s, from, ticket }));
-          const result = ticket.taken ?? local;
-          ticket.settle(result.details.status);
-          history.push({ details: result.details, ...(by ? { askedBy: by } : {}) });
-          if (s.memory) await remember(ctx, result, from); // the person's answer, for the next time it is asked
-          // /answer reopens this pi's own questions only: a subagent's answer goes back to it.
-          if (!from) {
-            const status = result.details.status;
-            if (status === "cancelled" || status === "interrupted" || status === "timed_out") unanswered = json;
-            else if (status === "answered" || status === "declined") unanswered = undefined;
-          }
-          return result;
-        };
-        // A subagent that goes away withdraws its question at once, shown or still queued; a
-        // queued one leaves the queue then, and its caller is told at once (interrupted).
-        let leave: () => boolean = () => false;
-        const withdraw = () => {
-          if (leave()) resolve(withdrawn());
-          ticket.end();
-        };
-        if (from && signal?.aborted) {
-          ticket.end();
-          resolve(withdrawn());
-          return;
-        }
-        if (from) signal?.addEventListener("abort", withdraw, { once: true });
-        leave = board.line(() =>
-          work()
-            .finally(() => ticket.end())
-            .then(resolve, reject)
-            .finally(() => {
-              if (from) signal?.removeEventListener("abort", withdraw);
-            }),
-        );
-      });
+      for (const later of [...core.laters]) later.drop();
     },
   };
 }
