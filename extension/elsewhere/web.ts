@@ -3,7 +3,7 @@
 // turns it on. It listens on 127.0.0.1 (another address only when the settings name one) on a
 // random port, and is unref'ed: it never keeps pi alive and stops when pi exits or is turned off.
 //
-//   GET  /q/<token>          the page (extension/elsewhere/web/page.html, one file, no external assets;
+//   GET  /q/<token>          the page (extension/elsewhere/web/page.html with page.js inlined: one response, no external assets;
 //                            a fresh CSP nonce per response for its one script and one style)
 //   GET  /q/<token>/events   server-sent events: the waiting questions, each with the state of
 //                            its question flow, again on every change
@@ -92,6 +92,18 @@ const PAGE_STRINGS = [
 ];
 
 const PAGE_FILE = new URL("./web/page.html", import.meta.url);
+const PAGE_SCRIPT = new URL("./web/page.js", import.meta.url);
+
+/** The page: page.html with its script (page.js, a checked file of its own) inlined where
+ * {{SCRIPT}} stands, so it stays one response under one nonce. The script may not close its
+ * element early. */
+function pageTemplate(): string {
+  const script = readFileSync(PAGE_SCRIPT, "utf8");
+  if (/<\/script/i.test(script)) throw new Error("web/page.js may not contain </script");
+  const [before, after] = readFileSync(PAGE_FILE, "utf8").split("{{SCRIPT}}");
+  if (after === undefined) throw new Error("web/page.html has no {{SCRIPT}}");
+  return before + script + after;
+}
 
 export interface WebServerOptions {
   /** The waiting questions: listed, followed, and answered through it. */
@@ -210,7 +222,7 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
   // A step carries at most one field's text: the longest (an answer), each byte escaped in JSON
   // at most six times over, and the rest of the body. Not a whole answer set's size.
   const stepBodyBytes = 6 * limits.answerBytes + limits.webUnverifiedBodyBytes;
-  const template = readFileSync(PAGE_FILE, "utf8");
+  const template = pageTemplate();
   const token = randomBytes(limits.webTokenBytes).toString("base64url");
   const tokenBytes = Buffer.from(token, "utf8");
   const allow = rateLimiter(limits.webRateBurst, limits.webRatePerMinute);
