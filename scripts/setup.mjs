@@ -168,6 +168,18 @@ export const REQUIREMENTS = [
     apk: ["tmux"],
     brew: ["tmux"],
   },
+  // notice.command's documented push example (curl posting the question) is run by a test.
+  {
+    id: "curl",
+    test: true,
+    what: "curl",
+    present: () => has("curl"),
+    apt: ["curl"],
+    dnf: ["curl"],
+    pacman: ["curl"],
+    apk: ["curl"],
+    brew: ["curl"],
+  },
   {
     id: "clang",
     test: true,

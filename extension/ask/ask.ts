@@ -51,6 +51,12 @@ const dialogsModule = lazy(() => import("./dialogs.ts"));
 const relayModule = lazy(() => import("../elsewhere/relay.ts"));
 const printModeModule = lazy(() => import("./print-mode.ts"));
 const desktopModule = lazy(() => import("../text/desktop.ts"));
+const noticeCommandModule = lazy(() => import("./notice-command.ts"));
+const sessionModule = lazy(() => import("../elsewhere/session.ts"));
+
+/** herdr's event on pi's bus: { active: true, label } while a question waits for the person,
+ * { active: false } once it does not. */
+const HERDR_BLOCKED = "herdr:blocked";
 
 export type { QuestionResult } from "../board/result.ts";
 
@@ -105,6 +111,8 @@ export interface Asker {
   close(): void;
   /** Posts a question asked without waiting; `qid`: its id when it was posted before. */
   later(json: ArgsJson, questions: NormalizedQuestion[], ctx: ExtensionContext, qid?: string): Later;
+  /** The page's link while it is on (web-host.ts sets it): notice.command passes it on. */
+  pageUrl?: () => string | undefined;
   /** The manager of the questions asked without waiting (async.ts), once made: pi's events
    * (message_end, agent_end, /tree) reach it through index.ts without loading it. */
   asyncQuestions?: AsyncQuestions;
@@ -156,9 +164,24 @@ export function projectTrusted(ctx: ExtensionContext): boolean {
   }
 }
 
-/** Gets the person's attention while a question waits in pi's UI (title, bell, notification,
- * desktop notification, as the settings say); returns the way to undo it. */
-async function attention(pi: ExtensionAPI, ctx: ExtensionContext, s: Settings, prompt: string): Promise<() => void> {
+/** What draws the person to a waiting question besides the settings: the page's link when it
+ * is on, and the notice.command failures already told (once per session each). */
+interface Attention {
+  pageUrl: () => string | undefined;
+  told: Set<string>;
+}
+
+/** Gets the person's attention while question `qid` waits in pi's UI (title, bell, notification,
+ * desktop notification, the person's own notice.command, as the settings say; herdr's waiting
+ * marker on pi's event bus); returns the way to undo it. */
+async function attention(
+  pi: ExtensionAPI,
+  ctx: ExtensionContext,
+  s: Settings,
+  prompt: string,
+  qid: string,
+  extra: Attention,
+): Promise<() => void> {
   const native = addon();
   const short = Array.from(native.sanitize(prompt, false)).slice(0, 60).join("");
   const t = strings();
@@ -170,7 +193,20 @@ async function attention(pi: ExtensionAPI, ctx: ExtensionContext, s: Settings, p
     const { desktopNotice, sendDesktopNotice } = await desktopModule();
     sendDesktopNotice(desktopNotice(s.notice.desktop, prompt), false, TTY_PATH); // built in C from sanitized text
   }
+  if (s.notice.command) {
+    const [{ runNoticeCommand }, { whereOf }] = await Promise.all([noticeCommandModule(), sessionModule()]);
+    const { path, session } = whereOf(pi, ctx);
+    const url = extra.pageUrl();
+    runNoticeCommand(s.notice.command, { qid, prompt, project: ctx.cwd, session: session || path, ...(url ? { url } : {}) }, (message) => {
+      if (extra.told.has(message)) return;
+      extra.told.add(message);
+      screen.notify(message, "warning");
+    });
+  }
+  // herdr (a terminal multiplexer for agents) marks the pane as waiting for the person
+  pi.events.emit(HERDR_BLOCKED, { active: true, label: short });
   return () => {
+    pi.events.emit(HERDR_BLOCKED, { active: false });
     if (!s.notice.title) return;
     const name = pi.getSessionName();
     const dir = basename(ctx.cwd);
@@ -244,6 +280,9 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
           accessible: accessibleMode(s),
           ...(s.timeout ? { timeout: { ms: s.timeout.ms, then: s.timeout.then } } : {}),
           answering: ticket.answering,
+          blocked: Array.from(native.sanitize(questions[0]?.prompt ?? "", false))
+            .slice(0, 60)
+            .join(""),
         });
         return outcome === undefined ? undefined : toToolResult(flow.engine.result("interactive", Date.now(), null, flags), s);
       } finally {
@@ -523,7 +562,7 @@ function settingsReader(sawCwd: (cwd: string) => void): (ctx: ExtensionContext) 
 }
 
 /** Asking in this mode's ways (route.ts), with the person's attention drawn meanwhile. */
-function askerOfWays(pi: ExtensionAPI, flag: AnswersFlag): (call: Call) => Promise<QuestionResult> {
+function askerOfWays(pi: ExtensionAPI, flag: AnswersFlag, extra: Attention): (call: Call) => Promise<QuestionResult> {
   return async (call) => {
     const { questions, ctx, s, from } = call;
     useLanguage(resolveLanguage(s.language));
@@ -535,7 +574,7 @@ function askerOfWays(pi: ExtensionAPI, flag: AnswersFlag): (call: Call) => Promi
       above: !ctx.hasUI && !from && (await relayModule()).relayAbove(),
       terminal: !ctx.hasUI && !!from && terminalReachable(addon()),
     });
-    const restore = ctx.hasUI ? await attention(pi, ctx, s, questions[0]?.prompt ?? "") : () => undefined;
+    const restore = ctx.hasUI ? await attention(pi, ctx, s, questions[0]?.prompt ?? "", call.ticket.qid, extra) : () => undefined;
     try {
       for (const way of ways) {
         const result = await askOneWay(way, call, flag);
@@ -570,9 +609,9 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     laters: new Set(),
     unanswered: undefined,
     settings: settingsReader((seen) => (cwd = seen)),
-    askNow: askerOfWays(pi, flagOnce(answersFlag)),
+    askNow: askerOfWays(pi, flagOnce(answersFlag), { pageUrl: () => asker.pageUrl?.(), told: new Set() }),
   };
-  return {
+  const asker: Asker = {
     board,
     history: core.history,
     lastUnanswered: () => core.unanswered,
@@ -587,4 +626,5 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
       for (const later of [...core.laters]) later.drop();
     },
   };
+  return asker;
 }

@@ -290,6 +290,9 @@ export interface TuiOptions {
   accessible?: boolean;
   /** Aborted once the person works on the question on another face (the board's Ticket). */
   answering?: AbortSignal;
+  /** The question's first line (sanitized): pi ≥ 1.6 reports itself blocked on the person with
+   * it while the question is shown (its program status, for terminals and agent dashboards). */
+  blocked?: string;
 }
 
 /** Shows the question of `flow` (the board's one flow of it, which another face, the page, may
@@ -322,6 +325,9 @@ export async function askInTui(
   if (options.accessible) engine.setAccessible(true);
   if (options.timeout) engine.setTimeout(options.timeout.ms, options.timeout.then);
   const release = flow.hold(); // until the component closes, even when the question ends first
+  // pi ≥ 1.6 reads `blocked` (older pi ignores it): pi waits for the person, not for a loader.
+  type Showing = Parameters<ExtensionContext["ui"]["custom"]>[1];
+  const showing = (options.blocked ? { blocked: { kind: "question", message: options.blocked } } : undefined) as Showing;
   try {
     return await ctx.ui.custom<Outcome>((tui, theme, keybindings, done) => {
       applyKeybindings(engine, keybindings);
@@ -405,7 +411,7 @@ export async function askInTui(
       if (options.answering?.aborted) stopClockElsewhere();
       else options.answering?.addEventListener("abort", stopClockElsewhere, { once: true });
       return view;
-    });
+    }, showing);
   } finally {
     if (clock) clearTimeout(clock);
     if (onAbort) signal?.removeEventListener("abort", onAbort);

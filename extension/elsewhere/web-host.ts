@@ -49,10 +49,13 @@ function tuiColumns(ctx: ExtensionContext): number | undefined {
 export interface WebAsker {
   readonly board: Board;
   settings(ctx: ExtensionContext): Settings;
+  /** The page's link while it is on (set here; notice.command passes it on). */
+  pageUrl?: () => string | undefined;
 }
 
 export function hostWeb(pi: ExtensionAPI, asker: WebAsker): WebControl {
   let server: WebServer | undefined;
+  asker.pageUrl = () => server?.url;
   let starting: Promise<void> | undefined;
   let current: ExtensionContext | undefined;
 

@@ -24,7 +24,14 @@ export interface Settings {
   /** What Esc on a question does: "cancel" ends the agent's turn; "continue" lets it go on. */
   escape: "cancel" | "continue";
   /** How a waiting question gets attention: terminal title (restored after), bell, pi notification. */
-  notice: { title: boolean; bell: boolean; notify: boolean; desktop: DesktopNotice };
+  notice: {
+    title: boolean;
+    bell: boolean;
+    notify: boolean;
+    desktop: DesktopNotice;
+    /** A command run once per waiting question (your own settings only): its argv, no shell. */
+    command?: readonly string[];
+  };
   /** "auto" (from LC_ALL / LC_MESSAGES / LANG) or a language tag: "en", "de", "zh". */
   language: string;
   /** Lower limits than the built-in ones, if you want them. */
@@ -148,6 +155,18 @@ const USER_ONLY: Record<string, (path: string) => string> = {
   escape: SETTINGS_TEXT.escapeFromProject,
 };
 
+/** notice.command's value: 1 to limits.noticeCommandWords non-empty strings of at most
+ * limits.noticeCommandWordBytes bytes each, no NUL (an argv, never a shell string). */
+function commandOk(v: unknown): boolean {
+  const l = addon().limits;
+  return (
+    Array.isArray(v) &&
+    v.length >= 1 &&
+    v.length <= l.noticeCommandWords &&
+    v.every((w) => typeof w === "string" && w.length > 0 && !w.includes("\0") && Buffer.byteLength(w, "utf8") <= l.noticeCommandWordBytes)
+  );
+}
+
 /** Applies one settings file; `project`: it is the project's own, where USER_ONLY keys are refused. */
 function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: string, warn: Warn, project: boolean): void {
   const bad = (key: string, expected: string) => warn(SETTINGS_TEXT.badValue(path, key, expected));
@@ -164,11 +183,20 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
       case "notice":
         if (value && typeof value === "object" && !Array.isArray(value)) {
           for (const [k, v] of Object.entries(value)) {
-            if ((k === "title" || k === "bell" || k === "notify") && typeof v === "boolean") into.notice = { ...into.notice, [k]: v };
+            if (k === "command") {
+              // run by pi when a question waits: the person's own settings alone may name one
+              if (project) warn(SETTINGS_TEXT.commandFromProject(path));
+              else if (commandOk(v)) into.notice = { ...into.notice, command: Object.freeze([...(v as string[])]) };
+              else {
+                const l = addon().limits;
+                warn(SETTINGS_TEXT.badCommand(path, l.noticeCommandWords, l.noticeCommandWordBytes));
+              }
+            } else if ((k === "title" || k === "bell" || k === "notify") && typeof v === "boolean")
+              into.notice = { ...into.notice, [k]: v };
             else if (k === "desktop" && (typeof v === "boolean" || DESKTOP_KINDS.includes(v as string))) {
               into.notice = { ...into.notice, desktop: v as DesktopNotice };
             } else if (k === "desktop") bad("notice.desktop", 'true, false, "osc777", "osc9" or "osc99"');
-            else bad(`notice.${k}`, "title, bell, notify or desktop set to true or false");
+            else bad(`notice.${k}`, "title, bell, notify or desktop set to true or false, or command");
           }
         } else bad(key, 'an object like { "title": true, "bell": false, "notify": false }');
         break;

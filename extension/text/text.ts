@@ -92,6 +92,12 @@ export const SETTINGS_TEXT = {
     `pi-question: ${path} sets "timeout", which a project's settings may not: a timeout answers for you when you press no key, so only your own settings (~/.pi/agent/question.json) may set one; ignored.`,
   escapeFromProject: (path: string) =>
     `pi-question: ${path} sets "escape", which a project's settings may not: what Esc does to the agent's turn is yours to decide, in your own settings (~/.pi/agent/question.json); ignored.`,
+  commandFromProject: (path: string) =>
+    `pi-question: ${path} sets "notice.command", which a project's settings may not: a command run when a question waits is yours to choose, in your own settings (~/.pi/agent/question.json); ignored.`,
+  badCommand: (path: string, most: number, bytes: number) =>
+    `pi-question: in ${path}, "notice.command" must be the program and its arguments as an array of strings, like ["notify-send", "pi is asking"] (no shell: it gets the question in PI_QUESTION_PROMPT and on its standard input); 1 to ${most} words, each at most ${bytes} bytes, none empty; ignored.`,
+  commandFailed: (program: string, why: string) =>
+    `pi-question: notice.command (${program}) ${why}; the question still waits here. Said once per session.`,
   badTimeout: (path: string, why: string) =>
     `pi-question: in ${path}, "timeout" ${why}; write it like { "after": "5m", "then": "cancel" } (after: a duration such as "90s", "5m" or "1h30m", from 1s to 24h; then: "cancel", "decline" or "recommended"); no timeout is used.`,
   overLimit: (what: string, count: number, limit: number) =>

@@ -296,6 +296,25 @@
 #ifndef QT_WEB_IDLE_MS
 #define QT_WEB_IDLE_MS 45000
 #endif
+/* The person's notice.command (a ping where they are: a push service's client, a desktop
+ * notifier): run once per waiting question, never awaited; one still running after this long is
+ * stopped (a hung client must not pile up processes). */
+#ifndef QT_NOTICE_COMMAND_MS
+#define QT_NOTICE_COMMAND_MS 10000
+#endif
+/* notice.command's argv as the settings give it: at most this many words, each at most
+ * QT_NOTICE_COMMAND_WORD_BYTES bytes. */
+#ifndef QT_NOTICE_COMMAND_WORDS
+#define QT_NOTICE_COMMAND_WORDS 64
+#endif
+#ifndef QT_NOTICE_COMMAND_WORD_BYTES
+#define QT_NOTICE_COMMAND_WORD_BYTES 4096
+#endif
+/* The question's first line as notice.command gets it (PI_QUESTION_PROMPT and standard input):
+ * at most this many characters. */
+#ifndef QT_NOTICE_COMMAND_PROMPT_CHARS
+#define QT_NOTICE_COMMAND_PROMPT_CHARS 200
+#endif
 /* Bytes a live-update stream may have queued and unsent (a page that stopped reading: a phone
  * asleep) before it is dropped; the page reconnects and gets a fresh snapshot. */
 #ifndef QT_WEB_STREAM_BACKLOG_BYTES

@@ -245,7 +245,18 @@
     section.dataset.qid = w.qid;
     if (w.askedBy) section.append(make("p", "by", w.askedBy));
     /** @type {Card} */
-    const card = { qid: w.qid, section, closed: false, view: null, viewJson: "", discussing: false, busy: false, chain: Promise.resolve(), filterTimer: 0, touched: false };
+    const card = {
+      qid: w.qid,
+      section,
+      closed: false,
+      view: null,
+      viewJson: "",
+      discussing: false,
+      busy: false,
+      chain: Promise.resolve(),
+      filterTimer: 0,
+      touched: false,
+    };
     // The person's first keystroke or click in the card tells pi they are answering here: the
     // person's timeout stops wherever the question is shown, as at a key in pi's terminal.
     // Sent on its own, beside the card's steps: it changes nothing the card shows.
@@ -255,7 +266,13 @@
       const body = JSON.stringify({ qid: card.qid, step: "touch", index: null, text: null, question: null, ticked: null });
       // lost (offline a moment, refused): the next keystroke or click sends it again
       const again = () => (card.touched = false);
-      fetch("/q/" + encodeURIComponent(token) + "/step", { method: "POST", headers: { "content-type": "application/json" }, body, credentials: "omit", cache: "no-store" }).then((r) => r.ok || again(), again);
+      fetch("/q/" + encodeURIComponent(token) + "/step", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        credentials: "omit",
+        cache: "no-store",
+      }).then((r) => r.ok || again(), again);
     };
     section.addEventListener("input", touch, true);
     section.addEventListener("change", touch, true);
@@ -369,7 +386,10 @@
       const list = make("ul");
       for (const it of v.confirm.items || []) list.append(make("li", "", it.label ? it.label + ": " + it.text : it.text));
       const yesNo = make("div", "buttons");
-      yesNo.append(button("yes", t("HELP_YES"), () => act(card, [["yes"]])), button("no", t("HELP_NO"), () => act(card, [["no"]])));
+      yesNo.append(
+        button("yes", t("HELP_YES"), () => act(card, [["yes"]])),
+        button("no", t("HELP_NO"), () => act(card, [["no"]])),
+      );
       for (const b of yesNo.children) b.disabled = card.busy;
       card.confirm.replaceChildren(make("p", "", v.confirm.title), ...(list.children.length ? [list] : []), yesNo);
     }
@@ -409,13 +429,21 @@
     if (step === "filter") card.filterTimer = 0;
     // The token goes in the path, where pi checks it before it reads the body.
     const shown = card.view && Number.isInteger(card.view.current) ? card.view.current : null;
-    const payload = JSON.stringify({ qid: card.qid, step, index: typeof arg === "number" ? arg : null, text: typeof arg === "string" ? arg : null, question: shown, ticked: typeof ticked === "boolean" ? ticked : null });
+    const payload = JSON.stringify({
+      qid: card.qid,
+      step,
+      index: typeof arg === "number" ? arg : null,
+      text: typeof arg === "string" ? arg : null,
+      question: shown,
+      ticked: typeof ticked === "boolean" ? ticked : null,
+    });
     if (new TextEncoder().encode(payload).length > bodyBytes) {
       say(card, t("WEB_TOO_LARGE").replace("{n}", String(bodyBytes)), false);
       return false;
     }
     setBusy(card, true);
-    let response, body = {};
+    let response,
+      body = {};
     try {
       response = await fetch("/q/" + encodeURIComponent(token) + "/step", {
         method: "POST",
@@ -468,7 +496,9 @@
     const heading = (t("WEB_TITLE") || "pi") + (pi && pi.project ? " — " + pi.project : "");
     document.title = heading;
     $("title").textContent = heading;
-    $("where").textContent = pi ? [pi.path, pi.session ? (t("WEB_SESSION") || "{s}").replace("{s}", pi.session) : ""].filter(Boolean).join(" · ") : "";
+    $("where").textContent = pi
+      ? [pi.path, pi.session ? (t("WEB_SESSION") || "{s}").replace("{s}", pi.session) : ""].filter(Boolean).join(" · ")
+      : "";
     const open = new Set();
     for (const w of state.questions || []) {
       open.add(w.qid);
