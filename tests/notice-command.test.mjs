@@ -2,7 +2,8 @@
 // project's is refused, said once), checked as an argv; run with the question in sanitized
 // PI_QUESTION_* variables and on standard input, never awaited; a command that cannot start or
 // fails is said, with why; and the tool says each failure once per session, whatever the number
-// of questions (the real pi runs the documented examples: e2e-notice.test.mjs).
+// of questions, tells herdr (pi's event bus) and pi (custom()'s `blocked`) that the person is
+// waited for (the real pi runs the documented examples: e2e-notice.test.mjs).
 import "./helpers/own-home.mjs";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -120,6 +121,10 @@ test("notice.command: through the tool — run once per question shown, with its
   const ctx = tuiContext((c) => shown.push(c), mkdtempSync(join(tmpdir(), "pq-notice-project-")));
   const notes = [];
   ctx.ui.notify = (message, level) => notes.push({ message, level });
+  // pi >= 1.6 reports itself blocked on the person while a component that asks is shown
+  const showing = [];
+  const custom = ctx.ui.custom;
+  ctx.ui.custom = (factory, options) => (showing.push(options), custom(factory, options));
   const ask = async (id) => {
     const args = tool.prepareArguments({ questions: [{ id: "db", prompt: "Which?", options: ["A", "B"] }] });
     const asking = tool.execute(id, args, undefined, undefined, ctx);
@@ -144,4 +149,6 @@ test("notice.command: through the tool — run once per question shown, with its
   await new Promise((resolve) => setTimeout(resolve, 200));
   assert.equal(notes.filter((n) => /notice\.command/.test(n.message)).length, 1, JSON.stringify(notes));
   assert.equal(herdr.length, 8, "active and inactive, once each per question");
+  assert.deepEqual(showing[0], { blocked: { kind: "question", message: "Which?" } });
+  assert.equal(showing.length, 4);
 });
