@@ -5,7 +5,7 @@
 // never shown at once. Each way of asking is imported when it is first used (the TUI loads
 // neither the RPC dialogs nor print mode's pending file, terminal or relay client), as is the
 // desktop notification.
-import { hostEvents } from "../board/events.ts";
+import { emitOnBus, hostEvents } from "../board/events.ts";
 import { askerParts } from "../text/asker.ts";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
@@ -204,9 +204,9 @@ async function attention(
     });
   }
   // herdr (a terminal multiplexer for agents) marks the pane as waiting for the person
-  pi.events.emit(HERDR_BLOCKED, { active: true, label: short });
+  emitOnBus(pi, HERDR_BLOCKED, { active: true, label: short });
   return () => {
-    pi.events.emit(HERDR_BLOCKED, { active: false });
+    emitOnBus(pi, HERDR_BLOCKED, { active: false });
     if (!s.notice.title) return;
     const name = pi.getSessionName();
     const dir = basename(ctx.cwd);

@@ -69,17 +69,21 @@ function messageOf(error: unknown): string {
   }
 }
 
+/** Says `data` on pi's bus; a listener of another extension that throws is its own problem,
+ * never the question's (and a stand-in for pi without a bus, in some tests, hears nothing). */
+export function emitOnBus(pi: ExtensionAPI, channel: string, data: unknown): void {
+  try {
+    pi.events?.emit(channel, data);
+  } catch {
+    // a listener of another extension threw
+  }
+}
+
 /** Announces `board`'s questions on pi's bus and takes answers from it; returns the way to stop. */
 export function hostEvents(pi: ExtensionAPI, board: Board, cwd: () => string): () => void {
   if (!pi.events) return () => undefined; // a stand-in for pi without a bus (some tests)
   const announced = new Set<string>();
-  const emit = (channel: string, data: unknown) => {
-    try {
-      pi.events.emit(channel, data);
-    } catch {
-      // a listener of another extension threw: its problem, never this question's
-    }
-  };
+  const emit = (channel: string, data: unknown) => emitOnBus(pi, channel, data);
   /** Said after the board's change is over: a listener that answers at once (an autopilot)
    * reaches a board that is not in the middle of telling its watchers. */
   const announce = (channel: string, data: unknown) => queueMicrotask(() => emit(channel, data));
