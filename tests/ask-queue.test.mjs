@@ -28,6 +28,13 @@ function question(id, prompt) {
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+/** Turns of the event loop until `n` questions were shown; a failure, never a hang, when they are not. */
+async function untilShown(shown, n) {
+  for (let turns = 0; shown.length < n; turns++) {
+    if (turns > 20000) throw new Error(`${n} question(s) never shown (${shown.length} were)`);
+    await turn();
+  }
+}
 
 /** Collects garbage until every WeakRef in `refs` is empty or `rounds` tries passed; the count left. */
 async function collected(refs, rounds = 20) {
@@ -44,7 +51,7 @@ test("queue: withdrawn questions behind a waiting one are released at once — t
   const { ctx, shown } = onScreen();
   const first = question("first", "The question on screen?");
   const asking = asker.ask(first.args, first.questions, ctx, undefined);
-  while (shown.length < 1) await turn();
+  await untilShown(shown, 1);
 
   const N = 30;
   const refs = [];
@@ -79,7 +86,7 @@ test("queue: withdrawn questions behind a waiting one are released at once — t
   // The queue goes on in order: the first is answered, then the one asked after the withdrawn ones.
   shown[0].handleInput("\r");
   assert.equal((await asking).details.status, "answered");
-  while (shown.length < 2) await turn();
+  await untilShown(shown, 2);
   assert.match(shown[1].render(80).join("\n"), /Asked after them\?/);
   shown[1].handleInput("\r");
   assert.equal((await next).details.status, "answered");
@@ -101,13 +108,13 @@ test("queue: a question whose asker had already gone is never queued; the one on
   const leaving = new AbortController();
   const s = question("shown", "On screen when its asker leaves?");
   const asking = asker.ask(s.args, s.questions, ctx, leaving.signal, { name: "worker", pid: 2 });
-  while (shown.length < 1) await turn();
+  await untilShown(shown, 1);
   leaving.abort();
   assert.equal(asker.board.waiting.size, 0, "withdrawn from the list at once");
   assert.equal((await asking).details.status, "interrupted");
   const o = question("own", "The next one is shown?");
   const own = asker.ask(o.args, o.questions, ctx, undefined);
-  while (shown.length < 2) await turn();
+  await untilShown(shown, 2);
   shown[1].handleInput("\r");
   assert.equal((await own).details.status, "answered");
 });

@@ -141,6 +141,18 @@ test("notice.command: through the tool — run once per question shown, with its
   const ids = readFileSync(out, "utf8").trim().split("\n");
   assert.equal(new Set(ids).size, 2, "one ping per question");
   for (const id of ids) assert.match(id, /^q[0-9a-f]{8}$/);
+  // asked without waiting: the ping goes when it is posted (the person opens it when they choose)
+  const later = await tool.execute(
+    "n-later",
+    tool.prepareArguments({ questions: [{ id: "db", prompt: "Later?", options: ["A", "B"] }], wait: false }),
+    undefined,
+    undefined,
+    ctx,
+  );
+  assert.equal(later.details.status, "asked");
+  await until(() => readFileSync(out, "utf8").trim().split("\n").length === 3, "pinged at once", { ms: 10000, every: 20 });
+  assert.equal(readFileSync(out, "utf8").trim().split("\n")[2], later.details.qid);
+  assert.equal(shown.length, 0, "not shown");
   // now a command that cannot start: said once, not at every question
   writeFileSync(settings, JSON.stringify({ memory: false, notice: { command: ["/nonexistent/notifier"] } }));
   await ask("n3");

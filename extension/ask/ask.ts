@@ -165,15 +165,44 @@ export function projectTrusted(ctx: ExtensionContext): boolean {
 }
 
 /** What draws the person to a waiting question besides the settings: the page's link when it
- * is on, and the notice.command failures already told (once per session each). */
+ * is on, and the kinds of notice.command failure already told (once per session each). */
 interface Attention {
   pageUrl: () => string | undefined;
   told: Set<string>;
 }
 
+/** The person's own notice.command for question `qid` (notice-command.ts), when their settings
+ * name one; its failures said once per session and kind. Never throws. */
+async function pingPerson(
+  pi: ExtensionAPI,
+  ctx: ExtensionContext,
+  s: Settings,
+  prompt: string,
+  qid: string,
+  extra: Attention,
+): Promise<void> {
+  const command = s.notice.command;
+  if (!command) return;
+  try {
+    const [{ runNoticeCommand }, { whereOf }] = await Promise.all([noticeCommandModule(), sessionModule()]);
+    const { path, session } = whereOf(pi, ctx);
+    const url = extra.pageUrl();
+    const project = ctx.cwd;
+    const screen = screenOf(ctx);
+    runNoticeCommand(command, { qid, prompt, project, session: session || path, ...(url ? { url } : {}) }, (message, kind) => {
+      const key = `${JSON.stringify(command)} ${kind}`;
+      if (extra.told.has(key)) return;
+      extra.told.add(key);
+      screen.notify(message, "warning");
+    });
+  } catch {
+    // a context pi retired meanwhile: nobody to ping for
+  }
+}
+
 /** Gets the person's attention while question `qid` waits in pi's UI (title, bell, notification,
- * desktop notification, the person's own notice.command, as the settings say; herdr's waiting
- * marker on pi's event bus); returns the way to undo it. */
+ * desktop notification, the person's own notice.command unless `pinged` already, as the settings
+ * say; herdr's waiting marker on pi's event bus); returns the way to undo it. */
 async function attention(
   pi: ExtensionAPI,
   ctx: ExtensionContext,
@@ -181,6 +210,7 @@ async function attention(
   prompt: string,
   qid: string,
   extra: Attention,
+  pinged: boolean,
 ): Promise<() => void> {
   const native = addon();
   const short = Array.from(native.sanitize(prompt, false)).slice(0, 60).join("");
@@ -193,16 +223,7 @@ async function attention(
     const { desktopNotice, sendDesktopNotice } = await desktopModule();
     sendDesktopNotice(desktopNotice(s.notice.desktop, prompt), false, TTY_PATH); // built in C from sanitized text
   }
-  if (s.notice.command) {
-    const [{ runNoticeCommand }, { whereOf }] = await Promise.all([noticeCommandModule(), sessionModule()]);
-    const { path, session } = whereOf(pi, ctx);
-    const url = extra.pageUrl();
-    runNoticeCommand(s.notice.command, { qid, prompt, project: ctx.cwd, session: session || path, ...(url ? { url } : {}) }, (message) => {
-      if (extra.told.has(message)) return;
-      extra.told.add(message);
-      screen.notify(message, "warning");
-    });
-  }
+  if (!pinged) await pingPerson(pi, ctx, s, prompt, qid, extra);
   // herdr (a terminal multiplexer for agents) marks the pane as waiting for the person
   emitOnBus(pi, HERDR_BLOCKED, { active: true, label: short });
   return () => {
@@ -225,6 +246,8 @@ interface Call {
   /** The subagent that asked through the relay, if one did. */
   from: RelayAsker | undefined;
   ticket: Ticket<QuestionResult>;
+  /** The person's notice.command ran when it was posted (a question asked without waiting). */
+  pinged?: boolean;
 }
 
 /** Opens each question this project remembers an answer to with that answer (memory.ts); a
@@ -248,9 +271,10 @@ function flowEngine(
   json: ArgsJson,
   questions: NormalizedQuestion[],
   ctx: () => ExtensionContext,
-  s: Settings,
+  settings: () => Settings,
   from?: RelayAsker,
 ): NativeEngine {
+  const s = settings();
   const engine = addon().createEngine(json);
   const language = resolveLanguage(s.language);
   engine.setLanguage(language);
@@ -359,6 +383,8 @@ interface AskerCore {
   settings(ctx: ExtensionContext): Settings;
   /** The question asked in the ways route.ts chooses for this moment, until one can ask. */
   askNow(call: Call): Promise<QuestionResult>;
+  /** The person's notice.command for a question that starts waiting without being shown. */
+  ping(ctx: ExtensionContext, s: Settings, prompt: string, qid: string): void;
 }
 
 /** Asker.prepare: what the first question of a session with a person needs, each step its own
@@ -405,8 +431,17 @@ function askLater(core: AskerCore, json: ArgsJson, questions: NormalizedQuestion
     { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
     (outcome, answersJson, mode, said, earlier, source) =>
       toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null), s),
-    () => flowEngine(json, questions, () => latest, s),
+    () =>
+      flowEngine(
+        json,
+        questions,
+        () => latest,
+        () => going(latest),
+      ), // the settings when a face first shows it
   );
+  // A new question (not one posted again after /reload) pings the person at once: they open it
+  // when they choose, and may be away now.
+  if (!qid && ctx.hasUI) core.ping(ctx, s, questions[0]?.prompt ?? "", ticket.qid);
   let finish: (result: QuestionResult) => void = () => undefined;
   const ended = new Promise<QuestionResult>((resolve) => (finish = resolve));
   let shown = false;
@@ -454,6 +489,7 @@ function askLater(core: AskerCore, json: ArgsJson, questions: NormalizedQuestion
                 s: now,
                 from: undefined,
                 ticket,
+                pinged: true,
               }));
             end(ticket.taken ?? local);
           } catch (error) {
@@ -497,7 +533,14 @@ function askInTurn(
     { ...(by ? { askedBy: by } : {}), questions, args: native.normalize(json) },
     (outcome, answersJson, mode, said, earlier, source) =>
       toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null), s),
-    () => flowEngine(json, questions, () => ctx, s, from),
+    () =>
+      flowEngine(
+        json,
+        questions,
+        () => ctx,
+        () => s,
+        from,
+      ),
   );
   const withdrawn = () => toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
   return new Promise<QuestionResult>((resolve, reject) => {
@@ -574,7 +617,9 @@ function askerOfWays(pi: ExtensionAPI, flag: AnswersFlag, extra: Attention): (ca
       above: !ctx.hasUI && !from && (await relayModule()).relayAbove(),
       terminal: !ctx.hasUI && !!from && terminalReachable(addon()),
     });
-    const restore = ctx.hasUI ? await attention(pi, ctx, s, questions[0]?.prompt ?? "", call.ticket.qid, extra) : () => undefined;
+    const restore = ctx.hasUI
+      ? await attention(pi, ctx, s, questions[0]?.prompt ?? "", call.ticket.qid, extra, !!call.pinged)
+      : () => undefined;
     try {
       for (const way of ways) {
         const result = await askOneWay(way, call, flag);
@@ -603,13 +648,15 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
   const board = createBoard<QuestionResult>();
   let cwd = process.cwd(); // the session's, once a question brings its context
   let unhost = hostEvents(pi, board, () => cwd);
+  const extra: Attention = { pageUrl: () => asker.pageUrl?.(), told: new Set() };
   const core: AskerCore = {
     board,
     history: [],
     laters: new Set(),
     unanswered: undefined,
     settings: settingsReader((seen) => (cwd = seen)),
-    askNow: askerOfWays(pi, flagOnce(answersFlag), { pageUrl: () => asker.pageUrl?.(), told: new Set() }),
+    askNow: askerOfWays(pi, flagOnce(answersFlag), extra),
+    ping: (ctx, s, prompt, qid) => void pingPerson(pi, ctx, s, prompt, qid, extra),
   };
   const asker: Asker = {
     board,

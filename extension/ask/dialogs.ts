@@ -21,7 +21,7 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine, Outcome } from "../addon-types.ts";
-import { endingOf, type Flow, type FlowEnding } from "../board/flow.ts";
+import { type Flow, type FlowEnding, handOff } from "../board/flow.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 import { languageOf, strings } from "../text/i18n.ts";
 import { DIALOG, MARKS } from "../text/text.ts";
@@ -166,7 +166,7 @@ export async function askWithDialogs(
     // A refused step changes nothing: the same dialog again, and the person is told why (the
     // engine's reason, e.g. an answer over its limit) rather than seeing their text vanish.
     if (!r.ok) ctx.ui.notify?.(line(r.error), "warning");
-    return engine.done ? settle(endingOf(engine, questions, "rpc", !!remembered)) : undefined;
+    return engine.done ? settle(handOff(engine, questions, "rpc", !!remembered)) : undefined;
   };
 
   try {

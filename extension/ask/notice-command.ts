@@ -3,8 +3,9 @@
 // reaches them where they are. It is run as an argv, never through a shell string; what it needs
 // to know comes in environment variables (PI_QUESTION_*, sanitized, one line each) and the
 // question's first line on its standard input. It is never awaited: the question is shown at
-// once, whatever the command does. One still running after limits.noticeCommandMs is stopped; a
-// failure (it cannot start, exits non-zero, runs too long) is said once per session.
+// once, whatever the command does. One still running after limits.noticeCommandMs is stopped
+// with what it started (its own process group, on POSIX); a failure (it cannot start, exits
+// non-zero, runs too long) is said once per session and kind.
 import { spawn } from "node:child_process";
 import { addon } from "../addon.ts";
 import { SETTINGS_TEXT } from "../text/text.ts";
@@ -35,13 +36,29 @@ export function noticeEnvironment(facts: NoticeFacts): Record<string, string> {
   };
 }
 
+/** How a run failed: the command's failures are said once per kind (error texts vary). */
+export type NoticeFailure = "start" | "status" | "time";
+
 /** Runs `argv` for the question `facts` says; `failed` hears why it did not work (once per
- * reason is the caller's to decide). Returns at once. */
-export function runNoticeCommand(argv: readonly string[], facts: NoticeFacts, failed: (message: string) => void): void {
+ * kind is the caller's to decide). Returns at once; never throws, now or later. */
+export function runNoticeCommand(
+  argv: readonly string[],
+  facts: NoticeFacts,
+  failed: (message: string, kind: NoticeFailure) => void,
+): void {
   const [program, ...args] = argv;
   if (!program) return;
   const env = noticeEnvironment(facts);
-  const tell = (why: string) => failed(addon().sanitize(SETTINGS_TEXT.commandFailed(program, why), false));
+  // Told from the child's events, maybe after the session moved on: whatever the teller throws
+  // (a context pi retired) must not become an exception in pi.
+  const tell = (why: string, kind: NoticeFailure) => {
+    try {
+      failed(addon().sanitize(SETTINGS_TEXT.commandFailed(program, why), false), kind);
+    } catch {
+      // nobody left to tell
+    }
+  };
+  const group = process.platform !== "win32"; // its own process group: stopped whole, children too
   let child: ReturnType<typeof spawn>;
   try {
     child = spawn(program, args, {
@@ -49,16 +66,22 @@ export function runNoticeCommand(argv: readonly string[], facts: NoticeFacts, fa
       stdio: ["pipe", "ignore", "pipe"],
       shell: false,
       windowsHide: true,
+      detached: group,
     });
   } catch (error) {
-    tell(`could not start: ${(error as Error).message}`);
+    tell(`could not start: ${(error as Error).message}`, "start");
     return;
   }
   let stderr = "";
   let over = false;
   const stop = setTimeout(() => {
     over = true;
-    child.kill("SIGKILL");
+    try {
+      if (group && child.pid) process.kill(-child.pid, "SIGKILL");
+      else child.kill("SIGKILL");
+    } catch {
+      // gone meanwhile
+    }
   }, addon().limits.noticeCommandMs);
   stop.unref();
   child.unref();
@@ -69,13 +92,13 @@ export function runNoticeCommand(argv: readonly string[], facts: NoticeFacts, fa
   (child.stderr as { unref?: () => void } | null)?.unref?.();
   child.on("error", (error: NodeJS.ErrnoException) => {
     clearTimeout(stop);
-    tell(error.code === "ENOENT" ? "could not start: no such program" : `could not start: ${error.message}`);
+    tell(error.code === "ENOENT" ? "could not start: no such program" : `could not start: ${error.message}`, "start");
   });
   child.on("exit", (code, signal) => {
     clearTimeout(stop);
     const said = stderr.trim().split("\n")[0] ?? "";
-    if (over) tell(`did not finish within ${addon().limits.noticeCommandMs / 1000} s and was stopped`);
-    else if (code !== 0) tell(`exited with ${code === null ? `signal ${signal}` : `status ${code}`}${said ? `: ${said}` : ""}`);
+    if (over) tell(`did not finish within ${addon().limits.noticeCommandMs / 1000} s and was stopped`, "time");
+    else if (code !== 0) tell(`exited with ${code === null ? `signal ${signal}` : `status ${code}`}${said ? `: ${said}` : ""}`, "status");
   });
   // The question's first line on its standard input too (curl --data-binary @- posts it as is);
   // a command that does not read it may close it first.

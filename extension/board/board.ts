@@ -183,8 +183,9 @@ export function createBoard<R>(): AskersBoard<R> {
   const ended = new Map<string, Ended>();
   const subscribers = new Set<() => void>();
   const flowFollowers = new Set<(qid: string, by: Face) => void>();
-  const flowOf = (entry: Entry<R>): OwnedFlow =>
-    (entry.flow ??= createFlow(entry.open(), (by) => {
+  const flowOf = (entry: Entry<R>): OwnedFlow => {
+    if (entry.flow) return entry.flow;
+    const flow = createFlow(entry.open(), (by) => {
       for (const heard of [...flowFollowers]) {
         try {
           heard(entry.qid, by);
@@ -192,7 +193,13 @@ export function createBoard<R>(): AskersBoard<R> {
           // a listener's failure is its own
         }
       }
-    }));
+    });
+    // Asked for after the question ended (a withdrawal while its face was on the way): the face
+    // gets one to close over, freed when it lets go; the board keeps none.
+    if (waiting.get(entry.qid) !== entry) flow.end(true);
+    else entry.flow = flow;
+    return flow;
+  };
   const changed = () => {
     for (const s of [...subscribers]) {
       try {

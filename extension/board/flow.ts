@@ -34,8 +34,8 @@ export interface FlowEnding {
   earlier?: Array<string | null>;
 }
 
-/** The ending of the finished flow on `engine` (`mode`: the face, as details.mode says it). */
-export function endingOf(engine: NativeEngine, questions: ReadonlyArray<{ id: string }>, mode: string, remembered: boolean): FlowEnding {
+/** The hand-off of the finished flow on `engine`: its ending (`mode`: the face, as details.mode says it). */
+export function handOff(engine: NativeEngine, questions: ReadonlyArray<{ id: string }>, mode: string, remembered: boolean): FlowEnding {
   const v = JSON.parse(engine.view()) as FlowView;
   const outcome = v.outcome ?? "cancelled";
   if (outcome === "cancelled") return { outcome };
@@ -46,8 +46,10 @@ export function endingOf(engine: NativeEngine, questions: ReadonlyArray<{ id: st
 
 /** The board's side of a flow: its making and its end. */
 export interface OwnedFlow extends Flow {
-  /** The question stopped waiting: the engine is freed once no face holds it. */
-  end(): void;
+  /** The question stopped waiting: the engine is freed once no face holds it — at once when
+   * none does, unless `lastRelease` (made after the end: freed at its last release, or by the
+   * garbage collector when nothing ever holds it). */
+  end(lastRelease?: boolean): void;
 }
 
 /** A flow over `engine`; `moved` also tells `anyMove` (the board's followers of every flow). */
@@ -89,9 +91,9 @@ export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): O
         if (--holders === 0 && ended) dispose();
       };
     },
-    end() {
+    end(lastRelease = false) {
       ended = true;
-      if (holders === 0) dispose();
+      if (holders === 0 && !lastRelease) dispose();
     },
   };
 }

@@ -53,7 +53,7 @@ import { networkInterfaces } from "node:os";
 import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine } from "../addon-types.ts";
 import type { Board, Waiting } from "../board/board.ts";
-import { endingOf } from "../board/flow.ts";
+import { handOff } from "../board/flow.ts";
 import { languageOf, strings } from "../text/i18n.ts";
 
 /** The strings the page shows (the rest of the table stays home). */
@@ -94,15 +94,16 @@ const PAGE_STRINGS = [
 const PAGE_FILE = new URL("./web/page.html", import.meta.url);
 const PAGE_SCRIPT = new URL("./web/page.js", import.meta.url);
 
-/** The page: page.html with its script (page.js, a checked file of its own) inlined where
- * {{SCRIPT}} stands, so it stays one response under one nonce. The script may not close its
- * element early. */
-function pageTemplate(): string {
+/** The page: page.html around its script (page.js, a checked file of its own), which goes in
+ * where {{SCRIPT}} stands once the page's own placeholders are filled, so it stays one response
+ * under one nonce and nothing in the script is ever taken for a placeholder. The script may not
+ * close its element early. */
+function pageParts(): { before: string; script: string; after: string } {
   const script = readFileSync(PAGE_SCRIPT, "utf8");
   if (/<\/script/i.test(script)) throw new Error("web/page.js may not contain </script");
-  const [before, after] = readFileSync(PAGE_FILE, "utf8").split("{{SCRIPT}}");
-  if (after === undefined) throw new Error("web/page.html has no {{SCRIPT}}");
-  return before + script + after;
+  const parts = readFileSync(PAGE_FILE, "utf8").split("{{SCRIPT}}");
+  if (parts.length !== 2) throw new Error("web/page.html must hold {{SCRIPT}} exactly once");
+  return { before: parts[0], script, after: parts[1] };
 }
 
 export interface WebServerOptions {
@@ -222,7 +223,7 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
   // A step carries at most one field's text: the longest (an answer), each byte escaped in JSON
   // at most six times over, and the rest of the body. Not a whole answer set's size.
   const stepBodyBytes = 6 * limits.answerBytes + limits.webUnverifiedBodyBytes;
-  const template = pageTemplate();
+  const template = pageParts();
   const token = randomBytes(limits.webTokenBytes).toString("base64url");
   const tokenBytes = Buffer.from(token, "utf8");
   const allow = rateLimiter(limits.webRateBurst, limits.webRatePerMinute);
@@ -327,10 +328,12 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
     const nonce = randomBytes(16).toString("base64");
     const shown = pageStrings();
     // The strings go in with the page, so it can say that it is offline before its first update.
-    const html = template
-      .replaceAll("{{NONCE}}", nonce)
-      .replaceAll("{{LANG}}", escapeAttribute(shown.language))
-      .replaceAll("{{STRINGS}}", escapeAttribute(JSON.stringify(shown.strings)));
+    const fill = (text: string) =>
+      text
+        .replaceAll("{{NONCE}}", nonce)
+        .replaceAll("{{LANG}}", escapeAttribute(shown.language))
+        .replaceAll("{{STRINGS}}", escapeAttribute(JSON.stringify(shown.strings)));
+    const html = fill(template.before) + template.script + fill(template.after);
     const csp = [
       "default-src 'none'",
       `script-src 'nonce-${nonce}'`,
@@ -501,7 +504,7 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
       return sendJson(res, 200, { ok: true, view: JSON.parse(engine.view()) as FlowView });
     }
     const waiting = board.waiting.get(qid) as Waiting;
-    const { outcome, answers, discussion, earlier } = endingOf(engine, waiting.questions, "web", true);
+    const { outcome, answers, discussion, earlier } = handOff(engine, waiting.questions, "web", true);
     const verdict = board.answer(qid, outcome, answers ? JSON.stringify(answers) : null, "web", discussion, earlier);
     broadcast();
     if (verdict.ok) return sendJson(res, 200, { ok: true, done: true, outcome });
