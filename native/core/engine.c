@@ -272,21 +272,6 @@ size_t qt_count_given(const qt_engine *e) {
 }
 
 /* ---- messages ------------------------------------------------------------------------------- */
-bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s) {
-  for (const char *t = tmpl; *t; t++) {
-    if (t[0] == '{' && t[1] == 'n' && t[2] == '}') {
-      qt_buf_printf(out, "%zu", n);
-      t += 2;
-    } else if (t[0] == '{' && t[1] == 's' && t[2] == '}') {
-      qt_buf_puts(out, s ? s : "");
-      t += 2;
-    } else {
-      qt_buf_putc(out, *t);
-    }
-  }
-  return !out->failed;
-}
-
 /* Sets the one-shot message: template `id` with {n} and {s} filled in. */
 static void flash(qt_engine *e, qt_style style, qt_string_id id, size_t n, const char *s) {
   qt_buf_reset(&e->flash);
@@ -1592,6 +1577,8 @@ qt_status qt_engine_set_language(qt_engine *e, qt_language lang) {
   touch(e);
   return QT_OK;
 }
+
+qt_language qt_engine_language(const qt_engine *e) { return e ? e->lang : QT_LANG_EN; }
 
 /* ---- running -------------------------------------------------------------------------------- */
 qt_status qt_engine_feed(qt_engine *e, const char *bytes, size_t len) {

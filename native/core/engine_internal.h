@@ -259,8 +259,6 @@ size_t qt_list_rows(const qt_qstate *s);
 /* 0-based option index at a row, or SIZE_MAX for the "Something else…" row. */
 size_t qt_list_option_at(const qt_qstate *s, size_t row);
 
-/* Appends template `tmpl` with "{n}" replaced by n and "{s}" by s. */
-bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s);
 
 /* render.c: draws the frame of the state `e` for `width` (and e->rows) into d->frame and what
  * it showed into *out. Reads the state, writes only d and *out. */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "qt_internal.h"
+#include "qt_thread.h"
 #include "qt_limits.h"
 
 /* The per-thread node buffer, kept between calls (a fresh megabyte per call faulted a page every
