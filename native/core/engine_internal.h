@@ -259,7 +259,6 @@ size_t qt_list_rows(const qt_qstate *s);
 /* 0-based option index at a row, or SIZE_MAX for the "Something else…" row. */
 size_t qt_list_option_at(const qt_qstate *s, size_t row);
 
-
 /* render.c: draws the frame of the state `e` for `width` (and e->rows) into d->frame and what
  * it showed into *out. Reads the state, writes only d and *out. */
 qt_status qt_render_frame(const qt_engine *e, qt_draw *d, int width, qt_layout *out);
