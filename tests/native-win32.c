@@ -38,10 +38,10 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "engine_internal.h"
+#include "engine/engine_internal.h"
 #include "qt_external_edit.h"
 #include "qt_filelock.h"
-#include "qt_internal.h"
+#include "request/request_internal.h"
 #include "qt_peer.h"
 #include "qt_pipe.h"
 #include "qt_term.h"

@@ -1,8 +1,8 @@
-/* qt_internal.h — what the core's .c files share beyond the public contract of qt.h: the
+/* request_internal.h — what the core's .c files share beyond the public contract of qt.h: the
  * helpers of common.c and the cJSON forms of requests and answers that request.c, answers.c
  * and result.c hand each other. Not part of the public contract. */
-#ifndef QT_INTERNAL_H
-#define QT_INTERNAL_H
+#ifndef QT_REQUEST_INTERNAL_H
+#define QT_REQUEST_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "editor.h"
-#include "lines.h"
+#include "text/lines.h"
 #include "qt_engine.h"
 #include "qt_keys.h"
 #include "qt_text.h"

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qt_internal.h"
+#include "request_internal.h"
 #include "qt_thread.h"
 #include "qt_limits.h"
 
