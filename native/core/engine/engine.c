@@ -504,7 +504,6 @@ qt_status qt_engine_set_language(qt_engine *e, qt_language lang) {
 qt_language qt_engine_language(const qt_engine *e) { return e ? e->lang : QT_LANG_EN; }
 
 /* ---- running -------------------------------------------------------------------------------- */
-
 void qt_engine_set_whole_keys(qt_engine *e, bool on) {
   if (e) qt_decoder_set_whole_keys(e->decoder, on);
 }

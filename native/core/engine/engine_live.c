@@ -7,6 +7,7 @@
 
 #include "engine_internal.h"
 
+/* ---- the live steps ------------------------------------------------------------------------- */
 #define STEP_BIT(st) (1u << (st))
 
 /* THE rule of what may happen now: every key and every face's step is checked against it. */
