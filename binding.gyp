@@ -1,7 +1,9 @@
 # binding.gyp — the C core (native/core/) as a static library (no Node headers) and the Node-API
 # addon (native/node/) on top of it. The core is the same everywhere; what touches the OS
 # (terminal, file lock, external editor, threads, a socket's peer) comes from native/os/posix/ or
-# native/os/win32/, per OS below. Every directory includes the core's headers from native/core/.
+# native/os/win32/, per OS below. The core's .c files sit in folders by concern (native/core/text/,
+# request/, result/, engine/, render/, tty/: ARCHITECTURE.md); its public headers (qt.h, qt_*.h)
+# at the top of native/core/, the one include directory of every target.
 #
 # Linux, macOS and other POSIX systems: cJSON comes from the system (pkg-config libcjson);
 # scripts/install.mjs checks it is there before node-gyp runs.
@@ -48,30 +50,34 @@
       "target_name": "qt_core",
       "type": "static_library",
       "sources": [
-        "native/core/buf.c",
-        "native/core/utf8.c",
-        "native/core/strings.c",
-        "native/core/common.c",
-        "native/core/json_tree.c",
-        "native/core/request.c",
-        "native/core/request_memory.c",
-        "native/core/request_json.c",
-        "native/core/answers.c",
-        "native/core/result.c",
-        "native/core/width.c",
-        "native/core/sanitize.c",
-        "native/core/notice.c",
-        "native/core/keys.c",
-        "native/core/editor.c",
-        "native/core/engine.c",
-        "native/core/flow.c",
-        "native/core/lines.c",
-        "native/core/render.c",
-        "native/core/render_editor.c",
-        "native/core/render_help.c",
-        "native/core/render_fit.c",
-        "native/core/render_plain.c",
-        "native/core/tty_run.c"
+        "native/core/text/buf.c",
+        "native/core/text/utf8.c",
+        "native/core/text/strings.c",
+        "native/core/text/width.c",
+        "native/core/text/sanitize.c",
+        "native/core/text/notice.c",
+        "native/core/text/lines.c",
+        "native/core/request/common.c",
+        "native/core/request/json_tree.c",
+        "native/core/request/request.c",
+        "native/core/request/request_memory.c",
+        "native/core/request/request_json.c",
+        "native/core/request/answers.c",
+        "native/core/result/result.c",
+        "native/core/engine/keys.c",
+        "native/core/engine/editor.c",
+        "native/core/engine/engine.c",
+        "native/core/engine/engine_keys.c",
+        "native/core/engine/engine_steps.c",
+        "native/core/engine/engine_live.c",
+        "native/core/engine/engine_clock.c",
+        "native/core/engine/flow.c",
+        "native/core/render/render.c",
+        "native/core/render/render_editor.c",
+        "native/core/render/render_help.c",
+        "native/core/render/render_fit.c",
+        "native/core/render/render_plain.c",
+        "native/core/tty/tty_run.c"
       ],
       "include_dirs": ["native/core"],
       "conditions": [

@@ -142,7 +142,7 @@ function waited(ms) {
 }
 
 const fillS = (template, s) => template.replace("{s}", () => s);
-/** Fills a string's placeholders: { s, n, i } (native/core/strings.c). */
+/** Fills a string's placeholders: { s, n, i } (native/core/text/strings.c). */
 const fill = (template, values) => template.replace(/\{([nsi])\}/g, (all, k) => (values[k] === undefined ? all : String(values[k])));
 
 /** The strings of the person's language: LC_ALL, else LC_MESSAGES, else LANG (English when none

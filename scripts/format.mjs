@@ -15,7 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const check = process.argv.includes("--check");
 const CLANG_FORMAT_MAJOR = 14;
 /** Files written by a generator (their generator's output is the source of truth). */
-const GENERATED = new Set(["native/core/unicode_tables.h"]);
+const GENERATED = new Set(["native/core/text/unicode_tables.h"]);
 
 function run(cmd, args, options = {}) {
   return spawnSync(cmd, args, { cwd: root, encoding: "utf8", maxBuffer: 64 << 20, ...options });

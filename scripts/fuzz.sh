@@ -37,10 +37,12 @@ pkg-config --exists libcjson 2>/dev/null ||
 N=native/core
 F=native/fuzz
 # The core's parsers keep per-thread blocks through the OS layer's thread.c (POSIX here).
-CORE="$N/buf.c $N/utf8.c $N/strings.c $N/common.c $N/json_tree.c $N/request.c $N/request_memory.c $N/request_json.c $N/answers.c $N/result.c native/os/posix/thread.c"
-TEXT="$N/width.c $N/sanitize.c"
-KEYS="$N/keys.c"
-ENGINE="$N/engine.c $N/flow.c $N/editor.c $N/render.c $N/render_editor.c $N/render_help.c $N/render_fit.c $N/render_plain.c $N/lines.c"
+CORE="$N/text/buf.c $N/text/utf8.c $N/text/strings.c $N/request/common.c $N/request/json_tree.c $N/request/request.c
+  $N/request/request_memory.c $N/request/request_json.c $N/request/answers.c $N/result/result.c native/os/posix/thread.c"
+TEXT="$N/text/width.c $N/text/sanitize.c"
+KEYS="$N/engine/keys.c"
+# the engine's files but the decoder (KEYS), the renderers and their lines
+ENGINE="$(find $N/engine $N/render -name '*.c' ! -name keys.c | sort | tr '\n' ' ') $N/text/lines.c"
 CFLAGS="-g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -fno-omit-frame-pointer
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I$N -I$F
   $(pkg-config --cflags libcjson) ${FUZZ_EXTRA_CFLAGS:-}"
@@ -49,7 +51,7 @@ LIBS="$(pkg-config --libs libcjson)"
 sources_of() {
   case "$1" in
     fuzz_request | fuzz_answers | fuzz_json_tree) echo "$CORE $TEXT" ;; # result.c sanitizes who answered (qt_sanitize)
-    fuzz_decoder) echo "$KEYS $N/buf.c $N/utf8.c" ;;
+    fuzz_decoder) echo "$KEYS $N/text/buf.c $N/text/utf8.c" ;;
     fuzz_session) echo "$CORE $TEXT $KEYS $ENGINE" ;;
     fuzz_oom) echo "$CORE $TEXT $KEYS $ENGINE $F/fuzz_alloc.c" ;;
     *) return 1 ;;

@@ -1,7 +1,7 @@
 // editor-work.test.mjs — every editing key costs work in proportion to what it moves over or
 // changes, never to the length of the whole text (the bound: "any single key
 // ≤ 1 ms at the limits"). Work is counted, not timed: the addon's test-only _textWork() is the
-// number of code points the segmenter has looked at (native/core/width.c), so a key's work is the
+// number of code points the segmenter has looked at (native/core/text/width.c), so a key's work is the
 // difference across one feed. Also: stepping back by grapheme (decided locally, without
 // rescanning from the start of the text) splits text exactly as stepping forward does.
 import assert from "node:assert/strict";

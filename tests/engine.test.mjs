@@ -1,4 +1,4 @@
-// engine.test.mjs — the interaction engine (native/core/engine.c, editor.c, render.c) through the
+// engine.test.mjs — the interaction engine (native/core/engine/engine.c, editor.c, render.c) through the
 // addon: scripted key sequences and the exact answers and outcome they produce, golden screens
 // at 40, 80 and 120 columns, and the width invariant (no line wider than asked, judged by
 // pi-tui's own visibleWidth) at every width from 1 to 200.

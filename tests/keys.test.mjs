@@ -1,4 +1,4 @@
-// keys.test.mjs — tests of the key decoder (native/core/keys.c) through the addon: every sequence of
+// keys.test.mjs — tests of the key decoder (native/core/engine/keys.c) through the addon: every sequence of
 // fixtures/key-sequences.json gets the name pi-tui's parseKey gives the same bytes (with the
 // deliberate differences listed and checked there), sequences split anywhere or packed
 // together decode the same, bracketed paste is exact and bounded, releases are dropped, lock

@@ -19,7 +19,7 @@
 
 #include "qt.h"
 #include "qt_engine.h"
-#include "qt_internal.h"
+#include "request/request_internal.h"
 #include "qt_filelock.h"
 #include "qt_keys.h"
 #include "qt_text.h"

@@ -15,9 +15,9 @@
  *       the notepad.exe an untrusted project could plant in the current directory: writes
  *       "[planted]" before the text.
  *
- * external_edit.c formats its reasons with qt_format (engine.c, which brings the whole engine
- * and cJSON with it): this file carries a copy of that one small function instead, so the
- * harness links only the OS layer, the string table and qt_buf. */
+ * external_edit.c takes the language of its reasons from qt_engine_language (engine.c, which
+ * brings the whole engine and cJSON with it): this file carries a copy of that one-line function
+ * instead, so the harness links only the OS layer, the string table (with qt_format) and qt_buf. */
 #ifndef _WIN32_WINNT
 #define _WIN32_WINNT 0x0A00
 #endif
@@ -38,30 +38,17 @@
 #include <time.h>
 #include <wchar.h>
 
-#include "engine_internal.h"
+#include "engine/engine_internal.h"
 #include "qt_external_edit.h"
 #include "qt_filelock.h"
-#include "qt_internal.h"
+#include "request/request_internal.h"
 #include "qt_peer.h"
 #include "qt_pipe.h"
 #include "qt_term.h"
 #include "qt_thread.h"
 
-/* ---- the copy of qt_format (see the top) ------------------------------------------------- */
-bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s) {
-  for (const char *t = tmpl; *t; t++) {
-    if (t[0] == '{' && t[1] == 'n' && t[2] == '}') {
-      qt_buf_printf(out, "%llu", (unsigned long long)n); /* engine.c: "%zu" */
-      t += 2;
-    } else if (t[0] == '{' && t[1] == 's' && t[2] == '}') {
-      qt_buf_puts(out, s ? s : "");
-      t += 2;
-    } else {
-      qt_buf_putc(out, *t);
-    }
-  }
-  return !out->failed;
-}
+/* ---- the copy of qt_engine_language (see the top) ---------------------------------------- */
+qt_language qt_engine_language(const qt_engine *e) { return e ? e->lang : QT_LANG_EN; }
 
 /* ---- reporting ------------------------------------------------------------------------------ */
 static int failures;

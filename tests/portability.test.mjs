@@ -41,9 +41,22 @@ const listH = (dir) =>
         .sort()
         .map((f) => join(dir, f))
     : [];
-/** The core, native/core/*.c and *.h; the Node-API binding, native/node/*.c and *.h, is checked with them. */
-const coreC = [...listC(coreDir), ...listC(nodeDir)];
-const coreH = [...listH(coreDir), ...listH(nodeDir)];
+/** A directory and the folders under it, itself first, each sorted. */
+const withFolders = (dir) =>
+  existsSync(dir)
+    ? [
+        dir,
+        ...readdirSync(dir, { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => e.name)
+          .sort()
+          .flatMap((d) => withFolders(join(dir, d))),
+      ]
+    : [];
+/** The core, native/core/<folder>/*.c and *.h (its public headers at the top, the rest in folders by
+ * concern); the Node-API binding, native/node/*.c and *.h, is checked with them. */
+const coreC = [...withFolders(coreDir).flatMap(listC), ...listC(nodeDir)];
+const coreH = [...withFolders(coreDir).flatMap(listH), ...listH(nodeDir)];
 const posixC = listC(join(native, "os", "posix"));
 const win32C = listC(join(native, "os", "win32"));
 const FAMILY_FILES = ["external_edit.c", "filelock.c", "peer.c", "pipe.c", "thread.c", "tty.c"];
@@ -94,8 +107,8 @@ test("binding.gyp: every OS builds all of the core and the five files of its own
     const { sources, cflags, includeDirs } = gypBuildInputs(undefined, { os });
     assert.deepEqual(
       sources.filter((s) => !s.startsWith("native/os/")).sort(),
-      core,
-      `${os}: the core is native/core/*.c and the binding native/node/*.c, every one of them`,
+      [...core].sort(),
+      `${os}: the core is native/core/<folder>/*.c and the binding native/node/*.c, every one of them`,
     );
     assert.deepEqual(
       sources.filter((s) => s.startsWith("native/os/")).sort(),

@@ -171,9 +171,9 @@ function constDroppingCasts(source) {
 }
 
 test("render is pure: the renderers' sources hold no cast that drops const from the engine's state", BOUND, () => {
-  const renderers = readdirSync(new URL("native/core/", `file://${root}/`)).filter((f) => /^render.*\.[ch]$/.test(f));
+  const renderers = readdirSync(new URL("native/core/render/", `file://${root}/`)).filter((f) => /^render.*\.[ch]$/.test(f));
   assert.ok(renderers.length >= 6, `the renderers' files: ${renderers}`);
-  for (const file of [...renderers.map((f) => `native/core/${f}`), "native/core/lines.c"]) {
+  for (const file of [...renderers.map((f) => `native/core/render/${f}`), "native/core/text/lines.c"]) {
     const source = readFileSync(new URL(file, `file://${root}/`), "utf8");
     assert.deepEqual(constDroppingCasts(source), [], `${file} casts the const of the state away`);
   }
@@ -185,7 +185,7 @@ test("render is pure: the renderers' sources hold no cast that drops const from 
 });
 
 test("render is pure: the renderers take the engine as const", BOUND, () => {
-  const header = readFileSync(new URL("native/core/engine_internal.h", `file://${root}/`), "utf8");
+  const header = readFileSync(new URL("native/core/engine/engine_internal.h", `file://${root}/`), "utf8");
   for (const fn of ["qt_render_frame", "qt_render_plain_frame"]) {
     const m = new RegExp(`qt_status ${fn}\\(([^)]*)\\)`).exec(header);
     assert.ok(m, `${fn} is declared in engine_internal.h`);
@@ -319,10 +319,10 @@ function memberNames(body) {
 
 test("render is pure: an editor holds its text and cursor only; the renderer's memory points to no state it could write", BOUND, () => {
   const read = (file) => readFileSync(new URL(file, `file://${root}/`), "utf8");
-  const editor = structBody(read("native/core/editor.h"), "qt_editor");
+  const editor = structBody(read("native/core/engine/editor.h"), "qt_editor");
   assert.ok(editor, "qt_editor is declared in editor.h");
   assert.deepEqual(memberNames(editor).sort(), ["cursor", "limit", "memo", "multiline", "text"]);
-  const internal = read("native/core/engine_internal.h");
+  const internal = read("native/core/engine/engine_internal.h");
   for (const name of ["qt_draw", "qt_wrap_cache"]) {
     const body = structBody(internal, name);
     assert.ok(body, `${name} is declared in engine_internal.h`);

@@ -323,11 +323,13 @@ test("native sources: no .c file declares another file's functions (no extern, n
       .replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
   // the core and the Node-API binding (paths relative to native/)
   const sources = ["core", "node"].flatMap((d) =>
-    readdirSync(join(dir, d))
+    readdirSync(join(dir, d), { recursive: true })
+      .map((f) => f.split("\\").join("/"))
       .filter((f) => f.endsWith(".c"))
+      .sort()
       .map((f) => `${d}/${f}`),
   );
-  assert.ok(sources.includes("core/request.c") && sources.includes("core/common.c") && sources.includes("node/binding.c"));
+  assert.ok(sources.includes("core/request/request.c") && sources.includes("core/request/common.c") && sources.includes("node/binding.c"));
   const definedIn = new Map();
   for (const file of sources) {
     const text = code(file);
@@ -336,7 +338,7 @@ test("native sources: no .c file declares another file's functions (no extern, n
     const prototypes = [
       ...text.matchAll(/^(?!static\b|typedef\b)[A-Za-z_][\w \t*]*?\b(\w+)\s*\([^;{}()]*(?:\([^()]*\)[^;{}()]*)*\)\s*;/gm),
     ].map((m) => m[1]);
-    assert.deepEqual(prototypes, [], `${file}: prototypes of functions of other files belong in a header (qt_internal.h)`);
+    assert.deepEqual(prototypes, [], `${file}: prototypes of functions of other files belong in a header (request/request_internal.h)`);
     for (const m of text.matchAll(/^[A-Za-z_][\w \t*]*?\b(qt_\w+)\s*\([^;{}]*\)\s*\{/gm)) {
       definedIn.set(m[1], [...(definedIn.get(m[1]) ?? []), file]);
     }
@@ -352,21 +354,21 @@ test("native sources: no .c file declares another file's functions (no extern, n
     "qt_fail",
     "qt_pathf",
   ]) {
-    assert.deepEqual(definedIn.get(helper), ["core/common.c"], `${helper} is defined once, in common.c`);
+    assert.deepEqual(definedIn.get(helper), ["core/request/common.c"], `${helper} is defined once, in common.c`);
   }
-  const header = code("core/qt_internal.h");
+  const header = code("core/request/request_internal.h");
   for (const [a, b] of [
     ["request.c", "answers.c"],
     ["answers.c", "request.c"],
   ]) {
-    const raw = readFileSync(join(dir, "core", a), "utf8");
+    const raw = readFileSync(join(dir, "core", "request", a), "utf8");
     assert.doesNotMatch(
       raw,
-      new RegExp(`#include\\s+"${b.replace(".c", "")}`),
+      new RegExp(`#include\\s+"(?:[\\w/]*/)?${b.replace(".c", "")}(?:_json|_memory)?\\.h"`),
       `${a} does not include ${b}'s declarations (no include circle)`,
     );
   }
-  assert.match(header, /qt_strdup\s*\(/, "the helpers are declared in qt_internal.h");
+  assert.match(header, /qt_strdup\s*\(/, "the helpers are declared in request/request_internal.h");
 });
 
 test("normalize: line breaks and tabs in one-line fields become spaces, and stay in prompts and values", () => {

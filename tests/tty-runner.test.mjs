@@ -1,4 +1,4 @@
-// tty-runner.test.mjs — the terminal runner (native/core/tty_run.c on native/os/posix/tty.c) on a pseudo-terminal that nobody
+// tty-runner.test.mjs — the terminal runner (native/core/tty/tty_run.c on native/os/posix/tty.c) on a pseudo-terminal that nobody
 // reads (tests/helpers/pty-host.py fills its output first): stop(), signals, process.exit and a
 // terminated worker all end the run within a bound and put the terminal back;
 // and a terminal another program owns is never taken ("never fight over a terminal").
@@ -141,7 +141,7 @@ test("runner: the terminal is put back in exactly one place (tty_run.c's restore
     const body = source.slice(source.indexOf(head));
     return body.slice(0, body.indexOf("\n}\n"));
   };
-  const run = strip(["core", "tty_run.c"]);
+  const run = strip(["core", "tty", "tty_run.c"]);
   assert.equal(run.match(/\bLEAVE\b(?!\[\])/g)?.length, 2, "LEAVE defined once and written once");
   assert.equal(run.match(/qt_term_restore\(/g)?.length, 1, "the device restores in one place");
   assert.match(bodyOf(run, "static void restore_terminal"), /qt_term_restore\(/);

@@ -1,8 +1,8 @@
-// width.test.mjs — checks the native grapheme/width/sanitize code (native/core/width.c,
-// native/core/sanitize.c) against what pi itself computes: pi-tui's visibleWidth and
+// width.test.mjs — checks the native grapheme/width/sanitize code (native/core/text/width.c,
+// native/core/text/sanitize.c) against what pi itself computes: pi-tui's visibleWidth and
 // Intl.Segmenter. Evidence: a hand-made corpus (tests/fixtures/width-corpus.json), every code
 // point of planes 0–3 and 14 alone, and of planes 0-3 next to one code point of each grapheme
-// class and in runs, every RGI emoji sequence of native/core/unicode_tables.h with its near misses,
+// class and in runs, every RGI emoji sequence of native/core/text/unicode_tables.h with its near misses,
 // and seeded random mixes. Surrogates are left out: UTF-8 cannot carry them.
 //
 // pi's release binary runs pi-tui in Bun, whose Intl.Segmenter is not Node's: with
@@ -201,7 +201,7 @@ test("planes 0-3 in runs of consecutive code points", () => {
 });
 
 function rgiSequencesOfHeader() {
-  const h = readFileSync(new URL("../native/core/unicode_tables.h", import.meta.url), "utf8");
+  const h = readFileSync(new URL("../native/core/text/unicode_tables.h", import.meta.url), "utf8");
   const arr = (name) => {
     const m = h.match(new RegExp(`${name}\\[[^\\]]*\\] = \\{([^}]*)\\}`));
     assert.ok(m, `${name} in unicode_tables.h`);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include "profile_input.h"
 #include "qt.h"
-#include "qt_internal.h"
+#include "request/request_internal.h"
 #include "qt_text.h"
 
 static int cmp(const void *a, const void *b) {

@@ -10,7 +10,7 @@ export function endingOf(status) {
   return "withdrawn";
 }
 
-/** The string (native/core/strings.c) that tells a later answer how the question ended. */
+/** The string (native/core/text/strings.c) that tells a later answer how the question ended. */
 export const ENDING_STRINGS = Object.freeze({
   answered: "ELSEWHERE_ALREADY",
   cancelled: "ELSEWHERE_CANCELLED",

@@ -1,5 +1,5 @@
 // result.ts — the tool result as pi receives it, from what the C core's result builder made
-// ({ details, text }: native/core/result.c), and the one rule that decides whether it ends the
+// ({ details, text }: native/core/result/result.c), and the one rule that decides whether it ends the
 // agent's turn. Every way of asking (TUI, RPC dialogs, the terminal, print mode's pending file,
 // the pi above through the relay, an answer from elsewhere, pre-supplied answers) goes through
 // toToolResult, so no path decides `terminate` on its own.

@@ -1,7 +1,7 @@
 // desktop.ts — the desktop notification a waiting question may send through the terminal
 // (setting notice.desktop, off by default): which protocol the terminal speaks (from
 // TERM_PROGRAM / TERM / LC_TERMINAL, or the setting), tmux's passthrough when inside tmux, and where the
-// bytes go. The sequence itself is built by the C core from sanitized text (native/core/notice.c).
+// bytes go. The sequence itself is built by the C core from sanitized text (native/core/text/notice.c).
 import { closeSync, openSync, writeSync } from "node:fs";
 import { addon } from "../addon.ts";
 import type { DesktopNotice } from "./settings.ts";

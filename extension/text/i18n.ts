@@ -1,5 +1,5 @@
 // i18n.ts — the user-visible strings of the extension's own screens, taken from the C core's
-// string table (native/core/strings.c: one table per language, shared with the engine), and the
+// string table (native/core/text/strings.c: one table per language, shared with the engine), and the
 // language currently in use.
 import { addon } from "../addon.ts";
 

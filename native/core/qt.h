@@ -107,6 +107,10 @@ bool qt_request_all_presupplied(const qt_request *req);
 
 /* The canonical arguments of a request, as JSON (`prepareArguments` hands these to pi). */
 qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out_json);
+/* qt_request_to_json, appended to b (qt_text.h), which the caller frees (it may keep it for
+ * the next call: a megabyte fresh from the system for each call faulted a page every 4 KB). */
+struct qt_buf;
+qt_status qt_request_write_json(const qt_request *req, bool with_preset, struct qt_buf *b);
 
 /* Resolves free-form answers (`{ id: string | string[] | { selected?: string[], wrote?: string } }`,
  * as JSON) against a request: a string equal to an option's value or label (exactly, then

@@ -78,6 +78,9 @@ qt_status qt_engine_bind(qt_engine *e, qt_action action, const char *const *keys
 /* Bytes emitted where the text cursor is while typing (pi's CURSOR_MARKER); "" for none. */
 qt_status qt_engine_set_cursor_marker(qt_engine *e, const char *marker);
 qt_status qt_engine_set_language(qt_engine *e, qt_language lang);
+/* The language set (QT_LANG_EN by default): the strings of the engine's faces, e.g. the external
+ * editor's reasons, are taken in it. */
+qt_language qt_engine_language(const qt_engine *e);
 /* Who asks a relayed question (a subagent's): its name, else where it runs (a directory). The
  * frame says so under the top rule; both NULL (the default): the agent itself asks. Both are
  * sanitized and kept on one line. */

@@ -56,7 +56,7 @@ typedef struct qt_key_event {
   bool repeat;      /* Kitty "repeat" event */
   const char *text; /* printable text this key inserts (UTF-8), or NULL; valid during the callback */
   size_t text_len;
-  bool line_feed; /* a lone LF byte: Enter in a legacy terminal, Ctrl+J, a new line (engine.c matches) */
+  bool line_feed; /* a lone LF byte: Enter in a legacy terminal, Ctrl+J, a new line (engine_keys.c matches) */
 } qt_key_event;
 
 /* Called once per decoded event. Return false to stop decoding (the rest stays buffered). */

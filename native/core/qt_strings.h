@@ -6,6 +6,9 @@
 #ifndef QT_STRINGS_H
 #define QT_STRINGS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -276,6 +279,10 @@ qt_language qt_language_from_tag(const char *tag);
 const char *qt_string_name(qt_string_id id);
 /* The tag of a language: "en", "de", "zh". */
 const char *qt_language_tag(qt_language lang);
+/* Appends template `tmpl` (a string of the table) with "{n}" replaced by n and "{s}" by s to
+ * out (qt_text.h); false when out failed for want of memory. */
+struct qt_buf;
+bool qt_format(struct qt_buf *out, const char *tmpl, size_t n, const char *s);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,7 @@
 #include <locale.h>
 
 #include "fuzz_common.h"
-#include "qt_internal.h"
+#include "request/request_internal.h"
 
 /* cJSON's leniencies, by a scan of the text outside strings. */
 static bool lenient(const char *s, size_t n) {

@@ -47,10 +47,11 @@
 
 #include "exports.h"
 #include "marshal.h"
-#include "qt_internal.h" /* qt_request_write_json, qt_keep_until_thread_end */
+#include "qt.h"
 #include "qt_limits.h"
 #include "qt_strings.h"
 #include "qt_text.h"
+#include "qt_thread.h"
 
 #define NORMALIZE_KEEP_BYTES ((size_t)2 << 20)
 

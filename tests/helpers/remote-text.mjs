@@ -2,7 +2,7 @@
 // sends it) reads as on this OS: where the OS says who connected (Linux, macOS: the socket's
 // credentials; Windows: the relay pipe's client pid, extension/elsewhere/peer.ts), the person's
 // answer (details.mode "remote", "user selected: …"); elsewhere (the BSDs) an answer pi could
-// not verify (mode "unverified", the head of native/core/result.c, lines without "user").
+// not verify (mode "unverified", the head of native/core/result/result.c, lines without "user").
 
 /** Whether this OS tells the relay who connected (peer.ts processTree). */
 export const PEER_KNOWN = process.platform === "linux" || process.platform === "darwin" || process.platform === "win32";

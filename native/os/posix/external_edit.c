@@ -22,12 +22,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine_internal.h"
 #include "qt_external_edit.h"
 
 static void say(const qt_engine *e, qt_buf *why, qt_string_id id, size_t n, const char *s) {
   qt_buf_reset(why);
-  qt_format(why, qt_str(e, id), n, s);
+  qt_format(why, qt_string(qt_engine_language(e), id), n, s);
 }
 
 static bool write_all_fd(int fd, const char *s, size_t n) {

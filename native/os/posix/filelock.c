@@ -1,5 +1,6 @@
 /* filelock.c (POSIX) — qt_filelock of qt_filelock.h: flock(2) on a lock file with a bounded
- * wait. glibc and musl declare flock and O_NOFOLLOW beside _POSIX_C_SOURCE; macOS hides both
+ * wait. An flock lock belongs to the open file description, and the kernel drops it when the
+ * last descriptor of it closes, which a process's death does however it dies. glibc and musl declare flock and O_NOFOLLOW beside _POSIX_C_SOURCE; macOS hides both
  * (and LOCK_*) unless _DARWIN_C_SOURCE is defined too. */
 #if defined(__APPLE__) && !defined(_DARWIN_C_SOURCE)
 #define _DARWIN_C_SOURCE

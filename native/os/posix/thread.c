@@ -1,7 +1,7 @@
 /* thread.c (POSIX) — qt_thread.h with pthreads: threads that start with every signal blocked,
  * the gate as a mutex with one condition variable waited on against CLOCK_REALTIME (the clock
  * pthread_cond_timedwait uses by default, everywhere including macOS), the wall clock, and the
- * memory a thread keeps (qt_keep_until_thread_end, qt_internal.h) under a pthread key whose
+ * memory a thread keeps (qt_keep_until_thread_end, qt_thread.h) under a pthread key whose
  * destructor frees it when the thread ends. */
 #include <errno.h>
 #include <pthread.h>
@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "qt_internal.h"
 #include "qt_thread.h"
 
 /* ---- threads ------------------------------------------------------------------------------- */

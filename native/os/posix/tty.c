@@ -1,7 +1,7 @@
 /* tty.c (POSIX) — the terminal device of qt_term.h on POSIX systems: /dev/tty opened
  * non-blocking, termios raw mode, the waits on the terminal and a self-pipe, TIOCGWINSZ, and the
  * SIGINT/SIGTERM/SIGHUP/SIGWINCH handlers. The runner itself (the loop, drawing, the stop and
- * exit rules) is portable: native/core/tty_run.c, with qt_tty.h's lifetime rules.
+ * exit rules) is portable: native/core/tty/tty_run.c, with qt_tty.h's lifetime rules.
  *
  * Raw mode: no echo, no canonical mode, no signals from keys (Ctrl+C arrives as a key and the
  * engine treats it as cancel). Reads and writes never wait in the kernel; every wait has a bound

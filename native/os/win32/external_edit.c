@@ -37,12 +37,11 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "engine_internal.h"
 #include "qt_external_edit.h"
 
 static void say(const qt_engine *e, qt_buf *why, qt_string_id id, size_t n, const char *s) {
   qt_buf_reset(why);
-  qt_format(why, qt_str(e, id), n, s);
+  qt_format(why, qt_string(qt_engine_language(e), id), n, s);
 }
 
 /* A Win32 error as a short English reason (the system's messages follow the system's language

@@ -1,6 +1,6 @@
 /* thread.c (Windows) — qt_thread.h on Win32: threads from _beginthreadex, the gate as an SRWLOCK
  * with one CONDITION_VARIABLE, the wall clock from GetSystemTimePreciseAsFileTime, and the
- * memory a thread keeps (qt_keep_until_thread_end, qt_internal.h) in a fiber-local slot whose
+ * memory a thread keeps (qt_keep_until_thread_end, qt_thread.h) in a fiber-local slot whose
  * callback frees it when the thread ends. Windows has no signals to block in a new thread: the
  * console's Ctrl+C arrives on a thread of its own (tty.c). */
 #ifndef _WIN32_WINNT
@@ -15,7 +15,6 @@
 #include <process.h>
 #include <stdlib.h>
 
-#include "qt_internal.h"
 #include "qt_thread.h"
 
 /* ---- threads ------------------------------------------------------------------------------- */

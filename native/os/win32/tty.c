@@ -1,5 +1,5 @@
 /* tty.c (Windows) — the terminal device of qt_term.h on the Windows console; the runner itself
- * is portable (native/core/tty_run.c, with qt_tty.h's rules).
+ * is portable (native/core/tty/tty_run.c, with qt_tty.h's rules).
  *
  * The terminal is the console: `path` names its input, "CONIN$" (anything that does not open
  * as console input counts as no terminal), and its output is "CONOUT$", opened beside it, so the

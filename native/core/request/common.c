@@ -1,4 +1,4 @@
-/* common.c — small helpers the core's parsers share (qt_internal.h): error messages with a
+/* common.c — small helpers the core's parsers share (request_internal.h): error messages with a
  * JSON path, string copies and comparisons, numbers as text, and reading a whole JSON payload
  * (a raw pre-check that names the JSON path of a bad string, then cJSON, then nothing but
  * whitespace after the value). request.c and answers.c both build on this file, and on
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qt_internal.h"
+#include "request_internal.h"
 #include "qt_text.h"
 
 /* ---- errors with a path ------------------------------------------------------------------- */

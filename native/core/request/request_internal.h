@@ -1,8 +1,8 @@
-/* qt_internal.h — what the core's .c files share beyond the public contract of qt.h: the
+/* request_internal.h — what the core's .c files share beyond the public contract of qt.h: the
  * helpers of common.c and the cJSON forms of requests and answers that request.c, answers.c
  * and result.c hand each other. Not part of the public contract. */
-#ifndef QT_INTERNAL_H
-#define QT_INTERNAL_H
+#ifndef QT_REQUEST_INTERNAL_H
+#define QT_REQUEST_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -45,12 +45,6 @@ bool qt_loose_equal(const char *a, const char *b);
 
 /* A JSON number as text: integers exactly, others in the shortest form that reads back the same. */
 void qt_number_text(double d, char *out, size_t cap);
-
-/* ---- os/<family>/thread.c: memory kept per thread ---------------------------------------- */
-/* Blocks a thread keeps between calls (in _Thread_local variables) and frees when it ends: `p`
- * becomes slot's block (NULL: none), freed with free() if the thread ends holding it. */
-enum { QT_KEEP_JSON_NODES, QT_KEEP_SCRATCH, QT_KEEP_NORMALIZED, QT_KEEP_COUNT };
-void qt_keep_until_thread_end(int slot, void *p);
 
 /* ---- common.c: reading a JSON payload --------------------------------------------------- */
 /* Checks raw JSON before parsing: valid UTF-8, nesting within QT_MAX_JSON_DEPTH, no raw
@@ -158,10 +152,6 @@ bool qt_arena_in_scratch(const struct qt_arena *a, const void *p);
 size_t qt_arena_bytes(const struct qt_arena *a);
 
 /* ---- request.c -------------------------------------------------------------------------- */
-/* qt_request_to_json, appended to b (qt_text.h), which the caller frees (it may keep it for
- * the next call: a megabyte fresh from the system for each call faulted a page every 4 KB). */
-struct qt_buf;
-qt_status qt_request_write_json(const qt_request *req, bool with_preset, struct qt_buf *b);
 /* The questions as a JSON array (canonical fields; `otherLabel` with with_other_label). */
 struct cJSON *qt_questions_to_cjson(const qt_request *req, bool with_other_label);
 

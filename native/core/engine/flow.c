@@ -9,7 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "engine_internal.h"
-#include "qt_internal.h"
+#include "request/request_internal.h"
 
 /* Adds `text` (len bytes) sanitized as display text; `lines`: line breaks kept. */
 static bool add_clean(cJSON *o, const char *key, const char *text, size_t len, bool lines) {

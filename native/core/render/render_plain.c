@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_internal.h"
-#include "lines.h"
+#include "engine/engine_internal.h"
+#include "text/lines.h"
 
 typedef struct pctx {
   const qt_engine *e; /* the state drawn: read only */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qt_internal.h"
+#include "request_internal.h"
 #include "qt_text.h"
 
 void qt_answer_clear(qt_answer *a) {

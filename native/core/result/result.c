@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qt_internal.h"
+#include "request/request_internal.h"
 #include "qt_text.h"
 
 /* ---- what the model reads when nothing (or not everything) was answered -------------------- */

@@ -356,7 +356,7 @@ static void preview_line(rctx *r, const char *bar, int style, const char *text, 
 /* The preview of the highlighted option at the target's width, after `bar` (may be ""), in at
  * most `cap` lines (NO_LIMIT: QT_PREVIEW_LINES and its hints). A longer one shows a window from
  * the layout's preview_top (where the keys left it for this option) with "↑ N more lines" /
- * "↓ N more lines"; Shift+↑/Shift+↓ move it (engine.c preview_key) by preview_window. */
+ * "↓ N more lines"; Shift+↑/Shift+↓ move it (engine_keys.c preview_key) by preview_window. */
 static void draw_preview(rctx *r, const qt_qstate *cs, const char *bar, bool say_none, int cap) {
   const qt_qstate *s = cs;
   qt_layout *lay = r->lay;

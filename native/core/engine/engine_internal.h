@@ -1,5 +1,6 @@
-/* engine_internal.h — the interaction engine's state, shared by engine.c (input and state
- * changes) and the renderers (render*.c: frames). Not part of the public contract: see qt_engine.h. */
+/* engine_internal.h — the interaction engine's state, shared by the engine's files (engine.c,
+ * engine_keys.c, engine_steps.c, engine_live.c, engine_clock.c: input and state changes) and the
+ * renderers (render*.c: frames). Not part of the public contract: see qt_engine.h. */
 #ifndef QT_ENGINE_INTERNAL_H
 #define QT_ENGINE_INTERNAL_H
 
@@ -8,7 +9,7 @@
 #include <stdint.h>
 
 #include "editor.h"
-#include "lines.h"
+#include "text/lines.h"
 #include "qt_engine.h"
 #include "qt_keys.h"
 #include "qt_text.h"
@@ -87,7 +88,7 @@ typedef struct qt_qstate {
 /* What a frame showed that the next key needs: where each window that scrolls started and how
  * many lines it showed (PageUp/PageDown and Shift+↑/Shift+↓ move by that). A renderer returns it
  * beside the frame; qt_engine_render keeps it in the engine, and the first key after the frame
- * starts from it (engine.c adopt_layout). Drawing writes nothing else: a frame is a function of
+ * starts from it (engine_keys.c qt_adopt_layout). Drawing writes nothing else: a frame is a function of
  * the state, the width and the rows. */
 typedef struct qt_layout {
   bool valid;            /* a frame was drawn since the engine was made */
@@ -196,7 +197,7 @@ struct qt_engine {
   /* the question fits the screen */
   int rows;             /* rows the frame may take; 0: no limit */
   size_t review_scroll; /* first line of the review to show when it is cut */
-  /* the person's timeout (engine.c "the clock") */
+  /* the person's timeout (engine_clock.c) */
   bool clock_on;          /* a timeout is armed and no key has stopped it */
   bool clock_started;     /* the first tick fixed the deadline */
   int64_t clock_after;    /* milliseconds from the first tick to the deadline */
@@ -242,7 +243,7 @@ typedef struct qt_live {
 /* The items for the current state (at most QT_LIVE_MAX); every step live is in one of them. */
 size_t qt_live_items(const qt_engine *e, qt_live *out);
 
-/* ---- what the engine's own questions are about (engine.c; the view in flow.c says it) -------- */
+/* ---- what the engine's own questions are about (engine_steps.c; the view in flow.c says it) -- */
 /* Answers the person gave in this call (present and touched): "Discard N answers?". */
 size_t qt_count_given(const qt_engine *e);
 /* What of question i's typed text the result would not carry if the call ended now with
@@ -251,6 +252,61 @@ size_t qt_count_given(const qt_engine *e);
 #define QT_LOST_NOTE  2u
 unsigned qt_typed_lost(const qt_engine *e, size_t i, qt_outcome outcome, size_t pick);
 
+/* ---- what the engine's files share ----------------------------------------------------------- */
+/* engine.c: the state */
+/* A malloc'ed copy of s[0..n), or NULL. */
+char *qt_dup_range(const char *s, size_t n);
+/* Frees display text made from `from` at creation (sanitized, shortened), unless it is `from` itself. */
+void qt_free_text(char *text, const char *from);
+/* Bumps the revision: the next frame is drawn again. */
+void qt_touch(qt_engine *e);
+/* Keeps the highlighted row inside the list and inside the window. */
+void qt_keep_visible(qt_qstate *s);
+/* Simple case folding: ASCII, Latin-1, Greek and Cyrillic capitals. */
+uint32_t qt_fold_cp(uint32_t cp);
+/* Re-applies the filter text to the options (O(options), on filter edits only); drops the filter. */
+qt_status qt_apply_filter(qt_qstate *s);
+void qt_clear_filter(qt_qstate *s);
+/* Sets the one-shot message: template `id` with {n} and {s} filled in. */
+void qt_flash(qt_engine *e, qt_style style, qt_string_id id, size_t n, const char *s);
+
+/* engine_steps.c: the flow */
+/* Applies one step of the flow if it is live (engine_live.c): the one way keys and faces change
+ * answers or end the call. For QT_STEP_TYPE, `k` 1 keeps a multi-select question open
+ * (qt_submit_typed's `close` false). */
+qt_status qt_step_apply(qt_engine *e, qt_step st, size_t k);
+/* Copies the note editor of question qi into its answer's note (NULL when blank). */
+qt_status qt_sync_note(qt_engine *e, size_t qi);
+/* Ends the call with `outcome`. */
+void qt_finish(qt_engine *e, qt_outcome outcome);
+/* Ends the call with `outcome` (after option `pick` of the current question, unless SIZE_MAX),
+ * first asking "Discard …?" when `given` answers or typed text would be lost. */
+qt_status qt_end_call(qt_engine *e, qt_outcome outcome, size_t given, size_t pick);
+/* Enter on a typed answer of question qi. `confirmed`: the long-answer question was already
+ * answered yes. `close`: a multi-select question is finished too, else it stays open. */
+qt_status qt_submit_typed(qt_engine *e, size_t qi, bool confirmed, bool close);
+/* Answers question qi with option k (0-based). `confirmed`: losing typed text was agreed to. */
+qt_status qt_pick_option(qt_engine *e, size_t qi, size_t k, bool confirmed);
+/* Opens text entry, the note editor of a question. */
+void qt_open_entry(qt_qstate *s);
+void qt_open_note(qt_qstate *s);
+/* Next or previous tab, wrapping around (the review step is the last tab). */
+qt_status qt_switch_question(qt_engine *e, int delta);
+
+/* engine_keys.c: the keys */
+/* The answer to the engine's own question: yes does what was asked, no goes back. */
+qt_status qt_answer_overlay(qt_engine *e, bool yes);
+/* Ends the call with QT_DISCUSS and the trimmed text of the discussion field. */
+qt_status qt_send_discussion(qt_engine *e);
+/* The first key or step after a frame starts from what the frame showed (qt_layout). */
+void qt_adopt_layout(qt_engine *e);
+
+/* engine_live.c: whether step st is live now (qt_engine_live). */
+bool qt_step_live(const qt_engine *e, qt_step st);
+
+/* engine_clock.c: stops the person's timeout for good (a key or a step came). */
+void qt_clock_stop(qt_engine *e);
+
 /* ---- shared helpers ------------------------------------------------------------------------ */
 static inline const char *qt_str(const qt_engine *e, qt_string_id id) { return qt_string(e->lang, id); }
 
@@ -258,9 +314,6 @@ static inline const char *qt_str(const qt_engine *e, qt_string_id id) { return q
 size_t qt_list_rows(const qt_qstate *s);
 /* 0-based option index at a row, or SIZE_MAX for the "Something else…" row. */
 size_t qt_list_option_at(const qt_qstate *s, size_t row);
-
-/* Appends template `tmpl` with "{n}" replaced by n and "{s}" by s. */
-bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s);
 
 /* render.c: draws the frame of the state `e` for `width` (and e->rows) into d->frame and what
  * it showed into *out. Reads the state, writes only d and *out. */

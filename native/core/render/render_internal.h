@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "engine_internal.h"
-#include "lines.h"
+#include "engine/engine_internal.h"
+#include "text/lines.h"
 
 #define PLAIN QT_STYLE_COUNT /* "no style" for the builder */
 

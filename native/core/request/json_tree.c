@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qt_internal.h"
+#include "request_internal.h"
+#include "qt_thread.h"
 #include "qt_limits.h"
 
 /* The per-thread node buffer, kept between calls (a fresh megabyte per call faulted a page every

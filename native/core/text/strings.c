@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "qt_strings.h"
+#include "qt_text.h"
 
 static const char *const english[QT_STR_COUNT] = {
     [QT_STR_SOMETHING_ELSE] = "Something else…",
@@ -824,3 +825,18 @@ qt_language qt_language_from_tag(const char *tag) {
 const char *qt_string_name(qt_string_id id) { return (int)id >= 0 && id < QT_STR_COUNT ? names[id] : ""; }
 
 const char *qt_language_tag(qt_language lang) { return (int)lang >= 0 && lang < QT_LANG_COUNT ? tags[lang] : "en"; }
+
+bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s) {
+  for (const char *t = tmpl; *t; t++) {
+    if (t[0] == '{' && t[1] == 'n' && t[2] == '}') {
+      qt_buf_printf(out, "%zu", n);
+      t += 2;
+    } else if (t[0] == '{' && t[1] == 's' && t[2] == '}') {
+      qt_buf_puts(out, s ? s : "");
+      t += 2;
+    } else {
+      qt_buf_putc(out, *t);
+    }
+  }
+  return !out->failed;
+}

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "qt_internal.h"
+#include "request_internal.h"
 #include "qt_strings.h"
 #include "qt_text.h"
 
