@@ -87,12 +87,12 @@ test("e2e timeout: any key stops the clock; the person answers later", async () 
     await pi.prompt();
     await pi.waitForScreen(/Closes itself in/);
     const seen = Date.now(); // the clock started before this: it would have fired 6 s from now at the latest
-    await pi.keys("Down");
-    await pi.waitForScreen((s) => !/Closes itself in/.test(s) && /> 2\. SQLite/.test(s));
+    await pi.keys("Up");
+    await pi.waitForScreen((s) => !/Closes itself in/.test(s) && /> 1\. PostgreSQL/.test(s));
     await new Promise((r) => setTimeout(r, Math.max(0, seen + 7000 - Date.now())));
     assert.equal(pi.model.requests.length, 1, "nothing answered itself");
     await pi.keys("Enter");
-    assert.equal(await toolResultText(pi), "db: user selected: 2. SQLite (Recommended) (value: lite)");
+    assert.equal(await toolResultText(pi), "db: user selected: 1. PostgreSQL (value: pg)");
   });
 });
 
@@ -152,6 +152,8 @@ for (const [how, options] of [
   test(`e2e accessible (${how}): plain lines, no box drawing, no colour; focus announced, words for markers`, async () => {
     await withPi({ replies: script({ questions: [DB] }), ...options, env: { ...(options.env ?? {}), NO_COLOR: "" } }, async (pi) => {
       await pi.prompt();
+      await pi.waitForScreen(/Option 2 of 3: SQLite \(Recommended\)/); // the highlight starts on the recommended option
+      await pi.keys("Up");
       await pi.waitForScreen(/Option 1 of 3: PostgreSQL/);
       await pi.keys("Down");
       await pi.waitForScreen(/Option 2 of 3: SQLite \(Recommended\)/);

@@ -143,9 +143,9 @@ test("tty: the standalone command under TERM=dumb draws plain lines and announce
   try {
     writeFileSync(join(dir, "q.json"), JSON.stringify(DB));
     startInTmux(name, dir, `'${line.node}' ${join(root, "bin", "pi-question.mjs")} ${join(dir, "q.json")}`, { TERM: "dumb" });
+    await waitScreen(name, /Option 2 of 3: SQLite \(Recommended\)/); // the highlight starts on the recommended option
+    tmux("send-keys", "-t", name, "Up");
     await waitScreen(name, /Option 1 of 3: PostgreSQL/);
-    tmux("send-keys", "-t", name, "Down");
-    await waitScreen(name, /Option 2 of 3: SQLite \(Recommended\)/);
     const captured = tmux("capture-pane", "-e", "-p", "-t", name).stdout;
     assert.doesNotMatch(captured, /[\u2500-\u257f■□✓›‹│↑↓]/);
     assert.doesNotMatch(captured, /\x1b\[[0-9;]*m/);

@@ -18,7 +18,7 @@ const LANGS = ["en", "de", "zh"];
 // A theme that colours everything, so colour that stays in accessible mode would show.
 const theme = { fg: (_c, s) => `\x1b[36m${s}\x1b[39m`, bold: (s) => `\x1b[1m${s}\x1b[22m`, italic: (s) => s };
 const MARKS = /[●○◉◯✓✔✗☐☑•·│─┌┐└┘├┤╭╮╰╯]/u;
-const K = { down: "\x1b[B", enter: "\r", space: " ", esc: "\x1b", ctrl: (c) => String.fromCharCode(c.charCodeAt(0) - 96) };
+const K = { up: "\x1b[A", down: "\x1b[B", enter: "\r", space: " ", esc: "\x1b", ctrl: (c) => String.fromCharCode(c.charCodeAt(0) - 96) };
 
 const DB = {
   questions: [
@@ -50,7 +50,7 @@ const fill = (s, v) => s.replace("{n}", () => String(v.n ?? "")).replace("{s}", 
 const show = (r, expanded, mode) => renderQuestionResult(r.details, r.text, expanded, false, theme, undefined, mode).render(200).join("\n");
 
 test("transcript, accessible: a single-select answer says which option is selected and which are not, in words, in en, de and zh", () => {
-  const r = answer(DB, K.down, K.ctrl("n"), ..."needs backups", K.enter, K.enter); // SQLite, with a note
+  const r = answer(DB, K.ctrl("n"), ..."needs backups", K.enter, K.enter); // SQLite (the highlight starts on it), with a note
   assert.equal(r.details.status, "answered");
   for (const language of LANGS) {
     const t = addon.strings(language);
@@ -121,7 +121,7 @@ test("transcript, accessible: every status is said in words (declined, cancelled
 });
 
 test("transcript, accessible off: the marks and theme colours stay as they were, in en, de and zh", () => {
-  const r = answer(DB, K.down, K.enter);
+  const r = answer(DB, K.enter); /* SQLite: the highlight starts on the recommended option */
   for (const language of LANGS) {
     const t = addon.strings(language);
     const out = show(r, true, { accessible: false, language });
@@ -166,7 +166,7 @@ test("transcript: accessible mode follows the setting (remembered when asked) or
     // through the registered tool, as pi draws it: TERM=dumb turns the words on
     const { tools } = await loadExtension();
     const tool = tools.get("question");
-    const r = answer(DB, K.down, K.enter);
+    const r = answer(DB, K.enter); /* SQLite: the highlight starts on the recommended option */
     const draw = () =>
       tool
         .renderResult({ content: [{ type: "text", text: r.text }], details: r.details }, { expanded: true }, theme, { isError: false })
@@ -204,7 +204,7 @@ test('transcript: the "accessible" setting is read when a session starts, so a r
     process.env.TERM = "xterm-256color";
     const { tools } = await loadExtension({ on: (event, handler) => (handlers[event] = handler) });
     const tool = tools.get("question");
-    const r = answer(DB, K.enter);
+    const r = answer(DB, K.up, K.enter); // PostgreSQL: up from the recommended option
     const draw = () =>
       tool
         .renderResult({ content: [{ type: "text", text: r.text }], details: r.details }, { expanded: true }, theme, { isError: false })

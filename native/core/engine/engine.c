@@ -291,6 +291,9 @@ static qt_status init_question(qt_engine *e, size_t i, qt_buf *scratch) {
   }
   s->view = q->option_count ? QT_VIEW_LIST : QT_VIEW_ENTRY;
   s->note_return = s->view;
+  /* the highlight starts on the option labelled "(Recommended)", so Enter takes the recommendation */
+  size_t recommended = qt_recommended_option(q);
+  if (recommended < q->option_count) s->highlight = recommended;
   /* a pre-supplied answer starts as given */
   const qt_answer *pre = e->req->preset ? &e->req->preset[i] : NULL;
   if (pre && pre->present) {
