@@ -1670,3 +1670,23 @@ test("help line: what it was kept for changes, and the next frame shows the chan
   );
   e.dispose();
 });
+
+test('steps: a toggle may say the state wanted — "ticked" twice stays ticked (two faces agree), "unticked" unticks, anything else is refused; none flips', () => {
+  const e = engine({ questions: [{ id: "f", prompt: "Which?", multiSelect: true, options: ["A", "B"] }] });
+  const ticks = () => JSON.parse(e.view()).questions[0].options.map((o) => o.ticked);
+  assert.deepEqual(e.act("toggle", 0, "ticked"), { ok: true });
+  const revision = e.revision;
+  assert.deepEqual(e.act("toggle", 0, "ticked"), { ok: true });
+  assert.deepEqual(ticks(), [true, false], "the second “ticked” changes nothing");
+  assert.equal(e.revision, revision, "not even the revision");
+  assert.deepEqual(e.act("toggle", 0, "unticked"), { ok: true });
+  assert.deepEqual(ticks(), [false, false]);
+  const refused = e.act("toggle", 1, "on");
+  assert.equal(refused.ok, false);
+  assert.match(refused.error, /"ticked", "unticked" or none/);
+  assert.deepEqual(ticks(), [false, false], "a refused step changes nothing");
+  assert.deepEqual(e.act("toggle", 1), { ok: true });
+  assert.deepEqual(e.act("toggle", 1), { ok: true });
+  assert.deepEqual(ticks(), [false, false], "without a state, a flip each time");
+  e.dispose();
+});

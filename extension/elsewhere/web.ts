@@ -487,18 +487,15 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
       if (now.current !== question)
         return sendJson(res, 409, { ok: false, code: "moved", reason: "another question is shown now", view: now });
     }
-    // A tick says the state the page shows (`ticked`), not "flip": two pages ticking the same
-    // option at once both mean ticked, so the second changes nothing instead of unticking it.
+    // A tick says the state the page shows (`ticked`), not "flip": the engine's toggle takes the
+    // state wanted, so two pages ticking the same option at once both mean ticked.
     const ticked = m.ticked ?? null;
     if (ticked !== null && typeof ticked !== "boolean") return refuse(res, 400, "ticked must be true, false or null");
-    if (name === "toggle" && ticked !== null && typeof index === "number") {
-      const now = JSON.parse(engine.view()) as FlowView;
-      const option = now.questions[now.current]?.options[index];
-      if (option && option.ticked === ticked && now.actions.includes("toggle")) return sendJson(res, 200, { ok: true, view: now });
-    }
-    const applied = engine.act(name as FlowStep, index, text);
+    const wanted = name === "toggle" && ticked !== null ? (ticked ? "ticked" : "unticked") : text;
+    const before = engine.revision;
+    const applied = engine.act(name as FlowStep, index, wanted as string | null);
     if (!applied.ok) return sendJson(res, 400, { ok: false, code: "invalid", reason: applied.error });
-    flow.moved(face); // pi's TUI draws it again (the pages hear of it just below)
+    if (engine.revision !== before) flow.moved(face); // pi's TUI draws it again (the pages hear of it just below)
     if (!engine.done) {
       broadcast();
       return sendJson(res, 200, { ok: true, view: JSON.parse(engine.view()) as FlowView });

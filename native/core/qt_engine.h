@@ -226,7 +226,9 @@ size_t qt_engine_live(const qt_engine *e, qt_step *out, size_t cap);
 bool qt_engine_is_live(const qt_engine *e, qt_step step);
 /* Applies one step as the person's reply (it stops the timeout's clock, as a key does). `index`
  * is read by PICK, TOGGLE and GO; `text` (len bytes, any bytes: cleaned as typed text is, line
- * breaks kept only where the field keeps them) by TYPE, DRAFT, NOTE, DISCUSS and FILTER. QT_ERR_STATE:
+ * breaks kept only where the field keeps them) by TYPE, DRAFT, NOTE, DISCUSS and FILTER, and by
+ * TOGGLE as the state wanted: "ticked" or "unticked" (already so: nothing changes; none: a
+ * flip). QT_ERR_STATE:
  * the step is not live now; QT_ERR_USAGE: an index out of range, text over its field's limit
  * (QT_MAX_ANSWER_BYTES, QT_MAX_NOTE_BYTES, QT_MAX_DISCUSS_BYTES, QT_MAX_FILTER_BYTES) or empty
  * where text is needed. Either way nothing changed, and qt_engine_act_error says why. */

@@ -413,6 +413,17 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
         refuse(e, QT_STR_WARN_NO_OPTION, index + 1, NULL);
         return QT_ERR_USAGE;
       }
+      if (st == QT_STEP_TOGGLE && text) {
+        /* the state wanted, not a flip: two faces ticking one option at once both mean ticked */
+        bool on = len == 6 && memcmp(text, "ticked", 6) == 0;
+        if (!on && !(len == 8 && memcmp(text, "unticked", 8) == 0)) {
+          snprintf(e->act_why, sizeof e->act_why, "a toggle's text is \"ticked\", \"unticked\" or none");
+          return QT_ERR_USAGE;
+        }
+        if (s->ticked[index] == on) return QT_OK; /* already so: nothing changes */
+        text = NULL;
+        len = 0;
+      }
       break;
     case QT_STEP_TYPE:
       if (blank(text, len) && !s->q->multi_select) {
