@@ -80,7 +80,15 @@ test("notice.command: the question reaches the command sanitized, one line each,
     await until(() => existsSync(out), "the command ran", { ms: 10000, every: 20 });
     const got = JSON.parse(readFileSync(out, "utf8"));
     const env = noticeEnvironment(facts);
-    assert.deepEqual(got.env, env);
+    // the five the command is given (pi's own PI_QUESTION_* variables, if any, are inherited too)
+    assert.deepEqual(Object.fromEntries(Object.keys(env).map((k) => [k, got.env[k]])), env);
+    assert.deepEqual(Object.keys(env).sort(), [
+      "PI_QUESTION_ID",
+      "PI_QUESTION_PROJECT",
+      "PI_QUESTION_PROMPT",
+      "PI_QUESTION_SESSION",
+      "PI_QUESTION_URL",
+    ]);
     assert.equal(got.input, `${env.PI_QUESTION_PROMPT}\n`);
     for (const value of Object.values(env)) assert.doesNotMatch(value, /[\x00-\x1f\x7f]/, "no control character reaches the command");
     assert.equal(env.PI_QUESTION_ID, "q0123abcd");
