@@ -24,6 +24,14 @@ function has(cmd, args = ["--version"]) {
   return !r.error && r.status === 0;
 }
 
+/** Whether `cmd` is an executable file on PATH, found without running it (curl, run under the
+ * sanitizers' preloaded runtime by the asan step's setup test, never returns from --version). */
+function onPath(cmd) {
+  const dirs = (process.env.PATH || "").split(platform() === "win32" ? ";" : ":").filter(Boolean);
+  const names = platform() === "win32" ? [`${cmd}.exe`, cmd] : [cmd];
+  return dirs.some((d) => names.some((n) => existsSync(join(d, n))));
+}
+
 function output(cmd, args) {
   const r = spawnSync(cmd, args, { encoding: "utf8" });
   return r.error || r.status !== 0 ? "" : r.stdout.trim();
@@ -173,7 +181,7 @@ export const REQUIREMENTS = [
     id: "curl",
     test: true,
     what: "curl",
-    present: () => has("curl"),
+    present: () => onPath("curl"),
     apt: ["curl"],
     dnf: ["curl"],
     pacman: ["curl"],
