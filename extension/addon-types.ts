@@ -10,10 +10,6 @@ export type ArgsJson = string | Buffer | { prepared: string };
 
 /** Flags of the result builders: a cancel lets the agent continue (settings: escape "continue"). */
 export const CANCEL_CONTINUES = 1;
-/** Flags of a "timed_out" result built outside an engine (RPC): what the person's timeout applies
- * (neither: cancel). The engine adds its own. */
-export const TIMEOUT_DECLINE = 2;
-export const TIMEOUT_RECOMMENDED = 4;
 
 /** What pipeConnect gives: a descriptor, or why none (busy: every instance taken just now). */
 export type PipeConnection =
@@ -130,6 +126,10 @@ export interface NativeAddon {
   /** Whether every question of the call has a pre-supplied answer: then it is answered at once
    * and no face shows it (the one rule: the tool, the RPC dialogs, the standalone command). */
   allPresupplied(argsJson: ArgsJson): boolean;
+  /** The result flags of a "timed_out" result built outside an engine (the pi above's answer):
+   * what its timeout's `then` applied; anything but a known one reads as "cancel" (0). An
+   * engine adds its own (the one rule: qt_timeout_result_flags). */
+  timeoutFlags(then: unknown): number;
   /** reason: appended to the sentence of a non-answered outcome; for "discuss", what the person wrote. */
   result(
     argsJson: ArgsJson,

@@ -43,23 +43,30 @@ test("board: a posted question waits under a fresh id ('q' + 8 hex digits) until
   );
 });
 
-test("board: touch — the person works on a waiting question on another face — aborts its ticket's `answering` once; not after it was taken, nor for an unknown id", () => {
+test("board: touch — the person works on a waiting question on another face — stops its flow's clock once (the faces hear it); not after it was taken, nor for an unknown id", () => {
   const board = createBoard();
   const build = () => ({});
-  const ticket = board.post({ questions: [], args: "{}" }, build);
+  const args = addon.normalize(
+    JSON.stringify({ questions: [{ id: "db", label: "DB", prompt: "Which?", options: [{ label: "A" }, { label: "B" }] }] }),
+  );
+  const ticket = board.post({ questions: [], args }, build);
+  const flow = ticket.flow();
+  flow.startClock({ ms: 60_000, then: "cancel" });
+  assert.ok(flow.clockLeft() > 0);
   let heard = 0;
-  ticket.answering.addEventListener("abort", () => heard++);
-  assert.equal(ticket.answering.aborted, false);
+  flow.follow({}, () => heard++);
   board.touch("q00000000"); // no such question
-  assert.equal(ticket.answering.aborted, false);
+  assert.ok(flow.clockLeft() > 0);
   board.touch(ticket.qid);
   board.touch(ticket.qid);
-  assert.equal(ticket.answering.aborted, true);
-  assert.equal(heard, 1);
-  const other = board.post({ questions: [], args: "{}" }, build);
+  assert.equal(flow.clockLeft(), undefined, "stopped for good");
+  assert.equal(flow.engine.nextTick(Date.now()), -1);
+  assert.equal(heard, 1, "the faces heard it once");
+  const other = board.post({ questions: [], args }, build);
+  const otherFlow = other.flow();
+  otherFlow.startClock({ ms: 60_000, then: "cancel" });
   assert.equal(other.claim("answered"), true);
-  board.touch(other.qid);
-  assert.equal(other.answering.aborted, false, "taken: nothing more to stop");
+  board.touch(other.qid); // taken: nothing more to stop (and nothing thrown)
   ticket.end();
   other.end();
 });

@@ -411,46 +411,79 @@ test("rpc timeout: answering the first dialog stops the clock; later dialogs car
   }
 });
 
-test("rpc timeout: the person starts answering on the page (the board's answering signal) — the first dialog, closed by its countdown, is shown again without one, and the answer here is taken", async () => {
+test("rpc timeout: the person starts answering on the page (board.touch stops the flow's clock) — the open dialog is shown again at once without its countdown, and the answer here is taken", async () => {
   const questions = JSON.parse(addon.normalize(JSON.stringify({ questions: OPTIONS }))).questions;
-  const answering = new AbortController();
+  const flow = flowOf(questions);
   const seen = [];
   const { ctx } = rpcContext(() => undefined);
   ctx.ui.select = async (title, entries, opts) => {
-    seen.push({ timeout: opts?.timeout });
+    seen.push({ timeout: opts?.timeout, closed: opts?.signal?.aborted });
     if (seen.length > 1) return entries[0];
-    // the page is touched while this dialog is open; the client's countdown then closes it
-    answering.abort();
-    await new Promise((resolve) => setTimeout(resolve, opts?.timeout ?? 0));
-    return undefined;
+    // the page is touched while this dialog is open: the flow closes it (its signal)
+    flow.stopClock();
+    seen[0].closed = opts?.signal?.aborted;
+    return undefined; // what a client answers for a dialog closed under it
   };
-  const r = await askWithDialogs(flowOf(questions), questions, ctx, undefined, { timeout: { ms: 300 }, answering: answering.signal });
+  const r = await askWithDialogs(flow, questions, ctx, undefined, { timeout: { ms: 300, then: "cancel" } });
   assert.equal(r.outcome, "answered");
   assert.ok(seen[0].timeout > 0 && seen[0].timeout <= 300, JSON.stringify(seen));
+  assert.equal(seen[0].closed, true, "the open dialog was closed when the clock stopped");
   assert.equal(seen.length, 2, "shown again once");
   assert.equal(seen[1].timeout, undefined, "without a countdown");
-  // touched before the first dialog: none carries the countdown
-  const before = new AbortController();
-  before.abort();
+  assert.equal(flow.clockLeft(), undefined);
+  // touched before the first dialog: the clock never starts, no dialog carries the countdown
+  const early = flowOf(questions);
+  early.stopClock();
   const later = [];
   ctx.ui.select = async (title, entries, opts) => {
     later.push(opts?.timeout);
     return entries[0];
   };
-  const r2 = await askWithDialogs(flowOf(questions), questions, ctx, undefined, { timeout: { ms: 300 }, answering: before.signal });
+  const r2 = await askWithDialogs(early, questions, ctx, undefined, { timeout: { ms: 300, then: "cancel" } });
   assert.equal(r2.outcome, "answered");
   assert.deepEqual(later, [undefined]);
-  // dismissed (Esc) well before the deadline, after a touch: the person's dismissal, not shown again
-  const esc = new AbortController();
-  const shown = [];
-  ctx.ui.select = async (title, entries, opts) => {
-    shown.push(opts?.timeout);
-    esc.abort();
-    return undefined;
-  };
-  const r3 = await askWithDialogs(flowOf(questions), questions, ctx, undefined, { timeout: { ms: 5000 }, answering: esc.signal });
-  assert.equal(shown.length, 1, JSON.stringify(shown));
-  assert.equal(r3.outcome, "cancelled");
+});
+
+test("rpc timeout: the flow owns the clock — it runs out while a dialog is open: the dialog closes, the engine applies the timeout's 'then' (the recommended option), and every face hears the end once", async () => {
+  const questions = JSON.parse(
+    addon.normalize(
+      JSON.stringify({
+        questions: [{ id: "db", label: "DB", prompt: "Which?", options: [{ label: "SQLite" }, { label: "Postgres (Recommended)" }] }],
+      }),
+    ),
+  ).questions;
+  const flow = flowOf(questions);
+  const heard = [];
+  flow.follow({}, (what) => heard.push(what));
+  const { ctx } = rpcContext(() => undefined);
+  const seen = [];
+  ctx.ui.select = (title, entries, opts) =>
+    new Promise((resolve) => {
+      // a client that never answers: only the flow's end closes this (its signal). pi's RPC
+      // channel keeps the process alive meanwhile (the flow's timer does not): this interval.
+      seen.push(opts?.timeout);
+      const alive = setInterval(() => undefined, 50);
+      opts.signal.addEventListener(
+        "abort",
+        () => {
+          clearInterval(alive);
+          resolve(undefined);
+        },
+        { once: true },
+      );
+    });
+  const r = await askWithDialogs(flow, questions, ctx, undefined, { timeout: { ms: 200, then: "recommended" } });
+  assert.equal(r.outcome, "timed_out");
+  assert.equal(seen.length, 1, JSON.stringify(seen));
+  assert.ok(seen[0] > 0 && seen[0] <= 200, "the dialog carried the countdown");
+  assert.equal(heard.filter((w) => w === "ended").length, 1, JSON.stringify(heard));
+  assert.equal(flow.engine.done, true);
+  // the result is the engine's (as ask.ts builds it): the timeout's "then" is its own flag
+  const details = JSON.parse(flow.engine.result("rpc", Date.now(), null, 0).details);
+  assert.equal(details.status, "timed_out");
+  assert.equal(details.timeout, "recommended");
+  assert.equal(details.answers[0].label, "Postgres (Recommended)");
+  assert.equal(details.answers[0].appliedByTimeout, true);
 });
 
 // ---- the "Something else…" box and later questions never drop answers unasked ----

@@ -7,7 +7,8 @@ import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
 const { route } = await importShim("ask/route.ts");
-const { terminates, toToolResult, timeoutResultFlags } = await importShim("board/result.ts");
+const { terminates, toToolResult } = await importShim("board/result.ts");
+const timeoutResultFlags = (then) => addon.timeoutFlags(then);
 
 const base = { hasUI: false, relayed: false, above: false, terminal: false };
 
@@ -58,5 +59,10 @@ test("result: a cancel ends the turn unless Esc lets the agent continue; a timeo
     assert.equal(toToolResult(built(outcome, "print")).terminate, undefined, outcome);
   }
   assert.equal(terminates({ status: "unavailable", mode: "relay" }), false);
+  // the addon's one rule (qt_timeout_result_flags): anything but a known "then" reads as cancel
   assert.equal(timeoutResultFlags(undefined), 0);
+  assert.equal(timeoutResultFlags("cancel"), 0);
+  assert.equal(timeoutResultFlags("selected-someday"), 0, "a newer pi above's 'then'");
+  assert.equal(timeoutResultFlags(42), 0);
+  assert.notEqual(timeoutResultFlags("decline"), timeoutResultFlags("recommended"));
 });

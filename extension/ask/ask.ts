@@ -14,7 +14,7 @@ import { type AskersBoard, type Board, createBoard, type Ticket } from "../board
 import { type ArgsJson, type NativeEngine, type Outcome, terminalReachable, TTY_PATH } from "../addon-types.ts";
 import type { AnswersFlag } from "./print-mode.ts";
 import type { RelayAsker } from "../question-types.ts";
-import { escapeFlags, type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
+import { escapeFlags, type QuestionResult, toToolResult } from "../board/result.ts";
 import { isPersonsAnswer, type Remembered, rememberAnswers, rememberedAll, warmMemory } from "./memory.ts";
 import { route, type Way } from "./route.ts";
 import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
@@ -303,7 +303,6 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
         const outcome = await askInTui(flow, ctx, signal, ticket.claim, {
           accessible: accessibleMode(s),
           ...(s.timeout ? { timeout: { ms: s.timeout.ms, then: s.timeout.then } } : {}),
-          answering: ticket.answering,
           blocked: Array.from(native.sanitize(questions[0]?.prompt ?? "", false))
             .slice(0, 60)
             .join(""),
@@ -316,18 +315,23 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
     case "dialogs": {
       // No custom components here (RPC mode): the same questions through pi's dialogs.
       const { askWithDialogs } = await dialogsModule();
-      const asked = await askWithDialogs(ticket.flow(), questions, ctx, signal, {
-        presupplied: native.allPresupplied(json),
-        ...(from ? { askedBy: askedBy(from) } : {}),
-        ...(s.timeout ? { timeout: s.timeout } : {}),
-        claim: ticket.claim,
-        remembered: s.memory,
-        answering: ticket.answering,
-      });
-      const answers = asked.answers ? JSON.stringify(asked.answers) : null;
-      const said = asked.outcome === "discuss" ? (asked.discussion ?? "") : null; // "Discuss first…": their words
-      const timeoutFlags = asked.outcome === "timed_out" ? timeoutResultFlags(s.timeout?.then) : 0;
-      return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), said, answers, flags | timeoutFlags, asked.earlier), s);
+      const flow = ticket.flow();
+      const release = flow.hold(); // the result is read from it after the question may have ended
+      try {
+        const asked = await askWithDialogs(flow, questions, ctx, signal, {
+          presupplied: native.allPresupplied(json),
+          ...(from ? { askedBy: askedBy(from) } : {}),
+          ...(s.timeout ? { timeout: { ms: s.timeout.ms, then: s.timeout.then } } : {}),
+          claim: ticket.claim,
+          remembered: s.memory,
+        });
+        // The person ended the flow here (a reply, or the clock): its engine's result, as the TUI's.
+        if (asked.outcome !== "interrupted" && flow.engine.done) return toToolResult(flow.engine.result("rpc", Date.now(), null, flags), s);
+        const answers = asked.answers ? JSON.stringify(asked.answers) : null;
+        return toToolResult(native.result(json, asked.outcome, "rpc", Date.now(), null, answers, flags), s);
+      } finally {
+        release();
+      }
     }
     case "above": {
       const { askAbove } = await relayModule();

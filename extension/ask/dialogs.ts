@@ -21,7 +21,7 @@
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine, Outcome } from "../addon-types.ts";
-import { type Flow, type FlowEnding, handOff } from "../board/flow.ts";
+import { type Flow, type FlowEnding, type FlowTimeout, handOff } from "../board/flow.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 import { languageOf, strings } from "../text/i18n.ts";
 import { DIALOG, MARKS } from "../text/text.ts";
@@ -30,9 +30,19 @@ import { DIALOG, MARKS } from "../text/text.ts";
  * "discuss", the remembered answers kept. */
 export type DialogOutcome = FlowEnding;
 
-/** A dialog the client's countdown closed after the person started answering on the page (the
- * clock stopped there): shown again, without a countdown. */
+/** The flow moved on another face (or the clock ended it) while a dialog was open: the flow is
+ * shown as it is now. */
 class Again extends Error {}
+
+/** The client's countdown closed the dialog a moment before the flow's clock runs out: wait for
+ * it (`ms`), then the flow as it is then. */
+class Due extends Error {
+  readonly ms: number;
+  constructor(ms: number) {
+    super("due");
+    this.ms = ms;
+  }
+}
 
 class Stop extends Error {
   readonly outcome: Outcome;
@@ -48,14 +58,13 @@ export interface DialogOptions {
   presupplied?: boolean;
   /** "Asked by worker" (sanitized), for a subagent's question. */
   askedBy?: string;
-  /** The person's timeout. */
-  timeout?: { ms: number };
+  /** The person's timeout: the flow's clock, started with the first dialog (pi's dialog
+   * `timeout` shows the client's countdown of it). */
+  timeout?: FlowTimeout;
   /** The person's final reply takes the question (the board's Ticket.claim). */
   claim?: (outcome: string) => boolean;
   /** The flow opened with the project's remembered answers: the result says which were kept. */
   remembered?: boolean;
-  /** Aborted once the person works on the question on another face (the board's Ticket). */
-  answering?: AbortSignal;
 }
 
 /** Asks the question of `flow` (the board's one flow of it, which another face, the page, may
@@ -65,60 +74,36 @@ export async function askWithDialogs(
   questions: NormalizedQuestion[],
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
-  { presupplied, askedBy, timeout, claim, remembered, answering }: DialogOptions = {},
+  { presupplied, askedBy, timeout, claim, remembered }: DialogOptions = {},
 ): Promise<DialogOutcome> {
   const native = addon();
+  const engine = flow.engine;
   const clean = (s: string) => native.sanitize(s, true);
   const line = (s: string) => native.sanitize(s, false); // one select entry, one line
   const t = strings();
-  // The person's timeout, the nearest RPC equivalent: pi's dialog `timeout` (the client shows its
-  // own countdown) on the first dialog only; answering it stops the clock.
-  let deadline = timeout ? Date.now() + timeout.ms : undefined;
-  let counting = false; // the dialog open now carries the countdown
-  let stoppedAt: number | undefined; // the deadline the clock had when the page stopped it
-  const calmEditor = new Set<() => void>(); // the editor's own countdown timer, while one is open
-  // The person answers on another face (the page): the clock stops for good, as at a reply here.
-  const stopClock = () => {
-    stoppedAt = deadline;
-    deadline = undefined;
-    for (const calm of calmEditor) calm();
-  };
-  if (answering?.aborted) stopClock();
-  else answering?.addEventListener("abort", stopClock, { once: true });
+  // The person's timeout is the flow's clock; each dialog opened while it runs carries pi's
+  // dialog `timeout` (the client shows its own countdown and closes the dialog at the end).
   const opts = (): { signal: AbortSignal; timeout?: number } => {
     if (shift.signal.aborted) shift = new AbortController();
     const o: { signal: AbortSignal; timeout?: number } = { signal: signal ? AbortSignal.any([signal, shift.signal]) : shift.signal };
-    counting = deadline !== undefined;
-    if (deadline !== undefined) o.timeout = Math.max(1, deadline - Date.now());
+    const left = flow.clockLeft();
+    if (left !== undefined) o.timeout = Math.max(1, left);
     return o;
   };
-  const timedOut = () => deadline !== undefined && Date.now() >= deadline - 250;
-  /** pi's multi-line editor, filled in with `prefill`. It takes no signal or timeout, so it is
-   * raced against both, as pi settles its other dialogs (the client's dialog stays open either
-   * way; pi drops a reply that comes after). */
+  /** pi's multi-line editor, filled in with `prefill`. It takes no signal, so it is raced
+   * against the dialogs' signal, as pi settles its other dialogs (the client's dialog stays open
+   * either way; pi drops a reply that comes after); the clock running out moves the flow, which
+   * aborts it too. */
   const editText = (title: string, prefill: string): Promise<string | undefined> => {
     const o = opts();
     return new Promise((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
       const done = (value: string | undefined) => {
-        if (timer) clearTimeout(timer);
-        calmEditor.delete(calm);
-        o?.signal?.removeEventListener("abort", stop);
+        o.signal.removeEventListener("abort", stop);
         resolve(value);
       };
       const stop = () => done(undefined);
-      // the page stopped the clock: this editor's countdown (ours, not the client's) stops too
-      const calm = () => {
-        if (timer) clearTimeout(timer);
-        timer = undefined;
-        counting = false;
-      };
-      if (o?.signal?.aborted) return stop();
-      o?.signal?.addEventListener("abort", stop, { once: true });
-      if (o?.timeout !== undefined) {
-        timer = setTimeout(stop, o.timeout);
-        calmEditor.add(calm);
-      }
+      if (o.signal.aborted) return stop();
+      o.signal.addEventListener("abort", stop, { once: true });
       ctx.ui.editor(title, prefill).then(done, reject);
     });
   };
@@ -133,23 +118,17 @@ export async function askWithDialogs(
     taken = true;
     return ended;
   };
-  /** A reply came: an abort wins; the clock running out (no reply) is timed_out; else the clock
-   * stops for good. undefined: the person dismissed the dialog. */
+  /** A reply came: an abort wins; a flow moved meanwhile (another face, the clock) is shown as it
+   * is now; a dialog the client's countdown closed waits for the flow's clock; any other reply
+   * stops the clock for good, as a key does. undefined: the person dismissed the dialog. */
   const replied = <T>(value: T | undefined): T | undefined => {
     if (signal?.aborted) throw new Stop("interrupted");
-    if (shift.signal.aborted) throw new Again(); // the flow moved on another face meanwhile
-    if (value === undefined && timedOut()) throw new Stop("timed_out");
-    // closed by its countdown after the clock stopped for the page: the same dialog, again
-    // (an Esc before the old deadline is the person's: not shown again)
-    if (value === undefined && counting && stoppedAt !== undefined && Date.now() >= stoppedAt - 250) {
-      counting = false;
-      throw new Again();
-    }
-    counting = false;
-    deadline = undefined;
+    if (shift.signal.aborted || engine.done) throw new Again();
+    const left = flow.clockLeft();
+    if (value === undefined && left !== undefined && left <= 250) throw new Due(left);
+    if (value !== undefined) flow.stopClock(face);
     return value;
   };
-  const engine = flow.engine;
   const release = flow.hold(); // until the dialogs end, even when the question ends first
   // the engine's own questions ("Discard N answers?") in the language of the dialogs' strings
   engine.setLanguage(languageOf(t));
@@ -158,7 +137,9 @@ export async function askWithDialogs(
   // flow is shown as it is now; a reply to the old dialog is not applied.
   const face = {};
   let shift = new AbortController(); // aborted when another face moves the flow
-  const unfollow = flow.follow(face, () => shift.abort());
+  const unfollow = flow.follow(face, (what) => {
+    if (what !== "countdown") shift.abort(); // the client counts down itself
+  });
   /** Applies a step; once it ended the call, the outcome is claimed at once (no await between). */
   const act = (step: FlowStep, index?: number, text?: string): DialogOutcome | undefined => {
     const r = engine.act(step, index ?? null, text ?? null);
@@ -171,9 +152,12 @@ export async function askWithDialogs(
 
   try {
     if (presupplied) return settle({ outcome: "answered", answers: view().answers }); // pre-supplied by the model: not asked
+    if (timeout) flow.startClock(timeout);
     let told = -1; // the revision whose one-shot message was shown
     for (;;) {
       try {
+        // ended elsewhere than by a reply here: the clock ran out (its "then" applied)
+        if (engine.done) return settle(handOff(engine, questions, "rpc", !!remembered));
         const v = view();
         if (v.message && engine.revision !== told) {
           // the engine's one-shot warning ("Not answered yet: …"), shown once as the TUI flashes it
@@ -202,18 +186,18 @@ export async function askWithDialogs(
         if (ended) return ended;
       } catch (error) {
         if (error instanceof Again) continue; // the flow as it is now: the person answers on the page
+        if (error instanceof Due) {
+          await new Promise((resolve) => setTimeout(resolve, error.ms + 5));
+          continue;
+        }
         throw error;
       }
     }
   } catch (error) {
-    if (error instanceof Stop) {
-      if (error.outcome === "timed_out") return settle({ outcome: "timed_out", answers: view().answers });
-      return settle({ outcome: error.outcome });
-    }
+    if (error instanceof Stop) return settle({ outcome: error.outcome });
     if (signal?.aborted) return { outcome: "interrupted" };
     throw error;
   } finally {
-    answering?.removeEventListener("abort", stopClock);
     unfollow();
     release(); // the board frees the engine when the question stops waiting
   }

@@ -6,7 +6,7 @@ import type { ExtensionContext, Theme } from "@mariozechner/pi-coding-agent";
 import { CURSOR_MARKER, type Component, type Focusable, truncateToWidth, visibleWidth } from "@mariozechner/pi-tui";
 import { addon } from "../addon.ts";
 import type { NativeEngine, Outcome } from "../addon-types.ts";
-import type { Flow } from "../board/flow.ts";
+import type { Flow, FlowTimeout } from "../board/flow.ts";
 import { selectWidthRules } from "../width-rules.mjs";
 import { strings } from "../text/i18n.ts";
 import { runExternalEditor } from "./external-editor.ts";
@@ -286,10 +286,9 @@ export class QuestionView implements Component, Focusable {
 
 /** What the person's settings add to a question shown in the TUI. */
 export interface TuiOptions {
-  timeout?: { ms: number; then: "cancel" | "decline" | "recommended" };
+  /** The person's timeout: the flow's clock, started when the question shows. */
+  timeout?: FlowTimeout;
   accessible?: boolean;
-  /** Aborted once the person works on the question on another face (the board's Ticket). */
-  answering?: AbortSignal;
   /** The question's first line (sanitized): pi ≥ 1.6 reports itself blocked on the person with
    * it while the question is shown (its program status, for terminals and agent dashboards). */
   blocked?: string;
@@ -318,12 +317,9 @@ export async function askInTui(
   selectWidthRulesOnce();
   ctx.ui.setWorkingMessage(strings().WAITING);
   let onAbort: (() => void) | undefined;
-  let clock: ReturnType<typeof setTimeout> | undefined;
-  let stopClockElsewhere: (() => void) | undefined;
   let unfollow: (() => void) | undefined;
   const face = {};
   if (options.accessible) engine.setAccessible(true);
-  if (options.timeout) engine.setTimeout(options.timeout.ms, options.timeout.then);
   const release = flow.hold(); // until the component closes, even when the question ends first
   // pi ≥ 1.6 reads `blocked` (older pi ignores it): pi waits for the person, not for a loader.
   type Showing = Parameters<ExtensionContext["ui"]["custom"]>[1];
@@ -336,7 +332,6 @@ export async function askInTui(
       const finish = (outcome: Outcome) => {
         if (finished) return;
         finished = true;
-        if (clock) clearTimeout(clock);
         // The person's answer takes the question at the very key that ends it: an answer from
         // elsewhere arriving later is refused (exactly once).
         if (outcome !== "interrupted") claim?.(outcome);
@@ -377,45 +372,19 @@ export async function askInTui(
         openEditor,
         () => flow.moved(face),
       );
-      // A step on another face (the page) moved the flow: drawn again as it is now.
-      unfollow = flow.follow(face, () => {
-        if (!finished) tui.requestRender();
+      // A step on another face (the page) or the countdown: drawn again as it is now (a page that
+      // ends the flow hands it on itself: this closes when the board says so); the flow's clock
+      // running out ends it here.
+      unfollow = flow.follow(face, (what) => {
+        if (finished) return;
+        if (what === "ended") finish(engine.outcome ?? "timed_out");
+        else tui.requestRender();
       });
-      // The person's timeout: the engine counts, this unref'ed timer tells it the time at each
-      // change of the countdown and redraws; any key stops the engine's clock (nextTick -1).
-      const tick = () => {
-        clock = undefined;
-        if (finished) return;
-        if (engine.tick(Date.now())) {
-          view?.close();
-          finish(engine.outcome ?? "timed_out");
-          return;
-        }
-        tui.requestRender();
-        const wait = engine.nextTick(Date.now());
-        if (wait >= 0) {
-          clock = setTimeout(tick, Math.max(wait, 5));
-          clock.unref?.();
-        }
-      };
-      if (options.timeout) tick();
-      // The person answers on another face (a step on the page): the clock stops for good, as
-      // at a key here.
-      stopClockElsewhere = () => {
-        if (finished) return;
-        engine.stopClock();
-        if (clock) clearTimeout(clock);
-        clock = undefined;
-        tui.requestRender();
-      };
-      if (options.answering?.aborted) stopClockElsewhere();
-      else options.answering?.addEventListener("abort", stopClockElsewhere, { once: true });
+      if (options.timeout) flow.startClock(options.timeout);
       return view;
     }, showing);
   } finally {
-    if (clock) clearTimeout(clock);
     if (onAbort) signal?.removeEventListener("abort", onAbort);
-    if (stopClockElsewhere) options.answering?.removeEventListener("abort", stopClockElsewhere);
     unfollow?.();
     release();
     ctx.ui.setWorkingMessage();

@@ -83,8 +83,8 @@ export interface Board {
   open(qid: string): Verdict;
   /** Calls `closed` once question `qid` ends (at once if it is not waiting); returns the way to stop. */
   watch(qid: string, closed: () => void): () => void;
-  /** The person is answering question `qid` on this face (a step on the page): wherever it is
-   * shown with the person's timeout, the clock stops for good, as at a key there. */
+  /** The person is answering question `qid` on this face (the page's first keystroke, which is
+   * no step): its flow's clock (the person's timeout) stops for good, as at a key. */
   touch(qid: string): void;
   /** Calls `changed` whenever a question starts waiting, is answered or ends; returns the way to stop. */
   subscribe(changed: () => void): () => void;
@@ -116,9 +116,6 @@ export interface Ticket<R> {
   readonly qid: string;
   /** Aborted when an answer from elsewhere takes the question: wherever it is shown here closes. */
   readonly stopped: AbortSignal;
-  /** Aborted once the person works on the question on another face (Board.touch): a clock of
-   * the person's timeout here stops, as at a key. */
-  readonly answering: AbortSignal;
   /** The result of the answer from elsewhere that took it, once one did. */
   readonly taken: R | undefined;
   /** Its one flow (made at the first call; shared with every other face showing it). */
@@ -158,8 +155,6 @@ interface Entry<R> extends Waiting {
   taken?: R;
   runner?: RunnerClaim;
   stop: AbortController;
-  /** Board.touch: the person works on it on another face. */
-  touched: AbortController;
   watchers: Set<() => void>;
   open: () => NativeEngine;
   flow?: OwnedFlow;
@@ -314,7 +309,7 @@ export function createBoard<R>(): AskersBoard<R> {
     },
     touch(qid) {
       const entry = waiting.get(qid);
-      if (entry && !entry.settled) entry.touched.abort();
+      if (entry && !entry.settled) flowOf(entry).stopClock();
     },
     subscribe(listener) {
       subscribers.add(listener);
@@ -339,7 +334,6 @@ export function createBoard<R>(): AskersBoard<R> {
         settled: false,
         build,
         stop: new AbortController(),
-        touched: new AbortController(),
         watchers: new Set(),
         open: open ?? (() => addon().createEngine({ prepared: question.args })),
       };
@@ -349,7 +343,6 @@ export function createBoard<R>(): AskersBoard<R> {
       return {
         qid: entry.qid,
         stopped: entry.stop.signal,
-        answering: entry.touched.signal,
         get taken() {
           return entry.taken;
         },

@@ -2,22 +2,49 @@
 // (pi's TUI feeds it keys, the RPC dialogs and the page apply steps to it), made once by the
 // board when a face first needs it and freed when the question stops waiting. A face that
 // changes the flow says so (`moved`); every other face that follows it hears that and shows the
-// flow as it is now, so what the person typed or ticked on the page is in the TUI too, and a
-// step anywhere stops the engine's clock for all. The terminal runner, another process's
-// thread, keeps an engine of its own.
+// flow as it is now, so what the person typed or ticked on the page is in the TUI too. The flow
+// owns the person's timeout: the first face that shows the question to the person starts it,
+// the flow ticks the engine, every face hears the countdown and the end, and a key or step in
+// any face stops it for all (the engine's rule). The terminal runner, another process's thread,
+// keeps an engine (and a clock) of its own.
 import type { FlowView, NativeEngine, Outcome } from "../addon-types.ts";
 import { keptEarlier } from "./result.ts";
 
 /** Which face moved the flow (a listener ignores its own moves). */
 export type Face = object;
 
+/** What a follower hears: "moved" — the flow changed (a step or key of another face, which hands
+ * on the answer itself should it end the flow; the clock stopped): show it as it is now;
+ * "countdown" — only the countdown shown changed (a face that draws it draws again); "ended" —
+ * the person's clock ran out and ended the flow (its "then" applied): the face showing it ends
+ * with it and hands it on. */
+export type Heard = "moved" | "countdown" | "ended";
+
+/** The person's timeout (settings.ts `timeout`). */
+export interface FlowTimeout {
+  ms: number;
+  then: "cancel" | "decline" | "recommended";
+}
+
 export interface Flow {
   /** The engine (the board frees it when the question stops waiting: do not dispose it). */
   readonly engine: NativeEngine;
   /** Face `by` changed the flow (a key, a step): every other face following it hears it. */
   moved(by: Face): void;
-  /** Calls `heard` after each move of another face than `me`; returns the way to stop. */
-  follow(me: Face, heard: () => void): () => void;
+  /** Calls `heard` after each move of another face than `me`, and at each change of the clock;
+   * returns the way to stop. */
+  follow(me: Face, heard: (what: Heard) => void): () => void;
+  /** A face shows the question to the person: the person's timeout starts now, once per flow
+   * (later calls change nothing). The flow ticks the engine; when it runs out, the engine ends
+   * (timed_out, its "then" applied) and every follower hears "ended". */
+  startClock(timeout: FlowTimeout): void;
+  /** The person works on the question on a face without a step (the page's first keystroke, a
+   * reply to a dialog that leads to another): the clock stops for good, as at a key; every face
+   * but `by` hears "moved". */
+  stopClock(by?: Face): void;
+  /** Milliseconds left on the person's clock, or undefined when none runs (stopped, run out, or
+   * never started): what a face that hands the countdown to someone else (pi's RPC dialogs) gives. */
+  clockLeft(): number | undefined;
   /** A face shows it (until the returned release): the engine outlives the question's end until
    * every face that shows it has let go (a withdrawal ends the question while the TUI still
    * closes over it). */
@@ -54,33 +81,92 @@ export interface OwnedFlow extends Flow {
 
 /** A flow over `engine`; `moved` also tells `anyMove` (the board's followers of every flow). */
 export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): OwnedFlow {
-  const followers = new Map<() => void, Face>();
+  const followers = new Map<(what: Heard) => void, Face>();
   let disposed = false;
   let ended = false;
   let holders = 0;
+  let started = false; // the person's clock was started (once per flow)
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let deadline: number | undefined; // Date.now() when the clock runs out, while it runs
+  const clockFace: Face = {}; // the clock's moves are heard by every face
+  const stopTimer = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    deadline = undefined;
+  };
   const dispose = () => {
     if (disposed) return;
     disposed = true;
+    stopTimer();
     followers.clear();
     engine.dispose();
+  };
+  const tell = (by: Face, what: Heard) => {
+    for (const [heard, face] of [...followers]) {
+      if (face === by) continue;
+      try {
+        heard(what);
+      } catch {
+        // a face's failure is its own
+      }
+    }
+  };
+  // The engine counts; this unref'ed timer tells it the time at each change of the countdown.
+  // A key or step anywhere stops the engine's clock (nextTick -1): the timer is not set again.
+  const tick = () => {
+    timer = undefined;
+    if (disposed || engine.done) return stopTimer();
+    const revision = engine.revision;
+    engine.tick(Date.now());
+    if (engine.done) {
+      stopTimer();
+      tell(clockFace, "ended");
+      anyMove(clockFace);
+      return;
+    }
+    const wait = engine.nextTick(Date.now());
+    if (wait < 0) {
+      stopTimer();
+      return;
+    }
+    if (engine.revision !== revision) tell(clockFace, "countdown");
+    timer = setTimeout(tick, Math.max(wait, 5));
+    timer.unref?.();
   };
   return {
     engine,
     moved(by) {
       if (disposed) return;
-      for (const [heard, face] of [...followers]) {
-        if (face === by) continue;
-        try {
-          heard();
-        } catch {
-          // a face's failure is its own
-        }
-      }
+      // a key or step stopped the engine's clock (its rule): the timer stops with it
+      if (timer && engine.nextTick(Date.now()) < 0) stopTimer();
+      tell(by, "moved");
       anyMove(by);
     },
     follow(me, heard) {
       followers.set(heard, me);
       return () => followers.delete(heard);
+    },
+    startClock(timeout) {
+      if (started || disposed || engine.done) return;
+      started = true;
+      engine.setTimeout(timeout.ms, timeout.then);
+      deadline = Date.now() + timeout.ms;
+      tick();
+    },
+    stopClock(by = clockFace) {
+      if (!started) {
+        started = true; // the person answers elsewhere already: no clock starts after
+        return;
+      }
+      if (disposed || engine.done || engine.nextTick(Date.now()) < 0) return;
+      engine.stopClock();
+      stopTimer();
+      tell(by, "moved");
+      anyMove(by);
+    },
+    clockLeft() {
+      if (disposed || engine.done || deadline === undefined || engine.nextTick(Date.now()) < 0) return undefined;
+      return Math.max(0, deadline - Date.now());
     },
     hold() {
       holders++;
@@ -93,6 +179,7 @@ export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): O
     },
     end(lastRelease = false) {
       ended = true;
+      stopTimer();
       if (holders === 0 && !lastRelease) dispose();
     },
   };

@@ -4,7 +4,7 @@
 // the pi above through the relay, an answer from elsewhere, pre-supplied answers) goes through
 // toToolResult, so no path decides `terminate` on its own.
 import type { AgentToolResult } from "@mariozechner/pi-coding-agent";
-import { CANCEL_CONTINUES, type NativeEngine, TIMEOUT_DECLINE, TIMEOUT_RECOMMENDED } from "../addon-types.ts";
+import { CANCEL_CONTINUES, type NativeEngine } from "../addon-types.ts";
 import type { QuestionDetails } from "../question-types.ts";
 import type { Settings } from "../text/settings.ts";
 
@@ -31,11 +31,6 @@ export function toToolResult(built: { details: string; text: string }, settings?
   const details = JSON.parse(built.details) as QuestionDetails;
   const terminate = terminates(details, settings);
   return { content: [{ type: "text", text: built.text }], details, ...(terminate ? { terminate: true } : {}) };
-}
-
-/** The result flags of a "timed_out" built outside an engine: the timeout's "then" (none: cancel). */
-export function timeoutResultFlags(then: string | undefined): number {
-  return then === "recommended" ? TIMEOUT_RECOMMENDED : then === "decline" ? TIMEOUT_DECLINE : 0;
 }
 
 /** The remembered answers the person kept, one per question (the date of each, else null), by

@@ -50,7 +50,7 @@ import { tmpdir, userInfo } from "node:os";
 import { join, posix } from "node:path";
 import { addon } from "../addon.ts";
 import { type ArgsJson, type Outcome } from "../addon-types.ts";
-import { escapeFlags, type QuestionResult, timeoutResultFlags, toToolResult } from "../board/result.ts";
+import { escapeFlags, type QuestionResult, toToolResult } from "../board/result.ts";
 import { alive, ASKER_CHAIN_ENV, ASKER_ENV, askThroughRelay, ASKER_SEPARATOR, parseRelayVariable, RELAY_ENV } from "./relay-wire.mjs";
 import { notePipePeer, type Standing } from "./peer.ts";
 import { print } from "../text/screen.ts";
@@ -700,8 +700,7 @@ export async function askAbove(
       try {
         const answers = reply.answers ? JSON.stringify(reply.answers) : null;
         const said = reply.outcome === "discuss" ? String(reply.discussion ?? "") : null; // the person's words
-        const then = (reply as { timeout?: unknown }).timeout;
-        const timeoutFlags = reply.outcome === "timed_out" ? timeoutResultFlags(typeof then === "string" ? then : undefined) : 0;
+        const timeoutFlags = reply.outcome === "timed_out" ? native.timeoutFlags((reply as { timeout?: unknown }).timeout) : 0;
         return toToolResult(native.result(json, reply.outcome as Outcome, "relay", Date.now(), said, answers, flags | timeoutFlags), s);
       } catch (error) {
         // An answer this pi cannot read (a different version above?): nothing was answered.

@@ -163,6 +163,9 @@ int64_t qt_engine_next_tick(const qt_engine *e, int64_t now_ms);
 /* The qt_result_build_ex flags this engine's outcome needs (the timeout's "then"), 0 unless
  * it ended with QT_TIMED_OUT. */
 unsigned qt_engine_result_flags(const qt_engine *e);
+/* The qt_result_build_ex flags a timeout whose "then" is `then` adds (the one rule, for a
+ * timed-out result built outside an engine too: the pi above's). */
+unsigned qt_timeout_result_flags(qt_timeout_then then);
 
 /* ---- accessible mode --------------------------------------------------------------------------
  * Plain lines a screen reader can follow: no box drawing or symbols, no styles (no meaning in

@@ -16,6 +16,8 @@
  *                                            -> { details: string, text }
  *                                            flags: 1 = a cancel lets the agent continue;
  *                                            source: mode "extension", the name it gives itself
+ *   timeoutFlags(then) -> number             the result flags of a timed-out result whose "then"
+ *                                            is `then` (unknown or none: 0, as "cancel")
  *   createEngine(json) -> Engine             see the Engine methods below; render(width, rows?) draws
  *                                            at most `rows` lines (0 or none: no limit)
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
@@ -44,10 +46,12 @@
  *                                            `done` rejects with code QT_ETTYOWNED when another
  *                                            program owns the terminal (it was not touched) */
 #include <stdlib.h>
+#include <string.h>
 
 #include "exports.h"
 #include "marshal.h"
 #include "qt.h"
+#include "qt_engine.h"
 #include "qt_limits.h"
 #include "qt_strings.h"
 #include "qt_text.h"
@@ -99,6 +103,26 @@ static napi_value js_all_presupplied(napi_env env, napi_callback_info info) {
   napi_status s = napi_get_boolean(env, qt_request_all_presupplied(req), &v);
   qt_request_free(req);
   NAPI_CALL(env, s);
+  return v;
+}
+
+/* timeoutFlags(then): the result flags of a timed-out result whose "then" is `then`; anything
+ * but a known name (none, or one a newer pi above sends) reads as "cancel": 0. */
+static napi_value js_timeout_flags(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  unsigned flags = 0;
+  napi_valuetype type;
+  NAPI_CALL(env, napi_typeof(env, argv[0], &type));
+  if (type == napi_string) {
+    char name[16];
+    size_t len = 0;
+    NAPI_CALL(env, napi_get_value_string_utf8(env, argv[0], name, sizeof name, &len));
+    for (int i = 0; i < 3; i++)
+      if (strcmp(TIMEOUT_THEN_NAMES[i], name) == 0) flags = qt_timeout_result_flags((qt_timeout_then)i);
+  }
+  napi_value v;
+  NAPI_CALL(env, napi_create_uint32(env, flags, &v));
   return v;
 }
 
@@ -286,6 +310,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"setWidthRules", NULL, js_set_width_rules, NULL, NULL, NULL, napi_enumerable, NULL},
       {"widthRules", NULL, js_width_rules, NULL, NULL, NULL, napi_enumerable, NULL},
       {"sanitize", NULL, js_sanitize, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"timeoutFlags", NULL, js_timeout_flags, NULL, NULL, NULL, napi_enumerable, NULL},
       {"desktopNotice", NULL, js_desktop_notice, NULL, NULL, NULL, napi_enumerable, NULL},
       {"decodeKeys", NULL, js_decode_keys, NULL, NULL, NULL, napi_enumerable, NULL},
       {"parseKeyId", NULL, js_parse_key_id, NULL, NULL, NULL, napi_enumerable, NULL},

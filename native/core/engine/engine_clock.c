@@ -66,11 +66,15 @@ int64_t qt_engine_next_tick(const qt_engine *e, int64_t now_ms) {
   return to_change ? to_change : 1000;
 }
 
+unsigned qt_timeout_result_flags(qt_timeout_then then) {
+  return then == QT_TIMEOUT_RECOMMENDED ? QT_RESULT_TIMEOUT_RECOMMENDED
+         : then == QT_TIMEOUT_DECLINE   ? QT_RESULT_TIMEOUT_DECLINE
+                                        : 0;
+}
+
 unsigned qt_engine_result_flags(const qt_engine *e) {
   if (!e || !e->done || e->outcome != QT_TIMED_OUT) return 0;
-  return e->clock_then == QT_TIMEOUT_RECOMMENDED ? QT_RESULT_TIMEOUT_RECOMMENDED
-         : e->clock_then == QT_TIMEOUT_DECLINE   ? QT_RESULT_TIMEOUT_DECLINE
-                                                 : 0;
+  return qt_timeout_result_flags(e->clock_then);
 }
 
 bool qt_countdown_text(const qt_engine *e, qt_buf *out) {
