@@ -143,6 +143,45 @@ test("flow steps: long typed text asks first; over a field's limit it is refused
   assert.equal(view(e).discussionSent, "why?");
 });
 
+test("flow steps: talk first is the engine's mode — 'discuss' without text opens the field as Ctrl+T does (the page's and the dialogs' button), 'back' leaves it with its words kept, 'discuss' without text then sends them", () => {
+  const byStep = addon.createEngine(THREE);
+  const byKey = addon.createEngine(THREE);
+  assert.deepEqual(byStep.act("discuss"), { ok: true });
+  byKey.feed("\x14"); // Ctrl+T
+  assert.equal(view(byStep).state, "discuss");
+  assert.deepEqual(byStep.actions(), ["discuss", "back"]);
+  assert.deepEqual(view(byStep), view(byKey), "the same flow, by step or by key");
+  assert.deepEqual(byStep.render(60), byKey.render(60));
+  byStep.feed("why two?");
+  assert.deepEqual(byStep.act("back"), { ok: true });
+  assert.notEqual(view(byStep).state, "discuss");
+  assert.deepEqual(byStep.act("discuss"), { ok: true }, "opened again");
+  assert.equal(view(byStep).discussion, "why two?", "with the words it held");
+  assert.deepEqual(byStep.act("discuss"), { ok: true }, "sent: the field's own words");
+  assert.equal(byStep.outcome, "discuss");
+  assert.equal(view(byStep).discussionSent, "why two?");
+  // an empty field, sent: the engine's warning, the field still open
+  const empty = addon.createEngine(THREE);
+  empty.act("discuss");
+  empty.act("discuss");
+  assert.equal(empty.done, false);
+  assert.equal(view(empty).state, "discuss");
+  assert.match(view(empty).message, /tell the agent/i);
+});
+
+test("flow steps: a pick or tick naming no option (the page's Submit with none chosen) is the engine's refusal, in the engine's language, and changes nothing — never option 1", () => {
+  const e = addon.createEngine(THREE);
+  const before = e.revision;
+  assert.deepEqual(e.act("pick"), { ok: false, error: "Choose an option or type an answer first" });
+  assert.deepEqual(e.act("pick", null, null), { ok: false, error: "Choose an option or type an answer first" });
+  assert.equal(e.act("go").ok, false);
+  assert.equal(e.revision, before, "nothing changed");
+  assert.equal(view(e).questions[0].answered, false);
+  e.setLanguage("de");
+  assert.equal(e.act("pick").error, "Erst eine Option wählen oder eine Antwort tippen");
+  assert.deepEqual(e.act("pick", 0), { ok: true }, "an index still picks");
+});
+
 test("flow steps: keys apply only live steps (the discussion field, the review, the filter)", () => {
   const e = addon.createEngine(THREE);
   e.feed("\x14"); // Ctrl+T

@@ -988,6 +988,14 @@ test("web: talk first and cancel from the page go through the engine: its words 
   shown = [];
   let { asking, qid } = await ask("st3", MULTI);
   assert.equal((await stepOnPage(qid, "toggle", 1)).status, 200);
+  // "Discuss first…" on the page opens the engine's talk-first mode: pi's TUI shows the field too
+  const talking = await stepOnPage(qid, "discuss");
+  assert.equal(talking.status, 200, JSON.stringify(talking));
+  assert.equal(talking.view.state, "discuss");
+  assert.deepEqual(talking.view.actions, ["discuss", "back"]);
+  assert.match(shown.at(-1).render(80).join("\n"), /tell the agent/i, "the field, in pi's TUI");
+  assert.equal((await stepOnPage(qid, "back")).view.state, "choosing", "back: the question again");
+  assert.equal((await stepOnPage(qid, "discuss")).view.state, "discuss");
   assert.deepEqual(await stepOnPage(qid, "discuss", "  why Jobs?  "), { status: 200, ok: true, done: true, outcome: "discuss" });
   let result = await asking;
   assert.equal(result.details.status, "discuss");

@@ -8,9 +8,9 @@
 // Each question becomes a select of its numbered option labels plus "Something else…" (then an
 // input for the typed text); a free-text question an input; a multi-select question repeated
 // selects with ticked labels and a "Done" entry; several questions end with a confirm of the
-// review. Every select also offers "Let the agent decide" and "Discuss first…" (an input for what
-// the person wants to tell the agent; a dismissed input asks the question again, an empty one is
-// the engine's to refuse), and where no select is shown (a free-text input dismissed, the review
+// review. Every select also offers "Let the agent decide" and "Discuss first…" (the engine's
+// talk-first mode: an input for what the person wants to tell the agent; a dismissed input asks
+// the question again, an empty one is the engine's to refuse), and where no select is shown (a free-text input dismissed, the review
 // answered no) a select offers those ways on, and cancelling (`otherWays`); and
 // an option question's "Add a note…" (pi's editor, filled in with the note so far; the long answer
 // the engine asked about goes there too). The engine's one-shot warnings come as notices. A
@@ -179,7 +179,7 @@ export async function askWithDialogs(
           else if (ok === undefined) ended = act("cancel");
           else ended = await otherWays(t.DIALOG_REVIEW, t.DIALOG_BACK, () => act("go", 0));
         } else if (v.state === "discuss") {
-          ended = act("back");
+          ended = await discussing();
         } else {
           ended = await askQuestion(v);
         }
@@ -226,11 +226,21 @@ export async function askWithDialogs(
     return again === "dismissed" ? dismissed() : again;
   }
 
-  /** "Discuss first…": an input for what the person wants to tell the agent. Nothing written is
-   * the engine's to refuse (its reason told); dismissed or refused, the question again. */
-  async function talkFirst(): Promise<DialogOutcome | undefined> {
+  /** "Discuss first…": the engine's talk-first mode (a step, as Ctrl+T in the TUI and the page's
+   * button open it), shown as `discussing` shows it. */
+  function talkFirst(): DialogOutcome | undefined {
+    return act("discuss");
+  }
+
+  /** Talk first: an input for what the person wants to tell the agent. Their words end the call;
+   * nothing written is the engine's to refuse (its reason told); refused or dismissed: the
+   * question again. */
+  async function discussing(): Promise<DialogOutcome | undefined> {
     const said = replied(await ctx.ui.input(t.DISCUSS_PROMPT, "", opts()));
-    return said === undefined ? undefined : act("discuss", undefined, said);
+    if (said === undefined) return act("back");
+    const before = engine.revision;
+    const ended = act("discuss", undefined, said);
+    return ended || engine.revision !== before ? ended : act("back");
   }
 
   /** Where no select offers them (a free-text question's input, the review's confirm): the

@@ -200,7 +200,9 @@ typedef enum qt_step {
                      * ("" removes it) until SUBMIT */
   QT_STEP_NOTE,     /* text: the note of the current question ("" removes it) */
   QT_STEP_DISCUSS,  /* text: talk first: ends the call with QT_DISCUSS and the trimmed text
-                     * (answers given so far kept); text NULL: the discussion field's own */
+                     * (answers given so far kept); text NULL: the discussion field — opened
+                     * when it is not (talk first as a mode, Ctrl+T: what it held before is
+                     * still there, BACK leaves it), its words sent when it is (Enter) */
   QT_STEP_DECLINE,  /* let the agent decide (answers given so far kept) */
   QT_STEP_CANCEL,   /* cancel the call ("Discard N answers?" first when answers were given) */
   QT_STEP_BACK,     /* leave a sub-state: the typed answer's field, the filter, the note, the
@@ -227,8 +229,11 @@ bool qt_step_from_name(const char *name, qt_step *out);
  * once done, nor while the host runs the external editor. */
 size_t qt_engine_live(const qt_engine *e, qt_step *out, size_t cap);
 bool qt_engine_is_live(const qt_engine *e, qt_step step);
+/* No index given (a face that sends none, e.g. the page's Submit with no option chosen): PICK and
+ * TOGGLE are refused with "Choose an option…", GO as not possible now. */
+#define QT_NO_INDEX ((size_t)-1)
 /* Applies one step as the person's reply (it stops the timeout's clock, as a key does). `index`
- * is read by PICK, TOGGLE and GO; `text` (len bytes, any bytes: cleaned as typed text is, line
+ * is read by PICK, TOGGLE and GO (QT_NO_INDEX: none given); `text` (len bytes, any bytes: cleaned as typed text is, line
  * breaks kept only where the field keeps them) by TYPE, DRAFT, NOTE, DISCUSS and FILTER, and by
  * TOGGLE as the state wanted: "ticked" or "unticked" (already so: nothing changes; none: a
  * flip). QT_ERR_STATE:

@@ -248,6 +248,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(STEP_ENDED)           /* a step after the question ended */                                                                                            \
   X(STEP_YES_NO_FIRST)    /* a step while the engine asks yes or no ("Discard 2 answers?") */                                                              \
   X(STEP_EMPTY)           /* an empty typed answer (no key hint: not every face has Esc) */                                                                \
+  X(STEP_CHOOSE_FIRST)    /* a pick or tick naming no option (the page's Submit with none chosen) */                                                       \
   X(STEP_NOTHING_TO_TELL) /* an empty "talk first" */                                                                                                      \
   X(STEP_NO_QUESTION)     /* "There is no question {n}" */                                                                                                 \
   X(STEP_TOO_LONG)        /* text over its field's limit: at most {n} bytes */                                                                             \

@@ -635,8 +635,9 @@ static napi_value js_engine_act(napi_env env, napi_callback_info info) {
   qt_step st;
   bool known = qt_step_from_name(name, &st);
   free(name);
-  double index = 0;
-  if (!is_nullish(env, argv[1]) && napi_get_value_double(env, argv[1], &index) != napi_ok) {
+  double index = -1; /* none given: QT_NO_INDEX (a pick or tick naming no option is refused) */
+  bool indexed = !is_nullish(env, argv[1]);
+  if (indexed && napi_get_value_double(env, argv[1], &index) != napi_ok) {
     napi_throw_type_error(env, "QT_ETYPE", "pi-question: act takes (step, index?, text?): the index is a number");
     return NULL;
   }
@@ -647,9 +648,9 @@ static napi_value js_engine_act(napi_env env, napi_callback_info info) {
   qt_status status = QT_OK;
   if (!known)
     why = "no such step";
-  else if (!(index >= 0 && index < 1e9 && index == (double)(size_t)index))
+  else if (indexed && !(index >= 0 && index < 1e9 && index == (double)(size_t)index))
     why = "the index is not a whole number in range";
-  else if ((status = qt_engine_act(box->engine, st, (size_t)index, text, len)) != QT_OK)
+  else if ((status = qt_engine_act(box->engine, st, indexed ? (size_t)index : QT_NO_INDEX, text, len)) != QT_OK)
     why = qt_engine_act_error(box->engine);
   free(text);
   report_memory(env, box);

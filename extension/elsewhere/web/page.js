@@ -11,7 +11,7 @@
  */
 /**
  * One waiting question's card: the flow's view it shows, and its parts.
- * @typedef {{ qid: string, section: HTMLElement, closed: boolean, view: any, viewJson: string, discussing: boolean, busy: boolean, chain: Promise<unknown>, filterTimer: number, touched: boolean, [more: string]: any }} Card
+ * @typedef {{ qid: string, section: HTMLElement, closed: boolean, view: any, viewJson: string, busy: boolean, chain: Promise<unknown>, filterTimer: number, touched: boolean, [more: string]: any }} Card
  */
 (() => {
   const token = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -228,14 +228,15 @@
       }
       return steps;
     };
-    /** Submit on this question: the steps its fields mean (the engine decides what they do). */
+    /** Submit on this question: the steps its fields mean (the engine decides what they do; a
+     * pick naming no option is its to refuse, with its reason). */
     part.submitSteps = (qv) => {
       const steps = part.noteSteps();
       if (!options.length) return [...steps, ["type", wrote.value]];
       if (multi) return [...part.pendingSteps(qv), ["submit"]];
       if (part.other && part.other.checked) return [...steps, ["type", wrote.value]];
       const k = part.inputs.findIndex((x) => x.checked);
-      return k < 0 ? null : [...steps, ["pick", k]];
+      return [...steps, k < 0 ? ["pick"] : ["pick", k]];
     };
     return part;
   }
@@ -251,7 +252,6 @@
       closed: false,
       view: null,
       viewJson: "",
-      discussing: false,
       busy: false,
       chain: Promise.resolve(),
       filterTimer: 0,
@@ -298,11 +298,7 @@
     const discussButtons = make("div", "buttons");
     discussButtons.append(
       button("send", t("HELP_SEND"), () => act(card, [...pendingSteps(card), ["discuss", discussText.value]])),
-      button("back", t("HELP_BACK_TO_QUESTION"), () => {
-        card.discussing = false;
-        if (card.view && card.view.state === "discuss") act(card, [["back"]]);
-        else update(card, card.view);
-      }),
+      button("back", t("HELP_BACK_TO_QUESTION"), () => act(card, [["back"]])),
     );
     card.discuss.append(discussLabel, discussButtons);
     section.append(card.review, card.confirm, card.discuss);
@@ -310,11 +306,12 @@
     const buttons = make("div", "buttons");
     card.submit = button("submit", t("WEB_SUBMIT"), () => submit(card));
     card.decline = button("decline", t("DIALOG_DECLINE"), () => act(card, [...pendingSteps(card), ["decline"]]));
-    card.talk = button("talk", t("DIALOG_DISCUSS"), () => {
-      card.discussing = true;
-      update(card, card.view);
-      discussText.focus();
-    });
+    // Talk first is the engine's mode (a step): every face shows the field while it is open.
+    card.talk = button("talk", t("DIALOG_DISCUSS"), () =>
+      act(card, [...pendingSteps(card), ["discuss"]]).then(() => {
+        if (card.view && card.view.state === "discuss") discussText.focus();
+      }),
+    );
     card.cancel = button("cancel", t("WEB_CANCEL"), () => act(card, [...pendingSteps(card), ["cancel"]]));
     buttons.append(card.submit, card.decline, card.talk, card.cancel);
     card.buttons = buttons;
@@ -340,9 +337,7 @@
     if (v.state === "review") return act(card, [["submit"]]);
     const p = card.parts[v.current];
     if (!p) return;
-    const steps = p.submitSteps(v.questions[v.current]);
-    if (!steps) return say(card, t("WARN_NOTHING_CHOSEN"), false);
-    act(card, steps);
+    act(card, p.submitSteps(v.questions[v.current]));
   }
 
   /** Shows the card as its flow's view says. */
@@ -354,8 +349,8 @@
     }
     card.view = v;
     const live = new Set(Array.isArray(v.actions) ? v.actions : []);
-    if (v.state === "discuss") card.discussing = true;
-    const asking = ASKING.has(v.state) && !card.discussing;
+    const discussing = v.state === "discuss"; // talk first: the engine's mode
+    const asking = ASKING.has(v.state);
     card.parts.forEach((p, i) => {
       if (v.questions[i]) p.update(v.questions[i]);
       p.box.hidden = !(asking && i === v.current);
@@ -367,13 +362,13 @@
       if (q) b.textContent = q.label + (q.answered ? " ✓" : "");
       if (i === v.current) b.setAttribute("aria-current", "step");
       else b.removeAttribute("aria-current");
-      b.disabled = card.busy || !live.has("go") || card.discussing;
+      b.disabled = card.busy || !live.has("go");
     });
     if (v.current >= v.questions.length) card.reviewTab.setAttribute("aria-current", "step");
     else card.reviewTab.removeAttribute("aria-current");
-    card.reviewTab.disabled = card.busy || !live.has("go") || card.discussing;
+    card.reviewTab.disabled = card.busy || !live.has("go");
 
-    card.review.hidden = v.state !== "review" || card.discussing;
+    card.review.hidden = v.state !== "review";
     card.review.replaceChildren(make("h2", "", t("REVIEW_TITLE")));
     for (const q of v.questions) {
       card.review.append(make("p", "", q.label + ": " + q.reading)); // the engine's reading, as every face
@@ -394,11 +389,11 @@
       card.confirm.replaceChildren(make("p", "", v.confirm.title), ...(list.children.length ? [list] : []), yesNo);
     }
 
-    card.discuss.hidden = !card.discussing || confirming;
+    card.discuss.hidden = !discussing;
     if (v.state === "discuss" && !card.discussText.value) card.discussText.value = v.discussion || "";
     for (const b of card.discuss.querySelectorAll("button")) b.disabled = card.busy;
 
-    card.buttons.hidden = confirming || card.discussing;
+    card.buttons.hidden = confirming || discussing;
     card.submit.disabled = card.busy;
     card.decline.disabled = card.busy || !live.has("decline");
     card.talk.disabled = card.busy || !live.has("discuss");
@@ -467,7 +462,6 @@
       return false;
     }
     if (response.ok) {
-      if (step === "discuss" || step === "back") card.discussing = false;
       say(card, "", false);
       card.viewJson = JSON.stringify(body.view);
       update(card, body.view);

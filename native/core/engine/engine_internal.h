@@ -298,6 +298,8 @@ qt_status qt_switch_question(qt_engine *e, int delta);
 qt_status qt_answer_overlay(qt_engine *e, bool yes);
 /* Ends the call with QT_DISCUSS and the trimmed text of the discussion field. */
 qt_status qt_send_discussion(qt_engine *e);
+/* Talk first as a mode: the discussion field takes the keyboard (what it held before kept). */
+void qt_open_discussion(qt_engine *e);
 /* The first key or step after a frame starts from what the frame showed (qt_layout). */
 void qt_adopt_layout(qt_engine *e);
 

@@ -353,6 +353,11 @@ qt_status qt_send_discussion(qt_engine *e) {
   return qt_end_call(e, QT_DISCUSS, 0, SIZE_MAX); /* asks first when a draft or a note would be lost */
 }
 
+void qt_open_discussion(qt_engine *e) {
+  e->discuss_open = true;
+  e->discuss.cursor = qt_editor_len(&e->discuss);
+}
+
 /* The discussion field has the keyboard: Esc (or Ctrl+T again) closes it, keeping the text. */
 static qt_status on_discuss(qt_engine *e, const qt_key_event *ev) {
   bool handled;
@@ -448,8 +453,7 @@ static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
   if (e->overlay != QT_OVERLAY_NONE) return on_overlay(e, ev);
   if (e->discuss_open) return on_discuss(e, ev);
   if (matches(e, QT_ACT_DISCUSS, ev) && qt_step_live(e, QT_STEP_DISCUSS)) {
-    e->discuss_open = true;
-    e->discuss.cursor = qt_editor_len(&e->discuss);
+    qt_open_discussion(e);
     qt_touch(e);
     return QT_OK;
   }

@@ -406,6 +406,10 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
   size_t n = e->req->question_count, qi = e->current;
   qt_qstate *s = qi < n ? &e->qs[qi] : NULL;
   /* Refusals first, so that a refused step changes nothing at all. */
+  if (index == QT_NO_INDEX && (st == QT_STEP_PICK || st == QT_STEP_TOGGLE || st == QT_STEP_GO)) {
+    refuse(e, st == QT_STEP_GO ? QT_STR_STEP_NOT_NOW : QT_STR_STEP_CHOOSE_FIRST, 0, NULL);
+    return QT_ERR_USAGE;
+  }
   switch (st) {
     case QT_STEP_PICK:
     case QT_STEP_TOGGLE:
@@ -432,7 +436,7 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
       }
       break;
     case QT_STEP_DISCUSS:
-      if ((text || !e->discuss_open) && blank(text, len)) {
+      if (text && blank(text, len)) {
         refuse(e, QT_STR_STEP_NOTHING_TO_TELL, 0, NULL);
         return QT_ERR_USAGE;
       }
@@ -473,7 +477,7 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
     case QT_STEP_NOTE: r = replace_text(e, &s->note, text, len); break;
     case QT_STEP_DRAFT: r = replace_text(e, &s->draft, text, len); break;
     case QT_STEP_DISCUSS:
-      if (text || !e->discuss_open) r = replace_text(e, &e->discuss, text, len);
+      if (text) r = replace_text(e, &e->discuss, text, len);
       break;
     case QT_STEP_FILTER: r = replace_text(e, &s->filter, text, len); break;
     default: break;
@@ -481,7 +485,10 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
   if (r) return r;
   if (e->flash.len) qt_buf_reset(&e->flash);
   if (e->clock_on) qt_clock_stop(e); /* the person replied: the timeout stops for good, as on a key */
-  r = qt_step_apply(e, st, index);
+  if (st == QT_STEP_DISCUSS && !text && !e->discuss_open)
+    qt_open_discussion(e); /* talk first as a mode: the field, as Ctrl+T opens it */
+  else
+    r = qt_step_apply(e, st, index);
   qt_touch(e);
   return r;
 }
