@@ -23,7 +23,7 @@ import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine, Outcome } from "../addon-types.ts";
 import { type Flow, type FlowEnding, type FlowTimeout, handOff } from "../board/flow.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
-import { languageOf, strings } from "../text/i18n.ts";
+import { strings } from "../text/i18n.ts";
 import { DIALOG, MARKS } from "../text/text.ts";
 
 /** How the dialogs ended (board/flow.ts FlowEnding): the outcome, the answers, the words of
@@ -130,8 +130,7 @@ export async function askWithDialogs(
     return value;
   };
   const release = flow.hold(); // until the dialogs end, even when the question ends first
-  // the engine's own questions ("Discard N answers?") in the language of the dialogs' strings
-  engine.setLanguage(languageOf(t));
+  // (the engine speaks the language its flow was made with: ask.ts flowEngine, once)
   const view = (): FlowView => JSON.parse(engine.view()) as FlowView;
   // Another face (the page) moved the flow while a dialog was open: that dialog closes and the
   // flow is shown as it is now; a reply to the old dialog is not applied.

@@ -6,7 +6,7 @@ import { addon } from "../addon.ts";
 import type { RunnerClaim } from "../board/board.ts";
 import { desktopNotice } from "../text/desktop.ts";
 import { strings } from "../text/i18n.ts";
-import { type ArgsJson, terminalReachable, TTY_PATH, type Typed } from "../addon-types.ts";
+import { type ArgsJson, CANCEL_CONTINUES, terminalReachable, TTY_PATH, type Typed } from "../addon-types.ts";
 import {
   answeredBeforeThisRun,
   noteAnswersBeforeRun,
@@ -196,7 +196,7 @@ async function runOnTerminal(
   claimedHere?: ClaimAtKey,
 ): Promise<Result | undefined> {
   const native = addon();
-  const cancelContinues = settings.escape === "continue";
+  const cancelContinues = (escapeFlags(settings) & CANCEL_CONTINUES) !== 0; // the one reading of `escape`
   if (signal?.aborted) {
     return toToolResult(native.result(json, "interrupted", "tty", Date.now(), null, null, escapeFlags(settings)), settings);
   }
