@@ -11,6 +11,11 @@ export type ArgsJson = string | Buffer | { prepared: string };
 /** Flags of the result builders: a cancel lets the agent continue (settings: escape "continue"). */
 export const CANCEL_CONTINUES = 1;
 
+/** What the person's timeout does when it runs out (settings `timeout.then`): close the question,
+ * leave it to the agent, apply the recommended option, or send what was selected so far (an idle
+ * clock: every key starts it again). */
+export type TimeoutThen = "cancel" | "decline" | "recommended" | "selected";
+
 /** What pipeConnect gives: a descriptor, or why none (busy: every instance taken just now). */
 export type PipeConnection =
   | { fd: number; serverPid: number | null }
@@ -38,9 +43,12 @@ export interface NativeEngine {
   /** Frees the native engine now (it is freed by the garbage collector otherwise). */
   dispose(): void;
   /** The person's timeout: armed here, started by the first tick. */
-  setTimeout(afterMs: number, then: "cancel" | "decline" | "recommended"): void;
+  setTimeout(afterMs: number, then: TimeoutThen): void;
   /** The time now (any steady clock, ms); true once the question has ended (timed out). */
   tick(nowMs: number): boolean;
+  /** Milliseconds until the clock runs out (its whole time before the first tick), -1 when no
+   * clock runs. */
+  clockLeft(nowMs: number): number;
   /** Milliseconds until the countdown shown changes, -1 when no clock runs. */
   nextTick(nowMs: number): number;
   /** The person answers this question on another face (the page): the clock stops for good, as
@@ -196,7 +204,7 @@ export interface NativeAddon {
       askerWhere?: string | null;
       accessible?: boolean;
       timeoutMs?: number | null;
-      timeoutThen?: "cancel" | "decline" | "recommended";
+      timeoutThen?: TimeoutThen;
       /** A desktop notification, written only once the runner has taken the terminal. */
       notice?: string;
     },

@@ -2,6 +2,8 @@
 // index.ts, the one file pi loads at start, which checks that its type is this one: nothing here
 // imports it back) and of the result details the C answer model builds.
 
+import type { TimeoutThen } from "./addon-types.ts";
+
 /** The tool's parameters as pi hands them to execute: the schema's type (index.ts QuestionParams). */
 export interface QuestionArgs {
   questions: Array<{
@@ -47,7 +49,7 @@ export interface QuestionDetails {
   /** status "asked" (wait: false): the question's id on the board; the answer comes later as a message. */
   qid?: string;
   /** With status "timed_out": what the person's timeout applied. */
-  timeout?: "cancel" | "decline" | "recommended";
+  timeout?: TimeoutThen;
   /** status "discuss": what the person wrote to the agent instead of answering. */
   discussion?: string;
   mode: string;

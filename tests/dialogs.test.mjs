@@ -486,6 +486,39 @@ test("rpc timeout: the flow owns the clock — it runs out while a dialog is ope
   assert.equal(details.answers[0].appliedByTimeout, true);
 });
 
+test("rpc timeout: then selected — each reply starts the flow's clock again (every dialog carries it whole), and when the person stops part-way the answers so far go, as theirs", async () => {
+  const questions = JSON.parse(
+    addon.normalize(
+      JSON.stringify({
+        questions: [
+          { id: "db", label: "DB", prompt: "Which?", options: ["SQLite", "Postgres"] },
+          { id: "name", label: "Name", prompt: "Called?", options: ["api", "core"] },
+        ],
+      }),
+    ),
+  ).questions;
+  const flow = flowOf(questions);
+  const { ctx } = rpcContext(() => undefined);
+  const seen = [];
+  ctx.ui.select = (title, entries, opts) =>
+    new Promise((resolve) => {
+      seen.push(opts?.timeout);
+      if (seen.length === 1) return setTimeout(() => resolve(entries[1]), 150); // "2. Postgres", after a while
+      // then the person steps away: the client's countdown closes the dialog
+      setTimeout(() => resolve(undefined), opts?.timeout ?? 0);
+    });
+  const r = await askWithDialogs(flow, questions, ctx, undefined, { timeout: { ms: 300, then: "selected" } });
+  assert.equal(r.outcome, "timed_out");
+  assert.equal(seen.length, 2, JSON.stringify(seen));
+  assert.ok(seen[1] > 250, `the second dialog carries the whole time again: ${seen[1]}`);
+  const details = JSON.parse(flow.engine.result("rpc", Date.now(), null, 0).details);
+  assert.equal(details.timeout, "selected");
+  assert.deepEqual(
+    details.answers.map((a) => [a.id, a.label]),
+    [["db", "Postgres"]],
+  );
+});
+
 // ---- the "Something else…" box and later questions never drop answers unasked ----
 /** Runs questions through a script of replies: each step is [method, reply] checked against the
  * dialog asked (reply a number picks that entry, negative from the end; a function gets the

@@ -18,8 +18,8 @@ const DB = {
   ],
 };
 
-async function rpcRound(then, answer) {
-  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "ok" }]);
+async function rpcRound(then, answer, questions = [DB]) {
+  const model = await startMockModel([{ toolCalls: [{ name: "question", arguments: { questions } }] }, { text: "ok" }]);
   const { home, work, cleanup } = makeHome(model.port);
   mkdirSync(join(home, ".pi", "agent"), { recursive: true });
   writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: { after: "2s", then } })); // the person's own settings: a project may not set a timeout
@@ -67,4 +67,22 @@ test("rpc timeout: a client that answers in time answers", async () => {
   assert.equal(end.result.details.status, "answered");
   await model.waitForRequests(2);
   assert.equal(model.toolMessages(1)[0].content, "db: user selected: 1. PostgreSQL (value: pg)");
+});
+
+test("rpc timeout: then selected — the reply to the first question starts the clock again (the next dialog carries it whole), and when the person stops, their answer so far reaches the model as theirs", async () => {
+  const NAME = { id: "name", prompt: "Called?", options: ["api", "core"] };
+  const { end, model, dialogs } = await rpcRound(
+    "selected",
+    (d) => (d.method === "select" && d.title.includes("Which database") ? { value: "1. PostgreSQL" } : undefined),
+    [DB, NAME],
+  );
+  assert.equal(end.result.details.status, "timed_out");
+  assert.equal(end.result.details.timeout, "selected");
+  const second = dialogs.find((d) => d.title.includes("Called?"));
+  assert.ok(second && second.timeout > 1500 && second.timeout <= 2000, `the second dialog's countdown: ${second?.timeout}`);
+  await model.waitForRequests(2);
+  const text = model.toolMessages(1)[0].content;
+  assert.match(text, /^db: user selected: 1\. PostgreSQL \(value: pg\)$/m);
+  assert.match(text, /\("then": "selected"\) sent the answers they had selected/);
+  assert.match(text, /questions not listed were not answered/);
 });

@@ -96,6 +96,28 @@ test("e2e timeout: any key stops the clock; the person answers later", async () 
   });
 });
 
+test("e2e timeout: then selected — an idle clock: a key starts it again, and when the person stops part-way their pick reaches the model as theirs", async () => {
+  const NAME = { id: "name", label: "Name", prompt: "Called?", options: ["api", "core"] };
+  await withPi(
+    { replies: script({ questions: [DB, NAME] }), homeFiles: settings({ timeout: { after: "6s", then: "selected" } }) },
+    async (pi) => {
+      await pi.prompt();
+      await pi.waitForScreen(/Sends what you selected in 0:0\d/);
+      await pi.keys("Enter"); // the highlighted recommendation, question 1: the clock starts again
+      await pi.waitForScreen((s) => /Called\?/.test(s) && /Sends what you selected in 0:0[56]/.test(s));
+      const text = await toolResultText(pi);
+      assert.match(text, /^db: user selected: 2\. SQLite \(Recommended\) \(value: lite\)$/m);
+      assert.match(text, /\("then": "selected"\) sent the answers they had selected/);
+      assert.match(text, /questions not listed were not answered: decide those yourself/);
+      const result = await pi.waitForQuestionResult();
+      assert.equal(result.details.status, "timed_out");
+      assert.equal(result.details.timeout, "selected");
+      assert.equal(result.details.answers.length, 1);
+      assert.equal(result.details.answers[0].appliedByTimeout, undefined, "the person's pick, not the timeout's");
+    },
+  );
+});
+
 // ---- the external editor: Ctrl+G with an EDITOR script --------------------------------------------
 test("e2e editor: Ctrl+G opens $EDITOR on the draft; the text it writes comes back and is submitted", async () => {
   await withPi(

@@ -200,6 +200,66 @@ test("timeout: any key stops the clock for good", () => {
   assert.equal(e.outcome, "answered");
 });
 
+test("timeout: then selected is an idle clock — each key starts it again, and when the person stops part-way their selections go as their answers, the rest left to the agent", () => {
+  const e = engine(TWO);
+  e.setTimeout(3000, "selected");
+  assert.match(screen(e, 140), /Sends what you selected in 0:03 — any key starts the clock again/);
+  e.tick(0);
+  e.tick(2500);
+  assert.equal(e.clockLeft(2500), 500);
+  press(e, K.enter); // picks the highlighted recommendation of question 1: the clock starts again
+  assert.equal(e.done, false);
+  assert.equal(e.clockLeft(2600), 3000, "its whole time again, from the next tick");
+  assert.match(screen(e, 140), /Sends what you selected in 0:03/);
+  e.tick(2600);
+  assert.equal(e.tick(5599), false, "not yet");
+  assert.equal(e.tick(5600), true, "3 s after the last key");
+  assert.equal(e.outcome, "timed_out");
+  const { text, details } = built(e);
+  assert.equal(details.status, "timed_out");
+  assert.equal(details.timeout, "selected");
+  assert.deepEqual(
+    details.answers.map((a) => [a.id, a.label, a.appliedByTimeout]),
+    [["db", "PostgreSQL (Recommended)", undefined]],
+    "the person's own pick, not one the timeout applied",
+  );
+  assert.match(text, /^db: user selected: 1\. PostgreSQL \(Recommended\)$/m);
+  assert.match(text, /\("then": "selected"\) sent the answers they had selected/);
+  assert.match(text, /questions not listed were not answered: decide those yourself/);
+  // a step (the page, the RPC dialogs) and the host's stopClock start it again too
+  const f = engine(FEATURES);
+  f.setTimeout(2000, "selected");
+  f.tick(0);
+  f.tick(1500);
+  assert.deepEqual(f.act("toggle", 1), { ok: true });
+  assert.equal(f.clockLeft(1500), 2000);
+  f.tick(1600);
+  f.stopClock();
+  assert.equal(f.clockLeft(1700), 2000);
+  f.tick(1700);
+  assert.equal(f.tick(3700), true);
+  const ticked = built(f);
+  assert.deepEqual(
+    ticked.details.answers.map((a) => a.label),
+    ["Billing"],
+    "a tick counts at once",
+  );
+  assert.match(ticked.text, /sent the answers they had selected \(above\)/);
+  assert.doesNotMatch(ticked.text, /not listed/, "every question had an answer");
+  // nothing selected: said so, the agent decides
+  const g = engine(DB);
+  g.setTimeout(1000, "selected");
+  g.tick(0);
+  g.tick(1000);
+  assert.deepEqual(built(g).details.answers, []);
+  assert.match(built(g).text, /nothing was selected/);
+  assert.equal(addon.timeoutFlags("selected") > 0, true);
+  assert.equal(
+    JSON.parse(addon.result(JSON.stringify(DB), "timed_out", "relay", 1, null, null, addon.timeoutFlags("selected")).details).timeout,
+    "selected",
+  );
+});
+
 test("timeout: no clock unless set; a bad timeout is refused", () => {
   const e = engine(DB);
   assert.equal(e.nextTick(0), -1);

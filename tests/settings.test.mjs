@@ -334,6 +334,8 @@ test("settings: timeout is off by default and read as { after, then }", () => {
     assert.equal(loadSettings(cwd, (w) => warnings.push(w), home).timeout, undefined);
     writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: { after: "5m", then: "recommended" } }));
     assert.deepEqual(loadSettings(cwd, (w) => warnings.push(w), home).timeout, { after: "5m", ms: 300000, then: "recommended" });
+    writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: { after: "90s", then: "selected" } }));
+    assert.deepEqual(loadSettings(cwd, (w) => warnings.push(w), home).timeout, { after: "90s", ms: 90000, then: "selected" });
     writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: { after: "90s" } }));
     assert.deepEqual(loadSettings(cwd, (w) => warnings.push(w), home).timeout, { after: "90s", ms: 90000, then: "cancel" });
     writeFileSync(join(home, ".pi", "agent", "question.json"), JSON.stringify({ timeout: false }));

@@ -7,7 +7,7 @@
 // the flow ticks the engine, every face hears the countdown and the end, and a key or step in
 // any face stops it for all (the engine's rule). The terminal runner, another process's thread,
 // keeps an engine (and a clock) of its own.
-import type { FlowView, NativeEngine, Outcome } from "../addon-types.ts";
+import type { FlowView, NativeEngine, Outcome, TimeoutThen } from "../addon-types.ts";
 import { keptEarlier } from "./result.ts";
 
 /** Which face moved the flow (a listener ignores its own moves). */
@@ -23,7 +23,7 @@ export type Heard = "moved" | "countdown" | "ended";
 /** The person's timeout (settings.ts `timeout`). */
 export interface FlowTimeout {
   ms: number;
-  then: "cancel" | "decline" | "recommended";
+  then: TimeoutThen;
 }
 
 export interface Flow {
@@ -87,12 +87,10 @@ export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): O
   let holders = 0;
   let started = false; // the person's clock was started (once per flow)
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let deadline: number | undefined; // Date.now() when the clock runs out, while it runs
   const clockFace: Face = {}; // the clock's moves are heard by every face
   const stopTimer = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    deadline = undefined;
   };
   const dispose = () => {
     if (disposed) return;
@@ -137,8 +135,12 @@ export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): O
     engine,
     moved(by) {
       if (disposed) return;
-      // a key or step stopped the engine's clock (its rule): the timer stops with it
-      if (timer && engine.nextTick(Date.now()) < 0) stopTimer();
+      // A key or step stopped the engine's clock (its rule), or started an idle clock ("then":
+      // "selected") again: the timer follows it now.
+      if (timer) {
+        stopTimer();
+        tick();
+      }
       tell(by, "moved");
       anyMove(by);
     },
@@ -150,7 +152,6 @@ export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): O
       if (started || disposed || engine.done) return;
       started = true;
       engine.setTimeout(timeout.ms, timeout.then);
-      deadline = Date.now() + timeout.ms;
       tick();
     },
     stopClock(by = clockFace) {
@@ -159,14 +160,16 @@ export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): O
         return;
       }
       if (disposed || engine.done || engine.nextTick(Date.now()) < 0) return;
-      engine.stopClock();
+      engine.stopClock(); // for good, or ("selected") started again
       stopTimer();
+      tick();
       tell(by, "moved");
       anyMove(by);
     },
     clockLeft() {
-      if (disposed || engine.done || deadline === undefined || engine.nextTick(Date.now()) < 0) return undefined;
-      return Math.max(0, deadline - Date.now());
+      if (disposed || !started) return undefined;
+      const left = engine.clockLeft(Date.now());
+      return left < 0 ? undefined : left;
     },
     hold() {
       holders++;

@@ -49,7 +49,7 @@ import { createConnection, createServer, type Server, Socket } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join, posix } from "node:path";
 import { addon } from "../addon.ts";
-import { type ArgsJson, type Outcome } from "../addon-types.ts";
+import { type ArgsJson, type Outcome, type TimeoutThen } from "../addon-types.ts";
 import { escapeFlags, type QuestionResult, toToolResult } from "../board/result.ts";
 import { alive, ASKER_CHAIN_ENV, ASKER_ENV, askThroughRelay, ASKER_SEPARATOR, parseRelayVariable, RELAY_ENV } from "./relay-wire.mjs";
 import { notePipePeer, type Standing } from "./peer.ts";
@@ -70,7 +70,7 @@ export type RelayAnswer =
       outcome: Outcome;
       answers: Record<string, StructuredAnswer> | null;
       /** With outcome "timed_out": what the person's timeout applied. */
-      timeout?: "cancel" | "decline" | "recommended";
+      timeout?: TimeoutThen;
       /** With outcome "discuss": what the person wrote to the agent. */
       discussion?: string;
     }

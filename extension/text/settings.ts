@@ -6,6 +6,7 @@ import { isIP } from "node:net";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
 import { addon } from "../addon.ts";
+import type { TimeoutThen } from "../addon-types.ts";
 import { placeInProject, readBoundedFile } from "./project-file.ts";
 import { SETTINGS_TEXT } from "./text.ts";
 
@@ -15,8 +16,8 @@ export type DesktopNotice = boolean | "osc777" | "osc9" | "osc99";
 export const DESKTOP_KINDS: readonly string[] = ["osc777", "osc9", "osc99"];
 
 /** What the person's own timeout applies when it runs out. */
-export type TimeoutThen = "cancel" | "decline" | "recommended";
-export const TIMEOUT_THENS: readonly TimeoutThen[] = ["cancel", "decline", "recommended"];
+export type { TimeoutThen };
+export const TIMEOUT_THENS: readonly TimeoutThen[] = ["cancel", "decline", "recommended", "selected"];
 /** The longest timeout accepted: a day. */
 export const MAX_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
@@ -239,7 +240,7 @@ function apply(into: Settings, raw: Record<string, unknown>, path: string, cwd: 
         } else bad(key, 'an object like { "enabled": true, "host": "127.0.0.1" }');
         break;
       case "timeout": {
-        // { "after": "5m", "then": "cancel" | "decline" | "recommended" }; false or null: off.
+        // { "after": "5m", "then": "cancel" | "decline" | "recommended" | "selected" }; false or null: off.
         if (value === false || value === null) {
           delete into.timeout;
           break;

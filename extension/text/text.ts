@@ -99,7 +99,7 @@ export const SETTINGS_TEXT = {
   commandFailed: (program: string, why: string) =>
     `pi-question: notice.command (${program}) ${why}; the question still waits here. Said once per session.`,
   badTimeout: (path: string, why: string) =>
-    `pi-question: in ${path}, "timeout" ${why}; write it like { "after": "5m", "then": "cancel" } (after: a duration such as "90s", "5m" or "1h30m", from 1s to 24h; then: "cancel", "decline" or "recommended"); no timeout is used.`,
+    `pi-question: in ${path}, "timeout" ${why}; write it like { "after": "5m", "then": "cancel" } (after: a duration such as "90s", "5m" or "1h30m", from 1s to 24h; then: "cancel", "decline", "recommended" or "selected"); no timeout is used.`,
   overLimit: (what: string, count: number, limit: number) =>
     `This call has ${count} ${what}; the user's settings allow at most ${limit}. Ask fewer (split the call, or offer fewer options).`,
 };

@@ -154,9 +154,12 @@ enum {
   /* QT_TIMED_OUT: what the person's timeout setting applies ("then"); neither flag: cancel.
    * With RECOMMENDED, every question left without an answer gets its option whose label ends
    * in "(Recommended)" (marked as applied by the timeout, never as chosen by the person); a
-   * question without one is left to the agent, as with DECLINE. */
+   * question without one is left to the agent, as with DECLINE. With SELECTED (the person
+   * stopped answering part-way), the answers given are sent as the person's and the rest are
+   * left to the agent. */
   QT_RESULT_TIMEOUT_DECLINE = 2,
-  QT_RESULT_TIMEOUT_RECOMMENDED = 4
+  QT_RESULT_TIMEOUT_RECOMMENDED = 4,
+  QT_RESULT_TIMEOUT_SELECTED = 8
 };
 /* The 0-based index of option k of q whose label ends in "(Recommended)" (ASCII case ignored,
  * trailing spaces ignored), the first such one; SIZE_MAX for none. */

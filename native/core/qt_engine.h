@@ -144,19 +144,26 @@ size_t qt_engine_footprint(const qt_engine *e);
  * The engine keeps no clock of its own: the host tells it the time (milliseconds of any steady
  * clock), so tests are deterministic. */
 typedef enum qt_timeout_then {
-  QT_TIMEOUT_CANCEL = 0, /* the question closes as cancelled */
-  QT_TIMEOUT_DECLINE,    /* the agent decides */
-  QT_TIMEOUT_RECOMMENDED /* the option labelled "… (Recommended)" is applied (none: as DECLINE) */
+  QT_TIMEOUT_CANCEL = 0,  /* the question closes as cancelled */
+  QT_TIMEOUT_DECLINE,     /* the agent decides */
+  QT_TIMEOUT_RECOMMENDED, /* the option labelled "… (Recommended)" is applied (none: as DECLINE) */
+  QT_TIMEOUT_SELECTED     /* an idle clock: each key or step starts it again, and when it runs out
+                           * the answers selected so far go (the rest left to the agent) */
 } qt_timeout_then;
+#define QT_TIMEOUT_THEN_COUNT 4
 /* Arms the clock: `after_ms` (> 0) from the first qt_engine_tick, the question ends with
- * QT_TIMED_OUT unless a key arrives first — any key stops the clock for good. */
+ * QT_TIMED_OUT unless a key arrives first — any key stops the clock for good (with
+ * QT_TIMEOUT_SELECTED: starts it again from the next tick). */
 qt_status qt_engine_set_timeout(qt_engine *e, int64_t after_ms, qt_timeout_then then);
 /* The time now. The first call starts the clock; on the deadline the engine finishes with
  * QT_TIMED_OUT. Bumps the revision when the countdown shown changes. */
 qt_status qt_engine_tick(qt_engine *e, int64_t now_ms);
 /* The person is answering this question on another face (the page): the clock stops for good,
- * as at a key here. Nothing when no clock runs. */
+ * as at a key here (QT_TIMEOUT_SELECTED: starts again). Nothing when no clock runs. */
 qt_status qt_engine_stop_clock(qt_engine *e);
+/* Milliseconds from `now_ms` until the clock runs out (its whole time before the first tick),
+ * -1 when no clock runs. */
+int64_t qt_engine_clock_left(const qt_engine *e, int64_t now_ms);
 /* Milliseconds from `now_ms` until the countdown shown changes (or the deadline), -1 when no
  * clock runs (off, stopped by a key, or done). */
 int64_t qt_engine_next_tick(const qt_engine *e, int64_t now_ms);

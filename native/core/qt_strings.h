@@ -189,11 +189,12 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(WEB_TOO_LARGE) /* the page: an answer longer than the server takes ({n}: bytes); not sent, text kept */                                                \
   X(WEB_NOT_SENT)  /* the page: not sent (no connection); text kept */                                                                                     \
   /* ---- the person's timeout, the external editor, accessible mode ---- */                                                                               \
-  X(COUNTDOWN_CANCEL)          /* "Closes itself in {s} — any key stops the clock" ({s}: "4:59") */                                                      \
-  X(COUNTDOWN_DECLINE)         /* "Leaves it to the agent in {s} — any key stops the clock" */                                                           \
-  X(COUNTDOWN_RECOMMENDED)     /* "Answers itself in {s} with the recommended option — any key stops the clock" */                                       \
-  X(CLOCK_STOPPED)             /* accessible mode: a key stopped the clock */                                                                              \
-  X(STATUS_TIMED_OUT)          /* renderResult: "Not answered in time" */                                                                                  \
+  X(COUNTDOWN_CANCEL)      /* "Closes itself in {s} — any key stops the clock" ({s}: "4:59") */                                                          \
+  X(COUNTDOWN_DECLINE)     /* "Leaves it to the agent in {s} — any key stops the clock" */                                                               \
+  X(COUNTDOWN_SELECTED)    /* then "selected": "Sends what you selected in {s} — any key starts the clock again" */                                      \
+  X(COUNTDOWN_RECOMMENDED) /* "Answers itself in {s} with the recommended option — any key stops the clock" */                                           \
+  X(CLOCK_STOPPED)         /* accessible mode: a key stopped the clock */                                                                                  \
+  X(STATUS_TIMED_OUT)      /* renderResult: "Not answered in time" */                                                                                      \
   X(RESULT_APPLIED_BY_TIMEOUT) /* after an option the timeout applied: "(applied by the timeout, not chosen)" */                                           \
   X(HELP_EDITOR)               /* Ctrl+G "editor" */                                                                                                       \
   X(EDITOR_FAILED)             /* "Editor: {s}. Your text is kept." ({s}: why) */                                                                          \

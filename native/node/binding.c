@@ -118,7 +118,7 @@ static napi_value js_timeout_flags(napi_env env, napi_callback_info info) {
     char name[16];
     size_t len = 0;
     NAPI_CALL(env, napi_get_value_string_utf8(env, argv[0], name, sizeof name, &len));
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < QT_TIMEOUT_THEN_COUNT; i++)
       if (strcmp(TIMEOUT_THEN_NAMES[i], name) == 0) flags = qt_timeout_result_flags((qt_timeout_then)i);
   }
   napi_value v;

@@ -540,7 +540,7 @@ static napi_value js_engine_set_timeout(napi_env env, napi_callback_info info) {
     napi_throw_range_error(env, "QT_ERANGE", "pi-question: the timeout must be a positive number of milliseconds");
     return NULL;
   }
-  int then = lookup_name(env, argv[1], TIMEOUT_THEN_NAMES, 3, "timeout action");
+  int then = lookup_name(env, argv[1], TIMEOUT_THEN_NAMES, QT_TIMEOUT_THEN_COUNT, "timeout action");
   if (then < 0) return NULL;
   qt_status st = qt_engine_set_timeout(box->engine, (int64_t)after, (qt_timeout_then)then);
   if (st) return throw_status(env, st, NULL);
@@ -566,6 +566,16 @@ static napi_value js_engine_next_tick(napi_env env, napi_callback_info info) {
   if (!get_timestamp(env, argv[0], &now)) return NULL;
   napi_value v;
   NAPI_CALL(env, napi_create_double(env, (double)qt_engine_next_tick(box->engine, now), &v));
+  return v;
+}
+
+/* clockLeft(nowMs): milliseconds until the clock runs out, or -1 when no clock runs. */
+static napi_value js_engine_clock_left(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  int64_t now;
+  if (!get_timestamp(env, argv[0], &now)) return NULL;
+  napi_value v;
+  NAPI_CALL(env, napi_create_double(env, (double)qt_engine_clock_left(box->engine, now), &v));
   return v;
 }
 
@@ -744,6 +754,7 @@ bool define_engine_class(napi_env env) {
       {"tick", js_engine_tick},
       {"nextTick", js_engine_next_tick},
       {"stopClock", js_engine_stop_clock},
+      {"clockLeft", js_engine_clock_left},
       {"setAccessible", js_engine_set_accessible},
       {"editorRequest", js_engine_editor_request},
       {"editorDone", js_engine_editor_done},

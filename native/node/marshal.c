@@ -303,7 +303,7 @@ int lookup_name(napi_env env, napi_value v, const char *const *table, int n, con
   return -1;
 }
 
-const char *const TIMEOUT_THEN_NAMES[3] = {"cancel", "decline", "recommended"};
+const char *const TIMEOUT_THEN_NAMES[QT_TIMEOUT_THEN_COUNT] = {"cancel", "decline", "recommended", "selected"};
 
 char *get_named_string(napi_env env, napi_value obj, const char *key) {
   bool has = false;

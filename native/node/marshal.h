@@ -57,7 +57,7 @@ bool parse_outcome(napi_env env, napi_value v, qt_outcome *out);
 /* Index of a name in a table of n names, or -1 after throwing a RangeError. */
 int lookup_name(napi_env env, napi_value v, const char *const *table, int n, const char *what);
 /* The timeout actions by qt_timeout_then: setTimeout's and runTty's names for them. */
-extern const char *const TIMEOUT_THEN_NAMES[3];
+extern const char *const TIMEOUT_THEN_NAMES[QT_TIMEOUT_THEN_COUNT];
 
 /* ---- C to JS -------------------------------------------------------------------------------- */
 napi_value make_string(napi_env env, const char *s, size_t len);

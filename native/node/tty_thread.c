@@ -267,7 +267,7 @@ napi_value js_run_tty(napi_env env, napi_callback_info info) {
   if (!pending && napi_has_named_property(env, argv[1], "cancelContinues", &has) == napi_ok && has &&
       napi_get_named_property(env, argv[1], "cancelContinues", &cv) == napi_ok)
     napi_get_value_bool(env, cv, &cancel_continues);
-  /* the person's settings: accessible (bool), timeoutMs (number), timeoutThen ("cancel" | "decline" | "recommended") */
+  /* the person's settings: accessible (bool), timeoutMs (number), timeoutThen ("cancel" | "decline" | "recommended" | "selected") */
   bool accessible = false;
   double timeout_ms = 0;
   int timeout_then = 0;
@@ -278,7 +278,7 @@ napi_value js_run_tty(napi_env env, napi_callback_info info) {
   if (!pending && napi_has_named_property(env, argv[1], "timeoutMs", &has) == napi_ok && has &&
       napi_get_named_property(env, argv[1], "timeoutMs", &cv) == napi_ok && !is_nullish(env, cv))
     napi_get_value_double(env, cv, &timeout_ms);
-  for (int i = 0; then_name && i < 3; i++)
+  for (int i = 0; then_name && i < QT_TIMEOUT_THEN_COUNT; i++)
     if (strcmp(then_name, TIMEOUT_THEN_NAMES[i]) == 0) timeout_then = i;
   free(then_name);
   napi_is_exception_pending(env, &pending);

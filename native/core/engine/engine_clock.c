@@ -9,13 +9,18 @@
 
 /* ---- the clock: the person's timeout --------------------------------------------------------- */
 void qt_clock_stop(qt_engine *e) {
+  if (e->clock_then == QT_TIMEOUT_SELECTED) { /* an idle clock: it starts again at the next tick */
+    if (e->clock_started) qt_touch(e);
+    e->clock_started = false;
+    return;
+  }
   e->clock_on = false;
   qt_touch(e);
   if (e->accessible) qt_flash(e, QT_STYLE_DIM, QT_STR_CLOCK_STOPPED, 0, NULL);
 }
 
 qt_status qt_engine_set_timeout(qt_engine *e, int64_t after_ms, qt_timeout_then then) {
-  if (!e || after_ms <= 0 || (int)then < 0 || then > QT_TIMEOUT_RECOMMENDED) return QT_ERR_USAGE;
+  if (!e || after_ms <= 0 || (int)then < 0 || then > QT_TIMEOUT_SELECTED) return QT_ERR_USAGE;
   if (e->done) return QT_ERR_STATE;
   e->clock_on = true;
   e->clock_started = false;
@@ -57,6 +62,12 @@ qt_status qt_engine_tick(qt_engine *e, int64_t now_ms) {
   return QT_OK;
 }
 
+int64_t qt_engine_clock_left(const qt_engine *e, int64_t now_ms) {
+  if (!e || !e->clock_on || e->done) return -1;
+  if (!e->clock_started) return e->clock_after;
+  return e->clock_deadline > now_ms ? e->clock_deadline - now_ms : 0;
+}
+
 int64_t qt_engine_next_tick(const qt_engine *e, int64_t now_ms) {
   if (!e || !e->clock_on || e->done) return -1;
   if (!e->clock_started) return 0;
@@ -67,9 +78,10 @@ int64_t qt_engine_next_tick(const qt_engine *e, int64_t now_ms) {
 }
 
 unsigned qt_timeout_result_flags(qt_timeout_then then) {
-  return then == QT_TIMEOUT_RECOMMENDED ? QT_RESULT_TIMEOUT_RECOMMENDED
-         : then == QT_TIMEOUT_DECLINE   ? QT_RESULT_TIMEOUT_DECLINE
-                                        : 0;
+  return then == QT_TIMEOUT_SELECTED      ? QT_RESULT_TIMEOUT_SELECTED
+         : then == QT_TIMEOUT_RECOMMENDED ? QT_RESULT_TIMEOUT_RECOMMENDED
+         : then == QT_TIMEOUT_DECLINE     ? QT_RESULT_TIMEOUT_DECLINE
+                                          : 0;
 }
 
 unsigned qt_engine_result_flags(const qt_engine *e) {
@@ -86,8 +98,9 @@ bool qt_countdown_text(const qt_engine *e, qt_buf *out) {
              (long long)(secs % 60));
   else
     snprintf(clock, sizeof clock, "%lld:%02lld", (long long)(secs / 60), (long long)(secs % 60));
-  qt_string_id id = e->clock_then == QT_TIMEOUT_RECOMMENDED ? QT_STR_COUNTDOWN_RECOMMENDED
-                    : e->clock_then == QT_TIMEOUT_DECLINE   ? QT_STR_COUNTDOWN_DECLINE
-                                                            : QT_STR_COUNTDOWN_CANCEL;
+  qt_string_id id = e->clock_then == QT_TIMEOUT_SELECTED      ? QT_STR_COUNTDOWN_SELECTED
+                    : e->clock_then == QT_TIMEOUT_RECOMMENDED ? QT_STR_COUNTDOWN_RECOMMENDED
+                    : e->clock_then == QT_TIMEOUT_DECLINE     ? QT_STR_COUNTDOWN_DECLINE
+                                                              : QT_STR_COUNTDOWN_CANCEL;
   return qt_format(out, qt_str(e, id), 0, clock);
 }

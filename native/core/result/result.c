@@ -99,12 +99,27 @@ static const char TIMEOUT_RECOMMENDED_SOME[] =
     "applied the recommended option where a question had one (shown above). The user did not choose it: treat it "
     "as a default and say so in your reply. The questions without a recommended option are left to you: decide "
     "those yourself, state your assumptions, and continue.";
+static const char TIMEOUT_SELECTED[] =
+    "The user stopped answering before they submitted, and their timeout setting (\"then\": \"selected\") sent "
+    "the answers they had selected (above) after the time they set passed without a key. Treat them as the "
+    "user's answers, say in your reply that they were sent by the timeout, and continue.";
+static const char TIMEOUT_SELECTED_SOME[] =
+    "The user stopped answering part-way, and their timeout setting (\"then\": \"selected\") sent the answers "
+    "they had selected (above) after the time they set passed without a key. Treat those as the user's answers; "
+    "the questions not listed were not answered: decide those yourself, state your assumptions, and continue.";
+static const char TIMEOUT_SELECTED_NONE[] =
+    "The user did not answer within the time limit they set; their timeout setting (\"then\": \"selected\") "
+    "would send what they had selected, and nothing was selected. The user chose nothing: decide yourself, state "
+    "the assumptions you made in your reply, and continue.";
 static const char TIMEOUT_APPLIED[] = "not answered in time; the timeout applied the recommended option: ";
-static const char TIMEOUT_THEN[][12] = {"cancel", "decline", "recommended"};
+static const char TIMEOUT_THEN[][12] = {"cancel", "decline", "recommended", "selected"};
 
-/* 0 cancel, 1 decline, 2 recommended: the "then" of a QT_TIMED_OUT result's flags. */
+/* 0 cancel, 1 decline, 2 recommended, 3 selected: the "then" of a QT_TIMED_OUT result's flags. */
 static int timeout_then(unsigned flags) {
-  return (flags & QT_RESULT_TIMEOUT_RECOMMENDED) ? 2 : (flags & QT_RESULT_TIMEOUT_DECLINE) ? 1 : 0;
+  return (flags & QT_RESULT_TIMEOUT_SELECTED)      ? 3
+         : (flags & QT_RESULT_TIMEOUT_RECOMMENDED) ? 2
+         : (flags & QT_RESULT_TIMEOUT_DECLINE)     ? 1
+                                                   : 0;
 }
 
 size_t qt_recommended_option(const qt_question *q) {
@@ -407,10 +422,13 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
     size_t applied_count = 0;
     for (size_t i = 0; applied && i < n; i++) applied_count += applied[i];
     int then = timeout_then(flags);
-    sentence = then == 0                     ? TIMEOUT_CANCEL
-               : then == 1 || !applied_count ? TIMEOUT_DECLINE
-               : given < n                   ? TIMEOUT_RECOMMENDED_SOME
-                                             : TIMEOUT_RECOMMENDED;
+    if (then == 3)
+      sentence = !given ? TIMEOUT_SELECTED_NONE : given < n ? TIMEOUT_SELECTED_SOME : TIMEOUT_SELECTED;
+    else
+      sentence = then == 0                     ? TIMEOUT_CANCEL
+                 : then == 1 || !applied_count ? TIMEOUT_DECLINE
+                 : given < n                   ? TIMEOUT_RECOMMENDED_SOME
+                                               : TIMEOUT_RECOMMENDED;
   } else if (outcome == QT_ASKED)
     sentence = ASKED_BEFORE;
   else if (outcome != QT_ANSWERED)
