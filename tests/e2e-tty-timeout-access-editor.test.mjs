@@ -60,6 +60,20 @@ test("tty: a 5-second timeout with then recommended answers itself; the model is
   });
 });
 
+test("tty: then selected — a key starts the runner's clock again instead of stopping it; with nothing selected the agent is told so; the terminal is restored", async () => {
+  const name = "pq-uxb-tty-selected";
+  await printMode(name, { settings: { timeout: { after: "4s", then: "selected" } } }, async ({ model, work }) => {
+    await waitScreen(name, /Sends what you selected in 0:0\d/);
+    tmux("send-keys", "-t", name, "Up"); // only a highlight: no selection, and the clock runs on
+    await waitScreen(name, /> 1\. PostgreSQL/);
+    assert.match(screen(name), /Sends what you selected in 0:0[34]/, "the countdown still runs, started again");
+    await finished(work);
+    await model.waitForRequests(2);
+    assert.match(model.toolMessages(1)[0].content, /\("then": "selected"\) would send what they had selected, and nothing was selected/);
+    assert.equal(read(work, "stty-after"), read(work, "stty-before"));
+  });
+});
+
 test("tty: Ctrl+G runs $EDITOR outside raw mode; its text comes back; the terminal is restored", async () => {
   const name = "pq-uxb-tty-editor";
   await printMode(
