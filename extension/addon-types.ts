@@ -56,6 +56,9 @@ export interface NativeEngine {
   stopClock(): void;
   /** Accessible mode: plain lines for screen readers. */
   setAccessible(on: boolean): void;
+  /** Whether the person asked to step aside (the "aside" action's key) since the last call: the
+   * host shrinks the question to a line and brings it back as it was. */
+  takeAside(): boolean;
   /** The text Ctrl+G wants opened in the external editor, or null. */
   editorRequest(): string | null;
   /** The editor's outcome: ok with the new text, or not ok with a short reason (text kept). */

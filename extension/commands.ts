@@ -103,7 +103,9 @@ export async function listQuestions(asker: Asker, args: string, ctx: ExtensionCo
 /** /answer: the last cancelled or interrupted question again; the answers go to the agent as
  * the user's next message. */
 export async function reopenQuestion(pi: ExtensionAPI, asker: Asker, ctx: ExtensionCommandContext): Promise<void> {
-  // A question asked without waiting goes first (async.ts): the oldest one is shown.
+  // The question the person stepped aside from comes back first (aside.ts); then a question
+  // asked without waiting (async.ts): the oldest one is shown.
+  if (asker.bringBack()) return;
   if (await (await import("./ask/async.ts")).asyncQuestions(pi, asker).openOldest(ctx)) return;
   const native = addon();
   // This session's branch decides; memory only serves runs without a session.

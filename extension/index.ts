@@ -312,12 +312,14 @@ export default function piQuestion(pi: ExtensionAPI): void {
     return renderers.renderAnswerMessage(message, options.expanded, theme);
   });
 
-  // Questions asked without waiting (wait: false, async.ts): this key opens the oldest (the one
-  // async.ts names on its line, ANSWER_KEY); pi binds no alt+a.
+  // The question stepped aside from comes back with this key (aside.ts ANSWER_KEY); else it opens
+  // the oldest question asked without waiting (wait: false, async.ts); pi binds no alt+a.
   pi.registerShortcut?.("alt+a", {
-    description: "Answer the oldest question the agent asked without waiting",
+    description: "Show the question you stepped aside from, or the oldest one the agent asked without waiting",
     handler: async (ctx: ExtensionContext) => {
-      const [{ asyncQuestions }, a] = await Promise.all([import("./ask/async.ts"), getAsker()]);
+      const a = await getAsker();
+      if (a.bringBack()) return; // the question the person stepped aside from (aside.ts)
+      const { asyncQuestions } = await import("./ask/async.ts");
       void asyncQuestions(pi, a).openOldest(ctx); // shown while pi goes on; never awaited here
     },
   });

@@ -12,6 +12,7 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import { addon } from "../addon.ts";
 import { type AskersBoard, type Board, createBoard, type Ticket } from "../board/board.ts";
 import { type ArgsJson, type NativeEngine, type Outcome, terminalReachable, TTY_PATH } from "../addon-types.ts";
+import { type Aside, createAside } from "./aside.ts";
 import type { AnswersFlag } from "./print-mode.ts";
 import type { RelayAsker } from "../question-types.ts";
 import { escapeFlags, type QuestionResult, toToolResult } from "../board/result.ts";
@@ -100,6 +101,9 @@ export interface Asker {
     signal: AbortSignal | undefined,
     from?: RelayAsker,
   ): Promise<QuestionResult>;
+  /** Alt+A, /answer: the question the person stepped aside from (aside.ts) comes back as it was;
+   * false when none is aside. */
+  bringBack(): boolean;
   /** Loads and decides ahead what the first question of a session with a person (`ctx.hasUI`)
    * needs in its mode (its modules, the width rules, the settings, the project's remembered
    * answers): called in pi's idle time after such a session starts (index.ts), each step its own
@@ -290,7 +294,7 @@ function flowEngine(
 }
 
 /** One question asked one way; undefined when that way cannot ask after all (the next is tried). */
-async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<QuestionResult | undefined> {
+async function askOneWay(way: Way, call: Call, flag: AnswersFlag, aside: Aside): Promise<QuestionResult | undefined> {
   const { json, questions, ctx, signal, s, from, ticket } = call;
   const native = addon();
   const flags = escapeFlags(s);
@@ -300,14 +304,20 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag): Promise<Quest
       const flow = ticket.flow();
       const release = flow.hold(); // the result is read from it after the question may have ended
       try {
-        const outcome = await askInTui(flow, ctx, signal, ticket.claim, {
-          accessible: accessibleMode(s),
-          ...(s.timeout ? { timeout: { ms: s.timeout.ms, then: s.timeout.then } } : {}),
-          blocked: Array.from(native.sanitize(questions[0]?.prompt ?? "", false))
-            .slice(0, 60)
-            .join(""),
-        });
-        return outcome === undefined ? undefined : toToolResult(flow.engine.result("interactive", Date.now(), null, flags), s);
+        for (;;) {
+          const outcome = await askInTui(flow, ctx, signal, ticket.claim, {
+            accessible: accessibleMode(s),
+            ...(s.timeout ? { timeout: { ms: s.timeout.ms, then: s.timeout.then } } : {}),
+            blocked: Array.from(native.sanitize(questions[0]?.prompt ?? "", false))
+              .slice(0, 60)
+              .join(""),
+          });
+          if (outcome === undefined) return undefined;
+          if (outcome !== "aside") return toToolResult(flow.engine.result("interactive", Date.now(), null, flags), s);
+          // Stepped aside: a line above pi's editor until the same key or /answer brings the
+          // question back as its flow is then (or it ends elsewhere: askInTui sees the abort).
+          await aside.wait(ctx, signal);
+        }
       } finally {
         release();
       }
@@ -609,7 +619,7 @@ function settingsReader(sawCwd: (cwd: string) => void): (ctx: ExtensionContext) 
 }
 
 /** Asking in this mode's ways (route.ts), with the person's attention drawn meanwhile. */
-function askerOfWays(pi: ExtensionAPI, flag: AnswersFlag, extra: Attention): (call: Call) => Promise<QuestionResult> {
+function askerOfWays(pi: ExtensionAPI, flag: AnswersFlag, extra: Attention, aside: Aside): (call: Call) => Promise<QuestionResult> {
   return async (call) => {
     const { questions, ctx, s, from } = call;
     useLanguage(resolveLanguage(s.language));
@@ -626,7 +636,7 @@ function askerOfWays(pi: ExtensionAPI, flag: AnswersFlag, extra: Attention): (ca
       : () => undefined;
     try {
       for (const way of ways) {
-        const result = await askOneWay(way, call, flag);
+        const result = await askOneWay(way, call, flag, aside);
         if (result) return result;
       }
       throw new Error(`pi-question: no way to ask was left (${ways.join(", ")})`);
@@ -653,13 +663,14 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
   let cwd = process.cwd(); // the session's, once a question brings its context
   let unhost = hostEvents(pi, board, () => cwd);
   const extra: Attention = { pageUrl: () => asker.pageUrl?.(), told: new Set() };
+  const aside = createAside();
   const core: AskerCore = {
     board,
     history: [],
     laters: new Set(),
     unanswered: undefined,
     settings: settingsReader((seen) => (cwd = seen)),
-    askNow: askerOfWays(pi, flagOnce(answersFlag), extra),
+    askNow: askerOfWays(pi, flagOnce(answersFlag), extra, aside),
     ping: (ctx, s, prompt, qid) => void pingPerson(pi, ctx, s, prompt, qid, extra),
   };
   const asker: Asker = {
@@ -669,6 +680,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     settings: core.settings,
     checkLimits,
     prepare: (ctx) => prepareFirst(core, ctx),
+    bringBack: () => aside.bringBack(),
     later: (json, questions, ctx, qid) => askLater(core, json, questions, ctx, qid),
     ask: (json, questions, ctx, signal, from) => askInTurn(core, json, questions, ctx, signal, from),
     close() {

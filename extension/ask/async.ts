@@ -19,9 +19,8 @@ import { type QuestionResult, toToolResult } from "../board/result.ts";
 import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
 import { fill, strings } from "../text/i18n.ts";
 import type { Asker, AsyncQuestions, Later } from "./ask.ts";
+import { ANSWER_KEY, keyName } from "./aside.ts";
 
-/** The key that opens the oldest waiting question (index.ts registers it: pi binds no alt+a). */
-export const ANSWER_KEY = "alt+a";
 /** The session entry of a question asked without waiting: { qid, args, askedAt }. */
 export const ASKED_ENTRY = "pi-question-async";
 /** The session entry of its answer, written when it ends, before the message is delivered:
@@ -76,14 +75,6 @@ export function answerInBranch(branch: readonly Entry[], qid: string): boolean {
 }
 
 const instances = new WeakMap<Asker, AsyncQuestions>();
-
-/** "alt+a" → "Alt+A", as the line names the key. */
-export function keyName(key: string): string {
-  return key
-    .split("+")
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join("+");
-}
 
 /** The one manager of `asker`'s questions asked without waiting. */
 export function asyncQuestions(pi: ExtensionAPI, asker: Asker): AsyncQuestions {

@@ -10,6 +10,7 @@ import type { Flow, FlowTimeout } from "../board/flow.ts";
 import { selectWidthRules } from "../width-rules.mjs";
 import { strings } from "../text/i18n.ts";
 import { runExternalEditor } from "./external-editor.ts";
+import { ANSWER_KEY } from "./aside.ts";
 
 /** The engine's semantic styles, as pi theme colours. */
 const STYLE_COLOURS = {
@@ -168,6 +169,8 @@ export class QuestionView implements Component, Focusable {
   private readonly openEditor?: (text: string) => void;
   /** A key changed the engine: the question's other faces (the page) show it too. */
   private readonly moved?: () => void;
+  /** The step-aside key: the question closes here, its flow kept as it is, to come back. */
+  private readonly stepAside?: () => void;
 
   constructor(
     engine: NativeEngine,
@@ -177,6 +180,7 @@ export class QuestionView implements Component, Focusable {
     rows: (width: number) => number = () => 0,
     openEditor?: (text: string) => void,
     moved?: () => void,
+    stepAside?: () => void,
   ) {
     this.engine = engine;
     this.theme = theme;
@@ -185,6 +189,7 @@ export class QuestionView implements Component, Focusable {
     this.rows = rows;
     this.openEditor = openEditor;
     this.moved = moved;
+    this.stepAside = stepAside;
     // pi's TUI has already waited for the rest of each escape sequence and hands over whole
     // keys: a "\x1b]" (Alt+]) must not be held as the start of a terminal reply that swallows
     // the typing after it. (A lone high surrogate is still held below, in handleInput.)
@@ -234,6 +239,11 @@ export class QuestionView implements Component, Focusable {
       return;
     }
     if (this.moved && this.engine.revision !== before) this.moved();
+    if (this.engine.takeAside() && this.stepAside) {
+      this.close();
+      this.stepAside();
+      return;
+    }
     const draft = this.engine.editorRequest();
     if (draft !== null) {
       if (this.openEditor) this.openEditor(draft);
@@ -295,16 +305,17 @@ export interface TuiOptions {
 }
 
 /** Shows the question of `flow` (the board's one flow of it, which another face, the page, may
- * move meanwhile: the frame is drawn again then) in pi's TUI and resolves with its outcome, or
- * undefined when this pi cannot show custom components (RPC mode). `claim` is called when the
- * person ends it. */
+ * move meanwhile: the frame is drawn again then) in pi's TUI and resolves with its outcome,
+ * "aside" when the person stepped aside (the step-aside key: the flow is kept as it is, to show
+ * again), or undefined when this pi cannot show custom components (RPC mode). `claim` is called
+ * when the person ends it. */
 export async function askInTui(
   flow: Flow,
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
   claim?: (outcome: string) => boolean,
   options: TuiOptions = {},
-): Promise<Outcome | undefined> {
+): Promise<Outcome | "aside" | undefined> {
   const engine = flow.engine;
   if (signal?.aborted) {
     engine.interrupt();
@@ -325,8 +336,9 @@ export async function askInTui(
   type Showing = Parameters<ExtensionContext["ui"]["custom"]>[1];
   const showing = (options.blocked ? { blocked: { kind: "question", message: options.blocked } } : undefined) as Showing;
   try {
-    return await ctx.ui.custom<Outcome>((tui, theme, keybindings, done) => {
+    return await ctx.ui.custom<Outcome | "aside">((tui, theme, keybindings, done) => {
       applyKeybindings(engine, keybindings);
+      engine.bind("aside", [ANSWER_KEY]); // the help line names it; the same key brings it back
       let finished = false;
       let view: QuestionView | undefined;
       const finish = (outcome: Outcome) => {
@@ -371,6 +383,11 @@ export async function askInTui(
         rows,
         openEditor,
         () => flow.moved(face),
+        () => {
+          if (finished) return;
+          finished = true;
+          done("aside"); // not an end: nothing is claimed, the flow stays as it is
+        },
       );
       // A step on another face (the page) or the countdown: drawn again as it is now (a page that
       // ends the flow hands it on itself: this closes when the board says so); the flow's clock

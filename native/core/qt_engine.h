@@ -60,6 +60,8 @@ typedef enum qt_action {
   QT_ACT_EXTERNAL_EDITOR,     /* app.editor.external: ctrl+g (typing an answer or a note) */
   QT_ACT_PREVIEW_UP,          /* read a preview that is cut: shift+up (a page back) */
   QT_ACT_PREVIEW_DOWN,        /* shift+down (a page on) */
+  QT_ACT_ASIDE,               /* step aside to read the transcript: no key unless the host binds one
+                               * (pi's TUI: alt+a) — qt_engine_take_aside */
   QT_ACT_COUNT
 } qt_action;
 
@@ -187,6 +189,10 @@ qt_status qt_engine_set_accessible(qt_engine *e, bool on);
  * qt_engine_editor_done: ok with the new text (replaces the field), or not ok with a short
  * reason (the field is kept as it was and the reason shown). Input fed meanwhile is ignored. */
 bool qt_engine_editor_request(const qt_engine *e, const char **text, size_t *len);
+/* Whether the person asked to step aside (QT_ACT_ASIDE) since the last call: the host shrinks
+ * the question to a line and shows it again, as it was, when asked. Nothing else changes: the
+ * flow keeps every draft, tick and scroll. */
+bool qt_engine_take_aside(qt_engine *e);
 qt_status qt_engine_editor_done(qt_engine *e, bool ok, const char *text, size_t len, const char *why);
 
 /* ---- the question flow as steps -------------------------------------------------------------

@@ -242,6 +242,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(HELP_DISCUSS)          /* Ctrl+T "talk first" */                                                                                                       \
   X(HELP_SEND)             /* Enter "send to the agent" (in the discussion field) */                                                                       \
   X(PLAIN_KEYS_DISCUSS)    /* accessible mode: the keys, in words, in the discussion field */                                                              \
+  X(HELP_ASIDE)            /* Alt+A "step aside": the question shrinks to a line; the same key brings it back */                                           \
   X(HELP_BACK_TO_QUESTION) /* Esc "back to the question" (closes the discussion field) */                                                                  \
   X(WARN_DISCUSS_EMPTY)    /* Enter on an empty discussion field */                                                                                        \
   /* ---- why a step was refused (the RPC dialogs and the page show it) ---- */                                                                            \
@@ -258,6 +259,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(DIALOG_TYPE) /* RPC: a free-text question's input dismissed, the entry that shows it again: "Type an answer…" */                                     \
   X(DIALOG_BACK) /* RPC: the review not submitted, the entry back to the questions: "Back to the questions" */                                             \
   X(STATUS_ASKED) /* renderResult: a question asked without waiting (wait: false): "asked without waiting — the answer comes…"  */                     \
+  X(ASIDE_LINE)         /* above the editor: the question shown stepped aside; {s}: the key that brings it back */                                         \
   X(ASYNC_WAITING_ONE)  /* above the editor: one question asked without waiting; {s}: the shortcut */                                                      \
   X(ASYNC_WAITING_MANY) /* above the editor: {n} questions asked without waiting; {s}: the shortcut */                                                     \
   X(ASYNC_ANSWER_HEAD)  /* transcript: the message bringing such an answer; {s}: the question id */                                                        \

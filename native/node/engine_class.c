@@ -396,6 +396,7 @@ static const char *const ACTION_NAMES[QT_ACT_COUNT] = {
     [QT_ACT_EXTERNAL_EDITOR] = "externalEditor",
     [QT_ACT_PREVIEW_UP] = "previewUp",
     [QT_ACT_PREVIEW_DOWN] = "previewDown",
+    [QT_ACT_ASIDE] = "aside",
 };
 
 static napi_value js_engine_set_style(napi_env env, napi_callback_info info) {
@@ -566,6 +567,15 @@ static napi_value js_engine_next_tick(napi_env env, napi_callback_info info) {
   if (!get_timestamp(env, argv[0], &now)) return NULL;
   napi_value v;
   NAPI_CALL(env, napi_create_double(env, (double)qt_engine_next_tick(box->engine, now), &v));
+  return v;
+}
+
+/* takeAside(): whether the person asked to step aside since the last call. */
+static napi_value js_engine_take_aside(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  (void)argv;
+  napi_value v;
+  NAPI_CALL(env, napi_get_boolean(env, qt_engine_take_aside(box->engine), &v));
   return v;
 }
 
@@ -755,6 +765,7 @@ bool define_engine_class(napi_env env) {
       {"nextTick", js_engine_next_tick},
       {"stopClock", js_engine_stop_clock},
       {"clockLeft", js_engine_clock_left},
+      {"takeAside", js_engine_take_aside},
       {"setAccessible", js_engine_set_accessible},
       {"editorRequest", js_engine_editor_request},
       {"editorDone", js_engine_editor_done},

@@ -605,6 +605,13 @@ qt_status qt_engine_set_accessible(qt_engine *e, bool on) {
   return QT_OK;
 }
 
+/* ---- stepping aside -------------------------------------------------------------------------- */
+bool qt_engine_take_aside(qt_engine *e) {
+  if (!e || !e->aside_want) return false;
+  e->aside_want = false;
+  return !e->done;
+}
+
 /* ---- the external editor --------------------------------------------------------------------- */
 static qt_editor *editor_target(qt_engine *e) {
   if (!e->editor_want || e->done) return NULL;

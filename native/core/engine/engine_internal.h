@@ -209,6 +209,7 @@ struct qt_engine {
   bool accessible;
   /* the external editor: 0 none, 1 the draft, 2 the note, 3 the discussion is asked for */
   int editor_want;
+  bool aside_want; /* QT_ACT_ASIDE was pressed: the host steps aside (qt_engine_take_aside) */
 };
 
 /* One grapheme of an editor's text as drawn. */

@@ -449,7 +449,11 @@ static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
     qt_buf_reset(&e->flash);
     qt_touch(e);
   }
-  if (e->clock_on) qt_clock_stop(e); /* any key stops the person's timeout for good */
+  if (e->clock_on) qt_clock_stop(e);  /* any key stops the person's timeout for good */
+  if (matches(e, QT_ACT_ASIDE, ev)) { /* in any state: the host hides the question, as it is */
+    e->aside_want = true;
+    return QT_OK;
+  }
   if (e->overlay != QT_OVERLAY_NONE) return on_overlay(e, ev);
   if (e->discuss_open) return on_discuss(e, ev);
   if (matches(e, QT_ACT_DISCUSS, ev) && qt_step_live(e, QT_STEP_DISCUSS)) {

@@ -82,6 +82,7 @@ size_t qt_live_items(const qt_engine *e, qt_live *out) {
       KEY(QT_STEP_DECLINE, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
       KEY(QT_STEP_DISCUSS, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
       KEY(QT_STEP_CANCEL, QT_ACT_CANCEL, QT_STR_HELP_CANCEL);
+      KEY(none, QT_ACT_ASIDE, QT_STR_HELP_ASIDE);
     } else {
       const qt_qstate *s = &e->qs[e->current];
       bool ms = s->q->multi_select;
@@ -101,6 +102,7 @@ size_t qt_live_items(const qt_engine *e, qt_live *out) {
           KEY(QT_STEP_DISCUSS, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
           KEY(s->filter_on ? QT_STEP_BACK : QT_STEP_CANCEL, QT_ACT_CANCEL,
               s->filter_on ? QT_STR_HELP_CLEAR_FILTER : QT_STR_HELP_CANCEL);
+          KEY(none, QT_ACT_ASIDE, QT_STR_HELP_ASIDE);
           break;
         case QT_VIEW_ENTRY:
           KEY(QT_STEP_TYPE, QT_ACT_CONFIRM, QT_STR_HELP_SUBMIT);
@@ -114,6 +116,7 @@ size_t qt_live_items(const qt_engine *e, qt_live *out) {
           KEY(QT_STEP_DISCUSS, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
           KEY(s->q->option_count ? QT_STEP_BACK : QT_STEP_CANCEL, QT_ACT_CANCEL,
               s->q->option_count ? QT_STR_HELP_BACK : QT_STR_HELP_CANCEL);
+          KEY(none, QT_ACT_ASIDE, QT_STR_HELP_ASIDE);
           break;
         case QT_VIEW_FILTER:
           TEXT(QT_STEP_FILTER, QT_STR_HELP_TYPE_FILTER);
