@@ -255,3 +255,21 @@ test("flow steps: draft holds the typed answer's field without answering; leavin
   assert.deepEqual(f.act("decline"), { ok: true });
   assert.equal(f.outcome, "declined", "nothing typed: nothing to ask");
 });
+
+test("flow steps: stepping aside is the host's key — unbound it does nothing and is not named; bound (pi's TUI: Alt+A) the help line and the accessible keys name it, and the key changes nothing in the flow but asks the host once", () => {
+  const e = addon.createEngine(THREE);
+  e.feed("\x1ba");
+  assert.equal(e.takeAside(), false, "no key bound: nothing asked");
+  assert.doesNotMatch(e.render(200).join("\n"), /step aside/);
+  e.feed("\x1b[B"); // the highlight moved, as the person had it
+  assert.equal(e.bind("aside", ["alt+a"]), 0);
+  assert.match(e.render(200).join("\n"), /Alt\+A step aside/);
+  const before = JSON.stringify(view(e));
+  e.feed("\x1ba");
+  assert.equal(e.takeAside(), true);
+  assert.equal(e.takeAside(), false, "asked once");
+  assert.equal(JSON.stringify(view(e)), before, "the flow is as it was");
+  e.setAccessible(true);
+  assert.match(e.render(1000).join("\n"), /Alt\+A steps aside; the same key brings the question back\./);
+  assert.match(e.render(1000).join("\n"), /Escape cancels\./, "the sentences for the default keys stay");
+});

@@ -239,7 +239,7 @@ export class QuestionView implements Component, Focusable {
       return;
     }
     if (this.moved && this.engine.revision !== before) this.moved();
-    if (this.engine.takeAside() && this.stepAside) {
+    if (this.stepAside && this.engine.takeAside()) {
       this.close();
       this.stepAside();
       return;

@@ -259,6 +259,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(DIALOG_TYPE) /* RPC: a free-text question's input dismissed, the entry that shows it again: "Type an answer…" */                                     \
   X(DIALOG_BACK) /* RPC: the review not submitted, the entry back to the questions: "Back to the questions" */                                             \
   X(STATUS_ASKED) /* renderResult: a question asked without waiting (wait: false): "asked without waiting — the answer comes…"  */                     \
+  X(PLAIN_KEYS_ASIDE)   /* accessible: "{s} steps aside; the same key brings the question back." ({s}: Alt+A) */                                           \
   X(ASIDE_LINE)         /* above the editor: the question shown stepped aside; {s}: the key that brings it back */                                         \
   X(ASYNC_WAITING_ONE)  /* above the editor: one question asked without waiting; {s}: the shortcut */                                                      \
   X(ASYNC_WAITING_MANY) /* above the editor: {n} questions asked without waiting; {s}: the shortcut */                                                     \

@@ -429,6 +429,7 @@ qt_status qt_engine_set_style(qt_engine *e, qt_style style, const char *open, co
 
 bool qt_engine_first_keys_default(const qt_engine *e) {
   for (int a = 0; a < QT_ACT_COUNT; a++) {
+    if (a == QT_ACT_ASIDE) continue; /* the host's own key, said after the sentences when bound */
     size_t n = 0;
     while (n < 4 && DEFAULT_KEYS[a][n]) n++;
     qt_keyset d;

@@ -399,6 +399,15 @@ static void plain_keys(pctx *p) {
     qt_buf_putc(&p->tmp, ' ');
     qt_buf_puts(&p->tmp, qt_str(e, QT_STR_PLAIN_KEYS_TABS));
   }
+  if (e->keys[QT_ACT_ASIDE].count) { /* the host's step-aside key (pi's TUI): "Alt+A steps aside." */
+    qt_buf key;
+    qt_buf_init(&key);
+    qt_render_key_name(e, QT_ACT_ASIDE, &key);
+    if (key.failed) p->tmp.failed = true;
+    qt_buf_putc(&p->tmp, ' ');
+    qt_format(&p->tmp, qt_str(e, QT_STR_PLAIN_KEYS_ASIDE), 0, key.data ? key.data : "");
+    qt_buf_free(&key);
+  }
   flush(p);
 }
 
