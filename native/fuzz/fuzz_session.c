@@ -376,6 +376,7 @@ static void check_view(qt_engine *e) {
 static void act(session *s, uint8_t op, fuzz_input *in) {
   qt_step step = (qt_step)((op & 0x1F) % (QT_STEP_COUNT + 1)); /* QT_STEP_COUNT: no such step */
   size_t index = fuzz_byte(in) % 12;
+  if (index == 11) index = QT_NO_INDEX; /* a face that names no option (the page's Submit with none chosen) */
   size_t got = 0;
   const char *text = op & 0x20 ? fuzz_bytes(in, fuzz_byte(in), &got) : NULL;
   bool live = step < QT_STEP_COUNT && qt_engine_is_live(s->e, step);
@@ -416,12 +417,17 @@ static void run_op(session *s, fuzz_input *in) {
     s->accessible = !s->accessible;
     FUZZ_CHECK(qt_engine_set_accessible(s->e, s->accessible) == QT_OK);
   } else if (op == 0xF9) {
-    qt_status st = qt_engine_set_timeout(s->e, (int64_t)fuzz_u16(in) + 1, (qt_timeout_then)(fuzz_byte(in) % 3));
+    qt_status st = qt_engine_set_timeout(s->e, (int64_t)fuzz_u16(in) + 1,
+                                         (qt_timeout_then)(fuzz_byte(in) % QT_TIMEOUT_THEN_COUNT));
     FUZZ_CHECK(st == QT_OK || (st == QT_ERR_STATE && qt_engine_done(s->e)));
   } else if (op == 0xFA) {
-    s->now += fuzz_u16(in);
+    uint16_t step = fuzz_u16(in);
+    if (step & 1) FUZZ_CHECK(qt_engine_stop_clock(s->e) == QT_OK); /* the person on another face */
+    s->now += step;
     FUZZ_CHECK(qt_engine_tick(s->e, s->now) == QT_OK);
     FUZZ_CHECK(qt_engine_next_tick(s->e, s->now) <= 1000);
+    int64_t left = qt_engine_clock_left(s->e, s->now);
+    FUZZ_CHECK(left >= -1 && left <= 65536);
   } else if (op == 0xFB) {
     feed(s, "\x07", 1);
   } else if (op == 0xFC || op == 0xFD) {
@@ -435,6 +441,7 @@ static void run_op(session *s, fuzz_input *in) {
     qt_engine_interrupt(s->e);
     FUZZ_CHECK(qt_engine_done(s->e) && qt_engine_outcome(s->e) == QT_INTERRUPTED);
   }
+  (void)qt_engine_take_aside(s->e); /* the host's step-aside key (bound by a rebinding above) */
   render_and_check(s->e, s->width, s->rows, s->styled);
 }
 
