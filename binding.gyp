@@ -77,6 +77,7 @@
         "native/core/render/render_help.c",
         "native/core/render/render_fit.c",
         "native/core/render/render_plain.c",
+        "native/core/render/render_screen.c",
         "native/core/tty/tty_run.c"
       ],
       "include_dirs": ["native/core"],

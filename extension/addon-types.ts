@@ -24,8 +24,12 @@ export type PipeConnection =
 export interface NativeEngine {
   /** Feeds raw input; returns true once the question is finished. */
   feed(data: string): boolean;
-  /** At most `rows` lines when given (0 or none: no limit): the question fits the screen. */
+  /** The frame the host shows, at most `rows` lines when given (0 or none: no limit): the
+   * question fits the screen. It names the screen: the keys that depend on what a frame showed
+   * (PageUp/PageDown, Shift+↑/Shift+↓, a list cut to the rows) act on the frame at this size. */
   render(width: number, rows?: number): string[];
+  /** A frame at any size, drawn aside: it changes nothing, not what the keys act on. */
+  renderAside(width: number, rows?: number): string[];
   result(mode: string, answeredAt?: number, reason?: string | null, flags?: number): { details: string; text: string };
   interrupt(): void;
   setStyle(name: string, open: string, close: string): void;

@@ -163,6 +163,21 @@ test('core layout: every #include "…" under native/ goes the allowed way — f
   assert.ok(quotedIncludes(readFileSync(renderInternal, "utf8")).some((i) => i.name === "engine/engine_internal.h"));
 });
 
+// The direction holds at link time too: the engine calls no function of render/ by name (the
+// renderers' entry points are declared in render/render_internal.h; the engine lays out the
+// screen's frame at a key through e->lay_out_screen, which render/ sets with the screen).
+test("core layout: the engine's files call no function of render/ by name", () => {
+  const renderNames = new Set();
+  for (const f of walk(join(core, "render")).filter((p) => p.endsWith(".c")))
+    for (const m of uncommented(readFileSync(f, "utf8")).matchAll(/^(?:[a-z_]+\s+)+\**(qt_[a-z0-9_]+)\s*\(/gm)) renderNames.add(m[1]);
+  assert.ok(renderNames.has("qt_render_frame") && renderNames.has("qt_engine_render"), [...renderNames].join(" "));
+  for (const f of walk(join(core, "engine")).filter((p) => /\.[ch]$/.test(p))) {
+    const text = uncommented(readFileSync(f, "utf8"));
+    const called = [...renderNames].filter((name) => new RegExp(`\\b${name}\\s*\\(`).test(text));
+    assert.deepEqual(called, [], `${rel(f)} calls into render/`);
+  }
+});
+
 test("core layout: the C drivers of tests/ and bench/profile/ include only files that are there", () => {
   const files = drivers();
   assert.ok(files.length >= 5, files.map(rel).join(" "));

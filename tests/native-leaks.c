@@ -127,21 +127,23 @@ static void one_cycle(size_t i) {
   CHECK(qt_engine_bind(e, QT_ACT_DOWN, keys, 2, NULL) == QT_OK);
   const char *const *lines;
   size_t count;
-  CHECK(qt_engine_render(e, 80, &lines, &count) == QT_OK);
+  CHECK(qt_engine_set_screen(e, 80, 0) == QT_OK);
+  CHECK(qt_engine_render(e, 80, 0, &lines, &count) == QT_OK);
   const char *script = SCRIPTS[i % SCRIPT_COUNT];
   size_t n = strlen(script), half = n / 2;
-  CHECK(qt_engine_set_rows(e, (int)(i % 24)) == QT_OK); /* fitted to rows (0: none) */
-  CHECK(qt_engine_render(e, 80, &lines, &count) == QT_OK);
+  CHECK(qt_engine_set_screen(e, 80, (int)(i % 24)) == QT_OK); /* fitted to rows (0: none) */
+  CHECK(qt_engine_render(e, 80, (int)(i % 24), &lines, &count) == QT_OK);
   CHECK(qt_engine_feed(e, script, half) == QT_OK);
-  CHECK(qt_engine_render(e, 1 + (int)(i % 200), &lines, &count) == QT_OK);
+  CHECK(qt_engine_render(e, 1 + (int)(i % 200), (int)(i % 24), &lines, &count) == QT_OK); /* aside */
+  CHECK(qt_engine_set_screen(e, 100, (int)(i % 13)) == QT_OK); /* named, laid out at the next key */
   CHECK(qt_engine_feed(e, script + half, n - half) == QT_OK);
-  CHECK(qt_engine_render(e, 120, &lines, &count) == QT_OK);
-  CHECK(qt_engine_render(e, 30, &lines, &count) == QT_OK);
+  CHECK(qt_engine_render(e, 120, 0, &lines, &count) == QT_OK);
+  CHECK(qt_engine_render(e, 30, 0, &lines, &count) == QT_OK);
   /* accessible frames, Ctrl+G's editor outcome, and the person's timeout */
   CHECK(qt_engine_set_accessible(e, i % 2 == 0) == QT_OK);
   CHECK(qt_engine_feed(e, "0x\x07", 3) == QT_OK);
   CHECK(qt_engine_editor_done(e, i % 3 != 0, "from the editor\n", 16, "exited with status 1") == QT_OK);
-  CHECK(qt_engine_render(e, 60, &lines, &count) == QT_OK);
+  CHECK(qt_engine_render(e, 60, 0, &lines, &count) == QT_OK);
   if (!qt_engine_done(e) && i % 4 == 0) {
     CHECK(qt_engine_set_timeout(e, 1000, (qt_timeout_then)(i % 3)) == QT_OK);
     CHECK(qt_engine_tick(e, 0) == QT_OK && qt_engine_tick(e, 1000) == QT_OK);

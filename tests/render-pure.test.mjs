@@ -141,6 +141,88 @@ for (const c of CASES) {
   );
 }
 
+// ---- the keys act on the host's screen ------------------------------------------------------
+// `render(width, rows)` draws the frame the host shows: it names the screen's size, and the keys
+// that depend on what a frame showed (PageUp/PageDown, Shift+↑/Shift+↓, a list cut to the rows)
+// act on the frame at that size. `renderAside(width, rows)` draws a frame at any other size and
+// changes nothing, even when it is the last frame drawn before the key (the host need not draw
+// again first).
+for (const c of CASES) {
+  test(
+    `render is pure: ${c.name} — a frame drawn aside at ${c.b[0]}×${c.b[1]} just before each key changes nothing the key does`,
+    BOUND,
+    () => {
+      const only = session(c);
+      const mixed = session(c);
+      for (const k of c.after) {
+        const shown = only.render(c.a, c.rows);
+        assert.deepEqual(mixed.render(c.a, c.rows), shown);
+        const aside = mixed.renderAside(c.b[0], c.b[1]);
+        assert.ok(aside.length > 0);
+        only.feed(k);
+        mixed.feed(k);
+        assert.deepEqual(mixed.render(c.a, c.rows), only.render(c.a, c.rows), `after ${JSON.stringify(k)} the key did something else`);
+      }
+      // and the frames drawn aside were of the same state
+      assert.deepEqual(mixed.renderAside(c.b[0], c.b[1]), only.renderAside(c.b[0], c.b[1]));
+    },
+  );
+  test(
+    `render is pure: ${c.name} — after the host resizes to ${c.b[0]}×${c.b[1]}, the keys act on the frame at the new size`,
+    BOUND,
+    () => {
+      // from the top (nothing scrolled yet), a host that drew at a and then resized acts like one
+      // that only ever drew at b
+      const resized = fresh(c, []);
+      const atB = fresh(c, []);
+      resized.render(c.a, c.rows);
+      for (const k of [...c.keys, ...c.after]) {
+        resized.render(c.b[0], c.b[1]);
+        atB.render(c.b[0], c.b[1]);
+        resized.feed(k);
+        atB.feed(k);
+        assert.deepEqual(resized.render(c.b[0], c.b[1]), atB.render(c.b[0], c.b[1]), `after ${JSON.stringify(k)} at the new size`);
+      }
+      // and a frame drawn aside at the old size changes nothing there either
+      for (const k of c.after) {
+        resized.render(c.b[0], c.b[1]);
+        atB.render(c.b[0], c.b[1]);
+        resized.renderAside(c.a, c.rows);
+        resized.feed(k);
+        atB.feed(k);
+        assert.deepEqual(resized.render(c.b[0], c.b[1]), atB.render(c.b[0], c.b[1]));
+      }
+    },
+  );
+}
+
+/** An engine for case c given `keys`, each after a frame drawn aside at a (nothing on screen). */
+function fresh(c, keys) {
+  const e = addon.createEngine(JSON.stringify(c.args));
+  if (c.lang) e.setLanguage(c.lang);
+  if (c.accessible) e.setAccessible(true);
+  for (const k of keys) e.feed(k);
+  return e;
+}
+
+test(
+  "render is pure: a frame drawn aside before the key changes how far PageDown reads (the issue's case, at 80×16 and 30×16)",
+  BOUND,
+  () => {
+    const PD = K.pageDown;
+    const host = addon.createEngine(JSON.stringify(LONG_PROMPT));
+    const mixed = addon.createEngine(JSON.stringify(LONG_PROMPT));
+    host.render(80, 16);
+    mixed.render(80, 16);
+    mixed.renderAside(30, 16);
+    host.feed(PD);
+    mixed.feed(PD);
+    const want = host.render(80, 16);
+    assert.deepEqual(mixed.render(80, 16), want);
+    assert.ok(!want.join("\n").includes("FIRST-LINE"), "PageDown read on");
+  },
+);
+
 test("render is pure: the cases reach windows that are cut (the frames change as the keys move them)", BOUND, () => {
   for (const c of CASES) {
     const e = session(c);
@@ -185,10 +267,10 @@ test("render is pure: the renderers' sources hold no cast that drops const from 
 });
 
 test("render is pure: the renderers take the engine as const", BOUND, () => {
-  const header = readFileSync(new URL("native/core/engine/engine_internal.h", `file://${root}/`), "utf8");
+  const header = readFileSync(new URL("native/core/render/render_internal.h", `file://${root}/`), "utf8");
   for (const fn of ["qt_render_frame", "qt_render_plain_frame"]) {
     const m = new RegExp(`qt_status ${fn}\\(([^)]*)\\)`).exec(header);
-    assert.ok(m, `${fn} is declared in engine_internal.h`);
+    assert.ok(m, `${fn} is declared in render_internal.h`);
     assert.match(m[1], /^const qt_engine \*e\b/, `${fn} takes the engine as const`);
   }
 });

@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
       qt_engine_feed(en, "\x1b[B", 3);
       qt_engine_feed(en, "\t", 1);
       qt_engine_feed(en, "x", 1);
-      qt_engine_render(en, 100, &ls, &c);
+      qt_engine_render(en, 100, 0, &ls, &c);
       qt_engine_destroy(en);
       qt_request_free(r);
     }
@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
   size_t heap2 = mallinfo2().uordblks;
   const char *const *lines;
   size_t count;
-  qt_engine_render(e, 100, &lines, &count);
+  qt_engine_render(e, 100, 0, &lines, &count);
   size_t heap3 = mallinfo2().uordblks;
   printf("heap: request %zu B, engine %zu B, first frame +%zu B (%zu lines)\n", heap1 - heap0, heap2 - heap1,
          heap3 - heap2, count);
@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
   size_t bytes = 0;
   for (long i = 0; i < n; i++) {
     qt_engine_feed(e, keys[i], strlen(keys[i]));
-    qt_engine_render(e, 100, &lines, &count);
+    qt_engine_render(e, 100, 0, &lines, &count);
     bytes += count;
   }
   double t1 = now_ns();

@@ -106,12 +106,13 @@ const char *qt_engine_earlier_line(const qt_engine *e);
  * rest of each sequence); off by default (a raw terminal). See qt_decoder_set_whole_keys. */
 void qt_engine_set_whole_keys(qt_engine *e, bool on);
 
-/* The rows the frame may take (the host's terminal rows, less what the host shows around it);
- * 0, the default: no limit. With a limit, no frame is taller: the prompt, the preview and the
- * option list share the height, each scrolling in its window with "↑ N more" / "↓ N more";
- * the help line and the line being edited stay visible; PageUp/PageDown read a cut prompt,
- * Shift+↑/Shift+↓ a cut preview. */
-qt_status qt_engine_set_rows(qt_engine *e, int rows);
+/* The size of the frames the host shows: `width` columns (clamped to >= 1) and the rows the
+ * frame may take (the host's terminal rows, less what the host shows around it; 0: no limit).
+ * The keys that depend on what the frame showed (PageUp/PageDown, Shift+↑/Shift+↓, a list cut
+ * to the rows) act on the frame at this size: the engine keeps what the last frame drawn at it
+ * showed, or lays that frame out again at the key when none was drawn for it. Until a screen is
+ * named, no frame is shown and those keys find nothing cut. Changes no frame. */
+qt_status qt_engine_set_screen(qt_engine *e, int width, int rows);
 
 /* Feeds raw input bytes (any number of sequences, or part of one). */
 qt_status qt_engine_feed(qt_engine *e, const char *bytes, size_t len);
@@ -275,9 +276,13 @@ const char *qt_engine_act_error(const qt_engine *e);
  *     "outcome": once done ("answered", …), "discussionSent": the words sent with "discuss" } */
 qt_status qt_engine_view(const qt_engine *e, char **json);
 
-/* Renders the current state for `width` columns (clamped to >= 1). *lines stays valid until
- * the next call on this engine; rendering twice with no change in between returns the cache. */
-qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, size_t *count);
+/* Renders the current state for `width` columns (clamped to >= 1) and `rows` (0: no limit).
+ * With a row limit, no frame is taller: the prompt, the preview and the option list share the
+ * height, each scrolling in its window with "↑ N more" / "↓ N more"; the help line and the line
+ * being edited stay visible. A frame at any size changes nothing in the engine (what the keys
+ * act on is the screen's: qt_engine_set_screen). *lines stays valid until the next call on this
+ * engine; rendering twice with no change in between returns the cache. */
+qt_status qt_engine_render(qt_engine *e, int width, int rows, const char *const **lines, size_t *count);
 
 #ifdef __cplusplus
 }

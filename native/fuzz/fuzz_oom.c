@@ -64,10 +64,10 @@ static const char *const KEYS[] = {"\x1b[A",     "\x1b[B", "\t",     "\x1b[Z", "
                                    "\x1b[5~"};
 #define KEY_COUNT (sizeof KEYS / sizeof *KEYS)
 
-static void check_frame(qt_engine *e, int width) {
+static void check_frame(qt_engine *e, int width, int rows) {
   const char *const *lines;
   size_t count;
-  qt_status st = qt_engine_render(e, width, &lines, &count);
+  qt_status st = qt_engine_render(e, width, rows, &lines, &count);
   FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_NOMEM, "qt_engine_render: %s", qt_status_code(st));
   if (st != QT_OK) return;
   for (size_t i = 0; i < count; i++) {
@@ -96,22 +96,27 @@ static void run_engine(const char *json, size_t n, const uint8_t *keys, size_t n
   FUZZ_CHECK(st == QT_OK || st == QT_ERR_NOMEM);
   st = qt_engine_set_cursor_marker(e, "\x1b_pi:c\x07");
   FUZZ_CHECK(st == QT_OK || st == QT_ERR_NOMEM);
-  int width = 60;
-  check_frame(e, width);
+  int width = 60, rows = 0;
+  FUZZ_CHECK(qt_engine_set_screen(e, width, rows) == QT_OK);
+  check_frame(e, width, rows);
   for (size_t i = 0; i < nkeys && !qt_engine_done(e); i++) {
     const char *k = KEYS[keys[i] % KEY_COUNT];
     st = qt_engine_feed(e, k, strlen(k));
     FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_NOMEM, "qt_engine_feed: %s", qt_status_code(st));
     width = keys[i] & 0x80 ? 30 : 100;
-    FUZZ_CHECK(qt_engine_set_rows(e, keys[i] & 0x40 ? 8 + (keys[i] & 7) : 0) == QT_OK); /* frames fitted to rows too */
-    check_frame(e, width);
+    rows = keys[i] & 0x40 ? 8 + (keys[i] & 7) : 0; /* frames fitted to rows too */
+    /* the screen follows, or it is named and the next key lays its frame out (out of memory
+     * perhaps), and a frame aside at 45 columns */
+    FUZZ_CHECK(qt_engine_set_screen(e, width, rows) == QT_OK);
+    if (!(keys[i] & 0x20)) check_frame(e, width, rows);
+    if (keys[i] & 0x10) check_frame(e, 45, rows);
   }
   fuzz_alloc_disarm();
   /* memory is back: the engine works again */
   if (!qt_engine_done(e)) FUZZ_CHECK(qt_engine_feed(e, "\x1b[B", 3) == QT_OK);
   const char *const *lines;
   size_t count;
-  FUZZ_CHECK_MSG(qt_engine_render(e, 80, &lines, &count) == QT_OK, "the engine does not render once memory is back");
+  FUZZ_CHECK_MSG(qt_engine_render(e, 80, 0, &lines, &count) == QT_OK, "the engine does not render once memory is back");
   if (qt_engine_done(e)) {
     const qt_answer *a = qt_engine_answers(e);
     for (size_t i = 0; i < req->question_count; i++) fuzz_check_answer(&req->questions[i], &a[i]);

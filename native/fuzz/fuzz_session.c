@@ -92,11 +92,12 @@ static void check_line(const char *line, int width, bool styled) {
   }
 }
 
-static void render_and_check(qt_engine *e, int width, int rows, bool styled) {
+/* A frame at width×rows: the host's (`screen`: the keys act on it) or one drawn aside. */
+static void render_at(qt_engine *e, int width, int rows, bool styled, bool screen) {
   const char *const *lines = NULL;
   size_t count = 0;
-  FUZZ_CHECK(qt_engine_set_rows(e, rows) == QT_OK);
-  qt_status st = qt_engine_render(e, width, &lines, &count);
+  if (screen) FUZZ_CHECK(qt_engine_set_screen(e, width, rows) == QT_OK);
+  qt_status st = qt_engine_render(e, width, rows, &lines, &count);
   FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_NOMEM, "qt_engine_render: %s", qt_status_code(st));
   if (st != QT_OK) return;
   FUZZ_CHECK(count == 0 || lines != NULL);
@@ -108,8 +109,11 @@ static void render_and_check(qt_engine *e, int width, int rows, bool styled) {
   /* nothing changed: the cached frame comes back */
   const char *const *again = NULL;
   size_t count2 = 0;
-  FUZZ_CHECK(qt_engine_render(e, width, &again, &count2) == QT_OK);
+  FUZZ_CHECK(qt_engine_render(e, width, rows, &again, &count2) == QT_OK);
   FUZZ_CHECK(again == lines && count2 == count);
+}
+static void render_and_check(qt_engine *e, int width, int rows, bool styled) {
+  render_at(e, width, rows, styled, true);
 }
 
 /* ---- building the questions ------------------------------------------------------------------ */
@@ -407,8 +411,17 @@ static void run_op(session *s, fuzz_input *in) {
   } else if (op < 0xE0) {
     act(s, op, in);
   } else if (op < 0xF0) {
-    s->width = fuzz_u16(in) % 400 + 1;
-    s->rows = op & 1 ? fuzz_byte(in) % 64 : 0; /* the question fits the screen */
+    int width = fuzz_u16(in) % 400 + 1, rows = op & 1 ? fuzz_byte(in) % 64 : 0; /* the question fits the screen */
+    if (op & 2) {
+      render_at(s->e, width, rows, s->styled, false); /* a frame drawn aside: the screen stays */
+    } else {
+      s->width = width;
+      s->rows = rows;
+      if (op & 4) { /* a screen named and not drawn yet: the next key lays out its frame */
+        FUZZ_CHECK(qt_engine_set_screen(s->e, width, rows) == QT_OK);
+        return;
+      }
+    }
   } else if (op < 0xF8) {
     const char *names[2] = {KEY_NAMES[fuzz_byte(in) % KEY_NAME_COUNT], KEY_NAMES[fuzz_byte(in) % KEY_NAME_COUNT]};
     size_t unknown = 0;

@@ -99,6 +99,7 @@ typedef struct engine_box {
   line_cache lines; /* the last frame's line strings, to hand out again unchanged */
   uint64_t frame_revision;
   int frame_width;
+  int frame_rows;
   unsigned frame_rules; /* the width rules it was drawn under (setWidthRules) */
   bool busy;            /* inside a method that may run JS: nested calls throw QT_ESTATE */
   size_t request_bytes; /* qt_request_footprint of req (a request never changes) */
@@ -234,22 +235,27 @@ static napi_value frame_array(napi_env env, line_cache *cache, const char *const
   return arr;
 }
 
-static napi_value js_engine_render(napi_env env, napi_callback_info info) {
+/* render(width, rows) draws the frame the host shows: it names the screen (the keys act on the
+ * frame at this size) and draws it. renderAside(width, rows) draws a frame at any size and
+ * changes nothing. Both hand out the same cached array while nothing changed. */
+static napi_value engine_frame(napi_env env, napi_callback_info info, bool screen) {
   ENGINE_METHOD_PROLOGUE(2);
   int32_t width = 0, rows = 0;
   NAPI_CALL(env, napi_get_value_int32(env, argv[0], &width));
   if (!is_nullish(env, argv[1])) NAPI_CALL(env, napi_get_value_int32(env, argv[1], &rows)); /* 0 or none: no limit */
-  qt_engine_set_rows(box->engine, rows);
+  if (rows < 0) rows = 0;
+  if (screen) qt_engine_set_screen(box->engine, width, rows);
   uint64_t rev = qt_engine_revision(box->engine);
   unsigned rules = qt_width_rules();
-  if (box->frame && rev == box->frame_revision && width == box->frame_width && rules == box->frame_rules) {
+  if (box->frame && rev == box->frame_revision && width == box->frame_width && rows == box->frame_rows &&
+      rules == box->frame_rules) {
     napi_value cached;
     NAPI_CALL(env, napi_get_reference_value(env, box->frame, &cached));
     if (cached) return cached;
   }
   const char *const *lines = NULL;
   size_t count = 0;
-  qt_status st = qt_engine_render(box->engine, width, &lines, &count);
+  qt_status st = qt_engine_render(box->engine, width, rows, &lines, &count);
   report_memory(env, box);
   if (st) return throw_status(env, st, NULL);
   napi_value arr = frame_array(env, &box->lines, lines, count);
@@ -261,8 +267,13 @@ static napi_value js_engine_render(napi_env env, napi_callback_info info) {
   NAPI_CALL(env, napi_create_reference(env, arr, 0, &box->frame));
   box->frame_revision = rev;
   box->frame_width = width;
+  box->frame_rows = rows;
   box->frame_rules = rules;
   return arr;
+}
+static napi_value js_engine_render(napi_env env, napi_callback_info info) { return engine_frame(env, info, true); }
+static napi_value js_engine_render_aside(napi_env env, napi_callback_info info) {
+  return engine_frame(env, info, false);
 }
 
 static napi_value js_engine_done(napi_env env, napi_callback_info info) {
@@ -751,6 +762,7 @@ bool define_engine_class(napi_env env) {
   } methods[] = {
       {"feed", js_engine_feed},
       {"render", js_engine_render},
+      {"renderAside", js_engine_render_aside},
       {"result", js_engine_result},
       {"interrupt", js_engine_interrupt},
       {"setStyle", js_engine_set_style},

@@ -1,8 +1,9 @@
 /* engine.c — the interaction engine's state (qt_engine.h): creation from a request, host
  * configuration, the list of one question and its filter, the one-shot message, memory, the
- * cached frame, the external editor and the project's remembered answers. What each key does is
+ * renderers' memory, the external editor and the project's remembered answers. What each key does is
  * engine_keys.c, the steps of the flow engine_steps.c, what is live now engine_live.c, the
- * person's timeout engine_clock.c; frames are drawn in render/. */
+ * person's timeout engine_clock.c; frames are drawn and cached, and the host's screen kept, in
+ * render/ (render_screen.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -545,50 +546,40 @@ const char *qt_engine_discussion(const qt_engine *e) {
   return e && e->done && e->outcome == QT_DISCUSS && e->discussion ? e->discussion : "";
 }
 
-qt_status qt_engine_set_rows(qt_engine *e, int rows) {
-  if (!e) return QT_ERR_USAGE;
-  if (rows < 0) rows = 0;
-  if (rows != e->rows) {
-    e->rows = rows;
-    qt_touch(e);
-  }
-  return QT_OK;
-}
 qt_outcome qt_engine_outcome(const qt_engine *e) { return e ? e->outcome : QT_CANCELLED; }
 const qt_answer *qt_engine_answers(const qt_engine *e) { return e ? e->answers : NULL; }
 uint64_t qt_engine_revision(const qt_engine *e) { return e ? e->revision : 0; }
 
-qt_status qt_engine_render(qt_engine *e, int width, const char *const **lines, size_t *count) {
-  if (!e || !lines || !count) return QT_ERR_USAGE;
-  if (width < 1) width = 1;
-  unsigned rules = qt_width_rules();
-  if (!(e->frame_width == width && e->frame_revision == e->revision && e->frame_rules == rules)) {
-    qt_layout shown;
-    qt_status st =
-        e->accessible ? qt_render_plain_frame(e, &e->draw, width, &shown) : qt_render_frame(e, &e->draw, width, &shown);
-    if (st) {
-      e->frame_width = 0;
-      return st;
-    }
-    e->layout = shown;
-    const qt_lines *f = &e->draw.frame;
-    if (e->line_ptr_cap < f->count) {
-      const char **p = realloc(e->line_ptrs, f->count * sizeof *p);
-      if (!p) {
-        e->frame_width = 0;
-        return QT_ERR_NOMEM;
-      }
-      e->line_ptrs = p;
-      e->line_ptr_cap = f->count;
-    }
-    for (size_t i = 0; i < f->count; i++) e->line_ptrs[i] = f->buf.data + f->off[i];
-    e->frame_width = width;
-    e->frame_revision = e->revision;
-    e->frame_rules = rules;
+/* ---- the renderers' memory ---------------------------------------------------------------- */
+/* The frame and the caches the renderers keep (render/) live in the engine, which frees them. */
+size_t qt_draw_bytes(const qt_draw *d) {
+  size_t n = qt_lines_bytes(&d->frame) + qt_lines_bytes(&d->scratch[0]) + qt_lines_bytes(&d->scratch[1]);
+  n += qt_lines_bytes(&d->measure) + d->cell_text.cap;
+  n += d->pv.cap * (sizeof *d->pv.start + sizeof *d->pv.end + sizeof *d->pv.width); /* the preview's layout */
+  for (size_t i = 0; i < QT_WRAP_SLOTS; i++) n += d->wraps[i].text.cap + 2 * d->wraps[i].cap * sizeof(size_t);
+  n += 2 * d->relaid.cap * sizeof(size_t);
+  return n;
+}
+
+void qt_draw_free(qt_draw *d) {
+  qt_lines_free(&d->frame);
+  qt_lines_free(&d->scratch[0]);
+  qt_lines_free(&d->scratch[1]);
+  qt_lines_free(&d->measure);
+  qt_lines_free(&d->help_lines);
+  qt_buf_free(&d->help_key);
+  qt_buf_free(&d->cell_text);
+  free(d->pv.start);
+  free(d->pv.end);
+  free(d->pv.width);
+  free(d->relaid.start);
+  free(d->relaid.reach);
+  for (size_t i = 0; i < QT_WRAP_SLOTS; i++) {
+    qt_buf_free(&d->wraps[i].text);
+    free(d->wraps[i].start);
+    free(d->wraps[i].reach);
   }
-  *lines = e->line_ptrs;
-  *count = e->draw.frame.count;
-  return QT_OK;
+  memset(d, 0, sizeof *d);
 }
 
 qt_string_id qt_confirm_string(const qt_engine *e) {

@@ -87,11 +87,12 @@ typedef struct qt_qstate {
 
 /* What a frame showed that the next key needs: where each window that scrolls started and how
  * many lines it showed (PageUp/PageDown and Shift+↑/Shift+↓ move by that). A renderer returns it
- * beside the frame; qt_engine_render keeps it in the engine, and the first key after the frame
- * starts from it (engine_keys.c qt_adopt_layout). Drawing writes nothing else: a frame is a function of
- * the state, the width and the rows. */
+ * beside the frame. The engine keeps the one of the frame at the host's screen size
+ * (qt_engine_set_screen; render/render_screen.c), and the first key after that frame starts from
+ * it (engine_keys.c qt_adopt_layout). Drawing writes nothing else: a frame is a function of the
+ * state, the width and the rows, and a frame at another size changes nothing. */
 typedef struct qt_layout {
-  bool valid;            /* a frame was drawn since the engine was made */
+  bool valid;            /* it is the layout of a frame */
   bool adopted;          /* a key already started from it */
   size_t question;       /* the question drawn (question_count: the review) */
   size_t list_top;       /* first row of the option list shown */
@@ -182,20 +183,31 @@ struct qt_engine {
   qt_style flash_style; /* its style */
   uint64_t revision;    /* bumped on every change a frame would show */
   size_t fixed_bytes;   /* what creation allocated and nothing frees before destroy (qt_engine_footprint) */
-  /* the frame cache */
+  /* the frame cache (render/render_screen.c) */
   qt_draw draw;           /* the renderer's memory, the frame in it */
-  qt_layout layout;       /* what the last frame showed that keys need */
   const char **line_ptrs; /* frame.count pointers into frame.buf, handed to the host */
   size_t line_ptr_cap;
   int frame_width; /* width of the cached frame; 0 when there is none */
+  int frame_rows;  /* the rows it was fitted to (0: no limit) */
   uint64_t frame_revision;
-  unsigned frame_rules; /* the width rules it was drawn under (qt_width_rules) */
+  unsigned frame_rules;   /* the width rules it was drawn under (qt_width_rules) */
+  qt_layout frame_layout; /* what it showed */
+  /* the host's screen (qt_engine_set_screen) and what the frame at its size showed, for keys */
+  int screen_width; /* 0: no screen named yet, nothing shown */
+  int screen_rows;  /* 0: no limit */
+  qt_layout layout; /* what the frame at the screen's size showed that keys need */
+  int layout_width; /* the size, rules and revision of that frame */
+  int layout_rows;
+  unsigned layout_rules;
+  uint64_t layout_revision;
+  /* lays out the frame at the screen's size for the state now, when none was drawn for it
+   * (set with the screen by render/, which the engine does not call by name: rule 8) */
+  qt_status (*lay_out_screen)(qt_engine *e);
   /* talk first: Ctrl+T */
   bool discuss_open; /* the "What do you want to tell the agent?" field has the keyboard */
   qt_editor discuss; /* its text, kept when the field is closed */
   char *discussion;  /* the trimmed text sent with QT_DISCUSS (NULL before) */
   /* the question fits the screen */
-  int rows;             /* rows the frame may take; 0: no limit */
   size_t review_scroll; /* first line of the review to show when it is cut */
   /* the person's timeout (engine_clock.c) */
   bool clock_on;          /* a timeout is armed and no key has stopped it */
@@ -318,22 +330,12 @@ size_t qt_list_rows(const qt_qstate *s);
 /* 0-based option index at a row, or SIZE_MAX for the "Something else…" row. */
 size_t qt_list_option_at(const qt_qstate *s, size_t row);
 
-/* render.c: draws the frame of the state `e` for `width` (and e->rows) into d->frame and what
- * it showed into *out. Reads the state, writes only d and *out. */
-qt_status qt_render_frame(const qt_engine *e, qt_draw *d, int width, qt_layout *out);
-/* render_plain.c: the accessible frame (plain lines, words for markers), the same way. */
-qt_status qt_render_plain_frame(const qt_engine *e, qt_draw *d, int width, qt_layout *out);
-/* render.c: the layout as the state has it before a frame is drawn (where the keys left the
- * windows; none cut yet). */
-void qt_layout_start(const qt_engine *e, qt_layout *l);
-/* render.c: the memory a qt_draw holds, and freeing it. */
+/* engine.c: the memory a qt_draw holds (the renderers' memory, which the engine owns), and
+ * freeing it. */
 size_t qt_draw_bytes(const qt_draw *d);
 void qt_draw_free(qt_draw *d);
-/* The keys that work now, as the help line names them ("Enter select"), joined by sep into out
- * (render_help.c); the plain frame's words when keys were rebound. */
-void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep);
-/* The name of the first key of action `a` ("PgUp"), appended to out; nothing when it has none. */
-void qt_render_key_name(const qt_engine *e, qt_action a, qt_buf *out);
+/* The renderers (render/) read the state through this header; the engine calls none of them by
+ * name (rule 8: render/ comes after engine/), only e->lay_out_screen. */
 /* True when every action's first key is its default one (engine.c): the plain frame's sentences
  * name those keys. */
 bool qt_engine_first_keys_default(const qt_engine *e);

@@ -384,10 +384,20 @@ static qt_status on_discuss(qt_engine *e, const qt_key_event *ev) {
 /* The first key after a frame starts from what the frame showed: the windows that scroll take
  * the places the renderer kept them at (inside their text, the highlighted row in view). The
  * renderer only reports them (qt_layout); they become state here, once, and the key then moves
- * them. A frame drawn at another width in between does not change what a key does. */
+ * them. The frame is the one at the host's screen size (qt_engine_set_screen): a frame drawn at
+ * another size in between does not change what a key does. When none was drawn at that size
+ * since it was named (or since the width rules changed), it is laid out now, for the state at
+ * the key (render/render_screen.c, through e->lay_out_screen). */
 void qt_adopt_layout(qt_engine *e) {
   qt_layout *l = &e->layout;
-  if (!l->valid || l->adopted) return;
+  if (!e->screen_width) return; /* no screen named: nothing shown */
+  if (!(l->valid && e->layout_width == e->screen_width && e->layout_rows == e->screen_rows &&
+        e->layout_rules == qt_width_rules())) {
+    l->valid = false;
+    /* out of memory: nothing is known cut, as before any frame */
+    if (!e->lay_out_screen || e->lay_out_screen(e) != QT_OK || !l->valid) return;
+  }
+  if (l->adopted) return;
   l->adopted = true;
   if (l->question >= e->req->question_count) {
     e->review_scroll = l->review_top;

@@ -11,7 +11,7 @@
  * style strings and cursor marker. The cost of a frame follows the lines drawn, not the
  * number of options: only the rows inside the list window are laid out.
  *
- * With a row limit (qt_engine_set_rows) no frame is taller: a frame drawn too tall is drawn
+ * With a row limit (qt_engine_render's rows) no frame is taller: a frame drawn too tall is drawn
  * again with a line budget for each part (render_fit.c).
  *
  * Drawing never writes the state: the renderer gets the engine as `const` and writes only its
@@ -709,14 +709,14 @@ void qt_layout_start(const qt_engine *e, qt_layout *l) {
   }
 }
 
-qt_status qt_render_frame(const qt_engine *e, qt_draw *d, int width, qt_layout *out) {
+qt_status qt_render_frame(const qt_engine *e, qt_draw *d, int width, int rows, qt_layout *out) {
   if (width > 4096) width = 4096; /* lines may be narrower than asked, never wider */
-  rctx r = {.e = e, .d = d, .lay = out, .out = &d->frame, .width = width};
+  rctx r = {.e = e, .d = d, .lay = out, .out = &d->frame, .width = width, .rows = rows > 0 ? rows : 0};
   for (int i = 0; i < SEC_COUNT; i++) r.limit[i] = NO_LIMIT;
   qt_layout_start(e, &r.lay0);
   qt_buf_init(&r.tmp);
   qt_rd_draw_frame(&r);
-  if (e->rows > 0 && d->frame.count > (size_t)e->rows && !r.failed) qt_rd_fit_rows(&r);
+  if (r.rows > 0 && d->frame.count > (size_t)r.rows && !r.failed) qt_rd_fit_rows(&r);
   bool failed = r.failed || r.tmp.failed || d->frame.buf.failed;
   qt_buf_free(&r.tmp);
   if (failed) {
@@ -724,34 +724,4 @@ qt_status qt_render_frame(const qt_engine *e, qt_draw *d, int width, qt_layout *
     return QT_ERR_NOMEM;
   }
   return QT_OK;
-}
-
-size_t qt_draw_bytes(const qt_draw *d) {
-  size_t n = qt_lines_bytes(&d->frame) + qt_lines_bytes(&d->scratch[0]) + qt_lines_bytes(&d->scratch[1]);
-  n += qt_lines_bytes(&d->measure) + d->cell_text.cap;
-  n += d->pv.cap * (sizeof *d->pv.start + sizeof *d->pv.end + sizeof *d->pv.width); /* the preview's layout */
-  for (size_t i = 0; i < QT_WRAP_SLOTS; i++) n += d->wraps[i].text.cap + 2 * d->wraps[i].cap * sizeof(size_t);
-  n += 2 * d->relaid.cap * sizeof(size_t);
-  return n;
-}
-
-void qt_draw_free(qt_draw *d) {
-  qt_lines_free(&d->frame);
-  qt_lines_free(&d->scratch[0]);
-  qt_lines_free(&d->scratch[1]);
-  qt_lines_free(&d->measure);
-  qt_lines_free(&d->help_lines);
-  qt_buf_free(&d->help_key);
-  qt_buf_free(&d->cell_text);
-  free(d->pv.start);
-  free(d->pv.end);
-  free(d->pv.width);
-  free(d->relaid.start);
-  free(d->relaid.reach);
-  for (size_t i = 0; i < QT_WRAP_SLOTS; i++) {
-    qt_buf_free(&d->wraps[i].text);
-    free(d->wraps[i].start);
-    free(d->wraps[i].reach);
-  }
-  memset(d, 0, sizeof *d);
 }

@@ -115,7 +115,7 @@ void qt_rd_draw_row_cut(rctx *r, const qt_qstate *s, size_t qi, size_t row, int 
 }
 
 /* ---- the question fits the screen ---------------------------------------------------------------
- * A frame taller than e->rows is drawn again with a line budget for each part: what always
+ * A frame taller than r->rows is drawn again with a line budget for each part: what always
  * stays (rules, tab bar, the timeout's countdown, message, help) is counted first; the parts get their least (the
  * prompt's first line and a hint, the highlighted row, the line being typed), the part with
  * the keyboard first; the rest of the rows go to the focused part up to two thirds of them, to
@@ -175,7 +175,7 @@ static void cut_frame(rctx *r, int rows) {
 
 void qt_rd_fit_rows(rctx *r) {
   const qt_engine *e = r->e;
-  int rows = e->rows, natural[SEC_COUNT], least[SEC_COUNT] = {0}, sum = 0, sum_least = 0;
+  int rows = r->rows, natural[SEC_COUNT], least[SEC_COUNT] = {0}, sum = 0, sum_least = 0;
   memcpy(natural, r->natural, sizeof natural);
   bool review = e->current >= e->req->question_count;
   const qt_qstate *s = review ? NULL : &e->qs[e->current];

@@ -1,8 +1,9 @@
-/* render_internal.h — what the styled renderer's files share (render.c: frames and screens;
- * render_editor.c: text editors; render_help.c: the help line; render_fit.c: fitting a frame to
- * the rows): the render context, the line builder that never passes the width, and the drawing
- * functions one file calls in another. Not part of any contract: see engine_internal.h for the
- * renderer's interface to the engine. */
+/* render_internal.h — what the renderers' files share: the renderers' entry points (render.c,
+ * render_plain.c), which render_screen.c calls for the host's frames; and, for the styled
+ * renderer's files (render.c: frames and screens; render_editor.c: text editors; render_help.c:
+ * the help line; render_fit.c: fitting a frame to the rows), the render context, the line
+ * builder that never passes the width, and the drawing functions one file calls in another.
+ * Not part of any contract: engine_internal.h holds the state the renderers read. */
 #ifndef QT_RENDER_INTERNAL_H
 #define QT_RENDER_INTERNAL_H
 
@@ -13,6 +14,22 @@
 
 #include "engine/engine_internal.h"
 #include "text/lines.h"
+
+/* ---- the renderers ------------------------------------------------------------------------- */
+/* render.c: draws the frame of the state `e` for `width` and `rows` (0: no limit) into d->frame
+ * and what it showed into *out. Reads the state, writes only d and *out. */
+qt_status qt_render_frame(const qt_engine *e, qt_draw *d, int width, int rows, qt_layout *out);
+/* render_plain.c: the accessible frame (plain lines, words for markers), the same way. */
+qt_status qt_render_plain_frame(const qt_engine *e, qt_draw *d, int width, int rows, qt_layout *out);
+/* render.c: the layout as the state has it before a frame is drawn (where the keys left the
+ * windows; none cut yet). */
+void qt_layout_start(const qt_engine *e, qt_layout *l);
+/* The keys that work now, as the help line names them ("Enter select"), joined by sep into out
+ * (render_help.c); the plain frame's words when keys were rebound. What the screen's frame
+ * showed (e->layout) decides whether the keys that read a cut prompt or preview are among them. */
+void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep);
+/* The name of the first key of action `a` ("PgUp"), appended to out; nothing when it has none. */
+void qt_render_key_name(const qt_engine *e, qt_action a, qt_buf *out);
 
 #define PLAIN QT_STYLE_COUNT /* "no style" for the builder */
 
@@ -28,6 +45,7 @@ typedef struct rctx {
   qt_layout lay0;     /* the same before the first line: each drawing pass starts from it */
   qt_lines *out;      /* where finished lines go */
   int width;          /* columns of that target */
+  int rows;           /* rows the frame may take (0: no limit) */
   qt_buf tmp;         /* scratch text */
   bool failed;        /* an allocation failed */
   /* fitting the rows: see fit_rows() */
@@ -140,7 +158,7 @@ void qt_rd_fit_list_window(rctx *r, const qt_qstate *s, size_t qi, size_t rows, 
                            int *row_cap, bool *hints);
 /* render_fit.c: draws row `row` in at most `cap` lines. */
 void qt_rd_draw_row_cut(rctx *r, const qt_qstate *s, size_t qi, size_t row, int cap);
-/* render_fit.c: draws the frame again within e->rows. */
+/* render_fit.c: draws the frame again within r->rows. */
 void qt_rd_fit_rows(rctx *r);
 
 #endif

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "engine/engine_internal.h"
+#include "render_internal.h"
 #include "text/lines.h"
 
 typedef struct pctx {
@@ -24,6 +25,7 @@ typedef struct pctx {
   qt_draw *d;         /* the frame goes into d->frame */
   qt_layout *lay;     /* what it shows of the prompt (returned) */
   int width;
+  int rows;   /* rows the frame may take (0: no limit) */
   qt_buf tmp; /* one logical line being put together */
   bool failed;
   size_t prompt_first, prompt_end; /* the frame's lines of the prompt (SIZE_MAX: none) */
@@ -228,7 +230,7 @@ static void plain_discussion(pctx *p) {
   flush(p);
 }
 
-/* The question fits the screen: a frame taller than e->rows keeps the prompt
+/* The question fits the screen: a frame taller than p->rows keeps the prompt
  * from its first line (or from where PageUp/PageDown left it), saying in words how many of its
  * lines are hidden and which key reads them; then the end of the rest (the announcement, the
  * countdown, the message and the keys), or the rest from the line with the text cursor on when
@@ -245,7 +247,7 @@ static size_t cursor_line_in(const pctx *p, size_t from, size_t to) {
 
 static void keep_last_rows(pctx *p) {
   qt_lines *f = &p->d->frame;
-  size_t rows = (size_t)p->e->rows, start = f->count - rows, c = cursor_line_in(p, 0, start);
+  size_t rows = (size_t)p->rows, start = f->count - rows, c = cursor_line_in(p, 0, start);
   if (c != SIZE_MAX) start = c;
   memmove(f->off, f->off + start, rows * sizeof *f->off);
   memmove(f->width, f->width + start, rows * sizeof *f->width);
@@ -271,7 +273,7 @@ static void plain_fit_rows(pctx *p) {
   qt_lines *f = &p->d->frame;
   qt_layout *lay = p->lay;
   const qt_qstate *s = e->current < e->req->question_count ? &e->qs[e->current] : NULL;
-  size_t rows = e->rows > 0 ? (size_t)e->rows : 0, total = f->count;
+  size_t rows = p->rows > 0 ? (size_t)p->rows : 0, total = f->count;
   lay->prompt_window = 0;
   if (!rows || total <= rows) return;
   size_t ps = p->prompt_first, pe = p->prompt_end;
@@ -411,9 +413,15 @@ static void plain_keys(pctx *p) {
   flush(p);
 }
 
-qt_status qt_render_plain_frame(const qt_engine *e, qt_draw *d, int width, qt_layout *out) {
+qt_status qt_render_plain_frame(const qt_engine *e, qt_draw *d, int width, int rows, qt_layout *out) {
   if (width > 4096) width = 4096;
-  pctx p = {.e = e, .d = d, .lay = out, .width = width, .prompt_first = SIZE_MAX, .prompt_end = SIZE_MAX};
+  pctx p = {.e = e,
+            .d = d,
+            .lay = out,
+            .width = width,
+            .rows = rows > 0 ? rows : 0,
+            .prompt_first = SIZE_MAX,
+            .prompt_end = SIZE_MAX};
   qt_layout_start(e, out);
   qt_buf_init(&p.tmp);
   qt_lines_reset(&d->frame);

@@ -334,8 +334,9 @@ static qt_status draw(qt_tty *t, qt_engine *e) {
   qt_term_size(t->dev, &cols, &rows);
   const char *const *lines;
   size_t count;
-  qt_engine_set_rows(e, rows > 1 ? rows - 1 : 1); /* the engine fits the frame to the rows shown (keep) */
-  qt_status st = qt_engine_render(e, cols, &lines, &count);
+  /* the engine fits the frame to the rows shown (keep), and the keys act on this frame */
+  qt_engine_set_screen(e, cols, rows > 1 ? rows - 1 : 1);
+  qt_status st = qt_engine_render(e, cols, rows > 1 ? rows - 1 : 1, &lines, &count);
   if (st) return st;
   size_t keep = (size_t)(rows > 1 ? rows - 1 : 1);
   size_t edited = SIZE_MAX, prompt = SIZE_MAX, selected = SIZE_MAX;
