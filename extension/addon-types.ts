@@ -145,6 +145,10 @@ export interface NativeAddon {
    * what its timeout's `then` applied; anything but a known one reads as "cancel" (0). An
    * engine adds its own (the one rule: qt_timeout_result_flags). */
   timeoutFlags(then: unknown): number;
+  /** "Option 2 of 3: SQLite, selected": how accessible mode says an option, in `language` — the
+   * one composition (qt_plain_option), shared with the question's plain frame. `label` as given
+   * (sanitize it first). */
+  plainOption(language: string, n: number, of: number, label: string, state: "selected" | "notSelected" | "checked" | "notChecked"): string;
   /** reason: appended to the sentence of a non-answered outcome; for "discuss", what the person wrote. */
   result(
     argsJson: ArgsJson,

@@ -226,3 +226,26 @@ test('transcript: the "accessible" setting is read when a session starts, so a r
     rmSync(home, { recursive: true, force: true });
   }
 });
+
+test("accessible: one composition of an option's sentence — the question's plain frame and addon.plainOption (the transcript's) say the same, in English and German, for every state", () => {
+  const args = (multiSelect) =>
+    JSON.stringify({ questions: [{ id: "db", prompt: "Which?", multiSelect, options: ["PostgreSQL", "SQLite"] }] });
+  const focused = (e) => e.render(300).find((l) => /^Option \d/.test(l));
+  for (const lang of ["en", "de"]) {
+    const single = addon.createEngine(args(false));
+    single.setLanguage(lang);
+    single.setAccessible(true);
+    // the highlight on option 1, not chosen: no state said
+    assert.equal(focused(single), addon.plainOption(lang, 1, 3, "PostgreSQL", null), lang);
+    const multi = addon.createEngine(args(true));
+    multi.setLanguage(lang);
+    multi.setAccessible(true);
+    multi.feed(" "); // ticked
+    assert.equal(focused(multi), addon.plainOption(lang, 1, 3, "PostgreSQL", "checked"), lang);
+    multi.feed(" "); // unticked
+    assert.equal(focused(multi), addon.plainOption(lang, 1, 3, "PostgreSQL", "notChecked"), lang);
+  }
+  assert.equal(addon.plainOption("en", 2, 2, "SQLite", "selected"), "Option 2 of 2: SQLite, selected");
+  assert.equal(addon.plainOption("de", 1, 2, "A", "notSelected"), `Option 1 von 2: A, ${addon.strings("de").PLAIN_NOT_SELECTED}`);
+  assert.throws(() => addon.plainOption("en", -1, 2, "A", "selected"), { code: "QT_ETYPE" });
+});

@@ -7,7 +7,7 @@ import type { Theme } from "@mariozechner/pi-coding-agent";
 import { Text } from "@mariozechner/pi-tui";
 import { addon } from "../addon.ts";
 import type { QuestionDetails } from "../question-types.ts";
-import { fill, strings, transcriptAccessible } from "../text/i18n.ts";
+import { fill, languageOf, strings, transcriptAccessible } from "../text/i18n.ts";
 import { MARKS } from "../text/text.ts";
 
 type Clean = (text: unknown, keepNewlines?: boolean) => string;
@@ -155,9 +155,9 @@ function resultLines(
       const picked = chosen.has(i + 1);
       const applied = picked && a?.appliedByTimeout ? " " + theme.fg("warning", t.RESULT_APPLIED_BY_TIMEOUT) : "";
       if (accessible) {
-        // "Option 2 of 3: SQLite, selected" as the question screen says it (render_plain.c).
-        const state = q.multiSelect ? (picked ? t.PLAIN_CHECKED : t.PLAIN_NOT_CHECKED) : picked ? t.PLAIN_SELECTED : t.PLAIN_NOT_SELECTED;
-        lines.push(`  ${fill(t.PLAIN_OPTION_N, { n: i + 1, s: String(options.length) })}: ${clean(o.label)}, ${state}${applied}`);
+        // "Option 2 of 3: SQLite, selected", composed where the question's plain frame does it
+        const state = q.multiSelect ? (picked ? "checked" : "notChecked") : picked ? "selected" : "notSelected";
+        lines.push(`  ${addon().plainOption(languageOf(t), i + 1, options.length, clean(o.label), state)}${applied}`);
         return;
       }
       const mark = picked ? theme.fg("success", MARKS.chosen) : theme.fg("dim", MARKS.notChosen);

@@ -288,6 +288,11 @@ const char *qt_language_tag(qt_language lang);
  * out (qt_text.h); false when out failed for want of memory. */
 struct qt_buf;
 bool qt_format(struct qt_buf *out, const char *tmpl, size_t n, const char *s);
+/* How accessible mode says one option, the one place it is composed (the question's plain frame
+ * and the transcript): "Option 2 of 3: SQLite, selected". `state`: QT_STR_PLAIN_SELECTED,
+ * _NOT_SELECTED, _CHECKED or _NOT_CHECKED, or QT_STR_COUNT for none; `label` as it is (the
+ * caller's to sanitize). False when out of memory. */
+bool qt_plain_option(struct qt_buf *out, qt_language lang, size_t n, size_t of, const char *label, qt_string_id state);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,7 @@
  *   createEngine(json) -> Engine             see the Engine methods below; render(width, rows?) draws
  *                                            at most `rows` lines (0 or none: no limit)
  *   visibleWidth(str), graphemes(str), sanitize(str, keepNewlines)
+ *   plainOption(language, n, of, label, state) "Option 2 of 3: SQLite, selected" (accessible mode)
  *   setWidthRules({ spacingMarks, currentEastAsianWidth, unicode15Clusters })   which pi-tui's widths every width
  *                                            above and every engine follow (qt_text.h), process-
  *                                            wide: the one state shared by all loads of the addon
@@ -217,6 +218,52 @@ static napi_value js_strings(napi_env env, napi_callback_info info) {
   return obj;
 }
 
+/* plainOption(language, n, of, label, state): "Option 2 of 3: SQLite, selected", as accessible
+ * mode says an option (qt_plain_option); state "selected" | "notSelected" | "checked" |
+ * "notChecked", anything else none. */
+static napi_value js_plain_option(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 5, argv, self);
+  (void)self;
+  static const struct {
+    const char *name;
+    qt_string_id id;
+  } states[] = {{"selected", QT_STR_PLAIN_SELECTED},
+                {"notSelected", QT_STR_PLAIN_NOT_SELECTED},
+                {"checked", QT_STR_PLAIN_CHECKED},
+                {"notChecked", QT_STR_PLAIN_NOT_CHECKED}};
+  double n = 0, of = 0;
+  if (napi_get_value_double(env, argv[1], &n) != napi_ok || napi_get_value_double(env, argv[2], &of) != napi_ok ||
+      !(n >= 0 && n < 1e9 && of >= 0 && of < 1e9)) {
+    napi_throw_type_error(env, "QT_ETYPE",
+                          "pi-question: plainOption takes (language, n, of, label, state): n and of are counts");
+    return NULL;
+  }
+  char *tag = get_string(env, argv[0], NULL, "the language");
+  if (!tag) return NULL;
+  qt_language lang = qt_language_from_tag(tag);
+  free(tag);
+  char *label = get_string(env, argv[3], NULL, "the label");
+  if (!label) return NULL;
+  qt_string_id state = QT_STR_COUNT;
+  napi_valuetype type;
+  if (napi_typeof(env, argv[4], &type) == napi_ok && type == napi_string) {
+    char name[16];
+    size_t len = 0;
+    if (napi_get_value_string_utf8(env, argv[4], name, sizeof name, &len) == napi_ok)
+      for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+        if (strcmp(states[i].name, name) == 0) state = states[i].id;
+  }
+  qt_buf out;
+  qt_buf_init(&out);
+  bool ok = qt_plain_option(&out, lang, (size_t)n, (size_t)of, label, state);
+  free(label);
+  napi_value v = NULL;
+  if (ok) v = make_string(env, out.data ? out.data : "", out.len);
+  qt_buf_free(&out);
+  if (!ok) return throw_status(env, QT_ERR_NOMEM, NULL);
+  return v;
+}
+
 /* ---- module ---------------------------------------------------------------------------------- */
 static napi_value limits_object(napi_env env) {
   static const struct {
@@ -318,6 +365,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"ttyStatus", NULL, js_tty_status, NULL, NULL, NULL, napi_enumerable, NULL},
       {"runTty", NULL, js_run_tty, NULL, NULL, NULL, napi_enumerable, NULL},
       {"strings", NULL, js_strings, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"plainOption", NULL, js_plain_option, NULL, NULL, NULL, napi_enumerable, NULL},
       {"lockFile", NULL, js_lock_file, NULL, NULL, NULL, napi_enumerable, NULL},
       {"peerCredentials", NULL, js_peer_credentials, NULL, NULL, NULL, napi_enumerable, NULL},
       {"processParent", NULL, js_process_parent, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -84,21 +84,23 @@ static void put_editor(pctx *p, const qt_editor *ed, bool focused) {
 }
 
 /* ---- one question -------------------------------------------------------------------------- */
-/* ", checked" / ", selected" / ", not checked" after an option's label. */
-static void put_state(pctx *p, const qt_qstate *s, size_t qi, size_t k) {
+/* An option's state as said after its label: checked / not checked, selected, or none (a
+ * single-select option not chosen: QT_STR_COUNT). */
+static qt_string_id state_of(const pctx *p, const qt_qstate *s, size_t qi, size_t k) {
   const qt_answer *a = &p->e->answers[qi];
   bool other = k == SIZE_MAX;
-  if (s->q->multi_select) {
-    bool on = other ? a->custom != NULL : s->ticked[k];
-    qt_buf_puts(&p->tmp, ", ");
-    qt_buf_puts(&p->tmp, qt_str(p->e, on ? QT_STR_PLAIN_CHECKED : QT_STR_PLAIN_NOT_CHECKED));
-    return;
-  }
+  if (s->q->multi_select)
+    return (other ? a->custom != NULL : s->ticked[k]) ? QT_STR_PLAIN_CHECKED : QT_STR_PLAIN_NOT_CHECKED;
   bool chosen = a->present && (other ? a->custom != NULL : a->index_count && a->indices[0] == k + 1);
-  if (chosen) {
-    qt_buf_puts(&p->tmp, ", ");
-    qt_buf_puts(&p->tmp, qt_str(p->e, QT_STR_PLAIN_SELECTED));
-  }
+  return chosen ? QT_STR_PLAIN_SELECTED : QT_STR_COUNT;
+}
+
+/* ", checked" / ", selected" / ", not checked" after an option's label. */
+static void put_state(pctx *p, const qt_qstate *s, size_t qi, size_t k) {
+  qt_string_id state = state_of(p, s, qi, k);
+  if (state == QT_STR_COUNT) return;
+  qt_buf_puts(&p->tmp, ", ");
+  qt_buf_puts(&p->tmp, qt_str(p->e, state));
 }
 
 static const char *option_label(const pctx *p, const qt_qstate *s, size_t k) {
@@ -134,10 +136,8 @@ static void plain_list(pctx *p, const qt_qstate *s, size_t qi) {
   }
   /* the focused option, announced */
   size_t k = qt_list_option_at(s, s->highlight);
-  say2(p, QT_STR_PLAIN_OPTION_N, s->highlight + 1, rows);
-  qt_buf_puts(&p->tmp, ": ");
-  qt_buf_puts(&p->tmp, option_label(p, s, k));
-  put_state(p, s, qi, k);
+  if (!qt_plain_option(&p->tmp, e->lang, s->highlight + 1, rows, option_label(p, s, k), state_of(p, s, qi, k)))
+    p->tmp.failed = true;
   if (k != SIZE_MAX && s->opts[k].description) {
     qt_buf_puts(&p->tmp, ". ");
     put_text(p, s->opts[k].description, strlen(s->opts[k].description), false);

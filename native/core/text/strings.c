@@ -1,6 +1,7 @@
 /* strings.c — the tables of user-visible strings, one per language (see qt_strings.h):
  * English (complete: every id), German and Simplified Chinese (an id left out falls back to
  * English — key names that are the same in every language). */
+#include <stdio.h>
 #include <string.h>
 
 #include "qt_strings.h"
@@ -852,6 +853,19 @@ bool qt_format(qt_buf *out, const char *tmpl, size_t n, const char *s) {
     } else {
       qt_buf_putc(out, *t);
     }
+  }
+  return !out->failed;
+}
+
+bool qt_plain_option(qt_buf *out, qt_language lang, size_t n, size_t of, const char *label, qt_string_id state) {
+  char total[32];
+  snprintf(total, sizeof total, "%zu", of);
+  if (!qt_format(out, qt_string(lang, QT_STR_PLAIN_OPTION_N), n, total)) return false;
+  qt_buf_puts(out, ": ");
+  qt_buf_puts(out, label ? label : "");
+  if ((int)state >= 0 && state < QT_STR_COUNT) {
+    qt_buf_puts(out, ", ");
+    qt_buf_puts(out, qt_string(lang, state));
   }
   return !out->failed;
 }
