@@ -56,3 +56,21 @@ test("e2e aside: /answer brings the question back too, with what was typed", asy
     assert.equal(pi.model.toolMessages(1)[0].content, "name: user wrote: Orbit v2");
   });
 });
+
+test("e2e aside: with the timeout's \"selected\" the clock runs on while the question is aside; when it runs out, the ticks go to the model as the person's and the line goes", async () => {
+  const settings = { ".pi/agent/question.json": JSON.stringify({ timeout: { after: "3s", then: "selected" } }) };
+  await withPi({ replies: script({ questions: [FEATURES] }), homeFiles: settings }, async (pi) => {
+    await pi.prompt();
+    await pi.waitForScreen(/Sends what you selected in/);
+    await pi.keys("Space");
+    await pi.waitForScreen(/\[x\] 1\. Auth/);
+    await pi.keys("M-a");
+    await pi.waitForScreen(ASIDE);
+    await pi.model.waitForRequests(2, 20000);
+    const text = pi.model.toolMessages(1)[0].content;
+    assert.match(text, /^f: user selected: 1\. Auth$/m);
+    assert.match(text, /\("then": "selected"\) sent the answers they had selected/);
+    await pi.waitForScreen((s) => !ASIDE.test(s));
+    assert.equal((await pi.waitForQuestionResult()).details.status, "timed_out");
+  });
+});

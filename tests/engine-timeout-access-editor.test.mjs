@@ -260,6 +260,17 @@ test("timeout: then selected is an idle clock — each key starts it again, and 
   );
 });
 
+test("timeout: then selected never sends an answer the model pre-supplied as the person's — only what they took up", () => {
+  const e = addon.createEngine(JSON.stringify({ ...TWO, answers: { db: "SQLite" } }));
+  e.setTimeout(1000, "selected");
+  e.tick(0);
+  e.tick(1000);
+  const { text, details } = built(e);
+  assert.deepEqual(details.answers, [], "the model's SQLite is not the person's");
+  assert.doesNotMatch(text, /user selected/);
+  assert.match(text, /nothing was selected/);
+});
+
 test("timeout: no clock unless set; a bad timeout is refused", () => {
   const e = engine(DB);
   assert.equal(e.nextTick(0), -1);

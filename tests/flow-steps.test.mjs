@@ -143,7 +143,7 @@ test("flow steps: long typed text asks first; over a field's limit it is refused
   assert.equal(view(e).discussionSent, "why?");
 });
 
-test("flow steps: talk first is the engine's mode — 'discuss' without text opens the field as Ctrl+T does (the page's and the dialogs' button), 'back' leaves it with its words kept, 'discuss' without text then sends them", () => {
+test("flow steps: talk first is the engine's mode — 'discuss' without text opens the field as Ctrl+T does (the page's and the dialogs' button), 'back' leaves it with its words kept, and only Enter or 'discuss' with text sends", () => {
   const byStep = addon.createEngine(THREE);
   const byKey = addon.createEngine(THREE);
   assert.deepEqual(byStep.act("discuss"), { ok: true });
@@ -157,13 +157,16 @@ test("flow steps: talk first is the engine's mode — 'discuss' without text ope
   assert.notEqual(view(byStep).state, "discuss");
   assert.deepEqual(byStep.act("discuss"), { ok: true }, "opened again");
   assert.equal(view(byStep).discussion, "why two?", "with the words it held");
-  assert.deepEqual(byStep.act("discuss"), { ok: true }, "sent: the field's own words");
+  assert.deepEqual(byStep.act("discuss"), { ok: true }, "already open: nothing changes (a stale face never sends the words)");
+  assert.equal(view(byStep).state, "discuss");
+  assert.equal(byStep.done, false);
+  byStep.feed("\r"); // Enter sends the field's own words
   assert.equal(byStep.outcome, "discuss");
   assert.equal(view(byStep).discussionSent, "why two?");
   // an empty field, sent: the engine's warning, the field still open
   const empty = addon.createEngine(THREE);
   empty.act("discuss");
-  empty.act("discuss");
+  empty.feed("\r");
   assert.equal(empty.done, false);
   assert.equal(view(empty).state, "discuss");
   assert.match(view(empty).message, /tell the agent/i);

@@ -3,6 +3,7 @@
 // Alt+A or /answer to show it again") and its flow keeps every draft, tick and scroll; the same
 // key, or /answer, brings it back as it was. One per asker: one question is shown at a time.
 import type { ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { Flow } from "../board/flow.ts";
 import { fill, strings } from "../text/i18n.ts";
 
 /** The key that steps aside and brings the question back, and opens the oldest question asked
@@ -21,9 +22,10 @@ export function keyName(key: string): string {
 const WIDGET = "pi-question-aside";
 
 export interface Aside {
-  /** The question shown stepped aside: its line shows until it is brought back (true) or
-   * `signal` aborts — answered elsewhere, the call stopped — (false). */
-  wait(ctx: ExtensionContext, signal: AbortSignal | undefined): Promise<boolean>;
+  /** The question of `flow` stepped aside: its line shows until it is brought back (true), its
+   * flow's clock ends it ("selected" runs on while aside: true, to hand it on), or `signal`
+   * aborts — answered elsewhere, the call stopped — (false). */
+  wait(ctx: ExtensionContext, flow: Flow, signal: AbortSignal | undefined): Promise<boolean>;
   /** Alt+A, /answer: the question stepped aside comes back; false when none is aside. */
   bringBack(): boolean;
 }
@@ -31,9 +33,10 @@ export interface Aside {
 export function createAside(): Aside {
   let back: (() => void) | undefined;
   return {
-    wait(ctx, signal) {
+    wait(ctx, flow, signal) {
       return new Promise<boolean>((resolve) => {
         if (signal?.aborted) return resolve(false);
+        if (flow.engine.done) return resolve(true);
         const t = strings();
         const show = (line: string | undefined, working: string | undefined) => {
           try {
@@ -46,6 +49,7 @@ export function createAside(): Aside {
         const end = (shown: boolean) => {
           if (back !== bringBack) return;
           back = undefined;
+          unfollow();
           signal?.removeEventListener("abort", aborted);
           show(undefined, undefined);
           resolve(shown);
@@ -53,6 +57,9 @@ export function createAside(): Aside {
         const bringBack = () => end(true);
         const aborted = () => end(false);
         back = bringBack;
+        const unfollow = flow.follow({}, (what) => {
+          if (what === "ended") end(true); // the clock ran out: shown as ended, handed on
+        });
         signal?.addEventListener("abort", aborted, { once: true });
         show(fill(t.ASIDE_LINE, { s: keyName(ANSWER_KEY) }), t.WAITING);
       });

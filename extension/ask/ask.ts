@@ -316,7 +316,7 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag, aside: Aside):
           if (outcome !== "aside") return toToolResult(flow.engine.result("interactive", Date.now(), null, flags), s);
           // Stepped aside: a line above pi's editor until the same key or /answer brings the
           // question back as its flow is then (or it ends elsewhere: askInTui sees the abort).
-          await aside.wait(ctx, signal);
+          await aside.wait(ctx, flow, signal);
         }
       } finally {
         release();

@@ -125,7 +125,8 @@ export async function askWithDialogs(
     if (signal?.aborted) throw new Stop("interrupted");
     if (shift.signal.aborted || engine.done) throw new Again();
     const left = flow.clockLeft();
-    if (value === undefined && left !== undefined && left <= 250) throw new Due(left);
+    // closed by the client's countdown (pi's confirm resolves false then, the others undefined)
+    if ((value === undefined || value === false) && left !== undefined && left <= 250) throw new Due(left);
     if (value !== undefined) flow.stopClock(face);
     return value;
   };

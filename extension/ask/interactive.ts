@@ -321,6 +321,12 @@ export async function askInTui(
     engine.interrupt();
     return "interrupted";
   }
+  if (engine.done) {
+    // ended while stepped aside (the clock ran out): handed on as it ended
+    const outcome = engine.outcome ?? "timed_out";
+    claim?.(outcome);
+    return outcome;
+  }
   // pi ≥ the current line says which mode it runs in (ctx.mode); custom components are for
   // "tui" only. Older pi has no ctx.mode, and its ctx.ui.custom() resolves undefined in RPC mode.
   const mode = (ctx as { mode?: string }).mode;

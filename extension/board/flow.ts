@@ -86,6 +86,7 @@ export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): O
   let ended = false;
   let holders = 0;
   let started = false; // the person's clock was started (once per flow)
+  let touchedEarly = false; // the person worked on it elsewhere before any face showed it
   let timer: ReturnType<typeof setTimeout> | undefined;
   const clockFace: Face = {}; // the clock's moves are heard by every face
   const stopTimer = () => {
@@ -113,7 +114,7 @@ export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): O
   // A key or step anywhere stops the engine's clock (nextTick -1): the timer is not set again.
   const tick = () => {
     timer = undefined;
-    if (disposed || engine.done) return stopTimer();
+    if (disposed || ended || engine.done) return stopTimer();
     const revision = engine.revision;
     engine.tick(Date.now());
     if (engine.done) {
@@ -149,17 +150,19 @@ export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): O
       return () => followers.delete(heard);
     },
     startClock(timeout) {
-      if (started || disposed || engine.done) return;
+      if (started || disposed || ended || engine.done) return;
       started = true;
+      // worked on elsewhere already: a clock any key stops never starts ("selected" restarts)
+      if (touchedEarly && timeout.then !== "selected") return;
       engine.setTimeout(timeout.ms, timeout.then);
       tick();
     },
     stopClock(by = clockFace) {
       if (!started) {
-        started = true; // the person answers elsewhere already: no clock starts after
+        touchedEarly = true; // the person answers elsewhere already (startClock decides)
         return;
       }
-      if (disposed || engine.done || engine.nextTick(Date.now()) < 0) return;
+      if (disposed || ended || engine.done || engine.nextTick(Date.now()) < 0) return;
       engine.stopClock(); // for good, or ("selected") started again
       stopTimer();
       tick();

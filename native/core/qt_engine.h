@@ -162,7 +162,8 @@ qt_status qt_engine_set_timeout(qt_engine *e, int64_t after_ms, qt_timeout_then 
  * QT_TIMED_OUT. Bumps the revision when the countdown shown changes. */
 qt_status qt_engine_tick(qt_engine *e, int64_t now_ms);
 /* The person is answering this question on another face (the page): the clock stops for good,
- * as at a key here (QT_TIMEOUT_SELECTED: starts again). Nothing when no clock runs. */
+ * as at a key here — with QT_TIMEOUT_SELECTED it starts again instead. Nothing when no clock
+ * runs. */
 qt_status qt_engine_stop_clock(qt_engine *e);
 /* Milliseconds from `now_ms` until the clock runs out (its whole time before the first tick),
  * -1 when no clock runs. */
@@ -214,9 +215,9 @@ typedef enum qt_step {
                      * ("" removes it) until SUBMIT */
   QT_STEP_NOTE,     /* text: the note of the current question ("" removes it) */
   QT_STEP_DISCUSS,  /* text: talk first: ends the call with QT_DISCUSS and the trimmed text
-                     * (answers given so far kept); text NULL: the discussion field — opened
-                     * when it is not (talk first as a mode, Ctrl+T: what it held before is
-                     * still there, BACK leaves it), its words sent when it is (Enter) */
+                     * (answers given so far kept); text NULL: opens the discussion field (talk
+                     * first as a mode, as Ctrl+T: what it held before is still there, BACK
+                     * leaves it; already open: nothing changes) */
   QT_STEP_DECLINE,  /* let the agent decide (answers given so far kept) */
   QT_STEP_CANCEL,   /* cancel the call ("Discard N answers?" first when answers were given) */
   QT_STEP_BACK,     /* leave a sub-state: the typed answer's field, the filter, the note, the

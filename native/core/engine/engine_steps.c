@@ -84,6 +84,11 @@ void qt_finish(qt_engine *e, qt_outcome outcome) {
     /* A remembered answer the person never took up is theirs only on an answer: a decline, a
      * timeout or a cancel carries nothing of it. */
     if (outcome != QT_ANSWERED && e->qs[i].earlier.present && !e->qs[i].touched) qt_answer_clear(&e->answers[i]);
+    /* "then": "selected" sends what the person selected as theirs: an answer the model
+     * pre-supplied that the person never took up is not theirs */
+    if (outcome == QT_TIMED_OUT && e->clock_then == QT_TIMEOUT_SELECTED && !e->qs[i].touched && e->req->preset &&
+        e->req->preset[i].present)
+      qt_answer_clear(&e->answers[i]);
   }
   e->done = true;
   e->outcome = outcome;
@@ -485,9 +490,11 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
   if (r) return r;
   if (e->flash.len) qt_buf_reset(&e->flash);
   if (e->clock_on) qt_clock_stop(e); /* the person replied: the timeout stops for good, as on a key */
-  if (st == QT_STEP_DISCUSS && !text && !e->discuss_open)
-    qt_open_discussion(e); /* talk first as a mode: the field, as Ctrl+T opens it */
-  else
+  if (st == QT_STEP_DISCUSS && !text) {
+    /* talk first as a mode: the field, as Ctrl+T opens it; already open, nothing changes (a
+     * face acting on a stale view never sends words the person has not sent) */
+    if (!e->discuss_open) qt_open_discussion(e);
+  } else
     r = qt_step_apply(e, st, index);
   qt_touch(e);
   return r;

@@ -426,7 +426,9 @@ static bool stopped(qt_tty *t) { return atomic_load(&t->stopped); }
 static int wait_bound(qt_engine *e) {
   int64_t clock = qt_engine_next_tick(e, qt_term_clock_ms());
   int wait = qt_engine_pending(e) ? 50 : -1;
-  if (clock >= 0 && (wait < 0 || clock < wait)) wait = (int)(clock > 60000 ? 60000 : clock);
+  /* a clock started again by the key just read ("selected": 0 until its next tick) does not
+   * cut the held bytes' grace short: it starts at the tick after them */
+  if (clock >= 0 && (wait < 0 || (clock > 0 && clock < wait))) wait = (int)(clock > 60000 ? 60000 : clock);
   return wait;
 }
 
