@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { root } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
-import { startPi } from "./helpers/tmux.mjs";
+import { startPi, withPi as withPiIn } from "./helpers/tmux.mjs";
 import { until } from "./helpers/until.mjs";
 
 const { memoryPaths } = await importShim("ask/memory.ts");
@@ -19,18 +19,12 @@ const AUTOPILOT = join(root, "examples", "recommended-autopilot.ts");
 /** Polls `check` until it holds (the file is written after the answer went on its way). */
 const script = (args) => [{ toolCalls: [{ name: "question", arguments: args }] }, { text: "thanks" }];
 
-async function withPi(args, fn) {
-  const pi = await startPi({ replies: script(args), session: true, extensions: [AUTOPILOT], namePrefix: "pq-events-" });
-  try {
+/** pi (tmux.mjs withPi: the screen added to a failure, always killed) with the autopilot, asked. */
+const withPi = (args, fn) =>
+  withPiIn({ replies: script(args), extensions: [AUTOPILOT], namePrefix: "pq-events-" }, async (pi) => {
     await pi.prompt("ask me");
     await fn(pi);
-  } catch (error) {
-    error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
-    throw error;
-  } finally {
-    await pi.kill();
-  }
-}
+  });
 
 test("events e2e: another extension answers through pi.events (question:asked → question:answer); the model and the transcript are told it was the autopilot, not the person, and it is not remembered", async () => {
   const DB = {

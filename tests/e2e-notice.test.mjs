@@ -11,7 +11,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { startPi } from "./helpers/tmux.mjs";
+import { startPi, withPi as withPiIn } from "./helpers/tmux.mjs";
 import { until } from "./helpers/until.mjs";
 
 const DB = { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] };
@@ -34,18 +34,12 @@ const herdrEvents = (home) => {
     : [];
 };
 
-async function withPi(options, fn) {
-  const pi = await startPi({ replies: script, namePrefix: "pq-notice-", ...options });
-  try {
+/** pi (tmux.mjs withPi: the screen added to a failure, always killed), asked. */
+const withPi = (options, fn) =>
+  withPiIn({ replies: script, namePrefix: "pq-notice-", ...options }, async (pi) => {
     await pi.prompt("ask me");
     await fn(pi);
-  } catch (error) {
-    error.message += `\n--- screen (${pi.name}) ---\n${pi.screen()}`;
-    throw error;
-  } finally {
-    await pi.kill();
-  }
-}
+  });
 
 test("notice e2e: the push example — curl posts the question to a topic once it waits; herdr:blocked is active while it waits, then not", async () => {
   const posts = [];
