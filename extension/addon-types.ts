@@ -85,7 +85,21 @@ export interface NativeEngine {
 /** The steps of the question flow (qt_engine.h qt_step): pick/toggle take an option index,
  * go a question index (the question count: the review), type/note/discuss/filter a text. */
 export type FlowStep =
-  "pick" | "toggle" | "type" | "note" | "discuss" | "decline" | "cancel" | "back" | "go" | "submit" | "filter" | "yes" | "no" | "draft";
+  | "pick"
+  | "toggle"
+  | "type"
+  | "note"
+  | "discuss"
+  | "decline"
+  | "cancel"
+  | "back"
+  | "go"
+  | "submit"
+  | "filter"
+  | "yes"
+  | "no"
+  | "draft"
+  | "skip";
 
 /** engine.view(), parsed: display text sanitized; `answers` and option `value`s are data. */
 export interface FlowView {
@@ -98,6 +112,9 @@ export interface FlowView {
     prompt: string;
     multi: boolean;
     answered: boolean;
+    /** Left unanswered on purpose (the skip step): the agent decides it, or the person says it
+     * in the chat; null when not skipped. */
+    skipped: "skipped" | "chat" | null;
     /** ticked: a multi-select tick, or the single-select answer. */
     options: Array<{ label: string; description?: string; value: string; ticked: boolean }>;
     /** The answer as the review reads it, in the engine's language: the options chosen, then the

@@ -247,14 +247,45 @@ export async function askWithDialogs(
    * ways on that the TUI's keys give — `back` (the input again, the questions), "Let the agent
    * decide", "Discuss first…" and cancelling; a dismissed select cancels (the engine asks first
    * when that would drop answers or typed text). */
-  async function otherWays(title: string, back: string, goBack: () => DialogOutcome | undefined): Promise<DialogOutcome | undefined> {
-    const entries = menu([], [back, t.DIALOG_DECLINE, t.DIALOG_DISCUSS, t.WEB_CANCEL]);
+  async function otherWays(
+    title: string,
+    back: string,
+    goBack: () => DialogOutcome | undefined,
+    v?: FlowView,
+  ): Promise<DialogOutcome | undefined> {
+    const skips = v ? skipEntries(v) : [];
+    const entries = menu([], [back, t.DIALOG_DECLINE, t.DIALOG_DISCUSS, t.WEB_CANCEL, ...skips.map((s) => s.entry)]);
     const reply = replied(await ctx.ui.select(title, entries, opts()));
     const at = reply === undefined ? 3 : entries.indexOf(reply);
     if (at === 1) return act("decline");
     if (at === 2) return talkFirst();
     if (at === 3) return act("cancel");
+    if (at > 3 && v) return skip(v, skips[at - 4].why);
     return goBack();
+  }
+
+  /** The entries that skip the question shown (a call of several; the engine's skip step): skip
+   * it, "I'll answer this in the chat", and on a skipped one, answering it after all. */
+  function skipEntries(v: FlowView): Array<{ entry: string; why: "skipped" | "chat" | "none" }> {
+    if (!v.actions.includes("skip")) return [];
+    const was = v.questions[v.current].skipped ?? "none";
+    const all = [
+      { entry: t.DIALOG_SKIP, why: "skipped" as const },
+      { entry: t.DIALOG_SKIP_CHAT, why: "chat" as const },
+      { entry: t.DIALOG_UNSKIP, why: "none" as const },
+    ];
+    return all.filter((s) => s.why !== was);
+  }
+
+  /** Skips the question shown with `why`, then goes on to the next question without an answer
+   * (the review after the last), as an answer goes on; answering it after all shows it again. */
+  function skip(v: FlowView, why: "skipped" | "chat" | "none"): DialogOutcome | undefined {
+    const ended = act("skip", undefined, why);
+    if (ended || why === "none") return ended;
+    const after = view();
+    let next = v.current + 1;
+    while (next < after.questions.length && after.questions[next].answered) next++;
+    return act("go", next);
   }
 
   /** One turn on the question shown: its dialog, and the step the reply means. */
@@ -264,7 +295,8 @@ export async function askWithDialogs(
     const raw = questions[i];
     const asked = clean(questions.length > 1 ? DIALOG.title(i + 1, questions.length, raw.label, raw.prompt) : raw.prompt);
     const earlier = v.earlierLine ? `\n${line(v.earlierLine)}` : ""; // "Answered on 21 Nov: SQLite — Enter keeps it"
-    const title = (askedBy ? `${askedBy}\n${asked}` : asked) + earlier; // askedBy comes sanitized
+    const skipLine = q.skipped ? `\n${line(q.reading)}` : ""; // skipped: "you'll say it in the chat"
+    const title = (askedBy ? `${askedBy}\n${asked}` : asked) + earlier + skipLine; // askedBy comes sanitized
     const other = t.SOMETHING_ELSE;
     const labels = q.options.map((o) => line(o.label));
     const n = labels.length; // entries: options 0..n-1, "Something else…" n, then the plain ones
@@ -284,14 +316,15 @@ export async function askWithDialogs(
     if (!n) {
       for (;;) {
         const text = replied(await ctx.ui.input(title, q.typed ? line(q.typed) : t.DIALOG_PLACEHOLDER, opts()));
-        if (text === undefined) return otherWays(title, t.DIALOG_TYPE, () => undefined);
+        if (text === undefined) return otherWays(title, t.DIALOG_TYPE, () => undefined, v);
         if (text.trim()) return typedAnswer(title, text, () => act("cancel"));
         if (v.earlierLine && q.typed) return act("type", undefined, q.typed); // empty: the remembered answer, kept
       }
     }
     const note = q.note.trim(); // what the result will carry
     const noteEntry = v.actions.includes("note") ? [note ? t.DIALOG_NOTE_EDIT : t.DIALOG_NOTE] : [];
-    const plain = [...(q.multi ? [t.DIALOG_DONE] : []), ...noteEntry, t.DIALOG_DECLINE, t.DIALOG_DISCUSS];
+    const skips = skipEntries(v);
+    const plain = [...(q.multi ? [t.DIALOG_DONE] : []), ...noteEntry, ...skips.map((s) => s.entry), t.DIALOG_DECLINE, t.DIALOG_DISCUSS];
     const typed = q.wrote ?? "";
     const entries = q.multi
       ? menu(
@@ -322,6 +355,8 @@ export async function askWithDialogs(
       return ended === "dismissed" ? undefined : ended;
     }
     if (special === t.DIALOG_DISCUSS) return talkFirst();
+    const skipped = skips.find((s) => s.entry === special);
+    if (skipped) return skip(v, skipped.why);
     if (at >= 0 && at < n) return act(q.multi ? "toggle" : "pick", at);
     // "Something else…" (or a reply that is no entry): typed text; a dismissed box shows the list
     // again. In a multi-select question it replaces the typed part ("" removes it).

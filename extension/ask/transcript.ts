@@ -137,10 +137,26 @@ function resultLines(
       lines.push("  " + theme.fg("text", clean(details.discussion, true).replace(/\n/g, "\n  ")));
     }
   }
+  // the questions the person skipped on purpose (details from a session file: checked)
+  const skips = new Map(
+    (Array.isArray(details.skipped) ? details.skipped : []).filter((s) => s && typeof s.id === "string").map((s) => [s.id, s]),
+  );
   for (const q of details.questions) {
     const a = byId.get(q.id);
-    if (!a && !expanded) continue;
+    const skip = skips.get(q.id);
+    if (!a && !skip && !expanded) continue;
     const head = theme.fg("accent", clean(q.label)) + theme.fg("dim", ": ");
+    if (skip) {
+      const said = skip.reason === "chat" ? t.REVIEW_CHAT : t.REVIEW_SKIPPED;
+      const note = skip.note ? theme.fg("dim", `  ${t.RESULT_NOTE} `) + theme.fg("muted", clean(skip.note)) : "";
+      if (!expanded) {
+        lines.push(head + theme.fg("warning", said) + note);
+        continue;
+      }
+      lines.push(head + theme.fg("text", clean(q.prompt, true)));
+      lines.push(`  ${theme.fg("warning", said)}${note}`);
+      continue;
+    }
     if (!expanded) {
       const wrote = a!.wasCustom ? " " + theme.fg("dim", t.RESULT_WROTE) : "";
       const applied = a!.appliedByTimeout ? " " + theme.fg("warning", t.RESULT_APPLIED_BY_TIMEOUT) : "";

@@ -57,11 +57,14 @@ export declare function registryDirectory(env?: NodeJS.ProcessEnv): string;
 export declare function registerEndpoint(entry: RegistryEntry, env?: NodeJS.ProcessEnv): () => void;
 export declare const REGISTRY_TEMPORARY_STALE_MS: number;
 export declare function listEndpoints(env?: NodeJS.ProcessEnv, now?: number): Array<RegistryEntry & { endpoint: Endpoint }>;
-export type StructuredAnswer = { selected: string[]; wrote?: string; note?: string };
+export type StructuredAnswer = { selected: string[]; wrote?: string; note?: string } | { skipped: SkipReason; note?: string };
 export declare function structuredAnswers(details: {
   questions: Array<{ id: string; options?: Array<{ value: string }> }>;
   answers: Array<{ id: string; value: string; wasCustom: boolean; index?: number; indices?: number[]; values?: string[]; note?: string }>;
+  skipped?: Array<{ id: string; reason: SkipReason; note?: string }>;
 }): Record<string, StructuredAnswer>;
+/** Why the person left a question of several without an answer: the agent decides it, or they say it in the chat. */
+export type SkipReason = "skipped" | "chat";
 export { type Ending, ENDING_STRINGS, endingOf } from "../board/endings.mjs";
 /** Whether process `pid` exists (one of another user's counts). */
 export declare function alive(pid: number): boolean;

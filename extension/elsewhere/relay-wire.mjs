@@ -231,7 +231,7 @@ export async function askThroughRelay(endpoint, args, asker, signal, cap, pipes)
 }
 
 /** The details' answers in the structured form the C answer model reads back exactly: option
- * values (never re-matched by text), typed text apart, notes kept. */
+ * values (never re-matched by text), typed text apart, notes kept, skipped questions as such. */
 export function structuredAnswers(details) {
   const out = Object.create(null);
   for (const a of details.answers) {
@@ -243,6 +243,11 @@ export function structuredAnswers(details) {
     if (a.wasCustom) entry.wrote = a.values ? a.values[a.values.length - 1] : a.value;
     if (a.note) entry.note = a.note;
     out[a.id] = entry;
+  }
+  // the questions the person skipped on purpose (details.skipped): { skipped: reason, note? }
+  for (const s of Array.isArray(details.skipped) ? details.skipped : []) {
+    if (!s || typeof s.id !== "string" || !details.questions.some((x) => x.id === s.id)) continue;
+    out[s.id] = s.note ? { skipped: s.reason, note: s.note } : { skipped: s.reason };
   }
   return out;
 }

@@ -56,14 +56,16 @@ import { notePipePeer, type Standing } from "./peer.ts";
 import { print } from "../text/screen.ts";
 import type { Settings } from "../text/settings.ts";
 import type { RelayAsker } from "../question-types.ts";
+import type { StructuredAnswer } from "./relay-wire.mjs";
 
 export { askThroughRelay, lineReader, parseRelayVariable, RELAY_ENV, structuredAnswers } from "./relay-wire.mjs";
 const VERSION = "v1";
 
 export type { RelayAsker } from "../question-types.ts";
 
-/** A structured answer: option values picked, typed text kept apart, the person's note. */
-export type StructuredAnswer = { selected: string[]; wrote?: string; note?: string };
+/** A structured answer: option values picked, typed text kept apart, the person's note; or a
+ * question the person skipped. */
+export type { StructuredAnswer };
 export type RelayAnswer =
   | {
       type: "answer";

@@ -62,10 +62,22 @@ typedef struct qt_question {
   bool multi_select;
 } qt_question;
 
+/* Why a question of several was left without an answer by the person's own choice (the skip
+ * key, or a face's skip step): it counts as dealt with, carries no indices and no text. */
+typedef enum qt_skip {
+  QT_SKIP_NONE = 0, /* not skipped */
+  QT_SKIP_SKIPPED,  /* skipped: the agent decides it */
+  QT_SKIP_CHAT      /* "I'll say it in the chat": the person answers it in their next message */
+} qt_skip;
+#define QT_SKIP_COUNT 3
+/* "skipped", "chat"; NULL for QT_SKIP_NONE. */
+const char *qt_skip_name(qt_skip skip);
+
 /* One question's answer. A single-select answer has one index or custom text; a
- * multi-select answer any number of indices plus optional custom text. */
+ * multi-select answer any number of indices plus optional custom text; a skipped one neither. */
 typedef struct qt_answer {
   bool present;    /* false: not answered (yet) */
+  uint8_t skipped; /* qt_skip: present, and left unanswered on purpose */
   size_t *indices; /* 1-based option indices, ascending; NULL when index_count is 0 */
   size_t index_count;
   char *custom; /* typed text (trimmed, non-empty) or NULL */
@@ -112,10 +124,11 @@ qt_status qt_request_to_json(const qt_request *req, bool with_preset, char **out
 struct qt_buf;
 qt_status qt_request_write_json(const qt_request *req, bool with_preset, struct qt_buf *b);
 
-/* Resolves free-form answers (`{ id: string | string[] | { selected?: string[], wrote?: string } }`,
- * as JSON) against a request: a string equal to an option's value or label (exactly, then
- * trimmed and ignoring ASCII case) picks it, anything else is typed text; in the object form
- * `selected` must name options and `wrote` is always typed text.
+/* Resolves free-form answers (`{ id: string | string[] | { selected?: string[], wrote?: string } |
+ * { skipped: "skipped" | "chat" } }`, as JSON) against a request: a string equal to an option's
+ * value or label (exactly, then trimmed and ignoring ASCII case) picks it, anything else is typed
+ * text; in the object form `selected` must name options and `wrote` is always typed text;
+ * `skipped` is a question the person skipped (a call of several questions only).
  * *out has question_count entries (absent ones have present == false). */
 qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t len, qt_answer **out, qt_error *err);
 /* Frees the strings inside `count` answers, then the array. */

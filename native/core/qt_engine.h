@@ -60,6 +60,8 @@ typedef enum qt_action {
   QT_ACT_EXTERNAL_EDITOR,     /* app.editor.external: ctrl+g (typing an answer or a note) */
   QT_ACT_PREVIEW_UP,          /* read a preview that is cut: shift+up (a page back) */
   QT_ACT_PREVIEW_DOWN,        /* shift+down (a page on) */
+  QT_ACT_SKIP,                /* skip the question shown (a call of several): ctrl+s; again: "I'll say it in
+                               * the chat"; again: not skipped */
   QT_ACT_ASIDE,               /* step aside to read the transcript: no key unless the host binds one
                                * (pi's TUI: alt+a) — qt_engine_take_aside */
   QT_ACT_COUNT
@@ -232,11 +234,17 @@ typedef enum qt_step {
                      * without Enter holds it): live where TYPE is. A face whose field is its own
                      * (the page) says what it holds before the person leaves the question, so
                      * leaving asks "Discard what you typed?" as in the TUI */
+  QT_STEP_SKIP,     /* text: the question shown (a call of several) is left unanswered on purpose:
+                     * "skipped" (the agent decides it), "chat" (the person says it in the chat) or
+                     * "none" (not skipped: a multi-select question's ticks are its answer again);
+                     * NULL: the next of those three (the skip key). It counts as dealt with for
+                     * the review; picking, ticking or typing an answer replaces it. The question
+                     * stays shown */
   QT_STEP_COUNT
 } qt_step;
 
 /* "pick", "toggle", "type", "note", "discuss", "decline", "cancel", "back", "go", "submit",
- * "filter", "yes", "no"; NULL for no step. */
+ * "filter", "yes", "no", "draft", "skip"; NULL for no step. */
 const char *qt_step_name(qt_step step);
 /* The step named `name`; false when there is none. */
 bool qt_step_from_name(const char *name, qt_step *out);
@@ -249,9 +257,9 @@ bool qt_engine_is_live(const qt_engine *e, qt_step step);
 #define QT_NO_INDEX ((size_t)-1)
 /* Applies one step as the person's reply (it stops the timeout's clock, as a key does). `index`
  * is read by PICK, TOGGLE and GO (QT_NO_INDEX: none given); `text` (len bytes, any bytes: cleaned as typed text is, line
- * breaks kept only where the field keeps them) by TYPE, DRAFT, NOTE, DISCUSS and FILTER, and by
+ * breaks kept only where the field keeps them) by TYPE, DRAFT, NOTE, DISCUSS and FILTER, by
  * TOGGLE as the state wanted: "ticked" or "unticked" (already so: nothing changes; none: a
- * flip). QT_ERR_STATE:
+ * flip), and by SKIP as the skip wanted ("skipped", "chat", "none"; none: the next). QT_ERR_STATE:
  * the step is not live now; QT_ERR_USAGE: an index out of range, text over its field's limit
  * (QT_MAX_ANSWER_BYTES, QT_MAX_NOTE_BYTES, QT_MAX_DISCUSS_BYTES, QT_MAX_FILTER_BYTES) or empty
  * where text is needed. Either way nothing changed, and qt_engine_act_error says why. */
@@ -263,7 +271,7 @@ const char *qt_engine_act_error(const qt_engine *e);
  * Display text in it is sanitized as the frame's is; "answers" and option "value"s are data.
  *   { "state": "choosing" | "typing" | "note" | "filter" | "discuss" | "confirm" | "review" | "done",
  *     "current": the question shown (question_count: the review),
- *     "questions": [{ "id", "label", "prompt", "multi", "answered",
+ *     "questions": [{ "id", "label", "prompt", "multi", "answered", "skipped": "skipped" | "chat" | null,
  *                     "options": [{ "label", "description"?, "value", "ticked" }],
  *                     "typed": the draft, "wrote": the typed answer given or null, "note",
  *                     "filter": the filter text, "shown": [option indices the filter lets through] }],

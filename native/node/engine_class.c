@@ -407,6 +407,7 @@ static const char *const ACTION_NAMES[QT_ACT_COUNT] = {
     [QT_ACT_EXTERNAL_EDITOR] = "externalEditor",
     [QT_ACT_PREVIEW_UP] = "previewUp",
     [QT_ACT_PREVIEW_DOWN] = "previewDown",
+    [QT_ACT_SKIP] = "skip",
     [QT_ACT_ASIDE] = "aside",
 };
 

@@ -95,12 +95,15 @@
     // "Answered on 21 Nov: SQLite — Enter keeps it": the project remembers an answer (chosen below).
     const earlier = make("p", "earlier");
     earlier.hidden = true;
-    box.append(legend, prompt, earlier);
+    // Skipped on purpose: what the person chose instead of an answer (the engine's reading).
+    const skipped = make("p", "earlier");
+    skipped.hidden = true;
+    box.append(legend, prompt, earlier, skipped);
     const options = Array.isArray(q.options) ? q.options : [];
     const multi = !!q.multiSelect;
     const type = multi ? "checkbox" : "radio";
     /** @type {Part} */
-    const part = { box, earlier, inputs: [], rows: [], other: null, noteSynced: "", wroteSynced: "", ticked: "" };
+    const part = { box, earlier, skipped, inputs: [], rows: [], other: null, noteSynced: "", wroteSynced: "", ticked: "" };
     if (options.length) {
       const filter = document.createElement("input");
       filter.type = "search";
@@ -313,7 +316,19 @@
       }),
     );
     card.cancel = button("cancel", t("WEB_CANCEL"), () => act(card, [...pendingSteps(card), ["cancel"]]));
-    buttons.append(card.submit, card.decline, card.talk, card.cancel);
+    // Skipping the question shown (a call of several): the agent decides it, or the person says
+    // it in the chat; then on to the next question without an answer, as an answer goes on.
+    const skip = (why) => {
+      const v = card.view;
+      if (!v) return;
+      let next = v.current + 1;
+      while (next < v.questions.length && v.questions[next].answered) next++;
+      act(card, [...pendingSteps(card), ["skip", why], ...(why === "none" ? [] : [["go", next]])]);
+    };
+    card.skip = button("skip", t("DIALOG_SKIP"), () => skip("skipped"));
+    card.skipChat = button("skip", t("DIALOG_SKIP_CHAT"), () => skip("chat"));
+    card.unskip = button("skip", t("DIALOG_UNSKIP"), () => skip("none"));
+    buttons.append(card.submit, card.skip, card.skipChat, card.unskip, card.decline, card.talk, card.cancel);
     card.buttons = buttons;
     card.message = make("p", "message");
     card.message.setAttribute("role", "alert");
@@ -356,10 +371,12 @@
       p.box.hidden = !(asking && i === v.current);
       p.earlier.textContent = i === v.current && typeof v.earlierLine === "string" ? v.earlierLine : "";
       p.earlier.hidden = !p.earlier.textContent;
+      p.skipped.textContent = v.questions[i] && v.questions[i].skipped ? v.questions[i].reading : "";
+      p.skipped.hidden = !p.skipped.textContent;
     });
     card.tabs.forEach((b, i) => {
       const q = v.questions[i];
-      if (q) b.textContent = q.label + (q.answered ? " ✓" : "");
+      if (q) b.textContent = q.label + (q.skipped ? " –" : q.answered ? " ✓" : "");
       if (i === v.current) b.setAttribute("aria-current", "step");
       else b.removeAttribute("aria-current");
       b.disabled = card.busy || !live.has("go");
@@ -399,6 +416,15 @@
     card.talk.disabled = card.busy || !live.has("discuss");
     card.talk.hidden = !live.has("discuss");
     card.cancel.disabled = card.busy || !live.has("cancel");
+    const was = live.has("skip") && v.questions[v.current] ? v.questions[v.current].skipped || "none" : "";
+    for (const [b, why] of [
+      [card.skip, "skipped"],
+      [card.skipChat, "chat"],
+      [card.unskip, "none"],
+    ]) {
+      b.hidden = !was || was === why;
+      b.disabled = card.busy || !was;
+    }
     if (v.message) say(card, v.message, false);
   }
 

@@ -241,6 +241,7 @@ static const char *const DEFAULT_KEYS[QT_ACT_COUNT][4] = {
     [QT_ACT_DELETE_TO_END] = {"ctrl+k"},
     [QT_ACT_NEW_LINE] = {"shift+enter"},
     [QT_ACT_DISCUSS] = {"ctrl+t"},
+    [QT_ACT_SKIP] = {"ctrl+s"},
     [QT_ACT_EXTERNAL_EDITOR] = {"ctrl+g"},
     [QT_ACT_PREVIEW_UP] = {"shift+up"},
     [QT_ACT_PREVIEW_DOWN] = {"shift+down"},
@@ -731,6 +732,14 @@ const char *qt_engine_earlier(const qt_engine *e, size_t qi) {
   if (a->index_count && memcmp(a->indices, was->indices, a->index_count * sizeof *a->indices) != 0) return NULL;
   if (!a->custom != !was->custom || (a->custom && strcmp(a->custom, was->custom) != 0)) return NULL;
   return s->earlier_when;
+}
+
+qt_string_id qt_skip_line(const qt_engine *e) {
+  if (!e || e->current >= e->req->question_count) return QT_STR_COUNT;
+  const qt_answer *a = &e->answers[e->current];
+  return !a->present || !a->skipped      ? QT_STR_COUNT
+         : a->skipped == QT_SKIP_SKIPPED ? QT_STR_SKIPPED_LINE
+                                         : QT_STR_CHAT_LINE;
 }
 
 const char *qt_engine_earlier_line(const qt_engine *e) {

@@ -319,6 +319,10 @@ void qt_adopt_layout(qt_engine *e);
 /* engine_live.c: whether step st is live now (qt_engine_live). */
 bool qt_step_live(const qt_engine *e, qt_step st);
 
+/* engine.c: the line under the question shown when the person skipped it (QT_STR_SKIPPED_LINE,
+ * QT_STR_CHAT_LINE), QT_STR_COUNT when it is not skipped (or the review is shown). */
+qt_string_id qt_skip_line(const qt_engine *e);
+
 /* engine_clock.c: stops the person's timeout for good (a key or a step came). */
 void qt_clock_stop(qt_engine *e);
 

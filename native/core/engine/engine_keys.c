@@ -471,6 +471,11 @@ static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
     qt_touch(e);
     return QT_OK;
   }
+  if (matches(e, QT_ACT_SKIP, ev) && qt_step_live(e, QT_STEP_SKIP)) { /* skipped, in the chat, not skipped */
+    qt_status st = qt_step_apply(e, QT_STEP_SKIP, 0);
+    qt_touch(e);
+    return st;
+  }
   if (scroll_key(e, ev) || preview_key(e, ev)) return QT_OK;
   if (e->current >= e->req->question_count) return on_review(e, ev);
   qt_qstate *s = &e->qs[e->current];

@@ -27,6 +27,7 @@ static unsigned live_mask(const qt_engine *e) {
   }
   if (s->view == QT_VIEW_NOTE || s->view == QT_VIEW_FILTER || s->filter_on || (s->view == QT_VIEW_ENTRY && options))
     m |= STEP_BIT(QT_STEP_BACK);
+  if (e->multi && (s->view == QT_VIEW_LIST || s->view == QT_VIEW_ENTRY)) m |= STEP_BIT(QT_STEP_SKIP);
   return m;
 }
 
@@ -45,6 +46,14 @@ size_t qt_engine_live(const qt_engine *e, qt_step *out, size_t cap) {
       n++;
     }
   return n;
+}
+
+/* What the skip key does next on the question shown: skip it, then "in the chat", then not skipped. */
+static qt_string_id skip_help(const qt_engine *e) {
+  const qt_answer *a = &e->answers[e->current];
+  return !a->present || !a->skipped      ? QT_STR_HELP_SKIP
+         : a->skipped == QT_SKIP_SKIPPED ? QT_STR_HELP_SKIP_CHAT
+                                         : QT_STR_HELP_UNSKIP;
 }
 
 /* The live steps as the help line shows them, state by state, in its order; the live steps it
@@ -98,6 +107,7 @@ size_t qt_live_items(const qt_engine *e, qt_live *out) {
           KEY(QT_STEP_GO, QT_ACT_NEXT, QT_STR_HELP_NEXT);
           KEY(QT_STEP_GO, QT_ACT_PREV, QT_STR_HELP_PREV);
           KEY(QT_STEP_NOTE, QT_ACT_NOTE, QT_STR_HELP_NOTE);
+          KEY(QT_STEP_SKIP, QT_ACT_SKIP, skip_help(e));
           KEY(QT_STEP_DECLINE, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
           KEY(QT_STEP_DISCUSS, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
           KEY(s->filter_on ? QT_STEP_BACK : QT_STEP_CANCEL, QT_ACT_CANCEL,
@@ -111,6 +121,7 @@ size_t qt_live_items(const qt_engine *e, qt_live *out) {
           KEY(QT_STEP_GO, QT_ACT_NEXT, QT_STR_HELP_NEXT);
           KEY(QT_STEP_GO, QT_ACT_PREV, QT_STR_HELP_PREV);
           KEY(QT_STEP_NOTE, QT_ACT_NOTE, QT_STR_HELP_NOTE);
+          KEY(QT_STEP_SKIP, QT_ACT_SKIP, skip_help(e));
           /* the decline key deletes forward while there is text */
           if (!qt_editor_len(&s->draft)) KEY(QT_STEP_DECLINE, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
           KEY(QT_STEP_DISCUSS, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);

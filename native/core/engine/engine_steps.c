@@ -47,6 +47,7 @@ static qt_status set_answer(qt_engine *e, size_t qi, const size_t *indices, size
   a->index_count = count;
   a->custom = text;
   a->present = count > 0 || text != NULL;
+  a->skipped = QT_SKIP_NONE; /* an answer replaces a skip */
   return QT_OK;
 }
 
@@ -278,6 +279,29 @@ void qt_open_note(qt_qstate *s) {
   s->note.cursor = qt_editor_len(&s->note);
 }
 
+/* Question qi left unanswered on purpose with `why` (QT_SKIP_NONE: not skipped any more; a
+ * multi-select question's ticks are its answer again). The draft, the ticks and the note stay. */
+static qt_status skip_question(qt_engine *e, size_t qi, qt_skip why) {
+  qt_answer *a = &e->answers[qi];
+  qt_qstate *s = &e->qs[qi];
+  s->touched = true;
+  if (why == QT_SKIP_NONE) {
+    if (!a->present || !a->skipped) return QT_OK;
+    if (s->q->multi_select) return set_multi_answer(e, qi, NULL, 0);
+    a->skipped = QT_SKIP_NONE;
+    a->present = false;
+    return QT_OK;
+  }
+  free(a->indices);
+  free(a->custom);
+  a->indices = NULL;
+  a->index_count = 0;
+  a->custom = NULL;
+  a->present = true;
+  a->skipped = (uint8_t)why;
+  return QT_OK;
+}
+
 /* Next or previous tab, wrapping around (the review step is the last tab). */
 qt_status qt_switch_question(qt_engine *e, int delta) {
   size_t n = e->req->question_count + 1;
@@ -289,7 +313,7 @@ static const char *const STEP_NAMES[QT_STEP_COUNT] = {
     [QT_STEP_PICK] = "pick",       [QT_STEP_TOGGLE] = "toggle",   [QT_STEP_TYPE] = "type",     [QT_STEP_NOTE] = "note",
     [QT_STEP_DISCUSS] = "discuss", [QT_STEP_DECLINE] = "decline", [QT_STEP_CANCEL] = "cancel", [QT_STEP_BACK] = "back",
     [QT_STEP_GO] = "go",           [QT_STEP_SUBMIT] = "submit",   [QT_STEP_FILTER] = "filter", [QT_STEP_YES] = "yes",
-    [QT_STEP_NO] = "no",           [QT_STEP_DRAFT] = "draft",
+    [QT_STEP_NO] = "no",           [QT_STEP_DRAFT] = "draft",     [QT_STEP_SKIP] = "skip",
 };
 
 const char *qt_step_name(qt_step st) { return (int)st >= 0 && st < QT_STEP_COUNT ? STEP_NAMES[st] : NULL; }
@@ -367,6 +391,12 @@ qt_status qt_step_apply(qt_engine *e, qt_step st, size_t k) {
     case QT_STEP_FILTER: return qt_apply_filter(s); /* the filter's editor holds the text */
     case QT_STEP_YES: return qt_answer_overlay(e, true);
     case QT_STEP_NO: return qt_answer_overlay(e, false);
+    case QT_STEP_SKIP: /* k: 0 the next of skipped, "in the chat", not skipped; else qt_skip + 1 */
+      if (k == 0) {
+        const qt_answer *a = &e->answers[qi];
+        return skip_question(e, qi, (qt_skip)((a->present ? a->skipped + 1 : 1) % QT_SKIP_COUNT));
+      }
+      return k <= QT_SKIP_COUNT ? skip_question(e, qi, (qt_skip)(k - 1)) : QT_ERR_USAGE;
     default: return QT_ERR_USAGE;
   }
 }
@@ -450,6 +480,18 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
       if (index > n) {
         refuse(e, QT_STR_STEP_NO_QUESTION, index + 1, NULL);
         return QT_ERR_USAGE;
+      }
+      break;
+    case QT_STEP_SKIP:
+      index = 0; /* no text: the next, as the key */
+      if (text) {
+        static const char *const WHY[QT_SKIP_COUNT] = {"none", "skipped", "chat"};
+        for (size_t w = 0; w < QT_SKIP_COUNT && !index; w++)
+          if (len == strlen(WHY[w]) && memcmp(text, WHY[w], len) == 0) index = w + 1;
+        if (!index) {
+          snprintf(e->act_why, sizeof e->act_why, "a skip's text is \"skipped\", \"chat\", \"none\" or none");
+          return QT_ERR_USAGE;
+        }
       }
       break;
     default: break;

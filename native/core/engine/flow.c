@@ -30,6 +30,7 @@ static bool add_editor(cJSON *o, const char *key, const qt_editor *ed) {
 static bool describe(const qt_engine *e, size_t qi, qt_buf *out) {
   const qt_answer *a = &e->answers[qi];
   const qt_qstate *s = &e->qs[qi];
+  if (a->skipped) qt_buf_puts(out, qt_str(e, a->skipped == QT_SKIP_CHAT ? QT_STR_REVIEW_CHAT : QT_STR_REVIEW_SKIPPED));
   for (size_t j = 0; j < a->index_count; j++) {
     size_t k = a->indices[j];
     if (k < 1 || k > s->q->option_count) continue;
@@ -111,6 +112,9 @@ static bool add_question(const qt_engine *e, cJSON *arr, size_t i) {
   bool ok = cJSON_AddStringToObject(q, "id", s->q->id) && cJSON_AddStringToObject(q, "label", s->label) &&
             cJSON_AddStringToObject(q, "prompt", s->prompt) && cJSON_AddBoolToObject(q, "multi", s->q->multi_select) &&
             cJSON_AddBoolToObject(q, "answered", a->present);
+  /* skipped on purpose: "skipped" or "chat" (qt_skip_name), else null */
+  const char *skip = a->present ? qt_skip_name((qt_skip)a->skipped) : NULL;
+  ok = ok && (skip ? cJSON_AddStringToObject(q, "skipped", skip) : cJSON_AddNullToObject(q, "skipped"));
   cJSON *opts = ok ? cJSON_AddArrayToObject(q, "options") : NULL;
   if (!opts) return false;
   for (size_t k = 0; k < s->q->option_count; k++) {

@@ -30,6 +30,7 @@ static const char RULE[] = "─";
 static const char MARK_CURRENT[] = "■";
 static const char MARK_OPEN[] = "□";
 static const char MARK_DONE[] = "✓";
+static const char MARK_SKIPPED[] = "–"; /* a question skipped on purpose (qt_skip) */
 static const char POINTER[] = "> ";
 static const char BOX_ON[] = "[x] ";
 static const char BOX_OFF[] = "[ ] ";
@@ -184,8 +185,9 @@ static void draw_tabs(rctx *r) {
   for (size_t i = lo; i <= hi; i++) {
     if (i > lo) lb_str(&b, PLAIN, TAB_SEP);
     bool answered = i < e->req->question_count ? e->answers[i].present : all;
-    const char *mark = i == cur ? MARK_CURRENT : answered ? MARK_DONE : MARK_OPEN;
-    int mark_style = i == cur ? QT_STYLE_ACCENT : answered ? QT_STYLE_SUCCESS : QT_STYLE_DIM;
+    bool skipped = answered && i < e->req->question_count && e->answers[i].skipped;
+    const char *mark = i == cur ? MARK_CURRENT : skipped ? MARK_SKIPPED : answered ? MARK_DONE : MARK_OPEN;
+    int mark_style = i == cur ? QT_STYLE_ACCENT : skipped ? QT_STYLE_MUTED : answered ? QT_STYLE_SUCCESS : QT_STYLE_DIM;
     lb_str(&b, mark_style, mark);
     lb_str(&b, PLAIN, " ");
     lb_str(&b, i == cur ? QT_STYLE_ACCENT : answered ? PLAIN : QT_STYLE_DIM, tab_title(e, i, all));
@@ -560,6 +562,8 @@ static void draw_review_lines(rctx *r) {
     qt_buf_puts(t, ": ");
     if (!a->present) {
       qt_buf_puts(t, qt_str(e, QT_STR_NOT_ANSWERED));
+    } else if (a->skipped) {
+      qt_buf_puts(t, qt_str(e, a->skipped == QT_SKIP_CHAT ? QT_STR_REVIEW_CHAT : QT_STR_REVIEW_SKIPPED));
     } else {
       for (size_t j = 0; j < a->index_count; j++) {
         if (j) qt_buf_puts(t, ", ");
@@ -577,7 +581,13 @@ static void draw_review_lines(rctx *r) {
     lb b;
     lb_begin(r, &b);
     lb_spaces(&b, m);
-    lb_str(&b, a->present ? QT_STYLE_SUCCESS : QT_STYLE_WARNING, a->present ? MARK_DONE : MARK_OPEN);
+    lb_str(&b,
+           a->skipped   ? QT_STYLE_MUTED
+           : a->present ? QT_STYLE_SUCCESS
+                        : QT_STYLE_WARNING,
+           a->skipped   ? MARK_SKIPPED
+           : a->present ? MARK_DONE
+                        : MARK_OPEN);
     lb_str(&b, PLAIN, " ");
     qt_rd_put_wrapped(r, &b, indent, a->present ? PLAIN : QT_STYLE_WARNING, t->data, t->len);
     if (a->custom) {
@@ -686,6 +696,11 @@ void qt_rd_draw_frame(rctx *r) {
   draw_countdown(r);
   const char *earlier = qt_engine_earlier_line(e); /* a remembered answer: "Answered on 21 Nov: …" */
   if (earlier && e->overlay == QT_OVERLAY_NONE) qt_rd_paragraph(r, margin(r), QT_STYLE_MUTED, earlier, strlen(earlier));
+  qt_string_id skip = qt_skip_line(e); /* "Skipped: the agent decides this one" */
+  if (skip != QT_STR_COUNT && e->overlay == QT_OVERLAY_NONE) {
+    const char *line = qt_str(e, skip);
+    qt_rd_paragraph(r, margin(r), QT_STYLE_WARNING, line, strlen(line));
+  }
   if (e->overlay != QT_OVERLAY_NONE)
     draw_overlay(r);
   else if (e->flash.len)

@@ -197,6 +197,8 @@ static void plain_review(pctx *p) {
     qt_buf_puts(&p->tmp, ": ");
     if (!a->present) {
       qt_buf_puts(&p->tmp, qt_str(e, QT_STR_NOT_ANSWERED));
+    } else if (a->skipped) {
+      qt_buf_puts(&p->tmp, qt_str(e, a->skipped == QT_SKIP_CHAT ? QT_STR_REVIEW_CHAT : QT_STR_REVIEW_SKIPPED));
     } else {
       qt_buf_puts(&p->tmp, qt_str(e, QT_STR_PLAIN_ANSWERED));
       qt_buf_puts(&p->tmp, ", ");
@@ -401,6 +403,10 @@ static void plain_keys(pctx *p) {
     qt_buf_putc(&p->tmp, ' ');
     qt_buf_puts(&p->tmp, qt_str(e, QT_STR_PLAIN_KEYS_TABS));
   }
+  if (qt_step_live(e, QT_STEP_SKIP)) { /* a question of several: "Ctrl+S skips this question; …" */
+    qt_buf_putc(&p->tmp, ' ');
+    qt_buf_puts(&p->tmp, qt_str(e, QT_STR_PLAIN_KEYS_SKIP));
+  }
   if (e->keys[QT_ACT_ASIDE].count) { /* the host's step-aside key (pi's TUI): "Alt+A steps aside." */
     qt_buf key;
     qt_buf_init(&key);
@@ -443,6 +449,11 @@ qt_status qt_render_plain_frame(const qt_engine *e, qt_draw *d, int width, int r
   const char *earlier = qt_engine_earlier_line(e); /* a remembered answer: "Answered on 21 Nov: …" */
   if (earlier && e->overlay == QT_OVERLAY_NONE) {
     qt_buf_puts(&p.tmp, earlier);
+    flush(&p);
+  }
+  qt_string_id skip = qt_skip_line(e); /* "Skipped: the agent decides this one" */
+  if (skip != QT_STR_COUNT && e->overlay == QT_OVERLAY_NONE) {
+    qt_buf_puts(&p.tmp, qt_str(e, skip));
     flush(&p);
   }
   if (e->overlay != QT_OVERLAY_NONE) {

@@ -26,6 +26,7 @@ void qt_answers_free(qt_answer *answers, size_t count) {
 qt_status qt_answer_copy(qt_answer *dst, const qt_answer *src) {
   memset(dst, 0, sizeof *dst);
   dst->present = src->present;
+  dst->skipped = src->skipped;
   if (src->index_count) {
     dst->indices = malloc(src->index_count * sizeof *dst->indices);
     if (!dst->indices) return QT_ERR_NOMEM;
@@ -118,7 +119,45 @@ static qt_status add_choice(const qt_question *q, qt_answer *a, char *text, bool
   return QT_OK;
 }
 
-qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, qt_answer **out,
+static const char *const SKIP_NAME[QT_SKIP_COUNT] = {[QT_SKIP_SKIPPED] = "skipped", [QT_SKIP_CHAT] = "chat"};
+
+const char *qt_skip_name(qt_skip skip) { return (unsigned)skip < QT_SKIP_COUNT ? SKIP_NAME[skip] : NULL; }
+
+/* { "skipped": "skipped" | "chat" } for question q into a; QT_OK and a->skipped set. */
+static qt_status read_skip(const qt_request *req, const qt_question *q, const cJSON *entry, const char *p, bool skips,
+                           qt_answer *a, qt_error *err) {
+  const cJSON *why = cJSON_GetObjectItemCaseSensitive(entry, "skipped");
+  if (!skips)
+    return qt_fail(err, p, "%s: only the person can skip a question. Leave question \"%s\" out of `answers` to ask it.",
+                   p, q->id);
+  if (req->question_count < 2)
+    return qt_fail(err, p,
+                   "%s: a call of one question cannot skip it. Decline the call instead (the agent decides), or "
+                   "answer it.",
+                   p);
+  const cJSON *note = cJSON_GetObjectItemCaseSensitive(entry, "note");
+  if (cJSON_GetArraySize(entry) != 1 + (note != NULL))
+    return qt_fail(err, p,
+                   "%s: a skipped question carries only its note: give { \"skipped\": \"skipped\" } or { "
+                   "\"skipped\": \"chat\", \"note\": \"...\" }.",
+                   p);
+  for (int k = 1; k < QT_SKIP_COUNT; k++)
+    if (cJSON_IsString(why) && strcmp(why->valuestring, SKIP_NAME[k]) == 0) {
+      if (note && !cJSON_IsNull(note)) { /* the person's note on the skipped question (a relayed one keeps it) */
+        char pp[sizeof err->path];
+        qt_pathf(pp, sizeof pp, "%s.note", p);
+        qt_status st = answer_text(note, pp, &a->note, err);
+        if (st) return st;
+      }
+      a->skipped = (uint8_t)k;
+      a->present = true;
+      return QT_OK;
+    }
+  return qt_fail(err, p,
+                 "%s.skipped must be \"skipped\" (the agent decides) or \"chat\" (the person says it in the chat).", p);
+}
+
+qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, bool skips, qt_answer **out,
                                 qt_error *err) {
   *out = NULL;
   if (!cJSON_IsObject(obj))
@@ -146,7 +185,11 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
       goto fail;
     }
     if (cJSON_IsNull(entry)) continue; /* explicitly unanswered */
-    if (cJSON_IsObject(entry)) {       /* { "selected": [values or labels], "wrote": "typed text", "note": "…" } */
+    if (cJSON_IsObject(entry) && cJSON_GetObjectItemCaseSensitive(entry, "skipped")) {
+      if ((st = read_skip(req, q, entry, p, skips, a, err))) goto fail;
+      continue;
+    }
+    if (cJSON_IsObject(entry)) { /* { "selected": [values or labels], "wrote": "typed text", "note": "…" } */
       const cJSON *sel = cJSON_GetObjectItemCaseSensitive(entry, "selected");
       const cJSON *wrote = cJSON_GetObjectItemCaseSensitive(entry, "wrote");
       if ((sel && !cJSON_IsArray(sel) && !cJSON_IsNull(sel)) || (!sel && !wrote)) {
@@ -242,7 +285,7 @@ qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t l
   cJSON *root;
   qt_status pre = qt_json_parse(json, len, "answers", "answers", QT_MAX_ANSWERS_JSON_VALUES, &root, err);
   if (pre) return pre;
-  qt_status st = qt_answers_from_cjson(req, root, "answers", out, err);
+  qt_status st = qt_answers_from_cjson(req, root, "answers", true, out, err);
   cJSON_Delete(root);
   return st;
 }
@@ -255,6 +298,13 @@ cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers) {
     const qt_question *q = &req->questions[i];
     if (!a->present) continue;
     cJSON *v;
+    if (a->skipped) { /* { "skipped": "skipped" | "chat" } */
+      v = cJSON_CreateObject();
+      if (!v || !cJSON_AddItemToObject(obj, q->id, v)) goto fail_v;
+      if (!cJSON_AddStringToObject(v, "skipped", qt_skip_name((qt_skip)a->skipped))) goto fail;
+      if (a->note && !cJSON_AddStringToObject(v, "note", a->note)) goto fail;
+      continue;
+    }
     bool ambiguous = a->custom && match_option(q, a->custom); /* typed text that reads like an option */
     if (ambiguous || a->note) { /* the long form: typed text kept apart, and the note with it */
       v = cJSON_CreateObject();

@@ -115,9 +115,10 @@ size_t qt_json_unescape(const char *raw, size_t n, char *out);
 
 /* ---- answers.c -------------------------------------------------------------------------- */
 /* Resolves a parsed `answers` object against req (see qt_answers_from_json); `path` names the
- * object in messages. */
-qt_status qt_answers_from_cjson(const qt_request *req, const struct cJSON *obj, const char *path, qt_answer **out,
-                                qt_error *err);
+ * object in messages. `skips`: a skipped question may be given (the person's answers, not the
+ * model's pre-supplied ones: the model skips nothing in the person's name). */
+qt_status qt_answers_from_cjson(const qt_request *req, const struct cJSON *obj, const char *path, bool skips,
+                                qt_answer **out, qt_error *err);
 /* The `answers` object form of answers (the shape qt_answers_from_cjson reads back). */
 struct cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers);
 

@@ -152,6 +152,30 @@ static const char DISCUSS_AFTER[] =
     "\nReply to what they wrote. Do not answer the question for them and do not act on it yet; ask the question "
     "again later if you still need the answer.";
 
+/* ---- a question the person skipped (qt_skip) ---------------------------------------------------
+ * Its line says what the person chose instead of an answer; after the lines, what the model does
+ * about it (the chat's sentence first: it asks the model to wait). */
+static const char *const SKIP_LINE[QT_SKIP_COUNT] = {
+    [QT_SKIP_SKIPPED] = "skipped by the user: decide it yourself",
+    [QT_SKIP_CHAT] = "the user will answer this one in the chat",
+};
+static const char *const SKIP_LINE_BY[QT_SKIP_COUNT] = {
+    /* not the person's answer: no "user" */
+    [QT_SKIP_SKIPPED] = "skipped: decide it yourself",
+    [QT_SKIP_CHAT] = "to be answered in the chat",
+};
+static const char SKIPPED_SENTENCE[] =
+    "The user skipped the questions marked \"skipped\": decide those yourself, state the assumptions you made in "
+    "your reply, and do not ask them again right away.";
+static const char SKIP_CHAT_SENTENCE[] =
+    "The user will answer the questions marked \"in the chat\" in their next message: do not decide those and do "
+    "not act on anything that depends on them. Go on with what the other answers settle, then end your turn and "
+    "wait for the user.";
+static const char SKIP_BOTH_SENTENCE[] =
+    "The user skipped the questions marked \"skipped\" (decide those yourself and state your assumptions) and will "
+    "answer the ones marked \"in the chat\" in their next message: do not decide those or act on anything that "
+    "depends on them. Go on with what the rest settles, then end your turn and wait for the user.";
+
 /* ---- details ---------------------------------------------------------------------------------- */
 static bool add_str(cJSON *o, const char *k, const char *v) { return cJSON_AddStringToObject(o, k, v) != NULL; }
 
@@ -222,13 +246,29 @@ static char *details_json(const qt_request *req, const qt_answer *answers, const
   if (!arr) goto fail;
   if (keep_answers && answers) {
     for (size_t i = 0; i < req->question_count; i++) {
-      if (!answers[i].present) continue;
+      if (!answers[i].present || answers[i].skipped) continue;
       cJSON *a = answer_to_cjson(&req->questions[i], &answers[i], applied && applied[i], earlier ? earlier[i] : NULL);
       if (!a || !cJSON_AddItemToArray(arr, a)) {
         cJSON_Delete(a);
         goto fail;
       }
     }
+  }
+  cJSON *skipped = NULL; /* [{ id, reason }]: the questions the person skipped, apart from the answers */
+  for (size_t i = 0; keep_answers && answers && i < req->question_count; i++) {
+    if (!answers[i].present || !answers[i].skipped) continue;
+    cJSON *o = cJSON_CreateObject();
+    if (!skipped && !(skipped = cJSON_AddArrayToObject(root, "skipped"))) {
+      cJSON_Delete(o);
+      goto fail;
+    }
+    if (!o || !cJSON_AddItemToArray(skipped, o)) {
+      cJSON_Delete(o);
+      goto fail;
+    }
+    if (!add_str(o, "id", req->questions[i].id) || !add_str(o, "reason", qt_skip_name((qt_skip)answers[i].skipped)) ||
+        (answers[i].note && !add_str(o, "note", answers[i].note)))
+      goto fail;
   }
   if (!cJSON_AddBoolToObject(root, "cancelled", outcome != QT_ANSWERED) ||
       !add_str(root, "status", qt_outcome_name(outcome)) || !add_str(root, "mode", mode ? mode : "unknown") ||
@@ -315,6 +355,7 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
     const qt_buf *p = &pieces[i * PIECES_PER_LINE];
     const size_t *k = keep ? &keep[i * PIECES_PER_LINE] : NULL;
     qt_buf_printf(b, "%s: ", req->questions[i].id);
+    if (a->skipped) qt_buf_puts(b, (by ? SKIP_LINE_BY : SKIP_LINE)[a->skipped < QT_SKIP_COUNT ? a->skipped : 1]);
     if (a->index_count) {
       qt_buf_puts(b, applied && applied[i] ? TIMEOUT_APPLIED : by ? "selected: " : "user selected: ");
       if (keep) put_piece(b, &p[PIECE_SELECTED], k[PIECE_SELECTED]);
@@ -408,9 +449,16 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
   size_t n = req->question_count, count = n * PIECES_PER_LINE + 1;
   bool lines = answers && keeps_answers(outcome, flags);
   size_t given = 0;
-  for (size_t i = 0; lines && i < n; i++) given += answers[i].present;
+  bool skipped = false, in_chat = false;
+  for (size_t i = 0; lines && i < n; i++) {
+    given += answers[i].present;
+    skipped |= answers[i].present && answers[i].skipped == QT_SKIP_SKIPPED;
+    in_chat |= answers[i].present && answers[i].skipped == QT_SKIP_CHAT;
+  }
   const char *sentence = NULL;
-  if (outcome == QT_DECLINED && given && given == n)
+  if (outcome == QT_ANSWERED && (skipped || in_chat))
+    sentence = skipped && in_chat ? SKIP_BOTH_SENTENCE : in_chat ? SKIP_CHAT_SENTENCE : SKIPPED_SENTENCE;
+  else if (outcome == QT_DECLINED && given && given == n)
     sentence = DECLINED_AFTER_ANSWERING;
   else if (outcome == QT_DECLINED && given)
     sentence = DECLINED_SOME;
