@@ -672,7 +672,14 @@ test("dialogs: a dismissed free-text question after an answered one asks, and no
     ["input", "Ann"],
     ["confirm", true], // the review
   ]);
-  assert.deepEqual(seen[2].second, ["Type an answer…", "Let the agent decide", "Discuss first…", "Cancel the question"]);
+  assert.deepEqual(seen[2].second, [
+    "Type an answer…",
+    "Let the agent decide",
+    "Discuss first…",
+    "Cancel the question",
+    "Skip this question",
+    "I'll answer this in the chat",
+  ]);
   assert.equal(seen[3].title, "Discard 1 answer?");
   assert.equal(r.details.status, "answered");
   assert.match(r.content[0].text, /DB: user selected: 1\. PostgreSQL|db: user selected: 1\. PostgreSQL/);

@@ -17,7 +17,7 @@ const view = (e) => JSON.parse(e.view());
 
 test("flow steps: the live steps follow the state; a step not live is refused and changes nothing", () => {
   const e = addon.createEngine(THREE);
-  assert.deepEqual(e.actions(), ["pick", "type", "note", "discuss", "decline", "cancel", "go", "filter", "draft"]);
+  assert.deepEqual(e.actions(), ["pick", "type", "note", "discuss", "decline", "cancel", "go", "filter", "draft", "skip"]);
   const before = e.view();
   const rev = e.revision;
   assert.deepEqual(e.act("toggle", 0), { ok: false, error: "That is not possible now" });
@@ -33,7 +33,7 @@ test("flow steps: the live steps follow the state; a step not live is refused an
   const v = view(e);
   assert.equal(v.state, "choosing");
   assert.equal(v.current, 1, "on to the next question");
-  assert.deepEqual(e.actions(), ["toggle", "type", "note", "discuss", "decline", "cancel", "go", "submit", "filter", "draft"]);
+  assert.deepEqual(e.actions(), ["toggle", "type", "note", "discuss", "decline", "cancel", "go", "submit", "filter", "draft", "skip"]);
   e.dispose();
 });
 

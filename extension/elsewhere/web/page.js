@@ -96,7 +96,7 @@
     const earlier = make("p", "earlier");
     earlier.hidden = true;
     // Skipped on purpose: what the person chose instead of an answer (the engine's reading).
-    const skipped = make("p", "earlier");
+    const skipped = make("p", "skipped");
     skipped.hidden = true;
     box.append(legend, prompt, earlier, skipped);
     const options = Array.isArray(q.options) ? q.options : [];
