@@ -117,7 +117,13 @@ static inline void fuzz_check_request(const qt_request *req) {
 /* The invariants of one answer to question q. */
 static inline void fuzz_check_answer(const qt_question *q, const qt_answer *a) {
   if (!a->present) {
+    FUZZ_CHECK(a->index_count == 0 && a->custom == NULL && a->skipped == QT_SKIP_NONE);
+    return;
+  }
+  FUZZ_CHECK(a->skipped < QT_SKIP_COUNT);
+  if (a->skipped) { /* skipped on purpose: no option, no text (a note may go with it) */
     FUZZ_CHECK(a->index_count == 0 && a->custom == NULL);
+    if (a->note) FUZZ_CHECK_TEXT(a->note);
     return;
   }
   FUZZ_CHECK(a->index_count > 0 || a->custom != NULL);

@@ -307,12 +307,13 @@ static const char *const KEYS[] = {
     "\xff\xfe",
     "\xe2\x80",
     "word ",
+    "\x13", /* ctrl+s: the skip key */
 };
 #define KEY_COUNT (sizeof KEYS / sizeof *KEYS)
 
 static const char *const KEY_NAMES[] = {
     "enter", "escape", "ctrl+c", "tab", "shift+tab", "up",           "down",      "j",  "k",
-    "space", "ctrl+d", "ctrl+n", "/",   "x",         "ctrl+shift+p", "alt+enter", "f5", "bogus"};
+    "space", "ctrl+d", "ctrl+n", "/",   "x",         "ctrl+shift+p", "alt+enter", "f5", "ctrl+s", "bogus"};
 #define KEY_NAME_COUNT (sizeof KEY_NAMES / sizeof *KEY_NAMES)
 
 typedef struct session {
@@ -383,6 +384,11 @@ static void act(session *s, uint8_t op, fuzz_input *in) {
   if (index == 11) index = QT_NO_INDEX; /* a face that names no option (the page's Submit with none chosen) */
   size_t got = 0;
   const char *text = op & 0x20 ? fuzz_bytes(in, fuzz_byte(in), &got) : NULL;
+  static const char *const REASONS[] = {"skipped", "chat", "none"}; /* the skip step's words, mostly */
+  if (step == QT_STEP_SKIP && text && got && (unsigned char)text[0] % 4 != 3) {
+    text = REASONS[(unsigned char)text[0] % 4];
+    got = strlen(text);
+  }
   bool live = step < QT_STEP_COUNT && qt_engine_is_live(s->e, step);
   qt_status st = qt_engine_act(s->e, step, index, text, got);
   FUZZ_CHECK_MSG(st == QT_OK || st == QT_ERR_STATE || st == QT_ERR_USAGE || st == QT_ERR_NOMEM, "qt_engine_act: %s",
