@@ -131,7 +131,10 @@ test("skip: the answers object's { skipped } form — the person's answers only,
   assert.equal(preset.path, "answers.db");
   assert.match(preset.message, /only the person can skip a question/);
   const one = JSON.stringify({ questions: [ARGS.questions[0]] });
-  assert.match(thrown(() => addon.result(one, "answered", "remote", 1, null, '{"db":{"skipped":"skipped"}}')).message, /a call of one question cannot skip it/);
+  assert.match(
+    thrown(() => addon.result(one, "answered", "remote", 1, null, '{"db":{"skipped":"skipped"}}')).message,
+    /a call of one question cannot skip it/,
+  );
   assert.match(
     thrown(() => addon.result(THREE, "declined", "remote", 1, null, '{"db":{"skipped":"later"}}')).message,
     /answers\.db\.skipped must be "skipped" \(the agent decides\) or "chat"/,

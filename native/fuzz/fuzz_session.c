@@ -312,8 +312,8 @@ static const char *const KEYS[] = {
 #define KEY_COUNT (sizeof KEYS / sizeof *KEYS)
 
 static const char *const KEY_NAMES[] = {
-    "enter", "escape", "ctrl+c", "tab", "shift+tab", "up",           "down",      "j",  "k",
-    "space", "ctrl+d", "ctrl+n", "/",   "x",         "ctrl+shift+p", "alt+enter", "f5", "ctrl+s", "bogus"};
+    "enter",  "escape", "ctrl+c", "tab", "shift+tab",    "up",        "down", "j",      "k",    "space",
+    "ctrl+d", "ctrl+n", "/",      "x",   "ctrl+shift+p", "alt+enter", "f5",   "ctrl+s", "bogus"};
 #define KEY_NAME_COUNT (sizeof KEY_NAMES / sizeof *KEY_NAMES)
 
 typedef struct session {
