@@ -103,7 +103,8 @@ export type FlowStep =
 
 /** engine.view(), parsed: display text sanitized; `answers` and option `value`s are data. */
 export interface FlowView {
-  state: "choosing" | "typing" | "note" | "filter" | "discuss" | "confirm" | "review" | "done";
+  /** callNote: the review's field of one note on the whole call has the keyboard. */
+  state: "choosing" | "typing" | "note" | "filter" | "discuss" | "confirm" | "review" | "callNote" | "done";
   /** The question shown (questions.length: the review). */
   current: number;
   questions: Array<{
@@ -129,6 +130,8 @@ export interface FlowView {
     shown: number[];
   }>;
   discussion: string;
+  /** The person's one note on the whole call (the review's field; the answers object carries it as ""). */
+  callNote: string;
   /** The engine's own question; items: what "yes" would discard. */
   confirm: {
     which: "discard" | "long";

@@ -47,6 +47,8 @@ export interface QuestionDetails {
   /** The questions the person left without an answer on purpose (the skip key or step): the
    * agent decides them ("skipped"), or the person says it in the chat ("chat"). Absent: none. */
   skipped?: Array<{ id: string; reason: "skipped" | "chat"; note?: string }>;
+  /** The person's one note on the whole call, written on the review (absent: none). */
+  note?: string;
   cancelled: boolean;
   status: "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out" | "discuss" | "asked";
   /** status "asked" (wait: false): the question's id on the board; the answer comes later as a message. */

@@ -172,14 +172,17 @@ export async function askWithDialogs(
           const yes = replied(await ctx.ui.confirm(v.confirm.title, body.join("\n"), opts()));
           ended = act(yes === true ? "yes" : "no");
         } else if (v.state === "review") {
-          const review = v.questions.map((q) => `${q.label}: ${q.reading}`).join("\n");
+          const noted = v.callNote.trim() ? [`${t.CALL_NOTE_PREFIX}${line(v.callNote.trim())}`] : []; // one note on all
+          const review = [...v.questions.map((q) => `${q.label}: ${q.reading}`), ...noted].join("\n");
           const ok = replied(await ctx.ui.confirm(t.DIALOG_REVIEW, review, opts()));
           // Submitted; dismissed: cancelling (the engine asks first); no: the other ways on.
           if (ok === true) ended = act("submit");
           else if (ok === undefined) ended = act("cancel");
-          else ended = await otherWays(t.DIALOG_REVIEW, t.DIALOG_BACK, () => act("go", 0));
+          else ended = await otherWays(t.DIALOG_REVIEW, t.DIALOG_BACK, () => act("go", 0), v);
         } else if (v.state === "discuss") {
           ended = await discussing();
+        } else if (v.state === "callNote") {
+          ended = await callNote(v); // opened on another face (the TUI's note key on the review)
         } else {
           ended = await askQuestion(v);
         }
@@ -254,14 +257,26 @@ export async function askWithDialogs(
     v?: FlowView,
   ): Promise<DialogOutcome | undefined> {
     const skips = v ? skipEntries(v) : [];
-    const entries = menu([], [back, t.DIALOG_DECLINE, t.DIALOG_DISCUSS, t.WEB_CANCEL, ...skips.map((s) => s.entry)]);
+    // on the review: one note on the whole call
+    const noting = v && v.state === "review" && v.actions.includes("note") ? [t.DIALOG_CALL_NOTE] : [];
+    const entries = menu([], [back, t.DIALOG_DECLINE, t.DIALOG_DISCUSS, t.WEB_CANCEL, ...noting, ...skips.map((s) => s.entry)]);
     const reply = replied(await ctx.ui.select(title, entries, opts()));
     const at = reply === undefined ? 3 : entries.indexOf(reply);
     if (at === 1) return act("decline");
     if (at === 2) return talkFirst();
     if (at === 3) return act("cancel");
-    if (at > 3 && v) return skip(v, skips[at - 4].why);
+    if (at === 4 && noting.length && v) return callNote(v);
+    const s = skips[at - 4 - noting.length];
+    if (s && v) return skip(v, s.why);
     return goBack();
+  }
+
+  /** One note on the whole call, in pi's editor filled in with it so far: what is saved is the
+   * note (emptied: none); dismissed keeps it. Then the review again. */
+  async function callNote(v: FlowView): Promise<DialogOutcome | undefined> {
+    const ended = await edited(t.CALL_NOTE_PROMPT, v.callNote, "note");
+    if (ended && ended !== "dismissed") return ended;
+    return view().state === "callNote" ? act("back") : undefined;
   }
 
   /** The entries that skip the question shown (a call of several; the engine's skip step): skip

@@ -186,5 +186,7 @@ function resultLines(
     }
     if (a?.note) lines.push(`  ${theme.fg("dim", t.RESULT_NOTE)} ${theme.fg("muted", clean(a.note, true))}`);
   }
+  // the person's one note on the whole call (written on the review)
+  if (typeof details.note === "string" && details.note) lines.push(theme.fg("muted", t.CALL_NOTE_PREFIX + clean(details.note, expanded)));
   return lines;
 }

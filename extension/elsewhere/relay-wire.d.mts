@@ -57,11 +57,13 @@ export declare function registryDirectory(env?: NodeJS.ProcessEnv): string;
 export declare function registerEndpoint(entry: RegistryEntry, env?: NodeJS.ProcessEnv): () => void;
 export declare const REGISTRY_TEMPORARY_STALE_MS: number;
 export declare function listEndpoints(env?: NodeJS.ProcessEnv, now?: number): Array<RegistryEntry & { endpoint: Endpoint }>;
-export type StructuredAnswer = { selected: string[]; wrote?: string; note?: string } | { skipped: SkipReason; note?: string };
+/** One question's answer, a skipped question, or (under the key "") the one note on the whole call. */
+export type StructuredAnswer = { selected: string[]; wrote?: string; note?: string } | { skipped: SkipReason; note?: string } | string;
 export declare function structuredAnswers(details: {
   questions: Array<{ id: string; options?: Array<{ value: string }> }>;
   answers: Array<{ id: string; value: string; wasCustom: boolean; index?: number; indices?: number[]; values?: string[]; note?: string }>;
   skipped?: Array<{ id: string; reason: SkipReason; note?: string }>;
+  note?: string;
 }): Record<string, StructuredAnswer>;
 /** Why the person left a question of several without an answer: the agent decides it, or they say it in the chat. */
 export type SkipReason = "skipped" | "chat";

@@ -249,6 +249,8 @@ export function structuredAnswers(details) {
     if (!s || typeof s.id !== "string" || !details.questions.some((x) => x.id === s.id)) continue;
     out[s.id] = s.note ? { skipped: s.reason, note: s.note } : { skipped: s.reason };
   }
+  // the person's one note on the whole call (details.note): "" is no question's id
+  if (typeof details.note === "string" && details.note) out[""] = details.note;
   return out;
 }
 

@@ -131,6 +131,10 @@ qt_status qt_request_write_json(const qt_request *req, bool with_preset, struct 
  * `skipped` is a question the person skipped (a call of several questions only).
  * *out has question_count entries (absent ones have present == false). */
 qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t len, qt_answer **out, qt_error *err);
+/* qt_answers_from_json, where the key "" (no question's id: an empty id is never kept) is the
+ * person's one note on the whole call, read into *call_note (malloc'd, NULL when absent). */
+qt_status qt_answers_from_json_note(const qt_request *req, const char *json, size_t len, qt_answer **out,
+                                    char **call_note, qt_error *err);
 /* Frees the strings inside `count` answers, then the array. */
 void qt_answers_free(qt_answer *answers, size_t count);
 /* Deep copy of one answer into *dst (whose previous contents are not freed). */
@@ -198,6 +202,12 @@ qt_status qt_result_build_earlier(const qt_request *req, const qt_answer *answer
 qt_status qt_result_build_from(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
                                const char *source, int64_t answered_at_ms, const char *reason, unsigned flags,
                                const char *const *earlier, char **details, char **text);
+/* qt_result_build_from with the person's one note on the whole call (`call_note`, NULL for none):
+ * the text says it after the answers ("note on all the answers: …") and details keeps it as
+ * `note`. Read where the answers are kept (not for a cancel). */
+qt_status qt_result_build_noted(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
+                                const char *source, int64_t answered_at_ms, const char *reason, unsigned flags,
+                                const char *const *earlier, const char *call_note, char **details, char **text);
 
 #ifdef __cplusplus
 }

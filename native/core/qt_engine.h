@@ -132,6 +132,9 @@ qt_outcome qt_engine_outcome(const qt_engine *e); /* meaningful once done */
 const char *qt_engine_discussion(const qt_engine *e);
 /* The answers, question_count entries, valid until the next feed or destroy. */
 const qt_answer *qt_engine_answers(const qt_engine *e);
+/* The person's one note on the whole call (written on the review with the note key, or a face's
+ * NOTE step there), trimmed; NULL when there is none. Valid until the next feed or destroy. */
+const char *qt_engine_call_note(const qt_engine *e);
 /* What the person typed for question qi, whether or not it became an answer (the answer's
  * editor, else the answer's typed text; the note's editor, else the answer's note), trimmed:
  * `answer` and `note` point into the engine (not NUL-terminated; a length 0: none), valid until
@@ -215,7 +218,8 @@ typedef enum qt_step {
                      * asks "Answer is long… Submit anyway?" first); in a multi-select question
                      * it becomes the typed part of the answer and the question stays open
                      * ("" removes it) until SUBMIT */
-  QT_STEP_NOTE,     /* text: the note of the current question ("" removes it) */
+  QT_STEP_NOTE,     /* text: the note of the current question ("" removes it); on the review, the
+                     * one note on the whole call */
   QT_STEP_DISCUSS,  /* text: talk first: ends the call with QT_DISCUSS and the trimmed text
                      * (answers given so far kept); text NULL: opens the discussion field (talk
                      * first as a mode, as Ctrl+T: what it held before is still there, BACK
@@ -269,19 +273,20 @@ qt_status qt_engine_act(qt_engine *e, qt_step step, size_t index, const char *te
 const char *qt_engine_act_error(const qt_engine *e);
 /* The state as JSON, for a face that draws no frame (flow.c); *json is malloc'd (free() it).
  * Display text in it is sanitized as the frame's is; "answers" and option "value"s are data.
- *   { "state": "choosing" | "typing" | "note" | "filter" | "discuss" | "confirm" | "review" | "done",
+ *   { "state": "choosing" | "typing" | "note" | "filter" | "discuss" | "confirm" | "review" | "callNote" | "done",
  *     "current": the question shown (question_count: the review),
  *     "questions": [{ "id", "label", "prompt", "multi", "answered", "skipped": "skipped" | "chat" | null,
  *                     "options": [{ "label", "description"?, "value", "ticked" }],
  *                     "typed": the draft, "wrote": the typed answer given or null, "note",
  *                     "filter": the filter text, "shown": [option indices the filter lets through] }],
- *     "discussion": the discussion field's text,
+ *     "discussion": the discussion field's text, "callNote": the field of the one note on the whole call,
  *     "confirm": { "which": "discard" | "long", "title": the engine's question,
  *                  "count": N (answers to discard, 0: typed text; "long": characters),
  *                  "items": [{ "question", "label", "text" }] what "yes" would discard } | null,
  *     "message": the one-shot warning ("" for none),
  *     "actions": [live step names],
- *     "answers": the answers object (qt_answers_from_json's shape, for the result builder),
+ *     "answers": the answers object (qt_answers_from_json_note's shape, for the result builder: the
+ *                one note on the whole call as ""),
  *     "outcome": once done ("answered", …), "discussionSent": the words sent with "discuss" } */
 qt_status qt_engine_view(const qt_engine *e, char **json);
 

@@ -275,6 +275,10 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(DIALOG_SKIP)        /* RPC select entry: "Skip this question" */                                                                                       \
   X(DIALOG_SKIP_CHAT)   /* RPC select entry: "I'll answer this in the chat" */                                                                             \
   X(DIALOG_UNSKIP)      /* RPC select entry on a skipped question: "Answer it after all" */                                                                \
+  X(HELP_CALL_NOTE)     /* Ctrl+N on the review: "note on all" (one note on the whole call) */                                                             \
+  X(CALL_NOTE_PROMPT)   /* above the field of that note: "A note on all your answers (Enter when done):" */                                                \
+  X(CALL_NOTE_PREFIX)   /* review: before that note, "Note on all: " */                                                                                    \
+  X(DIALOG_CALL_NOTE)   /* RPC select entry after the review: "Note on all the answers…" */                                                              \
   /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                                                         \
   X(PLAIN_NOT_SELECTED)     /* after an option the person did not pick: "not selected" */                                                                  \
   X(PLAIN_RESULT_STATUS)    /* renderResult's first line: "Status: {s}." ({s}: a STATUS_* string) */                                                       \

@@ -152,12 +152,13 @@ static napi_value js_result(napi_env env, napi_callback_info info) {
   if (req) {
     qt_answer *answers = req->preset;
     qt_answer *given = NULL;
+    char *call_note = NULL; /* the answers' "": the person's one note on the whole call */
     bool ok = true;
     if (!is_nullish(env, argv[5])) {
       size_t len;
       char *json = get_string(env, argv[5], &len, "the answers JSON");
       qt_error err;
-      qt_status st = json ? qt_answers_from_json(req, json, len, &given, &err) : QT_OK;
+      qt_status st = json ? qt_answers_from_json_note(req, json, len, &given, &call_note, &err) : QT_OK;
       free(json);
       if (!json || st) {
         if (json) throw_status(env, st, &err);
@@ -168,7 +169,9 @@ static napi_value js_result(napi_env env, napi_callback_info info) {
     char **earlier = NULL; /* the remembered answers the person kept, with their dates */
     if (ok) ok = get_earlier(env, argv[7], req->question_count, &earlier);
     if (ok)
-      out = result_object(env, req, answers, outcome, mode, at, reason, flags, (const char *const *)earlier, source);
+      out = result_object(env, req, answers, outcome, mode, at, reason, flags, (const char *const *)earlier, source,
+                          call_note);
+    free(call_note);
     free_earlier(earlier, req->question_count);
     qt_answers_free(given, req->question_count);
     qt_request_free(req);

@@ -329,9 +329,10 @@ static napi_value js_engine_result(napi_env env, napi_callback_info info) {
   }
   for (size_t i = 0; i < n; i++) earlier[i] = qt_engine_earlier(box->engine, i);
   box->busy = true; /* result_object runs no JS (set_prop); should that change, nothing nested frees the engine */
-  napi_value out = result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at,
-                                 outcome == QT_DISCUSS ? qt_engine_discussion(box->engine) : reason,
-                                 flags | qt_engine_result_flags(box->engine), earlier, NULL);
+  napi_value out =
+      result_object(env, box->req, qt_engine_answers(box->engine), outcome, mode, at,
+                    outcome == QT_DISCUSS ? qt_engine_discussion(box->engine) : reason,
+                    flags | qt_engine_result_flags(box->engine), earlier, NULL, qt_engine_call_note(box->engine));
   free(earlier);
   box->busy = false;
   free(mode);

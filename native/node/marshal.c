@@ -222,9 +222,10 @@ bool get_earlier(napi_env env, napi_value v, size_t count, char ***out) {
 /* { details, text } from qt_result_build. */
 napi_value result_object(napi_env env, const qt_request *req, const qt_answer *answers, qt_outcome outcome,
                          const char *mode, int64_t at, const char *reason, unsigned flags, const char *const *earlier,
-                         const char *source) {
+                         const char *source, const char *call_note) {
   char *details = NULL, *text = NULL;
-  qt_status st = qt_result_build_from(req, answers, outcome, mode, source, at, reason, flags, earlier, &details, &text);
+  qt_status st = qt_result_build_noted(req, answers, outcome, mode, source, at, reason, flags, earlier, call_note,
+                                       &details, &text);
   if (st == QT_ERR_STATE) { /* "answered" with questions left open: say which */
     qt_buf b;
     qt_buf_init(&b);

@@ -64,10 +64,11 @@ napi_value make_string(napi_env env, const char *s, size_t len);
 napi_value make_bool(napi_env env, bool b);
 /* Defines an own data property on a fresh object (runs no JS); false on failure or a NULL v. */
 bool set_prop(napi_env env, napi_value obj, const char *key, napi_value v);
-/* { details, text }: the tool result (qt_result_build_ex); NULL after throwing. */
+/* { details, text }: the tool result (qt_result_build_noted; call_note: the person's one note on
+ * the whole call, or NULL); NULL after throwing. */
 napi_value result_object(napi_env env, const qt_request *req, const qt_answer *answers, qt_outcome outcome,
                          const char *mode, int64_t at, const char *reason, unsigned flags, const char *const *earlier,
-                         const char *source);
+                         const char *source, const char *call_note);
 /* The dates of remembered answers the person kept (qt_result_build_earlier): an array of a string
  * or null per question, read into question_count malloc'd strings (NULL entries) in *out; a
  * nullish v: *out NULL. false after throwing. free_earlier releases them. */

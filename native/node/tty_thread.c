@@ -107,9 +107,10 @@ static void tty_settle(napi_env env, tty_job *job) {
     qt_outcome outcome = !elsewhere && qt_engine_done(job->engine) ? qt_engine_outcome(job->engine) : QT_INTERRUPTED;
     char *details = NULL, *text = NULL;
     int64_t at = qt_clock_wall_ms();
-    qt_status st = qt_result_build_ex(job->req, qt_engine_answers(job->engine), outcome, job->mode, at,
-                                      outcome == QT_DISCUSS ? qt_engine_discussion(job->engine) : NULL,
-                                      job->flags | qt_engine_result_flags(job->engine), &details, &text);
+    qt_status st = qt_result_build_noted(job->req, qt_engine_answers(job->engine), outcome, job->mode, NULL, at,
+                                         outcome == QT_DISCUSS ? qt_engine_discussion(job->engine) : NULL,
+                                         job->flags | qt_engine_result_flags(job->engine), NULL,
+                                         qt_engine_call_note(job->engine), &details, &text);
     if (!st && napi_create_object(env, &value) == napi_ok &&
         set_prop(env, value, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
         set_prop(env, value, "text", make_string(env, text, NAPI_AUTO_LENGTH)) &&

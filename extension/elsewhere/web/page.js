@@ -304,6 +304,11 @@
       button("back", t("HELP_BACK_TO_QUESTION"), () => act(card, [["back"]])),
     );
     card.discuss.append(discussLabel, discussButtons);
+    // The review's one note on the whole call (sent with Submit, as a question's note is).
+    card.callNote = make("textarea", "note");
+    card.callNoteSynced = "";
+    card.callNoteLabel = make("label", "note-label", t("CALL_NOTE_PROMPT"));
+    card.callNoteLabel.append(card.callNote);
     section.append(card.review, card.confirm, card.discuss);
 
     const buttons = make("div", "buttons");
@@ -349,7 +354,10 @@
   function submit(card) {
     const v = card.view;
     if (!v) return;
-    if (v.state === "review") return act(card, [["submit"]]);
+    if (v.state === "review" || v.state === "callNote") {
+      const note = card.callNote.value !== card.callNoteSynced ? [["note", card.callNote.value]] : [];
+      return act(card, [...note, ...(v.state === "callNote" ? [["back"]] : []), ["submit"]]);
+    }
     const p = card.parts[v.current];
     if (!p) return;
     act(card, p.submitSteps(v.questions[v.current]));
@@ -385,12 +393,18 @@
     else card.reviewTab.removeAttribute("aria-current");
     card.reviewTab.disabled = card.busy || !live.has("go");
 
-    card.review.hidden = v.state !== "review";
+    const reviewing = v.state === "review" || v.state === "callNote";
+    card.review.hidden = !reviewing;
     card.review.replaceChildren(make("h2", "", t("REVIEW_TITLE")));
     for (const q of v.questions) {
       card.review.append(make("p", "", q.label + ": " + q.reading)); // the engine's reading, as every face
       if (q.note) card.review.append(make("p", "desc", t("NOTE_PREFIX") + q.note));
     }
+    // one note on the whole call: the person's field, following the engine unless edited here
+    if (card.callNote.value === card.callNoteSynced) card.callNote.value = v.callNote || "";
+    if (card.callNote.value === (v.callNote || "")) card.callNoteSynced = v.callNote || "";
+    card.callNoteLabel.hidden = !reviewing || !live.has("note");
+    card.review.append(card.callNoteLabel);
 
     const confirming = v.state === "confirm" && v.confirm;
     card.confirm.hidden = !confirming;

@@ -323,6 +323,7 @@ qt_status qt_engine_create(const qt_request *req, qt_engine **out) {
   e->multi = req->question_count > 1;
   qt_buf_init(&e->flash);
   qt_editor_init(&e->discuss, QT_MAX_DISCUSS_BYTES, true);
+  qt_editor_init(&e->call_note, QT_MAX_NOTE_BYTES, false);
   qt_status st = QT_ERR_NOMEM;
   e->qs = calloc(req->question_count, sizeof *e->qs);
   e->answers = calloc(req->question_count, sizeof *e->answers);
@@ -401,6 +402,8 @@ void qt_engine_destroy(qt_engine *e) {
   qt_draw_free(&e->draw);
   free(e->line_ptrs);
   qt_editor_free(&e->discuss);
+  qt_editor_free(&e->call_note);
+  free(e->call_note_text);
   free(e->discussion);
   free(e);
 }
@@ -733,6 +736,8 @@ const char *qt_engine_earlier(const qt_engine *e, size_t qi) {
   if (!a->custom != !was->custom || (a->custom && strcmp(a->custom, was->custom) != 0)) return NULL;
   return s->earlier_when;
 }
+
+const char *qt_engine_call_note(const qt_engine *e) { return e ? e->call_note_text : NULL; }
 
 qt_string_id qt_skip_line(const qt_engine *e) {
   if (!e || e->current >= e->req->question_count) return QT_STR_COUNT;

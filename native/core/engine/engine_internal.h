@@ -207,6 +207,10 @@ struct qt_engine {
   bool discuss_open; /* the "What do you want to tell the agent?" field has the keyboard */
   qt_editor discuss; /* its text, kept when the field is closed */
   char *discussion;  /* the trimmed text sent with QT_DISCUSS (NULL before) */
+  /* one note for the whole call, written on the review (Ctrl+N there) */
+  bool call_note_open;  /* its field has the keyboard */
+  qt_editor call_note;  /* its text, kept when the field is closed */
+  char *call_note_text; /* the trimmed text the result carries (NULL: none) */
   /* the question fits the screen */
   size_t review_scroll; /* first line of the review to show when it is cut */
   /* the person's timeout (engine_clock.c) */
@@ -300,6 +304,8 @@ qt_status qt_end_call(qt_engine *e, qt_outcome outcome, size_t given, size_t pic
 qt_status qt_submit_typed(qt_engine *e, size_t qi, bool confirmed, bool close);
 /* Answers question qi with option k (0-based). `confirmed`: losing typed text was agreed to. */
 qt_status qt_pick_option(qt_engine *e, size_t qi, size_t k, bool confirmed);
+/* Copies the call note's editor into call_note_text (NULL when blank). */
+qt_status qt_sync_call_note(qt_engine *e);
 /* Opens text entry, the note editor of a question. */
 void qt_open_entry(qt_qstate *s);
 void qt_open_note(qt_qstate *s);

@@ -171,7 +171,11 @@ static qt_status on_review(qt_engine *e, const qt_key_event *ev) {
     st = qt_switch_question(e, -1);
   else if (matches(e, QT_ACT_DECLINE, ev))
     st = qt_step_apply(e, QT_STEP_DECLINE, 0);
-  else if (d >= 1 && (size_t)d <= e->req->question_count)
+  else if (matches(e, QT_ACT_NOTE, ev) && qt_step_live(e, QT_STEP_NOTE)) {
+    e->call_note_open = true; /* one note on the whole call */
+    e->call_note.cursor = qt_editor_len(&e->call_note);
+    st = QT_OK;
+  } else if (d >= 1 && (size_t)d <= e->req->question_count)
     st = qt_step_apply(e, QT_STEP_GO, (size_t)d - 1);
   else
     return QT_OK;
@@ -337,6 +341,24 @@ static qt_status on_note(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   return st;
 }
 
+/* The call's note has the keyboard (the review's note key): Enter or Esc closes it, keeping the text. */
+static qt_status on_call_note(qt_engine *e, const qt_key_event *ev) {
+  bool handled;
+  qt_status st = QT_OK;
+  if (matches(e, QT_ACT_CANCEL, ev) || matches(e, QT_ACT_CONFIRM, ev) || matches(e, QT_ACT_NOTE, ev)) {
+    st = qt_step_apply(e, QT_STEP_BACK, 0);
+  } else if (edit_key(e, &e->call_note, ev, &handled), handled) {
+    st = qt_step_apply(e, QT_STEP_NOTE, 0);
+  } else if (is_printable(ev) || ev->kind == QT_EV_PASTE) {
+    st = insert_text(e, &e->call_note, ev->text, ev->text_len);
+    if (!st) st = qt_step_apply(e, QT_STEP_NOTE, 0);
+  } else {
+    return QT_OK;
+  }
+  qt_touch(e);
+  return st;
+}
+
 /* ---- talk first: Ctrl+T ----------------------------------------------------------------------- */
 /* Enter in the discussion field: ends the call with QT_DISCUSS and the trimmed text. */
 qt_status qt_send_discussion(qt_engine *e) {
@@ -466,6 +488,7 @@ static qt_status handle_event(qt_engine *e, const qt_key_event *ev) {
   }
   if (e->overlay != QT_OVERLAY_NONE) return on_overlay(e, ev);
   if (e->discuss_open) return on_discuss(e, ev);
+  if (e->call_note_open) return on_call_note(e, ev);
   if (matches(e, QT_ACT_DISCUSS, ev) && qt_step_live(e, QT_STEP_DISCUSS)) {
     qt_open_discussion(e);
     qt_touch(e);

@@ -15,9 +15,11 @@ static unsigned live_mask(const qt_engine *e) {
   if (e->done || e->editor_want) return 0;
   if (e->overlay != QT_OVERLAY_NONE) return STEP_BIT(QT_STEP_YES) | STEP_BIT(QT_STEP_NO);
   if (e->discuss_open) return STEP_BIT(QT_STEP_DISCUSS) | STEP_BIT(QT_STEP_BACK);
+  if (e->call_note_open) return STEP_BIT(QT_STEP_NOTE) | STEP_BIT(QT_STEP_BACK);
   unsigned m = STEP_BIT(QT_STEP_DISCUSS) | STEP_BIT(QT_STEP_DECLINE) | STEP_BIT(QT_STEP_CANCEL);
   if (e->multi) m |= STEP_BIT(QT_STEP_GO);
-  if (e->current >= e->req->question_count) return m | STEP_BIT(QT_STEP_SUBMIT); /* the review */
+  if (e->current >= e->req->question_count) /* the review: submit, and one note on the whole call */
+    return m | STEP_BIT(QT_STEP_SUBMIT) | STEP_BIT(QT_STEP_NOTE);
   const qt_qstate *s = &e->qs[e->current];
   bool options = s->q->option_count > 0;
   m |= STEP_BIT(QT_STEP_TYPE) | STEP_BIT(QT_STEP_DRAFT) | STEP_BIT(QT_STEP_NOTE);
@@ -76,6 +78,8 @@ size_t qt_live_items(const qt_engine *e, qt_live *out) {
   if (e->overlay != QT_OVERLAY_NONE) {
     ITEM(QT_STEP_YES, QT_LIVE_LETTER, QT_ACT_CONFIRM, QT_ACT_COUNT, QT_STR_HELP_YES, QT_STR_KEY_YES);
     ITEM(QT_STEP_NO, QT_LIVE_LETTER, QT_ACT_CANCEL, QT_ACT_COUNT, QT_STR_HELP_NO, QT_STR_KEY_NO);
+  } else if (e->call_note_open) {
+    KEY(QT_STEP_BACK, QT_ACT_CONFIRM, QT_STR_HELP_DONE); /* Esc too, unsaid */
   } else if (e->discuss_open) {
     KEY(QT_STEP_DISCUSS, QT_ACT_CONFIRM, QT_STR_HELP_SEND);
     KEY(none, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
@@ -88,6 +92,7 @@ size_t qt_live_items(const qt_engine *e, qt_live *out) {
       KEY(QT_STEP_GO, QT_ACT_NEXT, QT_STR_HELP_NEXT);
       KEY(QT_STEP_GO, QT_ACT_PREV, QT_STR_HELP_PREV);
       TEXT(QT_STEP_GO, QT_STR_HELP_GOTO);
+      KEY(QT_STEP_NOTE, QT_ACT_NOTE, QT_STR_HELP_CALL_NOTE);
       KEY(QT_STEP_DECLINE, QT_ACT_DECLINE, QT_STR_HELP_DECLINE);
       KEY(QT_STEP_DISCUSS, QT_ACT_DISCUSS, QT_STR_HELP_DISCUSS);
       KEY(QT_STEP_CANCEL, QT_ACT_CANCEL, QT_STR_HELP_CANCEL);

@@ -29,6 +29,16 @@ qt_status qt_sync_note(qt_engine *e, size_t qi) {
   return QT_OK;
 }
 
+qt_status qt_sync_call_note(qt_engine *e) {
+  size_t start, len;
+  qt_editor_trimmed(&e->call_note, &start, &len);
+  char *note = NULL;
+  if (len && !(note = qt_dup_range(qt_editor_text(&e->call_note) + start, len))) return QT_ERR_NOMEM;
+  free(e->call_note_text);
+  e->call_note_text = note;
+  return QT_OK;
+}
+
 /* Replaces the answer of question qi (the note is kept). custom may be NULL. */
 static qt_status set_answer(qt_engine *e, size_t qi, const size_t *indices, size_t count, const char *custom,
                             size_t custom_len) {
@@ -82,6 +92,7 @@ size_t qt_count_given(const qt_engine *e) {
 void qt_finish(qt_engine *e, qt_outcome outcome) {
   for (size_t i = 0; i < e->req->question_count; i++) {
     qt_sync_note(e, i); /* best effort */
+    if (i == 0) qt_sync_call_note(e);
     /* A remembered answer the person never took up is theirs only on an answer: a decline, a
      * timeout or a cancel carries nothing of it. */
     if (outcome != QT_ANSWERED && e->qs[i].earlier.present && !e->qs[i].touched) qt_answer_clear(&e->answers[i]);
@@ -94,6 +105,7 @@ void qt_finish(qt_engine *e, qt_outcome outcome) {
   e->done = true;
   e->outcome = outcome;
   e->overlay = QT_OVERLAY_NONE;
+  e->call_note_open = false;
 }
 
 /* Question qi got its answer: end a single question, else go on to the next unanswered. */
@@ -363,12 +375,17 @@ qt_status qt_step_apply(qt_engine *e, qt_step st, size_t k) {
     case QT_STEP_PICK: return qt_pick_option(e, qi, k, false);
     case QT_STEP_TOGGLE: return toggle_option(e, qi, k);
     case QT_STEP_TYPE: return qt_submit_typed(e, qi, false, k != 1);
-    case QT_STEP_NOTE: return qt_sync_note(e, qi); /* the note's editor holds the text */
-    case QT_STEP_DRAFT: return QT_OK;              /* held in the field: nothing is answered */
+    case QT_STEP_NOTE: /* the note's editor holds the text; on the review, the call's note */
+      return s ? qt_sync_note(e, qi) : qt_sync_call_note(e);
+    case QT_STEP_DRAFT: return QT_OK; /* held in the field: nothing is answered */
     case QT_STEP_DISCUSS: return qt_send_discussion(e);
     case QT_STEP_DECLINE: request_decline(e); return QT_OK;
     case QT_STEP_CANCEL: request_cancel(e); return QT_OK;
     case QT_STEP_BACK:
+      if (e->call_note_open) {
+        e->call_note_open = false;
+        return qt_sync_call_note(e);
+      }
       if (e->discuss_open)
         e->discuss_open = false;
       else if (s->view == QT_VIEW_NOTE)
@@ -521,7 +538,7 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
       r = replace_text(e, &s->draft, text, len);
       index = s->q->multi_select ? 1 : 0; /* a multi-select question stays open */
       break;
-    case QT_STEP_NOTE: r = replace_text(e, &s->note, text, len); break;
+    case QT_STEP_NOTE: r = replace_text(e, s ? &s->note : &e->call_note, text, len); break;
     case QT_STEP_DRAFT: r = replace_text(e, &s->draft, text, len); break;
     case QT_STEP_DISCUSS:
       if (text) r = replace_text(e, &e->discuss, text, len);

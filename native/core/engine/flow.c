@@ -160,6 +160,7 @@ static const char *state_name(const qt_engine *e) {
   if (e->done) return "done";
   if (e->overlay != QT_OVERLAY_NONE) return "confirm";
   if (e->discuss_open) return "discuss";
+  if (e->call_note_open) return "callNote"; /* the one note on the whole call, on the review */
   if (e->current >= e->req->question_count) return "review";
   switch (e->qs[e->current].view) {
     case QT_VIEW_ENTRY: return "typing";
@@ -189,7 +190,11 @@ qt_status qt_engine_view(const qt_engine *e, char **json) {
   size_t nl = qt_engine_live(e, live, QT_STEP_COUNT);
   for (size_t i = 0; ok && i < nl; i++) ok = cJSON_AddItemToArray(acts, cJSON_CreateString(qt_step_name(live[i])));
   cJSON *answers = ok ? qt_answers_to_cjson(e->req, e->answers) : NULL;
+  /* the person's one note on the whole call rides in the answers object as "" (no question's id) */
+  if (answers && e->call_note_text && !cJSON_AddStringToObject(answers, "", e->call_note_text))
+    cJSON_Delete(answers), answers = NULL;
   ok = answers && cJSON_AddItemToObject(root, "answers", answers);
+  ok = ok && add_editor(root, "callNote", &e->call_note);
   if (!ok) cJSON_Delete(answers), answers = NULL;
   if (ok && e->done) {
     ok = cJSON_AddStringToObject(root, "outcome", qt_outcome_name(e->outcome)) &&

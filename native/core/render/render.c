@@ -606,15 +606,27 @@ static void draw_review_lines(rctx *r) {
       qt_rd_paragraph(r, indent, QT_STYLE_MUTED, t->data, t->len);
     }
   }
+  if (e->call_note_text && !e->call_note_open) { /* the one note on the whole call */
+    qt_buf *t = &r->tmp;
+    qt_buf_reset(t);
+    qt_buf_puts(t, qt_str(e, QT_STR_CALL_NOTE_PREFIX));
+    qt_sanitize(t, e->call_note_text, strlen(e->call_note_text), 0);
+    if (t->failed || !t->data) {
+      r->failed = true;
+      return;
+    }
+    blank_line(r);
+    qt_rd_paragraph(r, m, QT_STYLE_MUTED, t->data, t->len);
+  }
 }
 
 /* The discussion field under the question: "What do you want to tell the
  * agent?" and the text being typed. */
-static void draw_discussion(rctx *r) {
+static void draw_discussion(rctx *r, qt_string_id title_id, const qt_editor *field) {
   const qt_engine *e = r->e;
   int m = margin(r), cap = r->limit[SEC_DISCUSS];
   size_t at = r->out->count;
-  const char *title = qt_str(e, QT_STR_DISCUSS_PROMPT);
+  const char *title = qt_str(e, title_id);
   if (cap == NO_LIMIT) {
     blank_line(r);
     qt_rd_paragraph(r, m, QT_STYLE_ACCENT, title, strlen(title));
@@ -633,7 +645,7 @@ static void draw_discussion(rctx *r) {
   lb_begin(r, &b);
   lb_spaces(&b, m);
   lb_str(&b, QT_STYLE_ACCENT, POINTER);
-  qt_rd_draw_editor(r, &b, &e->discuss, m + 2, !e->done, PLAIN);
+  qt_rd_draw_editor(r, &b, field, m + 2, !e->done, PLAIN);
   count_part(r, SEC_DISCUSS, at);
 }
 
@@ -691,7 +703,10 @@ void qt_rd_draw_frame(rctx *r) {
     draw_review(r);
   else
     draw_question(r, e->current);
-  if (e->discuss_open) draw_discussion(r);
+  if (e->discuss_open)
+    draw_discussion(r, QT_STR_DISCUSS_PROMPT, &e->discuss);
+  else if (e->call_note_open) /* the field of the one note on the whole call (the review's note key) */
+    draw_discussion(r, QT_STR_CALL_NOTE_PROMPT, &e->call_note);
   spacer_line(r);
   draw_countdown(r);
   const char *earlier = qt_engine_earlier_line(e); /* a remembered answer: "Answered on 21 Nov: …" */

@@ -179,7 +179,7 @@ void qt_rd_fit_rows(rctx *r) {
   memcpy(natural, r->natural, sizeof natural);
   bool review = e->current >= e->req->question_count;
   const qt_qstate *s = review ? NULL : &e->qs[e->current];
-  int focus = e->discuss_open ? SEC_DISCUSS : s && s->view == QT_VIEW_NOTE ? SEC_NOTE : SEC_BODY;
+  int focus = e->discuss_open || e->call_note_open ? SEC_DISCUSS : s && s->view == QT_VIEW_NOTE ? SEC_NOTE : SEC_BODY;
   least[SEC_PROMPT] = at_most(natural[SEC_PROMPT], 2);
   least[SEC_BODY] = at_most(natural[SEC_BODY], review || !s->q->option_count ? 3 : r->filter_lines + 4);
   least[SEC_NOTE] = focus == SEC_NOTE ? at_most(natural[SEC_NOTE], 2) : 0;

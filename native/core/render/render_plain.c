@@ -221,14 +221,19 @@ static void plain_review(pctx *p) {
     }
     flush(p);
   }
+  if (e->call_note_text && !e->call_note_open) { /* the one note on the whole call */
+    qt_buf_puts(&p->tmp, qt_str(e, QT_STR_CALL_NOTE_PREFIX));
+    put_text(p, e->call_note_text, strlen(e->call_note_text), false);
+    flush(p);
+  }
 }
 
-/* Talk first (Ctrl+T): the field's title, then its text. */
-static void plain_discussion(pctx *p) {
+/* Talk first (Ctrl+T), or the one note on the whole call: the field's title, then its text. */
+static void plain_discussion(pctx *p, qt_string_id title, const qt_editor *field) {
   const qt_engine *e = p->e;
-  qt_buf_puts(&p->tmp, qt_str(e, QT_STR_DISCUSS_PROMPT));
+  qt_buf_puts(&p->tmp, qt_str(e, title));
   flush(p);
-  put_editor(p, &e->discuss, !e->done);
+  put_editor(p, field, !e->done);
   flush(p);
 }
 
@@ -374,6 +379,8 @@ static void plain_keys(pctx *p) {
     id = QT_STR_PLAIN_KEYS_CONFIRM;
   } else if (e->discuss_open) {
     id = QT_STR_PLAIN_KEYS_DISCUSS;
+  } else if (e->call_note_open) {
+    id = QT_STR_PLAIN_KEYS_NOTE;
   } else if (e->current >= e->req->question_count) {
     id = QT_STR_PLAIN_KEYS_REVIEW;
   } else {
@@ -442,7 +449,10 @@ qt_status qt_render_plain_frame(const qt_engine *e, qt_draw *d, int width, int r
     plain_review(&p);
   else
     plain_question(&p, e->current);
-  if (e->discuss_open) plain_discussion(&p);
+  if (e->discuss_open)
+    plain_discussion(&p, QT_STR_DISCUSS_PROMPT, &e->discuss);
+  else if (e->call_note_open)
+    plain_discussion(&p, QT_STR_CALL_NOTE_PROMPT, &e->call_note);
   /* the review is never cut here; the prompt may be (plain_fit_rows), PageUp/PageDown then read it */
   out->review_window = 0;
   if (qt_countdown_text(e, &p.tmp)) flush(&p);

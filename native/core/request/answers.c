@@ -158,8 +158,9 @@ static qt_status read_skip(const qt_request *req, const qt_question *q, const cJ
 }
 
 qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, bool skips, qt_answer **out,
-                                qt_error *err) {
+                                char **call_note, qt_error *err) {
   *out = NULL;
+  if (call_note) *call_note = NULL;
   if (!cJSON_IsObject(obj))
     return qt_fail(err, path, "%s must be an object mapping question ids to answers, like { \"%s\": \"...\" }.", path,
                    req->questions[0].id);
@@ -170,6 +171,20 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
   cJSON_ArrayForEach(entry, obj) {
     char p[sizeof((qt_error *)0)->path];
     qt_pathf(p, sizeof p, "%s.%s", path, entry->string ? entry->string : "?");
+    if (entry->string && !entry->string[0]) { /* "": the note on the whole call (no question's id is empty) */
+      qt_pathf(p, sizeof p, "%s[\"\"]", path);
+      if (!call_note) {
+        st = qt_fail(
+            err, p, "%s: a note on the whole call is the person's, written on the review; it cannot be given here.", p);
+        goto fail;
+      }
+      if (*call_note) {
+        st = qt_fail(err, p, "%s is given twice. Give one note on the whole call.", p);
+        goto fail;
+      }
+      if (!cJSON_IsNull(entry) && (st = answer_text(entry, p, call_note, err))) goto fail;
+      continue;
+    }
     size_t qi = req->question_count;
     for (size_t i = 0; i < req->question_count; i++)
       if (entry->string && strcmp(req->questions[i].id, entry->string) == 0) qi = i;
@@ -273,19 +288,29 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
   return QT_OK;
 fail:
   qt_answers_free(answers, req->question_count);
+  if (call_note) {
+    free(*call_note);
+    *call_note = NULL;
+  }
   return st;
 }
 
 qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t len, qt_answer **out, qt_error *err) {
+  return qt_answers_from_json_note(req, json, len, out, NULL, err);
+}
+
+qt_status qt_answers_from_json_note(const qt_request *req, const char *json, size_t len, qt_answer **out,
+                                    char **call_note, qt_error *err) {
   if (!req || !out || (!json && len)) return QT_ERR_USAGE;
   *out = NULL;
+  if (call_note) *call_note = NULL;
   if (err) err->path[0] = err->message[0] = '\0';
   if (len > QT_MAX_ANSWERS_JSON_BYTES)
     return qt_fail(err, "", "The answers are %zu bytes; the limit is %d.", len, QT_MAX_ANSWERS_JSON_BYTES);
   cJSON *root;
   qt_status pre = qt_json_parse(json, len, "answers", "answers", QT_MAX_ANSWERS_JSON_VALUES, &root, err);
   if (pre) return pre;
-  qt_status st = qt_answers_from_cjson(req, root, "answers", true, out, err);
+  qt_status st = qt_answers_from_cjson(req, root, "answers", true, out, call_note, err);
   cJSON_Delete(root);
   return st;
 }

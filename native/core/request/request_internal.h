@@ -114,11 +114,12 @@ static inline bool qt_json_text_is(const char *raw, size_t n, bool escaped, cons
 size_t qt_json_unescape(const char *raw, size_t n, char *out);
 
 /* ---- answers.c -------------------------------------------------------------------------- */
-/* Resolves a parsed `answers` object against req (see qt_answers_from_json); `path` names the
+/* Resolves a parsed `answers` object against req (see qt_answers_from_json_note: the "" key is the
+ * note on the whole call, read into *call_note, refused when call_note is NULL); `path` names the
  * object in messages. `skips`: a skipped question may be given (the person's answers, not the
  * model's pre-supplied ones: the model skips nothing in the person's name). */
 qt_status qt_answers_from_cjson(const qt_request *req, const struct cJSON *obj, const char *path, bool skips,
-                                qt_answer **out, qt_error *err);
+                                qt_answer **out, char **call_note, qt_error *err);
 /* The `answers` object form of answers (the shape qt_answers_from_cjson reads back). */
 struct cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers);
 

@@ -38,6 +38,8 @@ static const char ASKED_BEFORE[] = "Asked (question ";
 static const char ASKED_AFTER[] =
     "): the person's answer will arrive later as a message naming this question. Don't assume an answer; go on with "
     "work that does not depend on it.";
+/* The person's one note on the whole call (written on the review), after the answers' lines. */
+static const char CALL_NOTE_LINE[] = "note on all the answers: ";
 /* After an answer the person kept from this project's memory of answers: when it was given. */
 static const char EARLIER_CONFIRMED[] = " (the earlier answer (%s), confirmed)";
 /* An answer another pi extension gave (mode "extension", pi's event bus): said before anything
@@ -234,7 +236,7 @@ fail:
 static char *details_json(const qt_request *req, const qt_answer *answers, const bool *applied,
                           const char *const *earlier, qt_outcome outcome, const char *mode, int64_t answered_at_ms,
                           bool keep_answers, unsigned flags, const char *discussion, const char *qid,
-                          const char *source) {
+                          const char *source, const char *call_note) {
   cJSON *root = cJSON_CreateObject(), *qs = NULL;
   if (!root) return NULL;
   qs = qt_questions_to_cjson(req, true);
@@ -274,9 +276,10 @@ static char *details_json(const qt_request *req, const qt_answer *answers, const
       !add_str(root, "status", qt_outcome_name(outcome)) || !add_str(root, "mode", mode ? mode : "unknown") ||
       !cJSON_AddNumberToObject(root, "answeredAt", (double)answered_at_ms))
     goto fail;
-  if (discussion && !add_str(root, "discussion", discussion)) goto fail; /* QT_DISCUSS: what the person wrote */
-  if (qid && !add_str(root, "qid", qid)) goto fail;                      /* QT_ASKED: the question's id */
-  if (source && *source && !add_str(root, "source", source)) goto fail;  /* mode "extension": its own name */
+  if (discussion && !add_str(root, "discussion", discussion)) goto fail;         /* QT_DISCUSS: what the person wrote */
+  if (keep_answers && call_note && !add_str(root, "note", call_note)) goto fail; /* one note on the whole call */
+  if (qid && !add_str(root, "qid", qid)) goto fail;                              /* QT_ASKED: the question's id */
+  if (source && *source && !add_str(root, "source", source)) goto fail;          /* mode "extension": its own name */
   if (outcome == QT_TIMED_OUT && !add_str(root, "timeout", TIMEOUT_THEN[timeout_then(flags)])) goto fail;
   if (req->metadata_json) {
     cJSON *m = cJSON_Parse(req->metadata_json);
@@ -372,6 +375,12 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
     if (earlier && earlier[i]) qt_buf_printf(b, EARLIER_CONFIRMED, earlier[i]);
     qt_buf_putc(b, '\n');
   }
+  const qt_buf *call_note = &pieces[n * PIECES_PER_LINE + 1];
+  if (lines && call_note->len) { /* the person's one note on the whole call, after the answers */
+    qt_buf_puts(b, CALL_NOTE_LINE);
+    if (keep) put_piece(b, call_note, keep[n * PIECES_PER_LINE + 1]);
+    qt_buf_putc(b, '\n');
+  }
   if (!sentence) { /* answered: no sentence, no last line break */
     if (b->len && b->data[b->len - 1] == '\n') b->data[--b->len] = '\0';
     return;
@@ -445,8 +454,8 @@ static bool keeps_answers(qt_outcome outcome, unsigned flags) {
 
 static char *result_text(const qt_request *req, const qt_answer *answers, const bool *applied,
                          const char *const *earlier, qt_outcome outcome, const char *reason, unsigned flags,
-                         const char *by) {
-  size_t n = req->question_count, count = n * PIECES_PER_LINE + 1;
+                         const char *by, const char *call_note) {
+  size_t n = req->question_count, count = n * PIECES_PER_LINE + 2; /* the reason, the call's note */
   bool lines = answers && keeps_answers(outcome, flags);
   size_t given = 0;
   bool skipped = false, in_chat = false;
@@ -495,6 +504,7 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
       put_indented(&pieces[n * PIECES_PER_LINE], reason ? reason : "");
     else if (sentence && reason)
       qt_buf_puts(&pieces[n * PIECES_PER_LINE], reason);
+    if (lines && call_note) put_indented(&pieces[n * PIECES_PER_LINE + 1], call_note);
     for (size_t k = 0; k < count; k++) ok &= !pieces[k].failed;
   }
   if (ok) {
@@ -572,6 +582,14 @@ static bool source_name(qt_buf *out, const char *source) {
 qt_status qt_result_build_from(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
                                const char *source, int64_t answered_at_ms, const char *reason, unsigned flags,
                                const char *const *earlier, char **details, char **text) {
+  return qt_result_build_noted(req, answers, outcome, mode, source, answered_at_ms, reason, flags, earlier, NULL,
+                               details, text);
+}
+
+qt_status qt_result_build_noted(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
+                                const char *source, int64_t answered_at_ms, const char *reason, unsigned flags,
+                                const char *const *earlier, const char *call_note, char **details, char **text) {
+  if (call_note && !*call_note) call_note = NULL;
   if (outcome != QT_ANSWERED) earlier = NULL; /* only an answer given can be the earlier one, kept */
   if (!req || !details || !text || (unsigned)outcome > QT_OUTCOME_LAST || !OUTCOME_NAME[outcome]) return QT_ERR_USAGE;
   *details = *text = NULL;
@@ -631,11 +649,12 @@ qt_status qt_result_build_from(const qt_request *req, const qt_answer *answers, 
   }
   bool ready = !other || (!name.failed && !by.failed && by.data);
   const char *by_text = other && ready ? by.data : NULL;
-  *details = ready ? details_json(req, answers, applied, earlier, outcome, mode, answered_at_ms, keep, flags,
-                                  outcome == QT_DISCUSS ? (reason ? reason : "") : NULL,
-                                  outcome == QT_ASKED ? (reason ? reason : "") : NULL, other ? name.data : NULL)
-                   : NULL;
-  *text = *details ? result_text(req, answers, applied, earlier, outcome, reason, flags, by_text) : NULL;
+  *details =
+      ready ? details_json(req, answers, applied, earlier, outcome, mode, answered_at_ms, keep, flags,
+                           outcome == QT_DISCUSS ? (reason ? reason : "") : NULL,
+                           outcome == QT_ASKED ? (reason ? reason : "") : NULL, other ? name.data : NULL, call_note)
+            : NULL;
+  *text = *details ? result_text(req, answers, applied, earlier, outcome, reason, flags, by_text, call_note) : NULL;
   qt_buf_free(&name);
   qt_buf_free(&by);
   free(merged);
