@@ -700,7 +700,13 @@ test("dialogs: the review not submitted (cancelled from its other ways, or dismi
     seen.filter((d) => d.m === "confirm").map((d) => d.title),
     ["Submit these answers?", "Discard 2 answers?", "Submit these answers?", "Discard 2 answers?"],
   );
-  assert.deepEqual(seen[3].second, ["Back to the questions", "Let the agent decide", "Discuss first…", "Cancel the question"]);
+  assert.deepEqual(seen[3].second, [
+    "Back to the questions",
+    "Let the agent decide",
+    "Discuss first…",
+    "Cancel the question",
+    "Note on all the answers…",
+  ]);
   assert.equal(seen[5].second, "DB: SQLite\nName: Ann (typed)");
   assert.equal(r.details.status, "cancelled");
 });

@@ -193,7 +193,7 @@ test("flow steps: keys apply only live steps (the discussion field, the review, 
   e.feed("\x1b");
   e.feed("\x1b[Z"); // Shift+Tab: the review
   assert.equal(view(e).state, "review");
-  assert.deepEqual(e.actions(), ["discuss", "decline", "cancel", "go", "submit"]);
+  assert.deepEqual(e.actions(), ["note", "discuss", "decline", "cancel", "go", "submit"]); // note: one on the whole call
   e.feed("1/lite");
   const v = view(e);
   assert.equal(v.state, "filter");

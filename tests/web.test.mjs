@@ -1504,3 +1504,32 @@ test("web: a host that cannot say which pi it is (its callback throws) still ser
     server.close();
   }
 });
+
+test("web: the page skips a question and writes one note on the whole call, in steps; the model reads both", async () => {
+  await questions("web off");
+  await turnOn();
+  shown = [];
+  const TWO = tool.prepareArguments({
+    questions: [
+      { id: "db", prompt: "Which database?", options: ["SQLite", "Postgres"] },
+      { id: "name", prompt: "What is it called?" },
+    ],
+  });
+  const { asking, qid } = await ask("skip1", TWO);
+  const skipped = await stepOnPage(qid, "skip", "chat");
+  assert.equal(skipped.status, 200, JSON.stringify(skipped));
+  assert.equal(skipped.view.questions[0].skipped, "chat");
+  assert.equal((await stepOnPage(qid, "go", 1)).status, 200);
+  assert.equal((await stepOnPage(qid, "type", "Orbit")).view.state, "review");
+  assert.equal((await stepOnPage(qid, "skip", "skipped")).status, 400, "not on the review");
+  assert.equal((await stepOnPage(qid, "note", "decide the db with ops")).view.callNote, "decide the db with ops");
+  assert.deepEqual(await stepOnPage(qid, "submit"), { status: 200, ok: true, done: true, outcome: "answered" });
+  const result = await asking;
+  assert.equal(
+    result.content[0].text.split("\n").slice(0, 3).join("\n"),
+    "db: the user will answer this one in the chat\nname: user wrote: Orbit\nnote on all the answers: decide the db with ops",
+  );
+  assert.deepEqual(result.details.skipped, [{ id: "db", reason: "chat" }]);
+  assert.equal(result.details.note, "decide the db with ops");
+  assert.equal(result.details.mode, "web");
+});

@@ -305,7 +305,7 @@
     );
     card.discuss.append(discussLabel, discussButtons);
     // The review's one note on the whole call (sent with Submit, as a question's note is).
-    card.callNote = make("textarea", "note");
+    card.callNote = make("textarea", "call-note");
     card.callNoteSynced = "";
     card.callNoteLabel = make("label", "note-label", t("CALL_NOTE_PROMPT"));
     card.callNoteLabel.append(card.callNote);
