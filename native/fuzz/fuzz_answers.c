@@ -94,7 +94,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   qt_error err;
   qt_answer *answers = NULL;
-  qt_status st = qt_answers_from_json(req, (const char *)in.p, in.n, &answers, sel & 0x40 ? NULL : &err);
+  char *call_note = NULL; /* the "" key: the person's one note on the whole call (the _note reader only) */
+  qt_status st = sel & 0x80 ? qt_answers_from_json_note(req, (const char *)in.p, in.n, &answers, &call_note,
+                                                        sel & 0x40 ? NULL : &err)
+                            : qt_answers_from_json(req, (const char *)in.p, in.n, &answers, sel & 0x40 ? NULL : &err);
   if (st == QT_ERR_INVALID) {
     FUZZ_CHECK(answers == NULL);
     if (!(sel & 0x40)) fuzz_check_error(&err);
@@ -108,8 +111,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int o = QT_ANSWERED; o <= QT_OUTCOME_LAST; o++)
       fuzz_check_result(req, answers, (qt_outcome)o, o == QT_DECLINED ? "the person went for coffee" : NULL);
     check_round_trip(req, answers);
+    if (call_note) { /* said after the answers, within the cap */
+      FUZZ_CHECK_TEXT(call_note);
+      char *details = NULL, *text = NULL;
+      qt_status r =
+          qt_result_build_noted(req, answers, QT_DECLINED, "web", NULL, 1, NULL, 0, NULL, call_note, &details, &text);
+      FUZZ_CHECK_MSG(r == QT_OK || r == QT_ERR_NOMEM, "qt_result_build_noted: %s", qt_status_code(r));
+      if (r == QT_OK) {
+        FUZZ_CHECK(strlen(text) <= QT_MAX_RESULT_TEXT_BYTES);
+        FUZZ_CHECK(strstr(text, "note on all the answers: ") != NULL);
+      }
+      free(details);
+      free(text);
+    }
     qt_answers_free(answers, req->question_count);
   }
+  if (st != QT_OK) FUZZ_CHECK(call_note == NULL);
+  free(call_note);
   qt_request_free(req);
   return 0;
 }
