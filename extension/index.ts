@@ -298,7 +298,8 @@ export default function piQuestion(pi: ExtensionAPI): void {
   });
 
   pi.registerCommand("answer", {
-    description: "Show the last cancelled or interrupted question again; your answers go to the agent as your next message",
+    description:
+      "Show the last cancelled or interrupted question again, or change your answer to the last one answered; your answers go to the agent as your next message",
     handler: async (_args: string, ctx: ExtensionCommandContext) => {
       const [{ reopenQuestion }, a] = await Promise.all([import("./commands.ts"), getAsker()]);
       return reopenQuestion(pi, a, ctx);

@@ -30,6 +30,8 @@ export interface AnswerDetails {
   note?: string;
   /** Applied by the person's timeout ("then": "recommended"), not chosen by them. */
   appliedByTimeout?: boolean;
+  /** The answer this project remembered (or the one given before, /answer), kept unchanged: when it was given. */
+  earlierAnswer?: string;
 }
 
 export interface NormalizedQuestion {

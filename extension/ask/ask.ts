@@ -100,6 +100,9 @@ export interface Asker {
     ctx: ExtensionContext,
     signal: AbortSignal | undefined,
     from?: RelayAsker,
+    /** Opens each question with this answer chosen instead of the project's remembered one
+     * (/answer changing the last answer: the answer given then). */
+    given?: Array<Remembered | undefined>,
   ): Promise<QuestionResult>;
   /** Alt+A, /answer: the question the person stepped aside from (aside.ts) comes back as it was;
    * false when none is aside. */
@@ -277,12 +280,14 @@ function flowEngine(
   ctx: () => ExtensionContext,
   settings: () => Settings,
   from?: RelayAsker,
+  given?: Array<Remembered | undefined>,
 ): NativeEngine {
   const s = settings();
   const engine = addon().createEngine(json);
   const language = resolveLanguage(s.language);
   engine.setLanguage(language);
-  if (s.memory) {
+  if (given) openRemembered(engine, given);
+  else if (s.memory) {
     const here = ctx();
     openRemembered(engine, rememberedAll(here.cwd, questions, language, memoryWarning(here)));
   }
@@ -537,6 +542,7 @@ function askInTurn(
   ctx: ExtensionContext,
   signal: AbortSignal | undefined,
   from?: RelayAsker,
+  given?: Array<Remembered | undefined>,
 ): Promise<QuestionResult> {
   const native = addon();
   const s = core.settings(ctx);
@@ -554,6 +560,7 @@ function askInTurn(
         () => ctx,
         () => s,
         from,
+        given,
       ),
   );
   const withdrawn = () => toToolResult(native.result(json, "interrupted", "relay", Date.now(), null, null, 0));
@@ -682,7 +689,7 @@ export function createAsker(pi: ExtensionAPI, answersFlag: () => unknown = () =>
     prepare: (ctx) => prepareFirst(core, ctx),
     bringBack: () => aside.bringBack(),
     later: (json, questions, ctx, qid) => askLater(core, json, questions, ctx, qid),
-    ask: (json, questions, ctx, signal, from) => askInTurn(core, json, questions, ctx, signal, from),
+    ask: (json, questions, ctx, signal, from, given) => askInTurn(core, json, questions, ctx, signal, from, given),
     close() {
       unhost(); // first: the bus hears nothing of the questions dropped next
       unhost = () => undefined;

@@ -106,6 +106,9 @@ export const SETTINGS_TEXT = {
 
 export const REOPEN = {
   message: (text: string) => `Here are my answers to the question you asked earlier:\n${text}`,
+  /** /answer on the last question answered: the person changed their answer (said once). */
+  changed: (ids: string, text: string) =>
+    `I changed my answer to the question you asked earlier (${ids}); this replaces what I answered before:\n${text}`,
 };
 
 /** What a model reads about a subagent's question that got no answer (subagent-outcome.ts). */

@@ -259,26 +259,27 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(DIALOG_TYPE) /* RPC: a free-text question's input dismissed, the entry that shows it again: "Type an answer…" */                                     \
   X(DIALOG_BACK) /* RPC: the review not submitted, the entry back to the questions: "Back to the questions" */                                             \
   X(STATUS_ASKED) /* renderResult: a question asked without waiting (wait: false): "asked without waiting — the answer comes…"  */                     \
-  X(PLAIN_KEYS_ASIDE)   /* accessible: "{s} steps aside; the same key brings the question back." ({s}: Alt+A) */                                           \
-  X(ASIDE_LINE)         /* above the editor: the question shown stepped aside; {s}: the key that brings it back */                                         \
-  X(ASYNC_WAITING_ONE)  /* above the editor: one question asked without waiting; {s}: the shortcut */                                                      \
-  X(ASYNC_WAITING_MANY) /* above the editor: {n} questions asked without waiting; {s}: the shortcut */                                                     \
-  X(ASYNC_ANSWER_HEAD)  /* transcript: the message bringing such an answer; {s}: the question id */                                                        \
-  X(HELP_SKIP)          /* Ctrl+S "skip": the question shown is left to the agent (a call of several) */                                                   \
-  X(HELP_SKIP_CHAT)     /* Ctrl+S on a skipped question: "say it in chat" instead */                                                                       \
-  X(HELP_UNSKIP)        /* Ctrl+S on a question skipped for the chat: "unskip" */                                                                          \
-  X(SKIPPED_LINE)       /* under a skipped question: "Skipped: the agent decides this one" */                                                              \
-  X(CHAT_LINE)          /* under a question skipped for the chat: "Skipped: you'll answer it in the chat" */                                               \
-  X(REVIEW_SKIPPED)     /* review, the answer of a skipped question: "skipped" */                                                                          \
-  X(REVIEW_CHAT)        /* review, a question skipped for the chat: "you'll say it in the chat" */                                                         \
-  X(PLAIN_KEYS_SKIP)    /* accessible: what the skip key does, in words (default keys) */                                                                  \
-  X(DIALOG_SKIP)        /* RPC select entry: "Skip this question" */                                                                                       \
-  X(DIALOG_SKIP_CHAT)   /* RPC select entry: "I'll answer this in the chat" */                                                                             \
-  X(DIALOG_UNSKIP)      /* RPC select entry on a skipped question: "Answer it after all" */                                                                \
-  X(HELP_CALL_NOTE)     /* Ctrl+N on the review: "note on all" (one note on the whole call) */                                                             \
-  X(CALL_NOTE_PROMPT)   /* above the field of that note: "A note on all your answers (Enter when done):" */                                                \
-  X(CALL_NOTE_PREFIX)   /* review: before that note, "Note on all: " */                                                                                    \
-  X(DIALOG_CALL_NOTE)   /* RPC select entry after the review: "Note on all the answers…" */                                                              \
+  X(PLAIN_KEYS_ASIDE)     /* accessible: "{s} steps aside; the same key brings the question back." ({s}: Alt+A) */                                         \
+  X(ASIDE_LINE)           /* above the editor: the question shown stepped aside; {s}: the key that brings it back */                                       \
+  X(ASYNC_WAITING_ONE)    /* above the editor: one question asked without waiting; {s}: the shortcut */                                                    \
+  X(ASYNC_WAITING_MANY)   /* above the editor: {n} questions asked without waiting; {s}: the shortcut */                                                   \
+  X(ASYNC_ANSWER_HEAD)    /* transcript: the message bringing such an answer; {s}: the question id */                                                      \
+  X(HELP_SKIP)            /* Ctrl+S "skip": the question shown is left to the agent (a call of several) */                                                 \
+  X(HELP_SKIP_CHAT)       /* Ctrl+S on a skipped question: "say it in chat" instead */                                                                     \
+  X(HELP_UNSKIP)          /* Ctrl+S on a question skipped for the chat: "unskip" */                                                                        \
+  X(SKIPPED_LINE)         /* under a skipped question: "Skipped: the agent decides this one" */                                                            \
+  X(CHAT_LINE)            /* under a question skipped for the chat: "Skipped: you'll answer it in the chat" */                                             \
+  X(REVIEW_SKIPPED)       /* review, the answer of a skipped question: "skipped" */                                                                        \
+  X(REVIEW_CHAT)          /* review, a question skipped for the chat: "you'll say it in the chat" */                                                       \
+  X(PLAIN_KEYS_SKIP)      /* accessible: what the skip key does, in words (default keys) */                                                                \
+  X(DIALOG_SKIP)          /* RPC select entry: "Skip this question" */                                                                                     \
+  X(DIALOG_SKIP_CHAT)     /* RPC select entry: "I'll answer this in the chat" */                                                                           \
+  X(DIALOG_UNSKIP)        /* RPC select entry on a skipped question: "Answer it after all" */                                                              \
+  X(HELP_CALL_NOTE)       /* Ctrl+N on the review: "note on all" (one note on the whole call) */                                                           \
+  X(CALL_NOTE_PROMPT)     /* above the field of that note: "A note on all your answers (Enter when done):" */                                              \
+  X(CALL_NOTE_PREFIX)     /* review: before that note, "Note on all: " */                                                                                  \
+  X(DIALOG_CALL_NOTE)     /* RPC select entry after the review: "Note on all the answers…" */                                                            \
+  X(CMD_ANSWER_UNCHANGED) /* /answer on the last question answered, every answer kept: "Nothing changed: …" */                                           \
   /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                                                         \
   X(PLAIN_NOT_SELECTED)     /* after an option the person did not pick: "not selected" */                                                                  \
   X(PLAIN_RESULT_STATUS)    /* renderResult's first line: "Status: {s}." ({s}: a STATUS_* string) */                                                       \
