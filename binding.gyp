@@ -63,6 +63,7 @@
         "native/core/request/request_memory.c",
         "native/core/request/request_json.c",
         "native/core/request/answers.c",
+        "native/core/request/typed.c",
         "native/core/result/result.c",
         "native/core/engine/keys.c",
         "native/core/engine/editor.c",

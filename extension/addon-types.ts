@@ -116,6 +116,9 @@ export interface FlowView {
     /** Left unanswered on purpose (the skip step): the agent decides it, or the person says it
      * in the chat; null when not skipped. */
     skipped: "skipped" | "chat" | null;
+    /** A typed question (qt_typed.h): its type and the hint every face shows ("A whole number (1–10)"). */
+    type?: "number" | "integer" | "boolean" | "date" | "email" | "url";
+    hint?: string;
     /** ticked: a multi-select tick, or the single-select answer. */
     options: Array<{ label: string; description?: string; value: string; ticked: boolean }>;
     /** The answer as the review reads it, in the engine's language: the options chosen, then the

@@ -21,7 +21,7 @@ import type { Asker } from "./ask/ask.ts";
 import type { RelayHost } from "./elsewhere/relay-host.ts";
 import type { SubagentOutcomes } from "./elsewhere/subagent-outcome.ts";
 import type { WebControl } from "./elsewhere/web-host.ts";
-import type { QuestionArgs, QuestionDetails } from "./question-types.ts";
+import type { QuestionArgs, QuestionDetails, QuestionType } from "./question-types.ts";
 
 // ---- what the model is told -------------------------------------------------------------------
 const TOOL_LABEL = "Question";
@@ -50,15 +50,15 @@ const PROMPT_GUIDELINES = [
 ];
 
 const OptionSchema = Type.Object({
-  value: Type.String({ description: "Machine-friendly value returned when chosen" }),
-  label: Type.String({ description: "What the user reads; put the recommended option first, ending with (Recommended)" }),
+  value: Type.String({ description: "Value returned when chosen" }),
+  label: Type.String({ description: "What the user reads" }),
   description: Type.Optional(Type.String({ description: "One line of help under the label" })),
-  preview: Type.Optional(Type.String({ description: "Multi-line text (code, a sketch) shown while the option is highlighted" })),
+  preview: Type.Optional(Type.String({ description: "Multi-line text (code, a sketch) shown while highlighted" })),
 });
 
 const QuestionSchema = Type.Object({
   id: Type.String({ description: "Stable identifier of the answer, unique in this call" }),
-  label: Type.Optional(Type.String({ description: "Short tab title, e.g. 'Database' (defaults to Q1, Q2…)" })),
+  label: Type.Optional(Type.String({ description: "Short tab title, e.g. 'Database'" })),
   prompt: Type.String({ description: "The full question" }),
   options: Type.Optional(
     // The same JSON Schema, given as plain JSON (Type.Unsafe): pi 0.73's argument conversion then
@@ -68,14 +68,23 @@ const QuestionSchema = Type.Object({
       JSON.parse(
         JSON.stringify(
           Type.Array(OptionSchema, {
-            description:
-              "Choices to pick from. Omit for a free-text question. Never add your own 'Other' choice: 'Something else…' (typed answer) is always offered.",
+            description: "Choices; omit for free text ('Something else…' is always offered)",
           }),
         ),
       ),
     ),
   ),
   multiSelect: Type.Optional(Type.Boolean({ description: "Let the user tick several options" })),
+  // a plain string enum (not a union of literals): the most portable schema across providers
+  type: Type.Optional(
+    Type.Unsafe<QuestionType>({
+      type: "string",
+      enum: ["number", "integer", "boolean", "date", "email", "url"],
+      description: "Typed answer (no options but boolean's Yes/No); omit for text",
+    }),
+  ),
+  min: Type.Optional(Type.Number()),
+  max: Type.Optional(Type.Number()),
 });
 
 export const QuestionParams = Type.Object({

@@ -4,6 +4,9 @@
 
 import type { TimeoutThen } from "./addon-types.ts";
 
+/** A question's typed answer (qt_typed.h): without it, any text. */
+export type QuestionType = "number" | "integer" | "boolean" | "date" | "email" | "url";
+
 /** The tool's parameters as pi hands them to execute: the schema's type (index.ts QuestionParams). */
 export interface QuestionArgs {
   questions: Array<{
@@ -12,6 +15,9 @@ export interface QuestionArgs {
     prompt: string;
     options?: Array<{ value: string; label: string; description?: string; preview?: string }>;
     multiSelect?: boolean;
+    type?: QuestionType;
+    min?: number;
+    max?: number;
   }>;
   metadata?: { source?: string };
   wait?: boolean;
@@ -28,6 +34,8 @@ export interface AnswerDetails {
   labels?: string[];
   indices?: number[];
   note?: string;
+  /** A typed question's value: a number, true/false, or the text (date, e-mail, address). */
+  typed?: number | boolean | string;
   /** Applied by the person's timeout ("then": "recommended"), not chosen by them. */
   appliedByTimeout?: boolean;
   /** The answer this project remembered (or the one given before, /answer), kept unchanged: when it was given. */
@@ -41,6 +49,9 @@ export interface NormalizedQuestion {
   options?: Array<{ value: string; label: string; description?: string; preview?: string }>;
   otherLabel?: string;
   multiSelect: boolean;
+  type?: QuestionType;
+  min?: number;
+  max?: number;
 }
 
 export interface QuestionDetails {

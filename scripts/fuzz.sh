@@ -38,7 +38,7 @@ N=native/core
 F=native/fuzz
 # The core's parsers keep per-thread blocks through the OS layer's thread.c (POSIX here).
 CORE="$N/text/buf.c $N/text/utf8.c $N/text/strings.c $N/request/common.c $N/request/json_tree.c $N/request/request.c
-  $N/request/request_memory.c $N/request/request_json.c $N/request/answers.c $N/result/result.c native/os/posix/thread.c"
+  $N/request/request_memory.c $N/request/request_json.c $N/request/answers.c $N/request/typed.c $N/result/result.c native/os/posix/thread.c"
 TEXT="$N/text/width.c $N/text/sanitize.c"
 KEYS="$N/engine/keys.c"
 # the engine's files but the decoder (KEYS), the renderers and their lines

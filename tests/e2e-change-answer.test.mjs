@@ -20,7 +20,11 @@ const userText = (request) => {
 };
 
 test("e2e change answer: /answer reopens the last question answered with its answer chosen; the new one reaches the agent once as the person's message, and is remembered", async () => {
-  const replies = [{ toolCalls: [{ name: "question", arguments: { questions: [DB] } }] }, { text: "SQLite it is" }, { text: "switching to Postgres" }];
+  const replies = [
+    { toolCalls: [{ name: "question", arguments: { questions: [DB] } }] },
+    { text: "SQLite it is" },
+    { text: "switching to Postgres" },
+  ];
   await withPi({ namePrefix: "pq-change-", replies }, async (pi) => {
     await pi.prompt();
     await pi.waitForScreen(/Which database\?/);
@@ -40,7 +44,10 @@ test("e2e change answer: /answer reopens the last question answered with its ans
     // the project's remembered answer follows: its newest entry is Postgres
     const dir = join(pi.home, ".pi", "agent", "question-answers");
     const jsonl = readdirSync(dir).find((f) => f.endsWith(".jsonl"));
-    const entries = readFileSync(join(dir, jsonl), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const entries = readFileSync(join(dir, jsonl), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     assert.deepEqual(entries.at(-1).answer, { selected: ["Postgres"] });
     // remembered: asked again, it opens with Postgres; and /answer now changes the changed answer
     await pi.text("/answer");

@@ -311,7 +311,8 @@ export async function askWithDialogs(
     const asked = clean(questions.length > 1 ? DIALOG.title(i + 1, questions.length, raw.label, raw.prompt) : raw.prompt);
     const earlier = v.earlierLine ? `\n${line(v.earlierLine)}` : ""; // "Answered on 21 Nov: SQLite — Enter keeps it"
     const skipLine = q.skipped ? `\n${line(q.reading)}` : ""; // skipped: "you'll say it in the chat"
-    const title = (askedBy ? `${askedBy}\n${asked}` : asked) + earlier + skipLine; // askedBy comes sanitized
+    const hint = q.hint ? `\n${line(q.hint)}` : ""; // a typed question: "A whole number (1–10)"
+    const title = (askedBy ? `${askedBy}\n${asked}` : asked) + hint + earlier + skipLine; // askedBy comes sanitized
     const other = t.SOMETHING_ELSE;
     const labels = q.options.map((o) => line(o.label));
     const n = labels.length; // entries: options 0..n-1, "Something else…" n, then the plain ones

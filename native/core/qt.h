@@ -53,6 +53,18 @@ typedef struct qt_option {
 } qt_option;
 enum { QT_OPTION_PLAIN_VALUE = 1, QT_OPTION_PLAIN_LABEL = 2 };
 
+/* What a question's typed answer must be (`type`; qt_typed.h reads it). */
+typedef enum qt_type {
+  QT_TYPE_TEXT = 0, /* anything (no `type`: the question as it always was) */
+  QT_TYPE_NUMBER,   /* a number, within min and max when given */
+  QT_TYPE_INTEGER,  /* a whole number, within min and max when given */
+  QT_TYPE_BOOLEAN,  /* yes or no: two options, yes first (Yes/No when none are given) */
+  QT_TYPE_DATE,     /* a calendar date, YYYY-MM-DD */
+  QT_TYPE_EMAIL,    /* an e-mail address */
+  QT_TYPE_URL       /* an http(s) address */
+} qt_type;
+#define QT_TYPE_COUNT 7
+
 typedef struct qt_question {
   char *id;            /* unique within the request */
   char *label;         /* short tab title; defaults to "Q<n>" */
@@ -60,6 +72,9 @@ typedef struct qt_question {
   qt_option *options;  /* the model's options; "Something else…" is NOT stored: it is always */
   size_t option_count; /* the choice after the last option (index option_count + 1, 1-based) */
   bool multi_select;
+  uint8_t type;          /* qt_type */
+  bool has_min, has_max; /* QT_TYPE_NUMBER, QT_TYPE_INTEGER: the bounds given */
+  double min, max;
 } qt_question;
 
 /* Why a question of several was left without an answer by the person's own choice (the skip

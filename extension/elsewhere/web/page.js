@@ -98,12 +98,15 @@
     // Skipped on purpose: what the person chose instead of an answer (the engine's reading).
     const skipped = make("p", "skipped");
     skipped.hidden = true;
-    box.append(legend, prompt, earlier, skipped);
+    // A typed question: what its answer must be ("A whole number (1–10)"), the engine's words.
+    const hint = make("p", "hint");
+    hint.hidden = true;
+    box.append(legend, prompt, hint, earlier, skipped);
     const options = Array.isArray(q.options) ? q.options : [];
     const multi = !!q.multiSelect;
     const type = multi ? "checkbox" : "radio";
     /** @type {Part} */
-    const part = { box, earlier, skipped, inputs: [], rows: [], other: null, noteSynced: "", wroteSynced: "", ticked: "" };
+    const part = { box, earlier, skipped, hint, inputs: [], rows: [], other: null, noteSynced: "", wroteSynced: "", ticked: "" };
     if (options.length) {
       const filter = document.createElement("input");
       filter.type = "search";
@@ -381,6 +384,8 @@
       p.earlier.hidden = !p.earlier.textContent;
       p.skipped.textContent = v.questions[i] && v.questions[i].skipped ? v.questions[i].reading : "";
       p.skipped.hidden = !p.skipped.textContent;
+      p.hint.textContent = v.questions[i] && typeof v.questions[i].hint === "string" ? v.questions[i].hint : "";
+      p.hint.hidden = !p.hint.textContent;
     });
     card.tabs.forEach((b, i) => {
       const q = v.questions[i];

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "qt_typed.h"
 
 /* ---- answers ------------------------------------------------------------------------------ */
 static size_t tick_count(const qt_qstate *s) {
@@ -206,6 +207,17 @@ qt_status qt_submit_typed(qt_engine *e, size_t qi, bool confirmed, bool close) {
       return QT_OK;
     }
     qt_flash(e, QT_STYLE_WARNING, QT_STR_WARN_EMPTY, 0, NULL);
+    if (s->q->option_count) s->highlight = qt_list_rows(s) - 1;
+    s->view = QT_VIEW_ENTRY;
+    return QT_OK;
+  }
+  qt_typed_value typed;
+  if (!qt_typed_read(s->q, text, len, &typed)) { /* a typed question: "Expected: A whole number (1–10)" */
+    qt_buf hint;
+    qt_buf_init(&hint);
+    qt_typed_hint(s->q, e->lang, &hint);
+    qt_flash(e, QT_STYLE_WARNING, QT_STR_TYPED_EXPECTED, 0, hint.data ? hint.data : "");
+    qt_buf_free(&hint);
     if (s->q->option_count) s->highlight = qt_list_rows(s) - 1;
     s->view = QT_VIEW_ENTRY;
     return QT_OK;
@@ -481,12 +493,25 @@ qt_status qt_engine_act(qt_engine *e, qt_step st, size_t index, const char *text
         len = 0;
       }
       break;
-    case QT_STEP_TYPE:
+    case QT_STEP_TYPE: {
       if (blank(text, len) && !s->q->multi_select) {
         refuse(e, QT_STR_STEP_EMPTY, 0, NULL);
         return QT_ERR_USAGE;
       }
+      size_t at = 0, n = len; /* a typed question's answer reads as its type, or is refused whole */
+      while (at < n && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) at++;
+      while (n > at && (text[n - 1] == ' ' || text[n - 1] == '\t' || text[n - 1] == '\n' || text[n - 1] == '\r')) n--;
+      qt_typed_value typed;
+      if (n > at && !qt_typed_read(s->q, text + at, n - at, &typed)) {
+        qt_buf hint;
+        qt_buf_init(&hint);
+        qt_typed_hint(s->q, e->lang, &hint);
+        refuse(e, QT_STR_TYPED_EXPECTED, 0, hint.data ? hint.data : "");
+        qt_buf_free(&hint);
+        return QT_ERR_USAGE;
+      }
       break;
+    }
     case QT_STEP_DISCUSS:
       if (text && blank(text, len)) {
         refuse(e, QT_STR_STEP_NOTHING_TO_TELL, 0, NULL);

@@ -9,6 +9,7 @@
 #include <cjson/cJSON.h>
 
 #include "engine_internal.h"
+#include "qt_typed.h"
 #include "request/request_internal.h"
 
 /* Adds `text` (len bytes) sanitized as display text; `lines`: line breaks kept. */
@@ -112,6 +113,16 @@ static bool add_question(const qt_engine *e, cJSON *arr, size_t i) {
   bool ok = cJSON_AddStringToObject(q, "id", s->q->id) && cJSON_AddStringToObject(q, "label", s->label) &&
             cJSON_AddStringToObject(q, "prompt", s->prompt) && cJSON_AddBoolToObject(q, "multi", s->q->multi_select) &&
             cJSON_AddBoolToObject(q, "answered", a->present);
+  /* a typed question: its type and the hint every face shows ("A whole number (1–10)") */
+  if (ok && s->q->type != QT_TYPE_TEXT) {
+    qt_buf hint;
+    qt_buf_init(&hint);
+    qt_typed_hint(s->q, e->lang, &hint);
+    qt_buf_putc(&hint, '\0');
+    ok = !hint.failed && cJSON_AddStringToObject(q, "type", qt_type_name((qt_type)s->q->type)) &&
+         cJSON_AddStringToObject(q, "hint", hint.data);
+    qt_buf_free(&hint);
+  }
   /* skipped on purpose: "skipped" or "chat" (qt_skip_name), else null */
   const char *skip = a->present ? qt_skip_name((qt_skip)a->skipped) : NULL;
   ok = ok && (skip ? cJSON_AddStringToObject(q, "skipped", skip) : cJSON_AddNullToObject(q, "skipped"));

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "render_internal.h"
+#include "qt_typed.h"
 
 /* Symbols that are the same in every language. */
 static const char RULE[] = "─";
@@ -715,6 +716,11 @@ void qt_rd_draw_frame(rctx *r) {
   if (skip != QT_STR_COUNT && e->overlay == QT_OVERLAY_NONE) {
     const char *line = qt_str(e, skip);
     qt_rd_paragraph(r, margin(r), QT_STYLE_WARNING, line, strlen(line));
+  }
+  if (e->current < e->req->question_count && e->overlay == QT_OVERLAY_NONE) { /* "A whole number (1–10)" */
+    qt_buf_reset(&r->tmp);
+    if (qt_typed_hint(e->qs[e->current].q, e->lang, &r->tmp) && r->tmp.data)
+      qt_rd_paragraph(r, margin(r), QT_STYLE_MUTED, r->tmp.data, r->tmp.len);
   }
   if (e->overlay != QT_OVERLAY_NONE)
     draw_overlay(r);

@@ -18,6 +18,7 @@
 
 #include "engine/engine_internal.h"
 #include "render_internal.h"
+#include "qt_typed.h"
 #include "text/lines.h"
 
 typedef struct pctx {
@@ -466,6 +467,9 @@ qt_status qt_render_plain_frame(const qt_engine *e, qt_draw *d, int width, int r
     qt_buf_puts(&p.tmp, qt_str(e, skip));
     flush(&p);
   }
+  if (e->current < e->req->question_count && e->overlay == QT_OVERLAY_NONE &&
+      qt_typed_hint(e->qs[e->current].q, e->lang, &p.tmp)) /* "A whole number (1–10)" */
+    flush(&p);
   if (e->overlay != QT_OVERLAY_NONE) {
     say(&p, qt_confirm_string(e), e->overlay_n, NULL);
     qt_buf_putc(&p.tmp, ' ');

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qt_typed.h"
 #include "request_internal.h"
 #include "qt_text.h"
 
@@ -157,6 +158,21 @@ static qt_status read_skip(const qt_request *req, const qt_question *q, const cJ
                  "%s.skipped must be \"skipped\" (the agent decides) or \"chat\" (the person says it in the chat).", p);
 }
 
+/* A typed question's typed text must read as its type (qt_typed.h). */
+static qt_status check_typed(const qt_question *q, const qt_answer *a, const char *p, qt_error *err) {
+  qt_typed_value v;
+  if (q->type == QT_TYPE_TEXT || !a->custom || qt_typed_read(q, a->custom, strlen(a->custom), &v)) return QT_OK;
+  qt_buf hint;
+  qt_buf_init(&hint);
+  qt_typed_hint(q, QT_LANG_EN, &hint);
+  if (hint.data && hint.data[0] >= 'A' && hint.data[0] <= 'Z') hint.data[0] = (char)(hint.data[0] + 32);
+  qt_status st = hint.failed ? QT_ERR_NOMEM
+                             : qt_fail(err, p, "%s: \"%.80s\" does not read as %s, which question \"%s\" asks for.", p,
+                                       a->custom, hint.data ? hint.data : "its type", q->id);
+  qt_buf_free(&hint);
+  return st;
+}
+
 qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, bool skips, qt_answer **out,
                                 char **call_note, qt_error *err) {
   *out = NULL;
@@ -282,6 +298,7 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
       st = qt_fail(err, p, "%s is empty. Give the answer as a non-empty string, or leave the id out.", p);
       goto fail;
     }
+    if ((st = check_typed(q, a, p, err))) goto fail;
     a->present = true;
   }
   *out = answers;

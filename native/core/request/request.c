@@ -14,10 +14,12 @@
 #include <ctype.h>
 #include <locale.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "qt_typed.h"
 #include "request_internal.h"
 #include "qt_strings.h"
 #include "qt_text.h"
@@ -451,6 +453,95 @@ static const char *const K_PROMPT[] = {"prompt", "question", "text", NULL};
 static const char *const K_OPTIONS[] = {"options", "choices", "suggestions", NULL};
 static const char *const K_MULTI[] = {"multiSelect", "multiple", "multi_select", "multiselect", NULL};
 static const char *const K_QUESTIONS[] = {"questions", NULL};
+static const char *const K_TYPE[] = {"type", NULL};
+static const char *const K_MIN[] = {"min", "minimum", NULL};
+static const char *const K_MAX[] = {"max", "maximum", NULL};
+
+/* A bound of a numeric question: a JSON number. */
+static qt_status read_bound(const reader *r, const qt_jv *v, const char *path, bool *has, double *out) {
+  if (absent(v)) return QT_OK;
+  size_t n = v->end - v->start;
+  char buf[72];
+  if (v->type != QT_JV_NUMBER || n > 64)
+    return qt_fail(r->err, path, "%s must be a number, not %s.", path,
+                   v->type == QT_JV_NUMBER ? "one that long" : type_name(v));
+  memcpy(buf, r->doc->text + v->start, n);
+  buf[n] = '\0';
+  double d = strtod(buf, NULL);
+  if (!isfinite(d)) return qt_fail(r->err, path, "%s is too large a number.", path);
+  *has = true;
+  *out = d;
+  return QT_OK;
+}
+
+/* A question's `type` (typed answers, qt_typed.h) and its bounds, read after its options: a
+ * typed question other than a boolean one takes no options and one answer; a boolean one has two
+ * options, yes first (Yes and No when it gives none). */
+static qt_status read_type(reader *r, const qt_jv *item, const char *path, qt_question *q) {
+  static const char TYPES[] = "\"number\", \"integer\", \"boolean\", \"date\", \"email\" or \"url\"";
+  const qt_jdoc *d = r->doc;
+  qt_error *err = r->err;
+  char p[sizeof((qt_error *)0)->path];
+  const char *dot = *path ? "." : "";
+  const qt_jv *v = field(d, item, K_TYPE), *lo = field(d, item, K_MIN), *hi = field(d, item, K_MAX);
+  if (absent(v) && absent(lo) && absent(hi)) return QT_OK;
+  qt_pathf(p, sizeof p, "%s%stype", path, dot);
+  if (!absent(v)) {
+    qt_type t;
+    if (v->type != QT_JV_STRING)
+      return qt_fail(err, p, "%s must be a string, %s (leave it out for any text), not %s.", p, TYPES, type_name(v));
+    if ((v->flags & QT_JV_ESCAPED) || !qt_type_from_name(d->text + v->start, v->end - v->start, &t)) {
+      int n = (int)(v->end - v->start);
+      return qt_fail(err, p, "%s \"%.*s\" is not a type: use %s, or leave it out for any text.", p, n > 40 ? 40 : n,
+                     d->text + v->start, TYPES);
+    }
+    q->type = (uint8_t)t;
+  }
+  bool numeric = q->type == QT_TYPE_NUMBER || q->type == QT_TYPE_INTEGER;
+  qt_status st;
+  qt_pathf(p, sizeof p, "%s%smin", path, dot);
+  if (!absent(lo) && !numeric)
+    return qt_fail(err, p, "%s: bounds are for a question of type \"number\" or \"integer\".", p);
+  if ((st = read_bound(r, lo, p, &q->has_min, &q->min))) return st;
+  qt_pathf(p, sizeof p, "%s%smax", path, dot);
+  if (!absent(hi) && !numeric)
+    return qt_fail(err, p, "%s: bounds are for a question of type \"number\" or \"integer\".", p);
+  if ((st = read_bound(r, hi, p, &q->has_max, &q->max))) return st;
+  if (q->has_min && q->has_max && q->min > q->max) return qt_fail(err, p, "%s is below min. Give min <= max.", p);
+  const char *name = qt_type_name((qt_type)q->type);
+  qt_pathf(p, sizeof p, "%s%smultiSelect", path, dot);
+  if (q->type != QT_TYPE_TEXT && q->multi_select)
+    return qt_fail(err, p, "%s: a question of type \"%s\" takes one answer. Leave multiSelect out.", p, name);
+  qt_pathf(p, sizeof p, "%s%soptions", path, dot);
+  if (q->type == QT_TYPE_BOOLEAN) {
+    if (q->option_count == 2) return QT_OK;
+    if (q->option_count)
+      return qt_fail(err, p,
+                     "%s: a question of type \"boolean\" has two options, yes first and no second. Give two, or "
+                     "leave options out for Yes and No.",
+                     p);
+    qt_option *o = calloc(2, sizeof *o);
+    if (!o) return QT_ERR_NOMEM;
+    static const char *const YES_NO[2] = {"Yes", "No"};
+    for (int k = 0; k < 2; k++) {
+      if (!(o[k].label = o[k].value = qt_arena_strdup(r->arena, YES_NO[k]))) {
+        free(o);
+        return QT_ERR_NOMEM;
+      }
+      o[k].label_len = o[k].value_len = (uint32_t)strlen(YES_NO[k]);
+      o[k].plain = QT_OPTION_PLAIN_VALUE | QT_OPTION_PLAIN_LABEL;
+    }
+    q->options = o;
+    q->option_count = 2;
+    return QT_OK;
+  }
+  if (q->type != QT_TYPE_TEXT && q->option_count)
+    return qt_fail(err, p,
+                   "%s: a question of type \"%s\" takes a typed answer, not options. Leave options out, or leave "
+                   "type out.",
+                   p, name);
+  return QT_OK;
+}
 
 /* `path` is "questions[i]", or "" for the single-question shape (fields are then top-level). */
 static qt_status read_question(reader *r, const qt_jv *item, size_t index, const char *path, qt_question *q) {
@@ -583,7 +674,7 @@ static qt_status read_question(reader *r, const qt_jv *item, size_t index, const
     option_index_free(&values);
     if (st) return st;
   }
-  return QT_OK;
+  return read_type(r, item, path, q);
 }
 
 /* Gives every question without an id one: a slug of its label/header, else q<n>; unique. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "qt_typed.h"
 #include "request_internal.h"
 #include "qt_strings.h"
 #include "qt_text.h"
@@ -41,6 +42,9 @@ cJSON *qt_questions_to_cjson(const qt_request *req, bool with_other_label) {
       if (with_other_label && !add_string(o, "otherLabel", qt_string(QT_LANG_EN, QT_STR_SOMETHING_ELSE))) goto fail;
     }
     if (!cJSON_AddBoolToObject(o, "multiSelect", q->multi_select)) goto fail;
+    if (q->type != QT_TYPE_TEXT && !add_string(o, "type", qt_type_name((qt_type)q->type))) goto fail;
+    if (q->has_min && !cJSON_AddNumberToObject(o, "min", q->min)) goto fail;
+    if (q->has_max && !cJSON_AddNumberToObject(o, "max", q->max)) goto fail;
   }
   return arr;
 fail:
@@ -148,6 +152,15 @@ static inline bool put_plain_option(qt_buf *b, const qt_option *o, bool comma) {
 
 /* The canonical arguments, written straight into a buffer (a cJSON tree of a 100 KB call costs
  * about as much as validating it). */
+/* ,"type":"…","min":…,"max":… of a typed question (nothing for one without a type). */
+static void put_type(qt_buf *b, const qt_question *q) {
+  char num[64];
+  if (q->type == QT_TYPE_TEXT) return;
+  qt_buf_printf(b, ",\"type\":\"%s\"", qt_type_name((qt_type)q->type));
+  if (q->has_min) qt_number_text(q->min, num, sizeof num), qt_buf_printf(b, ",\"min\":%s", num);
+  if (q->has_max) qt_number_text(q->max, num, sizeof num), qt_buf_printf(b, ",\"max\":%s", num);
+}
+
 qt_status qt_request_write_json(const qt_request *req, bool with_preset, qt_buf *b) {
   if (!req || !b) return QT_ERR_USAGE;
   size_t estimate = 64;
@@ -178,7 +191,9 @@ qt_status qt_request_write_json(const qt_request *req, bool with_preset, qt_buf 
       }
       qt_buf_putc(b, ']');
     }
-    qt_buf_puts(b, q->multi_select ? ",\"multiSelect\":true}" : ",\"multiSelect\":false}");
+    qt_buf_puts(b, q->multi_select ? ",\"multiSelect\":true" : ",\"multiSelect\":false");
+    put_type(b, q);
+    qt_buf_putc(b, '}');
   }
   qt_buf_putc(b, ']');
   if (req->metadata_json) {

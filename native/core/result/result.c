@@ -8,6 +8,7 @@
 
 #include "request/request_internal.h"
 #include "qt_text.h"
+#include "qt_typed.h"
 
 /* ---- what the model reads when nothing (or not everything) was answered -------------------- */
 static const char *const OUTCOME_SENTENCE[] = {
@@ -220,6 +221,16 @@ static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a, bool app
                       !cJSON_AddItemToArray(labels, cJSON_CreateString(a->custom))))
       goto fail;
   }
+  qt_typed_value tv; /* a typed question's value: a number, true/false, or the text (date, e-mail, address) */
+  if (qt_typed_of_answer(q, a, &tv)) {
+    cJSON *typed = tv.type == QT_TYPE_NUMBER || tv.type == QT_TYPE_INTEGER ? cJSON_CreateNumber(tv.number)
+                   : tv.type == QT_TYPE_BOOLEAN                            ? cJSON_CreateBool(tv.yes)
+                                                                           : cJSON_CreateString(a->custom);
+    if (!typed || !cJSON_AddItemToObject(o, "typed", typed)) {
+      cJSON_Delete(typed);
+      goto fail;
+    }
+  }
   if (a->note && !add_str(o, "note", a->note)) goto fail;
   if (applied && !cJSON_AddBoolToObject(o, "appliedByTimeout", true)) goto fail;
   if (earlier && !add_str(o, "earlierAnswer", earlier)) goto fail; /* the remembered answer, kept */
@@ -345,6 +356,19 @@ static void put_piece(qt_buf *b, const qt_buf *piece, size_t keep) {
   qt_buf_printf(b, SHORTENED_MARK, piece->len - keep);
 }
 
+/* After a typed question's answer, its type and, for a number or yes/no, the value it reads as:
+ * " (integer: 12)", " (boolean: true)", " (date)". Short: never a piece. */
+static void put_typed(qt_buf *b, const qt_question *q, const qt_answer *a) {
+  qt_typed_value v;
+  if (!qt_typed_of_answer(q, a, &v)) return;
+  qt_buf_printf(b, " (%s", qt_type_name(v.type));
+  if (v.type == QT_TYPE_NUMBER || v.type == QT_TYPE_INTEGER || v.type == QT_TYPE_BOOLEAN) {
+    qt_buf_puts(b, ": ");
+    qt_typed_text(q, &v, NULL, b);
+  }
+  qt_buf_putc(b, ')');
+}
+
 /* Writes the text with piece k cut to keep[k] bytes (SIZE_MAX: whole); with keep NULL, writes
  * only what is not a piece (to measure it). */
 static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers, const bool *applied,
@@ -368,6 +392,7 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
       qt_buf_puts(b, by ? "wrote: " : "user wrote: ");
       if (keep) put_piece(b, &p[PIECE_WROTE], k[PIECE_WROTE]);
     }
+    put_typed(b, &req->questions[i], a);
     if (a->note) {
       qt_buf_puts(b, "; note: ");
       if (keep) put_piece(b, &p[PIECE_NOTE], k[PIECE_NOTE]);
