@@ -162,7 +162,9 @@ export async function reopenQuestion(pi: ExtensionAPI, asker: Asker, ctx: Extens
     const details = result.details;
     const same =
       details.answers.length === given.answers.length &&
-      details.answers.every((a) => a.earlierAnswer !== undefined) &&
+      details.answers.every(
+        (a) => a.earlierAnswer !== undefined && (a.note ?? "") === (given.answers.find((g) => g.id === a.id)?.note ?? ""),
+      ) &&
       JSON.stringify(details.skipped ?? []) === JSON.stringify(given.skipped ?? []) &&
       (details.note ?? "") === (given.note ?? "");
     if (same) {

@@ -93,3 +93,31 @@ test("call note: accessible mode says it in words", () => {
   assert.match(screen(e), /^Note on all: soon$/m);
   e.dispose();
 });
+
+test("call note: a cancel asks before it goes ('Discard what you typed?', the note listed); a second \"\" is refused; accessible keys in its field", () => {
+  const e = addon.createEngine(TWO);
+  e.act("go", 2);
+  e.feed(CTRL_N);
+  e.feed("Please use Rust\r");
+  e.feed("\x1b"); // Esc on the review: cancel
+  assert.equal(e.done, false);
+  const v = view(e);
+  assert.equal(v.state, "confirm");
+  assert.ok(
+    v.confirm.items.some((it) => it.text === "Please use Rust"),
+    JSON.stringify(v.confirm),
+  );
+  e.feed("n");
+  assert.equal(view(e).callNote, "Please use Rust");
+  e.dispose();
+  assert.match(thrown(() => addon.result(TWO, "declined", "web", 1, null, '{"":null,"":"x"}')).message, /given twice/);
+  const a = addon.createEngine(TWO);
+  a.setAccessible(true);
+  a.act("go", 2);
+  assert.match(a.render(80).join(" "), /Ctrl\+N writes a note on all the answers/);
+  a.feed(CTRL_N);
+  const words = a.render(80).join(" ");
+  assert.match(words, /Keys: type your note on all the answers; Enter or Escape keeps it\./);
+  assert.doesNotMatch(words, /Tab goes to the next question/);
+  a.dispose();
+});

@@ -54,7 +54,9 @@ test("e2e typed (rpc): the client's input shows the hint; a wrong answer is refu
     assert.match(seen[0], /How many seats\?\nA whole number \(1–10\)/);
     assert.equal(seen[1], "editor: lots", "the refused text given back");
     assert.ok(
-      rpc.events.some((e) => e.type === "extension_ui_request" && e.method === "notify" && /Expected: A whole number \(1–10\)/.test(e.message)),
+      rpc.events.some(
+        (e) => e.type === "extension_ui_request" && e.method === "notify" && /Expected: A whole number \(1–10\)/.test(e.message),
+      ),
       "the engine's reason told",
     );
     await model.waitForRequests(2);

@@ -160,3 +160,40 @@ test("skip: accessible mode says it in words, the key's sentence included", () =
   assert.match(screen(e), /1\. DB: skipped/);
   e.dispose();
 });
+
+test("skip: taking back a skip that is not there touches nothing (a remembered answer not taken up stays out of a decline)", () => {
+  const e = addon.createEngine(THREE);
+  e.remember(0, '{"db":"Postgres"}', "Answered on 1 Jan: Postgres — Enter keeps it", "1 Jan 2026");
+  assert.deepEqual(e.act("skip", null, "none"), { ok: true });
+  e.act("decline");
+  assert.doesNotMatch(e.result("interactive", 1).text, /Postgres/);
+  e.dispose();
+});
+
+test("skip: a decline after skips says each and never counts a skip as an answer; Enter on a skipped question's ticks answers it", () => {
+  const one = addon.result(THREE, "declined", "web", 1, null, JSON.stringify({ db: { skipped: "chat" } }));
+  assert.equal(
+    one.text,
+    "db: the user will answer this one in the chat\n" +
+      "The user declined to answer and left the decision to you. Decide yourself, state the assumptions you made in your reply, and continue. " +
+      'The user will answer the questions marked "in the chat" in their next message: do not decide those.',
+  );
+  const all = addon.result(
+    THREE,
+    "declined",
+    "web",
+    1,
+    null,
+    JSON.stringify({ db: { skipped: "skipped" }, f: { skipped: "skipped" }, name: { skipped: "skipped" } }),
+  );
+  assert.doesNotMatch(all.text, /answered every question/);
+  const e = addon.createEngine(THREE);
+  e.act("go", 1);
+  e.feed(" "); // Auth ticked
+  e.feed(CTRL_S);
+  assert.equal(view(e).questions[1].skipped, "skipped");
+  e.feed("\r"); // Enter on the ticks shown
+  assert.equal(view(e).questions[1].skipped, null);
+  assert.deepEqual(view(e).answers.f, ["Auth"]);
+  e.dispose();
+});

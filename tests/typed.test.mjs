@@ -20,13 +20,19 @@ const takes = (q, text) => {
 
 test("typed: the request's rules — a known type, bounds for numbers only and in order, no options but boolean's two, one answer", () => {
   const err = (q) => thrown(() => addon.normalize(ask(q)));
-  assert.match(err({ type: "colour" }).message, /questions\[0\]\.type "colour" is not a type: use "number", "integer", "boolean", "date", "email" or "url"/);
+  assert.match(
+    err({ type: "colour" }).message,
+    /questions\[0\]\.type "colour" is not a type: use "number", "integer", "boolean", "date", "email" or "url"/,
+  );
   assert.equal(err({ type: 3 }).path, "questions[0].type");
   assert.match(err({ type: "date", min: 1 }).message, /questions\[0\]\.min: bounds are for a question of type "number" or "integer"/);
   assert.match(err({ type: "integer", min: 5, max: 1 }).message, /questions\[0\]\.max is below min/);
   assert.match(err({ type: "number", min: "1" }).message, /questions\[0\]\.min must be a number, not a string/);
   assert.match(err({ type: "email", options: ["a@b.c"] }).message, /takes a typed answer, not options/);
-  assert.match(err({ type: "integer", multiSelect: true }).message, /questions\[0\]\.multiSelect: a question of type "integer" takes one answer/);
+  assert.match(
+    err({ type: "integer", multiSelect: true }).message,
+    /questions\[0\]\.multiSelect: a question of type "integer" takes one answer/,
+  );
   assert.match(err({ type: "boolean", options: ["Yes", "No", "Maybe"] }).message, /has two options, yes first and no second/);
   // canonical: the type and bounds kept; a boolean question without options gets Yes and No
   const n = JSON.parse(addon.normalize(ask({ type: "integer", min: 1, max: 10 }))).questions[0];
@@ -36,7 +42,11 @@ test("typed: the request's rules — a known type, bounds for numbers only and i
     b.options.map((o) => o.label),
     ["Yes", "No"],
   );
-  assert.equal(addon.normalize(JSON.stringify(JSON.parse(addon.normalize(ask({ type: "boolean" }))))), addon.normalize(ask({ type: "boolean" })), "canonical is a fixed point");
+  assert.equal(
+    addon.normalize(JSON.stringify(JSON.parse(addon.normalize(ask({ type: "boolean" }))))),
+    addon.normalize(ask({ type: "boolean" })),
+    "canonical is a fixed point",
+  );
   // "text" is the type of a question without one
   assert.equal(JSON.parse(addon.normalize(ask({ type: "text" }))).questions[0].type, undefined);
 });
@@ -57,7 +67,8 @@ test("typed: each type reads what it says and nothing else", () => {
     assert.equal(takes(email, bad), false, bad);
   const url = { type: "url" };
   assert.ok(takes(url, "https://example.com/a?b=c") && takes(url, "HTTP://localhost:8080"));
-  for (const bad of ["example.com", "ftp://example.com", "https://", "https:///path", "https://a b"]) assert.equal(takes(url, bad), false, bad);
+  for (const bad of ["example.com", "ftp://example.com", "https://", "https:///path", "https://a b"])
+    assert.equal(takes(url, bad), false, bad);
   const yes = { type: "boolean" };
   assert.ok(takes(yes, "yes") && takes(yes, "N") && takes(yes, "true"));
   assert.equal(takes(yes, "maybe"), false);
@@ -83,7 +94,9 @@ test("typed: the hint under the question, in the person's language; a wrong answ
   assert.equal(view(de).questions[0].hint, "Ein Datum (JJJJ-MM-TT)");
   assert.equal(view(de).questions[0].type, "date");
   de.dispose();
-  for (const w of [8, 20, 40]) for (const l of addon.createEngine(ask({ type: "number", min: -1000000, max: 1000000 })).render(w)) assert.ok(addon.visibleWidth(l) <= w);
+  for (const w of [8, 20, 40])
+    for (const l of addon.createEngine(ask({ type: "number", min: -1000000, max: 1000000 })).render(w))
+      assert.ok(addon.visibleWidth(l) <= w);
 });
 
 test("typed: a boolean question is Yes/No options, and its typed text reads as yes or no; the model reads true or false", () => {

@@ -287,6 +287,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(TYPED_EMAIL)    /* type email: "An e-mail address" */                                                                                                  \
   X(TYPED_URL)      /* type url: "A web address (https://…)" */                                                                                          \
   X(TYPED_EXPECTED) /* a typed answer that does not read as its type: "Expected: {s}" ({s}: the hint) */                                                   \
+  X(PLAIN_KEYS_CALL_NOTE) /* accessible: the keys in the field of the note on all the answers */                                                           \
   /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                                                         \
   X(PLAIN_NOT_SELECTED)     /* after an option the person did not pick: "not selected" */                                                                  \
   X(PLAIN_RESULT_STATUS)    /* renderResult's first line: "Status: {s}." ({s}: a STATUS_* string) */                                                       \

@@ -350,6 +350,10 @@
   /** The current question's note as a step, if the person changed it. */
   function pendingSteps(card) {
     const v = card.view;
+    // on the review: the note on all the answers, when it differs from the engine's (kept on a
+    // decline or talk first as in the TUI; a cancel asks before it goes)
+    if (v && (v.state === "review" || v.state === "callNote"))
+      return card.callNote.value !== card.callNoteSynced ? [["note", card.callNote.value]] : [];
     const p = v && card.parts[v.current];
     return p && ASKING.has(v.state) ? p.pendingSteps(v.questions[v.current]) : [];
   }
@@ -357,10 +361,8 @@
   function submit(card) {
     const v = card.view;
     if (!v) return;
-    if (v.state === "review" || v.state === "callNote") {
-      const note = card.callNote.value !== card.callNoteSynced ? [["note", card.callNote.value]] : [];
-      return act(card, [...note, ...(v.state === "callNote" ? [["back"]] : []), ["submit"]]);
-    }
+    if (v.state === "review" || v.state === "callNote")
+      return act(card, [...pendingSteps(card), ...(v.state === "callNote" ? [["back"]] : []), ["submit"]]);
     const p = card.parts[v.current];
     if (!p) return;
     act(card, p.submitSteps(v.questions[v.current]));

@@ -152,7 +152,8 @@ unsigned qt_typed_lost(const qt_engine *e, size_t i, qt_outcome outcome, size_t 
 static bool typed_would_be_lost(const qt_engine *e, qt_outcome outcome, size_t pick) {
   for (size_t i = 0; i < e->req->question_count; i++)
     if (qt_typed_lost(e, i, outcome, pick)) return true;
-  return outcome != QT_DISCUSS && !qt_editor_blank(&e->discuss); /* words for the agent not sent */
+  if (outcome == QT_CANCELLED && !qt_editor_blank(&e->call_note)) return true; /* a cancel keeps no note on all */
+  return outcome != QT_DISCUSS && !qt_editor_blank(&e->discuss);               /* words for the agent not sent */
 }
 
 /* Ends the call with `outcome` (after picking option `pick` of the current question, unless
@@ -281,6 +282,12 @@ static qt_status toggle_option(qt_engine *e, size_t qi, size_t k) {
 static qt_status confirm_multi(qt_engine *e, size_t qi) {
   qt_qstate *s = &e->qs[qi];
   if (draft_pending(e, qi)) return qt_submit_typed(e, qi, false, true);
+  if (e->answers[qi].skipped && tick_count(s)) { /* Enter on the ticks shown: they answer it, the skip goes */
+    qt_status st = set_multi_answer(e, qi, NULL, 0);
+    if (st) return st;
+    question_done(e, qi);
+    return QT_OK;
+  }
   if (tick_count(s) || e->answers[qi].custom) {
     question_done(e, qi);
     return QT_OK;
@@ -308,9 +315,9 @@ void qt_open_note(qt_qstate *s) {
 static qt_status skip_question(qt_engine *e, size_t qi, qt_skip why) {
   qt_answer *a = &e->answers[qi];
   qt_qstate *s = &e->qs[qi];
+  if (why == QT_SKIP_NONE && (!a->present || !a->skipped)) return QT_OK; /* nothing changes: nothing touched */
   s->touched = true;
   if (why == QT_SKIP_NONE) {
-    if (!a->present || !a->skipped) return QT_OK;
     if (s->q->multi_select) return set_multi_answer(e, qi, NULL, 0);
     a->skipped = QT_SKIP_NONE;
     a->present = false;

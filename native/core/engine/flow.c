@@ -99,6 +99,10 @@ static bool add_confirm(const qt_engine *e, cJSON *root) {
     cJSON *it = item(items, n, "");
     if (!it || !add_editor(it, "text", &e->discuss)) return false;
   }
+  if (e->overlay_then == QT_CANCELLED && !qt_editor_blank(&e->call_note)) { /* the note on all the answers */
+    cJSON *it = item(items, n, "");
+    if (!it || !add_editor(it, "text", &e->call_note)) return false;
+  }
   return true;
 }
 

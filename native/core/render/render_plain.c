@@ -381,7 +381,7 @@ static void plain_keys(pctx *p) {
   } else if (e->discuss_open) {
     id = QT_STR_PLAIN_KEYS_DISCUSS;
   } else if (e->call_note_open) {
-    id = QT_STR_PLAIN_KEYS_NOTE;
+    id = QT_STR_PLAIN_KEYS_CALL_NOTE;
   } else if (e->current >= e->req->question_count) {
     id = QT_STR_PLAIN_KEYS_REVIEW;
   } else {
@@ -407,7 +407,7 @@ static void plain_keys(pctx *p) {
     return;
   }
   qt_buf_puts(&p->tmp, qt_str(e, id));
-  if (e->multi && e->overlay == QT_OVERLAY_NONE && !e->discuss_open) {
+  if (e->multi && e->overlay == QT_OVERLAY_NONE && !e->discuss_open && !e->call_note_open) {
     qt_buf_putc(&p->tmp, ' ');
     qt_buf_puts(&p->tmp, qt_str(e, QT_STR_PLAIN_KEYS_TABS));
   }

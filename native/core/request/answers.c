@@ -183,6 +183,7 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
   qt_answer *answers = calloc(req->question_count, sizeof *answers);
   if (!answers) return QT_ERR_NOMEM;
   qt_status st = QT_OK;
+  bool noted = false; /* the "" key was read */
   const cJSON *entry;
   cJSON_ArrayForEach(entry, obj) {
     char p[sizeof((qt_error *)0)->path];
@@ -194,10 +195,11 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
             err, p, "%s: a note on the whole call is the person's, written on the review; it cannot be given here.", p);
         goto fail;
       }
-      if (*call_note) {
+      if (noted) {
         st = qt_fail(err, p, "%s is given twice. Give one note on the whole call.", p);
         goto fail;
       }
+      noted = true;
       if (!cJSON_IsNull(entry) && (st = answer_text(entry, p, call_note, err))) goto fail;
       continue;
     }

@@ -172,9 +172,12 @@ static void bounds(const qt_question *q, qt_buf *b) {
 
 bool qt_typed_hint(const qt_question *q, qt_language lang, qt_buf *out) {
   static const qt_string_id HINT[QT_TYPE_COUNT] = {
-      [QT_TYPE_TEXT] = QT_STR_COUNT,          [QT_TYPE_NUMBER] = QT_STR_TYPED_NUMBER,
-      [QT_TYPE_INTEGER] = QT_STR_TYPED_INTEGER, [QT_TYPE_BOOLEAN] = QT_STR_TYPED_BOOLEAN,
-      [QT_TYPE_DATE] = QT_STR_TYPED_DATE,       [QT_TYPE_EMAIL] = QT_STR_TYPED_EMAIL,
+      [QT_TYPE_TEXT] = QT_STR_COUNT,
+      [QT_TYPE_NUMBER] = QT_STR_TYPED_NUMBER,
+      [QT_TYPE_INTEGER] = QT_STR_TYPED_INTEGER,
+      [QT_TYPE_BOOLEAN] = QT_STR_TYPED_BOOLEAN,
+      [QT_TYPE_DATE] = QT_STR_TYPED_DATE,
+      [QT_TYPE_EMAIL] = QT_STR_TYPED_EMAIL,
       [QT_TYPE_URL] = QT_STR_TYPED_URL,
   };
   if ((unsigned)q->type >= QT_TYPE_COUNT || HINT[q->type] == QT_STR_COUNT) return false;

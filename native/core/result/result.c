@@ -174,6 +174,8 @@ static const char SKIP_CHAT_SENTENCE[] =
     "The user will answer the questions marked \"in the chat\" in their next message: do not decide those and do "
     "not act on anything that depends on them. Go on with what the other answers settle, then end your turn and "
     "wait for the user.";
+static const char SKIP_CHAT_AFTER[] = /* after the sentence of a call that was not answered */
+    " The user will answer the questions marked \"in the chat\" in their next message: do not decide those.";
 static const char SKIP_BOTH_SENTENCE[] =
     "The user skipped the questions marked \"skipped\" (decide those yourself and state your assumptions) and will "
     "answer the ones marked \"in the chat\" in their next message: do not decide those or act on anything that "
@@ -373,7 +375,7 @@ static void put_typed(qt_buf *b, const qt_question *q, const qt_answer *a) {
  * only what is not a piece (to measure it). */
 static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers, const bool *applied,
                      const char *const *earlier, bool lines, const char *sentence, const char *tail,
-                     const qt_buf *pieces, const size_t *keep, const char *by) {
+                     const qt_buf *pieces, const size_t *keep, const char *by, const char *extra) {
   size_t n = req->question_count;
   if (by) qt_buf_puts(b, by); /* not the person's answer: said first, and no line says "user" */
   for (size_t i = 0; lines && i < n; i++) {
@@ -415,12 +417,11 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
   if (tail) { /* QT_DISCUSS, QT_ASKED: the person's words (the id) sit between the sentence and its tail */
     if (keep) put_piece(b, reason, keep[n * PIECES_PER_LINE]);
     qt_buf_puts(b, tail);
-    return;
-  }
-  if (reason->len) {
+  } else if (reason->len) {
     qt_buf_putc(b, ' ');
     if (keep) put_piece(b, reason, keep[n * PIECES_PER_LINE]);
   }
+  if (extra) qt_buf_puts(b, extra);
 }
 
 /* The pieces of one answer's line. */
@@ -485,7 +486,7 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
   size_t given = 0;
   bool skipped = false, in_chat = false;
   for (size_t i = 0; lines && i < n; i++) {
-    given += answers[i].present;
+    given += answers[i].present && !answers[i].skipped; /* a skip is no answer given */
     skipped |= answers[i].present && answers[i].skipped == QT_SKIP_SKIPPED;
     in_chat |= answers[i].present && answers[i].skipped == QT_SKIP_CHAT;
   }
@@ -516,6 +517,8 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
   else if (outcome != QT_ANSWERED)
     sentence = OUTCOME_SENTENCE[outcome];
   const char *tail = outcome == QT_DISCUSS ? DISCUSS_AFTER : outcome == QT_ASKED ? ASKED_AFTER : NULL;
+  /* a call that ended otherwise with questions the person will answer in the chat: said last */
+  const char *extra = in_chat && outcome != QT_ANSWERED ? SKIP_CHAT_AFTER : NULL;
 
   qt_buf *pieces = calloc(count, sizeof *pieces);
   size_t *keep = calloc(count, sizeof *keep);
@@ -533,14 +536,15 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
     for (size_t k = 0; k < count; k++) ok &= !pieces[k].failed;
   }
   if (ok) {
-    put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, NULL, by); /* what is not a piece */
+    put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, NULL, by,
+             extra); /* what is not a piece */
     size_t fixed = b.len;
     qt_buf_reset(&b);
     if (fixed <= QT_MAX_RESULT_TEXT_BYTES && fit_pieces(pieces, count, QT_MAX_RESULT_TEXT_BYTES - fixed, keep)) {
-      put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, keep, by);
+      put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, keep, by, extra);
     } else { /* only a request far beyond its limits gets here: cut the end (lines may be lost) */
       for (size_t k = 0; k < count; k++) keep[k] = SIZE_MAX;
-      put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, keep, by);
+      put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, keep, by, extra);
       if (b.len > QT_MAX_RESULT_TEXT_BYTES) {
         char mark[96];
         size_t cut = QT_MAX_RESULT_TEXT_BYTES - sizeof mark;

@@ -234,8 +234,9 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_PLAIN_KEYS_FILTER] = "Keys: type to filter, Up and Down move, Enter done, Ctrl+T talks to the agent first, "
                                  "Escape clears the filter.",
     [QT_STR_PLAIN_KEYS_NOTE] = "Keys: Enter done, Ctrl+G opens your editor, Ctrl+T talks to the agent first.",
-    [QT_STR_PLAIN_KEYS_REVIEW] = "Keys: Enter submits, a number goes to that question, Ctrl+D lets the agent decide, "
-                                 "Ctrl+T talks to the agent first, Escape cancels.",
+    [QT_STR_PLAIN_KEYS_REVIEW] =
+        "Keys: Enter submits, a number goes to that question, Ctrl+N writes a note on all the "
+        "answers, Ctrl+D lets the agent decide, Ctrl+T talks to the agent first, Escape cancels.",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab goes to the next question, Shift+Tab to the previous one.",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "Keys: y for yes, n for no.",
     [QT_STR_PLAIN_KEYS_BOUND] = "Keys: {s}.",
@@ -293,6 +294,7 @@ static const char *const english[QT_STR_COUNT] = {
     [QT_STR_TYPED_EMAIL] = "An e-mail address",
     [QT_STR_TYPED_URL] = "A web address (https://…)",
     [QT_STR_TYPED_EXPECTED] = "Expected: {s}",
+    [QT_STR_PLAIN_KEYS_CALL_NOTE] = "Keys: type your note on all the answers; Enter or Escape keeps it.",
     [QT_STR_PLAIN_KEYS_ASIDE] = "{s} steps aside; the same key brings the question back.",
     [QT_STR_ASIDE_LINE] = "The question waits for you — {s} or /answer to show it again",
     [QT_STR_ASYNC_WAITING_ONE] = "1 question waiting — /answer or {s} to answer",
@@ -538,8 +540,10 @@ static const char *const german[QT_STR_COUNT] = {
                                  "erst mit dem Agenten, Escape löscht den Filter.",
     [QT_STR_PLAIN_KEYS_NOTE] =
         "Tasten: Enter fertig, Strg+G öffnet deinen Editor, Strg+T spricht erst mit dem Agenten.",
-    [QT_STR_PLAIN_KEYS_REVIEW] = "Tasten: Enter sendet, eine Zahl geht zu dieser Frage, Strg+D überlässt es dem "
-                                 "Agenten, Strg+T spricht erst mit dem Agenten, Escape bricht ab.",
+    [QT_STR_PLAIN_KEYS_REVIEW] =
+        "Tasten: Enter sendet, eine Zahl geht zu dieser Frage, Strg+N schreibt eine Notiz zu "
+        "allen Antworten, Strg+D überlässt es dem Agenten, Strg+T spricht erst mit dem Agenten, "
+        "Escape bricht ab.",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab geht zur nächsten Frage, Umschalt+Tab zur vorigen.",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "Tasten: j für ja, n für nein.",
     [QT_STR_PLAIN_KEYS_BOUND] = "Tasten: {s}.",
@@ -597,6 +601,7 @@ static const char *const german[QT_STR_COUNT] = {
     [QT_STR_TYPED_EMAIL] = "Eine E-Mail-Adresse",
     [QT_STR_TYPED_URL] = "Eine Webadresse (https://…)",
     [QT_STR_TYPED_EXPECTED] = "Erwartet: {s}",
+    [QT_STR_PLAIN_KEYS_CALL_NOTE] = "Tasten: tippe deine Notiz zu allen Antworten; Enter oder Escape behält sie.",
     [QT_STR_PLAIN_KEYS_ASIDE] = "{s} legt die Frage beiseite; dieselbe Taste holt sie zurück.",
     [QT_STR_ASIDE_LINE] = "Die Frage wartet auf dich — {s} oder /answer zeigt sie wieder",
     [QT_STR_ASYNC_WAITING_ONE] = "1 Frage wartet — /answer oder {s} zum Beantworten",
@@ -808,8 +813,8 @@ static const char *const chinese[QT_STR_COUNT] = {
                                "让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
     [QT_STR_PLAIN_KEYS_FILTER] = "按键：输入以筛选，上下方向键移动，回车完成，Ctrl+T 先与助手讨论，Esc 清除筛选。",
     [QT_STR_PLAIN_KEYS_NOTE] = "按键：回车完成，Ctrl+G 打开你的编辑器，Ctrl+T 先与助手讨论。",
-    [QT_STR_PLAIN_KEYS_REVIEW] =
-        "按键：回车提交，数字键转到对应问题，Ctrl+D 让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
+    [QT_STR_PLAIN_KEYS_REVIEW] = "按键：回车提交，数字键转到对应问题，Ctrl+N 为全部回答写备注，Ctrl+D "
+                                 "让助手决定，Ctrl+T 先与助手讨论，Esc 取消。",
     [QT_STR_PLAIN_KEYS_TABS] = "Tab 转到下一个问题，Shift+Tab 转到上一个。",
     [QT_STR_PLAIN_KEYS_CONFIRM] = "按键：y 表示是，n 表示否。",
     [QT_STR_PLAIN_KEYS_BOUND] = "按键：{s}。",
@@ -865,6 +870,7 @@ static const char *const chinese[QT_STR_COUNT] = {
     [QT_STR_TYPED_EMAIL] = "一个电子邮件地址",
     [QT_STR_TYPED_URL] = "一个网址（https://…）",
     [QT_STR_TYPED_EXPECTED] = "应为：{s}",
+    [QT_STR_PLAIN_KEYS_CALL_NOTE] = "按键：输入对全部回答的备注；回车或 Esc 保留它。",
     [QT_STR_PLAIN_KEYS_ASIDE] = "{s} 暂时收起问题；再按一次即可恢复。",
     [QT_STR_ASIDE_LINE] = "问题在等你 — 用 {s} 或 /answer 重新显示",
     [QT_STR_ASYNC_WAITING_ONE] = "1 个问题在等待 — 用 /answer 或 {s} 回答",
