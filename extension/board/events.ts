@@ -40,7 +40,8 @@ export interface EndedEvent {
 }
 
 /** What another extension sends on "question:answer": `answers` in the form `pi-question answer`
- * takes (by question id: a label or value, a list for multi-select, or { selected, wrote, note }),
+ * takes (by question id: a label or value, a list for multi-select, or { selected, wrote, note },
+ * or { skipped: "skipped" | "chat" } in a call of several; under "" a note on the whole call),
  * or an `outcome` without answers ("declined", "cancelled", "discuss" with `discussion`). */
 export interface AnswerEvent {
   id: string;
