@@ -17,28 +17,21 @@ static size_t tick_count(const qt_qstate *s) {
   return n;
 }
 
-/* Copies the note editor into the answer's note (NULL when blank). */
-qt_status qt_sync_note(qt_engine *e, size_t qi) {
-  qt_qstate *s = &e->qs[qi];
-  qt_answer *a = &e->answers[qi];
+/* Replaces *out with a copy of the editor's trimmed text (NULL when blank). */
+static qt_status sync_trimmed(const qt_editor *ed, char **out) {
   size_t start, len;
-  qt_editor_trimmed(&s->note, &start, &len);
-  char *note = NULL;
-  if (len && !(note = qt_dup_range(qt_editor_text(&s->note) + start, len))) return QT_ERR_NOMEM;
-  free(a->note);
-  a->note = note;
+  qt_editor_trimmed(ed, &start, &len);
+  char *text = NULL;
+  if (len && !(text = qt_dup_range(qt_editor_text(ed) + start, len))) return QT_ERR_NOMEM;
+  free(*out);
+  *out = text;
   return QT_OK;
 }
 
-qt_status qt_sync_call_note(qt_engine *e) {
-  size_t start, len;
-  qt_editor_trimmed(&e->call_note, &start, &len);
-  char *note = NULL;
-  if (len && !(note = qt_dup_range(qt_editor_text(&e->call_note) + start, len))) return QT_ERR_NOMEM;
-  free(e->call_note_text);
-  e->call_note_text = note;
-  return QT_OK;
-}
+/* Copies the note editor into the answer's note (NULL when blank). */
+qt_status qt_sync_note(qt_engine *e, size_t qi) { return sync_trimmed(&e->qs[qi].note, &e->answers[qi].note); }
+
+qt_status qt_sync_call_note(qt_engine *e) { return sync_trimmed(&e->call_note, &e->call_note_text); }
 
 /* Replaces the answer of question qi (the note is kept). custom may be NULL. */
 static qt_status set_answer(qt_engine *e, size_t qi, const size_t *indices, size_t count, const char *custom,

@@ -5,6 +5,7 @@
  * nothing of each other's but the answers of a request (qt_answers_from_cjson). */
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -86,6 +87,18 @@ bool qt_loose_equal(const char *a, const char *b) {
   for (size_t i = 0; i < na; i++)
     if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i])) return false;
   return true;
+}
+
+double qt_json_number(const char *s, size_t n) {
+  char copy[QT_JSON_NUMBER_MAX + 1];
+  if (n > QT_JSON_NUMBER_MAX) n = QT_JSON_NUMBER_MAX;
+  memcpy(copy, s, n);
+  copy[n] = '\0';
+  /* strtod reads the locale's decimal point (cJSON's way round it, too) */
+  const char *point = localeconv()->decimal_point;
+  char *dot = strchr(copy, '.');
+  if (dot && point && point[0] && !point[1]) *dot = point[0];
+  return strtod(copy, NULL);
 }
 
 void qt_number_text(double d, char *out, size_t cap) {

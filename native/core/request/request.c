@@ -12,7 +12,6 @@
  *                  ("Something else…" is always offered). */
 #include <cjson/cJSON.h>
 #include <ctype.h>
-#include <locale.h>
 #include <stdint.h>
 #include <math.h>
 #include <stdio.h>
@@ -140,14 +139,7 @@ static size_t number_text(const qt_jdoc *d, const qt_jv *v, char *out) {
     out[n] = '\0';
     return n;
   }
-  char copy[QT_JSON_NUMBER_MAX + 1];
-  memcpy(copy, s, n); /* the parser bounds n */
-  copy[n] = '\0';
-  /* strtod reads the locale's decimal point (cJSON's way round it, too) */
-  const char *point = localeconv()->decimal_point;
-  char *dot = strchr(copy, '.');
-  if (dot && point && point[0] && !point[1]) *dot = point[0];
-  qt_number_text(strtod(copy, NULL), out, 64);
+  qt_number_text(qt_json_number(s, n), out, 64); /* the parser bounds n */
   return strlen(out);
 }
 
@@ -460,14 +452,8 @@ static const char *const K_MAX[] = {"max", "maximum", NULL};
 /* A bound of a numeric question: a JSON number. */
 static qt_status read_bound(const reader *r, const qt_jv *v, const char *path, bool *has, double *out) {
   if (absent(v)) return QT_OK;
-  size_t n = v->end - v->start;
-  char buf[72];
-  if (v->type != QT_JV_NUMBER || n > 64)
-    return qt_fail(r->err, path, "%s must be a number, not %s.", path,
-                   v->type == QT_JV_NUMBER ? "one that long" : type_name(v));
-  memcpy(buf, r->doc->text + v->start, n);
-  buf[n] = '\0';
-  double d = strtod(buf, NULL);
+  if (v->type != QT_JV_NUMBER) return qt_fail(r->err, path, "%s must be a number, not %s.", path, type_name(v));
+  double d = qt_json_number(r->doc->text + v->start, v->end - v->start); /* the parser bounds its length */
   if (!isfinite(d)) return qt_fail(r->err, path, "%s is too large a number.", path);
   *has = true;
   *out = d;

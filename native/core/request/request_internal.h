@@ -45,6 +45,9 @@ bool qt_loose_equal(const char *a, const char *b);
 
 /* A JSON number as text: integers exactly, others in the shortest form that reads back the same. */
 void qt_number_text(double d, char *out, size_t cap);
+/* The value of a JSON number's text s[0..n) (n <= QT_JSON_NUMBER_MAX, syntax already checked),
+ * read with strtod whatever the locale's decimal point. */
+double qt_json_number(const char *s, size_t n);
 
 /* ---- common.c: reading a JSON payload --------------------------------------------------- */
 /* Checks raw JSON before parsing: valid UTF-8, nesting within QT_MAX_JSON_DEPTH, no raw

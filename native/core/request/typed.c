@@ -113,11 +113,8 @@ bool qt_typed_read(const qt_question *q, const char *s, size_t n, qt_typed_value
   switch (q->type) {
     case QT_TYPE_NUMBER:
     case QT_TYPE_INTEGER: {
-      if (!number_syntax(s, n, q->type == QT_TYPE_INTEGER) || n > 64) return false;
-      char buf[72];
-      memcpy(buf, s, n);
-      buf[n] = '\0';
-      double v = strtod(buf, NULL);
+      if (!number_syntax(s, n, q->type == QT_TYPE_INTEGER) || n > QT_JSON_NUMBER_MAX) return false;
+      double v = qt_json_number(s, n);
       if (!isfinite(v)) return false;
       if (q->type == QT_TYPE_INTEGER && fabs(v) > 9007199254740991.0) return false; /* exact in a double */
       if ((q->has_min && v < q->min) || (q->has_max && v > q->max)) return false;
