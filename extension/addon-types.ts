@@ -21,6 +21,15 @@ export type PipeConnection =
   | { fd: number; serverPid: number | null }
   | { refused: "no-such-pipe" | "busy" | "other-process" | "other-user" | "failed"; serverPid: number | null; errno: number };
 
+/** What the C result builder makes: the details JSON and the model's text; with `secrets`, the
+ * person's secret answers, each to be written to the file the text names (result.ts) — never
+ * anywhere else. */
+export interface BuiltResult {
+  details: string;
+  text: string;
+  secrets?: Array<{ id: string; path: string; text: string }>;
+}
+
 export interface NativeEngine {
   /** Feeds raw input; returns true once the question is finished. */
   feed(data: string): boolean;
@@ -30,7 +39,7 @@ export interface NativeEngine {
   render(width: number, rows?: number): string[];
   /** A frame at any size, drawn aside: it changes nothing, not what the keys act on. */
   renderAside(width: number, rows?: number): string[];
-  result(mode: string, answeredAt?: number, reason?: string | null, flags?: number): { details: string; text: string };
+  result(mode: string, answeredAt?: number, reason?: string | null, flags?: number): BuiltResult;
   interrupt(): void;
   setStyle(name: string, open: string, close: string): void;
   bind(action: string, keys: string[]): number;
@@ -186,7 +195,10 @@ export interface NativeAddon {
     /** Mode "extension": the name the answering extension gives itself (sanitized, cut, said as
      * its own claim; details.source). */
     source?: string | null,
-  ): { details: string; text: string };
+  ): BuiltResult;
+  /** Where the person's secret answers are handed over from now on (secrets.ts; null: nowhere,
+   * and one is dropped, said as such). */
+  secretDir(dir: string | null): void;
   createEngine(argsJson: ArgsJson): NativeEngine;
   visibleWidth(text: string): number;
   /** Which pi-tui's widths every width and engine follow, process-wide (width-rules.mjs). */

@@ -46,7 +46,7 @@ const PROMPT_GUIDELINES = [
   'In question options, put the option you recommend first and end its label with "(Recommended)".',
   'Never add your own "Other" or "None of the above" option to a question call: the user can always type their own answer.',
   "A question call must be the only tool call of its message: call it alone, after any others have finished.",
-  "When the question tool reports the user cancelled, end your turn and wait; when the user declined, decide yourself and state your assumptions.",
+  "Ask for a password, token or API key only with secret: true; use the file you get without printing it.",
 ];
 
 const OptionSchema = Type.Object({
@@ -57,8 +57,8 @@ const OptionSchema = Type.Object({
 });
 
 const QuestionSchema = Type.Object({
-  id: Type.String({ description: "Stable identifier of the answer, unique in this call" }),
-  label: Type.Optional(Type.String({ description: "Short tab title, e.g. 'Database'" })),
+  id: Type.String({ description: "Unique id of the answer in this call" }),
+  label: Type.Optional(Type.String({ description: "Short tab title" })),
   prompt: Type.String({ description: "The full question" }),
   options: Type.Optional(
     // The same JSON Schema, given as plain JSON (Type.Unsafe): pi 0.73's argument conversion then
@@ -85,6 +85,7 @@ const QuestionSchema = Type.Object({
   ),
   min: Type.Optional(Type.Number()),
   max: Type.Optional(Type.Number()),
+  secret: Type.Optional(Type.Boolean({ description: "Masked text; you get a file path" })),
 });
 
 export const QuestionParams = Type.Object({
@@ -119,7 +120,7 @@ const ANSWER_MESSAGE = "pi-question-answer";
 /** The flag that answers pending questions in print mode (`pi -c --answers '{…}'`). */
 const ANSWERS_FLAG = "answers";
 
-const SUBCOMMANDS = ["clear", "history", "forget", "web", "web on", "web off"];
+const SUBCOMMANDS = ["clear", "history", "forget", "web", "web on", "web off", "secrets", "secrets keep"];
 
 const COMMANDS = {
   description:
@@ -296,6 +297,15 @@ export default function piQuestion(pi: ExtensionAPI): void {
       if (words[0] === "web" && words.length <= 2 && (words[1] === undefined || words[1] === "on" || words[1] === "off")) {
         return (await getWeb()).toggle(ctx, words[1] === undefined ? undefined : words[1] === "on");
       }
+      if (words[0] === "secrets" && (words[1] === undefined || words[1] === "keep") && words.length <= 2) {
+        const [{ keepSecrets, secretFiles }, { SECRET }] = await Promise.all([import("./ask/secrets.ts"), import("./text/text.ts")]);
+        const files = secretFiles();
+        const kept = words[1] === "keep" ? keepSecrets() : undefined;
+        const text = !files.length ? SECRET.none : kept ? SECRET.kept(kept) : SECRET.listed(files);
+        if (ctx.hasUI) ctx.ui.notify(text, "info");
+        else process.stdout.write(`${text}\n`);
+        return;
+      }
       if (words[0] === "history" || words[0] === "forget") {
         const [m, a] = await Promise.all([import("./memory-commands.ts"), getAsker()]);
         const rest = words.slice(1).join(" ");
@@ -378,6 +388,15 @@ export default function piQuestion(pi: ExtensionAPI): void {
       return;
     }
     relay ??= import("./elsewhere/relay-host.ts").then((m) => m.relayHost(pi, getAsker, getOutcomes));
+    // Where this session's secret answers are handed over (a directory made at the first one).
+    const secrets = await import("./ask/secrets.ts");
+    let sessionId: string | undefined;
+    try {
+      sessionId = (ctx.sessionManager as { getSessionId?: () => string } | undefined)?.getSessionId?.();
+    } catch {
+      // an older pi: a fresh name does
+    }
+    secrets.startSecrets(secrets.secretDirFor(ctx.cwd, sessionId));
     await Promise.all([
       ctx.hasUI ? loadRenderers() : undefined,
       relay.then((r) => r.start(ctx)),
@@ -474,5 +493,6 @@ export default function piQuestion(pi: ExtensionAPI): void {
     if (asker) (await asker).close();
     if (relay) (await relay).stop();
     if (web) (await web).stop();
+    (await import("./ask/secrets.ts")).endSecrets(); // removed unless the person kept them
   });
 }

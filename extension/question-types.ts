@@ -18,6 +18,7 @@ export interface QuestionArgs {
     type?: QuestionType;
     min?: number;
     max?: number;
+    secret?: boolean;
   }>;
   metadata?: { source?: string };
   wait?: boolean;
@@ -40,6 +41,10 @@ export interface AnswerDetails {
   appliedByTimeout?: boolean;
   /** The answer this project remembered (or the one given before, /answer), kept unchanged: when it was given. */
   earlierAnswer?: string;
+  /** A secret question's answer: no value or label, only the file it was handed over in (when
+   * it could be: secrets.ts). */
+  secret?: true;
+  file?: string;
 }
 
 export interface NormalizedQuestion {
@@ -52,6 +57,8 @@ export interface NormalizedQuestion {
   type?: QuestionType;
   min?: number;
   max?: number;
+  /** Answered in the person's words, masked; the model gets a file (secrets.ts). */
+  secret?: boolean;
 }
 
 export interface QuestionDetails {

@@ -25,6 +25,7 @@ import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { prebuiltFile } from "./packages.mjs";
+import { REPORTER_ARGS } from "./test-failures-reporter.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { PREBUILT_TARGETS, targetKey } = createRequire(import.meta.url)("../extension/platform-package.cjs");
@@ -192,7 +193,7 @@ export function crossCheckSuites() {
 }
 
 function runTests(files, env, node = process.execPath) {
-  const args = ["--test", "--test-concurrency=1", ...files];
+  const args = ["--test", "--test-concurrency=1", ...REPORTER_ARGS, ...files];
   log(
     `${Object.entries(env)
       .map(([k, v]) => `${k}=${v}`)
@@ -241,7 +242,7 @@ async function registry() {
   }
   if (process.env.PI_LINE === "binary") (await import("./pi-binary.mjs")).ensurePiBinary();
   const file = join("tests", "registry", "install-from-registry.mjs");
-  const args = ["--test", "--test-concurrency=1", file];
+  const args = ["--test", "--test-concurrency=1", ...REPORTER_ARGS, file];
   const hidden = withCjsonHidden(process.execPath, args);
   let status;
   if (hidden) {

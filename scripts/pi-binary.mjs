@@ -31,6 +31,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { REPORTER_ARGS } from "./test-failures-reporter.mjs";
 import { BUN, CURRENT, cacheRoot, e2eSuites, ensureBun, ensureCurrentLine } from "./current-pi.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -209,7 +210,13 @@ function main(argv) {
   // to node --test either way.
   const extra = argv.slice(1);
   const named = extra.filter((a) => !a.startsWith("-"));
-  const args = ["--test", "--test-concurrency=1", ...extra.filter((a) => a.startsWith("-")), ...(named.length ? named : e2eSuites())];
+  const args = [
+    "--test",
+    "--test-concurrency=1",
+    ...REPORTER_ARGS,
+    ...extra.filter((a) => a.startsWith("-")),
+    ...(named.length ? named : e2eSuites()),
+  ];
   log(`PI_LINE=binary node ${args.join(" ")}`);
   const t = Date.now();
   const r = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit", env: { ...process.env, PI_LINE: "binary" } });

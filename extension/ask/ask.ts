@@ -15,14 +15,14 @@ import { type ArgsJson, type NativeEngine, type Outcome, terminalReachable, TTY_
 import { type Aside, createAside } from "./aside.ts";
 import type { AnswersFlag } from "./print-mode.ts";
 import type { RelayAsker } from "../question-types.ts";
-import { escapeFlags, type QuestionResult, toToolResult } from "../board/result.ts";
+import { escapeFlags, type QuestionResult, secretRefusal, toToolResult } from "../board/result.ts";
 import { isPersonsAnswer, type Remembered, rememberAnswers, rememberedAll, warmMemory } from "./memory.ts";
 import { route, type Way } from "./route.ts";
 import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
 import { accessibleMode, loadSettings, resolveLanguage, type Settings } from "../text/settings.ts";
 import { fill, strings, useAccessible, useLanguage } from "../text/i18n.ts";
 import { screenOf } from "../text/screen.ts";
-import { SETTINGS_TEXT } from "../text/text.ts";
+import { SECRET, SETTINGS_TEXT } from "../text/text.ts";
 
 /** A module loaded at its first use and kept: jiti resolves the path again at every import(),
  * a file-system walk a question should not pay each time. A load that fails is tried again. */
@@ -303,6 +303,9 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag, aside: Aside):
   const { json, questions, ctx, signal, s, from, ticket } = call;
   const native = addon();
   const flags = escapeFlags(s);
+  // A subagent's secret question would travel here as text: refused wherever it arrives.
+  const relayed = from ? secretRefusal(json, questions, SECRET.relay, "relay", s) : undefined;
+  if (relayed) return relayed;
   switch (way) {
     case "tui": {
       const { askInTui } = await interactiveModule();
@@ -329,6 +332,8 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag, aside: Aside):
     }
     case "dialogs": {
       // No custom components here (RPC mode): the same questions through pi's dialogs.
+      const refused = secretRefusal(json, questions, SECRET.rpc, "rpc", s);
+      if (refused) return refused;
       const { askWithDialogs } = await dialogsModule();
       const flow = ticket.flow();
       const release = flow.hold(); // the result is read from it after the question may have ended
@@ -349,6 +354,8 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag, aside: Aside):
       }
     }
     case "above": {
+      const refused = secretRefusal(json, questions, SECRET.relay, "relay", s);
+      if (refused) return refused;
       const { askAbove } = await relayModule();
       return askAbove(json, ctx.cwd, signal, s);
     }

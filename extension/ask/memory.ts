@@ -239,7 +239,7 @@ export function answerText(entry: Pick<MemoryEntry, "answer">): string {
 /** The entry of one answer the person gave, or undefined when it is none of theirs (applied by a
  * timeout). */
 export function entryOf(q: NormalizedQuestion, a: AnswerDetails, by: string, at: Date, project?: string): MemoryEntry | undefined {
-  if (a.appliedByTimeout) return undefined;
+  if (a.appliedByTimeout || a.secret || q.secret) return undefined; // a secret is never remembered
   const chosen = q.multiSelect ? (a.indices ?? []).length : a.index !== undefined ? 1 : 0;
   const labels = q.multiSelect ? (a.labels ?? []) : a.index !== undefined ? [a.label] : [];
   const selected = labels.slice(0, chosen);
@@ -449,7 +449,7 @@ const LINE_CHARS = 60;
 /** The remembered answer of question `q` (`entry`: the newest with its key), as it opens now;
  * undefined when none, or when an option it chose is no longer among the question's options. */
 export function rememberedFor(q: NormalizedQuestion, entry: MemoryEntry | undefined, language: string): Remembered | undefined {
-  if (!entry || entry.key !== normalizedKey(q)) return undefined;
+  if (!entry || entry.key !== normalizedKey(q) || q.secret) return undefined;
   const selected: string[] = [];
   for (const label of entry.answer.selected ?? []) {
     const now = (q.options ?? []).find((o) => normalizedOption(o.label) === normalizedOption(label));

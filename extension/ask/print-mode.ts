@@ -21,11 +21,11 @@ import {
   readPending,
   rememberPending,
 } from "./pending.ts";
-import { escapeFlags, type QuestionResult, toToolResult } from "../board/result.ts";
+import { escapeFlags, type QuestionResult, secretRefusal, toToolResult } from "../board/result.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 import { print } from "../text/screen.ts";
 import { accessibleMode, resolveLanguage, type Settings } from "../text/settings.ts";
-import { PENDING } from "../text/text.ts";
+import { PENDING, SECRET } from "../text/text.ts";
 
 export { terminalReachable, TTY_PATH } from "../addon-types.ts";
 /** The code runTty's promise rejects with when another program owns the terminal. */
@@ -81,6 +81,11 @@ export async function answerWithoutTui(
   const native = addon();
   // Everything said on stderr may quote model text, paths and files: sanitized in print().
   const say = (message: string) => print(process.stderr, `pi-question: ${message}\n`);
+  if (questions.some((q) => q.secret)) {
+    // A secret is typed on the terminal only: never --answers (the command line) or the pending file.
+    const asked = terminalReachable(native) ? await runOnTerminal(json, signal, settings, undefined, "", claimedHere) : undefined;
+    return asked ?? secretRefusal(json, questions, SECRET.noTerminal, "print", settings)!;
+  }
   const path = pendingPath(cwd, settings.pendingFile);
   const shown = displayPath(cwd, path);
   const key = questionsKey(questions);

@@ -157,6 +157,13 @@ function resultLines(
       lines.push(`  ${theme.fg("warning", said)}${note}`);
       continue;
     }
+    if (a?.secret) {
+      // never a secret's text (details hold none): that one was given, and the file it is in
+      const file = typeof a.file === "string" ? theme.fg("dim", `  ${clean(a.file)}`) : "";
+      if (expanded) lines.push(head + theme.fg("text", clean(q.prompt, true)));
+      lines.push((expanded ? "  " : head) + theme.fg("text", t.SECRET_ANSWER) + file);
+      continue;
+    }
     if (!expanded) {
       const wrote = a!.wasCustom ? " " + theme.fg("dim", t.RESULT_WROTE) : "";
       const applied = a!.appliedByTimeout ? " " + theme.fg("warning", t.RESULT_APPLIED_BY_TIMEOUT) : "";

@@ -18,10 +18,22 @@
 import { randomBytes } from "node:crypto";
 import { addon } from "../addon.ts";
 import { fill, strings } from "../text/i18n.ts";
+import { SECRET } from "../text/text.ts";
 import { ENDING_STRINGS, type Ending, endingOf } from "./endings.mjs";
 import { createFlow, type Face, type Flow, type OwnedFlow } from "./flow.ts";
 import type { NativeEngine } from "../addon-types.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
+
+/** Whether answers JSON gives question `id` an answer (not null); unreadable JSON: no. */
+function answers(answersJson: string | null, id: string): boolean {
+  if (!answersJson) return false;
+  try {
+    const o = JSON.parse(answersJson) as Record<string, unknown> | null;
+    return !!o && typeof o === "object" && o[id] !== undefined && o[id] !== null;
+  } catch {
+    return false;
+  }
+}
 
 /** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web
  * page, another extension (pi's event bus), or `pi-question answer` from a process the OS does
@@ -271,6 +283,10 @@ export function createBoard<R>(): AskersBoard<R> {
           reason: fill(t.ELSEWHERE_DISCUSS_LONG, { n: Buffer.byteLength(said, "utf8"), s: String(most) }),
         };
       }
+      // A secret is the person's alone to give, here or on the page: never another terminal's
+      // command line, a file or another extension.
+      const secret = mode === "web" ? undefined : entry.questions.find((q) => q.secret && answers(answersJson, q.id));
+      if (secret) return { ok: false, code: "invalid", reason: SECRET.elsewhere(secret.id) };
       let built: R;
       try {
         built = entry.build(outcome, answersJson, mode, said, earlier, source);

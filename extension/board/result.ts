@@ -4,9 +4,12 @@
 // the pi above through the relay, an answer from elsewhere, pre-supplied answers) goes through
 // toToolResult, so no path decides `terminate` on its own.
 import type { AgentToolResult } from "@mariozechner/pi-coding-agent";
-import { CANCEL_CONTINUES, type NativeEngine } from "../addon-types.ts";
-import type { QuestionDetails } from "../question-types.ts";
+import { type ArgsJson, CANCEL_CONTINUES, type NativeEngine } from "../addon-types.ts";
+import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
+import { addon } from "../addon.ts";
 import type { Settings } from "../text/settings.ts";
+import { SECRET } from "../text/text.ts";
+import { type SecretFile, writeSecrets } from "../ask/secrets.ts";
 
 export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
 
@@ -27,10 +30,30 @@ export function terminates(details: Pick<QuestionDetails, "status" | "timeout" |
 }
 
 /** The tool result from the C core's { details, text }, with `terminate` when it ends the turn. */
-export function toToolResult(built: { details: string; text: string }, settings?: Pick<Settings, "escape">): QuestionResult {
+export function toToolResult(
+  built: { details: string; text: string; secrets?: SecretFile[] },
+  settings?: Pick<Settings, "escape">,
+): QuestionResult {
   const details = JSON.parse(built.details) as QuestionDetails;
   const terminate = terminates(details, settings);
-  return { content: [{ type: "text", text: built.text }], details, ...(terminate ? { terminate: true } : {}) };
+  const text = built.secrets ? handOverSecrets(built.secrets, details, built.text) : built.text;
+  return { content: [{ type: "text", text }], details, ...(terminate ? { terminate: true } : {}) };
+}
+
+/** The person's secret answers written to the files the text and details name (secrets.ts);
+ * one that could not be written is said as dropped, with why, and its file left out: the text. */
+function handOverSecrets(secrets: readonly SecretFile[], details: QuestionDetails, text: string): string {
+  const failed = writeSecrets(secrets);
+  for (const [id, why] of failed) {
+    const file = secrets.find((f) => f.id === id)?.path;
+    const answer = details.answers.find((a) => a.id === id);
+    if (answer) delete answer.file;
+    text = text
+      .split("\n")
+      .map((line) => (file && line.startsWith(`${id}: `) && line.includes(file) ? `${id}: ${SECRET.dropped(why)}` : line))
+      .join("\n");
+  }
+  return text;
 }
 
 /** The remembered answers the person kept, one per question (the date of each, else null), by
@@ -53,4 +76,19 @@ export function keptEarlier(
  * agent go on. The one place this setting becomes flags (every way of asking builds with it). */
 export function escapeFlags(s: Pick<Settings, "escape">): number {
   return s.escape === "continue" ? CANCEL_CONTINUES : 0;
+}
+
+/** A call with secret questions asked where nothing can keep the secret (`why`: SECRET.rpc,
+ * .noTerminal, .relay): not asked, the model told why and what to do instead; undefined when
+ * the call has none. */
+export function secretRefusal(
+  json: ArgsJson,
+  questions: readonly NormalizedQuestion[],
+  why: string,
+  mode: string,
+  settings?: Pick<Settings, "escape">,
+): QuestionResult | undefined {
+  const ids = questions.filter((q) => q.secret).map((q) => q.id);
+  if (!ids.length) return undefined;
+  return toToolResult(addon().result(json, "unavailable", mode, Date.now(), SECRET.refused(ids.join(", "), why)), settings);
 }

@@ -109,6 +109,17 @@ function pageParts(): { before: string; script: string; after: string } {
   return { before: parts[0], script, after: parts[1] };
 }
 
+/** A flow's view as the page gets it: a secret answer's text (which the view's answers object
+ * carries for the hand-off in this process) left out — the page may be on another device. */
+function pageView(engine: { view(): string }): FlowView {
+  const v = JSON.parse(engine.view()) as FlowView & {
+    questions: Array<{ id: string; secret?: boolean }>;
+    answers?: Record<string, unknown>;
+  };
+  for (const q of v.questions) if (q.secret && v.answers && v.answers[q.id] != null) v.answers[q.id] = { secret: true };
+  return v;
+}
+
 export interface WebServerOptions {
   /** The waiting questions: listed, followed, and answered through it. */
   board: Pick<Board, "waiting" | "subscribe" | "answer" | "open" | "touch" | "flow" | "followFlows">;
@@ -254,7 +265,7 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
   const viewOf = (w: Waiting): unknown => {
     try {
       const engine = board.flow(w.qid)?.engine;
-      return engine ? JSON.parse(engine.view()) : null;
+      return engine ? pageView(engine) : null;
     } catch {
       return null;
     }
@@ -479,7 +490,7 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
     // Any step — and "touch", the page's word for the person's first keystroke or click in a
     // question, which changes nothing in the flow — says the person is answering here.
     board.touch(qid);
-    if (name === "touch") return sendJson(res, 200, { ok: true, view: JSON.parse(engine.view()) as FlowView });
+    if (name === "touch") return sendJson(res, 200, { ok: true, view: pageView(engine) });
     // `question`: the question the page showed when the person acted. Another page (or this
     // one, a moment before) may have moved the flow to another question since: a step meant
     // for one question never lands on another — the page gets the flow as it is now instead.
@@ -501,7 +512,7 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
     if (engine.revision !== before) flow.moved(face); // pi's TUI draws it again (the pages hear of it just below)
     if (!engine.done) {
       broadcast();
-      return sendJson(res, 200, { ok: true, view: JSON.parse(engine.view()) as FlowView });
+      return sendJson(res, 200, { ok: true, view: pageView(engine) });
     }
     const waiting = board.waiting.get(qid) as Waiting;
     const { outcome, answers, discussion, earlier } = handOff(engine, waiting.questions, "web", true);

@@ -111,6 +111,27 @@ export const REOPEN = {
     `I changed my answer to the question you asked earlier (${ids}); this replaces what I answered before:\n${text}`,
 };
 
+/** Secret answers (secrets.ts): what the model reads where one cannot be kept secret, and what
+ * /questions secrets says. */
+export const SECRET = {
+  /** A secret answer whose file could not be written (replaces its line). */
+  dropped: (why: string) =>
+    `the user gave a secret answer, but it could not be saved to a file only they can read (${why}), so it was dropped: ask for it again`,
+  /** Asked where nothing can keep it secret: the question is not shown (unavailable). */
+  refused: (ids: string, where: string) =>
+    `Not asked: ${ids} ${ids.includes(",") ? "are secret questions" : "is a secret question"}, and ${where}. Ask for the secret in pi's own terminal (interactive mode, or print mode with a terminal attached) or on the web page, or ask the user to put it in a file or environment variable and tell you its name.`,
+  rpc: "pi's RPC dialogs cannot hide what is typed",
+  noTerminal: "no terminal is attached (the pending-questions file and --answers are plain text)",
+  relay: "a subagent's question travels to the pi above as text",
+  /** An answer from elsewhere to a secret question (not the page). */
+  elsewhere: (id: string) =>
+    `question "${id}" asks for a secret: only the person answers it, in pi's terminal or on the web page, never through another terminal, a file or another extension.`,
+  none: "No secret answers in this session.",
+  listed: (files: string[]) =>
+    `Secret answers of this session (removed when it ends unless you keep them: /questions secrets keep):\n${files.map((f) => `  ${f}`).join("\n")}`,
+  kept: (dir: string) => `The secret answers of this session stay in ${dir} after it ends; delete them yourself when done.`,
+};
+
 /** What a model reads about a subagent's question that got no answer (subagent-outcome.ts). */
 export const SUBAGENT = {
   /** Who asked, in the sentence of the pi above. */

@@ -75,6 +75,8 @@ typedef struct qt_question {
   uint8_t type;          /* qt_type */
   bool has_min, has_max; /* QT_TYPE_NUMBER, QT_TYPE_INTEGER: the bounds given */
   double min, max;
+  bool secret; /* `secret: true`: a text answer masked where it is typed and handed to the model as
+                * a file only this user can read (qt_secret.h), never as text */
 } qt_question;
 
 /* Why a question of several was left without an answer by the person's own choice (the skip
@@ -223,6 +225,18 @@ qt_status qt_result_build_from(const qt_request *req, const qt_answer *answers, 
 qt_status qt_result_build_noted(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
                                 const char *source, int64_t answered_at_ms, const char *reason, unsigned flags,
                                 const char *const *earlier, const char *call_note, char **details, char **text);
+/* qt_result_build_noted knowing where each secret question's answer goes (qt_question.secret):
+ * `secret_paths` (NULL, or question_count entries, each NULL or a path) names the file the host
+ * writes that answer's text to; the text and details then carry only the path, with how to use
+ * it. A secret answer without a path, or in an answer not the person's (the modes named at
+ * qt_result_build_from), is dropped and said as such: its text never reaches either. */
+/* Whether a result of this outcome and mode hands secret answers over as files (the answers
+ * are kept, and they are the person's): the host makes paths only then. */
+bool qt_result_takes_secrets(qt_outcome outcome, const char *mode, unsigned flags);
+qt_status qt_result_build_secret(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
+                                 const char *source, int64_t answered_at_ms, const char *reason, unsigned flags,
+                                 const char *const *earlier, const char *call_note, const char *const *secret_paths,
+                                 char **details, char **text);
 
 #ifdef __cplusplus
 }

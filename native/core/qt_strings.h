@@ -280,13 +280,16 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(CALL_NOTE_PREFIX)     /* review: before that note, "Note on all: " */                                                                                  \
   X(DIALOG_CALL_NOTE)     /* RPC select entry after the review: "Note on all the answers…" */                                                            \
   X(CMD_ANSWER_UNCHANGED) /* /answer on the last question answered, every answer kept: "Nothing changed: …" */                                           \
-  X(TYPED_NUMBER)   /* hint under a question of type number: "A number{s}" ({s}: its bounds, " (1–10)", or "") */                                        \
-  X(TYPED_INTEGER)  /* type integer: "A whole number{s}" */                                                                                                \
-  X(TYPED_BOOLEAN)  /* type boolean: "Yes or no" */                                                                                                        \
-  X(TYPED_DATE)     /* type date: "A date (YYYY-MM-DD)" */                                                                                                 \
-  X(TYPED_EMAIL)    /* type email: "An e-mail address" */                                                                                                  \
-  X(TYPED_URL)      /* type url: "A web address (https://…)" */                                                                                          \
-  X(TYPED_EXPECTED) /* a typed answer that does not read as its type: "Expected: {s}" ({s}: the hint) */                                                   \
+  X(TYPED_NUMBER)     /* hint under a question of type number: "A number{s}" ({s}: its bounds, " (1–10)", or "") */                                      \
+  X(TYPED_INTEGER)    /* type integer: "A whole number{s}" */                                                                                              \
+  X(TYPED_BOOLEAN)    /* type boolean: "Yes or no" */                                                                                                      \
+  X(TYPED_DATE)       /* type date: "A date (YYYY-MM-DD)" */                                                                                               \
+  X(TYPED_EMAIL)      /* type email: "An e-mail address" */                                                                                                \
+  X(TYPED_URL)        /* type url: "A web address (https://…)" */                                                                                        \
+  X(TYPED_EXPECTED)   /* a typed answer that does not read as its type: "Expected: {s}" ({s}: the hint) */                                                 \
+  X(SECRET_HINT)      /* hint under a secret question: what happens to what is typed */                                                                    \
+  X(SECRET_NO_EDITOR) /* Ctrl+G on a secret answer: refused, an editor would write it to a file */                                                         \
+  X(SECRET_ANSWER)    /* the review's answer of a secret question (never its text) */                                                                      \
   X(PLAIN_KEYS_CALL_NOTE) /* accessible: the keys in the field of the note on all the answers */                                                           \
   /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                                                         \
   X(PLAIN_NOT_SELECTED)     /* after an option the person did not pick: "not selected" */                                                                  \

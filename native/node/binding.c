@@ -182,6 +182,17 @@ static napi_value js_result(napi_env env, napi_callback_info info) {
   return out;
 }
 
+/* secretDir(dir | null): where the person's secret answers are handed over from now on (the
+ * host's per-session directory, only this user's); null: nowhere (a secret answer is dropped). */
+static napi_value js_secret_dir(napi_env env, napi_callback_info info) {
+  GET_ARGS(env, info, 1, argv, self);
+  (void)self;
+  char *dir = NULL;
+  if (!is_nullish(env, argv[0]) && !(dir = get_string(env, argv[0], NULL, "the secrets' directory"))) return NULL;
+  set_secret_dir(dir);
+  return NULL;
+}
+
 /* Benchmark only (not enumerable): normalize without its last step — the same string crossing
  * in, validation and the canonical text written, but its length returned instead of a JS string
  * of it — so that npm run bench can tell the core's share from V8's (a string of most of a
@@ -354,6 +365,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"normalize", NULL, js_normalize, NULL, NULL, NULL, napi_enumerable, NULL},
       {"allPresupplied", NULL, js_all_presupplied, NULL, NULL, NULL, napi_enumerable, NULL},
       {"result", NULL, js_result, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"secretDir", NULL, js_secret_dir, NULL, NULL, NULL, napi_enumerable, NULL},
       {"createEngine", NULL, js_create_engine, NULL, NULL, NULL, napi_enumerable, NULL},
       {"visibleWidth", NULL, js_visible_width, NULL, NULL, NULL, napi_enumerable, NULL},
       {"graphemes", NULL, js_graphemes, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -219,13 +219,89 @@ bool get_earlier(napi_env env, napi_value v, size_t count, char ***out) {
   return true;
 }
 
-/* { details, text } from qt_result_build. */
+/* ---- secret answers ---------------------------------------------------------------------------
+ * Where this process hands the person's secret answers over (qt_question.secret): the directory
+ * the host names with secretDir() (one per session, only this user's). A result with one gets a
+ * fresh path there per secret question, and its object carries `secrets: [{ id, path, text }]`:
+ * the host writes each file (this user only) before the result goes anywhere. */
+static char *secret_dir;
+static uint32_t secret_serial;
+
+void set_secret_dir(char *dir) {
+  free(secret_dir);
+  secret_dir = dir;
+}
+
+char **secret_paths(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
+                    unsigned flags, int64_t at, bool *failed) {
+  *failed = false;
+  if (!secret_dir || !answers || !qt_result_takes_secrets(outcome, mode, flags)) return NULL;
+  char **paths = NULL;
+  for (size_t i = 0; i < req->question_count && !*failed; i++) {
+    if (!req->questions[i].secret || !answers[i].present || !answers[i].custom) continue;
+    if (!paths && !(paths = calloc(req->question_count, sizeof *paths))) {
+      *failed = true;
+      break;
+    }
+    qt_buf b;
+    qt_buf_init(&b);
+#ifdef _WIN32
+    const char sep = '\\';
+#else
+    const char sep = '/';
+#endif
+    qt_buf_printf(&b, "%s%c", secret_dir, sep);
+    /* the id, as a file name: letters, digits, '-' and '_' kept, anything else '_' */
+    for (const char *c = req->questions[i].id; *c && c - req->questions[i].id < 40; c++) {
+      bool plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '-';
+      qt_buf_putc(&b, plain ? *c : '_');
+    }
+    qt_buf_printf(&b, "-%lld-%u.secret", (long long)at, ++secret_serial);
+    if (b.failed) {
+      qt_buf_free(&b);
+      *failed = true;
+      break;
+    }
+    paths[i] = qt_buf_take(&b);
+  }
+  if (!*failed) return paths;
+  free_secret_paths(req, paths);
+  return NULL;
+}
+
+void free_secret_paths(const qt_request *req, char **paths) {
+  for (size_t i = 0; paths && i < req->question_count; i++) free(paths[i]);
+  free(paths);
+}
+
+bool set_secrets(napi_env env, napi_value obj, const qt_request *req, const qt_answer *answers, char **paths) {
+  if (!paths) return true;
+  napi_value arr;
+  if (napi_create_array(env, &arr) != napi_ok) return false;
+  uint32_t n = 0;
+  for (size_t i = 0; i < req->question_count; i++) {
+    if (!paths[i]) continue;
+    napi_value o;
+    if (napi_create_object(env, &o) != napi_ok ||
+        !set_prop(env, o, "id", make_string(env, req->questions[i].id, NAPI_AUTO_LENGTH)) ||
+        !set_prop(env, o, "path", make_string(env, paths[i], NAPI_AUTO_LENGTH)) ||
+        !set_prop(env, o, "text", make_string(env, answers[i].custom, NAPI_AUTO_LENGTH)) ||
+        napi_set_element(env, arr, n++, o) != napi_ok)
+      return false;
+  }
+  return set_prop(env, obj, "secrets", arr);
+}
+
+/* { details, text, secrets? } from qt_result_build_secret. */
 napi_value result_object(napi_env env, const qt_request *req, const qt_answer *answers, qt_outcome outcome,
                          const char *mode, int64_t at, const char *reason, unsigned flags, const char *const *earlier,
                          const char *source, const char *call_note) {
   char *details = NULL, *text = NULL;
-  qt_status st = qt_result_build_noted(req, answers, outcome, mode, source, at, reason, flags, earlier, call_note,
-                                       &details, &text);
+  bool failed;
+  char **paths = secret_paths(req, answers, outcome, mode, flags, at, &failed);
+  qt_status st = failed ? QT_ERR_NOMEM
+                        : qt_result_build_secret(req, answers, outcome, mode, source, at, reason, flags, earlier,
+                                                 call_note, (const char *const *)paths, &details, &text);
   if (st == QT_ERR_STATE) { /* "answered" with questions left open: say which */
     qt_buf b;
     qt_buf_init(&b);
@@ -234,13 +310,19 @@ napi_value result_object(napi_env env, const qt_request *req, const qt_answer *a
       if (!answers || !answers[i].present) qt_buf_printf(&b, " %s", req->questions[i].id);
     throw_coded(env, qt_status_code(st), b.failed ? "pi-question: answers are missing" : b.data, false);
     qt_buf_free(&b);
+    free_secret_paths(req, paths);
     return NULL;
   }
-  if (st) return throw_status(env, st, NULL);
+  if (st) {
+    free_secret_paths(req, paths);
+    return throw_status(env, st, NULL);
+  }
   napi_value obj = NULL;
   bool ok = napi_create_object(env, &obj) == napi_ok &&
             set_prop(env, obj, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
-            set_prop(env, obj, "text", make_string(env, text, NAPI_AUTO_LENGTH));
+            set_prop(env, obj, "text", make_string(env, text, NAPI_AUTO_LENGTH)) &&
+            set_secrets(env, obj, req, answers, paths);
+  free_secret_paths(req, paths);
   free(details);
   free(text);
   if (!ok) {
@@ -275,6 +357,7 @@ napi_value typed_array(napi_env env, const qt_request *req, const qt_engine *eng
   for (size_t i = 0; i < req->question_count; i++) {
     const char *answer, *note;
     size_t alen, nlen;
+    if (req->questions[i].secret) continue; /* a secret's draft stays in the engine, to be freed with it */
     qt_engine_typed(engine, i, &answer, &alen, &note, &nlen);
     if (!alen && !nlen) continue;
     napi_value o;

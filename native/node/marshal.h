@@ -77,4 +77,16 @@ void free_earlier(char **earlier, size_t count);
 /* What the person typed, [{ id, wrote?, note? }]; runs no JS; NULL on failure. */
 napi_value typed_array(napi_env env, const qt_request *req, const qt_engine *engine);
 
+/* ---- secret answers (marshal.c) -------------------------------------------------------------- */
+/* Sets the directory secret answers are handed over in (takes `dir`; NULL: none, and a secret
+ * answer is then dropped, said as such). */
+void set_secret_dir(char *dir);
+/* A fresh path per secret question answered in words, when this outcome and mode hand secrets
+ * over (NULL for none, or with *failed set when out of memory). */
+char **secret_paths(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
+                    unsigned flags, int64_t at, bool *failed);
+void free_secret_paths(const qt_request *req, char **paths);
+/* obj.secrets = [{ id, path, text }] for the paths given (nothing when paths is NULL). */
+bool set_secrets(napi_env env, napi_value obj, const qt_request *req, const qt_answer *answers, char **paths);
+
 #endif

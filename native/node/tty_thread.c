@@ -107,13 +107,19 @@ static void tty_settle(napi_env env, tty_job *job) {
     qt_outcome outcome = !elsewhere && qt_engine_done(job->engine) ? qt_engine_outcome(job->engine) : QT_INTERRUPTED;
     char *details = NULL, *text = NULL;
     int64_t at = qt_clock_wall_ms();
-    qt_status st = qt_result_build_noted(job->req, qt_engine_answers(job->engine), outcome, job->mode, NULL, at,
-                                         outcome == QT_DISCUSS ? qt_engine_discussion(job->engine) : NULL,
-                                         job->flags | qt_engine_result_flags(job->engine), NULL,
-                                         qt_engine_call_note(job->engine), &details, &text);
+    const qt_answer *answers = qt_engine_answers(job->engine);
+    unsigned flags = job->flags | qt_engine_result_flags(job->engine);
+    bool failed;
+    char **paths = secret_paths(job->req, answers, outcome, job->mode, flags, at, &failed);
+    qt_status st =
+        failed ? QT_ERR_NOMEM
+               : qt_result_build_secret(job->req, answers, outcome, job->mode, NULL, at,
+                                        outcome == QT_DISCUSS ? qt_engine_discussion(job->engine) : NULL, flags, NULL,
+                                        qt_engine_call_note(job->engine), (const char *const *)paths, &details, &text);
     if (!st && napi_create_object(env, &value) == napi_ok &&
         set_prop(env, value, "details", make_string(env, details, NAPI_AUTO_LENGTH)) &&
         set_prop(env, value, "text", make_string(env, text, NAPI_AUTO_LENGTH)) &&
+        set_secrets(env, value, job->req, answers, paths) &&
         set_prop(env, value, "typed",
                  typed_array(env, job->req, job->engine)) && /* kept by a host that was not answered */
         set_prop(env, value, "elsewhere", make_bool(env, elsewhere)) &&
@@ -126,6 +132,7 @@ static void tty_settle(napi_env env, tty_job *job) {
       napi_create_error(env, NULL, msg, &err);
       napi_reject_deferred(env, job->deferred, err);
     }
+    free_secret_paths(job->req, paths);
     free(details);
     free(text);
   } else {

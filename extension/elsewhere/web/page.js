@@ -72,6 +72,7 @@
     // Keep the last few closed cards for a while, then let them go; never one holding words
     // the person wrote (a refused step's text stays on the page).
     const wroteSomething = (c) => [...c.section.querySelectorAll("textarea")].some((e) => e.value.trim());
+    for (const e of card.section.querySelectorAll("input.secret")) e.value = ""; // a secret leaves the page
     const closed = [...cards.entries()].filter(([, c]) => c.closed && !wroteSomething(c));
     for (const [qid, c] of closed.slice(0, Math.max(0, closed.length - 3))) {
       c.section.remove();
@@ -148,7 +149,12 @@
     part.noMatch = make("p", "no-match", t("NO_MATCHES"));
     part.noMatch.hidden = true;
     if (options.length) box.append(part.noMatch);
-    const wrote = make("textarea", "wrote");
+    // A secret question: a password field (masked, one line); the page never shows its text again.
+    const wrote = q.secret ? make("input", "wrote secret") : make("textarea", "wrote");
+    if (q.secret) {
+      wrote.type = "password";
+      wrote.autocomplete = "off";
+    }
     wrote.placeholder = t("DIALOG_PLACEHOLDER");
     wrote.setAttribute("aria-label", q.otherLabel || t("SOMETHING_ELSE"));
     if (options.length) {
@@ -195,7 +201,7 @@
       if (part.filter && document.activeElement !== part.filter && !card.filterTimer) part.filter.value = qv.filter || "";
       // Typed text and the note follow the engine unless the person has changed them since: the
       // answer given, else the draft the engine holds (another page's, or this one's before a reload).
-      const given = qv.wrote ?? (qv.typed || "");
+      const given = q.secret ? "" : (qv.wrote ?? (qv.typed || "")); // a secret's view holds bullets only
       const edited = wrote.value !== part.wroteSynced;
       if (!edited) wrote.value = given;
       if (wrote.value === given) part.wroteSynced = given;

@@ -247,9 +247,26 @@ qt_status qt_editor_insert(qt_editor *ed, const char *s, size_t n, bool *cut) {
   return QT_OK;
 }
 
+bool qt_editor_mask(const qt_editor *ed, qt_editor *out) {
+  static const char BULLET[] = "\xE2\x80\xA2"; /* U+2022 */
+  const char *s = qt_editor_text(ed);
+  size_t n = qt_editor_len(ed), cursor = 0;
+  qt_buf_reset(&out->text);
+  qt_seg_memo_changed(&out->memo, 0);
+  for (size_t i = 0; i < n; i++) {
+    if (((unsigned char)s[i] & 0xC0) == 0x80) continue; /* a code point's later bytes */
+    if (i < ed->cursor) cursor += sizeof BULLET - 1;
+    qt_buf_append(&out->text, BULLET, sizeof BULLET - 1);
+  }
+  out->cursor = cursor;
+  out->multiline = false;
+  return !out->text.failed;
+}
+
 qt_status qt_editor_set(qt_editor *ed, const char *s, size_t n) {
   qt_editor fresh;
   qt_editor_init(&fresh, ed->limit, ed->multiline);
+  fresh.masked = ed->masked;
   qt_status st = qt_editor_insert(&fresh, s, n, NULL);
   if (st) {
     qt_editor_free(&fresh);

@@ -20,10 +20,14 @@ typedef struct qt_editor {
   size_t cursor;    /* byte offset into text, on a grapheme boundary */
   size_t limit;     /* most bytes the text may hold; longer input is cut (see qt_editor_insert) */
   bool multiline;   /* newlines are kept (typed answers) or become spaces (notes, filters) */
+  bool masked;      /* a secret: every renderer shows a bullet per character, never the text */
   qt_seg_memo memo; /* what stepping back learned about the text, kept up to where it changes */
 } qt_editor;
 
 void qt_editor_init(qt_editor *ed, size_t limit, bool multiline);
+/* What a masked editor shows (qt_editor.masked): `out` (an editor the caller keeps and frees)
+ * gets a bullet per code point of ed's text and the cursor after as many. False when out of memory. */
+bool qt_editor_mask(const qt_editor *ed, qt_editor *out);
 void qt_editor_free(qt_editor *ed);
 
 /* Inserts s[0..n) at the cursor, cleaned as described above. When the limit would be passed

@@ -273,7 +273,8 @@ static qt_status init_question(qt_engine *e, size_t i, qt_buf *scratch) {
   const qt_question *q = &e->req->questions[i];
   qt_status st;
   s->q = q;
-  qt_editor_init(&s->draft, QT_MAX_ANSWER_BYTES, true);
+  qt_editor_init(&s->draft, QT_MAX_ANSWER_BYTES, !q->secret); /* a secret is one line: Enter gives it */
+  s->draft.masked = q->secret;
   qt_editor_init(&s->note, QT_MAX_NOTE_BYTES, false);
   qt_editor_init(&s->filter, QT_MAX_FILTER_BYTES, false);
   if ((st = sanitized(scratch, q->prompt, QT_SANITIZE_NEWLINES, true, &s->prompt))) return st;
@@ -558,7 +559,7 @@ uint64_t qt_engine_revision(const qt_engine *e) { return e ? e->revision : 0; }
 /* The frame and the caches the renderers keep (render/) live in the engine, which frees them. */
 size_t qt_draw_bytes(const qt_draw *d) {
   size_t n = qt_lines_bytes(&d->frame) + qt_lines_bytes(&d->scratch[0]) + qt_lines_bytes(&d->scratch[1]);
-  n += qt_lines_bytes(&d->measure) + d->cell_text.cap;
+  n += qt_lines_bytes(&d->measure) + d->cell_text.cap + qt_editor_bytes(&d->mask);
   n += d->pv.cap * (sizeof *d->pv.start + sizeof *d->pv.end + sizeof *d->pv.width); /* the preview's layout */
   for (size_t i = 0; i < QT_WRAP_SLOTS; i++) n += d->wraps[i].text.cap + 2 * d->wraps[i].cap * sizeof(size_t);
   n += 2 * d->relaid.cap * sizeof(size_t);
@@ -573,6 +574,7 @@ void qt_draw_free(qt_draw *d) {
   qt_lines_free(&d->help_lines);
   qt_buf_free(&d->help_key);
   qt_buf_free(&d->cell_text);
+  qt_editor_free(&d->mask);
   free(d->pv.start);
   free(d->pv.end);
   free(d->pv.width);
@@ -641,6 +643,7 @@ qt_status qt_engine_editor_done(qt_engine *e, bool ok, const char *text, size_t 
   if (len && text[len - 1] == '\r') len--;
   qt_editor fresh;
   qt_editor_init(&fresh, ed->limit, ed->multiline);
+  fresh.masked = ed->masked;
   bool cut = false;
   qt_status st = qt_editor_insert(&fresh, text ? text : "", len, &cut);
   if (st) {

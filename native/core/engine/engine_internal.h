@@ -133,6 +133,7 @@ typedef struct qt_draw {
   qt_lines scratch[2]; /* reusable columns for side-by-side previews */
   qt_lines measure;    /* lines drawn aside to be measured or windowed (render.c) */
   qt_buf cell_text;    /* the display bytes of the graphemes of an editor line being drawn */
+  qt_editor mask;      /* what a masked (secret) editor shows: its bullets (qt_editor_mask) */
   /* where the text of the editors drawn last wraps (render_editor.c wrap_editor), one slot per
    * editor, the one used longest ago given to another */
   qt_wrap_cache wraps[QT_WRAP_SLOTS];

@@ -246,7 +246,10 @@ static qt_status on_entry(qt_engine *e, qt_qstate *s, const qt_key_event *ev) {
   } else if (matches(e, QT_ACT_CONFIRM, ev)) {
     st = qt_step_apply(e, QT_STEP_TYPE, 0); /* a multi-select question is finished too */
   } else if (matches(e, QT_ACT_EXTERNAL_EDITOR, ev)) {
-    e->editor_want = 1;
+    if (s->q->secret)
+      qt_flash(e, QT_STYLE_WARNING, QT_STR_SECRET_NO_EDITOR, 0, NULL);
+    else
+      e->editor_want = 1;
   } else if (edit_key(e, &s->draft, ev, &handled), handled) {
   } else if (e->multi && matches(e, QT_ACT_NEXT, ev)) {
     st = qt_switch_question(e, 1);

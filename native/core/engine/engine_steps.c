@@ -435,6 +435,7 @@ qt_status qt_step_apply(qt_engine *e, qt_step st, size_t k) {
 static qt_status replace_text(qt_engine *e, qt_editor *ed, const char *text, size_t len) {
   qt_editor fresh;
   qt_editor_init(&fresh, ed->limit, ed->multiline);
+  fresh.masked = ed->masked;
   bool cut = false;
   qt_status st = qt_editor_insert(&fresh, text ? text : "", len, &cut);
   if (st || cut) {

@@ -24,6 +24,13 @@ static bool add_clean(cJSON *o, const char *key, const char *text, size_t len, b
 }
 
 static bool add_editor(cJSON *o, const char *key, const qt_editor *ed) {
+  if (ed->masked) { /* a secret: no face's view carries its text, only as many bullets */
+    qt_editor mask;
+    qt_editor_init(&mask, ed->limit, false);
+    bool ok = qt_editor_mask(ed, &mask) && add_clean(o, key, qt_editor_text(&mask), qt_editor_len(&mask), false);
+    qt_editor_free(&mask);
+    return ok;
+  }
   return add_clean(o, key, qt_editor_text(ed), qt_editor_len(ed), ed->multiline);
 }
 
@@ -38,7 +45,9 @@ static bool describe(const qt_engine *e, size_t qi, qt_buf *out) {
     if (out->len) qt_buf_puts(out, ", ");
     qt_buf_puts(out, s->opts[k - 1].label);
   }
-  if (a->custom) {
+  if (a->custom && s->q->secret) {
+    qt_buf_puts(out, qt_str(e, QT_STR_SECRET_ANSWER)); /* never the secret's text */
+  } else if (a->custom) {
     if (out->len) qt_buf_puts(out, ", ");
     qt_sanitize(out, a->custom, strlen(a->custom), QT_SANITIZE_NEWLINES);
   }
@@ -118,13 +127,13 @@ static bool add_question(const qt_engine *e, cJSON *arr, size_t i) {
             cJSON_AddStringToObject(q, "prompt", s->prompt) && cJSON_AddBoolToObject(q, "multi", s->q->multi_select) &&
             cJSON_AddBoolToObject(q, "answered", a->present);
   /* a typed question: its type and the hint every face shows ("A whole number (1–10)") */
-  if (ok && s->q->type != QT_TYPE_TEXT) {
+  if (ok && (s->q->type != QT_TYPE_TEXT || s->q->secret)) {
     qt_buf hint;
     qt_buf_init(&hint);
     qt_typed_hint(s->q, e->lang, &hint);
     qt_buf_putc(&hint, '\0');
     ok = !hint.failed && cJSON_AddStringToObject(q, "type", qt_type_name((qt_type)s->q->type)) &&
-         cJSON_AddStringToObject(q, "hint", hint.data);
+         cJSON_AddStringToObject(q, "hint", hint.data) && (!s->q->secret || cJSON_AddBoolToObject(q, "secret", true));
     qt_buf_free(&hint);
   }
   /* skipped on purpose: "skipped" or "chat" (qt_skip_name), else null */
@@ -146,8 +155,8 @@ static bool add_question(const qt_engine *e, cJSON *arr, size_t i) {
   }
   if (!add_editor(q, "typed", &s->draft) || !add_editor(q, "note", &s->note) || !add_editor(q, "filter", &s->filter))
     return false;
-  if (a->present && a->custom ? !add_clean(q, "wrote", a->custom, strlen(a->custom), true)
-                              : !cJSON_AddNullToObject(q, "wrote"))
+  if (a->present && a->custom && !s->q->secret ? !add_clean(q, "wrote", a->custom, strlen(a->custom), true)
+                                               : !cJSON_AddNullToObject(q, "wrote"))
     return false;
   /* the answer as the review reads it, in the engine's language: what every face's review shows */
   qt_buf reading;
@@ -155,7 +164,7 @@ static bool add_question(const qt_engine *e, cJSON *arr, size_t i) {
   if (!a->present) {
     qt_buf_puts(&reading, qt_str(e, QT_STR_NOT_ANSWERED));
     qt_buf_putc(&reading, '\0');
-  } else if (describe(e, i, &reading) && a->custom) {
+  } else if (describe(e, i, &reading) && a->custom && !s->q->secret) {
     reading.len--; /* before describe's NUL */
     qt_buf_puts(&reading, " ");
     qt_buf_puts(&reading, qt_str(e, QT_STR_TYPED));

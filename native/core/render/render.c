@@ -570,7 +570,9 @@ static void draw_review_lines(rctx *r) {
         if (j) qt_buf_puts(t, ", ");
         if (a->indices[j] >= 1 && a->indices[j] <= s->q->option_count) qt_buf_puts(t, s->opts[a->indices[j] - 1].label);
       }
-      if (a->custom) {
+      if (a->custom && s->q->secret) {
+        qt_buf_puts(t, qt_str(e, QT_STR_SECRET_ANSWER)); /* never the secret's text */
+      } else if (a->custom) {
         if (a->index_count) qt_buf_puts(t, ", ");
         qt_sanitize(t, a->custom, strlen(a->custom), 0);
       }
@@ -591,7 +593,7 @@ static void draw_review_lines(rctx *r) {
                         : MARK_OPEN);
     lb_str(&b, PLAIN, " ");
     qt_rd_put_wrapped(r, &b, indent, a->present ? PLAIN : QT_STYLE_WARNING, t->data, t->len);
-    if (a->custom) {
+    if (a->custom && !s->q->secret) {
       put_wrapped_str(r, &b, indent, PLAIN, " ");
       put_wrapped_str(r, &b, indent, QT_STYLE_MUTED, qt_str(e, QT_STR_TYPED));
     }

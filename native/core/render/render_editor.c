@@ -280,6 +280,14 @@ static void editor_window(size_t total, size_t cur, int cap, size_t *first, size
  * view are turned into cells; where the lines wrap comes from the renderer's layout of it (wrap_editor). */
 void qt_rd_draw_editor(rctx *r, lb *b, const qt_editor *ed, int indent, bool focused, int style) {
   const qt_engine *e = r->e;
+  if (ed->masked) { /* a secret: its bullets are drawn, never its text */
+    if (!qt_editor_mask(ed, &r->d->mask)) {
+      r->failed = true;
+      lb_end(b);
+      return;
+    }
+    ed = &r->d->mask;
+  }
   qt_buf *ct = &r->d->cell_text;
   const char *s = qt_editor_text(ed);
   size_t len = qt_editor_len(ed);

@@ -73,6 +73,16 @@ static void put_text(pctx *p, const char *s, size_t n, bool newlines) {
 
 /* An editor's text with the host's cursor marker at the cursor when focused. */
 static void put_editor(pctx *p, const qt_editor *ed, bool focused) {
+  if (ed->masked) { /* a secret: its bullets, never its text */
+    qt_editor mask;
+    qt_editor_init(&mask, ed->limit, false);
+    if (qt_editor_mask(ed, &mask))
+      put_editor(p, &mask, focused);
+    else
+      p->tmp.failed = true;
+    qt_editor_free(&mask);
+    return;
+  }
   const char *s = qt_editor_text(ed);
   size_t n = qt_editor_len(ed), c = ed->cursor <= n ? ed->cursor : n;
   if (!n && !focused) {
@@ -208,7 +218,9 @@ static void plain_review(pctx *p) {
         if (a->indices[j] >= 1 && a->indices[j] <= s->q->option_count)
           qt_buf_puts(&p->tmp, s->opts[a->indices[j] - 1].label);
       }
-      if (a->custom) {
+      if (a->custom && s->q->secret) {
+        qt_buf_puts(&p->tmp, qt_str(e, QT_STR_SECRET_ANSWER)); /* never the secret's text */
+      } else if (a->custom) {
         if (a->index_count) qt_buf_puts(&p->tmp, ", ");
         put_text(p, a->custom, strlen(a->custom), false);
         qt_buf_putc(&p->tmp, ' ');

@@ -218,6 +218,11 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
       goto fail;
     }
     if (cJSON_IsNull(entry)) continue; /* explicitly unanswered */
+    if (q->secret && !skips) {
+      st = qt_fail(err, p, "%s: only the person can answer a secret question. Leave question \"%s\" out of `answers`.",
+                   p, q->id);
+      goto fail;
+    }
     if (cJSON_IsObject(entry) && cJSON_GetObjectItemCaseSensitive(entry, "skipped")) {
       if ((st = read_skip(req, q, entry, p, skips, a, err))) goto fail;
       continue;

@@ -448,6 +448,27 @@ static const char *const K_QUESTIONS[] = {"questions", NULL};
 static const char *const K_TYPE[] = {"type", NULL};
 static const char *const K_MIN[] = {"min", "minimum", NULL};
 static const char *const K_MAX[] = {"max", "maximum", NULL};
+static const char *const K_SECRET[] = {"secret", NULL};
+
+/* `secret: true` (read after the type): a question answered in the person's own words only —
+ * no options, no type — whose answer the model gets as a file (qt_secret.h). */
+static qt_status read_secret(reader *r, const qt_jv *item, const char *path, qt_question *q) {
+  const qt_jv *v = field(r->doc, item, K_SECRET);
+  if (absent(v)) return QT_OK;
+  char p[sizeof((qt_error *)0)->path];
+  qt_pathf(p, sizeof p, "%s%ssecret", path, *path ? "." : "");
+  if (v->type != QT_JV_TRUE && v->type != QT_JV_FALSE)
+    return qt_fail(r->err, p, "%s must be true or false (true: the answer is a secret, like a key), not %s.", p,
+                   type_name(v));
+  if (v->type == QT_JV_FALSE) return QT_OK;
+  if (q->option_count || q->multi_select)
+    return qt_fail(r->err, p,
+                   "%s: a secret question is answered in the person's own words. Leave options and multiSelect out.",
+                   p);
+  if (q->type != QT_TYPE_TEXT) return qt_fail(r->err, p, "%s: a secret question takes text. Leave type out.", p);
+  q->secret = true;
+  return QT_OK;
+}
 
 /* A bound of a numeric question: a JSON number. */
 static qt_status read_bound(const reader *r, const qt_jv *v, const char *path, bool *has, double *out) {
@@ -660,7 +681,8 @@ static qt_status read_question(reader *r, const qt_jv *item, size_t index, const
     option_index_free(&values);
     if (st) return st;
   }
-  return read_type(r, item, path, q);
+  if ((st = read_type(r, item, path, q))) return st;
+  return read_secret(r, item, path, q);
 }
 
 /* Gives every question without an id one: a slug of its label/header, else q<n>; unique. */

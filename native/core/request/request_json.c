@@ -45,6 +45,7 @@ cJSON *qt_questions_to_cjson(const qt_request *req, bool with_other_label) {
     if (q->type != QT_TYPE_TEXT && !add_string(o, "type", qt_type_name((qt_type)q->type))) goto fail;
     if (q->has_min && !cJSON_AddNumberToObject(o, "min", q->min)) goto fail;
     if (q->has_max && !cJSON_AddNumberToObject(o, "max", q->max)) goto fail;
+    if (q->secret && !cJSON_AddBoolToObject(o, "secret", true)) goto fail;
   }
   return arr;
 fail:
@@ -161,6 +162,11 @@ static void put_type(qt_buf *b, const qt_question *q) {
   if (q->has_max) qt_number_text(q->max, num, sizeof num), qt_buf_printf(b, ",\"max\":%s", num);
 }
 
+/* ,"secret":true of a secret question. */
+static void put_secret(qt_buf *b, const qt_question *q) {
+  if (q->secret) qt_buf_puts(b, ",\"secret\":true");
+}
+
 qt_status qt_request_write_json(const qt_request *req, bool with_preset, qt_buf *b) {
   if (!req || !b) return QT_ERR_USAGE;
   size_t estimate = 64;
@@ -193,6 +199,7 @@ qt_status qt_request_write_json(const qt_request *req, bool with_preset, qt_buf 
     }
     qt_buf_puts(b, q->multi_select ? ",\"multiSelect\":true" : ",\"multiSelect\":false");
     put_type(b, q);
+    put_secret(b, q);
     qt_buf_putc(b, '}');
   }
   qt_buf_putc(b, ']');

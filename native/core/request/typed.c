@@ -177,6 +177,10 @@ bool qt_typed_hint(const qt_question *q, qt_language lang, qt_buf *out) {
       [QT_TYPE_EMAIL] = QT_STR_TYPED_EMAIL,
       [QT_TYPE_URL] = QT_STR_TYPED_URL,
   };
+  if (q->secret) { /* a secret question (type text): what becomes of what is typed */
+    qt_buf_puts(out, qt_string(lang, QT_STR_SECRET_HINT));
+    return true;
+  }
   if ((unsigned)q->type >= QT_TYPE_COUNT || HINT[q->type] == QT_STR_COUNT) return false;
   qt_buf range;
   qt_buf_init(&range);

@@ -70,6 +70,13 @@ static const char PENDING_TAIL[] =
 /* The model's own pre-supplied `answers` (mode "presupplied"): nobody was asked. */
 static const char PRESUPPLIED_HEAD[] =
     "Taken from the answers given in this call's `answers`; the user was not asked and chose none of it.\n";
+/* A secret question's answer (qt_question.secret): the model gets the file's path, never the text. */
+static const char SECRET_FILE_LINE[] =
+    "the user's secret answer is in the file %s (only this user can read it). Use it from there, e.g. as "
+    "\"$(cat '%s')\" inside a command, and never print, echo, log or repeat its contents";
+static const char SECRET_LOST_LINE[] =
+    "the user gave a secret answer, but it could not be handed over safely here, so it was dropped: ask for it "
+    "again in a terminal";
 static const char TRUNCATION_MARK[] = "\n[result truncated: %zu more bytes]";
 static const char *const OUTCOME_NAME[QT_OUTCOME_LAST + 1] = {
     [QT_ANSWERED] = "answered",       [QT_DECLINED] = "declined",
@@ -184,12 +191,22 @@ static const char SKIP_BOTH_SENTENCE[] =
 /* ---- details ---------------------------------------------------------------------------------- */
 static bool add_str(cJSON *o, const char *k, const char *v) { return cJSON_AddStringToObject(o, k, v) != NULL; }
 
-static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a, bool applied, const char *earlier) {
+/* What became of a secret question's answer in this result. */
+enum { SECRET_NONE, SECRET_FILE /* custom holds the file's path */, SECRET_LOST /* custom dropped */ };
+
+static cJSON *answer_to_cjson(const qt_question *q, const qt_answer *a, bool applied, const char *earlier,
+                              uint8_t secret) {
   cJSON *o = cJSON_CreateObject();
   qt_buf value, label;
   qt_buf_init(&value);
   qt_buf_init(&label);
   if (!o || !add_str(o, "id", q->id)) goto fail;
+  if (secret) { /* { id, secret: true, file? }: no value, no label — the text is the file's alone */
+    if (!cJSON_AddBoolToObject(o, "secret", true) || (secret == SECRET_FILE && !add_str(o, "file", a->custom)) ||
+        (a->note && !add_str(o, "note", a->note)))
+      goto fail;
+    return o;
+  }
   for (size_t k = 0; k < a->index_count; k++) {
     const qt_option *op = &q->options[a->indices[k] - 1];
     if (k) qt_buf_puts(&value, ", "), qt_buf_puts(&label, ", ");
@@ -249,7 +266,7 @@ fail:
 static char *details_json(const qt_request *req, const qt_answer *answers, const bool *applied,
                           const char *const *earlier, qt_outcome outcome, const char *mode, int64_t answered_at_ms,
                           bool keep_answers, unsigned flags, const char *discussion, const char *qid,
-                          const char *source, const char *call_note) {
+                          const char *source, const char *call_note, const uint8_t *secret) {
   cJSON *root = cJSON_CreateObject(), *qs = NULL;
   if (!root) return NULL;
   qs = qt_questions_to_cjson(req, true);
@@ -262,7 +279,8 @@ static char *details_json(const qt_request *req, const qt_answer *answers, const
   if (keep_answers && answers) {
     for (size_t i = 0; i < req->question_count; i++) {
       if (!answers[i].present || answers[i].skipped) continue;
-      cJSON *a = answer_to_cjson(&req->questions[i], &answers[i], applied && applied[i], earlier ? earlier[i] : NULL);
+      cJSON *a = answer_to_cjson(&req->questions[i], &answers[i], applied && applied[i], earlier ? earlier[i] : NULL,
+                                 secret ? secret[i] : SECRET_NONE);
       if (!a || !cJSON_AddItemToArray(arr, a)) {
         cJSON_Delete(a);
         goto fail;
@@ -375,7 +393,8 @@ static void put_typed(qt_buf *b, const qt_question *q, const qt_answer *a) {
  * only what is not a piece (to measure it). */
 static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers, const bool *applied,
                      const char *const *earlier, bool lines, const char *sentence, const char *tail,
-                     const qt_buf *pieces, const size_t *keep, const char *by, const char *extra) {
+                     const qt_buf *pieces, const size_t *keep, const char *by, const char *extra,
+                     const uint8_t *secret) {
   size_t n = req->question_count;
   if (by) qt_buf_puts(b, by); /* not the person's answer: said first, and no line says "user" */
   for (size_t i = 0; lines && i < n; i++) {
@@ -385,11 +404,13 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
     const size_t *k = keep ? &keep[i * PIECES_PER_LINE] : NULL;
     qt_buf_printf(b, "%s: ", req->questions[i].id);
     if (a->skipped) qt_buf_puts(b, (by ? SKIP_LINE_BY : SKIP_LINE)[a->skipped < QT_SKIP_COUNT ? a->skipped : 1]);
+    if (secret && secret[i] == SECRET_FILE) qt_buf_printf(b, SECRET_FILE_LINE, a->custom, a->custom);
+    if (secret && secret[i] == SECRET_LOST) qt_buf_puts(b, SECRET_LOST_LINE);
     if (a->index_count) {
       qt_buf_puts(b, applied && applied[i] ? TIMEOUT_APPLIED : by ? "selected: " : "user selected: ");
       if (keep) put_piece(b, &p[PIECE_SELECTED], k[PIECE_SELECTED]);
     }
-    if (a->custom) {
+    if (a->custom && !(secret && secret[i])) {
       if (a->index_count) qt_buf_puts(b, "; ");
       qt_buf_puts(b, by ? "wrote: " : "user wrote: ");
       if (keep) put_piece(b, &p[PIECE_WROTE], k[PIECE_WROTE]);
@@ -425,7 +446,7 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
 }
 
 /* The pieces of one answer's line. */
-static void answer_pieces(qt_buf *p, const qt_question *q, const qt_answer *a) {
+static void answer_pieces(qt_buf *p, const qt_question *q, const qt_answer *a, bool secret) {
   for (size_t k = 0; k < a->index_count; k++) {
     const qt_option *op = &q->options[a->indices[k] - 1];
     if (k) qt_buf_puts(&p[PIECE_SELECTED], ", ");
@@ -437,7 +458,7 @@ static void answer_pieces(qt_buf *p, const qt_question *q, const qt_answer *a) {
       qt_buf_putc(&p[PIECE_SELECTED], ')');
     }
   }
-  if (a->custom) put_indented(&p[PIECE_WROTE], a->custom);
+  if (a->custom && !secret) put_indented(&p[PIECE_WROTE], a->custom); /* a secret's path: never cut */
   if (a->note) put_indented(&p[PIECE_NOTE], a->note);
 }
 
@@ -480,7 +501,7 @@ static bool keeps_answers(qt_outcome outcome, unsigned flags) {
 
 static char *result_text(const qt_request *req, const qt_answer *answers, const bool *applied,
                          const char *const *earlier, qt_outcome outcome, const char *reason, unsigned flags,
-                         const char *by, const char *call_note) {
+                         const char *by, const char *call_note, const uint8_t *secret) {
   size_t n = req->question_count, count = n * PIECES_PER_LINE + 2; /* the reason, the call's note */
   bool lines = answers && keeps_answers(outcome, flags);
   size_t given = 0;
@@ -527,7 +548,8 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
   bool ok = pieces && keep;
   if (ok) {
     for (size_t i = 0; lines && i < n; i++)
-      if (answers[i].present) answer_pieces(&pieces[i * PIECES_PER_LINE], &req->questions[i], &answers[i]);
+      if (answers[i].present)
+        answer_pieces(&pieces[i * PIECES_PER_LINE], &req->questions[i], &answers[i], secret && secret[i]);
     if (outcome == QT_DISCUSS || outcome == QT_ASKED) /* their words (the id), one entry however many lines */
       put_indented(&pieces[n * PIECES_PER_LINE], reason ? reason : "");
     else if (sentence && reason)
@@ -536,15 +558,15 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
     for (size_t k = 0; k < count; k++) ok &= !pieces[k].failed;
   }
   if (ok) {
-    put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, NULL, by,
-             extra); /* what is not a piece */
+    put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, NULL, by, extra,
+             secret); /* what is not a piece */
     size_t fixed = b.len;
     qt_buf_reset(&b);
     if (fixed <= QT_MAX_RESULT_TEXT_BYTES && fit_pieces(pieces, count, QT_MAX_RESULT_TEXT_BYTES - fixed, keep)) {
-      put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, keep, by, extra);
+      put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, keep, by, extra, secret);
     } else { /* only a request far beyond its limits gets here: cut the end (lines may be lost) */
       for (size_t k = 0; k < count; k++) keep[k] = SIZE_MAX;
-      put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, keep, by, extra);
+      put_text(&b, req, answers, applied, earlier, lines, sentence, tail, pieces, keep, by, extra, secret);
       if (b.len > QT_MAX_RESULT_TEXT_BYTES) {
         char mark[96];
         size_t cut = QT_MAX_RESULT_TEXT_BYTES - sizeof mark;
@@ -566,6 +588,18 @@ static char *result_text(const qt_request *req, const qt_answer *answers, const 
   }
   if (!b.data) qt_buf_reserve(&b, 0);
   return qt_buf_take(&b);
+}
+
+/* The modes whose answers are not known to be the person's (see qt_result_build_from). */
+static bool not_the_persons(const char *mode) {
+  static const char *const OTHER[] = {"extension", "unverified", "presupplied", "pending"};
+  for (size_t k = 0; mode && k < sizeof OTHER / sizeof *OTHER; k++)
+    if (strcmp(mode, OTHER[k]) == 0) return true;
+  return false;
+}
+
+bool qt_result_takes_secrets(qt_outcome outcome, const char *mode, unsigned flags) {
+  return keeps_answers(outcome, flags) && !not_the_persons(mode);
 }
 
 qt_status qt_result_build(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
@@ -618,6 +652,14 @@ qt_status qt_result_build_from(const qt_request *req, const qt_answer *answers, 
 qt_status qt_result_build_noted(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
                                 const char *source, int64_t answered_at_ms, const char *reason, unsigned flags,
                                 const char *const *earlier, const char *call_note, char **details, char **text) {
+  return qt_result_build_secret(req, answers, outcome, mode, source, answered_at_ms, reason, flags, earlier, call_note,
+                                NULL, details, text);
+}
+
+qt_status qt_result_build_secret(const qt_request *req, const qt_answer *answers, qt_outcome outcome, const char *mode,
+                                 const char *source, int64_t answered_at_ms, const char *reason, unsigned flags,
+                                 const char *const *earlier, const char *call_note, const char *const *secret_paths,
+                                 char **details, char **text) {
   if (call_note && !*call_note) call_note = NULL;
   if (outcome != QT_ANSWERED) earlier = NULL; /* only an answer given can be the earlier one, kept */
   if (!req || !details || !text || (unsigned)outcome > QT_OUTCOME_LAST || !OUTCOME_NAME[outcome]) return QT_ERR_USAGE;
@@ -664,10 +706,9 @@ qt_status qt_result_build_noted(const qt_request *req, const qt_answer *answers,
   qt_buf_init(&name);
   qt_buf_init(&by);
   bool extension = mode && strcmp(mode, "extension") == 0;
-  bool unverified = mode && strcmp(mode, "unverified") == 0;
   bool presupplied = mode && strcmp(mode, "presupplied") == 0;
   bool pending = mode && strcmp(mode, "pending") == 0;
-  bool other = extension || unverified || presupplied || pending;
+  bool other = not_the_persons(mode);
   if (presupplied && source_name(&name, NULL)) {
     qt_buf_puts(&by, PRESUPPLIED_HEAD);
   } else if (other && source_name(&name, source)) {
@@ -676,14 +717,38 @@ qt_status qt_result_build_noted(const qt_request *req, const qt_answer *answers,
       qt_buf_printf(&by, extension ? EXTENSION_NAMED : pending ? PENDING_NAMED : UNVERIFIED_WHY, name.data);
     qt_buf_puts(&by, extension ? EXTENSION_TAIL : pending ? PENDING_TAIL : UNVERIFIED_TAIL);
   }
-  bool ready = !other || (!name.failed && !by.failed && by.data);
+  /* A secret question's text goes no further: its answer becomes the file's path (secret_paths,
+   * given only for the person's answer), or is dropped, said as such. */
+  qt_answer *hidden = NULL;
+  uint8_t *secret = NULL;
+  bool secret_failed = false;
+  for (size_t i = 0; keep && answers && i < req->question_count && !secret_failed; i++) {
+    if (!req->questions[i].secret || !answers[i].present || !answers[i].custom) continue;
+    if (!hidden) {
+      hidden = malloc(req->question_count * sizeof *hidden);
+      secret = calloc(req->question_count, 1);
+      if (!hidden || !secret) {
+        secret_failed = true;
+        break;
+      }
+      memcpy(hidden, answers, req->question_count * sizeof *hidden);
+    }
+    bool file = !other && secret_paths && secret_paths[i];
+    hidden[i].custom = file ? (char *)secret_paths[i] : NULL;
+    secret[i] = file ? SECRET_FILE : SECRET_LOST;
+  }
+  if (hidden && !secret_failed) answers = hidden;
+  bool ready = !secret_failed && (!other || (!name.failed && !by.failed && by.data));
   const char *by_text = other && ready ? by.data : NULL;
-  *details =
-      ready ? details_json(req, answers, applied, earlier, outcome, mode, answered_at_ms, keep, flags,
-                           outcome == QT_DISCUSS ? (reason ? reason : "") : NULL,
-                           outcome == QT_ASKED ? (reason ? reason : "") : NULL, other ? name.data : NULL, call_note)
-            : NULL;
-  *text = *details ? result_text(req, answers, applied, earlier, outcome, reason, flags, by_text, call_note) : NULL;
+  *details = ready ? details_json(req, answers, applied, earlier, outcome, mode, answered_at_ms, keep, flags,
+                                  outcome == QT_DISCUSS ? (reason ? reason : "") : NULL,
+                                  outcome == QT_ASKED ? (reason ? reason : "") : NULL, other ? name.data : NULL,
+                                  call_note, secret)
+                   : NULL;
+  *text =
+      *details ? result_text(req, answers, applied, earlier, outcome, reason, flags, by_text, call_note, secret) : NULL;
+  free(hidden);
+  free(secret);
   qt_buf_free(&name);
   qt_buf_free(&by);
   free(merged);
