@@ -219,6 +219,8 @@ static char *build_request_json(fuzz_input *in) {
       if (f & 0x80) cJSON_AddStringToObject(answers, id, "v1");
     } else if (f & 0x80) {
       add_clipped(answers, id, pool_text(tl), QT_MAX_ANSWER_BYTES);
+    } else if ((f & 0x21) == 0x20) { /* a secret question: its field masked in every frame */
+      cJSON_AddBoolToObject(q, "secret", 1);
     }
     cJSON_AddItemToArray(qs, q);
   }
