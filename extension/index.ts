@@ -46,7 +46,7 @@ const PROMPT_GUIDELINES = [
   'In question options, put the option you recommend first and end its label with "(Recommended)".',
   'Never add your own "Other" or "None of the above" option to a question call: the user can always type their own answer.',
   "A question call must be the only tool call of its message: call it alone, after any others have finished.",
-  "Ask for a password, token or API key only with secret: true; use the file you get without printing it.",
+  "Ask for a password or API key only in a question with secret: true; use its file, never print it.",
 ];
 
 const OptionSchema = Type.Object({
@@ -298,7 +298,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
         return (await getWeb()).toggle(ctx, words[1] === undefined ? undefined : words[1] === "on");
       }
       if (words[0] === "secrets" && (words[1] === undefined || words[1] === "keep") && words.length <= 2) {
-        const [{ keepSecrets, secretFiles }, { SECRET }] = await Promise.all([import("./ask/secrets.ts"), import("./text/text.ts")]);
+        const [{ keepSecrets, secretFiles }, { SECRET }] = await Promise.all([import("./board/secrets.ts"), import("./text/text.ts")]);
         const files = secretFiles();
         const kept = words[1] === "keep" ? keepSecrets() : undefined;
         const text = !files.length ? SECRET.none : kept ? SECRET.kept(kept) : SECRET.listed(files);
@@ -389,7 +389,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
     }
     relay ??= import("./elsewhere/relay-host.ts").then((m) => m.relayHost(pi, getAsker, getOutcomes));
     // Where this session's secret answers are handed over (a directory made at the first one).
-    const secrets = await import("./ask/secrets.ts");
+    const secrets = await import("./board/secrets.ts");
     let sessionId: string | undefined;
     try {
       sessionId = (ctx.sessionManager as { getSessionId?: () => string } | undefined)?.getSessionId?.();
@@ -493,6 +493,6 @@ export default function piQuestion(pi: ExtensionAPI): void {
     if (asker) (await asker).close();
     if (relay) (await relay).stop();
     if (web) (await web).stop();
-    (await import("./ask/secrets.ts")).endSecrets(); // removed unless the person kept them
+    (await import("./board/secrets.ts")).endSecrets(); // removed unless the person kept them
   });
 }

@@ -403,7 +403,7 @@ test("render is pure: an editor holds its text and cursor only; the renderer's m
   const read = (file) => readFileSync(new URL(file, `file://${root}/`), "utf8");
   const editor = structBody(read("native/core/engine/editor.h"), "qt_editor");
   assert.ok(editor, "qt_editor is declared in editor.h");
-  assert.deepEqual(memberNames(editor).sort(), ["cursor", "limit", "memo", "multiline", "text"]);
+  assert.deepEqual(memberNames(editor).sort(), ["cursor", "limit", "masked", "memo", "multiline", "text"]);
   const internal = read("native/core/engine/engine_internal.h");
   for (const name of ["qt_draw", "qt_wrap_cache"]) {
     const body = structBody(internal, name);

@@ -1,4 +1,4 @@
-// secret.test.mjs — secret answers (`secret: true`, issue 35 item 6): the request's rules, the
+// secret.test.mjs — secret answers (`secret: true`): the request's rules, the
 // field masked in every frame and in the view the faces get, the external editor refused, and
 // the result — the model and details get a file's path and never the text, the file is this
 // user's alone (0600 in a 0700 directory), a secret from anyone but the person is refused or
@@ -11,7 +11,7 @@ import { test } from "node:test";
 import { addon, thrown } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
 
-const secrets = await importShim("ask/secrets.ts");
+const secrets = await importShim("board/secrets.ts");
 const { toToolResult } = await importShim("board/result.ts");
 const memory = await importShim("ask/memory.ts");
 const { createBoard } = await importShim("board/board.ts");
@@ -44,13 +44,20 @@ test("secret: the request's rules — true or false, words only (no options, mul
   const err = (q) => thrown(() => addon.normalize(JSON.stringify({ questions: [{ id: "k", prompt: "Key?", ...q }] })));
   assert.match(err({ secret: "yes" }).message, /questions\[0\]\.secret must be true or false .*not a string/);
   assert.equal(err({ secret: 1 }).path, "questions[0].secret");
-  assert.match(err({ secret: true, options: ["a", "b"] }).message, /a secret question is answered in the person's own words\. Leave options and multiSelect out/);
+  assert.match(
+    err({ secret: true, options: ["a", "b"] }).message,
+    /a secret question is answered in the person's own words\. Leave options and multiSelect out/,
+  );
   assert.match(err({ secret: true, type: "integer" }).message, /a secret question takes text\. Leave type out/);
   const canonical = addon.normalize(CALL);
   assert.equal(JSON.parse(canonical).questions[0].secret, true);
   assert.equal(JSON.parse(canonical).questions[1].secret, undefined);
   assert.equal(addon.normalize(canonical), canonical, "canonical is a fixed point");
-  assert.equal(JSON.parse(addon.normalize(JSON.stringify({ questions: [{ id: "k", prompt: "?", secret: false, options: ["a"] }] }))).questions[0].secret, undefined);
+  assert.equal(
+    JSON.parse(addon.normalize(JSON.stringify({ questions: [{ id: "k", prompt: "?", secret: false, options: ["a"] }] }))).questions[0]
+      .secret,
+    undefined,
+  );
   const preset = thrown(() => addon.normalize(JSON.stringify({ ...JSON.parse(CALL), answers: { token: "x" } })));
   assert.match(preset.message, /answers\.token: only the person can answer a secret question/);
 });
@@ -112,7 +119,13 @@ test("secret: the model and details get the file's path and how to use it, never
   const result = toToolResult(built);
   const text = result.content[0].text;
   assert.doesNotMatch(text + JSON.stringify(result.details), /sk-live/);
-  assert.match(text, new RegExp(`^token: the user's secret answer is in the file ${path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} \\(only this user can read it\\)`, "m"));
+  assert.match(
+    text,
+    new RegExp(
+      `^token: the user's secret answer is in the file ${path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} \\(only this user can read it\\)`,
+      "m",
+    ),
+  );
   assert.match(text, /never print, echo, log or repeat its contents/);
   assert.match(text, /^env: user selected: 1\. staging$/m);
   assert.deepEqual(result.details.answers[0], { id: "token", secret: true, file: path });
@@ -144,7 +157,10 @@ test("secret: kept when the person asks (/questions secrets keep); a file that c
   secrets.startSecrets(join(base, "linked"));
   symlinkSync(base, join(base, "linked"));
   const r = toToolResult(addon.result(CALL, "answered", "interactive", 2, null, answers));
-  assert.match(r.content[0].text, /^token: the user gave a secret answer, but it could not be saved to a file only they can read \(.*not a directory.*\), so it was dropped: ask for it again$/m);
+  assert.match(
+    r.content[0].text,
+    /^token: the user gave a secret answer, but it could not be saved to a file only they can read \(.*not a directory.*\), so it was dropped: ask for it again$/m,
+  );
   assert.equal(r.details.answers[0].file, undefined);
   assert.doesNotMatch(r.content[0].text + JSON.stringify(r.details), /sk-live/);
   assert.equal(existsSync(elsewhere), false);

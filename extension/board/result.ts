@@ -9,7 +9,7 @@ import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
 import { addon } from "../addon.ts";
 import type { Settings } from "../text/settings.ts";
 import { SECRET } from "../text/text.ts";
-import { type SecretFile, writeSecrets } from "../ask/secrets.ts";
+import { type SecretFile, writeSecrets } from "./secrets.ts";
 
 export type QuestionResult = AgentToolResult<QuestionDetails> & { terminate?: boolean };
 
