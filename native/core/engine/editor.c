@@ -154,6 +154,7 @@ void qt_editor_init(qt_editor *ed, size_t limit, bool multiline) {
   ed->cursor = 0;
   ed->limit = limit;
   ed->multiline = multiline;
+  ed->masked = false; /* a secret's editor is masked by its owner */
 }
 
 void qt_editor_free(qt_editor *ed) {
