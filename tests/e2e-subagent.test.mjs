@@ -4,7 +4,7 @@
 // reach the person through the parent — once, saying who asks — and never be drawn by the
 // child on the terminal the parent's TUI owns; every ending travels back to the child.
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { startMockModel } from "./helpers/mock-model.mjs";
@@ -99,6 +99,31 @@ test("subagent: its question appears once in the parent, says who asks, and type
     await pi.text("/questions");
     await pi.keys("Enter");
     await pi.waitForScreen(/Which database for the worker\? → hello world typed slowly \(Asked by worker\)/);
+  });
+});
+
+test("subagent: a secret question travels as the parent's file — masked in the parent, the child's model reads only its path", async () => {
+  const KEY = "sk-relay-0123456789";
+  const secret = {
+    toolCalls: [{ name: "question", arguments: { questions: [{ id: "token", prompt: "Deploy token for the worker?", secret: true }] } }],
+  };
+  const replies = routedModel(subagent({ agent: "worker", task: "key" }), { key: secret });
+  await withParent({ replies }, async (pi) => {
+    await pi.prompt("go");
+    await pi.waitForScreen((s) => /Deploy token for the worker\?/.test(questionArea(s)) && /Asked by worker/.test(s), CHILD_MS);
+    await pi.text(KEY);
+    await pi.waitForScreen(new RegExp(`•{${KEY.length}}`));
+    assert.doesNotMatch(pi.screen(), /sk-relay/);
+    await pi.keys("Enter");
+    await pi.waitForScreen(/parent saw: child key got/, CHILD_MS);
+    const [child] = childQuestionResults(pi.sessionEntries());
+    const text = child.message.content[0].text;
+    const m = /^token: the user's secret answer is in the file (\S+) \(only this user can read it\)/.exec(text);
+    assert.ok(m, text);
+    assert.equal(readFileSync(m[1], "utf8"), KEY);
+    assert.deepEqual(child.message.details.answers[0], { id: "token", secret: true, file: m[1] });
+    assert.equal(child.message.details.mode, "relay");
+    assert.doesNotMatch(JSON.stringify(pi.sessionEntries()), /sk-relay/, "neither session holds it");
   });
 });
 

@@ -190,3 +190,33 @@ test("secret: only the person gives one — another extension, the pending file,
   }
   ticket.end();
 });
+
+test("secret: through the relay it goes down as the pi above's file — read back only as the relay's answer, an empty one said as dropped", async () => {
+  const { structuredAnswers } = await import("../extension/elsewhere/relay-wire.mjs");
+  const above = {
+    questions: JSON.parse(addon.normalize(CALL)).questions,
+    answers: [
+      { id: "token", secret: true, file: "/run/user/1/pi-question/s-1/token-1-1.secret", note: "prod only" },
+      { id: "env", value: "staging", label: "staging", wasCustom: false, index: 1 },
+    ],
+  };
+  const down = structuredAnswers(above);
+  assert.deepEqual(down.token, { secretFile: "/run/user/1/pi-question/s-1/token-1-1.secret", note: "prod only" });
+  const r = addon.result(CALL, "answered", "relay", 1, null, JSON.stringify(down));
+  assert.equal(r.secrets, undefined, "nothing for this pi to write");
+  assert.match(
+    r.text,
+    /^token: the user's secret answer is in the file \/run\/user\/1\/pi-question\/s-1\/token-1-1\.secret .*; note: prod only$/m,
+  );
+  assert.deepEqual(JSON.parse(r.details).answers[0], { id: "token", secret: true, file: down.token.secretFile, note: "prod only" });
+  const dropped = addon.result(CALL, "answered", "relay", 1, null, JSON.stringify({ ...down, token: { secretFile: "" } }));
+  assert.match(dropped.text, /^token: the user gave a secret answer, but it could not be handed over safely here/m);
+  // anyone else naming a file is refused: a page, another terminal, another extension, the pending file
+  for (const mode of ["web", "remote", "extension", "pending", "interactive"]) {
+    assert.match(
+      thrown(() => addon.result(CALL, "answered", mode, 1, null, JSON.stringify(down))).message,
+      /answers\.token: a secret's file is given only by the pi above/,
+      mode,
+    );
+  }
+});

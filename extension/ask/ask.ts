@@ -303,9 +303,6 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag, aside: Aside):
   const { json, questions, ctx, signal, s, from, ticket } = call;
   const native = addon();
   const flags = escapeFlags(s);
-  // A subagent's secret question would travel here as text: refused wherever it arrives.
-  const relayed = from ? secretRefusal(json, questions, SECRET.relay, "relay", s) : undefined;
-  if (relayed) return relayed;
   switch (way) {
     case "tui": {
       const { askInTui } = await interactiveModule();
@@ -354,8 +351,6 @@ async function askOneWay(way: Way, call: Call, flag: AnswersFlag, aside: Aside):
       }
     }
     case "above": {
-      const refused = secretRefusal(json, questions, SECRET.relay, "relay", s);
-      if (refused) return refused;
       const { askAbove } = await relayModule();
       return askAbove(json, ctx.cwd, signal, s);
     }

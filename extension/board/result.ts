@@ -78,8 +78,8 @@ export function escapeFlags(s: Pick<Settings, "escape">): number {
   return s.escape === "continue" ? CANCEL_CONTINUES : 0;
 }
 
-/** A call with secret questions asked where nothing can keep the secret (`why`: SECRET.rpc,
- * .noTerminal, .relay): not asked, the model told why and what to do instead; undefined when
+/** A call with secret questions asked where nothing can keep the secret (`why`: SECRET.rpc or
+ * SECRET.noTerminal): not asked, the model told why and what to do instead; undefined when
  * the call has none. */
 export function secretRefusal(
   json: ArgsJson,

@@ -231,12 +231,18 @@ export async function askThroughRelay(endpoint, args, asker, signal, cap, pipes)
 }
 
 /** The details' answers in the structured form the C answer model reads back exactly: option
- * values (never re-matched by text), typed text apart, notes kept, skipped questions as such. */
+ * values (never re-matched by text), typed text apart, notes kept, skipped questions as such, a
+ * secret as its file. */
 export function structuredAnswers(details) {
   const out = Object.create(null);
   for (const a of details.answers) {
     const q = details.questions.find((x) => x.id === a.id);
     if (!q) continue;
+    if (a.secret) {
+      // a secret goes down as the file this pi wrote it to ("" when it could not), never its text
+      out[a.id] = { secretFile: typeof a.file === "string" ? a.file : "", ...(a.note ? { note: a.note } : {}) };
+      continue;
+    }
     const indices = a.indices ?? (a.index ? [a.index] : []);
     const selected = indices.map((i) => q.options?.[i - 1]?.value).filter((v) => typeof v === "string");
     const entry = { selected };

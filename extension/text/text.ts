@@ -122,7 +122,6 @@ export const SECRET = {
     `Not asked: ${ids} ${ids.includes(",") ? "are secret questions" : "is a secret question"}, and ${where}. Ask for the secret in pi's own terminal (interactive mode, or print mode with a terminal attached) or on the web page, or ask the user to put it in a file or environment variable and tell you its name.`,
   rpc: "pi's RPC dialogs cannot hide what is typed",
   noTerminal: "no terminal is attached (the pending-questions file and --answers are plain text)",
-  relay: "a subagent's question travels to the pi above as text",
   /** An answer from elsewhere to a secret question (not the page). */
   elsewhere: (id: string) =>
     `question "${id}" asks for a secret: only the person answers it, in pi's terminal or on the web page, never through another terminal, a file or another extension.`,

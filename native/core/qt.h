@@ -97,8 +97,10 @@ typedef struct qt_answer {
   uint8_t skipped; /* qt_skip: present, and left unanswered on purpose */
   size_t *indices; /* 1-based option indices, ascending; NULL when index_count is 0 */
   size_t index_count;
-  char *custom; /* typed text (trimmed, non-empty) or NULL */
-  char *note;   /* a note the person attached, or NULL */
+  char *custom;     /* typed text (trimmed, non-empty) or NULL; with secret_file, the secret's file */
+  bool secret_file; /* a secret question answered above this pi (the relay): custom is the path of
+                     * the file the pi above handed the secret over in ("" when it could not) */
+  char *note;       /* a note the person attached, or NULL */
 } qt_answer;
 
 typedef struct qt_request {
@@ -152,6 +154,10 @@ qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t l
  * person's one note on the whole call, read into *call_note (malloc'd, NULL when absent). */
 qt_status qt_answers_from_json_note(const qt_request *req, const char *json, size_t len, qt_answer **out,
                                     char **call_note, qt_error *err);
+/* qt_answers_from_json_note for the answer of the pi above (the relay): a secret question's answer
+ * is { "secretFile": path } (the file the pi above wrote; "" when it could not), never its text. */
+qt_status qt_answers_from_json_relayed(const qt_request *req, const char *json, size_t len, qt_answer **out,
+                                       char **call_note, qt_error *err);
 /* Frees the strings inside `count` answers, then the array. */
 void qt_answers_free(qt_answer *answers, size_t count);
 /* Deep copy of one answer into *dst (whose previous contents are not freed). */

@@ -52,6 +52,8 @@ static qt_request *seed_request(size_t i) {
 
 /* The request with `answers` as its preset: canonical JSON parses again, to a fixed point. */
 static void check_round_trip(qt_request *req, qt_answer *answers) {
+  for (size_t i = 0; i < req->question_count; i++) /* the person's alone: never a model's preset */
+    if (answers[i].present && (answers[i].skipped || req->questions[i].secret)) return;
   qt_answer *saved = req->preset;
   req->preset = answers;
   char *j1 = NULL, *j2 = NULL, *j3 = NULL;
@@ -95,9 +97,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   qt_error err;
   qt_answer *answers = NULL;
   char *call_note = NULL; /* the "" key: the person's one note on the whole call (the _note reader only) */
-  qt_status st = sel & 0x80 ? qt_answers_from_json_note(req, (const char *)in.p, in.n, &answers, &call_note,
-                                                        sel & 0x40 ? NULL : &err)
-                            : qt_answers_from_json(req, (const char *)in.p, in.n, &answers, sel & 0x40 ? NULL : &err);
+  /* the person's reader with the call's note, the relay's (a secret as its file), or the plain one */
+  qt_status st =
+      (sel & 0xA0) == 0xA0
+          ? qt_answers_from_json_relayed(req, (const char *)in.p, in.n, &answers, &call_note, sel & 0x40 ? NULL : &err)
+      : sel & 0x80
+          ? qt_answers_from_json_note(req, (const char *)in.p, in.n, &answers, &call_note, sel & 0x40 ? NULL : &err)
+          : qt_answers_from_json(req, (const char *)in.p, in.n, &answers, sel & 0x40 ? NULL : &err);
   if (st == QT_ERR_INVALID) {
     FUZZ_CHECK(answers == NULL);
     if (!(sel & 0x40)) fuzz_check_error(&err);

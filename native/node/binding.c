@@ -158,7 +158,11 @@ static napi_value js_result(napi_env env, napi_callback_info info) {
       size_t len;
       char *json = get_string(env, argv[5], &len, "the answers JSON");
       qt_error err;
-      qt_status st = json ? qt_answers_from_json_note(req, json, len, &given, &call_note, &err) : QT_OK;
+      /* the pi above's answer may hand a secret over as its file (qt_answers_from_json_relayed) */
+      qt_status st = !json ? QT_OK
+                     : strcmp(mode, "relay") == 0
+                         ? qt_answers_from_json_relayed(req, json, len, &given, &call_note, &err)
+                         : qt_answers_from_json_note(req, json, len, &given, &call_note, &err);
       free(json);
       if (!json || st) {
         if (json) throw_status(env, st, &err);

@@ -238,7 +238,7 @@ char **secret_paths(const qt_request *req, const qt_answer *answers, qt_outcome 
   if (!secret_dir || !answers || !qt_result_takes_secrets(outcome, mode, flags)) return NULL;
   char **paths = NULL;
   for (size_t i = 0; i < req->question_count && !*failed; i++) {
-    if (!req->questions[i].secret || !answers[i].present || !answers[i].custom) continue;
+    if (!req->questions[i].secret || !answers[i].present || !answers[i].custom || answers[i].secret_file) continue;
     if (!paths && !(paths = calloc(req->question_count, sizeof *paths))) {
       *failed = true;
       break;

@@ -28,6 +28,7 @@ qt_status qt_answer_copy(qt_answer *dst, const qt_answer *src) {
   memset(dst, 0, sizeof *dst);
   dst->present = src->present;
   dst->skipped = src->skipped;
+  dst->secret_file = src->secret_file;
   if (src->index_count) {
     dst->indices = malloc(src->index_count * sizeof *dst->indices);
     if (!dst->indices) return QT_ERR_NOMEM;
@@ -173,8 +174,9 @@ static qt_status check_typed(const qt_question *q, const qt_answer *a, const cha
   return st;
 }
 
-qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, bool skips, qt_answer **out,
-                                char **call_note, qt_error *err) {
+qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const char *path, unsigned from,
+                                qt_answer **out, char **call_note, qt_error *err) {
+  bool skips = from & QT_ANSWERS_PERSON;
   *out = NULL;
   if (call_note) *call_note = NULL;
   if (!cJSON_IsObject(obj))
@@ -222,6 +224,30 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
       st = qt_fail(err, p, "%s: only the person can answer a secret question. Leave question \"%s\" out of `answers`.",
                    p, q->id);
       goto fail;
+    }
+    const cJSON *file = cJSON_IsObject(entry) ? cJSON_GetObjectItemCaseSensitive(entry, "secretFile") : NULL;
+    if (file) { /* { "secretFile": path, "note"? }: a secret the pi above handed over in a file */
+      const cJSON *note = cJSON_GetObjectItemCaseSensitive(entry, "note");
+      if (!(from & QT_ANSWERS_RELAYED) || !q->secret || !cJSON_IsString(file) ||
+          cJSON_GetArraySize(entry) != 1 + (note != NULL)) {
+        st = qt_fail(err, p,
+                     "%s: a secret's file is given only by the pi above, for a secret question, as { \"secretFile\": "
+                     "\"...\" }.",
+                     p);
+        goto fail;
+      }
+      if (!(a->custom = qt_strdup(file->valuestring))) {
+        st = QT_ERR_NOMEM;
+        goto fail;
+      }
+      if (note && !cJSON_IsNull(note)) {
+        char pp[sizeof p];
+        qt_pathf(pp, sizeof pp, "%s.note", p);
+        if ((st = answer_text(note, pp, &a->note, err))) goto fail;
+      }
+      a->secret_file = true;
+      a->present = true;
+      continue;
     }
     if (cJSON_IsObject(entry) && cJSON_GetObjectItemCaseSensitive(entry, "skipped")) {
       if ((st = read_skip(req, q, entry, p, skips, a, err))) goto fail;
@@ -323,8 +349,21 @@ qt_status qt_answers_from_json(const qt_request *req, const char *json, size_t l
   return qt_answers_from_json_note(req, json, len, out, NULL, err);
 }
 
+static qt_status from_json(const qt_request *req, const char *json, size_t len, unsigned from, qt_answer **out,
+                           char **call_note, qt_error *err);
+
 qt_status qt_answers_from_json_note(const qt_request *req, const char *json, size_t len, qt_answer **out,
                                     char **call_note, qt_error *err) {
+  return from_json(req, json, len, QT_ANSWERS_PERSON, out, call_note, err);
+}
+
+qt_status qt_answers_from_json_relayed(const qt_request *req, const char *json, size_t len, qt_answer **out,
+                                       char **call_note, qt_error *err) {
+  return from_json(req, json, len, QT_ANSWERS_PERSON | QT_ANSWERS_RELAYED, out, call_note, err);
+}
+
+static qt_status from_json(const qt_request *req, const char *json, size_t len, unsigned from, qt_answer **out,
+                           char **call_note, qt_error *err) {
   if (!req || !out || (!json && len)) return QT_ERR_USAGE;
   *out = NULL;
   if (call_note) *call_note = NULL;
@@ -334,7 +373,7 @@ qt_status qt_answers_from_json_note(const qt_request *req, const char *json, siz
   cJSON *root;
   qt_status pre = qt_json_parse(json, len, "answers", "answers", QT_MAX_ANSWERS_JSON_VALUES, &root, err);
   if (pre) return pre;
-  qt_status st = qt_answers_from_cjson(req, root, "answers", true, out, call_note, err);
+  qt_status st = qt_answers_from_cjson(req, root, "answers", from, out, call_note, err);
   cJSON_Delete(root);
   return st;
 }
@@ -351,6 +390,13 @@ cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers) {
       v = cJSON_CreateObject();
       if (!v || !cJSON_AddItemToObject(obj, q->id, v)) goto fail_v;
       if (!cJSON_AddStringToObject(v, "skipped", qt_skip_name((qt_skip)a->skipped))) goto fail;
+      if (a->note && !cJSON_AddStringToObject(v, "note", a->note)) goto fail;
+      continue;
+    }
+    if (a->secret_file) { /* { "secretFile": path }: a secret the pi above handed over */
+      v = cJSON_CreateObject();
+      if (!v || !cJSON_AddItemToObject(obj, q->id, v)) goto fail_v;
+      if (!cJSON_AddStringToObject(v, "secretFile", a->custom ? a->custom : "")) goto fail;
       if (a->note && !cJSON_AddStringToObject(v, "note", a->note)) goto fail;
       continue;
     }

@@ -768,11 +768,11 @@ static qt_status read_wait(const reader *r, const qt_jv *v, qt_request *req) {
 static qt_status read_preset(const reader *r, const qt_jv *v, qt_request *req) {
   if (absent(v)) return QT_OK;
   if (v->type != QT_JV_OBJECT) /* says what the answers must be (a string's bytes are no object) */
-    return qt_answers_from_cjson(req, NULL, "answers", false, &req->preset, NULL, r->err);
+    return qt_answers_from_cjson(req, NULL, "answers", 0, &req->preset, NULL, r->err);
   cJSON *answers;
   qt_status st = qt_json_parse(r->doc->text + v->start, v->end - v->start, "arguments", "answers", 0, &answers, r->err);
   if (st) return st;
-  st = qt_answers_from_cjson(req, answers, "answers", false, &req->preset, NULL, r->err);
+  st = qt_answers_from_cjson(req, answers, "answers", 0, &req->preset, NULL, r->err);
   cJSON_Delete(answers);
   return st;
 }

@@ -119,10 +119,14 @@ size_t qt_json_unescape(const char *raw, size_t n, char *out);
 /* ---- answers.c -------------------------------------------------------------------------- */
 /* Resolves a parsed `answers` object against req (see qt_answers_from_json_note: the "" key is the
  * note on the whole call, read into *call_note, refused when call_note is NULL); `path` names the
- * object in messages. `skips`: a skipped question may be given (the person's answers, not the
- * model's pre-supplied ones: the model skips nothing in the person's name). */
-qt_status qt_answers_from_cjson(const qt_request *req, const struct cJSON *obj, const char *path, bool skips,
+ * object in messages. `from` (below): a skipped question, or a secret, may be given only by the
+ * person, never in the model's pre-supplied answers (it skips and tells nothing in their name). */
+qt_status qt_answers_from_cjson(const qt_request *req, const struct cJSON *obj, const char *path, unsigned from,
                                 qt_answer **out, char **call_note, qt_error *err);
+/* Whose answers qt_answers_from_cjson reads (`from`): the person's (a face, the page, another
+ * terminal: skips and a secret's text may be given), and, with RELAYED, the pi above's (a secret
+ * as its file). 0: the model's own pre-supplied answers. */
+enum { QT_ANSWERS_PERSON = 1u, QT_ANSWERS_RELAYED = 2u };
 /* The `answers` object form of answers (the shape qt_answers_from_cjson reads back). */
 struct cJSON *qt_answers_to_cjson(const qt_request *req, const qt_answer *answers);
 

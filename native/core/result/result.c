@@ -733,8 +733,9 @@ qt_status qt_result_build_secret(const qt_request *req, const qt_answer *answers
       }
       memcpy(hidden, answers, req->question_count * sizeof *hidden);
     }
-    bool file = !other && secret_paths && secret_paths[i];
-    hidden[i].custom = file ? (char *)secret_paths[i] : NULL;
+    /* the pi above handed it over (relayed): its file, as it named it */
+    bool file = !other && (answers[i].secret_file ? answers[i].custom[0] != '\0' : secret_paths && secret_paths[i]);
+    hidden[i].custom = !file ? NULL : answers[i].secret_file ? answers[i].custom : (char *)secret_paths[i];
     secret[i] = file ? SECRET_FILE : SECRET_LOST;
   }
   if (hidden && !secret_failed) answers = hidden;
