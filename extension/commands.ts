@@ -120,7 +120,8 @@ export async function listQuestions(asker: Asker, args: string, ctx: ExtensionCo
       const by = askedBy ? ` (${askedBy})` : "";
       for (const q of d.questions) {
         const a = d.answers.find((x) => x.id === q.id);
-        lines.push(`  ${clean(q.label)}: ${clean(q.prompt)} → ${a ? clean(a.label) : d.status}${by}`);
+        const said = !a ? d.status : a.secret ? t.SECRET_ANSWER : clean(a.label); // a secret: never its text (details hold none)
+        lines.push(`  ${clean(q.label)}: ${clean(q.prompt)} → ${said}${by}`);
       }
     }
   }

@@ -57,6 +57,11 @@ test("e2e secret: typed as bullets, the model reads only the file's path, the fi
     // the session file, remembered answers, the project: none holds it
     const holders = [...filesHolding(pi.home, KEY), ...filesHolding(pi.work, KEY)].filter((p) => p !== file);
     assert.deepEqual(holders, []);
+    // /questions lists it as given, never its text
+    await pi.text("/questions");
+    await pi.keys("Enter");
+    await pi.waitForScreen(/Paste the deploy token → •••• \(secret, given\)/);
+    assert.doesNotMatch(pi.screen(), /sk-test/);
     // a new session ends this one: its secrets go with it
     await pi.text("/new");
     await pi.keys("Enter");
