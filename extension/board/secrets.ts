@@ -34,11 +34,21 @@ function privateDir(dir: string): void {
   if (st.mode & 0o077) chmodSync(dir, 0o700);
 }
 
+/** $XDG_RUNTIME_DIR as the system makes it: an absolute path to a directory of this user's. */
+function ownRuntimeDir(run: string): boolean {
+  try {
+    const st = lstatSync(run);
+    return isAbsolute(run) && st.isDirectory() && (typeof process.getuid !== "function" || st.uid === process.getuid());
+  } catch {
+    return false;
+  }
+}
+
 /** Where this session's secret answers go, outside `cwd` (the project); undefined when every
  * candidate is inside it. */
 export function secretDirFor(cwd: string, sessionId: string | undefined): string | undefined {
   const run = process.env.XDG_RUNTIME_DIR;
-  const bases = [run && isAbsolute(run) ? join(run, "pi-question") : undefined, join(homedir(), ".pi", "agent", "question-secrets")];
+  const bases = [run && ownRuntimeDir(run) ? join(run, "pi-question") : undefined, join(homedir(), ".pi", "agent", "question-secrets")];
   const name = `${(sessionId ?? "session").replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64)}-${randomBytes(4).toString("hex")}`;
   for (const base of bases) {
     if (!base) continue;
