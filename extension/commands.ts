@@ -120,7 +120,8 @@ export async function listQuestions(asker: Asker, args: string, ctx: ExtensionCo
       const by = askedBy ? ` (${askedBy})` : "";
       for (const q of d.questions) {
         const a = d.answers.find((x) => x.id === q.id);
-        const said = !a ? d.status : a.secret ? t.SECRET_ANSWER : clean(a.label); // a secret: never its text (details hold none)
+        // a secret: never its text (details hold none), and whether it was handed over
+        const said = !a ? d.status : a.secret ? (a.file ? t.SECRET_ANSWER : t.SECRET_DROPPED) : clean(a.label);
         lines.push(`  ${clean(q.label)}: ${clean(q.prompt)} → ${said}${by}`);
       }
     }

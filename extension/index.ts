@@ -301,7 +301,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
         const [{ keepSecrets, secretFiles }, { SECRET }] = await Promise.all([import("./board/secrets.ts"), import("./text/text.ts")]);
         const files = secretFiles();
         const kept = words[1] === "keep" ? keepSecrets() : undefined;
-        const text = !files.length ? SECRET.none : kept ? SECRET.kept(kept) : SECRET.listed(files);
+        const text = kept ? SECRET.kept(kept, files.length) : !files.length ? SECRET.none : SECRET.listed(files);
         if (ctx.hasUI) ctx.ui.notify(text, "info");
         else process.stdout.write(`${text}\n`);
         return;
@@ -396,7 +396,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
     } catch {
       // an older pi: a fresh name does
     }
-    secrets.startSecrets(secrets.secretDirFor(ctx.cwd, sessionId));
+    secrets.startSecrets(() => secrets.secretDirFor(ctx.cwd, sessionId));
     await Promise.all([
       ctx.hasUI ? loadRenderers() : undefined,
       relay.then((r) => r.start(ctx)),
@@ -484,7 +484,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
     await restoreAsync(ctx);
   });
 
-  pi.on("session_shutdown", async () => {
+  pi.on("session_shutdown", async (event) => {
     shut = true;
     clearTimeout(preparing);
     // Off pi's event bus (it outlives this instance: after /reload a stale board would refuse
@@ -493,6 +493,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
     if (asker) (await asker).close();
     if (relay) (await relay).stop();
     if (web) (await web).stop();
-    (await import("./board/secrets.ts")).endSecrets(); // removed unless the person kept them
+    // removed unless the person kept them; a reload or fork goes on with them (its context names them)
+    (await import("./board/secrets.ts")).endSecrets((event as { reason?: string } | undefined)?.reason);
   });
 }

@@ -4,7 +4,7 @@
 // user's alone (0600 in a 0700 directory), a secret from anyone but the person is refused or
 // dropped, and nothing of it is remembered.
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -36,7 +36,7 @@ function sessionDir(t) {
     rmSync(base, { recursive: true, force: true });
   });
   const dir = join(base, "session");
-  secrets.startSecrets(dir);
+  secrets.startSecrets(() => dir);
   return { base, dir };
 }
 
@@ -65,7 +65,7 @@ test("secret: the request's rules — true or false, words only (no options, mul
 test("secret: what is typed shows as bullets in every frame and width, in accessible mode, on the review, and in the view every face gets", () => {
   const e = addon.createEngine(CALL);
   assert.match(screen(e, 120), /Secret: hidden as you type; the agent gets a file only you can read, never the text/);
-  assert.doesNotMatch(screen(e, 120), /new line|Ctrl\+G/, "no new line, no editor for a secret");
+  assert.doesNotMatch(screen(e, 120), /Ctrl\+G/, "no external editor for a secret");
   typeKeys(e, KEY);
   for (const w of [12, 30, 80]) {
     const frame = screen(e, w);
@@ -154,7 +154,7 @@ test("secret: kept when the person asks (/questions secrets keep); a file that c
   if (process.platform === "win32") return;
   // another session whose directory is a link somewhere else: refused, nothing written there
   const elsewhere = join(base, "elsewhere");
-  secrets.startSecrets(join(base, "linked"));
+  secrets.startSecrets(() => join(base, "linked"));
   symlinkSync(base, join(base, "linked"));
   const r = toToolResult(addon.result(CALL, "answered", "interactive", 2, null, answers));
   assert.match(
@@ -175,7 +175,7 @@ test("secret: only the person gives one — another extension, the pending file,
     assert.match(r.text, /token: the user gave a secret answer, but it could not be handed over safely here, so it was dropped/, mode);
     assert.doesNotMatch(r.text + r.details, /sk-live/, mode);
   }
-  secrets.startSecrets(undefined);
+  secrets.startSecrets(() => undefined);
   const none = addon.result(CALL, "answered", "interactive", 1, null, answers);
   assert.equal(none.secrets, undefined);
   assert.match(none.text, /could not be handed over safely here/);
@@ -219,4 +219,65 @@ test("secret: through the relay it goes down as the pi above's file — read bac
       mode,
     );
   }
+});
+
+test("secret: a reload or fork goes on with the session's files; a crashed pi's directory is swept at the next secret, a kept one stays", (t) => {
+  const base = mkdtempSync(join(tmpdir(), "pq-secret-"));
+  t.after(() => {
+    secrets.endSecrets();
+    rmSync(base, { recursive: true, force: true });
+  });
+  const answers = JSON.stringify({ token: KEY, env: "staging" });
+  // a dead pi's directory (pid 2^22 + 1 is beyond Linux's pid_max), a kept one, and a live one (ours)
+  const dead = join(base, "old-p4194305-aa11"),
+    kept = join(base, "kept-p4194305-bb22"),
+    live = join(base, `live-p${process.pid}-cc33`);
+  for (const d of [dead, kept, live]) mkdirSync(d, { recursive: true });
+  writeFileSync(join(kept, ".kept"), "");
+  secrets.startSecrets(() => join(base, `s-p${process.pid}-dd44`));
+  const first = toToolResult(addon.result(CALL, "answered", "interactive", 1, null, answers)).details.answers[0].file;
+  assert.equal(existsSync(first), true);
+  if (process.platform !== "win32") {
+    assert.equal(existsSync(dead), false, "the dead pi's directory is swept");
+    assert.equal(existsSync(kept), true, "a kept one stays");
+    assert.equal(existsSync(live), true, "a live pi's stays");
+  }
+  secrets.endSecrets("reload");
+  secrets.startSecrets(() => join(base, "another"));
+  assert.equal(existsSync(first), true, "a reload keeps them");
+  const second = toToolResult(addon.result(CALL, "answered", "interactive", 2, null, answers)).details.answers[0].file;
+  assert.equal(join(second, ".."), join(first, ".."), "and goes on in the same directory");
+  secrets.endSecrets("quit");
+  assert.equal(existsSync(first) || existsSync(second), false);
+});
+
+test("secret: the text kept as typed across lines (a PEM key); a relayed text instead of a file is refused; the example is left out of a path with a quote", (t) => {
+  sessionDir(t);
+  const e = addon.createEngine(CALL);
+  for (const ch of "line one") e.feed(ch);
+  e.feed("\n"); // a line feed: a new line
+  for (const ch of "line two") e.feed(ch);
+  e.feed("\r");
+  e.feed("1");
+  e.feed("\r");
+  const built = e.result("interactive", 1);
+  e.dispose();
+  assert.equal(built.secrets[0].text, "line one\nline two");
+  assert.match(
+    thrown(() => addon.result(CALL, "answered", "relay", 1, null, JSON.stringify({ token: KEY, env: "staging" }))).message,
+    /answers\.token: the pi above sent a secret as text .*not used/,
+  );
+  const quoted = addon.result(
+    CALL,
+    "answered",
+    "relay",
+    1,
+    null,
+    JSON.stringify({ token: { secretFile: "/home/o'hara/t.secret" }, env: "staging" }),
+  );
+  assert.match(quoted.text, /in the file \/home\/o'hara\/t\.secret \(only this user can read it\)\. Use it from there, and never print/);
+  assert.match(
+    thrown(() => addon.result(CALL, "answered", "relay", 1, null, JSON.stringify({ token: { secretFile: "/a\nb" }, env: "x" }))).message,
+    /control character/,
+  );
 });

@@ -161,7 +161,9 @@ function resultLines(
       // never a secret's text (details hold none): that one was given, and the file it is in
       const file = typeof a.file === "string" ? theme.fg("dim", `  ${clean(a.file)}`) : "";
       if (expanded) lines.push(head + theme.fg("text", clean(q.prompt, true)));
-      lines.push((expanded ? "  " : head) + theme.fg("text", t.SECRET_ANSWER) + file);
+      // no file: it could not be handed over, and the model was told so
+      const said = typeof a.file === "string" ? theme.fg("text", t.SECRET_ANSWER) : theme.fg("warning", t.SECRET_DROPPED);
+      lines.push((expanded ? "  " : head) + said + file);
       continue;
     }
     if (!expanded) {

@@ -55,6 +55,7 @@ import type { FlowStep, FlowView, NativeEngine } from "../addon-types.ts";
 import type { Board, Waiting } from "../board/board.ts";
 import { handOff } from "../board/flow.ts";
 import { languageOf, strings } from "../text/i18n.ts";
+import { SECRET } from "../text/text.ts";
 
 /** The strings the page shows (the rest of the table stays home). */
 const PAGE_STRINGS = [
@@ -107,6 +108,13 @@ function pageParts(): { before: string; script: string; after: string } {
   const parts = readFileSync(PAGE_FILE, "utf8").split("{{SCRIPT}}");
   if (parts.length !== 2) throw new Error("web/page.html must hold {{SCRIPT}} exactly once");
   return { before: parts[0], script, after: parts[1] };
+}
+
+/** Whether an answers object gives question `id` an answer (not null). */
+function givesAnswer(answers: unknown, id: string): boolean {
+  if (!answers || typeof answers !== "object") return false;
+  const v = (answers as Record<string, unknown>)[id];
+  return v !== undefined && v !== null;
 }
 
 /** A flow's view as the page gets it: a secret answer's text (which the view's answers object
@@ -466,6 +474,10 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
     } catch {
       return refuse(res, 400, "the answers cannot be read (nested too deeply)");
     }
+    // A secret is typed into the page's own field (its steps), never sent whole by a script,
+    // whose command line or file would hold it.
+    const secret = board.waiting.get(m.qid)?.questions.find((q) => q.secret && answers !== null && givesAnswer(m.answers, q.id));
+    if (secret) return sendJson(res, 400, { ok: false, code: "invalid", reason: SECRET.elsewhere(secret.id) });
     const verdict = board.answer(m.qid, m.outcome, answers, "web");
     if (verdict.ok) return sendJson(res, 200, { ok: true });
     return sendJson(res, verdict.code === "invalid" ? 400 : 409, { ok: false, code: verdict.code, reason: verdict.reason });
@@ -497,7 +509,7 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
     const question = m.question ?? null;
     if (question !== null && typeof question !== "number") return refuse(res, 400, "question must be a number or null");
     if (question !== null) {
-      const now = JSON.parse(engine.view()) as FlowView;
+      const now = pageView(engine);
       if (now.current !== question)
         return sendJson(res, 409, { ok: false, code: "moved", reason: "another question is shown now", view: now });
     }

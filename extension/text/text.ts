@@ -128,7 +128,8 @@ export const SECRET = {
   none: "No secret answers in this session.",
   listed: (files: string[]) =>
     `Secret answers of this session (removed when it ends unless you keep them: /questions secrets keep):\n${files.map((f) => `  ${f}`).join("\n")}`,
-  kept: (dir: string) => `The secret answers of this session stay in ${dir} after it ends; delete them yourself when done.`,
+  kept: (dir: string, count: number) =>
+    `The secret answers of this session (${count} so far) stay in ${dir} after it ends; delete them yourself when done.`,
 };
 
 /** What a model reads about a subagent's question that got no answer (subagent-outcome.ts). */

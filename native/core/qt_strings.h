@@ -290,6 +290,7 @@ typedef enum qt_language { QT_LANG_EN = 0, QT_LANG_DE, QT_LANG_ZH, QT_LANG_COUNT
   X(SECRET_HINT)      /* hint under a secret question: what happens to what is typed */                                                                    \
   X(SECRET_NO_EDITOR) /* Ctrl+G on a secret answer: refused, an editor would write it to a file */                                                         \
   X(SECRET_ANSWER)    /* the review's answer of a secret question (never its text) */                                                                      \
+  X(SECRET_DROPPED)   /* the transcript's answer of a secret that could not be handed over (the model was told) */                                         \
   X(PLAIN_KEYS_CALL_NOTE) /* accessible: the keys in the field of the note on all the answers */                                                           \
   /* ---- the transcript in accessible mode: words, not marks or colours ---------------------- */                                                         \
   X(PLAIN_NOT_SELECTED)     /* after an option the person did not pick: "not selected" */                                                                  \

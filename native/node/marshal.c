@@ -357,8 +357,8 @@ napi_value typed_array(napi_env env, const qt_request *req, const qt_engine *eng
   for (size_t i = 0; i < req->question_count; i++) {
     const char *answer, *note;
     size_t alen, nlen;
-    if (req->questions[i].secret) continue; /* a secret's draft stays in the engine, to be freed with it */
     qt_engine_typed(engine, i, &answer, &alen, &note, &nlen);
+    if (req->questions[i].secret) alen = 0; /* a secret's draft stays in the engine, freed with it; its note goes */
     if (!alen && !nlen) continue;
     napi_value o;
     if (napi_create_object(env, &o) != napi_ok ||

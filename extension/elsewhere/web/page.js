@@ -153,7 +153,7 @@
     const wrote = q.secret ? make("input", "wrote secret") : make("textarea", "wrote");
     if (q.secret) {
       wrote.type = "password";
-      wrote.autocomplete = "off";
+      wrote.autocomplete = "new-password"; // no browser offers to save it
     }
     wrote.placeholder = t("DIALOG_PLACEHOLDER");
     wrote.setAttribute("aria-label", q.otherLabel || t("SOMETHING_ELSE"));

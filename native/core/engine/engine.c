@@ -273,7 +273,7 @@ static qt_status init_question(qt_engine *e, size_t i, qt_buf *scratch) {
   const qt_question *q = &e->req->questions[i];
   qt_status st;
   s->q = q;
-  qt_editor_init(&s->draft, QT_MAX_ANSWER_BYTES, !q->secret); /* a secret is one line: Enter gives it */
+  qt_editor_init(&s->draft, QT_MAX_ANSWER_BYTES, true); /* a secret may span lines too (a PEM key) */
   s->draft.masked = q->secret;
   qt_editor_init(&s->note, QT_MAX_NOTE_BYTES, false);
   qt_editor_init(&s->filter, QT_MAX_FILTER_BYTES, false);

@@ -121,10 +121,8 @@ size_t qt_live_items(const qt_engine *e, qt_live *out) {
           break;
         case QT_VIEW_ENTRY:
           KEY(QT_STEP_TYPE, QT_ACT_CONFIRM, QT_STR_HELP_SUBMIT);
-          if (!s->q->secret) { /* a secret is one line, typed here only */
-            KEY(none, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
-            KEY(none, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR);
-          }
+          KEY(none, QT_ACT_NEW_LINE, QT_STR_HELP_NEW_LINE);
+          if (!s->q->secret) KEY(none, QT_ACT_EXTERNAL_EDITOR, QT_STR_HELP_EDITOR); /* a secret is typed here only */
           KEY(QT_STEP_GO, QT_ACT_NEXT, QT_STR_HELP_NEXT);
           KEY(QT_STEP_GO, QT_ACT_PREV, QT_STR_HELP_PREV);
           KEY(QT_STEP_NOTE, QT_ACT_NOTE, QT_STR_HELP_NOTE);

@@ -220,6 +220,15 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
       goto fail;
     }
     if (cJSON_IsNull(entry)) continue; /* explicitly unanswered */
+    bool as_file = cJSON_IsObject(entry) && cJSON_GetObjectItemCaseSensitive(entry, "secretFile");
+    if (q->secret && (from & QT_ANSWERS_RELAYED) &&
+        !as_file) { /* only its file: a pi above that sent the text showed it */
+      st = qt_fail(err, p,
+                   "%s: the pi above sent a secret as text (an older pi-question there shows and keeps it): it is "
+                   "not used. Update pi-question in the pi above.",
+                   p);
+      goto fail;
+    }
     if (q->secret && !skips) {
       st = qt_fail(err, p, "%s: only the person can answer a secret question. Leave question \"%s\" out of `answers`.",
                    p, q->id);
@@ -236,6 +245,11 @@ qt_status qt_answers_from_cjson(const qt_request *req, const cJSON *obj, const c
                      p);
         goto fail;
       }
+      for (const unsigned char *c = (const unsigned char *)file->valuestring; *c; c++)
+        if (*c < 0x20 || *c == 0x7F) {
+          st = qt_fail(err, p, "%s.secretFile has a control character; a file's path has none.", p);
+          goto fail;
+        }
       if (!(a->custom = qt_strdup(file->valuestring))) {
         st = QT_ERR_NOMEM;
         goto fail;

@@ -71,12 +71,15 @@ static const char PENDING_TAIL[] =
 static const char PRESUPPLIED_HEAD[] =
     "Taken from the answers given in this call's `answers`; the user was not asked and chose none of it.\n";
 /* A secret question's answer (qt_question.secret): the model gets the file's path, never the text. */
-static const char SECRET_FILE_LINE[] =
-    "the user's secret answer is in the file %s (only this user can read it). Use it from there, e.g. as "
-    "\"$(cat '%s')\" inside a command, and never print, echo, log or repeat its contents";
+static const char SECRET_FILE_LINE[] = "the user's secret answer is in the file %s (only this user can read it).";
+/* How to use it: with an example when the path can stand between single quotes as it is. */
+static const char SECRET_FILE_USE[] =
+    " Use it from there, e.g. as \"$(cat '%s')\" inside a command, and never print, echo, log or repeat its "
+    "contents";
+static const char SECRET_FILE_USE_PLAIN[] = " Use it from there, and never print, echo, log or repeat its contents";
 static const char SECRET_LOST_LINE[] =
-    "the user gave a secret answer, but it could not be handed over safely here, so it was dropped: ask for it "
-    "again in a terminal";
+    "the user gave a secret answer, but it could not be handed over safely here, so it was dropped: tell the user, "
+    "and ask them for it again or for a file or environment variable that holds it";
 static const char TRUNCATION_MARK[] = "\n[result truncated: %zu more bytes]";
 static const char *const OUTCOME_NAME[QT_OUTCOME_LAST + 1] = {
     [QT_ANSWERED] = "answered",       [QT_DECLINED] = "declined",
@@ -404,7 +407,10 @@ static void put_text(qt_buf *b, const qt_request *req, const qt_answer *answers,
     const size_t *k = keep ? &keep[i * PIECES_PER_LINE] : NULL;
     qt_buf_printf(b, "%s: ", req->questions[i].id);
     if (a->skipped) qt_buf_puts(b, (by ? SKIP_LINE_BY : SKIP_LINE)[a->skipped < QT_SKIP_COUNT ? a->skipped : 1]);
-    if (secret && secret[i] == SECRET_FILE) qt_buf_printf(b, SECRET_FILE_LINE, a->custom, a->custom);
+    if (secret && secret[i] == SECRET_FILE) {
+      qt_buf_printf(b, SECRET_FILE_LINE, a->custom);
+      qt_buf_printf(b, strchr(a->custom, '\'') ? SECRET_FILE_USE_PLAIN : SECRET_FILE_USE, a->custom);
+    }
     if (secret && secret[i] == SECRET_LOST) qt_buf_puts(b, SECRET_LOST_LINE);
     if (a->index_count) {
       qt_buf_puts(b, applied && applied[i] ? TIMEOUT_APPLIED : by ? "selected: " : "user selected: ");
