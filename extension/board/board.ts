@@ -24,15 +24,20 @@ import { createFlow, type Face, type Flow, type OwnedFlow } from "./flow.ts";
 import type { NativeEngine } from "../addon-types.ts";
 import type { NormalizedQuestion } from "../question-types.ts";
 
-/** Whether answers JSON gives question `id` an answer (not null); unreadable JSON: no. */
-function answers(answersJson: string | null, id: string): boolean {
-  if (!answersJson) return false;
-  try {
-    const o = JSON.parse(answersJson) as Record<string, unknown> | null;
-    return !!o && typeof o === "object" && o[id] !== undefined && o[id] !== null;
-  } catch {
-    return false;
+/** The first secret question of `questions` that an answers object (parsed, or its JSON) gives an
+ * answer (not null); unreadable JSON gives none. What only the person's own field may give. */
+export function secretGiven(questions: readonly NormalizedQuestion[], answers: unknown): NormalizedQuestion | undefined {
+  let o = answers;
+  if (typeof o === "string") {
+    try {
+      o = JSON.parse(o);
+    } catch {
+      return undefined;
+    }
   }
+  if (!o || typeof o !== "object") return undefined;
+  const given = o as Record<string, unknown>;
+  return questions.find((q) => q.secret && given[q.id] !== undefined && given[q.id] !== null);
 }
 
 /** Where an answer from elsewhere came from, as details.mode says it: another terminal, the web
@@ -285,7 +290,7 @@ export function createBoard<R>(): AskersBoard<R> {
       }
       // A secret is the person's alone to give, here or on the page: never another terminal's
       // command line, a file or another extension.
-      const secret = mode === "web" ? undefined : entry.questions.find((q) => q.secret && answers(answersJson, q.id));
+      const secret = mode === "web" ? undefined : secretGiven(entry.questions, answersJson);
       if (secret) return { ok: false, code: "invalid", reason: SECRET.elsewhere(secret.id) };
       let built: R;
       try {

@@ -52,7 +52,7 @@ import { isIP, type Socket } from "node:net";
 import { networkInterfaces } from "node:os";
 import { addon } from "../addon.ts";
 import type { FlowStep, FlowView, NativeEngine } from "../addon-types.ts";
-import type { Board, Waiting } from "../board/board.ts";
+import { type Board, secretGiven, type Waiting } from "../board/board.ts";
 import { handOff } from "../board/flow.ts";
 import { languageOf, strings } from "../text/i18n.ts";
 import { SECRET } from "../text/text.ts";
@@ -108,13 +108,6 @@ function pageParts(): { before: string; script: string; after: string } {
   const parts = readFileSync(PAGE_FILE, "utf8").split("{{SCRIPT}}");
   if (parts.length !== 2) throw new Error("web/page.html must hold {{SCRIPT}} exactly once");
   return { before: parts[0], script, after: parts[1] };
-}
-
-/** Whether an answers object gives question `id` an answer (not null). */
-function givesAnswer(answers: unknown, id: string): boolean {
-  if (!answers || typeof answers !== "object") return false;
-  const v = (answers as Record<string, unknown>)[id];
-  return v !== undefined && v !== null;
 }
 
 /** A flow's view as the page gets it: a secret answer's text (which the view's answers object
@@ -476,7 +469,7 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
     }
     // A secret is typed into the page's own field (its steps), never sent whole by a script,
     // whose command line or file would hold it.
-    const secret = board.waiting.get(m.qid)?.questions.find((q) => q.secret && answers !== null && givesAnswer(m.answers, q.id));
+    const secret = secretGiven(board.waiting.get(m.qid)?.questions ?? [], m.answers);
     if (secret) return sendJson(res, 400, { ok: false, code: "invalid", reason: SECRET.elsewhere(secret.id) });
     const verdict = board.answer(m.qid, m.outcome, answers, "web");
     if (verdict.ok) return sendJson(res, 200, { ok: true });
