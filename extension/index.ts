@@ -44,13 +44,13 @@ const PROMPT_GUIDELINES = [
   "Set wait: false on a question call only when your next steps do not need the answer; it arrives later as a message: never assume it.",
   "Batch related questions into one question call instead of asking one at a time; keep each prompt short and specific.",
   'In question options, put the option you recommend first and end its label with "(Recommended)".',
-  'Never add your own "Other" or "None of the above" option to a question call: the user can always type their own answer.',
+  'Never add an "Other" or "None of the above" option to a question call: the user can always type their own.',
   "A question call must be the only tool call of its message: call it alone, after any others have finished.",
   "Ask for a password or API key only in a question with secret: true; use its file, never print it.",
 ];
 
 const OptionSchema = Type.Object({
-  value: Type.String({ description: "Value returned when chosen" }),
+  value: Type.String({ description: "Returned when chosen" }),
   label: Type.String({ description: "What the user reads" }),
   description: Type.Optional(Type.String({ description: "One line of help under the label" })),
   preview: Type.Optional(Type.String({ description: "Multi-line text (code, a sketch) shown while highlighted" })),
@@ -61,14 +61,15 @@ const QuestionSchema = Type.Object({
   label: Type.Optional(Type.String({ description: "Short tab title" })),
   prompt: Type.String({ description: "The full question" }),
   options: Type.Optional(
-    // The same JSON Schema, given as plain JSON (Type.Unsafe): pi 0.73's argument conversion then
-    // does not walk each of thousands of options (a third of the largest call's validation); its
-    // check still does, and the core has validated them before (prepareArguments).
-    Type.Unsafe<Array<Static<typeof OptionSchema>>>(
+    // Given as plain JSON Schema (Type.Unsafe): pi 0.73's argument conversion then does not walk
+    // each of thousands of options; its check still does, and the core has checked them before
+    // (prepareArguments). A bare string is an option whose value is its label: the canonical
+    // form writes such options so, which pi copies and checks several times faster than objects.
+    Type.Unsafe<Array<string | Static<typeof OptionSchema>>>(
       JSON.parse(
         JSON.stringify(
-          Type.Array(OptionSchema, {
-            description: "Choices; omit for free text ('Something else…' is always offered)",
+          Type.Array(Type.Union([Type.String(), OptionSchema]), {
+            description: "Choices (a string is its own value); omit for free text",
           }),
         ),
       ),
@@ -105,6 +106,13 @@ export const QuestionParams = Type.Object({
     ),
   ),
 });
+
+// pi 0.73 runs its own JSON Schema coercion over every argument, each option of a union cloned
+// per branch (15 ms for 25,000 options), unless the schema carries the mark of a TypeBox schema
+// it knows: TypeBox 0.3x's symbol (this TypeBox marks its schemas another way). The arguments it
+// checks are the core's canonical ones, typed already, so that coercion has nothing to change;
+// pi's TypeBox conversion and its check still run. Later pi lines ignore the symbol.
+Object.defineProperty(QuestionParams, Symbol.for("TypeBox.Kind"), { value: "Object" });
 
 // The schema's type is question-types.ts's QuestionArgs, both ways (a compile-time check only).
 type SchemaArgs = Static<typeof QuestionParams>;
@@ -234,6 +242,10 @@ export default function piQuestion(pi: ExtensionAPI): void {
 
   // One asker (one queue, one history) per extension instance, made at first use.
   let asker: Promise<Asker> | undefined;
+  // tool.ts, loaded once: the loader resolves a dynamic import() again at every call (0.2 ms a
+  // question, half of a small question's first frame)
+  let toolModule: Promise<typeof import("./tool.ts")> | undefined;
+  const getTool = () => (toolModule ??= import("./tool.ts"));
   const getAsker = (): Promise<Asker> => (asker ??= import("./ask/ask.ts").then((m) => m.createAsker(pi, () => pi.getFlag(ANSWERS_FLAG))));
 
   pi.registerTool({
@@ -257,7 +269,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
 
     async execute(toolCallId, params, signal, _onUpdate, ctx) {
       const known = preparedCall(params);
-      const [{ executeQuestion }, a] = await Promise.all([import("./tool.ts"), getAsker()]);
+      const [{ executeQuestion }, a] = await Promise.all([getTool(), getAsker()]);
       return executeQuestion(a, toolCallId, (known?.canonical as QuestionArgs | undefined) ?? params, signal, ctx, pi, known?.text);
     },
 
@@ -420,7 +432,7 @@ export default function piQuestion(pi: ExtensionAPI): void {
     preparing = setTimeout(() => {
       preparing = undefined;
       if (shut) return;
-      void Promise.all([import("./tool.ts"), getAsker()])
+      void Promise.all([getTool(), getAsker()])
         .then(([, a]) => a.prepare(ctx))
         .catch(() => undefined); // the first question does it then
     }, IDLE_PREPARE_MS);

@@ -1,11 +1,43 @@
 // question-types.ts — the TS types of the tool's canonical parameters (the schema itself is in
 // index.ts, the one file pi loads at start, which checks that its type is this one: nothing here
-// imports it back) and of the result details the C answer model builds.
+// imports it back) and of the result details the C answer model builds; an option's label and
+// value, whichever of its two forms it has.
 
 import type { TimeoutThen } from "./addon-types.ts";
 
 /** A question's typed answer (qt_typed.h): without it, any text. */
 export type QuestionType = "number" | "integer" | "boolean" | "date" | "email" | "url";
+
+/** An option: a bare string is its own value and label (the canonical form writes every option
+ * without a description, a preview or a value of its own so); details' questions carry objects. */
+export type QuestionOption = string | { value: string; label: string; description?: string; preview?: string };
+
+/** What the person reads of an option. */
+export function optionLabel(o: QuestionOption): string {
+  return typeof o === "string" ? o : o.label;
+}
+
+/** What an option gives the agent when chosen. */
+export function optionValue(o: QuestionOption): string {
+  return typeof o === "string" ? o : o.value;
+}
+
+/** The questions as other extensions and the page read them (events.ts, web.ts): every option an
+ * object { value, label, … }, as they always were. Made at the first read and kept (a call of
+ * 25,000 options takes a millisecond or more, which the first frame does not wait for). */
+export function withOptionObjects<Q extends { options?: QuestionOption[] }>(questions: readonly Q[]): Q[] {
+  let out = objectForms.get(questions) as Q[] | undefined;
+  if (!out) {
+    out = questions.map((q) =>
+      q.options?.some((o) => typeof o === "string")
+        ? { ...q, options: q.options.map((o) => (typeof o === "string" ? { value: o, label: o } : o)) }
+        : q,
+    );
+    objectForms.set(questions, out);
+  }
+  return out;
+}
+const objectForms = new WeakMap<object, unknown[]>();
 
 /** The tool's parameters as pi hands them to execute: the schema's type (index.ts QuestionParams). */
 export interface QuestionArgs {
@@ -13,7 +45,7 @@ export interface QuestionArgs {
     id: string;
     label?: string;
     prompt: string;
-    options?: Array<{ value: string; label: string; description?: string; preview?: string }>;
+    options?: QuestionOption[];
     multiSelect?: boolean;
     type?: QuestionType;
     min?: number;
@@ -51,7 +83,7 @@ export interface NormalizedQuestion {
   id: string;
   label: string;
   prompt: string;
-  options?: Array<{ value: string; label: string; description?: string; preview?: string }>;
+  options?: QuestionOption[];
   otherLabel?: string;
   multiSelect: boolean;
   type?: QuestionType;

@@ -52,7 +52,9 @@ export async function executeQuestion(
   if (!isOnlyToolCall(ctx, toolCallId)) throw new Error(ERRORS.notAlone);
   const settings = asker.settings(ctx);
   asker.checkLimits(canonical.questions, settings);
-  if (native.allPresupplied(json)) return toToolResult(native.result(json, "answered", "presupplied", Date.now()), settings);
+  // the canonical form carries `answers` only when some were given: without, the core is not asked
+  if (canonical.answers !== undefined && native.allPresupplied(json))
+    return toToolResult(native.result(json, "answered", "presupplied", Date.now()), settings);
   if (canonical.wait === false && ctx.hasUI && pi) {
     const { asyncQuestions } = await import("./ask/async.ts");
     return asyncQuestions(pi, asker).ask(json, canonical.questions, ctx);

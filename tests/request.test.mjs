@@ -11,7 +11,7 @@ const rejects = (args) => {
 };
 const L = addon.limits;
 
-test("normalize: trims strings, defaults labels to Q1…, values to labels", () => {
+test("normalize: trims strings, defaults labels to Q1…, values to labels; an option that is only its label is written as that string", () => {
   const out = norm({
     questions: [
       { id: " db ", prompt: "  Which database?  ", options: [{ label: " SQLite " }, { value: "pg", label: "PostgreSQL" }] },
@@ -22,10 +22,7 @@ test("normalize: trims strings, defaults labels to Q1…, values to labels", () 
     id: "db",
     label: "Q1",
     prompt: "Which database?",
-    options: [
-      { value: "SQLite", label: "SQLite" },
-      { value: "pg", label: "PostgreSQL" },
-    ],
+    options: ["SQLite", { value: "pg", label: "PostgreSQL" }],
     multiSelect: false,
   });
   assert.equal(out.questions[1].label, "Q2");
@@ -70,20 +67,17 @@ test("normalize: accepts the single-question shape { header, question, options, 
     id: "deploy",
     label: "Deploy",
     prompt: "Where to?",
-    options: [
-      { value: "staging", label: "staging" },
-      { value: "prod", label: "prod" },
-    ],
+    options: ["staging", "prod"],
     multiSelect: true,
   });
 });
 
 test("normalize: accepts options as plain strings and questionnaire's allowOther", () => {
   const out = norm({ questions: [{ id: "x", prompt: "Pick", options: ["A", "B"], allowOther: false }] });
-  assert.deepEqual(out.questions[0].options, [
-    { value: "A", label: "A" },
-    { value: "B", label: "B" },
-  ]);
+  assert.deepEqual(out.questions[0].options, ["A", "B"]);
+  // the same option spelled as an object, with its value its label, is written the same way
+  const objects = norm({ questions: [{ id: "x", prompt: "Pick", options: [{ value: "A", label: "A" }, { label: "B" }] }] });
+  assert.deepEqual(objects.questions[0].options, ["A", "B"]);
 });
 
 test("normalize: ids derived from headers stay unique", () => {
@@ -378,7 +372,7 @@ test("normalize: line breaks and tabs in one-line fields become spaces, and stay
   assert.equal(q.prompt, "P\nq");
   assert.deepEqual(q.options, [
     { value: "v\nw", label: "x y z w" },
-    { value: "m  n", label: "m  n" }, // no value: the label (folded) is the value
+    "m  n", // no value: the label (folded) is the value, so the option is written as that string
   ]);
 });
 
@@ -410,13 +404,10 @@ test("validate: the arguments are strict JSON — what cJSON let through is refu
   }
   // a number longer than 63 characters (cJSON's own bound) is refused, not read in part
   rejects(q(`[${"1".repeat(64)}]`));
-  assert.equal(JSON.parse(addon.normalize(q(`[${"1".repeat(63)}]`))).questions[0].options[0].value, "1.1111111111111112e+62");
+  assert.equal(JSON.parse(addon.normalize(q(`[${"1".repeat(63)}]`))).questions[0].options[0], "1.1111111111111112e+62");
   // what JSON.stringify writes is read as before: -0, exponents, fractions, escapes
   const ok = JSON.parse(addon.normalize(q('[-0, 1e2, 2.50, "\\u00e9\\ud83d\\ude00", " sp "]')));
-  assert.deepEqual(
-    ok.questions[0].options.map((o) => o.label),
-    ["0", "100", "2.5", "é😀", "sp"],
-  );
+  assert.deepEqual(ok.questions[0].options, ["0", "100", "2.5", "é😀", "sp"]);
   // a misspelled literal is reported where it is, inside what holds it
   const e = rejects('{"questions":[{"id":"db","prompt":"P"}],"answers":{"db":nul}}');
   assert.equal(e.path, "answers.db");
@@ -491,7 +482,7 @@ test("validate: repeated options among numbers (read by a table while every opti
     const expected = firstRepeat(options, label, value);
     const args = JSON.stringify({ questions: [{ id: "q", prompt: "p", options }] });
     if (!expected) {
-      const labels = JSON.parse(addon.normalize(args)).questions[0].options.map((o) => o.label);
+      const labels = JSON.parse(addon.normalize(args)).questions[0].options.map((o) => (typeof o === "string" ? o : o.label));
       assert.deepEqual(labels, options.map(label), args);
       continue;
     }

@@ -189,8 +189,10 @@ test("tui: an emoji typed as two UTF-16 halves (as pi-tui delivers it) arrives w
 });
 
 test("tui: a call whose short-hand options expand past 100 KB once prepared still works", async () => {
-  const options = Array.from({ length: 1000 }, (_, i) => i); // bare numbers: ~5 KB as sent
-  const raw = { questions: Array.from({ length: 5 }, (_, q) => ({ id: `q${q}`, prompt: "Pick", options })) };
+  // options without a value (the AskUserQuestion shape): the canonical form spells each value out
+  const options = Array.from({ length: 450 }, (_, i) => ({ label: `An option with a long enough label ${i}`, description: "d" }));
+  const raw = { questions: Array.from({ length: 3 }, (_, q) => ({ id: `q${q}`, prompt: "Pick", options })) };
+  assert.ok(JSON.stringify(raw).length < 100000, "the call as sent is within the argument limit");
   const prepared = tool.prepareArguments(raw);
   assert.ok(JSON.stringify(prepared).length > 100000, "the prepared form is longer than the argument limit");
   const { ctx } = tuiContext((c) => c.handleInput("\u0004"));

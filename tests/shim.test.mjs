@@ -23,7 +23,7 @@ test("shim: registers one tool named question, the commands and the --answers fl
   assert.equal(ext.flags.get("answers").type, "string");
   assert.match(tool.description, /Something else/);
   assert.ok(tool.promptGuidelines.some((g) => g.includes("(Recommended)")));
-  assert.ok(tool.promptGuidelines.some((g) => /Never add your own "Other"/.test(g)));
+  assert.ok(tool.promptGuidelines.some((g) => /Never add an "Other"/.test(g)));
   assert.ok(
     tool.promptGuidelines.every((g) => g.includes("question")),
     "each guideline names the tool",
@@ -38,10 +38,7 @@ test("shim: prepareArguments turns other agents' shapes into the canonical one",
         id: "target",
         label: "Target",
         prompt: "Deploy where?",
-        options: [
-          { value: "staging", label: "staging" },
-          { value: "prod", label: "prod" },
-        ],
+        options: ["staging", "prod"],
         multiSelect: false,
       },
     ],

@@ -20,7 +20,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, realpathSync, statSync } f
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { addon } from "../addon.ts";
-import type { AnswerDetails, NormalizedQuestion, QuestionDetails } from "../question-types.ts";
+import { type AnswerDetails, type NormalizedQuestion, optionLabel, type QuestionDetails } from "../question-types.ts";
 import { fill, strings } from "../text/i18n.ts";
 import { readBoundedFile } from "../text/project-file.ts";
 import { MEMORY_TEXT } from "../text/text.ts";
@@ -250,7 +250,7 @@ export function entryOf(q: NormalizedQuestion, a: AnswerDetails, by: string, at:
     by,
     ...(project !== undefined ? { project } : {}),
     prompt: q.prompt,
-    ...(q.options ? { options: q.options.map((o) => o.label) } : {}),
+    ...(q.options ? { options: q.options.map(optionLabel) } : {}),
     ...(q.multiSelect ? { multiSelect: true } : {}),
     answer: { ...(selected.length ? { selected } : {}), ...(wrote ? { wrote } : {}) },
     ...(a.note ? { note: a.note } : {}),
@@ -452,9 +452,9 @@ export function rememberedFor(q: NormalizedQuestion, entry: MemoryEntry | undefi
   if (!entry || entry.key !== normalizedKey(q) || q.secret) return undefined;
   const selected: string[] = [];
   for (const label of entry.answer.selected ?? []) {
-    const now = (q.options ?? []).find((o) => normalizedOption(o.label) === normalizedOption(label));
-    if (!now) return undefined;
-    if (!selected.includes(now.label)) selected.push(now.label);
+    const now = (q.options ?? []).map(optionLabel).find((o) => normalizedOption(o) === normalizedOption(label));
+    if (now === undefined) return undefined;
+    if (!selected.includes(now)) selected.push(now);
   }
   const wrote = typeof entry.answer.wrote === "string" && entry.answer.wrote.trim() ? entry.answer.wrote : undefined;
   if (!selected.length && !wrote) return undefined;
@@ -464,7 +464,10 @@ export function rememberedFor(q: NormalizedQuestion, entry: MemoryEntry | undefi
   // What Enter submits, said from the answer given to the engine: the options as asked now, in
   // their order, then the typed text, marked as typed.
   const t = strings();
-  const chosen = (q.options ?? []).filter((o) => selected.includes(o.label)).map((o) => oneLine(o.label));
+  const chosen = (q.options ?? [])
+    .map(optionLabel)
+    .filter((o) => selected.includes(o))
+    .map(oneLine);
   const typed = wrote ? [fill(t.MEMORY_TYPED, { s: cut(wrote, LINE_CHARS / 2) })] : [];
   const line = fill(
     t.MEMORY_EARLIER.replace("{d}", () => personDate(entry.at, language)),

@@ -33,7 +33,7 @@ import { homedir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { addon } from "../addon.ts";
-import type { NormalizedQuestion } from "../question-types.ts";
+import { type NormalizedQuestion, optionLabel, optionValue } from "../question-types.ts";
 import { placeInProject, readBoundedFile } from "../text/project-file.ts";
 import { PENDING } from "../text/text.ts";
 
@@ -64,7 +64,7 @@ export interface PendingFile {
 
 /** A stable key for "the same questions": ids, prompts and option values. */
 export function questionsKey(questions: NormalizedQuestion[]): string {
-  const essence = questions.map((q) => [q.id, q.prompt, (q.options ?? []).map((o) => o.value), !!q.multiSelect]);
+  const essence = questions.map((q) => [q.id, q.prompt, (q.options ?? []).map(optionValue), !!q.multiSelect]);
   return createHash("sha256").update(JSON.stringify(essence)).digest("hex").slice(0, 16);
 }
 
@@ -396,7 +396,7 @@ function addSet(root: string, path: string, questions: NormalizedQuestion[]): Pe
     questions: questions.map((q) => ({
       id: q.id,
       prompt: q.prompt,
-      ...(q.options ? { options: q.options.map((o) => o.label) } : {}),
+      ...(q.options ? { options: q.options.map(optionLabel) } : {}),
       ...(q.multiSelect ? { multiSelect: true } : {}),
       answer: null,
     })),

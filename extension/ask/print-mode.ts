@@ -22,7 +22,7 @@ import {
   rememberPending,
 } from "./pending.ts";
 import { escapeFlags, type QuestionResult, secretRefusal, toToolResult } from "../board/result.ts";
-import type { NormalizedQuestion } from "../question-types.ts";
+import { type NormalizedQuestion, optionLabel } from "../question-types.ts";
 import { print } from "../text/screen.ts";
 import { accessibleMode, resolveLanguage, type Settings } from "../text/settings.ts";
 import { PENDING, SECRET } from "../text/text.ts";
@@ -63,7 +63,7 @@ function tryAnswers(json: ArgsJson, answers: unknown, settings: Settings, file?:
 
 function example(questions: NormalizedQuestion[]): string {
   const sample: Record<string, string> = {};
-  for (const q of questions) sample[q.id] = q.options?.[0]?.label ?? "your answer";
+  for (const q of questions) sample[q.id] = q.options?.length ? optionLabel(q.options[0]) : "your answer";
   return JSON.stringify(sample).replace(/'/g, "'\\''");
 }
 

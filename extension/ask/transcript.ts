@@ -6,7 +6,7 @@
 import type { Theme } from "@mariozechner/pi-coding-agent";
 import { Text } from "@mariozechner/pi-tui";
 import { addon } from "../addon.ts";
-import type { QuestionDetails } from "../question-types.ts";
+import { optionLabel, type QuestionDetails } from "../question-types.ts";
 import { fill, languageOf, strings, transcriptAccessible } from "../text/i18n.ts";
 import { MARKS } from "../text/text.ts";
 
@@ -182,11 +182,11 @@ function resultLines(
       if (accessible) {
         // "Option 2 of 3: SQLite, selected", composed where the question's plain frame does it
         const state = q.multiSelect ? (picked ? "checked" : "notChecked") : picked ? "selected" : "notSelected";
-        lines.push(`  ${addon().plainOption(languageOf(t), i + 1, options.length, clean(o.label), state)}${applied}`);
+        lines.push(`  ${addon().plainOption(languageOf(t), i + 1, options.length, clean(optionLabel(o)), state)}${applied}`);
         return;
       }
       const mark = picked ? theme.fg("success", MARKS.chosen) : theme.fg("dim", MARKS.notChosen);
-      lines.push(`  ${mark} ${picked ? theme.fg("text", clean(o.label)) : theme.fg("muted", clean(o.label))}${applied}`);
+      lines.push(`  ${mark} ${picked ? theme.fg("text", clean(optionLabel(o))) : theme.fg("muted", clean(optionLabel(o)))}${applied}`);
     });
     if (a?.wasCustom) {
       const typed = a.values ? a.values.slice(a.indices?.length ?? 0).join(", ") : a.value;

@@ -11,6 +11,7 @@
 // sanitize what they show); nothing an extension sends can throw out of here.
 import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
 import { addon } from "../addon.ts";
+import { withOptionObjects } from "../question-types.ts";
 import type { Board, Waiting } from "./board.ts";
 
 /** The channels, as other extensions name them. */
@@ -92,7 +93,17 @@ export function hostEvents(pi: ExtensionAPI, board: Board, cwd: () => string): (
     for (const w of board.waiting.values()) {
       if (announced.has(w.qid) || w.settled) continue;
       announced.add(w.qid);
-      const asked: AskedEvent = { id: w.qid, questions: w.questions, asker: w.askedBy ?? null, cwd: cwd(), async: w.async === true };
+      const questions = w.questions;
+      const asked: AskedEvent = {
+        id: w.qid,
+        // every option an object, made when a listener first reads them (none may be listening)
+        get questions() {
+          return withOptionObjects(questions);
+        },
+        asker: w.askedBy ?? null,
+        cwd: cwd(),
+        async: w.async === true,
+      };
       announce(CHANNELS.asked, asked);
     }
     for (const qid of [...announced]) {

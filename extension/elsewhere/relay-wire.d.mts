@@ -60,7 +60,7 @@ export declare function listEndpoints(env?: NodeJS.ProcessEnv, now?: number): Ar
 /** One question's answer, a skipped question, or (under the key "") the one note on the whole call. */
 export type StructuredAnswer = { selected: string[]; wrote?: string; note?: string } | { skipped: SkipReason; note?: string } | string;
 export declare function structuredAnswers(details: {
-  questions: Array<{ id: string; options?: Array<{ value: string }> }>;
+  questions: Array<{ id: string; options?: Array<string | { value: string }> }>;
   answers: Array<{ id: string; value: string; wasCustom: boolean; index?: number; indices?: number[]; values?: string[]; note?: string }>;
   skipped?: Array<{ id: string; reason: SkipReason; note?: string }>;
   note?: string;

@@ -244,7 +244,11 @@ export function structuredAnswers(details) {
       continue;
     }
     const indices = a.indices ?? (a.index ? [a.index] : []);
-    const selected = indices.map((i) => q.options?.[i - 1]?.value).filter((v) => typeof v === "string");
+    // an option is an object, or a bare string that is its own value (the canonical form)
+    const selected = indices
+      .map((i) => q.options?.[i - 1])
+      .map((o) => (typeof o === "string" ? o : o?.value))
+      .filter((v) => typeof v === "string");
     const entry = { selected };
     if (a.wasCustom) entry.wrote = a.values ? a.values[a.values.length - 1] : a.value;
     if (a.note) entry.note = a.note;

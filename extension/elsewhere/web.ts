@@ -51,6 +51,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { isIP, type Socket } from "node:net";
 import { networkInterfaces } from "node:os";
 import { addon } from "../addon.ts";
+import { withOptionObjects } from "../question-types.ts";
 import type { FlowStep, FlowView, NativeEngine } from "../addon-types.ts";
 import { type Board, secretGiven, type Waiting } from "../board/board.ts";
 import { handOff } from "../board/flow.ts";
@@ -282,7 +283,7 @@ export async function startWebServer({ board, host, language, where, idleMs }: W
         qid: w.qid,
         askedAt: w.askedAt,
         ...(w.askedBy ? { askedBy: w.askedBy } : {}),
-        questions: w.questions,
+        questions: withOptionObjects(w.questions),
         view: viewOf(w),
       }));
     let here: ReturnType<NonNullable<typeof where>> | undefined;

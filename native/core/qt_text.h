@@ -150,6 +150,9 @@ void qt_text_add_work(size_t n);
  * a newline becomes a space. The result's width is what qt_visible_width reports. */
 enum { QT_SANITIZE_NEWLINES = 1 };
 bool qt_sanitize(qt_buf *out, const char *in, size_t len, unsigned flags);
+/* Whether qt_sanitize would copy `in` as it is (with these flags): most model text, checked
+ * without copying it. */
+bool qt_sanitize_unchanged(const char *in, size_t len, unsigned flags);
 
 #ifdef __cplusplus
 }

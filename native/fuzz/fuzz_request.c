@@ -36,7 +36,24 @@ fail:
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* qt_sanitize_unchanged says exactly when qt_sanitize would copy the text as it is (the engine
+ * takes it as it is then, without copying it). */
+static void check_sanitize_unchanged(const uint8_t *data, size_t size) {
+  for (unsigned flags = 0; flags <= QT_SANITIZE_NEWLINES; flags++) {
+    qt_buf b;
+    qt_buf_init(&b);
+    if (qt_sanitize(&b, (const char *)data, size, flags)) {
+      bool same = b.len == size && (!size || memcmp(b.data, data, size) == 0);
+      FUZZ_CHECK_MSG(same == qt_sanitize_unchanged((const char *)data, size, flags),
+                     "qt_sanitize_unchanged says %d, qt_sanitize %s it (flags %u)", !same, same ? "kept" : "changed",
+                     flags);
+    }
+    qt_buf_free(&b);
+  }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  check_sanitize_unchanged(data, size);
   qt_request *req = NULL;
   qt_error err;
   /* every other input in this thread's scratch memory (QT_PARSE_SCRATCH: what normalize uses);

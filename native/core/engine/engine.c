@@ -29,6 +29,10 @@ static qt_status sanitized(qt_buf *scratch, const char *in, unsigned flags, bool
   *out = NULL;
   if (!in && !empty) return QT_OK;
   size_t len = in ? strlen(in) : 0;
+  if (in && qt_sanitize_unchanged(in, len, flags)) {
+    *out = (char *)in; /* never written through: display text is only read */
+    return QT_OK;
+  }
   qt_buf_reset(scratch);
   qt_sanitize(scratch, in ? in : "", len, flags);
   if (scratch->failed) return QT_ERR_NOMEM;

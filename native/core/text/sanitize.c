@@ -24,6 +24,26 @@ static bool put_visible_cp(qt_buf *out, uint32_t cp) {
   return qt_buf_append(out, u, n);
 }
 
+bool qt_sanitize_unchanged(const char *in, size_t len, unsigned flags) {
+  for (size_t i = 0; i < len;) {
+    unsigned char b = (unsigned char)in[i];
+    if (b >= 0x20 && b < 0x7F) {
+      i++;
+      continue;
+    }
+    if (b == '\n' && (flags & QT_SANITIZE_NEWLINES)) { /* kept as it is; "\r\n" is not */
+      i++;
+      continue;
+    }
+    if (b < 0x80) return false;
+    size_t adv = 1;
+    uint32_t cp = qt_utf8_decode(in + i, len - i, &adv);
+    if (adv < 2 || (cp >= 0x80 && cp <= 0x9F) || is_bidi_control(cp)) return false;
+    i += adv;
+  }
+  return true;
+}
+
 bool qt_sanitize(qt_buf *out, const char *in, size_t len, unsigned flags) {
   const bool keep_newlines = (flags & QT_SANITIZE_NEWLINES) != 0;
   if (out->failed) return false;
