@@ -5,8 +5,10 @@
 export type Outcome = "answered" | "declined" | "cancelled" | "interrupted" | "unavailable" | "timed_out" | "discuss" | "asked";
 
 /** Tool arguments for the core: JSON as the model sent it (the argument size limit applies), or
- * pi's prepared arguments — the core's own canonical JSON, which may be longer. */
-export type ArgsJson = string | Buffer | { prepared: string };
+ * pi's prepared arguments — the core's own canonical JSON, which may be longer. `canonical`: the
+ * text is the core's own output for the call, unchanged since (normalizing it again gives it
+ * back), so a host need not make it again. */
+export type ArgsJson = string | Buffer | { prepared: string; canonical?: true };
 
 /** Flags of the result builders: a cancel lets the agent continue (settings: escape "continue"). */
 export const CANCEL_CONTINUES = 1;

@@ -45,8 +45,9 @@ export async function executeQuestion(
   // pi hands back what prepareArguments returned: the core's canonical JSON (it may be longer
   // than what the model sent, whose size was checked there). Unchanged since (preparedCall,
   // index.ts), its text is the one made there; else what pi's handlers left is validated again.
-  const json = { prepared: preparedText ?? JSON.stringify(params) };
-  const canonical = (preparedText !== undefined ? params : JSON.parse(native.normalize(json))) as QuestionArgs & {
+  const text = preparedText ?? native.normalize({ prepared: JSON.stringify(params) });
+  const json = { prepared: text, canonical: true } as const;
+  const canonical = (preparedText !== undefined ? params : JSON.parse(text)) as QuestionArgs & {
     questions: NormalizedQuestion[];
   };
   if (!isOnlyToolCall(ctx, toolCallId)) throw new Error(ERRORS.notAlone);

@@ -414,7 +414,8 @@ async function prepareFirst(core: AskerCore, ctx: ExtensionContext): Promise<voi
   const step = () => new Promise<void>((resolve) => setImmediate(resolve));
   try {
     const mode = (ctx as { mode?: string }).mode;
-    if (mode === undefined || mode === "tui") {
+    const tui = mode === undefined || mode === "tui";
+    if (tui) {
       const m = await interactiveModule();
       await step();
       m.prepareTui();
@@ -425,6 +426,10 @@ async function prepareFirst(core: AskerCore, ctx: ExtensionContext): Promise<voi
     const s = core.settings(ctx);
     await step();
     if (s.memory) warmMemory(ctx.cwd);
+    if (tui) {
+      await step();
+      (await interactiveModule()).rehearseTui(resolveLanguage(s.language));
+    }
   } catch {
     // nothing prepared is lost: the first question does what is left
   }
@@ -552,7 +557,11 @@ function askInTurn(
   const by = from ? askedBy(from) : undefined;
   // An answer from elsewhere becomes this question's result, built as the person's would be.
   const ticket = core.board.post(
-    { ...(by ? { askedBy: by } : {}), questions, args: native.normalize(json) },
+    {
+      ...(by ? { askedBy: by } : {}),
+      questions,
+      args: typeof json === "object" && "canonical" in json ? json.prepared : native.normalize(json),
+    },
     (outcome, answersJson, mode, said, earlier, source) =>
       toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null), s),
     () =>

@@ -110,6 +110,57 @@ export function prepareTui(): void {
   selectWidthRulesOnce();
 }
 
+/** A question drawn off screen, so that the first one the person sees runs warm code: a fresh
+ * pi's first frame measured 3–4 ms in the width measure alone and as much again in making the
+ * view (the code is compiled as it first runs). Made, drawn at two widths, moved through and
+ * dropped; nothing reaches pi's screen, the board or the bus. */
+const REHEARSAL = {
+  questions: [
+    {
+      id: "rehearsal",
+      label: "Rehearsal",
+      prompt: "Which one?\nA second line of the prompt, long enough to wrap at the narrower of the widths drawn.",
+      options: [{ value: "a", label: "One (Recommended)", description: "The first, with a description" }, "Two", "Three", "Four"],
+    },
+    { id: "more", prompt: "And which of these?", options: ["Five", "Six"], multiSelect: true },
+  ],
+};
+
+/** A stand-in for pi's theme (the real one is handed to ui.custom only): colours as escape
+ * sequences, so the measure meets styled lines as it will. */
+const REHEARSAL_THEME = {
+  fg: (_colour: string, text: string) => `\x1b[38;5;6m${text}\x1b[39m`,
+  bold: (text: string) => `\x1b[1m${text}\x1b[22m`,
+  inverse: (text: string) => `\x1b[7m${text}\x1b[27m`,
+} as unknown as Theme;
+
+/** Runs the rehearsal (ask.ts prepare, in pi's idle time); never throws. */
+export function rehearseTui(language: string): void {
+  let engine: NativeEngine | undefined;
+  try {
+    selectWidthRulesOnce();
+    engine = addon().createEngine(JSON.stringify(REHEARSAL));
+    engine.setLanguage(language);
+    const view = new QuestionView(
+      engine,
+      REHEARSAL_THEME,
+      () => undefined,
+      () => undefined,
+    );
+    view.focused = true;
+    for (const key of ["", "\x1b[B", "\x1b[A", "\t", "x"]) {
+      if (key) view.handleInput(key);
+      view.render(100);
+      view.render(60);
+    }
+    view.close();
+  } catch {
+    // nothing is lost: the first question compiles what it runs
+  } finally {
+    engine?.dispose();
+  }
+}
+
 /** What pi shows below the question when the structure is not the one expected (the footer). */
 const ROWS_BELOW_FALLBACK = 3;
 /** The rows pi's fullscreen layout keeps for the transcript however tall the editor is. */
