@@ -53,7 +53,7 @@ const OptionSchema = Type.Object({
   value: Type.String({ description: "Returned when chosen" }),
   label: Type.String({ description: "What the user reads" }),
   description: Type.Optional(Type.String({ description: "One line of help under the label" })),
-  preview: Type.Optional(Type.String({ description: "Multi-line text (code, a sketch) shown while highlighted" })),
+  preview: Type.Optional(Type.String({ description: "Multi-line text shown while highlighted" })),
 });
 
 const QuestionSchema = Type.Object({
@@ -61,16 +61,18 @@ const QuestionSchema = Type.Object({
   label: Type.Optional(Type.String({ description: "Short tab title" })),
   prompt: Type.String({ description: "The full question" }),
   options: Type.Optional(
-    // Given as plain JSON Schema (Type.Unsafe): pi 0.73's argument conversion then does not walk
-    // each of thousands of options; its check still does, and the core has checked them before
-    // (prepareArguments). A bare string is an option whose value is its label: the canonical
-    // form writes such options so, which pi copies and checks several times faster than objects.
-    Type.Unsafe<Array<string | Static<typeof OptionSchema>>>(
+    // Choices as labels (each its own value), or as objects: a union of two arrays, not an array
+    // of a union, so that pi checks a question's options against one branch once instead of each
+    // option against both (the canonical form writes a question's options all as labels when it
+    // can: prepareArguments). Given as plain JSON Schema (Type.Unsafe): pi 0.73's argument
+    // conversion then does not walk each of thousands of options either.
+    Type.Unsafe<string[] | Array<Static<typeof OptionSchema>>>(
       JSON.parse(
         JSON.stringify(
-          Type.Array(Type.Union([Type.String(), OptionSchema]), {
-            description: "Choices (a string is its own value); omit for free text",
-          }),
+          Type.Union([
+            Type.Array(Type.String(), { description: "Choices, each its own value; omit for free text" }),
+            Type.Array(OptionSchema),
+          ]),
         ),
       ),
     ),

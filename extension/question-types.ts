@@ -8,8 +8,9 @@ import type { TimeoutThen } from "./addon-types.ts";
 /** A question's typed answer (qt_typed.h): without it, any text. */
 export type QuestionType = "number" | "integer" | "boolean" | "date" | "email" | "url";
 
-/** An option: a bare string is its own value and label (the canonical form writes every option
- * without a description, a preview or a value of its own so); details' questions carry objects. */
+/** An option: a bare string is its own value and label (the canonical form writes a question's
+ * options so when none has a description, a preview or a value of its own); details' questions
+ * carry objects. */
 export type QuestionOption = string | { value: string; label: string; description?: string; preview?: string };
 
 /** What the person reads of an option. */
@@ -45,7 +46,7 @@ export interface QuestionArgs {
     id: string;
     label?: string;
     prompt: string;
-    options?: QuestionOption[];
+    options?: string[] | Array<Exclude<QuestionOption, string>>;
     multiSelect?: boolean;
     type?: QuestionType;
     min?: number;

@@ -11,7 +11,7 @@ const rejects = (args) => {
 };
 const L = addon.limits;
 
-test("normalize: trims strings, defaults labels to Q1…, values to labels; an option that is only its label is written as that string", () => {
+test("normalize: trims strings, defaults labels to Q1…, values to labels; a question whose options are only their labels has them written as strings", () => {
   const out = norm({
     questions: [
       { id: " db ", prompt: "  Which database?  ", options: [{ label: " SQLite " }, { value: "pg", label: "PostgreSQL" }] },
@@ -22,7 +22,10 @@ test("normalize: trims strings, defaults labels to Q1…, values to labels; an o
     id: "db",
     label: "Q1",
     prompt: "Which database?",
-    options: ["SQLite", { value: "pg", label: "PostgreSQL" }],
+    options: [
+      { value: "SQLite", label: "SQLite" },
+      { value: "pg", label: "PostgreSQL" },
+    ],
     multiSelect: false,
   });
   assert.equal(out.questions[1].label, "Q2");
@@ -78,6 +81,12 @@ test("normalize: accepts options as plain strings and questionnaire's allowOther
   // the same option spelled as an object, with its value its label, is written the same way
   const objects = norm({ questions: [{ id: "x", prompt: "Pick", options: [{ value: "A", label: "A" }, { label: "B" }] }] });
   assert.deepEqual(objects.questions[0].options, ["A", "B"]);
+  // one option with a value, a description or a preview of its own: every option an object
+  const mixed = norm({ questions: [{ id: "x", prompt: "Pick", options: ["A", { label: "B", description: "d" }] }] });
+  assert.deepEqual(mixed.questions[0].options, [
+    { value: "A", label: "A" },
+    { value: "B", label: "B", description: "d" },
+  ]);
 });
 
 test("normalize: ids derived from headers stay unique", () => {
@@ -372,7 +381,7 @@ test("normalize: line breaks and tabs in one-line fields become spaces, and stay
   assert.equal(q.prompt, "P\nq");
   assert.deepEqual(q.options, [
     { value: "v\nw", label: "x y z w" },
-    "m  n", // no value: the label (folded) is the value, so the option is written as that string
+    { value: "m  n", label: "m  n" }, // no value: the label (folded) is the value
   ]);
 });
 

@@ -128,14 +128,22 @@ static inline void json_put_field_n(qt_buf *b, const char *head, size_t head_len
 /* `head` is a string literal: its length is known when compiling. */
 #define json_put_field(b, head, value) json_put_field_n((b), (head), sizeof(head) - 1, (value))
 
-/* Whether an option is its label alone: its value the same text, no description or preview.
- * The canonical form writes such an option as that text, a JSON string ("Postgres" rather than
- * {"value":"Postgres","label":"Postgres"}): it reads back the same (a string option's value is
- * its label), and pi copies and checks a string for a fraction of an object's cost (a call of
- * 25,000 options is 150 KB of strings instead of 766 KB of objects). */
+/* Whether an option is its label alone: its value the same text, no description or preview. */
 static inline bool option_is_bare(const qt_option *o) {
   return !o->description && !o->preview && o->value_len == o->label_len &&
          (o->value == o->label || memcmp(o->value, o->label, o->label_len) == 0);
+}
+
+/* Whether a question's options are all bare: the canonical form then writes them as an array of
+ * their labels, JSON strings (["Postgres","SQLite"] rather than {"value":…,"label":…} each),
+ * which reads back the same (a string option's value is its label); else every option as an
+ * object. pi copies and checks strings for a fraction of objects' cost (a call of 25,000
+ * options is 150 KB of strings instead of 766 KB of objects), and an array of one kind is
+ * checked against one branch of the schema's union, not each option against it. */
+static bool options_bare(const qt_question *q) {
+  for (size_t k = 0; k < q->option_count; k++)
+    if (!option_is_bare(&q->options[k])) return false;
+  return true;
 }
 
 /* A bare option whose label needs no escape (the usual case), copied whole: "…" */
@@ -185,9 +193,10 @@ qt_status qt_request_write_json(const qt_request *req, bool with_preset, qt_buf 
     json_put_field(b, ",\"prompt\":", q->prompt);
     if (q->option_count) {
       qt_buf_puts(b, ",\"options\":[");
+      bool bare = options_bare(q);
       for (size_t k = 0; k < q->option_count; k++) {
         const qt_option *o = &q->options[k];
-        if (option_is_bare(o)) {
+        if (bare) {
           if (!put_plain_option(b, o, k > 0)) json_put_field_len(b, ",", k > 0, o->label, o->label_len);
           continue;
         }
