@@ -183,8 +183,12 @@ export function addonPlaces(
 /** The addon (the one addon.ts gives: the loader keeps what it loaded); throws the loader's
  * sentence when none loads. `say`: where what the first load says goes (a refused prebuilt). */
 function addon(say?: (text: string) => void): NativeAddon {
-  return (createRequire(import.meta.url)("./load-addon.cjs") as typeof import("./load-addon.cjs")).loadAddon(say) as NativeAddon;
+  // kept once loaded: making a require and asking the loader again cost 0.05 ms a call
+  return (loadedAddon ??= (createRequire(import.meta.url)("./load-addon.cjs") as typeof import("./load-addon.cjs")).loadAddon(
+    say,
+  ) as NativeAddon);
 }
+let loadedAddon: NativeAddon | undefined;
 
 // ---- the canonical text of a call, made once ----------------------------------------------------
 /** The calls prepared last, with the core's canonical text of each: pi validates a copy of what
