@@ -49,12 +49,13 @@ const PROMPT_GUIDELINES = [
   "Ask for a password or API key only in a question with secret: true; use its file, never print it.",
 ];
 
-const OptionSchema = Type.Object({
-  value: Type.String({ description: "Returned when chosen" }),
-  label: Type.String({ description: "What the user reads" }),
-  description: Type.Optional(Type.String({ description: "One line of help under the label" })),
-  preview: Type.Optional(Type.String({ description: "Multi-line text shown while highlighted" })),
-});
+/** An option given as an object (the schema as the model reads it: plain JSON). */
+interface OptionObject {
+  value: string;
+  label: string;
+  description?: string;
+  preview?: string;
+}
 
 const QuestionSchema = Type.Object({
   id: Type.String({ description: "Unique id of the answer in this call" }),
@@ -64,18 +65,27 @@ const QuestionSchema = Type.Object({
     // Choices as labels (each its own value), or as objects: a union of two arrays, not an array
     // of a union, so that pi checks a question's options against one branch once instead of each
     // option against both (the canonical form writes a question's options all as labels when it
-    // can: prepareArguments). Given as plain JSON Schema (Type.Unsafe): pi 0.73's argument
-    // conversion then does not walk each of thousands of options either.
-    Type.Unsafe<string[] | Array<Static<typeof OptionSchema>>>(
-      JSON.parse(
-        JSON.stringify(
-          Type.Union([
-            Type.Array(Type.String(), { description: "Choices, each its own value; omit for free text" }),
-            Type.Array(OptionSchema),
-          ]),
-        ),
-      ),
-    ),
+    // can: prepareArguments). Plain JSON Schema (Type.Unsafe), written out: pi 0.73's argument
+    // conversion then does not walk each of thousands of options either, and pi's start builds
+    // nothing for it.
+    Type.Unsafe<string[] | OptionObject[]>({
+      anyOf: [
+        { type: "array", items: { type: "string" }, description: "Choices, each its own value; omit for free text" },
+        {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["value", "label"],
+            properties: {
+              value: { type: "string", description: "Returned when chosen" },
+              label: { type: "string", description: "What the user reads" },
+              description: { type: "string", description: "One line of help under the label" },
+              preview: { type: "string", description: "Multi-line text shown while highlighted" },
+            },
+          },
+        },
+      ],
+    }),
   ),
   multiSelect: Type.Optional(Type.Boolean({ description: "Let the user tick several options" })),
   // a plain string enum (not a union of literals): the most portable schema across providers
