@@ -146,22 +146,30 @@ export async function piValidation(tool) {
   return (prepared) => validateToolArguments({ name: tool.name, parameters: tool.parameters }, { name: tool.name, arguments: prepared });
 }
 
-/** pi's argument validation as the current pi line does it (its pi-ai, from the cache that
- * scripts/current-pi.mjs installs; the line pi's release binary is built from), or undefined
- * when that line is not installed here. */
-export async function currentLineValidation(tool) {
-  try {
-    const { currentLine } = await import("../scripts/current-pi.mjs");
-    const line = currentLine();
-    const scope = line.piPackage.split("/")[0];
-    const file = join(line.dir, "node_modules", scope, "pi-ai", "dist", "index.js");
-    const { validateToolArguments } = await import(pathToFileURL(file).href);
-    const validate = (prepared) =>
-      validateToolArguments({ name: tool.name, parameters: tool.parameters }, { name: tool.name, arguments: prepared });
-    return { version: line.piVersion, validate };
-  } catch {
-    return undefined;
+/** pi's argument validation as other pi lines do it: the current line's (its pi-ai, from the
+ * cache that scripts/current-pi.mjs installs; the line pi's release binary is built from) and
+ * pi 1.5.2's (its pi-ai alone, from the same cache: run.mjs installs it), each where it is
+ * installed here: [{ version, validate }]. */
+export async function otherLinesValidation(tool) {
+  const { currentLine, betweenLine } = await import("../scripts/current-pi.mjs");
+  const line = currentLine();
+  const between = betweenLine();
+  const files = [
+    { version: between.version, file: between.index },
+    { version: line.piVersion, file: join(line.dir, "node_modules", line.piPackage.split("/")[0], "pi-ai", "dist", "index.js") },
+  ];
+  const out = [];
+  for (const { version, file } of files) {
+    try {
+      const { validateToolArguments } = await import(pathToFileURL(file).href);
+      const validate = (prepared) =>
+        validateToolArguments({ name: tool.name, parameters: tool.parameters }, { name: tool.name, arguments: prepared });
+      out.push({ version, validate });
+    } catch {
+      // that line is not installed here
+    }
   }
+  return out;
 }
 
 let callNumber = 0;
@@ -359,18 +367,17 @@ export async function splitFirstFrame(factory, ui, call, { runs = 30 } = {}) {
     normalizeCalls = seen.length;
   }
   const m = Object.fromEntries(fields.map((f) => [f, median(per[f])]));
-  // the same call's validation as the current pi line does it, for comparison
-  const current = await currentLineValidation(tool);
-  let currentValidate;
-  if (current) {
-    const prepared = tool.prepareArguments(call.args);
-    for (let i = 0; i < 3; i++) current.validate(prepared);
-    currentValidate = {
-      version: current.version,
-      ms: median(Array.from({ length: Math.max(5, Math.ceil(runs / 3)) }, () => timeOf(() => current.validate(prepared)))),
-    };
+  // the same call's validation as other pi lines do it, for comparison
+  const others = [];
+  const prepared = tool.prepareArguments(call.args);
+  for (const other of await otherLinesValidation(tool)) {
+    for (let i = 0; i < 3; i++) other.validate(prepared);
+    others.push({
+      version: other.version,
+      ms: median(Array.from({ length: Math.max(5, Math.ceil(runs / 3)) }, () => timeOf(() => other.validate(prepared)))),
+    });
   }
-  return { ...m, normalizeCalls, runs, currentValidate };
+  return { ...m, normalizeCalls, runs, otherValidations: others };
 }
 
 /** A second instance of the tool whose extension gets `addon` from load-addon.cjs. */
@@ -427,7 +434,7 @@ export function reportFirstFrame({ rows, splits, firstCalls }, log = console.log
       `  ${name}, one instrumented pass per run (median of ${s.runs}; the wrappers add a little): ${ms(s.total)} ms = prepareArguments ${ms(s.prepare)} + pi's validation ${ms(s.validate)} + execute up to ui.custom ${ms(s.toCustom)} + the component made ${ms(s.component)} + its first render ${ms(s.render)}`,
     );
     log(
-      `    by who does the work: the core (C: addon.normalize ×${s.normalizeCalls} less its strings ${ms(s.normalizeCore)}, createEngine ${ms(s.createEngine)}) ${ms(s.normalizeCore + s.createEngine)} ms; ${ENGINE} ${ms(v8)} ms (JSON.stringify/JSON.parse ${ms(s.json)}, strings of the core's canonical text ${ms(s.normalizeString)}); pi's validation ${ms(s.validate)} ms${s.currentValidate ? ` (pi ${s.currentValidate.version}'s: ${ms(s.currentValidate.ms)} ms)` : ""}; the rest (the extension's and pi-tui's JavaScript) ${ms(rest)} ms; all but pi's validation ${ms(s.total - s.validate)} ms`,
+      `    by who does the work: the core (C: addon.normalize ×${s.normalizeCalls} less its strings ${ms(s.normalizeCore)}, createEngine ${ms(s.createEngine)}) ${ms(s.normalizeCore + s.createEngine)} ms; ${ENGINE} ${ms(v8)} ms (JSON.stringify/JSON.parse ${ms(s.json)}, strings of the core's canonical text ${ms(s.normalizeString)}); pi's validation ${ms(s.validate)} ms${s.otherValidations?.length ? ` (${s.otherValidations.map((o) => `pi ${o.version}'s: ${ms(o.ms)} ms`).join(", ")})` : ""}; the rest (the extension's and pi-tui's JavaScript) ${ms(rest)} ms; all but pi's validation ${ms(s.total - s.validate)} ms`,
     );
   }
   if (firstCalls?.length) {

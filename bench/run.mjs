@@ -216,6 +216,15 @@ const editing = await editingWorstCase(ours, ui, { quick });
 
 // ---- the first frame (bench/first-frame.mjs): from the model's call to the question on screen ---
 const frameCalls = firstFrameCalls(extensionAddon().limits);
+// pi 1.5.2's pi-ai, whose validation of each call is shown beside the others (installed once into
+// scripts/current-pi.mjs's cache; without a registry the row goes without it)
+try {
+  (await import("../scripts/current-pi.mjs")).ensureBetweenLine();
+} catch (error) {
+  console.error(
+    `pi ${(await import("../scripts/current-pi.mjs")).PI_AI_BETWEEN.version}'s pi-ai is not installed (${error.message}): its validation is not shown`,
+  );
+}
 const firstFrame = {
   rows: await timeFirstFrames(ours, ui, frameCalls, { runs: quick ? 20 : 100 }),
   splits: {},

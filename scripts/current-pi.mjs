@@ -167,6 +167,34 @@ export function ensureBun() {
   return tool;
 }
 
+/** pi-ai of pi 1.5.2: the line between the devDependency (0.73.1, TypeBox's validation) and the
+ * current one that validates with pi-schema too; the benchmark times the largest call's
+ * validation with it beside the others. Its own cache directory; pi-ai alone. */
+export const PI_AI_BETWEEN = { name: "@earendil-works/pi-ai", version: "1.5.2" };
+
+/** Where that pi-ai is (or will be) installed. */
+export function betweenLine() {
+  const dir = join(cacheRoot(), `pi-ai-${PI_AI_BETWEEN.version}`);
+  return {
+    dir,
+    manifest: {
+      name: "pi-question-pi-ai-between",
+      private: true,
+      description: "pi-ai of an earlier pi line, for pi-question's benchmark (scripts/current-pi.mjs).",
+      dependencies: { [PI_AI_BETWEEN.name]: PI_AI_BETWEEN.version },
+    },
+    index: join(dir, "node_modules", ...PI_AI_BETWEEN.name.split("/"), "dist", "index.js"),
+    version: PI_AI_BETWEEN.version,
+  };
+}
+
+/** Installs that pi-ai if needed; returns betweenLine(). */
+export function ensureBetweenLine() {
+  const line = betweenLine();
+  ensure(line, [line.index]);
+  return line;
+}
+
 /** Installs Verdaccio if needed; returns registryTools(). */
 export function ensureRegistryTools() {
   const tools = registryTools();
