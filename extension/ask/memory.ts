@@ -106,10 +106,18 @@ export function projectPath(cwd: string): string {
  * a hash of the project's real path (the same project through a link is the same project). */
 export function memoryPaths(cwd: string, home = homedir()): { dir: string; jsonl: string; md: string; project: string } {
   const project = projectPath(cwd);
+  const key = `${home}\0${project}`;
+  const known = pathsOf.get(key);
+  if (known) return known;
   const name = createHash("sha256").update(project).digest("hex").slice(0, 32);
   const dir = memoryDirectory(home);
-  return { dir, jsonl: join(dir, `${name}.jsonl`), md: join(dir, `${name}.md`), project };
+  const paths = Object.freeze({ dir, jsonl: join(dir, `${name}.jsonl`), md: join(dir, `${name}.md`), project });
+  if (pathsOf.size >= 64) pathsOf.clear();
+  pathsOf.set(key, paths);
+  return paths;
 }
+/** memoryPaths by home and project: a question hashes no path it hashed before. */
+const pathsOf = new Map<string, { dir: string; jsonl: string; md: string; project: string }>();
 
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
