@@ -4,7 +4,7 @@
 // per path, so a reloaded extension gets the same addon. Tests load the same file the same way
 // (tests/helpers/addon.mjs); PI_QUESTION_ADDON picks another build (e.g. the sanitizer build).
 import { createRequire } from "node:module";
-import type { NativeAddon } from "./addon-types.ts";
+import type { ArgsJson, NativeAddon } from "./addon-types.ts";
 
 let loaded: NativeAddon | undefined;
 
@@ -15,4 +15,11 @@ export function addon(): NativeAddon {
     loaded = loadAddon() as NativeAddon;
   }
   return loaded;
+}
+
+/** The canonical text of a call: as made when `json` says it is the core's own (ArgsJson
+ * `canonical`), else the core's normalize of it (which throws the core's message). */
+export function canonicalText(json: ArgsJson): string {
+  if (typeof json === "object" && !Buffer.isBuffer(json) && json.canonical) return json.prepared;
+  return addon().normalize(json);
 }

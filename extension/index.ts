@@ -261,7 +261,11 @@ export default function piQuestion(pi: ExtensionAPI): void {
   // tool.ts, loaded once: the loader resolves a dynamic import() again at every call (0.2 ms a
   // question, half of a small question's first frame)
   let toolModule: Promise<typeof import("./tool.ts")> | undefined;
-  const getTool = () => (toolModule ??= import("./tool.ts"));
+  const getTool = () =>
+    (toolModule ??= import("./tool.ts").catch((error: unknown) => {
+      toolModule = undefined; // the next call tries again
+      throw error;
+    }));
   const getAsker = (): Promise<Asker> => (asker ??= import("./ask/ask.ts").then((m) => m.createAsker(pi, () => pi.getFlag(ANSWERS_FLAG))));
 
   pi.registerTool({

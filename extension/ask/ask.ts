@@ -9,7 +9,7 @@ import { emitOnBus, hostEvents } from "../board/events.ts";
 import { askerParts } from "../text/asker.ts";
 import { basename } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { addon } from "../addon.ts";
+import { addon, canonicalText } from "../addon.ts";
 import { type AskersBoard, type Board, createBoard, type Ticket } from "../board/board.ts";
 import { type ArgsJson, type NativeEngine, type Outcome, terminalReachable, TTY_PATH } from "../addon-types.ts";
 import { type Aside, createAside } from "./aside.ts";
@@ -454,7 +454,7 @@ function askLater(core: AskerCore, json: ArgsJson, questions: NormalizedQuestion
   const flags = escapeFlags(s);
   let latest = ctx; // the context it was last opened in (the posting turn's may be gone)
   const ticket = core.board.post(
-    { questions, args: native.normalize(json), async: true, ...(qid ? { qid } : {}) },
+    { questions, args: canonicalText(json), async: true, ...(qid ? { qid } : {}) },
     (outcome, answersJson, mode, said, earlier, source) =>
       toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null), s),
     () =>
@@ -560,7 +560,7 @@ function askInTurn(
     {
       ...(by ? { askedBy: by } : {}),
       questions,
-      args: typeof json === "object" && "canonical" in json ? json.prepared : native.normalize(json),
+      args: canonicalText(json),
     },
     (outcome, answersJson, mode, said, earlier, source) =>
       toToolResult(native.result(json, outcome as Outcome, mode, Date.now(), said, answersJson, flags, earlier ?? null, source ?? null), s),

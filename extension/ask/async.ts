@@ -13,7 +13,7 @@
 // undelivered answers are sent, delivered ones never again; what the branch does not hold stops
 // waiting. Loaded at the first such question, or at a session start whose branch has one.
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { addon } from "../addon.ts";
+import { addon, canonicalText } from "../addon.ts";
 import type { ArgsJson } from "../addon-types.ts";
 import { type QuestionResult, toToolResult } from "../board/result.ts";
 import type { NormalizedQuestion, QuestionDetails } from "../question-types.ts";
@@ -192,7 +192,7 @@ export function asyncQuestions(pi: ExtensionAPI, asker: Asker): AsyncQuestions {
       ctx = here;
       const native = addon();
       const later = post(json, questions, here);
-      const args = native.normalize(json);
+      const args = canonicalText(json);
       pi.appendEntry(ASKED_ENTRY, { qid: later.qid, args, askedAt: Date.now() });
       showLine();
       const mode = (here as { mode?: string }).mode === "rpc" ? "rpc" : "interactive";

@@ -156,8 +156,11 @@ export function rehearseTui(language: string): void {
     view.close();
   } catch {
     // nothing is lost: the first question compiles what it runs
-  } finally {
+  }
+  try {
     engine?.dispose();
+  } catch {
+    // the garbage collector frees it then
   }
 }
 

@@ -94,11 +94,16 @@ export function hostEvents(pi: ExtensionAPI, board: Board, cwd: () => string): (
       if (announced.has(w.qid) || w.settled) continue;
       announced.add(w.qid);
       const questions = w.questions;
+      let given: AskedEvent["questions"] | undefined;
       const asked: AskedEvent = {
         id: w.qid,
-        // every option an object, made when a listener first reads them (none may be listening)
+        // every option an object, made when a listener first reads them (none may be listening);
+        // a listener may still set it, as it could a plain property
         get questions() {
-          return withOptionObjects(questions);
+          return (given ??= withOptionObjects(questions));
+        },
+        set questions(value) {
+          given = value;
         },
         asker: w.askedBy ?? null,
         cwd: cwd(),
