@@ -11,16 +11,12 @@ import test from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { importPiTui } from "./helpers/pi-line.mjs";
 import { importShim } from "./helpers/shim.mjs";
+import { theme } from "./helpers/theme.mjs";
 
 const { QuestionView } = await importShim("ask/interactive.ts");
 const { Container, visibleWidth } = await importPiTui();
 
 const K = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", tab: "\t", space: " ", backspace: "\x7f", pageDown: "\x1b[6~" };
-const theme = {
-  fg: (_colour, s) => `\x1b[36m${s}\x1b[39m`,
-  bold: (s) => `\x1b[1m${s}\x1b[22m`,
-  inverse: (s) => `\x1b[7m${s}\x1b[27m`,
-};
 const ARGS = {
   questions: [
     {

@@ -6,14 +6,10 @@ import assert from "node:assert/strict";
 import test from "node:test";
 import { addon } from "./helpers/addon.mjs";
 import { importShim } from "./helpers/shim.mjs";
+import { theme } from "./helpers/theme.mjs";
 
 const { QuestionView, rehearseTui } = await importShim("ask/interactive.ts");
 
-const theme = {
-  fg: (_colour, s) => `\x1b[36m${s}\x1b[39m`,
-  bold: (s) => `\x1b[1m${s}\x1b[22m`,
-  inverse: (s) => `\x1b[7m${s}\x1b[27m`,
-};
 const ARGS = {
   questions: [
     { id: "db", label: "Database", prompt: "Which database?", options: ["PostgreSQL", "SQLite (Recommended)"] },
