@@ -35,10 +35,19 @@ export interface BuiltResult {
 export interface NativeEngine {
   /** Feeds raw input; returns true once the question is finished. */
   feed(data: string): boolean;
+  /** Feeds a key for a host that draws frames, in one call: what it did, as bits (1: the
+   * question ended, 2: the state changed, 4: the person asked to step aside — taken, as by
+   * takeAside, 8: an external editor is asked for — editorRequest() has its text). */
+  press(data: string): number;
   /** The frame the host shows, at most `rows` lines when given (0 or none: no limit): the
    * question fits the screen. It names the screen: the keys that depend on what a frame showed
    * (PageUp/PageDown, Shift+↑/Shift+↓, a list cut to the rows) act on the frame at this size. */
   render(width: number, rows?: number): string[];
+  /** The frame render(width, rows) draws, as what changed since the frame this method handed out
+   * last: undefined when nothing did, else an array as long as the frame holding each line that
+   * differs from the same row of that frame and a hole where it is the same. `fresh`: the caller
+   * holds no frame, every line is handed out. */
+  renderChanges(width: number, rows?: number, fresh?: boolean): Array<string | undefined> | undefined;
   /** A frame at any size, drawn aside: it changes nothing, not what the keys act on. */
   renderAside(width: number, rows?: number): string[];
   result(mode: string, answeredAt?: number, reason?: string | null, flags?: number): BuiltResult;

@@ -133,9 +133,9 @@ test("frame kept: a line cut to the width (the view's own copy) never changes th
     setCursorMarker() {
       revision++;
     },
-    feed() {
+    press() {
       revision++;
-      return false;
+      return 2; // changed
     },
     editorRequest: () => null,
     render(width) {
@@ -144,6 +144,19 @@ test("frame kept: a line cut to the width (the view's own copy) never changes th
       const f = frames.get(key);
       f.copy ??= [...f.frame];
       return f.frame;
+    },
+    // As the real one: only what changed since the frame it handed out last (holes elsewhere).
+    shown: null,
+    renderChanges(width, rows, fresh) {
+      const key = `${revision}/${width}`;
+      if (!fresh && this.shown?.key === key) return undefined;
+      const frame = this.render(width);
+      const changes = new Array(frame.length);
+      frame.forEach((line, i) => {
+        if (fresh || this.shown?.frame[i] !== line) changes[i] = line;
+      });
+      this.shown = { key, frame };
+      return changes;
     },
   };
   const view = new QuestionView(

@@ -203,6 +203,9 @@ export function rowsFor(tui: unknown, view: Component, width: number): number {
   return Math.max(1, Math.floor(total) - others);
 }
 
+/** What one key did (NativeEngine.press), as bits: the engine's PRESS_* (engine_class.c). */
+const PRESS = { done: 1, changed: 2, aside: 4, editor: 8 } as const;
+
 /** The question as a pi-tui component. */
 export class QuestionView implements Component, Focusable {
   private focusedState = false;
@@ -286,22 +289,22 @@ export class QuestionView implements Component, Focusable {
       input = input.slice(0, -1);
       if (!input) return;
     }
-    const before = this.moved ? this.engine.revision : 0;
-    if (this.engine.feed(input)) {
+    const did = this.engine.press(input);
+    if (did & PRESS.done) {
       this.close();
       this.finish(this.engine.outcome ?? "cancelled");
       return;
     }
-    if (this.moved && this.engine.revision !== before) this.moved();
-    if (this.stepAside && this.engine.takeAside()) {
+    if (did & PRESS.changed && this.moved) this.moved();
+    if (did & PRESS.aside && this.stepAside) {
       this.close();
       this.stepAside();
       return;
     }
-    const draft = this.engine.editorRequest();
-    if (draft !== null) {
-      if (this.openEditor) this.openEditor(draft);
-      else this.engine.editorDone(false, null, "-");
+    if (did & PRESS.editor) {
+      const draft = this.engine.editorRequest();
+      if (draft !== null && this.openEditor) this.openEditor(draft);
+      else if (draft !== null) this.engine.editorDone(false, null, "-");
     }
     this.requestRender();
   }
@@ -316,24 +319,23 @@ export class QuestionView implements Component, Focusable {
     } catch {
       rows = 0; // unknown: the whole frame, as before
     }
-    const frame = this.engine.render(width, rows);
-    if (frame === this.lastFrame && width === this.lastWidth) return this.safeFrame;
-    // Belt and braces: the engine guarantees the width, but an overwide line crashes pi, so a
-    // line that would overflow by pi-tui's own measure is cut rather than handed over. Only
-    // lines that changed are measured: one equal to the same row of the last frame, at the
-    // same width, was measured then (a keystroke changes two or three lines of a frame).
-    const previous = width === this.lastWidth ? this.lastFrame : undefined;
-    const previousSafe = this.safeFrame;
-    let safe = frame;
-    for (let i = 0; i < frame.length; i++) {
-      const line = frame[i];
-      let fitted: string;
-      if (previous !== undefined && previous[i] === line) fitted = previousSafe[i];
-      else fitted = measureWidth(line) > width ? cutToWidth(line, width, "") : line;
-      if (fitted !== line) {
-        if (safe === frame) safe = frame.slice();
-        safe[i] = fitted;
-      }
+    // Only the lines that changed since the last frame cross from the engine (renderChanges);
+    // the others are this frame's strings again. Belt and braces: the engine guarantees the
+    // width, but an overwide line crashes pi, so a line that would overflow by pi-tui's own
+    // measure is cut rather than handed over — measured when it is new, or at a new width.
+    const changes = this.engine.renderChanges(width, rows, this.lastFrame === undefined);
+    if (changes === undefined && this.lastFrame !== undefined) return this.safeFrame;
+    const lines = changes ?? [];
+    const sameWidth = width === this.lastWidth;
+    const before = this.lastFrame ?? [];
+    const beforeSafe = this.safeFrame;
+    const frame: string[] = [];
+    const safe: string[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const fresh = lines[i];
+      const line = fresh === undefined ? before[i] : fresh;
+      frame.push(line);
+      safe.push(fresh === undefined && sameWidth ? beforeSafe[i] : measureWidth(line) > width ? cutToWidth(line, width, "") : line);
     }
     this.lastFrame = frame;
     this.lastWidth = width;

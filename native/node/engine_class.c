@@ -88,6 +88,56 @@ static void line_cache_keep(napi_env env, line_cache *c, const char *const *line
   c->count = count;
 }
 
+/* The frame renderChanges handed out last, as bytes only (the host keeps the strings): what it
+ * compares the next frame with, and the revision, size and width rules it was drawn at. */
+typedef struct frame_bytes {
+  char *bytes; /* the lines' bytes, one after another */
+  size_t bytes_cap;
+  size_t *ends; /* line i is bytes[ends[i-1] (or 0) .. ends[i]) */
+  size_t ends_cap, count;
+  bool valid; /* false: nothing handed out yet (or forgotten): every line is new */
+  uint64_t revision;
+  int width, rows;
+  unsigned rules;
+} frame_bytes;
+
+static void frame_bytes_clear(frame_bytes *f) {
+  free(f->bytes);
+  free(f->ends);
+  *f = (frame_bytes){0};
+}
+
+/* True when line i of the frame kept was s[0..len). */
+static bool frame_bytes_same(const frame_bytes *f, size_t i, const char *s, size_t len) {
+  if (!f->valid || i >= f->count) return false;
+  size_t start = i ? f->ends[i - 1] : 0;
+  return f->ends[i] - start == len && memcmp(f->bytes + start, s, len) == 0;
+}
+
+/* Keeps the frame; false (and nothing kept) when out of memory. */
+static bool frame_bytes_keep(frame_bytes *f, const char *const *lines, const size_t *lens, size_t count) {
+  size_t total = 0;
+  for (size_t i = 0; i < count; i++) total += lens[i];
+  if (total + 1 > f->bytes_cap) {
+    char *b = realloc(f->bytes, total + 1);
+    if (!b) return false;
+    f->bytes = b, f->bytes_cap = total + 1;
+  }
+  if (count > f->ends_cap) {
+    size_t *e = realloc(f->ends, count * sizeof *e);
+    if (!e) return false;
+    f->ends = e, f->ends_cap = count;
+  }
+  size_t at = 0;
+  for (size_t i = 0; i < count; i++) {
+    memcpy(f->bytes + at, lines[i], lens[i]);
+    f->ends[i] = at += lens[i];
+  }
+  f->count = count;
+  f->valid = true;
+  return true;
+}
+
 /* Re-entrancy: a method that lets JS run before it is done with the engine (a getter on the keys
  * array bind() reads) marks the box busy meanwhile, and every method called while it is busy —
  * dispose() included — throws QT_ESTATE instead of changing or freeing memory still in use.
@@ -95,8 +145,9 @@ static void line_cache_keep(napi_env env, line_cache *c, const char *const *line
 typedef struct engine_box {
   qt_request *req;
   qt_engine *engine;
-  napi_ref frame;   /* cached JS array of the last frame; weak (below) */
-  line_cache lines; /* the last frame's line strings, to hand out again unchanged */
+  napi_ref frame;    /* cached JS array of the last frame; weak (below) */
+  line_cache lines;  /* the last frame's line strings, to hand out again unchanged */
+  frame_bytes shown; /* the frame renderChanges handed out last, as bytes */
   uint64_t frame_revision;
   int frame_width;
   int frame_rows;
@@ -125,7 +176,8 @@ typedef struct engine_box {
 
 static void report_memory(napi_env env, engine_box *box) {
   int64_t now = box->engine ? (int64_t)(box->request_bytes + qt_engine_footprint(box->engine) + box->lines.bytes_cap +
-                                        box->lines.ends_cap * sizeof(size_t))
+                                        box->lines.ends_cap * sizeof(size_t) + box->shown.bytes_cap +
+                                        box->shown.ends_cap * sizeof(size_t))
                             : 0;
   int64_t delta = now - box->reported;
   if (!delta || (box->reported && now && delta < EXTERNAL_MEMORY_STEP && delta > -EXTERNAL_MEMORY_STEP)) return;
@@ -138,6 +190,7 @@ static void engine_box_free(napi_env env, void *data, void *hint) {
   engine_box *box = data;
   if (box->frame) napi_delete_reference(env, box->frame);
   line_cache_clear(env, &box->lines);
+  frame_bytes_clear(&box->shown);
   qt_engine_destroy(box->engine);
   qt_request_free(box->req);
   box->engine = NULL;
@@ -181,6 +234,106 @@ static napi_value js_engine_feed(napi_env env, napi_callback_info info) {
   napi_value done;
   NAPI_CALL(env, napi_get_boolean(env, qt_engine_done(box->engine), &done));
   return done;
+}
+
+/* press(data): feed for a host that draws frames (pi's TUI), in one crossing: the key and what
+ * the host does next, as bits (PRESS_* below; interactive.ts PRESS mirrors them). The aside
+ * request is taken (qt_engine_take_aside); the editor's text is left for editorRequest(). */
+enum { PRESS_DONE = 1, PRESS_CHANGED = 2, PRESS_ASIDE = 4, PRESS_EDITOR = 8 };
+
+static napi_value js_engine_press(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(1);
+  size_t len;
+  char *bytes = get_string(env, argv[0], &len, "the input");
+  if (!bytes) return NULL;
+  uint64_t before = qt_engine_revision(box->engine);
+  qt_status st = qt_engine_feed(box->engine, bytes, len);
+  free(bytes);
+  report_memory(env, box);
+  if (st) return throw_status(env, st, NULL);
+  const char *draft = NULL;
+  size_t draft_len = 0;
+  uint32_t bits = 0;
+  if (qt_engine_done(box->engine)) bits |= PRESS_DONE;
+  if (qt_engine_revision(box->engine) != before) bits |= PRESS_CHANGED;
+  if (!(bits & PRESS_DONE) && qt_engine_take_aside(box->engine)) bits |= PRESS_ASIDE;
+  if (!(bits & (PRESS_DONE | PRESS_ASIDE)) && qt_engine_editor_request(box->engine, &draft, &draft_len))
+    bits |= PRESS_EDITOR;
+  napi_value v;
+  NAPI_CALL(env, napi_create_uint32(env, bits, &v));
+  return v;
+}
+
+/* renderChanges(width, rows, fresh): the frame render(width, rows) draws, as what changed since
+ * the frame this method handed out last: undefined when it is that frame (same revision, size
+ * and width rules), else an array as long as the new frame that holds line i where it differs,
+ * byte for byte, from line i of that frame, and a hole where it is the same. `fresh` (the host
+ * holds no frame) hands out every line. A keystroke changes two or three lines of a frame: the
+ * host keeps its strings and the frame's array (interactive.ts QuestionView), so only those
+ * lines cross into JS, which is most of what a keystroke cost (a property name per line,
+ * internalized, and a lookup per unchanged line, when the frame was built here). */
+static napi_value js_engine_render_changes(napi_env env, napi_callback_info info) {
+  ENGINE_METHOD_PROLOGUE(3);
+  int32_t width = 0, rows = 0;
+  bool fresh = false;
+  NAPI_CALL(env, napi_get_value_int32(env, argv[0], &width));
+  if (!is_nullish(env, argv[1])) NAPI_CALL(env, napi_get_value_int32(env, argv[1], &rows)); /* 0 or none: no limit */
+  if (!is_nullish(env, argv[2])) NAPI_CALL(env, napi_get_value_bool(env, argv[2], &fresh));
+  if (rows < 0) rows = 0;
+  if (fresh) box->shown.valid = false;
+  qt_engine_set_screen(box->engine, width, rows);
+  frame_bytes *f = &box->shown;
+  uint64_t rev = qt_engine_revision(box->engine);
+  unsigned rules = qt_width_rules();
+  napi_value result;
+  if (f->valid && rev == f->revision && width == f->width && rows == f->rows && rules == f->rules) {
+    NAPI_CALL(env, napi_get_undefined(env, &result));
+    return result;
+  }
+  const char *const *lines = NULL;
+  size_t count = 0;
+  qt_status st = qt_engine_render(box->engine, width, rows, &lines, &count);
+  if (st) {
+    report_memory(env, box);
+    return throw_status(env, st, NULL);
+  }
+  /* The changed lines' strings first (no JS runs), then the bytes kept, then the array filled:
+   * an element set may run a setter a script put on Array.prototype, and by then nothing here
+   * reads the engine's memory; the box is busy meanwhile, so such a setter cannot reach it. */
+  size_t *lens = malloc((count ? count : 1) * sizeof *lens);
+  napi_value *changed = malloc((count ? count : 1) * sizeof *changed);
+  bool ok = lens && changed;
+  size_t nchanged = 0;
+  for (size_t i = 0; ok && i < count; i++) {
+    lens[i] = strlen(lines[i]);
+    changed[i] = NULL;
+    if (frame_bytes_same(f, i, lines[i], lens[i])) continue;
+    ok = napi_create_string_utf8(env, lines[i], lens[i], &changed[i]) == napi_ok;
+    nchanged++;
+  }
+  if (ok) ok = napi_create_array_with_length(env, count, &result) == napi_ok;
+  if (ok && !frame_bytes_keep(f, lines, lens, count)) {
+    f->valid = false;
+    ok = false;
+  }
+  if (ok) {
+    f->revision = rev, f->width = width, f->rows = rows, f->rules = rules;
+    box->busy = true;
+    for (size_t i = 0; ok && nchanged && i < count; i++)
+      if (changed[i]) ok = napi_set_element(env, result, (uint32_t)i, changed[i]) == napi_ok;
+    box->busy = false;
+    if (!ok) f->valid = false; /* the host gets no frame: the next one is whole */
+  }
+  bool nomem = !lens || !changed;
+  free(lens);
+  free(changed);
+  report_memory(env, box);
+  if (!ok) {
+    throw_coded(env, nomem ? "QT_ENOMEM" : "QT_ENAPI",
+                nomem ? "pi-question: out of memory" : "pi-question: could not build the frame", false);
+    return NULL;
+  }
+  return result;
 }
 
 /* The lines of a frame as a JS array. The elements are defined, not assigned: assigning an
@@ -347,6 +500,7 @@ static napi_value js_engine_dispose(napi_env env, napi_callback_info info) {
   if (box->frame) napi_delete_reference(env, box->frame);
   box->frame = NULL;
   line_cache_clear(env, &box->lines);
+  frame_bytes_clear(&box->shown);
   qt_engine_destroy(box->engine);
   qt_request_free(box->req);
   box->engine = NULL;
@@ -763,6 +917,8 @@ bool define_engine_class(napi_env env) {
     napi_callback fn;
   } methods[] = {
       {"feed", js_engine_feed},
+      {"press", js_engine_press},
+      {"renderChanges", js_engine_render_changes},
       {"render", js_engine_render},
       {"renderAside", js_engine_render_aside},
       {"result", js_engine_result},
