@@ -101,6 +101,8 @@ export function createFlow(engine: NativeEngine, anyMove: (by: Face) => void): O
     engine.dispose();
   };
   const tell = (by: Face, what: Heard) => {
+    // Only the face that moved follows (a question in the TUI alone, at each key): nobody to tell.
+    if (followers.size === 0 || (followers.size === 1 && followers.values().next().value === by)) return;
     for (const [heard, face] of [...followers]) {
       if (face === by) continue;
       try {

@@ -55,10 +55,16 @@ static void rule_line(rctx *r) {
   lb_begin(r, &b);
   qt_buf *out = &r->out->buf;
   qt_buf_puts(out, r->e->style_open[QT_STYLE_BORDER]);
-  if (qt_buf_reserve(out, (size_t)r->width * (sizeof RULE - 1))) {
-    for (int i = 0; i < r->width; i++)
-      memcpy(out->data + out->len + (size_t)i * (sizeof RULE - 1), RULE, sizeof RULE - 1);
-    out->len += (size_t)r->width * (sizeof RULE - 1);
+  size_t total = (size_t)r->width * (sizeof RULE - 1);
+  if (qt_buf_reserve(out, total)) {
+    char *at = out->data + out->len;
+    memcpy(at, RULE, sizeof RULE - 1); /* then doubled: a few copies, not one per column */
+    for (size_t done = sizeof RULE - 1; done < total;) {
+      size_t more = done < total - done ? done : total - done;
+      memcpy(at + done, at, more);
+      done += more;
+    }
+    out->len += total;
     out->data[out->len] = '\0';
   }
   qt_buf_puts(out, r->e->style_close[QT_STYLE_BORDER]);
