@@ -73,9 +73,10 @@ test("press: what the key did, as bits — moved, ended, an editor asked for, a 
   const g = addon.createEngine(ONE);
   g.press(K.up); // onto "Something else…"
   for (const ch of "0draft") g.press(ch);
+  assert.equal(g.press("x") & PRESS.editor, 0, "typing asks for no editor");
   const bits = g.press(K.ctrlG);
-  if (bits & PRESS.editor) assert.equal(typeof g.editorRequest(), "string", "the editor's text is there to read");
-  assert.equal(g.editorRequest() === null, (bits & PRESS.editor) === 0, "the bit says exactly when a draft waits");
+  assert.equal(bits & PRESS.editor, PRESS.editor, "Ctrl+G while typing: the editor is asked for");
+  assert.equal(g.editorRequest(), "draftx", "its text is there to read");
 
   const d = addon.createEngine(ONE);
   assert.equal(d.press(K.enter) & PRESS.done, PRESS.done, "Enter on the first option ends it");
@@ -110,4 +111,17 @@ test("renderChanges: a setter a script put on Array.prototype cannot dispose of 
   const after = e.renderChanges(80, 0, true);
   assert.deepEqual([...after], e.render(80, 0), "the engine is whole; fresh, every line again");
   e.dispose();
+});
+
+test("renderChanges: render() and renderAside() at other sizes in between change nothing it compares with", () => {
+  const e = addon.createEngine(TWO);
+  let shown = [...e.renderChanges(80, 0, true)];
+  e.render(40, 5);
+  e.renderAside(120);
+  assert.equal(e.renderChanges(80, 0, false), undefined, "still the frame it handed out");
+  e.press(K.down);
+  e.render(30);
+  const changes = e.renderChanges(80, 0, false);
+  shown = merge(shown, changes);
+  assert.deepEqual(shown, e.render(80, 0));
 });

@@ -323,17 +323,24 @@ export class QuestionView implements Component, Focusable {
     // the others are this frame's strings again. Belt and braces: the engine guarantees the
     // width, but an overwide line crashes pi, so a line that would overflow by pi-tui's own
     // measure is cut rather than handed over — measured when it is new, or at a new width.
-    const changes = this.engine.renderChanges(width, rows, this.lastFrame === undefined);
-    if (changes === undefined && this.lastFrame !== undefined) return this.safeFrame;
+    const before = this.lastFrame;
+    const beforeSafe = this.safeFrame;
+    // Forgotten until this frame is whole: should anything below throw, the next frame is asked
+    // for fresh (every line), since the engine counts this one as handed out.
+    this.lastFrame = undefined;
+    const changes = this.engine.renderChanges(width, rows, before === undefined);
+    if (changes === undefined && before !== undefined) {
+      this.lastFrame = before;
+      return beforeSafe;
+    }
     const lines = changes ?? [];
     const sameWidth = width === this.lastWidth;
-    const before = this.lastFrame ?? [];
-    const beforeSafe = this.safeFrame;
     const frame: string[] = [];
     const safe: string[] = [];
     for (let i = 0; i < lines.length; i++) {
       const fresh = lines[i];
-      const line = fresh === undefined ? before[i] : fresh;
+      const line = fresh === undefined ? before?.[i] : fresh;
+      if (line === undefined) return before === undefined ? [] : this.render(width); // out of step: whole again
       frame.push(line);
       safe.push(fresh === undefined && sameWidth ? beforeSafe[i] : measureWidth(line) > width ? cutToWidth(line, width, "") : line);
     }

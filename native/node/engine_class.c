@@ -312,9 +312,11 @@ static napi_value js_engine_render_changes(napi_env env, napi_callback_info info
     nchanged++;
   }
   if (ok) ok = napi_create_array_with_length(env, count, &result) == napi_ok;
+  bool kept_nomem = false;
   if (ok && !frame_bytes_keep(f, lines, lens, count)) {
     f->valid = false;
     ok = false;
+    kept_nomem = true;
   }
   if (ok) {
     f->revision = rev, f->width = width, f->rows = rows, f->rules = rules;
@@ -324,7 +326,7 @@ static napi_value js_engine_render_changes(napi_env env, napi_callback_info info
     box->busy = false;
     if (!ok) f->valid = false; /* the host gets no frame: the next one is whole */
   }
-  bool nomem = !lens || !changed;
+  bool nomem = !lens || !changed || kept_nomem;
   free(lens);
   free(changed);
   report_memory(env, box);

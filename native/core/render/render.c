@@ -56,7 +56,7 @@ static void rule_line(rctx *r) {
   qt_buf *out = &r->out->buf;
   qt_buf_puts(out, r->e->style_open[QT_STYLE_BORDER]);
   size_t total = (size_t)r->width * (sizeof RULE - 1);
-  if (qt_buf_reserve(out, total)) {
+  if (total && qt_buf_reserve(out, total)) {
     char *at = out->data + out->len;
     memcpy(at, RULE, sizeof RULE - 1); /* then doubled: a few copies, not one per column */
     for (size_t done = sizeof RULE - 1; done < total;) {
