@@ -15,90 +15,15 @@
 /* ---- Engine ---------------------------------------------------------------------------------- */
 static const napi_type_tag ENGINE_TAG = {0x7069717565737469ULL, 0x6f6e2d656e67696eULL};
 
-/* The lines of an engine's last frame, kept so that frame_array can hand a line that did not
- * change out as the same string again: each line's bytes, and the string made from them in a
- * JS array that no script ever sees (so reading it back runs no JS and cannot have been
- * changed). Its elements are defined once and then only overwritten, which runs no setter. */
-typedef struct line_cache {
-  napi_ref strings; /* element i: the string of line i; weak (see engine_box) */
-  size_t defined;   /* elements defined in it */
-  char *bytes;      /* the lines' bytes, one after another */
-  size_t bytes_cap;
-  size_t *ends; /* line i is bytes[ends[i-1] (or 0) .. ends[i]) */
-  size_t ends_cap, count;
-} line_cache;
-
-static void line_cache_clear(napi_env env, line_cache *c) {
-  if (c->strings) napi_delete_reference(env, c->strings);
-  free(c->bytes);
-  free(c->ends);
-  *c = (line_cache){0};
-}
-
-/* The cache's strings array, made on first use; NULL when it cannot be had (nothing reused). */
-static napi_value line_cache_strings(napi_env env, line_cache *c) {
-  napi_value arr = NULL;
-  if (c->strings && napi_get_reference_value(env, c->strings, &arr) == napi_ok && arr) return arr;
-  line_cache_clear(env, c);
-  if (napi_create_array(env, &arr) != napi_ok || napi_create_reference(env, arr, 0, &c->strings) != napi_ok) {
-    c->strings = NULL;
-    return NULL;
-  }
-  return arr;
-}
-
-/* True when line i of the last frame was s[0..len). */
-static bool line_cache_same(const line_cache *c, size_t i, const char *s, size_t len) {
-  if (i >= c->count) return false;
-  size_t start = i ? c->ends[i - 1] : 0;
-  return c->ends[i] - start == len && memcmp(c->bytes + start, s, len) == 0;
-}
-
-/* Keeps the frame just handed out (its lines and the strings in props[i].value) for the next. */
-static void line_cache_keep(napi_env env, line_cache *c, const char *const *lines, const size_t *lens,
-                            const napi_property_descriptor *props, size_t count) {
-  napi_value arr = NULL;
-  size_t total = 0;
-  for (size_t i = 0; i < count; i++) total += lens[i];
-  bool ok = c->strings && napi_get_reference_value(env, c->strings, &arr) == napi_ok && arr;
-  for (size_t i = 0; ok && i < count && i < c->defined; i++)
-    if (!line_cache_same(c, i, lines[i], lens[i]))
-      ok = napi_set_element(env, arr, (uint32_t)i, props[i].value) == napi_ok;
-  if (ok && count > c->defined) {
-    ok = napi_define_properties(env, arr, count - c->defined, props + c->defined) == napi_ok;
-    if (ok) c->defined = count;
-  }
-  if (ok && total + 1 > c->bytes_cap) {
-    char *b = realloc(c->bytes, total + 1);
-    if ((ok = b != NULL)) c->bytes = b, c->bytes_cap = total + 1;
-  }
-  if (ok && count > c->ends_cap) {
-    size_t *e = realloc(c->ends, count * sizeof *e);
-    if ((ok = e != NULL)) c->ends = e, c->ends_cap = count;
-  }
-  if (!ok) {
-    line_cache_clear(env, c);
-    return;
-  }
-  size_t at = 0;
-  for (size_t i = 0; i < count; i++) {
-    memcpy(c->bytes + at, lines[i], lens[i]);
-    c->ends[i] = at += lens[i];
-  }
-  c->count = count;
-}
-
-/* The frame renderChanges handed out last, as bytes only (the host keeps the strings): what it
- * compares the next frame with, and the revision, size and width rules it was drawn at. */
+/* A frame's lines as bytes, kept to compare the next frame with, line by line. Both caches
+ * below hold one: the line strings render() hands out again, and the frame renderChanges
+ * handed out last. */
 typedef struct frame_bytes {
   char *bytes; /* the lines' bytes, one after another */
   size_t bytes_cap;
   size_t *ends; /* line i is bytes[ends[i-1] (or 0) .. ends[i]) */
   size_t ends_cap, count;
-  bool valid; /* false: nothing handed out yet (or forgotten): every line is new */
-  uint64_t revision;
-  int width, rows;
-  unsigned rules;
+  bool valid; /* false: nothing kept (or forgotten): every line is new */
 } frame_bytes;
 
 static void frame_bytes_clear(frame_bytes *f) {
@@ -114,10 +39,11 @@ static bool frame_bytes_same(const frame_bytes *f, size_t i, const char *s, size
   return f->ends[i] - start == len && memcmp(f->bytes + start, s, len) == 0;
 }
 
-/* Keeps the frame; false (and nothing kept) when out of memory. */
+/* Keeps the frame; false (and nothing valid kept) when out of memory. */
 static bool frame_bytes_keep(frame_bytes *f, const char *const *lines, const size_t *lens, size_t count) {
   size_t total = 0;
   for (size_t i = 0; i < count; i++) total += lens[i];
+  f->valid = false;
   if (total + 1 > f->bytes_cap) {
     char *b = realloc(f->bytes, total + 1);
     if (!b) return false;
@@ -138,6 +64,57 @@ static bool frame_bytes_keep(frame_bytes *f, const char *const *lines, const siz
   return true;
 }
 
+/* The lines of an engine's last frame, kept so that frame_array can hand a line that did not
+ * change out as the same string again: each line's bytes, and the string made from them in a
+ * JS array that no script ever sees (so reading it back runs no JS and cannot have been
+ * changed). Its elements are defined once and then only overwritten, which runs no setter. */
+typedef struct line_cache {
+  napi_ref strings; /* element i: the string of line i; weak (see engine_box) */
+  size_t defined;   /* elements defined in it */
+  frame_bytes kept; /* the lines those strings were made from */
+} line_cache;
+
+static void line_cache_clear(napi_env env, line_cache *c) {
+  if (c->strings) napi_delete_reference(env, c->strings);
+  frame_bytes_clear(&c->kept);
+  *c = (line_cache){0};
+}
+
+/* The cache's strings array, made on first use; NULL when it cannot be had (nothing reused). */
+static napi_value line_cache_strings(napi_env env, line_cache *c) {
+  napi_value arr = NULL;
+  if (c->strings && napi_get_reference_value(env, c->strings, &arr) == napi_ok && arr) return arr;
+  line_cache_clear(env, c);
+  if (napi_create_array(env, &arr) != napi_ok || napi_create_reference(env, arr, 0, &c->strings) != napi_ok) {
+    c->strings = NULL;
+    return NULL;
+  }
+  return arr;
+}
+
+/* Keeps the frame just handed out (its lines and the strings in props[i].value) for the next. */
+static void line_cache_keep(napi_env env, line_cache *c, const char *const *lines, const size_t *lens,
+                            const napi_property_descriptor *props, size_t count) {
+  napi_value arr = NULL;
+  bool ok = c->strings && napi_get_reference_value(env, c->strings, &arr) == napi_ok && arr;
+  for (size_t i = 0; ok && i < count && i < c->defined; i++)
+    if (!frame_bytes_same(&c->kept, i, lines[i], lens[i]))
+      ok = napi_set_element(env, arr, (uint32_t)i, props[i].value) == napi_ok;
+  if (ok && count > c->defined) {
+    ok = napi_define_properties(env, arr, count - c->defined, props + c->defined) == napi_ok;
+    if (ok) c->defined = count;
+  }
+  if (!ok || !frame_bytes_keep(&c->kept, lines, lens, count)) line_cache_clear(env, c);
+}
+
+/* The frame renderChanges handed out last, and the revision, size and width rules it was drawn at. */
+typedef struct shown_frame {
+  frame_bytes lines;
+  uint64_t revision;
+  int width, rows;
+  unsigned rules;
+} shown_frame;
+
 /* Re-entrancy: a method that lets JS run before it is done with the engine (a getter on the keys
  * array bind() reads) marks the box busy meanwhile, and every method called while it is busy —
  * dispose() included — throws QT_ESTATE instead of changing or freeing memory still in use.
@@ -147,7 +124,7 @@ typedef struct engine_box {
   qt_engine *engine;
   napi_ref frame;    /* cached JS array of the last frame; weak (below) */
   line_cache lines;  /* the last frame's line strings, to hand out again unchanged */
-  frame_bytes shown; /* the frame renderChanges handed out last, as bytes */
+  shown_frame shown; /* the frame renderChanges handed out last */
   uint64_t frame_revision;
   int frame_width;
   int frame_rows;
@@ -175,9 +152,9 @@ typedef struct engine_box {
 #define EXTERNAL_MEMORY_STEP (64 * 1024)
 
 static void report_memory(napi_env env, engine_box *box) {
-  int64_t now = box->engine ? (int64_t)(box->request_bytes + qt_engine_footprint(box->engine) + box->lines.bytes_cap +
-                                        box->lines.ends_cap * sizeof(size_t) + box->shown.bytes_cap +
-                                        box->shown.ends_cap * sizeof(size_t))
+  int64_t now = box->engine ? (int64_t)(box->request_bytes + qt_engine_footprint(box->engine) +
+                                        box->lines.kept.bytes_cap + box->lines.kept.ends_cap * sizeof(size_t) +
+                                        box->shown.lines.bytes_cap + box->shown.lines.ends_cap * sizeof(size_t))
                             : 0;
   int64_t delta = now - box->reported;
   if (!delta || (box->reported && now && delta < EXTERNAL_MEMORY_STEP && delta > -EXTERNAL_MEMORY_STEP)) return;
@@ -190,7 +167,7 @@ static void engine_box_free(napi_env env, void *data, void *hint) {
   engine_box *box = data;
   if (box->frame) napi_delete_reference(env, box->frame);
   line_cache_clear(env, &box->lines);
-  frame_bytes_clear(&box->shown);
+  frame_bytes_clear(&box->shown.lines);
   qt_engine_destroy(box->engine);
   qt_request_free(box->req);
   box->engine = NULL;
@@ -280,13 +257,13 @@ static napi_value js_engine_render_changes(napi_env env, napi_callback_info info
   if (!is_nullish(env, argv[1])) NAPI_CALL(env, napi_get_value_int32(env, argv[1], &rows)); /* 0 or none: no limit */
   if (!is_nullish(env, argv[2])) NAPI_CALL(env, napi_get_value_bool(env, argv[2], &fresh));
   if (rows < 0) rows = 0;
-  if (fresh) box->shown.valid = false;
+  shown_frame *f = &box->shown;
+  if (fresh) f->lines.valid = false;
   qt_engine_set_screen(box->engine, width, rows);
-  frame_bytes *f = &box->shown;
   uint64_t rev = qt_engine_revision(box->engine);
   unsigned rules = qt_width_rules();
   napi_value result;
-  if (f->valid && rev == f->revision && width == f->width && rows == f->rows && rules == f->rules) {
+  if (f->lines.valid && rev == f->revision && width == f->width && rows == f->rows && rules == f->rules) {
     NAPI_CALL(env, napi_get_undefined(env, &result));
     return result;
   }
@@ -307,14 +284,13 @@ static napi_value js_engine_render_changes(napi_env env, napi_callback_info info
   for (size_t i = 0; ok && i < count; i++) {
     lens[i] = strlen(lines[i]);
     changed[i] = NULL;
-    if (frame_bytes_same(f, i, lines[i], lens[i])) continue;
+    if (frame_bytes_same(&f->lines, i, lines[i], lens[i])) continue;
     ok = napi_create_string_utf8(env, lines[i], lens[i], &changed[i]) == napi_ok;
     nchanged++;
   }
   if (ok) ok = napi_create_array_with_length(env, count, &result) == napi_ok;
   bool kept_nomem = false;
-  if (ok && !frame_bytes_keep(f, lines, lens, count)) {
-    f->valid = false;
+  if (ok && !frame_bytes_keep(&f->lines, lines, lens, count)) {
     ok = false;
     kept_nomem = true;
   }
@@ -324,7 +300,7 @@ static napi_value js_engine_render_changes(napi_env env, napi_callback_info info
     for (size_t i = 0; ok && nchanged && i < count; i++)
       if (changed[i]) ok = napi_set_element(env, result, (uint32_t)i, changed[i]) == napi_ok;
     box->busy = false;
-    if (!ok) f->valid = false; /* the host gets no frame: the next one is whole */
+    if (!ok) f->lines.valid = false; /* the host gets no frame: the next one is whole */
   }
   bool nomem = !lens || !changed || kept_nomem;
   free(lens);
@@ -369,7 +345,8 @@ static napi_value frame_array(napi_env env, line_cache *cache, const char *const
     for (size_t k = 0; k < nd; k++) names[i][k] = digits[nd - 1 - k];
     names[i][nd] = '\0';
     lens[i] = strlen(lines[i]);
-    if (strings && line_cache_same(cache, i, lines[i], lens[i])) napi_get_element(env, strings, (uint32_t)i, &line);
+    if (strings && frame_bytes_same(&cache->kept, i, lines[i], lens[i]))
+      napi_get_element(env, strings, (uint32_t)i, &line);
     if (!line) ok = napi_create_string_utf8(env, lines[i], lens[i], &line) == napi_ok;
     props[i] = (napi_property_descriptor){names[i], NULL, NULL, NULL, NULL, line, napi_default_jsproperty, NULL};
   }
@@ -502,7 +479,7 @@ static napi_value js_engine_dispose(napi_env env, napi_callback_info info) {
   if (box->frame) napi_delete_reference(env, box->frame);
   box->frame = NULL;
   line_cache_clear(env, &box->lines);
-  frame_bytes_clear(&box->shown);
+  frame_bytes_clear(&box->shown.lines);
   qt_engine_destroy(box->engine);
   qt_request_free(box->req);
   box->engine = NULL;
