@@ -83,4 +83,4 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN
 PI_QUESTION_ADDON="$(cd "$OUT" && pwd)/pi_question.node"
 export PI_QUESTION_ADDON
 echo "test:asan: node --test with LD_PRELOAD=$RT PI_QUESTION_ADDON=$PI_QUESTION_ADDON"
-exec node --test --test-concurrency=1 "${tests[@]}"
+exec node --test --test-concurrency=2 "${tests[@]}"

@@ -221,7 +221,7 @@ export function crossCheckSuites() {
 }
 
 function runTests(files, env, node = process.execPath) {
-  const args = ["--test", "--test-concurrency=1", ...REPORTER_ARGS, ...files];
+  const args = ["--test", "--test-concurrency=2", ...REPORTER_ARGS, ...files];
   log(
     `${Object.entries(env)
       .map(([k, v]) => `${k}=${v}`)

@@ -2,13 +2,14 @@
 # fuzz.sh — `npm run fuzz`: builds the libFuzzer targets of native/fuzz/ (clang,
 # -fsanitize=fuzzer,address,undefined, nothing recovers), re-runs every kept regression input,
 # then fuzzes each target for FUZZ_SECONDS (default 60) on one core, starting from its seed
-# corpus. A crash, leak, timeout or failed invariant is kept under
+# corpus; FUZZ_JOBS targets build and fuzz at once (one per core by default). A crash, leak, timeout or failed invariant is kept under
 # native/fuzz/regressions/<target>/ and fails the script; a summary gives executions, exec/s
 # and coverage per target.
 #
 # Environment:
 #   FUZZ_SECONDS       seconds per target (default 60)
 #   FUZZ_TARGETS       targets to run (default: all, in the order below)
+#   FUZZ_JOBS          targets built and fuzzed at once (default: the number of cores)
 #   FUZZ_OUT           build and working-corpus directory (default build/fuzz)
 #   FUZZ_EXTRA_CFLAGS  added to every compile (e.g. -fno-sanitize=float-cast-overflow to look
 #                      past a known finding while it is being fixed)
@@ -22,6 +23,7 @@ OUT=${FUZZ_OUT:-build/fuzz}
 CC=${CC:-clang}
 ALL_TARGETS="fuzz_request fuzz_json_tree fuzz_answers fuzz_decoder fuzz_session fuzz_oom"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
+JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 
 die() { echo "fuzz: $*" >&2; exit 2; }
 
@@ -75,6 +77,16 @@ failed=()
 summary=()
 
 # ---- build -----------------------------------------------------------------------------------
+# At most JOBS background jobs at once: waits for one to end while JOBS run.
+throttle() { while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done; }
+
+build_one() {
+  local t=$1
+  echo "fuzz: building $t"
+  # shellcheck disable=SC2086
+  "$CC" $CFLAGS $(flags_of "$t") "$F/$t.c" $(sources_of "$t") $LIBS -o "$OUT/$t" 2>"$OUT/logs/$t.build.log"
+}
+built=()
 for t in $TARGETS; do
   src=$(sources_of "$t") || die "unknown target $t (known: $ALL_TARGETS)"
   missing=""
@@ -84,9 +96,14 @@ for t in $TARGETS; do
     failed+=("$t (build)")
     continue
   fi
-  echo "fuzz: building $t"
-  # shellcheck disable=SC2086
-  if ! "$CC" $CFLAGS $(flags_of "$t") "$F/$t.c" $src $LIBS -o "$OUT/$t" 2>"$OUT/logs/$t.build.log"; then
+  rm -f "$OUT/$t"
+  built+=("$t")
+  throttle
+  build_one "$t" &
+done
+wait
+for t in "${built[@]}"; do
+  if [ ! -x "$OUT/$t" ]; then
     cat "$OUT/logs/$t.build.log" >&2
     failed+=("$t (build)")
   fi
@@ -95,6 +112,38 @@ done
 # ---- regressions, then fuzzing -----------------------------------------------------------------
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+
+# Fuzzes one target; its summary line goes to logs/<target>.summary, and what a crash left
+# (the report and how to reproduce it) to logs/<target>.crash, printed once every job is done.
+fuzz_one() {
+  local t=$1 bin="$OUT/$1" reg="$F/regressions/$1" work="$OUT/corpus/$1" log="$OUT/logs/$1.log"
+  local dict=() before rc execs rate rss cov corp new
+  mkdir -p "$work"
+  case "$t" in fuzz_request | fuzz_json_tree | fuzz_answers | fuzz_oom | fuzz_session) dict=(-dict="$F/fuzz.dict") ;; esac
+  before=$(ls "$reg" | sort)
+  echo "fuzz: running $t for ${SECONDS_PER_TARGET}s"
+  nice -n 5 "$bin" -max_total_time="$SECONDS_PER_TARGET" -timeout=30 -rss_limit_mb=2560 -max_len="$(maxlen_of "$t")" \
+    -print_final_stats=1 -artifact_prefix="$reg/" "${dict[@]}" "$work" "$F/corpus/$t" >"$log" 2>&1
+  rc=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
+  cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1)
+  corp=$(ls "$work" | wc -l)
+  printf '%-14s %10s execs %7s exec/s  %-22s corpus %5s  peak %s MB' "$t" "${execs:-?}" "${rate:-?}" "${cov:-cov: ?}" \
+    "$corp" "${rss:-?}" >"$OUT/logs/$t.summary"
+  if [ $rc -ne 0 ]; then
+    new=$(comm -13 <(echo "$before") <(ls "$reg" | sort) | sed "s|^|$reg/|")
+    {
+      echo "fuzz: CRASH in $t (exit $rc); kept: ${new:-none}"
+      grep -E -A20 "fuzz invariant failed|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error" "$log" | head -40
+      for f in $new; do echo "  reproduce: $bin $f"; done
+      echo "  full log: $log"
+    } >"$OUT/logs/$t.crash"
+  fi
+}
+
+fuzzed=()
 for t in $TARGETS; do
   bin="$OUT/$t"
   [ -x "$bin" ] || continue
@@ -117,30 +166,19 @@ for t in $TARGETS; do
     continue
   fi
   [ "${FUZZ_BUILD_ONLY:-0}" = 1 ] && { summary+=("$(printf '%-14s %s' "$t" "regressions pass")"); continue; }
-
-  work="$OUT/corpus/$t"
-  mkdir -p "$work"
-  dict=()
-  case "$t" in fuzz_request | fuzz_json_tree | fuzz_answers | fuzz_oom | fuzz_session) dict=(-dict="$F/fuzz.dict") ;; esac
-  before=$(ls "$reg" | sort)
-  log="$OUT/logs/$t.log"
-  echo "fuzz: running $t for ${SECONDS_PER_TARGET}s"
-  nice -n 5 "$bin" -max_total_time="$SECONDS_PER_TARGET" -timeout=30 -rss_limit_mb=2560 -max_len="$(maxlen_of "$t")" \
-    -print_final_stats=1 -artifact_prefix="$reg/" "${dict[@]}" "$work" "$F/corpus/$t" >"$log" 2>&1
-  rc=$?
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-  rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
-  cov=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$log" | tail -1)
-  corp=$(ls "$work" | wc -l)
-  summary+=("$(printf '%-14s %10s execs %7s exec/s  %-22s corpus %5s  peak %s MB' "$t" "${execs:-?}" "${rate:-?}" "${cov:-cov: ?}" "$corp" "${rss:-?}")")
-  if [ $rc -ne 0 ]; then
-    new=$(comm -13 <(echo "$before") <(ls "$reg" | sort) | sed "s|^|$reg/|")
-    echo "fuzz: CRASH in $t (exit $rc); kept: ${new:-none}" >&2
-    grep -E -A20 "fuzz invariant failed|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error" "$log" | head -40 >&2
-    for f in $new; do echo "  reproduce: $bin $f" >&2; done
-    echo "  full log: $log" >&2
+  rm -f "$OUT/logs/$t.summary" "$OUT/logs/$t.crash"
+  fuzzed+=("$t")
+  throttle
+  fuzz_one "$t" &
+done
+wait
+for t in "${fuzzed[@]}"; do
+  summary+=("$(cat "$OUT/logs/$t.summary" 2>/dev/null || printf '%-14s %s' "$t" "no summary: the fuzzer did not finish")")
+  if [ -f "$OUT/logs/$t.crash" ]; then
+    cat "$OUT/logs/$t.crash" >&2
     failed+=("$t (crash)")
+  elif [ ! -f "$OUT/logs/$t.summary" ]; then
+    failed+=("$t (no summary)")
   fi
 done
 

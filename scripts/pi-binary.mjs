@@ -212,7 +212,7 @@ function main(argv) {
   const named = extra.filter((a) => !a.startsWith("-"));
   const args = [
     "--test",
-    "--test-concurrency=1",
+    "--test-concurrency=2",
     ...REPORTER_ARGS,
     ...extra.filter((a) => a.startsWith("-")),
     ...(named.length ? named : e2eSuites()),
