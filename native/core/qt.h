@@ -49,9 +49,8 @@ typedef struct qt_option {
   char *description;             /* NULL when absent */
   char *preview;                 /* multi-line text shown for the highlighted option; NULL when absent */
   uint32_t value_len, label_len; /* their lengths in bytes */
-  uint8_t plain;                 /* QT_OPTION_PLAIN_*: which of them JSON carries as they are (no escapes) */
+  bool label_plain;              /* JSON carries the label as it is (no escapes) */
 } qt_option;
-enum { QT_OPTION_PLAIN_VALUE = 1, QT_OPTION_PLAIN_LABEL = 2 };
 
 /* What a question's typed answer must be (`type`; qt_typed.h reads it). */
 typedef enum qt_type {

@@ -11,7 +11,9 @@
  *    decoder's memory, and keys.c's first comment explains them with the decoder.
  *  - memory kept for reuse between calls: request_memory.c QT_SCRATCH_KEEP (a thread's parse scratch)
  *    and the Node binding's NORMALIZE_KEEP_BYTES (a thread's canonical text); os/win32/tty.c
- *    QUEUE_MAX and RECORDS_MAX, how much console input the Windows runner reads ahead.
+ *    QUEUE_MAX and RECORDS_MAX, how much console input the Windows runner reads ahead; and
+ *    engine_class.c PRESS_SHORT_BYTES, a key's bytes read onto the stack (longer input is read
+ *    as any other string).
  * The layout's sizes (rows of a list or an editor shown at once, the width a preview stands
  * beside the list from) are not limits but defaults of the drawing: engine_internal.h. */
 #ifndef QT_LIMITS_H

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "fuzz_common.h"
+#include "engine/engine_internal.h" /* the renderers' caches, emptied to check they are no state */
 #include "qt_engine.h"
 #include "qt_keys.h"
 
@@ -92,6 +93,35 @@ static void check_line(const char *line, int width, bool styled) {
   }
 }
 
+/* Frames drawn in this input: every fourth is also drawn afresh (check_drawn_fresh), which
+ * doubles a frame's cost. */
+static unsigned renders;
+
+/* What the renderers keep (qt_draw: the row, help line, editor and preview caches) is no state:
+ * the styled frame drawn again with all of it forgotten is the same, line for line. (The plain
+ * frame reads what the last frame showed, so it is drawn from more than the state.) */
+static void check_drawn_fresh(qt_engine *e, int width, int rows, const char *const *lines, size_t count) {
+  qt_buf kept;
+  qt_buf_init(&kept);
+  for (size_t i = 0; i < count; i++) qt_buf_append(&kept, lines[i], strlen(lines[i]) + 1);
+  FUZZ_CHECK(!kept.failed);
+  qt_draw_free(&e->draw);
+  e->frame_width = 0; /* no frame cached: drawn again */
+  const char *const *fresh = NULL;
+  size_t n = 0;
+  FUZZ_CHECK(qt_engine_render(e, width, rows, &fresh, &n) == QT_OK);
+  FUZZ_CHECK_MSG(n == count, "%zu lines drawn from the caches, %zu drawn afresh", count, n);
+  const char *p = kept.data;
+  for (size_t i = 0; i < n; i++) {
+    if (strcmp(p, fresh[i]) != 0) {
+      fprintf(stderr, "line %zu drawn from the caches: %s\n", i, visible(p)); /* visible() has one buffer */
+      FUZZ_CHECK_MSG(false, "line %zu drawn afresh: %s", i, visible(fresh[i]));
+    }
+    p += strlen(p) + 1;
+  }
+  qt_buf_free(&kept);
+}
+
 /* A frame at width×rows: the host's (`screen`: the keys act on it) or one drawn aside. */
 static void render_at(qt_engine *e, int width, int rows, bool styled, bool screen) {
   const char *const *lines = NULL;
@@ -111,6 +141,7 @@ static void render_at(qt_engine *e, int width, int rows, bool styled, bool scree
   size_t count2 = 0;
   FUZZ_CHECK(qt_engine_render(e, width, rows, &again, &count2) == QT_OK);
   FUZZ_CHECK(again == lines && count2 == count);
+  if (!e->accessible && renders++ % 4 == 0) check_drawn_fresh(e, width, rows, lines, count);
 }
 static void render_and_check(qt_engine *e, int width, int rows, bool styled) {
   render_at(e, width, rows, styled, true);
@@ -512,6 +543,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!ready) make_styles(), make_long_texts(), ready = true;
   fuzz_input in = {data, size};
   qt_set_width_rules(0); /* each input starts from the default rules (op 0xFE changes them) */
+  renders = 0;
   uint8_t head = fuzz_byte(&in);
   qt_request *req = NULL;
   if (head & 0x80) {

@@ -218,14 +218,24 @@ static napi_value js_engine_feed(napi_env env, napi_callback_info info) {
  * request is taken (qt_engine_take_aside); the editor's text is left for editorRequest(). */
 enum { PRESS_DONE = 1, PRESS_CHANGED = 2, PRESS_ASIDE = 4, PRESS_EDITOR = 8 };
 
+/* A key's bytes fit here; a longer input (a paste) is read as feed() reads it. */
+#define PRESS_SHORT_BYTES 256
+
 static napi_value js_engine_press(napi_env env, napi_callback_info info) {
   ENGINE_METHOD_PROLOGUE(1);
-  size_t len;
-  char *bytes = get_string(env, argv[0], &len, "the input");
-  if (!bytes) return NULL;
+  /* One call for a short string. V8 stops before a character that does not fit (at most four
+   * bytes), so fewer than the room minus four bytes written is the whole string. */
+  char short_bytes[PRESS_SHORT_BYTES], *bytes = short_bytes;
+  size_t len = 0;
+  if (napi_get_value_string_utf8(env, argv[0], short_bytes, sizeof short_bytes, &len) != napi_ok ||
+      len + 4 >= sizeof short_bytes - 1) {
+    bool pending = false;
+    if (napi_is_exception_pending(env, &pending) == napi_ok && pending) return NULL;
+    if (!(bytes = get_string(env, argv[0], &len, "the input"))) return NULL; /* a Buffer, a long string, or an error */
+  }
   uint64_t before = qt_engine_revision(box->engine);
   qt_status st = qt_engine_feed(box->engine, bytes, len);
-  free(bytes);
+  if (bytes != short_bytes) free(bytes);
   report_memory(env, box);
   if (st) return throw_status(env, st, NULL);
   const char *draft = NULL;

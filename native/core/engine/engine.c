@@ -432,7 +432,7 @@ qt_status qt_engine_set_style(qt_engine *e, qt_style style, const char *open, co
   free(e->style_close[style]);
   e->style_open[style] = o;
   e->style_close[style] = c;
-  qt_buf_reset(&e->draw.help_key); /* the help line kept was drawn in the old style */
+  qt_draw_forget_styled(&e->draw); /* what it kept was drawn in the old style */
   qt_touch(e);
   return QT_OK;
 }
@@ -456,6 +456,7 @@ qt_status qt_engine_bind(qt_engine *e, qt_action action, const char *const *keys
   if (!e || (int)action < 0 || action >= QT_ACT_COUNT || (count && !keys)) return QT_ERR_USAGE;
   size_t bad = parse_keys(&e->keys[action], keys, count);
   if (unknown) *unknown = bad;
+  qt_buf_reset(&e->draw.help_key); /* the help line kept names the old keys */
   qt_touch(e);
   return QT_OK;
 }
@@ -511,6 +512,7 @@ qt_status qt_engine_set_asker(qt_engine *e, const char *name, const char *where)
 qt_status qt_engine_set_language(qt_engine *e, qt_language lang) {
   if (!e || (int)lang < 0 || lang >= QT_LANG_COUNT) return QT_ERR_USAGE;
   e->lang = lang;
+  qt_buf_reset(&e->draw.help_key); /* the help line kept is in the old language */
   qt_touch(e);
   return QT_OK;
 }
@@ -567,7 +569,14 @@ size_t qt_draw_bytes(const qt_draw *d) {
   n += d->pv.cap * (sizeof *d->pv.start + sizeof *d->pv.end + sizeof *d->pv.width); /* the preview's layout */
   for (size_t i = 0; i < QT_WRAP_SLOTS; i++) n += d->wraps[i].text.cap + 2 * d->wraps[i].cap * sizeof(size_t);
   n += 2 * d->relaid.cap * sizeof(size_t);
+  n += d->help_key.cap + qt_lines_bytes(&d->help_lines);
+  for (size_t i = 0; i < QT_ROW_SLOTS; i++) n += d->rows[i].bytes.cap;
   return n;
+}
+
+void qt_draw_forget_styled(qt_draw *d) {
+  qt_buf_reset(&d->help_key);
+  for (size_t i = 0; i < QT_ROW_SLOTS; i++) d->rows[i].valid = false;
 }
 
 void qt_draw_free(qt_draw *d) {
@@ -577,6 +586,7 @@ void qt_draw_free(qt_draw *d) {
   qt_lines_free(&d->measure);
   qt_lines_free(&d->help_lines);
   qt_buf_free(&d->help_key);
+  for (size_t i = 0; i < QT_ROW_SLOTS; i++) qt_buf_free(&d->rows[i].bytes);
   qt_buf_free(&d->cell_text);
   qt_editor_free(&d->mask);
   free(d->pv.start);

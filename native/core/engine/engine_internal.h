@@ -124,6 +124,21 @@ typedef struct qt_wrap_cache {
 /* Editors a frame may draw: the current question's draft, note and filter, the discussion. */
 #define QT_WRAP_SLOTS 4
 
+/* One option row as drawn (render.c qt_rd_draw_row): its lines are the same while what it is
+ * drawn from is (the option and its number, its marks, the width, the width rules, the styles). */
+typedef struct qt_row_cache {
+  size_t q, k, row; /* question, option, row number */
+  unsigned marks;   /* highlighted, ticked, chosen (render.c ROW_*) */
+  int width;        /* columns */
+  unsigned rules;   /* width rules (qt_width_rules) */
+  bool valid;       /* lines are that row */
+  uint64_t used;    /* qt_draw.row_clock when it was used last */
+  size_t count;     /* its lines, in `bytes` one after the other: the width (an int), the text, '\0' */
+  qt_buf bytes;
+} qt_row_cache;
+/* Rows kept: each row of a full list window, highlighted and not. */
+#define QT_ROW_SLOTS (2 * QT_LIST_WINDOW)
+
 /* The renderers' own memory: the frame they draw into and what they keep to draw the next
  * frame faster. None of it is state: no key reads it, and a frame drawn with all of it empty
  * is the same. qt_engine_render hands it to a renderer apart from the state, which the
@@ -139,10 +154,14 @@ typedef struct qt_draw {
   qt_wrap_cache wraps[QT_WRAP_SLOTS];
   uint64_t wrap_clock;  /* counts the slots' uses */
   qt_wrap_cache relaid; /* the lines laid out again, before they go into their slot (start, reach) */
-  /* the help line, laid out once for each text and width (render_help.c draw_help): it was half of
+  /* the help line, laid out once for each set of items and width (render_help.c): it was half of
    * a keystroke's rendering */
-  qt_buf help_key;     /* the items and the width it was laid out for; empty: nothing kept */
+  qt_buf help_key;     /* what it was laid out for (render_help.c help_line_key); empty: nothing kept */
   qt_lines help_lines; /* the lines it gave */
+  /* the option rows drawn last (render.c qt_rd_draw_row), one slot per row, the one used longest
+   * ago given to another: a key that moves the highlight draws only the two rows it changed */
+  qt_row_cache rows[QT_ROW_SLOTS];
+  uint64_t row_clock; /* counts the slots' uses */
   /* where the lines of the preview shown last wrap, for its width (render.c preview_layout):
    * laid out once per option, width and width rules, so a key that scrolls it does not wrap
    * it again */
@@ -345,6 +364,8 @@ size_t qt_list_option_at(const qt_qstate *s, size_t row);
  * freeing it. */
 size_t qt_draw_bytes(const qt_draw *d);
 void qt_draw_free(qt_draw *d);
+/* engine.c: forgets what the renderers kept that holds the styles' bytes (the styles changed). */
+void qt_draw_forget_styled(qt_draw *d);
 /* The renderers (render/) read the state through this header; the engine calls none of them by
  * name (rule 8: render/ comes after engine/), only e->lay_out_screen. */
 /* True when every action's first key is its default one (engine.c): the plain frame's sentences

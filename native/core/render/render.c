@@ -210,11 +210,11 @@ static int digits(size_t v) {
   return d;
 }
 
-void qt_rd_draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
+/* Row `row` of question qi's list drawn: option k, or "Something else…" (k is SIZE_MAX). */
+static void draw_row_lines(rctx *r, const qt_qstate *s, size_t qi, size_t row, size_t k, bool hl) {
   const qt_engine *e = r->e;
-  size_t k = qt_list_option_at(s, row);
   const qt_answer *a = &e->answers[qi];
-  bool hl = row == s->highlight, other = k == SIZE_MAX;
+  bool other = k == SIZE_MAX;
   int m = margin(r);
   int indent = m + 2 + (s->q->multi_select ? 4 : 0) + digits(row + 1) + 2;
   char num[32]; /* "12. ", by hand: snprintf was a tenth of a frame */
@@ -263,6 +263,77 @@ void qt_rd_draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
     qt_rd_draw_editor(r, &b, &s->draft, indent, s->view == QT_VIEW_ENTRY && e->current == qi && typing_live(e),
                       s->view == QT_VIEW_ENTRY ? PLAIN : QT_STYLE_MUTED);
   }
+}
+
+/* The marks of an option row (qt_row_cache.marks). */
+enum { ROW_HIGHLIGHT = 1u, ROW_TICKED = 2u, ROW_CHOSEN = 4u };
+
+/* The slot that kept option row `row` of question qi with these marks at this width, or NULL. */
+static qt_row_cache *kept_row(qt_draw *d, size_t qi, size_t k, size_t row, unsigned marks, int width, unsigned rules) {
+  for (size_t i = 0; i < QT_ROW_SLOTS; i++) {
+    qt_row_cache *c = &d->rows[i];
+    if (c->valid && c->q == qi && c->k == k && c->row == row && c->marks == marks && c->width == width &&
+        c->rules == rules)
+      return c;
+  }
+  return NULL;
+}
+
+/* Keeps the lines r->out[first..] as that row, in the slot used longest ago. */
+static void keep_row(rctx *r, size_t first, size_t qi, size_t k, size_t row, unsigned marks, unsigned rules) {
+  qt_draw *d = r->d;
+  qt_row_cache *c = &d->rows[0];
+  for (size_t i = 1; i < QT_ROW_SLOTS && c->valid; i++)
+    if (!d->rows[i].valid || d->rows[i].used < c->used) c = &d->rows[i];
+  *c = (qt_row_cache){qi, k, row, marks, r->width, rules, false, ++d->row_clock, 0, c->bytes};
+  const qt_lines *out = r->out;
+  qt_buf_reset(&c->bytes);
+  for (size_t i = first; i < out->count; i++) {
+    size_t start = out->off[i], end = i + 1 < out->count ? out->off[i + 1] : out->buf.len; /* after its '\0' */
+    qt_buf_append(&c->bytes, (const char *)&out->width[i], sizeof out->width[i]);
+    qt_buf_append(&c->bytes, out->buf.data + start, end - start);
+  }
+  c->count = out->count - first;
+  c->valid = !c->bytes.failed;
+}
+
+/* Appends the lines kept in `c` to r->out. */
+static void put_kept_row(rctx *r, const qt_row_cache *c) {
+  const char *p = c->bytes.data;
+  for (size_t i = 0; i < c->count; i++) {
+    int w;
+    memcpy(&w, p, sizeof w);
+    p += sizeof w;
+    size_t n = strlen(p);
+    if (!qt_lines_add(r->out, p, n, w)) r->failed = true;
+    p += n + 1;
+  }
+}
+
+/* Row `row` of question qi's list: an option with its description, drawn again from what was
+ * kept while nothing it is drawn from changed; or "Something else…" with its typed text. */
+void qt_rd_draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
+  const qt_engine *e = r->e;
+  size_t k = qt_list_option_at(s, row);
+  bool hl = row == s->highlight;
+  if (k == SIZE_MAX) {
+    draw_row_lines(r, s, qi, row, k, hl);
+    return;
+  }
+  const qt_answer *a = &e->answers[qi];
+  bool chosen = !s->q->multi_select && a->present && a->index_count && a->indices[0] == k + 1;
+  unsigned marks = (hl ? ROW_HIGHLIGHT : 0) | (s->q->multi_select && s->ticked[k] ? ROW_TICKED : 0) |
+                   (chosen ? ROW_CHOSEN : 0),
+           rules = qt_width_rules();
+  qt_row_cache *c = kept_row(r->d, qi, k, row, marks, r->width, rules);
+  if (c) {
+    c->used = ++r->d->row_clock;
+    put_kept_row(r, c);
+    return;
+  }
+  size_t first = r->out->count;
+  draw_row_lines(r, s, qi, row, k, hl);
+  if (!r->failed && !r->out->buf.failed) keep_row(r, first, qi, k, row, marks, rules);
 }
 
 static void list_hint(rctx *r, int indent, bool limited, const char *t) {

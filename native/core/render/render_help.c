@@ -10,8 +10,7 @@ static const char HELP_SEP[] = " • ";
 
 /* ---- help line ------------------------------------------------------------------------------ */
 typedef struct help {
-  const qt_layout *lay; /* what the frame shows of the windows that scroll */
-  qt_buf text;          /* items, each followed by '\0' */
+  qt_buf text; /* items, each followed by '\0' */
   size_t off[24];
   size_t n;
 } help;
@@ -94,32 +93,54 @@ static void help_text(const qt_engine *e, help *h, qt_string_id what) {
   help_end_item(h);
 }
 
-/* PageUp/PageDown while the prompt (or the review) is cut to fit the rows. */
-static void help_scroll(const qt_engine *e, help *h) {
+/* Which of the keys that read a cut prompt or preview the help line names, by what the frame
+ * shows (`l`): Shift+↑/Shift+↓ while the preview is cut, PageUp/PageDown while the prompt (or the
+ * review) is. */
+enum { SCROLL_PREVIEW = 1u, SCROLL_PAGES = 2u, SCROLL_REVIEW = 4u };
+static unsigned scroll_keys(const qt_engine *e, const qt_layout *l) {
   bool review = e->current >= e->req->question_count;
-  const qt_layout *l = h->lay;
-  if (!l->valid || l->question != e->current) return; /* nothing shown of this one yet */
-  if (!review) {                                      /* Shift+↑/Shift+↓ while the preview is cut */
+  unsigned on = review ? SCROLL_REVIEW : 0;
+  if (!l->valid || l->question != e->current) return on; /* nothing shown of this one yet */
+  if (!review) {
     const qt_qstate *s = &e->qs[e->current];
     size_t k = qt_list_option_at(s, s->highlight);
-    if (s->view != QT_VIEW_ENTRY && k != SIZE_MAX && k == l->preview_for && l->preview_window)
-      help_pair(e, h, QT_ACT_PREVIEW_UP, QT_ACT_PREVIEW_DOWN, QT_STR_HELP_READ_PREVIEW);
+    if (s->view != QT_VIEW_ENTRY && k != SIZE_MAX && k == l->preview_for && l->preview_window) on |= SCROLL_PREVIEW;
   }
-  if (review ? !l->review_window : !l->prompt_window) return;
-  help_pair(e, h, QT_ACT_PAGE_UP, QT_ACT_PAGE_DOWN, review ? QT_STR_HELP_SCROLL : QT_STR_HELP_READ_PROMPT);
+  if (review ? l->review_window : l->prompt_window) on |= SCROLL_PAGES;
+  return on;
 }
 
-/* The keys that work in the current state: the live steps as qt_live_items lists them. */
-static void collect_help(const qt_engine *e, help *h) {
+/* Everything the help line's text is made of: the live items (qt_live_items) and the scroll keys
+ * named (scroll_keys). With the language and the keys bound (which qt_engine_set_language and
+ * qt_engine_bind change, forgetting the line kept), it decides the text. Zeroed before it is
+ * filled, so two are compared as bytes. */
+typedef struct help_items {
   qt_live items[QT_LIVE_MAX];
-  size_t n = qt_live_items(e, items);
-  for (size_t i = 0; i < n; i++) {
-    const qt_live *it = &items[i];
+  size_t n;
+  unsigned scroll;
+} help_items;
+
+static void live_help(const qt_engine *e, const qt_layout *l, help_items *hi) {
+  memset(hi, 0, sizeof *hi);
+  hi->n = qt_live_items(e, hi->items);
+  hi->scroll = scroll_keys(e, l);
+}
+
+/* The help line's items as text, one after the other, each followed by '\0'. */
+static void collect_help(const qt_engine *e, const help_items *hi, help *h) {
+  for (size_t i = 0; i < hi->n; i++) {
+    const qt_live *it = &hi->items[i];
     switch (it->kind) {
       case QT_LIVE_KEY: help_key(e, h, it->key, it->help); break;
       case QT_LIVE_PAIR: help_pair(e, h, it->key, it->key2, it->help); break;
       case QT_LIVE_TEXT: help_text(e, h, it->help); break;
-      case QT_LIVE_SCROLL: help_scroll(e, h); break;
+      case QT_LIVE_SCROLL:
+        if (hi->scroll & SCROLL_PREVIEW)
+          help_pair(e, h, QT_ACT_PREVIEW_UP, QT_ACT_PREVIEW_DOWN, QT_STR_HELP_READ_PREVIEW);
+        if (hi->scroll & SCROLL_PAGES)
+          help_pair(e, h, QT_ACT_PAGE_UP, QT_ACT_PAGE_DOWN,
+                    hi->scroll & SCROLL_REVIEW ? QT_STR_HELP_SCROLL : QT_STR_HELP_READ_PROMPT);
+        break;
       case QT_LIVE_LETTER:
         if (help_start_item(h)) {
           qt_buf_puts(&h->text, qt_str(e, it->letter));
@@ -139,11 +160,12 @@ void qt_render_key_name(const qt_engine *e, qt_action a, qt_buf *out) {
 }
 
 void qt_render_help_items(const qt_engine *e, qt_buf *out, const char *sep) {
+  help_items hi;
+  live_help(e, &e->layout, &hi); /* what the last frame showed */
   help h;
-  h.lay = &e->layout; /* the last frame's */
   qt_buf_init(&h.text);
   h.n = 0;
-  collect_help(e, &h);
+  collect_help(e, &hi, &h);
   if (h.text.failed) out->failed = true;
   for (size_t i = 0; i < h.n && !h.text.failed; i++) {
     if (i) qt_buf_puts(out, sep);
@@ -168,25 +190,25 @@ static void keep_lines(rctx *r, size_t first, qt_lines *keep) {
   }
 }
 
+/* The help line's key in d->help_key: its items, the width and the width rules. */
+typedef struct help_line_key {
+  help_items items;
+  int width;
+  unsigned rules;
+} help_line_key;
+
 void qt_rd_draw_help(rctx *r) {
   qt_draw *d = r->d;
   const qt_engine *e = r->e;
-  help h;
-  h.lay = r->lay; /* this frame's */
-  qt_buf_init(&h.text);
-  h.n = 0;
-  collect_help(e, &h);
-  if (h.text.failed) r->failed = true;
-  if (!h.n || h.text.failed) {
-    qt_buf_free(&h.text);
-    return;
-  }
-  /* The same items at the same width under the same width rules (and in the same styles:
-   * qt_engine_set_style forgets it) give the same lines: drawn again from what was kept. */
-  unsigned rules = qt_width_rules();
-  qt_buf_append(&h.text, (const char *)&r->width, sizeof r->width);
-  qt_buf_append(&h.text, (const char *)&rules, sizeof rules);
-  if (!h.text.failed && d->help_key.len == h.text.len && memcmp(d->help_key.data, h.text.data, h.text.len) == 0) {
+  help_line_key key;
+  memset(&key, 0, sizeof key);
+  live_help(e, r->lay, &key.items); /* this frame's layout */
+  key.width = r->width;
+  key.rules = qt_width_rules();
+  /* The same items at the same width under the same width rules (and in the same styles, keys
+   * and language: qt_engine_set_style, _bind and _set_language forget it) give the same lines:
+   * drawn again from what was kept. */
+  if (d->help_key.len == sizeof key && memcmp(d->help_key.data, &key, sizeof key) == 0) {
     for (size_t i = 0; i < d->help_lines.count; i++) {
       lb b;
       lb_begin(r, &b);
@@ -194,6 +216,14 @@ void qt_rd_draw_help(rctx *r) {
       b.w = d->help_lines.width[i];
       lb_end(&b);
     }
+    return;
+  }
+  help h;
+  qt_buf_init(&h.text);
+  h.n = 0;
+  collect_help(e, &key.items, &h);
+  if (h.text.failed) r->failed = true;
+  if (!h.n || h.text.failed) {
     qt_buf_free(&h.text);
     return;
   }
@@ -217,9 +247,9 @@ void qt_rd_draw_help(rctx *r) {
   }
   lb_end(&b);
   qt_buf_reset(&d->help_key);
-  if (!r->failed && !r->out->buf.failed && !h.text.failed) {
+  if (!r->failed && !r->out->buf.failed) {
     keep_lines(r, first, &d->help_lines);
-    if (!d->help_lines.buf.failed) qt_buf_append(&d->help_key, h.text.data, h.text.len);
+    if (!d->help_lines.buf.failed) qt_buf_append(&d->help_key, (const char *)&key, sizeof key);
     if (d->help_key.failed) qt_buf_reset(&d->help_key);
   }
   qt_buf_free(&h.text);

@@ -299,7 +299,7 @@ static inline bool option_fast(reader *r, label_pool *pool, const qt_jv *item, q
   t[n] = '\0';
   o->label = o->value = t;
   o->label_len = o->value_len = (uint32_t)n;
-  o->plain = QT_OPTION_PLAIN_VALUE | QT_OPTION_PLAIN_LABEL;
+  o->label_plain = true;
   return true;
 }
 
@@ -356,7 +356,7 @@ static qt_status read_option(reader *r, label_pool *pool, const qt_jv *item, con
   o->label_len = (uint32_t)label.len; /* within QT_MAX_OPTION_LABEL_BYTES */
   o->value = value.s;
   o->value_len = (uint32_t)value.len;
-  o->plain = (uint8_t)((label.plain ? QT_OPTION_PLAIN_LABEL : 0) | (value.plain ? QT_OPTION_PLAIN_VALUE : 0));
+  o->label_plain = label.plain;
   return QT_OK;
 }
 
@@ -536,7 +536,7 @@ static qt_status read_type(reader *r, const qt_jv *item, const char *path, qt_qu
         return QT_ERR_NOMEM;
       }
       o[k].label_len = o[k].value_len = (uint32_t)strlen(YES_NO[k]);
-      o[k].plain = QT_OPTION_PLAIN_VALUE | QT_OPTION_PLAIN_LABEL;
+      o[k].label_plain = true;
     }
     q->options = o;
     q->option_count = 2;

@@ -148,7 +148,7 @@ static bool options_bare(const qt_question *q) {
 
 /* A bare option whose label needs no escape (the usual case), copied whole: "…" */
 static inline bool put_plain_option(qt_buf *b, const qt_option *o, bool comma) {
-  if (!(o->plain & QT_OPTION_PLAIN_LABEL)) return false;
+  if (!o->label_plain) return false;
   size_t n = o->label_len, need = 3 + n + 1;
   if ((b->failed || b->cap - b->len <= need) && !qt_buf_reserve(b, need)) return true; /* the call only when short */
   char *p = b->data + b->len;
