@@ -28,7 +28,8 @@
 # Environment: ASAN_OUT (default build/asan), ASAN_TESTS (test files, default all of tests/
 # but ASAN_SKIP and the e2e files not in ASAN_E2E), ASAN_SKIP (default "e2e-tty e2e-install
 # win32- prebuilt"), ASAN_E2E (default "e2e-interactive. e2e-rpc. e2e-print. e2e-doors-fuzz.
-# e2e-whole-keys."; "all": every e2e file), CC (default clang).
+# e2e-whole-keys."; "all": every e2e file), ASAN_CONCURRENCY (test files at once, default 2, as
+# npm test), CC (default clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NATIVE_ENV_NAME=test:asan
@@ -83,4 +84,4 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN
 PI_QUESTION_ADDON="$(cd "$OUT" && pwd)/pi_question.node"
 export PI_QUESTION_ADDON
 echo "test:asan: node --test with LD_PRELOAD=$RT PI_QUESTION_ADDON=$PI_QUESTION_ADDON"
-exec node --test --test-concurrency=2 "${tests[@]}"
+exec node --test --test-concurrency="${ASAN_CONCURRENCY:-2}" "${tests[@]}"

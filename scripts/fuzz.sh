@@ -26,6 +26,9 @@ TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
 
 die() { echo "fuzz: $*" >&2; exit 2; }
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "FUZZ_JOBS=$JOBS: the number of targets at once is a whole number from 1 up."
+# Ctrl+C or a kill stops the builds and fuzzers running in the background too.
+trap 'kill $(jobs -p) 2>/dev/null' INT TERM
 
 # ---- toolchain -------------------------------------------------------------------------------
 command -v "$CC" >/dev/null 2>&1 ||
@@ -99,7 +102,7 @@ for t in $TARGETS; do
   rm -f "$OUT/$t"
   built+=("$t")
   throttle
-  build_one "$t" &
+  { build_one "$t" || rm -f "$OUT/$t"; } & # judged by the binary being there: none after a failed build
 done
 wait
 for t in "${built[@]}"; do

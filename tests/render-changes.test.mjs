@@ -2,7 +2,7 @@
 // press, renderChanges): what press(key) says the key did, as bits, and renderChanges handing
 // out only the lines that changed since its last frame, which put back together are exactly
 // render()'s frame; and that a script's setter on Array.prototype cannot reach the engine
-// while renderChanges fills its array.
+// while renderChanges fills its array; press reading a key exactly as feed does.
 import assert from "node:assert/strict";
 import test from "node:test";
 import { addon } from "./helpers/addon.mjs";
@@ -81,6 +81,36 @@ test("press: what the key did, as bits — moved, ended, an editor asked for, a 
   const d = addon.createEngine(ONE);
   assert.equal(d.press(K.enter) & PRESS.done, PRESS.done, "Enter on the first option ends it");
   assert.equal(d.done, true);
+});
+
+test("press reads what feed reads: strings about its short buffer's size in 1- to 4-byte characters, a lone surrogate, NUL, a Buffer; and refuses what feed refuses", () => {
+  const typedBy = (input, how) => {
+    const e = addon.createEngine(ONE);
+    e.press(K.up); // onto "Something else…"
+    e[how](input);
+    const out = { typed: e.typed(), frame: e.render(300) };
+    e.dispose();
+    return out;
+  };
+  const inputs = [];
+  for (const ch of ["a", "é", "€", "😀"])
+    for (let bytes = 240; bytes <= 262; bytes++) {
+      const n = Buffer.byteLength(ch);
+      inputs.push("x".repeat(bytes % n) + ch.repeat(Math.floor(bytes / n)));
+    }
+  inputs.push("y".repeat(250) + "\ud83d", "\ud83d" + "z".repeat(252), "a\0b".repeat(84), "q".repeat(5000));
+  for (const input of inputs) {
+    const what = `${Buffer.byteLength(input)} bytes of ${JSON.stringify(input.slice(-2))}`;
+    assert.deepEqual(typedBy(input, "press"), typedBy(input, "feed"), what);
+  }
+  const bytes = Buffer.from("raw \xff bytes");
+  assert.deepEqual(typedBy(bytes, "press"), typedBy(bytes, "feed"), "a Buffer's bytes as they are");
+  const e = addon.createEngine(ONE);
+  for (const bad of [42, null, undefined, {}]) {
+    assert.throws(() => e.press(bad), { code: "QT_ETYPE" }, `press(${String(bad)})`);
+    assert.throws(() => e.feed(bad), { code: "QT_ETYPE" }, `feed(${String(bad)})`);
+  }
+  assert.equal(e.press(K.down), PRESS.changed, "the engine goes on after a refused input");
 });
 
 test("renderChanges: a setter a script put on Array.prototype cannot dispose of the engine while its array is filled", () => {

@@ -15,7 +15,10 @@
  *    engine_class.c PRESS_SHORT_BYTES, a key's bytes read onto the stack (longer input is read
  *    as any other string).
  * The layout's sizes (rows of a list or an editor shown at once, the width a preview stands
- * beside the list from) are not limits but defaults of the drawing: engine_internal.h. */
+ * beside the list from) are not limits but defaults of the drawing: engine_internal.h, with how
+ * much the renderer keeps between frames (QT_WRAP_SLOTS editors' layouts, QT_ROW_SLOTS option
+ * rows, each slot as large as the largest it held: a row is one option's label and description
+ * as drawn, within the limits below). */
 #ifndef QT_LIMITS_H
 #define QT_LIMITS_H
 
