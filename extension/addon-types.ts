@@ -54,6 +54,9 @@ export interface NativeEngine {
   interrupt(): void;
   setStyle(name: string, open: string, close: string): void;
   bind(action: string, keys: string[]): number;
+  /** The styles (setStyle), or every action's keys (bind), that another engine has. */
+  copyStyles(from: NativeEngine): void;
+  copyKeys(from: NativeEngine): void;
   setCursorMarker(marker: string): void;
   /** Every feed is whole key sequences, as pi's TUI hands them: nothing is held across feeds
    * (a raw terminal's bytes, the default, may split a sequence anywhere). */

@@ -130,6 +130,7 @@ test("frame kept: a line cut to the width (the view's own copy) never changes th
   const fake = {
     setWholeKeys() {},
     setStyle() {},
+    copyStyles() {},
     setCursorMarker() {
       revision++;
     },

@@ -66,9 +66,16 @@ const SCRIPTS = [
   "\x1b[13;2u\x1b[1;5D\x17\x15\x0b",
 ];
 
+// a host's look, set once and copied into every engine (as interactive.ts does)
+const look = addon.createEngine(REQUESTS[0]);
+look.setStyle("muted", "\x1b[90m", "\x1b[39m");
+look.bind("up", ["k", "up"]);
+
 function cycle(i) {
   const args = REQUESTS[i % REQUESTS.length];
   let engine = addon.createEngine(args);
+  engine.copyStyles(look);
+  engine.copyKeys(look);
   engine.setStyle("accent", "\x1b[36m", "\x1b[39m");
   engine.setStyle("title", "\x1b[1m", "\x1b[22m");
   engine.setCursorMarker("\x1b_pi:c\x07");

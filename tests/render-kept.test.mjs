@@ -91,3 +91,49 @@ test("kept rows and help line: a new style, new keys, a new language or new widt
     addon.setWidthRules(rules);
   }
 });
+
+test("copied styles and keys: an engine given another's (copyStyles, copyKeys) acts and draws as if they were set on it", () => {
+  const look = addon.createEngine(CALL);
+  look.setStyle("accent", "\x1b[35m", "\x1b[39m");
+  look.setStyle("title", "\x1b[4m", "\x1b[24m");
+  look.bind("down", ["j"]);
+  look.bind("confirm", ["ctrl+o"]);
+  const set = (x) => {
+    x.setStyle("accent", "\x1b[35m", "\x1b[39m");
+    x.setStyle("title", "\x1b[4m", "\x1b[24m");
+    x.bind("down", ["j"]);
+    x.bind("confirm", ["ctrl+o"]);
+  };
+  // every style and key replaced, those the other engine never changed included
+  const e = replay([]);
+  e.bind("up", ["k"]);
+  e.feed(K.down);
+  e.render(60, 0); // fills what is kept: drawn in the old styles, the help line naming the old keys
+  e.copyStyles(look);
+  e.copyKeys(look);
+  const fresh = addon.createEngine(CALL);
+  fresh.feed(K.down); // under the default keys, as e was
+  set(fresh);
+  assert.deepEqual(e.render(60, 0), fresh.render(60, 0), "drawn in the copied styles, the copied keys named");
+  for (const k of ["j", "k", K.up]) {
+    e.feed(k);
+    fresh.feed(k);
+    assert.deepEqual(e.render(60, 0), fresh.render(60, 0), `after ${JSON.stringify(k)}: the copied keys act`);
+  }
+  // the copy is the other engine's at that moment: a later change there is not seen here
+  look.setStyle("accent", "\x1b[31m", "\x1b[39m");
+  look.bind("down", ["n"]);
+  assert.deepEqual(e.render(60, 0), fresh.render(60, 0), "a later change of the other engine");
+  e.copyStyles(e); // itself: nothing changes
+  e.copyKeys(e);
+  assert.deepEqual(e.render(60, 0), fresh.render(60, 0), "copied from itself");
+  // only an engine, and a live one, can be copied from
+  for (const bad of [{}, null, 42, Object.create(Object.getPrototypeOf(e))])
+    assert.throws(() => e.copyStyles(bad), { code: "QT_ETYPE" }, `copyStyles(${String(bad)})`);
+  assert.throws(() => e.copyKeys({}), { code: "QT_ETYPE" });
+  const gone = addon.createEngine(CALL);
+  gone.dispose();
+  assert.throws(() => e.copyKeys(gone), { code: "QT_ESTATE" });
+  assert.throws(() => e.copyStyles(gone), { code: "QT_ESTATE" });
+  for (const x of [e, fresh, look]) x.dispose();
+});

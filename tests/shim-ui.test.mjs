@@ -66,6 +66,34 @@ test("tui: the user's pi keybindings drive the list (tui.select.down rebound to 
   assert.equal(r.content[0].text, "db: user selected: 2. B");
 });
 
+test("tui: each question takes pi's keybindings and theme as they are now (set once, copied into each question's engine)", async () => {
+  const ask = async (keys, look, drive) => {
+    const { ctx } = tuiContext(drive, keys);
+    ctx.ui.custom = (
+      (orig) => (factory) =>
+        orig((tui, _t, kb, done) => factory(tui, look, kb, done))
+    )(ctx.ui.custom);
+    return (await tool.execute("1", ARGS, undefined, undefined, ctx)).content[0].text;
+  };
+  const magenta = { ...theme, fg: (c, s) => (c === "accent" ? `\u001b[95m${s}\u001b[39m` : theme.fg(c, s)) };
+  const seen = [];
+  const answer =
+    (...keys) =>
+    (c) => {
+      seen.push(c.render(60).join("\n"));
+      for (const k of keys) c.handleInput(k);
+    };
+  // ctrl+o moves down, in the theme's red accent
+  assert.equal(await ask({ "tui.select.down": ["ctrl+o"] }, theme, answer("\u000f", "\r")), "db: user selected: 2. B");
+  assert.ok(seen[0].includes("\u001b[31m") && !seen[0].includes("\u001b[95m"), "the first theme's accent");
+  // no keybinding for it any more: ctrl+o does nothing and ↓ moves again; the new theme's accent
+  assert.equal(await ask({}, magenta, answer("\u000f", "\u001b[B", "\u001b[B", "\r")), "db: user selected: 3. C");
+  assert.ok(seen[1].includes("\u001b[95m") && !seen[1].includes("\u001b[31m"), "the second theme's accent");
+  // rebound again, to another key; the first theme back
+  assert.equal(await ask({ "tui.select.down": ["j"] }, theme, answer("\u001b[B", "j", "\r")), "db: user selected: 2. B");
+  assert.ok(seen[2].includes("\u001b[31m") && !seen[2].includes("\u001b[95m"), "the first theme's accent again");
+});
+
 test("tui: a theme style that would take columns falls back to plain text instead of failing", async () => {
   const odd = { ...theme, fg: (c, s) => `<${c}>${s}` };
   const { ctx } = tuiContext((c) => {

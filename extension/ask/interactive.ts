@@ -55,18 +55,33 @@ function split(styled: string): [string, string] {
 /** Hands pi's theme to the engine as open/close byte strings per semantic style. A style the
  * engine refuses (one that would take up columns) falls back to plain text. */
 export function applyTheme(engine: NativeEngine, theme: Theme): void {
-  const set = (style: string, styled: string) => {
-    const [open, close] = split(styled);
-    try {
-      engine.setStyle(style, open, close);
-    } catch {
-      engine.setStyle(style, "", "");
+  const styled = themeStyles(theme);
+  const look = lookEngine();
+  const key = styled.join("\u0001");
+  if (key !== look.theme) {
+    look.theme = undefined; // until every style is set
+    for (let i = 0; i < STYLE_NAMES.length; i++) {
+      const [open, close] = split(styled[i]);
+      try {
+        look.engine.setStyle(STYLE_NAMES[i], open, close);
+      } catch {
+        look.engine.setStyle(STYLE_NAMES[i], "", "");
+      }
     }
-  };
-  for (const [style, colour] of Object.entries(STYLE_COLOURS)) set(style, theme.fg(colour, "\u0000"));
-  set("title", theme.bold("\u0000"));
-  set("selected", theme.fg("accent", theme.bold("\u0000")));
-  set("cursor", theme.inverse("\u0000"));
+    look.theme = key;
+  }
+  engine.copyStyles(look.engine);
+}
+
+/** The engine's style names, and each one's text in pi's theme around a NUL (split there). */
+const STYLE_NAMES = [...Object.keys(STYLE_COLOURS), "title", "selected", "cursor"];
+function themeStyles(theme: Theme): string[] {
+  return [
+    ...Object.values(STYLE_COLOURS).map((colour) => theme.fg(colour, "\u0000")),
+    theme.bold("\u0000"),
+    theme.fg("accent", theme.bold("\u0000")),
+    theme.inverse("\u0000"),
+  ];
 }
 
 interface KeyLookup {
@@ -77,15 +92,54 @@ interface KeyLookup {
 export function applyKeybindings(engine: NativeEngine, keybindings: unknown): void {
   const kb = keybindings as Partial<KeyLookup> | undefined;
   if (!kb || typeof kb.getKeys !== "function") return;
-  for (const [action, id] of Object.entries(ACTION_KEYBINDINGS)) {
+  const bound: Array<[string, string[]]> = [];
+  for (const [action, id] of ACTION_ENTRIES) {
     let keys: string[] = [];
     try {
       keys = kb.getKeys(id) ?? [];
     } catch {
       continue; // an id this pi version does not know: keep the engine's default keys
     }
-    if (keys.length) engine.bind(action, keys);
+    if (keys.length) bound.push([action, keys]);
   }
+  const look = lookEngine();
+  if (!look.keys || !sameBindings(look.keys, bound)) {
+    look.keys = undefined; // until every action is bound
+    look.engine.dispose(); // a fresh one: the actions no longer bound go back to their defaults
+    look.engine = addon().createEngine(LOOK_CALL);
+    look.theme = undefined;
+    for (const [action, keys] of bound) look.engine.bind(action, [...keys]);
+    look.keys = bound.map(([action, keys]) => [action, [...keys]]);
+  }
+  engine.copyKeys(look.engine);
+}
+
+const ACTION_ENTRIES = Object.entries(ACTION_KEYBINDINGS);
+
+function sameBindings(a: Array<[string, string[]]>, b: Array<[string, string[]]>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a[i][1], b[i][1]];
+    if (a[i][0] !== b[i][0] || x.length !== y.length) return false;
+    for (let k = 0; k < x.length; k++) if (x[k] !== y[k]) return false;
+  }
+  return true;
+}
+
+/** The look pi gives questions (its theme's styles, its keybindings), set once on an engine of
+ * its own and copied into each question's: setting them one by one on every question cost a
+ * quarter of a small question's first frame. Set again when pi's theme or keybindings change:
+ * each question compares what they give now with what was set (`theme`: the styles' texts;
+ * `keys`: the actions and their keys). */
+const LOOK_CALL = JSON.stringify({ questions: [{ id: "look", prompt: "look" }] });
+interface Look {
+  engine: NativeEngine;
+  theme?: string;
+  keys?: Array<[string, string[]]>;
+}
+let look: Look | undefined;
+function lookEngine(): Look {
+  return (look ??= { engine: addon().createEngine(LOOK_CALL) });
 }
 
 // pi loads this file through jiti, which turns each use of an imported binding into a read

@@ -168,10 +168,12 @@ const cache = new Map<string, { stamp: string; loaded: Loaded; told?: boolean }>
 
 function stampOf(path: string): string | undefined {
   try {
-    const st = statSync(path);
-    return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    // no file is the common case (a project nothing was remembered for): said without an
+    // exception, which cost a question's first frame 10 µs
+    const st = statSync(path, { throwIfNoEntry: false });
+    return st && `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
   } catch {
-    return undefined; // no file
+    return undefined; // unreadable: as no file
   }
 }
 

@@ -79,6 +79,10 @@ qt_status qt_engine_set_style(qt_engine *e, qt_style style, const char *open, co
 /* Replaces the keys of one action with `count` pi key ids (see qt_key_parse). Unknown ids
  * are ignored and reported through *unknown (may be NULL). */
 qt_status qt_engine_bind(qt_engine *e, qt_action action, const char *const *keys, size_t count, size_t *unknown);
+/* Gives `to` the styles, or every action's keys, that `from` has (what qt_engine_set_style and
+ * qt_engine_bind set there): a host sets them once on one engine and copies them to each new one. */
+qt_status qt_engine_copy_styles(qt_engine *to, const qt_engine *from);
+qt_status qt_engine_copy_keys(qt_engine *to, const qt_engine *from);
 /* Bytes emitted where the text cursor is while typing (pi's CURSOR_MARKER); "" for none. */
 qt_status qt_engine_set_cursor_marker(qt_engine *e, const char *marker);
 qt_status qt_engine_set_language(qt_engine *e, qt_language lang);

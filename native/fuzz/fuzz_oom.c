@@ -82,6 +82,12 @@ static void run_engine(const char *json, size_t n, const uint8_t *keys, size_t n
                        unsigned long nth) {
   qt_request *req = NULL;
   if (qt_request_parse(json, n, &req, NULL) != QT_OK) return;
+  /* a host's look, set once on an engine of its own and copied into the engine below */
+  qt_engine *look = NULL;
+  FUZZ_CHECK(qt_engine_create(req, &look) == QT_OK);
+  FUZZ_CHECK(qt_engine_set_style(look, QT_STYLE_TITLE, "\x1b[1m", "\x1b[22m") == QT_OK);
+  const char *down[] = {"j", "down"};
+  FUZZ_CHECK(qt_engine_bind(look, QT_ACT_DOWN, down, 2, NULL) == QT_OK);
   fuzz_alloc_arm(mode, nth);
   qt_engine *e = NULL;
   qt_status st = qt_engine_create(req, &e);
@@ -89,9 +95,14 @@ static void run_engine(const char *json, size_t n, const uint8_t *keys, size_t n
   if (st != QT_OK) {
     FUZZ_CHECK(e == NULL);
     fuzz_alloc_disarm();
+    qt_engine_destroy(look);
     qt_request_free(req);
     return;
   }
+  st = qt_engine_copy_styles(e, look);
+  FUZZ_CHECK(st == QT_OK || st == QT_ERR_NOMEM);
+  FUZZ_CHECK(qt_engine_copy_keys(e, look) == QT_OK);
+  qt_engine_destroy(look);
   st = qt_engine_set_style(e, QT_STYLE_ACCENT, "\x1b[36m", "\x1b[39m");
   FUZZ_CHECK(st == QT_OK || st == QT_ERR_NOMEM);
   st = qt_engine_set_cursor_marker(e, "\x1b_pi:c\x07");

@@ -570,6 +570,31 @@ static napi_value js_engine_set_style(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* copyStyles(from) / copyKeys(from): the styles, or every action's keys, of another engine. */
+static napi_value copy_from(napi_env env, napi_callback_info info, qt_status (*copy)(qt_engine *, const qt_engine *)) {
+  ENGINE_METHOD_PROLOGUE(1);
+  napi_valuetype type = napi_undefined;
+  NAPI_CALL(env, napi_typeof(env, argv[0], &type));
+  if (type != napi_object) {
+    napi_throw_type_error(env, "QT_ETYPE", "pi-question: not an Engine");
+    return NULL;
+  }
+  engine_box *from = unwrap_engine(env, argv[0]); /* throws as for `this`: not an Engine, disposed */
+  if (!from) return NULL;
+  qt_status st = copy(box->engine, from->engine);
+  report_memory(env, box);
+  if (st) return throw_status(env, st, NULL);
+  return NULL;
+}
+
+static napi_value js_engine_copy_styles(napi_env env, napi_callback_info info) {
+  return copy_from(env, info, qt_engine_copy_styles);
+}
+
+static napi_value js_engine_copy_keys(napi_env env, napi_callback_info info) {
+  return copy_from(env, info, qt_engine_copy_keys);
+}
+
 static napi_value js_engine_bind(napi_env env, napi_callback_info info) {
   ENGINE_METHOD_PROLOGUE(2);
   int action = lookup_name(env, argv[0], ACTION_NAMES, QT_ACT_COUNT, "action");
@@ -914,6 +939,8 @@ bool define_engine_class(napi_env env) {
       {"interrupt", js_engine_interrupt},
       {"setStyle", js_engine_set_style},
       {"bind", js_engine_bind},
+      {"copyStyles", js_engine_copy_styles},
+      {"copyKeys", js_engine_copy_keys},
       {"setCursorMarker", js_engine_set_cursor_marker},
       {"setLanguage", js_engine_set_language},
       {"setAsker", js_engine_set_asker},

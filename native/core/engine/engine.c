@@ -461,6 +461,40 @@ qt_status qt_engine_bind(qt_engine *e, qt_action action, const char *const *keys
   return QT_OK;
 }
 
+qt_status qt_engine_copy_styles(qt_engine *to, const qt_engine *from) {
+  if (!to || !from) return QT_ERR_USAGE;
+  if (to == from) return QT_OK;
+  char *open[QT_STYLE_COUNT] = {0}, *close[QT_STYLE_COUNT] = {0};
+  bool ok = true;
+  for (int i = 0; ok && i < QT_STYLE_COUNT; i++) { /* checked when they were set on `from` */
+    const char *o = from->style_open[i] ? from->style_open[i] : "",
+               *c = from->style_close[i] ? from->style_close[i] : "";
+    ok = (open[i] = qt_dup_range(o, strlen(o))) && (close[i] = qt_dup_range(c, strlen(c)));
+  }
+  if (!ok) {
+    for (int i = 0; i < QT_STYLE_COUNT; i++) free(open[i]), free(close[i]);
+    return QT_ERR_NOMEM;
+  }
+  for (int i = 0; i < QT_STYLE_COUNT; i++) {
+    free(to->style_open[i]);
+    free(to->style_close[i]);
+    to->style_open[i] = open[i];
+    to->style_close[i] = close[i];
+  }
+  qt_draw_forget_styled(&to->draw); /* what it kept was drawn in the old styles */
+  qt_touch(to);
+  return QT_OK;
+}
+
+qt_status qt_engine_copy_keys(qt_engine *to, const qt_engine *from) {
+  if (!to || !from) return QT_ERR_USAGE;
+  if (to == from) return QT_OK;
+  memcpy(to->keys, from->keys, sizeof to->keys);
+  qt_buf_reset(&to->draw.help_key); /* the help line kept names the old keys */
+  qt_touch(to);
+  return QT_OK;
+}
+
 qt_status qt_engine_set_cursor_marker(qt_engine *e, const char *marker) {
   if (!e) return QT_ERR_USAGE;
   if (!marker) marker = "";
