@@ -432,7 +432,7 @@ qt_status qt_engine_set_style(qt_engine *e, qt_style style, const char *open, co
   free(e->style_close[style]);
   e->style_open[style] = o;
   e->style_close[style] = c;
-  qt_draw_forget_styled(&e->draw); /* what it kept was drawn in the old style */
+  qt_draw_forget_kept(&e->draw); /* what it kept was drawn in the old style */
   qt_touch(e);
   return QT_OK;
 }
@@ -481,7 +481,7 @@ qt_status qt_engine_copy_styles(qt_engine *to, const qt_engine *from) {
     to->style_open[i] = open[i];
     to->style_close[i] = close[i];
   }
-  qt_draw_forget_styled(&to->draw); /* what it kept was drawn in the old styles */
+  qt_draw_forget_kept(&to->draw); /* what it kept was drawn in the old styles */
   qt_touch(to);
   return QT_OK;
 }
@@ -546,7 +546,7 @@ qt_status qt_engine_set_asker(qt_engine *e, const char *name, const char *where)
 qt_status qt_engine_set_language(qt_engine *e, qt_language lang) {
   if (!e || (int)lang < 0 || lang >= QT_LANG_COUNT) return QT_ERR_USAGE;
   e->lang = lang;
-  qt_buf_reset(&e->draw.help_key); /* the help line kept is in the old language */
+  qt_draw_forget_kept(&e->draw); /* the help line and "Something else…" kept are in the old language */
   qt_touch(e);
   return QT_OK;
 }
@@ -608,7 +608,7 @@ size_t qt_draw_bytes(const qt_draw *d) {
   return n;
 }
 
-void qt_draw_forget_styled(qt_draw *d) {
+void qt_draw_forget_kept(qt_draw *d) {
   qt_buf_reset(&d->help_key);
   for (size_t i = 0; i < QT_ROW_SLOTS; i++) d->rows[i].valid = false;
 }

@@ -125,9 +125,10 @@ typedef struct qt_wrap_cache {
 #define QT_WRAP_SLOTS 4
 
 /* One option row as drawn (render.c qt_rd_draw_row): its lines are the same while what it is
- * drawn from is (the option and its number, its marks, the width, the width rules, the styles). */
+ * drawn from is (the option and its number, its marks, the width, the width rules, the styles;
+ * for "Something else…" with nothing typed, the language). */
 typedef struct qt_row_cache {
-  size_t q, k, row; /* question, option, row number */
+  size_t q, k, row; /* question, option (SIZE_MAX: "Something else…"), row number */
   unsigned marks;   /* highlighted, ticked, chosen (render.c ROW_*) */
   int width;        /* columns */
   unsigned rules;   /* width rules (qt_width_rules) */
@@ -364,8 +365,9 @@ size_t qt_list_option_at(const qt_qstate *s, size_t row);
  * freeing it. */
 size_t qt_draw_bytes(const qt_draw *d);
 void qt_draw_free(qt_draw *d);
-/* engine.c: forgets what the renderers kept that holds the styles' bytes (the styles changed). */
-void qt_draw_forget_styled(qt_draw *d);
+/* engine.c: forgets the lines the renderers kept (option rows, the help line): the styles or the
+ * language they were drawn in changed. */
+void qt_draw_forget_kept(qt_draw *d);
 /* The renderers (render/) read the state through this header; the engine calls none of them by
  * name (rule 8: render/ comes after engine/), only e->lay_out_screen. */
 /* True when every action's first key is its default one (engine.c): the plain frame's sentences

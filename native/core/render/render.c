@@ -310,20 +310,23 @@ static void put_kept_row(rctx *r, const qt_row_cache *c) {
   }
 }
 
-/* Row `row` of question qi's list: an option with its description, drawn again from what was
- * kept while nothing it is drawn from changed; or "Something else…" with its typed text. */
+/* Row `row` of question qi's list: an option with its description, or "Something else…" with
+ * no typed text under it (its label is in the engine's language: a new one forgets what was
+ * kept), drawn again from what was kept while nothing it is drawn from changed; or "Something
+ * else…" with its typed text, drawn every time. */
 void qt_rd_draw_row(rctx *r, const qt_qstate *s, size_t qi, size_t row) {
   const qt_engine *e = r->e;
   size_t k = qt_list_option_at(s, row);
-  bool hl = row == s->highlight;
-  if (k == SIZE_MAX) {
+  bool hl = row == s->highlight, other = k == SIZE_MAX;
+  if (other && (s->view == QT_VIEW_ENTRY || !qt_editor_blank(&s->draft))) { /* with the typed text */
     draw_row_lines(r, s, qi, row, k, hl);
     return;
   }
   const qt_answer *a = &e->answers[qi];
-  bool chosen = !s->q->multi_select && a->present && a->index_count && a->indices[0] == k + 1;
-  unsigned marks = (hl ? ROW_HIGHLIGHT : 0) | (s->q->multi_select && s->ticked[k] ? ROW_TICKED : 0) |
-                   (chosen ? ROW_CHOSEN : 0),
+  bool on = other ? a->custom != NULL : a->index_count && a->indices[0] == k + 1;
+  bool chosen = !s->q->multi_select && a->present && on;
+  bool ticked = s->q->multi_select && (other ? a->custom != NULL : s->ticked[k]);
+  unsigned marks = (hl ? ROW_HIGHLIGHT : 0) | (ticked ? ROW_TICKED : 0) | (chosen ? ROW_CHOSEN : 0),
            rules = qt_width_rules();
   qt_row_cache *c = kept_row(r->d, qi, k, row, marks, r->width, rules);
   if (c) {
