@@ -206,3 +206,24 @@ test("frame kept: in the line's pi-tui Container, the screen follows every chang
   }
   assert.equal(state.outcome, undefined);
 });
+
+test("frame kept: after keys, at the same width and at another, the view's frame is the one a new view draws after the same keys", () => {
+  const { view } = makeView();
+  view.focused = true;
+  const keys = [];
+  const fresh = (width) => {
+    const other = makeView();
+    other.view.focused = true;
+    for (const key of keys) other.view.handleInput(key);
+    return other.view.render(width);
+  };
+  view.render(100);
+  for (const key of [K.down, K.down, K.up, K.pageDown, K.down, K.enter, K.space, K.down, K.space, K.tab, "x", K.backspace]) {
+    view.handleInput(key);
+    keys.push(key);
+    // a key redraws at the same width from the last frame and the lines that changed; a new width
+    // takes the lines that did not change there from the last frame too
+    for (const width of [100, 100, 71, 71, 100])
+      assert.deepEqual(view.render(width), fresh(width), `after ${keys.length} keys, at width ${width}`);
+  }
+});

@@ -388,15 +388,31 @@ export class QuestionView implements Component, Focusable {
       return beforeSafe;
     }
     const lines = changes ?? [];
+    const n = lines.length;
     const sameWidth = width === this.lastWidth;
-    const frame: string[] = [];
-    const safe: string[] = [];
-    for (let i = 0; i < lines.length; i++) {
-      const fresh = lines[i];
-      const line = fresh === undefined ? before?.[i] : fresh;
-      if (line === undefined) return before === undefined ? [] : this.render(width); // out of step: whole again
-      frame.push(line);
-      safe.push(fresh === undefined && sameWidth ? beforeSafe[i] : measureWidth(line) > width ? cutToWidth(line, width, "") : line);
+    let frame: string[];
+    let safe: string[];
+    if (before !== undefined && sameWidth && before.length === n && beforeSafe.length === n) {
+      // a key: the last frame's copies with the changed lines put in (copying an array is cheaper
+      // than building one line by line)
+      frame = before.slice();
+      safe = beforeSafe.slice();
+      for (let i = 0; i < n; i++) {
+        const fresh = lines[i];
+        if (fresh === undefined) continue;
+        frame[i] = fresh;
+        safe[i] = measureWidth(fresh) > width ? cutToWidth(fresh, width, "") : fresh;
+      }
+    } else {
+      frame = [];
+      safe = [];
+      for (let i = 0; i < n; i++) {
+        const fresh = lines[i];
+        const line = fresh === undefined ? before?.[i] : fresh;
+        if (line === undefined) return before === undefined ? [] : this.render(width); // out of step: whole again
+        frame.push(line);
+        safe.push(fresh === undefined && sameWidth ? beforeSafe[i] : measureWidth(line) > width ? cutToWidth(line, width, "") : line);
+      }
     }
     this.lastFrame = frame;
     this.lastWidth = width;
