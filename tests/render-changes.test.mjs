@@ -155,3 +155,18 @@ test("renderChanges: render() and renderAside() at other sizes in between change
   shown = merge(shown, changes);
   assert.deepEqual(shown, e.render(80, 0));
 });
+
+test("renderChanges: a frame taller than what it keeps on the stack (128 lines) is handed out as one of a few lines is", () => {
+  const long = JSON.stringify({
+    questions: [{ id: "db", question: Array.from({ length: 300 }, (_, i) => `L${i}`).join("\n"), options: ["A", "B"] }],
+  });
+  const e = addon.createEngine(long);
+  const first = e.renderChanges(60, 0, true);
+  assert.ok(first.length > 300, `a tall frame (${first.length} lines)`);
+  assert.deepEqual([...first], e.render(60, 0));
+  e.press(K.down);
+  const changes = e.renderChanges(60, 0, false);
+  assert.deepEqual(merge(first, changes), e.render(60, 0), "after a key: put together, the frame");
+  assert.ok(Object.keys(changes).length < 10, "only the lines that changed");
+  e.dispose();
+});

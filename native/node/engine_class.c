@@ -251,6 +251,9 @@ static napi_value js_engine_press(napi_env env, napi_callback_info info) {
   return v;
 }
 
+/* Lines of a frame whose lengths and strings renderChanges keeps on the stack. */
+#define RENDER_STACK_LINES 128
+
 /* renderChanges(width, rows, fresh): the frame render(width, rows) draws, as what changed since
  * the frame this method handed out last: undefined when it is that frame (same revision, size
  * and width rules), else an array as long as the new frame that holds line i where it differs,
@@ -287,8 +290,12 @@ static napi_value js_engine_render_changes(napi_env env, napi_callback_info info
   /* The changed lines' strings first (no JS runs), then the bytes kept, then the array filled:
    * an element set may run a setter a script put on Array.prototype, and by then nothing here
    * reads the engine's memory; the box is busy meanwhile, so such a setter cannot reach it. */
-  size_t *lens = malloc((count ? count : 1) * sizeof *lens);
-  napi_value *changed = malloc((count ? count : 1) * sizeof *changed);
+  /* a frame's lines fit on the stack but on the tallest terminals */
+  size_t lens_here[RENDER_STACK_LINES];
+  napi_value changed_here[RENDER_STACK_LINES];
+  bool here = count <= RENDER_STACK_LINES;
+  size_t *lens = here ? lens_here : malloc(count * sizeof *lens);
+  napi_value *changed = here ? changed_here : malloc(count * sizeof *changed);
   bool ok = lens && changed;
   size_t nchanged = 0;
   for (size_t i = 0; ok && i < count; i++) {
@@ -313,8 +320,10 @@ static napi_value js_engine_render_changes(napi_env env, napi_callback_info info
     if (!ok) f->lines.valid = false; /* the host gets no frame: the next one is whole */
   }
   bool nomem = !lens || !changed || kept_nomem;
-  free(lens);
-  free(changed);
+  if (!here) {
+    free(lens);
+    free(changed);
+  }
   report_memory(env, box);
   if (!ok) {
     throw_coded(env, nomem ? "QT_ENOMEM" : "QT_ENAPI",
