@@ -40,7 +40,7 @@ bool qt_gate_wait_until(qt_gate *g, int64_t deadline_ms);
 /* Memory kept per thread: blocks a thread keeps between calls (in _Thread_local variables) and
  * frees when it ends: `p` becomes slot's block (NULL: none), freed with free() if the thread
  * ends holding it. */
-enum { QT_KEEP_JSON_NODES, QT_KEEP_SCRATCH, QT_KEEP_NORMALIZED, QT_KEEP_COUNT };
+enum { QT_KEEP_JSON_NODES, QT_KEEP_SCRATCH, QT_KEEP_NORMALIZED, QT_KEEP_ENGINES, QT_KEEP_COUNT };
 void qt_keep_until_thread_end(int slot, void *p);
 
 /* Milliseconds since the Unix epoch. */
