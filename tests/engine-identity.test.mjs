@@ -44,19 +44,39 @@ test("engine identity: methods called on anything but a live engine are refused,
       ["copyKeys", [engine]],
       ["dispose", []],
     ];
-    for (const who of strangers)
-      for (const [name, args] of calls) refused(() => proto[name].apply(who, args), `${name} on ${String(who)}`);
+    for (const who of strangers) for (const [name, args] of calls) refused(() => proto[name].apply(who, args), `${name} on ${String(who)}`);
     refused(() => Object.getOwnPropertyDescriptor(proto, "revision").get.call(lock), "a getter on a file lock");
     // an object of the Engine class with no engine behind it reaches the addon, which refuses it
     const hollow = new proto.constructor();
-    for (const [name, args] of calls) assert.equal(codeOf(() => hollow[name](...args)), "QT_ETYPE", `${name} on a hollow Engine`);
-    assert.equal(codeOf(() => engine.copyStyles(hollow)), "QT_ETYPE", "copied from a hollow Engine");
+    for (const [name, args] of calls)
+      assert.equal(
+        codeOf(() => hollow[name](...args)),
+        "QT_ETYPE",
+        `${name} on a hollow Engine`,
+      );
+    assert.equal(
+      codeOf(() => engine.copyStyles(hollow)),
+      "QT_ETYPE",
+      "copied from a hollow Engine",
+    );
     // what a method is given (no V8 check there): another object this addon wraps is not an engine
-    assert.equal(codeOf(() => engine.copyKeys(lock)), "QT_ETYPE", "keys copied from a file lock");
-    assert.equal(codeOf(() => engine.copyStyles(lock)), "QT_ETYPE", "styles copied from a file lock");
+    assert.equal(
+      codeOf(() => engine.copyKeys(lock)),
+      "QT_ETYPE",
+      "keys copied from a file lock",
+    );
+    assert.equal(
+      codeOf(() => engine.copyStyles(lock)),
+      "QT_ETYPE",
+      "styles copied from a file lock",
+    );
     assert.deepEqual(engine.render(80), addon.createEngine(CALL).render(80), "the engine itself still works");
     engine.dispose();
-    assert.equal(codeOf(() => engine.render(80)), "QT_ESTATE", "disposed");
+    assert.equal(
+      codeOf(() => engine.render(80)),
+      "QT_ESTATE",
+      "disposed",
+    );
   } finally {
     lock.release(true);
     rmSync(dir, { recursive: true, force: true });

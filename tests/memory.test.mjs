@@ -874,3 +874,25 @@ test("memory: a remembered multi-select answer with typed text — the line name
   const two = entry(DEPLOY, { selected: ["Yes, run it against production", "No, wait for the review"] });
   assert.equal(memory.rememberedFor(normalized(DEPLOY), two, "en"), undefined);
 });
+
+test("memory: the date of an earlier answer is said in the person's language, with the year when it is not this year, however the calls alternate", () => {
+  const now = new Date("2026-11-29T12:00:00Z");
+  const expected = [
+    ["en", "2026-11-21T10:00:00Z", "21 Nov"],
+    [
+      "de",
+      "2026-11-21T10:00:00Z",
+      new Intl.DateTimeFormat("de", { day: "numeric", month: "short" }).format(new Date("2026-11-21T10:00:00Z")),
+    ],
+    ["en", "2025-03-02T10:00:00Z", "2 Mar 2025"],
+    [
+      "de",
+      "2025-03-02T10:00:00Z",
+      new Intl.DateTimeFormat("de", { day: "numeric", month: "short", year: "numeric" }).format(new Date("2025-03-02T10:00:00Z")),
+    ],
+  ];
+  // twice over, interleaved: a format made for one language or year is never used for another
+  for (const [language, at, said] of [...expected, ...expected.reverse()])
+    assert.equal(memory.personDate(at, language, now), said, `${language} ${at}`);
+  assert.equal(memory.personDate("2026-11-21T10:00:00Z", "not a language!", now), "2026-11-21", "a language Intl refuses");
+});

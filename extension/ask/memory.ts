@@ -438,15 +438,25 @@ export function personDate(at: string, language: string, now = new Date()): stri
   const d = new Date(at);
   const sameYear = d.getFullYear() === now.getFullYear();
   try {
-    return new Intl.DateTimeFormat(language === "en" ? "en-GB" : language, {
-      day: "numeric",
-      month: "short",
-      ...(sameYear ? {} : { year: "numeric" }),
-    }).format(d);
+    const key = `${language}\0${sameYear}`;
+    let format = dateFormats.get(key);
+    if (!format) {
+      format = new Intl.DateTimeFormat(language === "en" ? "en-GB" : language, {
+        day: "numeric",
+        month: "short",
+        ...(sameYear ? {} : { year: "numeric" }),
+      });
+      if (dateFormats.size >= 16) dateFormats.clear(); // a language or two per pi: bounded
+      dateFormats.set(key, format);
+    }
+    return format.format(d);
   } catch {
     return at.slice(0, 10);
   }
 }
+/** personDate's formats, made once each: making one cost a question with a remembered answer
+ * 0.13-0.18 ms, formatting with one 2 µs. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The date the model reads, always English: "21 Nov 2026". */
 export function modelDate(at: string): string {

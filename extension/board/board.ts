@@ -209,6 +209,7 @@ export function createBoard<R>(): AskersBoard<R> {
   const flowOf = (entry: Entry<R>): OwnedFlow => {
     if (entry.flow) return entry.flow;
     const flow = createFlow(entry.open(), (by) => {
+      if (flowFollowers.size === 0) return; // no page open: nothing to copy at each key
       for (const heard of [...flowFollowers]) {
         try {
           heard(entry.qid, by);
