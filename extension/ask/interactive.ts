@@ -105,10 +105,13 @@ export function applyKeybindings(engine: NativeEngine, keybindings: unknown): vo
   const look = lookEngine();
   if (!look.keys || !sameBindings(look.keys, bound)) {
     look.keys = undefined; // until every action is bound
-    look.engine.dispose(); // a fresh one: the actions no longer bound go back to their defaults
-    look.engine = addon().createEngine(LOOK_CALL);
+    // a fresh one, made before the old one goes (a failure leaves the old one working): the
+    // actions no longer bound go back to their defaults
+    const fresh = addon().createEngine(LOOK_CALL);
+    look.engine.dispose();
+    look.engine = fresh;
     look.theme = undefined;
-    for (const [action, keys] of bound) look.engine.bind(action, [...keys]);
+    for (const [action, keys] of bound) fresh.bind(action, keys); // refuses what is not a list of key ids
     look.keys = bound.map(([action, keys]) => [action, [...keys]]);
   }
   engine.copyKeys(look.engine);
