@@ -20,7 +20,7 @@
 // of the call anyway) — so 1 is the host's case, and `every` = 1000 a burst no host makes.
 // Prints one line of JSON (bytes).
 import { createRequire } from "node:module";
-import { ADDON_PATH, K, questionArgs } from "./harness.mjs";
+import { ADDON_PATH, K, questionArgs } from "./payloads.mjs";
 
 // --expose-gc gives global.gc in Node and in Bun; Bun.gc(true) is Bun's own full collection.
 const collect =

@@ -266,7 +266,7 @@ static size_t parse_keys(qt_keyset *ks, const char *const *names, size_t count) 
     for (size_t j = 0; j < ks->count; j++) dup |= ks->key[j] == key && ks->mods[j] == mods;
     if (dup) continue;
     ks->key[ks->count] = key;
-    ks->mods[ks->count++] = mods;
+    ks->mods[ks->count++] = (uint8_t)mods; /* qt_mod bits: the low four */
   }
   return unknown;
 }

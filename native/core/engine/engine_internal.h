@@ -41,11 +41,14 @@ typedef enum qt_overlay {
   QT_OVERLAY_LONG     /* "Answer is long (N chars). Submit anyway?" */
 } qt_overlay;
 
+/* The keys of one action, in small types: every engine holds one per action (with 8 keys, 44
+ * bytes where size_t and unsigned made 72). */
 typedef struct qt_keyset {
   uint32_t key[QT_MAX_KEYS];
-  unsigned mods[QT_MAX_KEYS];
-  size_t count;
+  uint8_t mods[QT_MAX_KEYS]; /* qt_mod bits */
+  uint8_t count;
 } qt_keyset;
+_Static_assert(QT_MAX_KEYS <= UINT8_MAX, "qt_keyset counts its keys in a uint8_t");
 
 /* Display text of one option, sanitized once at creation. */
 typedef struct qt_opt_text {

@@ -78,10 +78,11 @@ static bool cell_at(qt_buf *ct, const char *s, size_t len, size_t pos, bool show
   return true;
 }
 
-/* Makes room for n lines in w's arrays. */
+/* Makes room for n lines in w's arrays: 8 at first, since most answers are a line or two and
+ * every engine keeps these arrays for each editor it drew (and 64 were 2 KB an editor). */
 static bool wrap_room(qt_wrap_cache *w, size_t n) {
   if (n <= w->cap) return true;
-  size_t cap = w->cap ? w->cap : 64;
+  size_t cap = w->cap ? w->cap : 8;
   while (cap < n) cap *= 2;
   size_t *st = realloc(w->start, cap * sizeof *st);
   if (st) w->start = st;

@@ -14,7 +14,7 @@ void qt_lines_reset(qt_lines *l) {
 bool qt_lines_end(qt_lines *l, size_t start, int width) {
   qt_buf_putc(&l->buf, '\0');
   if (l->count == l->cap) {
-    size_t cap = l->cap ? l->cap * 2 : 64;
+    size_t cap = l->cap ? l->cap * 2 : 16; /* a frame is ~20 lines; an engine keeps several */
     size_t *off = realloc(l->off, cap * sizeof *off);
     if (off) l->off = off;
     int *w = off ? realloc(l->width, cap * sizeof *w) : NULL;
