@@ -8,14 +8,13 @@
 // turn every ten engines (Node-API finalizers run from the loop, as they do in pi between two
 // keys). It reports RSS at the start and at its peak; the growth must stay well below that.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { test } from "node:test";
+import { runAddonChild } from "./helpers/addon-child.mjs";
 
 const ENGINES = 3000;
 const MAX_GROWTH_MB = 60; // measured: ~270 MB without the reports, ~90 MB with them, ~23 MB with the engine's JS arrays held weakly
 
 const CHILD = `
-import { addon } from ${JSON.stringify(new URL("./helpers/addon.mjs", import.meta.url).href)};
 const big = JSON.stringify({ questions: Array.from({ length: 50 }, (_, i) => ({
   id: "q" + i, prompt: "Question " + i + "? " + "lorem ipsum ".repeat(150), options: ["a" + i, "b" + i] })) });
 const start = process.memoryUsage().rss;
@@ -25,7 +24,7 @@ for (let i = 0; i < ${ENGINES}; i++) {
   engine.render(80);
   engine.feed("\\x1b[200~" + "x".repeat(1000) + "\\x1b[201~");
   engine.render(80);
-  if (i % 10 === 9) await new Promise((resolve) => setImmediate(resolve));
+  if (i % 10 === 9) await tick();
   peak = Math.max(peak, process.memoryUsage().rss);
 }
 console.log(JSON.stringify({ requestBytes: big.length, start, peak }));
@@ -36,9 +35,7 @@ test(`external memory: ${ENGINES} dropped engines of a large request are collect
     t.skip("under AddressSanitizer freed memory is held in quarantine: RSS says nothing here");
     return;
   }
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", CHILD], { encoding: "utf8", timeout: 300_000 });
-  assert.equal(r.status, 0, r.stderr);
-  const { requestBytes, start, peak } = JSON.parse(r.stdout.trim().split("\n").pop());
+  const { requestBytes, start, peak } = runAddonChild(CHILD, { timeout: 300_000 });
   const mb = (b) => b / 1048576;
   const growth = mb(peak - start);
   t.diagnostic(
@@ -53,16 +50,9 @@ test(`external memory: ${ENGINES} dropped engines of a large request are collect
 // dead): they survived young-generation collections, V8 grew its new space to the maximum, and
 // thousands of dead engines waited between two collections — 100,000 dropped 4×4 engines peaked
 // at 153 MB with the loop turning after each, 188 MB every 1,000 (now 57 and 74 MB).
-test("external memory: a dropped engine's frame is collected with it, in the same collection", async () => {
-  const r = spawnSync(
-    process.execPath,
-    [
-      "--expose-gc",
-      "--input-type=module",
-      "-e",
-      `
-import { addon } from ${JSON.stringify(new URL("./helpers/addon.mjs", import.meta.url).href)};
-const tick = () => new Promise((resolve) => setImmediate(resolve));
+test("external memory: a dropped engine's frame is collected with it, in the same collection", () => {
+  const result = runAddonChild(
+    `
 function make() {
   const engine = addon.createEngine(JSON.stringify({ questions: [{ id: "a", prompt: "Which?", options: ["x", "y"] }] }));
   engine.feed("\\x1b[B");
@@ -73,11 +63,9 @@ await tick(); // WeakRef targets are kept to the end of the job that made them
 globalThis.gc(); // one collection, and no turn of the loop: no finalizer has run yet
 console.log(JSON.stringify({ engine: engine.deref() === undefined, frame: frame.deref() === undefined }));
 `,
-    ],
-    { encoding: "utf8", timeout: 60_000 },
+    { gc: true },
   );
-  assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout.trim()), { engine: true, frame: true });
+  assert.deepEqual(result, { engine: true, frame: true });
 });
 
 // Dropped 4×4 engines, the loop turning after each (as a host that makes one engine per tool
@@ -88,7 +76,6 @@ test("external memory: 20,000 dropped small engines keep RSS within 24 MB of the
     return;
   }
   const child = `
-import { addon } from ${JSON.stringify(new URL("./helpers/addon.mjs", import.meta.url).href)};
 const json = JSON.stringify({ questions: Array.from({ length: 4 }, (_, i) => ({ id: "q" + i, label: "Topic " + i,
   prompt: "Question " + i + ": which one should we use?",
   options: Array.from({ length: 4 }, (_, k) => ({ value: "choice-" + k, label: "Choice " + k, description: "What choosing " + k + " means, in one line" })) })) });
@@ -100,14 +87,12 @@ for (let i = 0; i < 20000; i++) {
   engine.feed("\\t");
   engine.feed("x");
   engine.render(100);
-  await new Promise((resolve) => setImmediate(resolve));
+  await tick();
   peak = Math.max(peak, process.memoryUsage.rss());
 }
 console.log(JSON.stringify({ start, peak }));
 `;
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", child], { encoding: "utf8", timeout: 300_000 });
-  assert.equal(r.status, 0, r.stderr);
-  const { start, peak } = JSON.parse(r.stdout.trim().split("\n").pop());
+  const { start, peak } = runAddonChild(child, { timeout: 300_000 });
   const growth = (peak - start) / 1048576;
   t.diagnostic(
     `RSS ${(start / 1048576).toFixed(0)} MB at the start, ${(peak / 1048576).toFixed(0)} MB at the peak (+${growth.toFixed(1)} MB)`,

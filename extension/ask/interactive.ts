@@ -12,16 +12,16 @@ import { strings } from "../text/i18n.ts";
 import { runExternalEditor } from "./external-editor.ts";
 import { ANSWER_KEY } from "./aside.ts";
 
-/** The engine's semantic styles, as pi theme colours. */
-const STYLE_COLOURS = {
-  accent: "accent",
-  muted: "muted",
-  dim: "dim",
-  success: "success",
-  warning: "warning",
-  error: "error",
-  border: "border",
-} as const;
+/** The engine's semantic styles, each with how pi's theme draws it around a NUL (split there).
+ * The first seven are pi theme colours of the same name. */
+const THEME_STYLES: ReadonlyArray<readonly [string, (theme: Theme) => string]> = [
+  ...(["accent", "muted", "dim", "success", "warning", "error", "border"] as const).map(
+    (colour) => [colour, (theme: Theme) => theme.fg(colour, "\u0000")] as const,
+  ),
+  ["title", (theme) => theme.bold("\u0000")],
+  ["selected", (theme) => theme.fg("accent", theme.bold("\u0000"))],
+  ["cursor", (theme) => theme.inverse("\u0000")],
+];
 
 /** Engine actions and the pi keybinding ids that cover them (the rest keep the engine's defaults). */
 const ACTION_KEYBINDINGS: Record<string, string> = {
@@ -55,33 +55,22 @@ function split(styled: string): [string, string] {
 /** Hands pi's theme to the engine as open/close byte strings per semantic style. A style the
  * engine refuses (one that would take up columns) falls back to plain text. */
 export function applyTheme(engine: NativeEngine, theme: Theme): void {
-  const styled = themeStyles(theme);
+  const styled = THEME_STYLES.map(([, draw]) => draw(theme));
   const look = lookEngine();
   const key = styled.join("\u0001");
   if (key !== look.theme) {
     look.theme = undefined; // until every style is set
-    for (let i = 0; i < STYLE_NAMES.length; i++) {
+    for (let i = 0; i < THEME_STYLES.length; i++) {
       const [open, close] = split(styled[i]);
       try {
-        look.engine.setStyle(STYLE_NAMES[i], open, close);
+        look.engine.setStyle(THEME_STYLES[i][0], open, close);
       } catch {
-        look.engine.setStyle(STYLE_NAMES[i], "", "");
+        look.engine.setStyle(THEME_STYLES[i][0], "", "");
       }
     }
     look.theme = key;
   }
   engine.copyStyles(look.engine);
-}
-
-/** The engine's style names, and each one's text in pi's theme around a NUL (split there). */
-const STYLE_NAMES = [...Object.keys(STYLE_COLOURS), "title", "selected", "cursor"];
-function themeStyles(theme: Theme): string[] {
-  return [
-    ...Object.values(STYLE_COLOURS).map((colour) => theme.fg(colour, "\u0000")),
-    theme.bold("\u0000"),
-    theme.fg("accent", theme.bold("\u0000")),
-    theme.inverse("\u0000"),
-  ];
 }
 
 interface KeyLookup {

@@ -451,13 +451,18 @@ bool qt_engine_first_keys_default(const qt_engine *e) {
   return true;
 }
 
+/* After any change of the keys: the help line kept names the old ones. */
+static void keys_changed(qt_engine *e) {
+  qt_buf_reset(&e->draw.help_key);
+  qt_touch(e);
+}
+
 qt_status qt_engine_bind(qt_engine *e, qt_action action, const char *const *keys, size_t count, size_t *unknown) {
   if (unknown) *unknown = 0;
   if (!e || (int)action < 0 || action >= QT_ACT_COUNT || (count && !keys)) return QT_ERR_USAGE;
   size_t bad = parse_keys(&e->keys[action], keys, count);
   if (unknown) *unknown = bad;
-  qt_buf_reset(&e->draw.help_key); /* the help line kept names the old keys */
-  qt_touch(e);
+  keys_changed(e);
   return QT_OK;
 }
 
@@ -490,8 +495,7 @@ qt_status qt_engine_copy_keys(qt_engine *to, const qt_engine *from) {
   if (!to || !from) return QT_ERR_USAGE;
   if (to == from) return QT_OK;
   memcpy(to->keys, from->keys, sizeof to->keys);
-  qt_buf_reset(&to->draw.help_key); /* the help line kept names the old keys */
-  qt_touch(to);
+  keys_changed(to);
   return QT_OK;
 }
 
