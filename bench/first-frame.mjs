@@ -18,7 +18,7 @@ process.env.COLORTERM ??= "truecolor";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { K, fakePi, importPi, median, percentile, questionArgs, root } from "./harness.mjs";
+import { K, OUR_EXTENSION, fakePi, importExtension, importPi, median, percentile, questionArgs, root } from "./harness.mjs";
 
 export const FIRST_FRAME_WIDTH = 100;
 /** Targets (ms): the small call within half a millisecond, the largest within one 60 Hz frame. */
@@ -278,16 +278,16 @@ export async function timeFirstFrames(tool, ui, calls, { runs = 100, warmup = 10
 }
 
 // ---- what a call is made of ---------------------------------------------------------------------
-/** One instrumented pass per run over a call, on a second instance of the tool (`factory`
- * called again) whose addon is the real one with normalize and createEngine wrapped to add up
+/** One instrumented pass per run over a call, on a second instance of the tool (its modules
+ * imported afresh) whose addon is the real one with normalize and createEngine wrapped to add up
  * their time (the addon's own properties are read-only, so the wrapper is an object whose
- * prototype is the addon, handed to the factory through load-addon.cjs); JSON.stringify and
+ * prototype is the addon, handed out by load-addon.cjs meanwhile); JSON.stringify and
  * JSON.parse (anyone's) are wrapped alike, and each step is marked. Then every normalize input
  * seen is timed again as the core alone (addon._normalizeInC: the same validation and canonical
  * text, its length returned instead of a string) and whole, so that normalize splits into the
  * core's part and V8's (the JavaScript string of the canonical text). Medians over `runs` (ms).
  * The wrappers add a little to every figure. */
-export async function splitFirstFrame(factory, ui, call, { runs = 30 } = {}) {
+export async function splitFirstFrame(ui, call, { runs = 30 } = {}) {
   const addon = extensionAddon();
   const acc = { json: 0, normalize: 0, createEngine: 0 };
   const inputs = [];
@@ -304,7 +304,18 @@ export async function splitFirstFrame(factory, ui, call, { runs = 30 } = {}) {
     normalize: { value: timed("normalize", (input) => (inputs.push(input), addon.normalize(input))) },
     createEngine: { value: timed("createEngine", (input) => addon.createEngine(input)) },
   });
-  const tool = withAddon(factory, wrapped);
+  // The extension's modules keep the addon they were first given: a fresh instance of them,
+  // with the loader handing out the wrapper until the last pass is over (the tool the other
+  // rows use got the real addon long before).
+  const restore = loaderGives(wrapped);
+  try {
+    return await splitPasses(await freshTool(), { addon, acc, inputs, timed }, ui, call, runs);
+  } finally {
+    restore();
+  }
+}
+
+async function splitPasses(tool, { addon, acc, inputs, timed }, ui, call, runs) {
   const validate = await piValidation(tool);
   const fields = [
     "total",
@@ -380,20 +391,24 @@ export async function splitFirstFrame(factory, ui, call, { runs = 30 } = {}) {
   return { ...m, normalizeCalls, runs, otherValidations: others };
 }
 
-/** A second instance of the tool whose extension gets `addon` from load-addon.cjs. */
-function withAddon(factory, addon) {
+/** Makes load-addon.cjs hand out `addon` until the returned function is called. */
+function loaderGives(addon) {
   const require = createRequire(import.meta.url);
   const path = require.resolve(join(root, "extension", "load-addon.cjs"));
   require(path);
   const entry = require.cache[path];
   const real = entry.exports;
   entry.exports = { ...real, loadAddon: () => addon };
-  const { pi, registered } = fakePi();
-  try {
-    factory(pi);
-  } finally {
+  return () => {
     entry.exports = real;
-  }
+  };
+}
+
+/** A second instance of the tool, its modules imported afresh by jiti as pi does (their addon
+ * not yet asked for). */
+async function freshTool() {
+  const { pi, registered } = fakePi();
+  (await importExtension(OUR_EXTENSION))(pi);
   const tool = registered.tools.get("question");
   if (!tool) throw new Error("the factory registered no question tool");
   return tool;
@@ -467,16 +482,16 @@ export function reportFirstFrame({ rows, splits, firstCalls }, log = console.log
 
 // ---- alone ----------------------------------------------------------------------------------------
 async function loadOurs() {
-  const { importExtension, loadPiUi, OUR_EXTENSION } = await import("./harness.mjs");
+  const { loadPiUi } = await import("./harness.mjs");
   const ui = await loadPiUi();
   const factory = await importExtension(OUR_EXTENSION);
   const { pi, registered } = fakePi();
   factory(pi);
-  return { tool: registered.tools.get("question"), factory, registered, ui };
+  return { tool: registered.tools.get("question"), registered, ui };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { tool, factory, registered, ui } = await loadOurs();
+  const { tool, registered, ui } = await loadOurs();
   const calls = firstFrameCalls(extensionAddon().limits);
   if (process.argv.includes("--first-call")) {
     // this process's first call: the one named (default 1 × 4)
@@ -515,7 +530,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const quick = process.argv.includes("--quick");
     const rows = await timeFirstFrames(tool, ui, calls, { runs: quick ? 20 : 100 });
     const splits = {};
-    for (const call of calls) splits[call.name] = await splitFirstFrame(factory, ui, call, { runs: quick ? 10 : 30 });
+    for (const call of calls) splits[call.name] = await splitFirstFrame(ui, call, { runs: quick ? 10 : 30 });
     const targets = reportFirstFrame({ rows, splits });
     for (const [what, ok] of targets) console.log(`${ok ? "PASS" : "FAIL"}  ${what}`);
     process.exitCode = targets.every(([, ok]) => ok) ? 0 : 1;

@@ -92,9 +92,9 @@ async function loadTool(path, name) {
   factory(pi);
   const tool = registered.tools.get(name);
   if (!tool) throw new Error(`${path} registered no "${name}" tool`);
-  return { tool, factory };
+  return { tool };
 }
-const { tool: ours, factory: ourFactory } = await loadTool(OUR_EXTENSION, "question");
+const { tool: ours } = await loadTool(OUR_EXTENSION, "question");
 const { tool: example } = await loadTool(EXAMPLE_EXTENSION, "questionnaire");
 
 // Every case's arguments as pi hands them to execute: prepareArguments (the C core normalizes
@@ -230,7 +230,7 @@ const firstFrame = {
   splits: {},
   firstCalls: [],
 };
-for (const call of frameCalls) firstFrame.splits[call.name] = await splitFirstFrame(ourFactory, ui, call, { runs: quick ? 10 : 30 });
+for (const call of frameCalls) firstFrame.splits[call.name] = await splitFirstFrame(ui, call, { runs: quick ? 10 : 30 });
 // ---- the first frame with 10,000 remembered answers (bench/remembered.mjs) against none ---------
 const remembered = await rememberedFirstFrames(ours, ui, { runs: quick ? 20 : 100 });
 // The first question of a session, in fresh processes (the session started first, as pi does);
