@@ -14,7 +14,7 @@ import { importShim } from "./helpers/shim.mjs";
 import { theme } from "./helpers/theme.mjs";
 
 const { QuestionView } = await importShim("ask/interactive.ts");
-const { Container, visibleWidth } = await importPiTui();
+const { Container, truncateToWidth, visibleWidth } = await importPiTui();
 
 const K = { up: "\x1b[A", down: "\x1b[B", enter: "\r", esc: "\x1b", tab: "\t", space: " ", backspace: "\x7f", pageDown: "\x1b[6~" };
 const ARGS = {
@@ -184,6 +184,54 @@ test("frame kept: a line cut to the width (the view's own copy) never changes th
     last = frame;
   }
   for (const [key, f] of frames) assert.deepEqual(f.frame, f.copy, `the engine's own frame ${key} was changed by the view`);
+});
+
+test("frame kept: a line that comes and goes wider than the width is cut in every frame handed out, and no frame changes after", () => {
+  // While no line needs cutting, the view hands out its own frame; the key that brings a wide
+  // line makes the frame handed out a copy from then on, and one that takes it away again goes
+  // back. A stand-in engine whose line 1 is wide at odd revisions, short at even ones.
+  let revision = 0;
+  const wide = "w".repeat(90);
+  const frameAt = (rev) => [`rev ${rev}`, rev % 2 ? wide : "short", "end"];
+  let shown = null;
+  const fake = {
+    setWholeKeys() {},
+    copyStyles() {},
+    setCursorMarker() {},
+    press() {
+      revision++;
+      return 2; // changed
+    },
+    editorRequest: () => null,
+    renderChanges(width, rows, fresh) {
+      // as the real one: nothing when nothing changed; else the lines unlike the last frame's
+      // (at any width)
+      if (!fresh && shown?.revision === revision && shown.width === width) return undefined;
+      const frame = frameAt(revision);
+      const changes = frame.map((line, i) => (fresh || shown?.frame[i] !== line ? line : undefined));
+      shown = { revision, width, frame };
+      return changes;
+    },
+  };
+  const view = new QuestionView(
+    fake,
+    theme,
+    () => {},
+    () => {},
+  );
+  const k = keeper();
+  for (let key = 0; key < 7; key++) {
+    if (key) view.handleInput("a");
+    const frame = k.keep(view.render(40), `revision ${revision}`);
+    k.check(`revision ${revision}`);
+    const expected = frameAt(revision).map((line) => (visibleWidth(line) > 40 ? truncateToWidth(line, 40, "") : line));
+    assert.deepEqual(frame, expected, `revision ${revision}: the lines, the wide one cut to 40`);
+  }
+  // What was cut was only the copy handed out: at a width it fits, the wide line is whole.
+  view.handleInput("a");
+  k.keep(view.render(40), `revision ${revision} at 40`);
+  assert.deepEqual(k.keep(view.render(100), `revision ${revision} at 100`), frameAt(revision), "the wide line whole at 100");
+  k.check("resized to 100");
 });
 
 test("frame kept: in the line's pi-tui Container, the screen follows every change (a frame changed in place would look unchanged)", () => {

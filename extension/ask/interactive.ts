@@ -137,8 +137,23 @@ function lookEngine(): Look {
 // pi loads this file through jiti, which turns each use of an imported binding into a read
 // through a Proxy of the module namespace (a trap and an invariant check per call): the
 // render path reads the two functions it calls for every line once, here.
-const measureWidth = visibleWidth;
+const piWidth = visibleWidth;
 const cutToWidth = truncateToWidth;
+
+/** pi-tui's measure of the lines measured lately: a key changes two or three lines of a frame,
+ * and moving the highlight back and forth makes the same ones again (new strings, equal text);
+ * measuring one was a sixth of a keystroke. Cleared when full. */
+const measuredLately = new Map<string, number>();
+const MEASURED_LATELY = 256;
+function measureWidth(line: string): number {
+  let width = measuredLately.get(line);
+  if (width === undefined) {
+    width = piWidth(line);
+    if (measuredLately.size >= MEASURED_LATELY) measuredLately.clear();
+    measuredLately.set(line, width);
+  }
+  return width;
+}
 
 /** The addon measures like this pi's pi-tui once this module has probed it (width-rules.mjs):
  * before the first question is shown, so no engine lays out a frame under other rules here
@@ -147,7 +162,7 @@ let widthRulesSelected = false;
 function selectWidthRulesOnce(): void {
   if (widthRulesSelected) return;
   widthRulesSelected = true;
-  selectWidthRules(addon(), measureWidth);
+  selectWidthRules(addon(), piWidth);
 }
 
 /** Decides ahead what the first question in pi's TUI decides (the width rules), in pi's idle
@@ -386,14 +401,18 @@ export class QuestionView implements Component, Focusable {
     let safe: string[];
     if (before !== undefined && sameWidth && before.length === n && beforeSafe.length === n) {
       // a key: the last frame's copies with the changed lines put in (copying an array is cheaper
-      // than building one line by line)
+      // than building one line by line); while no line is cut, the frame handed out is the
+      // frame itself (neither is changed once made)
       frame = before.slice();
-      safe = beforeSafe.slice();
+      safe = beforeSafe === before ? frame : beforeSafe.slice();
       for (let i = 0; i < n; i++) {
         const fresh = lines[i];
         if (fresh === undefined) continue;
         frame[i] = fresh;
-        safe[i] = measureWidth(fresh) > width ? cutToWidth(fresh, width, "") : fresh;
+        if (measureWidth(fresh) > width) {
+          if (safe === frame) safe = frame.slice();
+          safe[i] = cutToWidth(fresh, width, "");
+        } else if (safe !== frame) safe[i] = fresh;
       }
     } else {
       frame = [];
@@ -405,6 +424,7 @@ export class QuestionView implements Component, Focusable {
         frame.push(line);
         safe.push(fresh === undefined && sameWidth ? beforeSafe[i] : measureWidth(line) > width ? cutToWidth(line, width, "") : line);
       }
+      if (safe.every((line, i) => line === frame[i])) safe = frame;
     }
     this.lastFrame = frame;
     this.lastWidth = width;
