@@ -46,10 +46,9 @@ static inline uint16_t wide_bit(unsigned r) { return (r & QT_WIDTH_CURRENT_EAW) 
  * is often in it (Cyrillic letters, a run of combining marks) and needs no search. */
 static _Atomic size_t last_range; /* relaxed: a stale index only costs a search */
 
-static uint16_t props_lookup(uint32_t cp) {
-  if (cp < 0x80) return qt_ascii_value[cp];
-  size_t r = atomic_load_explicit(&last_range, memory_order_relaxed);
-  if (qt_prop_start[r] <= cp && (r + 1 == QT_PROP_RANGES || cp < qt_prop_start[r + 1])) return qt_prop_value[r];
+/* The search when the last range does not hold cp: out of line, so that the common case
+ * below is inlined where the segmenter's loops call it. */
+static uint16_t props_search(uint32_t cp) {
   /* last range whose start is <= cp */
   size_t lo = 0, hi = QT_PROP_RANGES;
   while (hi - lo > 1) {
@@ -61,6 +60,13 @@ static uint16_t props_lookup(uint32_t cp) {
   }
   atomic_store_explicit(&last_range, lo, memory_order_relaxed);
   return qt_prop_value[lo];
+}
+
+static inline uint16_t props_lookup(uint32_t cp) {
+  if (cp < 0x80) return qt_ascii_value[cp];
+  size_t r = atomic_load_explicit(&last_range, memory_order_relaxed);
+  if (qt_prop_start[r] <= cp && (r + 1 == QT_PROP_RANGES || cp < qt_prop_start[r + 1])) return qt_prop_value[r];
+  return props_search(cp);
 }
 
 /* The word with the GCB, InCB and pictographic classes of Bun's segmenter (qt_alt_*), for a
@@ -81,7 +87,7 @@ static uint16_t alt_classes(uint32_t cp, uint16_t v) {
 /* Properties of cp under the current rules: with QT_WIDTH_UNICODE15_CLUSTERS the classes that
  * segment as Bun's Intl.Segmenter does (a relaxed load of the rules, only for the few code
  * points whose classes differ there). */
-static uint16_t props_of(uint32_t cp) {
+static inline uint16_t props_of(uint32_t cp) {
   uint16_t v = props_lookup(cp);
   if ((v & QT_P_ALT_CLUSTERS) && (qt_width_rules() & QT_WIDTH_UNICODE15_CLUSTERS)) v = alt_classes(cp, v);
   return v;
