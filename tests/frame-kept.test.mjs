@@ -226,6 +226,8 @@ test("frame kept: a line that comes and goes wider than the width is cut in ever
     k.check(`revision ${revision}`);
     const expected = frameAt(revision).map((line) => (visibleWidth(line) > 40 ? truncateToWidth(line, 40, "") : line));
     assert.deepEqual(frame, expected, `revision ${revision}: the lines, the wide one cut to 40`);
+    // the view's own frame is handed out exactly while nothing is cut (its one copy a key)
+    assert.equal(frame === view.lastFrame, revision % 2 === 0, `revision ${revision}: handed out its own frame`);
   }
   // What was cut was only the copy handed out: at a width it fits, the wide line is whole.
   view.handleInput("a");

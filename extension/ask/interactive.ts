@@ -142,7 +142,7 @@ const cutToWidth = truncateToWidth;
 
 /** pi-tui's measure of the lines measured lately: a key changes two or three lines of a frame,
  * and moving the highlight back and forth makes the same ones again (new strings, equal text);
- * measuring one was a sixth of a keystroke. Cleared when full. */
+ * measuring one was a sixth of a keystroke. Cleared when full, and when a question closes. */
 const measuredLately = new Map<string, number>();
 const MEASURED_LATELY = 256;
 function measureWidth(line: string): number {
@@ -336,6 +336,7 @@ export class QuestionView implements Component, Focusable {
    * engine any more, which lets the caller dispose of it at once. */
   close(): void {
     this.closed = true;
+    measuredLately.clear(); // what the person typed is not kept past the question
   }
 
   handleInput(data: string): void {
@@ -414,6 +415,7 @@ export class QuestionView implements Component, Focusable {
           safe[i] = cutToWidth(fresh, width, "");
         } else if (safe !== frame) safe[i] = fresh;
       }
+      if (safe !== frame && safe.every((line, i) => line === frame[i])) safe = frame; // nothing cut now
     } else {
       frame = [];
       safe = [];
